@@ -1,0 +1,53 @@
+"""``ERPOConfig``: the knobs of ERPO training, including the ablation switches.
+
+The three algorithmic switches map onto the pure functions of this package:
+
+* ``env_level_std`` -- divide by the environment's pooled std (ERPO) or the task's own (GRPO):
+  ``compute_advantages(..., method=config.method)``.
+* ``mask_user_errors`` -- MEU: rollouts the judge flags as user errors leave the means, stds and
+  loss: ``compute_advantages(..., mask_user_errors=...)`` and the loss's ``rollout_mask``.
+* ``dynamic_sampling`` -- drop zero-variance task groups and refill:
+  ``DynamicSampler(enabled=...)``.
+
+``keep_thinking`` is a rollout switch, not an RL one: whether the agent's reasoning from earlier
+turns stays in its context on later turns (True) or is stripped (False, the chat-template
+default of many reasoning models). The rollout stage reads it; the trainer only records it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from autoforge.rl.advantages import Method
+from autoforge.rl.loss import LossAgg
+
+ERPO_CONFIG_SCHEMA_VERSION = 1
+
+
+class ERPOConfig(BaseModel):
+    """ERPO hyper-parameters and ablation switches (all defaults = full ERPO)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = 1
+    env_level_std: bool = Field(True, description="ERPO scale per environment; False = GRPO")
+    mask_user_errors: bool = Field(True, description="MEU: drop user-error rollouts")
+    dynamic_sampling: bool = Field(True, description="DAPO: drop zero-variance groups, refill")
+    keep_thinking: bool = Field(True, description="rollout: keep earlier turns' reasoning")
+    group_size: int = Field(8, ge=2, description="rollouts per task")
+    tasks_per_batch: int = Field(32, ge=1, description="task groups per training step")
+    max_sampling_rounds: int = Field(3, ge=1, description="generation rounds per step (DAPO)")
+    eps: float = Field(1e-6, ge=0.0, description="added to the std in the advantage")
+    clip_eps_low: float = Field(0.2, ge=0.0, lt=1.0)
+    clip_eps_high: float | None = Field(
+        None, ge=0.0, description="clip-higher (DAPO uses 0.28); None = clip_eps_low"
+    )
+    kl_beta: float = Field(0.0, ge=0.0, description="weight of the k3 KL to the reference")
+    loss_agg: LossAgg = "token"
+
+    @property
+    def method(self) -> Method:
+        """``"erpo"`` or ``"grpo"``, for :func:`autoforge.rl.compute_advantages`."""
+        return "erpo" if self.env_level_std else "grpo"
