@@ -1,0 +1,293 @@
+"""The task blueprint: a DAG of tool-call nodes and reasoning nodes with every argument bound.
+
+Each argument of each call is bound to a user-known fact (``{"kind": "user_fact", "name": ...}``),
+to a path in a previous node's output (``{"kind": "output", "node": ..., "path": [...]}``), to a
+reasoning node (``{"kind": "reasoning", ...}``), or to a list/object built from such bindings
+(``place_order(items=[{"book_id": <output>, "quantity": <user_fact>}])``). A blueprint holds no
+values: instantiation picks the facts and a state, execution fills in the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+import networkx as nx
+from pydantic import BaseModel, Field
+
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.tasks.reasoning import OP_INPUTS, PathSeg, ReasoningSpec
+
+BLUEPRINT_SCHEMA_VERSION = 1
+
+FactRole = Literal["entity", "attribute", "value", "predicate", "threshold", "choice"]
+
+
+class FactRef(BaseModel):
+    """An argument the user knows and tells the agent (an email, an order id, a new address)."""
+
+    kind: Literal["user_fact"] = "user_fact"
+    name: str
+
+
+class OutputRef(BaseModel):
+    """A value at ``path`` in the result of an earlier tool call."""
+
+    kind: Literal["output"] = "output"
+    node: str
+    path: list[PathSeg] = Field(default_factory=list)
+
+
+class ReasoningRef(BaseModel):
+    """A value at ``path`` in the result of a reasoning node (the node's value when empty)."""
+
+    kind: Literal["reasoning"] = "reasoning"
+    node: str
+    path: list[PathSeg] = Field(default_factory=list)
+
+
+class ListBinding(BaseModel):
+    """A list argument whose elements are bindings."""
+
+    kind: Literal["list"] = "list"
+    items: list[Binding]
+
+
+class ObjectBinding(BaseModel):
+    """An object argument whose fields are bindings."""
+
+    kind: Literal["object"] = "object"
+    fields: dict[str, Binding]
+
+
+Binding = Annotated[
+    FactRef | OutputRef | ReasoningRef | ListBinding | ObjectBinding, Field(discriminator="kind")
+]
+ListBinding.model_rebuild()
+ObjectBinding.model_rebuild()
+
+
+class CallNode(BaseModel):
+    """One tool call of the gold trajectory; ``walk`` is the index of the walk it came from."""
+
+    kind: Literal["call"] = "call"
+    id: str
+    tool: str
+    args: dict[str, Binding] = Field(default_factory=dict)
+    walk: int = 0
+
+
+class ReasonNode(BaseModel):
+    """A reasoning step; ``noun`` names the elements it works on (for question writing)."""
+
+    kind: Literal["reasoning"] = "reasoning"
+    id: str
+    spec: ReasoningSpec
+    inputs: dict[str, Binding] = Field(default_factory=dict)
+    noun: str = "item"
+
+
+Node = Annotated[CallNode | ReasonNode, Field(discriminator="kind")]
+
+
+class FactSpec(BaseModel):
+    """A user-known fact the blueprint needs, and where instantiation takes its value from.
+
+    ``role``: ``entity`` (a primary key of ``collection``), ``attribute`` (an attribute of a record
+    of ``collection``, e.g. an email), ``value`` (a free argument generated from ``json_schema``),
+    ``predicate`` (the value a filter compares with), ``threshold`` (the right side of a
+    comparison) or ``choice`` (an alternative of a branch).
+    """
+
+    name: str
+    role: FactRole = "value"
+    json_schema: dict[str, Any] = Field(default_factory=dict)
+    collection: str | None = None
+    attribute: str | None = None
+    description: str = ""
+
+
+class BlueprintError(ValueError):
+    """A blueprint is cyclic, incomplete or refers to unknown tools, nodes or facts."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("invalid blueprint: " + "; ".join(problems))
+
+
+def iter_refs(binding: Binding) -> Iterator[FactRef | OutputRef | ReasoningRef]:
+    """The leaf references inside a (possibly composite) binding."""
+    if isinstance(binding, ListBinding):
+        for item in binding.items:
+            yield from iter_refs(item)
+    elif isinstance(binding, ObjectBinding):
+        for value in binding.fields.values():
+            yield from iter_refs(value)
+    else:
+        yield binding
+
+
+class Blueprint(BaseModel):
+    """A DAG of calls and reasoning nodes, the facts it needs and the values to tell the user."""
+
+    schema_version: int = BLUEPRINT_SCHEMA_VERSION
+    nodes: list[Node] = Field(default_factory=list)
+    facts: list[FactSpec] = Field(default_factory=list)
+    outputs: list[str] = Field(default_factory=list, description="node ids to tell the user")
+    walks: list[list[str]] = Field(default_factory=list, description="tools of each merged walk")
+
+    def node(self, node_id: str) -> CallNode | ReasonNode:
+        """The node called ``node_id``; ``KeyError`` if there is none."""
+        for node in self.nodes:
+            if node.id == node_id:
+                return node
+        raise KeyError(node_id)
+
+    def fact(self, name: str) -> FactSpec:
+        """The fact called ``name``; ``KeyError`` if there is none."""
+        for fact in self.facts:
+            if fact.name == name:
+                return fact
+        raise KeyError(name)
+
+    @property
+    def calls(self) -> list[CallNode]:
+        """The tool-call nodes, in list order."""
+        return [n for n in self.nodes if isinstance(n, CallNode)]
+
+    @property
+    def reasoning(self) -> list[ReasonNode]:
+        """The reasoning nodes, in list order."""
+        return [n for n in self.nodes if isinstance(n, ReasonNode)]
+
+    def bindings(self, node: CallNode | ReasonNode) -> dict[str, Binding]:
+        """A node's argument bindings (call args or reasoning inputs)."""
+        return node.args if isinstance(node, CallNode) else node.inputs
+
+    def dependencies(self, node: CallNode | ReasonNode) -> set[str]:
+        """Ids of the nodes whose outputs ``node`` reads."""
+        return {
+            ref.node
+            for binding in self.bindings(node).values()
+            for ref in iter_refs(binding)
+            if not isinstance(ref, FactRef)
+        }
+
+    def fact_names_used(self) -> list[str]:
+        """Names of the facts referenced by any binding, in first-use order."""
+        names: list[str] = []
+        for node in self.nodes:
+            for binding in self.bindings(node).values():
+                for ref in iter_refs(binding):
+                    if isinstance(ref, FactRef) and ref.name not in names:
+                        names.append(ref.name)
+        return names
+
+    def dag(self) -> nx.DiGraph:
+        """The dependency graph (edge parent -> child) over node ids."""
+        graph = nx.DiGraph()
+        graph.add_nodes_from(n.id for n in self.nodes)
+        for node in self.nodes:
+            for dep in self.dependencies(node):
+                graph.add_edge(dep, node.id)
+        return graph
+
+    def topo_order(self) -> list[str]:
+        """Node ids in an execution order (list order among independent nodes)."""
+        index = {n.id: i for i, n in enumerate(self.nodes)}
+        return list(nx.lexicographical_topological_sort(self.dag(), key=lambda k: index[k]))
+
+    def depth(self) -> int:
+        """Number of nodes on the longest dependency chain."""
+        return nx.dag_longest_path_length(self.dag()) + 1 if self.nodes else 0
+
+    def width(self) -> int:
+        """The largest number of nodes that share a dependency level."""
+        return max((len(g) for g in nx.topological_generations(self.dag())), default=0)
+
+    def validate_against(self, spec: EnvironmentSpec | None = None) -> None:
+        """Raise :class:`BlueprintError` unless the blueprint is acyclic and complete.
+
+        Complete: ids unique, every reference names an existing node or declared fact, every
+        reasoning node has the inputs its operator needs, every output is a node, and (with
+        ``spec``) every call names a known tool, binds all its required parameters and no
+        undocumented one.
+        """
+        problems = self._structure_problems()
+        if spec is not None:
+            problems += self._tool_problems(spec)
+        if not problems and not nx.is_directed_acyclic_graph(self.dag()):
+            problems.append("the node dependencies form a cycle")
+        if problems:
+            raise BlueprintError(problems)
+
+    def _structure_problems(self) -> list[str]:
+        ids = [n.id for n in self.nodes]
+        dups = sorted({i for i in ids if ids.count(i) > 1})
+        problems = [f"duplicate node id {i!r}" for i in dups]
+        facts = {f.name for f in self.facts}
+        for node in self.nodes:
+            for name, binding in self.bindings(node).items():
+                for ref in iter_refs(binding):
+                    if isinstance(ref, FactRef) and ref.name not in facts:
+                        problems.append(f"{node.id}.{name}: undeclared fact {ref.name!r}")
+                    elif not isinstance(ref, FactRef) and ref.node not in ids:
+                        problems.append(f"{node.id}.{name}: unknown node {ref.node!r}")
+            if isinstance(node, ReasonNode):
+                missing = set(OP_INPUTS[node.spec.op]) - set(node.inputs)
+                op = node.spec.op
+                problems += [f"{node.id}: {op} needs input {m!r}" for m in sorted(missing)]
+        problems += [f"output {o!r} is not a node" for o in self.outputs if o not in ids]
+        return problems
+
+    def _tool_problems(self, spec: EnvironmentSpec) -> list[str]:
+        problems: list[str] = []
+        for call in self.calls:
+            try:
+                tool = spec.tool(call.tool)
+            except KeyError:
+                problems.append(f"{call.id}: unknown tool {call.tool!r}")
+                continue
+            missing = [p for p in tool.required if p not in call.args]
+            problems += [
+                f"{call.id}: required argument {p!r} of {tool.name} unbound" for p in missing
+            ]
+            extra = [a for a in call.args if a not in tool.param_names]
+            problems += [f"{call.id}: {tool.name} has no parameter {a!r}" for a in extra]
+        return problems
+
+    def signature(self, facts: dict[str, Any] | None = None) -> str:
+        """A canonical hash of the structure (and the fact values, when given) for de-duplication.
+
+        Node ids are replaced by their position in execution order, so two blueprints that differ
+        only in naming have the same signature.
+        """
+        order = self.topo_order()
+        rename = {node_id: f"n{i}" for i, node_id in enumerate(order)}
+        canon = []
+        for node_id in order:
+            dumped = self.node(node_id).model_dump(mode="json", exclude={"walk", "noun"})
+            canon.append(_rename_refs(dumped, rename))
+        payload = {
+            "nodes": canon,
+            "outputs": sorted(rename[o] for o in self.outputs),
+            "facts": facts if facts is not None else None,
+        }
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _rename_refs(value: Any, rename: dict[str, str]) -> Any:
+    if isinstance(value, dict):
+        out = {k: _rename_refs(v, rename) for k, v in value.items()}
+        node = out.get("node")
+        if out.get("kind") in ("output", "reasoning") and isinstance(node, str) and node in rename:
+            out["node"] = rename[node]
+        if isinstance(out.get("id"), str) and out["id"] in rename:
+            out["id"] = rename[out["id"]]
+        return out
+    if isinstance(value, list):
+        return [_rename_refs(v, rename) for v in value]
+    return value
