@@ -1,0 +1,428 @@
+"""Rule-based tool implementations (code templates) and class skeletons.
+
+For plain CRUD over an obvious collection, :func:`render_template` writes the whole function:
+no model is needed, and a stronger model can only replace it with something better. For the
+other tools, :func:`render_skeleton` writes a draft of the right shape (load the record, check
+the status precondition the name states, TODO markers for the effects the docs describe) that the
+LLM completes. All generated code follows the runtime conventions: ``def name(state, **params)``,
+``ToolError`` from the globals, no imports.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Mapping
+
+from autoforge.env.spec import CollectionSchema
+from autoforge.synth.classify import Classification
+from autoforge.synth.naming import NAME_LIKE, singular, tokens
+from autoforge.tooldocs.spec import ToolSpec
+
+FieldMap = Mapping[str, list[str]]
+
+_PARTICIPLE = {
+    "cancel": "cancelled",
+    "approve": "approved",
+    "reject": "rejected",
+    "complete": "completed",
+    "close": "closed",
+    "archive": "archived",
+    "activate": "active",
+    "deactivate": "inactive",
+    "confirm": "confirmed",
+    "return": "returned",
+    "exchange": "exchanged",
+    "refund": "refunded",
+    "ship": "shipped",
+    "deliver": "delivered",
+    "suspend": "suspended",
+    "resume": "active",
+    "renew": "renewed",
+    "borrow": "borrowed",
+    "lend": "lent",
+    "pay": "paid",
+    "checkout": "checked_out",
+    "process": "processed",
+    "accept": "accepted",
+    "decline": "declined",
+    "issue": "issued",
+    "revoke": "revoked",
+    "lock": "locked",
+    "unlock": "unlocked",
+    "enable": "enabled",
+    "disable": "disabled",
+    "start": "started",
+    "stop": "stopped",
+    "finish": "finished",
+    "send": "sent",
+    "redeem": "redeemed",
+    "apply": "applied",
+    "restore": "restored",
+}
+
+
+def _is_ident(name: str) -> bool:
+    return name.isidentifier() and not keyword.iskeyword(name) and name not in ("state", "_params")
+
+
+def signature(spec: ToolSpec) -> tuple[str, dict[str, str]]:
+    """The ``def`` line for ``spec`` and, per parameter, the expression that reads it.
+
+    Required parameters come first without defaults, optional ones default to ``None``; names
+    that are not Python identifiers (or clash with ``state``) are read from ``**_params``. When a
+    parameter is called ``state`` the state argument is renamed ``_state`` (see :func:`head`).
+    """
+    required = [p for p in spec.param_names if p in spec.required and _is_ident(p)]
+    optional = [p for p in spec.param_names if p not in spec.required and _is_ident(p)]
+    odd = [p for p in spec.param_names if not _is_ident(p)]
+    first = "_state" if "state" in spec.param_names else "state"
+    args = [first, *required, *(f"{p}=None" for p in optional)]
+    if odd:
+        args.append("**_params")
+    exprs = {p: p for p in required + optional}
+    exprs.update({p: f"_params.get({p!r})" for p in odd})
+    return f"def {spec.name}({', '.join(args)}):", exprs
+
+
+def head(spec: ToolSpec) -> tuple[list[str], dict[str, str]]:
+    """The ``def`` line, the docstring and any prologue, plus the parameter expressions."""
+    line, exprs = signature(spec)
+    lines = [line, _doc(spec)]
+    if "state" in spec.param_names:
+        lines.append("    state = _state")
+    return lines, exprs
+
+
+def _doc(spec: ToolSpec) -> str:
+    first = (spec.description.strip().splitlines() or [spec.name])[0].replace('"""', "'")
+    first = first.replace("\\", "/")
+    return f'    """{first[:200]}"""'
+
+
+def get_expr(var: str, path: list[str]) -> str:
+    """Python expression reading ``path`` from dict ``var`` (``None`` when missing)."""
+    expr = f"{var}.get({path[0]!r})"
+    for key in path[1:]:
+        expr = f"({expr} or {{}}).get({key!r})"
+    return expr
+
+
+def set_lines(
+    var: str, path: list[str], value: str, indent: str, seen: set[str] | None = None
+) -> list[str]:
+    """Lines assigning ``value`` at ``path`` inside dict ``var``, creating parent objects.
+
+    ``seen`` collects the parents already ensured, so a run of assignments creates each once.
+    """
+    lines: list[str] = []
+    target = var
+    for key in path[:-1]:
+        parent = f"{target}[{key!r}]"
+        if seen is None or parent not in seen:
+            lines.append(f"{indent}if not isinstance({target}.get({key!r}), dict):")
+            lines.append(f"{indent}    {parent} = {{}}")
+            if seen is not None:
+                seen.add(parent)
+        target = parent
+    lines.append(f"{indent}{target}[{path[-1]!r}] = {value}")
+    return lines
+
+
+def _noun(coll: CollectionSchema) -> str:
+    return singular(coll.name).replace("_", " ")
+
+
+def _load_record(coll: CollectionSchema, key_expr: str, guard: tuple[str, str] | None) -> list[str]:
+    noun = _noun(coll)
+    lines = [
+        f"    record = state.get({coll.name!r}, {{}}).get(str({key_expr}))",
+        "    if record is None:",
+        f'        raise ToolError(f"{noun} not found: {{{key_expr}}}")',
+    ]
+    if guard is not None:
+        attr, value = guard
+        lines += [
+            f"    if record.get({attr!r}) != {value!r}:",
+            f'        raise ToolError(f"{noun} {{{key_expr}}} is not {value}: '
+            f'{{record.get({attr!r})}}")',
+        ]
+    return lines
+
+
+def _reference_checks(
+    coll: CollectionSchema, spec: ToolSpec, exprs: Mapping[str, str], indent: str
+) -> list[str]:
+    lines: list[str] = []
+    for param in spec.param_names:
+        attr = coll.attribute(param)
+        if attr is None or not attr.references or param == coll.primary_key:
+            continue
+        expr = exprs[param]
+        lines += [
+            f"{indent}if {expr} is not None and str({expr}) not in state.get("
+            f"{attr.references!r}, {{}}):",
+            f'{indent}    raise ToolError(f"{singular(attr.references)} not found: {{{expr}}}")',
+        ]
+    return lines
+
+
+def _lookup(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: FieldMap) -> str:
+    top, exprs = head(spec)
+    if c.key_param is not None:
+        return "\n".join([*top, *_load_record(coll, exprs[c.key_param], None), "    return record"])
+    conds = []
+    for param in spec.param_names:
+        got = get_expr("record", paths.get(param, [param]))
+        if tokens(param)[-1:] and tokens(param)[-1] in (*NAME_LIKE, "email"):
+            conds.append(f"str({got}).lower() == str({exprs[param]}).lower()")
+        else:
+            conds.append(f"{got} == {exprs[param]}")
+    wants_id = "id" in tokens(spec.name)
+    body = [
+        f"    for key, record in state.get({coll.name!r}, {{}}).items():",
+        f"        if {' and '.join(conds)}:",
+        f"            return {'key' if wants_id else 'record'}",
+        f'    raise ToolError("{_noun(coll)} not found")',
+    ]
+    return "\n".join([*top, *body])
+
+
+def _list(spec: ToolSpec, coll: CollectionSchema, paths: FieldMap) -> str:
+    top, exprs = head(spec)
+    body = ["    results = []", f"    for record in state.get({coll.name!r}, {{}}).values():"]
+    for param in spec.param_names:
+        expr = exprs[param]
+        if param in ("query", "q"):
+            body.append(
+                f"        if {expr} is not None and str({expr}).lower() not in str(record).lower():"
+            )
+        elif param in paths:
+            body.append(
+                f"        if {expr} is not None and {get_expr('record', paths[param])} != {expr}:"
+            )
+        else:
+            continue
+        body.append("            continue")
+    body.append("        results.append(record)")
+    for param in ("offset", "limit"):
+        if param in exprs:
+            sl = f"int({exprs[param]}):" if param == "offset" else f":int({exprs[param]})"
+            body += [f"    if {exprs[param]} is not None:", f"        results = results[{sl}]"]
+    body.append("    return results")
+    return "\n".join([*top, *body])
+
+
+def _create(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: FieldMap) -> str:
+    top, exprs = head(spec)
+    prefix = f"{singular(coll.name)[:3]}_"
+    body = [f"    table = state.setdefault({coll.name!r}, {{}})"]
+    if c.key_param is not None:
+        body.append(f"    key = {exprs[c.key_param]}")
+    else:
+        body.append("    key = None")
+    body += [
+        "    if key is None:",
+        "        n = len(table) + 1",
+        f'        while f"{prefix}{{n}}" in table:',
+        "            n += 1",
+        f'        key = f"{prefix}{{n}}"',
+        "    key = str(key)",
+        "    if key in table:",
+        f'        raise ToolError(f"{_noun(coll)} already exists: {{key}}")',
+        *_reference_checks(coll, spec, exprs, "    "),
+        "    record = {"
+        + ", ".join(f"{a.name!r}: None" for a in coll.attributes if a.name != coll.primary_key)
+        + "}",
+        f"    record[{coll.primary_key!r}] = key",
+    ]
+    seen: set[str] = set()
+    for param in spec.param_names:
+        if param != c.key_param:
+            body += set_lines("record", paths.get(param, [param]), exprs[param], "    ", seen)
+    body += ["    table[key] = record", "    return record"]
+    return "\n".join([*top, *body])
+
+
+def _update(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: FieldMap) -> str:
+    top, exprs = head(spec)
+    assert c.key_param is not None
+    body = [*_load_record(coll, exprs[c.key_param], c.guard)]
+    body += _reference_checks(coll, spec, exprs, "    ")
+    seen: set[str] = set()
+    for param in spec.param_names:
+        if param == c.key_param:
+            continue
+        path = paths.get(param, [param])
+        if param in spec.required:
+            body += set_lines("record", path, exprs[param], "    ", seen)
+        else:
+            body.append(f"    if {exprs[param]} is not None:")
+            body += set_lines("record", path, exprs[param], "        ")
+    body.append("    return record")
+    return "\n".join([*top, *body])
+
+
+def _delete(spec: ToolSpec, c: Classification, coll: CollectionSchema) -> str:
+    top, exprs = head(spec)
+    assert c.key_param is not None
+    body = [*_load_record(coll, exprs[c.key_param], c.guard)]
+    body += [f"    del state[{coll.name!r}][str({exprs[c.key_param]})]", "    return record"]
+    return "\n".join([*top, *body])
+
+
+_CALC = """    expr = str(expression)
+    allowed = "0123456789.+-*/() "
+    if not expr.strip() or any(ch not in allowed for ch in expr):
+        raise ToolError("invalid characters in expression: " + expr)
+    toks = []
+    i = 0
+    while i < len(expr):
+        ch = expr[i]
+        if ch == " ":
+            i += 1
+        elif ch in "0123456789.":
+            j = i
+            while j < len(expr) and expr[j] in "0123456789.":
+                j += 1
+            try:
+                toks.append(float(expr[i:j]))
+            except ValueError:
+                raise ToolError("bad number: " + expr[i:j])
+            i = j
+        else:
+            toks.append(ch)
+            i += 1
+    pos = [0]
+
+    def peek():
+        return toks[pos[0]] if pos[0] < len(toks) else None
+
+    def take():
+        pos[0] += 1
+        return toks[pos[0] - 1]
+
+    def atom():
+        tok = peek()
+        if tok == "-":
+            take()
+            return -atom()
+        if tok == "+":
+            take()
+            return atom()
+        if tok == "(":
+            take()
+            value = add()
+            if peek() != ")":
+                raise ToolError("unbalanced parentheses")
+            take()
+            return value
+        if isinstance(tok, float):
+            return take()
+        raise ToolError("malformed expression: " + expr)
+
+    def mul():
+        value = atom()
+        while peek() in ("*", "/"):
+            if take() == "*":
+                value = value * atom()
+            else:
+                divisor = atom()
+                if divisor == 0:
+                    raise ToolError("division by zero")
+                value = value / divisor
+        return value
+
+    def add():
+        value = mul()
+        while peek() in ("+", "-"):
+            value = value + mul() if take() == "+" else value - mul()
+        return value
+
+    result = add()
+    if pos[0] != len(toks):
+        raise ToolError("malformed expression: " + expr)
+    return str(round(result, 2))"""
+
+
+def _generic(spec: ToolSpec, c: Classification) -> str:
+    top, _ = head(spec)
+    toks = tokens(spec.name)
+    if c.cls == "compute":
+        return "\n".join([*top, _CALC])
+    if toks and toks[0] == "transfer":
+        result = '"Transfer successful"'
+    elif toks and toks[0] == "think":
+        result = '""'
+    else:
+        result = '"ok"'
+    return "\n".join([*top, f"    return {result}"])
+
+
+def render_template(
+    spec: ToolSpec, c: Classification, coll: CollectionSchema | None, paths: FieldMap
+) -> str | None:
+    """The complete rule-based implementation of a plain tool, or None when it is not plain."""
+    if not c.plain:
+        return None
+    if c.cls in ("generic", "compute"):
+        return _generic(spec, c)
+    if coll is None:
+        return None
+    if c.cls == "lookup":
+        return _lookup(spec, c, coll, paths)
+    if c.cls == "list":
+        return _list(spec, coll, paths)
+    if c.cls == "create":
+        return _create(spec, c, coll, paths)
+    if c.cls == "update" and c.key_param is not None:
+        return _update(spec, c, coll, paths)
+    if c.cls == "delete" and c.key_param is not None:
+        return _delete(spec, c, coll)
+    return None
+
+
+def target_status(verb: str, coll: CollectionSchema) -> tuple[str, str] | None:
+    """The status attribute and value a transition verb sets (``cancel`` -> ``cancelled``)."""
+    status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
+    if status is None:
+        return None
+    value = _PARTICIPLE.get(verb, f"{verb}ed")
+    for option in status.enum or []:
+        if option.lower().startswith(verb[:4]) or option.lower() == value:
+            return status.name, option
+    return status.name, value
+
+
+def render_skeleton(
+    spec: ToolSpec, c: Classification, coll: CollectionSchema | None, paths: FieldMap
+) -> str:
+    """A runnable draft for a tool the templates cannot fully write, with TODOs for the LLM.
+
+    The draft loads the record by key, checks the status precondition the name states, sets the
+    status a transition verb implies, and stores the parameters it can place. It is also the
+    last-resort fallback when no LLM attempt passes the checks.
+    """
+    top, exprs = head(spec)
+    lines = list(top)
+    if coll is None or c.key_param is None:
+        lines += [
+            "    # TODO: implement from the tool description using the state collections",
+            '    raise ToolError("not implemented")',
+        ]
+        return "\n".join(lines)
+    lines += _load_record(coll, exprs[c.key_param], c.guard)
+    verb = tokens(spec.name)[0] if tokens(spec.name) else ""
+    target = target_status(verb, coll) if c.cls == "transition" else None
+    if target is not None:
+        lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
+    seen: set[str] = set()
+    for param in spec.param_names:
+        if param == c.key_param:
+            continue
+        path = paths.get(param) or [f"{verb}_{param}" if c.cls == "transition" else param]
+        lines += set_lines("record", path, exprs[param], "    ", seen)
+    lines += [
+        "    # TODO: apply the other effects the description states (checks, amounts, ...)",
+        "    return record",
+    ]
+    return "\n".join(lines)
