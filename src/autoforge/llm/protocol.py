@@ -1,0 +1,230 @@
+"""The schema-constrained action protocol: tool calling for models without native tool support.
+
+Instead of ``tools=``, the request carries a JSON schema with one ``anyOf`` branch per tool,
+``{"action": <tool name>, "arguments": <the tool's parameter schema>}``, plus a reply branch
+``{"action": "reply", "content": <string>}``. A constrained decoder (llama.cpp grammar, vLLM
+guided decoding) can then only produce a well-formed call of a real tool. The answer is turned
+back into an ordinary OpenAI assistant message with ``tool_calls``, so callers never see the
+difference. Conversation history with ``tool_calls`` and ``tool`` messages is rendered as JSON
+actions and plain-text tool results that any instruction-tuned model understands.
+
+Everything here is pure.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from typing import Any
+
+from autoforge.llm.parsing import canonical_json, extract_json
+from autoforge.llm.types import Message
+
+REPLY_ACTION = "reply"
+SCHEMA_NAME = "agent_action"
+
+_INSTRUCTIONS = """\
+You can act in two ways. Answer with exactly one JSON object and nothing else:
+- to call a tool: {{"action": "<tool name>", "arguments": {{<the tool's arguments>}}}}
+- to answer the user: {{"action": "reply", "content": "<your message to the user>"}}
+After a tool call you receive its result in the next message, then you act again.
+
+Available tools:
+{tools}"""
+
+
+def normalize_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tool definitions as ``{"name", "description", "parameters"}``.
+
+    Accepts the OpenAI form ``{"type": "function", "function": {...}}`` or the bare function
+    object. Rejects duplicate names and the reserved name ``reply``.
+    """
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        fn = tool.get("function", tool) if tool.get("type", "function") == "function" else tool
+        name = fn.get("name")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"tool definition without a name: {tool!r}")
+        params = fn.get("parameters") or {"type": "object", "properties": {}}
+        out.append({"name": name, "description": fn.get("description", ""), "parameters": params})
+    names = [t["name"] for t in out]
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate tool names: {names}")
+    if REPLY_ACTION in names:
+        raise ValueError(f"a tool may not be named {REPLY_ACTION!r} in protocol mode")
+    return out
+
+
+def _rewrite_refs(node: Any, mapping: dict[str, str]) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: (
+                mapping.get(v, v)
+                if k == "$ref" and isinstance(v, str)
+                else _rewrite_refs(v, mapping)
+            )
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_rewrite_refs(v, mapping) for v in node]
+    return node
+
+
+def _hoist_defs(params: dict[str, Any], prefix: str, defs: dict[str, Any]) -> dict[str, Any]:
+    """Move a parameter schema's ``$defs`` to the root (renamed), so its ``$ref``s resolve."""
+    params = copy.deepcopy(params)
+    local: dict[str, Any] = {}
+    for key in ("$defs", "definitions"):
+        for name, sub in (params.pop(key, None) or {}).items():
+            local[f"#/{key}/{name}"] = (f"{prefix}__{name}", sub)
+    mapping = {old: f"#/$defs/{new}" for old, (new, _) in local.items()}
+    for new, sub in local.values():
+        defs[new] = _rewrite_refs(sub, mapping)
+    return _rewrite_refs(params, mapping)
+
+
+def action_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """The JSON schema that admits exactly one tool call or a reply."""
+    defs: dict[str, Any] = {}
+    branches: list[dict[str, Any]] = []
+    for tool in normalize_tools(tools):
+        branches.append(
+            {
+                "type": "object",
+                "properties": {
+                    "action": {"const": tool["name"]},
+                    "arguments": _hoist_defs(tool["parameters"], tool["name"], defs),
+                },
+                "required": ["action", "arguments"],
+                "additionalProperties": False,
+            }
+        )
+    branches.append(
+        {
+            "type": "object",
+            "properties": {"action": {"const": REPLY_ACTION}, "content": {"type": "string"}},
+            "required": ["action", "content"],
+            "additionalProperties": False,
+        }
+    )
+    schema: dict[str, Any] = {"anyOf": branches}
+    if defs:
+        schema["$defs"] = defs
+    return schema
+
+
+def response_format(schema: dict[str, Any], name: str, *, strict: bool = True) -> dict[str, Any]:
+    """An OpenAI ``response_format`` asking for JSON that matches ``schema``."""
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": name, "schema": schema, "strict": strict},
+    }
+
+
+def instructions(tools: list[dict[str, Any]]) -> str:
+    """The system-prompt text that explains the protocol and lists the tools."""
+    lines = []
+    for tool in normalize_tools(tools):
+        desc = " ".join(str(tool["description"]).split())
+        lines.append(
+            f"- {tool['name']}: {desc}\n  arguments schema: {canonical_json(tool['parameters'])}"
+        )
+    return _INSTRUCTIONS.format(tools="\n".join(lines))
+
+
+def _action_text(call: dict[str, Any]) -> str:
+    fn = call.get("function", {})
+    raw = fn.get("arguments", "{}")
+    try:
+        args = json.loads(raw) if isinstance(raw, str) else raw
+    except json.JSONDecodeError:
+        args = raw
+    return canonical_json({"action": fn.get("name", ""), "arguments": args})
+
+
+def _render_assistant(msg: Message) -> Message:
+    calls = msg.get("tool_calls") or []
+    if calls:
+        return {"role": "assistant", "content": "\n".join(_action_text(c) for c in calls)}
+    text = msg.get("content") or ""
+    return {
+        "role": "assistant",
+        "content": canonical_json({"action": REPLY_ACTION, "content": text}),
+    }
+
+
+def _render_tool_result(msg: Message, names: dict[str, str]) -> str:
+    call_id = str(msg.get("tool_call_id", ""))
+    name = msg.get("name") or names.get(call_id, "tool")
+    content = msg.get("content")
+    if not isinstance(content, str):
+        content = canonical_json(content)
+    return f"Result of tool call {name} (id {call_id}):\n{content}"
+
+
+def render_history(messages: list[Message], tools: list[dict[str, Any]]) -> list[Message]:
+    """Rewrite a conversation for protocol mode.
+
+    The protocol instructions are appended to the first system message (or become one);
+    assistant tool calls become JSON actions; ``tool`` messages become user messages that name
+    the tool and call id (consecutive results merged into one message).
+    """
+    names: dict[str, str] = {}
+    out: list[Message] = []
+    for msg in messages:
+        role = msg.get("role")
+        if role == "assistant":
+            for call in msg.get("tool_calls") or []:
+                names[str(call.get("id", ""))] = call.get("function", {}).get("name", "tool")
+            out.append(_render_assistant(msg))
+        elif role == "tool":
+            text = _render_tool_result(msg, names)
+            if out and out[-1].get("_tool_results"):
+                out[-1]["content"] += "\n\n" + text
+            else:
+                out.append({"role": "user", "content": text, "_tool_results": True})
+        else:
+            out.append({k: v for k, v in msg.items() if k in ("role", "content", "name")})
+    for msg in out:
+        msg.pop("_tool_results", None)
+    guide = instructions(tools)
+    if out and out[0].get("role") == "system":
+        out[0] = {**out[0], "content": f"{out[0].get('content') or ''}\n\n{guide}".strip()}
+    else:
+        out.insert(0, {"role": "system", "content": guide})
+    return out
+
+
+def call_id(key: str, index: int) -> str:
+    """A tool-call id that depends only on the request (so reruns and cache hits agree)."""
+    return "call_" + hashlib.sha256(f"{key}:{index}".encode()).hexdigest()[:24]
+
+
+def parse_action(content: str | None, tools: list[dict[str, Any]], key: str) -> Message:
+    """Turn a protocol answer into an OpenAI assistant message.
+
+    Raises ``ValueError`` (with a message meant to be fed back to the model) when the answer is
+    not a JSON object naming a known tool or ``reply``.
+    """
+    value = extract_json(content or "")
+    if not isinstance(value, dict) or "action" not in value:
+        raise ValueError('expected a JSON object with an "action" field')
+    action = value["action"]
+    names = {t["name"] for t in normalize_tools(tools)}
+    if action == REPLY_ACTION:
+        text = value.get("content")
+        if not isinstance(text, str):
+            raise ValueError('a "reply" action needs a string "content"')
+        return {"role": "assistant", "content": text}
+    if action not in names:
+        raise ValueError(f"unknown action {action!r}; use one of {sorted(names)} or 'reply'")
+    args = value.get("arguments", {})
+    if not isinstance(args, dict):
+        raise ValueError('"arguments" must be a JSON object')
+    call = {
+        "id": call_id(key, 0),
+        "type": "function",
+        "function": {"name": action, "arguments": json.dumps(args, ensure_ascii=False)},
+    }
+    return {"role": "assistant", "content": None, "tool_calls": [call]}

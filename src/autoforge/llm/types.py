@@ -1,0 +1,109 @@
+"""Value types and errors of the LLM layer: responses, token usage, failures.
+
+Kept free of I/O so every other module (and callers in other stages) can import them cheaply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Role = Literal["synthesizer", "agent", "user", "judge"]
+ROLES: tuple[Role, ...] = ("synthesizer", "agent", "user", "judge")
+ToolMode = Literal["auto", "native", "protocol"]
+
+Message = dict[str, Any]
+"""An OpenAI Chat Completions message: ``{"role": ..., "content": ..., ...}``."""
+
+
+class LLMFailure(Exception):
+    """An LLM call that could not produce a usable answer after all retries.
+
+    Callers record the item as failed (a tool that could not be synthesized, a task that could
+    not be written) instead of crashing the whole run. ``attempts`` holds the raw outputs and
+    the reasons they were rejected, for the failure report.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        role: str = "",
+        purpose: str = "",
+        attempts: list[dict[str, Any]] | None = None,
+    ) -> None:
+        self.role = role
+        self.purpose = purpose
+        self.attempts = list(attempts or [])
+        where = f"[{role}/{purpose}] " if role or purpose else ""
+        super().__init__(f"{where}{message}")
+
+
+class TransportError(Exception):
+    """The endpoint could not be reached or answered with an error status.
+
+    ``retryable`` marks connection problems, timeouts, 429 and 5xx: the client retries those
+    with exponential backoff; others (400, 401, 404) fail at once.
+    """
+
+    def __init__(self, message: str, *, retryable: bool, status: int | None = None) -> None:
+        self.retryable = retryable
+        self.status = status
+        super().__init__(message)
+
+
+class ScriptExhausted(AssertionError):
+    """A scripted fake client was called more often than it has responses (a test bug)."""
+
+
+@dataclass(frozen=True)
+class TokenUsage:
+    """Tokens one response consumed, as reported by the endpoint (0 when it reports none)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass
+class ChatResponse:
+    """The result of ``LLMClient.chat``.
+
+    ``message`` is an OpenAI-format assistant message: ``content`` (str or None), plus
+    ``tool_calls`` when the model called tools and ``reasoning_content`` when it exposed its
+    thinking (from the endpoint's field or ``<think>`` tags in the content).
+    """
+
+    message: Message
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    cached: bool = False
+    latency_s: float = 0.0
+    model: str = ""
+    role: str = ""
+    purpose: str = ""
+    finish_reason: str | None = None
+    attempts: int = 1
+
+    @property
+    def content(self) -> str | None:
+        value = self.message.get("content")
+        return value if isinstance(value, str) else None
+
+    @property
+    def tool_calls(self) -> list[dict[str, Any]]:
+        return list(self.message.get("tool_calls") or [])
+
+    @property
+    def reasoning_content(self) -> str | None:
+        value = self.message.get("reasoning_content")
+        return value if isinstance(value, str) else None
+
+    def history_message(self, *, keep_reasoning: bool = False) -> Message:
+        """The message to append to a conversation; drops the thinking unless asked to keep it."""
+        msg = dict(self.message)
+        if not keep_reasoning:
+            msg.pop("reasoning_content", None)
+        return msg
