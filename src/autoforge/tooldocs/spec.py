@@ -77,6 +77,7 @@ class ToolDocs(BaseModel):
 
     schema_version: int = TOOLDOCS_SCHEMA_VERSION
     domain: str = "default"
+    description: str = ""
     policy: str | None = None
     tools: list[ToolSpec] = Field(default_factory=list)
 
@@ -107,3 +108,10 @@ class DocParseError(ValueError):
         if hint:
             text += f" (fix: {hint})"
         super().__init__(text)
+
+
+class DocWarning(UserWarning):
+    """Something odd but usable in a tool document (issued with :func:`warnings.warn`).
+
+    The CLI shows these after the summary; library callers can filter or record them.
+    """

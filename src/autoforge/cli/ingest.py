@@ -1,0 +1,100 @@
+"""``autoforge ingest``: read tool documents into the ToolDocs IR and show what was found."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from autoforge.tooldocs import DocWarning, ToolDocs, ToolSpec, load_docs
+
+_FORMAT_HELP = (
+    "Input format: auto (detect by content), openai, openapi, mcp, bench, autoforge, or any "
+    "other registered importer."
+)
+_EXAMPLE = (
+    "Examples:\n\n"
+    "  autoforge ingest api/openapi.yaml --out tools.json\n\n"
+    "  autoforge ingest mcp_tools.json extra_tools.json --domain shop --out tools.json\n\n"
+    "  autoforge ingest ../shared/benchmarks/tau2-bench/airline --format bench --out -"
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``ingest`` command to ``app``."""
+    app.command(
+        "ingest",
+        help=(
+            "Import tool documentation (OpenAI tool lists, OpenAPI 3.x, MCP tools/list, a "
+            "benchmark domain directory, or a ToolDocs JSON) into one ToolDocs IR; print a "
+            "summary table and, with --out, write the IR as JSON.\n\n" + _EXAMPLE
+        ),
+    )(ingest)
+
+
+def ingest(
+    docs: Annotated[
+        list[Path], typer.Argument(help="Tool documents (files or benchmark domain dirs).")
+    ],
+    format: Annotated[str, typer.Option("--format", "-f", help=_FORMAT_HELP)] = "auto",
+    domain: Annotated[
+        str | None, typer.Option("--domain", help="Domain name (default: from the input).")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Write the ToolDocs JSON here ('-' for stdout)."),
+    ] = None,
+) -> None:
+    """Import ``docs`` and report; raises DocParseError for bad input (printed in one line)."""
+    to_stdout = out is not None and str(out) == "-"
+    console = Console(stderr=to_stdout)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DocWarning)
+        result = load_docs(docs, format=format, domain=domain)
+    console.print(summary_table(result))
+    for warning in caught:
+        if issubclass(warning.category, DocWarning):
+            console.print(f"[yellow]warning:[/] {warning.message}", highlight=False, soft_wrap=True)
+    text = json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    if to_stdout:
+        typer.echo(text, nl=False)
+    elif out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        console.print(f"wrote {len(result.tools)} tools to {out}", highlight=False)
+    else:
+        console.print("(not written: pass --out FILE to save the IR)", style="dim")
+
+
+def summary_table(docs: ToolDocs) -> Table:
+    """One row per tool: name, parameter count, required names, access, source."""
+    policy = f", policy {len(docs.policy)} chars" if docs.policy else ""
+    table = Table(title=f"domain {docs.domain}: {len(docs.tools)} tools{policy}")
+    table.add_column("tool", style="bold", no_wrap=True)
+    table.add_column("#params", justify="right")
+    table.add_column("required")
+    table.add_column("access")
+    table.add_column("source", overflow="fold")
+    for tool in docs.tools:
+        table.add_row(
+            tool.name,
+            str(len(tool.param_names)),
+            ", ".join(tool.required) or "-",
+            tool.access or "?",
+            _short_source(tool),
+        )
+    return table
+
+
+def _short_source(tool: ToolSpec) -> str:
+    """``dir/file#pointer``: the last two path parts keep the column readable."""
+    if tool.source is None:
+        return "-"
+    file = tool.source.file
+    short = "/".join(Path(file).parts[-2:]) if file else "<input>"
+    return short + (f"#{tool.source.pointer}" if tool.source.pointer else "")

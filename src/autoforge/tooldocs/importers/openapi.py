@@ -1,0 +1,395 @@
+"""OpenAPI 3.0 / 3.1 (JSON or YAML): one tool per operation.
+
+* name: ``operationId`` when it is a valid identifier, else sanitised to snake_case; without an
+  ``operationId``, derived from method and path (``GET /pets/{petId}`` -> ``get_pets_by_pet_id``);
+* parameters: path, query, header and cookie parameters (path-level ones too) plus the request
+  body, merged into one object schema. An object body's properties become top-level arguments
+  (``readOnly`` ones dropped); any other body, or one whose names clash, is one ``body`` argument.
+  Parameter names that are not identifiers are sanitised, the original kept in ``x-original-name``;
+* returns: the JSON schema of the first 2xx response; access: GET/HEAD/OPTIONS/TRACE -> read;
+* every ``$ref`` is expanded (cycles cut), and OpenAPI 3.0 schema dialect (``nullable``, boolean
+  ``exclusiveMinimum``, ``example``) is rewritten into JSON Schema 2020-12.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from autoforge.tooldocs.refs import RefResolver
+from autoforge.tooldocs.schema import (
+    is_tool_name,
+    map_subschemas,
+    normalize_parameters,
+    normalize_returns,
+    sanitize_name,
+)
+from autoforge.tooldocs.source import DocInput, pointer_join
+from autoforge.tooldocs.spec import DocParseError, DocWarning, SourceLocation, ToolDocs, ToolSpec
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+READ_METHODS = frozenset({"get", "head", "options", "trace"})
+PARAM_LOCATIONS = ("path", "query", "header", "cookie")
+IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NOT_FLAT = ("anyOf", "oneOf", "not", "if", "patternProperties", "discriminator")
+
+
+@dataclass
+class _Ctx:
+    file: str
+    resolver: RefResolver
+    v30: bool
+
+    def schema(self, node: Any, at: str) -> Any:
+        """The schema at ``at`` with refs expanded, in JSON Schema 2020-12 dialect."""
+        resolved = self.resolver.schema(node, at)
+        return openapi30_to_json_schema(resolved) if self.v30 else resolved
+
+    def error(self, message: str, pointer: str, hint: str) -> DocParseError:
+        return DocParseError(message, file=self.file, pointer=pointer, hint=hint)
+
+
+@dataclass
+class _Operation:
+    path: str
+    method: str
+    op: dict[str, Any]
+    item: dict[str, Any]
+    item_ptr: str
+    pointer: str
+
+
+@dataclass
+class _Param:
+    name: str
+    location: str
+    schema: dict[str, Any]
+    required: bool
+
+
+def detect(doc: DocInput) -> bool:
+    """A mapping with an ``openapi`` (or ``swagger``, to explain it is unsupported) key."""
+    data = doc.try_data()
+    return isinstance(data, dict) and ("openapi" in data or "swagger" in data)
+
+
+def load(doc: DocInput) -> ToolDocs:
+    """One tool per operation, in document order."""
+    data = doc.data()
+    file = doc.filename
+    if not isinstance(data, dict):
+        raise DocParseError(
+            "an OpenAPI document must be a mapping", file=file, pointer="", hint="check the file"
+        )
+    ctx = _Ctx(file, RefResolver(data, file=file), _check_version(data, file))
+    operations = _operations(ctx, data)
+    names = _assign_names(ctx, operations)
+    tools = [_tool(ctx, name, op) for name, op in zip(names, operations, strict=True)]
+    return ToolDocs(domain=doc.stem, description=_info(data), tools=tools)
+
+
+def _check_version(data: dict[str, Any], file: str) -> bool:
+    """Whether the document is OpenAPI 3.0 (True) or 3.1 (False); other versions are errors."""
+    if "swagger" in data:
+        raise DocParseError(
+            f"Swagger / OpenAPI {data['swagger']} documents are not supported",
+            file=file,
+            pointer="/swagger",
+            hint="convert it to OpenAPI 3 (e.g. `npx swagger2openapi in.yaml -o out.yaml`, "
+            "or editor.swagger.io: Edit > Convert to OpenAPI 3)",
+        )
+    version = str(data.get("openapi"))
+    if not version.startswith("3."):
+        raise DocParseError(
+            f"unsupported OpenAPI version {version!r}",
+            file=file,
+            pointer="/openapi",
+            hint='only OpenAPI 3.0 and 3.1 are supported: "openapi": "3.1.0"',
+        )
+    return version.startswith("3.0")
+
+
+def _operations(ctx: _Ctx, data: dict[str, Any]) -> list[_Operation]:
+    paths = data.get("paths")
+    if not isinstance(paths, dict):
+        raise ctx.error(
+            "OpenAPI document has no 'paths' object, so there are no operations to import",
+            "/paths" if "paths" in data else "",
+            "add 'paths' with at least one operation (webhooks-only documents are unsupported)",
+        )
+    found: list[_Operation] = []
+    for path, raw_item in paths.items():
+        item, item_ptr = ctx.resolver.deref(raw_item, pointer_join("/paths", path))
+        if not isinstance(item, dict):
+            raise ctx.error("a path item must be a mapping", item_ptr, "list operations under it")
+        for method in METHODS:
+            if method not in item:
+                continue
+            op_ptr = pointer_join(item_ptr, method)
+            op = item[method]
+            if not isinstance(op, dict):
+                raise ctx.error("an operation must be a mapping", op_ptr, "check the indentation")
+            found.append(_Operation(path, method, op, item, item_ptr, op_ptr))
+    return found
+
+
+def _assign_names(ctx: _Ctx, operations: list[_Operation]) -> list[str]:
+    """Tool names: valid operationIds first (duplicates are errors), then derived ones."""
+    names: list[str | None] = [None] * len(operations)
+    taken: dict[str, str] = {}
+    for i, o in enumerate(operations):
+        op_id = o.op.get("operationId")
+        if is_tool_name(op_id):
+            assert isinstance(op_id, str)
+            if op_id in taken:
+                raise ctx.error(
+                    f"duplicate operationId {op_id!r} (also at {taken[op_id]})",
+                    pointer_join(o.pointer, "operationId"),
+                    "operationIds must be unique: rename one of them",
+                )
+            taken[op_id] = o.pointer
+            names[i] = op_id
+    for i, o in enumerate(operations):
+        if names[i] is not None:
+            continue
+        op_id = o.op.get("operationId")
+        base = sanitize_name(op_id) if isinstance(op_id, str) and op_id.strip() else None
+        base = base or derive_name(o.method, o.path)
+        name, n = base, 2
+        while name in taken:
+            name, n = f"{base[:58]}_{n}", n + 1
+        taken[name] = o.pointer
+        names[i] = name
+    return [n for n in names if n is not None]
+
+
+def derive_name(method: str, path: str) -> str:
+    """A snake_case name from method and path: ``GET /pets/{petId}`` -> ``get_pets_by_pet_id``."""
+    parts = [method]
+    for segment in path.strip("/").split("/"):
+        match = re.fullmatch(r"\{(.+)\}", segment)
+        if match:
+            parts.append("by_" + sanitize_name(match[1]))
+        elif segment:
+            parts.append(sanitize_name(segment))
+    return sanitize_name("_".join(parts))
+
+
+def _tool(ctx: _Ctx, name: str, o: _Operation) -> ToolSpec:
+    params = _collect_params(
+        ctx,
+        [(o.item.get("parameters"), pointer_join(o.item_ptr, "parameters")),
+         (o.op.get("parameters"), pointer_join(o.pointer, "parameters"))],
+    )  # fmt: skip
+    props, required = _param_properties(ctx, params, o.pointer)
+    if "requestBody" in o.op:
+        _merge_body(
+            ctx, o.op["requestBody"], pointer_join(o.pointer, "requestBody"), props, required
+        )
+    schema = {"type": "object", "properties": props, "required": required}
+    rptr = pointer_join(o.pointer, "responses")
+    return ToolSpec(
+        name=name,
+        description=_description(o.op),
+        parameters=normalize_parameters(schema, file=ctx.file, pointer=o.pointer),
+        returns=normalize_returns(
+            _returns(ctx, o.op.get("responses"), rptr), file=ctx.file, pointer=rptr
+        ),
+        access="read" if o.method in READ_METHODS else "write",
+        source=SourceLocation(file=ctx.file, pointer=o.pointer),
+    )
+
+
+def _description(op: dict[str, Any]) -> str:
+    summary = op.get("summary") if isinstance(op.get("summary"), str) else ""
+    detail = op.get("description") if isinstance(op.get("description"), str) else ""
+    parts = [p.strip() for p in (summary, detail) if p and p.strip()]
+    if len(parts) == 2 and parts[1].startswith(parts[0]):
+        parts = parts[1:]
+    text = "\n\n".join(parts)
+    return f"Deprecated. {text}".strip() if op.get("deprecated") is True else text
+
+
+def _collect_params(ctx: _Ctx, sources: list[tuple[Any, str]]) -> list[_Param]:
+    """Path-level then operation-level parameters; the latter override by (name, in)."""
+    found: dict[tuple[str, str], _Param] = {}
+    for raw_list, ptr in sources:
+        if raw_list is None:
+            continue
+        if not isinstance(raw_list, list):
+            raise ctx.error("'parameters' must be a list", ptr, "write '- name: ...' entries")
+        for i, raw in enumerate(raw_list):
+            param = _param(ctx, raw, pointer_join(ptr, i))
+            if param is not None:
+                found[(param.name, param.location)] = param
+    return list(found.values())
+
+
+def _param(ctx: _Ctx, raw: Any, ptr: str) -> _Param | None:
+    p, pptr = ctx.resolver.deref(raw, ptr)
+    name = p.get("name") if isinstance(p, dict) else None
+    location = p.get("in") if isinstance(p, dict) else None
+    if not isinstance(name, str) or not name or location not in PARAM_LOCATIONS:
+        raise ctx.error(
+            "a parameter needs a 'name' and 'in' (path, query, header or cookie)",
+            pptr,
+            "write e.g. {name: petId, in: path, required: true, schema: {type: string}}",
+        )
+    if location == "header" and name.lower() in IGNORED_HEADERS:
+        return None  # OpenAPI: such header parameter definitions SHALL be ignored
+    schema = _param_schema(ctx, p, pptr)
+    desc = p.get("description")
+    if isinstance(desc, str) and desc.strip() and "description" not in schema:
+        schema = {"description": desc.strip(), **schema}
+    return _Param(name, location, schema, p.get("required") is True or location == "path")
+
+
+def _param_schema(ctx: _Ctx, p: dict[str, Any], pptr: str) -> dict[str, Any]:
+    if "schema" in p:
+        schema = ctx.schema(p["schema"], pointer_join(pptr, "schema"))
+    elif isinstance(p.get("content"), dict) and p["content"]:
+        mtype = next(iter(p["content"]))
+        media, mptr = ctx.resolver.deref(p["content"][mtype], pointer_join(pptr, "content", mtype))
+        raw = media.get("schema", {}) if isinstance(media, dict) else {}
+        schema = ctx.schema(raw, pointer_join(mptr, "schema"))
+    else:
+        schema = {"type": "string"}
+    return schema if isinstance(schema, dict) else {}
+
+
+def _param_properties(
+    ctx: _Ctx, params: list[_Param], op_ptr: str
+) -> tuple[dict[str, Any], list[str]]:
+    """Parameters as properties; names made identifiers, clashes prefixed with the location."""
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for p in params:
+        key = p.name if _IDENTIFIER.fullmatch(p.name) else sanitize_name(p.name)
+        if key in props:
+            key = f"{p.location}_{key}"
+            warnings.warn(
+                DocWarning(f"{ctx.file}#{op_ptr}: parameter {p.name!r} renamed {key!r}"),
+                stacklevel=2,
+            )
+        schema = p.schema if key == p.name else {**p.schema, "x-original-name": p.name}
+        props[key] = schema
+        if p.required:
+            required.append(key)
+    return props, required
+
+
+def _merge_body(ctx: _Ctx, raw: Any, ptr: str, props: dict[str, Any], required: list[str]) -> None:
+    """Add the JSON (or form) request body to ``props``/``required``, in place."""
+    body, bptr = ctx.resolver.deref(raw, ptr)
+    if not isinstance(body, dict):
+        raise ctx.error("requestBody must be a mapping", bptr, "give it a 'content' mapping")
+    schema = _media_schema(ctx, body.get("content"), bptr, json_only=False)
+    if schema is None:
+        return
+    body_required = body.get("required") is True
+    flat = _flatten_object(schema)
+    if flat is not None and not set(flat[0]) & set(props):
+        props.update(flat[0])
+        if body_required:
+            required.extend(flat[1])
+        return
+    key = "body" if "body" not in props else "request_body"
+    desc = body.get("description")
+    if isinstance(desc, str) and desc.strip() and isinstance(schema, dict):
+        schema = {"description": desc.strip(), **schema}
+    props[key] = schema
+    if body_required:
+        required.append(key)
+
+
+def _flatten_object(schema: Any) -> tuple[dict[str, Any], list[str]] | None:
+    """(properties, required) of a plain object schema (``allOf`` merged), else None."""
+    if not isinstance(schema, dict) or schema.get("type", "object") != "object":
+        return None
+    extra = schema.get("additionalProperties")
+    if any(k in schema for k in _NOT_FLAT) or isinstance(extra, dict):
+        return None
+    if "properties" not in schema and "allOf" not in schema:
+        return None
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for part in schema.get("allOf", []):
+        sub = _flatten_object(part)
+        if sub is None:
+            return None
+        props.update(sub[0])
+        required += sub[1]
+    own = schema.get("properties", {})
+    if not isinstance(own, dict):
+        return None
+    props.update(own)
+    required += [r for r in schema.get("required", []) if isinstance(r, str)]
+    props = {k: v for k, v in props.items() if not (isinstance(v, dict) and v.get("readOnly"))}
+    if not all(_IDENTIFIER.fullmatch(k) for k in props):
+        return None
+    return props, [r for r in dict.fromkeys(required) if r in props]
+
+
+def _returns(ctx: _Ctx, responses: Any, ptr: str) -> Any:
+    """The JSON schema of the first 2xx response (``200`` before ``201`` before ``2XX``)."""
+    if not isinstance(responses, dict):
+        return None
+    codes = sorted((c for c in responses if c.startswith("2")), key=lambda c: (c.upper(), c))
+    if not codes:
+        return None
+    resp, rptr = ctx.resolver.deref(responses[codes[0]], pointer_join(ptr, codes[0]))
+    if not isinstance(resp, dict):
+        return None
+    return _media_schema(ctx, resp.get("content"), rptr, json_only=True)
+
+
+def _media_schema(ctx: _Ctx, content: Any, owner_ptr: str, *, json_only: bool) -> Any:
+    """The resolved schema of the preferred media type of ``content`` (JSON first)."""
+    if not isinstance(content, dict) or not content:
+        return None
+    types = list(content)
+    preferred = [t for t in types if t.split(";")[0].strip() == "application/json"]
+    preferred += [t for t in types if "json" in t and t not in preferred]
+    if not json_only:
+        preferred += [t for t in types if t not in preferred]
+    if not preferred:
+        return None
+    mptr = pointer_join(owner_ptr, "content", preferred[0])
+    media, mptr = ctx.resolver.deref(content[preferred[0]], mptr)
+    if not isinstance(media, dict) or "schema" not in media:
+        return None
+    return ctx.schema(media["schema"], pointer_join(mptr, "schema"))
+
+
+def openapi30_to_json_schema(schema: Any) -> Any:
+    """Rewrite OpenAPI 3.0 schema dialect into JSON Schema 2020-12 (recursively).
+
+    ``nullable: true`` adds ``"null"`` to ``type`` (and ``None`` to ``enum``); boolean
+    ``exclusiveMinimum``/``exclusiveMaximum`` become numeric; ``example`` becomes ``examples``.
+    """
+    if not isinstance(schema, dict):
+        return schema
+    out = map_subschemas(schema, lambda sub, _ptr: openapi30_to_json_schema(sub))
+    if out.pop("nullable", False) is True:
+        kind = out.get("type")
+        if isinstance(kind, str):
+            out["type"] = [kind, "null"]
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+    for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+        if isinstance(out.get(exclusive), bool) and out.pop(exclusive) and bound in out:
+            out[exclusive] = out.pop(bound)
+    if "example" in out:
+        example = out.pop("example")
+        out.setdefault("examples", [example])
+    return out
+
+
+def _info(data: dict[str, Any]) -> str:
+    info = data.get("info") if isinstance(data.get("info"), dict) else {}
+    assert isinstance(info, dict)
+    parts = [info.get("title"), info.get("description")]
+    return "\n\n".join(p.strip() for p in parts if isinstance(p, str) and p.strip())

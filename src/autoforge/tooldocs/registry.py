@@ -1,0 +1,207 @@
+"""The importer registry and the entry points ``load_doc``, ``load_docs`` and ``parse_text``.
+
+An importer is a name, a ``detect(doc) -> bool`` and a ``load(doc) -> ToolDocs`` over a
+:class:`DocInput`. Built-in ones (``bench``, ``autoforge``, ``openapi``, ``mcp``, ``openai``) are
+registered here; another (e.g. an LLM-based Markdown importer) registers itself the same way::
+
+    register_importer("markdown", detect=lambda d: d.suffix in {".md", ".txt"}, load=my_load)
+
+With ``format="auto"`` the importers are asked in order of decreasing ``priority`` (then
+registration order) and the first whose ``detect`` says yes loads the document. Whatever the
+importer, the result is checked the same way: at least one tool, valid and unique names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from autoforge.tooldocs.importers import bench, mcp, native, openai_tools, openapi
+from autoforge.tooldocs.schema import check_tool_name
+from autoforge.tooldocs.source import DocInput, pointer_join
+from autoforge.tooldocs.spec import DocParseError, ToolDocs, ToolSpec
+
+DetectFn = Callable[[DocInput], bool]
+LoadFn = Callable[[DocInput], ToolDocs]
+AUTO = "auto"
+
+
+@dataclass(frozen=True)
+class Importer:
+    """One input format: how to recognise it and how to load it."""
+
+    name: str
+    detect: DetectFn
+    load: LoadFn
+    priority: int = 0
+    description: str = ""
+
+
+_REGISTRY: dict[str, Importer] = {}
+
+
+def register_importer(
+    name: str,
+    detect: DetectFn,
+    load: LoadFn,
+    *,
+    priority: int = 0,
+    description: str = "",
+    replace: bool = False,
+) -> Importer:
+    """Add an importer; ``replace=True`` to overwrite one of the same name."""
+    if name == AUTO or not name.isidentifier():
+        raise ValueError(f"invalid importer name {name!r}")
+    if name in _REGISTRY and not replace:
+        raise ValueError(f"an importer called {name!r} is already registered")
+    importer = Importer(name, detect, load, priority, description)
+    _REGISTRY[name] = importer
+    return importer
+
+
+def unregister_importer(name: str) -> None:
+    """Remove an importer (no error when there is none)."""
+    _REGISTRY.pop(name, None)
+
+
+def importers() -> list[Importer]:
+    """The registered importers in detection order."""
+    order = {name: i for i, name in enumerate(_REGISTRY)}
+    return sorted(_REGISTRY.values(), key=lambda imp: (-imp.priority, order[imp.name]))
+
+
+def importer_names() -> list[str]:
+    """Names accepted as ``format`` (besides ``"auto"``), in detection order."""
+    return [imp.name for imp in importers()]
+
+
+def get_importer(name: str, *, file: str | None = None) -> Importer:
+    """The importer called ``name``; a :class:`DocParseError` listing the known ones if none."""
+    if name not in _REGISTRY:
+        known = ", ".join([AUTO, *sorted(_REGISTRY)])
+        raise DocParseError(
+            f"unknown format {name!r}", file=file, hint=f"use one of the known formats: {known}"
+        )
+    return _REGISTRY[name]
+
+
+def detect_format(doc: DocInput) -> str:
+    """The name of the first importer that recognises ``doc``.
+
+    JSON/YAML syntax errors of a document that looks structured are raised first, with their
+    line number, rather than reported as an unknown format.
+    """
+    if doc.looks_structured():
+        doc.data()
+    for imp in importers():
+        if imp.detect(doc):
+            return imp.name
+    raise DocParseError(
+        "could not tell the format of this document",
+        file=doc.filename,
+        hint=f"pass format= (CLI: --format) with one of: {', '.join(importer_names())}",
+    )
+
+
+def load_input(doc: DocInput, format: str = AUTO, *, domain: str | None = None) -> ToolDocs:
+    """Import one :class:`DocInput` with the named (or detected) importer, then check it."""
+    name = detect_format(doc) if format == AUTO else get_importer(format, file=doc.filename).name
+    docs = _REGISTRY[name].load(doc)
+    _check(docs, doc.filename)
+    return docs.model_copy(update={"domain": domain}) if domain else docs
+
+
+def load_doc(path: str | Path, format: str = AUTO, *, domain: str | None = None) -> ToolDocs:
+    """Import one file (or benchmark domain directory)."""
+    if format != AUTO:
+        get_importer(format, file=str(path))
+    return load_input(DocInput.from_path(path), format, domain=domain)
+
+
+def parse_text(
+    text: str, format: str = AUTO, filename: str = "<input>", *, domain: str | None = None
+) -> ToolDocs:
+    """Import in-memory text; ``filename`` names it in errors and picks JSON vs YAML by suffix."""
+    return load_input(DocInput(filename=filename, text=text), format, domain=domain)
+
+
+def load_docs(
+    paths: Iterable[str | Path], format: str = AUTO, domain: str | None = None
+) -> ToolDocs:
+    """Import several documents into one :class:`ToolDocs` (see :func:`merge_docs`)."""
+    parts = [load_doc(p, format) for p in paths]
+    if not parts:
+        raise DocParseError("no documents given", hint="pass at least one tool document")
+    return merge_docs(parts, domain=domain)
+
+
+def merge_docs(parts: list[ToolDocs], *, domain: str | None = None) -> ToolDocs:
+    """One :class:`ToolDocs` from several; a tool name defined twice is an error.
+
+    The domain is ``domain`` or the first part's; policies and descriptions are concatenated.
+    """
+    seen: dict[str, ToolSpec] = {}
+    for part in parts:
+        for tool in part.tools:
+            if tool.name in seen:
+                raise _duplicate(tool, seen[tool.name])
+            seen[tool.name] = tool
+    policy = "\n\n".join(p.policy for p in parts if p.policy) or None
+    description = "\n\n".join(p.description for p in parts if p.description)
+    return ToolDocs(
+        domain=domain or parts[0].domain,
+        description=description,
+        policy=policy,
+        tools=list(seen.values()),
+    )
+
+
+def _check(docs: ToolDocs, filename: str) -> None:
+    """Every importer's result: not empty, names valid and unique."""
+    if not docs.tools:
+        raise DocParseError(
+            "no tools found (the tool list is empty)",
+            file=filename,
+            hint="document at least one tool (or operation)",
+        )
+    seen: dict[str, ToolSpec] = {}
+    for i, tool in enumerate(docs.tools):
+        source = tool.source
+        pointer = source.pointer if source and source.pointer is not None else f"/tools/{i}"
+        check_tool_name(tool.name, file=filename, pointer=pointer_join(pointer, "name"))
+        if tool.name in seen:
+            raise _duplicate(tool, seen[tool.name])
+        seen[tool.name] = tool
+
+
+def _duplicate(tool: ToolSpec, first: ToolSpec) -> DocParseError:
+    src = tool.source
+    return DocParseError(
+        f"duplicate tool name {tool.name!r} (first defined at {first.source or 'another tool'})",
+        file=src.file if src else None,
+        pointer=src.pointer if src else None,
+        hint="tool names must be unique across all documents: rename or remove one",
+    )
+
+
+register_importer(
+    "bench", bench.detect, bench.load, priority=50,
+    description="benchmark domain directory: tools.json + policy.md + tools_meta.json",
+)  # fmt: skip
+register_importer(
+    "autoforge", native.detect, native.load, priority=40,
+    description="ToolDocs JSON written by `autoforge ingest`",
+)  # fmt: skip
+register_importer(
+    "openapi", openapi.detect, openapi.load, priority=30,
+    description="OpenAPI 3.0 / 3.1, JSON or YAML: one tool per operation",
+)  # fmt: skip
+register_importer(
+    "mcp", mcp.detect, mcp.load, priority=20,
+    description="MCP tools/list result (inputSchema / outputSchema / annotations)",
+)  # fmt: skip
+register_importer(
+    "openai", openai_tools.detect, openai_tools.load, priority=10,
+    description="OpenAI function-calling tool list (bare or type=function)",
+)  # fmt: skip

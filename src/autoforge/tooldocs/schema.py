@@ -1,0 +1,199 @@
+"""Normalisation shared by all importers: tool names, parameter schemas, JSON Schema checks.
+
+The rules every :class:`ToolSpec` obeys after import:
+
+* ``name`` is an ASCII Python identifier of at most 64 characters, not a keyword (tools become
+  Python functions and OpenAI-style tool names);
+* ``parameters`` is an object schema with ``properties`` and ``required`` lists, valid against its
+  JSON Schema metaschema (draft 2020-12 unless ``$schema`` says otherwise), without any ``$ref``;
+* ``returns`` (when given) is a valid JSON Schema without ``$ref``.
+"""
+
+from __future__ import annotations
+
+import copy
+import keyword
+import re
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from jsonschema.validators import validator_for
+
+from autoforge.tooldocs.source import pointer_join
+from autoforge.tooldocs.spec import DocParseError, DocWarning
+
+MAX_NAME_LENGTH = 64
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+# Keywords whose value is a map of name -> subschema, one subschema, or a list of subschemas.
+SCHEMA_MAP_KEYS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+SCHEMA_ONE_KEYS = (
+    "additionalProperties", "items", "not", "contains", "if", "then", "else", "propertyNames",
+    "unevaluatedItems", "unevaluatedProperties", "additionalItems", "contentSchema",
+)  # fmt: skip
+SCHEMA_LIST_KEYS = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
+
+SubschemaFn = Callable[[Any, str], Any]
+
+
+def map_subschemas(schema: dict[str, Any], fn: SubschemaFn, pointer: str = "") -> dict[str, Any]:
+    """A copy of ``schema`` with ``fn(subschema, pointer)`` applied to each direct subschema.
+
+    Values that are data rather than schemas (``default``, ``enum``, ``examples``, ...) are deep
+    copied untouched, so a property literally called ``default`` is still treated as a schema.
+    """
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        ptr = pointer_join(pointer, key)
+        if key in SCHEMA_MAP_KEYS and isinstance(value, dict):
+            out[key] = {name: fn(sub, pointer_join(ptr, name)) for name, sub in value.items()}
+        elif key in SCHEMA_LIST_KEYS and isinstance(value, list):
+            out[key] = [fn(sub, pointer_join(ptr, i)) for i, sub in enumerate(value)]
+        elif key in SCHEMA_ONE_KEYS and isinstance(value, dict | bool):
+            out[key] = fn(value, ptr)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def is_tool_name(name: object) -> bool:
+    """Whether ``name`` can be a tool name: an ASCII identifier, not a keyword, <= 64 chars."""
+    return (
+        isinstance(name, str)
+        and _IDENTIFIER.fullmatch(name) is not None
+        and not keyword.iskeyword(name)
+        and len(name) <= MAX_NAME_LENGTH
+    )
+
+
+def sanitize_name(raw: str) -> str:
+    """A snake_case identifier derived from ``raw`` (``"getPet-ById"`` -> ``"get_pet_by_id"``)."""
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", raw)
+    text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", text)
+    text = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "tool"
+    if text[0].isdigit():
+        text = "op_" + text
+    text = text[:MAX_NAME_LENGTH].rstrip("_")
+    if keyword.iskeyword(text):
+        text += "_"
+    return text
+
+
+def check_tool_name(name: object, *, file: str, pointer: str) -> str:
+    """``name`` when it is a valid tool name; else a :class:`DocParseError` saying how to fix it."""
+    if name is None or name == "":
+        raise DocParseError(
+            "tool has no name",
+            file=file,
+            pointer=pointer,
+            hint='give every tool a "name" (letters, digits and underscores)',
+        )
+    if not isinstance(name, str):
+        raise DocParseError(
+            f"tool name must be a string, got {type(name).__name__}",
+            file=file,
+            pointer=pointer,
+            hint='write the name as a JSON string, e.g. "name": "get_order"',
+        )
+    if not is_tool_name(name):
+        why = (
+            "longer than 64 characters" if len(name) > MAX_NAME_LENGTH else "not a valid identifier"
+        )
+        if keyword.iskeyword(name):
+            why = "a Python keyword"
+        raise DocParseError(
+            f"tool name {name!r} is {why} (tools become Python functions)",
+            file=file,
+            pointer=pointer,
+            hint=f"rename it, e.g. to {sanitize_name(name)!r} (letters, digits, underscores)",
+        )
+    return name
+
+
+def description_text(value: object, *, file: str, pointer: str) -> str:
+    """The description as a string (None -> ``""``); other types are an error."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise DocParseError(
+            f"description must be a string, got {type(value).__name__}",
+            file=file,
+            pointer=pointer,
+            hint="write the description as one JSON string",
+        )
+    return value.strip()
+
+
+def check_json_schema(schema: Any, *, file: str, pointer: str, what: str) -> None:
+    """Raise :class:`DocParseError` unless ``schema`` is valid against its metaschema."""
+    cls = validator_for(schema, default=Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except SchemaError as exc:
+        where = pointer_join(pointer, *exc.absolute_path)
+        raise DocParseError(
+            f"{what} is not a valid JSON Schema: {exc.message}",
+            file=file,
+            pointer=where,
+            hint="correct the schema keyword there (see https://json-schema.org/understanding-json-schema)",
+        ) from exc
+
+
+def normalize_parameters(schema: Any, *, file: str, pointer: str) -> dict[str, Any]:
+    """The parameters schema as an object schema with ``properties`` and ``required`` lists.
+
+    ``None`` (no parameters documented) becomes the empty object schema. A schema of another
+    type, or one that is not valid JSON Schema, is a :class:`DocParseError`.
+    """
+    if schema is None:
+        return {"type": "object", "properties": {}, "required": []}
+    if not isinstance(schema, dict):
+        raise DocParseError(
+            f"parameters must be a JSON object schema, got a JSON {_json_type(schema)}",
+            file=file,
+            pointer=pointer,
+            hint='write {"type": "object", "properties": {...}, "required": [...]}',
+        )
+    kind = schema.get("type", "object")
+    if kind != "object":
+        raise DocParseError(
+            f'parameters must be an object schema ("type": "object"), got "type": {kind!r}',
+            file=file,
+            pointer=pointer_join(pointer, "type"),
+            hint='wrap the argument: {"type": "object", "properties": {"value": <this schema>}}',
+        )
+    out = dict(schema)
+    out["type"] = "object"
+    out.setdefault("properties", {})
+    out.setdefault("required", [])
+    check_json_schema(out, file=file, pointer=pointer, what="parameters")
+    missing = [r for r in out["required"] if r not in out["properties"]]
+    if missing:
+        warnings.warn(
+            DocWarning(f"{file}#{pointer}: required {missing} not among the properties"),
+            stacklevel=2,
+        )
+    return out
+
+
+def normalize_returns(schema: Any, *, file: str, pointer: str) -> dict[str, Any] | None:
+    """The result schema (None when absent); must be a valid JSON Schema object."""
+    if schema is None:
+        return None
+    if not isinstance(schema, dict):
+        raise DocParseError(
+            f"result schema must be a JSON object, got a JSON {_json_type(schema)}",
+            file=file,
+            pointer=pointer,
+            hint='describe the result as a JSON Schema, e.g. {"type": "object", ...}',
+        )
+    check_json_schema(schema, file=file, pointer=pointer, what="result schema")
+    return schema
+
+
+def _json_type(value: Any) -> str:
+    names = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)

@@ -1,0 +1,168 @@
+"""One input document: its name, its text, and its parsed JSON/YAML data.
+
+Importers receive a :class:`DocInput` and never open files themselves (except the directory-based
+benchmark importer), so the same importer serves files and in-memory text. Syntax errors of JSON
+and YAML are turned into :class:`DocParseError` with the line number taken from the parser.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from autoforge.tooldocs.spec import DocParseError
+
+JSON_SUFFIXES = frozenset({".json"})
+YAML_SUFFIXES = frozenset({".yaml", ".yml"})
+_UNPARSED = object()
+
+
+class _JsonLikeLoader(yaml.SafeLoader):
+    """A safe YAML loader that keeps dates as strings (JSON has no date type)."""
+
+
+_JsonLikeLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass
+class DocInput:
+    """A document to import: a file, a directory (``text is None``) or in-memory text.
+
+    ``filename`` is what error messages and :class:`SourceLocation` call it.
+    """
+
+    filename: str
+    text: str | None = None
+    path: Path | None = None
+    _data: Any = field(default=_UNPARSED, repr=False)
+
+    @classmethod
+    def from_path(cls, path: str | Path) -> DocInput:
+        """Read ``path`` (a file, or a directory for directory-based formats)."""
+        p = Path(path)
+        if p.is_dir():
+            return cls(filename=str(path), text=None, path=p)
+        if not p.exists():
+            raise DocParseError(
+                "file not found", file=str(path), hint="check the path (and the current directory)"
+            )
+        try:
+            text = p.read_text(encoding="utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise DocParseError(
+                f"not UTF-8 text (byte {exc.start})",
+                file=str(path),
+                hint="save the document as UTF-8",
+            ) from exc
+        return cls(filename=str(path), text=text, path=p)
+
+    @property
+    def is_dir(self) -> bool:
+        """Whether this input is a directory (no text of its own)."""
+        return self.text is None
+
+    @property
+    def suffix(self) -> str:
+        """The lower-case file suffix (``".yaml"``), or ``""``."""
+        return Path(self.filename).suffix.lower()
+
+    @property
+    def stem(self) -> str:
+        """The file (or directory) name without suffix, used as the default domain."""
+        name = self.path.resolve().name if self.path is not None else Path(self.filename).name
+        return Path(name).stem or "default"
+
+    def looks_structured(self) -> bool:
+        """Whether this input should be JSON or YAML (by suffix, or a leading ``{``/``[``)."""
+        if self.text is None:
+            return False
+        if self.suffix in JSON_SUFFIXES | YAML_SUFFIXES:
+            return True
+        return self.text.lstrip()[:1] in ("{", "[")
+
+    def data(self) -> Any:
+        """The parsed JSON/YAML value; raises :class:`DocParseError` on a syntax error."""
+        if self._data is _UNPARSED:
+            if self.text is None:
+                raise DocParseError(
+                    "is a directory, not a JSON/YAML file",
+                    file=self.filename,
+                    hint="pass a file, or use --format bench for a benchmark domain directory",
+                )
+            self._data = parse_structured(self.text, self.filename, self.suffix)
+        return self._data
+
+    def try_data(self) -> Any | None:
+        """The parsed value, or None when this input is not parseable JSON/YAML."""
+        try:
+            return self.data()
+        except DocParseError:
+            return None
+
+
+def parse_structured(text: str, filename: str, suffix: str = "") -> Any:
+    """Parse JSON or YAML text into plain JSON values, with line numbers on errors."""
+    use_json = suffix in JSON_SUFFIXES or (
+        suffix not in YAML_SUFFIXES and text.lstrip()[:1] in ("{", "[")
+    )
+    if use_json:
+        return _parse_json(text, filename)
+    return _parse_yaml(text, filename)
+
+
+def _parse_json(text: str, filename: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DocParseError(
+            f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
+            file=filename,
+            line=exc.lineno,
+            hint="fix the JSON syntax there (a missing comma, quote or bracket is typical)",
+        ) from exc
+
+
+def _parse_yaml(text: str, filename: str) -> Any:
+    try:
+        value = yaml.load(text, Loader=_JsonLikeLoader)  # a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        where = f" at line {line} column {mark.column + 1}" if mark is not None else ""
+        raise DocParseError(
+            f"invalid YAML{where}: {problem}",
+            file=filename,
+            line=line,
+            hint="fix the YAML there (indentation and unquoted ':' are typical causes)",
+        ) from exc
+    return _jsonify(value)
+
+
+def _jsonify(value: Any) -> Any:
+    """Make YAML values JSON-like: mapping keys become strings (``200:`` -> ``"200"``)."""
+    if isinstance(value, dict):
+        return {_key(k): _jsonify(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonify(v) for v in value]
+    return value
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return key if isinstance(key, str) else str(key)
+
+
+def pointer_join(pointer: str, *parts: str | int) -> str:
+    """Append reference tokens to a JSON pointer, escaping ``~`` and ``/`` (RFC 6901)."""
+    for part in parts:
+        pointer += "/" + str(part).replace("~", "~0").replace("/", "~1")
+    return pointer
