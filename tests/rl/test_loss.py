@@ -142,7 +142,8 @@ def test_bad_arguments_raise():
         ppo_clip_grad(z, z, np.zeros(1), z + 1, agg="mean")  # type: ignore[arg-type]
 
 
-def test_torch_port_runs_the_same_lines_under_autograd():
+@pytest.mark.parametrize("agg", ["token", "sequence"])
+def test_torch_port_runs_the_same_lines_under_autograd(agg):
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(3)
     old = rng.normal(-1.5, 0.5, (3, 5))
@@ -150,7 +151,7 @@ def test_torch_port_runs_the_same_lines_under_autograd():
     ref = old + 0.1
     adv = rng.normal(size=3)
     mask = (rng.random((3, 5)) < 0.7).astype(float)
-    kw = {"eps_high": 0.28, "beta": 0.2}
+    kw = {"eps_high": 0.28, "beta": 0.2, "agg": agg}
     t_logp = torch.tensor(logp, requires_grad=True)
     out = ppo_clip_loss(
         t_logp, torch.tensor(old), torch.tensor(adv), torch.tensor(mask),
@@ -158,6 +159,6 @@ def test_torch_port_runs_the_same_lines_under_autograd():
     )  # fmt: skip
     out.loss.backward()
     np_out = ppo_clip_loss(logp, old, adv, mask, ref_logp=ref, **kw)
-    assert float(out.loss) == pytest.approx(float(np_out.loss))
+    assert out.loss.item() == pytest.approx(float(np_out.loss))
     grad = ppo_clip_grad(logp, old, adv, mask, ref_logp=ref, **kw)
     np.testing.assert_allclose(t_logp.grad.numpy(), grad, atol=1e-10)

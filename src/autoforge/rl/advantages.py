@@ -57,22 +57,26 @@ class AdvantageBreakdown:
 
 
 def encode_ids(ids: Sequence[Any] | ArrayLike, n: int, name: str) -> IntArray:
-    """Dense integer codes ``0..G-1`` for a flat sequence of ids (str, int, any hashable).
+    """Dense integer codes ``0..G-1`` for a flat sequence of ids (str, int, tuples, any hashable).
 
-    Comparable ids (all str or all int) go through ``np.unique``; a mixed bag falls back to a
-    dict, in order of first appearance. Raises ``ValueError`` when the length is not ``n``.
+    A 1-D NumPy array goes through ``np.unique``; any other sequence through a dict, in order of
+    first appearance (so ``1`` and ``"1"`` stay distinct ids). ``ValueError`` unless length ``n``.
     """
-    arr = np.asarray(ids)
-    if arr.ndim != 1 or arr.shape[0] != n:
-        raise ValueError(f"{name} must be a flat sequence of length {n}, got shape {arr.shape}")
+    if isinstance(ids, np.ndarray):
+        if ids.ndim != 1 or ids.shape[0] != n:
+            raise ValueError(f"{name} must be flat with length {n}, got shape {ids.shape}")
+        try:
+            return np.asarray(np.unique(ids, return_inverse=True)[1], dtype=np.intp).reshape(-1)
+        except TypeError:  # an object array of incomparable ids
+            ids = ids.tolist()
+    items = list(ids)  # type: ignore[arg-type]
+    if len(items) != n:
+        raise ValueError(f"{name} must be flat with length {n}, got {len(items)} ids")
+    mapping: dict[Any, int] = {}
     try:
-        _, codes = np.unique(arr, return_inverse=True)
-    except TypeError:
-        mapping: dict[Any, int] = {}
-        codes = np.fromiter(
-            (mapping.setdefault(x, len(mapping)) for x in arr.tolist()), dtype=np.intp, count=n
-        )
-    return np.asarray(codes, dtype=np.intp).reshape(-1)
+        return np.fromiter((mapping.setdefault(x, len(mapping)) for x in items), np.intp, n)
+    except TypeError as exc:
+        raise ValueError(f"{name} must be hashable: {exc}") from exc
 
 
 def group_stats(values: FloatArray, codes: IntArray, valid: BoolArray, n_groups: int) -> GroupStats:
