@@ -1,0 +1,364 @@
+"""Phase 1: design the state structure (collections, keys, attributes) from the tool docs.
+
+Decomposed for small models: first the list of entities, then the attributes of each collection
+in its own small prompt. The result is validated (every entity-naming parameter must map to an
+attribute); unmapped parameters are fed back for a few rounds and whatever is still missing is
+placed by rules, so a weak model yields a usable (if plain) schema rather than none. Without any
+model answer, :func:`rule_based_schema` alone gives the schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from autoforge.env.spec import Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.llm import LLMClient, LLMFailure
+from autoforge.synth import prompts
+from autoforge.synth.classify import classify_tool, collection_of_key, target_collection
+from autoforge.synth.mapping import Unmapped, place_by_rules, unmapped_params
+from autoforge.synth.naming import (
+    id_base,
+    identifier,
+    is_id_like,
+    plural,
+    singular,
+    tokens,
+)
+from autoforge.tooldocs.spec import ToolSpec
+
+_TYPES = {"string", "integer", "number", "boolean", "date", "datetime", "enum", "object", "array"}
+_JSON_TO_ATTR: dict[str, AttributeType] = {
+    "string": "string",
+    "integer": "integer",
+    "number": "number",
+    "boolean": "boolean",
+    "object": "object",
+    "array": "array",
+}
+_NOISE = {
+    "by",
+    "all",
+    "details",
+    "detail",
+    "info",
+    "information",
+    "the",
+    "for",
+    "of",
+    "to",
+    "from",
+    "with",
+    "in",
+    "on",
+    "my",
+    "new",
+    "pending",
+    "delivered",
+    "current",
+    "id",
+    "ids",
+    "status",
+    "human",
+    "agents",
+    "agent",
+    "types",
+    "type",
+}
+
+
+class EntityItem(BaseModel):
+    """One collection proposed by the LLM."""
+
+    name: str
+    primary_key: str
+    description: str = ""
+
+
+class EntityDesign(BaseModel):
+    """Step-1 answer: the collections of the state."""
+
+    collections: list[EntityItem] = Field(default_factory=list)
+
+
+class AttributeItem(BaseModel):
+    """One attribute proposed by the LLM."""
+
+    name: str
+    type: str = "string"
+    description: str = ""
+    enum: list[str] | None = None
+    references: str | None = None
+
+
+class AttributeDesign(BaseModel):
+    """Step-2 answer: the attributes of one collection's records."""
+
+    attributes: list[AttributeItem] = Field(default_factory=list)
+
+
+class DesignResult(BaseModel):
+    """The designed schema and how it came about (for the synthesis report)."""
+
+    state_schema: StateSchema
+    source: str = "llm"
+    rounds: int = 0
+    unmapped_initial: list[str] = Field(default_factory=list)
+    unmapped_final: list[str] = Field(default_factory=list)
+    added_by_rules: list[str] = Field(default_factory=list)
+    failures: list[str] = Field(default_factory=list)
+
+
+def _param_type(spec: ToolSpec, param: str) -> AttributeType:
+    prop = spec.parameters.get("properties", {}).get(param) or {}
+    if prop.get("enum"):
+        return "enum"
+    if prop.get("format") == "date":
+        return "date"
+    if prop.get("format") == "date-time":
+        return "datetime"
+    return _JSON_TO_ATTR.get(str(prop.get("type")), "string")
+
+
+_ADJECTIVES = {"new", "old", "current", "pending", "target", "source", "original", "default"}
+
+
+def _head_noun(spec: ToolSpec) -> str | None:
+    """The object of a tool name: last noun after the verb, before ``by``/``for``/``id``."""
+    words: list[str] = []
+    for tok in tokens(spec.name)[1:]:
+        if tok in ("by", "for", "with", "id", "ids", "from", "to"):
+            break
+        if tok not in _NOISE and tok not in _ADJECTIVES and len(tok) > 2:
+            words.append(tok)
+    return singular(words[-1]) if words else None
+
+
+def _id_noun(param: str) -> str | None:
+    """``new_item_ids`` -> ``item``; ``payment_method_id`` -> ``payment_method``."""
+    toks = tokens(id_base(param))
+    if len(toks) < 2 or toks[-1] != "id":
+        return None
+    words = [t for t in toks[:-1] if t not in _ADJECTIVES]
+    return "_".join(words) or None
+
+
+def rule_based_schema(tools: Sequence[ToolSpec]) -> StateSchema:
+    """A schema from names alone: ``<noun>_id`` parameters and tool-name nouns become collections.
+
+    Each tool's parameters become attributes of the collection it acts on. Plain, but every
+    entity parameter maps, so it is the floor the LLM design can only improve on.
+    """
+    schema = StateSchema()
+    for spec in tools:
+        for param in spec.param_names:
+            noun = _id_noun(param)
+            if noun is not None:
+                _ensure(schema, plural(noun), f"{noun}_id")
+    for spec in tools:
+        noun = _head_noun(spec)
+        creates = classify_tool(spec, schema).cls == "create"
+        if noun and (creates or target_collection(spec, schema) is None):
+            _ensure(schema, plural(noun), f"{noun}_id")
+    for spec in tools:
+        coll = target_collection(spec, schema)
+        if coll is None:
+            continue
+        for param in spec.param_names:
+            ref = collection_of_key(param, schema)
+            if coll.attribute(param) is not None or (ref is coll and param != "id"):
+                continue
+            typ = "id" if ref is not None or is_id_like(param) else _param_type(spec, param)
+            enum = (spec.parameters["properties"][param] or {}).get("enum")
+            coll.attributes.append(
+                Attribute(
+                    name=param,
+                    type=typ,
+                    enum=[str(e) for e in enum] if typ == "enum" and enum else None,
+                    references=ref.name if ref is not None and ref is not coll else None,
+                )
+            )
+        if classify_tool(spec, schema).cls == "transition" and coll.attribute("status") is None:
+            coll.attributes.append(Attribute(name="status", type="string"))
+    return schema
+
+
+def _ensure(schema: StateSchema, name: str, key: str) -> CollectionSchema:
+    found = schema.collection(name)
+    if found is not None:
+        return found
+    coll = CollectionSchema(name=name, primary_key=key, attributes=[Attribute(name=key, type="id")])
+    schema.collections.append(coll)
+    return coll
+
+
+def _clean_attributes(items: list[AttributeItem], pk: str, known: set[str]) -> list[Attribute]:
+    out: dict[str, Attribute] = {}
+    for item in items:
+        name = identifier(item.name)
+        typ = item.type.lower().strip()
+        if typ not in _TYPES and typ != "id":
+            typ = "id" if is_id_like(name) else "string"
+        enum = [str(e) for e in item.enum] if item.enum else None
+        if typ == "enum" and not enum:
+            typ = "string"
+        ref = identifier(item.references) if item.references else None
+        out.setdefault(
+            name,
+            Attribute(
+                name=name,
+                type=typ,  # type: ignore[arg-type]
+                description=prompts.clip(item.description, 200),
+                enum=enum if typ == "enum" else None,
+                references=ref if ref in known else None,
+            ),
+        )
+    if pk not in out:
+        out = {pk: Attribute(name=pk, type="id"), **out}
+    else:
+        out[pk] = out[pk].model_copy(update={"type": "id", "references": None})
+    return list(out.values())
+
+
+def _tools_for(
+    coll: CollectionSchema, tools: Sequence[ToolSpec], schema: StateSchema
+) -> list[ToolSpec]:
+    noun = singular(coll.name)
+    picked = []
+    for spec in tools:
+        target = target_collection(spec, schema)
+        mentions = noun in spec.name.lower() or coll.primary_key in spec.param_names
+        if (target is not None and target.name == coll.name) or mentions:
+            picked.append(spec)
+    return picked[:8]
+
+
+async def _entities(
+    client: LLMClient, tools: Sequence[ToolSpec], policy: str | None
+) -> list[EntityItem]:
+    design = await client.structured(
+        prompts.entities_messages(tools, policy),
+        EntityDesign,
+        role="synthesizer",
+        purpose="synth.state.entities",
+        max_tokens=600,
+    )
+    seen: dict[str, EntityItem] = {}
+    for item in design.collections:
+        name = identifier(item.name)
+        if name and name not in seen:
+            pk = identifier(item.primary_key) or f"{singular(name)}_id"
+            seen[name] = EntityItem(name=name, primary_key=pk, description=item.description)
+    return list(seen.values())
+
+
+async def _attributes(
+    client: LLMClient,
+    coll: CollectionSchema,
+    tools: Sequence[ToolSpec],
+    schema: StateSchema,
+    feedback: str = "",
+) -> list[Attribute]:
+    others = [c.name for c in schema.collections if c.name != coll.name]
+    msgs = prompts.attributes_messages(
+        coll.name,
+        coll.primary_key,
+        coll.description,
+        _tools_for(coll, tools, schema),
+        [f"{c} (key {schema.collection(c).primary_key})" for c in others],  # type: ignore[union-attr]
+        feedback,
+    )
+    design = await client.structured(
+        msgs, AttributeDesign, role="synthesizer", purpose="synth.state.attributes", max_tokens=900
+    )
+    known = {c.name for c in schema.collections}
+    return _clean_attributes(design.attributes, coll.primary_key, known)
+
+
+def _merge(coll: CollectionSchema, new: list[Attribute]) -> None:
+    for attr in new:
+        if coll.attribute(attr.name) is None:
+            coll.attributes.append(attr)
+
+
+async def design_state(
+    client: LLMClient,
+    tools: Sequence[ToolSpec],
+    policy: str | None = None,
+    *,
+    max_rounds: int = 2,
+) -> DesignResult:
+    """Design the state schema for ``tools`` with the LLM, validate it, feed back, complete it.
+
+    Never raises for bad model output: failed calls are recorded and rules fill the gaps.
+    """
+    failures: list[str] = []
+    draft = rule_based_schema(tools)
+    try:
+        entities = await _entities(client, tools, policy)
+    except LLMFailure as exc:
+        failures.append(f"entities: {exc}")
+        entities = []
+    if not entities:
+        entities = [EntityItem(name=c.name, primary_key=c.primary_key) for c in draft.collections]
+    schema = StateSchema(
+        collections=[
+            CollectionSchema(name=e.name, primary_key=e.primary_key, description=e.description)
+            for e in entities
+        ]
+    )
+    for coll in schema.collections:
+        try:
+            coll.attributes = await _attributes(client, coll, tools, schema)
+        except LLMFailure as exc:
+            failures.append(f"attributes of {coll.name}: {exc}")
+            fallback = draft.collection(coll.name)
+            coll.attributes = list(fallback.attributes) if fallback else []
+            _merge(coll, [Attribute(name=coll.primary_key, type="id")])
+    initial = unmapped_params(tools, schema)
+    missing, rounds = initial, 0
+    while missing and rounds < max_rounds:
+        rounds += 1
+        await _feedback_round(client, tools, schema, missing, failures)
+        missing = unmapped_params(tools, schema)
+    added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
+    return DesignResult(
+        state_schema=schema,
+        source="llm" if not failures else "llm+rules",
+        rounds=rounds,
+        unmapped_initial=[str(u) for u in initial],
+        unmapped_final=[str(u) for u in missing],
+        added_by_rules=added,
+        failures=failures,
+    )
+
+
+async def _feedback_round(
+    client: LLMClient,
+    tools: Sequence[ToolSpec],
+    schema: StateSchema,
+    missing: list[Unmapped],
+    failures: list[str],
+) -> None:
+    by_tool = {t.name: t for t in tools}
+    groups: dict[str, list[Unmapped]] = {}
+    for item in missing:
+        target = target_collection(by_tool[item.tool], schema)
+        if target is not None:
+            groups.setdefault(target.name, []).append(item)
+    for name, items in groups.items():
+        coll = schema.collection(name)
+        assert coll is not None
+        try:
+            new = await _attributes(client, coll, tools, schema, prompts.unmapped_feedback(items))
+        except LLMFailure as exc:
+            failures.append(f"feedback for {name}: {exc}")
+            continue
+        _merge(coll, new)
+
+
+def schema_summary(schema: StateSchema) -> dict[str, Any]:
+    """``{collection: [attribute names]}`` for logs and reports."""
+    return {c.name: [a.name for a in c.attributes] for c in schema.collections}
