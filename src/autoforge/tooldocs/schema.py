@@ -138,7 +138,7 @@ def check_json_schema(schema: Any, *, file: str, pointer: str, what: str) -> Non
             f"{what} is not a valid JSON Schema: {exc.message}",
             file=file,
             pointer=where,
-            hint="correct the schema keyword there (see https://json-schema.org/understanding-json-schema)",
+            hint="correct the schema keyword there; see https://json-schema.org/understanding-json-schema",
         ) from exc
 
 

@@ -125,7 +125,7 @@ def _parse_json(text: str, filename: str) -> Any:
             f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
             file=filename,
             line=exc.lineno,
-            hint="fix the JSON syntax there (a missing comma, quote or bracket is typical)",
+            hint="fix the JSON syntax there; a missing comma, quote or bracket is typical",
         ) from exc
 
 
@@ -137,11 +137,14 @@ def _parse_yaml(text: str, filename: str) -> Any:
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         where = f" at line {line} column {mark.column + 1}" if mark is not None else ""
+        context = getattr(exc, "context_mark", None)
+        if context is not None and mark is not None and context.line != mark.line:
+            problem += f" ({getattr(exc, 'context', None) or 'context'} at line {context.line + 1})"
         raise DocParseError(
             f"invalid YAML{where}: {problem}",
             file=filename,
             line=line,
-            hint="fix the YAML there (indentation and unquoted ':' are typical causes)",
+            hint="fix the YAML there; wrong indentation and unquoted ':' are typical causes",
         ) from exc
     return _jsonify(value)
 

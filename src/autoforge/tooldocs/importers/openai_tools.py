@@ -15,6 +15,9 @@ from autoforge.tooldocs.source import DocInput, pointer_join
 from autoforge.tooldocs.spec import DocParseError, SourceLocation, ToolDocs, ToolSpec
 
 _NOT_OPENAI_KEYS = ("openapi", "swagger", "schema_version", "jsonrpc", "result")
+# At least one entry must have one of these: a list of bare ``{"name": ...}`` records (such as
+# a benchmark's tools_meta.json) is not taken for a tool list.
+_TOOL_KEYS = ("function", "parameters", "input_schema", "description")
 
 
 def tool_items(data: Any, *, file: str) -> tuple[list[Any], str]:
@@ -36,7 +39,7 @@ def tool_items(data: Any, *, file: str) -> tuple[list[Any], str]:
 
 
 def detect(doc: DocInput) -> bool:
-    """A list (or ``tools`` list) whose entries look like OpenAI function tools."""
+    """A list (or ``tools`` list) of objects that look like OpenAI function tools."""
     data = doc.try_data()
     if not isinstance(data, list | dict):
         return False
@@ -46,10 +49,8 @@ def detect(doc: DocInput) -> bool:
         items, _ = tool_items(data, file=doc.filename)
     except DocParseError:
         return False
-    return all(
-        isinstance(i, dict) and any(k in i for k in ("function", "name", "parameters"))
-        for i in items
-    )
+    dicts = all(isinstance(i, dict) for i in items)
+    return dicts and (not items or any(any(k in i for k in _TOOL_KEYS) for i in items))
 
 
 def load(doc: DocInput) -> ToolDocs:

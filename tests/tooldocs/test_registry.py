@@ -1,0 +1,137 @@
+"""The importer registry: plug-in importers, detection order, merging, the IR round trip."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from autoforge.tooldocs import (
+    DocInput,
+    DocParseError,
+    ToolDocs,
+    ToolSpec,
+    detect_format,
+    importer_names,
+    load_doc,
+    load_docs,
+    parse_text,
+    register_importer,
+    unregister_importer,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _markdown_load(doc: DocInput) -> ToolDocs:
+    """A toy Markdown importer: every '## name' heading is a tool."""
+    assert doc.text is not None
+    names = [line[3:].strip() for line in doc.text.splitlines() if line.startswith("## ")]
+    return ToolDocs(domain=doc.stem, tools=[ToolSpec(name=n) for n in names])
+
+
+@pytest.fixture
+def markdown() -> Iterator[None]:
+    register_importer("markdown", lambda d: d.suffix == ".md", _markdown_load, priority=-10)
+    yield
+    unregister_importer("markdown")
+
+
+def test_builtin_formats_in_detection_order() -> None:
+    assert importer_names() == ["bench", "autoforge", "openapi", "mcp", "openai"]
+
+
+def test_plugin_importer_is_detected_and_checked(markdown: None) -> None:
+    assert "markdown" in importer_names()
+    docs = parse_text("# Shop\n## get_order\n## cancel_order\n", filename="shop.md")
+    assert [t.name for t in docs.tools] == ["get_order", "cancel_order"]
+    assert docs.domain == "shop"
+    with pytest.raises(DocParseError, match="no tools found"):
+        parse_text("# nothing\n", filename="empty.md")
+    with pytest.raises(DocParseError, match="'get order' is not a valid identifier"):
+        parse_text("## get order\n", filename="bad.md")
+    with pytest.raises(DocParseError, match="duplicate tool name 'a'"):
+        parse_text("## a\n## a\n", format="markdown", filename="dup.txt")
+
+
+def test_register_rejects_duplicates_and_bad_names(markdown: None) -> None:
+    with pytest.raises(ValueError, match="already registered"):
+        register_importer("markdown", lambda d: False, _markdown_load)
+    register_importer("markdown", lambda d: False, _markdown_load, replace=True)
+    with pytest.raises(ValueError, match="invalid importer name"):
+        register_importer("auto", lambda d: False, _markdown_load)
+
+
+def test_priority_wins_over_registration_order() -> None:
+    def load(doc: DocInput) -> ToolDocs:
+        return ToolDocs(tools=[ToolSpec(name="from_plugin")])
+
+    register_importer("greedy", lambda d: True, load, priority=100)
+    try:
+        assert detect_format(DocInput(filename="x.json", text="[]")) == "greedy"
+        assert load_doc(FIXTURES / "weather_openai_bare.json").tools[0].name == "from_plugin"
+        assert (
+            load_doc(FIXTURES / "weather_openai_bare.json", "openai").tools[0].name == "get_weather"
+        )
+    finally:
+        unregister_importer("greedy")
+
+
+def test_detection_of_each_fixture() -> None:
+    expected = {
+        "library_openapi30.yaml": "openapi",
+        "petclinic_openapi31.json": "openapi",
+        "calendar_mcp_tools.json": "mcp",
+        "weather_openai_wrapped.json": "openai",
+        "weather_openai_bare.json": "openai",
+    }
+    for name, fmt in expected.items():
+        assert detect_format(DocInput.from_path(FIXTURES / name)) == fmt
+
+
+def test_explicit_wrong_format_explains_expected_shape() -> None:
+    with pytest.raises(DocParseError, match="expected an MCP tools/list result"):
+        load_doc(FIXTURES / "library_openapi30.yaml", format="mcp")
+
+
+def test_merge_keeps_order_and_policy(tmp_path: Path) -> None:
+    docs = load_docs(
+        [FIXTURES / "weather_openai_wrapped.json", FIXTURES / "calendar_mcp_tools.json"]
+    )
+    assert docs.domain == "weather_openai_wrapped"
+    assert [t.name for t in docs.tools][:4] == [
+        "get_weather",
+        "get_forecast",
+        "list_alerts",
+        "list_calendars",
+    ]
+    assert len(docs.tools) == 11
+    with pytest.raises(DocParseError, match="no documents given"):
+        load_docs([])
+
+
+def test_ir_round_trip(tmp_path: Path) -> None:
+    original = load_docs(
+        [FIXTURES / "library_openapi30.yaml", FIXTURES / "calendar_mcp_tools.json"]
+    )
+    path = tmp_path / "ir.json"
+    path.write_text(json.dumps(original.model_dump(mode="json")))
+    assert detect_format(DocInput.from_path(path)) == "autoforge"
+    again = load_doc(path)
+    assert again == original
+    assert again.tool("addBook").source == original.tool("addBook").source
+
+
+def test_ir_with_broken_tool_is_rejected(tmp_path: Path) -> None:
+    data = {
+        "schema_version": 1,
+        "domain": "d",
+        "tools": [{"name": "f", "parameters": {"type": "array"}}],
+    }
+    with pytest.raises(DocParseError, match=r"ir.json#/tools/0/parameters/type: parameters must"):
+        parse_text(json.dumps(data), filename="ir.json")
+    data = {"schema_version": 1, "tools": [{"description": "no name"}]}
+    with pytest.raises(DocParseError, match=r"ir.json#/tools/0/name: not a valid autoforge"):
+        parse_text(json.dumps(data), filename="ir.json")
