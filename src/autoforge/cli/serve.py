@@ -1,0 +1,134 @@
+"""``autoforge serve``: an environment over HTTP (FastAPI, OpenAPI) or as an MCP server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+
+from autoforge.errors import UserError
+
+if TYPE_CHECKING:
+    from autoforge.serve.service import EnvService
+
+_EXAMPLE = (
+    "Examples:\n\n"
+    "  autoforge serve runs/shop --tasks runs/shop/tasks.jsonl --port 8000\n\n"
+    '  autoforge serve bookstore --host 0.0.0.0 --token "$SECRET"\n\n'
+    "  autoforge serve runs/shop/env --mcp                  (MCP over stdio)\n\n"
+    "  autoforge serve runs/shop/env --mcp --transport http --port 8001   (MCP at /mcp)"
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to ``app``."""
+    app.command(
+        "serve",
+        help=(
+            "Serve an environment: isolated episodes over an HTTP API (POST /episodes, POST "
+            "/episodes/{id}/tools/{name}, GET /episodes/{id}/reward, DELETE /episodes/{id}; spec "
+            "at /openapi.json), or its tools as an MCP server with --mcp. Binding beyond "
+            "loopback needs --token.\n\n" + _EXAMPLE
+        ),
+    )(serve)
+
+
+def serve(
+    target: Annotated[
+        str, typer.Argument(help="Environment dir, run dir, or bundled example name.")
+    ],
+    host: Annotated[str, typer.Option(help="Address to bind (HTTP transports).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to bind (HTTP transports).")] = 8000,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="AUTOFORGE_SERVE_TOKEN",
+            help="Bearer token clients must send; required beyond loopback.",
+        ),
+    ] = None,
+    tasks: Annotated[
+        Path | None,
+        typer.Option(help="tasks.jsonl to start episodes from (default: the run dir's)."),
+    ] = None,
+    mcp: Annotated[bool, typer.Option("--mcp", help="Serve the tools over MCP instead.")] = False,
+    transport: Annotated[
+        str, typer.Option(help="MCP transport: stdio or http (streamable HTTP at /mcp).")
+    ] = "stdio",
+    task: Annotated[
+        str | None, typer.Option(help="MCP: start each session's episode from this task.")
+    ] = None,
+    max_sessions: Annotated[int, typer.Option(help="Most episodes open at once.")] = 256,
+    idle_timeout: Annotated[
+        float, typer.Option(help="Seconds without a call after which an episode is dropped.")
+    ] = 600.0,
+) -> None:
+    """Load the environment and serve it until interrupted."""
+    from autoforge.serve.auth import check_bind
+    from autoforge.serve.loader import load_service
+    from autoforge.serve.service import Limits
+
+    if transport not in ("stdio", "http"):
+        raise UserError(f"--transport must be stdio or http, not {transport!r}")
+    if max_sessions < 1 or idle_timeout <= 0:
+        raise UserError("--max-sessions must be >= 1 and --idle-timeout > 0")
+    http = not mcp or transport == "http"
+    if http:
+        check_bind(host, token)
+    limits = Limits(max_sessions=max_sessions, idle_timeout_s=idle_timeout)
+    service = load_service(target, tasks, limits=limits)
+    if task is not None:
+        service.tasks.get(task)  # fail now on an unknown task, not at the first call
+    err = Console(stderr=True)
+    if mcp:
+        _serve_mcp(service, err, kind=transport, host=host, port=port, token=token, task=task)
+    else:
+        _serve_http(service, err, host=host, port=port, token=token)
+
+
+def _serve_http(
+    service: EnvService, err: Console, *, host: str, port: int, token: str | None
+) -> None:
+    import uvicorn
+
+    from autoforge.serve.app import create_app
+
+    app = create_app(service, token=token)
+    auth = "bearer token required" if token else "no auth (loopback only)"
+    err.print(
+        f"serving [bold]{service.env_id}[/] ({len(service.tools)} tools, {len(service.tasks)} "
+        f"tasks) at http://{_netloc(host, port)}  [dim]{auth}; spec at /openapi.json[/]",
+        highlight=False,
+    )
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
+def _serve_mcp(
+    service: EnvService,
+    err: Console,
+    *,
+    kind: str,
+    host: str,
+    port: int,
+    token: str | None,
+    task: str | None,
+) -> None:
+    from autoforge.serve.mcp_server import mcp_http_app, serve_stdio
+
+    if kind == "stdio":
+        err.print(f"MCP server for {service.env_id} on stdio", highlight=False)
+        serve_stdio(service, task_id=task)
+        return
+    import uvicorn
+
+    app = mcp_http_app(service, host=host, token=token, task_id=task)
+    err.print(
+        f"MCP server for {service.env_id} at http://{_netloc(host, port)}/mcp (streamable HTTP)",
+        highlight=False,
+    )
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
+def _netloc(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

@@ -1,0 +1,265 @@
+"""The HTTP API: an environment's episodes over FastAPI, with an OpenAPI spec.
+
+Endpoints (all JSON; every error is ``{"error": code, "message": text}`` with a 4xx status):
+
+- ``POST /episodes`` ``{"task_id"?, "seed"?}`` -> episode id, tools (OpenAI format), policy,
+  and the user's question when started from a task (404 unknown task, 429 no free slot);
+- ``POST /episodes/{id}/tools/{name}`` with the arguments as the JSON body -> the observation
+  ``{"ok", "content", "error_kind"}`` (404 unknown episode or tool, 422 bad arguments; a business
+  error of the tool is a normal 200 observation with ``ok: false``);
+- ``GET /episodes/{id}/reward?message=...`` or ``POST /episodes/{id}/reward``
+  ``{"messages": [...]}`` -> the reward and why (rollout reward code: state hash vs S*, the
+  required outputs looked up in the agent's messages);
+- ``GET /episodes/{id}`` (state hash, calls so far), ``DELETE /episodes/{id}``, ``GET /tasks``,
+  ``GET /health``, ``GET /openapi.json``.
+
+The hot path (tool calls) reads the raw body and writes orjson bytes itself: no pydantic model
+in between, since the runtime validates the arguments against the tool's schema anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+import orjson
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from autoforge.serve.auth import BearerAuth
+from autoforge.serve.errors import InvalidArguments, ServeError
+from autoforge.serve.service import EnvService
+
+
+class OpenEpisode(BaseModel):
+    """Body of ``POST /episodes`` (all optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task_id: str | None = Field(default=None, description="start from this task's S0")
+    seed: int | None = Field(default=None, description="picks a task when task_id is not given")
+
+
+class EpisodeStart(BaseModel):
+    """What a new episode looks like to the agent."""
+
+    episode_id: str
+    env_id: str
+    task_id: str | None
+    seed: int | None
+    question: str | None = Field(description="the user's request (episodes started from a task)")
+    policy: str
+    tools: list[dict[str, Any]] = Field(description="agent-visible tools, OpenAI format")
+
+
+class Observation(BaseModel):
+    """What a tool call returned, as the agent sees it."""
+
+    ok: bool
+    content: str
+    error_kind: str | None = Field(
+        description="None, unknown_tool, invalid_arguments, tool_error, timeout, sandbox, crash"
+    )
+
+
+class RewardRequest(BaseModel):
+    """Body of ``POST /episodes/{id}/reward``: what the agent told the user."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    messages: list[Any] = Field(
+        default_factory=list,
+        description="OpenAI-format messages (assistant ones are read) or plain strings",
+    )
+
+
+class RewardOut(BaseModel):
+    """The reward of an episode, with its reasons."""
+
+    episode_id: str
+    task_id: str
+    reward: float | None
+    reason: str
+    components: dict[str, float | None]
+    details: dict[str, Any]
+    state_hash: str | None
+    gold_state_hash: str | None
+
+
+class EpisodeInfo(BaseModel):
+    """An open episode's bookkeeping."""
+
+    episode_id: str
+    env_id: str
+    task_id: str | None
+    seed: int | None
+    n_calls: int
+    state_hash: str
+
+
+class ErrorBody(BaseModel):
+    """Every error response."""
+
+    error: str
+    message: str
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": why}
+    for code, why in [
+        (401, "missing or wrong bearer token"),
+        (404, "unknown episode, task or tool"),
+        (422, "invalid request or tool arguments"),
+    ]
+}
+_TOOL_BODY = {
+    "requestBody": {
+        "required": False,
+        "description": "the tool's arguments as a JSON object (empty body: no arguments)",
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    }
+}
+
+
+def _json(obj: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(obj), status_code=status, media_type="application/json")
+
+
+def create_app(service: EnvService, *, token: str | None = None) -> FastAPI:
+    """The FastAPI app serving ``service``; with ``token``, every route but /health needs it."""
+    app = FastAPI(
+        title=f"autoforge environment: {service.env_id}",
+        version="1",
+        description=(
+            "Episodes of a synthesized tool environment: open one, call tools, get the reward."
+        ),
+        lifespan=_lifespan(service),
+    )
+    _add_error_handlers(app)
+    _add_routes(app, service)
+    if token is not None:
+        app.add_middleware(BearerAuth, token=token, public=("/health",))
+        _document_bearer(app)
+    return app
+
+
+def _lifespan(service: EnvService) -> Any:
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        task = asyncio.create_task(_evict_forever(service))
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    return lifespan
+
+
+async def _evict_forever(service: EnvService) -> None:
+    """Sweep idle episodes so memory is returned even when nobody opens new ones."""
+    period = min(30.0, max(0.05, service.limits.idle_timeout_s / 4))
+    while True:
+        await asyncio.sleep(period)
+        service.store.evict_idle()
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ServeError)
+    async def serve_error(_: Request, exc: ServeError) -> Response:
+        return _json(exc.body(), exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> Response:
+        parts = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
+        return _json({"error": "invalid_request", "message": "; ".join(parts)}, 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        message = str(exc.detail)
+        if exc.status_code == 404:
+            message = f"no route {request.method} {request.url.path}; see GET /openapi.json"
+        return _json({"error": code, "message": message}, exc.status_code)
+
+
+def _add_routes(app: FastAPI, service: EnvService) -> None:
+    @app.get("/health", tags=["server"])
+    async def health() -> Response:
+        """Liveness and load (open episodes / limit). Never needs the token."""
+        return _json(service.health())
+
+    @app.get("/tasks", tags=["server"])
+    async def tasks() -> Response:
+        """The ids of the tasks episodes can start from."""
+        return _json({"count": len(service.tasks), "task_ids": service.tasks.ids()})
+
+    @app.post("/episodes", response_model=EpisodeStart, status_code=201, responses=_ERRORS,
+              tags=["episodes"])  # fmt: skip
+    async def open_episode(body: OpenEpisode | None = None) -> Response:
+        """Open an isolated episode: from a task's S0, a seeded task pick, or the initial state."""
+        body = body or OpenEpisode()
+        return _json(service.open_episode(body.task_id, body.seed), 201)
+
+    @app.post("/episodes/{episode_id}/tools/{name}", response_model=Observation,
+              responses=_ERRORS, openapi_extra=_TOOL_BODY, tags=["episodes"])  # fmt: skip
+    async def call_tool(episode_id: str, name: str, request: Request) -> Response:
+        """Call tool ``name`` with the JSON body as its arguments; returns the observation."""
+        raw = await request.body()
+        try:
+            arguments = orjson.loads(raw) if raw.strip() else {}
+        except orjson.JSONDecodeError as exc:
+            raise InvalidArguments(f"the body is not valid JSON: {exc}") from None
+        return _json(service.call(episode_id, name, arguments))
+
+    @app.get("/episodes/{episode_id}", response_model=EpisodeInfo, responses=_ERRORS,
+             tags=["episodes"])  # fmt: skip
+    async def episode_info(episode_id: str) -> Response:
+        """The episode's task, number of calls and current state hash."""
+        return _json(service.info(episode_id))
+
+    @app.get("/episodes/{episode_id}/reward", response_model=RewardOut, responses=_ERRORS,
+             tags=["episodes"])  # fmt: skip
+    async def reward_get(
+        episode_id: str,
+        message: Annotated[list[str], Query(description="an agent message (repeatable)")] = [],  # noqa: B006
+    ) -> Response:
+        """The reward now, with the agent's messages to the user given as ``message`` params."""
+        return _json(service.reward(episode_id, message))
+
+    @app.post("/episodes/{episode_id}/reward", response_model=RewardOut, responses=_ERRORS,
+              tags=["episodes"])  # fmt: skip
+    async def reward_post(episode_id: str, body: RewardRequest | None = None) -> Response:
+        """The reward now, with the agent's messages in the body (OpenAI format or strings)."""
+        return _json(service.reward(episode_id, (body or RewardRequest()).messages))
+
+    @app.delete("/episodes/{episode_id}", responses=_ERRORS, tags=["episodes"])
+    async def close_episode(episode_id: str) -> Response:
+        """Close the episode and free its slot."""
+        return _json(service.close(episode_id))
+
+
+def _document_bearer(app: FastAPI) -> None:
+    """Declare the bearer scheme in the OpenAPI spec (the middleware enforces it)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            schema.setdefault("components", {})["securitySchemes"] = {
+                "bearer": {"type": "http", "scheme": "bearer"}
+            }
+            schema["security"] = [{"bearer": []}]
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
