@@ -19,6 +19,7 @@ from autoforge.tooldocs.spec import DocParseError
 COMMAND_MODULES = [
     "autoforge.cli.ingest",
     "autoforge.cli.check",
+    "autoforge.cli.serve",
 ]
 
 USER_ERRORS: tuple[type[Exception], ...] = (
