@@ -510,8 +510,9 @@ COLUMNS = (
 )
 
 
-def print_table(summary: dict[str, dict[str, float]], file: Any = sys.stdout) -> None:
+def print_table(summary: dict[str, dict[str, float]], file: Any = None) -> None:
     """A fixed-width table: one row per variant, medians over seeds."""
+    file = file or sys.stdout
     head = f"{'variant':<12}" + "".join(f"{label:>12}" for _, label in COLUMNS)
     print(head, file=file)
     print("-" * len(head), file=file)
