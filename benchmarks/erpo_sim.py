@@ -85,11 +85,14 @@ class World:
         return int(self.q.shape[0])
 
 
-def make_world(seed: int, tasks_per_env: int, n_actions: int, shared_dim: int = 0) -> World:
+def make_world(
+    seed: int, tasks_per_env: int, n_actions: int, shared_dim: int = 0, signal: float = 1.0
+) -> World:
     """Draw a task population: per env, tasks with one good action and K-1 weaker ones.
 
     With ``shared_dim > 0`` each action also gets a feature vector, noisy but correlated with
-    its success probability along one hidden direction, for the shared part of the policy.
+    its success probability along one hidden direction (strength ``signal``), for the shared
+    part of the policy.
     """
     rng = np.random.default_rng([seed, 0])
     envs, qs = [], []
@@ -105,17 +108,17 @@ def make_world(seed: int, tasks_per_env: int, n_actions: int, shared_dim: int = 
     partial = np.array([ENV_KINDS[e].reward == "partial10" for e in env])
     noise_sd = np.array([ENV_KINDS[e].noise for e in env])
     return World(
-        env, q_arr, theta0, ENV_KINDS, partial, noise_sd, _features(seed, q_arr, shared_dim)
+        env, q_arr, theta0, ENV_KINDS, partial, noise_sd, _features(seed, q_arr, shared_dim, signal)
     )
 
 
-def _features(seed: int, q: np.ndarray, dim: int) -> np.ndarray:
+def _features(seed: int, q: np.ndarray, dim: int, signal: float) -> np.ndarray:
     """Action features: standardised success along a hidden unit direction, plus N(0, 1)."""
     rng = np.random.default_rng([seed, 3])
     u = rng.normal(size=dim)
     u /= max(float(np.linalg.norm(u)), 1e-12)
     z = (q - q.mean(axis=1, keepdims=True)) / (q.std(axis=1, keepdims=True) + 1e-9)
-    return np.asarray(z[..., None] * u + rng.normal(size=(*q.shape, dim)))
+    return np.asarray(signal * z[..., None] * u + rng.normal(size=(*q.shape, dim)))
 
 
 def reward_moments(world: World) -> tuple[np.ndarray, np.ndarray]:
@@ -610,6 +613,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--tasks-per-env", type=int, default=12)
     p.add_argument("--actions", type=int, default=6)
     p.add_argument("--shared-dim", type=int, default=0, help="shared feature logits (0: none)")
+    p.add_argument("--shared-signal", type=float, default=1.0, help="feature/success link")
     p.add_argument("--batch-tasks", type=int, default=16)
     p.add_argument("--group-size", type=int, default=8)
     p.add_argument("--lr", type=float, default=8.0)
@@ -637,7 +641,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     start = time.perf_counter()
     results: dict[str, list[SeedResult]] = {v: [] for v in args.variants.split(",")}
     for seed in range(args.seeds):
-        world = make_world(seed, args.tasks_per_env, args.actions, args.shared_dim)
+        world = make_world(
+            seed, args.tasks_per_env, args.actions, args.shared_dim, args.shared_signal
+        )
         for name in results:
             results[name].append(run_seed(world, VARIANTS[name], cfg, seed, args.repeats))
     tail = max(1, args.steps // 10)
