@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "autoforge.cli.ingest",
     "autoforge.cli.check",
     "autoforge.cli.serve",
+    "autoforge.cli.llm",
 ]
 
 USER_ERRORS: tuple[type[Exception], ...] = (

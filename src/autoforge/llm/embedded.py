@@ -175,6 +175,7 @@ def _server_params(model_path: Path, cfg: EmbeddedConfig) -> Any:
     threads = cfg.threads or default_threads()
     params = xllamacpp.CommonParams()
     params.model.path = str(model_path)
+    params.model_alias = {model_path.stem}
     params.n_ctx = cfg.ctx_size * cfg.parallel
     params.n_parallel = cfg.parallel
     params.cpuparams.n_threads = threads
