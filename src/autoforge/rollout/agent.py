@@ -1,0 +1,181 @@
+"""The agent: a tool-calling policy over the LLM layer.
+
+Its system prompt is the environment's policy text; its tools are the environment's tools in
+OpenAI format, called natively or through the LLM layer's action protocol (``tool_mode``).
+Interleaved thinking: when the model returns reasoning (``reasoning_content``, which the LLM
+layer also fills from ``<think>`` blocks), ``keep_thinking=True`` keeps it on the assistant
+messages of the agent's own context across turns (``inline_thinking`` also writes it back as a
+``<think>`` block for chat templates that read it from the content); ``keep_thinking=False``
+drops it. The user never sees it either way.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from autoforge.rollout.thinking import message_reasoning, split_thinking
+from autoforge.rollout.trajectory import TokenUsage
+
+AGENT_STOP_TOKEN = "###STOP###"
+
+
+class ChatClient(Protocol):
+    """The part of ``autoforge.llm.LLMClient`` rollouts use."""
+
+    async def chat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        role: str = "agent",
+        purpose: str,
+        tools: list[dict[str, Any]] | None = None,
+        tool_mode: Any = "auto",
+        temperature: float = 0.0,
+        max_tokens: int = 512,
+        seed: int | None = None,
+    ) -> Any: ...
+
+
+class AgentConfig(BaseModel):
+    """How the agent calls the model."""
+
+    tool_mode: str = Field(default="auto", description="auto | native | protocol")
+    keep_thinking: bool = True
+    inline_thinking: bool = False
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    stop_token: str = AGENT_STOP_TOKEN
+    transfer_tools: list[str] = Field(default_factory=lambda: ["transfer_to_human_agents"])
+    greeting: str | None = "Hi! How can I help you today?"
+
+
+@dataclass
+class ParsedCall:
+    """One tool call the agent asked for."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    error: str | None = None
+
+
+@dataclass
+class AgentStep:
+    """The outcome of one agent LLM call."""
+
+    message: dict[str, Any]
+    text: str
+    calls: list[ParsedCall] = field(default_factory=list)
+    stop: bool = False
+    latency_s: float = 0.0
+
+
+def parse_arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
+    """Tool-call arguments as a dict, or ``({}, error)`` when they are not a JSON object."""
+    if isinstance(raw, dict):
+        return raw, None
+    if raw in (None, ""):
+        return {}, None
+    try:
+        value = json.loads(raw)
+    except (TypeError, json.JSONDecodeError) as exc:
+        return {}, f"arguments are not valid JSON: {exc}"
+    if not isinstance(value, dict):
+        return {}, "arguments must be a JSON object"
+    return value, None
+
+
+def parse_calls(message: dict[str, Any], step: int) -> list[ParsedCall]:
+    """The tool calls of an assistant message, with ids filled in when missing."""
+    calls = []
+    for i, call in enumerate(message.get("tool_calls") or []):
+        fn = call.get("function") or {}
+        args, error = parse_arguments(fn.get("arguments"))
+        call_id = str(call.get("id") or f"call_{step}_{i}")
+        calls.append(ParsedCall(call_id, str(fn.get("name", "")), args, error))
+    return calls
+
+
+class Agent:
+    """A stateful agent for one episode: holds its own context."""
+
+    def __init__(
+        self,
+        client: ChatClient,
+        *,
+        policy: str,
+        tools: list[dict[str, Any]],
+        config: AgentConfig | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.client = client
+        self.tools = tools
+        self.config = config or AgentConfig()
+        self.seed = seed
+        self.usage = TokenUsage()
+        self.messages: list[dict[str, Any]] = [{"role": "system", "content": policy}]
+        self.transcript: list[dict[str, Any]] = [{"role": "system", "content": policy}]
+        if self.config.greeting:
+            self._append({"role": "assistant", "content": self.config.greeting})
+
+    def _append(self, message: dict[str, Any], raw: dict[str, Any] | None = None) -> None:
+        """Add to the context and (with reasoning always kept) to the transcript."""
+        self.messages.append(message)
+        self.transcript.append(raw if raw is not None else message)
+
+    def hear(self, text: str) -> None:
+        """The user said ``text``."""
+        self._append({"role": "user", "content": text})
+
+    def observe(self, call: ParsedCall, content: str) -> None:
+        """The result of a tool call it made."""
+        self._append(
+            {"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": content}
+        )
+
+    def _context_message(self, message: dict[str, Any], visible: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"role": "assistant", "content": visible or None}
+        if message.get("tool_calls"):
+            out["tool_calls"] = message["tool_calls"]
+        reasoning = message_reasoning(message)
+        if self.config.keep_thinking and reasoning:
+            out["reasoning_content"] = reasoning
+            if self.config.inline_thinking:
+                out["content"] = f"<think>{reasoning}</think>{visible}"
+        return out
+
+    async def step(self, step: int) -> AgentStep:
+        """Ask the model for its next message; append it to the context and return it."""
+        resp = await self.client.chat(
+            list(self.messages),
+            role="agent",
+            purpose="rollout.agent",
+            tools=self.tools or None,
+            tool_mode=self.config.tool_mode,
+            temperature=self.config.temperature,
+            max_tokens=self.config.max_tokens,
+            seed=self.seed,
+        )
+        message = dict(resp.message)
+        visible, _ = split_thinking(message.get("content"))
+        stop = self.config.stop_token in visible
+        visible = visible.replace(self.config.stop_token, "").strip()
+        raw: dict[str, Any] = {"role": "assistant", "content": visible or None}
+        if message.get("tool_calls"):
+            raw["tool_calls"] = message["tool_calls"]
+        if message_reasoning(message):
+            raw["reasoning_content"] = message_reasoning(message)
+        self._append(self._context_message(message, visible), raw)
+        usage = resp.usage
+        self.usage.add(
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            cached=bool(resp.cached),
+            latency_s=float(resp.latency_s),
+        )
+        calls = parse_calls(message, step)
+        return AgentStep(message, visible, calls, stop and not calls, float(resp.latency_s))

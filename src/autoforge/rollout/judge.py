@@ -1,0 +1,217 @@
+"""The MEU judge: did the simulated *user* cause the failure (a Mistake by the End User)?
+
+The LLM only extracts structured claims (via ``client.structured``, role ``judge``): each
+factual statement the user made, quoted, with the scenario fact it relates to and whether it
+is consistent with it, contradicts it, or is not in the scenario; and whether and why the user
+stopped. The verdict is computed in code by :func:`verdict_from`, which is pure: a quote that
+does not occur in the user's messages is ignored (the judge cannot invent evidence); a
+contradiction or an invented fact is a user error; a stop the judge calls premature counts only
+if the episode really ended by the user's stop.
+
+Also here: :func:`nl_assertion_judge`, the async NL_ASSERTION hook of the reward (tau2).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from autoforge.rollout.task import RolloutTask
+from autoforge.rollout.trajectory import EndReason, Trajectory
+
+JUDGE_PROMPT_VERSION = "meu_v1"
+
+Relation = Literal["consistent", "contradicts", "not_in_scenario"]
+StopReason = Literal["goal_met", "goal_impossible", "premature", "not_stopped"]
+
+
+class UserClaim(BaseModel):
+    """One factual statement of the user, as the judge read it."""
+
+    turn: int = Field(description="1-based number of the user message")
+    quote: str = Field(description="the user's exact words")
+    fact: str | None = Field(default=None, description="key of the scenario fact it concerns")
+    relation: Relation
+    factual: bool = Field(
+        default=True, description="a statement of fact (not a greeting, thanks or question)"
+    )
+
+
+class StopClaim(BaseModel):
+    """Whether and why the user ended the conversation."""
+
+    stopped: bool
+    reason: StopReason = "not_stopped"
+    quote: str = ""
+
+
+class JudgeExtraction(BaseModel):
+    """What the LLM returns."""
+
+    claims: list[UserClaim] = Field(default_factory=list)
+    stop: StopClaim = Field(default_factory=lambda: StopClaim(stopped=False))
+
+
+class JudgeVerdict(BaseModel):
+    """The code-computed verdict."""
+
+    schema_version: int = 1
+    user_error: bool
+    reason: str
+    evidence: list[str] = Field(default_factory=list)
+    ignored_claims: int = 0
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def user_turns(traj: Trajectory) -> list[str]:
+    """The user's messages, in order."""
+    return [str(m.get("content") or "") for m in traj.messages if m.get("role") == "user"]
+
+
+def quote_found(claim: UserClaim, turns: Sequence[str]) -> bool:
+    """Whether the claim's quote occurs in its user message (or, if the turn is off, in any)."""
+    quote = _norm(claim.quote)
+    if not quote:
+        return False
+    if 1 <= claim.turn <= len(turns):
+        return quote in _norm(turns[claim.turn - 1])
+    return any(quote in _norm(t) for t in turns)
+
+
+def verdict_from(extraction: JudgeExtraction, traj: Trajectory) -> JudgeVerdict:
+    """The verdict from the judge's claims, checked against the transcript."""
+    turns = user_turns(traj)
+    evidence: list[str] = []
+    reasons: list[str] = []
+    ignored = 0
+    for claim in extraction.claims:
+        if not quote_found(claim, turns):
+            ignored += 1
+            continue
+        where = f"turn {claim.turn}: {claim.quote!r}"
+        if claim.relation == "contradicts":
+            reasons.append(f"user contradicted scenario fact {claim.fact or '?'}")
+            evidence.append(where)
+        elif claim.relation == "not_in_scenario" and claim.factual:
+            reasons.append("user stated a fact not in the scenario")
+            evidence.append(where)
+    stop = extraction.stop
+    if stop.stopped and stop.reason == "premature" and traj.end_reason == EndReason.USER_STOP:
+        reasons.append("user stopped before the goal was met or ruled out")
+        evidence.append(f"stop: {stop.quote!r}" if stop.quote else "stop: user ended the chat")
+    if reasons:
+        return JudgeVerdict(
+            user_error=True,
+            reason="; ".join(dict.fromkeys(reasons)),
+            evidence=evidence,
+            ignored_claims=ignored,
+        )
+    return JudgeVerdict(user_error=False, reason="no user error found", ignored_claims=ignored)
+
+
+def apply_verdict(traj: Trajectory, verdict: JudgeVerdict) -> None:
+    """Store the verdict on the trajectory."""
+    traj.user_error = verdict.user_error
+    traj.user_error_reason = verdict.reason
+    traj.user_error_evidence = list(verdict.evidence)
+
+
+_SYSTEM = """You audit a simulated customer in a customer-service chat. You do not judge the agent.
+List every factual statement the CUSTOMER made (their identity, account, orders, situation,
+what they want). For each: the customer message number (1-based, counting customer messages
+only), the exact quote, the key of the scenario fact it concerns (or null), and whether it is
+"consistent" with the scenario, "contradicts" it, or is "not_in_scenario" (information the
+scenario does not give). Mark greetings, thanks and questions as factual=false.
+Then say whether the customer ended the chat and why: "goal_met", "goal_impossible" (the agent
+made clear it cannot be done), "premature" (ended while the goal was still open), or
+"not_stopped". Answer with JSON only."""
+
+
+def judge_messages(task: RolloutTask, traj: Trajectory) -> list[dict[str, Any]]:
+    """The judge's prompt: the scenario, the facts, and the numbered transcript."""
+    facts = "\n".join(f"- {k}: {v}" for k, v in task.user_known_facts.items()) or "- (none)"
+    lines, n = [], 0
+    for m in traj.messages:
+        if m.get("role") == "user":
+            n += 1
+            lines.append(f"CUSTOMER [{n}]: {m.get('content') or ''}")
+        elif m.get("role") == "assistant" and m.get("content"):
+            lines.append(f"AGENT: {m['content']}")
+    ended = "the customer" if traj.end_reason == EndReason.USER_STOP else traj.end_reason.value
+    body = (
+        f"# Scenario\n{task.scenario}\n\n# Scenario facts\n{facts}\n\n"
+        f"# Transcript (ended by: {ended})\n" + "\n".join(lines)
+    )
+    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": body}]
+
+
+async def judge_user(
+    client: Any, task: RolloutTask, traj: Trajectory, *, apply: bool = True
+) -> JudgeVerdict:
+    """Ask the judge role for claims, compute the verdict, store it on ``traj``."""
+    extraction = await client.structured(
+        judge_messages(task, traj), JudgeExtraction, role="judge", purpose="rollout.meu_judge"
+    )
+    verdict = verdict_from(extraction, traj)
+    if apply:
+        apply_verdict(traj, verdict)
+    return verdict
+
+
+def meu_judge(client: Any) -> Any:
+    """A ``RolloutDeps.meu_judge`` hook; a judge failure leaves ``user_error`` unset."""
+
+    async def hook(task: RolloutTask, traj: Trajectory) -> JudgeVerdict | None:
+        try:
+            return await judge_user(client, task, traj)
+        except Exception as exc:  # LLMFailure and transport errors: not the episode's fault
+            traj.user_error = None
+            traj.user_error_reason = f"judge failed: {type(exc).__name__}: {exc}"
+            return None
+
+    return hook
+
+
+class NLVerdict(BaseModel):
+    """One NL assertion judged."""
+
+    index: int
+    met: bool
+    justification: str = ""
+
+
+class NLVerdicts(BaseModel):
+    """The judge's answer for the NL assertions of one episode."""
+
+    verdicts: list[NLVerdict]
+
+
+def nl_assertion_judge(client: Any) -> Any:
+    """The reward's ``NLJudge`` hook over the ``judge`` role (missing verdicts count as unmet)."""
+
+    async def judge(assertions: Sequence[str], traj: Trajectory) -> list[bool]:
+        listing = "\n".join(f"{i}. {a}" for i, a in enumerate(assertions))
+        transcript = "\n".join(
+            f"{m['role'].upper()}: {m.get('content')}"
+            for m in traj.messages
+            if m.get("role") in ("user", "assistant") and m.get("content")
+        )
+        messages = [
+            {
+                "role": "system",
+                "content": "Decide for each numbered assertion whether the conversation "
+                "satisfies it. Answer with JSON only.",
+            },
+            {"role": "user", "content": f"# Assertions\n{listing}\n\n# Conversation\n{transcript}"},
+        ]
+        out = await client.structured(messages, NLVerdicts, role="judge", purpose="rollout.nl")
+        met = {v.index: v.met for v in out.verdicts}
+        return [bool(met.get(i, False)) for i in range(len(assertions))]
+
+    return judge

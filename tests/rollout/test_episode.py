@@ -1,0 +1,194 @@
+"""The episode loop with scripted LLM fakes: every end reason, thinking, trajectory contents."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rollout_fakes import TOOLS, FakeEpisode, call, routed  # type: ignore[import-not-found]
+
+from autoforge.llm import TransportError
+from autoforge.rollout.agent import Agent, AgentConfig
+from autoforge.rollout.episode import EpisodeConfig, run_episode
+from autoforge.rollout.task import TaskSpec
+from autoforge.rollout.trajectory import EndReason, Trajectory
+from autoforge.rollout.user import LLMUser, ScriptedUser
+
+
+def make_agent(client: Any, **cfg: Any) -> Agent:
+    cfg.setdefault("tool_mode", "native")
+    return Agent(client, policy="Be helpful.", tools=TOOLS, config=AgentConfig(**cfg), seed=7)
+
+
+async def play(
+    task: TaskSpec,
+    client: Any,
+    user: Any,
+    env: FakeEpisode | None = None,
+    config: EpisodeConfig | None = None,
+    **cfg: Any,
+) -> Trajectory:
+    return await run_episode(
+        task, make_agent(client, **cfg), user, env or FakeEpisode(), config=config, trial=3, seed=7
+    )
+
+
+async def test_user_stop_success_with_full_record(task: TaskSpec) -> None:
+    client = routed(
+        agent=[call("cancel_order", order_id="o1"), "Done: order o1 (total 1,250) is cancelled."],
+        user=["Please cancel my order o1.", "Thanks! ###STOP###"],
+    )
+    user = LLMUser(client, task, seed=7)
+    traj = await play(task, client, user)
+    assert traj.end_reason == EndReason.USER_STOP
+    assert traj.reward == 1.0, traj.reward_reason
+    assert (traj.task_id, traj.trial, traj.seed) == ("t1", 3, 7)
+    assert [c.name for c in traj.tool_calls] == ["cancel_order"]
+    assert traj.tool_calls[0].arguments == {"order_id": "o1"}
+    assert json.loads(traj.tool_calls[0].observation)["status"] == "cancelled"
+    roles = [m["role"] for m in traj.messages]
+    assert roles == ["system", "assistant", "user", "assistant", "tool", "assistant"]
+    assert traj.messages[4]["tool_call_id"] == traj.messages[3]["tool_calls"][0]["id"]
+    assert traj.tokens["agent"].calls == 2 and traj.tokens["user"].calls == 2
+    assert traj.tokens["agent"].prompt_tokens > 0
+    assert traj.n_user_turns == 1 and traj.n_steps == 4
+    assert traj.user_prompt_version == "user_v1"
+    assert not traj.is_infra_error and traj.success
+
+
+async def test_do_nothing_agent_scores_zero(task: TaskSpec) -> None:
+    client = routed(agent=["I cannot help with that."], user=["Cancel o1", "ok ###STOP###"])
+    traj = await play(task, client, LLMUser(client, task))
+    assert traj.end_reason == EndReason.USER_STOP
+    assert traj.reward == 0.0
+    assert "DB" in traj.reward_reason and "missing required outputs" in traj.reward_reason
+
+
+async def test_agent_stop_token(task: TaskSpec) -> None:
+    client = routed(agent=["Goodbye ###STOP###"], user=["hi"])
+    traj = await play(task, client, LLMUser(client, task))
+    assert traj.end_reason == EndReason.AGENT_STOP
+    assert traj.messages[-1]["content"] == "Goodbye"
+    assert traj.reward == 0.0
+
+
+async def test_transfer_ends_episode(task: TaskSpec) -> None:
+    client = routed(agent=[call("transfer_to_human_agents")], user=["I want a human"])
+    traj = await play(task, client, LLMUser(client, task))
+    assert traj.end_reason == EndReason.TRANSFER
+    assert traj.tool_calls[-1].name == "transfer_to_human_agents"
+
+
+async def test_max_turns(task: TaskSpec) -> None:
+    client = routed(agent=[call("get_order", order_id="o2")] * 10, user=["look at o2"])
+    traj = await play(task, client, LLMUser(client, task), config=EpisodeConfig(max_steps=4))
+    assert traj.end_reason == EndReason.MAX_TURNS
+    assert traj.n_steps == 4 and len(traj.tool_calls) == 3
+    assert traj.reward == 0.0 and "did not finish" in traj.reward_reason
+
+
+async def test_tool_error_budget(task: TaskSpec) -> None:
+    client = routed(agent=[call("refund_everything")] * 5, user=["refund"])
+    config = EpisodeConfig(tool_error_budget=2)
+    traj = await play(task, client, LLMUser(client, task), config=config)
+    assert traj.end_reason == EndReason.TOOL_ERROR_BUDGET
+    assert traj.n_tool_errors == 3
+    assert all(c.error_kind == "unknown_tool" for c in traj.tool_calls)
+
+
+async def test_invalid_json_arguments_are_agent_errors(task: TaskSpec) -> None:
+    bad = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "x", "type": "function", "function": {"name": "get_order", "arguments": "{oops"}}
+        ],
+    }
+    client = routed(agent=[bad, "sorry"], user=["hi", "bye ###STOP###"])
+    env = FakeEpisode()
+    traj = await play(task, client, LLMUser(client, task), env=env)
+    assert traj.tool_calls[0].error_kind == "invalid_arguments"
+    assert env.calls == []  # never reached the environment
+    assert traj.n_tool_errors == 1
+
+
+async def test_llm_failure_is_infra_error_not_zero(task: TaskSpec) -> None:
+    errors = [TransportError("down", retryable=True)] * 5
+    client = routed(agent=errors, user=["hi"])
+    traj = await play(task, client, LLMUser(client, task))
+    assert traj.end_reason == EndReason.LLM_FAILURE
+    assert traj.is_infra_error and traj.reward is None
+    assert "LLMFailure" in (traj.infra_error or "")
+    assert not traj.success
+
+
+async def test_environment_crash_is_internal_error(task: TaskSpec) -> None:
+    client = routed(agent=[call("get_order", order_id="o1")], user=["hi"])
+    traj = await play(task, client, LLMUser(client, task), env=FakeEpisode(crash=True))
+    assert traj.end_reason == EndReason.INTERNAL_ERROR
+    assert traj.is_infra_error and "environment bug" in (traj.infra_error or "")
+
+
+async def test_scripted_user_runs_out(task: TaskSpec) -> None:
+    client = routed(agent=["What is your order id?", "ok"], user=[])
+    user = ScriptedUser(["cancel please", "o1"])
+    traj = await play(task, client, user)
+    assert traj.end_reason == EndReason.USER_STOP
+    assert user.heard[0] == "Hi! How can I help you today?"
+    assert traj.n_user_turns == 2
+
+
+def _thinking_agent_msg(text: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": text, "reasoning_content": "secret plan"}
+
+
+async def _thinking_run(task: TaskSpec, keep: bool) -> Any:
+    client = routed(
+        agent=[_thinking_agent_msg("Which order?"), _thinking_agent_msg("Noted.")],
+        user=["<think>I am user, hidden</think>cancel", "o1", "bye ###STOP###"],
+    )
+    await play(task, client, LLMUser(client, task), keep_thinking=keep)
+    return client
+
+
+async def test_keep_thinking_keeps_reasoning_in_agent_context(task: TaskSpec) -> None:
+    client = await _thinking_run(task, keep=True)
+    second = [r for r in client.requests if r.role == "agent"][1]
+    assistant = [m for m in second.messages if m["role"] == "assistant"]
+    assert assistant[-1]["reasoning_content"] == "secret plan"
+
+
+async def test_drop_thinking_and_privacy(task: TaskSpec) -> None:
+    client = await _thinking_run(task, keep=False)
+    agent_reqs = [r for r in client.requests if r.role == "agent"]
+    assert all("reasoning_content" not in m for m in agent_reqs[1].messages)
+    # the user never sees the agent's reasoning, the agent never sees the user's
+    for r in client.requests:
+        text = json.dumps(r.messages)
+        if r.role == "user":
+            assert "secret plan" not in text
+        else:
+            assert "hidden" not in text
+
+
+async def test_transcript_keeps_reasoning_even_when_context_drops_it(task: TaskSpec) -> None:
+    client = routed(agent=[_thinking_agent_msg("Bye ###STOP###")], user=["hi"])
+    traj = await play(task, client, LLMUser(client, task), keep_thinking=False)
+    assert traj.messages[-1]["reasoning_content"] == "secret plan"
+    assert "secret" not in " ".join(traj.agent_texts())
+
+
+async def test_protocol_tool_mode(task: TaskSpec) -> None:
+    """The embedded model's action protocol: JSON actions become the same tool calls."""
+    client = routed(
+        agent=[
+            {"action": "cancel_order", "arguments": {"order_id": "o1"}},
+            {"action": "reply", "content": "Cancelled; the total was 1250."},
+        ],
+        user=["cancel o1", "thanks ###STOP###"],
+    )
+    traj = await play(task, client, LLMUser(client, task), tool_mode="protocol")
+    assert [c.name for c in traj.tool_calls] == ["cancel_order"]
+    assert traj.reward == 1.0, traj.reward_reason
+    agent_req = [r for r in client.requests if r.role == "agent"][0]
+    assert agent_req.response_format is not None and agent_req.tools is None
