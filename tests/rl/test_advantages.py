@@ -282,3 +282,12 @@ def test_hundred_thousand_rollouts_are_fast():
     elapsed = time.perf_counter() - start
     assert adv.shape == (n,) and np.all(np.isfinite(adv))
     assert elapsed < 1.0, f"{elapsed:.3f}s for 1e5 rollouts"
+
+
+def test_docstring_example_runs():
+    import doctest
+
+    import autoforge.rl.advantages as module
+
+    result = doctest.testmod(module)
+    assert result.attempted >= 1 and result.failed == 0

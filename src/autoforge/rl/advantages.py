@@ -193,7 +193,7 @@ def compute_advantages(
     task id that appears under two environments.
 
     >>> compute_advantages([1, 0, 1, 1], ["a", "a", "b", "b"], ["e", "e", "e", "e"]).round(3)
-    array([ 1.   , -1.   ,  0.   ,  0.   ])
+    array([ 1., -1.,  0.,  0.])
     """
     return advantage_breakdown(
         rewards, task_ids, env_ids, user_error, method, eps, mask_user_errors=mask_user_errors
