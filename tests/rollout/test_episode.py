@@ -190,5 +190,5 @@ async def test_protocol_tool_mode(task: TaskSpec) -> None:
     traj = await play(task, client, LLMUser(client, task), tool_mode="protocol")
     assert [c.name for c in traj.tool_calls] == ["cancel_order"]
     assert traj.reward == 1.0, traj.reward_reason
-    agent_req = [r for r in client.requests if r.role == "agent"][0]
+    agent_req = next(r for r in client.requests if r.role == "agent")
     assert agent_req.response_format is not None and agent_req.tools is None

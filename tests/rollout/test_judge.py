@@ -1,0 +1,109 @@
+"""MEU judge: the pure verdict logic, and the structured-output path with a scripted client."""
+
+from __future__ import annotations
+
+from rollout_fakes import routed  # type: ignore[import-not-found]
+
+from autoforge.rollout.judge import (
+    JudgeExtraction,
+    StopClaim,
+    UserClaim,
+    judge_messages,
+    judge_user,
+    meu_judge,
+    nl_assertion_judge,
+    verdict_from,
+)
+from autoforge.rollout.task import TaskSpec
+from autoforge.rollout.trajectory import EndReason, Trajectory
+
+USER_TURNS = ["Hi, I want to cancel order o1.", "My name is Ada Lovelace, zip 19123.", "ok bye"]
+
+
+def convo(end: EndReason = EndReason.USER_STOP) -> Trajectory:
+    messages = [{"role": "system", "content": "policy"}]
+    for text in USER_TURNS:
+        messages += [{"role": "user", "content": text}, {"role": "assistant", "content": "Sure."}]
+    return Trajectory(task_id="t1", messages=messages, end_reason=end)
+
+
+def claim(turn: int, quote: str, relation: str, **kw: object) -> UserClaim:
+    return UserClaim(turn=turn, quote=quote, relation=relation, **kw)  # type: ignore[arg-type]
+
+
+def test_consistent_claims_no_error() -> None:
+    ex = JudgeExtraction(
+        claims=[claim(1, "cancel order o1", "consistent", fact="order_id")],
+        stop=StopClaim(stopped=True, reason="goal_met"),
+    )
+    v = verdict_from(ex, convo())
+    assert not v.user_error and v.evidence == []
+
+
+def test_contradiction_is_user_error_with_evidence() -> None:
+    ex = JudgeExtraction(claims=[claim(2, "zip 19123", "contradicts", fact="zip")])
+    v = verdict_from(ex, convo())
+    assert v.user_error and "zip" in v.reason
+    assert v.evidence == ["turn 2: 'zip 19123'"]
+
+
+def test_invented_fact_only_when_factual() -> None:
+    chit = JudgeExtraction(claims=[claim(3, "ok bye", "not_in_scenario", factual=False)])
+    assert not verdict_from(chit, convo()).user_error
+    fact = JudgeExtraction(claims=[claim(2, "My name is Ada Lovelace", "not_in_scenario")])
+    assert verdict_from(fact, convo()).user_error
+
+
+def test_unverifiable_quotes_are_ignored() -> None:
+    ex = JudgeExtraction(claims=[claim(2, "my zip is 99999", "contradicts", fact="zip")])
+    v = verdict_from(ex, convo())
+    assert not v.user_error and v.ignored_claims == 1
+
+
+def test_quote_matching_is_whitespace_and_case_insensitive_and_turn_checked() -> None:
+    ok = JudgeExtraction(claims=[claim(2, "ZIP   19123", "contradicts")])
+    assert verdict_from(ok, convo()).user_error
+    wrong_turn = JudgeExtraction(claims=[claim(1, "zip 19123", "contradicts")])
+    assert not verdict_from(wrong_turn, convo()).user_error
+    out_of_range = JudgeExtraction(claims=[claim(9, "zip 19123", "contradicts")])
+    assert verdict_from(out_of_range, convo()).user_error
+
+
+def test_premature_stop_needs_a_real_user_stop() -> None:
+    ex = JudgeExtraction(stop=StopClaim(stopped=True, reason="premature", quote="ok bye"))
+    assert verdict_from(ex, convo()).user_error
+    assert not verdict_from(ex, convo(EndReason.MAX_TURNS)).user_error
+    met = JudgeExtraction(stop=StopClaim(stopped=True, reason="goal_impossible"))
+    assert not verdict_from(met, convo()).user_error
+
+
+def test_judge_prompt_numbers_customer_turns(task: TaskSpec) -> None:
+    body = judge_messages(task, convo())[1]["content"]
+    assert "CUSTOMER [2]: My name is Ada Lovelace, zip 19123." in body
+    assert "- order_id: o1" in body and "ended by: the customer" in body
+
+
+async def test_judge_user_via_structured_output(task: TaskSpec) -> None:
+    answer = {
+        "claims": [{"turn": 2, "quote": "zip 19123", "fact": "zip", "relation": "contradicts"}],
+        "stop": {"stopped": True, "reason": "goal_met"},
+    }
+    client = routed(agent=[], user=[], judge=[answer])
+    traj = convo()
+    verdict = await judge_user(client, task, traj)
+    assert verdict.user_error and traj.user_error is True
+    assert traj.user_error_evidence == ["turn 2: 'zip 19123'"]
+    assert client.requests[0].role == "judge" and client.requests[0].response_format
+
+
+async def test_meu_hook_tolerates_judge_failure(task: TaskSpec) -> None:
+    client = routed(agent=[], user=[], judge=["not json"] * 5)
+    traj = convo()
+    assert await meu_judge(client)(task, traj) is None
+    assert traj.user_error is None and "judge failed" in traj.user_error_reason
+
+
+async def test_nl_assertion_hook() -> None:
+    client = routed(agent=[], user=[], judge=[{"verdicts": [{"index": 1, "met": True}]}])
+    verdicts = await nl_assertion_judge(client)(["a", "b"], convo())
+    assert verdicts == [False, True]  # a missing verdict counts as unmet
