@@ -124,8 +124,8 @@ class DynamicSampler:
     mask_user_errors: bool = True
     min_valid: int = 2
     tol: float = 0.0
-    stats: SamplingStats = field(default_factory=SamplingStats)
-    _kept: list[RolloutGroup] = field(default_factory=list, repr=False)
+    stats: SamplingStats = field(default_factory=SamplingStats, init=False)
+    _kept: list[RolloutGroup] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.target_tasks < 1 or self.max_rounds < 1:
