@@ -167,3 +167,9 @@ async def test_nl_assertions_through_the_judge_hook() -> None:
     asked.clear()
     assert (await score_episode(t, traj(state="b" * 64), nl_judge=judge)).reward == 0.0
     assert asked == []
+
+
+def test_output_alternatives() -> None:
+    t = task(["19.90"], output_alternatives={"19.90": ["19.9"]})
+    assert compute_reward(t, traj("It costs 19.9 dollars")).reward == 1.0
+    assert compute_reward(t, traj("It costs 20 dollars")).reward == 0.0

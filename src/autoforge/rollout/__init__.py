@@ -1,0 +1,71 @@
+"""Episodes of agent x simulated user x environment, their reward, and the MEU judge.
+
+```python
+from autoforge.rollout import Agent, LLMUser, run_episode, Runner, episode_fn
+traj = await run_episode(task, Agent(client, policy=p, tools=t), LLMUser(client, task), env_ep)
+traj.reward, traj.reward_reason, traj.end_reason, traj.final_state_hash
+```
+"""
+
+from autoforge.rollout.agent import Agent, AgentConfig, ChatClient
+from autoforge.rollout.episode import EpisodeConfig, run_episode
+from autoforge.rollout.judge import JudgeVerdict, judge_user, meu_judge, nl_assertion_judge
+from autoforge.rollout.reward import compute_reward, output_found, score_episode
+from autoforge.rollout.runner import (
+    Checkpoint,
+    EnvBinding,
+    LocalExecutor,
+    RolloutConfig,
+    RolloutDeps,
+    Runner,
+    bind_environment,
+    episode_fn,
+    read_trajectories,
+    rollout_episode,
+)
+from autoforge.rollout.task import (
+    EvaluationCriteria,
+    RolloutTask,
+    TaskSpec,
+    as_rollout_task,
+    from_task_model,
+)
+from autoforge.rollout.trajectory import EndReason, RewardInfo, Trajectory
+from autoforge.rollout.user import FaultyUser, LLMUser, ScriptedUser, UserConfig
+
+__all__ = [
+    "Agent",
+    "AgentConfig",
+    "ChatClient",
+    "Checkpoint",
+    "EndReason",
+    "EnvBinding",
+    "EpisodeConfig",
+    "EvaluationCriteria",
+    "FaultyUser",
+    "JudgeVerdict",
+    "LLMUser",
+    "LocalExecutor",
+    "RewardInfo",
+    "RolloutConfig",
+    "RolloutDeps",
+    "RolloutTask",
+    "Runner",
+    "ScriptedUser",
+    "TaskSpec",
+    "Trajectory",
+    "UserConfig",
+    "as_rollout_task",
+    "bind_environment",
+    "compute_reward",
+    "episode_fn",
+    "from_task_model",
+    "judge_user",
+    "meu_judge",
+    "nl_assertion_judge",
+    "output_found",
+    "read_trajectories",
+    "rollout_episode",
+    "run_episode",
+    "score_episode",
+]

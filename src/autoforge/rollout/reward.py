@@ -72,10 +72,13 @@ def check_db(
     return 1.0, "final state matches the gold"
 
 
-def check_outputs(outputs: Sequence[str], traj: Trajectory) -> tuple[float, str]:
-    """The COMMUNICATE component."""
+def check_outputs(
+    outputs: Sequence[str], traj: Trajectory, alternatives: dict[str, list[str]] | None = None
+) -> tuple[float, str]:
+    """The COMMUNICATE component; an output is said when it or one of its alternatives is."""
     texts = traj.agent_texts()
-    missing = [o for o in outputs if not output_found(o, texts)]
+    alts = alternatives or {}
+    missing = [o for o in outputs if not any(output_found(v, texts) for v in [o, *alts.get(o, [])])]
     if missing:
         return 0.0, "missing required outputs: " + ", ".join(repr(m) for m in missing)
     return 1.0, f"all {len(outputs)} required outputs said"
@@ -126,7 +129,9 @@ def _deterministic(
         if basis == "DB":
             parts[basis] = check_db(task, traj, crit)
         elif basis == "COMMUNICATE":
-            parts[basis] = check_outputs(list(task.required_outputs), traj)
+            parts[basis] = check_outputs(
+                list(task.required_outputs), traj, crit.output_alternatives
+            )
         elif basis == "ACTION":
             parts[basis] = check_actions(crit.actions, traj)
         elif basis == "ENV_ASSERTION":

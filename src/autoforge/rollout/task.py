@@ -10,6 +10,7 @@ actions, environment assertions) travels in the optional :class:`EvaluationCrite
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -87,6 +88,9 @@ class EvaluationCriteria(BaseModel):
     gold_user_state_hash: str | None = Field(
         default=None, description="hash of the user-side state after the gold (tau2 user DB)"
     )
+    output_alternatives: dict[str, list[str]] = Field(
+        default_factory=dict, description="other accepted renderings of a required output"
+    )
 
 
 class TaskSpec(BaseModel):
@@ -123,3 +127,61 @@ def task_difficulty(task: RolloutTask) -> str | None:
     """The task's difficulty label when it has one."""
     difficulty = getattr(task, "difficulty", None)
     return str(difficulty) if difficulty is not None else None
+
+
+def _fact_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
+
+
+def scenario_text(scenario: Any) -> str:
+    """The user's scenario as one text, from a string or an ``autoforge.tasks`` UserScenario."""
+    if isinstance(scenario, str):
+        return scenario
+    parts = [
+        f"Your goal: {getattr(scenario, 'intent', '')}",
+        f"What you ask for: {getattr(scenario, 'question', '')}",
+    ]
+    if getattr(scenario, "persona", None):
+        parts.append(f"Your persona: {scenario.persona}")
+    if getattr(scenario, "known_info", ""):
+        parts.append(f"What you know: {scenario.known_info}")
+    if getattr(scenario, "unknown_info", None):
+        parts.append(f"What you do not know: {scenario.unknown_info}")
+    return "\n".join(parts)
+
+
+def from_task_model(task: Any) -> TaskSpec:
+    """A :class:`TaskSpec` from an ``autoforge.tasks.model.Task`` (duck-typed, no import).
+
+    Its ``final_state_hash`` is S*; its required outputs keep their alternatives; its
+    difficulty is the preset level its metrics meet.
+    """
+    outputs = list(getattr(task, "required_outputs", []))
+    texts = [o if isinstance(o, str) else str(o.text) for o in outputs]
+    alternatives = {
+        str(o.text): [str(a) for a in o.alternatives]
+        for o in outputs
+        if not isinstance(o, str) and getattr(o, "alternatives", None)
+    }
+    difficulty: Any = getattr(task, "difficulty", None)
+    level = difficulty.level() if hasattr(difficulty, "level") else difficulty
+    return TaskSpec(
+        id=str(task.id),
+        env_id=str(task.env_id),
+        scenario=scenario_text(task.scenario),
+        user_known_facts={k: _fact_text(v) for k, v in dict(task.user_facts).items()},
+        initial_state=dict(task.initial_state) if task.initial_state is not None else None,
+        gold_state_hash=str(task.final_state_hash),
+        required_outputs=texts,
+        domain=str(task.env_id),
+        difficulty=str(level) if level is not None else None,
+        criteria=EvaluationCriteria(output_alternatives=alternatives),
+    )
+
+
+def as_rollout_task(task: Any) -> RolloutTask:
+    """``task`` itself when it already fits :class:`RolloutTask`, else adapted from the
+    ``autoforge.tasks`` model."""
+    if isinstance(getattr(task, "scenario", None), str) and hasattr(task, "user_known_facts"):
+        return task
+    return from_task_model(task)
