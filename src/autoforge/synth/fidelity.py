@@ -1,0 +1,282 @@
+"""Fidelity: how closely a synthesized environment reproduces a benchmark's real one.
+
+The benchmark's ``db.json`` becomes the state; every task's ground-truth actions are replayed
+in the synthesized environment and compared with the oracle's recording (``gt_replay.json``):
+
+* action level: the error flag must match; a write (an action that changed our state, or whose
+  oracle tool mutates state) must change exactly records that end equal to the oracle's final
+  records; a read must leave our state alone;
+* task level: the final state must equal the oracle's (records changed on either side compared
+  after dropping ``None`` fields, since tau2 dumps unset optional fields as ``null``).
+
+The oracle's final state is the initial state with the recorded ``db_diff`` applied.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from autoforge.errors import UserError
+from autoforge.synth.infer import data_to_state
+
+FIDELITY_SCHEMA_VERSION = 1
+
+
+# -- pure core ---------------------------------------------------------------------------------
+
+
+def apply_diff(state: Any, diff: Iterable[Mapping[str, Any]]) -> None:
+    """Apply ``{"op", "path", "new"}`` operations (tau2 ``db_diff`` shape) to ``state`` in place.
+
+    ``replace``/``add`` set the value at the path (creating a missing dict key), ``remove``
+    deletes it. List indices are ints.
+    """
+    for op in diff:
+        path = list(op["path"])
+        if not path:
+            continue
+        parent = state
+        for part in path[:-1]:
+            parent = parent[part]
+        last = path[-1]
+        if op["op"] == "remove":
+            if isinstance(parent, list):
+                parent.pop(last)
+            else:
+                parent.pop(last, None)
+        elif isinstance(parent, list) and last == len(parent):
+            parent.append(json.loads(json.dumps(op.get("new"))))
+        else:
+            parent[last] = json.loads(json.dumps(op.get("new")))
+
+
+def normalize(value: Any) -> Any:
+    """``value`` with ``None``-valued dict keys dropped and floats rounded to 6 places."""
+    if isinstance(value, dict):
+        return {k: normalize(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [normalize(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 6)
+    return value
+
+
+RecordKey = tuple[str, str]
+
+
+def changed_records(before: Mapping[str, Any], after: Mapping[str, Any]) -> set[RecordKey]:
+    """``(collection, key)`` of every record added, removed or changed between two states."""
+    out: set[RecordKey] = set()
+    for name in set(before) | set(after):
+        old = before.get(name) or {}
+        new = after.get(name) or {}
+        if not isinstance(old, Mapping) or not isinstance(new, Mapping):
+            if old != new:
+                out.add((name, ""))
+            continue
+        for key in set(old) | set(new):
+            if old.get(key) != new.get(key):
+                out.add((name, str(key)))
+    return out
+
+
+def diff_records(diff: Iterable[Mapping[str, Any]]) -> set[RecordKey]:
+    """The records an oracle diff touches."""
+    out: set[RecordKey] = set()
+    for op in diff:
+        path = list(op["path"])
+        if len(path) >= 2:
+            out.add((str(path[0]), str(path[1])))
+        elif path:
+            out.add((str(path[0]), ""))
+    return out
+
+
+def record(state: Mapping[str, Any], key: RecordKey) -> Any:
+    """The record ``key`` of ``state`` (the whole value for non-collection entries)."""
+    coll = state.get(key[0])
+    if key[1] == "" or not isinstance(coll, Mapping):
+        return coll
+    return coll.get(key[1])
+
+
+def oracle_record(initial: Mapping[str, Any], diff: list[Mapping[str, Any]], key: RecordKey) -> Any:
+    """The oracle's final version of one record: the initial one with its diff ops applied."""
+    ops = [
+        {**op, "path": list(op["path"])[2:]}
+        for op in diff
+        if len(op["path"]) >= 2 and (str(op["path"][0]), str(op["path"][1])) == key
+    ]
+    base = json.loads(json.dumps(record(initial, key)))
+    holder = {"r": base}
+    for op in ops:
+        apply_diff(holder, [{**op, "path": ["r", *op["path"]]}])
+    return holder["r"]
+
+
+def records_agree(
+    ours: Mapping[str, Any],
+    initial: Mapping[str, Any],
+    diff: list[Mapping[str, Any]],
+    keys: Iterable[RecordKey],
+) -> bool:
+    """Whether every record in ``keys`` ends the same in our state and in the oracle's."""
+    return all(
+        normalize(record(ours, k)) == normalize(oracle_record(initial, diff, k)) for k in keys
+    )
+
+
+# -- reports -----------------------------------------------------------------------------------
+
+
+class ToolFidelity(BaseModel):
+    """Agreement of one tool over all its replayed calls."""
+
+    calls: int = 0
+    agree: int = 0
+    error_flag_agree: int = 0
+    writes: int = 0
+    write_agree: int = 0
+    missing: bool = False
+
+    @property
+    def agreement(self) -> float:
+        return self.agree / self.calls if self.calls else 0.0
+
+
+class TaskFidelity(BaseModel):
+    """One task: whether the final state matches the oracle, and which actions disagreed."""
+
+    id: str
+    agree: bool
+    actions: int
+    actions_agree: int
+    disagreements: list[str] = Field(default_factory=list)
+
+
+class FidelityReport(BaseModel):
+    """What ``autoforge fidelity`` writes (JSON) and prints (table)."""
+
+    schema_version: int = FIDELITY_SCHEMA_VERSION
+    env: str
+    bench: str
+    tasks: int = 0
+    skipped_tasks: int = 0
+    actions: int = 0
+    action_agreement: float = 0.0
+    task_agreement: float = 0.0
+    per_tool: dict[str, ToolFidelity] = Field(default_factory=dict)
+    never_exercised: list[str] = Field(default_factory=list)
+    missing_tools: list[str] = Field(default_factory=list)
+    task_results: list[TaskFidelity] = Field(default_factory=list)
+    wall_s: float = 0.0
+
+    def headline(self) -> dict[str, Any]:
+        """The JSON a script or the CLI prints last."""
+        return {
+            "action_agreement": round(self.action_agreement, 4),
+            "task_agreement": round(self.task_agreement, 4),
+            "tasks": self.tasks,
+            "actions": self.actions,
+            "per_tool": {
+                name: {"calls": t.calls, "agreement": round(t.agreement, 4), "missing": t.missing}
+                for name, t in sorted(self.per_tool.items())
+            },
+            "never_exercised": self.never_exercised,
+        }
+
+
+# -- benchmark loading -------------------------------------------------------------------------
+
+
+@dataclass
+class BenchAction:
+    """One ground-truth action and the oracle's recorded outcome."""
+
+    name: str
+    arguments: dict[str, Any]
+    oracle_error: bool
+
+
+@dataclass
+class BenchTask:
+    """One task: its actions and the oracle's final db diff."""
+
+    id: str
+    actions: list[BenchAction]
+    diff: list[dict[str, Any]]
+    skipped: str = ""
+
+
+@dataclass
+class Bench:
+    """A benchmark domain directory, loaded."""
+
+    path: Path
+    state: dict[str, dict[str, Any]]
+    tasks: list[BenchTask]
+    writes: set[str] = field(default_factory=set)
+    tool_names: list[str] = field(default_factory=list)
+
+
+def _read_json(path: Path) -> Any:
+    if not path.is_file():
+        raise UserError(
+            f"{path} not found: a benchmark dir needs db.json, tasks.json, gt_replay.json"
+        )
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _task_actions(task: Mapping[str, Any]) -> list[dict[str, Any]]:
+    crit = task.get("evaluation_criteria") or {}
+    actions = crit.get("actions") if isinstance(crit, Mapping) else None
+    return list(actions if actions is not None else task.get("actions") or [])
+
+
+def load_bench(path: Path) -> Bench:
+    """Read ``db.json``, ``tasks.json``, ``gt_replay.json`` (and ``tools_meta.json``)."""
+    state, _ = data_to_state(_read_json(path / "db.json"))
+    tasks_raw = _read_json(path / "tasks.json")
+    replay = _read_json(path / "gt_replay.json")
+    by_id = {str(t["id"]): t for t in replay.get("tasks", [])}
+    tasks = []
+    for raw in tasks_raw:
+        tid = str(raw["id"])
+        oracle = by_id.get(tid)
+        acts = _task_actions(raw)
+        skip = ""
+        if oracle is None:
+            skip = "no oracle replay"
+        elif raw.get("initial_state"):
+            skip = "task has its own initial state"
+        elif any(a.get("requestor") not in (None, "assistant") for a in acts):
+            skip = "user-side actions"
+        results = (oracle or {}).get("action_results", [])
+        actions = [
+            BenchAction(
+                name=str(a["name"]),
+                arguments=dict(a.get("arguments") or {}),
+                oracle_error=bool(results[i]["error"]) if i < len(results) else False,
+            )
+            for i, a in enumerate(acts)
+        ]
+        diff = list((oracle or {}).get("db_diff", []))
+        tasks.append(BenchTask(id=tid, actions=actions, diff=diff, skipped=skip))
+    writes: set[str] = set()
+    meta_path = path / "tools_meta.json"
+    if meta_path.is_file():
+        for m in json.loads(meta_path.read_text(encoding="utf-8")):
+            if m.get("mutates_state"):
+                writes.add(str(m["name"]))
+    names: list[str] = []
+    tools_path = path / "tools.json"
+    if tools_path.is_file():
+        for t in json.loads(tools_path.read_text(encoding="utf-8")):
+            names.append(str((t.get("function") or t).get("name")))
+    return Bench(path=path, state=state, tasks=tasks, writes=writes, tool_names=names)

@@ -1,0 +1,228 @@
+"""Phase 2: one Python function per tool — template, or LLM with check-and-repair.
+
+For each tool: a plain CRUD tool gets its code template (no model call) if the template passes
+the checks. Otherwise the LLM gets one small prompt (doc, relevant collections with a real or
+synthetic record, runtime conventions, two examples of the same class, the class skeleton),
+and every answer is checked (:mod:`autoforge.synth.checks`); failures go back with the error
+text for up to ``max_repairs`` rounds. A tool that never passes is reported as failed; the
+rule-based skeleton is kept instead only when it passes the checks itself (status
+``fallback``). Bad model output never raises out of here.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from autoforge.llm import LLMClient, LLMFailure, Message
+from autoforge.synth import prompts
+from autoforge.synth.checks import (
+    CheckContext,
+    TestCases,
+    failures,
+    run_checks,
+    valid_cases,
+)
+from autoforge.synth.codegen import CodeError, ToolCode, extract_function, from_source
+from autoforge.synth.examples import pick_examples
+from autoforge.synth.report import CheckResult, ToolReport, Usage
+from autoforge.synth.templates import FieldMap, render_skeleton, render_template, signature
+from autoforge.synth.teststate import slice_state
+
+
+@dataclass
+class ToolJob:
+    """One tool to synthesize, with everything its prompt and checks need."""
+
+    ctx: CheckContext
+    paths: FieldMap
+    samples: dict[str, str]
+    policy: str | None = None
+    exclude_examples: set[str] = field(default_factory=set)
+
+
+@dataclass
+class ToolOutcome:
+    """The result of one tool: its report and, when kept, its code."""
+
+    report: ToolReport
+    code: ToolCode | None
+
+
+@dataclass
+class SynthSettings:
+    """Knobs of the per-tool loop."""
+
+    max_repairs: int = 3
+    use_templates: bool = True
+    llm_tests: bool = True
+    fallback: bool = True
+    max_tokens: int = 1200
+
+
+def usage_of(client: LLMClient) -> Usage:
+    """Total calls and tokens the client spent so far (for per-item deltas)."""
+    rows = [r for r in client.usage.summary() if r["role"] == "total"]
+    if not rows:
+        return Usage()
+    row = rows[0]
+    return Usage(
+        calls=int(row["calls"]),
+        prompt_tokens=int(row["prompt_tokens"]),
+        completion_tokens=int(row["completion_tokens"]),
+    )
+
+
+def _delta(before: Usage, after: Usage) -> Usage:
+    return Usage(
+        calls=after.calls - before.calls,
+        prompt_tokens=after.prompt_tokens - before.prompt_tokens,
+        completion_tokens=after.completion_tokens - before.completion_tokens,
+    )
+
+
+def _passed(results: list[CheckResult]) -> bool:
+    return bool(results) and all(r.ok for r in results)
+
+
+async def propose_cases(client: LLMClient, job: ToolJob) -> list[Any]:
+    """LLM-proposed test cases on a small slice of the test state (empty on failure)."""
+    ctx = job.ctx
+    small = slice_state(ctx.state, n=2)
+    keep = {n: small[n] for n in small if n in _prompt_collections(job)}
+    text = prompts.compact_json(keep or small, 1500)
+    try:
+        answer = await client.structured(
+            prompts.tests_messages(ctx.spec, ctx.classification, text),
+            TestCases,
+            role="synthesizer",
+            purpose="synth.tests",
+            max_tokens=500,
+            strict=False,
+        )
+    except LLMFailure:
+        return []
+    return valid_cases(answer.cases, ctx)
+
+
+def _prompt_collections(job: ToolJob) -> list[str]:
+    ctx = job.ctx
+    return [c.name for c in prompts.relevant_collections(ctx.spec, ctx.classification, ctx.schema)]
+
+
+def first_messages(job: ToolJob) -> list[Message]:
+    """The initial prompt for ``job``'s tool."""
+    ctx = job.ctx
+    c = ctx.classification
+    coll = ctx.schema.collection(c.collection) if c.collection else None
+    skeleton = (
+        None if c.plain and c.cls in ("generic",) else render_skeleton(ctx.spec, c, coll, job.paths)
+    )
+    examples = pick_examples(c.cls, job.exclude_examples)
+    line = signature(ctx.spec)[0].rstrip(":")
+    return prompts.tool_messages(
+        ctx.spec, c, ctx.schema, job.samples, examples, skeleton, line, job.policy
+    )
+
+
+def _try_template(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
+    ctx = job.ctx
+    c = ctx.classification
+    coll = ctx.schema.collection(c.collection) if c.collection else None
+    source = render_template(ctx.spec, c, coll, job.paths)
+    if source is None:
+        return None, []
+    code = from_source(source, ctx.spec.name)
+    return code, run_checks(code, ctx)
+
+
+def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
+    ctx = job.ctx
+    c = ctx.classification
+    coll = ctx.schema.collection(c.collection) if c.collection else None
+    source = render_skeleton(ctx.spec, c, coll, job.paths)
+    if "not implemented" in source:
+        return None, []
+    code = from_source(source, ctx.spec.name)
+    saved, ctx.cases = ctx.cases, []
+    try:
+        return code, run_checks(code, ctx)
+    finally:
+        ctx.cases = saved
+
+
+async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthSettings) -> ToolOutcome:
+    """Template or LLM code for one tool, checked and repaired; never raises for bad output."""
+    ctx = job.ctx
+    c = ctx.classification
+    start, before = time.monotonic(), usage_of(client)
+    report = ToolReport(
+        name=ctx.spec.name,
+        cls=c.cls,
+        collection=c.collection,
+        plain=c.plain,
+        classification_reason=c.reason,
+    )
+
+    def done(code: ToolCode | None) -> ToolOutcome:
+        report.usage = _delta(before, usage_of(client))
+        report.wall_s = round(time.monotonic() - start, 2)
+        return ToolOutcome(report=report, code=code)
+
+    if settings.use_templates:
+        code, results = _try_template(job)
+        if code is not None and _passed(results):
+            report.source, report.status, report.accepted_attempt = "template", "accepted", 0
+            report.checks = results
+            return done(code)
+        if code is not None:
+            report.errors.append("template: " + "; ".join(failures(results)))
+    if settings.llm_tests:
+        ctx.cases = await propose_cases(client, job)
+        report.llm_tests = len(ctx.cases)
+    code = await _llm_loop(client, job, settings, report)
+    if code is not None:
+        return done(code)
+    if settings.fallback:
+        code, results = _try_skeleton(job)
+        if code is not None and _passed(results):
+            report.source, report.status, report.checks = "skeleton", "fallback", results
+            return done(code)
+    return done(None)
+
+
+async def _llm_loop(
+    client: LLMClient, job: ToolJob, settings: SynthSettings, report: ToolReport
+) -> ToolCode | None:
+    ctx = job.ctx
+    first = first_messages(job)
+    messages = first
+    for attempt in range(1, settings.max_repairs + 2):
+        report.attempts = attempt
+        try:
+            resp = await client.chat(
+                messages,
+                role="synthesizer",
+                purpose="synth.tool" if attempt == 1 else "synth.repair",
+                max_tokens=settings.max_tokens,
+            )
+        except LLMFailure as exc:
+            report.errors.append(f"attempt {attempt}: LLM call failed: {exc}")
+            continue
+        text = resp.content or ""
+        try:
+            code = extract_function(text, ctx.spec.name)
+        except CodeError as exc:
+            report.errors.append(f"attempt {attempt}: {exc}")
+            messages = prompts.repair_messages(first, text.strip()[:3000], [str(exc)])
+            continue
+        results = run_checks(code, ctx)
+        report.checks = results
+        if _passed(results):
+            report.source, report.status, report.accepted_attempt = "llm", "accepted", attempt
+            return code
+        problems = failures(results)
+        report.errors.append(f"attempt {attempt}: " + "; ".join(problems)[:600])
+        messages = prompts.repair_messages(first, code.source, problems)
+    return None

@@ -1,0 +1,355 @@
+"""Environment synthesis end to end: docs (+ data) in, a checked environment directory out.
+
+Phase 1 designs (docs mode) or infers (data mode) the state schema; phase 2 writes one function
+per tool (:mod:`autoforge.synth.functions`). Progress is resumable: the schema and every tool's
+result are stored under ``ENV_DIR/.synth/`` keyed by a fingerprint of their inputs, and tools
+already accepted are not regenerated on a rerun. The run ends by writing ``environment.json``,
+``tools.py``, ``initial_state.json`` (data mode) and ``synthesis_report.json``, and running the
+conformance check on the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from autoforge.env.spec import EnvironmentSpec, StateSchema
+from autoforge.llm import LLMClient
+from autoforge.synth.checks import CheckContext
+from autoforge.synth.classify import Classification, classify_tool
+from autoforge.synth.codegen import assemble
+from autoforge.synth.functions import SynthSettings, ToolJob, synthesize_tool, usage_of
+from autoforge.synth.infer import (
+    data_to_state,
+    field_paths,
+    infer_schema,
+    nested_field_names,
+    record_sample,
+    schema_field_paths,
+)
+from autoforge.synth.mapping import unmapped_params
+from autoforge.synth.report import SynthesisReport, ToolRecord, ToolReport, report_table
+from autoforge.synth.state_design import design_state, schema_summary
+from autoforge.synth.teststate import State, happy_arguments, slice_state, synthetic_state
+from autoforge.tooldocs.spec import ToolDocs, ToolSpec
+
+SYNTH_VERSION = "1"
+STORE = ".synth"
+
+
+class Reporter(Protocol):
+    """Progress sink (the CLI shows rich bars; tests and library callers can ignore it)."""
+
+    def phase(self, name: str, total: int) -> None: ...
+
+    def tool(self, name: str, text: str) -> None: ...
+
+    def advance(self) -> None: ...
+
+
+class NullReporter:
+    """A reporter that shows nothing."""
+
+    def phase(self, name: str, total: int) -> None:
+        return None
+
+    def tool(self, name: str, text: str) -> None:
+        return None
+
+    def advance(self) -> None:
+        return None
+
+
+@dataclass
+class SynthOptions:
+    """What ``autoforge synth env`` can change."""
+
+    name: str | None = None
+    max_repairs: int = 3
+    design_rounds: int = 2
+    use_templates: bool = True
+    llm_tests: bool = True
+    fallback: bool = True
+    policy: str | None = None
+    only: list[str] = field(default_factory=list)
+
+
+def _sha(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _tool_key(spec: ToolSpec) -> dict[str, Any]:
+    return spec.model_dump(mode="json", exclude={"source"})
+
+
+class Store:
+    """``ENV_DIR/.synth/``: the stored schema and per-tool records."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.root = out_dir / STORE
+        (self.root / "tools").mkdir(parents=True, exist_ok=True)
+
+    def load_state(self, fingerprint: str) -> dict[str, Any] | None:
+        path = self.root / "state.json"
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if data.get("fingerprint") == fingerprint else None
+
+    def save_state(self, data: dict[str, Any]) -> None:
+        (self.root / "state.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+    def load_tool(self, name: str, fingerprint: str) -> ToolRecord | None:
+        path = self.root / "tools" / f"{name}.json"
+        if not path.is_file():
+            return None
+        try:
+            rec = ToolRecord.model_validate_json(path.read_text(encoding="utf-8"))
+        except ValueError:
+            return None
+        return rec if rec.fingerprint == fingerprint else None
+
+    def save_tool(self, rec: ToolRecord) -> None:
+        path = self.root / "tools" / f"{rec.report.name}.json"
+        path.write_text(rec.model_dump_json(indent=2), encoding="utf-8")
+
+
+@dataclass
+class Phase1:
+    """The state schema and what the tool phase needs from it."""
+
+    schema: StateSchema
+    test_state: State
+    paths: dict[str, dict[str, list[str]]]
+    samples: dict[str, str]
+    info: dict[str, Any]
+    data_state: State | None = None
+
+
+async def _phase1_docs(
+    client: LLMClient, docs: ToolDocs, opts: SynthOptions, store: Store, policy: str | None
+) -> Phase1:
+    fp = _sha([SYNTH_VERSION, [_tool_key(t) for t in docs.tools], policy, opts.design_rounds])
+    stored = store.load_state(fp)
+    if stored is not None:
+        schema = StateSchema.model_validate(stored["schema"])
+        info = dict(stored["info"], resumed=True)
+    else:
+        design = await design_state(client, docs.tools, policy, max_rounds=opts.design_rounds)
+        schema = design.state_schema
+        info = design.model_dump(mode="json", exclude={"state_schema"})
+        store.save_state(
+            {"fingerprint": fp, "schema": schema.model_dump(mode="json"), "info": info}
+        )
+    test_state = synthetic_state(schema)
+    return Phase1(
+        schema=schema,
+        test_state=test_state,
+        paths={c.name: schema_field_paths(c) for c in schema.collections},
+        samples={c.name: record_sample(test_state, c.name, 500) for c in schema.collections},
+        info={**info, "collections": schema_summary(schema)},
+    )
+
+
+def _phase1_data(docs: ToolDocs, data: Mapping[str, Any]) -> Phase1:
+    state, warnings = data_to_state(data)
+    schema = infer_schema(state)
+    nested = nested_field_names(state)
+    unmapped = [str(u) for u in unmapped_params(docs.tools, schema, nested)]
+    return Phase1(
+        schema=schema,
+        test_state=slice_state(state),
+        paths={name: field_paths(coll.values()) for name, coll in state.items()},
+        samples={name: record_sample(state, name, 700) for name in state},
+        info={
+            "source": "data",
+            "warnings": warnings,
+            "unmapped_final": unmapped,
+            "collections": schema_summary(schema),
+        },
+        data_state=state,
+    )
+
+
+def _job(
+    spec: ToolSpec, p1: Phase1, docs: ToolDocs, policy: str | None
+) -> tuple[ToolJob, Classification]:
+    c = classify_tool(spec, p1.schema, p1.paths)
+    happy = happy_arguments(spec, c, p1.schema, p1.test_state)
+    ctx = CheckContext(
+        spec=spec, classification=c, schema=p1.schema, state=p1.test_state, happy=happy
+    )
+    job = ToolJob(
+        ctx=ctx,
+        paths=p1.paths.get(c.collection or "", {}),
+        samples=p1.samples,
+        policy=policy,
+        exclude_examples={t.name for t in docs.tools},
+    )
+    return job, c
+
+
+async def _phase2(
+    client: LLMClient,
+    docs: ToolDocs,
+    p1: Phase1,
+    opts: SynthOptions,
+    store: Store,
+    reporter: Reporter,
+    policy: str | None,
+) -> tuple[list[ToolRecord], list[str]]:
+    settings = SynthSettings(
+        max_repairs=opts.max_repairs,
+        use_templates=opts.use_templates,
+        llm_tests=opts.llm_tests,
+        fallback=opts.fallback,
+    )
+    tools = [t for t in docs.tools if not opts.only or t.name in opts.only]
+    reporter.phase("tools", len(tools))
+    schema_fp = _sha(p1.schema.model_dump(mode="json"))
+    knobs = [opts.use_templates, opts.llm_tests, opts.fallback, opts.max_repairs]
+    records, resumed = [], []
+    for spec in tools:
+        fp = _sha([SYNTH_VERSION, _tool_key(spec), schema_fp, knobs])
+        rec = store.load_tool(spec.name, fp)
+        if rec is not None and rec.report.status != "failed":
+            resumed.append(spec.name)
+            reporter.tool(spec.name, f"{rec.report.status} (stored)")
+        else:
+            job, c = _job(spec, p1, docs, policy)
+            reporter.tool(spec.name, f"{c.cls}{' plain' if c.plain else ''}: synthesizing")
+            outcome = await synthesize_tool(client, job, settings)
+            rec = ToolRecord(fingerprint=fp, report=outcome.report, code=outcome.code)
+            store.save_tool(rec)
+            reporter.tool(spec.name, f"{rec.report.status} ({rec.report.source})")
+        records.append(rec)
+        reporter.advance()
+    return records, resumed
+
+
+def _header(name: str) -> str:
+    return (
+        f"Tools of the {name} environment, synthesized by autoforge.\n\n"
+        "One function per tool, ``def tool_name(state, **arguments)``; ``ToolError`` is put in\n"
+        "the module globals by the runtime. Regenerate with ``autoforge synth env``."
+    )
+
+
+def write_environment(
+    out_dir: Path,
+    name: str,
+    docs: ToolDocs,
+    policy: str | None,
+    schema: StateSchema,
+    records: list[ToolRecord],
+    data_state: State | None,
+) -> EnvironmentSpec:
+    """Write ``environment.json``, ``tools.py`` and (data mode) ``initial_state.json``."""
+    kept = {r.report.name: r for r in records if r.code is not None and r.report.status != "failed"}
+    tools = [t for t in docs.tools if t.name in kept]
+    spec = EnvironmentSpec(
+        name=name,
+        description=docs.description or f"Synthesized from the {docs.domain} tool docs.",
+        policy=policy or "",
+        tools=tools,
+        state_schema=schema,
+    )
+    codes = [code for t in tools if (code := kept[t.name].code) is not None]
+    source = assemble(codes, _header(name))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "environment.json").write_text(spec.model_dump_json(indent=2), encoding="utf-8")
+    (out_dir / "tools.py").write_text(source, encoding="utf-8")
+    if data_state is not None:
+        text = json.dumps(data_state, ensure_ascii=False)
+        (out_dir / "initial_state.json").write_text(text, encoding="utf-8")
+    return spec
+
+
+def conformance(out_dir: Path) -> dict[str, Any]:
+    """Run the environment checker on ``out_dir``; a summary dict for the report."""
+    try:
+        from autoforge.env import Environment, check_environment
+    except ImportError as exc:  # runtime not installed: say so instead of failing
+        return {"ok": False, "error": f"checker unavailable: {exc}"}
+    try:
+        env = Environment.load(out_dir)
+        result = check_environment(env)
+    except Exception as exc:  # a broken artifact is a finding, not a crash
+        return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+    return _summarize_check(result)
+
+
+def _summarize_check(result: Any) -> dict[str, Any]:
+    if hasattr(result, "model_dump"):
+        data = result.model_dump(mode="json")
+    elif isinstance(result, dict):
+        data = result
+    else:
+        data = {"result": str(result)}
+    ok = data.get("ok", data.get("passed"))
+    return {"ok": bool(ok) if ok is not None else None, "details": data}
+
+
+async def synthesize(
+    docs: ToolDocs,
+    out_dir: Path,
+    client: LLMClient,
+    *,
+    data: Mapping[str, Any] | None = None,
+    options: SynthOptions | None = None,
+    reporter: Reporter | None = None,
+) -> SynthesisReport:
+    """Synthesize an environment for ``docs`` into ``out_dir`` and return the report."""
+    opts = options or SynthOptions()
+    rep = reporter or NullReporter()
+    start, before = time.monotonic(), usage_of(client)
+    store = Store(out_dir)
+    policy = opts.policy if opts.policy is not None else docs.policy
+    name = opts.name or docs.domain or out_dir.name
+    rep.phase("state", 1)
+    if data is not None:
+        p1 = _phase1_data(docs, data)
+    else:
+        p1 = await _phase1_docs(client, docs, opts, store, policy)
+    rep.advance()
+    records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy)
+    write_environment(out_dir, name, docs, policy, p1.schema, records, p1.data_state)
+    rep.phase("check", 1)
+    check = conformance(out_dir)
+    rep.advance()
+    after = usage_of(client)
+    report = SynthesisReport(
+        name=name,
+        mode="data" if data is not None else "docs",
+        model=client.endpoint("synthesizer").model,
+        state=p1.info,
+        tools=[r.report for r in records],
+        conformance=check,
+        resumed=resumed,
+    )
+    report.usage = after.__class__(
+        calls=after.calls - before.calls,
+        prompt_tokens=after.prompt_tokens - before.prompt_tokens,
+        completion_tokens=after.completion_tokens - before.completion_tokens,
+    )
+    report.wall_s = round(time.monotonic() - start, 2)
+    (out_dir / "synthesis_report.json").write_text(report.model_dump_json(indent=2), "utf-8")
+    return report
+
+
+__all__ = [
+    "NullReporter",
+    "Reporter",
+    "SynthOptions",
+    "ToolReport",
+    "conformance",
+    "report_table",
+    "synthesize",
+    "write_environment",
+]

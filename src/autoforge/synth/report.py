@@ -1,0 +1,130 @@
+"""The synthesis report: per tool class, attempts, checks, final status, tokens; JSON + table."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+from rich.table import Table
+
+from autoforge.synth.codegen import ToolCode
+
+SYNTH_REPORT_SCHEMA_VERSION = 1
+
+ToolStatus = Literal["accepted", "fallback", "failed"]
+CodeSource = Literal["template", "llm", "skeleton", "none"]
+
+
+class CheckResult(BaseModel):
+    """One check of one candidate implementation."""
+
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+class Usage(BaseModel):
+    """LLM calls and tokens spent on one item (cache hits count as calls, not tokens)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            calls=self.calls + other.calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+        )
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class ToolReport(BaseModel):
+    """What happened to one tool."""
+
+    name: str
+    cls: str
+    collection: str | None = None
+    plain: bool = False
+    source: CodeSource = "none"
+    status: ToolStatus = "failed"
+    attempts: int = 0
+    accepted_attempt: int | None = Field(
+        default=None, description="1 = first attempt; 0 = template, no LLM attempt needed"
+    )
+    checks: list[CheckResult] = Field(default_factory=list)
+    errors: list[str] = Field(default_factory=list, description="why each failed attempt failed")
+    llm_tests: int = 0
+    usage: Usage = Field(default_factory=Usage)
+    wall_s: float = 0.0
+    classification_reason: str = ""
+
+    @property
+    def checks_passed(self) -> int:
+        return sum(c.ok for c in self.checks)
+
+
+class ToolRecord(BaseModel):
+    """A tool's stored result under ``ENV_DIR/.synth/tools/``: report, code, fingerprint."""
+
+    schema_version: int = SYNTH_REPORT_SCHEMA_VERSION
+    fingerprint: str
+    report: ToolReport
+    code: ToolCode | None = None
+
+
+class SynthesisReport(BaseModel):
+    """``synthesis_report.json``."""
+
+    schema_version: int = SYNTH_REPORT_SCHEMA_VERSION
+    name: str
+    mode: Literal["docs", "data"]
+    model: str = ""
+    state: dict[str, Any] = Field(default_factory=dict)
+    tools: list[ToolReport] = Field(default_factory=list)
+    conformance: dict[str, Any] | None = None
+    usage: Usage = Field(default_factory=Usage)
+    wall_s: float = 0.0
+    resumed: list[str] = Field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """How many tools ended accepted (template / first try / after repair), fallback, failed."""
+        out = {"template": 0, "first_attempt": 0, "after_repair": 0, "fallback": 0, "failed": 0}
+        for t in self.tools:
+            if t.status == "failed":
+                out["failed"] += 1
+            elif t.status == "fallback":
+                out["fallback"] += 1
+            elif t.accepted_attempt == 0:
+                out["template"] += 1
+            elif t.accepted_attempt == 1:
+                out["first_attempt"] += 1
+            else:
+                out["after_repair"] += 1
+        return out
+
+
+_STATUS_STYLE = {"accepted": "green", "fallback": "yellow", "failed": "red"}
+
+
+def report_table(report: SynthesisReport) -> Table:
+    """One row per tool: class, source, attempts, checks passed, status, tokens, seconds."""
+    table = Table(title=f"synthesis of {report.name} ({report.mode} mode)")
+    for col in ("tool", "class", "source", "attempts", "checks", "status", "tokens", "s"):
+        table.add_column(col, justify="right" if col in ("attempts", "tokens", "s") else "left")
+    for t in report.tools:
+        style = _STATUS_STYLE.get(t.status, "")
+        table.add_row(
+            t.name,
+            t.cls + (" (plain)" if t.plain else ""),
+            t.source,
+            str(t.attempts),
+            f"{t.checks_passed}/{len(t.checks)}",
+            f"[{style}]{t.status}[/]",
+            str(t.usage.tokens),
+            f"{t.wall_s:.1f}",
+        )
+    return table

@@ -1,0 +1,223 @@
+"""States and arguments for checking synthesized tools, built without any model.
+
+Without data, :func:`synthetic_state` fills every collection with a few deterministic records
+that respect references. With data, :func:`slice_state` keeps a few real records per collection
+plus the records they point at. :func:`happy_arguments` then picks arguments a correct tool must
+accept on that state (existing keys, values taken from the record a lookup searches for).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
+from autoforge.synth.classify import READ_CLASSES, Classification, collection_of_key
+from autoforge.synth.naming import id_base, is_id_like, singular
+from autoforge.tooldocs.spec import ToolSpec
+
+State = dict[str, dict[str, Any]]
+
+
+def _key(coll: CollectionSchema, i: int) -> str:
+    return f"{singular(coll.name)[:3].upper()}-{i}"
+
+
+def _value(attr: Attribute, i: int, schema: StateSchema) -> Any:
+    if attr.references and (ref := schema.collection(attr.references)) is not None:
+        return _key(ref, i)
+    if attr.enum:
+        return attr.enum[(i - 1) % len(attr.enum)]
+    by_type: dict[str, Any] = {
+        "integer": i,
+        "number": float(10 * i),
+        "boolean": i % 2 == 1,
+        "date": f"2024-01-{i:02d}",
+        "datetime": f"2024-01-{i:02d}T10:00:00",
+        "array": [],
+        "id": f"{attr.name.upper()}-{i}",
+    }
+    if attr.type == "object":
+        prefix = "object with keys: "
+        keys = (
+            attr.description[len(prefix) :].split(",")
+            if attr.description.startswith(prefix)
+            else []
+        )
+        return {k.strip(): f"{k.strip()} {i}" for k in keys if k.strip()}
+    return by_type.get(attr.type, f"{attr.name} {i}")
+
+
+def synthetic_state(schema: StateSchema, n: int = 3) -> State:
+    """``n`` records per collection, keys ``ABC-<i>``, references pointing at existing records."""
+    state: State = {}
+    for coll in schema.collections:
+        records: dict[str, Any] = {}
+        for i in range(1, n + 1):
+            key = _key(coll, i)
+            rec = {a.name: _value(a, i, schema) for a in coll.attributes}
+            rec[coll.primary_key] = key
+            records[key] = rec
+        state[coll.name] = records
+    return state
+
+
+def _strings(value: Any, out: set[str], depth: int = 0) -> None:
+    if depth > 5:
+        return
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            out.add(str(k))
+            _strings(v, out, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _strings(v, out, depth + 1)
+
+
+def slice_state(state: Mapping[str, Mapping[str, Any]], n: int = 6) -> State:
+    """The first ``n`` records of each collection plus every record they mention by key."""
+    out: State = {name: dict(list(coll.items())[:n]) for name, coll in state.items()}
+    mentioned: set[str] = set()
+    for part in out.values():
+        for rec in part.values():
+            _strings(rec, mentioned)
+    for name, full in state.items():
+        for key in mentioned:
+            if key in full and key not in out[name]:
+                out[name][key] = full[key]
+    return json.loads(json.dumps(out))
+
+
+def _find_in(value: Any, field: str, depth: int = 0) -> Any:
+    """The first value stored under ``field`` anywhere inside ``value``."""
+    if depth > 5:
+        return None
+    items: list[Any]
+    if isinstance(value, dict):
+        if field in value:
+            return value[field]
+        items = list(value.values())
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    for v in items:
+        found = _find_in(v, field, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _pick_record(
+    c: Classification, schema: StateSchema, state: State
+) -> tuple[str, dict[str, Any]] | None:
+    if c.collection is None or not state.get(c.collection):
+        return None
+    records = state[c.collection]
+    if c.guard is not None:
+        attr, wanted = c.guard
+        for key, rec in records.items():
+            if rec.get(attr) == wanted:
+                return key, rec
+    return next(iter(records.items()))
+
+
+def _typed_default(prop: Mapping[str, Any], write: bool) -> Any:
+    if prop.get("enum"):
+        return prop["enum"][-1 if write else 0]
+    typ = prop.get("type")
+    if prop.get("default") is not None:
+        return prop["default"]
+    return {
+        "integer": 2,
+        "number": 2.5,
+        "boolean": True,
+        "array": [],
+        "object": {},
+    }.get(str(typ), "test value")
+
+
+def happy_arguments(
+    spec: ToolSpec, c: Classification, schema: StateSchema, state: State
+) -> dict[str, Any]:
+    """Arguments a correct implementation must handle on ``state`` (required ones always).
+
+    Keys come from existing records (one meeting the status guard when there is one); a lookup
+    by attribute uses the attribute's value in that record; a write tool gets fresh values so a
+    successful call visibly changes the state.
+    """
+    picked = _pick_record(c, schema, state)
+    rec = picked[1] if picked else {}
+    write = c.cls not in READ_CLASSES
+    props = spec.parameters.get("properties", {})
+    args: dict[str, Any] = {}
+    for param in spec.param_names:
+        prop = props.get(param) or {}
+        value = _argument(param, prop, c, schema, state, picked, rec, write)
+        if value is not None or param in spec.required:
+            args[param] = value if value is not None else _typed_default(prop, write)
+    return args
+
+
+def _argument(
+    param: str,
+    prop: Mapping[str, Any],
+    c: Classification,
+    schema: StateSchema,
+    state: State,
+    picked: tuple[str, dict[str, Any]] | None,
+    rec: dict[str, Any],
+    write: bool,
+) -> Any:
+    if param == c.key_param and picked is not None:
+        return picked[0] if c.cls != "create" else None
+    ref = collection_of_key(param, schema)
+    if ref is not None and state.get(ref.name):
+        found = _find_in(rec, id_base(param)) if rec else None
+        key = found if isinstance(found, str) and found in state[ref.name] else None
+        key = key or next(iter(state[ref.name]))
+        return [key] if prop.get("type") == "array" else key
+    if prop.get("type") == "array" and rec:
+        found = _find_in(rec, id_base(param))
+        if found is not None:
+            return [found]
+    if is_id_like(param) and rec:
+        found = _find_in(rec, param)
+        if isinstance(found, str | int):
+            return found
+    if param == "expression":
+        return "2 + 3 * 4"
+    if not write and rec:
+        found = _find_in(rec, param)
+        if found is not None and not isinstance(found, dict | list):
+            return found
+    if param in ("limit", "page_size"):
+        return 10
+    return None
+
+
+def unknown_key_calls(
+    spec: ToolSpec, c: Classification, schema: StateSchema, happy: Mapping[str, Any]
+) -> list[tuple[str, dict[str, Any]]]:
+    """``(param, arguments)`` pairs where one key parameter names a record that does not exist.
+
+    A correct tool answers these with a ToolError, not a crash and not a success. List tools
+    (an unknown filter may rightly give an empty list) and the key a create tool invents are
+    left out.
+    """
+    if c.cls in ("list", "generic", "compute"):
+        return []
+    out = []
+    for param in spec.param_names:
+        prop = spec.parameters.get("properties", {}).get(param) or {}
+        if prop.get("type") not in (None, "string", "integer"):
+            continue
+        is_key = param == c.key_param or collection_of_key(param, schema) is not None
+        if not is_key or (c.cls == "create" and param == c.key_param):
+            continue
+        missing: Any = 987654321 if prop.get("type") == "integer" else "__no_such_id__"
+        out.append((param, {**happy, param: missing}))
+    return out
