@@ -21,6 +21,8 @@ COMMAND_MODULES = [
     "autoforge.cli.check",
     "autoforge.cli.serve",
     "autoforge.cli.llm",
+    "autoforge.cli.synth",
+    "autoforge.cli.fidelity",
 ]
 
 USER_ERRORS: tuple[type[Exception], ...] = (

@@ -15,7 +15,7 @@ The oracle's final state is the initial state with the recorded ``db_diff`` appl
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -106,7 +106,9 @@ def record(state: Mapping[str, Any], key: RecordKey) -> Any:
     return coll.get(key[1])
 
 
-def oracle_record(initial: Mapping[str, Any], diff: list[Mapping[str, Any]], key: RecordKey) -> Any:
+def oracle_record(
+    initial: Mapping[str, Any], diff: Sequence[Mapping[str, Any]], key: RecordKey
+) -> Any:
     """The oracle's final version of one record: the initial one with its diff ops applied."""
     ops = [
         {**op, "path": list(op["path"])[2:]}
@@ -123,7 +125,7 @@ def oracle_record(initial: Mapping[str, Any], diff: list[Mapping[str, Any]], key
 def records_agree(
     ours: Mapping[str, Any],
     initial: Mapping[str, Any],
-    diff: list[Mapping[str, Any]],
+    diff: Sequence[Mapping[str, Any]],
     keys: Iterable[RecordKey],
 ) -> bool:
     """Whether every record in ``keys`` ends the same in our state and in the oracle's."""
@@ -280,3 +282,136 @@ def load_bench(path: Path) -> Bench:
         for t in json.loads(tools_path.read_text(encoding="utf-8")):
             names.append(str((t.get("function") or t).get("name")))
     return Bench(path=path, state=state, tasks=tasks, writes=writes, tool_names=names)
+
+
+# -- replay ------------------------------------------------------------------------------------
+
+
+def _load_env(env_dir: Path, state: dict[str, dict[str, Any]]) -> Any:
+    """The synthesized environment with the benchmark's db as its initial state."""
+    from autoforge.env import Environment
+
+    env = Environment.load(env_dir)
+    source = (env_dir / "tools.py").read_text(encoding="utf-8")
+    return Environment.from_parts(env.spec, source, initial_state=state)
+
+
+@dataclass
+class _Verdict:
+    """One replayed action: whether it agrees with the oracle, and why not."""
+
+    tool: str
+    agree: bool
+    flag_ok: bool
+    write: bool
+    why: str = ""
+
+
+@dataclass
+class _Replay:
+    """Our side of one task: per-action verdicts and the final state."""
+
+    verdicts: list[_Verdict]
+    final: Mapping[str, Any]
+
+
+def _verdict(
+    action: BenchAction,
+    obs: Any,
+    changed: set[RecordKey],
+    task: BenchTask,
+    bench: Bench,
+    known: set[str],
+) -> _Verdict:
+    ours_error = not obs.ok
+    is_write = bool(changed) or action.name in bench.writes
+    flag_ok = ours_error == action.oracle_error
+    v = _Verdict(tool=action.name, agree=flag_ok, flag_ok=flag_ok, write=is_write)
+    if action.name not in known:
+        v.why = "tool missing from the environment"
+    elif not flag_ok:
+        v.why = f"error flag: ours {ours_error} ({obs.content[:120]}), oracle {action.oracle_error}"
+    elif is_write and not action.oracle_error and not changed and task.diff:
+        v.agree, v.why = False, "write changed nothing"
+    elif changed and bench.writes and action.name not in bench.writes:
+        v.agree, v.why = False, "read tool changed the state"
+    return v
+
+
+def _replay_task(env: Any, task: BenchTask, bench: Bench, known: set[str]) -> _Replay:
+    ep = env.episode()
+    before: Mapping[str, Any] = bench.state
+    before_hash = ep.state_hash()
+    verdicts: list[_Verdict] = []
+    pending: list[tuple[_Verdict, set[RecordKey]]] = []
+    for action in task.actions:
+        obs = ep.call(action.name, action.arguments)
+        after_hash = ep.state_hash()
+        changed: set[RecordKey] = set()
+        if after_hash != before_hash:
+            after = ep.snapshot()
+            changed = changed_records(before, after)
+            before, before_hash = after, after_hash
+        v = _verdict(action, obs, changed, task, bench, known)
+        verdicts.append(v)
+        if v.agree and changed:
+            pending.append((v, changed))
+    for v, keys in pending:
+        if not records_agree(before, bench.state, task.diff, keys):
+            v.agree, v.why = False, "records end unlike the oracle's"
+    return _Replay(verdicts=verdicts, final=before)
+
+
+def _score_task(task: BenchTask, replay: _Replay, initial: Mapping[str, Any]) -> TaskFidelity:
+    keys = changed_records(initial, replay.final) | diff_records(task.diff)
+    agree = records_agree(replay.final, initial, task.diff, keys)
+    return TaskFidelity(
+        id=task.id,
+        agree=agree,
+        actions=len(replay.verdicts),
+        actions_agree=sum(v.agree for v in replay.verdicts),
+        disagreements=[
+            f"{i}:{v.tool}: {v.why}" for i, v in enumerate(replay.verdicts) if not v.agree
+        ],
+    )
+
+
+def run_fidelity(env_dir: Path, bench_dir: Path, *, limit: int | None = None) -> FidelityReport:
+    """Replay every task of ``bench_dir`` in the environment at ``env_dir``; score agreement."""
+    import time
+
+    start = time.monotonic()
+    bench = load_bench(bench_dir)
+    env = _load_env(env_dir, bench.state)
+    known = {t.name for t in env.spec.tools}
+    report = FidelityReport(env=str(env_dir), bench=str(bench_dir))
+    report.missing_tools = sorted(set(bench.tool_names) - known)
+    used: set[str] = set()
+    tasks = [t for t in bench.tasks if not t.skipped]
+    report.skipped_tasks = len(bench.tasks) - len(tasks)
+    for task in tasks[:limit] if limit else tasks:
+        replay = _replay_task(env, task, bench, known)
+        result = _score_task(task, replay, bench.state)
+        report.task_results.append(result)
+        for v in replay.verdicts:
+            used.add(v.tool)
+            stats = report.per_tool.setdefault(v.tool, ToolFidelity(missing=v.tool not in known))
+            stats.calls += 1
+            stats.agree += v.agree
+            stats.error_flag_agree += v.flag_ok
+            stats.writes += v.write
+            stats.write_agree += v.agree and v.write
+    _finish(report, known, used)
+    report.wall_s = round(time.monotonic() - start, 2)
+    return report
+
+
+def _finish(report: FidelityReport, known: set[str], used: set[str]) -> None:
+    results = report.task_results
+    report.tasks = len(results)
+    report.actions = sum(r.actions for r in results)
+    if report.actions:
+        report.action_agreement = sum(r.actions_agree for r in results) / report.actions
+    if results:
+        report.task_agreement = sum(r.agree for r in results) / len(results)
+    report.never_exercised = sorted(known - used)

@@ -1,0 +1,152 @@
+"""``autoforge synth env``: synthesize an environment (state schema + tool code) from tool docs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
+
+from autoforge.cli.llm import (
+    LlmApiKeyOpt,
+    LlmBaseUrlOpt,
+    LlmConfigOpt,
+    LlmModelOpt,
+    LlmSetOpt,
+    NoCacheOpt,
+    llm_config_from_options,
+)
+from autoforge.errors import UserError
+
+_HELP = (
+    "Synthesize a verifiable environment from tool docs: design the state (or infer it from "
+    "--data), write one Python function per tool (templates for plain CRUD, the LLM with "
+    "check-and-repair for the rest), then run the conformance check. Resumable: tools already "
+    "accepted are kept under ENV_DIR/.synth/ and not regenerated.\n\n"
+    "Examples:\n\n"
+    "  autoforge synth env tools.openai.json --policy policy.md --out envs/todo\n\n"
+    "  autoforge synth env ../shared/benchmarks/tau2-bench/retail "
+    "--data ../shared/benchmarks/tau2-bench/retail/db.json --out envs/retail"
+)
+
+
+class RichReporter:
+    """Progress bars: one per phase, plus a line naming the tool being synthesized."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.current: TaskID | None = None
+        self.tool_line = progress.add_task("", total=None, visible=False)
+
+    def phase(self, name: str, total: int) -> None:
+        self.current = self.progress.add_task(f"[bold]{name}", total=total)
+
+    def tool(self, name: str, text: str) -> None:
+        self.progress.update(self.tool_line, description=f"  {name}: {text}", visible=True)
+
+    def advance(self) -> None:
+        if self.current is not None:
+            self.progress.advance(self.current)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``synth`` command group (``env``) to ``app``."""
+    group = typer.Typer(help="Environment synthesis from tool docs.", no_args_is_help=True)
+    group.command("env", help=_HELP)(env)
+    app.add_typer(group, name="synth")
+
+
+def _read_data(path: Path | None) -> dict[str, Any] | None:
+    if path is None:
+        return None
+    if not path.is_file():
+        raise UserError(f"--data {path}: no such file")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise UserError(f"--data {path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(data, dict):
+        raise UserError(f"--data {path}: expected a JSON object of collections")
+    return data
+
+
+def env(
+    docs: Annotated[list[Path], typer.Argument(help="Tool documents (any ingest format).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Environment directory to write.")],
+    data: Annotated[
+        Path | None, typer.Option("--data", help="db.json: infer the state from this data.")
+    ] = None,
+    policy: Annotated[
+        Path | None, typer.Option("--policy", help="Policy text (Markdown) for the prompts.")
+    ] = None,
+    max_repairs: Annotated[
+        int, typer.Option("--max-repairs", min=0, help="Repair rounds per tool after the first.")
+    ] = 3,
+    name: Annotated[str | None, typer.Option("--name", help="Environment name.")] = None,
+    format: Annotated[str, typer.Option("--format", "-f", help="Doc format (auto).")] = "auto",
+    no_templates: Annotated[
+        bool, typer.Option("--no-templates", help="Let the LLM write plain CRUD tools too.")
+    ] = False,
+    no_llm_tests: Annotated[
+        bool, typer.Option("--no-llm-tests", help="Skip LLM-proposed test cases.")
+    ] = False,
+    no_fallback: Annotated[
+        bool, typer.Option("--no-fallback", help="Never keep the rule-based skeleton.")
+    ] = False,
+    only: Annotated[
+        list[str] | None, typer.Option("--only", help="Synthesize only these tools.")
+    ] = None,
+    llm_config: LlmConfigOpt = None,
+    llm_base_url: LlmBaseUrlOpt = None,
+    llm_model: LlmModelOpt = None,
+    llm_api_key: LlmApiKeyOpt = None,
+    no_cache: NoCacheOpt = False,
+    llm_set: LlmSetOpt = None,
+) -> None:
+    """Run the synthesis and print the per-tool report and the conformance verdict."""
+    from autoforge.llm import LLMClient, print_usage
+    from autoforge.synth.pipeline import SynthOptions, report_table, synthesize
+    from autoforge.tooldocs import load_docs
+
+    loaded = load_docs(docs, format=format)
+    db = _read_data(data)
+    policy_text = policy.read_text(encoding="utf-8") if policy is not None else None
+    config = llm_config_from_options(
+        llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
+    )
+    client = LLMClient(config)
+    options = SynthOptions(
+        name=name,
+        max_repairs=max_repairs,
+        use_templates=not no_templates,
+        llm_tests=not no_llm_tests,
+        fallback=not no_fallback,
+        policy=policy_text,
+        only=list(only or []),
+    )
+    console = Console()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=console) as progress:
+        reporter = RichReporter(progress)
+        report = asyncio.run(
+            synthesize(loaded, out, client, data=db, options=options, reporter=reporter)
+        )
+    console.print(report_table(report))
+    print_usage(client.usage, console)
+    counts = report.counts()
+    console.print(
+        f"tools: {counts['template']} template, {counts['first_attempt']} first attempt, "
+        f"{counts['after_repair']} after repair, {counts['fallback']} fallback, "
+        f"{counts['failed']} failed; {report.wall_s:.0f}s; wrote {out}",
+        highlight=False,
+    )
+    check = report.conformance or {}
+    if check.get("ok"):
+        console.print("[green]conformance check passed[/]")
+    else:
+        console.print(f"[red]conformance check failed:[/] {check.get('error', check)}")
+        raise typer.Exit(1)
