@@ -65,7 +65,7 @@ class RawConnection:
         return status, b""
 
     async def _read_chunked(self) -> bytes:
-        parts = []
+        parts: list[bytes] = []
         while True:
             size = int((await self._reader.readuntil(b"\r\n")).split(b";")[0], 16)
             if size == 0:

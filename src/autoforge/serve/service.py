@@ -138,7 +138,7 @@ class EnvService:
             )
         task = self.tasks.get(session.task_id)
         traj = self.trajectory(session, task, messages)
-        info = compute_reward(task, traj)
+        info = compute_reward(task.spec, traj)
         return {
             "episode_id": session.id,
             "task_id": task.id,
@@ -147,7 +147,7 @@ class EnvService:
             "components": info.components,
             "details": info.details,
             "state_hash": traj.final_state_hash,
-            "gold_state_hash": task.gold_state_hash,
+            "gold_state_hash": task.spec.gold_state_hash,
         }
 
     def trajectory(

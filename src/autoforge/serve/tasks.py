@@ -11,64 +11,47 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from autoforge.errors import UserError
-from autoforge.rollout.task import EvaluationCriteria, TaskSpec
+from autoforge.rollout.task import TaskSpec, from_task_model
 from autoforge.serve.errors import UnknownTask
 from autoforge.tasks.model import Task
 
 
 @dataclass(frozen=True)
 class ServedTask:
-    """One task as the server needs it (a ``RolloutTask`` plus the user's opening question)."""
+    """One task as the server needs it: the rollout's task (scored by the rollout's reward
+    code) and the user's opening question."""
 
-    id: str
-    env_id: str
-    scenario: str
+    spec: TaskSpec
     question: str
-    user_known_facts: Mapping[str, str] = field(default_factory=dict)
-    initial_state: Mapping[str, Any] | None = None
-    gold_state_hash: str | None = None
-    required_outputs: tuple[str, ...] = ()
-    criteria: EvaluationCriteria | None = None
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def env_id(self) -> str:
+        return self.spec.env_id
+
+    @property
+    def initial_state(self) -> dict[str, Any] | None:
+        return self.spec.initial_state
 
 
 def from_task(task: Task) -> ServedTask:
-    """A synthesized task: S0, the S* hash, and the canonical text of each required output."""
-    return ServedTask(
-        id=task.id,
-        env_id=task.env_id,
-        scenario=task.scenario.intent,
-        question=task.scenario.question,
-        user_known_facts={k: _text(v) for k, v in task.user_facts.items()},
-        initial_state=task.initial_state,
-        gold_state_hash=task.final_state_hash,
-        required_outputs=tuple(o.text for o in task.required_outputs),
-    )
+    """A synthesized task: S0, the S* hash, the required outputs with their alternatives."""
+    return ServedTask(spec=from_task_model(task), question=task.scenario.question)
 
 
 def from_spec(spec: TaskSpec) -> ServedTask:
     """An imported or hand-written task (its scenario doubles as the opening question)."""
-    return ServedTask(
-        id=spec.id,
-        env_id=spec.env_id,
-        scenario=spec.scenario,
-        question=spec.scenario,
-        user_known_facts=dict(spec.user_known_facts),
-        initial_state=spec.initial_state,
-        gold_state_hash=spec.gold_state_hash,
-        required_outputs=tuple(spec.required_outputs),
-        criteria=spec.criteria,
-    )
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return ServedTask(spec=spec, question=spec.scenario)
 
 
 def parse_task(obj: Mapping[str, Any]) -> ServedTask:
