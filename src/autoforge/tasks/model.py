@@ -94,6 +94,14 @@ class Task(BaseModel):
         """Whether the gold trajectory changes the state (S* != S0)."""
         return self.final_state_hash != self.initial_state_hash
 
+    def missing_outputs(self, told: str) -> list[RequiredOutput]:
+        """The required outputs that ``told`` (everything the agent said) does not state."""
+        return [out for out in self.required_outputs if not out.found_in(told)]
+
+    def is_solved(self, final_state_hash: str, told: str) -> bool:
+        """The verifiable success check: S* reached and every required value told the user."""
+        return final_state_hash == self.final_state_hash and not self.missing_outputs(told)
+
 
 class TaskSetError(UserError):
     """A ``tasks.jsonl`` line could not be read as a task."""

@@ -1,0 +1,395 @@
+"""From a (merged) walk to a blueprint: bind every argument, insert reasoning nodes.
+
+Each walk step becomes a call. Its arguments come, in this order of preference, from the step
+that feeds it (its walk parent, along the graph edge's field mapping), from a direct field of
+another earlier call, or from a user-known fact. When the feeding field is a list element
+(``order_ids[]``, ``[].book_id``) a reasoning node chooses the element: the highest or lowest
+by a numeric field, the only one matching a predicate, or the first/last one. Enumerated
+arguments of state-changing calls can become a branch on a comparison ("if the total is above
+30, cancel as found_cheaper, otherwise as no_longer_needed"). Read calls that feed nothing get an
+answer node (a count, a total, a looked-up attribute) whose value the agent must tell the user.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.tasks.blueprint import (
+    Binding,
+    Blueprint,
+    CallNode,
+    FactRef,
+    FactRole,
+    FactSpec,
+    ListBinding,
+    ObjectBinding,
+    OutputRef,
+    ReasoningRef,
+    ReasonNode,
+)
+from autoforge.tasks.graph import FieldMapping, ToolGraph
+from autoforge.tasks.reasoning import PathSeg, ReasoningSpec
+from autoforge.tasks.schema import (
+    Leaf,
+    entity_of,
+    is_identifier_name,
+    output_leaves,
+    schema_leaves,
+    singular,
+    split_path,
+    tool_access,
+)
+from autoforge.tasks.walks import Walk
+from autoforge.tooldocs.spec import ToolSpec
+
+_NAME_FIELDS = ("title", "name", "label", "full_name")
+
+
+def _path(path: str) -> list[PathSeg]:
+    """A schema path without list markers as a binding path."""
+    return [seg for seg in split_path(path) if seg != "[]"]
+
+
+def _same_meaning(a: FactSpec, b: FactSpec) -> bool:
+    """Whether two facts may share one name (and so one value)."""
+    keys = ("type", "enum")
+    return (a.role, a.collection, a.attribute) == (b.role, b.collection, b.attribute) and all(
+        a.json_schema.get(k) == b.json_schema.get(k) for k in keys
+    )
+
+
+@dataclass
+class _Builder:
+    spec: EnvironmentSpec
+    graph: ToolGraph
+    walk: Walk
+    rng: random.Random
+    reasoning_rate: float
+    nodes: list[CallNode | ReasonNode] = field(default_factory=list)
+    facts: dict[str, FactSpec] = field(default_factory=dict)
+    outputs: list[str] = field(default_factory=list)
+    n_reason: int = 0
+
+    # -- providers -------------------------------------------------------------------------
+
+    def providers(self, index: int) -> list[int]:
+        """Earlier steps that may feed step ``index``: parent, its ancestors, then the rest."""
+        chain: list[int] = []
+        parent = self.walk.steps[index].parent
+        while parent is not None:
+            chain.append(parent)
+            parent = self.walk.steps[parent].parent
+        rest = [i for i in range(index - 1, -1, -1) if i not in chain]
+        return chain + rest
+
+    def mapping(self, provider: int, target: str, path: str, index: int) -> FieldMapping | None:
+        edge = self.graph.edge(self.walk.steps[provider].tool, target)
+        mapping = edge.mapping_for(path) if edge else None
+        if mapping is None:
+            return None
+        if mapping.through_list and provider != self.walk.steps[index].parent:
+            return None  # only the walk's own edge may need a choice among list elements
+        return mapping
+
+    def holds_entity(self, path: str, schema: dict[str, Any]) -> bool:
+        """Whether a composite parameter has a field holding an entity key (items[].book_id)."""
+        if schema.get("type") not in ("object", "array"):
+            return False
+        leaves = schema_leaves(schema, self.spec.state_schema)
+        return any(leaf.entity for leaf in leaves)
+
+    def any_mapping_under(self, index: int, target: str, path: str) -> bool:
+        for provider in self.providers(index):
+            edge = self.graph.edge(self.walk.steps[provider].tool, target)
+            for m in edge.mappings if edge else []:
+                if m.param.startswith((path + ".", path + "[]")):
+                    return True
+        return False
+
+    # -- facts -----------------------------------------------------------------------------
+
+    def fact(self, name: str, role: FactRole, schema: dict[str, Any], **where: Any) -> FactRef:
+        """Declare (or reuse) a fact; a clash of meaning under one name gets a new name."""
+        candidate = FactSpec(
+            name=name, role=role, json_schema=schema, description=schema.get("description", ""),
+            collection=where.get("collection"), attribute=where.get("attribute"),
+        )  # fmt: skip
+        base, n = name, 1
+        while name in self.facts and not _same_meaning(self.facts[name], candidate):
+            n += 1
+            name = f"{base}_{n}"
+        self.facts[name] = candidate.model_copy(update={"name": name})
+        return FactRef(name=name)
+
+    def param_fact(self, tool: ToolSpec, path: str, schema: dict[str, Any]) -> FactRef:
+        name = [s for s in split_path(path) if s != "[]"][-1]
+        state = self.spec.state_schema
+        entity = entity_of(name, None, state)
+        if entity is not None:
+            coll = state.collection(entity)
+            pk = coll.primary_key if coll else None
+            return self.fact(name, "entity", schema, collection=entity, attribute=pk)
+        if tool_access(tool) == "read":
+            for coll in state.collections:
+                attr = coll.attribute(name)
+                if attr is not None and name != coll.primary_key:
+                    return self.fact(
+                        name, "attribute", schema, collection=coll.name, attribute=name
+                    )
+        return self.fact(name, "value", schema)
+
+    # -- reasoning -------------------------------------------------------------------------
+
+    def reason(self, spec: ReasoningSpec, inputs: dict[str, Binding], noun: str) -> str:
+        node_id = f"r{self.n_reason}"
+        self.n_reason += 1
+        self.nodes.append(ReasonNode(id=node_id, spec=spec, inputs=inputs, noun=noun))
+        return node_id
+
+    def echoes_list(self, provider: int, name: str) -> bool:
+        """Whether the provider's result list ``name`` echoes a one-element list we passed it.
+
+        ``place_order(items=[one line])`` returns an order whose ``items`` has that one line:
+        choosing among them is no reasoning, so the element is taken directly.
+        """
+        call = next((n for n in self.nodes if n.id == f"c{provider}"), None)
+        arg = call.args.get(name) if isinstance(call, CallNode) else None
+        return isinstance(arg, ListBinding) and len(arg.items) == 1
+
+    def element_leaves(self, tool: str, list_path: str) -> list[Leaf]:
+        """Scalar fields of the elements of the list at ``list_path`` in ``tool``'s result."""
+        prefix = list_path + "[]."
+        leaves = output_leaves(self.spec.tool(tool), self.spec.state_schema)
+        return [
+            leaf
+            for leaf in leaves
+            if leaf.path.startswith(prefix) and "[]" not in leaf.path[len(prefix) :]
+        ]
+
+    def select(self, provider: int, mapping: FieldMapping) -> Binding | None:
+        """A reasoning node choosing one element of the list a mapping goes through."""
+        segs = split_path(mapping.output)
+        cut = segs.index("[]")
+        prefix, rest = segs[:cut], segs[cut + 1 :]
+        if "[]" in rest:
+            return None
+        tool = self.walk.steps[provider].tool
+        list_path = ".".join(prefix)
+        if prefix and self.echoes_list(provider, prefix[0]):
+            return OutputRef(node=f"c{provider}", path=[*prefix, 0, *rest])
+        items = OutputRef(node=f"c{provider}", path=list(prefix))
+        entity = entity_of(segs[-1] if rest else (prefix[-1] if prefix else ""), None,
+                           self.spec.state_schema)  # fmt: skip
+        noun = singular(entity) if entity else singular(prefix[-1]) if prefix else "item"
+        if not rest:
+            spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
+            return ReasoningRef(node=self.reason(spec, {"value": items}, noun))
+        leaves = [x for x in self.element_leaves(tool, list_path) if x.name != rest[-1]]
+        numeric = [x for x in leaves if x.type in ("integer", "number")]
+        categorical = [
+            x for x in leaves
+            if x.type == "string" and not is_identifier_name(x.name) and x.entity is None
+        ]  # fmt: skip
+        choices = [("extreme", leaf) for leaf in numeric] + [
+            ("filter", leaf) for leaf in categorical
+        ]
+        if not choices:
+            spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
+            node = self.reason(spec, {"value": items}, noun)
+            return ReasoningRef(node=node, path=list(rest))
+        kind, leaf = self.rng.choice(choices)
+        if kind == "extreme":
+            spec = ReasoningSpec(op=self.rng.choice(["argmax", "argmin"]), field=[leaf.name])
+            return ReasoningRef(node=self.reason(spec, {"items": items}, noun), path=list(rest))
+        value = self.fact(f"{noun}_{leaf.name}", "predicate", dict(leaf.schema))
+        spec = ReasoningSpec(op="filter", field=[leaf.name], cmp="eq", take="only")
+        node = self.reason(spec, {"items": items, "value": value}, noun)
+        return ReasoningRef(node=node, path=list(rest))
+
+    def branch(self, index: int, name: str, schema: dict[str, Any]) -> Binding | None:
+        """``then if <earlier number> > threshold else otherwise`` for an enumerated argument."""
+        numeric = [
+            (p, leaf)
+            for p in self.providers(index)
+            for leaf in output_leaves(
+                self.spec.tool(self.walk.steps[p].tool), self.spec.state_schema
+            )
+            if leaf.type in ("integer", "number") and not leaf.through_list and "." not in leaf.path
+        ]
+        if not numeric or len(schema.get("enum", [])) < 2:
+            return None
+        provider, leaf = self.rng.choice(numeric)
+        threshold = self.fact(f"{leaf.name}_threshold", "threshold", {"type": "number"})
+        cmp = ReasoningSpec(op="compare", cmp=self.rng.choice(["gt", "lt"]))
+        left = OutputRef(node=f"c{provider}", path=[leaf.name])
+        noun = singular(leaf.record_of) if leaf.record_of else "item"
+        cond = self.reason(cmp, {"left": left, "right": threshold}, noun)
+        inputs: dict[str, Binding] = {
+            "condition": ReasoningRef(node=cond),
+            "then": self.fact(f"{name}_if_true", "choice", schema),
+            "else": self.fact(f"{name}_otherwise", "choice", schema),
+        }
+        return ReasoningRef(node=self.reason(ReasoningSpec(op="branch"), inputs, noun))
+
+    # -- arguments -------------------------------------------------------------------------
+
+    def bind(self, index: int, tool: ToolSpec, path: str, schema: dict[str, Any]) -> Binding:
+        for provider in self.providers(index):
+            mapping = self.mapping(provider, tool.name, path, index)
+            if mapping is None:
+                continue
+            if not mapping.through_list:
+                return OutputRef(node=f"c{provider}", path=_path(mapping.output))
+            selected = self.select(provider, mapping)
+            if selected is not None:
+                return selected
+        if self.any_mapping_under(index, tool.name, path) or self.holds_entity(path, schema):
+            if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
+                return ListBinding(items=[self.bind(index, tool, path + "[]", schema["items"])])
+            if schema.get("type") == "object" and schema.get("properties"):
+                return self.bind_object(index, tool, path, schema)
+        if (
+            tool_access(tool) == "write"
+            and schema.get("enum")
+            and self.rng.random() < self.reasoning_rate * 0.35
+        ):
+            branched = self.branch(index, path.replace("[]", "").split(".")[-1], schema)
+            if branched is not None:
+                return branched
+        return self.param_fact(tool, path, schema)
+
+    def bind_object(self, index: int, tool: ToolSpec, path: str, schema: dict[str, Any]) -> Binding:
+        required = set(schema.get("required", list(schema["properties"])))
+        fields: dict[str, Binding] = {}
+        for key, sub in schema["properties"].items():
+            sub_path = f"{path}.{key}"
+            if (
+                key in required
+                or self.any_mapping_under(index, tool.name, sub_path)
+                or any(self.mapping(p, tool.name, sub_path, index) for p in self.providers(index))
+            ):
+                fields[key] = self.bind(index, tool, sub_path, sub)
+        return ObjectBinding(fields=fields)
+
+    def call(self, index: int) -> CallNode:
+        step = self.walk.steps[index]
+        tool = self.spec.tool(step.tool)
+        props = tool.parameters.get("properties", {})
+        args: dict[str, Binding] = {}
+        for name in tool.required:
+            args[name] = self.bind(index, tool, name, props.get(name, {}))
+        optional = [n for n in tool.param_names if n not in tool.required]
+        if not tool.required and optional and self.rng.random() < 0.8:
+            ranked = sorted(optional, key=lambda n: not props[n].get("enum"))
+            name = ranked[0] if props[ranked[0]].get("enum") else self.rng.choice(optional)
+            args[name] = self.param_fact(tool, name, props.get(name, {}))
+        return CallNode(id=f"c{index}", tool=tool.name, args=args, walk=step.origin)
+
+    # -- answers ---------------------------------------------------------------------------
+
+    def answer(self, call: CallNode) -> None:
+        """Add a reasoning node over a read call's result whose value the user must be told."""
+        leaves = output_leaves(self.spec.tool(call.tool), self.spec.state_schema)
+        ref = OutputRef(node=call.id)
+        lists = sorted({x.path.split("[]")[0] for x in leaves if x.through_list})
+        scalars = [
+            x for x in leaves
+            if not x.through_list and "." not in x.path and not is_identifier_name(x.name)
+            and x.type in ("string", "integer", "number")
+        ]  # fmt: skip
+        options: list[tuple[ReasoningSpec, dict[str, Binding], str]] = []
+        for list_path in lists:
+            items = OutputRef(node=call.id, path=_path(list_path))
+            elems = self.element_leaves(call.tool, list_path)
+            noun = self.list_noun(list_path, elems)
+            options.append((ReasoningSpec(op="count"), {"items": items}, noun))
+            for leaf in elems:
+                if leaf.type in ("integer", "number"):
+                    total = ReasoningSpec(op="sum" if self.rng.random() < 0.5 else "average",
+                                          field=[leaf.name])  # fmt: skip
+                    options.append((total, {"items": items}, noun))
+        for leaf in scalars:
+            noun = singular(leaf.record_of) if leaf.record_of else "result"
+            spec = ReasoningSpec(op="lookup", field=[leaf.name])
+            options.append((spec, {"value": ref}, noun))
+        if options:
+            spec, inputs, noun = self.rng.choice(options)
+            self.outputs.append(self.reason(spec, inputs, noun))
+
+    def list_noun(self, list_path: str, elems: list[Leaf]) -> str:
+        records = {leaf.record_of for leaf in elems if leaf.record_of}
+        if len(records) == 1:
+            return singular(records.pop())
+        name = list_path.split(".")[-1] if list_path else ""
+        entity = entity_of(name, None, self.spec.state_schema) if name else None
+        return singular(entity or name or "item")
+
+    def build(self) -> Blueprint:
+        for index in range(len(self.walk.steps)):
+            self.nodes.append(self.call(index))
+        self.nodes = _dedupe_calls(self.nodes)
+        bp = Blueprint(nodes=list(self.nodes), facts=list(self.facts.values()))
+        used = {dep for node in bp.nodes for dep in bp.dependencies(node)}
+        for call in bp.calls:
+            if call.id not in used and tool_access(self.spec.tool(call.tool)) == "read":
+                self.answer(call)
+        origins = sorted({s.origin for s in self.walk.steps})
+        walks = [[s.tool for s in self.walk.steps if s.origin == o] for o in origins]
+        return Blueprint(
+            nodes=list(self.nodes), facts=list(self.facts.values()), outputs=self.outputs,
+            walks=walks,
+        )  # fmt: skip
+
+
+def _remap(binding: Binding, rename: dict[str, str]) -> Binding:
+    if isinstance(binding, ListBinding):
+        return ListBinding(items=[_remap(b, rename) for b in binding.items])
+    if isinstance(binding, ObjectBinding):
+        return ObjectBinding(fields={k: _remap(b, rename) for k, b in binding.fields.items()})
+    if isinstance(binding, OutputRef | ReasoningRef) and binding.node in rename:
+        return binding.model_copy(update={"node": rename[binding.node]})
+    return binding
+
+
+def _dedupe_calls(nodes: list[CallNode | ReasonNode]) -> list[CallNode | ReasonNode]:
+    """Drop calls (and reasoning nodes) identical to an earlier one; re-point their users.
+
+    Merging can leave two steps that make the very same call with the very same bindings (two
+    walks both ending in "order the cheapest fantasy book"); a user asks for a thing once.
+    """
+    rename: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    out: list[CallNode | ReasonNode] = []
+    for node in nodes:
+        if isinstance(node, CallNode):
+            node = node.model_copy(
+                update={"args": {k: _remap(b, rename) for k, b in node.args.items()}}
+            )
+        else:
+            node = node.model_copy(
+                update={"inputs": {k: _remap(b, rename) for k, b in node.inputs.items()}}
+            )
+        key = node.model_dump_json(exclude={"id", "walk"})
+        if key in seen:
+            rename[node.id] = seen[key]
+            continue
+        seen[key] = node.id
+        out.append(node)
+    return out
+
+
+def build_blueprint(
+    walk: Walk,
+    graph: ToolGraph,
+    spec: EnvironmentSpec,
+    rng: random.Random,
+    reasoning_rate: float = 0.5,
+) -> Blueprint:
+    """The blueprint of a walk; validated against ``spec`` (raises ``BlueprintError``)."""
+    builder = _Builder(spec=spec, graph=graph, walk=walk, rng=rng, reasoning_rate=reasoning_rate)
+    blueprint = builder.build()
+    blueprint.validate_against(spec)
+    return blueprint

@@ -1,0 +1,484 @@
+"""Instantiation: give a blueprint a state and fact values, execute it, record the gold run.
+
+Strategy: generate a base population (or take the environment's initial state), then execute
+the blueprint in topological order on an episode. Facts are chosen *lazily*, when the first node
+that needs one runs, from what the state and the earlier results hold: an entity key consistent
+with the entities already in play (the order of *this* customer), an attribute of such a record
+(its email), a filter value that selects exactly one element, a threshold near the compared
+value, an enum value different from the current one. A failed call or a degenerate reasoning
+step (a tie for the maximum) fails the attempt, and the next attempt retries with the next seed,
+a bounded number of times. The result is the gold run: S0, S* hash, gold calls, required outputs.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.tasks.blueprint import (
+    Binding,
+    Blueprint,
+    CallNode,
+    FactRef,
+    FactSpec,
+    ListBinding,
+    ObjectBinding,
+    ReasonNode,
+    iter_refs,
+)
+from autoforge.tasks.model import GoldCall, RequiredOutput
+from autoforge.tasks.population import StateGenerator, copy_json, value_for
+from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, field_words, get_path
+from autoforge.tasks.runtime import EnvironmentLike, EpisodeLike
+from autoforge.tasks.schema import param_leaves, split_path, tool_access
+
+
+class GoldFailure(Exception):
+    """The gold run failed; ``reason`` is a rejection reason (``gold_error``, ``degenerate``)."""
+
+    def __init__(self, reason: str, detail: str, node: str | None = None) -> None:
+        self.reason = reason
+        self.detail = detail
+        self.node = node
+        self.facts: dict[str, Any] = {}
+        super().__init__(f"{reason}: {detail}")
+
+
+@dataclass
+class GoldRun:
+    """One execution of a blueprint: facts used, node values, calls made, final state hash."""
+
+    facts: dict[str, Any]
+    values: dict[str, Any]
+    calls: list[GoldCall]
+    final_hash: str
+
+
+@dataclass
+class Instance:
+    """A blueprint made concrete: its S0, S0 hash and gold run."""
+
+    initial_state: dict[str, Any]
+    initial_hash: str
+    run: GoldRun
+    attempts: int = 1
+
+
+def values_at(value: Any, segs: list[str]) -> list[Any]:
+    """All values at a schema path (``[]`` fans out over list elements)."""
+    if not segs:
+        return [value]
+    head, rest = segs[0], segs[1:]
+    if head == "[]":
+        items = value if isinstance(value, list) else []
+        return [v for item in items for v in values_at(item, rest)]
+    if isinstance(value, dict) and head in value:
+        return values_at(value[head], rest)
+    return []
+
+
+@dataclass
+class FactChooser:
+    """Chooses fact values when first needed, consistently with the entities already in play."""
+
+    spec: EnvironmentSpec
+    episode: EpisodeLike
+    rng: random.Random
+    excluded: dict[str, set[str]] = field(default_factory=dict)
+    context: dict[str, set[str]] = field(default_factory=dict)
+    _near: tuple[Any, set[str]] = field(default=(None, set()), repr=False)
+
+    def note_entities(self, tool: str, args: dict[str, Any], result: Any) -> None:
+        """Remember the entity keys a call used and the direct ones it returned."""
+        state_schema = self.spec.state_schema
+        for leaf in param_leaves(self.spec.tool(tool), state_schema):
+            if leaf.entity:
+                for key in values_at(args, leaf.segments):
+                    if isinstance(key, str):
+                        self.context.setdefault(leaf.entity, set()).add(key)
+        tool_spec = self.spec.tool(tool)
+        from autoforge.tasks.schema import output_leaves  # local: avoid a cycle at import
+
+        for leaf in output_leaves(tool_spec, state_schema):
+            if leaf.entity and not leaf.through_list and "." not in leaf.path:
+                value = result.get(leaf.path) if isinstance(result, dict) else None
+                if isinstance(value, str):
+                    self.context.setdefault(leaf.entity, set()).add(value)
+
+    def _score(self, collection: str, key: str, record: dict[str, Any]) -> int:
+        """How well a record fits the entities in play (higher is better).
+
+        +1/-1 for each reference of the record that does/does not point at an entity in play;
+        +1 for each entity in play that references the record; +1 when the record's key is
+        mentioned inside a record that references an entity in play (a book in one of *this*
+        customer's orders).
+        """
+        coll = self.spec.state_schema.collection(collection)
+        score = 0
+        for attr in coll.attributes if coll else []:
+            keys = self.context.get(attr.references or "")
+            if attr.references and keys:
+                score += 1 if record.get(attr.name) in keys else -1
+        state = self.episode.state
+        for other, keys in self.context.items():
+            other_coll = self.spec.state_schema.collection(other)
+            for attr in other_coll.attributes if other_coll else []:
+                if attr.references == collection:
+                    score += sum(1 for k in keys if state[other].get(k, {}).get(attr.name) == key)
+        if key in self._mentioned_near():
+            score += 1
+        return score
+
+    def _mentioned_near(self) -> set[str]:
+        """Strings nested in records that reference an entity in play (memoised per context)."""
+        marker = tuple(sorted((c, tuple(sorted(k))) for c, k in self.context.items()))
+        if self._near[0] == marker:
+            return self._near[1]
+        found: set[str] = set()
+        state = self.episode.state
+        for coll in self.spec.state_schema.collections:
+            refs = [a.name for a in coll.attributes if a.references in self.context]
+            if not refs:
+                continue
+            for record in (state.get(coll.name) or {}).values():
+                if any(record.get(a) in self.context[_ref(coll, a)] for a in refs):
+                    _strings(record, found)
+        self._near = (marker, found)
+        return found
+
+    def record(self, fact: FactSpec) -> tuple[str, dict[str, Any]]:
+        """A record for ``fact`` most consistent with the context (ties: at random).
+
+        Records whose key or attribute value an earlier failed run blamed are skipped. For an
+        attribute fact (a genre to search by), values that several records share are preferred,
+        so that a search returns a list worth reasoning over.
+        """
+        collection = fact.collection or ""
+        records = self.episode.state.get(collection) or {}
+        banned = self.excluded.get(fact.name, set())
+        attr = fact.attribute if fact.role == "attribute" else None
+        shared: dict[str, int] = {}
+        if attr:
+            for r in records.values():
+                shared[repr(r.get(attr))] = shared.get(repr(r.get(attr)), 0) + 1
+        scored = [
+            (self._score(collection, k, r) + (1 if shared.get(repr(r.get(attr)), 0) > 1 else 0), k)
+            for k, r in records.items()
+            if repr(r.get(attr) if attr else k) not in banned
+        ]
+        if not scored:
+            raise GoldFailure("no_fact_value", f"no usable record of {collection} for {fact.name}")
+        best = max(s for s, _ in scored)
+        key = self.rng.choice(sorted(k for s, k in scored if s == best))
+        self.context.setdefault(collection, set()).add(key)
+        return key, records[key]
+
+    def for_call(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
+        """A value for a fact that a call argument needs."""
+        if fact.role in ("entity", "attribute") and fact.collection:
+            key, record = self.record(fact)
+            if fact.role == "entity":
+                return key
+            return copy.deepcopy(record.get(fact.attribute or fact.name))
+        schema = fact.json_schema
+        enum = list(schema.get("enum") or [])
+        if enum and tool_access(self.spec.tool(tool)) == "write":
+            current = self._current(tool, partial, fact.name)
+            banned = self.excluded.get(fact.name, set())
+            others = [v for v in enum if v != current and repr(v) not in banned]
+            return self.rng.choice(others or enum)
+        return value_for(fact.name, schema, self.rng)
+
+    def _current(self, tool: str, partial: dict[str, Any], name: str) -> Any:
+        """The value the targeted record already has for attribute ``name`` (or None)."""
+        for leaf in param_leaves(self.spec.tool(tool), self.spec.state_schema):
+            if leaf.entity and "." not in leaf.path and leaf.path in partial:
+                record = (self.episode.state.get(leaf.entity) or {}).get(partial[leaf.path])
+                if isinstance(record, dict) and name in record:
+                    return record[name]
+        return None
+
+    def for_reasoning(self, fact: FactSpec, node: ReasonNode, inputs: dict[str, Any]) -> Any:
+        """A value for a fact a reasoning node needs (filter value, threshold, branch choice)."""
+        op = node.spec.op
+        if op == "filter":
+            values = [get_path(item, node.spec.field) for item in inputs["items"]]
+            counts = {repr(v): values.count(v) for v in values}
+            if node.spec.take == "only":
+                options = [v for v in values if counts[repr(v)] == 1]
+            else:
+                options = [v for v in values if counts[repr(v)] < len(values)]
+            if not options:
+                raise GoldFailure("degenerate", f"{node.id}: no value selects a proper subset")
+            return copy.deepcopy(self.rng.choice(options))
+        if op == "compare":
+            left = inputs["left"]
+            if isinstance(left, bool) or not isinstance(left, int | float):
+                raise GoldFailure("degenerate", f"{node.id}: compares a non-number {left!r}")
+            factor = self.rng.choice([self.rng.uniform(0.6, 0.9), self.rng.uniform(1.1, 1.5)])
+            if left == 0:
+                return self.rng.choice([-1, 1])
+            return round(left * factor) if isinstance(left, int) else round(left * factor, 2)
+        enum = list(fact.json_schema.get("enum") or [])
+        if op == "branch" and "then" in inputs and enum:
+            others = [v for v in enum if v != inputs["then"]]
+            return self.rng.choice(others or enum)
+        return value_for(fact.name, fact.json_schema, self.rng)
+
+
+def _ref(coll: Any, attr_name: str) -> str:
+    attr = coll.attribute(attr_name)
+    return str(attr.references) if attr is not None else ""
+
+
+def _strings(value: Any, out: set[str]) -> None:
+    """Collect every string nested in a JSON value."""
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _strings(v, out)
+
+
+NeedFact = Callable[[FactSpec], Any]
+
+
+def _for_call(chooser: FactChooser, tool: str, partial: dict[str, Any], fact: FactSpec) -> Any:
+    return chooser.for_call(fact, tool, partial)
+
+
+def _for_reasoning(
+    chooser: FactChooser, node: ReasonNode, partial: dict[str, Any], fact: FactSpec
+) -> Any:
+    return chooser.for_reasoning(fact, node, partial)
+
+
+def resolve(
+    binding: Binding, values: dict[str, Any], facts: dict[str, Any], need: NeedFact, bp: Blueprint
+) -> Any:
+    """The value of a binding; unknown facts are asked from ``need`` and remembered."""
+    if isinstance(binding, ListBinding):
+        return [resolve(b, values, facts, need, bp) for b in binding.items]
+    if isinstance(binding, ObjectBinding):
+        return {k: resolve(b, values, facts, need, bp) for k, b in binding.fields.items()}
+    if isinstance(binding, FactRef):
+        if binding.name not in facts:
+            facts[binding.name] = need(bp.fact(binding.name))
+        return copy.deepcopy(facts[binding.name])
+    try:
+        return copy.deepcopy(get_path(values[binding.node], binding.path))
+    except ReasoningError as exc:
+        raise GoldFailure("gold_error", f"{binding.node}{binding.path}: {exc}") from None
+
+
+def _unbound_facts(binding: Binding, facts: dict[str, Any]) -> bool:
+    return any(isinstance(r, FactRef) and r.name not in facts for r in iter_refs(binding))
+
+
+def _no_fact(fact: FactSpec) -> Any:
+    raise GoldFailure("missing_fact", f"no value for fact {fact.name!r}")
+
+
+def _resolve_args(
+    node: CallNode, bp: Blueprint, run: GoldRun, chooser: FactChooser | None
+) -> dict[str, Any]:
+    ordered = sorted(node.args.items(), key=lambda kv: _unbound_facts(kv[1], run.facts))
+    args: dict[str, Any] = {}
+    for name, binding in ordered:
+        need: NeedFact = _no_fact
+        if chooser is not None:
+            need = functools.partial(_for_call, chooser, node.tool, args)
+        args[name] = resolve(binding, run.values, run.facts, need, bp)
+    return {name: args[name] for name in node.args}
+
+
+def _run_call(
+    node: CallNode,
+    bp: Blueprint,
+    episode: EpisodeLike,
+    run: GoldRun,
+    chooser: FactChooser | None,
+    writes: set[str],
+    probes: int = 4,
+) -> None:
+    """Run one call; when it fails on facts chosen for it, choose again (state unchanged)."""
+    for probe in range(probes):
+        known = set(run.facts)
+        args = _resolve_args(node, bp, run, chooser)
+        fresh = [n for n in run.facts if n not in known]
+        retry = chooser is not None and fresh and probe < probes - 1
+        before = episode.state_hash() if retry or node.tool in writes else ""
+        obs = episode.call(node.tool, copy.deepcopy(args))
+        if obs.ok:
+            break
+        if not retry or episode.state_hash() != before:
+            raise GoldFailure("gold_error", f"{node.id} {node.tool}: {obs.content}")
+        assert chooser is not None
+        named = [n for n in fresh if _mentioned(run.facts[n], obs.content)] or fresh
+        for name in named:
+            chooser.excluded.setdefault(name, set()).add(repr(run.facts[name]))
+        for name in fresh:
+            del run.facts[name]
+    changed = node.tool in writes and episode.state_hash() != before
+    run.values[node.id] = obs.result
+    run.calls.append(GoldCall(node=node.id, name=node.tool, arguments=args, writes=changed))
+    if chooser is not None:
+        chooser.note_entities(node.tool, args, obs.result)
+
+
+def _run_reasoning(
+    node: ReasonNode, bp: Blueprint, run: GoldRun, chooser: FactChooser | None
+) -> None:
+    inputs: dict[str, Any] = {}
+    for name, binding in node.inputs.items():
+        need: NeedFact = _no_fact
+        if chooser is not None:
+            need = functools.partial(_for_reasoning, chooser, node, inputs)
+        inputs[name] = resolve(binding, run.values, run.facts, need, bp)
+    try:
+        result = evaluate(node.spec, inputs)
+        problem = degeneracy(node.spec, inputs, result)
+    except ReasoningError as exc:
+        raise GoldFailure("degenerate", f"{node.id}: {exc}") from None
+    if problem:
+        raise GoldFailure("degenerate", f"{node.id}: {problem}")
+    run.values[node.id] = result
+
+
+def execute(
+    bp: Blueprint,
+    spec: EnvironmentSpec,
+    episode: EpisodeLike,
+    facts: dict[str, Any],
+    chooser: FactChooser | None = None,
+) -> GoldRun:
+    """Run a blueprint on an episode; raises :class:`GoldFailure` on any error.
+
+    Without a ``chooser`` every fact must be in ``facts`` (a replay); with one, missing facts
+    are chosen when first needed and added to the run's facts.
+    """
+    run = GoldRun(facts=dict(facts), values={}, calls=[], final_hash="")
+    writes = {t.name for t in spec.tools if tool_access(t) == "write"}
+    for node_id in bp.topo_order():
+        node = bp.node(node_id)
+        try:
+            if isinstance(node, CallNode):
+                _run_call(node, bp, episode, run, chooser, writes)
+            else:
+                _run_reasoning(node, bp, run, chooser)
+        except GoldFailure as exc:
+            exc.node = exc.node or node_id
+            exc.facts = dict(run.facts)
+            raise
+    run.final_hash = episode.state_hash()
+    return run
+
+
+def blame(bp: Blueprint, failure: GoldFailure) -> dict[str, str]:
+    """The facts to exclude after a failed run: those the failing node depends on.
+
+    Among the facts feeding the failing node (directly or through its ancestors), those whose
+    value the error message names are blamed; when the message names none, all of them.
+    """
+    if failure.node is None:
+        return {}
+    dag = bp.dag()
+    import networkx as nx
+
+    nodes = nx.ancestors(dag, failure.node) | {failure.node}
+    names = {
+        ref.name
+        for node_id in nodes
+        for binding in bp.bindings(bp.node(node_id)).values()
+        for ref in iter_refs(binding)
+        if isinstance(ref, FactRef) and ref.name in failure.facts
+    }
+    named = {n for n in names if _mentioned(failure.facts[n], failure.detail)}
+    return {n: repr(failure.facts[n]) for n in sorted(named or names)}
+
+
+def _mentioned(value: Any, text: str) -> bool:
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        token = str(value)
+        return len(token) >= 3 and token in text
+    return False
+
+
+def instantiate(
+    bp: Blueprint,
+    env: EnvironmentLike,
+    seed: int,
+    *,
+    generator: StateGenerator | None = None,
+    attempts: int = 2,
+    retries: int = 4,
+) -> Instance:
+    """S0 and facts under which ``bp`` runs cleanly; :class:`GoldFailure` when none is found.
+
+    Each of ``attempts`` gets a fresh S0 (generated, or the environment's initial state when
+    there is no ``generator``); on each S0 up to ``retries`` runs are tried, every failure
+    excluding the fact values it blames (:func:`blame`) from the next run.
+    """
+    failure: GoldFailure | None = None
+    tries = 0
+    for attempt in range(attempts):
+        rng = random.Random(f"{seed}:{attempt}")
+        state = generator.sample(rng) if generator else copy_json(env.initial_state)
+        excluded: dict[str, set[str]] = {}
+        for _ in range(retries):
+            tries += 1
+            episode = env.episode(state=state)
+            initial_hash = episode.state_hash()
+            chooser = FactChooser(env.spec, episode, rng, excluded=excluded)
+            try:
+                run = execute(bp, env.spec, episode, {}, chooser)
+            except GoldFailure as exc:
+                failure = exc
+                for name, value in blame(bp, exc).items():
+                    excluded.setdefault(name, set()).add(value)
+                continue
+            return Instance(initial_state=state, initial_hash=initial_hash, run=run, attempts=tries)
+    assert failure is not None
+    raise failure
+
+
+def render(value: Any) -> tuple[str, list[str]]:
+    """The canonical text of a value to tell the user, and other acceptable renderings."""
+    if isinstance(value, bool):
+        return ("yes" if value else "no"), []
+    if isinstance(value, float):
+        text = f"{value:.2f}"
+        alts = sorted({f"{value:g}", str(value)} - {text})
+        return text, alts
+    if isinstance(value, int):
+        return str(value), []
+    if isinstance(value, str):
+        return value, [value.replace("_", " ")] if "_" in value else []
+    return str(value), []
+
+
+def required_outputs(bp: Blueprint, run: GoldRun) -> list[RequiredOutput]:
+    """What the agent must tell the user: the values of the blueprint's output nodes."""
+    out = []
+    for node_id in bp.outputs:
+        node = bp.node(node_id)
+        value = run.values[node_id]
+        text, alts = render(value)
+        desc = field_words(node.spec.field) if isinstance(node, ReasonNode) else node_id
+        if isinstance(node, ReasonNode):
+            desc = f"{node.spec.op} {desc} of the {node.noun}"
+        out.append(RequiredOutput(node=node_id, description=desc, value=value, text=text,
+                                  alternatives=alts))  # fmt: skip
+    return out
+
+
+__all__ = ["FactChooser", "GoldFailure", "GoldRun", "Instance", "execute", "instantiate",
+           "render", "required_outputs", "split_path", "values_at"]  # fmt: skip

@@ -1,0 +1,241 @@
+"""``generate_tasks``: the whole task-synthesis pipeline, pure of I/O.
+
+graph -> walks -> merge -> blueprint -> difficulty pre-check -> instantiation (S0, facts, gold
+run) -> gates (do-nothing, replay, duplicate, difficulty) -> scenario -> :class:`Task`. Every
+step has a deterministic default; the LLM steps (edge judging, merge advice, scenario writing)
+are hooks. The same environment, arguments and seed give the same tasks.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from autoforge.tasks.blueprint import Blueprint, BlueprintError
+from autoforge.tasks.build import build_blueprint
+from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty
+from autoforge.tasks.gates import (
+    Deduplicator,
+    GateStats,
+    difficulty_violations,
+    do_nothing_passes,
+    replay_is_stable,
+)
+from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
+from autoforge.tasks.instantiate import GoldFailure, Instance, instantiate, required_outputs
+from autoforge.tasks.merge import MergeAdvisor, merge_walks
+from autoforge.tasks.model import Task
+from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.question import ScenarioRequest, ScenarioWriter, TemplateWriter, missing_facts
+from autoforge.tasks.runtime import EnvironmentLike
+from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
+
+StateSource = Literal["generate", "initial"]
+
+
+@dataclass
+class TaskHooks:
+    """The pluggable (LLM-backed later) steps; None means the deterministic default."""
+
+    edge_judge: EdgeJudge | None = None
+    merge_advisor: MergeAdvisor | None = None
+    writer: ScenarioWriter | None = None
+
+
+class GenerationStats(BaseModel):
+    """What a generation run did: attempts, acceptances, rejections by reason, time per stage."""
+
+    env_id: str
+    difficulty: str
+    requested: int
+    attempts: int = 0
+    accepted: int = 0
+    rejected: dict[str, int] = Field(default_factory=dict)
+    instantiation_runs: int = 0
+    seconds: float = 0.0
+    stage_seconds: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def accept_rate(self) -> float:
+        """Accepted / attempts."""
+        return self.accepted / self.attempts if self.attempts else 0.0
+
+    @property
+    def tasks_per_s(self) -> float:
+        """Accepted tasks per second of generation."""
+        return self.accepted / self.seconds if self.seconds else 0.0
+
+
+class _Clock:
+    def __init__(self, stats: GenerationStats) -> None:
+        self.stats = stats
+
+    def __call__(self, stage: str, start: float) -> None:
+        spent = time.perf_counter() - start
+        self.stats.stage_seconds[stage] = self.stats.stage_seconds.get(stage, 0.0) + spent
+
+
+def _walks(
+    graph: ToolGraph, spec: DifficultySpec, rng: random.Random, feasibility: Feasibility
+) -> list[Walk] | None:
+    config = WalkConfig(min_length=spec.walk_length[0], max_length=spec.walk_length[1])
+    walks = []
+    for _ in range(rng.randint(*spec.walks_per_task)):
+        walk = random_walk(graph, config, rng, feasibility.weight)
+        if walk is None:
+            return None
+        walks.append(walk)
+    return walks
+
+
+@dataclass
+class _Run:
+    env: EnvironmentLike
+    graph: ToolGraph
+    spec: DifficultySpec
+    hooks: TaskHooks
+    generator: StateGenerator | None
+    dedupe: Deduplicator
+    stats: GenerationStats
+    gates: GateStats
+    feasibility: Feasibility
+
+    def blueprint(self, task_seed: int) -> tuple[Blueprint, Walk] | None:
+        rng = random.Random(task_seed)
+        walks = _walks(self.graph, self.spec, rng, self.feasibility)
+        if walks is None:
+            self.gates.reject("no_walk")
+            return None
+        merged = merge_walks(walks, self.graph, self.env.spec, self.hooks.merge_advisor)
+        try:
+            bp = build_blueprint(merged, self.graph, self.env.spec, rng, self.spec.reasoning_rate)
+        except BlueprintError:
+            self.gates.reject("invalid_blueprint")
+            return None
+        pre = measure(bp).model_dump(exclude={"write_calls"})
+        ranges = {k: v for k, v in self.spec.ranges.items() if k in pre}
+        if DifficultySpec(ranges=ranges).violations(measure(bp)):
+            self.gates.reject("difficulty")
+            return None
+        return bp, merged
+
+    def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
+        run, outputs = inst.run, required_outputs(bp, inst.run)
+        if do_nothing_passes(inst.initial_hash, run.final_hash, outputs):
+            self.gates.reject("do_nothing_passes")
+            return None
+        signature = bp.signature(run.facts)
+        if signature in self.dedupe.seen:
+            self.gates.reject("duplicate")
+            return None
+        if not replay_is_stable(
+            bp, self.env, inst.initial_state, run.facts, run.final_hash, run.values
+        ):
+            self.gates.reject("nondeterministic")
+            return None
+        metrics = measure(bp, self.graph.writes())
+        metrics.write_calls = sum(1 for c in run.calls if c.writes)
+        if difficulty_violations(metrics, self.spec):
+            self.gates.reject("difficulty")
+            return None
+        writer = self.hooks.writer or TemplateWriter()
+        request = ScenarioRequest(spec=self.env.spec, blueprint=bp, facts=run.facts, seed=task_seed)
+        scenario = writer.write(request)
+        if missing_facts(scenario, run.facts):
+            self.gates.reject("scenario")
+            return None
+        self.dedupe.is_new(signature)
+        return Task(
+            id=f"{self.env.spec.name}-{signature[:12]}", env_id=self.env.spec.name, blueprint=bp,
+            initial_state=inst.initial_state, initial_state_hash=inst.initial_hash,
+            final_state_hash=run.final_hash, gold_calls=run.calls, required_outputs=outputs,
+            scenario=scenario, user_facts=run.facts, difficulty=metrics, seed=task_seed,
+            meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
+                  "graph_judge": self.graph.judge},
+        )  # fmt: skip
+
+
+def _failed_step(bp: Blueprint, node_id: str | None) -> int | None:
+    """The walk step to blame for a failure at ``node_id``: the call itself, or for a
+    reasoning node the first call that uses it (else the call it reads from)."""
+    if node_id is None:
+        return None
+    dag = bp.dag()
+    calls = [node_id] if node_id.startswith("c") else []
+    calls += [n for n in bp.topo_order() if n in dag.successors(node_id) and n.startswith("c")]
+    calls += [n for n in dag.predecessors(node_id) if n.startswith("c")]
+    return int(calls[0][1:]) if calls else None
+
+
+def generate_tasks(
+    env: EnvironmentLike,
+    n: int,
+    difficulty: str | DifficultySpec = "medium",
+    seed: int = 0,
+    hooks: TaskHooks | None = None,
+    *,
+    graph: ToolGraph | None = None,
+    existing: Iterable[Task] = (),
+    state_source: StateSource = "generate",
+    max_attempts: int | None = None,
+    on_task: Callable[[Task], Any] | None = None,
+) -> tuple[list[Task], GenerationStats]:
+    """Generate up to ``n`` verified tasks for ``env``; returns them and the run's statistics.
+
+    ``difficulty``: a preset name (easy, medium, hard, any), explicit ranges
+    (``"tool_calls=4-,reasoning_nodes=2-"``) or a :class:`DifficultySpec`. ``existing`` tasks
+    (e.g. from a ``tasks.jsonl`` being resumed) count as seen for de-duplication.
+    ``state_source``: ``generate`` a fresh S0 per task, or use the environment's ``initial``
+    state for all. ``on_task`` is called with each accepted task (to append it to a file as it
+    comes). Stops after ``max_attempts`` (default ``50 * n + 100``) attempts.
+    """
+    hooks = hooks or TaskHooks()
+    spec = parse_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
+    stats = GenerationStats(env_id=env.spec.name, difficulty=spec.name, requested=n)
+    clock = _Clock(stats)
+    started = time.perf_counter()
+    graph = graph or build_graph(env.spec, hooks.edge_judge)
+    clock("graph", started)
+    generator = StateGenerator(env.spec, env.initial_state) if state_source == "generate" else None
+    gates = GateStats()
+    run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
+               Feasibility())  # fmt: skip
+    rng = random.Random(seed)
+    tasks: list[Task] = []
+    limit = max_attempts if max_attempts is not None else 50 * n + 100
+    while len(tasks) < n and gates.attempts < limit:
+        gates.attempts += 1
+        task_seed = rng.randrange(2**31)
+        t0 = time.perf_counter()
+        built = run.blueprint(task_seed)
+        clock("blueprint", t0)
+        if built is None:
+            continue
+        bp, walk = built
+        t1 = time.perf_counter()
+        try:
+            inst = instantiate(bp, env, task_seed, generator=generator)
+        except GoldFailure as exc:
+            gates.reject(exc.reason)
+            run.feasibility.record(walk, _failed_step(bp, exc.node))
+            clock("instantiate", t1)
+            continue
+        run.feasibility.record(walk, None)
+        stats.instantiation_runs += inst.attempts
+        t2 = time.perf_counter()
+        clock("instantiate", t1)
+        task = run.task(bp, inst, task_seed)
+        clock("gates", t2)
+        if task is not None:
+            gates.accepted += 1
+            tasks.append(task)
+            if on_task is not None:
+                on_task(task)
+    stats.attempts, stats.accepted, stats.rejected = gates.attempts, gates.accepted, gates.rejected
+    stats.seconds = time.perf_counter() - started
+    return tasks, stats

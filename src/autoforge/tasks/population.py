@@ -1,0 +1,502 @@
+"""A seeded generator of realistic state values from the state schema's attribute types.
+
+Names, emails, phone numbers, addresses, titles, prices, quantities, dates, enums and ids come
+from a small built-in vocabulary and the attribute names, so no faker dependency is needed.
+References point at generated records, every referenced record gets several referencing ones
+(so "the customer's orders" is a list worth reasoning over), and nested values (an order's item
+lines, an address) follow the record schemas that the tools' ``returns`` document, falling back
+to the environment's example state.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+import re
+from typing import Any
+
+import networkx as nx
+
+from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec
+from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
+
+FIRST = [
+    "Maren",
+    "Liam",
+    "Priya",
+    "Diego",
+    "Aiko",
+    "Tomas",
+    "Ingrid",
+    "Kwame",
+    "Sofia",
+    "Mateo",
+    "Lena",
+    "Omar",
+    "Chloe",
+    "Ravi",
+    "Elif",
+    "Jonas",
+    "Nadia",
+    "Hugo",
+    "Yara",
+    "Felix",
+    "Amara",
+    "Noah",
+    "Zoe",
+    "Kenji",
+    "Lucia",
+    "Arjun",
+    "Mila",
+    "Oskar",
+    "Leila",
+    "Samir",
+]
+LAST = [
+    "Okafor",
+    "Varga",
+    "Kallstrom",
+    "Moreau",
+    "Tanaka",
+    "Silva",
+    "Novak",
+    "Mensah",
+    "Rossi",
+    "Haddad",
+    "Larsen",
+    "Kowalski",
+    "Nguyen",
+    "Fischer",
+    "Petrov",
+    "Alvarez",
+    "Brennan",
+    "Iyer",
+    "Costa",
+    "Lindqvist",
+    "Duarte",
+    "Osei",
+    "Weber",
+    "Sato",
+]
+ADJ = [
+    "Silent",
+    "Crimson",
+    "Hidden",
+    "Golden",
+    "Last",
+    "Winter",
+    "Distant",
+    "Broken",
+    "Quiet",
+    "Wandering",
+    "Salt",
+    "Iron",
+    "Paper",
+    "Hollow",
+    "Bright",
+    "Northern",
+    "Secret",
+    "Lost",
+    "Little",
+    "Burning",
+]
+NOUN = [
+    "Harbor",
+    "Garden",
+    "Atlas",
+    "Lantern",
+    "River",
+    "Orchard",
+    "Signal",
+    "Compass",
+    "Archive",
+    "Meadow",
+    "Tide",
+    "Forge",
+    "Station",
+    "Kingdom",
+    "Voyage",
+    "Library",
+    "Mountain",
+    "Letter",
+    "Machine",
+    "Cartographer",
+]
+STREETS = [
+    "Larkspur",
+    "Maple",
+    "Quayside",
+    "Elm",
+    "Harbor",
+    "Willow",
+    "Cedar",
+    "Juniper",
+    "Aspen",
+    "Birch",
+    "Linden",
+]
+SUFFIX = ["Lane", "Street", "Road", "Avenue", "Mews", "Way", "Court"]
+CITIES = (
+    ("San Francisco", "US"), ("London", "GB"), ("Lyon", "FR"), ("Osaka", "JP"),
+    ("Porto", "PT"), ("Accra", "GH"), ("Stockholm", "SE"), ("Toronto", "CA"),
+    ("Berlin", "DE"), ("Austin", "US"),
+)  # fmt: skip
+WORDS = [
+    "great",
+    "quick",
+    "gift",
+    "loved",
+    "careful",
+    "classic",
+    "fresh",
+    "simple",
+    "fine",
+    "solid",
+    "useful",
+    "clear",
+    "warm",
+    "calm",
+]
+_PERSON_COLLECTIONS = frozenset(
+    {
+        "customers", "users", "people", "persons", "members", "clients", "patients",
+        "employees", "students", "passengers", "guests", "accounts",
+    }
+)  # fmt: skip
+_MONEY = ("price", "amount", "total", "subtotal", "cost", "fee", "balance", "discount", "salary")
+_COUNTS = ("stock", "quantity", "count", "qty", "copies", "seats", "inventory")
+
+
+def _person(rng: random.Random) -> tuple[str, str]:
+    return rng.choice(FIRST), rng.choice(LAST)
+
+
+def value_for(name: str, schema: dict[str, Any], rng: random.Random, person: bool = False) -> Any:
+    """A plausible value for a field called ``name`` with JSON Schema ``schema``."""
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    if schema.get("enum"):
+        return rng.choice(list(schema["enum"]))
+    if kind == "object" or "properties" in schema:
+        props = schema.get("properties", {})
+        return {k: value_for(k, v, rng, person) for k, v in props.items() if isinstance(v, dict)}
+    if kind == "array":
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        return [value_for(name, items or {"type": "string"}, rng, person)]
+    if kind == "boolean":
+        return rng.random() < 0.5
+    if kind in ("integer", "number"):
+        return _number(name, schema, rng, integer=kind == "integer")
+    return _string(name.lower(), schema, rng, person)
+
+
+def _number(name: str, schema: dict[str, Any], rng: random.Random, integer: bool) -> float | int:
+    lname = name.lower()
+    low, high = 0, 100
+    if any(w in lname for w in _MONEY):
+        low, high = (0, 20) if "discount" in lname or "fee" in lname else (5, 80)
+    elif any(w in lname for w in _COUNTS):
+        low, high = (1, 4) if "quantity" in lname or "qty" in lname else (0, 40)
+    elif "year" in lname:
+        low, high = 1950, 2024
+    elif "percent" in lname or "rate" in lname:
+        low, high = 5, 30
+    elif "rating" in lname or "stars" in lname:
+        low, high = 1, 5
+    if schema.get("minimum") is not None:
+        low = max(low, schema["minimum"]) if schema.get("maximum") is None else schema["minimum"]
+    if schema.get("maximum") is not None:
+        high = schema["maximum"]
+    high = max(low, high)
+    if integer:
+        return rng.randint(int(low), int(high))
+    return round(rng.uniform(float(low), float(high)), 2)
+
+
+def _string(name: str, schema: dict[str, Any], rng: random.Random, person: bool) -> str:
+    fmt = schema.get("format")
+    if fmt == "date" or name.endswith("date") or name.endswith("_on"):
+        return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+    if fmt == "date-time" or name.endswith(("_at", "time", "timestamp")):
+        return (
+            f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(8, 19):02d}:00:00"
+        )
+    first, last = _person(rng)
+    if "email" in name:
+        return f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@example.com"
+    if "phone" in name:
+        return f"+1-555-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}"
+    if name in ("first_name", "firstname", "given_name"):
+        return first
+    if name in ("last_name", "lastname", "surname", "family_name"):
+        return last
+    if name in ("author",) or (person and name in ("name", "full_name")):
+        return f"{first} {last}"
+    if name in ("title", "name", "label", "full_name"):
+        return f"The {rng.choice(ADJ)} {rng.choice(NOUN)}"
+    if "street" in name or name in ("address_line", "line1"):
+        return f"{rng.randint(1, 199)} {rng.choice(STREETS)} {rng.choice(SUFFIX)}"
+    if name == "city":
+        return rng.choice(CITIES)[0]
+    if name == "country":
+        return rng.choice(CITIES)[1]
+    if "postal" in name or "zip" in name:
+        return f"{rng.randint(10000, 99999)}"
+    if name in ("text", "description", "comment", "note", "notes", "body", "message"):
+        return f"{rng.choice(WORDS).capitalize()} and {rng.choice(WORDS)}."
+    return f"{rng.choice(WORDS)}-{rng.randint(10, 99)}"
+
+
+_TYPE_SCHEMA = {
+    "integer": {"type": "integer"}, "number": {"type": "number"}, "boolean": {"type": "boolean"},
+    "date": {"type": "string", "format": "date"},
+    "datetime": {"type": "string", "format": "date-time"},
+}  # fmt: skip
+
+
+class StateGenerator:
+    """Generates whole states for an environment; one instance per environment, reused."""
+
+    def __init__(
+        self,
+        spec: EnvironmentSpec,
+        examples: dict[str, Any] | None = None,
+        pool_size: int = 16,
+        perturbations: int = 8,
+    ) -> None:
+        self.spec = spec
+        self.pool_size = pool_size
+        self.perturbations = perturbations
+        self._pool: dict[int, dict[str, Any]] = {}
+        self.schema = spec.state_schema
+        self.examples = examples or {}
+        self.order = self._collection_order()
+        self.nested = {
+            (c.name, a.name): self._nested_schema(c, a)
+            for c in self.schema.collections
+            for a in c.attributes
+            if a.type in ("object", "array")
+        }
+
+    def _collection_order(self) -> list[CollectionSchema]:
+        graph = nx.DiGraph()
+        for coll in self.schema.collections:
+            graph.add_node(coll.name)
+            for attr in coll.attributes:
+                if attr.references and attr.references != coll.name:
+                    graph.add_edge(attr.references, coll.name)
+        names = [c.name for c in self.schema.collections]
+        try:
+            order = list(nx.lexicographical_topological_sort(graph, key=names.index))
+        except nx.NetworkXUnfeasible:
+            order = names
+        return [c for n in order if (c := self.schema.collection(n)) is not None]
+
+    def _nested_schema(self, coll: CollectionSchema, attr: Attribute) -> dict[str, Any] | None:
+        """The JSON Schema of an object/array attribute, as some tool's ``returns`` shows it."""
+        for tool in self.spec.tools:
+            found = _find_record_prop(tool.returns or {}, coll.name, attr.name, self)
+            if found is not None:
+                return found
+        return None
+
+    def sizes(self, rng: random.Random) -> dict[str, int]:
+        """How many records per collection: 8-12 roots, 2-3 children per referenced record."""
+        out: dict[str, int] = {}
+        for coll in self.order:
+            parents = [out[a.references] for a in coll.attributes
+                       if a.references in out and a.references != coll.name]  # fmt: skip
+            size = min(30, max(parents) * rng.randint(2, 3)) if parents else rng.randint(8, 12)
+            out[coll.name] = size
+        return out
+
+    def generate(self, rng: random.Random) -> dict[str, dict[str, Any]]:
+        """A fresh state: ``state[collection][key] = record``."""
+        state: dict[str, dict[str, Any]] = {}
+        sizes = self.sizes(rng)
+        for coll in self.order:
+            state[coll.name] = self._records(coll, sizes[coll.name], state, rng)
+        for coll in self.schema.collections:
+            state.setdefault(coll.name, {})
+        return state
+
+    def base(self, index: int) -> dict[str, Any]:
+        """The ``index``-th base population (generated once from its own seed, then cached)."""
+        if index not in self._pool:
+            self._pool[index] = self.generate(random.Random(f"base-population:{index}"))
+        return self._pool[index]
+
+    def sample(self, rng: random.Random) -> dict[str, Any]:
+        """A state for one instantiation attempt: a perturbed copy of a random base population.
+
+        Generating a state costs far more than copying one, so attempts draw from a pool of
+        ``pool_size`` base populations and change ``perturbations`` scalar attributes (an
+        enum, a number, a flag) of random records, which also breaks ties and degenerate
+        filters that made an earlier attempt fail.
+        """
+        state = copy_json(self.base(rng.randrange(self.pool_size)))
+        self.perturb(state, rng, self.perturbations)
+        return state
+
+    def perturb(self, state: dict[str, Any], rng: random.Random, changes: int) -> None:
+        """Give ``changes`` scalar attributes of random records new random values, in place."""
+        options = [
+            (coll, attr)
+            for coll in self.order
+            for attr in coll.attributes
+            if attr.type in ("enum", "integer", "number", "boolean")
+            and attr.name != coll.primary_key
+            and not attr.references
+            and state.get(coll.name)
+        ]
+        for _ in range(changes if options else 0):
+            coll, attr = rng.choice(options)
+            record = state[coll.name][rng.choice(list(state[coll.name]))]
+            record[attr.name] = self._attribute(coll, attr, record, state, rng, False)
+
+    def _records(
+        self, coll: CollectionSchema, n: int, state: dict[str, Any], rng: random.Random
+    ) -> dict[str, Any]:
+        keys = self._keys(coll, n, rng)
+        parents = {
+            a.name: _spread(list(state.get(a.references, {})), n, rng)
+            for a in coll.attributes
+            if a.references and a.references in state and a.references != coll.name
+        }
+        person = coll.name in _PERSON_COLLECTIONS or any(
+            coll.attribute(x) for x in ("email", "phone")
+        )
+        records: dict[str, Any] = {}
+        seen: dict[str, set[Any]] = {}
+        for i, key in enumerate(keys):
+            record: dict[str, Any] = {}
+            for attr in coll.attributes:
+                if attr.name == coll.primary_key:
+                    record[attr.name] = key
+                elif attr.name in parents:
+                    pool = parents[attr.name]
+                    record[attr.name] = None if attr.nullable and rng.random() < 0.6 else pool[i]
+                else:
+                    record[attr.name] = self._attribute(coll, attr, record, state, rng, person)
+                    if is_identifier_name(attr.name) and isinstance(record[attr.name], str):
+                        record[attr.name] = _unique(
+                            record[attr.name], seen.setdefault(attr.name, set())
+                        )
+            records[key] = record
+        return records
+
+    def _keys(self, coll: CollectionSchema, n: int, rng: random.Random) -> list[str]:
+        example = next(iter(self.examples.get(coll.name, {})), None)
+        prefix = re.sub(r"\d+$", "", str(example)) if example else coll.name[:3].upper() + "-"
+        numbers = rng.sample(range(100, 10000), n)
+        return [f"{prefix}{num}" for num in numbers]
+
+    def _attribute(
+        self,
+        coll: CollectionSchema,
+        attr: Attribute,
+        record: dict[str, Any],
+        state: dict[str, Any],
+        rng: random.Random,
+        person: bool,
+    ) -> Any:
+        if attr.nullable and attr.type != "enum" and rng.random() < 0.3:
+            return None
+        if attr.name == "email" and isinstance(record.get("name"), str) and " " in record["name"]:
+            first, last = record["name"].lower().split(" ", 1)
+            return f"{first}.{last.replace(' ', '')}@example.com"
+        if attr.type in ("object", "array"):
+            nested = self.nested.get((coll.name, attr.name))
+            if nested is not None:
+                return self._nested(attr.name, nested, state, rng, person)
+            return self._from_example(coll, attr, state, rng)
+        if attr.type == "enum" and attr.enum:
+            if attr.nullable and rng.random() < 0.5:
+                return None
+            return rng.choice(attr.enum)
+        schema = _TYPE_SCHEMA.get(attr.type, {"type": "string"})
+        return value_for(attr.name, schema, rng, person)
+
+    def _nested(
+        self,
+        name: str,
+        schema: dict[str, Any],
+        state: dict[str, Any],
+        rng: random.Random,
+        person: bool,
+    ) -> Any:
+        """A nested value from its schema; entity keys point at generated records."""
+        kind = schema.get("type")
+        if kind == "array":
+            items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+            count = rng.randint(1, 4)
+            return [self._nested(name, items or {}, state, rng, person) for _ in range(count)]
+        if kind == "object" or "properties" in schema:
+            props = schema.get("properties", {})
+            value = {k: self._nested(k, v, state, rng, person) for k, v in props.items()}
+            for key in props:
+                entity = entity_of(key, record_collection(props, self.schema), self.schema)
+                if entity and state.get(entity) and isinstance(value.get(key), str):
+                    ref_key = rng.choice(list(state[entity]))
+                    ref = state[entity][ref_key]
+                    value[key] = ref_key
+                    value.update({k: copy.deepcopy(ref[k]) for k in props if k in ref and k != key})
+            return value
+        entity = entity_of(name, None, self.schema)
+        if entity and state.get(entity):
+            return rng.choice(list(state[entity]))
+        return value_for(name, schema, rng, person)
+
+    def _from_example(
+        self, coll: CollectionSchema, attr: Attribute, state: dict[str, Any], rng: random.Random
+    ) -> Any:
+        records = list(self.examples.get(coll.name, {}).values())
+        values = [r[attr.name] for r in records if isinstance(r, dict) and r.get(attr.name)]
+        if not values:
+            return [] if attr.type == "array" else {}
+        return copy.deepcopy(rng.choice(values))
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON-like data (pickle round trip: several times faster than deepcopy)."""
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _spread(keys: list[str], n: int, rng: random.Random) -> list[str | None]:
+    """``n`` parent keys so that every parent is used about equally often, in random order."""
+    if not keys:
+        return [None] * n
+    pool = [keys[i % len(keys)] for i in range(n)]
+    rng.shuffle(pool)
+    return list(pool)
+
+
+def _unique(value: str, seen: set[Any]) -> str:
+    candidate, n = value, 2
+    while candidate in seen:
+        stem, at, domain = value.partition("@")
+        candidate = f"{stem}{n}{at}{domain}"
+        n += 1
+    seen.add(candidate)
+    return candidate
+
+
+def _find_record_prop(
+    node: dict[str, Any], coll: str, prop: str, gen: StateGenerator
+) -> dict[str, Any] | None:
+    """Search a returns schema for a record of ``coll`` and return its ``prop`` schema."""
+    if not isinstance(node, dict):
+        return None
+    props = node.get("properties")
+    if isinstance(props, dict):
+        if record_collection(props, gen.schema) == coll and isinstance(props.get(prop), dict):
+            return dict(props[prop])
+        for sub in props.values():
+            found = _find_record_prop(sub, coll, prop, gen)
+            if found is not None:
+                return found
+    if isinstance(node.get("items"), dict):
+        return _find_record_prop(node["items"], coll, prop, gen)
+    return None

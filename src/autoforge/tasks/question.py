@@ -1,0 +1,273 @@
+"""The user's side of a task: intent, question and persona, carrying only user-known facts.
+
+The deterministic :class:`TemplateWriter` phrases the goals from the blueprint: one sentence per
+state-changing call ("cancel the order with the highest total among the orders of your
+account, reason: found_cheaper") and one question per required output ("how many orders
+there are"). Selections made by reasoning nodes are described by their criterion, never by the
+value they select, so the agent has to do the reasoning. An LLM writer plugs in through the
+:class:`ScenarioWriter` protocol; whatever writes the text, :func:`missing_facts` checks that
+every fact the blueprint needs appears in the scenario.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.tasks.blueprint import (
+    Binding,
+    Blueprint,
+    CallNode,
+    FactRef,
+    ListBinding,
+    ObjectBinding,
+    OutputRef,
+    ReasoningRef,
+    ReasonNode,
+)
+from autoforge.tasks.merge import user_collection
+from autoforge.tasks.model import UserScenario
+from autoforge.tasks.reasoning import CMP_WORDS, field_words
+from autoforge.tasks.schema import entity_of, singular, tool_access
+
+PERSONAS = (
+    "You are polite and brief, and answer only what you are asked.",
+    "You are in a hurry and want everything done in one go.",
+    "You are detail-oriented and double-check what the agent tells you.",
+    "You are friendly and chatty, but you stick to your request.",
+    "You are a little unsure of yourself and ask the agent to confirm things.",
+)
+
+
+@dataclass(frozen=True)
+class ScenarioRequest:
+    """What a writer may use: the spec, the blueprint and the user-known fact values."""
+
+    spec: EnvironmentSpec
+    blueprint: Blueprint
+    facts: dict[str, Any]
+    seed: int = 0
+
+
+class ScenarioWriter(Protocol):
+    """Writes a :class:`UserScenario` for a task; must mention every fact it is given."""
+
+    name: str
+
+    def write(self, request: ScenarioRequest) -> UserScenario:
+        """The scenario (intent, question, persona, known/unknown info)."""
+        ...
+
+
+def fact_text(value: Any) -> str:
+    """A fact value as the user would say it (an address as its parts, comma-separated)."""
+    if isinstance(value, dict):
+        return ", ".join(fact_text(v) for v in value.values() if v not in (None, ""))
+    if isinstance(value, list):
+        return ", ".join(fact_text(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def _tokens(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _tokens(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _tokens(v)
+    elif value is not None and value != "":
+        yield fact_text(value)
+
+
+def missing_facts(scenario: UserScenario, facts: dict[str, Any]) -> list[str]:
+    """Names of the facts whose value (every part of it) the scenario text does not contain."""
+    text = f"{scenario.question}\n{scenario.known_info}".lower()
+    return [
+        name for name, value in facts.items() if any(t.lower() not in text for t in _tokens(value))
+    ]
+
+
+def words(name: str) -> str:
+    """``update_shipping_address`` -> ``update shipping address``."""
+    return name.replace("_", " ").replace("-", " ").strip()
+
+
+class _Describer:
+    """Noun phrases for bindings and calls of one blueprint, from the user's point of view."""
+
+    def __init__(self, request: ScenarioRequest) -> None:
+        self.spec = request.spec
+        self.bp = request.blueprint
+        self.facts = request.facts
+        self.user = user_collection(request.spec.state_schema)
+
+    def fact(self, ref: FactRef) -> str:
+        spec = self.bp.fact(ref.name)
+        value = fact_text(self.facts.get(ref.name))
+        if spec.collection is not None and spec.collection == self.user:
+            return "your account"
+        if spec.role == "entity" and spec.collection:
+            return f"{singular(spec.collection)} {value}"
+        return value
+
+    def identity(self) -> str:
+        """``My email is ...``: the facts that identify the user, said up front."""
+        parts = [
+            f"my {words(f.attribute or f.name if f.role == 'attribute' else f.name)} is "
+            f"{fact_text(self.facts[f.name])}"
+            for f in self.bp.facts
+            if f.collection == self.user and f.role in ("entity", "attribute")
+            and f.name in self.facts
+        ]  # fmt: skip
+        noun = singular(self.user or "user")
+        return (f"I'm a {noun}; " + " and ".join(parts) + ".") if parts else ""
+
+    def binding(self, binding: Binding) -> str:
+        if isinstance(binding, FactRef):
+            return self.fact(binding)
+        if isinstance(binding, ListBinding):
+            return " and ".join(self.binding(b) for b in binding.items)
+        if isinstance(binding, ObjectBinding):
+            return ", ".join(f"{words(k)}: {self.binding(b)}" for k, b in binding.fields.items())
+        node = self.bp.node(binding.node)
+        if isinstance(node, ReasonNode):
+            return self.reasoning(node)
+        return self.output(node, OutputRef(node=binding.node, path=binding.path))
+
+    def subject(self, call: CallNode) -> str:
+        """What a call is about: the entity it is keyed by, or its search criteria."""
+        for name, binding in call.args.items():
+            if entity_of(name, None, self.spec.state_schema) or isinstance(binding, FactRef):
+                return self.binding(binding)
+        return f"the {words(call.tool)} results"
+
+    def output(self, call: CallNode, ref: OutputRef) -> str:
+        name = next((str(s) for s in reversed(ref.path) if isinstance(s, str)), "")
+        state = self.spec.state_schema
+        entity = entity_of(name, None, state) if name else None
+        if entity and entity == self.user:
+            return "your account"
+        same = _entity_binding(call.args, entity, self.spec) if entity else None
+        if same is not None:
+            return self.binding(same)  # the call's own subject: "order ORD-3", "the book ordered"
+        if entity and tool_access(self.spec.tool(call.tool)) == "write":
+            return f"the {singular(entity)} created by the '{words(call.tool)}' request"
+        noun = singular(entity) if entity else words(name or "result")
+        return f"the {noun} of {self.subject(call)}"
+
+    def items(self, binding: Binding) -> str:
+        if isinstance(binding, OutputRef):
+            call = self.bp.node(binding.node)
+            assert isinstance(call, CallNode)
+            if binding.path:
+                return f"the {field_words(binding.path)} of {self.subject(call)}"
+            return f"the {words(call.tool)} results for {self.subject(call)}"
+        return self.binding(binding)
+
+    def reasoning(self, node: ReasonNode) -> str:
+        spec, noun, inputs = node.spec, node.noun, node.inputs
+        field = field_words(spec.field)
+        if spec.op in ("argmax", "argmin"):
+            best = "highest" if spec.op == "argmax" else "lowest"
+            return f"the {noun} with the {best} {field} among {self.items(inputs['items'])}"
+        if spec.op == "filter":
+            value = self.binding(inputs["value"])
+            cmp = CMP_WORDS[spec.cmp or "eq"]
+            return f"the {noun} whose {field} {cmp} {value} among {self.items(inputs['items'])}"
+        if spec.op == "lookup" and spec.field and isinstance(spec.field[0], int):
+            which = "last" if spec.field[0] == -1 else "first"
+            return f"the {which} {noun} listed in {self.items(inputs['value'])}"
+        if spec.op == "lookup":
+            return f"the {field} of {self.binding(inputs['value'])}"
+        if spec.op == "count":
+            return f"how many {noun}s there are in {self.items(inputs['items'])}"
+        if spec.op in ("sum", "average"):
+            kind = "total" if spec.op == "sum" else "average"
+            return f"the {kind} {field} of {self.items(inputs['items'])}"
+        if spec.op == "compare":
+            left, right = self.binding(inputs["left"]), self.binding(inputs["right"])
+            return f"{left} {CMP_WORDS[spec.cmp or 'eq']} {right}"
+        cond = self.bp.node(inputs["condition"].node)  # type: ignore[union-attr]
+        assert isinstance(cond, ReasonNode)
+        return (
+            f"{self.binding(inputs['then'])} if {self.reasoning(cond)}, "
+            f"otherwise {self.binding(inputs['else'])}"
+        )
+
+    def goal(self, call: CallNode) -> str:
+        parts = [f"{words(k)}: {self.binding(b)}" for k, b in call.args.items()]
+        return f"{words(call.tool)} ({'; '.join(parts)})" if parts else words(call.tool)
+
+
+def _entity_binding(args: dict[str, Binding], entity: str, spec: EnvironmentSpec) -> Binding | None:
+    """The (possibly nested) argument binding that holds a key of ``entity``, if any."""
+    for name, binding in args.items():
+        if isinstance(binding, ListBinding):
+            for item in binding.items:
+                if isinstance(item, ObjectBinding):
+                    found = _entity_binding(item.fields, entity, spec)
+                    if found is not None:
+                        return found
+        elif isinstance(binding, ObjectBinding):
+            found = _entity_binding(binding.fields, entity, spec)
+            if found is not None:
+                return found
+        elif entity_of(name, None, spec.state_schema) == entity:
+            return binding
+    return None
+
+
+class TemplateWriter:
+    """The deterministic writer: template sentences from the blueprint, no LLM."""
+
+    name = "template"
+
+    def write(self, request: ScenarioRequest) -> UserScenario:
+        """Intent, question and known info for the task of ``request``."""
+        describe = _Describer(request)
+        bp = request.blueprint
+        writes = [c for c in bp.calls if tool_access(request.spec.tool(c.tool)) == "write"]
+        goals = [describe.goal(c) for c in writes]
+        asks = [describe.binding(ReasoningRef(node=o)) for o in bp.outputs]
+        intent_parts = [
+            f"({i + 1}) {g}" for i, g in enumerate(goals + [f"find out {a}" for a in asks])
+        ]
+        intent = "You want the agent to " + "; ".join(intent_parts) + "."
+        lines = [f"Please {g}." for g in goals]
+        lines += [f"Can you tell me {a}?" for a in asks]
+        known = [f"{words(n)}: {fact_text(v)}" for n, v in request.facts.items()]
+        question = " ".join(filter(None, ["Hi!", describe.identity(), *lines]))
+        leftover = [k for k, v in request.facts.items() if k in missing_facts(
+            UserScenario(intent=intent, question=question), {k: v})]  # fmt: skip
+        if leftover:
+            question += (
+                " For reference: "
+                + "; ".join(f"{words(n)} {fact_text(request.facts[n])}" for n in leftover)
+                + "."
+            )
+        unknown = _unknown(bp, describe)
+        persona = random.Random(request.seed).choice(PERSONAS)
+        if describe.user:
+            persona = persona.replace("You are", f"You are a {singular(describe.user)},", 1)
+        return UserScenario(
+            intent=intent, question=question, persona=persona,
+            known_info="; ".join(known), unknown_info=unknown, writer=self.name,
+        )  # fmt: skip
+
+
+def _unknown(bp: Blueprint, describe: _Describer) -> str | None:
+    """What the user does not know: the entities the agent must find by reasoning."""
+    selecting = ("argmax", "argmin", "filter", "lookup")
+    nouns = sorted(
+        {n.noun for n in bp.reasoning if n.spec.op in selecting and n.id not in bp.outputs}
+    )
+    if not nouns:
+        return None
+    return "You do not know the ids of the " + ", ".join(f"{n}s" for n in nouns) + " involved."

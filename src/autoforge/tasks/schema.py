@@ -1,0 +1,259 @@
+"""Reading tool schemas as data flow: which fields a tool returns, which it needs, and which
+entity (collection primary key) each one holds.
+
+Shared by the dependency graph (edge proposal), the blueprint builder (argument bindings) and
+instantiation (where a fact's value comes from). Paths are strings with ``[]`` for "each
+element of an array": ``items[].book_id``, ``order_ids[]``, ``[].price``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.tooldocs.spec import ToolSpec
+
+#: Primary-key names too generic to identify a collection without a record around them.
+GENERIC_KEYS = frozenset({"id", "code", "key", "name", "number", "uuid"})
+#: Last name tokens that mark an identifier-like field (safe to match by name alone).
+IDENT_TOKENS = frozenset(
+    {"id", "ids", "code", "codes", "key", "email", "sku", "number", "username", "handle", "uuid"}
+)
+_READ_VERBS = frozenset(
+    [
+        "get",
+        "fetch",
+        "read",
+        "show",
+        "view",
+        "retrieve",
+        "find",
+        "lookup",
+        "describe",
+        "check",
+        "verify",
+        "inspect",
+        "list",
+        "search",
+        "query",
+        "browse",
+        "filter",
+        "calculate",
+        "compute",
+        "count",
+        "estimate",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """One field of a returns or parameters schema.
+
+    ``name`` is the field's own name (for an array of scalars, the array's name, e.g.
+    ``order_ids``); ``entity`` the collection whose primary key the field holds;
+    ``record_of`` the collection whose record encloses it.
+    """
+
+    path: str
+    name: str
+    type: str | None
+    entity: str | None
+    record_of: str | None
+    schema: dict[str, Any]
+
+    @property
+    def through_list(self) -> bool:
+        """Whether the path goes through an array (one element must be chosen)."""
+        return "[]" in self.path
+
+    @property
+    def segments(self) -> list[str]:
+        """The path split into field names and ``[]`` markers."""
+        return split_path(self.path)
+
+
+def split_path(path: str) -> list[str]:
+    """Split a schema path: ``items[].book_id`` -> ``["items", "[]", "book_id"]``."""
+    out: list[str] = []
+    for part in path.split("."):
+        if not part:
+            continue
+        name = part.replace("[]", "")
+        if name:
+            out.append(name)
+        out.extend(["[]"] * part.count("[]"))
+    return out
+
+
+def singular(word: str) -> str:
+    """A naive singular: ``orders`` -> ``order``, ``categories`` -> ``category``."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def is_identifier_name(name: str) -> bool:
+    """Whether a field name looks like an identifier (``order_id``, ``email``, ``sku``)."""
+    token = name.lower().replace("-", "_").split("_")[-1]
+    return token in IDENT_TOKENS or name.lower().endswith("id")
+
+
+def tool_access(tool: ToolSpec) -> str:
+    """``read`` or ``write``: the documented hint, else a guess from the verb of the name."""
+    if tool.access is not None:
+        return tool.access
+    verb = tool.name.lower().replace("-", "_").split("_")[0]
+    return "read" if verb in _READ_VERBS else "write"
+
+
+_ENTITY_CACHE: dict[int, tuple[StateSchema, dict[tuple[str, str | None], str | None]]] = {}
+
+
+def entity_of(name: str, record_of: str | None, schema: StateSchema) -> str | None:
+    """The collection whose primary key a field called ``name`` holds, or None (memoised)."""
+    entry = _ENTITY_CACHE.get(id(schema))
+    if entry is None or entry[0] is not schema:
+        if len(_ENTITY_CACHE) > 256:
+            _ENTITY_CACHE.clear()
+        entry = _ENTITY_CACHE[id(schema)] = (schema, {})
+    key = (name, record_of)
+    if key not in entry[1]:
+        entry[1][key] = _entity_of(name, record_of, schema)
+    return entry[1][key]
+
+
+def _entity_of(name: str, record_of: str | None, schema: StateSchema) -> str | None:
+    if record_of is not None:
+        coll = schema.collection(record_of)
+        if coll is not None:
+            if name == coll.primary_key:
+                return coll.name
+            attr = coll.attribute(name)
+            if attr is not None and attr.references:
+                return attr.references
+    base = name[:-1] if name.endswith("_ids") else name
+    for coll in schema.collections:
+        if coll.primary_key == base and base not in GENERIC_KEYS:
+            return coll.name
+        if base == f"{singular(coll.name)}_{coll.primary_key}":
+            return coll.name
+    for coll in schema.collections:
+        attr = coll.attribute(base)
+        if attr is not None and attr.references:
+            return attr.references
+    return None
+
+
+def record_collection(props: dict[str, Any], schema: StateSchema) -> str | None:
+    """The collection whose records an object with these properties is, or None.
+
+    An object is a record of C when it has C's primary key; among several candidates the one
+    sharing the most attribute names wins.
+    """
+    best: tuple[int, str] | None = None
+    for coll in schema.collections:
+        if coll.primary_key not in props:
+            continue
+        overlap = sum(1 for a in coll.attributes if a.name in props)
+        if coll.primary_key in GENERIC_KEYS and overlap < 2:
+            continue
+        if best is None or overlap > best[0]:
+            best = (overlap, coll.name)
+    return best[1] if best else None
+
+
+def schema_leaves(root: dict[str, Any] | None, state: StateSchema) -> list[Leaf]:
+    """All scalar fields (and arrays of scalars) of a JSON Schema, with their entities."""
+    leaves: list[Leaf] = []
+    if root:
+        _walk(root, "", "", None, state, leaves)
+    return leaves
+
+
+def _walk(
+    node: dict[str, Any],
+    path: str,
+    name: str,
+    record_of: str | None,
+    state: StateSchema,
+    out: list[Leaf],
+) -> None:
+    kind = node.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    if kind == "object" or "properties" in node:
+        props = node.get("properties", {})
+        inner = record_collection(props, state) or record_of
+        for key, sub in props.items():
+            if isinstance(sub, dict):
+                _walk(sub, f"{path}.{key}" if path else key, key, inner, state, out)
+        return
+    if kind == "array":
+        items = node.get("items") if isinstance(node.get("items"), dict) else {}
+        _walk(items or {}, path + "[]", name, record_of, state, out)
+        return
+    if not name:
+        return
+    entity = entity_of(name, record_of, state)
+    out.append(Leaf(path, name, kind, entity, record_of, node))
+
+
+_LEAF_CACHE: dict[tuple[int, int, str], tuple[ToolSpec, StateSchema, tuple[Leaf, ...]]] = {}
+
+
+def _leaves_cached(tool: ToolSpec, state: StateSchema, which: str) -> tuple[Leaf, ...]:
+    """Leaves per (tool, state schema) object; specs are treated as immutable once loaded."""
+    key = (id(tool), id(state), which)
+    entry = _LEAF_CACHE.get(key)
+    if entry is not None and entry[0] is tool and entry[1] is state:
+        return entry[2]
+    root = tool.returns if which == "returns" else tool.parameters
+    if which == "returns" and root is None:
+        root = assumed_returns(tool, state)
+    leaves = tuple(schema_leaves(root, state))
+    if len(_LEAF_CACHE) > 4096:
+        _LEAF_CACHE.clear()
+    _LEAF_CACHE[key] = (tool, state, leaves)
+    return leaves
+
+
+def output_leaves(tool: ToolSpec, state: StateSchema) -> list[Leaf]:
+    """The fields a tool returns (its ``returns`` schema, or an assumed record, see below)."""
+    return list(_leaves_cached(tool, state, "returns"))
+
+
+def param_leaves(tool: ToolSpec, state: StateSchema) -> list[Leaf]:
+    """The fields of a tool's parameters, nested ones included (``items[].book_id``)."""
+    return list(_leaves_cached(tool, state, "parameters"))
+
+
+def assumed_returns(tool: ToolSpec, state: StateSchema) -> dict[str, Any] | None:
+    """For an undocumented result: a read tool keyed by C's primary key returns a record of C."""
+    for param in tool.required:
+        entity = entity_of(param, None, state)
+        coll = state.collection(entity) if entity else None
+        if coll is not None:
+            return collection_json_schema(coll)
+    return None
+
+
+def collection_json_schema(coll: CollectionSchema) -> dict[str, Any]:
+    """A JSON Schema of one record of a collection, from its attribute types."""
+    types = {
+        "id": "string", "date": "string", "datetime": "string", "enum": "string",
+        "string": "string", "integer": "integer", "number": "number", "boolean": "boolean",
+        "object": "object", "array": "array",
+    }  # fmt: skip
+    props: dict[str, Any] = {}
+    for attr in coll.attributes:
+        prop: dict[str, Any] = {"type": types[attr.type], "description": attr.description}
+        if attr.enum:
+            prop["enum"] = list(attr.enum)
+        props[attr.name] = prop
+    return {"type": "object", "properties": props}
