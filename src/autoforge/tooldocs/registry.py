@@ -205,3 +205,10 @@ register_importer(
     "openai", openai_tools.detect, openai_tools.load, priority=10,
     description="OpenAI function-calling tool list (bare or type=function)",
 )  # fmt: skip
+
+from autoforge.tooldocs import markdown as _markdown  # noqa: E402  (needs the registry above)
+
+register_importer(
+    "markdown", _markdown.detect, _markdown.load, priority=0,
+    description="Markdown / plain text: rule-parsed tool sections, the LLM for the rest",
+)  # fmt: skip
