@@ -1,0 +1,41 @@
+"""Environments: the artifact (spec), the runtime (episodes, tool calls), sandbox and checker.
+
+```python
+from autoforge.env import Environment, state_hash, diff_states
+env = Environment.load("path/to/env")
+ep = env.episode()
+obs = ep.call("get_order", {"order_id": "o1"})
+```
+See ``docs/architecture.md`` (contract) and ``docs/sandbox.md`` (what the sandbox guarantees).
+"""
+
+from __future__ import annotations
+
+from autoforge.env.diff import diff_states
+from autoforge.env.errors import EnvLoadError, SandboxViolation, ToolError
+from autoforge.env.hashing import state_hash, tau2_hash
+from autoforge.env.runtime import Environment, Episode, ErrorKind, Observation
+from autoforge.env.sandbox import check_source
+from autoforge.env.signatures import python_param_name
+from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.env.values import canonical_json
+
+__all__ = [
+    "Attribute",
+    "CollectionSchema",
+    "EnvLoadError",
+    "Environment",
+    "EnvironmentSpec",
+    "Episode",
+    "ErrorKind",
+    "Observation",
+    "SandboxViolation",
+    "StateSchema",
+    "ToolError",
+    "canonical_json",
+    "check_source",
+    "diff_states",
+    "python_param_name",
+    "state_hash",
+    "tau2_hash",
+]

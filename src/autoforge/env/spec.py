@@ -15,7 +15,15 @@ from autoforge.tooldocs.spec import ToolSpec
 ENV_SCHEMA_VERSION = 1
 
 AttributeType = Literal[
-    "string", "integer", "number", "boolean", "date", "datetime", "enum", "object", "array",
+    "string",
+    "integer",
+    "number",
+    "boolean",
+    "date",
+    "datetime",
+    "enum",
+    "object",
+    "array",
     "id",
 ]
 

@@ -1,0 +1,174 @@
+"""Size guards called by sandboxed tool code (the sandbox rewrites operators to call them).
+
+``a * b``, ``a + b``, ``a ** b``, ``a << b`` (and ``*=``, ``+=``...) in tool code become calls to
+``__af_mul__`` & co., which refuse to build sequences of more than :data:`MAX_SEQUENCE` items
+or integers of more than :data:`MAX_INT_BITS` bits before allocating anything. ``range``,
+``pow``, ``math.factorial``/``comb``/``perm`` and the ``itertools`` combinatorics are capped the
+same way. They raise :class:`~autoforge.env.limits.ResourceLimit`, which tool code cannot catch.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import itertools
+import math
+from collections.abc import Callable
+from typing import Any
+
+from autoforge.env.limits import ResourceLimit
+
+MAX_SEQUENCE = 10_000_000
+MAX_INT_BITS = 1_000_000
+MAX_FACTORIAL = 20_000
+
+
+_SEQ = (str, bytes, list, tuple)
+
+
+def _size_error(what: str) -> ResourceLimit:
+    return ResourceLimit(f"{what} exceeds the sandbox limit")
+
+
+def _check_repeat(seq: Any, times: Any) -> None:
+    if isinstance(times, int) and len(seq) * times > MAX_SEQUENCE:
+        raise _size_error(f"a sequence of {len(seq)} x {times} items")
+
+
+def _g_mul(a: Any, b: Any) -> Any:
+    if isinstance(a, _SEQ):
+        _check_repeat(a, b)
+    elif isinstance(b, _SEQ):
+        _check_repeat(b, a)
+    elif type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > MAX_INT_BITS:
+        raise _size_error("an integer product")
+    return a * b
+
+
+def _g_add(a: Any, b: Any) -> Any:
+    if isinstance(a, _SEQ) and isinstance(b, _SEQ) and len(a) + len(b) > MAX_SEQUENCE:
+        raise _size_error(f"a sequence of {len(a) + len(b)} items")
+    return a + b
+
+
+def _g_pow(a: Any, b: Any) -> Any:
+    big = type(a) is int and type(b) is int and b > 0 and abs(a) > 1
+    if big and a.bit_length() * b > MAX_INT_BITS:
+        raise _size_error(f"{a} ** {b}")
+    return a**b
+
+
+def _g_lshift(a: Any, b: Any) -> Any:
+    if type(b) is int and type(a) is int and a and b + a.bit_length() > MAX_INT_BITS:
+        raise _size_error(f"{a} << {b}")
+    return a << b
+
+
+def _g_iadd(a: Any, b: Any) -> Any:
+    if isinstance(a, _SEQ) and isinstance(b, _SEQ) and len(a) + len(b) > MAX_SEQUENCE:
+        raise _size_error(f"a sequence of {len(a) + len(b)} items")
+    a += b
+    return a
+
+
+def _g_imul(a: Any, b: Any) -> Any:
+    if isinstance(a, _SEQ):
+        _check_repeat(a, b)
+    elif type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > MAX_INT_BITS:
+        raise _size_error("an integer product")
+    a *= b
+    return a
+
+
+def guarded_range(*args: Any) -> range:
+    result = range(*args)
+    if len(result) > MAX_SEQUENCE:
+        raise _size_error(f"range of {len(result)} items")
+    return result
+
+
+def guarded_pow(base: Any, exp: Any, mod: Any = None) -> Any:
+    if mod is None:
+        return _g_pow(base, exp)
+    return pow(base, exp, mod)
+
+
+GUARDS: dict[type, tuple[str, Callable[..., Any]]] = {
+    ast.Mult: ("__af_mul__", _g_mul),
+    ast.Add: ("__af_add__", _g_add),
+    ast.Pow: ("__af_pow__", _g_pow),
+    ast.LShift: ("__af_lshift__", _g_lshift),
+}
+AUG_GUARDS: dict[type, tuple[str, Callable[..., Any]]] = {
+    ast.Mult: ("__af_imul__", _g_imul),
+    ast.Add: ("__af_iadd__", _g_iadd),
+    ast.Pow: ("__af_pow__", _g_pow),
+    ast.LShift: ("__af_lshift__", _g_lshift),
+}
+GUARD_GLOBALS: dict[str, Callable[..., Any]] = {
+    name: fn for name, fn in [*GUARDS.values(), *AUG_GUARDS.values()]
+}
+
+
+def _capped(fn: Callable[..., Any], limit: int) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def wrapper(n: Any, *rest: Any) -> Any:
+        if isinstance(n, int) and n > limit:
+            raise _size_error(f"{fn.__name__}({n})")
+        return fn(n, *rest)
+
+    return wrapper
+
+
+def _combinatoric(fn: Callable[..., Any], count: Callable[..., int]) -> Callable[..., Any]:
+    """itertools.product & co., refusing results over MAX_SEQUENCE items (C loops that
+    ``list()`` would run uninterruptibly)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        pools = [tuple(a) for a in args]
+        n = count(pools, **kwargs)
+        if n > MAX_SEQUENCE:
+            raise _size_error(f"{fn.__name__} of {n} items")
+        return fn(*pools, **kwargs)
+
+    return wrapper
+
+
+def _n_product(pools: list[tuple[Any, ...]], repeat: int = 1) -> int:
+    return math.prod(len(p) for p in pools) ** repeat
+
+
+def _bounded(n: int, r: int, count: Callable[[int, int], int]) -> int:
+    """``count(n, r)``, or a number over the limit when computing it would itself be costly."""
+    if r > 64 and n > 1:
+        return MAX_SEQUENCE + 1
+    return count(n, r)
+
+
+def _n_perm(pools: list[tuple[Any, ...]], r: int | None = None) -> int:
+    n = len(pools[0])
+    return _bounded(n, n if r is None else min(r, n), math.perm)
+
+
+def _n_comb(pools: list[tuple[Any, ...]], r: int) -> int:
+    n = len(pools[0])
+    return _bounded(n, min(r, n), math.comb)
+
+
+def _n_comb_rep(pools: list[tuple[Any, ...]], r: int) -> int:
+    n = len(pools[0])
+    return _bounded(n + r - 1, r, math.comb) if n else 0
+
+
+OVERRIDES: dict[tuple[str, str], Callable[..., Any]] = {
+    ("math", "factorial"): _capped(math.factorial, MAX_FACTORIAL),
+    ("math", "comb"): _capped(math.comb, MAX_FACTORIAL * 5),
+    ("math", "perm"): _capped(math.perm, MAX_FACTORIAL * 5),
+    ("itertools", "product"): _combinatoric(itertools.product, _n_product),
+    ("itertools", "permutations"): _combinatoric(itertools.permutations, _n_perm),
+    ("itertools", "combinations"): _combinatoric(itertools.combinations, _n_comb),
+    ("itertools", "combinations_with_replacement"): _combinatoric(
+        itertools.combinations_with_replacement, _n_comb_rep
+    ),
+}

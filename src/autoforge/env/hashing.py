@@ -1,0 +1,109 @@
+"""Canonical state hashes: stable across runs, processes and key order; cheap to update.
+
+A state is ``state[collection][key] = record``. Its hash is built per record, Merkle-style:
+
+* each record gets ``d = sha256(json(key) + US + canonical_json(record))`` read as a 256-bit int;
+* a collection is summarised by ``(count, sum of d mod 2**256)``; the sum does not depend on
+  order, so an episode that changed three records updates the sum with three subtractions and
+  three additions instead of rehashing 2 MB (the base digests are computed once per base state);
+* the state hash is ``sha256`` over the sorted lines ``json(name) RS kind RS count RS sum``.
+
+Top-level values that are not dicts (a list, a scalar) are hashed whole (kind ``v``).
+The additive combination is not meant to resist an adversary crafting collisions (an agent
+cannot choose records freely); it is exact for telling states apart in practice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from autoforge.env.values import canonical_json
+
+MOD = 1 << 256
+_US = "\x1f"
+
+
+def record_digest(key: Any, record: Any) -> int:
+    """The 256-bit digest of one ``(key, record)`` entry of a collection."""
+    text = json.dumps(key if isinstance(key, str) else str(key)) + _US + canonical_json(record)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest(), "big")
+
+
+def value_digest(value: Any) -> int:
+    """The digest of a top-level value that is not a collection (hashed whole)."""
+    return int.from_bytes(hashlib.sha256(canonical_json(value).encode()).digest(), "big")
+
+
+def collection_summary(records: Mapping[Any, Any]) -> tuple[int, int]:
+    """``(count, digest sum)`` of a collection given as a plain mapping."""
+    total = 0
+    for key, record in records.items():
+        total += record_digest(key, record)
+    return len(records), total % MOD
+
+
+def combine(parts: Mapping[str, tuple[str, int, int]]) -> str:
+    """The state hash from ``name -> (kind, count, digest)`` of every top-level entry."""
+    lines = [
+        f"{json.dumps(name)}\x1e{kind}\x1e{count}\x1e{digest:064x}\n"
+        for name, (kind, count, digest) in sorted(parts.items())
+    ]
+    return hashlib.sha256(("autoforge-state-v1\n" + "".join(lines)).encode()).hexdigest()
+
+
+def state_hash(state: Mapping[str, Any]) -> str:
+    """The canonical hash of a state (a mapping of collections).
+
+    Equal for equal states whatever the key order, the process or the run; any change of a
+    value, a key or a type (``1`` vs ``True`` vs ``"1"``) changes it. ``86.0`` and ``86`` hash
+    the same (they are the same JSON number).
+    """
+    parts: dict[str, tuple[str, int, int]] = {}
+    for name, value in state.items():
+        if isinstance(value, Mapping):
+            count, digest = collection_summary(value)
+            parts[str(name)] = ("c", count, digest)
+        else:
+            parts[str(name)] = ("v", 0, value_digest(value))
+    return combine(parts)
+
+
+def tau2_hash(obj: Any) -> str:
+    """tau2-bench's ``get_dict_hash``: ``sha256(json.dumps(obj, sort_keys=True, default=str))``.
+
+    For comparing with the hashes recorded in ``gt_replay.json``; not canonical (``86.0`` and
+    ``86`` differ) and slower than :func:`state_hash` on large states.
+    """
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class BaseDigests:
+    """Per-record digests of one base state, computed lazily (once) and shared by episodes.
+
+    Thread-safe: the first episode that needs a collection's digests computes them under a lock.
+    The base state must never be mutated afterwards (the runtime never does).
+    """
+
+    def __init__(self, base: Mapping[str, Any]) -> None:
+        self._base = base
+        self._lock = threading.Lock()
+        self._records: dict[str, dict[Any, int]] = {}
+        self._sums: dict[str, tuple[int, int]] = {}
+
+    def collection(self, name: str) -> tuple[dict[Any, int], int, int]:
+        """``(digest per key, count, digest sum)`` of base collection ``name``."""
+        digests = self._records.get(name)
+        if digests is None:
+            with self._lock:
+                digests = self._records.get(name)
+                if digests is None:
+                    records = self._base[name]
+                    digests = {k: record_digest(k, v) for k, v in records.items()}
+                    self._sums[name] = (len(digests), sum(digests.values()) % MOD)
+                    self._records[name] = digests
+        count, total = self._sums[name]
+        return digests, count, total

@@ -1,0 +1,152 @@
+"""Per-call time limits for in-process tool calls, from any thread, at ~1 us per call.
+
+Why this design (alternatives measured or ruled out, see ``docs/sandbox.md``):
+
+* ``signal.setitimer`` only works in the main thread; rollouts call tools from worker threads
+  and event loops.
+* ``sys.settrace`` budgets cost a Python callback per line (10x slower tools).
+* Running each call in a helper thread and abandoning it on timeout leaks a spinning thread.
+
+So one daemon *watchdog* thread keeps the deadlines of the calls in flight. A call registers
+its thread and deadline (a dict insert under a lock); when a deadline passes, the watchdog
+raises :class:`CallTimeout` *inside the calling thread* with ``PyThreadState_SetAsyncExc``
+and repeats every 100 ms until the call ends (so ``finally:`` loops end too). The watchdog
+sleeps until the earliest deadline and is only woken when a new deadline is earlier.
+
+Limits: the exception is delivered between bytecodes, so a single long C-level operation
+(a huge regex backtrack, ``math.factorial`` of a big number) finishes before the call ends;
+the isolated mode (a subprocess killed on timeout) is the hard boundary.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+REFIRE_S = 0.1
+
+
+class CallTimeout(BaseException):
+    """Raised inside a tool call that ran past its deadline (tool code cannot catch it)."""
+
+
+class ResourceLimit(BaseException):
+    """Raised by the sandbox's guards when a tool builds an oversized value."""
+
+
+_PROTO_SET = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object)
+_PROTO_CLEAR = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)
+_set_async_exc = _PROTO_SET(("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+_clear_async_exc = _PROTO_CLEAR(("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+
+
+class _Token:
+    __slots__ = ("done", "fire_at", "fired", "tid")
+
+    def __init__(self, tid: int, fire_at: float) -> None:
+        self.tid = tid
+        self.fire_at = fire_at
+        self.fired = False
+        self.done = False
+
+
+class Watchdog:
+    """The process-wide deadline keeper (one daemon thread, started on first use)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._active: dict[int, _Token] = {}
+        self._wake_at: float | None = None
+        self._thread = threading.Thread(target=self._loop, name="autoforge-watchdog", daemon=True)
+        self._thread.start()
+
+    def start(self, timeout_s: float) -> _Token | None:
+        """Register the current thread's call; None when a call is already guarded here."""
+        tid = threading.get_ident()
+        token = _Token(tid, time.monotonic() + timeout_s)
+        with self._cond:
+            if tid in self._active:
+                return None
+            self._active[tid] = token
+            if self._wake_at is None or token.fire_at < self._wake_at:
+                self._wake_at = token.fire_at
+                self._cond.notify()
+        return token
+
+    def stop(self, token: _Token) -> None:
+        """Unregister; clears a timeout that was raised but not yet delivered."""
+        with self._cond:
+            if self._active.get(token.tid) is token:
+                del self._active[token.tid]
+            token.done = True
+            if token.fired:
+                _clear_async_exc(token.tid, None)
+
+    def _loop(self) -> None:
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                wake: float | None = None
+                for tid, token in self._active.items():
+                    if token.fire_at <= now:
+                        token.fired = True
+                        _set_async_exc(tid, CallTimeout)
+                        token.fire_at = now + REFIRE_S
+                    wake = token.fire_at if wake is None else min(wake, token.fire_at)
+                self._wake_at = wake
+                self._cond.wait(None if wake is None else max(0.0, wake - now))
+
+
+_WATCHDOG: Watchdog | None = None
+_WATCHDOG_PID = 0
+_WATCHDOG_LOCK = threading.Lock()
+
+
+def watchdog() -> Watchdog:
+    """The watchdog of this process (recreated after a fork)."""
+    global _WATCHDOG, _WATCHDOG_PID
+    if _WATCHDOG is None or os.getpid() != _WATCHDOG_PID:
+        with _WATCHDOG_LOCK:
+            if _WATCHDOG is None or os.getpid() != _WATCHDOG_PID:
+                _WATCHDOG = Watchdog()
+                _WATCHDOG_PID = os.getpid()
+    return _WATCHDOG
+
+
+def _stop(dog: Watchdog, token: _Token) -> None:
+    while True:  # a timeout delivered while unregistering must not escape
+        try:
+            dog.stop(token)
+            return
+        except CallTimeout:
+            continue
+
+
+def call_limited(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], timeout_s: float
+) -> tuple[bool, Any, BaseException | None]:
+    """Run ``fn(*args, **kwargs)`` with a deadline; ``(timed_out, result, exception)``.
+
+    Never raises what ``fn`` raises: the exception comes back as the third element
+    (a :class:`CallTimeout` means the deadline passed).
+    """
+    dog = watchdog()
+    token = dog.start(timeout_s)
+    result: Any = None
+    error: BaseException | None = None
+    try:
+        try:
+            result = fn(*args, **kwargs)
+        except BaseException as exc:
+            error = exc
+    except CallTimeout as exc:  # delivered inside the handler above
+        error = exc
+    finally:
+        if token is not None:
+            _stop(dog, token)
+    timed_out = isinstance(error, CallTimeout) or (token is not None and token.fired)
+    return timed_out, (None if timed_out else result), error

@@ -1,0 +1,326 @@
+"""The environment runtime: load an environment, run isolated episodes, call tools.
+
+```python
+env = Environment.load("envs/bookstore")
+ep = env.episode()
+obs = ep.call("get_order", {"order_id": "ORD-2"})   # never raises for agent mistakes
+obs.ok, obs.content, obs.result, obs.error_kind
+ep.state_hash(); ep.snapshot(); ep.diff(); ep.reset()
+```
+
+A tool call validates the arguments (compiled JSON Schema checks), copies them, runs the tool
+under the sandbox's time limit against the episode's copy-on-write state as one transaction
+(kept on success, dropped on any error), and serialises the result (strings as they are,
+everything else as JSON).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from autoforge.env.cow import CowState, StateView
+from autoforge.env.errors import EnvLoadError, ToolError
+from autoforge.env.hashing import BaseDigests
+from autoforge.env.limits import CallTimeout, ResourceLimit, call_limited
+from autoforge.env.sandbox import exec_module
+from autoforge.env.signatures import ToolBinding, bind_tools
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.values import jcopy, to_jsonable
+
+ErrorKind = Literal[
+    "unknown_tool", "invalid_arguments", "tool_error", "timeout", "sandbox", "crash"
+]
+Mode = Literal["inline", "isolated"]
+
+DEFAULT_CALL_TIMEOUT_S = 2.0
+_SCALARS = (str, int, float, bool, type(None))
+_UNSET: Any = object()
+
+
+class Observation:
+    """What one tool call produced.
+
+    ``content`` is what the agent sees: the returned string, the JSON of any other value, or
+    ``Error: ...``. ``result`` is the returned value as plain JSON data (decoded lazily from
+    ``content``, so it never aliases the episode state); None on error.
+    """
+
+    __slots__ = ("_result", "content", "error_kind", "ok", "tool")
+
+    def __init__(
+        self,
+        tool: str,
+        ok: bool,
+        content: str,
+        error_kind: ErrorKind | None = None,
+        result: Any = _UNSET,
+    ) -> None:
+        self.tool = tool
+        self.ok = ok
+        self.content = content
+        self.error_kind = error_kind
+        self._result = result
+
+    @property
+    def result(self) -> Any:
+        """The returned value (JSON data); None when the call failed."""
+        if self._result is _UNSET:
+            self._result = json.loads(self.content) if self.ok else None
+        return self._result
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record of this observation."""
+        return {
+            "tool": self.tool,
+            "ok": self.ok,
+            "content": self.content,
+            "error_kind": self.error_kind,
+        }
+
+    def __repr__(self) -> str:
+        kind = "" if self.ok else f", error_kind={self.error_kind!r}"
+        return f"Observation(tool={self.tool!r}, ok={self.ok}{kind}, content={self.content!r})"
+
+
+def _fail(tool: str, kind: ErrorKind, message: str) -> Observation:
+    return Observation(tool, False, f"Error: {message}", kind, None)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, default=to_jsonable)
+
+
+def classify_error(
+    tool: str, timed_out: bool, error: BaseException | None, timeout_s: float
+) -> Observation:
+    """The error observation for a call that timed out or raised ``error``."""
+    if timed_out or isinstance(error, CallTimeout):
+        return _fail(tool, "timeout", f"{tool} timed out after {timeout_s:g} s")
+    if isinstance(error, ToolError):
+        return _fail(tool, "tool_error", str(error))
+    if isinstance(error, (ResourceLimit, MemoryError)):
+        detail = str(error) or "memory limit exceeded"
+        return _fail(tool, "sandbox", f"{tool} exceeded a sandbox limit: {detail}")
+    name = type(error).__name__
+    return _fail(tool, "crash", f"{tool} failed: {name}: {error}")
+
+
+def observation_for(tool: str, result: Any) -> tuple[Observation | None, str]:
+    """``(error observation or None, content)`` for a returned value."""
+    if type(result) is str:
+        return None, result
+    try:
+        content = _dumps(result)
+    except (TypeError, ValueError) as exc:
+        return _fail(tool, "crash", f"{tool} returned a value that is not JSON: {exc}"), ""
+    return None, content
+
+
+class Environment:
+    """A loaded environment: spec, sandboxed tool functions, initial state.
+
+    Build with :meth:`load` (a directory) or :meth:`from_parts` (in memory). Immutable after
+    construction and safe to share between threads; each :meth:`episode` is independent.
+    """
+
+    def __init__(
+        self,
+        spec: EnvironmentSpec,
+        tools_source: str,
+        initial_state: Mapping[str, Any] | None = None,
+        *,
+        call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
+        filename: str = "tools.py",
+        path: Path | None = None,
+    ) -> None:
+        self.spec = spec
+        self.tools_source = tools_source
+        self.path = path
+        self.call_timeout_s = call_timeout_s
+        self.initial_state: dict[str, Any] = _initial_state(spec, initial_state)
+        namespace, defs = exec_module(tools_source, filename, {"ToolError": ToolError})
+        self.tools: dict[str, ToolBinding] = bind_tools(spec, namespace, defs, filename)
+        self._digests = BaseDigests(self.initial_state)
+
+    @classmethod
+    def load(
+        cls, env_dir: str | Path, *, call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
+    ) -> Environment:
+        """Load ``environment.json``, ``tools.py`` and the optional ``initial_state.json``."""
+        root = Path(env_dir)
+        if not root.is_dir():
+            raise EnvLoadError(f"{root}: not an environment directory (it does not exist)")
+        spec = _read_spec(root / "environment.json")
+        tools_path = root / "tools.py"
+        if not tools_path.is_file():
+            raise EnvLoadError(f"{tools_path}: missing (one function per tool is expected)")
+        state = (
+            _read_json(root / "initial_state.json")
+            if (root / "initial_state.json").exists()
+            else None
+        )
+        return cls(
+            spec,
+            tools_path.read_text(encoding="utf-8"),
+            state,
+            call_timeout_s=call_timeout_s,
+            filename=str(tools_path),
+            path=root,
+        )
+
+    @classmethod
+    def from_parts(
+        cls,
+        spec: EnvironmentSpec,
+        tools_source: str,
+        initial_state: Mapping[str, Any] | None = None,
+        *,
+        call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
+    ) -> Environment:
+        """Build an environment in memory (synthesis); same checks as :meth:`load`."""
+        return cls(spec, tools_source, initial_state, call_timeout_s=call_timeout_s)
+
+    def with_initial_state(self, state: Mapping[str, Any]) -> Environment:
+        """The same tools over another initial state (copied once; episodes share it)."""
+        clone = object.__new__(Environment)
+        clone.__dict__.update(self.__dict__)
+        clone.initial_state = _initial_state(self.spec, state)
+        clone._digests = BaseDigests(clone.initial_state)
+        return clone
+
+    @property
+    def tool_names(self) -> list[str]:
+        """The documented tools, in spec order."""
+        return list(self.tools)
+
+    def episode(self, state: Mapping[str, Any] | None = None, *, mode: Mode = "inline") -> Episode:
+        """A new isolated episode starting from ``state`` (a copy) or the initial state.
+
+        ``mode="isolated"`` runs the tool code in a subprocess with a memory limit (see
+        :mod:`autoforge.env.isolated`); ``"inline"`` runs it in this process (fast path).
+        """
+        env = self if state is None else self.with_initial_state(state)
+        if mode == "isolated":
+            from autoforge.env.isolated import IsolatedEpisode
+
+            return IsolatedEpisode(env)
+        if mode != "inline":
+            raise ValueError(f"unknown episode mode {mode!r} (use 'inline' or 'isolated')")
+        return Episode(env)
+
+    def __repr__(self) -> str:
+        return f"Environment({self.spec.name!r}, tools={len(self.tools)})"
+
+
+class Episode:
+    """One run of an environment: its own state, tool calls, hash and reset.
+
+    Use from one thread at a time; separate episodes may run concurrently.
+    """
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        self._state = CowState(env.initial_state, env._digests)
+        self.calls = 0
+
+    @property
+    def state(self) -> StateView:
+        """The current state, read-only (records come back as copies)."""
+        return self._state.view()
+
+    def call(self, tool: str, arguments: Mapping[str, Any] | str | None = None) -> Observation:
+        """Call ``tool``; agent mistakes come back as error observations, never exceptions."""
+        self.calls += 1
+        binding = self.env.tools.get(tool)
+        if binding is None:
+            return self._unknown(tool)
+        kwargs, problem = binding.prepare(arguments)
+        if problem is not None:
+            return _fail(tool, "invalid_arguments", f"invalid arguments for {tool}: {problem}")
+        return self._run(tool, binding.fn, kwargs)
+
+    def _run(self, tool: str, fn: Callable[..., Any], kwargs: dict[str, Any]) -> Observation:
+        state = self._state
+        timeout = self.env.call_timeout_s
+        timed_out, result, error = call_limited(fn, (state,), kwargs, timeout)
+        if error is None and not timed_out:
+            failed, content = observation_for(tool, result)
+            if failed is None:
+                state.commit()
+                return Observation(tool, True, content, None, _scalar_or_unset(result))
+            state.abort()
+            return failed
+        state.abort()
+        if isinstance(error, KeyboardInterrupt):
+            raise error
+        return classify_error(tool, timed_out, error, timeout)
+
+    def _unknown(self, tool: str) -> Observation:
+        names = ", ".join(self.env.tools)
+        return _fail(tool, "unknown_tool", f"unknown tool '{tool}'. Available tools: {names}")
+
+    def snapshot(self) -> dict[str, Any]:
+        """A plain, independent copy of the current state."""
+        return self._state.snapshot()
+
+    def state_hash(self) -> str:
+        """The canonical hash of the current state (``== state_hash(self.snapshot())``)."""
+        return self._state.state_hash()
+
+    def diff(self) -> list[dict[str, Any]]:
+        """``diff_states(initial state, current state)``, from the changed records only."""
+        return self._state.diff()
+
+    def reset(self) -> None:
+        """Back to the episode's initial state."""
+        self._state.reset()
+        self.calls = 0
+
+    def close(self) -> None:
+        """Release resources (nothing to release in inline mode)."""
+
+    def __enter__(self) -> Episode:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _scalar_or_unset(result: Any) -> Any:
+    return result if type(result) in _SCALARS else _UNSET
+
+
+def _initial_state(spec: EnvironmentSpec, state: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A private copy of ``state`` with every declared collection present."""
+    if state is not None and not isinstance(state, Mapping):
+        raise EnvLoadError("the initial state must be a JSON object of collections")
+    out: dict[str, Any] = jcopy(dict(state)) if state is not None else {}
+    for coll in spec.state_schema.collections:
+        out.setdefault(coll.name, {})
+    return out
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise EnvLoadError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+
+
+def _read_spec(path: Path) -> EnvironmentSpec:
+    if not path.is_file():
+        raise EnvLoadError(f"{path}: missing (the environment spec)")
+    try:
+        return EnvironmentSpec.model_validate(_read_json(path))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise EnvLoadError(
+            f"{path}: invalid environment spec at {where}: {first['msg']} "
+            f"({exc.error_count()} problem(s))"
+        ) from None

@@ -1,0 +1,189 @@
+"""Binding documented tools to their Python implementations, and preparing call arguments.
+
+Contract checked at load time (every problem is listed in one :class:`EnvLoadError`):
+
+* every documented tool has exactly one top-level ``def`` of the same name in ``tools.py``;
+* its first parameter is the positional ``state``; the others are exactly the documented
+  parameters (as keyword-capable parameters), required ones without a default and optional
+  ones with a default; no ``*args`` / ``**kwargs``;
+* every other top-level function is a helper whose name starts with ``_``;
+* every parameter schema is a valid JSON Schema object.
+
+A documented parameter whose name is a Python keyword (``from``) is written with a trailing
+underscore in Python (``from_``); names that are not identifiers get ``_`` for each invalid
+character (:func:`python_param_name`).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import keyword
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from autoforge.env.errors import EnvLoadError
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.validation import Validator, compile_validator, schema_problem
+from autoforge.env.values import jcopy
+from autoforge.tooldocs.spec import ToolSpec
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def python_param_name(name: str) -> str:
+    """The Python parameter name for documented parameter ``name``."""
+    if name.isidentifier():
+        return f"{name}_" if keyword.iskeyword(name) else name
+    fixed = re.sub(r"\W", "_", name)
+    return f"_{fixed}" if fixed[:1].isdigit() else fixed
+
+
+class ToolBinding:
+    """A documented tool bound to its function, with its compiled argument validator."""
+
+    __slots__ = ("fast", "fn", "params", "renamed", "spec", "validate")
+
+    def __init__(self, spec: ToolSpec, fn: Callable[..., Any]) -> None:
+        self.spec = spec
+        self.fn = fn
+        self.validate: Validator
+        self.validate, self.fast = compile_validator(spec.parameters)
+        self.params = {p: python_param_name(p) for p in spec.param_names}
+        self.renamed = any(k != v for k, v in self.params.items())
+
+    def prepare(
+        self, arguments: Mapping[str, Any] | str | None
+    ) -> tuple[dict[str, Any], str | None]:
+        """``(keyword arguments for the function, None)`` or ``({}, problem)``.
+
+        Arguments are validated against the schema and copied, so a tool mutating them
+        cannot change the caller's objects.
+        """
+        if arguments is None:
+            arguments = {}
+        elif isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except json.JSONDecodeError as exc:
+                return {}, f"arguments are not valid JSON ({exc.msg})"
+        if type(arguments) is not dict:
+            if not isinstance(arguments, Mapping):
+                return {}, "arguments must be a JSON object"
+            arguments = dict(arguments)
+        params = self.params
+        for key in arguments:
+            if key not in params:
+                expected = ", ".join(params) or "no arguments"
+                return {}, f"unexpected argument {key!r} (expected: {expected})"
+        problem = self.validate(arguments)
+        if problem is not None:
+            return {}, problem
+        if self.renamed:
+            return {params[k]: _copy(v) for k, v in arguments.items()}, None
+        return {k: _copy(v) for k, v in arguments.items()}, None
+
+
+def _copy(value: Any) -> Any:
+    return value if type(value) in _SCALARS else jcopy(value)
+
+
+def _signature_problems(spec: ToolSpec, fn: Callable[..., Any]) -> list[str]:
+    name = spec.name
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return [f"tool '{name}': its signature cannot be read"]
+    documented = {python_param_name(p): p in spec.required for p in spec.param_names}
+    want = ", ".join(["state", *(p if r else f"{p}=None" for p, r in documented.items())])
+    fix = f"(fix: def {name}({want}))"
+    problems: list[str] = []
+    first = params[0] if params else None
+    if (
+        first is None
+        or first.name != "state"
+        or first.kind
+        not in (
+            inspect.Parameter.POSITIONAL_ONLY,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        )
+    ):
+        problems.append(f"tool '{name}': the first parameter must be 'state' {fix}")
+    rest = params[1:] if first is not None and first.name == "state" else params
+    seen = set()
+    for p in rest:
+        if p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+            problems.append(f"tool '{name}': *args/**kwargs are not allowed ({p}) {fix}")
+            continue
+        if p.kind is inspect.Parameter.POSITIONAL_ONLY:
+            problems.append(f"tool '{name}': parameter '{p.name}' must not be positional-only")
+        if p.name not in documented:
+            problems.append(f"tool '{name}': parameter '{p.name}' is not documented {fix}")
+            continue
+        seen.add(p.name)
+        required = documented[p.name]
+        has_default = p.default is not inspect.Parameter.empty
+        if required and has_default:
+            problems.append(f"tool '{name}': required parameter '{p.name}' must have no default")
+        if not required and not has_default:
+            problems.append(
+                f"tool '{name}': optional parameter '{p.name}' needs a default (e.g. None)"
+            )
+    for missing in documented.keys() - seen:
+        problems.append(f"tool '{name}': documented parameter '{missing}' is missing {fix}")
+    return problems
+
+
+def _spec_problems(spec: EnvironmentSpec) -> list[str]:
+    problems = []
+    counts = Counter(t.name for t in spec.tools)
+    problems += [f"tool '{n}' is documented {c} times" for n, c in counts.items() if c > 1]
+    for tool in spec.tools:
+        why = schema_problem(tool.parameters)
+        if why is not None:
+            problems.append(f"tool '{tool.name}': invalid parameters schema: {why}")
+        elif tool.parameters.get("type", "object") != "object":
+            problems.append(f"tool '{tool.name}': parameters schema must be of type 'object'")
+        names = [python_param_name(p) for p in tool.param_names]
+        if "state" in names:
+            problems.append(f"tool '{tool.name}': a parameter may not be called 'state'")
+    return problems
+
+
+def bind_tools(
+    spec: EnvironmentSpec,
+    namespace: Mapping[str, Any],
+    defs: list[ast.FunctionDef],
+    filename: str = "tools.py",
+) -> dict[str, ToolBinding]:
+    """Bind every documented tool to its function; :class:`EnvLoadError` lists all problems."""
+    problems = _spec_problems(spec)
+    def_counts = Counter(d.name for d in defs)
+    documented = {t.name for t in spec.tools}
+    for fname, count in def_counts.items():
+        if count > 1:
+            problems.append(f"function '{fname}' is defined {count} times (keep one)")
+        if fname not in documented and not fname.startswith("_"):
+            problems.append(
+                f"function '{fname}' is not a documented tool (rename helpers to '_{fname}')"
+            )
+    bindings: dict[str, ToolBinding] = {}
+    for tool in spec.tools:
+        fn = namespace.get(tool.name) if tool.name in def_counts else None
+        if fn is None or not callable(fn):
+            want = ", ".join(["state", *map(python_param_name, tool.param_names)])
+            problems.append(
+                f"tool '{tool.name}' has no implementation (add: def {tool.name}({want}))"
+            )
+            continue
+        sig = _signature_problems(tool, fn)
+        problems += sig
+        if not sig and tool.name not in bindings:
+            bindings[tool.name] = ToolBinding(tool, fn)
+    if problems:
+        listing = "\n  - ".join(problems)
+        raise EnvLoadError(f"{filename} does not match the spec:\n  - {listing}")
+    return bindings
