@@ -269,3 +269,47 @@ def test_openapi_spec_documents_the_api(service: EnvService) -> None:
     assert call["requestBody"]["content"]["application/json"]["schema"]["type"] == "object"
     assert {"404", "422", "401"} <= set(call["responses"])
     assert spec["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+
+
+_SLOW_TOOLS = """
+def spin(state):
+    n = 0
+    while True:
+        n += 1
+
+
+def ping(state):
+    return "pong"
+"""
+
+
+def test_a_call_past_the_time_limit_is_a_timeout_observation() -> None:
+    from autoforge.env import Environment
+    from autoforge.env.spec import EnvironmentSpec
+    from autoforge.tooldocs.spec import ToolSpec
+
+    spec = EnvironmentSpec(name="slow", tools=[ToolSpec(name="spin"), ToolSpec(name="ping")])
+    env = Environment.from_parts(spec, _SLOW_TOOLS, {}, call_timeout_s=0.2)
+    with TestClient(create_app(EnvService(env))) as http:
+        episode = _open(http)["episode_id"]
+        started = time.monotonic()
+        spun = _call(http, episode, "spin", {})
+        assert time.monotonic() - started < 5
+        assert spun.status_code == 200
+        assert spun.json()["error_kind"] == "timeout" and spun.json()["ok"] is False
+        assert _call(http, episode, "ping", {}).json() == {
+            "ok": True,
+            "content": "pong",
+            "error_kind": None,
+        }  # fmt: skip  - the server (and the episode) keep working
+
+
+def test_isolated_episodes_run_in_a_subprocess(bookstore_env: Any) -> None:
+    service = EnvService(bookstore_env, isolated=True)
+    with TestClient(create_app(service)) as http:
+        episode = _open(http)["episode_id"]
+        body = _call(http, episode, "get_book", {"book_id": "B-204"}).json()
+        assert body["ok"] is True and "Orbitfall" in body["content"]
+        (session,) = list(service.store)
+        assert type(session.episode).__name__ == "IsolatedEpisode"
+        http.delete(f"/episodes/{episode}")

@@ -63,6 +63,13 @@ def serve(
     idle_timeout: Annotated[
         float, typer.Option(help="Seconds without a call after which an episode is dropped.")
     ] = 600.0,
+    call_timeout: Annotated[
+        float | None,
+        typer.Option(help="Per tool call time limit in seconds (default: the runtime's)."),
+    ] = None,
+    isolated: Annotated[
+        bool, typer.Option("--isolated", help="Run tool code in a subprocess per episode.")
+    ] = False,
 ) -> None:
     """Load the environment and serve it until interrupted."""
     from autoforge.serve.auth import check_bind
@@ -71,13 +78,15 @@ def serve(
 
     if transport not in ("stdio", "http"):
         raise UserError(f"--transport must be stdio or http, not {transport!r}")
-    if max_sessions < 1 or idle_timeout <= 0:
-        raise UserError("--max-sessions must be >= 1 and --idle-timeout > 0")
+    if max_sessions < 1 or idle_timeout <= 0 or (call_timeout is not None and call_timeout <= 0):
+        raise UserError("--max-sessions must be >= 1, --idle-timeout and --call-timeout > 0")
     http = not mcp or transport == "http"
     if http:
         check_bind(host, token)
     limits = Limits(max_sessions=max_sessions, idle_timeout_s=idle_timeout)
-    service = load_service(target, tasks, limits=limits)
+    service = load_service(
+        target, tasks, limits=limits, call_timeout_s=call_timeout, isolated=isolated
+    )
     if task is not None:
         service.tasks.get(task)  # fail now on an unknown task, not at the first call
     err = Console(stderr=True)

@@ -158,6 +158,7 @@ def _lifespan(service: EnvService) -> Any:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            service.store.close_all()
 
     return lifespan
 

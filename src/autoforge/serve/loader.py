@@ -66,13 +66,23 @@ def _find_env_dir(root: Path) -> Path:
 
 
 def load_service(
-    path: str | Path, tasks: str | Path | None = None, *, limits: Limits | None = None
+    path: str | Path,
+    tasks: str | Path | None = None,
+    *,
+    limits: Limits | None = None,
+    call_timeout_s: float | None = None,
+    isolated: bool = False,
 ) -> EnvService:
-    """Load the environment (sandbox-checked by the runtime) and its tasks into a service."""
+    """Load the environment (sandbox-checked by the runtime) and its tasks into a service.
+
+    ``call_timeout_s``: the runtime's per-call time limit (its default when None);
+    ``isolated``: run tool code in a subprocess per episode (the runtime's hard boundary).
+    """
     from autoforge.env import Environment
 
     target = resolve(path, tasks)
-    env: Any = Environment.load(target.env_dir)
+    timeout = {} if call_timeout_s is None else {"call_timeout_s": call_timeout_s}
+    env: Any = Environment.load(target.env_dir, **timeout)
     served: list[ServedTask] = load_tasks(target.tasks_file) if target.tasks_file else []
     wrong = sorted({t.env_id for t in served} - {env.spec.name})
     if wrong:
@@ -80,4 +90,4 @@ def load_service(
             f"{target.tasks_file} has tasks of environment(s) {', '.join(wrong)}, but "
             f"{target.env_dir} is {env.spec.name!r}"
         )
-    return EnvService(env, served, limits=limits)
+    return EnvService(env, served, limits=limits, isolated=isolated)

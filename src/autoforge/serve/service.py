@@ -38,7 +38,11 @@ class EpisodeLike(Protocol):
 
 @dataclass(frozen=True)
 class Limits:
-    """Session bounds: how many episodes at once, and how long an idle one is kept."""
+    """Session bounds: how many episodes at once, and how long an idle one is kept.
+
+    The per-call time limit is the environment's own (``Environment.load(call_timeout_s=)``):
+    a call past it returns an observation with ``error_kind="timeout"``.
+    """
 
     max_sessions: int = 256
     idle_timeout_s: float = 600.0
@@ -48,14 +52,21 @@ class EnvService:
     """One environment served to many clients, each in its own episode."""
 
     def __init__(
-        self, env: Any, tasks: Sequence[ServedTask] = (), *, limits: Limits | None = None
+        self,
+        env: Any,
+        tasks: Sequence[ServedTask] = (),
+        *,
+        limits: Limits | None = None,
+        isolated: bool = False,
     ) -> None:
         self.env = env
         self.limits = limits or Limits()
         self.tasks = TaskIndex(tasks)
+        self.mode = "isolated" if isolated else "inline"
         self.store: SessionStore[EpisodeLike] = SessionStore(
-            self.limits.max_sessions, self.limits.idle_timeout_s
+            self.limits.max_sessions, self.limits.idle_timeout_s, on_close=_close_episode
         )
+        self._task_envs: dict[str, Any] = {}
         self.env_id: str = env.spec.name
         self.policy: str = env.spec.policy
         self.tools: list[dict[str, Any]] = [t.openai_tool() for t in env.spec.tools]
@@ -66,11 +77,9 @@ class EnvService:
         task = self.tasks.get(task_id) if task_id is not None else None
         if task is None and seed is not None:
             task = self.tasks.pick(seed)
-        state = dict(task.initial_state) if task and task.initial_state is not None else None
+        env = self._env_for(task)
         session = self.store.open(
-            lambda: self.env.episode(state),
-            task_id=task.id if task else None,
-            seed=seed,
+            lambda: env.episode(mode=self.mode), task_id=task.id if task else None, seed=seed
         )
         return {
             "episode_id": session.id,
@@ -81,6 +90,16 @@ class EnvService:
             "policy": self.policy,
             "tools": self.tools,
         }
+
+    def _env_for(self, task: ServedTask | None) -> Any:
+        """The environment over the task's S0, built once per task: opening an episode then
+        copies nothing and rehashes nothing (the runtime shares the base state's digests)."""
+        if task is None or task.initial_state is None:
+            return self.env
+        env = self._task_envs.get(task.id)
+        if env is None:
+            env = self._task_envs[task.id] = self.env.with_initial_state(task.initial_state)
+        return env
 
     def call(self, episode_id: str, name: str, arguments: Any) -> dict[str, Any]:
         """Run one tool call; unknown tools and bad arguments raise (404 / 422) after logging."""
@@ -193,6 +212,12 @@ class EnvService:
             "max_sessions": self.limits.max_sessions,
             "tasks": len(self.tasks),
         }
+
+
+def _close_episode(episode: Any) -> None:
+    close = getattr(episode, "close", None)
+    if close is not None:
+        close()
 
 
 def _as_message(message: Any) -> dict[str, Any]:

@@ -54,6 +54,7 @@ class SessionStore(Generic[E]):
         idle_timeout_s: float = 600.0,
         *,
         clock: Callable[[], float] = time.monotonic,
+        on_close: Callable[[E], None] | None = None,
     ) -> None:
         if max_sessions < 1:
             raise ValueError("max_sessions must be at least 1")
@@ -62,6 +63,7 @@ class SessionStore(Generic[E]):
         self.max_sessions = max_sessions
         self.idle_timeout_s = idle_timeout_s
         self._clock = clock
+        self._on_close = on_close
         self._sessions: dict[str, Session[E]] = {}
         self.evicted = 0
 
@@ -106,6 +108,7 @@ class SessionStore(Generic[E]):
         """Remove and return the session; ``UnknownEpisode`` if it is not open."""
         session = self.get(session_id)
         del self._sessions[session_id]
+        self._release(session)
         return session
 
     def evict_idle(self) -> list[str]:
@@ -113,9 +116,18 @@ class SessionStore(Generic[E]):
         cutoff = self._clock() - self.idle_timeout_s
         stale = [sid for sid, s in self._sessions.items() if s.last_used <= cutoff]
         for sid in stale:
-            del self._sessions[sid]
+            self._release(self._sessions.pop(sid))
         self.evicted += len(stale)
         return stale
+
+    def close_all(self) -> None:
+        """Close every session (server shutdown)."""
+        for sid in list(self._sessions):
+            self._release(self._sessions.pop(sid))
+
+    def _release(self, session: Session[E]) -> None:
+        if self._on_close is not None:
+            self._on_close(session.episode)
 
     def _retry_after(self) -> float:
         """Seconds until the least recently used session becomes evictable."""
