@@ -50,6 +50,9 @@ class _Deleted:
 
 
 DELETED: Any = _Deleted()
+RESTORED: Any = _MISSING  # in a change list: the key is back to its base value
+
+Change = tuple[Any, Any, Any]
 
 
 class _Layered(MutableMapping[Any, Any]):
@@ -202,10 +205,12 @@ class CowCollection(_Layered):
         super().__init__(base)
         self._digests: dict[Any, int] = {}
 
-    def commit(self) -> None:
-        """Keep the call's changes."""
-        for key in self._commit_layer():
+    def commit(self) -> list[Any]:
+        """Keep the call's changes; the keys that changed."""
+        changed = self._commit_layer()
+        for key in changed:
             self._digests.pop(key, None)
+        return changed
 
     def abort(self) -> None:
         """Drop the call's changes."""
@@ -254,13 +259,14 @@ class CowState(_Layered):
     copy); any other top-level value is copied on access like a record.
     """
 
-    __slots__ = ("_children", "_digests", "_touched")
+    __slots__ = ("_children", "_digests", "_touched", "last_changes")
 
     def __init__(self, base: Mapping[str, Any], digests: BaseDigests | None = None) -> None:
         super().__init__(base)
         self._children: dict[Any, CowCollection] = {}
         self._touched: dict[Any, CowCollection] = {}
         self._digests = digests if digests is not None else BaseDigests(base)
+        self.last_changes: list[Change] = []
 
     def __getitem__(self, key: Any) -> Any:
         value = self._tx.get(key, _MISSING)
@@ -300,11 +306,40 @@ class CowState(_Layered):
 
     # -- transactions -----------------------------------------------------------------------
     def commit(self) -> None:
-        """Keep the changes of the current call (all collections it touched)."""
-        for child in self._touched.values():
-            child.commit()
+        """Keep the changes of the current call; they are listed in :attr:`last_changes`."""
+        changes: list[Change] = []
+        for name, child in self._touched.items():
+            for key in child.commit():
+                changes.append((name, key, child._over.get(key, _MISSING)))
         self._touched = {}
-        self._commit_layer()
+        for key in self._commit_layer():
+            changes.append((None, key, self._over.get(key, _MISSING)))
+        self.last_changes = changes
+
+    def committed_changes(self) -> list[Change]:
+        """Every committed change of the episode, as :meth:`apply` takes them."""
+        changes: list[Change] = [(None, k, v) for k, v in self._over.items()]
+        for name, child in self._children.items():
+            if name not in self._over:
+                changes.extend((name, k, v) for k, v in child._over.items())
+        return changes
+
+    def apply(self, changes: list[Change]) -> None:
+        """Replay changes (from :attr:`last_changes` of another copy) as one committed call.
+
+        A change is ``(collection or None for top level, key, value)``; the value
+        :data:`DELETED` deletes, :data:`RESTORED` puts the base value back.
+        """
+        for name, key, value in changes:
+            target: MutableMapping[Any, Any] = self if name is None else self[name]
+            if value is DELETED:
+                target.pop(key, None)
+            elif value is _MISSING:
+                base = self._base if name is None else self._base[name]
+                target[key] = jcopy(base[key])
+            else:
+                target[key] = value
+        self.commit()
 
     def abort(self) -> None:
         """Drop the changes of the current call."""

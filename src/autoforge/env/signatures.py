@@ -161,6 +161,9 @@ def bind_tools(
 ) -> dict[str, ToolBinding]:
     """Bind every documented tool to its function; :class:`EnvLoadError` lists all problems."""
     problems = _spec_problems(spec)
+    if problems:
+        listing = "\n  - ".join(problems)
+        raise EnvLoadError(f"the spec's tools are invalid:\n  - {listing}")
     def_counts = Counter(d.name for d in defs)
     documented = {t.name for t in spec.tools}
     for fname, count in def_counts.items():

@@ -87,6 +87,8 @@ def _where(path: str, message: str) -> str:
 def _type_check(spec: Any) -> Check | None:
     if spec is None:
         return None
+    if not isinstance(spec, (str, list)):
+        raise _Unsupported
     names = [spec] if isinstance(spec, str) else list(spec)
     if not names or any(n not in _TYPE_TESTS for n in names):
         raise _Unsupported
