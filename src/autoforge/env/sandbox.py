@@ -157,10 +157,14 @@ def _format_is_safe(template: str) -> bool:
 class _Checker(ast.NodeVisitor):
     """Raises the first :class:`SandboxViolation` found in a module."""
 
+    def __init__(self) -> None:
+        self.module_aliases: dict[str, str] = {}
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self._check_module(node, alias.name)
             self._check_ident(node, alias.asname)
+            self.module_aliases[alias.asname or alias.name] = alias.name
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
@@ -209,6 +213,11 @@ class _Checker(ast.NodeVisitor):
         if attr in BANNED_ATTRIBUTES:
             why = _WHY.get(attr, "reaches interpreter internals")
             raise _violation(node, f"attribute '{attr}' is not allowed: it {why}", attr)
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in self.module_aliases:
+            module = self.module_aliases[value.id]
+            if attr not in _allowed_names(module):
+                raise _violation(node, f"'{module}.{attr}' is not available in the sandbox", attr)
         if attr == "format" and not (
             isinstance(node.value, ast.Constant)
             and isinstance(node.value.value, str)
