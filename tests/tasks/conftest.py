@@ -73,9 +73,10 @@ def load_env(root: Path) -> Any:
     """The environment at ``root`` through the real runtime, or the stand-in until it exists."""
     try:
         from autoforge.env import Environment  # type: ignore[attr-defined]
-    except ImportError:
+
+        return Environment.load(root)
+    except Exception:  # the runtime is not there (or not working) yet
         return _StandInEnv(root)
-    return Environment.load(root)
 
 
 @pytest.fixture(scope="session")
@@ -88,3 +89,11 @@ def bookstore_env() -> Any:
 def bookstore_spec(bookstore_env: Any) -> EnvironmentSpec:
     """The bookstore's environment spec."""
     return bookstore_env.spec
+
+
+@pytest.fixture(scope="session")
+def generated(bookstore_env: Any) -> Any:
+    """A small batch of medium tasks on the bookstore (generated once per session)."""
+    from autoforge.tasks.pipeline import generate_tasks
+
+    return generate_tasks(bookstore_env, 8, "medium", seed=0)

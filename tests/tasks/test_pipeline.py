@@ -1,0 +1,189 @@
+"""generate_tasks end to end, the gates, the task record and the JSONL task set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autoforge.errors import UserError
+from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec
+from autoforge.tasks.difficulty import DifficultyMetrics, measure, parse_difficulty, preset
+from autoforge.tasks.gates import Deduplicator, do_nothing_passes, replay_is_stable
+from autoforge.tasks.instantiate import execute
+from autoforge.tasks.model import RequiredOutput, Task, TaskSet, TaskSetError, UserScenario
+from autoforge.tasks.pipeline import TaskHooks, generate_tasks
+from autoforge.tasks.question import ScenarioRequest, missing_facts
+
+
+def test_generated_tasks_are_verifiable(generated: Any, bookstore_env: Any) -> None:
+    tasks, stats = generated
+    assert len(tasks) == 8 and stats.accepted == 8
+    assert stats.attempts == stats.accepted + sum(stats.rejected.values())
+    assert len({t.id for t in tasks}) == 8
+    for task in tasks:
+        assert task.difficulty.level() in ("medium", "hard")
+        assert not preset("medium").violations(task.difficulty)
+        # the gold trajectory replays to S* from S0
+        episode = bookstore_env.episode(state=task.initial_state)
+        assert episode.state_hash() == task.initial_state_hash
+        for call in task.gold_calls:
+            assert episode.call(call.name, call.arguments).ok, call
+        assert episode.state_hash() == task.final_state_hash
+        told = " ".join(o.text for o in task.required_outputs)
+        assert task.is_solved(task.final_state_hash, told)
+        # a do-nothing agent fails every task
+        assert not task.is_solved(task.initial_state_hash, "")
+        assert not missing_facts(task.scenario, task.user_facts)
+        assert task.user_facts and set(task.user_facts) == set(task.blueprint.fact_names_used())
+
+
+def test_generation_is_seeded(bookstore_env: Any, generated: Any) -> None:
+    again, _ = generate_tasks(bookstore_env, 8, "medium", seed=0)
+    assert [t.id for t in again] == [t.id for t in generated[0]]
+    other, _ = generate_tasks(bookstore_env, 3, "medium", seed=1)
+    assert {t.id for t in other}.isdisjoint({t.id for t in generated[0]})
+
+
+def test_difficulty_presets_and_ranges(bookstore_env: Any) -> None:
+    easy, _ = generate_tasks(bookstore_env, 4, "easy", seed=2)
+    hard, hard_stats = generate_tasks(bookstore_env, 2, "hard", seed=2)
+    assert all(t.difficulty.tool_calls <= 3 for t in easy)
+    for task in hard:
+        assert task.difficulty.tool_calls >= 5 and task.difficulty.reasoning_nodes >= 2
+        assert task.difficulty.merged_walks >= 2 and task.blueprint.walks
+    assert hard_stats.rejected.get("difficulty", 0) > 0
+    custom, _ = generate_tasks(bookstore_env, 2, "tool_calls=4-4,write_calls=1-", seed=3)
+    assert all(t.difficulty.tool_calls == 4 and t.difficulty.write_calls >= 1 for t in custom)
+    spec = parse_difficulty("depth=3-")
+    assert spec.ranges == {"depth": (3, None)}
+    with pytest.raises(UserError):
+        parse_difficulty("nonsense")
+    with pytest.raises(UserError):
+        parse_difficulty("speed=1-2")
+
+
+def test_gates_reject_what_they_should(generated: Any, bookstore_env: Any) -> None:
+    task = generated[0][0]
+    out = RequiredOutput(node="r0", description="x", value=3, text="3")
+    assert do_nothing_passes("h", "h", [])
+    assert not do_nothing_passes("h", "h", [out])
+    assert not do_nothing_passes("h0", "h1", [])
+    dedupe = Deduplicator([task])
+    assert not dedupe.is_new(task.blueprint.signature(task.user_facts))
+    assert dedupe.is_new(task.blueprint.signature({}))
+    run = execute(
+        task.blueprint,
+        bookstore_env.spec,
+        bookstore_env.episode(state=task.initial_state),
+        task.user_facts,
+    )
+    args = (task.blueprint, bookstore_env, task.initial_state, task.user_facts)
+    assert replay_is_stable(*args, task.final_state_hash, run.values)
+    assert not replay_is_stable(*args, "another-hash", run.values)
+
+
+class _FlakyEnv:
+    """The bookstore, but every episode hashes differently: replays never agree."""
+
+    def __init__(self, env: Any) -> None:
+        self._env = env
+        self.spec = env.spec
+        self.initial_state = env.initial_state
+        self.n = 0
+
+    def episode(self, state: Any = None) -> Any:
+        inner = self._env.episode(state=state)
+        self.n += 1
+        salt = self.n
+
+        class _Ep:
+            def __getattr__(self, name: str) -> Any:
+                return getattr(inner, name)
+
+            def state_hash(self) -> str:
+                return f"{inner.state_hash()}-{salt}"
+
+        return _Ep()
+
+
+def test_nondeterministic_environment_is_rejected(bookstore_env: Any) -> None:
+    tasks, stats = generate_tasks(_FlakyEnv(bookstore_env), 2, "easy", seed=0, max_attempts=30)
+    assert not tasks
+    assert stats.rejected.get("nondeterministic", 0) > 0
+
+
+class _ForgetfulWriter:
+    name = "forgetful"
+
+    def write(self, request: ScenarioRequest) -> UserScenario:
+        return UserScenario(intent="do things", question="Please help me.")
+
+
+def test_scenario_gate_and_writer_hook(bookstore_env: Any) -> None:
+    tasks, stats = generate_tasks(
+        bookstore_env,
+        1,
+        "easy",
+        seed=4,
+        max_attempts=20,
+        hooks=TaskHooks(writer=_ForgetfulWriter()),
+    )
+    assert not tasks and stats.rejected.get("scenario", 0) > 0
+
+
+def test_do_nothing_gate_on_a_silent_read_only_task(bookstore_env: Any) -> None:
+    # a blueprint that only reads and asks nothing back: a do-nothing agent would pass
+    bp = Blueprint(
+        nodes=[CallNode(id="c0", tool="get_book", args={"book_id": FactRef(name="b")})],
+        facts=[FactSpec(name="b", role="entity", collection="books", attribute="book_id")],
+    )
+    run = execute(bp, bookstore_env.spec, bookstore_env.episode(), {"b": "B-201"})
+    assert do_nothing_passes(bookstore_env.episode().state_hash(), run.final_hash, [])
+    assert measure(bp) == DifficultyMetrics(
+        tool_calls=1, distinct_tools=1, depth=1, width=1, merged_walks=1
+    )
+
+
+def test_taskset_roundtrip_append_only_and_resumable(generated: Any, tmp_path: Path) -> None:
+    tasks = generated[0]
+    path = tmp_path / "out" / "tasks.jsonl"
+    taskset = TaskSet(path)
+    assert taskset.load() == []
+    assert taskset.append(tasks[:3]) == 3
+    assert taskset.append(tasks[:5]) == 2  # ids already there are skipped
+    assert [t.id for t in taskset.load()] == [t.id for t in tasks[:5]]
+    assert taskset.load()[0] == tasks[0]
+    # an interrupted write leaves a partial last line: ignored, then dropped on append
+    with path.open("a") as fh:
+        fh.write('{"schema_version": 1, "id": "half')
+    assert len(taskset.load()) == 5
+    assert taskset.append(tasks[5:]) == 3
+    assert [t.id for t in taskset.load()] == [t.id for t in tasks]
+    # resuming: existing tasks count as seen, so the same seed yields only new tasks
+    path.write_text(path.read_text() + "not json\n")
+    with pytest.raises(TaskSetError, match=":9:"):
+        taskset.load()
+
+
+def test_resume_skips_existing_tasks(bookstore_env: Any, generated: Any) -> None:
+    tasks = generated[0]
+    more, stats = generate_tasks(bookstore_env, 3, "medium", seed=0, existing=tasks[:4])
+    assert {t.id for t in more}.isdisjoint({t.id for t in tasks[:4]})
+    assert stats.rejected.get("duplicate", 0) >= 1
+
+
+def test_task_json_schema_is_versioned() -> None:
+    schema = Task.model_json_schema()
+    assert "schema_version" in schema["properties"]
+    assert {
+        "initial_state",
+        "final_state_hash",
+        "gold_calls",
+        "required_outputs",
+        "scenario",
+        "user_facts",
+        "difficulty",
+        "blueprint",
+    } <= set(schema["properties"])
