@@ -27,6 +27,8 @@ def _same(a: Any, b: Any) -> bool:
 
 def diff_into(old: Any, new: Any, path: list[Any], out: list[dict[str, Any]]) -> None:
     """Append to ``out`` the operations that turn ``old`` into ``new`` below ``path``."""
+    if old is new:
+        return
     if isinstance(old, Mapping) and isinstance(new, Mapping):
         for key in old:
             if key not in new:
