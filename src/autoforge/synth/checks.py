@@ -3,8 +3,8 @@
 Every candidate is loaded through the real runtime (``Environment.from_parts``: sandbox policy,
 compilation, signature binding) on a small test state and called:
 
-* ``signature`` — accepts every documented parameter, optional ones with defaults;
-* ``load`` — passes the sandbox policy and loads;
+* ``load`` — passes the sandbox policy, loads, and binds: ``state`` first, exactly the
+  documented parameters, optional ones with defaults (the runtime's rules and messages);
 * ``runs`` — the happy-path call does not crash or time out (plain CRUD must succeed);
 * ``json`` — the result is JSON-serialisable;
 * ``deterministic`` — the same call on the same state gives the same result and state;
@@ -24,12 +24,13 @@ from pydantic import BaseModel, Field
 
 from autoforge.env.spec import EnvironmentSpec, StateSchema
 from autoforge.synth.classify import READ_CLASSES, Classification
-from autoforge.synth.codegen import CodeError, ToolCode, check_signature
+from autoforge.synth.codegen import ToolCode
 from autoforge.synth.report import CheckResult
 from autoforge.synth.teststate import State, unknown_key_calls
 from autoforge.tooldocs.spec import ToolSpec
 
 _BROKEN = ("crash", "timeout", "sandbox")
+_LOAD_PREFIX = "<tools>"
 
 
 class TestCase(BaseModel):
@@ -86,7 +87,8 @@ def _load(code: ToolCode, ctx: CheckContext) -> tuple[Any, CheckResult]:
     try:
         env = Environment.from_parts(spec, code.source, initial_state=ctx.state)
     except Exception as exc:  # sandbox violation, load error, bad code: all fed back
-        return None, CheckResult(name="load", ok=False, detail=f"{type(exc).__name__}: {exc}")
+        detail = str(exc).replace(_LOAD_PREFIX, "tools.py")
+        return None, CheckResult(name="load", ok=False, detail=f"{type(exc).__name__}: {detail}")
     return env, CheckResult(name="load", ok=True)
 
 
@@ -166,15 +168,8 @@ def _case_checks(env: Any, ctx: CheckContext) -> list[CheckResult]:
 
 def run_checks(code: ToolCode, ctx: CheckContext) -> list[CheckResult]:
     """All checks of one candidate; stops early when it does not even load."""
-    try:
-        problems = check_signature(code, ctx.spec)
-    except (CodeError, StopIteration) as exc:
-        problems = [str(exc) or "function not found"]
-    results = [CheckResult(name="signature", ok=not problems, detail="; ".join(problems))]
-    if problems:
-        return results
     env, loaded = _load(code, ctx)
-    results.append(loaded)
+    results = [loaded]
     if env is None:
         return results
     results += _happy_checks(env, ctx)

@@ -230,7 +230,9 @@ def _is_plain(
     if cls == "list":
         return all(p in attrs or p in _LIST_EXTRAS for p in params)
     if cls == "create":
-        return bool(others) and all(p in attrs for p in others)
+        # every stored attribute must come from a parameter, or the tool computes something
+        stored = {a.name for a in coll.attributes if a.name != coll.primary_key}
+        return bool(others) and all(p in attrs for p in others) and stored <= set(params)
     if cls == "update":
         return key is not None and bool(others) and all(p in attrs for p in others)
     if cls == "delete":

@@ -15,8 +15,6 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel
 
-from autoforge.tooldocs.spec import ToolSpec
-
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _DROP_NAMES = {"ToolError", "state"}
 
@@ -115,33 +113,6 @@ def extract_function(text: str, name: str) -> ToolCode:
 def from_source(source: str, name: str) -> ToolCode:
     """A template or stored source as :class:`ToolCode` (same normalisation as LLM output)."""
     return extract_function(source, name)
-
-
-def check_signature(code: ToolCode, spec: ToolSpec) -> list[str]:
-    """Problems with how the function accepts the tool's arguments (empty when it is fine)."""
-    tree = _parse(code.body)
-    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == spec.name)
-    args = fn.args
-    positional = [a.arg for a in args.posonlyargs + args.args]
-    if not positional:
-        return ["the first parameter must be the state: def name(state, ...)"]
-    first, rest = positional[0], positional[1:]
-    names = rest + [a.arg for a in args.kwonlyargs]
-    problems: list[str] = []
-    if first in spec.param_names:
-        problems.append(f"the first parameter {first!r} clashes with the tool parameter {first!r}")
-    n_defaults = len(args.defaults)
-    no_default = set(rest[: len(rest) - n_defaults] if n_defaults else rest)
-    kw_pairs = zip(args.kwonlyargs, args.kw_defaults, strict=True)
-    no_default |= {a.arg for a, d in kw_pairs if d is None}
-    for param in spec.param_names:
-        if param not in names and args.kwarg is None:
-            problems.append(f"parameter {param!r} is not accepted")
-        elif param in no_default and param not in spec.required:
-            problems.append(f"optional parameter {param!r} needs a default (e.g. {param}=None)")
-    for extra in sorted(no_default - set(spec.param_names)):
-        problems.append(f"parameter {extra!r} is not documented; remove it or give it a default")
-    return problems
 
 
 def _top_names(body: str) -> dict[str, str]:

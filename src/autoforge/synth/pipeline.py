@@ -218,7 +218,7 @@ async def _phase2(
     for spec in tools:
         fp = _sha([SYNTH_VERSION, _tool_key(spec), schema_fp, knobs])
         rec = store.load_tool(spec.name, fp)
-        if rec is not None and rec.report.status != "failed":
+        if rec is not None and rec.report.status == "accepted":
             resumed.append(spec.name)
             reporter.tool(spec.name, f"{rec.report.status} (stored)")
         else:
@@ -236,8 +236,8 @@ async def _phase2(
 def _header(name: str) -> str:
     return (
         f"Tools of the {name} environment, synthesized by autoforge.\n\n"
-        "One function per tool, ``def tool_name(state, **arguments)``; ``ToolError`` is put in\n"
-        "the module globals by the runtime. Regenerate with ``autoforge synth env``."
+        "One function per tool, ``def tool_name(state, <documented parameters>)``; ``ToolError``\n"
+        "is put in the module globals by the runtime. Regenerate with ``autoforge synth env``."
     )
 
 
@@ -311,7 +311,7 @@ async def synthesize(
     start, before = time.monotonic(), usage_of(client)
     store = Store(out_dir)
     policy = opts.policy if opts.policy is not None else docs.policy
-    name = opts.name or docs.domain or out_dir.name
+    name = opts.name or out_dir.resolve().name or docs.domain
     rep.phase("state", 1)
     if data is not None:
         p1 = _phase1_data(docs, data)

@@ -84,7 +84,10 @@ def entities_messages(tools: Iterable[ToolSpec], policy: str | None) -> list[Mes
         "Design the database these tools work on. List its collections: one per kind of "
         "entity the tools read, create or change (e.g. orders, users). For each give name "
         "(plural snake_case), primary_key (the attribute holding its id, e.g. order_id) and a "
-        "short description. Do not add collections no tool needs."
+        "short description. Do not add collections no tool needs.\n"
+        'Example answer for a library app: {"collections": [{"name": "books", "primary_key": '
+        '"book_id", "description": "books of the library"}, {"name": "loans", "primary_key": '
+        '"loan_id", "description": "who borrowed which book"}]}'
     )
     return [
         {"role": "system", "content": "You design databases for simulated apps. Answer in JSON."},
@@ -109,7 +112,12 @@ def attributes_messages(
         f"List the attributes of one `{coll_name}` record: name (snake_case), type (one of "
         f"{_ATTR_TYPES}), description, enum values for an enum, and references (the other "
         "collection whose key the attribute holds, or null). Include the primary key, every "
-        "value the tools look up, filter on, set or return, and status fields the rules need."
+        "value the tools look up, filter on, set or return, and status fields the rules need.\n"
+        'Example answer for a `loans` collection: {"attributes": [{"name": "loan_id", "type": '
+        '"id", "description": "loan id"}, {"name": "book_id", "type": "id", "description": '
+        '"borrowed book", "references": "books"}, {"name": "status", "type": "enum", '
+        '"description": "loan state", "enum": ["active", "returned"]}, {"name": "due_date", '
+        '"type": "date", "description": "when it must be back"}]}'
     )
     if feedback:
         user += f"\n\nFix this: {feedback}"

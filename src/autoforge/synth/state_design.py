@@ -194,10 +194,18 @@ def _ensure(schema: StateSchema, name: str, key: str) -> CollectionSchema:
     return coll
 
 
+_ECHO = {"name", "type", "description", "enum", "enum_values", "references", "primary_key"}
+
+
 def _clean_attributes(items: list[AttributeItem], pk: str, known: set[str]) -> list[Attribute]:
+    """Sanitise the LLM's attributes: identifiers, valid types, references only on ids."""
+    names = {identifier(i.name) for i in items}
+    echoed = names & _ECHO if len(names & _ECHO) >= 3 else set()  # the model copied the format
     out: dict[str, Attribute] = {}
     for item in items:
         name = identifier(item.name)
+        if name in echoed and name != pk:
+            continue
         typ = item.type.lower().strip()
         if typ not in _TYPES and typ != "id":
             typ = "id" if is_id_like(name) else "string"
@@ -205,6 +213,8 @@ def _clean_attributes(items: list[AttributeItem], pk: str, known: set[str]) -> l
         if typ == "enum" and not enum:
             typ = "string"
         ref = identifier(item.references) if item.references else None
+        if typ not in ("id", "array") or name == pk:
+            ref = None
         out.setdefault(
             name,
             Attribute(
@@ -245,11 +255,14 @@ async def _entities(
         purpose="synth.state.entities",
         max_tokens=600,
     )
+    params = {p for t in tools for p in t.param_names}
     seen: dict[str, EntityItem] = {}
     for item in design.collections:
         name = identifier(item.name)
         if name and name not in seen:
             pk = identifier(item.primary_key) or f"{singular(name)}_id"
+            if pk not in params and f"{singular(name)}_id" in params:
+                pk = f"{singular(name)}_id"  # the key the tools actually pass
             seen[name] = EntityItem(name=name, primary_key=pk, description=item.description)
     return list(seen.values())
 

@@ -4,15 +4,16 @@ For plain CRUD over an obvious collection, :func:`render_template` writes the wh
 no model is needed, and a stronger model can only replace it with something better. For the
 other tools, :func:`render_skeleton` writes a draft of the right shape (load the record, check
 the status precondition the name states, TODO markers for the effects the docs describe) that the
-LLM completes. All generated code follows the runtime conventions: ``def name(state, **params)``,
-``ToolError`` from the globals, no imports.
+LLM completes. All generated code follows the runtime conventions: ``def name(state, ...)`` with
+the documented parameters, ``ToolError`` from the globals, no imports.
 """
 
 from __future__ import annotations
 
-import keyword
+import re
 from collections.abc import Mapping
 
+from autoforge.env.signatures import python_param_name
 from autoforge.env.spec import CollectionSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.naming import NAME_LIKE, singular, tokens
@@ -61,36 +62,23 @@ _PARTICIPLE = {
 }
 
 
-def _is_ident(name: str) -> bool:
-    return name.isidentifier() and not keyword.iskeyword(name) and name not in ("state", "_params")
-
-
 def signature(spec: ToolSpec) -> tuple[str, dict[str, str]]:
-    """The ``def`` line for ``spec`` and, per parameter, the expression that reads it.
+    """The ``def`` line for ``spec`` and, per parameter, the Python name that holds it.
 
-    Required parameters come first without defaults, optional ones default to ``None``; names
-    that are not Python identifiers (or clash with ``state``) are read from ``**_params``. When a
-    parameter is called ``state`` the state argument is renamed ``_state`` (see :func:`head`).
+    Follows the runtime's binding rules: ``state`` first, then every documented parameter
+    under its Python name (``from`` -> ``from_``), required ones first and without a default,
+    optional ones defaulting to ``None``; no ``**kwargs``.
     """
-    required = [p for p in spec.param_names if p in spec.required and _is_ident(p)]
-    optional = [p for p in spec.param_names if p not in spec.required and _is_ident(p)]
-    odd = [p for p in spec.param_names if not _is_ident(p)]
-    first = "_state" if "state" in spec.param_names else "state"
-    args = [first, *required, *(f"{p}=None" for p in optional)]
-    if odd:
-        args.append("**_params")
-    exprs = {p: p for p in required + optional}
-    exprs.update({p: f"_params.get({p!r})" for p in odd})
-    return f"def {spec.name}({', '.join(args)}):", exprs
+    names = {p: python_param_name(p) for p in spec.param_names}
+    required = [names[p] for p in spec.param_names if p in spec.required]
+    optional = [f"{names[p]}=None" for p in spec.param_names if p not in spec.required]
+    return f"def {spec.name}({', '.join(['state', *required, *optional])}):", names
 
 
 def head(spec: ToolSpec) -> tuple[list[str], dict[str, str]]:
-    """The ``def`` line, the docstring and any prologue, plus the parameter expressions."""
+    """The ``def`` line and the docstring, plus the parameter expressions."""
     line, exprs = signature(spec)
-    lines = [line, _doc(spec)]
-    if "state" in spec.param_names:
-        lines.append("    state = _state")
-    return lines, exprs
+    return [line, _doc(spec)], exprs
 
 
 def _doc(spec: ToolSpec) -> str:
@@ -381,8 +369,23 @@ def render_template(
     return None
 
 
-def target_status(verb: str, coll: CollectionSchema) -> tuple[str, str] | None:
-    """The status attribute and value a transition verb sets (``cancel`` -> ``cancelled``)."""
+_QUOTED = "['\"`]([^'\"`]{2,30})['\"`]"
+_STATUS_TEXT = (
+    re.compile(r"status (?:will be |is )?(?:changed |set |updated )?to " + _QUOTED, re.I),
+    re.compile(r"\b(?:to|as) " + _QUOTED, re.I),
+    re.compile(r"\bmark(?:s|ed)? (?:\w+ ){0,3}as (\w+)", re.I),
+)
+
+
+def target_status(
+    verb: str, coll: CollectionSchema, description: str = ""
+) -> tuple[str, str] | None:
+    """The status attribute and value a transition sets.
+
+    An enum value of the status attribute that starts like the verb wins (``cancel`` ->
+    ``cancelled``); then a value the description states (``status will be changed to
+    'return requested'``, ``mark ... as done``); then the verb's participle.
+    """
     status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
     if status is None:
         return None
@@ -390,6 +393,10 @@ def target_status(verb: str, coll: CollectionSchema) -> tuple[str, str] | None:
     for option in status.enum or []:
         if option.lower().startswith(verb[:4]) or option.lower() == value:
             return status.name, option
+    for pattern in _STATUS_TEXT:
+        m = pattern.search(description)
+        if m:
+            return status.name, m.group(1).strip()
     return status.name, value
 
 
@@ -412,7 +419,7 @@ def render_skeleton(
         return "\n".join(lines)
     lines += _load_record(coll, exprs[c.key_param], c.guard)
     verb = tokens(spec.name)[0] if tokens(spec.name) else ""
-    target = target_status(verb, coll) if c.cls == "transition" else None
+    target = target_status(verb, coll, spec.description) if c.cls == "transition" else None
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
     seen: set[str] = set()
