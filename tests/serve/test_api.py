@@ -21,9 +21,10 @@ def service(make_service: Callable[..., EnvService]) -> EnvService:
     return make_service()
 
 
-@pytest.fixture
-def http(service: EnvService) -> Iterator[TestClient]:
-    with TestClient(create_app(service)) as client:
+@pytest.fixture(params=[True, False], ids=["fast_path", "fastapi_route"])
+def http(service: EnvService, request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """The app with and without the tool-call fast path: both must behave the same."""
+    with TestClient(create_app(service, fast_path=request.param)) as client:
         yield client
 
 
@@ -313,3 +314,26 @@ def test_isolated_episodes_run_in_a_subprocess(bookstore_env: Any) -> None:
         (session,) = list(service.store)
         assert type(session.episode).__name__ == "IsolatedEpisode"
         http.delete(f"/episodes/{episode}")
+
+
+def test_the_fast_path_answers_tool_calls_before_fastapi(service: EnvService) -> None:
+    app = create_app(service)
+    routed: list[str] = []
+    router = app.router
+
+    class Spy:  # stands in for FastAPI's router: sees only what the fast path passes on
+        def __getattr__(self, name: str) -> Any:
+            return getattr(router, name)
+
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http":
+                routed.append(scope["path"])
+            await router(scope, receive, send)
+
+    app.router = Spy()  # type: ignore[assignment]
+    with TestClient(app) as http:
+        episode = _open(http)["episode_id"]
+        assert _call(http, episode, "get_book", {"book_id": "B-204"}).json()["ok"] is True
+        assert _call(http, episode, "nope", {}).status_code == 404
+        assert http.post(f"/episodes/{episode}/tools/").status_code == 404  # no tool name
+    assert routed == ["/episodes", f"/episodes/{episode}/tools/"]

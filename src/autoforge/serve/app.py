@@ -14,7 +14,11 @@ Endpoints (all JSON; every error is ``{"error": code, "message": text}`` with a 
   ``GET /health``, ``GET /openapi.json``.
 
 The hot path (tool calls) reads the raw body and writes orjson bytes itself: no pydantic model
-in between, since the runtime validates the arguments against the tool's schema anyway.
+in between, since the runtime validates the arguments against the tool's schema anyway. With
+``fast_path`` (the default) a small ASGI layer answers ``POST /episodes/{id}/tools/{name}``
+before FastAPI's router and dependency machinery, same behaviour and errors as the documented
+route (which stays in the OpenAPI spec and serves when the fast path is off); see
+``benchmarks/serve.py`` for what it buys.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from autoforge.serve.auth import BearerAuth
 from autoforge.serve.errors import InvalidArguments, ServeError
@@ -130,7 +135,7 @@ def _json(obj: Any, status: int = 200) -> Response:
     return Response(orjson.dumps(obj), status_code=status, media_type="application/json")
 
 
-def create_app(service: EnvService, *, token: str | None = None) -> FastAPI:
+def create_app(service: EnvService, *, token: str | None = None, fast_path: bool = True) -> FastAPI:
     """The FastAPI app serving ``service``; with ``token``, every route but /health needs it."""
     app = FastAPI(
         title=f"autoforge environment: {service.env_id}",
@@ -142,10 +147,57 @@ def create_app(service: EnvService, *, token: str | None = None) -> FastAPI:
     )
     _add_error_handlers(app)
     _add_routes(app, service)
-    if token is not None:
+    if fast_path:
+        app.add_middleware(ToolCallFastPath, service=service)
+    if token is not None:  # added last: the outermost layer, so it guards the fast path too
         app.add_middleware(BearerAuth, token=token, public=("/health",))
         _document_bearer(app)
     return app
+
+
+class ToolCallFastPath:
+    """Serves ``POST /episodes/{id}/tools/{name}`` directly; everything else goes on."""
+
+    def __init__(self, app: ASGIApp, *, service: EnvService) -> None:
+        self.app = app
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            parts = scope["path"].split("/")  # ["", "episodes", id, "tools", name]
+            if len(parts) == 5 and parts[1] == "episodes" and parts[3] == "tools" and all(parts[1:]):
+                await self._call(parts[2], parts[4], receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    async def _call(self, episode_id: str, name: str, receive: Receive, send: Send) -> None:
+        chunks = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        raw = b"".join(chunks)
+        status = 200
+        try:
+            try:
+                arguments = orjson.loads(raw) if raw.strip() else {}
+            except orjson.JSONDecodeError as exc:
+                raise InvalidArguments(f"the body is not valid JSON: {exc}") from None
+            body = orjson.dumps(self.service.call(episode_id, name, arguments))
+        except ServeError as exc:
+            status, body = exc.status, orjson.dumps(exc.body())
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
 
 
 def _lifespan(service: EnvService) -> Any:

@@ -1,0 +1,250 @@
+"""Load test of ``autoforge serve`` on loopback: latency and throughput of tool calls.
+
+Starts the HTTP server in a subprocess (uvicorn, the bundled bookstore environment), then runs
+a bounded closed-loop load: ``--clients`` concurrent clients (each its own keep-alive connection
+and its own episode) each make ``--calls`` calls of a read tool (``get_book``), then as many of
+a write tool (``update_shipping_address``, which changes the state every time). The client is a
+raw asyncio HTTP/1.1 client (:mod:`autoforge.serve.rawhttp`), so the figures are the server's.
+
+Baselines measured in the same run:
+
+* ``direct``: the same calls straight on a runtime episode in this process (no HTTP): the floor;
+* ``sequential``: one client, one call at a time (per-request cost without queueing);
+* ``plain``: the same load against the server with the tool-call fast path turned off (every
+  request through FastAPI's router), to show what the fast path buys;
+* ``json_vs_orjson``: encoding a typical observation with the stdlib vs orjson.
+
+Prints a table and, last, one JSON line (medians over ``--repeats`` runs of the load). Loopback
+only. Run: ``python benchmarks/serve.py`` (about 20-40 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from rich.console import Console
+from rich.table import Table
+
+from autoforge.env import Environment
+from autoforge.examples import example_path
+from autoforge.serve.rawhttp import RawConnection
+
+HOST = "127.0.0.1"
+READ = ("get_book", {"book_id": "B-204"})
+_LAUNCH = """
+import sys, uvicorn
+from autoforge.serve.app import create_app
+from autoforge.serve.loader import load_service
+from autoforge.serve.service import Limits
+service = load_service("bookstore", limits=Limits(max_sessions=4096))
+app = create_app(service, fast_path=sys.argv[2] == "fast")
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", access_log=False)
+"""
+
+
+def write_call(i: int) -> tuple[str, dict[str, Any]]:
+    """The write tool with an address that differs per call (every call changes the state)."""
+    address = {"street": f"{i} Quay St", "city": "Cork", "postal_code": "T12", "country": "IE"}
+    return "update_shipping_address", {"order_id": "ORD-10", "address": address}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """The server subprocess (``fast`` or ``plain`` tool-call path)."""
+
+    def __init__(self, variant: str) -> None:
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _LAUNCH, str(self.port), variant],
+            stdout=subprocess.DEVNULL,
+        )
+
+    async def wait_ready(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                conn = await RawConnection.open(HOST, self.port)
+                status, _ = await conn.request("GET", "/health")
+                await conn.close()
+                if status == 200:
+                    return
+            except OSError:
+                await asyncio.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def client(port: int, calls: int, warmup: int) -> tuple[list[float], list[float]]:
+    """One client: open an episode, warm up, then time ``calls`` reads and ``calls`` writes."""
+    conn = await RawConnection.open(HOST, port)
+    status, start = await conn.json("POST", "/episodes", {})
+    assert status == 201, start
+    base = f"/episodes/{start['episode_id']}/tools/"
+    read_body = orjson.dumps(READ[1])
+    for _ in range(warmup):
+        await conn.request("POST", base + READ[0], read_body)
+    reads, writes = [], []
+    for _ in range(calls):
+        t = time.perf_counter()
+        status, body = await conn.request("POST", base + READ[0], read_body)
+        reads.append(time.perf_counter() - t)
+        assert status == 200, body
+    for i in range(calls):
+        name, args = write_call(i)
+        payload = orjson.dumps(args)
+        t = time.perf_counter()
+        status, body = await conn.request("POST", base + name, payload)
+        writes.append(time.perf_counter() - t)
+        assert status == 200 and orjson.loads(body)["ok"], body
+    await conn.close()
+    return reads, writes
+
+
+async def load(port: int, clients: int, calls: int, warmup: int) -> dict[str, float]:
+    """All clients at once; latency percentiles (ms) and calls per second."""
+    started = time.perf_counter()
+    results = await asyncio.gather(*(client(port, calls, warmup) for _ in range(clients)))
+    elapsed = time.perf_counter() - started
+    reads = [x for r, _ in results for x in r]
+    writes = [x for _, w in results for x in w]
+    total = clients * (2 * calls + warmup + 1)
+    return {
+        "read_p50_ms": percentile(reads, 0.5) * 1e3,
+        "read_p99_ms": percentile(reads, 0.99) * 1e3,
+        "write_p50_ms": percentile(writes, 0.5) * 1e3,
+        "write_p99_ms": percentile(writes, 0.99) * 1e3,
+        "calls_per_s": total / elapsed,
+    }
+
+
+def direct(calls: int) -> dict[str, float]:
+    """The floor: the same calls on an in-process runtime episode (microseconds)."""
+    env = Environment.load(example_path("bookstore"))
+    episode = env.episode()
+
+    def timed(fn: Callable[[int], Any]) -> list[float]:
+        out = []
+        for i in range(calls):
+            t = time.perf_counter()
+            fn(i)
+            out.append(time.perf_counter() - t)
+        return out
+
+    reads = timed(lambda i: episode.call(*READ))
+    writes = timed(lambda i: episode.call(*write_call(i)))
+    return {
+        "read_p50_us": percentile(reads, 0.5) * 1e6,
+        "write_p50_us": percentile(writes, 0.5) * 1e6,
+    }
+
+
+def encoders(n: int = 20000) -> dict[str, float]:
+    """Microseconds to encode one typical observation with json vs orjson."""
+    env = Environment.load(example_path("bookstore"))
+    obs = env.episode().call(*READ)
+    payload = {"ok": obs.ok, "content": obs.content, "error_kind": obs.error_kind}
+    out = {}
+    for name, dump in (
+        ("json", lambda: json.dumps(payload).encode()),
+        ("orjson", lambda: orjson.dumps(payload)),
+    ):
+        t = time.perf_counter()
+        for _ in range(n):
+            dump()
+        out[f"{name}_us"] = (time.perf_counter() - t) / n * 1e6
+    return out
+
+
+async def measure(variant: str, args: argparse.Namespace) -> dict[str, Any]:
+    server = Server(variant)
+    try:
+        await server.wait_ready()
+        runs = [await load(server.port, args.clients, args.calls, 20) for _ in range(args.repeats)]
+        seq = await load(server.port, 1, args.calls * 5, 20)
+    finally:
+        server.stop()
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    med["seq_read_p50_ms"] = seq["read_p50_ms"]
+    med["seq_write_p50_ms"] = seq["write_p50_ms"]
+    return med
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--calls", type=int, default=100, help="per client, per tool")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    console = Console()
+    floor = direct(2000)
+    enc = encoders()
+    fast = asyncio.run(measure("fast", args))
+    plain = asyncio.run(measure("plain", args))
+
+    table = Table(title=f"autoforge serve, {args.clients} clients x {args.calls} calls per tool "
+                  f"(median of {args.repeats} runs; {os.cpu_count()} CPUs)")  # fmt: skip
+    table.add_column("path")
+    for col in ("read p50", "read p99", "write p50", "write p99", "calls/s", "1-client p50"):
+        table.add_column(col, justify="right")
+    for name, m in (("fast path", fast), ("plain FastAPI route", plain)):
+        table.add_row(
+            name,
+            *(
+                f"{m[k]:.2f} ms"
+                for k in ("read_p50_ms", "read_p99_ms", "write_p50_ms", "write_p99_ms")
+            ),
+            f"{m['calls_per_s']:.0f}",
+            f"{m['seq_read_p50_ms']:.2f} ms",
+        )
+    read_floor = f"{floor['read_p50_us'] / 1e3:.3f} ms"
+    write_floor = f"{floor['write_p50_us'] / 1e3:.3f} ms"
+    table.add_row("direct (no HTTP)", read_floor, "", write_floor, "", "", "")
+    console.print(table)
+    console.print(
+        f"encode one observation: json {enc['json_us']:.2f} us, orjson {enc['orjson_us']:.2f} us"
+    )
+    headline = {
+        "clients": args.clients,
+        "read_p50_ms": round(fast["read_p50_ms"], 3),
+        "read_p99_ms": round(fast["read_p99_ms"], 3),
+        "write_p50_ms": round(fast["write_p50_ms"], 3),
+        "write_p99_ms": round(fast["write_p99_ms"], 3),
+        "calls_per_s": round(fast["calls_per_s"]),
+        "seq_read_p50_ms": round(fast["seq_read_p50_ms"], 3),
+        "plain_read_p99_ms": round(plain["read_p99_ms"], 3),
+        "plain_calls_per_s": round(plain["calls_per_s"]),
+        "direct_read_us": round(floor["read_p50_us"], 1),
+        "direct_write_us": round(floor["write_p50_us"], 1),
+        "json_encode_us": round(enc["json_us"], 2),
+        "orjson_encode_us": round(enc["orjson_us"], 2),
+        "goal_p99_ms": 5.0,
+    }
+    print(json.dumps(headline))
+
+
+if __name__ == "__main__":
+    main()
