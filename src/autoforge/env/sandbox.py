@@ -92,6 +92,9 @@ DENIED_ATTRIBUTES: dict[str, frozenset[str]] = {
     # attribute access by string: an escape around the AST check
     "operator": _names("attrgetter methodcaller"),
     "statistics": _names("NormalDist"),  # samples() is random
+    # the thread's decimal context (and the module's template contexts) are mutable and would
+    # carry settings from one call or episode to the next; localcontext() restores them
+    "decimal": _names("getcontext setcontext DefaultContext BasicContext ExtendedContext"),
 }
 _MODULE_OBJECTS: dict[str, types.ModuleType] = {
     m.__name__: m

@@ -1,0 +1,105 @@
+"""``autoforge check``: run the conformance checker on an environment directory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from autoforge.env.checker import CheckItem, CheckReport, check_directory
+from autoforge.errors import UserError
+
+_EXAMPLE = (
+    "Examples:\n\n"
+    "  autoforge check envs/bookstore\n\n"
+    "  autoforge check envs/shop --sequences replays.json --json > report.json\n\n"
+    "  autoforge check envs/shop --inline   # faster; only for code you already trust"
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``check`` command to ``app``."""
+    app.command(
+        "check",
+        help=(
+            "Check an environment directory (environment.json, tools.py, initial_state.json): "
+            "valid schemas and signatures, sandbox, no crashes on sampled calls, read tools "
+            "leave the state unchanged, unknown ids give tool errors, replays are "
+            "deterministic, reset restores the initial hash. Exit status 1 when a check "
+            "fails.\n\n" + _EXAMPLE
+        ),
+    )(check)
+
+
+def check(
+    env_dir: Annotated[Path, typer.Argument(help="The environment directory.")],
+    sequences: Annotated[
+        Path | None,
+        typer.Option(
+            "--sequences",
+            help="JSON list of call sequences to replay (default: ENV_DIR/sequences.json "
+            "when present, else sampled calls).",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (for machines).")
+    ] = False,
+    inline: Annotated[
+        bool,
+        typer.Option("--inline", help="Run tools in this process instead of a worker."),
+    ] = False,
+) -> None:
+    """Check ``env_dir``; exit 1 when a check fails."""
+    if not env_dir.is_dir():
+        raise UserError(f"{env_dir}: not a directory (expected an environment directory)")
+    if sequences is not None and not sequences.is_file():
+        raise UserError(f"{sequences}: no such file (--sequences)")
+    report = check_directory(env_dir, sequences, mode="inline" if inline else "isolated")
+    if as_json:
+        typer.echo(json.dumps(report.model_dump(mode="json"), indent=2))
+    else:
+        print_report(report, Console())
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _row_style(item: CheckItem) -> tuple[str, str]:
+    if item.ok:
+        return "[green]ok[/]", ""
+    if item.severity == "warning":
+        return "[yellow]warn[/]", "yellow"
+    return "[bold red]FAIL[/]", "red"
+
+
+def print_report(report: CheckReport, console: Console) -> None:
+    """A table of the checks, failures first, then a one-line verdict."""
+    table = Table(title=f"environment {report.env_name}: conformance")
+    table.add_column("status", no_wrap=True, min_width=4)
+    table.add_column("check", no_wrap=True, min_width=13)
+    table.add_column("tool", max_width=30, overflow="fold")
+    table.add_column("detail", ratio=1, overflow="fold")
+    order = {"error": 0, "warning": 1}
+    bad = sorted((i for i in report.items if not i.ok), key=lambda i: order[i.severity])
+    for item in bad:
+        status, style = _row_style(item)
+        table.add_row(status, item.check, item.tool or "", item.detail, style=style)
+    passed: dict[str, list[CheckItem]] = {}
+    for item in report.items:
+        if item.ok:
+            passed.setdefault(item.check, []).append(item)
+    for name, group in passed.items():
+        tools = [i.tool for i in group if i.tool]
+        detail = "; ".join(i.detail for i in group if i.detail) or f"{len(group)} passed"
+        shown = ", ".join(tools[:4]) + (f" (+{len(tools) - 4})" if len(tools) > 4 else "")
+        table.add_row("[green]ok[/]", name, shown, detail)
+    console.print(table)
+    verdict = "[bold green]PASS[/]" if report.ok else "[bold red]FAIL[/]"
+    console.print(
+        f"{verdict}: {len(report.failures)} failure(s), {len(report.warnings)} warning(s), "
+        f"{report.calls} calls in {report.elapsed_s:.2f} s",
+        highlight=False,
+    )
