@@ -75,6 +75,26 @@ def signature(spec: ToolSpec) -> tuple[str, dict[str, str]]:
     return f"def {spec.name}({', '.join(['state', *required, *optional])}):", names
 
 
+def reserved_renames(spec: ToolSpec) -> dict[str, str]:
+    """Documented parameters the runtime cannot bind (their Python name would be ``state``).
+
+    ``{"state": "state_"}`` for tau2's address tools; empty for almost every tool.
+    """
+    return {p: f"{p}_" for p in spec.param_names if python_param_name(p) == "state"}
+
+
+def rename_params(spec: ToolSpec, renames: Mapping[str, str]) -> ToolSpec:
+    """``spec`` with parameters renamed (properties, required list and order kept)."""
+    if not renames:
+        return spec
+    params = dict(spec.parameters)
+    params["properties"] = {
+        renames.get(k, k): v for k, v in spec.parameters.get("properties", {}).items()
+    }
+    params["required"] = [renames.get(k, k) for k in spec.required]
+    return spec.model_copy(update={"parameters": params})
+
+
 def head(spec: ToolSpec) -> tuple[list[str], dict[str, str]]:
     """The ``def`` line and the docstring, plus the parameter expressions."""
     line, exprs = signature(spec)
@@ -85,6 +105,11 @@ def _doc(spec: ToolSpec) -> str:
     first = (spec.description.strip().splitlines() or [spec.name])[0].replace('"""', "'")
     first = first.replace("\\", "/")
     return f'    """{first[:200]}"""'
+
+
+def field_path(paths: FieldMap, param: str) -> list[str]:
+    """Where a parameter's value lives in a record (a renamed ``state_`` maps to ``state``)."""
+    return paths.get(param) or paths.get(param.rstrip("_")) or [param.rstrip("_") or param]
 
 
 def get_expr(var: str, path: list[str]) -> str:
@@ -160,7 +185,7 @@ def _lookup(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
         return "\n".join([*top, *_load_record(coll, exprs[c.key_param], None), "    return record"])
     conds = []
     for param in spec.param_names:
-        got = get_expr("record", paths.get(param, [param]))
+        got = get_expr("record", field_path(paths, param))
         if tokens(param)[-1:] and tokens(param)[-1] in (*NAME_LIKE, "email"):
             conds.append(f"str({got}).lower() == str({exprs[param]}).lower()")
         else:
@@ -180,14 +205,13 @@ def _list(spec: ToolSpec, coll: CollectionSchema, paths: FieldMap) -> str:
     body = ["    results = []", f"    for record in state.get({coll.name!r}, {{}}).values():"]
     for param in spec.param_names:
         expr = exprs[param]
+        path = paths.get(param) or paths.get(param.rstrip("_"))
         if param in ("query", "q"):
             body.append(
                 f"        if {expr} is not None and str({expr}).lower() not in str(record).lower():"
             )
-        elif param in paths:
-            body.append(
-                f"        if {expr} is not None and {get_expr('record', paths[param])} != {expr}:"
-            )
+        elif path is not None:
+            body.append(f"        if {expr} is not None and {get_expr('record', path)} != {expr}:")
         else:
             continue
         body.append("            continue")
@@ -226,7 +250,7 @@ def _create(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
     seen: set[str] = set()
     for param in spec.param_names:
         if param != c.key_param:
-            body += set_lines("record", paths.get(param, [param]), exprs[param], "    ", seen)
+            body += set_lines("record", field_path(paths, param), exprs[param], "    ", seen)
     body += ["    table[key] = record", "    return record"]
     return "\n".join([*top, *body])
 
@@ -240,7 +264,7 @@ def _update(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
     for param in spec.param_names:
         if param == c.key_param:
             continue
-        path = paths.get(param, [param])
+        path = field_path(paths, param)
         if param in spec.required:
             body += set_lines("record", path, exprs[param], "    ", seen)
         else:
@@ -426,7 +450,8 @@ def render_skeleton(
     for param in spec.param_names:
         if param == c.key_param:
             continue
-        path = paths.get(param) or [f"{verb}_{param}" if c.cls == "transition" else param]
+        path = paths.get(param) or paths.get(param.rstrip("_"))
+        path = path or [f"{verb}_{param}" if c.cls == "transition" else param]
         lines += set_lines("record", path, exprs[param], "    ", seen)
     lines += [
         "    # TODO: apply the other effects the description states (checks, amounts, ...)",

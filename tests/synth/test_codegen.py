@@ -1,0 +1,66 @@
+"""Turning messy LLM replies into tool code and assembling tools.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoforge.synth.codegen import CodeError, assemble, extract_function
+
+MESSY = """Sure! Here is the implementation:
+
+```python
+import copy
+class ToolError(Exception):
+    pass
+
+LIMIT = 3
+
+def find(state, key):
+    return state["things"].get(key)
+
+def get_thing(state, thing_id):
+    found = find(state, thing_id)
+    if found is None:
+        raise ToolError("no such thing")
+    return copy.deepcopy(found)
+
+print(get_thing({"things": {}}, "x"))
+```
+Let me know if you need anything else."""
+
+
+def test_extract_keeps_function_helpers_imports_and_drops_the_rest() -> None:
+    code = extract_function(MESSY, "get_thing")
+    assert code.imports == ["import copy"]
+    assert "class ToolError" not in code.body and "print(" not in code.body
+    assert "def _find(state, key)" in code.body and "_find(state, thing_id)" in code.body
+    assert "LIMIT = 3" in code.body
+
+
+def test_extract_errors_are_specific() -> None:
+    with pytest.raises(CodeError, match="no function named 'get_thing'"):
+        extract_function("```python\ndef other(state):\n    return 1\n```", "get_thing")
+    with pytest.raises(CodeError, match="syntax error"):
+        extract_function("```python\ndef get_thing(state:\n    return 1\n```", "get_thing")
+
+
+def test_prose_before_an_unfenced_def_is_skipped() -> None:
+    code = extract_function("The answer is\ndef get_thing(state):\n    return 1\n", "get_thing")
+    assert code.body.startswith("def get_thing(state):")
+
+
+def test_assemble_renames_clashing_helpers_and_shares_identical_ones() -> None:
+    a = extract_function(
+        "def _load(state):\n    return 1\n\ndef a(state):\n    return _load(state)", "a"
+    )
+    b = extract_function(
+        "def _load(state):\n    return 2\n\ndef b(state):\n    return _load(state)", "b"
+    )
+    c = extract_function(
+        "def _load(state):\n    return 1\n\ndef c(state):\n    return _load(state)", "c"
+    )
+    source = assemble([a, b, c], "Tools.")
+    namespace: dict = {}
+    exec(compile(source, "tools.py", "exec"), namespace)
+    assert namespace["a"]({}) == 1 and namespace["b"]({}) == 2 and namespace["c"]({}) == 1
+    assert source.count("def _load(") == 1 and "def _b_load(" in source

@@ -1,0 +1,131 @@
+"""End to end with a scripted model: a valid env dir, the report, and resumption."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from autoforge.env import Environment
+from autoforge.llm import RecordedRequest
+from autoforge.synth.pipeline import SynthOptions, synthesize
+from autoforge.tooldocs import ToolDocs
+
+from .conftest import GOOD_CODE, dispatcher, tool_in_request  # type: ignore[import-not-found]
+
+ENTITIES = {
+    "collections": [
+        {"name": "projects", "primary_key": "project_id"},
+        {"name": "tasks", "primary_key": "task_id"},
+    ]
+}
+
+
+def _attributes(req: RecordedRequest) -> Any:
+    text = req.messages[-1]["content"]
+    if text.startswith("Collection `projects`"):
+        return {"attributes": [{"name": "project_id", "type": "id"},
+                               {"name": "archived", "type": "boolean"}]}  # fmt: skip
+    return {
+        "attributes": [
+            {"name": "task_id", "type": "id"},
+            {"name": "project_id", "type": "id", "references": "projects"},
+            {"name": "title", "type": "string"},
+            {"name": "priority", "type": "enum", "enum": ["low", "normal", "high"]},
+            {"name": "due_date", "type": "date"},
+            {"name": "status", "type": "enum", "enum": ["open", "done"]},
+        ]
+    }
+
+
+def _code(req: RecordedRequest) -> str:
+    return GOOD_CODE.get(tool_in_request(req), "no idea")
+
+
+ANSWERS = {
+    "synth.state.entities": ENTITIES,
+    "synth.state.attributes": _attributes,
+    "synth.tests": {"cases": []},
+    "synth.tool": _code,
+    "synth.repair": _code,
+}
+
+
+async def test_synthesis_writes_a_loadable_environment(todo_docs: ToolDocs, tmp_path: Path) -> None:
+    out = tmp_path / "todo"
+    client = dispatcher(ANSWERS)
+    report = await synthesize(todo_docs, out, client, options=SynthOptions(max_repairs=1))
+    status = {t.name: (t.status, t.source) for t in report.tools}
+    assert status == {
+        "create_task": ("accepted", "llm"),  # not plain: status is not a parameter
+        "get_task": ("accepted", "template"),
+        "list_tasks": ("accepted", "template"),
+        "complete_task": ("accepted", "llm"),
+    }
+    assert report.mode == "docs" and report.name == "todo"
+    assert report.state["collections"]["tasks"][0] == "task_id"
+    for name in ("environment.json", "tools.py", "synthesis_report.json"):
+        assert (out / name).is_file()
+    assert not (out / "initial_state.json").exists()  # docs mode: values come per task
+    saved = json.loads((out / "synthesis_report.json").read_text())
+    assert saved["tools"][0]["name"] == "create_task" and saved["usage"]["calls"] > 0
+    env = Environment.load(out)
+    ep = env.episode(state={"projects": {"P-1": {"project_id": "P-1", "archived": False}},
+                            "tasks": {}})  # fmt: skip
+    made = ep.call("create_task", {"project_id": "P-1", "title": "Draft"})
+    assert made.ok and made.result["task_id"] == "T-1"
+    assert ep.call("complete_task", {"task_id": "T-1"}).ok
+    assert ep.call("complete_task", {"task_id": "T-1"}).error_kind == "tool_error"
+    assert ep.call("get_task", {"task_id": "T-1"}).result["status"] == "done"
+
+
+async def test_rerun_skips_accepted_tools(todo_docs: ToolDocs, tmp_path: Path) -> None:
+    out = tmp_path / "todo"
+    first = dispatcher(ANSWERS)
+    await synthesize(todo_docs, out, first, options=SynthOptions(max_repairs=1))
+    assert first.requests
+    again = dispatcher({})  # any LLM call would get None and fail the tool
+    report = await synthesize(todo_docs, out, again, options=SynthOptions(max_repairs=1))
+    assert again.requests == []
+    assert sorted(report.resumed) == sorted(t.name for t in todo_docs.tools)
+    assert all(t.status == "accepted" for t in report.tools)
+
+
+async def test_failed_tool_is_retried_and_left_out_of_the_env(
+    todo_docs: ToolDocs, tmp_path: Path
+) -> None:
+    out = tmp_path / "todo"
+    broken = dict(ANSWERS, **{"synth.tool": "nothing", "synth.repair": "nothing"})
+    opts = SynthOptions(max_repairs=0, fallback=False)
+    report = await synthesize(todo_docs, out, dispatcher(broken), options=opts)
+    failed = {t.name for t in report.tools if t.status == "failed"}
+    assert failed == {"create_task", "complete_task"}
+    spec = json.loads((out / "environment.json").read_text())
+    assert [t["name"] for t in spec["tools"]] == ["get_task", "list_tasks"]
+    Environment.load(out)  # still a valid environment
+    fixed = dispatcher(ANSWERS)
+    report = await synthesize(todo_docs, out, fixed, options=opts)
+    assert sorted(report.resumed) == ["get_task", "list_tasks"]
+    assert {t.name for t in report.tools if t.status == "accepted"} == {
+        "create_task", "get_task", "list_tasks", "complete_task"
+    }  # fmt: skip
+    assert {r.purpose for r in fixed.requests} == {"synth.tool", "synth.tests"}
+
+
+async def test_data_mode_writes_the_initial_state(tmp_path: Path, todo_docs: ToolDocs) -> None:
+    data = {
+        "projects": {"P-1": {"project_id": "P-1", "archived": False}},
+        "tasks": [
+            {"task_id": "T-1", "project_id": "P-1", "title": "a", "priority": "low",
+             "due_date": None, "status": "open"},
+        ],
+    }  # fmt: skip
+    out = tmp_path / "env"
+    report = await synthesize(todo_docs, out, dispatcher(ANSWERS), data=data)
+    assert report.mode == "data" and report.state["source"] == "data"
+    state = json.loads((out / "initial_state.json").read_text())
+    assert state["tasks"]["T-1"]["title"] == "a"
+    env = Environment.load(out)
+    assert env.episode().call("get_task", {"task_id": "T-1"}).result["title"] == "a"
+    # no state-design LLM calls in data mode
+    assert report.usage.calls >= 1
