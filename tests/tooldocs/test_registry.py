@@ -25,43 +25,45 @@ from autoforge.tooldocs import (
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def _markdown_load(doc: DocInput) -> ToolDocs:
-    """A toy Markdown importer: every '## name' heading is a tool."""
+def _toy_load(doc: DocInput) -> ToolDocs:
+    """A toy plug-in importer: every '## name' heading is a tool."""
     assert doc.text is not None
     names = [line[3:].strip() for line in doc.text.splitlines() if line.startswith("## ")]
     return ToolDocs(domain=doc.stem, tools=[ToolSpec(name=n) for n in names])
 
 
 @pytest.fixture
-def markdown() -> Iterator[None]:
-    register_importer("markdown", lambda d: d.suffix == ".md", _markdown_load, priority=-10)
+def toy() -> Iterator[None]:
+    register_importer("toydoc", lambda d: d.suffix == ".toy", _toy_load, priority=-10)
     yield
-    unregister_importer("markdown")
+    unregister_importer("toydoc")
 
 
 def test_builtin_formats_in_detection_order() -> None:
-    assert importer_names() == ["bench", "autoforge", "openapi", "mcp", "openai"]
+    names = importer_names()
+    assert names[:5] == ["bench", "autoforge", "openapi", "mcp", "openai"]
+    assert "toydoc" not in names
 
 
-def test_plugin_importer_is_detected_and_checked(markdown: None) -> None:
-    assert "markdown" in importer_names()
-    docs = parse_text("# Shop\n## get_order\n## cancel_order\n", filename="shop.md")
+def test_plugin_importer_is_detected_and_checked(toy: None) -> None:
+    assert importer_names()[-1] == "toydoc"  # lowest priority: asked last
+    docs = parse_text("# Shop\n## get_order\n## cancel_order\n", filename="shop.toy")
     assert [t.name for t in docs.tools] == ["get_order", "cancel_order"]
     assert docs.domain == "shop"
     with pytest.raises(DocParseError, match="no tools found"):
-        parse_text("# nothing\n", filename="empty.md")
+        parse_text("# nothing\n", filename="empty.toy")
     with pytest.raises(DocParseError, match="'get order' is not a valid identifier"):
-        parse_text("## get order\n", filename="bad.md")
+        parse_text("## get order\n", filename="bad.toy")
     with pytest.raises(DocParseError, match="duplicate tool name 'a'"):
-        parse_text("## a\n## a\n", format="markdown", filename="dup.txt")
+        parse_text("## a\n## a\n", format="toydoc", filename="dup.txt")
 
 
-def test_register_rejects_duplicates_and_bad_names(markdown: None) -> None:
+def test_register_rejects_duplicates_and_bad_names(toy: None) -> None:
     with pytest.raises(ValueError, match="already registered"):
-        register_importer("markdown", lambda d: False, _markdown_load)
-    register_importer("markdown", lambda d: False, _markdown_load, replace=True)
+        register_importer("toydoc", lambda d: False, _toy_load)
+    register_importer("toydoc", lambda d: False, _toy_load, replace=True)
     with pytest.raises(ValueError, match="invalid importer name"):
-        register_importer("auto", lambda d: False, _markdown_load)
+        register_importer("auto", lambda d: False, _toy_load)
 
 
 def test_priority_wins_over_registration_order() -> None:

@@ -8,10 +8,11 @@ occurrence becomes ``{"type": "object", "description": "(recursive Name)"}``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
-from autoforge.tooldocs.schema import map_subschemas
+from autoforge.tooldocs.schema import copy_json, map_subschemas
 from autoforge.tooldocs.source import pointer_join
 from autoforge.tooldocs.spec import DocParseError
 
@@ -26,13 +27,24 @@ class RefResolver:
     """
 
     def __init__(
-        self, root: Any, *, file: str, base: str = "", max_nodes: int = DEFAULT_MAX_NODES
+        self,
+        root: Any,
+        *,
+        file: str,
+        base: str = "",
+        max_nodes: int = DEFAULT_MAX_NODES,
+        transform: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
         self.root = root
         self.file = file
         self.base = base
         self.max_nodes = max_nodes
+        self.transform = transform
         self._nodes = 0
+        self._cuts = 0
+        # target pointer -> (expansion, node count), for targets expanded without a cycle cut:
+        # such an expansion does not depend on the path that led to it.
+        self._memo: dict[str, tuple[Any, int]] = {}
 
     def lookup(self, ref: Any, at: str) -> tuple[Any, str]:
         """The value ``ref`` points to and its pointer; ``at`` is where the ``$ref`` stands.
@@ -93,7 +105,10 @@ class RefResolver:
         return node, at
 
     def schema(self, node: Any, at: str) -> Any:
-        """A copy of the schema ``node`` (standing at ``at``) with every ``$ref`` expanded."""
+        """A copy of the schema ``node`` (standing at ``at``) with every ``$ref`` expanded.
+
+        ``transform`` (when given) is applied to every expanded schema object, bottom up.
+        """
         return self._schema(node, at, ())
 
     def _schema(self, node: Any, at: str, stack: tuple[str, ...]) -> Any:
@@ -101,20 +116,34 @@ class RefResolver:
         if not isinstance(node, dict):
             return node
         if "$ref" not in node:
-            return map_subschemas(node, lambda sub, ptr: self._schema(sub, ptr, stack), at)
-        ref = node["$ref"]
-        target, target_ptr = self.lookup(ref, pointer_join(at, "$ref"))
-        if target_ptr in stack:
-            resolved: Any = _recursion_stub(target, ref)
-        else:
-            resolved = self._schema(target, target_ptr, (*stack, target_ptr))
+            out = map_subschemas(node, lambda sub, ptr: self._schema(sub, ptr, stack), at)
+            return self.transform(out) if self.transform else out
+        target, target_ptr = self.lookup(node["$ref"], pointer_join(at, "$ref"))
+        resolved = self._target(target, target_ptr, node["$ref"], stack)
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if not siblings:
             return resolved
-        extra = self._schema(siblings, at, stack)
-        if isinstance(resolved, dict):
-            return {**resolved, **extra}
-        return extra if resolved is True else resolved
+        extra = map_subschemas(siblings, lambda sub, ptr: self._schema(sub, ptr, stack), at)
+        if resolved is True or isinstance(resolved, dict):
+            merged = {**resolved, **extra} if isinstance(resolved, dict) else extra
+            return self.transform(merged) if self.transform else merged
+        return resolved
+
+    def _target(self, target: Any, target_ptr: str, ref: str, stack: tuple[str, ...]) -> Any:
+        """The expansion of a referenced schema: memoised, or a stub when it recurses."""
+        if target_ptr in stack:
+            self._cuts += 1
+            return _recursion_stub(target, ref)
+        if target_ptr in self._memo:
+            expansion, size = self._memo[target_ptr]
+            self._nodes += size
+            self._count(target_ptr)
+            return copy_json(expansion)
+        cuts, nodes = self._cuts, self._nodes
+        expansion = self._schema(target, target_ptr, (*stack, target_ptr))
+        if self._cuts == cuts:
+            self._memo[target_ptr] = (expansion, self._nodes - nodes)
+        return expansion
 
     def _count(self, at: str) -> None:
         self._nodes += 1

@@ -167,5 +167,8 @@ def _key(key: Any) -> str:
 def pointer_join(pointer: str, *parts: str | int) -> str:
     """Append reference tokens to a JSON pointer, escaping ``~`` and ``/`` (RFC 6901)."""
     for part in parts:
-        pointer += "/" + str(part).replace("~", "~0").replace("/", "~1")
+        token = part if isinstance(part, str) else str(part)
+        if "~" in token or "/" in token:
+            token = token.replace("~", "~0").replace("/", "~1")
+        pointer = f"{pointer}/{token}"
     return pointer

@@ -45,8 +45,7 @@ class _Ctx:
 
     def schema(self, node: Any, at: str) -> Any:
         """The schema at ``at`` with refs expanded, in JSON Schema 2020-12 dialect."""
-        resolved = self.resolver.schema(node, at)
-        return openapi30_to_json_schema(resolved) if self.v30 else resolved
+        return self.resolver.schema(node, at)
 
     def error(self, message: str, pointer: str, hint: str) -> DocParseError:
         return DocParseError(message, file=self.file, pointer=pointer, hint=hint)
@@ -84,7 +83,9 @@ def load(doc: DocInput) -> ToolDocs:
         raise DocParseError(
             "an OpenAPI document must be a mapping", file=file, pointer="", hint="check the file"
         )
-    ctx = _Ctx(file, RefResolver(data, file=file), _check_version(data, file))
+    v30 = _check_version(data, file)
+    resolver = RefResolver(data, file=file, transform=convert_openapi30_node if v30 else None)
+    ctx = _Ctx(file, resolver, v30)
     operations = _operations(ctx, data)
     names = _assign_names(ctx, operations)
     tools = [_tool(ctx, name, op) for name, op in zip(names, operations, strict=True)]
@@ -365,14 +366,20 @@ def _media_schema(ctx: _Ctx, content: Any, owner_ptr: str, *, json_only: bool) -
 
 
 def openapi30_to_json_schema(schema: Any) -> Any:
-    """Rewrite OpenAPI 3.0 schema dialect into JSON Schema 2020-12 (recursively).
+    """Rewrite OpenAPI 3.0 schema dialect into JSON Schema 2020-12, recursively.
 
     ``nullable: true`` adds ``"null"`` to ``type`` (and ``None`` to ``enum``); boolean
     ``exclusiveMinimum``/``exclusiveMaximum`` become numeric; ``example`` becomes ``examples``.
     """
     if not isinstance(schema, dict):
         return schema
-    out = map_subschemas(schema, lambda sub, _ptr: openapi30_to_json_schema(sub))
+    return convert_openapi30_node(
+        map_subschemas(schema, lambda sub, _ptr: openapi30_to_json_schema(sub))
+    )
+
+
+def convert_openapi30_node(out: dict[str, Any]) -> dict[str, Any]:
+    """Convert one schema object (its subschemas already converted), in place."""
     if out.pop("nullable", False) is True:
         kind = out.get("type")
         if isinstance(kind, str):
