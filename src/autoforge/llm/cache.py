@@ -58,7 +58,8 @@ class ResponseCache:
         )
         self._conn.commit()
 
-    def __len__(self) -> int:
+    def count(self) -> int:
+        """How many responses are stored."""
         return int(self._conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 
     def clear(self) -> None:

@@ -202,14 +202,14 @@ class LLMClient:
     ) -> tuple[dict[str, Any], str, bool, float]:
         """Cache lookup, else send; returns ``(raw, key, cached, latency_s)`` and accounts it."""
         key = request_key(self.transport.cache_label(ep), body)
-        cacheable = use_cache and self.cache is not None
         deterministic = body.get("temperature", 0) == 0 or body.get("seed") is not None
-        hit = self.cache.get(key) if cacheable and deterministic and self.cache else None
+        cache = self.cache if use_cache and deterministic else None
+        hit = cache.get(key) if cache is not None else None
         start = time.monotonic()
         raw = hit if hit is not None else await self._send(ep, body, purpose)
         latency = time.monotonic() - start
-        if hit is None and cacheable and deterministic and self.cache:
-            self.cache.put(key, raw, model=str(raw.get("model", "")))
+        if hit is None and cache is not None:
+            cache.put(key, raw, model=str(raw.get("model", "")))
         usage = _token_usage(raw)
         self.usage.record(
             ep.role,
