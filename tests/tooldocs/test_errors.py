@@ -200,7 +200,7 @@ def test_bench_format_needs_a_directory_with_tools_json(tmp_path: Path) -> None:
     _assert_message(info.value, str(tmp_path), "no tools.json", "<domain dir>/tools.json")
     with pytest.raises(DocParseError) as info:
         load_doc(tmp_path)
-    _assert_message(info.value, "could not tell the format")
+    _assert_message(info.value, str(tmp_path), "directory without tools.json", "as files")
 
 
 def test_newer_schema_version_of_ir() -> None:

@@ -93,6 +93,16 @@ def test_detection_of_each_fixture() -> None:
         assert detect_format(DocInput.from_path(FIXTURES / name)) == fmt
 
 
+def test_default_domain_from_file_or_folder(tmp_path: Path) -> None:
+    assert load_doc(FIXTURES / "calendar_mcp_tools.json").domain == "calendar_mcp_tools"
+    for name in ("openapi.json", "tools.json", "tools.openai.json"):
+        folder = tmp_path / name.replace(".", "_") / "bookshop"
+        folder.mkdir(parents=True)
+        (folder / name).write_text(json.dumps([{"name": "f", "parameters": {}}]))
+        assert load_doc(folder / name).domain == "bookshop"
+    assert parse_text('[{"name": "f", "description": ""}]', filename="tools.json").domain == "tools"
+
+
 def test_explicit_wrong_format_explains_expected_shape() -> None:
     with pytest.raises(DocParseError, match="expected an MCP tools/list result"):
         load_doc(FIXTURES / "library_openapi30.yaml", format="mcp")

@@ -72,9 +72,18 @@ def ingest(
 
 
 def summary_table(docs: ToolDocs) -> Table:
-    """One row per tool: name, parameter count, required names, access, source."""
+    """One row per tool: name, parameter count, required names, access, source.
+
+    When every tool comes from one file, the file goes in the caption and the source column
+    holds only the JSON pointers.
+    """
     policy = f", policy {len(docs.policy)} chars" if docs.policy else ""
-    table = Table(title=f"domain {docs.domain}: {len(docs.tools)} tools{policy}")
+    files = {t.source.file for t in docs.tools if t.source is not None}
+    one_file = next(iter(files)) if len(files) == 1 else None
+    table = Table(
+        title=f"domain {docs.domain}: {len(docs.tools)} tools{policy}",
+        caption=f"source: {one_file}" if one_file else None,
+    )
     table.add_column("tool", style="bold", no_wrap=True)
     table.add_column("#params", justify="right")
     table.add_column("required")
@@ -86,15 +95,18 @@ def summary_table(docs: ToolDocs) -> Table:
             str(len(tool.param_names)),
             ", ".join(tool.required) or "-",
             tool.access or "?",
-            _short_source(tool),
+            _short_source(tool, with_file=one_file is None),
         )
     return table
 
 
-def _short_source(tool: ToolSpec) -> str:
-    """``dir/file#pointer``: the last two path parts keep the column readable."""
+def _short_source(tool: ToolSpec, *, with_file: bool) -> str:
+    """``dir/file#pointer`` (the last two path parts), or just the pointer."""
     if tool.source is None:
         return "-"
+    pointer = tool.source.pointer or ""
+    if not with_file:
+        return pointer or "-"
     file = tool.source.file
     short = "/".join(Path(file).parts[-2:]) if file else "<input>"
-    return short + (f"#{tool.source.pointer}" if tool.source.pointer else "")
+    return short + (f"#{pointer}" if pointer else "")

@@ -97,6 +97,12 @@ def detect_format(doc: DocInput) -> str:
     for imp in importers():
         if imp.detect(doc):
             return imp.name
+    if doc.is_dir:
+        raise DocParseError(
+            "is a directory without tools.json (the benchmark domain layout)",
+            file=doc.filename,
+            hint="pass the tool documents inside it as files",
+        )
     raise DocParseError(
         "could not tell the format of this document",
         file=doc.filename,

@@ -19,6 +19,9 @@ from autoforge.tooldocs.spec import DocParseError
 JSON_SUFFIXES = frozenset({".json"})
 YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 _UNPARSED = object()
+GENERIC_STEMS = frozenset(
+    {"openapi", "swagger", "api", "spec", "tools", "tool", "functions", "mcp", "schema"}
+)
 
 
 class _JsonLikeLoader(yaml.SafeLoader):
@@ -78,6 +81,16 @@ class DocInput:
         """The file (or directory) name without suffix, used as the default domain."""
         name = self.path.resolve().name if self.path is not None else Path(self.filename).name
         return Path(name).stem or "default"
+
+    @property
+    def domain(self) -> str:
+        """The default domain name: the file stem, or the folder's name when the stem is
+        generic (``openapi.yaml``, ``tools.json``, ``tools.openai.json`` in ``bookstore/``)."""
+        stem = self.stem
+        generic = stem.split(".")[0].lower() in GENERIC_STEMS
+        if generic and self.path is not None and not self.is_dir:
+            return self.path.resolve().parent.name or stem
+        return stem
 
     def looks_structured(self) -> bool:
         """Whether this input should be JSON or YAML (by suffix, or a leading ``{``/``[``)."""

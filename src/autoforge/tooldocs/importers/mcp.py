@@ -80,7 +80,7 @@ def load(doc: DocInput) -> ToolDocs:
             stacklevel=2,
         )
     tools = [_tool(t, file=file, pointer=pointer_join(base, i)) for i, t in enumerate(items)]
-    return ToolDocs(domain=doc.stem, tools=tools)
+    return ToolDocs(domain=doc.domain, tools=tools)
 
 
 def _tool(tool: Any, *, file: str, pointer: str) -> ToolSpec:

@@ -57,7 +57,7 @@ def load(doc: DocInput) -> ToolDocs:
     """All tools of the document, in order."""
     items, base = tool_items(doc.data(), file=doc.filename)
     tools = tools_from_items(items, file=doc.filename, base=base)
-    return ToolDocs(domain=doc.stem, tools=tools)
+    return ToolDocs(domain=doc.domain, tools=tools)
 
 
 def tools_from_items(items: list[Any], *, file: str, base: str) -> list[ToolSpec]:

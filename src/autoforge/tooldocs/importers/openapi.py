@@ -89,7 +89,7 @@ def load(doc: DocInput) -> ToolDocs:
     operations = _operations(ctx, data)
     names = _assign_names(ctx, operations)
     tools = [_tool(ctx, name, op) for name, op in zip(names, operations, strict=True)]
-    return ToolDocs(domain=doc.stem, description=_info(data), tools=tools)
+    return ToolDocs(domain=doc.domain, description=_info(data), tools=tools)
 
 
 def _check_version(data: dict[str, Any], file: str) -> bool:
