@@ -9,7 +9,7 @@ from autoforge.llm import LLMClient, RecordedRequest
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import classify_tool
 from autoforge.synth.functions import SynthSettings, ToolJob, first_messages, synthesize_tool
-from autoforge.synth.infer import schema_field_paths, record_sample
+from autoforge.synth.infer import record_sample, schema_field_paths
 from autoforge.synth.teststate import happy_arguments, synthetic_state
 from autoforge.tooldocs import ToolDocs
 
@@ -104,7 +104,7 @@ async def test_repair_loop_feeds_the_error_back(
     out = await synthesize_tool(client, make_job(todo_docs, todo_schema, "complete_task"), settings)
     assert out.report.status == "accepted" and out.report.source == "llm"
     assert out.report.accepted_attempt == 2 and out.report.attempts == 2
-    repair = [r for r in client.requests if r.purpose == "synth.repair"][0]
+    repair = next(r for r in client.requests if r.purpose == "synth.repair")
     fed_back = repair.messages[-1]["content"]
     assert "KeyError" in fed_back or "crash" in fed_back
     assert repair.messages[-2]["role"] == "assistant" and 'state["task"]' in repair.messages[-2][

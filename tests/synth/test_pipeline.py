@@ -24,8 +24,12 @@ ENTITIES = {
 def _attributes(req: RecordedRequest) -> Any:
     text = req.messages[-1]["content"]
     if text.startswith("Collection `projects`"):
-        return {"attributes": [{"name": "project_id", "type": "id"},
-                               {"name": "archived", "type": "boolean"}]}  # fmt: skip
+        return {
+            "attributes": [
+                {"name": "project_id", "type": "id"},
+                {"name": "archived", "type": "boolean"},
+            ]
+        }
     return {
         "attributes": [
             {"name": "task_id", "type": "id"},
@@ -70,8 +74,9 @@ async def test_synthesis_writes_a_loadable_environment(todo_docs: ToolDocs, tmp_
     saved = json.loads((out / "synthesis_report.json").read_text())
     assert saved["tools"][0]["name"] == "create_task" and saved["usage"]["calls"] > 0
     env = Environment.load(out)
-    ep = env.episode(state={"projects": {"P-1": {"project_id": "P-1", "archived": False}},
-                            "tasks": {}})  # fmt: skip
+    ep = env.episode(
+        state={"projects": {"P-1": {"project_id": "P-1", "archived": False}}, "tasks": {}}
+    )
     made = ep.call("create_task", {"project_id": "P-1", "title": "Draft"})
     assert made.ok and made.result["task_id"] == "T-1"
     assert ep.call("complete_task", {"task_id": "T-1"}).ok
@@ -107,8 +112,11 @@ async def test_failed_tool_is_retried_and_left_out_of_the_env(
     report = await synthesize(todo_docs, out, fixed, options=opts)
     assert sorted(report.resumed) == ["get_task", "list_tasks"]
     assert {t.name for t in report.tools if t.status == "accepted"} == {
-        "create_task", "get_task", "list_tasks", "complete_task"
-    }  # fmt: skip
+        "create_task",
+        "get_task",
+        "list_tasks",
+        "complete_task",
+    }
     assert {r.purpose for r in fixed.requests} == {"synth.tool", "synth.tests"}
 
 
@@ -116,10 +124,16 @@ async def test_data_mode_writes_the_initial_state(tmp_path: Path, todo_docs: Too
     data = {
         "projects": {"P-1": {"project_id": "P-1", "archived": False}},
         "tasks": [
-            {"task_id": "T-1", "project_id": "P-1", "title": "a", "priority": "low",
-             "due_date": None, "status": "open"},
+            {
+                "task_id": "T-1",
+                "project_id": "P-1",
+                "title": "a",
+                "priority": "low",
+                "due_date": None,
+                "status": "open",
+            },
         ],
-    }  # fmt: skip
+    }
     out = tmp_path / "env"
     report = await synthesize(todo_docs, out, dispatcher(ANSWERS), data=data)
     assert report.mode == "data" and report.state["source"] == "data"

@@ -42,31 +42,49 @@ def test_tau2_retail_templates_run_on_real_records(benchmarks_dir: Path) -> None
     schema = infer_schema(state)
     paths = {name: field_paths(coll.values()) for name, coll in state.items()}
     names = [
-        "find_user_id_by_name_zip", "find_user_id_by_email", "get_order_details",
-        "modify_user_address", "modify_pending_order_address", "calculate",
+        "find_user_id_by_name_zip",
+        "find_user_id_by_email",
+        "get_order_details",
+        "modify_user_address",
+        "modify_pending_order_address",
+        "calculate",
         "transfer_to_human_agents",
-    ]  # fmt: skip
+    ]
     small = slice_state(state, n=40)
     env = _env([docs.tool(n) for n in names], schema, small, paths)
     user_id, user = next(iter(small["users"].items()))
     ep = env.episode()
     obs = ep.call(
         "find_user_id_by_name_zip",
-        {"first_name": user["name"]["first_name"].upper(), "last_name": user["name"]["last_name"],
-         "zip": user["address"]["zip"]},
-    )  # fmt: skip
+        {
+            "first_name": user["name"]["first_name"].upper(),
+            "last_name": user["name"]["last_name"],
+            "zip": user["address"]["zip"],
+        },
+    )
     assert obs.ok and obs.result == user_id
     assert ep.call("find_user_id_by_email", {"email": "nobody@example.com"}).error_kind == (
         "tool_error"
     )
-    address = {"address1": "1 Main St", "address2": "", "city": "Austin", "state_": "TX",
-               "country": "USA", "zip": "78701"}  # fmt: skip
+    address = {
+        "address1": "1 Main St",
+        "address2": "",
+        "city": "Austin",
+        "state_": "TX",
+        "country": "USA",
+        "zip": "78701",
+    }
     assert ep.call("modify_user_address", {"user_id": user_id, **address}).ok
     assert ep.diff() == [
-        {"op": "replace", "path": ["users", user_id, "address", k.rstrip("_")],
-         "old": user["address"][k.rstrip("_")], "new": v}
-        for k, v in address.items() if user["address"][k.rstrip("_")] != v
-    ]  # fmt: skip
+        {
+            "op": "replace",
+            "path": ["users", user_id, "address", k.rstrip("_")],
+            "old": user["address"][k.rstrip("_")],
+            "new": v,
+        }
+        for k, v in address.items()
+        if user["address"][k.rstrip("_")] != v
+    ]
     pending = next(k for k, o in small["orders"].items() if o["status"] == "pending")
     done = next(k for k, o in small["orders"].items() if o["status"] == "delivered")
     assert ep.call("modify_pending_order_address", {"order_id": pending, **address}).ok
@@ -89,7 +107,7 @@ def test_create_update_delete_templates(todo_schema: StateSchema) -> None:
                 "properties": {"name": {"type": "string"}, "archived": {"type": "boolean"}},
                 "required": ["name"],
             },
-        ),  # fmt: skip
+        ),
         ToolSpec(
             name="rename_project",
             parameters={
@@ -97,7 +115,7 @@ def test_create_update_delete_templates(todo_schema: StateSchema) -> None:
                 "properties": {"project_id": {"type": "string"}, "name": {"type": "string"}},
                 "required": ["project_id", "name"],
             },
-        ),  # fmt: skip
+        ),
         ToolSpec(
             name="delete_project",
             parameters={
@@ -105,7 +123,7 @@ def test_create_update_delete_templates(todo_schema: StateSchema) -> None:
                 "properties": {"project_id": {"type": "string"}},
                 "required": ["project_id"],
             },
-        ),  # fmt: skip
+        ),
     ]
     state = synthetic_state(schema)
     env = _env(docs, schema, state, {})
@@ -124,10 +142,16 @@ def test_create_update_delete_templates(todo_schema: StateSchema) -> None:
 def test_signature_follows_runtime_naming() -> None:
     spec = ToolSpec(
         name="book_trip",
-        parameters={"type": "object", "properties": {"from": {"type": "string"},
-                    "to": {"type": "string"}, "class": {"type": "string"}},
-                    "required": ["from", "to"]},
-    )  # fmt: skip
+        parameters={
+            "type": "object",
+            "properties": {
+                "from": {"type": "string"},
+                "to": {"type": "string"},
+                "class": {"type": "string"},
+            },
+            "required": ["from", "to"],
+        },
+    )
     line, names = signature(spec)
     assert line == "def book_trip(state, from_, to, class_=None):"
     assert names == {"from": "from_", "to": "to", "class": "class_"}

@@ -1,0 +1,158 @@
+"""Fidelity scoring against a hand-made benchmark directory and oracle replay."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from pathlib import Path
+
+from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.synth.fidelity import apply_diff, normalize, run_fidelity
+from autoforge.tooldocs.spec import ToolSpec
+
+DB = {
+    "orders": {
+        "o1": {"order_id": "o1", "status": "pending", "total": 10.0},
+        "o2": {"order_id": "o2", "status": "delivered", "total": 5.0},
+    }
+}
+
+
+def _tool(name: str, **params: str) -> ToolSpec:
+    return ToolSpec(
+        name=name,
+        parameters={
+            "type": "object",
+            "properties": {p: {"type": t} for p, t in params.items()},
+            "required": list(params),
+        },
+    )
+
+
+TOOLS = [_tool("get_order", order_id="string"), _tool("cancel_order", order_id="string")]
+GOOD = """
+def get_order(state, order_id):
+    order = state["orders"].get(order_id)
+    if order is None:
+        raise ToolError("no such order")
+    return order
+
+
+def cancel_order(state, order_id):
+    order = state["orders"].get(order_id)
+    if order is None or order["status"] != "pending":
+        raise ToolError("cannot cancel")
+    order["status"] = "cancelled"
+    order["cancel_reason"] = None
+    return order
+"""
+WRONG_STATUS = GOOD.replace('"cancelled"', '"canceled"')
+NO_GUARD = GOOD.replace(' or order["status"] != "pending"', "")
+
+
+def _bench(root: Path) -> Path:
+    bench = root / "bench"
+    bench.mkdir()
+    (bench / "db.json").write_text(json.dumps(DB))
+    tasks = [
+        {"id": "t1", "evaluation_criteria": {"actions": [
+            {"name": "get_order", "arguments": {"order_id": "o1"}},
+            {"name": "cancel_order", "arguments": {"order_id": "o1"}}]}},
+        {"id": "t2", "evaluation_criteria": {"actions": [
+            {"name": "cancel_order", "arguments": {"order_id": "o2"}}]}},
+        {"id": "t3", "actions": [{"name": "get_order", "arguments": {"order_id": "nope"}}]},
+    ]  # fmt: skip
+    replay = {"tasks": [
+        {"id": "t1", "action_results": [{"error": False}, {"error": False}],
+         "db_diff": [{"op": "replace", "path": ["orders", "o1", "status"], "old": "pending",
+                      "new": "cancelled"},
+                     {"op": "replace", "path": ["orders", "o1", "cancel_reason"], "old": None,
+                      "new": None}]},
+        {"id": "t2", "action_results": [{"error": True}], "db_diff": []},
+        {"id": "t3", "action_results": [{"error": True}], "db_diff": []},
+    ]}  # fmt: skip
+    (bench / "tasks.json").write_text(json.dumps(tasks))
+    (bench / "gt_replay.json").write_text(json.dumps(replay))
+    meta = [{"name": "get_order", "mutates_state": False},
+            {"name": "cancel_order", "mutates_state": True}]  # fmt: skip
+    (bench / "tools_meta.json").write_text(json.dumps(meta))
+    tools = [t.openai_tool() for t in TOOLS] + [_tool("refund", order_id="string").openai_tool()]
+    (bench / "tools.json").write_text(json.dumps(tools))
+    return bench
+
+
+def _env(root: Path, name: str, source: str, tools: list[ToolSpec] = TOOLS) -> Path:
+    env = root / name
+    env.mkdir()
+    schema = StateSchema(
+        collections=[
+            CollectionSchema(
+                name="orders",
+                primary_key="order_id",
+                attributes=[Attribute(name="order_id", type="id")],
+            )
+        ]
+    )
+    spec = EnvironmentSpec(name=name, tools=tools, state_schema=schema)
+    (env / "environment.json").write_text(spec.model_dump_json())
+    (env / "tools.py").write_text(source)
+    return env
+
+
+def test_faithful_env_agrees_everywhere(tmp_path: Path) -> None:
+    report = run_fidelity(_env(tmp_path, "good", GOOD), _bench(tmp_path))
+    assert report.tasks == 3 and report.actions == 4
+    assert report.action_agreement == 1.0 and report.task_agreement == 1.0
+    assert report.per_tool["cancel_order"].writes == 2  # a write tool, per tools_meta
+    assert report.missing_tools == ["refund"] and report.never_exercised == []
+    headline = report.headline()
+    assert headline["per_tool"]["get_order"] == {"calls": 2, "agreement": 1.0, "missing": False}
+
+
+def test_wrong_effect_and_missing_guard_are_caught(tmp_path: Path) -> None:
+    bench = _bench(tmp_path)
+    wrong = run_fidelity(_env(tmp_path, "wrong", WRONG_STATUS), bench)
+    assert wrong.task_agreement == 2 / 3
+    assert not wrong.task_results[0].agree
+    assert "records end unlike the oracle's" in wrong.task_results[0].disagreements[0]
+    assert wrong.action_agreement == 3 / 4
+    loose = run_fidelity(_env(tmp_path, "loose", NO_GUARD), bench)
+    t2 = loose.task_results[1]
+    assert not t2.agree and "error flag" in t2.disagreements[0]
+    assert loose.per_tool["cancel_order"].error_flag_agree == 1
+
+
+def test_missing_tool_counts_as_disagreement(tmp_path: Path) -> None:
+    only_get = GOOD.split("\n\n\ndef cancel_order")[0] + "\n"
+    env = _env(tmp_path, "partial", only_get, tools=TOOLS[:1])
+    report = run_fidelity(env, _bench(tmp_path))
+    assert report.per_tool["cancel_order"].missing
+    assert report.per_tool["cancel_order"].agree == 1  # the oracle errored there too (t2)
+    assert report.task_results[0].agree is False
+
+
+def _tau_hash(value: object) -> str:
+    def hashable(v: object) -> object:
+        if isinstance(v, dict):
+            return tuple(sorted((k, hashable(x)) for k, x in v.items()))
+        if isinstance(v, list):
+            return tuple(hashable(x) for x in v)
+        return v
+
+    return hashlib.sha256(str(hashable(value)).encode()).hexdigest()
+
+
+def test_apply_diff_reproduces_tau_bench_oracle_hashes(benchmarks_dir: Path) -> None:
+    domain = benchmarks_dir / "tau-bench" / "airline"
+    db = json.loads((domain / "db.json").read_text())
+    replay = json.loads((domain / "gt_replay.json").read_text())
+    assert _tau_hash(db) == replay["initial_data_hash"]
+    for task in replay["tasks"][:3]:
+        state = copy.deepcopy(db)
+        apply_diff(state, task["db_diff"])
+        assert _tau_hash(state) == task["gt_data_hash"], task["id"]
+
+
+def test_normalize_drops_nulls_and_float_noise() -> None:
+    assert normalize({"a": None, "b": [1.0000000001, {"c": None}]}) == {"b": [1.0, {}]}

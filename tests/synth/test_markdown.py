@@ -1,0 +1,83 @@
+"""The Markdown/plain-text importer: rules for common layouts, the LLM for prose."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autoforge.llm import LLMClient
+from autoforge.tooldocs import DocParseError, load_docs
+from autoforge.tooldocs.markdown import extract_markdown
+
+DOC = """# Library API
+
+The library keeps books and loans.
+
+## `get_book(book_id)`
+Get one book by id.
+
+- `book_id` (string, required): the book id, e.g. B-1.
+
+## borrow_book
+Borrow a book for a member. Fails if the book is already on loan.
+
+- `book_id` (string): the book id
+- `member_id` (string): who borrows
+- `days` (integer, optional): loan length, one of 7, 14 or 21
+
+## Renewing a loan
+To renew, call the renewal operation with the loan id; it returns the new due date.
+
+## Rules
+Members can hold at most 3 loans.
+"""
+
+EXTRACTED = {
+    "tools": [
+        {
+            "name": "renew loan",
+            "description": "Renew a loan; returns the new due date.",
+            "access": "write",
+            "parameters": [{"name": "loan_id", "type": "string", "required": True}],
+        }
+    ]
+}
+
+
+async def test_rules_then_llm_for_the_prose_section() -> None:
+    client = LLMClient.scripted([EXTRACTED])
+    docs = await extract_markdown(DOC, "library.md", client)
+    assert [t.name for t in docs.tools] == ["get_book", "borrow_book", "renew_loan"]
+    borrow = docs.tool("borrow_book")
+    assert borrow.required == ["book_id", "member_id"]
+    assert borrow.parameters["properties"]["days"] == {
+        "type": "integer",
+        "description": "loan length, one of 7, 14 or 21",
+        "enum": [7, 14, 21],
+    }
+    assert docs.tool("get_book").access == "read"
+    assert docs.tool("renew_loan").access == "write"
+    assert docs.policy is not None and "at most 3 loans" in docs.policy
+    (request,) = client.requests
+    assert request.purpose == "tooldocs.markdown"
+    sent = request.messages[-1]["content"]
+    assert "Renewing a loan" in sent and "borrow_book" not in sent  # only what rules missed
+
+
+async def test_without_a_model_the_rules_still_work() -> None:
+    docs = await extract_markdown(DOC, "library.md", None)
+    assert [t.name for t in docs.tools] == ["get_book", "borrow_book"]
+
+
+async def test_no_tools_is_a_clear_error() -> None:
+    with pytest.raises(DocParseError, match="no tools found"):
+        await extract_markdown("# Notes\n\nNothing to see.\n", "notes.md", None)
+
+
+def test_ingest_registry_picks_markdown_by_suffix(tmp_path: Path) -> None:
+    path = tmp_path / "lib.md"
+    path.write_text(DOC.split("## Renewing")[0])
+    docs = load_docs([path])
+    assert [t.name for t in docs.tools] == ["get_book", "borrow_book"]
+    assert docs.tool("get_book").source is not None and docs.tool("get_book").source.line == 5
