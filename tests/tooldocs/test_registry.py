@@ -11,6 +11,7 @@ import pytest
 from autoforge.tooldocs import (
     DocInput,
     DocParseError,
+    SourceLocation,
     ToolDocs,
     ToolSpec,
     detect_format,
@@ -56,6 +57,35 @@ def test_plugin_importer_is_detected_and_checked(toy: None) -> None:
         parse_text("## get order\n", filename="bad.toy")
     with pytest.raises(DocParseError, match="duplicate tool name 'a'"):
         parse_text("## a\n## a\n", format="toydoc", filename="dup.txt")
+
+
+def test_plugin_results_are_normalised() -> None:
+    params = {
+        "properties": {"item": {"$ref": "#/$defs/Item"}},
+        "$defs": {"Item": {"type": "object", "properties": {"sku": {"type": "string"}}}},
+    }
+
+    def load(doc: DocInput) -> ToolDocs:
+        return ToolDocs(tools=[ToolSpec(name="add_item", parameters=params)])
+
+    def load_bad(doc: DocInput) -> ToolDocs:
+        spec = ToolSpec(name="f", parameters={"type": "string"})
+        return ToolDocs(tools=[spec.model_copy(update={"source": SourceLocation(pointer="/x")})])
+
+    register_importer("sloppy", lambda d: False, load)
+    register_importer("broken", lambda d: False, load_bad)
+    try:
+        tool = parse_text("", format="sloppy", filename="s.txt").tools[0]
+        assert tool.parameters == {
+            "properties": {"item": {"type": "object", "properties": {"sku": {"type": "string"}}}},
+            "type": "object",
+            "required": [],
+        }
+        with pytest.raises(DocParseError, match=r"b.txt#/x/parameters/type: parameters must"):
+            parse_text("", format="broken", filename="b.txt")
+    finally:
+        unregister_importer("sloppy")
+        unregister_importer("broken")
 
 
 def test_register_rejects_duplicates_and_bad_names(toy: None) -> None:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autoforge.tooldocs.importers import bench, mcp, native, openai_tools, openapi
-from autoforge.tooldocs.schema import check_tool_name
+from autoforge.tooldocs.refs import inline_local_refs
+from autoforge.tooldocs.schema import check_tool_name, normalize_parameters, normalize_returns
 from autoforge.tooldocs.source import DocInput, pointer_join
 from autoforge.tooldocs.spec import DocParseError, ToolDocs, ToolSpec
 
@@ -36,6 +37,7 @@ class Importer:
     load: LoadFn
     priority: int = 0
     description: str = ""
+    normalizes: bool = False
 
 
 _REGISTRY: dict[str, Importer] = {}
@@ -49,13 +51,18 @@ def register_importer(
     priority: int = 0,
     description: str = "",
     replace: bool = False,
+    normalizes: bool = False,
 ) -> Importer:
-    """Add an importer; ``replace=True`` to overwrite one of the same name."""
+    """Add an importer; ``replace=True`` to overwrite one of the same name.
+
+    Unless ``normalizes=True`` (the importer already calls :func:`normalize_parameters` and
+    :func:`normalize_returns` itself), every tool it returns is passed through them.
+    """
     if name == AUTO or not name.isidentifier():
         raise ValueError(f"invalid importer name {name!r}")
     if name in _REGISTRY and not replace:
         raise ValueError(f"an importer called {name!r} is already registered")
-    importer = Importer(name, detect, load, priority, description)
+    importer = Importer(name, detect, load, priority, description, normalizes)
     _REGISTRY[name] = importer
     return importer
 
@@ -113,7 +120,10 @@ def detect_format(doc: DocInput) -> str:
 def load_input(doc: DocInput, format: str = AUTO, *, domain: str | None = None) -> ToolDocs:
     """Import one :class:`DocInput` with the named (or detected) importer, then check it."""
     name = detect_format(doc) if format == AUTO else get_importer(format, file=doc.filename).name
-    docs = _REGISTRY[name].load(doc)
+    importer = _REGISTRY[name]
+    docs = importer.load(doc)
+    if not importer.normalizes:
+        docs = docs.model_copy(update={"tools": [_normalized(t, doc.filename) for t in docs.tools]})
     _check(docs, doc.filename)
     return docs.model_copy(update={"domain": domain}) if domain else docs
 
@@ -163,6 +173,22 @@ def merge_docs(parts: list[ToolDocs], *, domain: str | None = None) -> ToolDocs:
     )
 
 
+def _normalized(tool: ToolSpec, filename: str) -> ToolSpec:
+    """``tool`` with its schemas brought to the IR's rules (refs inlined, object schema)."""
+    src = tool.source
+    file = src.file if src and src.file else filename
+    base = src.pointer if src and src.pointer is not None else ""
+    params = inline_local_refs(tool.parameters, file=file, pointer=pointer_join(base, "parameters"))
+    returns = inline_local_refs(tool.returns, file=file, pointer=pointer_join(base, "returns"))
+    update = {
+        "parameters": normalize_parameters(
+            params, file=file, pointer=pointer_join(base, "parameters")
+        ),
+        "returns": normalize_returns(returns, file=file, pointer=pointer_join(base, "returns")),
+    }
+    return tool.model_copy(update=update)
+
+
 def _check(docs: ToolDocs, filename: str) -> None:
     """Every importer's result: not empty, names valid and unique."""
     if not docs.tools:
@@ -192,23 +218,23 @@ def _duplicate(tool: ToolSpec, first: ToolSpec) -> DocParseError:
 
 
 register_importer(
-    "bench", bench.detect, bench.load, priority=50,
+    "bench", bench.detect, bench.load, priority=50, normalizes=True,
     description="benchmark domain directory: tools.json + policy.md + tools_meta.json",
 )  # fmt: skip
 register_importer(
-    "autoforge", native.detect, native.load, priority=40,
+    "autoforge", native.detect, native.load, priority=40, normalizes=True,
     description="ToolDocs JSON written by `autoforge ingest`",
 )  # fmt: skip
 register_importer(
-    "openapi", openapi.detect, openapi.load, priority=30,
+    "openapi", openapi.detect, openapi.load, priority=30, normalizes=True,
     description="OpenAPI 3.0 / 3.1, JSON or YAML: one tool per operation",
 )  # fmt: skip
 register_importer(
-    "mcp", mcp.detect, mcp.load, priority=20,
+    "mcp", mcp.detect, mcp.load, priority=20, normalizes=True,
     description="MCP tools/list result (inputSchema / outputSchema / annotations)",
 )  # fmt: skip
 register_importer(
-    "openai", openai_tools.detect, openai_tools.load, priority=10,
+    "openai", openai_tools.detect, openai_tools.load, priority=10, normalizes=True,
     description="OpenAI function-calling tool list (bare or type=function)",
 )  # fmt: skip
 
