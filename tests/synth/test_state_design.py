@@ -30,7 +30,9 @@ async def test_unmapped_parameters_are_fed_back(todo_docs: ToolDocs) -> None:
     names = [a.name for a in tasks.attributes]
     assert names[0] == "task_id" and "due_date" in names and "project_id" in names
     prio = tasks.attribute("priority")
-    assert prio is not None and prio.type == "string" and prio.references is None
+    # the bad type is repaired, the self-reference dropped, the docs' enum applied
+    assert prio is not None and prio.type == "enum" and prio.references is None
+    assert prio.enum == ["low", "normal", "high"]
     assert "create_task.project_id" in result.unmapped_initial
     assert result.rounds == 1 and result.unmapped_final == [] and result.added_by_rules == []
     feedback = client.requests[2]

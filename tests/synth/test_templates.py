@@ -10,13 +10,7 @@ from autoforge.env.spec import EnvironmentSpec, StateSchema
 from autoforge.synth.classify import classify_tool
 from autoforge.synth.codegen import assemble, from_source
 from autoforge.synth.infer import data_to_state, field_paths, infer_schema
-from autoforge.synth.templates import (
-    rename_params,
-    render_skeleton,
-    render_template,
-    reserved_renames,
-    signature,
-)
+from autoforge.synth.templates import render_skeleton, render_template, signature
 from autoforge.synth.teststate import slice_state, synthetic_state
 from autoforge.tooldocs import ToolDocs, load_docs
 from autoforge.tooldocs.spec import ToolSpec
@@ -37,7 +31,6 @@ def _env(docs: list[ToolSpec], schema: StateSchema, state: dict, paths: dict) ->
 def test_tau2_retail_templates_run_on_real_records(benchmarks_dir: Path) -> None:
     domain = benchmarks_dir / "tau2-bench" / "retail"
     docs = load_docs([domain])
-    docs.tools = [rename_params(t, reserved_renames(t)) for t in docs.tools]  # state -> state_
     state, _ = data_to_state(json.loads((domain / "db.json").read_text()))
     schema = infer_schema(state)
     paths = {name: field_paths(coll.values()) for name, coll in state.items()}
@@ -70,7 +63,7 @@ def test_tau2_retail_templates_run_on_real_records(benchmarks_dir: Path) -> None
         "address1": "1 Main St",
         "address2": "",
         "city": "Austin",
-        "state_": "TX",
+        "state": "TX",
         "country": "USA",
         "zip": "78701",
     }
@@ -78,12 +71,12 @@ def test_tau2_retail_templates_run_on_real_records(benchmarks_dir: Path) -> None
     assert ep.diff() == [
         {
             "op": "replace",
-            "path": ["users", user_id, "address", k.rstrip("_")],
-            "old": user["address"][k.rstrip("_")],
+            "path": ["users", user_id, "address", k],
+            "old": user["address"][k],
             "new": v,
         }
         for k, v in address.items()
-        if user["address"][k.rstrip("_")] != v
+        if user["address"][k] != v
     ]
     pending = next(k for k, o in small["orders"].items() if o["status"] == "pending")
     done = next(k for k, o in small["orders"].items() if o["status"] == "delivered")

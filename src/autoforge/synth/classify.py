@@ -222,7 +222,6 @@ def _is_plain(
     if coll is None:
         return False
     attrs = {a.name for a in coll.attributes} | known
-    attrs |= {f"{a}_" for a in attrs}  # parameters renamed for the runtime (state -> state_)
     others = [p for p in params if p != key]
     if cls == "lookup":
         return (key is not None and not others) or (

@@ -338,24 +338,14 @@ def _verdict(
     return v
 
 
-def _adapt(arguments: dict[str, Any], params: set[str] | None) -> dict[str, Any]:
-    """Map benchmark argument names onto parameters synthesis renamed (``state`` -> ``state_``)."""
-    if not params:
-        return arguments
-    return {
-        (f"{k}_" if k not in params and f"{k}_" in params else k): v for k, v in arguments.items()
-    }
-
-
 def _replay_task(env: Any, task: BenchTask, bench: Bench, known: set[str]) -> _Replay:
     ep = env.episode()
-    params = {t.name: set(t.param_names) for t in env.spec.tools}
     before: Mapping[str, Any] = bench.state
     before_hash = ep.state_hash()
     verdicts: list[_Verdict] = []
     pending: list[tuple[_Verdict, set[RecordKey]]] = []
     for action in task.actions:
-        obs = ep.call(action.name, _adapt(action.arguments, params.get(action.name)))
+        obs = ep.call(action.name, action.arguments)
         after_hash = ep.state_hash()
         changed: set[RecordKey] = set()
         if after_hash != before_hash:

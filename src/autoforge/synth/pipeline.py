@@ -35,7 +35,6 @@ from autoforge.synth.infer import (
 from autoforge.synth.mapping import unmapped_params
 from autoforge.synth.report import SynthesisReport, ToolRecord, ToolReport, report_table
 from autoforge.synth.state_design import design_state, schema_summary
-from autoforge.synth.templates import rename_params, reserved_renames
 from autoforge.synth.teststate import State, happy_arguments, slice_state, synthetic_state
 from autoforge.tooldocs.spec import ToolDocs, ToolSpec
 
@@ -131,15 +130,6 @@ class Phase1:
     samples: dict[str, str]
     info: dict[str, Any]
     data_state: State | None = None
-
-
-def _bindable(docs: ToolDocs) -> tuple[ToolDocs, dict[str, dict[str, str]]]:
-    """Rename parameters the runtime cannot bind (``state``) to ``state_``; say which."""
-    renamed = {t.name: r for t in docs.tools if (r := reserved_renames(t))}
-    if not renamed:
-        return docs, {}
-    tools = [rename_params(t, renamed.get(t.name, {})) for t in docs.tools]
-    return docs.model_copy(update={"tools": tools}), renamed
 
 
 async def _phase1_docs(
@@ -318,7 +308,6 @@ async def synthesize(
     """Synthesize an environment for ``docs`` into ``out_dir`` and return the report."""
     opts = options or SynthOptions()
     rep = reporter or NullReporter()
-    docs, renamed = _bindable(docs)
     start, before = time.monotonic(), usage_of(client)
     store = Store(out_dir)
     policy = opts.policy if opts.policy is not None else docs.policy
@@ -343,7 +332,6 @@ async def synthesize(
         tools=[r.report for r in records],
         conformance=check,
         resumed=resumed,
-        renamed_params=renamed,
     )
     report.usage = after.__class__(
         calls=after.calls - before.calls,

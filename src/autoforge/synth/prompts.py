@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from autoforge.env.signatures import python_param_name
 from autoforge.env.spec import CollectionSchema, StateSchema
 from autoforge.llm import Message
 from autoforge.synth.classify import Classification
@@ -177,6 +178,11 @@ def tool_messages(
         parts.append(
             f"Complete this draft (keep what is right, replace the TODO):\n{_fenced(skeleton)}"
         )
+    renamed = [
+        f"`{p}` is `{python_param_name(p)}`" for p in spec.param_names if python_param_name(p) != p
+    ]
+    if renamed:
+        parts.append(f"In Python, parameter {', '.join(renamed)}.")
     parts.append(f"Write `{signature_line}` now.")
     return [
         {"role": "system", "content": SYSTEM_TOOL},

@@ -89,10 +89,6 @@ class SynthesisReport(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     wall_s: float = 0.0
     resumed: list[str] = Field(default_factory=list)
-    renamed_params: dict[str, dict[str, str]] = Field(
-        default_factory=dict,
-        description="parameters renamed because the runtime reserves their name (state)",
-    )
 
     def counts(self) -> dict[str, int]:
         """How many tools ended accepted (template / first try / after repair), fallback, failed."""

@@ -337,6 +337,7 @@ async def design_state(
         await _feedback_round(client, tools, schema, missing, failures)
         missing = unmapped_params(tools, schema)
     added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
+    enums_from_docs(schema, tools)
     return DesignResult(
         state_schema=schema,
         source="llm" if not failures else "llm+rules",
@@ -370,6 +371,25 @@ async def _feedback_round(
             failures.append(f"feedback for {name}: {exc}")
             continue
         _merge(coll, new)
+
+
+def enums_from_docs(schema: StateSchema, tools: Sequence[ToolSpec]) -> None:
+    """Give attributes the enum values the docs list for a same-named parameter.
+
+    ``list_tasks(status: one of open, done)`` makes ``tasks.status`` an enum of those values,
+    so test records (and the LLM) use values the tools accept.
+    """
+    values: dict[str, list[str]] = {}
+    for spec in tools:
+        for name, prop in spec.parameters.get("properties", {}).items():
+            enum = (prop or {}).get("enum")
+            if enum and all(isinstance(e, str) for e in enum):
+                values.setdefault(name, [str(e) for e in enum])
+    for coll in schema.collections:
+        for i, attr in enumerate(coll.attributes):
+            if attr.name in values and attr.type in ("string", "enum") and not attr.references:
+                update = {"type": "enum", "enum": values[attr.name]}
+                coll.attributes[i] = attr.model_copy(update=update)
 
 
 def schema_summary(schema: StateSchema) -> dict[str, Any]:

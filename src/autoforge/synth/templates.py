@@ -75,26 +75,6 @@ def signature(spec: ToolSpec) -> tuple[str, dict[str, str]]:
     return f"def {spec.name}({', '.join(['state', *required, *optional])}):", names
 
 
-def reserved_renames(spec: ToolSpec) -> dict[str, str]:
-    """Documented parameters the runtime cannot bind (their Python name would be ``state``).
-
-    ``{"state": "state_"}`` for tau2's address tools; empty for almost every tool.
-    """
-    return {p: f"{p}_" for p in spec.param_names if python_param_name(p) == "state"}
-
-
-def rename_params(spec: ToolSpec, renames: Mapping[str, str]) -> ToolSpec:
-    """``spec`` with parameters renamed (properties, required list and order kept)."""
-    if not renames:
-        return spec
-    params = dict(spec.parameters)
-    params["properties"] = {
-        renames.get(k, k): v for k, v in spec.parameters.get("properties", {}).items()
-    }
-    params["required"] = [renames.get(k, k) for k in spec.required]
-    return spec.model_copy(update={"parameters": params})
-
-
 def head(spec: ToolSpec) -> tuple[list[str], dict[str, str]]:
     """The ``def`` line and the docstring, plus the parameter expressions."""
     line, exprs = signature(spec)
@@ -108,8 +88,8 @@ def _doc(spec: ToolSpec) -> str:
 
 
 def field_path(paths: FieldMap, param: str) -> list[str]:
-    """Where a parameter's value lives in a record (a renamed ``state_`` maps to ``state``)."""
-    return paths.get(param) or paths.get(param.rstrip("_")) or [param.rstrip("_") or param]
+    """Where a parameter's value lives in a record (top level when the paths do not say)."""
+    return paths.get(param) or [param]
 
 
 def get_expr(var: str, path: list[str]) -> str:
@@ -205,7 +185,7 @@ def _list(spec: ToolSpec, coll: CollectionSchema, paths: FieldMap) -> str:
     body = ["    results = []", f"    for record in state.get({coll.name!r}, {{}}).values():"]
     for param in spec.param_names:
         expr = exprs[param]
-        path = paths.get(param) or paths.get(param.rstrip("_"))
+        path = paths.get(param)
         if param in ("query", "q"):
             body.append(
                 f"        if {expr} is not None and str({expr}).lower() not in str(record).lower():"
@@ -450,8 +430,7 @@ def render_skeleton(
     for param in spec.param_names:
         if param == c.key_param:
             continue
-        path = paths.get(param) or paths.get(param.rstrip("_"))
-        path = path or [f"{verb}_{param}" if c.cls == "transition" else param]
+        path = paths.get(param) or [f"{verb}_{param}" if c.cls == "transition" else param]
         lines += set_lines("record", path, exprs[param], "    ", seen)
     lines += [
         "    # TODO: apply the other effects the description states (checks, amounts, ...)",

@@ -157,9 +157,33 @@ def happy_arguments(
     for param in spec.param_names:
         prop = props.get(param) or {}
         value = _argument(param, prop, c, schema, state, picked, rec, write)
+        if value is not None and not fits(value, prop):
+            value = None
         if value is not None or param in spec.required:
             args[param] = value if value is not None else _typed_default(prop, write)
     return args
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def fits(value: Any, prop: Mapping[str, Any]) -> bool:
+    """Whether ``value`` matches a parameter schema's enum and basic type."""
+    if prop.get("enum") is not None and value not in prop["enum"]:
+        return False
+    typ = prop.get("type")
+    if not isinstance(typ, str) or typ not in _JSON_TYPES:
+        return True
+    if isinstance(value, bool) and typ in ("integer", "number"):
+        return False
+    return isinstance(value, _JSON_TYPES[typ])
 
 
 def _argument(
