@@ -25,7 +25,9 @@ independent and may run concurrently (the base is only read).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
+from marshal import dumps as _marshal_dumps
+from marshal import loads as _marshal_loads
 from typing import Any
 
 from autoforge.env.diff import diff_into
@@ -55,6 +57,30 @@ RESTORED: Any = _MISSING  # in a change list: the key is back to its base value
 Change = tuple[Any, Any, Any]
 
 
+class _Obj:
+    """The value a transaction copy was made from, when it could not be marshalled."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _unchanged(value: Any, src: Any) -> bool:
+    """Whether a transaction copy still equals (type-exactly) the value it was copied from.
+
+    ``src`` is the marshalled source (bytes), an :class:`_Obj`, or missing (a new value).
+    """
+    if type(src) is bytes:
+        try:
+            return _marshal_dumps(value, 2) == src
+        except ValueError:
+            return False
+    if type(src) is _Obj:
+        return bool(value == src.value) and strict_equal(value, src.value)
+    return False
+
+
 class _Layered(MutableMapping[Any, Any]):
     """A mapping over ``base`` with a committed layer ``_over`` and a per-call layer ``_tx``."""
 
@@ -79,11 +105,47 @@ class _Layered(MutableMapping[Any, Any]):
         return value
 
     def _copy_in(self, key: Any, value: Any) -> Any:
-        """A private copy of ``value`` recorded in the transaction (copy on first access)."""
-        copied = jcopy(value)
+        """A private copy of ``value`` recorded in the transaction (copy on first access).
+
+        JSON-like values are copied through ``marshal`` (C speed) and the bytes are kept, so
+        the commit can tell an untouched copy from a changed one by one more ``marshal.dumps``
+        (type-exact: ``True`` and ``1`` differ). Other values fall back to :func:`jcopy`.
+        """
+        try:
+            raw = _marshal_dumps(value, 2)
+        except ValueError:
+            copied = jcopy(value)
+            self._src[key] = _Obj(value)
+        else:
+            copied = _marshal_loads(raw)
+            self._src[key] = raw
         self._tx[key] = copied
-        self._src[key] = value
         return copied
+
+    def _iter_items(self) -> Iterator[tuple[Any, Any]]:
+        """``(key, private copy)`` pairs in iteration order (the scan fast path)."""
+        over, tx = self._over, self._tx
+        copy_in = self._copy_in
+        for key, value in self._base.items():
+            current = tx.get(key, _MISSING)
+            if current is _MISSING:
+                committed = over.get(key, _MISSING)
+                if committed is DELETED:
+                    continue
+                current = copy_in(key, value if committed is _MISSING else committed)
+            elif current is DELETED:
+                continue
+            yield key, current
+        base = self._base
+        for key in [k for k in (*over, *tx) if k not in base]:
+            if key in self:
+                yield key, self[key]
+
+    def items(self) -> ItemsView[Any, Any]:
+        return _Items(self)
+
+    def values(self) -> ValuesView[Any]:
+        return _Values(self)
 
     # -- MutableMapping -------------------------------------------------------------------
     def __getitem__(self, key: Any) -> Any:
@@ -178,8 +240,7 @@ class _Layered(MutableMapping[Any, Any]):
                     over.pop(key, None)
                 changed.append(key)
                 continue
-            src = srcs.get(key, _MISSING)
-            if src is not _MISSING and value == src and strict_equal(value, src):
+            if _unchanged(value, srcs.get(key, _MISSING)):
                 continue  # only read
             old = base.get(key, _MISSING)
             if old is not _MISSING and key in over and strict_equal(value, old):
@@ -194,6 +255,21 @@ class _Layered(MutableMapping[Any, Any]):
     def _abort_layer(self) -> None:
         self._tx = {}
         self._src = {}
+
+
+class _Items(ItemsView[Any, Any]):
+    _mapping: _Layered
+
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
+        return self._mapping._iter_items()
+
+
+class _Values(ValuesView[Any]):
+    _mapping: _Layered
+
+    def __iter__(self) -> Iterator[Any]:
+        for _, value in self._mapping._iter_items():
+            yield value
 
 
 class CowCollection(_Layered):

@@ -9,9 +9,10 @@ Contract checked at load time (every problem is listed in one :class:`EnvLoadErr
 * every other top-level function is a helper whose name starts with ``_``;
 * every parameter schema is a valid JSON Schema object.
 
-A documented parameter whose name is a Python keyword (``from``) is written with a trailing
-underscore in Python (``from_``); names that are not identifiers get ``_`` for each invalid
-character (:func:`python_param_name`).
+A documented parameter whose name is a Python keyword (``from``) or ``state`` (a US state in
+an address tool) is written with a trailing underscore in Python (``from_``, ``state_``);
+names that are not identifiers get ``_`` for each invalid character
+(:func:`python_param_name`).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ _SCALARS = (str, int, float, bool, type(None))
 def python_param_name(name: str) -> str:
     """The Python parameter name for documented parameter ``name``."""
     if name.isidentifier():
-        return f"{name}_" if keyword.iskeyword(name) else name
+        return f"{name}_" if keyword.iskeyword(name) or name == "state" else name
     fixed = re.sub(r"\W", "_", name)
     return f"_{fixed}" if fixed[:1].isdigit() else fixed
 
@@ -148,8 +149,10 @@ def _spec_problems(spec: EnvironmentSpec) -> list[str]:
         elif tool.parameters.get("type", "object") != "object":
             problems.append(f"tool '{tool.name}': parameters schema must be of type 'object'")
         names = [python_param_name(p) for p in tool.param_names]
-        if "state" in names:
-            problems.append(f"tool '{tool.name}': a parameter may not be called 'state'")
+        if len(set(names)) != len(names):
+            problems.append(
+                f"tool '{tool.name}': parameter names collide in Python ({', '.join(names)})"
+            )
     return problems
 
 
