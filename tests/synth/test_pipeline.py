@@ -71,6 +71,7 @@ async def test_synthesis_writes_a_loadable_environment(todo_docs: ToolDocs, tmp_
     for name in ("environment.json", "tools.py", "synthesis_report.json"):
         assert (out / name).is_file()
     assert not (out / "initial_state.json").exists()  # docs mode: values come per task
+    assert report.conformance is not None and report.conformance["ok"], report.conformance
     saved = json.loads((out / "synthesis_report.json").read_text())
     assert saved["tools"][0]["name"] == "create_task" and saved["usage"]["calls"] > 0
     env = Environment.load(out)
@@ -141,5 +142,6 @@ async def test_data_mode_writes_the_initial_state(tmp_path: Path, todo_docs: Too
     assert state["tasks"]["T-1"]["title"] == "a"
     env = Environment.load(out)
     assert env.episode().call("get_task", {"task_id": "T-1"}).result["title"] == "a"
+    assert report.conformance is not None and report.conformance["ok"], report.conformance
     # no state-design LLM calls in data mode
     assert report.usage.calls >= 1

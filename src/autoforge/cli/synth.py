@@ -145,8 +145,13 @@ def env(
         highlight=False,
     )
     check = report.conformance or {}
+    for line in check.get("warnings", [])[:10]:
+        console.print(f"[yellow]check warning:[/] {line}", highlight=False)
     if check.get("ok"):
-        console.print("[green]conformance check passed[/]")
+        console.print(f"[green]conformance check passed[/] ({check.get('calls', 0)} calls)")
     else:
-        console.print(f"[red]conformance check failed:[/] {check.get('error', check)}")
+        problems = check.get("errors") or [check.get("error", "unknown problem")]
+        for line in problems[:10]:
+            console.print(f"[red]check error:[/] {line}", highlight=False)
+        console.print("[red]conformance check failed[/]")
         raise typer.Exit(1)

@@ -272,28 +272,26 @@ def write_environment(
 
 
 def conformance(out_dir: Path) -> dict[str, Any]:
-    """Run the environment checker on ``out_dir``; a summary dict for the report."""
+    """Run the conformance checker (as ``autoforge check`` does) on ``out_dir``; a summary."""
+    from autoforge.env.checker import check_directory
+
     try:
-        from autoforge.env import Environment, check_environment
-    except ImportError as exc:  # runtime not installed: say so instead of failing
-        return {"ok": False, "error": f"checker unavailable: {exc}"}
-    try:
-        env = Environment.load(out_dir)
-        result = check_environment(env)
+        result = check_directory(out_dir)
     except Exception as exc:  # a broken artifact is a finding, not a crash
         return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-    return _summarize_check(result)
-
-
-def _summarize_check(result: Any) -> dict[str, Any]:
-    if hasattr(result, "model_dump"):
-        data = result.model_dump(mode="json")
-    elif isinstance(result, dict):
-        data = result
-    else:
-        data = {"result": str(result)}
-    ok = data.get("ok", data.get("passed"))
-    return {"ok": bool(ok) if ok is not None else None, "details": data}
+    failed = [i for i in result.items if not i.ok]
+    return {
+        "ok": result.ok,
+        "items": len(result.items),
+        "calls": result.calls,
+        "errors": [
+            f"{i.check} {i.tool or ''}: {i.detail}".strip() for i in failed if i.severity == "error"
+        ],
+        "warnings": [
+            f"{i.check} {i.tool or ''}: {i.detail}".strip() for i in failed if i.severity != "error"
+        ],
+        "elapsed_s": result.elapsed_s,
+    }
 
 
 async def synthesize(
