@@ -163,6 +163,17 @@ def test_episode_from_custom_state(shop: Environment, shop_initial: dict[str, An
     assert shop.episode().state["items"]["i1"]["price"] == 12.5
 
 
+def test_same_state_object_reuses_its_copy(shop: Environment, shop_initial: Any) -> None:
+    first = shop.episode(state=shop_initial)
+    second = shop.episode(state=shop_initial)
+    assert first.env is second.env and first.env is not shop
+    shop_initial["items"]["i1"]["price"] = 99
+    third = shop.episode(state=shop_initial)
+    assert third.env is not first.env
+    assert third.state["items"]["i1"]["price"] == 99
+    assert first.state["items"]["i1"]["price"] == 12.5
+
+
 def test_episodes_are_isolated_across_threads(shop: Environment) -> None:
     errors: list[str] = []
     hashes: dict[int, str] = {}

@@ -17,6 +17,8 @@ everything else as JSON).
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -38,6 +40,7 @@ ErrorKind = Literal[
 Mode = Literal["inline", "isolated"]
 
 DEFAULT_CALL_TIMEOUT_S = 2.0
+DERIVED_CACHE_SIZE = 8
 _SCALARS = (str, int, float, bool, type(None))
 _UNSET: Any = object()
 
@@ -146,6 +149,8 @@ class Environment:
         namespace, defs = exec_module(tools_source, filename, {"ToolError": ToolError})
         self.tools: dict[str, ToolBinding] = bind_tools(spec, namespace, defs, filename)
         self._digests = BaseDigests(self.initial_state)
+        self._derived: OrderedDict[int, tuple[Mapping[str, Any], Environment]] = OrderedDict()
+        self._derived_lock = threading.Lock()
 
     @classmethod
     def load(
@@ -191,7 +196,27 @@ class Environment:
         clone.__dict__.update(self.__dict__)
         clone.initial_state = _initial_state(self.spec, state)
         clone._digests = BaseDigests(clone.initial_state)
+        clone._derived = OrderedDict()
+        clone._derived_lock = threading.Lock()
         return clone
+
+    def _for_state(self, state: Mapping[str, Any]) -> Environment:
+        """A derived environment for ``state``, reused while the same object is passed again
+        unchanged (``==`` its copy), so repeated ``episode(state=task_state)`` calls do not
+        copy and rehash a large state every time."""
+        key = id(state)
+        with self._derived_lock:
+            hit = self._derived.get(key)
+            if hit is not None and hit[0] is state:
+                self._derived.move_to_end(key)
+        if hit is not None and hit[0] is state and state == hit[1].initial_state:
+            return hit[1]
+        derived = self.with_initial_state(state)
+        with self._derived_lock:
+            self._derived[key] = (state, derived)
+            while len(self._derived) > DERIVED_CACHE_SIZE:
+                self._derived.popitem(last=False)
+        return derived
 
     @property
     def tool_names(self) -> list[str]:
@@ -201,10 +226,14 @@ class Environment:
     def episode(self, state: Mapping[str, Any] | None = None, *, mode: Mode = "inline") -> Episode:
         """A new isolated episode starting from ``state`` (a copy) or the initial state.
 
+        Passing the same ``state`` object again reuses its copy and base hashes; the object
+        is compared (``==``) with that copy first, so changing it in between is safe (it is
+        then copied again).
+
         ``mode="isolated"`` runs the tool code in a subprocess with a memory limit (see
         :mod:`autoforge.env.isolated`); ``"inline"`` runs it in this process (fast path).
         """
-        env = self if state is None else self.with_initial_state(state)
+        env = self if state is None else self._for_state(state)
         if mode == "isolated":
             from autoforge.env.isolated import IsolatedEpisode
 
