@@ -10,8 +10,10 @@ Baselines measured in the same run:
 
 * ``direct``: the same calls straight on a runtime episode in this process (no HTTP): the floor;
 * ``sequential``: one client, one call at a time (per-request cost without queueing);
-* ``plain``: the same load against the server with the tool-call fast path turned off (every
-  request through FastAPI's router), to show what the fast path buys;
+* ``fast path, two writes``: uvicorn's stock protocol (head and body in two writes), to show
+  what :mod:`autoforge.serve.server`'s coalescing buys;
+* ``plain FastAPI route``: the tool-call fast path turned off too (every request through
+  FastAPI's router), to show what the fast path buys;
 * ``json_vs_orjson``: encoding a typical observation with the stdlib vs orjson.
 
 Prints a table and, last, one JSON line (medians over ``--repeats`` runs of the load). Loopback
@@ -43,14 +45,22 @@ from autoforge.serve.rawhttp import RawConnection
 HOST = "127.0.0.1"
 READ = ("get_book", {"book_id": "B-204"})
 _LAUNCH = """
-import sys, uvicorn
+import sys
 from autoforge.serve.app import create_app
 from autoforge.serve.loader import load_service
+from autoforge.serve.server import run
 from autoforge.serve.service import Limits
+port, fast, coalesce = int(sys.argv[1]), sys.argv[2] == "1", sys.argv[3] == "1"
 service = load_service("bookstore", limits=Limits(max_sessions=4096))
-app = create_app(service, fast_path=sys.argv[2] == "fast")
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", access_log=False)
+app = create_app(service, fast_path=fast)
+run(app, "127.0.0.1", port, **({} if coalesce else {"http": "httptools"}))
 """
+#: name -> (tool-call fast path, coalesced head+body writes)
+VARIANTS = {
+    "served (fast path, one write)": (True, True),
+    "fast path, two writes": (True, False),
+    "plain FastAPI route, two writes": (False, False),
+}
 
 
 def write_call(i: int) -> tuple[str, dict[str, Any]]:
@@ -66,13 +76,13 @@ def free_port() -> int:
 
 
 class Server:
-    """The server subprocess (``fast`` or ``plain`` tool-call path)."""
+    """The server subprocess in one of the :data:`VARIANTS`."""
 
-    def __init__(self, variant: str) -> None:
+    def __init__(self, fast_path: bool, coalesce: bool) -> None:
         self.port = free_port()
+        flags = [str(int(fast_path)), str(int(coalesce))]
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", _LAUNCH, str(self.port), variant],
-            stdout=subprocess.DEVNULL,
+            [sys.executable, "-c", _LAUNCH, str(self.port), *flags], stdout=subprocess.DEVNULL
         )
 
     async def wait_ready(self) -> None:
@@ -179,38 +189,49 @@ def encoders(n: int = 20000) -> dict[str, float]:
     return out
 
 
-async def measure(variant: str, args: argparse.Namespace) -> dict[str, Any]:
-    server = Server(variant)
+async def measure_all(args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    """Every variant's server up at once; the load runs interleaved (variant order rotated each
+    repeat) so background load on the machine hits all variants alike; medians per variant."""
+    servers = {name: Server(*flags) for name, flags in VARIANTS.items()}
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in servers}
     try:
-        await server.wait_ready()
-        runs = [await load(server.port, args.clients, args.calls, 20) for _ in range(args.repeats)]
-        seq = await load(server.port, 1, args.calls * 5, 20)
+        for server in servers.values():
+            await server.wait_ready()
+        names = list(servers)
+        for repeat in range(args.repeats):
+            order = names[repeat % len(names) :] + names[: repeat % len(names)]
+            for name in order:
+                port = servers[name].port
+                run = await load(port, args.clients, args.calls, 20)
+                seq = await load(port, 1, args.calls * 3, 20)
+                run["seq_read_p50_ms"] = seq["read_p50_ms"]
+                runs[name].append(run)
     finally:
-        server.stop()
-    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    med["seq_read_p50_ms"] = seq["read_p50_ms"]
-    med["seq_write_p50_ms"] = seq["write_p50_ms"]
-    return med
+        for server in servers.values():
+            server.stop()
+    return {
+        name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in runs.items()
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--calls", type=int, default=100, help="per client, per tool")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     console = Console()
     floor = direct(2000)
     enc = encoders()
-    fast = asyncio.run(measure("fast", args))
-    plain = asyncio.run(measure("plain", args))
+    results = asyncio.run(measure_all(args))
+    fast, two, plain = (results[name] for name in VARIANTS)
 
     table = Table(title=f"autoforge serve, {args.clients} clients x {args.calls} calls per tool "
                   f"(median of {args.repeats} runs; {os.cpu_count()} CPUs)")  # fmt: skip
     table.add_column("path")
     for col in ("read p50", "read p99", "write p50", "write p99", "calls/s", "1-client p50"):
         table.add_column(col, justify="right")
-    for name, m in (("fast path", fast), ("plain FastAPI route", plain)):
+    for name, m in results.items():
         table.add_row(
             name,
             *(
@@ -235,6 +256,8 @@ def main() -> None:
         "write_p99_ms": round(fast["write_p99_ms"], 3),
         "calls_per_s": round(fast["calls_per_s"]),
         "seq_read_p50_ms": round(fast["seq_read_p50_ms"], 3),
+        "two_writes_read_p99_ms": round(two["read_p99_ms"], 3),
+        "two_writes_calls_per_s": round(two["calls_per_s"]),
         "plain_read_p99_ms": round(plain["read_p99_ms"], 3),
         "plain_calls_per_s": round(plain["calls_per_s"]),
         "direct_read_us": round(floor["read_p50_us"], 1),

@@ -98,13 +98,13 @@ class LiveServer:
     def __init__(self, app: Any) -> None:
         import uvicorn
 
+        from autoforge.serve.server import uvicorn_config
+
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(
-            app, log_level="warning", access_log=False, backlog=2048, timeout_keep_alive=30
-        )
+        config = uvicorn_config(app, "127.0.0.1", self.port, timeout_keep_alive=30)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True

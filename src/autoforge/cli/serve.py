@@ -99,9 +99,8 @@ def serve(
 def _serve_http(
     service: EnvService, err: Console, *, host: str, port: int, token: str | None
 ) -> None:
-    import uvicorn
-
     from autoforge.serve.app import create_app
+    from autoforge.serve.server import run
 
     app = create_app(service, token=token)
     auth = "bearer token required" if token else "no auth (loopback only)"
@@ -110,7 +109,7 @@ def _serve_http(
         f"tasks) at http://{_netloc(host, port)}  [dim]{auth}; spec at /openapi.json[/]",
         highlight=False,
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    run(app, host, port)
 
 
 def _serve_mcp(
@@ -129,14 +128,14 @@ def _serve_mcp(
         err.print(f"MCP server for {service.env_id} on stdio", highlight=False)
         serve_stdio(service, task_id=task)
         return
-    import uvicorn
+    from autoforge.serve.server import run
 
     app = mcp_http_app(service, host=host, token=token, task_id=task)
     err.print(
         f"MCP server for {service.env_id} at http://{_netloc(host, port)}/mcp (streamable HTTP)",
         highlight=False,
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    run(app, host, port)
 
 
 def _netloc(host: str, port: int) -> str:

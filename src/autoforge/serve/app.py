@@ -165,7 +165,12 @@ class ToolCallFastPath:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST":
             parts = scope["path"].split("/")  # ["", "episodes", id, "tools", name]
-            if len(parts) == 5 and parts[1] == "episodes" and parts[3] == "tools" and all(parts[1:]):
+            if (
+                len(parts) == 5
+                and parts[1] == "episodes"
+                and parts[3] == "tools"
+                and all(parts[1:])
+            ):
                 await self._call(parts[2], parts[4], receive, send)
                 return
         await self.app(scope, receive, send)
