@@ -47,29 +47,26 @@ def test_loopback_needs_no_token(host: str) -> None:
     check_bind(host, None)
 
 
-def test_cli_user_errors_are_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["serve", "bookstore", "--host", "0.0.0.0"], "without a token"),
+        (["serve", "{tmp}/missing"], "does not exist"),
+        (["serve", "{tmp}"], "no environment.json"),
+        (["serve", "bookstore", "--mcp", "--transport", "ws"], "--transport"),
+        (["serve", "bookstore", "--mcp", "--task", "nope"], "unknown task"),
+    ],
+)
+def test_cli_user_errors_are_one_line(
+    argv: list[str], needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from autoforge.cli.main import main
 
-    for argv, needle in [
-        (["serve", "bookstore", "--host", "0.0.0.0"], "without a token"),
-        (["serve", str(tmp_path / "missing")], "does not exist"),
-        (["serve", str(tmp_path)], "no environment.json"),
-        (["serve", "bookstore", "--mcp", "--transport", "ws"], "--transport"),
-    ]:
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "import sys; from autoforge.cli.main import main; main()",
-                *argv,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert proc.returncode == 2, proc.stderr
-        assert needle in proc.stderr and "Traceback" not in proc.stderr
-    assert main  # imported: the entry point exists
+    with pytest.raises(SystemExit) as exited:
+        main([a.format(tmp=tmp_path) for a in argv])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err
 
 
 def test_resolve_env_dir_run_dir_and_example(tmp_path: Path, tasks_file: Path) -> None:

@@ -87,8 +87,9 @@ def serve(
     service = load_service(
         target, tasks, limits=limits, call_timeout_s=call_timeout, isolated=isolated
     )
-    if task is not None:
-        service.tasks.get(task)  # fail now on an unknown task, not at the first call
+    if task is not None and task not in service.tasks.ids():  # fail now, not at the first call
+        known = ", ".join(service.tasks.ids()[:10]) or "none: pass --tasks"
+        raise UserError(f"unknown task {task!r} for --task (tasks: {known})")
     err = Console(stderr=True)
     if mcp:
         _serve_mcp(service, err, kind=transport, host=host, port=port, token=token, task=task)
