@@ -151,3 +151,17 @@ def test_cli_serves_http_until_stopped(tasks_file: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_missing_serve_extra_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from autoforge.cli.serve import _require_extra
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else real(name, *a)
+    )
+    _require_extra(mcp=False)  # the HTTP server does not need mcp
+    with pytest.raises(UserError, match=r"needs mcp: pip install 'autoforge\[serve\]'"):
+        _require_extra(mcp=True)

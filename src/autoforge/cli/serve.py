@@ -72,6 +72,7 @@ def serve(
     ] = False,
 ) -> None:
     """Load the environment and serve it until interrupted."""
+    _require_extra(mcp)
     from autoforge.serve.auth import check_bind
     from autoforge.serve.loader import load_service
     from autoforge.serve.service import Limits
@@ -137,6 +138,18 @@ def _serve_mcp(
         highlight=False,
     )
     run(app, host, port)
+
+
+def _require_extra(mcp: bool) -> None:
+    """A one-line hint instead of an ImportError when the ``[serve]`` extra is missing."""
+    import importlib.util
+
+    needed = ["fastapi", "uvicorn", "orjson", *(["mcp"] if mcp else [])]
+    missing = [name for name in needed if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UserError(
+            f"autoforge serve needs {', '.join(missing)}: pip install 'autoforge[serve]'"
+        )
 
 
 def _netloc(host: str, port: int) -> str:
