@@ -116,3 +116,20 @@ def test_stdio_through_the_cli(tmp_path: Any) -> None:
             assert not again.is_error and "C-1003" in _text(again)
 
     anyio.run(main)
+
+
+def test_sessions_whose_episode_expired_are_forgotten(
+    make_service: Callable[..., EnvService],
+) -> None:
+    from autoforge.serve.mcp_server import McpEpisodes
+
+    service = make_service(max_sessions=2)
+    episodes = McpEpisodes(service)
+    for key in ("a", "b"):
+        episodes.episode_for(key)
+    for session in service.store:
+        session.last_used -= 3600  # both sessions idle for an hour
+    episodes.episode_for("c")  # full: evicts the idle episodes and forgets their sessions
+    assert set(episodes._episodes) == {"c"} and len(service.store) == 1
+    expired = episodes.call("a", "get_book", {"book_id": "B-204"})
+    assert not expired.is_error  # a returning session simply gets a fresh episode

@@ -45,9 +45,17 @@ class McpEpisodes:
         """The episode id of session ``key``, opening one on first use."""
         episode = self._episodes.get(key)
         if episode is None:
+            if len(self._episodes) >= self.service.limits.max_sessions:
+                self._prune()
             episode = self.service.open_episode(self.task_id)["episode_id"]
             self._episodes[key] = episode
         return episode
+
+    def _prune(self) -> None:
+        """Forget sessions whose episode was evicted (HTTP sessions that ended without DELETE)."""
+        self.service.store.evict_idle()
+        alive = {s.id for s in self.service.store}
+        self._episodes = {k: e for k, e in self._episodes.items() if e in alive}
 
     def forget(self, key: str) -> None:
         """Close the episode of session ``key`` (if any)."""
