@@ -11,6 +11,7 @@ See ``docs/architecture.md`` (contract) and ``docs/sandbox.md`` (what the sandbo
 
 from __future__ import annotations
 
+from autoforge.env.checker import CheckItem, CheckReport, check_directory, check_environment
 from autoforge.env.diff import diff_states
 from autoforge.env.errors import EnvLoadError, SandboxViolation, ToolError
 from autoforge.env.hashing import state_hash, tau2_hash
@@ -22,6 +23,8 @@ from autoforge.env.values import canonical_json
 
 __all__ = [
     "Attribute",
+    "CheckItem",
+    "CheckReport",
     "CollectionSchema",
     "EnvLoadError",
     "Environment",
@@ -33,6 +36,8 @@ __all__ = [
     "StateSchema",
     "ToolError",
     "canonical_json",
+    "check_directory",
+    "check_environment",
     "check_source",
     "diff_states",
     "python_param_name",

@@ -4,16 +4,17 @@ Why: an episode of tau-bench retail starts from a 2 MB database; deep-copying it
 reset costs ~35 ms, hashing it ~20 ms. Episodes touch a handful of records, so each episode
 keeps only what it touched.
 
-Design (measured against alternatives in ``benchmarks/runtime.py``; see ``docs/sandbox.md``):
+Design (measured in ``benchmarks/runtime.py``; choices and costs in ``docs/sandbox.md``):
 
 * :class:`CowState` maps collection names to :class:`CowCollection` views over the base dicts.
 * Reading a record through a collection (``coll[key]``, ``.get``, ``.values()``, ``.items()``)
-  returns a *private deep copy* held in the current call's transaction layer ``_tx``; the tool
-  may mutate it freely. Records are plain dicts, so ``json.dumps(record)`` and the like work.
+  returns a *private deep copy* (made with ``marshal``, C speed) held in the current call's
+  transaction layer ``_tx``; the tool may mutate it freely. Records are plain dicts, so
+  ``json.dumps(record)`` and the like work.
 * Each tool call is a transaction: :meth:`CowState.commit` folds ``_tx`` into the episode layer
-  ``_over`` keeping only records that really changed (``==`` as a C-speed filter, then a
-  type-strict comparison); :meth:`CowState.abort` drops it, so a call that fails (tool error,
-  timeout, crash) leaves the state exactly as it was.
+  ``_over`` keeping only records that really changed (their ``marshal`` bytes differ from the
+  source's: type-exact, ``True`` is not ``1``); :meth:`CowState.abort` drops it, so a call that
+  fails (tool error, timeout, crash) leaves the state exactly as it was.
 * Deleted keys are marked :data:`DELETED`; iteration yields base keys in base order, then keys
   added by the episode.
 * Hashing reuses per-record digests of the base (:class:`~autoforge.env.hashing.BaseDigests`)
