@@ -109,6 +109,10 @@ class FactSpec(BaseModel):
     description: str = ""
 
 
+#: ``id(blueprint) -> (its nodes, their DAG)``; see :meth:`Blueprint.dag`.
+_DAG_CACHE: dict[int, tuple[tuple[Any, ...], nx.DiGraph]] = {}
+
+
 class BlueprintError(ValueError):
     """A blueprint is cyclic, incomplete or refers to unknown tools, nodes or facts."""
 
@@ -186,7 +190,27 @@ class Blueprint(BaseModel):
         return names
 
     def dag(self) -> nx.DiGraph:
-        """The dependency graph (edge parent -> child) over node ids."""
+        """The dependency graph (edge parent -> child) over node ids (cached; do not mutate).
+
+        The cache is keyed by the identity of the node objects, so replacing a node (or the
+        list) recomputes it; blueprints are not meant to be edited in place after that.
+        """
+        cached = _DAG_CACHE.get(id(self))
+        nodes = tuple(self.nodes)
+        same = cached is not None and len(cached[0]) == len(nodes)
+        if (
+            cached is not None
+            and same
+            and all(a is b for a, b in zip(cached[0], nodes, strict=True))
+        ):
+            return cached[1]
+        graph = self._build_dag()
+        if len(_DAG_CACHE) >= 512:
+            _DAG_CACHE.pop(next(iter(_DAG_CACHE)))
+        _DAG_CACHE[id(self)] = (nodes, graph)  # holding the nodes keeps their ids unique
+        return graph
+
+    def _build_dag(self) -> nx.DiGraph:
         graph = nx.DiGraph()
         graph.add_nodes_from(n.id for n in self.nodes)
         for node in self.nodes:
@@ -196,8 +220,13 @@ class Blueprint(BaseModel):
 
     def topo_order(self) -> list[str]:
         """Node ids in an execution order (list order among independent nodes)."""
-        index = {n.id: i for i, n in enumerate(self.nodes)}
-        return list(nx.lexicographical_topological_sort(self.dag(), key=lambda k: index[k]))
+        dag = self.dag()
+        cached = dag.graph.get("topo_order")
+        if cached is None:
+            index = {n.id: i for i, n in enumerate(self.nodes)}
+            cached = list(nx.lexicographical_topological_sort(dag, key=lambda k: index[k]))
+            dag.graph["topo_order"] = cached
+        return list(cached)
 
     def depth(self) -> int:
         """Number of nodes on the longest dependency chain."""

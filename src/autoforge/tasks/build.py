@@ -68,6 +68,7 @@ class _Builder:
     walk: Walk
     rng: random.Random
     reasoning_rate: float
+    min_reasoning: int = 0
     nodes: list[CallNode | ReasonNode] = field(default_factory=list)
     facts: dict[str, FactSpec] = field(default_factory=dict)
     outputs: list[str] = field(default_factory=list)
@@ -333,9 +334,15 @@ class _Builder:
         self.nodes = _dedupe_calls(self.nodes)
         bp = Blueprint(nodes=list(self.nodes), facts=list(self.facts.values()))
         used = {dep for node in bp.nodes for dep in bp.dependencies(node)}
-        for call in bp.calls:
-            if call.id not in used and tool_access(self.spec.tool(call.tool)) == "read":
+        reads = [c for c in bp.calls if tool_access(self.spec.tool(c.tool)) == "read"]
+        for call in reads:
+            if call.id not in used:
                 self.answer(call)
+        # asked for more reasoning: also ask about intermediate lookups ("and tell me ...")
+        extra = [c for c in reads if c.id in used]
+        self.rng.shuffle(extra)
+        while extra and sum(isinstance(n, ReasonNode) for n in self.nodes) < self.min_reasoning:
+            self.answer(extra.pop())
         origins = sorted({s.origin for s in self.walk.steps})
         walks = [[s.tool for s in self.walk.steps if s.origin == o] for o in origins]
         return Blueprint(
@@ -387,9 +394,16 @@ def build_blueprint(
     spec: EnvironmentSpec,
     rng: random.Random,
     reasoning_rate: float = 0.5,
+    min_reasoning: int = 0,
 ) -> Blueprint:
-    """The blueprint of a walk; validated against ``spec`` (raises ``BlueprintError``)."""
-    builder = _Builder(spec=spec, graph=graph, walk=walk, rng=rng, reasoning_rate=reasoning_rate)
+    """The blueprint of a walk; validated against ``spec`` (raises ``BlueprintError``).
+
+    ``reasoning_rate`` is the chance of turning an enumerated write argument into a branch;
+    with ``min_reasoning``, intermediate read results are also asked about until the blueprint
+    has that many reasoning nodes (when it has enough reads).
+    """
+    builder = _Builder(spec=spec, graph=graph, walk=walk, rng=rng,
+                       reasoning_rate=reasoning_rate, min_reasoning=min_reasoning)  # fmt: skip
     blueprint = builder.build()
     blueprint.validate_against(spec)
     return blueprint

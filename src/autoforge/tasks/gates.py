@@ -24,7 +24,7 @@ from autoforge.tasks.blueprint import Blueprint
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec
 from autoforge.tasks.instantiate import GoldFailure, execute
 from autoforge.tasks.model import RequiredOutput, Task
-from autoforge.tasks.runtime import EnvironmentLike
+from autoforge.tasks.runtime import EnvironmentLike, bind_state
 
 REASONS = (
     "no_walk",
@@ -73,8 +73,9 @@ def replay_is_stable(
     times: int = 2,
 ) -> bool:
     """Replay the gold run ``times`` times from S0 with fixed facts: same hash, same outputs?"""
+    bound = bind_state(env, initial_state)
     for _ in range(times):
-        episode = env.episode(state=initial_state)
+        episode = bound.episode()
         try:
             run = execute(bp, env.spec, episode, facts)
         except GoldFailure:

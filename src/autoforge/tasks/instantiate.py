@@ -34,8 +34,9 @@ from autoforge.tasks.blueprint import (
 from autoforge.tasks.model import GoldCall, RequiredOutput
 from autoforge.tasks.population import StateGenerator, copy_json, value_for
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, field_words, get_path
-from autoforge.tasks.runtime import EnvironmentLike, EpisodeLike
-from autoforge.tasks.schema import param_leaves, split_path, tool_access
+from autoforge.tasks.repair import repair_state
+from autoforge.tasks.runtime import EnvironmentLike, EpisodeLike, bind_state
+from autoforge.tasks.schema import output_leaves, param_leaves, split_path, tool_access
 
 
 class GoldFailure(Exception):
@@ -57,6 +58,7 @@ class GoldRun:
     values: dict[str, Any]
     calls: list[GoldCall]
     final_hash: str
+    hash: str = ""  # the state hash after the last write (tracked only in gold runs)
 
 
 @dataclass
@@ -84,33 +86,64 @@ def values_at(value: Any, segs: list[str]) -> list[Any]:
 
 @dataclass
 class FactChooser:
-    """Chooses fact values when first needed, consistently with the entities already in play."""
+    """Chooses fact values when first needed, consistently with the entities already in play.
+
+    ``base_state`` is the episode's start state as plain data, used until the first write
+    (after that, one snapshot per write).
+    """
 
     spec: EnvironmentSpec
     episode: EpisodeLike
     rng: random.Random
     excluded: dict[str, set[str]] = field(default_factory=dict)
+    base_state: dict[str, Any] | None = None
     context: dict[str, set[str]] = field(default_factory=dict)
-    _near: tuple[Any, set[str]] = field(default=(None, set()), repr=False)
 
-    def note_entities(self, tool: str, args: dict[str, Any], result: Any) -> None:
+    def __post_init__(self) -> None:
+        self._plain = self.base_state
+        self._version = 0
+        self._near: tuple[int, set[str]] = (-1, set())
+        # references out of / into each collection: [(attribute, collection)]
+        self._refs_out: dict[str, list[tuple[str, str]]] = {}
+        self._refs_in: dict[str, list[tuple[str, str]]] = {}
+        for coll in self.spec.state_schema.collections:
+            for attr in coll.attributes:
+                if attr.references:
+                    self._refs_out.setdefault(coll.name, []).append((attr.name, attr.references))
+                    self._refs_in.setdefault(attr.references, []).append((coll.name, attr.name))
+
+    def plain(self) -> dict[str, Any]:
+        """The episode's current state as plain data (one snapshot until the next write)."""
+        if self._plain is None:
+            self._plain = self.episode.snapshot()
+        return self._plain
+
+    def _in_play(self, collection: str, key: str) -> None:
+        keys = self.context.setdefault(collection, set())
+        if key not in keys:
+            keys.add(key)
+            self._version += 1
+
+    def note_entities(self, tool: str, args: dict[str, Any], result: Any, wrote: bool) -> None:
         """Remember the entity keys a call used and the direct ones it returned."""
+        if wrote:
+            self._plain = None
+            self._version += 1
         state_schema = self.spec.state_schema
-        for leaf in param_leaves(self.spec.tool(tool), state_schema):
+        tool_spec = self.spec.tool(tool)
+        for leaf in param_leaves(tool_spec, state_schema):
             if leaf.entity:
                 for key in values_at(args, leaf.segments):
                     if isinstance(key, str):
-                        self.context.setdefault(leaf.entity, set()).add(key)
-        tool_spec = self.spec.tool(tool)
-        from autoforge.tasks.schema import output_leaves  # local: avoid a cycle at import
+                        self._in_play(leaf.entity, key)
+        if isinstance(result, dict):
+            for leaf in output_leaves(tool_spec, state_schema):
+                if leaf.entity and not leaf.through_list and "." not in leaf.path:
+                    value = result.get(leaf.path)
+                    if isinstance(value, str):
+                        self._in_play(leaf.entity, value)
 
-        for leaf in output_leaves(tool_spec, state_schema):
-            if leaf.entity and not leaf.through_list and "." not in leaf.path:
-                value = result.get(leaf.path) if isinstance(result, dict) else None
-                if isinstance(value, str):
-                    self.context.setdefault(leaf.entity, set()).add(value)
-
-    def _score(self, collection: str, key: str, record: dict[str, Any]) -> int:
+    def _score(self, collection: str, key: str, record: dict[str, Any], near: set[str]) -> int:
         """How well a record fits the entities in play (higher is better).
 
         +1/-1 for each reference of the record that does/does not point at an entity in play;
@@ -118,37 +151,32 @@ class FactChooser:
         mentioned inside a record that references an entity in play (a book in one of *this*
         customer's orders).
         """
-        coll = self.spec.state_schema.collection(collection)
-        score = 0
-        for attr in coll.attributes if coll else []:
-            keys = self.context.get(attr.references or "")
-            if attr.references and keys:
-                score += 1 if record.get(attr.name) in keys else -1
-        state = self.episode.state
-        for other, keys in self.context.items():
-            other_coll = self.spec.state_schema.collection(other)
-            for attr in other_coll.attributes if other_coll else []:
-                if attr.references == collection:
-                    score += sum(1 for k in keys if state[other].get(k, {}).get(attr.name) == key)
-        if key in self._mentioned_near():
-            score += 1
+        score = 1 if key in near else 0
+        for attr, target in self._refs_out.get(collection, ()):
+            keys = self.context.get(target)
+            if keys:
+                score += 1 if record.get(attr) in keys else -1
+        state = self.plain()
+        for other, attr in self._refs_in.get(collection, ()):
+            for k in self.context.get(other, ()):
+                if (state[other].get(k) or {}).get(attr) == key:
+                    score += 1
         return score
 
     def _mentioned_near(self) -> set[str]:
         """Strings nested in records that reference an entity in play (memoised per context)."""
-        marker = tuple(sorted((c, tuple(sorted(k))) for c, k in self.context.items()))
-        if self._near[0] == marker:
+        if self._near[0] == self._version:
             return self._near[1]
         found: set[str] = set()
-        state = self.episode.state
-        for coll in self.spec.state_schema.collections:
-            refs = [a.name for a in coll.attributes if a.references in self.context]
-            if not refs:
+        state = self.plain()
+        for coll, refs in self._refs_out.items():
+            live = [(a, self.context[t]) for a, t in refs if t in self.context]
+            if not live:
                 continue
-            for record in (state.get(coll.name) or {}).values():
-                if any(record.get(a) in self.context[_ref(coll, a)] for a in refs):
+            for record in (state.get(coll) or {}).values():
+                if any(record.get(a) in keys for a, keys in live):
                     _strings(record, found)
-        self._near = (marker, found)
+        self._near = (self._version, found)
         return found
 
     def record(self, fact: FactSpec) -> tuple[str, dict[str, Any]]:
@@ -159,15 +187,16 @@ class FactChooser:
         so that a search returns a list worth reasoning over.
         """
         collection = fact.collection or ""
-        records = self.episode.state.get(collection) or {}
+        records = self.plain().get(collection) or {}
         banned = self.excluded.get(fact.name, set())
         attr = fact.attribute if fact.role == "attribute" else None
         shared: dict[str, int] = {}
         if attr:
             for r in records.values():
                 shared[repr(r.get(attr))] = shared.get(repr(r.get(attr)), 0) + 1
+        near = self._mentioned_near()
         scored = [
-            (self._score(collection, k, r) + (1 if shared.get(repr(r.get(attr)), 0) > 1 else 0), k)
+            (self._score(collection, k, r, near) + (shared.get(repr(r.get(attr)), 0) > 1), k)
             for k, r in records.items()
             if repr(r.get(attr) if attr else k) not in banned
         ]
@@ -175,7 +204,7 @@ class FactChooser:
             raise GoldFailure("no_fact_value", f"no usable record of {collection} for {fact.name}")
         best = max(s for s, _ in scored)
         key = self.rng.choice(sorted(k for s, k in scored if s == best))
-        self.context.setdefault(collection, set()).add(key)
+        self._in_play(collection, key)
         return key, records[key]
 
     def for_call(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
@@ -198,7 +227,7 @@ class FactChooser:
         """The value the targeted record already has for attribute ``name`` (or None)."""
         for leaf in param_leaves(self.spec.tool(tool), self.spec.state_schema):
             if leaf.entity and "." not in leaf.path and leaf.path in partial:
-                record = (self.episode.state.get(leaf.entity) or {}).get(partial[leaf.path])
+                record = (self.plain().get(leaf.entity) or {}).get(partial[leaf.path])
                 if isinstance(record, dict) and name in record:
                     return record[name]
         return None
@@ -229,11 +258,6 @@ class FactChooser:
             others = [v for v in enum if v != inputs["then"]]
             return self.rng.choice(others or enum)
         return value_for(fact.name, fact.json_schema, self.rng)
-
-
-def _ref(coll: Any, attr_name: str) -> str:
-    attr = coll.attribute(attr_name)
-    return str(attr.references) if attr is not None else ""
 
 
 def _strings(value: Any, out: set[str]) -> None:
@@ -272,9 +296,9 @@ def resolve(
     if isinstance(binding, FactRef):
         if binding.name not in facts:
             facts[binding.name] = need(bp.fact(binding.name))
-        return copy.deepcopy(facts[binding.name])
+        return facts[binding.name]
     try:
-        return copy.deepcopy(get_path(values[binding.node], binding.path))
+        return get_path(values[binding.node], binding.path)
     except ReasoningError as exc:
         raise GoldFailure("gold_error", f"{binding.node}{binding.path}: {exc}") from None
 
@@ -309,29 +333,33 @@ def _run_call(
     writes: set[str],
     probes: int = 4,
 ) -> None:
-    """Run one call; when it fails on facts chosen for it, choose again (state unchanged)."""
+    """Run one call; when it fails on facts chosen for it, choose again.
+
+    A failed call leaves the state as it was (the runtime runs each call as a transaction), so
+    the call can simply be retried with other values for the facts chosen for it.
+    """
     for probe in range(probes):
         known = set(run.facts)
         args = _resolve_args(node, bp, run, chooser)
-        fresh = [n for n in run.facts if n not in known]
-        retry = chooser is not None and fresh and probe < probes - 1
-        before = episode.state_hash() if retry or node.tool in writes else ""
-        obs = episode.call(node.tool, copy.deepcopy(args))
+        obs = episode.call(node.tool, args)
         if obs.ok:
             break
-        if not retry or episode.state_hash() != before:
+        fresh = [n for n in run.facts if n not in known]
+        if chooser is None or not fresh or probe == probes - 1:
             raise GoldFailure("gold_error", f"{node.id} {node.tool}: {obs.content}")
-        assert chooser is not None
         named = [n for n in fresh if _mentioned(run.facts[n], obs.content)] or fresh
         for name in named:
             chooser.excluded.setdefault(name, set()).add(repr(run.facts[name]))
         for name in fresh:
             del run.facts[name]
-    changed = node.tool in writes and episode.state_hash() != before
+    changed = False
+    if run.hash and node.tool in writes:
+        after = episode.state_hash()
+        changed, run.hash = after != run.hash, after
     run.values[node.id] = obs.result
     run.calls.append(GoldCall(node=node.id, name=node.tool, arguments=args, writes=changed))
     if chooser is not None:
-        chooser.note_entities(node.tool, args, obs.result)
+        chooser.note_entities(node.tool, args, obs.result, node.tool in writes)
 
 
 def _run_reasoning(
@@ -359,16 +387,20 @@ def execute(
     episode: EpisodeLike,
     facts: dict[str, Any],
     chooser: FactChooser | None = None,
+    initial_hash: str = "",
 ) -> GoldRun:
     """Run a blueprint on an episode; raises :class:`GoldFailure` on any error.
 
     Without a ``chooser`` every fact must be in ``facts`` (a replay); with one, missing facts
-    are chosen when first needed and added to the run's facts.
+    are chosen when first needed and added to the run's facts. With the ``initial_hash`` of
+    the episode's state, each state-changing call is checked for whether it really changed
+    the state (``GoldCall.writes``); replays skip that.
     """
-    run = GoldRun(facts=dict(facts), values={}, calls=[], final_hash="")
+    run = GoldRun(facts=dict(facts), values={}, calls=[], final_hash="", hash=initial_hash)
     writes = {t.name for t in spec.tools if tool_access(t) == "write"}
+    nodes = {n.id: n for n in bp.nodes}
     for node_id in bp.topo_order():
-        node = bp.node(node_id)
+        node = nodes[node_id]
         try:
             if isinstance(node, CallNode):
                 _run_call(node, bp, episode, run, chooser, writes)
@@ -432,16 +464,22 @@ def instantiate(
     for attempt in range(attempts):
         rng = random.Random(f"{seed}:{attempt}")
         state = generator.sample(rng) if generator else copy_json(env.initial_state)
+        bound = bind_state(env, state)
         excluded: dict[str, set[str]] = {}
+        keep: dict[str, Any] = {}
         for _ in range(retries):
             tries += 1
-            episode = env.episode(state=state)
+            episode = bound.episode()
             initial_hash = episode.state_hash()
-            chooser = FactChooser(env.spec, episode, rng, excluded=excluded)
+            chooser = FactChooser(env.spec, episode, rng, excluded=excluded, base_state=state)
             try:
-                run = execute(bp, env.spec, episode, {}, chooser)
+                run = execute(bp, env.spec, episode, keep, chooser, initial_hash)
             except GoldFailure as exc:
-                failure = exc
+                failure, keep = exc, {}
+                if exc.reason == "gold_error" and repair_state(state, env.spec, exc.detail):
+                    bound = bind_state(env, state)  # S0 repaired: the same facts may work now
+                    keep = exc.facts
+                    continue
                 for name, value in blame(bp, exc).items():
                     excluded.setdefault(name, set()).add(value)
                 continue

@@ -112,8 +112,16 @@ class _Run:
             self.gates.reject("no_walk")
             return None
         merged = merge_walks(walks, self.graph, self.env.spec, self.hooks.merge_advisor)
+        low, high = self.spec.ranges.get("tool_calls", (None, None))
+        if (low is not None and len(merged.steps) < low) or (
+            high is not None and len(merged.steps) > high
+        ):
+            self.gates.reject("difficulty")  # decided before building: calls = steps
+            return None
         try:
-            bp = build_blueprint(merged, self.graph, self.env.spec, rng, self.spec.reasoning_rate)
+            min_reasoning = self.spec.ranges.get("reasoning_nodes", (None, None))[0] or 0
+            bp = build_blueprint(merged, self.graph, self.env.spec, rng, self.spec.reasoning_rate,
+                                 min_reasoning)  # fmt: skip
         except BlueprintError:
             self.gates.reject("invalid_blueprint")
             return None

@@ -431,7 +431,7 @@ class StateGenerator:
         kind = schema.get("type")
         if kind == "array":
             items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
-            count = rng.randint(1, 4)
+            count = rng.randint(2, 4)
             return [self._nested(name, items or {}, state, rng, person) for _ in range(count)]
         if kind == "object" or "properties" in schema:
             props = schema.get("properties", {})

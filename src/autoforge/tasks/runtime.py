@@ -59,3 +59,36 @@ class EnvironmentLike(Protocol):
     def episode(self, state: dict[str, Any] | None = None) -> EpisodeLike:
         """An isolated episode starting from ``state`` (default: ``initial_state``)."""
         ...
+
+
+class _Bound:
+    """An environment whose default initial state is ``state`` (fallback for :func:`bind_state`)."""
+
+    def __init__(self, env: EnvironmentLike, state: dict[str, Any]) -> None:
+        self._env = env
+        self._state = state
+
+    @property
+    def spec(self) -> EnvironmentSpec:
+        return self._env.spec
+
+    @property
+    def initial_state(self) -> dict[str, Any]:
+        return self._state
+
+    def episode(self, state: dict[str, Any] | None = None) -> EpisodeLike:
+        return self._env.episode(state=self._state if state is None else state)
+
+
+def bind_state(env: EnvironmentLike, state: dict[str, Any]) -> EnvironmentLike:
+    """``env`` starting from ``state``: episodes of the result start there, cheaply.
+
+    The real runtime copies a custom start state and digests it for hashing once per
+    ``with_initial_state``; episodes of the bound environment then share that work, which
+    matters when one S0 is executed many times (retries, replays).
+    """
+    with_state = getattr(env, "with_initial_state", None)
+    if callable(with_state):
+        bound: EnvironmentLike = with_state(state)
+        return bound
+    return _Bound(env, state)

@@ -1,0 +1,105 @@
+"""State repair: make S0 satisfy a business rule that a gold call's error message names.
+
+Tools often say what they need: ``order ORD-3 is shipped; only pending orders can be
+cancelled``. When such a message names an enum value of an attribute (``pending`` of
+``orders.status``) and the records it is about (``ORD-3``, or the orders of the customer and book
+it names), instantiation sets that attribute in S0 and runs the blueprint again, instead of
+drawing new facts. S0 is generated anyway, so this only makes it consistent with the blueprint.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autoforge.env.spec import EnvironmentSpec
+
+_TOKEN = re.compile(r"[\w-]+")
+
+
+def _mentions(text: str, value: str, tokens: set[str] | None = None) -> int:
+    """Position of ``value`` as a word in ``text`` (also with spaces for underscores), or -1.
+
+    With ``tokens`` (the message's words) a value that is one word is first checked against
+    them, which avoids a regex per candidate key.
+    """
+    one_word = _TOKEN.fullmatch(value) and "_" not in value
+    if tokens is not None and one_word and value.lower() not in tokens:
+        return -1
+    lowered = text.lower()
+    for form in (value, value.replace("_", " ")):
+        start = lowered.find(form.lower())
+        while start >= 0:
+            end = start + len(form)
+            before = lowered[start - 1] if start else " "
+            after = lowered[end] if end < len(lowered) else " "
+            if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+                return start
+            start = lowered.find(form.lower(), start + 1)
+    return -1
+
+
+def _strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_strings(v) for v in value)) if value else set()
+    return set()
+
+
+def _targets(
+    state: dict[str, Any], collection: str, named: dict[str, set[str]]
+) -> tuple[list[str], bool]:
+    """Records of ``collection`` the message is about, and whether they are named directly.
+
+    Named directly (``order ORD-3``), or else related to every named record of the other
+    collections (referencing or mentioning them in nested values: *the customer's order that
+    contains the book*).
+    """
+    records = state.get(collection) or {}
+    direct = [k for k in records if k in named.get(collection, set())]
+    if direct:
+        return direct, True
+    others: set[str] = set()
+    for coll, keys in named.items():
+        if coll != collection:
+            others |= keys
+    if not others:
+        return [], False
+    return [k for k, rec in records.items() if others <= _strings(rec)], False
+
+
+def repair_state(state: dict[str, Any], spec: EnvironmentSpec, message: str) -> bool:
+    """Set the enum attribute values ``message`` asks for on the records it is about, in place.
+
+    Returns whether anything changed (nothing does when the message names no enum value, no
+    record, or the records already have the value).
+    """
+    named: dict[str, set[str]] = {}
+    tokens = {t.lower() for t in _TOKEN.findall(message)}
+    for name, records in state.items():
+        if isinstance(records, dict):
+            keys = {k for k in records if isinstance(k, str) and _mentions(message, k, tokens) >= 0}
+            if keys:
+                named[name] = keys
+    changed = False
+    for coll in spec.state_schema.collections:
+        for attr in coll.attributes:
+            if not attr.enum:
+                continue
+            wanted = [(pos, v) for v in attr.enum if (pos := _mentions(message, v)) >= 0]
+            if not wanted:
+                continue
+            targets, direct = _targets(state, coll.name, named)
+            mentioned = {v for _, v in wanted}
+            for key in targets:
+                record = state[coll.name][key]
+                options = [v for _, v in sorted(wanted) if v != record.get(attr.name)]
+                # a record named directly is repaired only when the message names its current
+                # value too ("is shipped; only pending ..."): then this attribute is the issue
+                if options and (not direct or record.get(attr.name) in mentioned):
+                    record[attr.name] = options[-1]
+                    changed = True
+    return changed
