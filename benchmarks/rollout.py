@@ -1,0 +1,436 @@
+"""Rollout overhead per turn and scaling to 512 concurrent episodes, with LLM time ~0.
+
+Measurements (medians over repetitions):
+
+1. ``inproc``: the rollout machinery alone (agent, user, episode loop, tool calls, trajectory,
+   reward, runner) over an in-process client that answers instantly: milliseconds per LLM call
+   ("turn") at 1, 64 and 512 concurrent episodes. This is the runner overhead per turn.
+2. ``llm_inproc``: the same through ``autoforge.llm.LLMClient`` with an instant in-process
+   transport (no HTTP): what the LLM layer adds per call (request key, parsing, accounting).
+3. ``http``: the real path: ``LLMClient`` -> openai SDK -> HTTP -> an instant OpenAI-compatible
+   server on loopback (raw asyncio, its own process, canned completions), against a baseline in
+   the same run: the thinnest hand-written loop making the same calls with the openai SDK
+   directly. Reported: turns/s of both and what autoforge adds per turn.
+4. ``scaling``: in-process client with a fixed 200 ms latency per call: turns/s at 1, 64 and 512
+   against the ideal ``concurrency / latency`` (efficiency 1.0 = perfectly linear).
+
+Memory per episode: tracemalloc peak of 512 concurrent in-process episodes / 512 (separate,
+untimed pass). Goal: < 1 ms overhead per turn and linear scaling to 512.
+
+Run: ``python benchmarks/rollout.py`` (a few minutes on 2 shared cores; ``--quick`` for less).
+Prints tables and, last, one JSON line with the headline figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import multiprocessing as mp
+import statistics
+import sys
+import time
+import tracemalloc
+from dataclasses import dataclass
+from typing import Any
+
+from autoforge.llm import LLMClient, build_config
+from autoforge.llm.types import ChatResponse, TokenUsage
+from autoforge.rollout.agent import AgentConfig
+from autoforge.rollout.runner import EnvBinding, RolloutConfig, RolloutDeps, Runner, episode_fn
+from autoforge.rollout.task import TaskSpec
+
+USER_TURNS = 5  # per episode: 5 x (user, agent tool call, agent reply) + the user's stop = 16
+HTTP_USER_TURNS = 2  # shorter episodes over HTTP (7 calls) to keep the run short
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_order",
+            "description": "Look up an order.",
+            "parameters": {
+                "type": "object",
+                "properties": {"order_id": {"type": "string"}},
+                "required": ["order_id"],
+            },
+        },
+    }
+]
+
+
+# --------------------------------------------------------------------------- canned answers
+
+
+def canned(body: dict[str, Any], turns: int = USER_TURNS) -> dict[str, Any]:
+    """The assistant message an instant model returns for a request (stateless): the user
+    asks ``turns`` times, the agent looks the order up and answers, then the user stops."""
+    messages = body.get("messages", [])
+    if body.get("tools"):
+        if messages and messages[-1].get("role") == "tool":
+            return {"role": "assistant", "content": "Order o1 is open; its total is 1250."}
+        n = len(messages)
+        call = {"name": "get_order", "arguments": json.dumps({"order_id": "o1"})}
+        return {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": f"call_{n}", "type": "function", "function": call}],
+        }
+    heard = sum(1 for m in messages if m.get("role") == "user")
+    if heard > turns:
+        return {"role": "assistant", "content": "Thanks, that is all. ###STOP###"}
+    return {"role": "assistant", "content": "Please check my order o1."}
+
+
+def completion(body: dict[str, Any], turns: int = USER_TURNS) -> dict[str, Any]:
+    return {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "canned",
+        "choices": [{"index": 0, "message": canned(body, turns), "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+
+
+# --------------------------------------------------------------------------- the server
+
+
+async def _serve_conn(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, turns: int
+) -> None:
+    try:
+        while True:
+            line = await reader.readline()
+            if not line:
+                break
+            length = 0
+            while True:
+                header = await reader.readline()
+                if header in (b"\r\n", b"\n", b""):
+                    break
+                name, _, value = header.decode("latin-1").partition(":")
+                if name.strip().lower() == "content-length":
+                    length = int(value.strip())
+            body = await reader.readexactly(length) if length else b"{}"
+            payload = json.dumps(completion(json.loads(body or b"{}"), turns)).encode()
+            head = (
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(payload)
+            )
+            writer.write(head + payload)
+            await writer.drain()
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+
+
+def _server_main(port_queue: Any, turns: int) -> None:
+    async def main() -> None:
+        server = await asyncio.start_server(
+            lambda r, w: _serve_conn(r, w, turns), "127.0.0.1", 0, backlog=2048
+        )
+        port_queue.put(server.sockets[0].getsockname()[1])
+        async with server:
+            await server.serve_forever()
+
+    asyncio.run(main())
+
+
+@dataclass
+class Server:
+    """An instant OpenAI-compatible server in its own process (loopback only)."""
+
+    turns: int = HTTP_USER_TURNS
+    proc: Any = None
+    port: int = 0
+
+    def __enter__(self) -> Server:
+        ctx = mp.get_context("spawn")
+        queue = ctx.Queue()
+        self.proc = ctx.Process(target=_server_main, args=(queue, self.turns), daemon=True)
+        self.proc.start()
+        self.port = int(queue.get(timeout=30))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.proc.terminate()
+        self.proc.join(5)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+
+# --------------------------------------------------------------------------- rollout side
+
+
+class InstantClient:
+    """An in-process client with the ``LLMClient.chat`` signature: answers at once, or after
+    a fixed ``latency`` (an awaited sleep, like a remote model)."""
+
+    def __init__(self, latency: float = 0.0) -> None:
+        self.latency = latency
+
+    async def chat(self, messages: list[dict[str, Any]], **kw: Any) -> ChatResponse:
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        body = {"messages": messages, "tools": kw.get("tools")}
+        return ChatResponse(message=canned(body), usage=TokenUsage(10, 5), role=kw.get("role", ""))
+
+
+class InstantTransport:
+    """An ``autoforge.llm`` transport answering in-process (no HTTP): isolates the LLM layer."""
+
+    def cache_label(self, endpoint: Any) -> str:
+        return "instant"
+
+    async def complete(self, endpoint: Any, body: dict[str, Any], purpose: str) -> dict[str, Any]:
+        return completion(body)
+
+    async def aclose(self) -> None:
+        return None
+
+
+@dataclass
+class Obs:
+    ok: bool
+    content: str
+    error_kind: str | None = None
+
+
+class OrdersEpisode:
+    """A minimal environment episode: one order, a read tool, a canonical hash."""
+
+    def __init__(self) -> None:
+        self.state = {"orders": {"o1": {"status": "open", "total": 1250}}}
+
+    def call(self, name: str, arguments: dict[str, Any]) -> Obs:
+        order = self.state["orders"].get(arguments.get("order_id", ""))
+        if name != "get_order" or order is None:
+            return Obs(False, "Error: not found", "tool_error")
+        return Obs(True, json.dumps(order))
+
+    def state_hash(self) -> str:
+        return hashlib.sha256(json.dumps(self.state, sort_keys=True).encode()).hexdigest()
+
+
+def make_tasks(n: int) -> list[TaskSpec]:
+    gold = OrdersEpisode().state_hash()
+    return [
+        TaskSpec(
+            id=f"t{i}",
+            env_id="orders",
+            scenario="Ask about order o1.",
+            user_known_facts={"order_id": "o1"},
+            gold_state_hash=gold,
+            required_outputs=["1250"],
+        )
+        for i in range(n)
+    ]
+
+
+async def run_rollouts(client: Any, episodes: int, concurrency: int) -> tuple[float, int, float]:
+    """``(seconds, llm calls, success rate)`` of ``episodes`` episodes."""
+    config = RolloutConfig(agent=AgentConfig(tool_mode="native"))
+    deps = RolloutDeps(
+        client=client, env_factory=lambda t: EnvBinding(OrdersEpisode(), "Be brief.", TOOLS)
+    )
+    runner = Runner(episode_fn(config, deps), concurrency=concurrency, progress=False)
+    started = time.perf_counter()
+    trajs = await runner.run(make_tasks(episodes), trials=1)
+    seconds = time.perf_counter() - started
+    calls = sum(t.tokens["agent"].calls + t.tokens["user"].calls for t in trajs)
+    bad = [t for t in trajs if t.is_infra_error]
+    if bad:
+        raise RuntimeError(f"{len(bad)} episodes failed: {bad[0].infra_error}")
+    return seconds, calls, sum(t.success for t in trajs) / len(trajs)
+
+
+def llm_client(url: str, concurrency: int, transport: Any = None) -> LLMClient:
+    """An ``LLMClient`` for every role at ``url`` (native tools, no cache)."""
+    endpoint = {
+        "base_url": url,
+        "model": "canned",
+        "api_key": "local",
+        "tool_mode": "native",
+        "max_concurrency": max(concurrency, 1),
+    }
+    config = build_config(environ={}, overrides={"default": endpoint, "cache": False})
+    return LLMClient(config, cache=False, transport=transport)
+
+
+async def baseline_episode(sdk: Any) -> int:
+    """The thinnest loop making an episode's calls with the openai SDK directly."""
+    agent: list[dict[str, Any]] = [{"role": "system", "content": "Be brief."}]
+    user: list[dict[str, Any]] = [{"role": "system", "content": "You are a customer."}]
+    said, calls = "Hi!", 0
+    while True:
+        user.append({"role": "user", "content": said})
+        r = await sdk.chat.completions.create(model="canned", messages=user)
+        calls += 1
+        text = r.choices[0].message.content or ""
+        if "###STOP###" in text:
+            return calls
+        user.append({"role": "assistant", "content": text})
+        agent.append({"role": "user", "content": text})
+        for _ in range(4):
+            r = await sdk.chat.completions.create(model="canned", messages=agent, tools=TOOLS)
+            calls += 1
+            msg = r.choices[0].message
+            if not msg.tool_calls:
+                said = msg.content or ""
+                agent.append({"role": "assistant", "content": said})
+                break
+            agent.append(msg.to_dict())
+            for tc in msg.tool_calls:
+                agent.append(
+                    {"role": "tool", "tool_call_id": tc.id, "content": '{"status": "open"}'}
+                )
+
+
+async def run_baseline(url: str, episodes: int, concurrency: int) -> tuple[float, int]:
+    from openai import AsyncOpenAI
+
+    sdk = AsyncOpenAI(base_url=url, api_key="local", max_retries=0)
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one() -> int:
+        async with sem:
+            return await baseline_episode(sdk)
+
+    started = time.perf_counter()
+    calls = sum(await asyncio.gather(*(one() for _ in range(episodes))))
+    seconds = time.perf_counter() - started
+    await sdk.close()
+    return seconds, calls
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+async def measure_inproc(
+    make_client: Any, levels: list[int], reps: int, per_level: dict[int, int]
+) -> dict[int, Any]:
+    out = {}
+    for c in levels:
+        per_turn, rate = [], []
+        for _ in range(reps):
+            seconds, calls, success = await run_rollouts(make_client(c), per_level[c], c)
+            assert success == 1.0, "canned episodes must succeed"
+            per_turn.append(seconds / calls)
+            rate.append(calls / seconds)
+        out[c] = {"ms_per_turn": median(per_turn) * 1e3, "turns_per_s": median(rate)}
+    return out
+
+
+async def _http_pair(url: str, episodes: int, c: int, ours_first: bool) -> tuple[float, ...]:
+    """One baseline run and one autoforge run, in the given order (load drifts between)."""
+    results: dict[str, tuple[float, int]] = {}
+    for which in ("ours", "base") if ours_first else ("base", "ours"):
+        if which == "base":
+            results[which] = await run_baseline(url, episodes, c)
+        else:
+            client = llm_client(url, c)
+            seconds, calls, _ = await run_rollouts(client, episodes, c)
+            await client.transport.aclose()
+            results[which] = (seconds, calls)
+    (o_sec, o_calls), (b_sec, b_calls) = results["ours"], results["base"]
+    return o_calls / o_sec, b_calls / b_sec, o_sec / o_calls - b_sec / b_calls
+
+
+async def measure_http(
+    url: str, levels: list[int], reps: int, per_level: dict[int, int]
+) -> dict[int, Any]:
+    """Baseline and autoforge alternate which runs first, to cancel load drift."""
+    out = {}
+    for c in levels:
+        runs = [await _http_pair(url, per_level[c], c, i % 2 == 1) for i in range(max(2, reps))]
+        out[c] = {
+            "turns_per_s": median([r[0] for r in runs]),
+            "baseline_turns_per_s": median([r[1] for r in runs]),
+            "added_ms_per_turn": median([r[2] for r in runs]) * 1e3,
+        }
+    return out
+
+
+async def measure_scaling(levels: list[int], latency: float) -> dict[int, Any]:
+    out = {}
+    for c in levels:
+        seconds, calls, _ = await run_rollouts(InstantClient(latency), max(2, c), c)
+        ideal = c / latency
+        out[c] = {"turns_per_s": calls / seconds, "efficiency": (calls / seconds) / ideal}
+    return out
+
+
+async def measure_memory(n: int) -> float:
+    tracemalloc.start()
+    await run_rollouts(InstantClient(), n, n)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / n
+
+
+# --------------------------------------------------------------------------- main
+
+
+def table(title: str, rows: dict[int, dict[str, float]]) -> None:
+    cols = list(next(iter(rows.values())))
+    print(f"\n{title}")
+    print("  concurrency " + " ".join(f"{c:>22}" for c in cols))
+    for level, row in rows.items():
+        print(f"  {level:>11} " + " ".join(f"{row[c]:>22.3f}" for c in cols))
+
+
+async def amain(quick: bool) -> dict[str, Any]:
+    levels = [1, 64, 512]
+    reps = 1 if quick else 3
+    per_level = {1: 20, 64: 256, 512: 1024}
+    inproc = await measure_inproc(lambda c: InstantClient(), levels, reps, per_level)
+    table("in-process instant client: rollout machinery per LLM call", inproc)
+    layer = await measure_inproc(
+        lambda c: llm_client("http://instant", c, InstantTransport()), levels, reps, per_level
+    )
+    table("through autoforge.llm.LLMClient with an in-process instant transport", layer)
+    latency = 0.2
+    scaling = await measure_scaling(levels, latency)
+    table(f"in-process client with {latency * 1e3:.0f} ms latency: vs ideal c/latency", scaling)
+    mem = await measure_memory(512)
+    print(f"\nmemory per episode (tracemalloc peak, 512 concurrent): {mem / 1024:.1f} KiB")
+    http_levels = {1: 10, 64: 64, 512: 512} if quick else {1: 20, 64: 128, 512: 512}
+    reps = 2 if quick else 3
+    with Server() as server:
+        http = await measure_http(server.url, levels, reps, http_levels)
+    table("HTTP instant server: autoforge.llm + openai SDK vs raw-SDK loop", http)
+
+    def col(rows: dict[int, Any], name: str, nd: int = 4) -> dict[str, float]:
+        return {str(c): round(v[name], nd) for c, v in rows.items()}
+
+    return {
+        "overhead_ms_per_turn": col(inproc, "ms_per_turn"),
+        "llm_layer_ms_per_turn": col(layer, "ms_per_turn"),
+        "scaling_efficiency_200ms": col(scaling, "efficiency", 3),
+        "memory_kib_per_episode": round(mem / 1024, 1),
+        "http_turns_per_s": col(http, "turns_per_s", 1),
+        "http_baseline_turns_per_s": col(http, "baseline_turns_per_s", 1),
+        "http_added_ms_per_turn": col(http, "added_ms_per_turn"),
+        "goal_overhead_below_1ms": all(v["ms_per_turn"] < 1.0 for v in inproc.values()),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="one repetition, fewer episodes")
+    args = parser.parse_args()
+    headline = asyncio.run(amain(args.quick))
+    sys.stdout.flush()
+    print(json.dumps(headline))
+
+
+if __name__ == "__main__":
+    main()
