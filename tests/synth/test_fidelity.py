@@ -115,7 +115,7 @@ def test_wrong_effect_and_missing_guard_are_caught(tmp_path: Path) -> None:
     wrong = run_fidelity(_env(tmp_path, "wrong", WRONG_STATUS), bench)
     assert wrong.task_agreement == 2 / 3
     assert not wrong.task_results[0].agree
-    assert "records end unlike the oracle's" in wrong.task_results[0].disagreements[0]
+    assert "wrote values unlike the oracle's" in wrong.task_results[0].disagreements[0]
     assert wrong.action_agreement == 3 / 4
     loose = run_fidelity(_env(tmp_path, "loose", NO_GUARD), bench)
     t2 = loose.task_results[1]

@@ -4,8 +4,9 @@ The benchmark's ``db.json`` becomes the state; every task's ground-truth actions
 in the synthesized environment and compared with the oracle's recording (``gt_replay.json``):
 
 * action level: the error flag must match; a write (an action that changed our state, or whose
-  oracle tool mutates state) must change exactly records that end equal to the oracle's final
-  records; a read must leave our state alone;
+  oracle tool mutates state) must have changed something, and every value it wrote that no
+  later action overwrote must equal the oracle's final value at that path; a read must leave
+  our state alone;
 * task level: the final state must equal the oracle's (records changed on either side compared
   after dropping ``None`` fields, since tau2 dumps unset optional fields as ``null``).
 
@@ -338,12 +339,67 @@ def _verdict(
     return v
 
 
+def _leaf_changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], keys: set[RecordKey]
+) -> list[tuple[list[Any], Any]]:
+    """``(path, new value)`` of every change an action made inside the records ``keys``."""
+    from autoforge.env import diff_states
+
+    out: list[tuple[list[Any], Any]] = []
+    for key in keys:
+        old_rec, new_rec = record(before, key), record(after, key)
+        for op in diff_states({"r": old_rec}, {"r": new_rec}):
+            path = [key[0], key[1], *op["path"][1:]] if key[1] else [key[0], *op["path"][1:]]
+            out.append((path, op.get("new")))
+    return out
+
+
+def get_path(state: Any, path: Sequence[Any]) -> Any:
+    """The value at ``path`` (``None`` when any step is missing, as tau2 dumps unset fields)."""
+    node = state
+    for part in path:
+        if (isinstance(node, Mapping) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        ):
+            node = node[part]
+        else:
+            return None
+    return node
+
+
+def _action_matches(
+    changes: list[tuple[list[Any], Any]], final: Mapping[str, Any], oracle: _Oracle
+) -> bool:
+    """Every value the action wrote, unless overwritten later, is the oracle's final value."""
+    for path, new in changes:
+        if normalize(get_path(final, path)) != normalize(new):
+            continue  # a later action changed it again: judged there
+        if normalize(oracle.value(path)) != normalize(new):
+            return False
+    return True
+
+
+class _Oracle:
+    """The oracle's final records of one task, built lazily from the initial state + diff."""
+
+    def __init__(self, initial: Mapping[str, Any], diff: Sequence[Mapping[str, Any]]) -> None:
+        self.initial = initial
+        self.diff = diff
+        self.records: dict[RecordKey, Any] = {}
+
+    def value(self, path: Sequence[Any]) -> Any:
+        key = (str(path[0]), str(path[1]) if len(path) > 1 else "")
+        if key not in self.records:
+            self.records[key] = oracle_record(self.initial, self.diff, key)
+        return get_path(self.records[key], path[2:] if len(path) > 1 else path[1:])
+
+
 def _replay_task(env: Any, task: BenchTask, bench: Bench, known: set[str]) -> _Replay:
     ep = env.episode()
     before: Mapping[str, Any] = bench.state
     before_hash = ep.state_hash()
     verdicts: list[_Verdict] = []
-    pending: list[tuple[_Verdict, set[RecordKey]]] = []
+    pending: list[tuple[_Verdict, list[tuple[list[Any], Any]]]] = []
     for action in task.actions:
         obs = ep.call(action.name, action.arguments)
         after_hash = ep.state_hash()
@@ -351,14 +407,17 @@ def _replay_task(env: Any, task: BenchTask, bench: Bench, known: set[str]) -> _R
         if after_hash != before_hash:
             after = ep.snapshot()
             changed = changed_records(before, after)
+            if changed:
+                changes = _leaf_changes(before, after, changed)
             before, before_hash = after, after_hash
         v = _verdict(action, obs, changed, task, bench, known)
         verdicts.append(v)
         if v.agree and changed:
-            pending.append((v, changed))
-    for v, keys in pending:
-        if not records_agree(before, bench.state, task.diff, keys):
-            v.agree, v.why = False, "records end unlike the oracle's"
+            pending.append((v, changes))
+    oracle = _Oracle(bench.state, task.diff)
+    for v, leafs in pending:
+        if not _action_matches(leafs, before, oracle):
+            v.agree, v.why = False, "wrote values unlike the oracle's"
     return _Replay(verdicts=verdicts, final=before)
 
 
