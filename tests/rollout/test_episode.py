@@ -192,3 +192,14 @@ async def test_protocol_tool_mode(task: TaskSpec) -> None:
     assert traj.reward == 1.0, traj.reward_reason
     agent_req = next(r for r in client.requests if r.role == "agent")
     assert agent_req.response_format is not None and agent_req.tools is None
+
+
+async def test_broken_state_hash_is_internal_error(task: TaskSpec) -> None:
+    class Broken(FakeEpisode):
+        def state_hash(self) -> str:
+            raise ValueError("unhashable state")
+
+    client = routed(agent=["hello"], user=["hi", "bye ###STOP###"])
+    traj = await play(task, client, LLMUser(client, task), env=Broken())
+    assert traj.end_reason == EndReason.INTERNAL_ERROR and traj.reward is None
+    assert "unhashable" in (traj.infra_error or "")

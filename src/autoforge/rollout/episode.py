@@ -134,6 +134,17 @@ class _Loop:
         return EndReason.MAX_TURNS
 
 
+def _final_hashes(traj: Trajectory, env: EnvEpisode) -> None:
+    """Record the final state hashes; a broken environment is an internal error, not a crash."""
+    try:
+        traj.final_state_hash = env.state_hash()
+        final_user = getattr(env, "user_state_hash", None)
+        traj.final_user_state_hash = final_user() if callable(final_user) else None
+    except Exception as exc:
+        traj.end_reason = EndReason.INTERNAL_ERROR
+        traj.infra_error = traj.infra_error or f"state hash failed: {type(exc).__name__}: {exc}"
+
+
 def new_trajectory(task: RolloutTask, trial: int, seed: int | None) -> Trajectory:
     """An empty trajectory for ``task`` (ids, domain, difficulty filled in)."""
     return Trajectory(
@@ -176,9 +187,7 @@ async def run_episode(
     traj.tokens = {"agent": agent.usage, "user": user.usage}
     traj.faults = list(user.faults)
     traj.user_prompt_version = user.prompt_version
-    traj.final_state_hash = env.state_hash()
-    final_user = getattr(env, "user_state_hash", None)
-    traj.final_user_state_hash = final_user() if callable(final_user) else None
+    _final_hashes(traj, env)
     try:
         info = await score_episode(task, traj, assertions=assertions, nl_judge=nl_judge)
         traj.apply_reward(info)
