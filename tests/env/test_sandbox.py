@@ -35,6 +35,7 @@ from autoforge.tooldocs.spec import ToolSpec
         ("def f(state):\n    return '{0.__class__}'.format(state)", "format", 2),
         ("def f(state, t):\n    return t.format(1)", "format", 2),
         ("def f(state):\n    return str.format('{}', 1)", "format", 2),
+        ("def f(state):\n    return '{:>{}}'.format(1, 5)", "format", 2),
         ("import datetime\ndef f(state):\n    return datetime.datetime.now()", "now", 3),
         ("import datetime\ndef f(state):\n    return datetime.date.today()", "today", 3),
         ("n = 0\ndef f(state):\n    global n\n    n += 1", "Global", 3),
@@ -201,6 +202,14 @@ def test_infinite_loops_end_with_timeout(env_factory: Any, schema_obj: Any, body
         "import math\nreturn math.factorial(10 ** 8)",
         "import itertools\nreturn list(itertools.product(range(1000), repeat=4))",
         "x = [0]\nx *= 10 ** 10\nreturn x",
+        "return 'x'.ljust(10 ** 10)",
+        "s = 'a' * 10 ** 6\nreturn s.replace('', 'b' * 10 ** 6)",
+        "return ('x' * 10 ** 6).join(['y'] * 10 ** 5)",
+        "w = 10 ** 10\nreturn f'{1:>{w}}'",
+        "return '%10000000000d' % 1",
+        "return '%*d' % (10 ** 10, 1)",
+        "return format(1, '>10000000000')",
+        "return '{:>10000000000}'.format(1)",
     ],
 )
 def test_memory_bombs_end_the_call_not_the_host(
@@ -214,6 +223,33 @@ def test_memory_bombs_end_the_call_not_the_host(
     assert obs.error_kind == "sandbox", obs.content
     assert "exceeds the sandbox limit" in obs.content
     assert ep.call("ping").ok
+
+
+def test_guarded_string_methods_keep_working(env_factory: Any, schema_obj: Any) -> None:
+    env = _env_with(
+        env_factory,
+        schema_obj,
+        """
+        import datetime
+        w = 6
+        d = datetime.date(2024, 1, 31).replace(day=1)
+        return [f"{3.14159:>{w}.2f}", "%5.1f|%s" % (2.25, "x"), "{:.2f}".format(1 / 3),
+                "a-b".replace("-", "+"), ", ".join(x for x in ["a", "b"]), "7".zfill(3),
+                format(5, "03d"), "ab".center(6, "*"), d.isoformat(), 7 % 3]
+        """,
+    )
+    assert env.episode().call("bomb").result == [
+        "  3.14",
+        "  2.2|x",
+        "0.33",
+        "a+b",
+        "a, b",
+        "007",
+        "005",
+        "**ab**",
+        "2024-01-01",
+        1,
+    ]
 
 
 def test_guards_keep_ordinary_arithmetic(env_factory: Any, schema_obj: Any) -> None:
@@ -251,3 +287,16 @@ def test_module_level_infinite_loop_is_rejected(env_factory: Any) -> None:
 def test_import_inside_function_is_served_restricted(env_factory: Any, schema_obj: Any) -> None:
     env = _env_with(env_factory, schema_obj, "import json\nreturn json.dumps([1])")
     assert env.episode().call("bomb").result == "[1]"
+
+
+def test_gradual_memory_growth_ends_the_call(env_factory: Any, schema_obj: Any) -> None:
+    # every single allocation is within the guards; the watchdog sees the process grow
+    body = "x = []\nwhile True:\n    x.append([0] * 1_000_000)"
+    env = _env_with(env_factory, schema_obj, body, call_timeout_s=20.0, memory_limit_mb=150)
+    ep = env.episode()
+    start = time.monotonic()
+    obs = ep.call("bomb")
+    assert time.monotonic() - start < 15
+    assert obs.error_kind == "sandbox", obs.content
+    assert "grew the process memory by more than 150 MB" in obs.content
+    assert ep.call("ping").ok

@@ -4,7 +4,10 @@
 ``__af_mul__`` & co., which refuse to build sequences of more than :data:`MAX_SEQUENCE` items
 or integers of more than :data:`MAX_INT_BITS` bits before allocating anything. ``range``,
 ``pow``, ``math.factorial``/``comb``/``perm`` and the ``itertools`` combinatorics are capped the
-same way. They raise :class:`~autoforge.env.limits.ResourceLimit`, which tool code cannot catch.
+same way, and so are the string methods that can blow up (``ljust``/``rjust``/``center``/
+``zfill``/``expandtabs`` widths, ``replace``, ``join``, ``format`` widths), ``%``-formatting
+widths, the builtin ``format`` and values computed in f-string format specs. They raise
+:class:`~autoforge.env.limits.ResourceLimit`, which tool code cannot catch.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import ast
 import functools
 import itertools
 import math
+import re
+import string
 from collections.abc import Callable
 from typing import Any
 
@@ -93,11 +98,128 @@ def guarded_pow(base: Any, exp: Any, mod: Any = None) -> Any:
     return pow(base, exp, mod)
 
 
+# -- string amplifiers: widths, replacements, joins, %-formatting ----------------------------
+
+_WIDTH = re.compile(r"[0-9]+")
+_PERCENT = re.compile(r"%[#0\- +]*(\*|[0-9]*)(?:\.(\*|[0-9]*))?")
+
+
+def _check_width(width: Any, what: str) -> None:
+    if isinstance(width, int) and width > MAX_SEQUENCE:
+        raise _size_error(f"{what} of width {width}")
+
+
+def _check_spec(spec: Any) -> None:
+    """A format spec (``>10``, ``.3f``) must not ask for more than MAX_SEQUENCE characters."""
+    if isinstance(spec, str):
+        for digits in _WIDTH.findall(spec):
+            _check_width(int(digits), "a format")
+    else:
+        _check_width(spec, "a format")
+
+
+def guarded_spec(value: Any) -> Any:
+    """Wraps values computed inside f-string format specs (``f"{x:>{w}}"``)."""
+    _check_spec(value)
+    return value
+
+
+def guarded_format(value: Any, spec: str = "") -> str:
+    """The builtin ``format`` with a width check."""
+    _check_spec(spec)
+    return format(value, spec)
+
+
+def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], index: int, name: str) -> Any:
+    return args[index] if len(args) > index else kwargs.get(name)
+
+
+def _check_pad(s: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    _check_width(_arg(args, kwargs, 0, "width"), "padding")
+
+
+def _check_tabs(s: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    size = _arg(args, kwargs, 0, "tabsize")
+    if isinstance(size, int):
+        _check_width(len(s) + s.count("\t" if isinstance(s, str) else b"\t") * size, "tabs")
+
+
+def _check_replace(s: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    old, new = _arg(args, kwargs, 0, "old"), _arg(args, kwargs, 1, "new")
+    if isinstance(old, type(s)) and isinstance(new, type(s)) and len(new) > len(old):
+        hits = s.count(old) if old else len(s) + 1
+        count = _arg(args, kwargs, 2, "count")
+        if isinstance(count, int) and count >= 0:
+            hits = min(hits, count)
+        _check_width(len(s) + hits * (len(new) - len(old)), "a replacement")
+
+
+def _check_format(s: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    if isinstance(s, str):
+        for _, _, spec, _ in string.Formatter().parse(s):
+            if spec:
+                _check_spec(spec)
+
+
+_METHOD_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]] = {
+    "ljust": _check_pad,
+    "rjust": _check_pad,
+    "center": _check_pad,
+    "zfill": _check_pad,
+    "expandtabs": _check_tabs,
+    "replace": _check_replace,
+    "format": _check_format,
+}
+GUARDED_METHODS = frozenset({*_METHOD_CHECKS, "join"})
+
+
+def _guarded_join(sep: Any, method: Callable[..., Any]) -> Callable[..., Any]:
+    def join(iterable: Any) -> Any:
+        items = list(iterable)
+        total = len(sep) * max(len(items) - 1, 0)
+        total += sum(len(i) for i in items if isinstance(i, (str, bytes)))
+        _check_width(total, "a join")
+        return method(items)
+
+    return join
+
+
+def guarded_method(obj: Any, name: str) -> Any:
+    """``obj.name``, checked first when ``obj`` is a string and the method can amplify."""
+    method = getattr(obj, name)
+    if type(obj) not in (str, bytes):
+        return method
+    if name == "join":
+        return _guarded_join(obj, method)
+    check = _METHOD_CHECKS[name]
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        check(obj, args, kwargs)
+        return method(*args, **kwargs)
+
+    return call
+
+
+def _g_mod(a: Any, b: Any) -> Any:
+    if type(a) in (str, bytes):
+        template = a if isinstance(a, str) else a.decode("latin-1")
+        values = b if isinstance(b, tuple) else (b,)
+        for width, precision in _PERCENT.findall(template):
+            for part in (width, precision):
+                if part == "*":
+                    for v in values:
+                        _check_width(v, "a %-format")
+                elif part:
+                    _check_width(int(part), "a %-format")
+    return a % b
+
+
 GUARDS: dict[type, tuple[str, Callable[..., Any]]] = {
     ast.Mult: ("__af_mul__", _g_mul),
     ast.Add: ("__af_add__", _g_add),
     ast.Pow: ("__af_pow__", _g_pow),
     ast.LShift: ("__af_lshift__", _g_lshift),
+    ast.Mod: ("__af_mod__", _g_mod),
 }
 AUG_GUARDS: dict[type, tuple[str, Callable[..., Any]]] = {
     ast.Mult: ("__af_imul__", _g_imul),
@@ -108,6 +230,8 @@ AUG_GUARDS: dict[type, tuple[str, Callable[..., Any]]] = {
 GUARD_GLOBALS: dict[str, Callable[..., Any]] = {
     name: fn for name, fn in [*GUARDS.values(), *AUG_GUARDS.values()]
 }
+GUARD_GLOBALS["__af_method__"] = guarded_method
+GUARD_GLOBALS["__af_spec__"] = guarded_spec
 
 
 def _capped(fn: Callable[..., Any], limit: int) -> Callable[..., Any]:

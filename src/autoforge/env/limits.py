@@ -28,6 +28,8 @@ from collections.abc import Callable
 from typing import Any
 
 REFIRE_S = 0.1
+POLL_S = 0.02
+DEFAULT_MEMORY_LIMIT_MB = 1024
 
 
 class CallTimeout(BaseException):
@@ -44,18 +46,38 @@ _set_async_exc = _PROTO_SET(("PyThreadState_SetAsyncExc", ctypes.pythonapi))
 _clear_async_exc = _PROTO_CLEAR(("PyThreadState_SetAsyncExc", ctypes.pythonapi))
 
 
-class _Token:
-    __slots__ = ("done", "fire_at", "fired", "tid")
+def _rss_bytes() -> int:
+    """The resident set size of this process (0 where /proc is not available)."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
 
-    def __init__(self, tid: int, fire_at: float) -> None:
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class _Token:
+    __slots__ = ("done", "fire_at", "fired", "mem_fired", "mem_limit", "rss0", "tid")
+
+    def __init__(self, tid: int, fire_at: float, mem_limit: int | None) -> None:
         self.tid = tid
         self.fire_at = fire_at
+        self.mem_limit = mem_limit
+        self.rss0: int | None = None  # set by the watchdog on its first look
         self.fired = False
+        self.mem_fired = False
         self.done = False
 
 
 class Watchdog:
-    """The process-wide deadline keeper (one daemon thread, started on first use)."""
+    """The process-wide deadline and memory keeper (one daemon thread, started on first use).
+
+    While calls are in flight it wakes every :data:`POLL_S` to sample the process's resident
+    memory; a call during which it grew by more than the call's limit gets
+    :class:`ResourceLimit`. When no call is in flight it sleeps until the next one starts.
+    """
 
     def __init__(self) -> None:
         self._cond = threading.Condition(threading.Lock())
@@ -64,10 +86,11 @@ class Watchdog:
         self._thread = threading.Thread(target=self._loop, name="autoforge-watchdog", daemon=True)
         self._thread.start()
 
-    def start(self, timeout_s: float) -> _Token | None:
+    def start(self, timeout_s: float, memory_limit_mb: float | None = None) -> _Token | None:
         """Register the current thread's call; None when a call is already guarded here."""
         tid = threading.get_ident()
-        token = _Token(tid, time.monotonic() + timeout_s)
+        limit = None if memory_limit_mb is None else int(memory_limit_mb * (1 << 20))
+        token = _Token(tid, time.monotonic() + timeout_s, limit)
         with self._cond:
             if tid in self._active:
                 return None
@@ -78,25 +101,40 @@ class Watchdog:
         return token
 
     def stop(self, token: _Token) -> None:
-        """Unregister; clears a timeout that was raised but not yet delivered."""
+        """Unregister; clears a limit exception that was raised but not yet delivered."""
         with self._cond:
             if self._active.get(token.tid) is token:
                 del self._active[token.tid]
             token.done = True
-            if token.fired:
+            if token.fired or token.mem_fired:
                 _clear_async_exc(token.tid, None)
+
+    def _check_memory(self) -> None:
+        tokens = [t for t in self._active.values() if t.mem_limit is not None]
+        if not tokens:
+            return
+        rss = _rss_bytes()
+        for token in tokens:
+            if token.rss0 is None:
+                token.rss0 = rss
+            elif token.mem_limit is not None and rss - token.rss0 > token.mem_limit:
+                token.mem_fired = True
+                _set_async_exc(token.tid, ResourceLimit)
 
     def _loop(self) -> None:
         with self._cond:
             while True:
                 now = time.monotonic()
                 wake: float | None = None
+                self._check_memory()
                 for tid, token in self._active.items():
                     if token.fire_at <= now:
                         token.fired = True
                         _set_async_exc(tid, CallTimeout)
                         token.fire_at = now + REFIRE_S
                     wake = token.fire_at if wake is None else min(wake, token.fire_at)
+                if self._active:
+                    wake = min(wake if wake is not None else now + POLL_S, now + POLL_S)
                 self._wake_at = wake
                 self._cond.wait(None if wake is None else max(0.0, wake - now))
 
@@ -122,20 +160,25 @@ def _stop(dog: Watchdog, token: _Token) -> None:
         try:
             dog.stop(token)
             return
-        except CallTimeout:
+        except (CallTimeout, ResourceLimit):
             continue
 
 
 def call_limited(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], timeout_s: float
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    timeout_s: float,
+    memory_limit_mb: float | None = None,
 ) -> tuple[bool, Any, BaseException | None]:
     """Run ``fn(*args, **kwargs)`` with a deadline; ``(timed_out, result, exception)``.
 
     Never raises what ``fn`` raises: the exception comes back as the third element
-    (a :class:`CallTimeout` means the deadline passed).
+    (a :class:`CallTimeout` means the deadline passed; a :class:`ResourceLimit` that the
+    process grew by more than ``memory_limit_mb`` during the call, or a size guard tripped).
     """
     dog = watchdog()
-    token = dog.start(timeout_s)
+    token = dog.start(timeout_s, memory_limit_mb)
     result: Any = None
     error: BaseException | None = None
     try:
@@ -143,10 +186,13 @@ def call_limited(
             result = fn(*args, **kwargs)
         except BaseException as exc:
             error = exc
-    except CallTimeout as exc:  # delivered inside the handler above
+    except (CallTimeout, ResourceLimit) as exc:  # delivered inside the handler above
         error = exc
     finally:
         if token is not None:
             _stop(dog, token)
     timed_out = isinstance(error, CallTimeout) or (token is not None and token.fired)
+    if token is not None and token.mem_fired and not timed_out:
+        limit = (token.mem_limit or 0) >> 20
+        error = ResourceLimit(f"the call grew the process memory by more than {limit} MB")
     return timed_out, (None if timed_out else result), error

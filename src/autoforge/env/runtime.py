@@ -28,7 +28,12 @@ from pydantic import ValidationError
 from autoforge.env.cow import CowState, StateView
 from autoforge.env.errors import EnvLoadError, ToolError
 from autoforge.env.hashing import BaseDigests
-from autoforge.env.limits import CallTimeout, ResourceLimit, call_limited
+from autoforge.env.limits import (
+    DEFAULT_MEMORY_LIMIT_MB,
+    CallTimeout,
+    ResourceLimit,
+    call_limited,
+)
 from autoforge.env.sandbox import exec_module
 from autoforge.env.signatures import ToolBinding, bind_tools
 from autoforge.env.spec import EnvironmentSpec
@@ -129,6 +134,8 @@ class Environment:
 
     Build with :meth:`load` (a directory) or :meth:`from_parts` (in memory). Immutable after
     construction and safe to share between threads; each :meth:`episode` is independent.
+    Each call may run ``call_timeout_s`` seconds and grow the process's resident memory by
+    ``memory_limit_mb`` (None: no such limit; see ``docs/sandbox.md``).
     """
 
     def __init__(
@@ -138,6 +145,7 @@ class Environment:
         initial_state: Mapping[str, Any] | None = None,
         *,
         call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
+        memory_limit_mb: float | None = DEFAULT_MEMORY_LIMIT_MB,
         filename: str = "tools.py",
         path: Path | None = None,
     ) -> None:
@@ -145,6 +153,7 @@ class Environment:
         self.tools_source = tools_source
         self.path = path
         self.call_timeout_s = call_timeout_s
+        self.memory_limit_mb = memory_limit_mb
         self.initial_state: dict[str, Any] = _initial_state(spec, initial_state)
         namespace, defs = exec_module(tools_source, filename, {"ToolError": ToolError})
         self.tools: dict[str, ToolBinding] = bind_tools(spec, namespace, defs, filename)
@@ -154,7 +163,11 @@ class Environment:
 
     @classmethod
     def load(
-        cls, env_dir: str | Path, *, call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
+        cls,
+        env_dir: str | Path,
+        *,
+        call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
+        memory_limit_mb: float | None = DEFAULT_MEMORY_LIMIT_MB,
     ) -> Environment:
         """Load ``environment.json``, ``tools.py`` and the optional ``initial_state.json``."""
         root = Path(env_dir)
@@ -174,6 +187,7 @@ class Environment:
             tools_path.read_text(encoding="utf-8"),
             state,
             call_timeout_s=call_timeout_s,
+            memory_limit_mb=memory_limit_mb,
             filename=str(tools_path),
             path=root,
         )
@@ -186,9 +200,16 @@ class Environment:
         initial_state: Mapping[str, Any] | None = None,
         *,
         call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
+        memory_limit_mb: float | None = DEFAULT_MEMORY_LIMIT_MB,
     ) -> Environment:
         """Build an environment in memory (synthesis); same checks as :meth:`load`."""
-        return cls(spec, tools_source, initial_state, call_timeout_s=call_timeout_s)
+        return cls(
+            spec,
+            tools_source,
+            initial_state,
+            call_timeout_s=call_timeout_s,
+            memory_limit_mb=memory_limit_mb,
+        )
 
     def with_initial_state(self, state: Mapping[str, Any]) -> Environment:
         """The same tools over another initial state (copied once; episodes share it)."""
@@ -276,7 +297,8 @@ class Episode:
     def _run(self, tool: str, fn: Callable[..., Any], kwargs: dict[str, Any]) -> Observation:
         state = self._state
         timeout = self.env.call_timeout_s
-        timed_out, result, error = call_limited(fn, (state,), kwargs, timeout)
+        limit = self.env.memory_limit_mb
+        timed_out, result, error = call_limited(fn, (state,), kwargs, timeout, limit)
         if error is None and not timed_out:
             failed, content = observation_for(tool, result)
             if failed is None:

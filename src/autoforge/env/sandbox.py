@@ -51,8 +51,10 @@ from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.guards import (
     AUG_GUARDS,
     GUARD_GLOBALS,
+    GUARDED_METHODS,
     GUARDS,
     OVERRIDES,
+    guarded_format,
     guarded_pow,
     guarded_range,
 )
@@ -154,7 +156,10 @@ def _format_is_safe(template: str) -> bool:
         fields = list(string.Formatter().parse(template))
     except ValueError:
         return False
-    return all(f is None or ("." not in f and "[" not in f) for _, f, _, _ in fields)
+    return all(
+        (f is None or ("." not in f and "[" not in f)) and "{" not in (spec or "")
+        for _, f, spec, _ in fields
+    )
 
 
 class _Checker(ast.NodeVisitor):
@@ -228,8 +233,8 @@ class _Checker(ast.NodeVisitor):
         ):
             raise _violation(
                 node,
-                "'.format' is only allowed on a literal template without '.'/'[' fields; "
-                "use an f-string",
+                "'.format' is only allowed on a literal template without '.'/'[' fields or "
+                "nested specs; use an f-string",
                 "format",
             )
         self.generic_visit(node)
@@ -348,6 +353,25 @@ class _Guard(ast.NodeTransformer):
         call = ast.Call(ast.Name(guard[0], ast.Load()), [_load(node.target), node.value], [])
         return ast.copy_location(ast.Assign([node.target], call), node)
 
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in GUARDED_METHODS:
+            getter = ast.Call(
+                ast.Name("__af_method__", ast.Load()), [func.value, ast.Constant(func.attr)], []
+            )
+            node.func = ast.copy_location(getter, func)
+        return node
+
+    def visit_FormattedValue(self, node: ast.FormattedValue) -> ast.AST:
+        self.generic_visit(node)
+        spec = node.format_spec
+        if isinstance(spec, ast.JoinedStr):
+            for part in spec.values:
+                if isinstance(part, ast.FormattedValue):
+                    part.value = ast.Call(ast.Name("__af_spec__", ast.Load()), [part.value], [])
+        return node
+
 
 # -- restricted modules and builtins ----------------------------------------------------------
 
@@ -411,7 +435,13 @@ def make_builtins() -> dict[str, Any]:
         return modules[name]
 
     safe.update(
-        {"__import__": _import, "print": _noop_print, "range": guarded_range, "pow": guarded_pow}
+        {
+            "__import__": _import,
+            "print": _noop_print,
+            "range": guarded_range,
+            "pow": guarded_pow,
+            "format": guarded_format,
+        }
     )
     return safe
 
