@@ -117,7 +117,9 @@ def first_messages(job: ToolJob) -> list[Message]:
     c = ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
     skeleton = (
-        None if c.plain and c.cls in ("generic",) else render_skeleton(ctx.spec, c, coll, job.paths)
+        None
+        if c.plain and c.cls in ("generic",)
+        else render_skeleton(ctx.spec, c, coll, job.paths, job.policy or "")
     )
     examples = pick_examples(c.cls, job.exclude_examples)
     line = signature(ctx.spec)[0].rstrip(":")
@@ -141,7 +143,7 @@ def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     ctx = job.ctx
     c = ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
-    source = render_skeleton(ctx.spec, c, coll, job.paths)
+    source = render_skeleton(ctx.spec, c, coll, job.paths, job.policy or "")
     if "not implemented" in source:
         return None, []
     code = from_source(source, ctx.spec.name)

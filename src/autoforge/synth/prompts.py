@@ -73,6 +73,53 @@ def collection_doc(coll: CollectionSchema) -> str:
     return "\n".join([head, *attrs])
 
 
+_GENERIC = {"get", "by", "the", "details", "detail", "all", "list", "find", "info", "a", "an"}
+
+
+def policy_chunks(policy: str) -> list[str]:
+    """Paragraphs of a policy, a heading kept with the paragraph under it."""
+    raw = [p.strip() for p in policy.replace("\r\n", "\n").split("\n\n") if p.strip()]
+    out: list[str] = []
+    carry = ""
+    for para in raw:
+        if para.startswith("#") and "\n" not in para:
+            carry = f"{carry}\n{para}".strip()
+            continue
+        out.append(f"{carry}\n{para}".strip() if carry else para)
+        carry = ""
+    if carry:
+        out.append(carry)
+    return out
+
+
+def relevant_policy(policy: str | None, spec: ToolSpec, limit: int = 900) -> str:
+    """The policy paragraphs that mention the tool's words, in document order, within ``limit``.
+
+    A 6 kB policy does not fit a small model's prompt for every tool; the paragraphs about
+    ``exchange ... delivered ... order`` do.
+    """
+    if not policy:
+        return ""
+    from autoforge.synth.naming import tokens
+
+    words = {t[:5] for t in tokens(spec.name) if t not in _GENERIC and len(t) > 2}
+    chunks = policy_chunks(policy)
+    scored = []
+    for i, chunk in enumerate(chunks):
+        low = chunk.lower()
+        score = sum(1 for w in words if w in low)
+        if score:
+            scored.append((-score, i, chunk))
+    picked: list[tuple[int, str]] = []
+    used = 0
+    for _, i, chunk in sorted(scored):
+        if used + len(chunk) > limit:
+            continue
+        picked.append((i, chunk))
+        used += len(chunk) + 2
+    return "\n\n".join(chunk for _, chunk in sorted(picked))
+
+
 # -- state design ------------------------------------------------------------------------------
 
 
@@ -170,8 +217,9 @@ def tool_messages(
     ]
     if sample_text:
         parts.append(f"One real record per collection ({{key: record}}):\n{sample_text}")
-    if policy:
-        parts.append(f"App policy excerpt:\n{clip(policy, 900)}")
+    excerpt = relevant_policy(policy, spec)
+    if excerpt:
+        parts.append(f"App policy (the parts about this tool):\n{excerpt}")
     for name, code in examples:
         parts.append(f"Example of a similar tool from another app ({name}):\n{_fenced(code)}")
     if skeleton:

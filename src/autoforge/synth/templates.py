@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from autoforge.env.signatures import python_param_name
 from autoforge.env.spec import CollectionSchema
 from autoforge.synth.classify import Classification
-from autoforge.synth.naming import NAME_LIKE, singular, tokens
+from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
 from autoforge.tooldocs.spec import ToolSpec
 
 FieldMap = Mapping[str, list[str]]
@@ -382,13 +382,14 @@ _STATUS_TEXT = (
 
 
 def target_status(
-    verb: str, coll: CollectionSchema, description: str = ""
+    verb: str, coll: CollectionSchema, description: str = "", policy: str = ""
 ) -> tuple[str, str] | None:
     """The status attribute and value a transition sets.
 
     An enum value of the status attribute that starts like the verb wins (``cancel`` ->
-    ``cancelled``); then a value the description states (``status will be changed to
-    'return requested'``, ``mark ... as done``); then the verb's participle.
+    ``cancelled``); then a status the docs state (``status will be changed to 'return
+    requested'``, ``mark ... as done``) -- one naming the verb first, from the description, then
+    the policy; then the verb's participle.
     """
     status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
     if status is None:
@@ -397,15 +398,38 @@ def target_status(
     for option in status.enum or []:
         if option.lower().startswith(verb[:4]) or option.lower() == value:
             return status.name, option
-    for pattern in _STATUS_TEXT:
-        m = pattern.search(description)
-        if m:
-            return status.name, m.group(1).strip()
+    stated = [
+        m.group(1).strip()
+        for text in (description, policy)
+        for pattern in _STATUS_TEXT
+        for m in pattern.finditer(text)
+    ]
+    naming = [x for x in stated if verb[:5] and verb[:5] in x.lower()]
+    from_description = [
+        m.group(1).strip() for pattern in _STATUS_TEXT for m in pattern.finditer(description)
+    ]
+    if naming:
+        return status.name, naming[0]
+    if from_description:
+        return status.name, from_description[0]
     return status.name, value
 
 
+def stored_name(verb: str, param: str) -> str:
+    """Where a transition stores a parameter with no attribute: ``return`` + ``item_ids`` ->
+    ``return_items``, ``cancel`` + ``reason`` -> ``cancel_reason``."""
+    toks = tokens(param)
+    if len(toks) >= 2 and toks[-1] == "ids":
+        return f"{verb}_{'_'.join([*toks[:-2], plural(toks[-2])])}"
+    return f"{verb}_{param}"
+
+
 def render_skeleton(
-    spec: ToolSpec, c: Classification, coll: CollectionSchema | None, paths: FieldMap
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema | None,
+    paths: FieldMap,
+    policy: str = "",
 ) -> str:
     """A runnable draft for a tool the templates cannot fully write, with TODOs for the LLM.
 
@@ -423,14 +447,14 @@ def render_skeleton(
         return "\n".join(lines)
     lines += _load_record(coll, exprs[c.key_param], c.guard)
     verb = tokens(spec.name)[0] if tokens(spec.name) else ""
-    target = target_status(verb, coll, spec.description) if c.cls == "transition" else None
+    target = target_status(verb, coll, spec.description, policy) if c.cls == "transition" else None
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
     seen: set[str] = set()
     for param in spec.param_names:
         if param == c.key_param:
             continue
-        path = paths.get(param) or [f"{verb}_{param}" if c.cls == "transition" else param]
+        path = paths.get(param) or [stored_name(verb, param) if c.cls == "transition" else param]
         lines += set_lines("record", path, exprs[param], "    ", seen)
     lines += [
         "    # TODO: apply the other effects the description states (checks, amounts, ...)",
