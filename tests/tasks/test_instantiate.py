@@ -164,7 +164,14 @@ def test_instantiation_guarantees(bookstore_env: Any, generator: StateGenerator)
             "search_books",
             "add_review",
         ]
-        assert run.calls[-1].writes and not run.calls[0].writes
+        tracked = execute(
+            bp,
+            bookstore_env.spec,
+            bookstore_env.episode(state=s0),
+            facts,
+            initial_hash=inst.initial_hash,
+        )
+        assert tracked.calls[-1].writes and not tracked.calls[0].writes
         assert inst.initial_hash != run.final_hash
         # replaying with the chosen facts reproduces the run exactly; S0 was not touched
         replay = execute(bp, bookstore_env.spec, bookstore_env.episode(state=s0), facts)

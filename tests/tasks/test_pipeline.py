@@ -80,8 +80,9 @@ def test_gates_reject_what_they_should(generated: Any, bookstore_env: Any) -> No
         task.user_facts,
     )
     args = (task.blueprint, bookstore_env, task.initial_state, task.user_facts)
-    assert replay_is_stable(*args, task.final_state_hash, run.values)
-    assert not replay_is_stable(*args, "another-hash", run.values)
+    replay = replay_is_stable(*args, task.final_state_hash, run.values)
+    assert replay is not None and replay.calls == task.gold_calls
+    assert replay_is_stable(*args, "another-hash", run.values) is None
 
 
 class _FlakyEnv:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from autoforge.tasks.blueprint import Blueprint
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec
-from autoforge.tasks.instantiate import GoldFailure, execute
+from autoforge.tasks.instantiate import GoldFailure, GoldRun, execute
 from autoforge.tasks.model import RequiredOutput, Task
 from autoforge.tasks.runtime import EnvironmentLike, bind_state
 
@@ -71,18 +71,25 @@ def replay_is_stable(
     final_hash: str,
     values: dict[str, Any],
     times: int = 2,
-) -> bool:
-    """Replay the gold run ``times`` times from S0 with fixed facts: same hash, same outputs?"""
+) -> GoldRun | None:
+    """Replay the gold run ``times`` times from S0 with fixed facts: same hash, same outputs?
+
+    Returns the first replay (which also records, per call, whether it changed the state:
+    ``GoldCall.writes``), or None when a replay failed or disagreed.
+    """
     bound = bind_state(env, initial_state)
-    for _ in range(times):
+    first: GoldRun | None = None
+    for i in range(times):
         episode = bound.episode()
+        start = episode.state_hash() if i == 0 else ""
         try:
-            run = execute(bp, env.spec, episode, facts)
+            run = execute(bp, env.spec, episode, facts, initial_hash=start)
         except GoldFailure:
-            return False
+            return None
         if run.final_hash != final_hash or any(run.values[o] != values[o] for o in bp.outputs):
-            return False
-    return True
+            return None
+        first = first or run
+    return first
 
 
 class Deduplicator:

@@ -465,19 +465,20 @@ def instantiate(
         rng = random.Random(f"{seed}:{attempt}")
         state = generator.sample(rng) if generator else copy_json(env.initial_state)
         bound = bind_state(env, state)
+        initial_hash = ""
         excluded: dict[str, set[str]] = {}
         keep: dict[str, Any] = {}
         for _ in range(retries):
             tries += 1
             episode = bound.episode()
-            initial_hash = episode.state_hash()
+            initial_hash = initial_hash or episode.state_hash()
             chooser = FactChooser(env.spec, episode, rng, excluded=excluded, base_state=state)
             try:
-                run = execute(bp, env.spec, episode, keep, chooser, initial_hash)
+                run = execute(bp, env.spec, episode, keep, chooser)
             except GoldFailure as exc:
                 failure, keep = exc, {}
                 if exc.reason == "gold_error" and repair_state(state, env.spec, exc.detail):
-                    bound = bind_state(env, state)  # S0 repaired: the same facts may work now
+                    bound, initial_hash = bind_state(env, state), ""  # S0 repaired: same facts
                     keep = exc.facts
                     continue
                 for name, value in blame(bp, exc).items():

@@ -141,11 +141,13 @@ class _Run:
         if signature in self.dedupe.seen:
             self.gates.reject("duplicate")
             return None
-        if not replay_is_stable(
+        replay = replay_is_stable(
             bp, self.env, inst.initial_state, run.facts, run.final_hash, run.values
-        ):
+        )
+        if replay is None:
             self.gates.reject("nondeterministic")
             return None
+        run.calls = replay.calls  # the same calls, marked with which ones changed the state
         metrics = measure(bp, self.graph.writes())
         metrics.write_calls = sum(1 for c in run.calls if c.writes)
         if difficulty_violations(metrics, self.spec):

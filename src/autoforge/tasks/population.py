@@ -263,7 +263,7 @@ class StateGenerator:
         self,
         spec: EnvironmentSpec,
         examples: dict[str, Any] | None = None,
-        pool_size: int = 16,
+        pool_size: int = 8,
         perturbations: int = 8,
     ) -> None:
         self.spec = spec

@@ -86,13 +86,15 @@ def repair_state(state: dict[str, Any], spec: EnvironmentSpec, message: str) -> 
                 named[name] = keys
     changed = False
     for coll in spec.state_schema.collections:
+        found: tuple[list[str], bool] | None = None
         for attr in coll.attributes:
             if not attr.enum:
                 continue
-            wanted = [(pos, v) for v in attr.enum if (pos := _mentions(message, v)) >= 0]
+            wanted = [(pos, v) for v in attr.enum if (pos := _mentions(message, v, tokens)) >= 0]
             if not wanted:
                 continue
-            targets, direct = _targets(state, coll.name, named)
+            found = found or _targets(state, coll.name, named)
+            targets, direct = found
             mentioned = {v for _, v in wanted}
             for key in targets:
                 record = state[coll.name][key]
