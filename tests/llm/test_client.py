@@ -249,3 +249,19 @@ async def test_unknown_role_is_rejected() -> None:
     client = LLMClient.scripted(["x"])
     with pytest.raises(ValueError, match="unknown LLM role"):
         await client.chat(USER, role="critic", purpose="p")
+
+
+def test_one_client_serves_several_event_loops() -> None:
+    async def slow(request: object) -> str:
+        await asyncio.sleep(0.01)
+        return "ok"
+
+    cfg = build_config(environ={}, overrides={"agent": {"max_concurrency": 1}})
+    client = LLMClient.scripted([slow] * 4, config=cfg)
+
+    async def two() -> list[str | None]:
+        got = await asyncio.gather(*(client.chat(USER, purpose="p", seed=i) for i in range(2)))
+        return [r.content for r in got]
+
+    assert asyncio.run(two()) == ["ok", "ok"]
+    assert asyncio.run(two()) == ["ok", "ok"]  # a semaphore bound to the first loop would fail

@@ -13,6 +13,7 @@ Other command modules reuse the option types below and turn them into a config w
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -127,10 +128,11 @@ def serve(
     console.print(f"starting embedded model {model!r} ...", highlight=False)
     server = ensure_server(model, cfg)
     console.print(
-        f"serving {server.spec.upstream} at [bold]{server.base_url}[/] "
-        f"(started in {server.startup_s:.1f}s; Ctrl-C to stop)",
+        f"serving {server.spec.upstream} (started in {server.startup_s:.1f}s; Ctrl-C to stop)",
         highlight=False,
     )
+    console.print(f"[bold]{server.base_url}[/]", highlight=False, soft_wrap=True)
+    _stop_on_signals()
     try:
         while True:
             time.sleep(3600)
@@ -138,6 +140,16 @@ def serve(
         console.print("stopping")
     finally:
         shutdown_all()
+
+
+def _stop_on_signals() -> None:
+    """Ctrl-C and SIGTERM end ``serve`` cleanly, even when started with SIGINT ignored."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def check(

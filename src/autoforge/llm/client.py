@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
+from weakref import WeakKeyDictionary
 
 from pydantic import BaseModel, ValidationError
 
@@ -112,7 +113,9 @@ class LLMClient:
         self.cache = self._open_cache(cache)
         self.usage = UsageLedger()
         self._sleep: Sleep = sleep or asyncio.sleep
-        self._semaphores: dict[tuple[int, str], asyncio.Semaphore] = {}
+        # per event loop (a semaphore binds to one loop; tests and CLIs run several loops)
+        self._semaphores: WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]]
+        self._semaphores = WeakKeyDictionary()
 
     def _open_cache(self, cache: ResponseCache | Path | bool | None) -> ResponseCache | None:
         if isinstance(cache, ResponseCache):
@@ -167,10 +170,10 @@ class LLMClient:
         return self.endpoints[role]
 
     def _semaphore(self, ep: Endpoint) -> asyncio.Semaphore:
-        key = (id(asyncio.get_running_loop()), ep.label)
-        if key not in self._semaphores:
-            self._semaphores[key] = asyncio.Semaphore(ep.max_concurrency)
-        return self._semaphores[key]
+        per_loop = self._semaphores.setdefault(asyncio.get_running_loop(), {})
+        if ep.label not in per_loop:
+            per_loop[ep.label] = asyncio.Semaphore(ep.max_concurrency)
+        return per_loop[ep.label]
 
     def _backoff(self, attempt: int) -> float:
         base = self.config.backoff_base_s * (2**attempt)

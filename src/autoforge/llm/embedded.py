@@ -201,7 +201,12 @@ class EmbeddedServer:
         self.model_path = model_path or assemble(spec)
         params = _server_params(self.model_path, cfg)
         start = time.monotonic()
-        self._server: Any = xllamacpp.Server(params)
+        try:
+            self._server: Any = xllamacpp.Server(params)
+        except Exception as exc:  # llama.cpp reports load failures as generic errors
+            raise RuntimeError(
+                f"embedded llama.cpp server for {self.model_path} failed: {exc}"
+            ) from exc
         self.startup_s = time.monotonic() - start
         self.address: str = str(self._server.listening_address)
 

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
+from weakref import WeakKeyDictionary
 
 from autoforge.errors import UserError
 from autoforge.llm.config import EmbeddedConfig, Endpoint
@@ -61,7 +62,11 @@ class OpenAITransport:
 
     def __init__(self, embedded: EmbeddedConfig | None = None) -> None:
         self.embedded = embedded or EmbeddedConfig()
-        self._clients: dict[tuple[int, str, str], AsyncOpenAI] = {}
+        # per event loop: an httpx client must not outlive or cross its loop
+        self._clients: WeakKeyDictionary[
+            asyncio.AbstractEventLoop, dict[tuple[str, str], AsyncOpenAI]
+        ]
+        self._clients = WeakKeyDictionary()
         self._models: dict[str, str] = {}
 
     def cache_label(self, endpoint: Endpoint) -> str:
@@ -80,11 +85,12 @@ class OpenAITransport:
     def _client(self, base_url: str, endpoint: Endpoint) -> AsyncOpenAI:
         from openai import AsyncOpenAI
 
-        key = (id(asyncio.get_running_loop()), base_url, endpoint.api_key)
-        client = self._clients.get(key)
+        per_loop = self._clients.setdefault(asyncio.get_running_loop(), {})
+        key = (base_url, endpoint.api_key)
+        client = per_loop.get(key)
         if client is None:
             client = AsyncOpenAI(base_url=base_url, api_key=endpoint.api_key, max_retries=0)
-            self._clients[key] = client
+            per_loop[key] = client
         return client
 
     async def _model(self, client: AsyncOpenAI, base_url: str, endpoint: Endpoint) -> str:
@@ -117,9 +123,8 @@ class OpenAITransport:
         return resp.to_dict()
 
     async def aclose(self) -> None:
-        loop_id = id(asyncio.get_running_loop())
-        for key in [k for k in self._clients if k[0] == loop_id]:
-            await self._clients.pop(key).close()
+        for client in self._clients.pop(asyncio.get_running_loop(), {}).values():
+            await client.close()
 
 
 @dataclass
