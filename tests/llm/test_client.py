@@ -46,7 +46,10 @@ async def test_structured_validates_and_feeds_error_back() -> None:
     fmt = first.response_format
     assert fmt is not None and fmt["type"] == "json_schema"
     assert fmt["json_schema"]["name"] == "Plan" and fmt["json_schema"]["strict"] is True
-    assert fmt["json_schema"]["schema"] == Plan.model_json_schema()
+    sent_schema = fmt["json_schema"]["schema"]
+    assert sent_schema["properties"] == Plan.model_json_schema()["properties"]
+    assert sent_schema["additionalProperties"] is False
+    assert sent_schema["required"] == ["steps", "done"]
     assert second.messages[:1] == USER
     assert second.messages[1] == {"role": "assistant", "content": FENCED_INVALID}
     assert "done" in second.messages[2]["content"] and "rejected" in second.messages[2]["content"]

@@ -154,3 +154,29 @@ def test_parse_action_builds_tool_calls_with_deterministic_ids() -> None:
         protocol.parse_action('{"action": "nope", "arguments": {}}', TOOLS, "k")
     with pytest.raises(ValueError, match="arguments"):
         protocol.parse_action('{"action": "get_order", "arguments": [1]}', TOOLS, "k")
+
+
+def test_strict_schema_closes_objects_and_requires_all_fields() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string"},
+            "b": {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "null"}], "default": None},
+            "m": {"type": "object", "additionalProperties": {"type": "integer"}},
+        },
+        "required": ["a"],
+        "$defs": {"B": {"type": "object", "properties": {"x": {"type": "integer"}}}},
+    }
+    strict = protocol.strict_schema(schema)
+    assert strict["required"] == ["a", "b", "m"] and strict["additionalProperties"] is False
+    assert strict["$defs"]["B"] == {
+        "type": "object",
+        "properties": {"x": {"type": "integer"}},
+        "additionalProperties": False,
+        "required": ["x"],
+    }
+    assert strict["properties"]["m"] == schema["properties"]["m"]  # maps stay open
+    validator = jsonschema.Draft202012Validator(strict)
+    assert validator.is_valid({"a": "s", "b": None, "m": {"k": 1}})
+    assert not validator.is_valid({"a": "s", "m": {}})  # b is now required
+    assert not validator.is_valid({"a": "s", "b": None, "m": {}, "extra": 1})

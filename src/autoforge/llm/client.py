@@ -396,7 +396,8 @@ class LLMClient:
     ) -> M:
         """Ask for a JSON object matching ``output`` and return it validated.
 
-        Sends ``response_format`` json_schema (``output.model_json_schema()``); tolerates
+        Sends ``response_format`` json_schema (``output.model_json_schema()``, in strict form
+        when ``strict``: see ``protocol.strict_schema``); tolerates
         Markdown fences; on invalid output re-asks up to ``retries`` times (default
         ``config.structured_retries``) with the validation error, then raises ``LLMFailure``.
         """
@@ -432,7 +433,9 @@ class LLMClient:
     ) -> tuple[M, ChatResponse]:
         """Like ``structured`` but also returns the final ``ChatResponse`` (usage, attempts)."""
         ep = self.endpoint(role)
-        fmt = protocol.response_format(output.model_json_schema(), output.__name__, strict=strict)
+        schema = output.model_json_schema()
+        schema = protocol.strict_schema(schema) if strict else schema
+        fmt = protocol.response_format(schema, output.__name__, strict=strict)
 
         def parse(resp: ChatResponse, key: str) -> M:
             return output.model_validate(extract_json(resp.content or ""))

@@ -116,6 +116,25 @@ def action_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
     return schema
 
 
+def strict_schema(schema: Any) -> Any:
+    """``schema`` in the form OpenAI's strict mode accepts, same meaning for valid answers.
+
+    Every object with ``properties`` gets ``additionalProperties: false`` and lists all its
+    properties as required (optional pydantic fields then must be given, ``None`` where
+    nullable); constrained decoders (llama.cpp, vLLM) accept this form as well.
+    """
+    if isinstance(schema, list):
+        return [strict_schema(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: strict_schema(v) for k, v in schema.items()}
+    props = out.get("properties")
+    if isinstance(props, dict) and out.get("type", "object") == "object":
+        out.setdefault("additionalProperties", False)
+        out["required"] = list(props)
+    return out
+
+
 def response_format(schema: dict[str, Any], name: str, *, strict: bool = True) -> dict[str, Any]:
     """An OpenAI ``response_format`` asking for JSON that matches ``schema``."""
     return {
