@@ -1,0 +1,174 @@
+"""Token-level episodes in autoforge environments, for training.
+
+One training rollout = :func:`autoforge.rollout.run_episode` (the rollout stage's episode loop,
+reward from the verifier, end reasons) with the agent's LLM replaced by a
+:class:`~autoforge.rl.trl.policy.TokenAgentClient`, then the MEU judge. The result carries the
+exact token trace (agent tokens mask 1; tool results, user turns and template glue mask 0) and
+the trajectory with its reward and ``user_error`` verdict.
+
+Users: :func:`scripted_user` (deterministic: the task's question, then its facts, then stop;
+for CI and smoke runs) or the rollout stage's LLM user through ``autoforge.llm``. MEU judges:
+the LLM judge, the fault oracle (flags exactly the episodes where a ``FaultyUser`` injected a
+fault; ground truth for tests), or none.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from autoforge.rl.trl.policy import BatchedGenerator, TokenAgentClient
+from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
+from autoforge.rollout.agent import Agent, AgentConfig
+from autoforge.rollout.episode import EpisodeConfig, run_episode
+from autoforge.rollout.runner import EnvBinding
+from autoforge.rollout.task import RolloutTask
+from autoforge.rollout.trajectory import Trajectory
+from autoforge.rollout.user import STOP_TOKEN, FaultyUser, ScriptedUser, SimulatedUser
+
+UserKind = Literal["scripted", "llm"]
+MEUKind = Literal["judge", "faults", "off"]
+MEUHook = Callable[[RolloutTask, Trajectory], Awaitable[Any]]
+UserFactory = Callable[[Any, RolloutTask, int], SimulatedUser]
+
+
+class TokenEpisodeConfig(BaseModel):
+    """Limits of a training episode."""
+
+    max_completion_tokens: int = Field(
+        default=1024, ge=8, description="agent + context tokens scored"
+    )
+    max_turn_tokens: int = Field(default=256, ge=1, description="tokens per agent turn")
+    max_steps: int = Field(default=20, ge=2, description="LLM calls, agent and user together")
+    tool_error_budget: int = Field(default=5, ge=0)
+    keep_thinking: bool = True
+    fault_p: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="FaultyUser probability per turn"
+    )
+
+
+@dataclass
+class TokenRollout:
+    """One finished training episode: its tokens and its scored trajectory."""
+
+    task_id: str
+    env_id: str
+    trace: TokenTrace
+    trajectory: Trajectory
+
+    @property
+    def reward(self) -> float | None:
+        """The verifier's reward; None for infrastructure errors (excluded)."""
+        return None if self.trajectory.is_infra_error else self.trajectory.reward
+
+    @property
+    def user_error(self) -> bool:
+        """The MEU judge flagged the simulated user (unset counts as no)."""
+        return bool(self.trajectory.user_error)
+
+
+def _question(task: Any) -> str:
+    scenario = getattr(task, "scenario", "")
+    return str(getattr(scenario, "question", scenario))
+
+
+def _facts(task: Any) -> Mapping[str, Any]:
+    facts = getattr(task, "user_facts", None)
+    return facts if facts is not None else getattr(task, "user_known_facts", {})
+
+
+def scripted_turns(task: Any) -> list[str]:
+    """The scripted user's turns: the question, then every known fact, then the stop token."""
+    facts = _facts(task)
+    turns = [_question(task)]
+    if facts:
+        parts = [f"{k}: {v if isinstance(v, str) else json.dumps(v)}" for k, v in facts.items()]
+        turns.append("Here is what I know. " + "; ".join(parts) + ".")
+    turns.append(STOP_TOKEN)
+    return turns
+
+
+def scripted_user(task: Any, rtask: RolloutTask, seed: int) -> SimulatedUser:
+    """A :class:`ScriptedUser` playing :func:`scripted_turns` (deterministic, no LLM)."""
+    return ScriptedUser(scripted_turns(task))
+
+
+def llm_user_factory(client: Any) -> UserFactory:
+    """The rollout stage's LLM user over ``client`` (role ``user``)."""
+    from autoforge.rollout.user import LLMUser
+
+    def make(task: Any, rtask: RolloutTask, seed: int) -> SimulatedUser:
+        return LLMUser(client, rtask, seed=seed)
+
+    return make
+
+
+async def fault_oracle(task: RolloutTask, traj: Trajectory) -> None:
+    """MEU ground truth: the user erred iff a ``FaultyUser`` injected a fault."""
+    traj.user_error = bool(traj.faults)
+    traj.user_error_reason = "; ".join(f.detail for f in traj.faults) or "no fault injected"
+
+
+def meu_hook(kind: MEUKind, client: Any | None = None) -> MEUHook | None:
+    """The MEU judge for ``kind`` (``judge`` needs an ``autoforge.llm`` client)."""
+    if kind == "off":
+        return None
+    if kind == "faults":
+        return fault_oracle
+    if client is None:
+        raise ValueError("the MEU judge needs an LLM client")
+    from autoforge.rollout.judge import meu_judge
+
+    hook: MEUHook = meu_judge(client)
+    return hook
+
+
+@dataclass
+class EpisodeDeps:
+    """What every training episode shares."""
+
+    generator: BatchedGenerator
+    codec: ChatCodec
+    bind: Callable[[RolloutTask], EnvBinding]
+    user_factory: UserFactory
+    meu: MEUHook | None = None
+
+
+async def token_episode(
+    task: Any,
+    rtask: RolloutTask,
+    seed: int,
+    deps: EpisodeDeps,
+    config: TokenEpisodeConfig,
+    trial: int = 0,
+) -> TokenRollout:
+    """Play one episode of ``rtask`` with the policy as agent; never raises for agent errors."""
+    binding = deps.bind(rtask)
+    client = TokenAgentClient(
+        deps.generator, deps.codec, config.max_completion_tokens, config.max_turn_tokens
+    )
+    agent_cfg = AgentConfig(
+        tool_mode="native", keep_thinking=config.keep_thinking, max_tokens=config.max_turn_tokens
+    )
+    agent = Agent(client, policy=binding.policy, tools=binding.tools, config=agent_cfg, seed=seed)
+    user = deps.user_factory(task, rtask, seed)
+    if config.fault_p > 0:
+        user = FaultyUser(user, rtask.user_known_facts, p=config.fault_p, seed=seed)
+    episode = EpisodeConfig(max_steps=config.max_steps, tool_error_budget=config.tool_error_budget)
+    traj = await run_episode(
+        rtask, agent, user, binding.episode, config=episode, trial=trial, seed=seed,
+        assertions=binding.assertions,
+    )  # fmt: skip
+    if deps.meu is not None and not traj.is_infra_error:
+        await deps.meu(rtask, traj)
+    trace = client.trace or TokenTrace(
+        prompt_ids=deps.codec.prompt_ids(agent.messages, agent.tools)
+    )
+    if not trace.completion_ids:  # the episode ended before the agent spoke
+        trace.add_context([deps.codec.eos_id])
+    traj.meta.update({"agent_tokens": trace.agent_tokens, "truncated": trace.truncated})
+    return TokenRollout(rtask.id, rtask.env_id, trace, traj)

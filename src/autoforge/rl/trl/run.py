@@ -1,0 +1,178 @@
+"""``autoforge train --backend trl``: everything from files to a trained policy, on one machine.
+
+:class:`TRLRunConfig` says which environments and tasks, which policy, which user simulator and
+MEU judge, and the ERPO knobs; :func:`train_trl` builds the pieces (environments, task pool,
+dataset, :class:`~autoforge.rl.trl.trainer.ERPOTrainer`), trains, saves the policy and returns
+the per-step records (also written to ``<output>/erpo_steps.jsonl``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from autoforge.errors import UserError
+from autoforge.rl.config import ERPOConfig
+from autoforge.rl.trl.episodes import (
+    EpisodeDeps,
+    MEUKind,
+    TokenEpisodeConfig,
+    UserKind,
+    llm_user_factory,
+    meu_hook,
+    scripted_user,
+)
+from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
+from autoforge.rl.trl.tokens import ChatCodec
+from autoforge.rollout.runner import bind_environment
+from autoforge.rollout.task import RolloutTask, as_rollout_task
+
+RUN_CONFIG_SCHEMA_VERSION = 1
+
+
+class TRLRunConfig(BaseModel):
+    """One TRL training run (written next to the outputs as ``run_config.json``)."""
+
+    schema_version: Literal[1] = 1
+    env_dirs: list[str] = Field(description="environment directories (env id = spec name)")
+    tasks: list[str] = Field(default_factory=list, description="tasks.jsonl files")
+    synth_tasks: int = Field(
+        default=0, ge=0, description="or: generate this many tasks per environment"
+    )
+    synth_difficulty: str = "easy"
+    model: str = Field(
+        default="tiny", description="'tiny', 'embedded-small' or a local HF directory"
+    )
+    output_dir: str
+    max_steps: int = Field(default=10, ge=1)
+    learning_rate: float = 1e-6
+    micro_steps: int = Field(default=1, ge=1)
+    seed: int = 0
+    user: UserKind = "scripted"
+    meu: MEUKind = "judge"
+    erpo: ERPOConfig = Field(default_factory=lambda: ERPOConfig.model_validate({}))
+    episode: TokenEpisodeConfig = Field(
+        default_factory=lambda: TokenEpisodeConfig.model_validate({})
+    )
+    temperature: float = Field(default=1.0, ge=0.0)
+    top_p: float = Field(default=1.0, gt=0.0, le=1.0)
+    save_model: bool = True
+
+
+def load_environments(dirs: Sequence[str]) -> dict[str, Any]:
+    """``{env id: Environment}`` for each directory."""
+    from autoforge.env import Environment
+
+    envs: dict[str, Any] = {}
+    for d in dirs:
+        env = Environment.load(d)
+        envs[env.spec.name] = env
+    if not envs:
+        raise UserError("no environment given: pass --env ENV_DIR")
+    return envs
+
+
+def load_task_pool(config: TRLRunConfig, envs: dict[str, Any]) -> dict[str, Any]:
+    """``{task id: PoolTask}`` from tasks files and/or freshly generated tasks."""
+    from autoforge.rl.trl.trainer import PoolTask
+    from autoforge.tasks import TaskSet, generate_tasks
+
+    raw: list[Any] = []
+    for path in config.tasks:
+        if not Path(path).is_file():
+            raise UserError(f"tasks file not found: {path}")
+        raw.extend(TaskSet(path).load())
+    for env in envs.values():
+        if config.synth_tasks:
+            made, _ = generate_tasks(env, config.synth_tasks, config.synth_difficulty, config.seed)
+            raw.extend(made)
+    pool: dict[str, Any] = {}
+    for task in raw:
+        rtask: RolloutTask = as_rollout_task(task)
+        if rtask.env_id not in envs:
+            raise UserError(f"task {rtask.id} needs environment {rtask.env_id!r}: pass --env")
+        pool[rtask.id] = PoolTask(raw=task, rollout=rtask)
+    if len(pool) < config.erpo.tasks_per_batch:
+        raise UserError(
+            f"{len(pool)} tasks for batches of {config.erpo.tasks_per_batch}: "
+            "give more tasks or lower --tasks-per-batch"
+        )
+    return pool
+
+
+def _deps_factory(config: TRLRunConfig, envs: dict[str, Any]) -> Any:
+    client = None
+    if config.user == "llm" or config.meu == "judge":
+        from autoforge.llm import get_client
+
+        client = get_client()
+    users = llm_user_factory(client) if config.user == "llm" else scripted_user
+    meu = meu_hook(config.meu, client)
+
+    def make(generator: BatchedGenerator, codec: ChatCodec) -> EpisodeDeps:
+        def bind(rtask: RolloutTask) -> Any:
+            return bind_environment(envs[rtask.env_id], rtask)
+
+        return EpisodeDeps(generator, codec, bind, users, meu)
+
+    return make
+
+
+def build_trainer(config: TRLRunConfig, *, model: Any = None, tokenizer: Any = None) -> Any:
+    """An :class:`ERPOTrainer` ready to ``train()``; ``model``/``tokenizer`` override loading."""
+    from datasets import Dataset
+
+    from autoforge.rl.trl.model import load_policy
+    from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
+
+    envs = load_environments(config.env_dirs)
+    pool = load_task_pool(config, envs)
+    if model is None or tokenizer is None:
+        model, tokenizer = load_policy(config.model, seed=config.seed)
+    out = Path(config.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "run_config.json").write_text(config.model_dump_json(indent=2) + "\n")
+    args = grpo_args(
+        config.erpo,
+        output_dir=str(out),
+        max_steps=config.max_steps,
+        learning_rate=config.learning_rate,
+        micro_steps=config.micro_steps,
+        seed=config.seed,
+        max_completion_tokens=config.episode.max_completion_tokens,
+    )
+    sampling = SamplingConfig(
+        temperature=config.temperature,
+        top_p=config.top_p,
+        max_turn_tokens=config.episode.max_turn_tokens,
+    )
+    step_log = out / "erpo_steps.jsonl"
+    step_log.unlink(missing_ok=True)
+    return ERPOTrainer(
+        model=model,
+        tokenizer=tokenizer,
+        args=args,
+        train_dataset=Dataset.from_list(task_rows(list(pool.values()))),
+        tasks=pool,
+        deps_factory=_deps_factory(config, envs),
+        erpo=config.erpo,
+        episode=config.episode,
+        sampling=sampling,
+        step_log=step_log,
+    )
+
+
+def train_trl(config: TRLRunConfig, *, model: Any = None, tokenizer: Any = None) -> list[dict]:
+    """Train; save the policy under ``<output>/policy``; return the per-step ERPO records."""
+    trainer = build_trainer(config, model=model, tokenizer=tokenizer)
+    trainer.train()
+    if config.save_model:
+        trainer.save_model(str(Path(config.output_dir) / "policy"))
+        trainer.processing_class.save_pretrained(str(Path(config.output_dir) / "policy"))
+    history = Path(config.output_dir) / "log_history.json"
+    history.write_text(json.dumps(trainer.state.log_history, indent=1) + "\n")
+    return list(trainer.step_records)

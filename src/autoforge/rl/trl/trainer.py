@@ -1,0 +1,362 @@
+"""``ERPOTrainer``: TRL's ``GRPOTrainer`` with autoforge episodes and ERPO advantages.
+
+What TRL keeps doing: batching prompts into groups of ``num_generations``, log-prob and
+reference passes, the PPO-clip loss (``loss_type="dapo"``: token-level, clip-higher, k3 KL;
+the same formula as :func:`autoforge.rl.ppo_clip_loss`), optimisation, checkpoints, logging.
+
+What this subclass replaces:
+
+* **Rollouts** (TRL's ``rollout_func``, the path that keeps the exact sampled tokens): each
+  dataset row names a task (``task_id``, ``env_id`` columns); its ``num_generations`` rollouts
+  are multi-turn episodes in the autoforge environment (:func:`.episodes.token_episode`), with
+  tool results and simulated-user turns as mask-0 tokens (``env_mask``).
+* **Dynamic sampling** with :class:`autoforge.rl.DynamicSampler`: groups whose valid rollouts all
+  got the same reward are replaced by fresh tasks from the pool, for up to
+  ``max_sampling_rounds`` rounds; groups still uninformative after that stay in the batch only
+  to keep TRL's shapes, fully masked (DAPO's short batch).
+* **Advantages** with :func:`autoforge.rl.compute_advantages` (ERPO: per-task baseline,
+  per-environment std; or GRPO for the ablation), over the whole generation batch. Rollouts the
+  MEU judge flags, infrastructure failures and the masked filler groups are *excluded*: left out
+  of every mean and std, advantage 0, and every token masked out of the loss.
+
+Per generation step it logs ``erpo/*`` metrics (reward, advantage statistics, masked counts,
+sampling rounds) into TRL's logs and, when ``step_log`` is set, one JSON line per step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from trl import GRPOConfig, GRPOTrainer
+
+from autoforge.rl.advantages import compute_advantages
+from autoforge.rl.config import ERPOConfig
+from autoforge.rl.sampling import DynamicSampler, RolloutGroup
+from autoforge.rl.trl.episodes import EpisodeDeps, TokenEpisodeConfig, TokenRollout, token_episode
+from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
+from autoforge.rl.trl.tokens import ChatCodec
+from autoforge.rollout.runner import episode_seed
+from autoforge.rollout.task import RolloutTask
+
+
+def verifier_reward(prompts: Any, completions: Any, **kwargs: Any) -> list[float | None]:
+    """TRL reward function: the environment verifier's reward carried by the rollout."""
+    return list(kwargs["verifier_reward"])
+
+
+@dataclass(frozen=True)
+class PoolTask:
+    """A training task: the original record (for the scripted user) and its rollout view."""
+
+    raw: Any
+    rollout: RolloutTask
+
+
+@dataclass
+class StepBatch:
+    """One generation step's rollouts, flat, in TRL's order."""
+
+    rollouts: list[TokenRollout]
+    excluded: list[bool]
+    filler: list[bool]
+    rounds: int
+    groups_dropped: int
+
+
+def grpo_args(
+    erpo: ERPOConfig,
+    *,
+    output_dir: str,
+    max_steps: int,
+    learning_rate: float = 1e-6,
+    micro_steps: int = 1,
+    seed: int = 0,
+    max_completion_tokens: int = 1024,
+    **overrides: Any,
+) -> GRPOConfig:
+    """A ``GRPOConfig`` carrying ``erpo``'s loss settings; one optimiser step per generation.
+
+    A generation batch is ``tasks_per_batch`` task groups of ``group_size`` rollouts, split into
+    ``micro_steps`` accumulation micro-batches.
+    """
+    rollouts = erpo.tasks_per_batch * erpo.group_size
+    if rollouts % micro_steps:
+        raise ValueError(f"{rollouts} rollouts per batch do not split into {micro_steps} steps")
+    values: dict[str, Any] = {
+        "output_dir": output_dir,
+        "max_steps": max_steps,
+        "learning_rate": learning_rate,
+        "num_generations": erpo.group_size,
+        "per_device_train_batch_size": rollouts // micro_steps,
+        "gradient_accumulation_steps": micro_steps,
+        "steps_per_generation": micro_steps,
+        "num_iterations": 1,
+        "epsilon": erpo.clip_eps_low,
+        "epsilon_high": erpo.clip_eps_high if erpo.clip_eps_high is not None else erpo.clip_eps_low,
+        "beta": erpo.kl_beta,
+        "loss_type": "dapo" if erpo.loss_agg == "token" else "grpo",
+        "max_completion_length": max_completion_tokens,
+        "logging_steps": 1,
+        "save_strategy": "no",
+        "report_to": "none",
+        "seed": seed,
+        "remove_unused_columns": False,
+        "bf16": False,
+    }
+    values.update(overrides)
+    return GRPOConfig(**values)
+
+
+def task_rows(tasks: Sequence[PoolTask]) -> list[dict[str, str]]:
+    """Dataset rows: a readable prompt (the task's question) and the ids the trainer reads."""
+    rows = []
+    for t in tasks:
+        question = getattr(getattr(t.raw, "scenario", None), "question", None)
+        rows.append(
+            {
+                "prompt": str(question or t.rollout.scenario),
+                "task_id": t.rollout.id,
+                "env_id": t.rollout.env_id,
+            }
+        )
+    return rows
+
+
+class ERPOTrainer(GRPOTrainer):
+    """GRPOTrainer whose rollouts are autoforge episodes and whose advantages are ERPO's."""
+
+    def __init__(
+        self,
+        *,
+        model: Any,
+        tokenizer: Any,
+        args: GRPOConfig,
+        train_dataset: Any,
+        tasks: Mapping[str, PoolTask],
+        deps_factory: Any,
+        erpo: ERPOConfig | None = None,
+        episode: TokenEpisodeConfig | None = None,
+        sampling: SamplingConfig | None = None,
+        step_log: str | Path | None = None,
+        callbacks: list[Any] | None = None,
+    ) -> None:
+        self.erpo = erpo or ERPOConfig.model_validate({})
+        self.episode_config = episode or TokenEpisodeConfig.model_validate({})
+        self.pool = dict(tasks)
+        self.step_log = Path(step_log) if step_log is not None else None
+        self.step_records: list[dict[str, Any]] = []
+        self._rows: list[dict[str, Any]] = []
+        self._batch: StepBatch | None = None
+        self._loop = asyncio.new_event_loop()
+        self._rng = random.Random(args.seed)
+        super().__init__(
+            model=model,
+            reward_funcs=[verifier_reward],
+            args=args,
+            train_dataset=train_dataset,
+            processing_class=tokenizer,
+            rollout_func=_rollout_func,
+            callbacks=callbacks,
+        )
+        generator = BatchedGenerator(
+            lambda: self.accelerator.unwrap_model(self.model),
+            tokenizer,
+            sampling or SamplingConfig(),
+        )
+        self.deps: EpisodeDeps = deps_factory(generator, ChatCodec(tokenizer))
+
+    # ------------------------------------------------------------------ rollouts
+
+    def erpo_rollout(self, prompts: list[Any]) -> dict[str, Any]:
+        """TRL's ``rollout_func``: episodes for this process's rows, dynamic sampling, tokens."""
+        rows = self._rows
+        g = int(self.num_generations or 1)
+        if len(rows) != len(prompts) or len(rows) % g:
+            raise RuntimeError(f"{len(prompts)} prompts for {len(rows)} rows, group size {g}")
+        task_ids = [str(rows[k]["task_id"]) for k in range(0, len(rows), g)]
+        for k, tid in enumerate(task_ids):
+            if any(str(r["task_id"]) != tid for r in rows[k * g : (k + 1) * g]):
+                raise RuntimeError("a generation group mixes tasks")
+        self._batch = self._sample(task_ids)
+        return self._rollout_output(self._batch)
+
+    def _sample(self, task_ids: list[str]) -> StepBatch:
+        """Generate groups round by round through :class:`DynamicSampler`; fill a short batch."""
+        sampler = DynamicSampler(
+            target_tasks=len(task_ids),
+            max_rounds=self.erpo.max_sampling_rounds,
+            enabled=self.erpo.dynamic_sampling,
+            mask_user_errors=True,  # the flags already say what is excluded (see _group)
+        )
+        seen: list[RolloutGroup] = []
+        ids = task_ids
+        while not sampler.done:
+            groups = self._loop.run_until_complete(self._groups(ids, sampler.stats.rounds))
+            seen.extend(groups)
+            sampler.add(groups)
+            ids = self._fresh_tasks(len(task_ids) - len(sampler.batch()), sampler)
+            if not ids:
+                break
+        kept = sampler.batch()
+        kept_ids = {id(g) for g in kept}
+        fillers = [g for g in seen if id(g) not in kept_ids][: len(task_ids) - len(kept)]
+        rollouts: list[TokenRollout] = []
+        excluded: list[bool] = []
+        filler: list[bool] = []
+        for group, is_filler in [(g, False) for g in kept] + [(g, True) for g in fillers]:
+            rollouts.extend(group.payload)
+            excluded.extend(f or is_filler for f in group.flags)
+            filler.extend([is_filler] * len(group.rewards))
+        dropped = sampler.stats.dropped_uninformative + sampler.stats.dropped_duplicate
+        return StepBatch(rollouts, excluded, filler, sampler.stats.rounds, dropped)
+
+    def _fresh_tasks(self, needed: int, sampler: DynamicSampler) -> list[str]:
+        """Up to ``needed`` pool tasks not in the batch yet, drawn at random."""
+        if needed <= 0 or sampler.done:
+            return []
+        present = {g.task_id for g in sampler.batch()}
+        free = sorted(set(self.pool) - present)
+        return self._rng.sample(free, min(needed, len(free)))
+
+    async def _groups(self, task_ids: list[str], round_index: int) -> list[RolloutGroup]:
+        """``num_generations`` concurrent episodes of each task."""
+        g = int(self.num_generations or 1)
+        base = self.args.seed * 1_000_003 + self.state.global_step * 101 + round_index
+        jobs = [
+            token_episode(
+                self.pool[tid].raw,
+                self.pool[tid].rollout,
+                episode_seed(base, tid, j),
+                self.deps,
+                self.episode_config,
+                trial=j,
+            )
+            for tid in task_ids
+            for j in range(g)
+        ]
+        done = await asyncio.gather(*jobs)
+        return [self._group(list(done[k * g : (k + 1) * g])) for k in range(len(task_ids))]
+
+    def _group(self, rollouts: list[TokenRollout]) -> RolloutGroup:
+        """A sampler group; ``user_error`` = excluded (infra error, or MEU flag when masking)."""
+        flags = [
+            r.reward is None or (self.erpo.mask_user_errors and r.user_error) for r in rollouts
+        ]
+        rewards = [0.0 if r.reward is None else float(r.reward) for r in rollouts]
+        first = rollouts[0]
+        return RolloutGroup(first.task_id, first.env_id, rewards, flags, payload=rollouts)
+
+    @staticmethod
+    def _rollout_output(batch: StepBatch) -> dict[str, Any]:
+        """TRL's rollout dict: exact tokens, sampling log-probs, ``env_mask`` and extra fields."""
+        masks = [
+            [0] * len(r.trace.mask) if ex else list(r.trace.mask)
+            for r, ex in zip(batch.rollouts, batch.excluded, strict=True)
+        ]
+        return {
+            "prompt_ids": [r.trace.prompt_ids for r in batch.rollouts],
+            "completion_ids": [r.trace.completion_ids for r in batch.rollouts],
+            "logprobs": [r.trace.logprobs for r in batch.rollouts],
+            "env_mask": masks,
+            "verifier_reward": [r.reward for r in batch.rollouts],
+            "task_id": [r.task_id for r in batch.rollouts],
+            "env_id": [r.env_id for r in batch.rollouts],
+            "user_error": [r.user_error for r in batch.rollouts],
+            "erpo_excluded": list(batch.excluded),
+        }
+
+    # ------------------------------------------------------------------ advantages
+
+    def _generate_and_score_completions(self, inputs: list[dict[str, Any]]) -> dict[str, Any]:
+        self._rows = inputs
+        out: dict[str, Any] = super()._generate_and_score_completions(inputs)
+        if self._batch is None:
+            raise RuntimeError("no rollouts were recorded for this step")
+        adv_all, record = self._erpo_advantages(self._batch)
+        n_local = len(self._batch.rollouts)
+        start = self.accelerator.process_index * n_local
+        local = adv_all[start : start + n_local]
+        out["advantages"] = torch.tensor(
+            local, dtype=torch.float32, device=out["advantages"].device
+        )
+        self._record(record)
+        self._batch = None
+        return out
+
+    def _erpo_advantages(self, batch: StepBatch) -> tuple[np.ndarray, dict[str, Any]]:
+        """ERPO advantages over the whole generation batch (all processes) and step statistics."""
+        from accelerate.utils import gather_object  # type: ignore[import-untyped]
+
+        rewards = gather_object([r.reward for r in batch.rollouts])
+        task_ids = gather_object([r.task_id for r in batch.rollouts])
+        env_ids = gather_object([r.env_id for r in batch.rollouts])
+        excluded = np.asarray(gather_object(list(batch.excluded)), dtype=bool)
+        user_error = np.asarray(gather_object([r.user_error for r in batch.rollouts]), dtype=bool)
+        filler = np.asarray(gather_object(list(batch.filler)), dtype=bool)
+        tokens = gather_object([r.trace.agent_tokens for r in batch.rollouts])
+        r = np.asarray([np.nan if x is None else x for x in rewards], dtype=np.float64)
+        adv = compute_advantages(
+            r, task_ids, env_ids, excluded, method=self.erpo.method, eps=self.erpo.eps
+        )
+        valid = ~excluded
+        scored = ~np.isnan(r)
+        record = {
+            "step": int(self.state.global_step),
+            "n_rollouts": len(r),
+            "n_valid": int(valid.sum()),
+            "n_meu_masked": int((user_error & ~filler).sum()) if self.erpo.mask_user_errors else 0,
+            "n_user_error_flags": int(user_error.sum()),
+            "n_infra_errors": int((~scored).sum()),
+            "n_filler_masked": int(filler.sum()),
+            "n_excluded": int(excluded.sum()),
+            "reward_mean": _mean(r[scored]),
+            "reward_std": _std(r[scored]),
+            "success_rate": _mean((r[scored] == 1.0).astype(float)),
+            "adv_mean": _mean(adv[valid]),
+            "adv_std": _std(adv[valid]),
+            "adv_abs_mean": _mean(np.abs(adv[valid])),
+            "adv_min": float(adv.min()) if len(adv) else 0.0,
+            "adv_max": float(adv.max()) if len(adv) else 0.0,
+            "agent_tokens_mean": _mean(np.asarray(tokens, dtype=float)),
+            "sampling_rounds": batch.rounds,
+            "groups_dropped": batch.groups_dropped,
+            "method": self.erpo.method,
+        }
+        return adv, record
+
+    def _record(self, record: dict[str, Any]) -> None:
+        """Into TRL's metrics (averaged per logging step) and the JSONL step log."""
+        for key, value in record.items():
+            if isinstance(value, int | float) and key != "step":
+                self._metrics["train"][f"erpo/{key}"].append(float(value))
+        self.step_records.append(record)
+        if self.step_log is not None and self.accelerator.is_main_process:
+            self.step_log.parent.mkdir(parents=True, exist_ok=True)
+            with self.step_log.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(record) + "\n")
+
+
+def _rollout_func(prompts: list[Any], trainer: Any) -> dict[str, Any]:
+    return dict(trainer.erpo_rollout(prompts))
+
+
+def _mean(x: np.ndarray) -> float:
+    return float(x.mean()) if x.size else 0.0
+
+
+def _std(x: np.ndarray) -> float:
+    return float(x.std(ddof=1)) if x.size > 1 else 0.0
+
+
+def finite(record: Mapping[str, Any]) -> bool:
+    """Every numeric value of a step record is finite."""
+    return all(math.isfinite(v) for v in record.values() if isinstance(v, int | float))
