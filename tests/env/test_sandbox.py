@@ -40,6 +40,9 @@ from autoforge.tooldocs.spec import ToolSpec
         ("import datetime\ndef f(state):\n    return datetime.date.today()", "today", 3),
         ("n = 0\ndef f(state):\n    global n\n    n += 1", "Global", 3),
         ("class A:\n    pass", "ClassDef", 1),
+        ("import collections\ncollections.Counter.most_common = None", "attribute assignment", 2),
+        ("def f(state):\n    f.calls = 1", "attribute assignment", 2),
+        ("def f(state):\n    del state.x", "attribute assignment", 2),
         ("async def f(state):\n    pass", "AsyncFunctionDef", 1),
         ("def f(state):\n    try:\n        pass\n    except:\n        pass", "except", 4),
         (
@@ -121,11 +124,7 @@ def test_sandboxed_module_runs_and_is_restricted(env_factory: Any, schema_obj: A
                 LIMITS["b"] = 1
             except TypeError:
                 out["limits_frozen"] = True
-            try:
-                math.pi = 3
-            except AttributeError:
-                out["module_readonly"] = True
-            print("printing is harmless")
+                print("printing is harmless")
             out["names"] = list(NAMES)
             return out
         """,
@@ -137,7 +136,6 @@ def test_sandboxed_module_runs_and_is_restricted(env_factory: Any, schema_obj: A
         "money": 2.2,
         "names_frozen": True,
         "limits_frozen": True,
-        "module_readonly": True,
         "names": ["x", "y"],
     }
 
@@ -300,3 +298,24 @@ def test_gradual_memory_growth_ends_the_call(env_factory: Any, schema_obj: Any) 
     assert obs.error_kind == "sandbox", obs.content
     assert "grew the process memory by more than 150 MB" in obs.content
     assert ep.call("ping").ok
+
+
+def test_state_internals_are_out_of_reach(env_factory: Any, schema_obj: Any) -> None:
+    env = env_factory(
+        """
+        def poke(state):
+            state["c"].committed("k")["v"] = 99
+
+        def peek(state):
+            return state["c"]["k"]["v"]
+        """,
+        [
+            ToolSpec(name="poke", parameters=schema_obj({})),
+            ToolSpec(name="peek", parameters=schema_obj({})),
+        ],
+        {"c": {"k": {"v": 1}}},
+    )
+    obs = env.episode().call("poke")
+    assert obs.error_kind == "crash" and "AttributeError" in obs.content
+    assert env.episode().call("peek").result == 1
+    assert env.initial_state["c"]["k"]["v"] == 1

@@ -216,17 +216,17 @@ def test_cow_collection_behaves_like_a_dict() -> None:
     users["u1"]["age"] += 1
     assert list(users) == ["u1", "u3", "u4"] and len(users) == 3
     assert copy.deepcopy(users) == {"u1": users["u1"], "u3": {"name": "Cy"}, "u4": {"name": "Di"}}
-    state.commit()
+    state._commit()
     assert base == STATE  # the base was never touched
-    snap = state.snapshot()
+    snap = state._snapshot()
     assert snap["users"]["u1"]["age"] == 32 and set(snap["users"]) == {"u1", "u3", "u4"}
-    assert state.state_hash() == state_hash(snap)
-    assert state.diff() == diff_states(STATE, snap)
+    assert state._state_hash() == state_hash(snap)
+    assert state._diff() == diff_states(STATE, snap)
     state["users"].clear()
-    state.abort()
+    state._abort()
     assert len(state["users"]) == 3
-    state.reset()
-    assert state.snapshot() == STATE and state.state_hash() == state_hash(STATE)
+    state._reset()
+    assert state._snapshot() == STATE and state._state_hash() == state_hash(STATE)
 
 
 def test_cow_commit_keeps_only_real_changes() -> None:
@@ -234,14 +234,14 @@ def test_cow_commit_keeps_only_real_changes() -> None:
     for user in state["users"].values():
         user["tags"].sort()  # already sorted: no change
     state["users"]["u2"]["age"] = False  # 0 -> False is a change (types differ)
-    state.commit()
-    assert [(c, k) for c, k, _ in state.last_changes] == [("users", "u2")]
-    assert state.diff() == [
+    state._commit()
+    assert [(c, k) for c, k, _ in state._last_changes] == [("users", "u2")]
+    assert state._diff() == [
         {"op": "replace", "path": ["users", "u2", "age"], "old": 0, "new": False}
     ]
     state["users"]["u2"]["age"] = 0
-    state.commit()
-    assert state.diff() == [] and state.state_hash() == state_hash(STATE)
+    state._commit()
+    assert state._diff() == [] and state._state_hash() == state_hash(STATE)
 
 
 def test_top_level_values_and_collections_can_be_replaced() -> None:
@@ -250,11 +250,11 @@ def test_top_level_values_and_collections_can_be_replaced() -> None:
     state["orders"] = {}
     state["extra"] = [1, 2]
     del state["users"]
-    state.commit()
-    snap = state.snapshot()
+    state._commit()
+    snap = state._snapshot()
     assert snap == {"orders": {}, "meta": {"version": 4}, "extra": [1, 2]}
-    assert state.state_hash() == state_hash(snap)
-    assert state.diff() == diff_states(STATE, snap)
+    assert state._state_hash() == state_hash(snap)
+    assert state._diff() == diff_states(STATE, snap)
     other = CowState(copy.deepcopy(STATE))
-    other.apply(state.committed_changes())
-    assert other.snapshot() == snap
+    other._apply(state._committed_changes())
+    assert other._snapshot() == snap

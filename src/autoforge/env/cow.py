@@ -11,9 +11,9 @@ Design (measured in ``benchmarks/runtime.py``; choices and costs in ``docs/sandb
   returns a *private deep copy* (made with ``marshal``, C speed) held in the current call's
   transaction layer ``_tx``; the tool may mutate it freely. Records are plain dicts, so
   ``json.dumps(record)`` and the like work.
-* Each tool call is a transaction: :meth:`CowState.commit` folds ``_tx`` into the episode layer
+* Each tool call is a transaction: :meth:`CowState._commit` folds ``_tx`` into the episode layer
   ``_over`` keeping only records that really changed (their ``marshal`` bytes differ from the
-  source's: type-exact, ``True`` is not ``1``); :meth:`CowState.abort` drops it, so a call that
+  source's: type-exact, ``True`` is not ``1``); :meth:`CowState._abort` drops it, so a call that
   fails (tool error, timeout, crash) leaves the state exactly as it was.
 * Deleted keys are marked :data:`DELETED`; iteration yields base keys in base order, then keys
   added by the episode.
@@ -94,7 +94,7 @@ class _Layered(MutableMapping[Any, Any]):
         self._src: dict[Any, Any] = {}
 
     # -- committed (between calls) view -------------------------------------------------
-    def committed(self, key: Any, default: Any = _MISSING) -> Any:
+    def _committed(self, key: Any, default: Any = _MISSING) -> Any:
         """The committed value of ``key`` (no copy, do not mutate), or ``default``/KeyError."""
         value = self._over.get(key, _MISSING)
         if value is _MISSING:
@@ -282,18 +282,18 @@ class CowCollection(_Layered):
         super().__init__(base)
         self._digests: dict[Any, int] = {}
 
-    def commit(self) -> list[Any]:
+    def _commit(self) -> list[Any]:
         """Keep the call's changes; the keys that changed."""
         changed = self._commit_layer()
         for key in changed:
             self._digests.pop(key, None)
         return changed
 
-    def abort(self) -> None:
+    def _abort(self) -> None:
         """Drop the call's changes."""
         self._abort_layer()
 
-    def summary(self, base_digests: dict[Any, int], count: int, total: int) -> tuple[int, int]:
+    def _summary(self, base_digests: dict[Any, int], count: int, total: int) -> tuple[int, int]:
         """``(count, digest sum)`` of the committed collection, from the base's summary."""
         for key, value in self._over.items():
             old = base_digests.get(key)
@@ -308,19 +308,19 @@ class CowCollection(_Layered):
                 count += 1
         return count, total % MOD
 
-    def reset(self) -> None:
+    def _reset(self) -> None:
         """Forget every change of the episode."""
         self._over.clear()
         self._digests.clear()
         self._abort_layer()
 
-    def materialise(self) -> dict[Any, Any]:
+    def _materialise(self) -> dict[Any, Any]:
         """A plain, independent copy of the committed collection."""
         if not self._over:
             return jcopy(self._base)
-        return {k: jcopy(self.committed(k)) for k in self}
+        return {k: jcopy(self._committed(k)) for k in self}
 
-    def changed_items(self) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    def _changed_items(self) -> tuple[dict[Any, Any], dict[Any, Any]]:
         """``(old, new)`` restricted to the changed keys, in diff order, for cheap diffs."""
         over = self._over
         old = {k: v for k, v in self._base.items() if k in over}
@@ -336,14 +336,14 @@ class CowState(_Layered):
     copy); any other top-level value is copied on access like a record.
     """
 
-    __slots__ = ("_children", "_digests", "_touched", "last_changes")
+    __slots__ = ("_children", "_digests", "_last_changes", "_touched")
 
     def __init__(self, base: Mapping[str, Any], digests: BaseDigests | None = None) -> None:
         super().__init__(base)
         self._children: dict[Any, CowCollection] = {}
         self._touched: dict[Any, CowCollection] = {}
         self._digests = digests if digests is not None else BaseDigests(base)
-        self.last_changes: list[Change] = []
+        self._last_changes: list[Change] = []
 
     def __getitem__(self, key: Any) -> Any:
         value = self._tx.get(key, _MISSING)
@@ -382,18 +382,18 @@ class CowState(_Layered):
         return child
 
     # -- transactions -----------------------------------------------------------------------
-    def commit(self) -> None:
-        """Keep the changes of the current call; they are listed in :attr:`last_changes`."""
+    def _commit(self) -> None:
+        """Keep the changes of the current call; they are listed in ``_last_changes``."""
         changes: list[Change] = []
         for name, child in self._touched.items():
-            for key in child.commit():
+            for key in child._commit():
                 changes.append((name, key, child._over.get(key, _MISSING)))
         self._touched = {}
         for key in self._commit_layer():
             changes.append((None, key, self._over.get(key, _MISSING)))
-        self.last_changes = changes
+        self._last_changes = changes
 
-    def committed_changes(self) -> list[Change]:
+    def _committed_changes(self) -> list[Change]:
         """Every committed change of the episode, as :meth:`apply` takes them."""
         changes: list[Change] = [(None, k, v) for k, v in self._over.items()]
         for name, child in self._children.items():
@@ -401,8 +401,8 @@ class CowState(_Layered):
                 changes.extend((name, k, v) for k, v in child._over.items())
         return changes
 
-    def apply(self, changes: list[Change]) -> None:
-        """Replay changes (from :attr:`last_changes` of another copy) as one committed call.
+    def _apply(self, changes: list[Change]) -> None:
+        """Replay changes (from ``_last_changes`` of another copy) as one committed call.
 
         A change is ``(collection or None for top level, key, value)``; the value
         :data:`DELETED` deletes, :data:`RESTORED` puts the base value back.
@@ -416,36 +416,36 @@ class CowState(_Layered):
                 target[key] = jcopy(base[key])
             else:
                 target[key] = value
-        self.commit()
+        self._commit()
 
-    def abort(self) -> None:
+    def _abort(self) -> None:
         """Drop the changes of the current call."""
         for child in self._touched.values():
-            child.abort()
+            child._abort()
         self._touched = {}
         self._abort_layer()
 
-    def reset(self) -> None:
+    def _reset(self) -> None:
         """Back to the base state."""
         for child in self._children.values():
-            child.reset()
+            child._reset()
         self._touched = {}
         self._over.clear()
         self._abort_layer()
 
     # -- whole-state operations (between calls) ---------------------------------------------
-    def state_hash(self) -> str:
-        """The canonical hash of the committed state; equals ``state_hash(self.snapshot())``."""
+    def _state_hash(self) -> str:
+        """The canonical hash of the committed state; equals ``state_hash(self._snapshot())``."""
         parts: dict[str, tuple[str, int, int]] = {}
         for name in self:
             child = self._collection_view(name)
             if child is not None:
                 digests, count, total = self._digests.collection(name)
                 if child._over:
-                    count, total = child.summary(digests, count, total)
+                    count, total = child._summary(digests, count, total)
                 parts[str(name)] = ("c", count, total)
                 continue
-            value = self.committed(name)
+            value = self._committed(name)
             if isinstance(value, Mapping):
                 count, total = collection_summary(value)
                 parts[str(name)] = ("c", count, total)
@@ -453,15 +453,15 @@ class CowState(_Layered):
                 parts[str(name)] = ("v", 0, value_digest(value))
         return combine(parts)
 
-    def snapshot(self) -> dict[Any, Any]:
+    def _snapshot(self) -> dict[Any, Any]:
         """A plain, independent copy of the committed state."""
         out: dict[Any, Any] = {}
         for name in self:
             child = self._collection_view(name)
-            out[name] = child.materialise() if child is not None else jcopy(self.committed(name))
+            out[name] = child._materialise() if child is not None else jcopy(self._committed(name))
         return out
 
-    def diff(self) -> list[dict[str, Any]]:
+    def _diff(self) -> list[dict[str, Any]]:
         """``diff_states(base, current)`` computed from the changed records only."""
         out: list[dict[str, Any]] = []
         base = self._base
@@ -471,16 +471,16 @@ class CowState(_Layered):
                 continue
             child = self._collection_view(name)
             if child is None:
-                diff_into(base[name], self.committed(name), [name], out)
+                diff_into(base[name], self._committed(name), [name], out)
             elif child._over:
-                old, new = child.changed_items()
+                old, new = child._changed_items()
                 diff_into(old, new, [name], out)
         for name in self:
             if name not in base:
-                out.append({"op": "add", "path": [name], "new": jcopy(self.committed(name))})
+                out.append({"op": "add", "path": [name], "new": jcopy(self._committed(name))})
         return out
 
-    def view(self) -> StateView:
+    def _view(self) -> StateView:
         """A read-only mapping view of the committed state (values are copies)."""
         return StateView(self)
 
@@ -494,7 +494,7 @@ class CollectionView(Mapping[Any, Any]):
         self._coll = coll
 
     def __getitem__(self, key: Any) -> Any:
-        return jcopy(self._coll.committed(key))
+        return jcopy(self._coll._committed(key))
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._coll)
@@ -518,7 +518,7 @@ class StateView(Mapping[Any, Any]):
         child = self._state._collection_view(key)
         if child is not None:
             return CollectionView(child)
-        return jcopy(self._state.committed(key))
+        return jcopy(self._state._committed(key))
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._state)

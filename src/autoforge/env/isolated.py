@@ -159,7 +159,7 @@ class IsolatedEpisode(Episode):
             "spec": env.spec.model_dump(mode="json"),
             "source": env.tools_source,
             "state": env.initial_state,
-            "changes": encode_changes(self._state.committed_changes()),
+            "changes": encode_changes(self._state._committed_changes()),
             "timeout": env.call_timeout_s,
         }
         try:
@@ -197,7 +197,7 @@ class IsolatedEpisode(Episode):
             return _fail(
                 tool, "crash", f"{tool} failed in the isolated worker: {reply.get('error')}"
             )
-        self._state.apply(decode_changes(reply["changes"]))
+        self._state._apply(decode_changes(reply["changes"]))
         if reply["error_kind"] == "sandbox":
             self._stop_worker()  # a MemoryError may have left the worker in a bad state
         return Observation(tool, reply["ok"], reply["content"], reply["error_kind"])
@@ -263,7 +263,7 @@ def _handle(
             spec, message["source"], message["state"], call_timeout_s=message["timeout"]
         )
         episode = env.episode()
-        episode._state.apply(decode_changes(message["changes"]))
+        episode._state._apply(decode_changes(message["changes"]))
         return {"ok": True}, episode
     if episode is None:
         return {"ok": False, "error": "not initialised"}, None
@@ -271,7 +271,7 @@ def _handle(
         episode.reset()
         return {"ok": True}, episode
     obs = episode.call(message["tool"], message["arguments"])
-    changes = encode_changes(episode._state.last_changes) if obs.ok else []
+    changes = encode_changes(episode._state._last_changes) if obs.ok else []
     reply = {"ok": obs.ok, "content": obs.content, "error_kind": obs.error_kind}
     return {**reply, "changes": changes}, episode
 

@@ -281,7 +281,7 @@ class Episode:
     @property
     def state(self) -> StateView:
         """The current state, read-only (records come back as copies)."""
-        return self._state.view()
+        return self._state._view()
 
     def call(self, tool: str, arguments: Mapping[str, Any] | str | None = None) -> Observation:
         """Call ``tool``; agent mistakes come back as error observations, never exceptions."""
@@ -302,11 +302,11 @@ class Episode:
         if error is None and not timed_out:
             failed, content = observation_for(tool, result)
             if failed is None:
-                state.commit()
+                state._commit()
                 return Observation(tool, True, content, None, _scalar_or_unset(result))
-            state.abort()
+            state._abort()
             return failed
-        state.abort()
+        state._abort()
         if isinstance(error, KeyboardInterrupt):
             raise error
         return classify_error(tool, timed_out, error, timeout)
@@ -317,19 +317,19 @@ class Episode:
 
     def snapshot(self) -> dict[str, Any]:
         """A plain, independent copy of the current state."""
-        return self._state.snapshot()
+        return self._state._snapshot()
 
     def state_hash(self) -> str:
         """The canonical hash of the current state (``== state_hash(self.snapshot())``)."""
-        return self._state.state_hash()
+        return self._state._state_hash()
 
     def diff(self) -> list[dict[str, Any]]:
         """``diff_states(initial state, current state)``, from the changed records only."""
-        return self._state.diff()
+        return self._state._diff()
 
     def reset(self) -> None:
         """Back to the episode's initial state."""
-        self._state.reset()
+        self._state._reset()
         self.calls = 0
 
     def close(self) -> None:

@@ -12,6 +12,8 @@ the line and the construct (:class:`SandboxViolation`):
   ``globals``, ``locals``, ``vars``, ``dir``, ``input``, ``breakpoint``, ``help``,
   ``memoryview``, ``type`` (3-argument form builds classes), ``super``, ``object``, ``id``,
   ``hash`` (process-dependent), ``BaseException``...;
+* assigning or deleting attributes (``Counter.most_common = ...`` would change a library
+  class for the whole process; ``f.counter = 1`` would keep state on a function);
 * ``global`` (module state would leak between episodes), class definitions (state is plain
   dicts; class attributes would be shared between episodes), ``async``/``await``, bare
   ``except:`` and ``except*`` (would swallow the sandbox's timeout), mutable default
@@ -216,6 +218,13 @@ class _Checker(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
+        if not isinstance(node.ctx, ast.Load):
+            raise _violation(
+                node,
+                f"assigning or deleting attribute '{attr}' is not allowed (it could change "
+                "shared objects such as library classes); keep data in dicts",
+                "attribute assignment",
+            )
         if attr.startswith("_"):
             raise _violation(node, f"attribute '{attr}' is not allowed (private/dunder)", attr)
         if attr in BANNED_ATTRIBUTES:
