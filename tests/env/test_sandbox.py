@@ -319,3 +319,28 @@ def test_state_internals_are_out_of_reach(env_factory: Any, schema_obj: Any) -> 
     assert obs.error_kind == "crash" and "AttributeError" in obs.content
     assert env.episode().call("peek").result == 1
     assert env.initial_state["c"]["k"]["v"] == 1
+
+
+def test_timeouts_work_in_threads_and_event_loops(env_factory: Any, schema_obj: Any) -> None:
+    import asyncio
+    import threading
+
+    env = _env_with(env_factory, schema_obj, "while True:\n    pass", call_timeout_s=0.2)
+    kinds: list[str | None] = []
+
+    def in_thread() -> None:
+        ep = env.episode()
+        kinds.append(ep.call("bomb").error_kind)
+        kinds.append(ep.call("ping").error_kind)
+
+    threads = [threading.Thread(target=in_thread) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=10)
+    assert sorted(kinds, key=str) == [None, None, None, "timeout", "timeout", "timeout"]
+
+    async def in_loop() -> str | None:
+        return env.episode().call("bomb").error_kind
+
+    assert asyncio.run(in_loop()) == "timeout"
