@@ -71,13 +71,15 @@ def replay_is_stable(
     final_hash: str,
     values: dict[str, Any],
     times: int = 2,
+    bound: EnvironmentLike | None = None,
 ) -> GoldRun | None:
     """Replay the gold run ``times`` times from S0 with fixed facts: same hash, same outputs?
 
     Returns the first replay (which also records, per call, whether it changed the state:
-    ``GoldCall.writes``), or None when a replay failed or disagreed.
+    ``GoldCall.writes``), or None when a replay failed or disagreed. ``bound``: ``env``
+    already started at ``initial_state`` (see :func:`~autoforge.tasks.runtime.bind_state`).
     """
-    bound = bind_state(env, initial_state)
+    bound = bound or bind_state(env, initial_state)
     first: GoldRun | None = None
     for i in range(times):
         episode = bound.episode()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -69,6 +70,7 @@ class Instance:
     initial_hash: str
     run: GoldRun
     attempts: int = 1
+    bound: EnvironmentLike | None = None  # the environment started at S0 (reused by replays)
 
 
 def values_at(value: Any, segs: list[str]) -> list[Any]:
@@ -102,7 +104,7 @@ class FactChooser:
     def __post_init__(self) -> None:
         self._plain = self.base_state
         self._version = 0
-        self._near: tuple[int, set[str]] = (-1, set())
+        self._near: tuple[int, str] = (-1, "")
         # references out of / into each collection: [(attribute, collection)]
         self._refs_out: dict[str, list[tuple[str, str]]] = {}
         self._refs_in: dict[str, list[tuple[str, str]]] = {}
@@ -143,7 +145,7 @@ class FactChooser:
                     if isinstance(value, str):
                         self._in_play(leaf.entity, value)
 
-    def _score(self, collection: str, key: str, record: dict[str, Any], near: set[str]) -> int:
+    def _score(self, collection: str, key: str, record: dict[str, Any], near: str) -> int:
         """How well a record fits the entities in play (higher is better).
 
         +1/-1 for each reference of the record that does/does not point at an entity in play;
@@ -151,7 +153,7 @@ class FactChooser:
         mentioned inside a record that references an entity in play (a book in one of *this*
         customer's orders).
         """
-        score = 1 if key in near else 0
+        score = 1 if near and json.dumps(key) in near else 0
         for attr, target in self._refs_out.get(collection, ()):
             keys = self.context.get(target)
             if keys:
@@ -163,21 +165,26 @@ class FactChooser:
                     score += 1
         return score
 
-    def _mentioned_near(self) -> set[str]:
-        """Strings nested in records that reference an entity in play (memoised per context)."""
+    def _mentioned_near(self) -> str:
+        """JSON text of the records that reference an entity in play (memoised per context).
+
+        A key is "near" when it appears quoted in it (``"B-201"``): one C-speed substring test
+        per candidate instead of walking nested values.
+        """
         if self._near[0] == self._version:
             return self._near[1]
-        found: set[str] = set()
         state = self.plain()
+        parts: list[str] = []
         for coll, refs in self._refs_out.items():
             live = [(a, self.context[t]) for a, t in refs if t in self.context]
             if not live:
                 continue
             for record in (state.get(coll) or {}).values():
                 if any(record.get(a) in keys for a, keys in live):
-                    _strings(record, found)
-        self._near = (self._version, found)
-        return found
+                    parts.append(json.dumps(record))
+        text = "\n".join(parts)
+        self._near = (self._version, text)
+        return text
 
     def record(self, fact: FactSpec) -> tuple[str, dict[str, Any]]:
         """A record for ``fact`` most consistent with the context (ties: at random).
@@ -258,18 +265,6 @@ class FactChooser:
             others = [v for v in enum if v != inputs["then"]]
             return self.rng.choice(others or enum)
         return value_for(fact.name, fact.json_schema, self.rng)
-
-
-def _strings(value: Any, out: set[str]) -> None:
-    """Collect every string nested in a JSON value."""
-    if isinstance(value, str):
-        out.add(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _strings(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _strings(v, out)
 
 
 NeedFact = Callable[[FactSpec], Any]
@@ -465,26 +460,25 @@ def instantiate(
         rng = random.Random(f"{seed}:{attempt}")
         state = generator.sample(rng) if generator else copy_json(env.initial_state)
         bound = bind_state(env, state)
-        initial_hash = ""
         excluded: dict[str, set[str]] = {}
         keep: dict[str, Any] = {}
         for _ in range(retries):
             tries += 1
             episode = bound.episode()
-            initial_hash = initial_hash or episode.state_hash()
             chooser = FactChooser(env.spec, episode, rng, excluded=excluded, base_state=state)
             try:
                 run = execute(bp, env.spec, episode, keep, chooser)
             except GoldFailure as exc:
                 failure, keep = exc, {}
                 if exc.reason == "gold_error" and repair_state(state, env.spec, exc.detail):
-                    bound, initial_hash = bind_state(env, state), ""  # S0 repaired: same facts
+                    bound = bind_state(env, state)  # S0 repaired: the same facts may work now
                     keep = exc.facts
                     continue
                 for name, value in blame(bp, exc).items():
                     excluded.setdefault(name, set()).add(value)
                 continue
-            return Instance(initial_state=state, initial_hash=initial_hash, run=run, attempts=tries)
+            initial_hash = bound.episode().state_hash()  # only now: failed runs never hash
+            return Instance(state, initial_hash, run, tries, bound)
     assert failure is not None
     raise failure
 

@@ -142,8 +142,9 @@ class _Run:
             self.gates.reject("duplicate")
             return None
         replay = replay_is_stable(
-            bp, self.env, inst.initial_state, run.facts, run.final_hash, run.values
-        )
+            bp, self.env, inst.initial_state, run.facts, run.final_hash, run.values,
+            bound=inst.bound,
+        )  # fmt: skip
         if replay is None:
             self.gates.reject("nondeterministic")
             return None

@@ -9,10 +9,12 @@ drawing new facts. S0 is generated anyway, so this only makes it consistent with
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from autoforge.env.spec import EnvironmentSpec
+from autoforge.tasks.schema import singular
 
 _TOKEN = re.compile(r"[\w-]+")
 
@@ -39,16 +41,6 @@ def _mentions(text: str, value: str, tokens: set[str] | None = None) -> int:
     return -1
 
 
-def _strings(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(_strings(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(_strings(v) for v in value)) if value else set()
-    return set()
-
-
 def _targets(
     state: dict[str, Any], collection: str, named: dict[str, set[str]]
 ) -> tuple[list[str], bool]:
@@ -68,7 +60,25 @@ def _targets(
             others |= keys
     if not others:
         return [], False
-    return [k for k, rec in records.items() if others <= _strings(rec)], False
+    quoted = [json.dumps(o) for o in others]
+    related = []
+    for key, record in records.items():
+        text = json.dumps(record)
+        if all(q in text for q in quoted):
+            related.append(key)
+    return related, False
+
+
+def _best(options: list[tuple[int, str]], message: str, collection: str) -> str:
+    """The asked-for value among several: one used as an adjective of the collection's noun
+    ("only *pending* orders", "no *delivered* order") wins, else the first mentioned."""
+    nouns = (collection.lower(), singular(collection).lower())
+
+    def describes_noun(pos: int, value: str) -> bool:
+        rest = message[pos + len(value) :].lower().split()
+        return bool(rest) and rest[0].strip(".,;:") in nouns
+
+    return min(options, key=lambda o: (not describes_noun(*o), o[0]))[1]
 
 
 def repair_state(state: dict[str, Any], spec: EnvironmentSpec, message: str) -> bool:
@@ -98,10 +108,11 @@ def repair_state(state: dict[str, Any], spec: EnvironmentSpec, message: str) -> 
             mentioned = {v for _, v in wanted}
             for key in targets:
                 record = state[coll.name][key]
-                options = [v for _, v in sorted(wanted) if v != record.get(attr.name)]
+                current = record.get(attr.name)
+                best = _best(wanted, message, coll.name)
                 # a record named directly is repaired only when the message names its current
                 # value too ("is shipped; only pending ..."): then this attribute is the issue
-                if options and (not direct or record.get(attr.name) in mentioned):
-                    record[attr.name] = options[-1]
+                if best != current and (not direct or current in mentioned):
+                    record[attr.name] = best
                     changed = True
     return changed
