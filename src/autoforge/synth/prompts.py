@@ -76,48 +76,50 @@ def collection_doc(coll: CollectionSchema) -> str:
 _GENERIC = {"get", "by", "the", "details", "detail", "all", "list", "find", "info", "a", "an"}
 
 
-def policy_chunks(policy: str) -> list[str]:
-    """Paragraphs of a policy, a heading kept with the paragraph under it."""
-    raw = [p.strip() for p in policy.replace("\r\n", "\n").split("\n\n") if p.strip()]
-    out: list[str] = []
-    carry = ""
-    for para in raw:
-        if para.startswith("#") and "\n" not in para:
-            carry = f"{carry}\n{para}".strip()
-            continue
-        out.append(f"{carry}\n{para}".strip() if carry else para)
-        carry = ""
-    if carry:
-        out.append(carry)
-    return out
+def policy_sections(policy: str) -> list[str]:
+    """A policy split at its Markdown headings (each section keeps its heading)."""
+    sections: list[list[str]] = [[]]
+    for line in policy.replace("\r\n", "\n").split("\n"):
+        if line.lstrip().startswith("#") and any(x.strip() for x in sections[-1]):
+            sections.append([])
+        sections[-1].append(line)
+    return ["\n".join(x).strip() for x in sections if "\n".join(x).strip()]
 
 
-def relevant_policy(policy: str | None, spec: ToolSpec, limit: int = 900) -> str:
-    """The policy paragraphs that mention the tool's words, in document order, within ``limit``.
+def relevant_policy(policy: str | None, spec: ToolSpec, limit: int = 1000) -> str:
+    """The policy sections about the tool (its verb in the heading counts most), in order.
 
-    A 6 kB policy does not fit a small model's prompt for every tool; the paragraphs about
-    ``exchange ... delivered ... order`` do.
+    A 6 kB policy does not fit a small model's prompt for every tool; the section headed
+    "Exchange delivered order" does, for ``exchange_delivered_order_items``.
     """
     if not policy:
         return ""
     from autoforge.synth.naming import tokens
 
-    words = {t[:5] for t in tokens(spec.name) if t not in _GENERIC and len(t) > 2}
-    chunks = policy_chunks(policy)
+    toks = [t for t in tokens(spec.name) if t not in _GENERIC and len(t) > 2]
+    verb = toks[0][:5] if toks else ""
+    # the verb and the last noun (the object) say most about which section applies
+    weights = {t[:5]: 1 for t in toks}
+    if toks:
+        weights[toks[-1][:5]] = 2
     scored = []
-    for i, chunk in enumerate(chunks):
-        low = chunk.lower()
-        score = sum(1 for w in words if w in low)
+    for i, section in enumerate(policy_sections(policy)):
+        head_low, low = section.partition("\n")[0].lower(), section.lower()
+        score = 3 * (bool(verb) and verb in head_low)
+        score += sum(2 * w for t, w in weights.items() if t in head_low)
+        score += sum(w for t, w in weights.items() if t in low)
         if score:
-            scored.append((-score, i, chunk))
+            scored.append((-score, i, section))
     picked: list[tuple[int, str]] = []
     used = 0
-    for _, i, chunk in sorted(scored):
-        if used + len(chunk) > limit:
+    for rank, (_, i, section) in enumerate(sorted(scored)):
+        if rank == 0 and len(section) > limit:
+            section = clip(section, limit)
+        if used + len(section) > limit:
             continue
-        picked.append((i, chunk))
-        used += len(chunk) + 2
-    return "\n\n".join(chunk for _, chunk in sorted(picked))
+        picked.append((i, section))
+        used += len(section) + 2
+    return "\n\n".join(section for _, section in sorted(picked))
 
 
 # -- state design ------------------------------------------------------------------------------
