@@ -110,7 +110,7 @@ def main() -> None:
         table.add_row(preset, f"{res['tasks_per_s']:.1f}", f"{res['tasks_per_s_cpu']:.1f}",
                       f"{res['accept_rate']:.2f}", f"{res['mean_tool_calls']:.1f}",
                       f"{res['floor_tasks_per_s_cpu']:.0f}", top)  # fmt: skip
-    Console().print(table)
+    Console(width=150).print(table)
     head = results.get(args.difficulty) or next(iter(results.values()))
     print(json.dumps({
         "env": "bookstore",

@@ -188,3 +188,19 @@ def test_task_json_schema_is_versioned() -> None:
         "difficulty",
         "blueprint",
     } <= set(schema["properties"])
+
+
+def test_docs_without_returns_still_give_tasks(bookstore_env: Any) -> None:
+    from autoforge.env import Environment
+    from autoforge.tasks.schema import assumed_returns
+
+    spec = bookstore_env.spec.model_copy(deep=True)
+    for tool in spec.tools:
+        tool.returns = None
+    assumed = assumed_returns(spec.tool("get_order"), spec.state_schema)
+    assert assumed is not None and "status" in assumed["properties"]
+    assert assumed_returns(spec.tool("search_books"), spec.state_schema) is None
+    env = Environment.from_parts(spec, bookstore_env.tools_source, bookstore_env.initial_state)
+    tasks, _ = generate_tasks(env, 3, "easy", seed=0)
+    assert len(tasks) == 3
+    assert all(not missing_facts(t.scenario, t.user_facts) for t in tasks)

@@ -132,6 +132,30 @@ class _Run:
             return None
         return bp, merged
 
+    def attempt(self, task_seed: int, clock: _Clock) -> Task | None:
+        """One try: blueprint, instantiation, gates; the task, or None (rejection counted)."""
+        t0 = time.perf_counter()
+        built = self.blueprint(task_seed)
+        clock("blueprint", t0)
+        if built is None:
+            return None
+        bp, walk = built
+        t1 = time.perf_counter()
+        try:
+            inst = instantiate(bp, self.env, task_seed, generator=self.generator)
+        except GoldFailure as exc:
+            self.gates.reject(exc.reason)
+            self.feasibility.record(walk, _failed_step(bp, exc.node))
+            clock("instantiate", t1)
+            return None
+        self.feasibility.record(walk, None)
+        self.stats.instantiation_runs += inst.attempts
+        t2 = time.perf_counter()
+        clock("instantiate", t1)
+        task = self.task(bp, inst, task_seed)
+        clock("gates", t2)
+        return task
+
     def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
         run, outputs = inst.run, required_outputs(bp, inst.run)
         if do_nothing_passes(inst.initial_hash, run.final_hash, outputs):
@@ -221,27 +245,7 @@ def generate_tasks(
     limit = max_attempts if max_attempts is not None else 50 * n + 100
     while len(tasks) < n and gates.attempts < limit:
         gates.attempts += 1
-        task_seed = rng.randrange(2**31)
-        t0 = time.perf_counter()
-        built = run.blueprint(task_seed)
-        clock("blueprint", t0)
-        if built is None:
-            continue
-        bp, walk = built
-        t1 = time.perf_counter()
-        try:
-            inst = instantiate(bp, env, task_seed, generator=generator)
-        except GoldFailure as exc:
-            gates.reject(exc.reason)
-            run.feasibility.record(walk, _failed_step(bp, exc.node))
-            clock("instantiate", t1)
-            continue
-        run.feasibility.record(walk, None)
-        stats.instantiation_runs += inst.attempts
-        t2 = time.perf_counter()
-        clock("instantiate", t1)
-        task = run.task(bp, inst, task_seed)
-        clock("gates", t2)
+        task = run.attempt(rng.randrange(2**31), clock)
         if task is not None:
             gates.accepted += 1
             tasks.append(task)

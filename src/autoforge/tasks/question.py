@@ -149,6 +149,8 @@ class _Describer:
         return f"the {words(call.tool)} results"
 
     def output(self, call: CallNode, ref: OutputRef) -> str:
+        if not ref.path:
+            return self.subject(call)
         name = next((str(s) for s in reversed(ref.path) if isinstance(s, str)), "")
         state = self.spec.state_schema
         entity = entity_of(name, None, state) if name else None
