@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "autoforge.cli.llm",
     "autoforge.cli.synth",
     "autoforge.cli.fidelity",
+    "autoforge.cli.forge",
 ]
 
 USER_ERRORS: tuple[type[Exception], ...] = (

@@ -1,0 +1,224 @@
+"""``autoforge forge``: the main job, tool docs in, environment + verified tasks + report out."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from autoforge.cli.llm import (
+    LlmApiKeyOpt,
+    LlmBaseUrlOpt,
+    LlmConfigOpt,
+    LlmModelOpt,
+    LlmSetOpt,
+    NoCacheOpt,
+    llm_config_from_options,
+)
+from autoforge.errors import UserError
+
+_HELP = (
+    "Run the whole pipeline into one run directory: ingest the tool docs, synthesize the "
+    "environment (or copy --env), build the tool graph, generate verified tasks, replay every "
+    "task's gold calls to its S* hash, export (tau2-bench, parquet) and write report.html. "
+    "Resumable: RUN_DIR/run.json records each stage; a rerun skips finished stages, resumes "
+    "partial ones (task generation appends to tasks.jsonl) and redoes stages whose inputs "
+    "changed.\n\n"
+    "Examples:\n\n"
+    "  autoforge forge --example bookstore --out runs/bookstore --tasks 10 --llm-model small\n\n"
+    "  autoforge forge --env example:bookstore --out runs/bookstore-given --tasks 50 "
+    "--difficulty hard\n\n"
+    "  autoforge forge ../shared/benchmarks/tau-bench/retail --data "
+    "../shared/benchmarks/tau-bench/retail/db.json --out runs/retail --tasks 20"
+)
+
+
+class RichForgeReporter:
+    """One progress bar per stage, a line for the tool being synthesized, notes above."""
+
+    def __init__(self, progress: Progress, console: Console) -> None:
+        self.progress = progress
+        self.console = console
+        self.bars: dict[str, TaskID] = {}
+        self.detail = progress.add_task("", total=None, visible=False)
+
+    def start(self, stage: str, total: int | None, completed: int = 0) -> None:
+        if stage in self.bars:
+            self.progress.update(self.bars[stage], total=total, completed=completed)
+            return
+        self.bars[stage] = self.progress.add_task(
+            f"[bold]{stage}", total=total, completed=completed
+        )
+
+    def advance(self, stage: str, text: str = "") -> None:
+        if stage in self.bars:
+            self.progress.advance(self.bars[stage])
+        if text:
+            self.progress.update(self.detail, description=f"  {text}", visible=True)
+
+    def finish(self, stage: str, summary: str) -> None:
+        bar = self.bars.get(stage)
+        if bar is not None:
+            total = self.progress.tasks[bar].total or 1
+            self.progress.update(bar, total=total, completed=total,
+                                 description=f"[bold]{stage}[/] [dim]{summary}")  # fmt: skip
+        self.progress.update(self.detail, visible=False)
+
+    def skip(self, stage: str, summary: str) -> None:
+        self.progress.add_task(f"[bold]{stage}[/] [dim]done before, skipped: {summary}",
+                               total=1, completed=1)  # fmt: skip
+
+    def note(self, text: str) -> None:
+        self.console.print(f"[yellow]note:[/] {text}", highlight=False)
+
+    def synth(self) -> _SynthBars:
+        return _SynthBars(self)
+
+
+class _SynthBars:
+    """Synthesis phases (state, tools, check) as sub-bars of the environment stage."""
+
+    def __init__(self, parent: RichForgeReporter) -> None:
+        self.parent = parent
+        self.current: TaskID | None = None
+
+    def phase(self, name: str, total: int) -> None:
+        self.current = self.parent.progress.add_task(f"  environment: {name}", total=total)
+
+    def tool(self, name: str, text: str) -> None:
+        self.parent.progress.update(
+            self.parent.detail, description=f"    {name}: {text}", visible=True
+        )
+
+    def advance(self) -> None:
+        if self.current is not None:
+            self.parent.progress.advance(self.current)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``forge`` command to ``app``."""
+    app.command("forge", help=_HELP)(forge)
+
+
+def forge(
+    docs: Annotated[
+        list[Path] | None, typer.Argument(help="Tool documents (any ingest format).")
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (created).")] = Path(
+        "runs/forge"
+    ),
+    tasks: Annotated[int, typer.Option("--tasks", "-n", min=0, help="Tasks to generate.")] = 20,
+    difficulty: Annotated[
+        str,
+        typer.Option(
+            "--difficulty", "-d", help="easy, medium, hard, any, or ranges like tool_calls=4-"
+        ),
+    ] = "medium",
+    data: Annotated[
+        Path | None, typer.Option("--data", help="db.json: infer the state from this data.")
+    ] = None,
+    policy: Annotated[
+        Path | None, typer.Option("--policy", help="Policy text (Markdown) for the domain.")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of task generation.")] = 0,
+    example: Annotated[
+        str | None, typer.Option("--example", help="Use a bundled example's docs (bookstore).")
+    ] = None,
+    env_dir: Annotated[
+        Path | None,
+        typer.Option("--env", help="Start from this environment dir (or example:NAME)."),
+    ] = None,
+    state: Annotated[
+        str, typer.Option("--state", help="S0 per task: generate (fresh) or initial (env data).")
+    ] = "generate",
+    max_repairs: Annotated[
+        int, typer.Option("--max-repairs", min=0, help="Synthesis repair rounds per tool.")
+    ] = 1,
+    llm_tests: Annotated[
+        bool, typer.Option("--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases.")
+    ] = False,
+    until: Annotated[
+        str | None, typer.Option("--until", help="Stop after this stage (report still written).")
+    ] = None,
+    no_exports: Annotated[bool, typer.Option("--no-exports", help="Skip the exports.")] = False,
+    format: Annotated[str, typer.Option("--format", "-f", help="Doc format (auto).")] = "auto",
+    name: Annotated[str | None, typer.Option("--name", help="Environment name.")] = None,
+    llm_config: LlmConfigOpt = None,
+    llm_base_url: LlmBaseUrlOpt = None,
+    llm_model: LlmModelOpt = None,
+    llm_api_key: LlmApiKeyOpt = None,
+    no_cache: NoCacheOpt = False,
+    llm_set: LlmSetOpt = None,
+) -> None:
+    """Run or resume the pipeline and print the stage table."""
+    from autoforge.forge import ForgeOptions, run_forge
+    from autoforge.llm import LLMClient
+
+    if state not in ("generate", "initial"):
+        raise UserError(f"--state must be generate or initial, got {state!r}")
+    options = ForgeOptions(
+        out=out, docs=list(docs or []), example=example, env_dir=env_dir, data=data,
+        policy=policy, doc_format=format, name=name, tasks=tasks, difficulty=difficulty,
+        seed=seed, state_source="generate" if state == "generate" else "initial",
+        max_repairs=max_repairs, llm_tests=llm_tests, exports=not no_exports, until=until,
+    )  # fmt: skip
+    config = llm_config_from_options(
+        llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
+    )
+    console = Console()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())  # fmt: skip
+    with Progress(*columns, console=console) as progress:
+        reporter = RichForgeReporter(progress, console)
+        try:
+            manifest = asyncio.run(
+                run_forge(options, client_factory=lambda: LLMClient(config), reporter=reporter)
+            )
+        except KeyboardInterrupt:
+            raise UserError(f"interrupted; rerun the same command to resume {out}") from None
+    console.print(stage_table(manifest))
+    _verdict(console, manifest, out)
+
+
+def stage_table(manifest: object) -> Table:
+    """Stage, status, seconds, tokens, result."""
+    from autoforge.forge import RunManifest
+
+    assert isinstance(manifest, RunManifest)
+    table = Table(title="autoforge forge")
+    for col in ("stage", "status", "s", "LLM calls", "tokens", "result"):
+        table.add_column(col, justify="right" if col in ("s", "LLM calls", "tokens") else "left")
+    for rec in manifest.stages.values():
+        status = "skipped (done)" if rec.skipped_last else rec.status
+        result = rec.error or str(rec.detail.get("summary", ""))
+        cells = (f"{rec.seconds:.1f}", str(rec.tokens.calls), str(rec.tokens.total), result)
+        table.add_row(rec.name, status, *cells)
+    return table
+
+
+def _verdict(console: Console, manifest: object, out: Path) -> None:
+    from autoforge.forge import RunManifest
+
+    assert isinstance(manifest, RunManifest)
+    verify = manifest.stages.get("verify")
+    failed = list(verify.detail.get("failed", [])) if verify else []
+    console.print(
+        f"{manifest.seconds:.0f}s over {manifest.sessions} session(s), "
+        f"{manifest.tokens.total:,} LLM tokens; report: {out / 'report.html'}",
+        highlight=False,
+    )
+    if failed:
+        console.print(f"[red]{len(failed)} task(s) did not replay to their S* hash[/]")
+        raise typer.Exit(1)

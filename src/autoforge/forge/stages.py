@@ -1,0 +1,324 @@
+"""The stages of ``autoforge forge``: what each one reads, writes and fingerprints.
+
+Every stage is a :class:`Stage` with a ``fingerprint`` (a digest of the inputs it depends on:
+options and the *content* of the upstream artifacts, so an edited environment redoes the graph
+and the tasks), a ``run`` that writes its artifacts under RUN_DIR and returns figures for the
+manifest, and optionally ``incomplete`` (a done stage that must still be resumed, e.g. more
+tasks were asked for) and ``reset`` (clear a stage whose inputs changed).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from autoforge.env import Environment
+from autoforge.forge.context import ForgeContext, ForgeError, path_digest
+from autoforge.forge.manifest import StageRecord, StageStatus, fingerprint, write_atomic
+from autoforge.forge.verify import VerifyReport, as_task_env, verify_task
+from autoforge.tasks.model import TaskSet
+from autoforge.tooldocs import DocWarning, ToolDocs, load_docs
+
+
+@dataclass
+class Outcome:
+    """What a stage run produced: status, figures and artifact paths (relative to RUN_DIR)."""
+
+    detail: dict[str, Any] = field(default_factory=dict)
+    artifacts: list[str] = field(default_factory=list)
+    status: StageStatus = "done"
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage: name, input fingerprint, run, and the optional resume hooks."""
+
+    name: str
+    fingerprint: Callable[[ForgeContext], str]
+    run: Callable[[ForgeContext, StageRecord], Awaitable[Outcome]]
+    incomplete: Callable[[ForgeContext, StageRecord], bool] = lambda ctx, rec: False
+    reset: Callable[[ForgeContext], None] = lambda ctx: None
+
+
+def _json(path: Any, value: Any) -> None:
+    write_atomic(path, json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+# ---------------------------------------------------------------------------------- ingest
+
+
+def _fp_ingest(ctx: ForgeContext) -> str:
+    return fingerprint(["ingest", ctx.inputs.signature(), ctx.options.doc_format])
+
+
+def load_run_docs(ctx: ForgeContext) -> ToolDocs:
+    """The ToolDocs of this run: from the docs (+ policy file), or from the given env's spec."""
+    inputs = ctx.inputs
+    if inputs.env_dir is not None:
+        spec = Environment.load(inputs.env_dir).spec
+        docs = ToolDocs(
+            domain=spec.name, description=spec.description, policy=spec.policy or None,
+            tools=spec.tools,
+        )  # fmt: skip
+    else:
+        docs = load_docs(inputs.docs, format=ctx.options.doc_format)
+    if inputs.policy is not None:
+        docs = docs.model_copy(update={"policy": inputs.policy.read_text(encoding="utf-8")})
+    return docs
+
+
+async def _run_ingest(ctx: ForgeContext, rec: StageRecord) -> Outcome:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DocWarning)
+        docs = load_run_docs(ctx)
+    write_atomic(ctx.layout.tools, docs.model_dump_json(indent=2) + "\n")
+    access = [t.access or "unknown" for t in docs.tools]
+    detail = {
+        "domain": docs.domain,
+        "tools": len(docs.tools),
+        "read": access.count("read"),
+        "write": access.count("write"),
+        "policy_chars": len(docs.policy or ""),
+        "warnings": [str(w.message) for w in caught if issubclass(w.category, DocWarning)],
+        "source": "env" if ctx.inputs.env_dir else [str(p) for p in ctx.inputs.docs],
+    }
+    summary = f"{len(docs.tools)} tools from {docs.domain}"
+    return Outcome(detail=detail, artifacts=["tools.json"], summary=summary)
+
+
+# ----------------------------------------------------------------------------- environment
+
+
+def _fp_environment(ctx: ForgeContext) -> str:
+    o = ctx.options
+    knobs = [o.max_repairs, o.llm_tests, sorted(o.only), o.name]
+    return fingerprint(["environment", _fp_ingest(ctx), ctx.inputs.signature(), knobs])
+
+
+def _synth_counts(report: Any) -> dict[str, Any]:
+    return {
+        "counts": report.counts(),
+        "tools_status": {t.name: t.status for t in report.tools},
+        "tools_source": {t.name: t.source for t in report.tools},
+        "resumed": report.resumed,
+        "synth_seconds": report.wall_s,
+    }
+
+
+async def _synthesize(ctx: ForgeContext) -> dict[str, Any]:
+    from autoforge.synth.pipeline import SynthOptions, synthesize
+
+    docs = ToolDocs.model_validate_json(ctx.layout.tools.read_text(encoding="utf-8"))
+    data = None
+    if ctx.inputs.data is not None:
+        data = json.loads(ctx.inputs.data.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ForgeError(f"--data {ctx.inputs.data}: expected a JSON object of collections")
+    o = ctx.options
+    options = SynthOptions(
+        name=o.name or docs.domain, max_repairs=o.max_repairs, llm_tests=o.llm_tests,
+        only=list(o.only),
+    )  # fmt: skip
+    report = await synthesize(
+        docs, ctx.layout.env, ctx.client(), data=data, options=options,
+        reporter=ctx.reporter.synth(),
+    )  # fmt: skip
+    detail = {"mode": report.mode, "model": report.model, **_synth_counts(report)}
+    detail["conformance"] = report.conformance or {}
+    return detail
+
+
+def _copy_env(ctx: ForgeContext) -> dict[str, Any]:
+    from autoforge.synth.pipeline import conformance
+
+    source = ctx.inputs.env_dir
+    assert source is not None
+    target = ctx.layout.env
+    if source.resolve() != target.resolve():
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", ".synth"))
+    return {"mode": "given", "source": str(source), "conformance": conformance(target)}
+
+
+async def _run_environment(ctx: ForgeContext, rec: StageRecord) -> Outcome:
+    detail = _copy_env(ctx) if ctx.inputs.env_dir is not None else await _synthesize(ctx)
+    check = detail.get("conformance") or {}
+    _json(ctx.layout.check, check)
+    try:
+        env = Environment.load(ctx.layout.env)
+    except Exception as exc:
+        raise ForgeError(f"the environment in {ctx.layout.env} does not load: {exc}") from None
+    if not env.spec.tools:
+        raise ForgeError("the environment has no working tool; see env/synthesis_report.json")
+    detail.update(
+        name=env.spec.name,
+        tools=len(env.spec.tools),
+        collections=len(env.spec.state_schema.collections),
+        initial_records=sum(len(v) for v in env.initial_state.values() if isinstance(v, dict)),
+    )
+    verdict = "passed" if check.get("ok") else "FAILED"
+    summary = f"{env.spec.name}: {len(env.spec.tools)} tools, conformance check {verdict}"
+    artifacts = ["env/environment.json", "env/tools.py", "check.json"]
+    return Outcome(detail=detail, artifacts=artifacts, summary=summary)
+
+
+# ---------------------------------------------------------------------------------- graph
+
+
+def _fp_graph(ctx: ForgeContext) -> str:
+    judge = getattr(ctx.hooks().edge_judge, "name", "rules")
+    return fingerprint(["graph", ctx.env_digest(), judge])
+
+
+async def _run_graph(ctx: ForgeContext, rec: StageRecord) -> Outcome:
+    from autoforge.tasks import build_graph, graph_svg
+
+    env = Environment.load(ctx.layout.env)
+    graph = build_graph(env.spec, ctx.hooks().edge_judge)
+    graph.save(ctx.layout.graph)
+    write_atomic(ctx.layout.graph_svg, graph_svg(graph))
+    writes = graph.writes()
+    detail = {
+        "nodes": len(graph.nodes),
+        "edges": len(graph.edges),
+        "rejected": len(graph.rejected),
+        "write_tools": len(writes),
+        "read_tools": len(graph.nodes) - len(writes),
+        "judge": graph.judge,
+        "isolated": sorted(
+            n.name
+            for n in graph.nodes
+            if not graph.in_edges(n.name) and not graph.out_edges(n.name)
+        ),
+    }
+    summary = f"{len(graph.nodes)} tools, {len(graph.edges)} edges ({graph.judge})"
+    return Outcome(detail=detail, artifacts=["graph.json", "graph.svg"], summary=summary)
+
+
+# ---------------------------------------------------------------------------------- tasks
+
+
+def _fp_tasks(ctx: ForgeContext) -> str:
+    o, hooks = ctx.options, ctx.hooks()
+    names = [getattr(h, "name", "default") for h in (hooks.merge_advisor, hooks.writer)]
+    digests = [ctx.env_digest(), path_digest(ctx.layout.graph)]
+    return fingerprint(["tasks", digests, o.difficulty, o.seed, o.state_source, names])
+
+
+def _tasks_incomplete(ctx: ForgeContext, rec: StageRecord) -> bool:
+    produced, target = int(rec.detail.get("produced", 0)), ctx.options.tasks
+    if produced >= target:
+        return False
+    return not (rec.detail.get("exhausted") and rec.detail.get("target") == target)
+
+
+def _reset_tasks(ctx: ForgeContext) -> None:
+    path = ctx.layout.tasks
+    if path.exists():
+        previous = path.with_name(path.name + ".prev")
+        path.replace(previous)
+        ctx.reporter.note(f"inputs of the tasks changed: kept the old tasks as {previous.name}")
+    ctx.layout.generation.unlink(missing_ok=True)
+
+
+async def _run_tasks(ctx: ForgeContext, rec: StageRecord) -> Outcome:
+    from autoforge.forge.generation import generate_into
+
+    return await generate_into(ctx, rec)
+
+
+# --------------------------------------------------------------------------------- verify
+
+
+def _fp_verify(ctx: ForgeContext) -> str:
+    return fingerprint(["verify", ctx.env_digest(), path_digest(ctx.layout.tasks)])
+
+
+async def _run_verify(ctx: ForgeContext, rec: StageRecord) -> Outcome:
+    env = Environment.load(ctx.layout.env)
+    tasks = TaskSet(ctx.layout.tasks).load()
+    ctx.reporter.start("verify", len(tasks))
+    verdicts = []
+    for task in tasks:
+        verdicts.append(verify_task(as_task_env(env), task))
+        ctx.reporter.advance("verify")
+    report = VerifyReport(
+        total=len(verdicts), verified=sum(v.ok for v in verdicts), verdicts=verdicts
+    )
+    write_atomic(ctx.layout.verify, report.model_dump_json(indent=2) + "\n")
+    failed = [v.task_id for v in report.failed]
+    detail = {"total": report.total, "verified": report.verified, "failed": failed}
+    summary = f"{report.verified}/{report.total} tasks replay to their S* hash"
+    return Outcome(detail=detail, artifacts=["verify.json"], summary=summary)
+
+
+# -------------------------------------------------------------------------------- exports
+
+
+def _has_pyarrow() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pyarrow") is not None
+
+
+def _fp_exports(ctx: ForgeContext) -> str:
+    digests = [ctx.env_digest(), path_digest(ctx.layout.tasks)]
+    return fingerprint(["exports", digests, ctx.options.exports, _has_pyarrow()])
+
+
+async def _run_exports(ctx: ForgeContext, rec: StageRecord) -> Outcome:
+    from autoforge.tasks import export_parquet, export_tau2
+
+    if not ctx.options.exports:
+        return Outcome(detail={"skipped": "--no-exports"}, summary="skipped (--no-exports)")
+    tasks = TaskSet(ctx.layout.tasks).load()
+    if not tasks:
+        return Outcome(detail={"skipped": "no tasks"}, summary="nothing to export (no tasks)")
+    env = Environment.load(ctx.layout.env)
+    out = ctx.layout.exports
+    export_tau2(tasks, env.spec, out / "tau2")
+    artifacts = ["exports/tau2/tasks.json", "exports/tau2/db.json"]
+    detail: dict[str, Any] = {"tau2": "exports/tau2", "tasks": len(tasks)}
+    if _has_pyarrow():
+        export_parquet(tasks, out / "tasks.parquet", policy=env.spec.policy)
+        artifacts.append("exports/tasks.parquet")
+        detail["parquet"] = "exports/tasks.parquet"
+    else:
+        detail["parquet"] = "skipped: pip install 'autoforge[parquet]'"
+    summary = f"{len(tasks)} tasks as tau2-bench" + (" and parquet" if _has_pyarrow() else "")
+    return Outcome(detail=detail, artifacts=artifacts, summary=summary)
+
+
+# --------------------------------------------------------------------------------- report
+
+
+def _fp_report(ctx: ForgeContext) -> str:
+    return fingerprint(["report", ctx.manifest.sessions])  # rewritten by every session
+
+
+async def _run_report(ctx: ForgeContext, rec: StageRecord) -> Outcome:
+    from autoforge.report.forge import write_forge_report
+
+    path = write_forge_report(ctx.layout.root, ctx.manifest)
+    size_kb = path.stat().st_size / 1024
+    return Outcome(
+        detail={"bytes": path.stat().st_size}, artifacts=["report.html"],
+        summary=f"{ctx.layout.rel(path)} ({size_kb:.0f} KiB)",
+    )  # fmt: skip
+
+
+STAGE_DEFS: dict[str, Stage] = {
+    "ingest": Stage("ingest", _fp_ingest, _run_ingest),
+    "environment": Stage("environment", _fp_environment, _run_environment),
+    "graph": Stage("graph", _fp_graph, _run_graph),
+    "tasks": Stage("tasks", _fp_tasks, _run_tasks, _tasks_incomplete, _reset_tasks),
+    "verify": Stage("verify", _fp_verify, _run_verify),
+    "exports": Stage("exports", _fp_exports, _run_exports),
+    "report": Stage("report", _fp_report, _run_report),
+}

@@ -1,0 +1,326 @@
+"""``report.html`` of a forge run: one self-contained page built from the run's artifacts.
+
+Sections: overview (headline figures), stages (status, time, tokens), environment (state schema,
+tools with their synthesis status, conformance check), the tool graph (SVG), tasks (difficulty
+histograms, rejection reasons) and a gallery of tasks (blueprint DAG, question, gold calls,
+reasoning steps, required outputs, verification). Every artifact is optional, so the page also
+renders for a run stopped early (``--until``) or one that failed half-way.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.forge.layout import STAGE_HELP, STAGES, RunLayout
+from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
+from autoforge.forge.verify import VerifyReport
+from autoforge.report.charts import bars, hbars, histogram
+from autoforge.report.html import (
+    Cell,
+    Markup,
+    badge,
+    card,
+    code_json,
+    details,
+    esc,
+    join,
+    page,
+    section,
+    table,
+    tag,
+)
+from autoforge.report.tasks import gallery
+from autoforge.report.toolgraph import adjacency_table, tool_graph_svg
+from autoforge.tasks.graph import ToolGraph
+from autoforge.tasks.model import Task, TaskSet
+
+#: How many tasks the gallery shows (the rest are counted, not drawn, to keep the page light).
+GALLERY_LIMIT = 40
+HIST_METRICS = ("tool_calls", "reasoning_nodes", "distinct_tools", "write_calls", "depth")
+REJECTION_HELP = {
+    "no_walk": "no random walk of the requested length through the tool graph",
+    "invalid_blueprint": "the merged walks did not make a complete blueprint",
+    "difficulty": "outside the requested difficulty ranges",
+    "gold_error": "the gold calls raised a tool error on every generated state",
+    "degenerate": "a reasoning step had no unique answer (ties, empty lists)",
+    "no_fact_value": "no value could be found for a user-known fact",
+    "missing_fact": "a fact the blueprint needs was not available",
+    "do_nothing_passes": "S* equals S0 and nothing must be told: doing nothing would pass",
+    "nondeterministic": "replaying the gold run did not reproduce S* and the outputs",
+    "duplicate": "same blueprint and facts as an earlier task",
+    "scenario": "the user scenario left out a fact the blueprint needs",
+}
+
+
+@dataclass
+class RunData:
+    """The artifacts of a run directory, each None/empty when absent."""
+
+    layout: RunLayout
+    manifest: RunManifest
+    spec: EnvironmentSpec | None = None
+    synthesis: dict[str, Any] | None = None
+    check: dict[str, Any] | None = None
+    graph: ToolGraph | None = None
+    tasks: list[Task] = field(default_factory=list)
+    generation: dict[str, Any] | None = None
+    verify: VerifyReport | None = None
+
+
+def _read_json(path: Path) -> Any:
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def load_run(run_dir: Path, manifest: RunManifest | None = None) -> RunData:
+    """Read whatever artifacts ``run_dir`` holds."""
+    layout = RunLayout(run_dir)
+    data = RunData(layout=layout, manifest=manifest or load_manifest(run_dir))
+    spec = _read_json(layout.env / "environment.json")
+    data.spec = EnvironmentSpec.model_validate(spec) if spec else None
+    data.synthesis = _read_json(layout.env / "synthesis_report.json")
+    data.check = _read_json(layout.check)
+    graph = _read_json(layout.graph)
+    data.graph = ToolGraph.model_validate(graph) if graph else None
+    data.tasks = TaskSet(layout.tasks).load()
+    data.generation = _read_json(layout.generation)
+    verify = _read_json(layout.verify)
+    data.verify = VerifyReport.model_validate(verify) if verify else None
+    return data
+
+
+# -------------------------------------------------------------------------------- overview
+
+
+def _overview(d: RunData) -> Markup:
+    m = d.manifest
+    tokens = m.tokens
+    gen = d.generation or {}
+    tasks_note = f"asked {m.options.get('tasks', '?')}, {m.options.get('difficulty', '')}"
+    cards = [
+        card("tools", str(len(d.spec.tools)) if d.spec else "-", d.spec.name if d.spec else ""),
+        card("tasks", str(len(d.tasks)), tasks_note),
+        card("accept rate", f"{100 * gen.get('accept_rate', 0):.0f}%" if gen else "-",
+             f"{gen.get('attempts', 0)} attempts" if gen else ""),
+    ]  # fmt: skip
+    if d.verify is not None:
+        ok = d.verify.verified == d.verify.total
+        cards.append(card("verified", f"{d.verify.verified}/{d.verify.total}",
+                          "gold calls replay to S*", "ok" if ok else "bad"))  # fmt: skip
+    cards += [
+        card("time", _duration(m.seconds), f"{m.sessions} session(s)"),
+        card("LLM tokens", f"{tokens.total:,}", f"{tokens.calls} calls, model {m.model or '-'}"),
+    ]
+    inputs = {k: v for k, v in m.options.items() if v not in (None, [], False)}
+    body = [tag("div", join(cards), cls="cards"), details("options of the last run",
+            code_json(inputs))]  # fmt: skip
+    return join(body)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    return f"{int(seconds // 60)}m {int(seconds % 60):02d}s"
+
+
+_STATUS_KIND = {"done": "ok", "partial": "warn", "failed": "bad", "running": "warn"}
+
+
+def _stages(d: RunData) -> Markup:
+    rows: list[list[Cell]] = []
+    for name in STAGES:
+        rec = d.manifest.stages.get(name)
+        if rec is None:
+            rows.append([name, badge("pending"), "", "", "", "", "", STAGE_HELP[name]])
+            continue
+        status = badge(rec.status, _STATUS_KIND.get(rec.status, "neutral"))
+        if rec.skipped_last:
+            status = join([status, " ", badge("skipped on rerun", "info")])
+        text = rec.error or str(rec.detail.get("summary", "")) or STAGE_HELP[name]
+        rows.append([name, status, rec.sessions, rec.seconds, rec.tokens.calls,
+                     rec.tokens.prompt_tokens, rec.tokens.completion_tokens, text])  # fmt: skip
+    headers = ["stage", "status", "sessions", "seconds", "LLM calls", "prompt tok",
+               "completion tok", "result"]  # fmt: skip
+    out = [table(headers, rows, numeric=(2, 3, 4, 5, 6))]
+    sub = (d.generation or {}).get("stage_seconds") or {}
+    if sub:
+        out.append(table(["task-generation step", "seconds"],
+                         [[k, float(v)] for k, v in sub.items()], numeric=(1,),
+                         caption="inside the tasks stage (last session)"))  # fmt: skip
+    return join(out)
+
+
+# ----------------------------------------------------------------------------- environment
+
+
+def _schema(spec: EnvironmentSpec) -> Markup:
+    out = []
+    for coll in spec.state_schema.collections:
+        rows = [
+            [tag("code", a.name), a.type + (" (nullable)" if a.nullable else ""),
+             a.references or "", ", ".join(a.enum or []), a.description]
+            for a in coll.attributes
+        ]  # fmt: skip
+        caption = f"{coll.name} (key: {coll.primary_key}) {coll.description}".strip()
+        out.append(table(["attribute", "type", "references", "enum", "description"], rows,
+                         caption=caption))  # fmt: skip
+    return join(out) if out else tag("p", "no collections", cls="muted")
+
+
+_TOOL_KIND = {"accepted": "ok", "fallback": "warn", "failed": "bad"}
+
+
+def _tools(d: RunData) -> Markup:
+    assert d.spec is not None
+    synth = {t["name"]: t for t in (d.synthesis or {}).get("tools", [])}
+    kept = {t.name for t in d.spec.tools}
+    names = list(synth) or [t.name for t in d.spec.tools]
+    rows: list[list[Cell]] = []
+    for name in names:
+        t = synth.get(name)
+        in_env = name in kept
+        access = d.spec.tool(name).access if in_env else None
+        if t is None:
+            rows.append([tag("code", name), access or "", "given", "", badge("given", "info"),
+                         "", "", "", ""])  # fmt: skip
+            continue
+        usage = t.get("usage") or {}
+        status = badge(t["status"], _TOOL_KIND.get(t["status"], "neutral"))
+        if not in_env:
+            status = join([status, " ", badge("left out", "bad")])
+        checks = t.get("checks") or []
+        rows.append([tag("code", name), access or "", t.get("cls", ""), t.get("source", ""),
+                     status, t.get("attempts", 0), f"{sum(c['ok'] for c in checks)}/{len(checks)}",
+                     usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0),
+                     float(t.get("wall_s", 0.0))])  # fmt: skip
+    headers = ["tool", "access", "class", "code source", "status", "attempts", "checks",
+               "tokens", "seconds"]  # fmt: skip
+    return table(headers, rows, numeric=(5, 7, 8))
+
+
+def _conformance(check: dict[str, Any] | None) -> Markup:
+    if not check:
+        return tag("p", "no conformance check recorded", cls="muted")
+    verdict = badge("passed", "ok") if check.get("ok") else badge("failed", "bad")
+    parts = [tag("p", join(["conformance check: ", verdict,
+                            f" ({check.get('calls', 0)} calls)"]))]  # fmt: skip
+    for key, kind in (("errors", "bad"), ("warnings", "warn")):
+        items = check.get(key) or []
+        if items:
+            lis = join(tag("li", x) for x in items[:30])
+            parts.append(details(join([badge(f"{len(items)} {key}", kind)]), tag("ul", lis)))
+    if check.get("error"):
+        parts.append(tag("p", str(check["error"]), cls="muted"))
+    return join(parts)
+
+
+def _environment(d: RunData) -> Markup:
+    if d.spec is None:
+        return tag("p", "the environment stage has not finished", cls="muted")
+    spec = d.spec
+    mode = (d.synthesis or {}).get("mode")
+    origin = f"synthesized ({mode} mode) by {d.synthesis.get('model', '?')}" if d.synthesis else (
+        "given (--env)")  # fmt: skip
+    parts = [
+        tag("p", join([tag("strong", spec.name), f" · {len(spec.tools)} tools · ",
+                       f"{len(spec.state_schema.collections)} collections · {origin}"])),
+        tag("p", spec.description, cls="muted") if spec.description else "",
+        details("policy", tag("pre", spec.policy or "(none)", cls="json")),
+        tag("h3", "State schema"), _schema(spec),
+        tag("h3", "Tools"), _tools(d),
+        tag("h3", "Checks"), _conformance(d.check),
+    ]  # fmt: skip
+    return join(parts)
+
+
+# ----------------------------------------------------------------------------------- graph
+
+
+def _graph(d: RunData) -> Markup:
+    if d.graph is None:
+        return tag("p", "the graph stage has not finished", cls="muted")
+    g = d.graph
+    legend = tag("p", join([
+        tag("span", join([tag("span", "", cls="swatch", style="background:#dbeafe"), "read"])),
+        tag("span", join([tag("span", "", cls="swatch", style="background:#fde3c8"), "write"])),
+        f" · {len(g.nodes)} tools, {len(g.edges)} edges (an output of the source can supply an "
+        f"input of the target), {len(g.rejected)} rejected candidates, judge: {g.judge}. "
+        "Hover an edge for its field mappings.",
+    ]), cls="legend")  # fmt: skip
+    rows = [[e.source, e.target, "; ".join(f"{m.output} → {m.param}" for m in e.mappings),
+             e.confirmed_by] for e in g.edges]  # fmt: skip
+    edges = details(f"all {len(g.edges)} edges with their field mappings",
+                    table(["from", "to", "mappings", "by"], rows))  # fmt: skip
+    matrix = details("adjacency matrix", adjacency_table(g))
+    return join([legend, tag("div", tool_graph_svg(g), cls="figure"), matrix, edges])
+
+
+# ----------------------------------------------------------------------------------- tasks
+
+
+def _distribution(d: RunData) -> Markup:
+    if not d.tasks:
+        return tag("p", "no tasks yet", cls="muted")
+    levels = [t.difficulty.level() for t in d.tasks]
+    charts = [bars([(name, levels.count(name)) for name in ("easy", "medium", "hard", "any")],
+                   "difficulty level (hardest preset met)", color="#8b5cf6")]  # fmt: skip
+    charts += [histogram([getattr(t.difficulty, m) for t in d.tasks], m.replace("_", " "))
+               for m in HIST_METRICS]  # fmt: skip
+    return tag("div", join(tag("div", c) for c in charts), cls="charts")
+
+
+def _rejections(d: RunData) -> Markup:
+    gen = d.generation
+    if not gen:
+        return tag("p", "no generation statistics yet", cls="muted")
+    rejected = gen.get("rejected") or {}
+    data = sorted(rejected.items(), key=lambda kv: -kv[1])
+    text = (f"{gen.get('attempts', 0)} attempts, {gen.get('accepted', 0)} accepted "
+            f"({100 * gen.get('accept_rate', 0):.1f}%), {sum(rejected.values())} rejected; "
+            f"{gen.get('instantiation_runs', 0)} gold runs during instantiation")  # fmt: skip
+    rows = [[tag("code", k), v, REJECTION_HELP.get(k, "")] for k, v in data]
+    return join([
+        tag("p", text),
+        tag("div", hbars(data, "rejections by reason"), cls="figure"),
+        table(["reason", "count", "meaning"], rows, numeric=(1,)),
+    ])  # fmt: skip
+
+
+def render_forge_report(run_dir: Path, manifest: RunManifest | None = None) -> str:
+    """The HTML text of the report of ``run_dir``."""
+    d = load_run(run_dir, manifest)
+    failed = {v.task_id for v in d.verify.failed} if d.verify else set()
+    checked = {v.task_id for v in d.verify.verdicts} if d.verify else set()
+    sections = [
+        section("Overview", _overview(d), anchor="overview"),
+        section("Stages", _stages(d), anchor="stages"),
+        section("Environment", _environment(d), anchor="environment"),
+        section("Tool graph", _graph(d), anchor="graph"),
+        section("Difficulty", _distribution(d), anchor="difficulty"),
+        section("Rejections", _rejections(d), anchor="rejections"),
+        section("Tasks", gallery(d.tasks, failed, checked, GALLERY_LIMIT), anchor="tasks"),
+    ]
+    nav = [("overview", "Overview"), ("stages", "Stages"), ("environment", "Environment"),
+           ("graph", "Tool graph"), ("difficulty", "Difficulty"), ("rejections", "Rejections"),
+           ("tasks", "Tasks")]  # fmt: skip
+    name = d.spec.name if d.spec else run_dir.name
+    subtitle = (f"{run_dir.resolve()} · created {d.manifest.created_at} · "
+                f"updated {d.manifest.updated_at}")  # fmt: skip
+    return page(f"autoforge run: {name}", subtitle, nav, join(sections))
+
+
+def write_forge_report(run_dir: Path, manifest: RunManifest | None = None) -> Path:
+    """Write ``RUN_DIR/report.html`` and return its path."""
+    layout = RunLayout(run_dir)
+    return write_atomic(layout.report, render_forge_report(run_dir, manifest))
+
+
+__all__ = ["RunData", "esc", "load_run", "render_forge_report", "write_forge_report"]
