@@ -19,14 +19,14 @@ def test_repair_sets_the_value_the_message_asks_for(bookstore_env: Any) -> None:
     state = copy.deepcopy(bookstore_env.initial_state)
     order_id = next(k for k, o in state["orders"].items() if o["status"] == "shipped")
     message = f"Error: order {order_id} is shipped; only pending orders can be cancelled"
-    assert repair_state(state, spec, message)
+    assert repair_state(state, spec, message) == "changed"
     assert state["orders"][order_id]["status"] == "pending"
-    assert not repair_state(state, spec, message)  # nothing left to change
+    assert repair_state(state, spec, message) == "unchanged"  # nothing left to change
     # a message that names a record but not its current value: leave it alone
     other = next(k for k, o in state["orders"].items() if o["status"] == "delivered")
-    assert not repair_state(state, spec, f"Error: order {other} needs pending review")
+    assert repair_state(state, spec, f"Error: order {other} needs pending review") == "unchanged"
     assert state["orders"][other]["status"] == "delivered"
-    assert not repair_state(state, spec, "Error: something unrelated")
+    assert repair_state(state, spec, "Error: something unrelated") == "unchanged"
 
 
 def test_repair_through_related_records(bookstore_env: Any) -> None:
@@ -34,7 +34,7 @@ def test_repair_through_related_records(bookstore_env: Any) -> None:
     order = next(o for o in state["orders"].values() if o["status"] != "delivered")
     customer, book = order["customer_id"], order["items"][0]["book_id"]
     message = f"Error: customer {customer} has no delivered order containing book {book}"
-    assert repair_state(state, bookstore_env.spec, message)
+    assert repair_state(state, bookstore_env.spec, message) == "changed"
     assert state["orders"][order["order_id"]]["status"] == "delivered"
 
 
@@ -61,3 +61,14 @@ def test_impossible_blueprint_is_rejected_as_gold_error(bookstore_env: Any) -> N
         instantiate(bp, bookstore_env, 0, generator=generator)
     assert err.value.reason == "gold_error" and err.value.node in ("c0", "c1")
     assert "cancelled" in err.value.detail
+
+
+def test_repair_detects_contradictory_needs(bookstore_env: Any) -> None:
+    state = copy.deepcopy(bookstore_env.initial_state)
+    order = next(o for o in state["orders"].values() if o["status"] == "shipped")
+    oid, customer, book = order["order_id"], order["customer_id"], order["items"][0]["book_id"]
+    history: dict[Any, Any] = {}
+    cancel = f"Error: order {oid} is shipped; only pending orders can be cancelled"
+    assert repair_state(state, bookstore_env.spec, cancel, history) == "changed"
+    review = f"Error: customer {customer} has no delivered order containing book {book}"
+    assert repair_state(state, bookstore_env.spec, review, history) == "conflict"

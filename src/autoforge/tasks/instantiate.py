@@ -108,6 +108,10 @@ class FactChooser:
         # references out of / into each collection: [(attribute, collection)]
         self._refs_out: dict[str, list[tuple[str, str]]] = {}
         self._refs_in: dict[str, list[tuple[str, str]]] = {}
+        self._nested: dict[str, list[str]] = {
+            c.name: [a.name for a in c.attributes if a.type in ("object", "array")]
+            for c in self.spec.state_schema.collections
+        }
         for coll in self.spec.state_schema.collections:
             for attr in coll.attributes:
                 if attr.references:
@@ -126,6 +130,14 @@ class FactChooser:
             keys.add(key)
             self._version += 1
 
+    def note_args(self, tool: str, args: dict[str, Any]) -> None:
+        """Remember the entity keys in (possibly partial) arguments of a call."""
+        for leaf in param_leaves(self.spec.tool(tool), self.spec.state_schema):
+            if leaf.entity:
+                for key in values_at(args, leaf.segments):
+                    if isinstance(key, str):
+                        self._in_play(leaf.entity, key)
+
     def note_entities(self, tool: str, args: dict[str, Any], result: Any, wrote: bool) -> None:
         """Remember the entity keys a call used and the direct ones it returned."""
         if wrote:
@@ -133,11 +145,7 @@ class FactChooser:
             self._version += 1
         state_schema = self.spec.state_schema
         tool_spec = self.spec.tool(tool)
-        for leaf in param_leaves(tool_spec, state_schema):
-            if leaf.entity:
-                for key in values_at(args, leaf.segments):
-                    if isinstance(key, str):
-                        self._in_play(leaf.entity, key)
+        self.note_args(tool, args)
         if isinstance(result, dict):
             for leaf in output_leaves(tool_spec, state_schema):
                 if leaf.entity and not leaf.through_list and "." not in leaf.path:
@@ -166,25 +174,33 @@ class FactChooser:
         return score
 
     def _mentioned_near(self) -> str:
-        """JSON text of the records that reference an entity in play (memoised per context).
+        """JSON text of the records that reference or mention an entity in play (memoised).
 
         A key is "near" when it appears quoted in it (``"B-201"``): one C-speed substring test
-        per candidate instead of walking nested values.
+        per candidate instead of walking nested values. Records that mention an entity in play
+        in nested values count too (an order whose item lines hold the book in play).
         """
         if self._near[0] == self._version:
             return self._near[1]
+        quoted = [json.dumps(k) for keys in self.context.values() for k in keys]
         state = self.plain()
         parts: list[str] = []
-        for coll, refs in self._refs_out.items():
-            live = [(a, self.context[t]) for a, t in refs if t in self.context]
-            if not live:
+        for coll, nested in self._nested.items():
+            live = [
+                (a, self.context[t]) for a, t in self._refs_out.get(coll, ()) if t in self.context
+            ]
+            if not live and not nested:
                 continue
             for record in (state.get(coll) or {}).values():
-                if any(record.get(a) in keys for a, keys in live):
+                hit = any(record.get(a) in keys for a, keys in live)
+                if not hit and nested:
+                    inner = json.dumps([record.get(a) for a in nested])
+                    hit = any(q in inner for q in quoted)
+                if hit:
                     parts.append(json.dumps(record))
-        text = "\n".join(parts)
-        self._near = (self._version, text)
-        return text
+        joined = "\n".join(parts)
+        self._near = (self._version, joined)
+        return joined
 
     def record(self, fact: FactSpec) -> tuple[str, dict[str, Any]]:
         """A record for ``fact`` most consistent with the context (ties: at random).
@@ -215,7 +231,9 @@ class FactChooser:
         return key, records[key]
 
     def for_call(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
-        """A value for a fact that a call argument needs."""
+        """A value for a fact that a call argument needs (the call's other arguments so far
+        count as entities in play: the customer to pair with the book already chosen)."""
+        self.note_args(tool, partial)
         if fact.role in ("entity", "attribute") and fact.collection:
             key, record = self.record(fact)
             if fact.role == "entity":
@@ -462,6 +480,7 @@ def instantiate(
         bound = bind_state(env, state)
         excluded: dict[str, set[str]] = {}
         keep: dict[str, Any] = {}
+        repaired: dict[tuple[str, str, str], Any] = {}
         for _ in range(retries):
             tries += 1
             episode = bound.episode()
@@ -470,7 +489,12 @@ def instantiate(
                 run = execute(bp, env.spec, episode, keep, chooser)
             except GoldFailure as exc:
                 failure, keep = exc, {}
-                if exc.reason == "gold_error" and repair_state(state, env.spec, exc.detail):
+                repair = "unchanged"
+                if exc.reason == "gold_error":
+                    repair = repair_state(state, env.spec, exc.detail, repaired)
+                if repair == "conflict":
+                    raise exc  # the blueprint needs contradictory states: give up now
+                if repair == "changed":
                     bound = bind_state(env, state)  # S0 repaired: the same facts may work now
                     keep = exc.facts
                     continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Literal
 
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.tasks.schema import singular
@@ -81,11 +81,21 @@ def _best(options: list[tuple[int, str]], message: str, collection: str) -> str:
     return min(options, key=lambda o: (not describes_noun(*o), o[0]))[1]
 
 
-def repair_state(state: dict[str, Any], spec: EnvironmentSpec, message: str) -> bool:
+Repair = Literal["changed", "unchanged", "conflict"]
+
+
+def repair_state(
+    state: dict[str, Any],
+    spec: EnvironmentSpec,
+    message: str,
+    history: dict[tuple[str, str, str], Any] | None = None,
+) -> Repair:
     """Set the enum attribute values ``message`` asks for on the records it is about, in place.
 
-    Returns whether anything changed (nothing does when the message names no enum value, no
-    record, or the records already have the value).
+    ``changed``; ``unchanged`` when the message names no enum value or no record, or the
+    records already have the value; ``conflict`` when it would undo an earlier repair recorded
+    in ``history`` (one call needs the order pending, a later one needs it delivered: no S0
+    satisfies both, so the blueprint should be given up rather than repaired back and forth).
     """
     named: dict[str, set[str]] = {}
     tokens = {t.lower() for t in _TOKEN.findall(message)}
@@ -95,6 +105,7 @@ def repair_state(state: dict[str, Any], spec: EnvironmentSpec, message: str) -> 
             if keys:
                 named[name] = keys
     changed = False
+    history = {} if history is None else history
     for coll in spec.state_schema.collections:
         found: tuple[list[str], bool] | None = None
         for attr in coll.attributes:
@@ -113,6 +124,9 @@ def repair_state(state: dict[str, Any], spec: EnvironmentSpec, message: str) -> 
                 # a record named directly is repaired only when the message names its current
                 # value too ("is shipped; only pending ..."): then this attribute is the issue
                 if best != current and (not direct or current in mentioned):
-                    record[attr.name] = best
+                    slot = (coll.name, key, attr.name)
+                    if slot in history and history[slot] != best:
+                        return "conflict"
+                    history[slot] = record[attr.name] = best
                     changed = True
-    return changed
+    return "changed" if changed else "unchanged"
