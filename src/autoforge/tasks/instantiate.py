@@ -463,7 +463,7 @@ def instantiate(
     seed: int,
     *,
     generator: StateGenerator | None = None,
-    attempts: int = 2,
+    attempts: int = 1,
     retries: int = 4,
 ) -> Instance:
     """S0 and facts under which ``bp`` runs cleanly; :class:`GoldFailure` when none is found.
