@@ -1,0 +1,274 @@
+"""``autoforge eval``: run trials of an environment's tasks with an agent and a simulated user,
+score pass^k, and write ``eval.json`` and the ``eval.html`` trajectory viewer."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from autoforge.cli.llm import (
+    LlmApiKeyOpt,
+    LlmBaseUrlOpt,
+    LlmConfigOpt,
+    LlmModelOpt,
+    LlmSetOpt,
+    NoCacheOpt,
+    llm_config_from_options,
+)
+from autoforge.errors import UserError
+
+if TYPE_CHECKING:
+    from autoforge.bench.evaluation import EvalOutput, EvalSettings, JudgeKind
+    from autoforge.bench.roles import RoleSpec
+    from autoforge.bench.targets import EvalTarget
+    from autoforge.llm.config import LLMConfig
+    from autoforge.rollout.task import TaskSpec
+
+_HELP = (
+    "Evaluate an agent on an environment's tasks: TRIALS episodes per task (agent x simulated "
+    "user x environment, checkpointed and resumable), pass^k for k = 1..TRIALS overall, per "
+    "domain and per difficulty (infrastructure errors excluded), written to OUT/eval.json, "
+    "with OUT/eval.html to browse every episode (conversation, tool calls, state diff against "
+    "S*, reward reason, judge verdict).\n\n"
+    "--agent, --user and --judge take 'embedded' (1.5B), 'small' (0.5B) or BASE_URL/MODEL "
+    "(e.g. http://localhost:8000/v1/Qwen/Qwen3-8B); without them the LLM config's roles are "
+    "used. No-model players: --agent oracle (replays the gold calls), --user scripted, "
+    "--judge rule.\n\n"
+    "Examples:\n\n"
+    "  autoforge eval runs/shop --agent http://localhost:8000/v1/Qwen/Qwen3-8B --user small "
+    "--trials 4\n\n"
+    "  autoforge eval bookstore --tasks tasks.jsonl --agent small --user small --limit 5 "
+    "--trials 2 --out eval-small\n\n"
+    "  autoforge eval runs/retail/env --bench ../shared/benchmarks/tau-bench/retail "
+    "--agent oracle --user scripted --no-judge --trials 1\n\n"
+    "Rerun the same command to resume an interrupted evaluation."
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``eval`` command to ``app``."""
+    app.command("eval", help=_HELP)(eval_command)
+
+
+def eval_command(
+    target: Annotated[str, typer.Argument(help="Environment dir, run dir, or bundled example.")],
+    agent: Annotated[
+        str | None, typer.Option(metavar="SPEC", help="embedded | small | BASE_URL/MODEL | oracle")
+    ] = None,
+    user: Annotated[
+        str | None,
+        typer.Option(metavar="SPEC", help="embedded | small | BASE_URL/MODEL | scripted"),
+    ] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(metavar="SPEC", help="MEU judge: embedded | small | BASE_URL/MODEL | rule"),
+    ] = None,
+    no_judge: Annotated[
+        bool, typer.Option("--no-judge", help="Do not judge user errors (nor NL assertions).")
+    ] = False,
+    trials: Annotated[int, typer.Option("--trials", "-k", min=1, help="Episodes per task.")] = 4,
+    tasks: Annotated[
+        Path | None, typer.Option(help="tasks.jsonl (default: the run dir's).")
+    ] = None,
+    bench: Annotated[
+        Path | None,
+        typer.Option(help="A tau-bench / tau2-bench domain dir whose tasks to run instead."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N tasks.")] = None,
+    executor: Annotated[str, typer.Option(help="local or ray.")] = "local",
+    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 8,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Output dir (default: TARGET/eval, or ./eval-NAME for an example)."),
+    ] = None,
+    keep_thinking: Annotated[
+        bool,
+        typer.Option(
+            "--keep-thinking/--drop-thinking",
+            help="Keep the agent's reasoning in its own context across turns.",
+        ),
+    ] = True,
+    max_steps: Annotated[
+        int | None, typer.Option(min=1, help="LLM calls per episode (agent + user).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Base seed of the episodes.")] = 0,
+    exclude_user_errors: Annotated[
+        bool,
+        typer.Option(
+            "--exclude-user-errors", help="Leave episodes the judge blames out of pass^k."
+        ),
+    ] = False,
+    restart: Annotated[
+        bool, typer.Option("--restart", help="Discard OUT's earlier episodes instead of resuming.")
+    ] = False,
+    llm_config: LlmConfigOpt = None,
+    llm_base_url: LlmBaseUrlOpt = None,
+    llm_model: LlmModelOpt = None,
+    llm_api_key: LlmApiKeyOpt = None,
+    no_cache: NoCacheOpt = False,
+    llm_set: LlmSetOpt = None,
+) -> None:
+    """Run the evaluation and write its outputs."""
+    from autoforge.bench.roles import apply_role_specs, parse_role_spec
+    from autoforge.bench.targets import load_target
+
+    if executor not in ("local", "ray"):
+        raise UserError(f"--executor must be local or ray, got {executor!r}")
+    specs = [
+        parse_role_spec("agent", agent),
+        parse_role_spec("user", user),
+        parse_role_spec("judge", judge),
+    ]
+    base = llm_config_from_options(
+        llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
+    )
+    config = apply_role_specs(base, specs)
+    loaded = load_target(target, tasks, bench)
+    selected = loaded.tasks[:limit] if limit else loaded.tasks
+    if not selected:
+        raise UserError(f"no tasks to run from {loaded.tasks_source}")
+    out_dir = out or default_out(target)
+    settings = _settings(loaded, specs, config, no_judge, keep_thinking, max_steps)
+    output = _run(
+        settings,
+        loaded,
+        selected,
+        out_dir,
+        trials,
+        seed,
+        executor,
+        concurrency,
+        exclude_user_errors,
+        restart,
+    )
+    print_summary(Console(), output, out_dir)
+
+
+def default_out(target: str) -> Path:
+    """``TARGET/eval`` for a directory, ``./eval-NAME`` for a bundled example."""
+    path = Path(target)
+    return path / "eval" if path.is_dir() else Path(f"eval-{path.name}")
+
+
+def _label(spec: RoleSpec, config: LLMConfig) -> str:
+    from autoforge.llm.config import resolve_endpoint
+
+    if spec.kind == "scripted":
+        return spec.label
+    ep = resolve_endpoint(config, spec.role)
+    return ep.label if ep.embedded else f"{ep.label} {ep.model or '(first listed)'}"
+
+
+def _settings(
+    loaded: EvalTarget,
+    specs: list[RoleSpec],
+    config: LLMConfig,
+    no_judge: bool,
+    keep_thinking: bool,
+    max_steps: int | None,
+) -> EvalSettings:
+    from autoforge.bench.evaluation import EvalSettings
+    from autoforge.rollout.runner import RolloutConfig
+
+    agent, user, judge = specs
+    rollout = RolloutConfig()
+    rollout.agent.keep_thinking = keep_thinking
+    if max_steps is not None:
+        rollout.episode.max_steps = max_steps
+    judge_kind: JudgeKind = "none" if no_judge else ("rule" if judge.kind == "scripted" else "llm")
+    labels = {
+        "agent": _label(agent, config),
+        "user": _label(user, config),
+        "judge": "none" if no_judge else _label(judge, config),
+    }
+    return EvalSettings(
+        env_dir=str(loaded.env_dir),
+        bench_dir=str(loaded.bench_dir) if loaded.bench_dir else None,
+        rollout=rollout,
+        agent="oracle" if agent.kind == "scripted" else "llm",
+        user="scripted" if user.kind == "scripted" else "llm",
+        judge=judge_kind,
+        llm=config,
+        labels=labels,
+    )
+
+
+def _run(
+    settings: EvalSettings,
+    loaded: EvalTarget,
+    tasks: list[TaskSpec],
+    out_dir: Path,
+    trials: int,
+    seed: int,
+    executor: str,
+    concurrency: int,
+    exclude_user_errors: bool,
+    restart: bool,
+) -> EvalOutput:
+    """Run or resume the trials, then write eval.json and eval.html."""
+    from autoforge.bench.diffs import episode_diff
+    from autoforge.bench.evaluation import (
+        check_resumable,
+        run_info,
+        run_trials,
+        summarize,
+        write_outputs,
+    )
+    from autoforge.bench.html import render_eval_html
+
+    check_resumable(out_dir, settings, restart)
+    started, clock = time.time(), time.perf_counter()
+    trajs, n_run = asyncio.run(
+        run_trials(
+            settings,
+            tasks,
+            out_dir,
+            trials=trials,
+            seed=seed,
+            executor=executor,
+            concurrency=concurrency,
+        )
+    )
+    run = run_info(
+        settings,
+        loaded.env.spec.name,
+        loaded.tasks_source,
+        trials=trials,
+        seed=seed,
+        executor=executor,
+        started_at=started,
+        wall_s=time.perf_counter() - clock,
+        episodes_run=n_run,
+    )
+    output = summarize(trajs, run, exclude_user_errors=exclude_user_errors, skipped=loaded.skipped)
+    by_id = {t.id: t for t in tasks}
+    html = render_eval_html(
+        output, trajs, lambda tr: episode_diff(loaded.env, by_id[tr.task_id], tr)
+    )
+    write_outputs(out_dir, output, html)
+    return output
+
+
+def print_summary(console: Console, output: EvalOutput, out_dir: Path) -> None:
+    """pass^k per k and the episode counts, then where the files are."""
+    table = Table(title=f"eval: {output.run.env}  (agent {output.run.agent})")
+    table.add_column("k", justify="right")
+    table.add_column("pass^k", justify="right")
+    table.add_column("tasks", justify="right")
+    for k, value in sorted(output.pass_hat_k.items()):
+        table.add_row(str(k), f"{value:.3f}", str(output.n_tasks_per_k.get(k, 0)))
+    console.print(table)
+    console.print(
+        f"{output.n_trials} episodes: {output.n_valid_trials} valid, "
+        f"{output.n_infra_errors} infrastructure errors (excluded), "
+        f"{output.n_user_errors} user errors, {output.n_unscored} unscored"
+        + (f"; {len(output.skipped_tasks)} tasks skipped" if output.skipped_tasks else ""),
+        highlight=False,
+    )
+    console.print(f"wrote {out_dir / 'eval.json'} and {out_dir / 'eval.html'}", highlight=False)
