@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "autoforge.cli.synth",
     "autoforge.cli.fidelity",
     "autoforge.cli.forge",
+    "autoforge.cli.eval",
 ]
 
 USER_ERRORS: tuple[type[Exception], ...] = (
