@@ -163,3 +163,32 @@ async def test_fallback_keeps_a_passing_skeleton_and_says_so(
     )
     assert out.report.status == "fallback" and out.report.source == "skeleton"
     assert out.code is not None and "'done'" in out.code.body
+
+
+async def test_cases_contradicting_the_docs_are_dropped(
+    todo_docs: ToolDocs, todo_schema: StateSchema
+) -> None:
+    cases = {
+        "cases": [
+            {"arguments": {"task_id": "NOPE"}, "expect_error": False},  # unknown id: wrong
+            {"arguments": {"task_id": "TAS-1"}, "expect_error": False},
+        ]
+    }
+    client = dispatcher({"synth.tests": cases, "*": GOOD_CODE["complete_task"]})
+    out = await synthesize_tool(
+        client, make_job(todo_docs, todo_schema, "complete_task"), SynthSettings()
+    )
+    assert out.report.llm_tests == 1 and out.report.llm_tests_dropped == 1
+    assert out.report.status == "accepted" and out.report.accepted_attempt == 1
+
+
+async def test_repairs_stop_when_the_model_repeats_itself(
+    todo_docs: ToolDocs, todo_schema: StateSchema
+) -> None:
+    client = dispatcher({"synth.tests": {"cases": []}, "*": BUGGY_COMPLETE})
+    settings = SynthSettings(max_repairs=3, fallback=False)
+    out = await synthesize_tool(client, make_job(todo_docs, todo_schema, "complete_task"), settings)
+    assert out.report.status == "failed" and out.report.attempts == 2
+    assert "same code as before" in out.report.errors[-1]
+    repair = next(r for r in client.requests if r.purpose == "synth.repair")
+    assert repair.body["temperature"] > 0 and repair.body["seed"] == 2

@@ -58,6 +58,9 @@ class ToolReport(BaseModel):
     checks: list[CheckResult] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list, description="why each failed attempt failed")
     llm_tests: int = 0
+    llm_tests_dropped: int = Field(
+        default=0, description="proposed cases contradicting the docs' preconditions"
+    )
     usage: Usage = Field(default_factory=Usage)
     wall_s: float = 0.0
     classification_reason: str = ""
