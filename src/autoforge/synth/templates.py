@@ -195,7 +195,13 @@ def _list(spec: ToolSpec, coll: CollectionSchema, paths: FieldMap) -> str:
         else:
             continue
         body.append("            continue")
-    body.append("        results.append(record)")
+    heavy = [a.name for a in coll.attributes if a.description.startswith("map from id")]
+    if heavy:  # summaries: big nested maps (product variants...) would flood the agent
+        body.append(
+            f"        results.append({{k: v for k, v in record.items() if k not in {heavy!r}}})"
+        )
+    else:
+        body.append("        results.append(record)")
     for param in ("offset", "limit"):
         if param in exprs:
             sl = f"int({exprs[param]}):" if param == "offset" else f":int({exprs[param]})"
