@@ -108,8 +108,8 @@ def env(
     llm_set: LlmSetOpt = None,
 ) -> None:
     """Run the synthesis and print the per-tool report and the conformance verdict."""
-    from autoforge.llm import LLMClient, print_usage
-    from autoforge.synth.pipeline import SynthOptions, report_table, synthesize
+    from autoforge.llm import LLMClient
+    from autoforge.synth.pipeline import SynthOptions, synthesize
     from autoforge.tooldocs import load_docs
 
     loaded = load_docs(docs, format=format)
@@ -135,6 +135,14 @@ def env(
         report = asyncio.run(
             synthesize(loaded, out, client, data=db, options=options, reporter=reporter)
         )
+    _print_result(console, report, client, out)
+
+
+def _print_result(console: Console, report: Any, client: Any, out: Path) -> None:
+    """The per-tool table, LLM usage, the counts and the conformance verdict (exit 1 if bad)."""
+    from autoforge.llm import print_usage
+    from autoforge.synth.pipeline import report_table
+
     console.print(report_table(report))
     print_usage(client.usage, console)
     counts = report.counts()
