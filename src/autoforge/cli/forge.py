@@ -119,7 +119,7 @@ def forge(
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (created).")] = Path(
         "runs/forge"
     ),
-    tasks: Annotated[int, typer.Option("--tasks", "-n", min=0, help="Tasks to generate.")] = 20,
+    tasks: Annotated[int, typer.Option("--tasks", "-n", min=0, help="Tasks to generate.")] = 50,
     difficulty: Annotated[
         str,
         typer.Option(
@@ -145,6 +145,10 @@ def forge(
     ] = "generate",
     max_repairs: Annotated[
         int, typer.Option("--max-repairs", min=0, help="Synthesis repair rounds per tool.")
+    ] = 1,
+    design_rounds: Annotated[
+        int,
+        typer.Option("--design-rounds", min=0, help="State-design feedback rounds (LLM)."),
     ] = 1,
     llm_tests: Annotated[
         bool, typer.Option("--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases.")
@@ -172,7 +176,8 @@ def forge(
         out=out, docs=list(docs or []), example=example, env_dir=env_dir, data=data,
         policy=policy, doc_format=format, name=name, tasks=tasks, difficulty=difficulty,
         seed=seed, state_source="generate" if state == "generate" else "initial",
-        max_repairs=max_repairs, llm_tests=llm_tests, exports=not no_exports, until=until,
+        max_repairs=max_repairs, design_rounds=design_rounds, llm_tests=llm_tests,
+        exports=not no_exports, until=until,
     )  # fmt: skip
     config = llm_config_from_options(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
@@ -219,6 +224,13 @@ def _verdict(console: Console, manifest: object, out: Path) -> None:
         f"{manifest.tokens.total:,} LLM tokens; report: {out / 'report.html'}",
         highlight=False,
     )
+    env = manifest.stages.get("environment")
+    check = env.detail.get("conformance", {}) if env else {}
+    if env and check and not check.get("ok"):
+        console.print(
+            "[yellow]the environment failed its conformance check; see the report[/]"
+            f" ({len(check.get('errors', []))} errors)"
+        )
     if failed:
         console.print(f"[red]{len(failed)} task(s) did not replay to their S* hash[/]")
         raise typer.Exit(1)

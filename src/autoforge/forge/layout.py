@@ -113,11 +113,12 @@ class ForgeOptions:
     policy: Path | None = None
     doc_format: str = "auto"
     name: str | None = None
-    tasks: int = 20
+    tasks: int = 50
     difficulty: str = "medium"
     seed: int = 0
     state_source: StateSource = "generate"
     max_repairs: int = 1
+    design_rounds: int = 1
     llm_tests: bool = False
     only: list[str] = field(default_factory=list)
     exports: bool = True
@@ -138,6 +139,7 @@ class ForgeOptions:
             "seed": self.seed,
             "state_source": self.state_source,
             "max_repairs": self.max_repairs,
+            "design_rounds": self.design_rounds,
             "llm_tests": self.llm_tests,
             "only": list(self.only),
             "exports": self.exports,

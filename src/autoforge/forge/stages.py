@@ -96,7 +96,7 @@ async def _run_ingest(ctx: ForgeContext, rec: StageRecord) -> Outcome:
 
 def _fp_environment(ctx: ForgeContext) -> str:
     o = ctx.options
-    knobs = [o.max_repairs, o.llm_tests, sorted(o.only), o.name]
+    knobs = [o.max_repairs, o.design_rounds, o.llm_tests, sorted(o.only), o.name]
     return fingerprint(["environment", _fp_ingest(ctx), ctx.inputs.signature(), knobs])
 
 
@@ -122,7 +122,7 @@ async def _synthesize(ctx: ForgeContext) -> dict[str, Any]:
     o = ctx.options
     options = SynthOptions(
         name=o.name or docs.domain, max_repairs=o.max_repairs, llm_tests=o.llm_tests,
-        only=list(o.only),
+        only=list(o.only), design_rounds=o.design_rounds,
     )  # fmt: skip
     report = await synthesize(
         docs, ctx.layout.env, ctx.client(), data=data, options=options,

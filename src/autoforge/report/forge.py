@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.spec import Attribute, EnvironmentSpec
 from autoforge.forge.layout import STAGE_HELP, STAGES, RunLayout
 from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
 from autoforge.forge.verify import VerifyReport
@@ -161,21 +161,35 @@ def _stages(d: RunData) -> Markup:
 # ----------------------------------------------------------------------------- environment
 
 
+def _type_text(a: Attribute) -> str:
+    text: str = a.type
+    if a.references:
+        text += f" → {a.references}"
+    if a.enum:
+        text += ": " + " | ".join(a.enum)
+    return text + (" (nullable)" if a.nullable else "")
+
+
 def _schema(spec: EnvironmentSpec) -> Markup:
     out = []
     for coll in spec.state_schema.collections:
-        rows = [
-            [tag("code", a.name), a.type + (" (nullable)" if a.nullable else ""),
-             a.references or "", ", ".join(a.enum or []), a.description]
-            for a in coll.attributes
-        ]  # fmt: skip
+        rows = [[tag("code", a.name), _type_text(a), a.description] for a in coll.attributes]
         caption = f"{coll.name} (key: {coll.primary_key}) {coll.description}".strip()
-        out.append(table(["attribute", "type", "references", "enum", "description"], rows,
-                         caption=caption))  # fmt: skip
-    return join(out) if out else tag("p", "no collections", cls="muted")
+        out.append(table(["attribute", "type", "description"], rows, caption=caption))
+    return tag("div", join(out), cls="tables") if out else tag("p", "no collections", cls="muted")
 
 
 _TOOL_KIND = {"accepted": "ok", "fallback": "warn", "failed": "bad"}
+
+
+def _access(d: RunData, name: str) -> str:
+    """read/write from the docs, else from the tool graph's classification."""
+    assert d.spec is not None
+    documented = next((t.access for t in d.spec.tools if t.name == name), None)
+    if documented:
+        return documented
+    node = next((n for n in d.graph.nodes if n.name == name), None) if d.graph else None
+    return f"{node.access} (inferred)" if node else ""
 
 
 def _tools(d: RunData) -> Markup:
@@ -187,9 +201,9 @@ def _tools(d: RunData) -> Markup:
     for name in names:
         t = synth.get(name)
         in_env = name in kept
-        access = d.spec.tool(name).access if in_env else None
+        access = _access(d, name)
         if t is None:
-            rows.append([tag("code", name), access or "", "given", "", badge("given", "info"),
+            rows.append([tag("code", name), access, "given", "", badge("given", "info"),
                          "", "", "", ""])  # fmt: skip
             continue
         usage = t.get("usage") or {}
@@ -197,13 +211,25 @@ def _tools(d: RunData) -> Markup:
         if not in_env:
             status = join([status, " ", badge("left out", "bad")])
         checks = t.get("checks") or []
-        rows.append([tag("code", name), access or "", t.get("cls", ""), t.get("source", ""),
+        rows.append([tag("code", name), access, t.get("cls", ""), t.get("source", ""),
                      status, t.get("attempts", 0), f"{sum(c['ok'] for c in checks)}/{len(checks)}",
                      usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0),
                      float(t.get("wall_s", 0.0))])  # fmt: skip
     headers = ["tool", "access", "class", "code source", "status", "attempts", "checks",
                "tokens", "seconds"]  # fmt: skip
-    return table(headers, rows, numeric=(5, 7, 8))
+    return join([table(headers, rows, numeric=(5, 7, 8)), _tool_errors(synth)])
+
+
+def _tool_errors(synth: dict[str, dict[str, Any]]) -> Markup:
+    """Why the tools that were not accepted failed, attempt by attempt."""
+    blocks = []
+    for name, t in synth.items():
+        if t.get("status") == "accepted" or not t.get("errors"):
+            continue
+        items = join(tag("li", tag("code", e)) for e in t["errors"][:6])
+        what = "failed" if t["status"] == "failed" else "fell back to the rule skeleton"
+        blocks.append(details(f"why {name} {what}", tag("ul", items)))
+    return join(blocks)
 
 
 def _conformance(check: dict[str, Any] | None) -> Markup:

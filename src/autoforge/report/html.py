@@ -164,6 +164,8 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 1
 .metrics { color: var(--muted); font-size: 12px; margin: 2px 0 6px; }
 table.matrix td { text-align: center; color: #2563eb; padding: 2px 5px; }
 table.matrix td:first-child { text-align: left; }
+.tables { display: flex; flex-wrap: wrap; gap: 0 24px; align-items: flex-start; }
+.tables table.grid td { max-width: 280px; }
 .legend span { margin-right: 14px; font-size: 12px; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 3px;
   vertical-align: -2px; margin-right: 4px; border: 1px solid #999; }

