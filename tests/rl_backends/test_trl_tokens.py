@@ -1,0 +1,180 @@
+"""Token-in/token-out episodes: chat-template suffixes, tool-call parsing, and a whole bookstore
+episode through the rollout stage's loop with a scripted policy, checked token by token."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from autoforge.rl.trl.episodes import (
+    EpisodeDeps,
+    TokenEpisodeConfig,
+    fault_oracle,
+    scripted_turns,
+    scripted_user,
+    token_episode,
+)
+from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
+from autoforge.rollout import as_rollout_task, bind_environment
+from autoforge.rollout.trajectory import EndReason
+
+
+class ScriptedPolicy:
+    """Stands in for ``BatchedGenerator``: answers each request with the next scripted text."""
+
+    def __init__(self, tokenizer: Any, texts: list[str]) -> None:
+        self.tok = tokenizer
+        self.texts = list(texts)
+        self.eos_ids = {int(tokenizer.eos_token_id)}
+        self.emitted: list[int] = []
+        self.contexts: list[list[int]] = []
+
+    async def generate(self, ids: list[int], max_new_tokens: int) -> tuple[list[int], list[float]]:
+        self.contexts.append(list(ids))
+        text = self.texts.pop(0) if self.texts else "Bye."
+        out = self.tok(text, add_special_tokens=False)["input_ids"] + [self.tok.eos_token_id]
+        out = out[:max_new_tokens]
+        self.emitted.extend(out)
+        return out, [-0.5] * len(out)
+
+
+def _lookup_task(tasks: list[Any]) -> Any:
+    for task in tasks:
+        if [c.name for c in task.gold_calls] == ["find_customer_by_email"]:
+            return task
+    pytest.fail("no single-lookup task among the synthesized tasks")
+
+
+def test_suffix_is_the_template_tail(tokenizer: Any) -> None:
+    codec = ChatCodec(tokenizer)
+    head = [{"role": "user", "content": "hello"}, {"role": "assistant", "content": "Hi there"}]
+    new = [{"role": "user", "content": "I need my order."}]
+    full = tokenizer.apply_chat_template(head + new, tokenize=False, add_generation_prompt=True)
+    suffix = tokenizer.decode(codec.suffix_ids(new))
+    assert full.endswith(suffix)
+    assert suffix == "\n<|im_start|>user\nI need my order.<|im_end|>\n<|im_start|>assistant\n"
+    tool = [{"role": "tool", "name": "get_order", "tool_call_id": "c1", "content": '{"a": 1}'}]
+    tool_suffix = tokenizer.decode(codec.suffix_ids(tool))
+    assert '<tool_response>\n{"a": 1}\n</tool_response>' in tool_suffix
+    assert tool_suffix.endswith("<|im_start|>assistant\n")
+    with pytest.raises(ValueError):
+        codec.suffix_ids([{"role": "assistant", "content": "x"}])
+
+
+def test_parse_tool_calls(tokenizer: Any) -> None:
+    codec = ChatCodec(tokenizer)
+    text = (
+        'Let me check.\n<tool_call>\n{"name": "get_book", "arguments": {"book_id": "B-1"}}\n'
+        "</tool_call>\n<tool_call>\nnot json\n</tool_call>"
+    )
+    msg = codec.parse_assistant(text, "call_3")
+    assert msg["content"] == "Let me check."
+    first, second = msg["tool_calls"]
+    assert first["id"] == "call_3_0"
+    assert first["function"]["name"] == "get_book"
+    assert json.loads(first["function"]["arguments"]) == {"book_id": "B-1"}
+    assert second["function"] == {"name": "", "arguments": "not json"}
+    assert codec.parse_assistant("plain answer", "c") == {
+        "role": "assistant",
+        "content": "plain answer",
+    }
+
+
+def test_trace_rejects_mismatched_logprobs() -> None:
+    trace = TokenTrace(prompt_ids=[1, 2])
+    trace.add_sampled([5, 6], [-0.1, -0.2])
+    trace.add_context([7])
+    assert trace.ids == [1, 2, 5, 6, 7] and trace.mask == [1, 1, 0] and trace.agent_tokens == 2
+    with pytest.raises(ValueError):
+        trace.add_sampled([1], [])
+
+
+def _deps(tokenizer: Any, env: Any, policy: ScriptedPolicy) -> EpisodeDeps:
+    return EpisodeDeps(
+        policy,  # type: ignore[arg-type]
+        ChatCodec(tokenizer),
+        lambda rtask: bind_environment(env, rtask),
+        scripted_user,
+        fault_oracle,
+    )
+
+
+def test_episode_keeps_exact_tokens_and_masks_context(
+    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any]
+) -> None:
+    task = _lookup_task(bookstore_tasks)
+    call = task.gold_calls[0]
+    answer = task.required_outputs[0].text
+    body = json.dumps({"name": call.name, "arguments": call.arguments})
+    policy = ScriptedPolicy(
+        tokenizer, [f"<tool_call>\n{body}\n</tool_call>", f"Your name is {answer}.", "Done?"]
+    )
+    cfg = TokenEpisodeConfig(max_completion_tokens=2048, max_turn_tokens=128)
+    out = asyncio.run(
+        token_episode(task, as_rollout_task(task), 7, _deps(tokenizer, bookstore, policy), cfg)
+    )
+
+    assert out.trajectory.end_reason == EndReason.USER_STOP
+    assert out.reward == 1.0 and out.user_error is False
+    trace = out.trace
+    agent = [t for t, m in zip(trace.completion_ids, trace.mask, strict=True) if m == 1]
+    assert agent == policy.emitted  # exactly the sampled tokens, in order
+    assert trace.logprobs[trace.mask.index(1)] == -0.5
+    assert [0.0] * trace.mask.count(0) == [
+        lp for lp, m in zip(trace.logprobs, trace.mask, strict=True) if m == 0
+    ]
+    # the prompt is the template rendering of the agent's opening context with its tools
+    binding = bind_environment(bookstore, as_rollout_task(task))
+    opening = [
+        {"role": "system", "content": binding.policy},
+        {"role": "assistant", "content": "Hi! How can I help you today?"},
+        {"role": "user", "content": scripted_turns(task)[0]},
+    ]
+    expected = tokenizer.apply_chat_template(
+        opening, tools=binding.tools, tokenize=False, add_generation_prompt=True
+    )
+    assert tokenizer.decode(trace.prompt_ids) == expected
+    # context segments: the tool result, then the user's facts turn, each closing with the
+    # generation prompt; each request saw exactly the trace so far
+    segments = _segments(trace)
+    tool_text = tokenizer.decode(segments[0])
+    observation = out.trajectory.tool_calls[0].observation
+    assert tool_text.startswith("\n<|im_start|>user\n<tool_response>\n")
+    assert observation in tool_text and answer in observation
+    assert scripted_turns(task)[1] in tokenizer.decode(segments[1])
+    assert all(tokenizer.decode(s).endswith("<|im_start|>assistant\n") for s in segments)
+    assert policy.contexts[-1] == trace.ids[: len(policy.contexts[-1])]
+    assert len(policy.contexts) == 3
+
+
+def _segments(trace: TokenTrace) -> list[list[int]]:
+    """Runs of mask-0 tokens in the completion."""
+    runs: list[list[int]] = []
+    current: list[int] = []
+    for tid, m in zip(trace.completion_ids, trace.mask, strict=True):
+        if m == 0:
+            current.append(tid)
+        elif current:
+            runs.append(current)
+            current = []
+    return [*runs, current] if current else runs
+
+
+def test_token_budget_stops_the_agent(
+    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any]
+) -> None:
+    task = bookstore_tasks[0]
+    policy = ScriptedPolicy(tokenizer, ["word " * 40] * 5)
+    cfg = TokenEpisodeConfig(max_completion_tokens=30, max_turn_tokens=20)
+    out = asyncio.run(
+        token_episode(task, as_rollout_task(task), 1, _deps(tokenizer, bookstore, policy), cfg)
+    )
+    assert out.trace.truncated
+    assert out.trajectory.end_reason == EndReason.AGENT_STOP
+    assert out.trace.agent_tokens == 20 and len(out.trace.completion_ids) >= 30
+    # the cut turn was closed with an end-of-turn token the agent did not write
+    first_context = out.trace.mask.index(0)
+    assert out.trace.completion_ids[first_context] == tokenizer.eos_token_id
