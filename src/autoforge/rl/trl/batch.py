@@ -73,7 +73,8 @@ def sample_step(
 ) -> StepBatch:
     """Generate ``len(task_ids)`` informative groups if the rounds allow; fill with the rest.
 
-    ``run_groups(ids, round_index)`` returns one list of rollouts per id, in order.
+    ``run_groups(ids, round_index)`` returns one list of rollouts per id, in order. Refill
+    rounds draw from the ``pool`` tasks not tried yet in this step.
     """
     sampler = DynamicSampler(
         target_tasks=len(task_ids),
@@ -82,6 +83,7 @@ def sample_step(
         mask_user_errors=True,  # the flags already say what is excluded
     )
     seen: list[RolloutGroup] = []
+    tried: set[str] = set()
     ids = task_ids
     while ids and not sampler.done:
         groups = [
@@ -89,7 +91,8 @@ def sample_step(
         ]
         seen.extend(groups)
         sampler.add(groups)
-        ids = _fresh(len(task_ids) - len(sampler.batch()), sampler, pool, rng)
+        tried.update(ids)
+        ids = _fresh(len(task_ids) - len(sampler.batch()), sampler, sorted(set(pool) - tried), rng)
     kept = sampler.batch()
     kept_ids = {id(g) for g in kept}
     fillers = [g for g in seen if id(g) not in kept_ids][: len(task_ids) - len(kept)]
