@@ -462,8 +462,43 @@ def render_skeleton(
             continue
         path = paths.get(param) or [stored_name(verb, param) if c.cls == "transition" else param]
         lines += set_lines("record", path, exprs[param], "    ", seen)
-    lines += [
-        "    # TODO: apply the other effects the description states (checks, amounts, ...)",
-        "    return record",
-    ]
+    effects = effect_sentences(spec.description + "\n" + policy)
+    lines.append("    # TODO: apply the other effects the docs state (checks, amounts, ...):")
+    lines += [f"    #   - {e}" for e in effects]
+    lines.append("    return record")
     return "\n".join(lines)
+
+
+_EFFECT = re.compile(
+    r"\b(refund\w*|balance|deduct\w*|charg\w*|price difference|added|subtract\w*|increase\w*|"
+    r"decrease\w*|stock|append\w*|recorded|becomes?|set to|changed to|total|amount|only if|"
+    r"must|cannot|can only|fails? if)\b",
+    re.IGNORECASE,
+)
+_NOT_EFFECT = re.compile(r"\b(agent|explain|email|transfer|ask)\b", re.IGNORECASE)
+
+
+def effect_sentences(text: str, limit: int = 5) -> list[str]:
+    """Sentences of the docs that state an effect or a rule the code must implement.
+
+    ``"The refund will be added to the user's gift card balance immediately if the payment was
+    made using a gift card"`` becomes a TODO line of the skeleton: a small model completes a
+    list of stated requirements far more reliably than a bare "apply the other effects".
+    """
+    body = re.sub(r"^\s*#.*$", "", text.replace("**", ""), flags=re.MULTILINE)
+    sentences = [
+        sentence
+        for para in re.split(r"\n\s*\n", body)
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z'\"])", re.sub(r"\s+", " ", para))
+    ]
+    out: list[str] = []
+    for sentence in sentences:
+        sentence = sentence.strip(" -#")
+        if not _EFFECT.search(sentence) or _NOT_EFFECT.search(sentence):
+            continue
+        short = sentence if len(sentence) <= 220 else sentence[:217] + "..."
+        if short not in out:
+            out.append(short)
+        if len(out) >= limit:
+            break
+    return out
