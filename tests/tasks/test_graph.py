@@ -66,6 +66,9 @@ def test_bookstore_edges_and_mappings(bookstore_spec: EnvironmentSpec) -> None:
     assert not graph.in_edges("search_books")
     # parts of an address are not references: no postal_code -> address.postal_code mapping
     assert all("postal_code" not in m.param for e in graph.edges for m in e.mappings)
+    # a lookup that returns nothing the source did not already return is not an edge
+    assert ("get_customer", "find_customer_by_email") not in edges
+    assert ("get_order", "get_book") in edges  # the book's price, author, ... are new
     assert graph.writes() == {
         "place_order",
         "cancel_order",
@@ -80,9 +83,7 @@ class _DropAndAdd:
 
     def judge(self, spec: EnvironmentSpec, candidates: list[ToolEdge]) -> list[EdgeVerdict]:
         return [
-            EdgeVerdict(
-                keep=not (c.source == "get_customer" and c.target == "find_customer_by_email")
-            )
+            EdgeVerdict(keep=not (c.source == "get_order" and c.target == "get_customer"))
             for c in candidates
         ]
 
@@ -108,10 +109,8 @@ def test_judge_hook_confirms_in_one_batch_and_validates_proposals(
     rules = build_graph(bookstore_spec)
     judged = build_graph(bookstore_spec, _DropAndAdd())
     edges = _edges(judged)
-    assert ("get_customer", "find_customer_by_email") not in edges
-    assert [(e.source, e.target) for e in judged.rejected] == [
-        ("get_customer", "find_customer_by_email")
-    ]
+    assert ("get_order", "get_customer") not in edges
+    assert [(e.source, e.target) for e in judged.rejected] == [("get_order", "get_customer")]
     assert edges[("get_book", "search_books")].confirmed_by == "llm"
     assert ("get_book", "get_order") not in edges  # invalid proposal dropped
     assert len(judged.edges) == len(rules.edges)  # one dropped, one added

@@ -204,3 +204,14 @@ def test_docs_without_returns_still_give_tasks(bookstore_env: Any) -> None:
     tasks, _ = generate_tasks(env, 3, "easy", seed=0)
     assert len(tasks) == 3
     assert all(not missing_facts(t.scenario, t.user_facts) for t in tasks)
+
+
+def test_repeated_write_gate() -> None:
+    from autoforge.tasks.model import GoldCall
+    from autoforge.tasks.pipeline import _repeated_writes
+
+    order = GoldCall(node="c1", name="place_order", arguments={"customer_id": "C-1", "items": []})
+    look = GoldCall(node="c0", name="get_book", arguments={"book_id": "B-1"})
+    again = order.model_copy(update={"node": "c2"})
+    assert _repeated_writes([order, look, again], {"place_order"}) == {"c2": "c1"}
+    assert _repeated_writes([look, look, order], {"place_order"}) == {}

@@ -388,6 +388,24 @@ def _dedupe_calls(nodes: list[CallNode | ReasonNode]) -> list[CallNode | ReasonN
     return out
 
 
+def without_calls(bp: Blueprint, rename: dict[str, str]) -> Blueprint:
+    """``bp`` without the calls in ``rename`` (old id -> id of the identical call that stays);
+    their users read from the kept call, and facts no longer used are dropped."""
+    nodes: list[CallNode | ReasonNode] = []
+    for node in bp.nodes:
+        if node.id in rename:
+            continue
+        if isinstance(node, CallNode):
+            args = {k: _remap(b, rename) for k, b in node.args.items()}
+            nodes.append(node.model_copy(update={"args": args}))
+        else:
+            inputs = {k: _remap(b, rename) for k, b in node.inputs.items()}
+            nodes.append(node.model_copy(update={"inputs": inputs}))
+    slim = bp.model_copy(update={"nodes": nodes})
+    used = set(slim.fact_names_used())
+    return slim.model_copy(update={"facts": [f for f in bp.facts if f.name in used]})
+
+
 def build_blueprint(
     walk: Walk,
     graph: ToolGraph,

@@ -7,6 +7,9 @@
 * ``nondeterministic``: replaying the gold run twice from S0 with the same facts does not give
   the same final hash and outputs;
 * ``duplicate``: the canonical blueprint+facts signature was seen before;
+* ``repeated_call``: the gold run made the same state-changing call twice (merged walks that
+  converge on one action through different bindings) and the blueprint without the repeat
+  no longer runs (usually the repeat is simply dropped);
 * ``difficulty``: a metric is outside the requested range;
 * ``scenario``: the written scenario leaves out a fact the blueprint needs.
 
@@ -37,6 +40,7 @@ REASONS = (
     "do_nothing_passes",
     "nondeterministic",
     "duplicate",
+    "repeated_call",
     "scenario",
 )
 

@@ -24,6 +24,7 @@ from autoforge.tasks.schema import (
     param_leaves,
     tool_access,
 )
+from autoforge.tooldocs.spec import ToolSpec
 
 GRAPH_SCHEMA_VERSION = 1
 
@@ -195,14 +196,27 @@ def _best_mapping(outs: list[Leaf], param: Leaf, required: bool) -> FieldMapping
     return FieldMapping(output=out.path, param=param.path, reason=reason, required=required)
 
 
+def _adds_nothing(target: ToolSpec, known: set[str], spec: EnvironmentSpec) -> bool:
+    """A read tool whose every result field the source already returned: a pointless lookup
+    (``get_customer -> find_customer_by_email``)."""
+    if tool_access(target) != "read":
+        return False
+    names = {leaf.name for leaf in output_leaves(target, spec.state_schema)}
+    return bool(names) and names <= known
+
+
 def propose_edges(spec: EnvironmentSpec) -> list[ToolEdge]:
-    """All rule edges between the tools of ``spec`` (no self-loops), in tool order."""
+    """All rule edges between the tools of ``spec``, in tool order.
+
+    No self-loops, and no edge into a read tool that would return nothing new.
+    """
     state = spec.state_schema
     edges: list[ToolEdge] = []
     for source in spec.tools:
         outs = output_leaves(source, state)
+        out_names = {o.name for o in outs}
         for target in spec.tools:
-            if target.name == source.name:
+            if target.name == source.name or _adds_nothing(target, out_names, spec):
                 continue
             mappings = []
             for param in param_leaves(target, state):

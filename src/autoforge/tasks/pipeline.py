@@ -8,6 +8,7 @@ are hooks. The same environment, arguments and seed give the same tasks.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -17,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
-from autoforge.tasks.build import build_blueprint
+from autoforge.tasks.build import build_blueprint, without_calls
 from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty
 from autoforge.tasks.gates import (
     Deduplicator,
@@ -27,12 +28,19 @@ from autoforge.tasks.gates import (
     replay_is_stable,
 )
 from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
-from autoforge.tasks.instantiate import GoldFailure, Instance, instantiate, required_outputs
+from autoforge.tasks.instantiate import (
+    GoldFailure,
+    GoldRun,
+    Instance,
+    execute,
+    instantiate,
+    required_outputs,
+)
 from autoforge.tasks.merge import MergeAdvisor, merge_walks
-from autoforge.tasks.model import Task
+from autoforge.tasks.model import GoldCall, Task
 from autoforge.tasks.population import StateGenerator
 from autoforge.tasks.question import ScenarioRequest, ScenarioWriter, TemplateWriter, missing_facts
-from autoforge.tasks.runtime import EnvironmentLike
+from autoforge.tasks.runtime import EnvironmentLike, bind_state
 from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
 
 StateSource = Literal["generate", "initial"]
@@ -156,8 +164,27 @@ class _Run:
         clock("gates", t2)
         return task
 
+    def without_repeats(self, bp: Blueprint, inst: Instance) -> tuple[Blueprint, GoldRun] | None:
+        """Drop state-changing calls that repeat an earlier one exactly, and re-run the rest
+        (merged walks can converge on one action through different bindings)."""
+        repeats = _repeated_writes(inst.run.calls, self.graph.writes())
+        if not repeats:
+            return bp, inst.run
+        slim = without_calls(bp, repeats)
+        facts = {k: v for k, v in inst.run.facts.items() if k in {f.name for f in slim.facts}}
+        bound = inst.bound or bind_state(self.env, inst.initial_state)
+        try:
+            return slim, execute(slim, self.env.spec, bound.episode(), facts)
+        except GoldFailure:
+            return None
+
     def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
-        run, outputs = inst.run, required_outputs(bp, inst.run)
+        slimmed = self.without_repeats(bp, inst)
+        if slimmed is None:
+            self.gates.reject("repeated_call")
+            return None
+        bp, run = slimmed
+        outputs = required_outputs(bp, run)
         if do_nothing_passes(inst.initial_hash, run.final_hash, outputs):
             self.gates.reject("do_nothing_passes")
             return None
@@ -193,6 +220,21 @@ class _Run:
             meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
                   "graph_judge": self.graph.judge},
         )  # fmt: skip
+
+
+def _repeated_writes(calls: list[GoldCall], writes: set[str]) -> dict[str, str]:
+    """State-changing calls that repeat an earlier one exactly: ``{later node: earlier node}``
+    (a user asks for a thing once)."""
+    seen: dict[tuple[str, str], str] = {}
+    repeats: dict[str, str] = {}
+    for call in calls:
+        if call.name in writes:
+            key = (call.name, json.dumps(call.arguments, sort_keys=True))
+            if key in seen:
+                repeats[call.node] = seen[key]
+            else:
+                seen[key] = call.node
+    return repeats
 
 
 def _failed_step(bp: Blueprint, node_id: str | None) -> int | None:
