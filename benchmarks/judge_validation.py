@@ -1,0 +1,277 @@
+"""Judge validation: precision and recall of the MEU judge's user-error flags, per fault kind.
+
+Episodes on the bundled bookstore example (tasks from ``autoforge.tasks.generate_tasks``) are
+played with a ``FaultyUser``: with probability ``p`` per user turn (at most one fault per
+episode) it changes a known fact, invents one, or stops early, and records what it did, so the
+ground truth of every episode is known. Two sets of episodes:
+
+1. ``scripted``: the oracle agent (gold calls) and the scripted user (request, facts, thanks)
+   under the fault wrapper; fast and deterministic, many episodes;
+2. ``llm``: the embedded model (``--model small`` = 0.5B by default) as agent and user under the
+   fault wrapper; bounded (``--llm-episodes``, short ``--max-steps``), slow on CPU.
+
+Two judges read every episode (the LLM judge a subset of the scripted ones, ``--llm-judged``):
+``rule`` (``autoforge.bench.rulejudge``, no model) and ``llm`` (``autoforge.rollout.judge``:
+claims extracted by the embedded model, verdict decided in code). The baseline in the same run
+is a judge that never flags (precision undefined, recall 0) and the rule judge itself.
+
+Run: ``python benchmarks/judge_validation.py`` (``--llm none`` for the scripted part only).
+Prints tables and, last, one JSON line with the headline figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from autoforge.bench.judgeval import (
+    KINDS,
+    JudgedEpisode,
+    fault_kinds,
+    judge_failures,
+    score,
+    verdict_kinds,
+)
+from autoforge.bench.players import OracleClient, scripted_user
+from autoforge.bench.rulejudge import rule_judge
+from autoforge.bench.targets import task_spec_of
+from autoforge.env import Environment
+from autoforge.examples import example_path
+from autoforge.rollout.agent import AgentConfig
+from autoforge.rollout.episode import EpisodeConfig
+from autoforge.rollout.judge import judge_user
+from autoforge.rollout.runner import (
+    RolloutConfig,
+    RolloutDeps,
+    Runner,
+    bind_environment,
+    episode_fn,
+    episode_seed,
+    rollout_episode,
+)
+from autoforge.rollout.task import TaskSpec
+from autoforge.rollout.trajectory import Trajectory
+from autoforge.rollout.user import UserConfig
+from autoforge.tasks import generate_tasks
+
+Pair = tuple[TaskSpec, Trajectory]
+
+
+def make_tasks(env: Any, n: int, difficulty: str, seed: int) -> list[TaskSpec]:
+    tasks, _ = generate_tasks(env, n=n, difficulty=difficulty, seed=seed)
+    return [task_spec_of(t) for t in tasks]
+
+
+async def scripted_episodes(env: Any, tasks: list[TaskSpec], p: float, repeats: int) -> list[Pair]:
+    """Oracle agent x scripted user under the fault wrapper."""
+    config = RolloutConfig(fault_p=p, episode=EpisodeConfig(max_steps=30))
+    out: list[Pair] = []
+    for task in tasks:
+        for trial in range(repeats):
+            deps = RolloutDeps(
+                client=OracleClient(task),
+                env_factory=lambda t: bind_environment(env, t),
+                user_factory=scripted_user,
+            )
+            seed = episode_seed(0, task.id, trial)
+            out.append((task, await rollout_episode(task, trial, seed, config, deps)))
+    return out
+
+
+def llm_config(model: str) -> Any:
+    from autoforge.llm.config import build_config
+
+    return build_config(
+        environ={}, overrides={"embedded": {"model": model, "ctx_size": 8192}, "cache": False}
+    )
+
+
+async def llm_episodes(
+    env: Any, tasks: list[TaskSpec], client: Any, p: float, max_steps: int, work: Path
+) -> list[Pair]:
+    """Embedded agent x embedded user under the fault wrapper (checkpointed in ``work``)."""
+    config = RolloutConfig(
+        fault_p=p,
+        agent=AgentConfig(max_tokens=256),
+        user=UserConfig(max_tokens=160),
+        episode=EpisodeConfig(max_steps=max_steps),
+    )
+    deps = RolloutDeps(client=client, env_factory=lambda t: bind_environment(env, t))
+    runner = Runner(episode_fn(config, deps), checkpoint=work / "llm_episodes.jsonl", concurrency=2)
+    trajs = await runner.run(tasks, trials=1)
+    by_id = {t.id: t for t in tasks}
+    return [(by_id[t.task_id], t) for t in trajs if not t.is_infra_error]
+
+
+def judge_by_rule(pairs: list[Pair], source: str) -> list[JudgedEpisode]:
+    out = []
+    for task, traj in pairs:
+        verdict = rule_judge(task, traj.model_copy(deep=True), apply=False)
+        out.append(
+            JudgedEpisode(
+                task_id=task.id,
+                source=source,
+                judge="rule",
+                faults=fault_kinds(traj),
+                flags=verdict_kinds(verdict),
+                reason=verdict.reason,
+            )
+        )
+    return out
+
+
+async def judge_by_llm(client: Any, pairs: list[Pair], source: str) -> list[JudgedEpisode]:
+    out = []
+    for task, traj in pairs:
+        started = time.perf_counter()
+        try:
+            verdict = await judge_user(client, task, traj.model_copy(deep=True), apply=False)
+            flags, reason = verdict_kinds(verdict), verdict.reason
+        except Exception as exc:  # LLMFailure: counted as a judge failure, not a verdict
+            flags, reason = None, f"{type(exc).__name__}: {exc}"[:200]
+        rec = JudgedEpisode(
+            task_id=task.id,
+            source=source,
+            judge="llm",
+            faults=fault_kinds(traj),
+            flags=flags,
+            reason=reason,
+        )
+        print(
+            f"  judged {task.id}: faults={rec.faults} flags={rec.flags} "
+            f"({time.perf_counter() - started:.1f}s)",
+            file=sys.stderr,
+            flush=True,
+        )
+        out.append(rec)
+    return out
+
+
+def never_flags(records: list[JudgedEpisode]) -> list[JudgedEpisode]:
+    """The do-nothing baseline: the same episodes, nothing flagged."""
+    return [r.model_copy(update={"judge": "never", "flags": []}) for r in records]
+
+
+def _rate(value: float | None) -> str:
+    return "  -  " if value is None else f"{value:.2f}"
+
+
+def table(title: str, records: list[JudgedEpisode]) -> dict[str, Any]:
+    """Print one judge x source table; return its figures."""
+    scores = score(records)
+    failed = judge_failures(records)
+    print(f"\n{title}: {len(records)} episodes, judge failures {failed}")
+    cols = ("truth", "flag", "tp", "fp", "fn", "prec", "rec")
+    print(f"{'kind':<12} " + " ".join(f"{c:>5}" for c in cols))
+    for kind in KINDS:
+        s = scores[kind]
+        print(
+            f"{kind:<12} {s.tp + s.fn:>5} {s.tp + s.fp:>5} {s.tp:>5} {s.fp:>5} {s.fn:>5} "
+            f"{_rate(s.precision):>5} {_rate(s.recall):>5}"
+        )
+    return {
+        "episodes": len(records),
+        "judge_failures": failed,
+        **{k: scores[k].row() for k in KINDS},
+    }
+
+
+def headline(figures: dict[str, Any]) -> dict[str, Any]:
+    """precision/recall of ``any`` per judge x source, rounded."""
+    out: dict[str, Any] = {}
+    for name, fig in figures.items():
+        row = fig["any"]
+        out[name] = {
+            "n": fig["episodes"],
+            "precision": None if row["precision"] is None else round(row["precision"], 3),
+            "recall": None if row["recall"] is None else round(row["recall"], 3),
+            "failures": fig["judge_failures"],
+        }
+        for kind in ("change_fact", "invent_fact", "stop_early"):
+            r = fig[kind]
+            out[name][f"recall_{kind}"] = None if r["recall"] is None else round(r["recall"], 3)
+    return out
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    env = Environment.load(example_path("bookstore"))
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    tasks = make_tasks(env, args.tasks, "any", args.seed)
+    scripted = await scripted_episodes(env, tasks, args.p, args.repeats)
+    print(
+        f"scripted: {len(scripted)} episodes on {len(tasks)} tasks in "
+        f"{time.perf_counter() - started:.1f}s",
+        file=sys.stderr,
+    )
+    rule_s = judge_by_rule(scripted, "scripted")
+    figures = {
+        "never/scripted": table("never-flag baseline x scripted episodes", never_flags(rule_s)),
+        "rule/scripted": table("rule judge x scripted episodes", rule_s),
+    }
+    meta: dict[str, Any] = {"p": args.p, "scripted_episodes": len(scripted)}
+    if args.llm != "none":
+        figures.update(await llm_part(args, env, scripted, work, meta))
+    meta["wall_s"] = round(time.perf_counter() - started, 1)
+    return {"meta": meta, "figures": figures}
+
+
+async def llm_part(
+    args: argparse.Namespace, env: Any, scripted: list[Pair], work: Path, meta: dict[str, Any]
+) -> dict[str, Any]:
+    from autoforge.llm import LLMClient
+
+    client = LLMClient(llm_config(args.llm), cache=False)
+    figures: dict[str, Any] = {}
+    try:
+        subset = random.Random(args.seed).sample(scripted, min(args.llm_judged, len(scripted)))
+        t0 = time.perf_counter()
+        llm_s = await judge_by_llm(client, subset, "scripted")
+        meta["llm_judge_s_per_episode"] = round((time.perf_counter() - t0) / max(1, len(subset)), 1)
+        figures["llm/scripted"] = table(f"LLM judge ({args.llm}) x scripted episodes", llm_s)
+        figures["rule/scripted-subset"] = table(
+            "rule judge x the same scripted subset", judge_by_rule(subset, "scripted")
+        )
+        if args.llm_episodes:
+            llm_tasks = make_tasks(env, args.llm_episodes, "easy", args.seed + 1)
+            t0 = time.perf_counter()
+            pairs = await llm_episodes(env, llm_tasks, client, args.p, args.max_steps, work)
+            wall = time.perf_counter() - t0
+            meta.update(llm_episodes=len(pairs), llm_episode_wall_s=round(wall, 1))
+            figures["rule/llm"] = table("rule judge x LLM episodes", judge_by_rule(pairs, "llm"))
+            figures["llm/llm"] = table(
+                f"LLM judge ({args.llm}) x LLM episodes", await judge_by_llm(client, pairs, "llm")
+            )
+    finally:
+        await client.aclose()
+    meta["model"] = args.llm
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tasks", type=int, default=40, help="tasks for scripted episodes")
+    parser.add_argument("--repeats", type=int, default=3, help="scripted episodes per task")
+    parser.add_argument("--p", type=float, default=0.35, help="fault probability per user turn")
+    parser.add_argument("--llm", default="small", help="embedded model: small|default|none")
+    parser.add_argument(
+        "--llm-judged", type=int, default=16, help="scripted episodes the LLM judges"
+    )
+    parser.add_argument("--llm-episodes", type=int, default=12, help="LLM-played episodes")
+    parser.add_argument("--max-steps", type=int, default=10, help="LLM calls per LLM episode")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--work", default="/tmp/autoforge-judge-validation")
+    args = parser.parse_args()
+    result = asyncio.run(run(args))
+    print(json.dumps({"meta": result["meta"], **headline(result["figures"])}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,276 @@
+"""Units of the evaluation: role specs, the rule-based MEU extractor, judge-validation scoring,
+state diffs against S*, the viewer's escaping, the tau-bench binding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autoforge.bench.diffs import episode_diff
+from autoforge.bench.evaluation import RunInfo, summarize
+from autoforge.bench.html import render_eval_html
+from autoforge.bench.judgeval import JudgedEpisode, score, verdict_kinds
+from autoforge.bench.roles import apply_role_specs, parse_role_spec, split_url_model
+from autoforge.bench.rulejudge import fact_values, rule_judge
+from autoforge.env import Environment
+from autoforge.errors import UserError
+from autoforge.examples import example_path
+from autoforge.llm.config import build_config, resolve_endpoint
+from autoforge.rollout.judge import JudgeVerdict
+from autoforge.rollout.task import EvaluationCriteria, GoldAction, TaskSpec
+from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
+
+# --------------------------------------------------------------------------- role specs
+
+
+def test_split_url_model() -> None:
+    assert split_url_model("http://h:8000/v1/Qwen/Qwen3-8B") == (
+        "http://h:8000/v1",
+        "Qwen/Qwen3-8B",
+    )
+    assert split_url_model("https://api.x.com/v1") == ("https://api.x.com/v1", None)
+    assert split_url_model("http://h:8000/llama") == ("http://h:8000", "llama")
+    assert split_url_model("http://h:8000/") == ("http://h:8000", None)
+
+
+def test_role_specs_set_each_role_independently() -> None:
+    base = build_config(environ={"AUTOFORGE_BASE_URL": "http://remote/v1", "AUTOFORGE_MODEL": "m"})
+    specs = [
+        parse_role_spec("agent", "http://h:1/v1/big/model"),
+        parse_role_spec("user", "small"),
+        parse_role_spec("judge", None),
+    ]
+    config = apply_role_specs(base, specs)
+    agent, user, judge = (resolve_endpoint(config, r) for r in ("agent", "user", "judge"))
+    assert (agent.base_url, agent.model) == ("http://h:1/v1", "big/model")
+    assert user.embedded == "small" and user.base_url is None  # despite AUTOFORGE_BASE_URL
+    assert (judge.base_url, judge.model) == ("http://remote/v1", "m")
+    assert parse_role_spec("agent", "oracle").kind == "scripted"
+    assert parse_role_spec("user", "embedded").model == "default"
+    with pytest.raises(UserError, match="--user 'oracle'"):
+        parse_role_spec("user", "oracle")  # oracle is an agent, not a user
+
+
+# --------------------------------------------------------------------------- rule judge
+
+TASK = TaskSpec(
+    id="t",
+    env_id="shop",
+    scenario="Cancel your order.",
+    user_known_facts={"order_id": "ORD-1234", "email": "ada@example.com"},
+)
+
+
+def traj(*turns: str | tuple[str, str], end: EndReason = EndReason.USER_STOP) -> Trajectory:
+    """User turns; a ``(role, text)`` pair inserts an agent or tool message."""
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "policy"}]
+    n = 0
+    for turn in turns:
+        if isinstance(turn, tuple):
+            messages.append({"role": turn[0], "content": turn[1]})
+        else:
+            messages.append({"role": "user", "content": turn})
+            n += 1
+    return Trajectory(task_id="t", messages=messages, end_reason=end, n_user_turns=n)
+
+
+def test_rule_judge_clean_conversation_is_not_flagged() -> None:
+    t = traj(
+        "Please cancel ORD-1234, my email is ada@example.com.",
+        ("assistant", "Done. Your refund of 1250 is on its way."),
+        "Great, so 1250 back. Thanks!",
+    )
+    assert rule_judge(TASK, t).user_error is False
+
+
+def test_rule_judge_flags_changed_and_invented_facts() -> None:
+    changed = rule_judge(TASK, traj("Please cancel ORD-1235."))
+    assert changed.user_error and "contradicted scenario fact order_id" in changed.reason
+    assert changed.evidence == ["turn 1: 'ORD-1235'"]
+    invented = rule_judge(TASK, traj("Cancel ORD-1234. My membership number is M-55512."))
+    assert invented.user_error and "not in the scenario" in invented.reason
+    # an id the agent said earlier is not invented, one it says only later is
+    echoed = traj(("assistant", "Your other order is ORD-777."), "Then cancel ORD-777 too.")
+    assert rule_judge(TASK, echoed).user_error is False
+    later = traj("Cancel ORD-777.", ("assistant", "ORD-777 does not exist."))
+    assert rule_judge(TASK, later).user_error is True
+
+
+def test_rule_judge_stops() -> None:
+    assert rule_judge(TASK, traj()).user_error  # stopped before saying anything
+    asked = traj("Cancel ORD-1234.", ("assistant", "What is your email?"))
+    assert "stopped before the goal" in rule_judge(TASK, asked).reason
+    answered = traj("Cancel ORD-1234.", ("assistant", "It is cancelled."))
+    assert rule_judge(TASK, answered).user_error is False
+    cut = traj("Cancel ORD-1234.", ("assistant", "What is your email?"), end=EndReason.MAX_TURNS)
+    assert rule_judge(TASK, cut).user_error is False  # the user did not stop
+
+
+def test_fact_values_flatten_structured_facts() -> None:
+    facts = fact_values({"address": json.dumps({"city": "Rome", "zip": 123}), "n": 2})
+    assert facts == {"address.city": "Rome", "address.zip": "123", "n": "2"}
+
+
+# --------------------------------------------------------------------------- judge validation
+
+
+def test_verdict_kinds_and_scores() -> None:
+    v = JudgeVerdict(
+        user_error=True,
+        reason="user contradicted scenario fact a; user stated a fact not in the scenario",
+    )
+    assert verdict_kinds(v) == ["change_fact", "invent_fact"]
+    assert verdict_kinds(JudgeVerdict(user_error=False, reason="no user error found")) == []
+    assert verdict_kinds(None) is None
+    records = [
+        JudgedEpisode(
+            task_id="a", source="s", judge="j", faults=["change_fact"], flags=["change_fact"]
+        ),
+        JudgedEpisode(task_id="b", source="s", judge="j", faults=["stop_early"], flags=[]),
+        JudgedEpisode(task_id="c", source="s", judge="j", faults=[], flags=["invent_fact"]),
+        JudgedEpisode(task_id="d", source="s", judge="j", faults=[], flags=[]),
+        JudgedEpisode(task_id="e", source="s", judge="j", faults=["stop_early"], flags=None),
+    ]
+    s = score(records)
+    assert (s["change_fact"].precision, s["change_fact"].recall) == (1.0, 1.0)
+    assert s["stop_early"].recall == 0.0 and s["stop_early"].precision is None
+    assert s["invent_fact"].precision == 0.0
+    assert (s["any"].tp, s["any"].fp, s["any"].fn, s["any"].tn) == (1, 1, 1, 1)
+
+
+# --------------------------------------------------------------------------- diffs and viewer
+
+
+@pytest.fixture(scope="module")
+def bookstore() -> Any:
+    return Environment.load(example_path("bookstore"))
+
+
+def cancel_task(env: Any) -> TaskSpec:
+    gold = env.episode()
+    assert gold.call("cancel_order", {"order_id": "ORD-9", "reason": "ordered_by_mistake"}).ok
+    crit = EvaluationCriteria(
+        actions=[
+            GoldAction(
+                name="cancel_order", arguments={"order_id": "ORD-9", "reason": "ordered_by_mistake"}
+            )
+        ]
+    )
+    return TaskSpec(
+        id="cancel<9>",
+        env_id="bookstore",
+        scenario="s",
+        gold_state_hash=gold.state_hash(),
+        criteria=crit,
+    )
+
+
+def played(env: Any, task: TaskSpec, calls: list[tuple[str, dict[str, Any]]]) -> Trajectory:
+    ep = env.episode()
+    records = []
+    for i, (name, args) in enumerate(calls):
+        obs = ep.call(name, args)
+        records.append(
+            ToolCallRecord(step=i, call_id=f"c{i}", name=name, arguments=args, ok=obs.ok)
+        )
+    return Trajectory(
+        task_id=task.id,
+        tool_calls=records,
+        final_state_hash=ep.state_hash(),
+        end_reason=EndReason.USER_STOP,
+        messages=[{"role": "user", "content": "<script>alert(1)</script>"}],
+    )
+
+
+def test_episode_diff_against_gold(bookstore: Any) -> None:
+    task = cancel_task(bookstore)
+    wrong = played(
+        bookstore,
+        task,
+        [
+            ("cancel_order", {"order_id": "ORD-9", "reason": "other"}),
+            ("cancel_order", {"order_id": "NOPE", "reason": "other"}),
+        ],
+    )
+    d = episode_diff(bookstore, task, wrong)
+    assert d.replayed and d.hash_matches and d.gold_known and d.gold_matches_task
+    assert d.changes and all(op["path"][:2] != ["orders", "NOPE"] for op in d.changes)
+    reason = [op for op in d.vs_gold if op["path"][-1] == "cancel_reason"]
+    assert reason and reason[0]["old"] == "ordered_by_mistake" and reason[0]["new"] == "other"
+    right = played(bookstore, task, [("cancel_order", task.criteria.actions[0].arguments)])  # type: ignore[union-attr]
+    assert episode_diff(bookstore, task, right).vs_gold == []
+    tampered = wrong.model_copy(update={"final_state_hash": "0" * 64})
+    assert episode_diff(bookstore, task, tampered).hash_matches is False
+
+
+def test_viewer_escapes_everything(bookstore: Any) -> None:
+    task = cancel_task(bookstore)
+    t = played(bookstore, task, [])
+    t.reward, t.reward_reason = 0.0, "DB: final state <b>differs</b>"
+    run = RunInfo(
+        env="bookstore",
+        env_dir="x",
+        tasks_source="y",
+        agent="a<i>",
+        user="u",
+        judge="j",
+        trials=1,
+        seed=0,
+        executor="local",
+        max_steps=5,
+        keep_thinking=True,
+        started_at=0.0,
+    )
+    out = summarize([t], run)
+    html = render_eval_html(out, [t], lambda tr: episode_diff(bookstore, task, tr))
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<b>differs</b>" not in html and "a&lt;i&gt;" in html
+    assert 'id="task-cancel_9_"' in html and "differences from S*" in html
+
+
+# --------------------------------------------------------------------------- --bench binding
+
+
+def test_bench_binding_skips_what_it_cannot_cover(benchmarks_dir: Path, tmp_path: Path) -> None:
+    from autoforge.bench.targets import load_target
+
+    retail = benchmarks_dir / "tau-bench" / "retail"
+    tools = json.loads((retail / "tools.json").read_text())
+    keep = [
+        t for t in tools if t["function"]["name"] in ("get_order_details", "cancel_pending_order")
+    ]
+    env_dir = tmp_path / "env"
+    env_dir.mkdir()
+    from autoforge.env import EnvironmentSpec
+    from autoforge.tooldocs.spec import ToolSpec
+
+    spec = EnvironmentSpec(
+        name="retail-mini",
+        tools=[
+            ToolSpec(
+                name=t["function"]["name"], description="d", parameters=t["function"]["parameters"]
+            )
+            for t in keep
+        ],
+    )
+    (env_dir / "environment.json").write_text(spec.model_dump_json())
+    (env_dir / "tools.py").write_text(
+        "def get_order_details(state, order_id):\n    return state['orders'][order_id]\n\n"
+        "def cancel_pending_order(state, order_id, reason):\n"
+        "    state['orders'][order_id]['status'] = 'cancelled'\n    return 'ok'\n"
+    )
+    target = load_target(env_dir, bench_dir=retail)
+    assert target.tasks and target.skipped
+    assert all(r.startswith("environment lacks tools") for r in target.skipped.values())
+    task = next(
+        t
+        for t in target.tasks
+        if any(a.name == "cancel_pending_order" for a in t.criteria.actions)  # type: ignore[union-attr]
+    )
+    ep = target.env.episode()
+    for action in task.criteria.actions:  # type: ignore[union-attr]
+        ep.call(action.name, action.arguments)
+    assert task.gold_state_hash == ep.state_hash() != target.env.episode().state_hash()
