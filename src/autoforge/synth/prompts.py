@@ -112,6 +112,8 @@ def relevant_policy(policy: str | None, spec: ToolSpec, limit: int = 1000) -> st
             scored.append((-score, i, section))
     picked: list[tuple[int, str]] = []
     used = 0
+    best = -min(scored)[0] if scored else 0
+    scored = [x for x in scored if -x[0] * 2 > best]  # clearly about this tool
     for rank, (_, i, section) in enumerate(sorted(scored)):
         if rank == 0 and len(section) > limit:
             section = clip(section, limit)
