@@ -31,6 +31,7 @@ from autoforge.tasks.blueprint import (
     ReasonNode,
 )
 from autoforge.tasks.graph import FieldMapping, ToolGraph
+from autoforge.tasks.merge import user_collection
 from autoforge.tasks.reasoning import PathSeg, ReasoningSpec
 from autoforge.tasks.schema import (
     Leaf,
@@ -312,7 +313,10 @@ class _Builder:
                     total = ReasoningSpec(op="sum" if self.rng.random() < 0.5 else "average",
                                           field=[leaf.name])  # fmt: skip
                     options.append((total, {"items": items}, noun))
+        user = user_collection(self.spec.state_schema)
         for leaf in scalars:
+            if leaf.record_of == user and leaf.name in (*_NAME_FIELDS, "email", "phone"):
+                continue  # the user knows their own name: not worth asking
             noun = singular(leaf.record_of) if leaf.record_of else "result"
             spec = ReasoningSpec(op="lookup", field=[leaf.name])
             options.append((spec, {"value": ref}, noun))

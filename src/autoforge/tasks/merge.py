@@ -46,13 +46,27 @@ class RuleMergeAdvisor:
         return False
 
 
+_USER_CACHE: dict[int, tuple[StateSchema, str | None]] = {}
+
+
 def user_collection(schema: StateSchema) -> str | None:
     """The collection that identifies the user: referenced by most others, with a login field.
 
     Collections with an email/phone/username attribute win; among those (or all, if none has
     one) the one referenced by the most attributes of other collections. None if no collection
-    is referenced at all.
+    is referenced at all. Memoised per schema object.
     """
+    cached = _USER_CACHE.get(id(schema))
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    found = _user_collection(schema)
+    if len(_USER_CACHE) > 256:
+        _USER_CACHE.clear()
+    _USER_CACHE[id(schema)] = (schema, found)
+    return found
+
+
+def _user_collection(schema: StateSchema) -> str | None:
     refs = {c.name: 0 for c in schema.collections}
     for coll in schema.collections:
         for attr in coll.attributes:

@@ -39,7 +39,13 @@ from autoforge.tasks.instantiate import (
 from autoforge.tasks.merge import MergeAdvisor, merge_walks
 from autoforge.tasks.model import GoldCall, Task
 from autoforge.tasks.population import StateGenerator
-from autoforge.tasks.question import ScenarioRequest, ScenarioWriter, TemplateWriter, missing_facts
+from autoforge.tasks.question import (
+    ScenarioRequest,
+    ScenarioWriter,
+    TemplateWriter,
+    fact_text,
+    missing_facts,
+)
 from autoforge.tasks.runtime import EnvironmentLike, bind_state
 from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
 
@@ -184,7 +190,10 @@ class _Run:
             self.gates.reject("repeated_call")
             return None
         bp, run = slimmed
-        outputs = required_outputs(bp, run)
+        known = {fact_text(v) for v in run.facts.values()}
+        outputs = [o for o in required_outputs(bp, run) if o.text not in known]
+        if len(outputs) < len(bp.outputs):  # what the user already knows is not an answer
+            bp = bp.model_copy(update={"outputs": [o.node for o in outputs]})
         if do_nothing_passes(inst.initial_hash, run.final_hash, outputs):
             self.gates.reject("do_nothing_passes")
             return None

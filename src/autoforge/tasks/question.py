@@ -170,6 +170,8 @@ class _Describer:
             assert isinstance(call, CallNode)
             if binding.path:
                 return f"the {field_words(binding.path)} of {self.subject(call)}"
+            if not call.args:
+                return f"all the {words(call.tool)} results"
             return f"the {words(call.tool)} results for {self.subject(call)}"
         return self.binding(binding)
 
