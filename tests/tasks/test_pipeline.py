@@ -14,7 +14,7 @@ from autoforge.tasks.gates import Deduplicator, do_nothing_passes, replay_is_sta
 from autoforge.tasks.instantiate import execute
 from autoforge.tasks.model import RequiredOutput, Task, TaskSet, TaskSetError, UserScenario
 from autoforge.tasks.pipeline import TaskHooks, generate_tasks
-from autoforge.tasks.question import ScenarioRequest, missing_facts
+from autoforge.tasks.question import ScenarioRequest, fact_text, missing_facts
 
 
 def test_generated_tasks_are_verifiable(generated: Any, bookstore_env: Any) -> None:
@@ -37,6 +37,8 @@ def test_generated_tasks_are_verifiable(generated: Any, bookstore_env: Any) -> N
         assert not task.is_solved(task.initial_state_hash, "")
         assert not missing_facts(task.scenario, task.user_facts)
         assert task.user_facts and set(task.user_facts) == set(task.blueprint.fact_names_used())
+        known = {fact_text(v) for v in task.user_facts.values()}
+        assert all(o.text not in known for o in task.required_outputs)
 
 
 def test_generation_is_seeded(bookstore_env: Any, generated: Any) -> None:
