@@ -157,6 +157,7 @@ class ERPOTrainer(GRPOTrainer):
         self._loop = asyncio.new_event_loop()
         self._rng = random.Random(args.seed)
         self.last_advantages: np.ndarray = np.zeros(0)
+        self.last_batch: StepBatch | None = None
         super().__init__(
             model=model,
             reward_funcs=[verifier_reward],
@@ -290,7 +291,7 @@ class ERPOTrainer(GRPOTrainer):
             local, dtype=torch.float32, device=out["advantages"].device
         )
         self._record(record)
-        self._batch = None
+        self.last_batch, self._batch = self._batch, None
         return out
 
     def _erpo_advantages(self, batch: StepBatch) -> tuple[np.ndarray, dict[str, Any]]:
