@@ -206,10 +206,23 @@ def message_html(message: dict[str, Any], error_ids: set[str]) -> Markup:
     return tag("div", join(parts), cls=f"msg {role}{' err' if err else ''}")
 
 
-def conversation_html(t: Trajectory) -> Markup:
-    """The whole conversation as the agent saw it."""
+def conversation_html(t: Trajectory, shared_system: str | None = None) -> Markup:
+    """The whole conversation as the agent saw it; a system prompt equal to
+    ``shared_system`` (shown once at the top of the page) is left out."""
     errors = {c.call_id for c in t.tool_calls if not c.ok}
-    return join(message_html(m, errors) for m in t.messages)
+    return join(
+        message_html(m, errors)
+        for m in t.messages
+        if not (m.get("role") == "system" and m.get("content") == shared_system)
+    )
+
+
+def shared_system_prompt(trajs: Sequence[Trajectory]) -> str | None:
+    """The agent's system prompt when every episode has the same one (the policy)."""
+    prompts = {
+        str(m.get("content")) for t in trajs for m in t.messages[:1] if m.get("role") == "system"
+    }
+    return prompts.pop() if len(prompts) == 1 else None
 
 
 def _diff_rows(ops: Sequence[dict[str, Any]], old_label: str, new_label: str) -> Markup:
@@ -261,7 +274,7 @@ def _verdict_html(t: Trajectory) -> Markup:
     return join(parts)
 
 
-def episode_html(t: Trajectory, diff: EpisodeDiff | None) -> Markup:
+def episode_html(t: Trajectory, diff: EpisodeDiff | None, system: str | None = None) -> Markup:
     """One episode, collapsed: a summary line, then reward, verdict, diff and conversation."""
     summary = join(
         [
@@ -285,7 +298,7 @@ def episode_html(t: Trajectory, diff: EpisodeDiff | None) -> Markup:
         body.append(tag("p", f"infrastructure error: {t.infra_error}", cls="muted"))
     body += [tag("h4", "user-error judge"), tag("p", _verdict_html(t))]
     body += [tag("h4", "state"), diff_html(diff)]
-    body += [tag("h4", "conversation"), conversation_html(t)]
+    body += [tag("h4", "conversation"), conversation_html(t, system)]
     if t.meta:
         body.append(details("metadata", code_json(t.meta)))
     return tag("details", join([tag("summary", summary), *body]), cls="episode")
@@ -296,11 +309,19 @@ def episodes_html(trajs: Sequence[Trajectory], diff_of: DiffFn) -> Markup:
     groups: dict[str, list[Trajectory]] = defaultdict(list)
     for t in trajs:
         groups[t.task_id].append(t)
+    system = shared_system_prompt(trajs)
     parts = []
+    if system is not None:
+        parts.append(
+            details(
+                "the agent's system prompt (policy), the same in every episode",
+                tag("div", _cut(system), cls="msg system text"),
+            )
+        )
     for task_id, group in groups.items():
         ok = sum(t.success for t in group)
         head = tag("h3", f"{task_id}  ({ok}/{len(group)} succeeded)", id=f"task-{_anchor(task_id)}")
-        parts.append(join([head, *(episode_html(t, diff_of(t)) for t in group)]))
+        parts.append(join([head, *(episode_html(t, diff_of(t), system) for t in group)]))
     return join(parts)
 
 
