@@ -132,9 +132,9 @@ async def judge_by_llm(client: Any, pairs: list[Pair], source: str) -> list[Judg
         started = time.perf_counter()
         try:
             verdict = await judge_user(client, task, traj.model_copy(deep=True), apply=False)
-            flags, reason = verdict_kinds(verdict), verdict.reason
+            flags, reason, ignored = verdict_kinds(verdict), verdict.reason, verdict.ignored_claims
         except Exception as exc:  # LLMFailure: counted as a judge failure, not a verdict
-            flags, reason = None, f"{type(exc).__name__}: {exc}"[:200]
+            flags, reason, ignored = None, f"{type(exc).__name__}: {exc}"[:200], 0
         rec = JudgedEpisode(
             task_id=task.id,
             source=source,
@@ -142,9 +142,11 @@ async def judge_by_llm(client: Any, pairs: list[Pair], source: str) -> list[Judg
             faults=fault_kinds(traj),
             flags=flags,
             reason=reason,
+            ignored_claims=ignored,
         )
         print(
             f"  judged {task.id}: faults={rec.faults} flags={rec.flags} "
+            f"ignored claims={ignored} "
             f"({time.perf_counter() - started:.1f}s)",
             file=sys.stderr,
             flush=True,

@@ -38,6 +38,7 @@ class JudgedEpisode(BaseModel):
     faults: list[str]
     flags: list[str] | None
     reason: str = ""
+    ignored_claims: int = 0
 
 
 class FlagScore(BaseModel):
