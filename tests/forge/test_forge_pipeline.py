@@ -61,7 +61,9 @@ async def test_forge_from_docs_with_scripted_llm(
 ) -> None:
     out = tmp_path / "run"
     requests: list[RecordedRequest] = []
-    options = ForgeOptions(out=out, example="bookstore", tasks=6, difficulty="medium")
+    options = ForgeOptions(
+        out=out, example="bookstore", example_data=False, tasks=6, difficulty="medium"
+    )
     manifest = await run_forge(
         options, client_factory=lambda: scripted_llm(on_call=requests.append)
     )
@@ -70,6 +72,7 @@ async def test_forge_from_docs_with_scripted_llm(
     assert [s for s in STAGES if manifest.stages[s].status != "done"] == []
     assert {r.purpose for r in requests} >= {"synth.state.entities", "synth.tool"}
     env_stage = manifest.stages["environment"]
+    assert env_stage.detail["mode"] == "docs"  # the state was designed by the (scripted) LLM
     assert env_stage.tokens.calls == len(requests) and env_stage.tokens.total > 0
     assert manifest.stages["tasks"].tokens.calls == 0  # task synthesis is deterministic here
     # the environment was synthesized from the docs: failed tools are left out, the rest load
@@ -101,6 +104,8 @@ async def test_rerun_skips_finished_stages_without_the_llm(
     first = ForgeOptions(out=out, example="bookstore", tasks=3, until="graph")
     manifest = await run_forge(first, client_factory=scripted_llm)
     assert manifest.stages["graph"].status == "done"
+    assert manifest.stages["environment"].detail["mode"] == "data"  # the example's sample data
+    assert not (out / "env/initial_state.json").read_text().startswith("{}")
     assert "tasks" not in manifest.stages and not (out / "tasks.jsonl").exists()
     assert (out / "report.html").is_file()  # written even when stopped early
     reporter = NullReporter()

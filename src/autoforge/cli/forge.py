@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -134,8 +135,18 @@ def forge(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of task generation.")] = 0,
     example: Annotated[
-        str | None, typer.Option("--example", help="Use a bundled example's docs (bookstore).")
+        str | None,
+        typer.Option(
+            "--example", help="Use a bundled example's docs, policy and sample data (bookstore)."
+        ),
     ] = None,
+    example_data: Annotated[
+        bool,
+        typer.Option(
+            "--example-data/--no-example-data",
+            help="With --example: infer the state from the example's data (else design it).",
+        ),
+    ] = True,
     env_dir: Annotated[
         Path | None,
         typer.Option("--env", help="Start from this environment dir (or example:NAME)."),
@@ -173,7 +184,8 @@ def forge(
     if state not in ("generate", "initial"):
         raise UserError(f"--state must be generate or initial, got {state!r}")
     options = ForgeOptions(
-        out=out, docs=list(docs or []), example=example, env_dir=env_dir, data=data,
+        out=out, docs=list(docs or []), example=example, example_data=example_data,
+        env_dir=env_dir, data=data,
         policy=policy, doc_format=format, name=name, tasks=tasks, difficulty=difficulty,
         seed=seed, state_source="generate" if state == "generate" else "initial",
         max_repairs=max_repairs, design_rounds=design_rounds, llm_tests=llm_tests,
@@ -185,6 +197,7 @@ def forge(
     console = Console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
+    signal.signal(signal.SIGTERM, _interrupt)  # record the stage as interrupted in run.json
     with Progress(*columns, console=console) as progress:
         reporter = RichForgeReporter(progress, console)
         try:
@@ -195,6 +208,10 @@ def forge(
             raise UserError(f"interrupted; rerun the same command to resume {out}") from None
     console.print(stage_table(manifest))
     _verdict(console, manifest, out)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def stage_table(manifest: object) -> Table:

@@ -147,7 +147,7 @@ def resolve_inputs(options: ForgeOptions) -> Inputs:
         if options.docs or options.data:
             raise UserError("--env starts from an environment: give no DOC and no --data")
         return Inputs(env_dir=env_dir, policy=options.policy)
-    docs, policy = list(options.docs), options.policy
+    docs, policy, data = list(options.docs), options.policy, options.data
     if options.example is not None:
         root = _example_dir(options.example)
         if not docs:
@@ -155,12 +155,14 @@ def resolve_inputs(options: ForgeOptions) -> Inputs:
             docs = docs[:1]
         if policy is None and (root / "policy.md").is_file():
             policy = root / "policy.md"
+        if data is None and options.example_data and (root / "initial_state.json").is_file():
+            data = root / "initial_state.json"  # docs + data mode, as with a benchmark's db.json
     if not docs:
         raise UserError("nothing to forge: give tool docs (DOC...), --example NAME or --env DIR")
-    for path in [*docs, policy, options.data]:
+    for path in [*docs, policy, data]:
         if path is not None and not path.exists():
             raise UserError(f"{path}: no such file or directory")
-    return Inputs(docs=docs, policy=policy, data=options.data)
+    return Inputs(docs=docs, policy=policy, data=data)
 
 
 def path_digest(path: Path) -> str:

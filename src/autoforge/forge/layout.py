@@ -99,7 +99,8 @@ class RunLayout:
 class ForgeOptions:
     """Everything ``autoforge forge`` can be told.
 
-    Inputs: tool ``docs`` (any ingest format), or a bundled ``example`` (its docs and policy),
+    Inputs: tool ``docs`` (any ingest format), or a bundled ``example`` (its docs and policy,
+    and its sample data as ``data`` unless ``example_data`` is off),
     or an existing environment directory ``env_dir`` (skips synthesis; ``example:NAME`` names a
     bundled environment). ``data``: a db.json to infer the state from (synthesis data mode).
     ``until``: stop after this stage.
@@ -108,6 +109,7 @@ class ForgeOptions:
     out: Path
     docs: list[Path] = field(default_factory=list)
     example: str | None = None
+    example_data: bool = True
     env_dir: Path | None = None
     data: Path | None = None
     policy: Path | None = None
@@ -129,6 +131,7 @@ class ForgeOptions:
         return {
             "docs": [str(p) for p in self.docs],
             "example": self.example,
+            "example_data": self.example_data,
             "env_dir": str(self.env_dir) if self.env_dir else None,
             "data": str(self.data) if self.data else None,
             "policy": str(self.policy) if self.policy else None,
