@@ -314,9 +314,14 @@ class _Builder:
                                           field=[leaf.name])  # fmt: skip
                     options.append((total, {"items": items}, noun))
         user = user_collection(self.spec.state_schema)
+        own = [
+            x
+            for x in scalars
+            if x.record_of == user and x.name in (*_NAME_FIELDS, "email", "phone")
+        ]
+        if len(own) < len(scalars) or options:
+            scalars = [x for x in scalars if x not in own]  # the user knows their own name
         for leaf in scalars:
-            if leaf.record_of == user and leaf.name in (*_NAME_FIELDS, "email", "phone"):
-                continue  # the user knows their own name: not worth asking
             noun = singular(leaf.record_of) if leaf.record_of else "result"
             spec = ReasoningSpec(op="lookup", field=[leaf.name])
             options.append((spec, {"value": ref}, noun))
