@@ -192,3 +192,22 @@ async def test_repairs_stop_when_the_model_repeats_itself(
     assert "same code as before" in out.report.errors[-1]
     repair = next(r for r in client.requests if r.purpose == "synth.repair")
     assert repair.body["temperature"] > 0 and repair.body["seed"] == 2
+
+
+async def test_repeating_the_draft_is_not_accepted(
+    todo_docs: ToolDocs, todo_schema: StateSchema
+) -> None:
+    from autoforge.synth.functions import skeleton_for
+
+    job = make_job(todo_docs, todo_schema, "complete_task")
+    draft = skeleton_for(job)
+    assert "#   - " in draft and "already done" in draft  # the docs' rule became a TODO line
+    lazy = "```python\n" + "\n".join(ln for ln in draft.splitlines() if "#" not in ln) + "\n```"
+    answers = iter([lazy, GOOD_CODE["complete_task"]])
+    client = dispatcher(
+        {"synth.tests": {"cases": []}, "synth.tool": lambda r: next(answers),
+         "synth.repair": lambda r: next(answers)}
+    )  # fmt: skip
+    out = await synthesize_tool(client, job, SynthSettings(max_repairs=1))
+    assert "implements_todo" in out.report.errors[0]
+    assert out.report.status == "accepted" and out.report.accepted_attempt == 2

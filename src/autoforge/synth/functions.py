@@ -11,6 +11,7 @@ rule-based skeleton is kept instead only when it passes the checks itself (statu
 
 from __future__ import annotations
 
+import ast
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,12 +116,7 @@ def first_messages(job: ToolJob) -> list[Message]:
     """The initial prompt for ``job``'s tool."""
     ctx = job.ctx
     c = ctx.classification
-    coll = ctx.schema.collection(c.collection) if c.collection else None
-    skeleton = (
-        None
-        if c.plain and c.cls in ("generic",)
-        else render_skeleton(ctx.spec, c, coll, job.paths, job.policy or "")
-    )
+    skeleton = None if c.plain and c.cls in ("generic",) else skeleton_for(job)
     examples = pick_examples(c.cls, job.exclude_examples)
     line = signature(ctx.spec)[0].rstrip(":")
     return prompts.tool_messages(
@@ -139,6 +135,15 @@ def _try_template(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     return code, run_checks(code, ctx)
 
 
+def skeleton_for(job: ToolJob) -> str:
+    """The rule-based draft of ``job``'s tool, with the policy sections about that tool."""
+    ctx = job.ctx
+    c = ctx.classification
+    coll = ctx.schema.collection(c.collection) if c.collection else None
+    excerpt = prompts.relevant_policy(job.policy, ctx.spec)
+    return render_skeleton(ctx.spec, c, coll, job.paths, excerpt)
+
+
 def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:
     """Drop proposed cases that expect success where the docs' own preconditions fail.
 
@@ -147,9 +152,7 @@ def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:
     expects such a call to succeed is wrong, and repairing code against it only breaks it.
     """
     ctx = job.ctx
-    c = ctx.classification
-    coll = ctx.schema.collection(c.collection) if c.collection else None
-    source = render_skeleton(ctx.spec, c, coll, job.paths, job.policy or "")
+    source = skeleton_for(job)
     if "not implemented" in source or not any(not x.expect_error for x in cases):
         return cases
     from autoforge.env import Environment
@@ -175,9 +178,7 @@ def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:
 
 def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     ctx = job.ctx
-    c = ctx.classification
-    coll = ctx.schema.collection(c.collection) if c.collection else None
-    source = render_skeleton(ctx.spec, c, coll, job.paths, job.policy or "")
+    source = skeleton_for(job)
     if "not implemented" in source:
         return None, []
     code = from_source(source, ctx.spec.name)
@@ -230,6 +231,33 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthSettin
     return done(None)
 
 
+def _draft(job: ToolJob) -> tuple[ToolCode | None, list[str]]:
+    """The skeleton shown to the model and its TODO lines (None when it lists no effects)."""
+    ctx = job.ctx
+    source = skeleton_for(job)
+    todos = [ln.strip()[4:].strip() for ln in source.splitlines() if ln.strip().startswith("#   -")]
+    if not todos or "not implemented" in source:
+        return None, []
+    return from_source(source, ctx.spec.name), todos
+
+
+def _same_code(a: ToolCode, b: ToolCode) -> bool:
+    """Equal up to comments, docstrings and formatting."""
+
+    def is_doc(stmt: ast.stmt) -> bool:
+        return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+
+    def norm(code: ToolCode) -> str:
+        tree = ast.parse(code.body)
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and is_doc(body[0]):
+                body.pop(0)
+        return ast.dump(tree)
+
+    return norm(a) == norm(b)
+
+
 async def _llm_loop(
     client: LLMClient, job: ToolJob, settings: SynthSettings, report: ToolReport
 ) -> ToolCode | None:
@@ -237,6 +265,7 @@ async def _llm_loop(
     first = first_messages(job)
     messages = first
     seen_code: set[str] = set()
+    draft, draft_todos = _draft(job)
     for attempt in range(1, settings.max_repairs + 2):
         report.attempts = attempt
         try:
@@ -265,6 +294,10 @@ async def _llm_loop(
             break
         seen_code.add(code.source)
         results = run_checks(code, ctx)
+        if draft is not None and _same_code(code, draft):
+            todo = "; ".join(draft_todos) or "the effects the description states"
+            detail = f"the answer only repeats the draft; implement the TODO lines: {todo}"
+            results.append(CheckResult(name="implements_todo", ok=False, detail=detail))
         report.checks = results
         if _passed(results):
             report.source, report.status, report.accepted_attempt = "llm", "accepted", attempt

@@ -228,7 +228,8 @@ def tool_messages(
         parts.append(f"Example of a similar tool from another app ({name}):\n{_fenced(code)}")
     if skeleton:
         parts.append(
-            f"Complete this draft (keep what is right, replace the TODO):\n{_fenced(skeleton)}"
+            "Start from this draft. It is NOT complete: it does not yet do what the TODO lines "
+            f"say. Keep what is right and write code for every TODO line:\n{_fenced(skeleton)}"
         )
     renamed = [
         f"`{p}` is `{python_param_name(p)}`" for p in spec.param_names if python_param_name(p) != p
