@@ -14,6 +14,7 @@ from autoforge.rollout.user import (
     load_user_prompt,
     perturb,
     render_user_prompt,
+    render_user_turn,
 )
 
 
@@ -28,6 +29,12 @@ def test_rendered_prompt_has_scenario_facts_and_stop() -> None:
     text = render_user_prompt("Cancel order o1.", {"order_id": "o1", "zip": "19122"})
     assert "Cancel order o1." in text and "- zip: 19122" in text
     assert STOP_TOKEN in text and "{" not in text
+    assert "<!-- TURN -->" not in text and "{agent_message}" not in text
+
+
+def test_turn_template_wraps_the_agent_message() -> None:
+    turn = render_user_turn("  What is your order id?  ")
+    assert "What is your order id?" in turn and "as the customer" in turn
 
 
 async def test_llm_user_flips_roles_and_detects_stop(task: TaskSpec) -> None:
@@ -41,7 +48,9 @@ async def test_llm_user_flips_roles_and_detects_stop(task: TaskSpec) -> None:
     assert request.role == "user" and request.body["seed"] == 3
     roles = [m["role"] for m in request.messages]
     assert roles == ["system", "user", "assistant", "user"]
-    assert request.messages[1]["content"] == "Hi! How can I help?"
+    assert request.messages[1]["content"] == render_user_turn("Hi! How can I help?")
+    assert "Hi! How can I help?" in request.messages[1]["content"]
+    assert request.messages[2]["content"] == "I want to cancel."
     assert user.usage.calls == 2
 
 

@@ -12,6 +12,7 @@ MEU judge.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Mapping, Sequence
@@ -58,10 +59,26 @@ class SimulatedUser(Protocol):
         ...
 
 
-def load_user_prompt(version: str = USER_PROMPT_VERSION) -> str:
-    """The prompt template (without its leading comment) shipped as package data."""
+_TURN_MARKER = "<!-- TURN -->"
+
+
+@functools.lru_cache(maxsize=8)
+def _prompt_parts(version: str) -> tuple[str, str]:
     text = resources.files("autoforge.rollout").joinpath(f"prompts/{version}.md").read_text()
-    return re.sub(r"\A<!--.*?-->\s*", "", text, flags=re.DOTALL)
+    text = re.sub(r"\A<!--.*?-->\s*", "", text, flags=re.DOTALL)
+    system, _, turn = text.partition(_TURN_MARKER)
+    return system.strip() + "\n", (turn.strip() or "{agent_message}")
+
+
+def load_user_prompt(version: str = USER_PROMPT_VERSION) -> str:
+    """The system-prompt template (without its leading comment) shipped as package data."""
+    return _prompt_parts(version)[0]
+
+
+def render_user_turn(agent_text: str, version: str = USER_PROMPT_VERSION) -> str:
+    """How an agent message reaches the user model (the prompt's per-turn template)."""
+    template = _prompt_parts(version)[1].replace("{stop_token}", STOP_TOKEN)
+    return template.replace("{agent_message}", agent_text.strip())
 
 
 def render_user_prompt(
@@ -115,7 +132,8 @@ class LLMUser:
 
     async def reply(self, agent_text: str) -> UserReply:
         """Roles flip in the user's own context: the agent speaks as ``user``."""
-        self.messages.append({"role": "user", "content": agent_text})
+        turn = render_user_turn(agent_text, self.config.prompt_version)
+        self.messages.append({"role": "user", "content": turn})
         resp = await self.client.chat(
             list(self.messages),
             role="user",
