@@ -1,0 +1,25 @@
+"""ERPO on clusters with verl (0.9.x): advantage estimator, trainer hook, agent loop, launch files.
+
+Importing this package needs neither verl nor torch; the modules that subclass verl classes
+(:mod:`.trainer`, :mod:`.agent_loop`) import verl themselves. See ``docs/verl.md`` for how the
+pieces fit and why the environment id travels inside verl's ``uid``.
+
+* :mod:`.estimator` -- ``erpo`` advantage estimator for verl's ``register_adv_est`` registry, and
+  the ``uid`` encoding ``<env_id>\\x1f<task_id>\\x1f<nonce>`` it reads environment ids from.
+* :mod:`.trainer` -- ``autoforge_erpo`` trainer mode: verl's synchronous v1 trainer whose prompt
+  uids carry the environment id (the one hook; verl forwards only ``uid`` to estimators).
+* :mod:`.agent_loop` -- ``autoforge_agent``: one autoforge episode per rollout, token-in/token-out
+  against verl's inference servers, response mask on the agent's tokens only.
+* :mod:`.launch` -- ``autoforge train --backend verl --emit-config DIR``: a runnable config and
+  launch script reproducing the paper's setup.
+"""
+
+from autoforge.rl.verl.estimator import (
+    ESTIMATOR_NAME,
+    UID_SEP,
+    env_uid,
+    erpo_outcome_advantage,
+    split_uid,
+)
+
+__all__ = ["ESTIMATOR_NAME", "UID_SEP", "env_uid", "erpo_outcome_advantage", "split_uid"]

@@ -1,0 +1,57 @@
+"""The ``autoforge_erpo`` trainer mode: verl's synchronous v1 trainer with env-carrying uids.
+
+verl gives an advantage estimator only ``uid`` per sample. This subclass overrides one method,
+``_fetch_one_gen_batch``, to write each prompt's uid as ``env_uid(env_id, task_id, nonce)``
+(the ids come from the dataset's ``env_id``/``task_id`` columns, or ``extra_info``, as
+``autoforge tasks export --format parquet`` writes them); everything else is verl's.
+Selected with ``trainer.v1.trainer_mode=autoforge_erpo``; importing this module registers it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import numpy as np
+from verl.trainer.ppo.v1.trainer_base import register_trainer
+from verl.trainer.ppo.v1.trainer_sync import PPOTrainerSync
+from verl.utils import tensordict_utils as tu
+
+from autoforge.rl.verl.estimator import env_uid
+
+TRAINER_MODE = "autoforge_erpo"
+
+
+def _column(batch: dict[str, Any], key: str, n: int) -> list[str]:
+    """A per-row id from a top-level column, else from ``extra_info``, else ``""``."""
+    if key in batch:
+        return [str(v) for v in batch[key]]
+    infos = batch.get("extra_info")
+    if infos is None:
+        return [""] * n
+    return [str((info or {}).get(key, "")) for info in infos]
+
+
+def env_uids(batch: dict[str, Any]) -> np.ndarray:
+    """The uids of a dataloader batch, one per prompt, carrying env and task ids."""
+    n = len(batch["raw_prompt"])
+    envs, tasks = _column(batch, "env_id", n), _column(batch, "task_id", n)
+    return np.array(
+        [env_uid(e, t, uuid.uuid4().hex) for e, t in zip(envs, tasks, strict=True)], dtype=object
+    )
+
+
+@register_trainer(TRAINER_MODE)
+class AutoforgeERPOTrainer(PPOTrainerSync):
+    """``PPOTrainerSync`` whose prompt uids carry the environment id (see module docstring)."""
+
+    def _fetch_one_gen_batch(self) -> Any:
+        it = getattr(self, "train_dataloader_it", None) or iter(self.train_dataloader)
+        try:
+            batch_dict = next(it)
+        except StopIteration:
+            it = iter(self.train_dataloader)
+            batch_dict = next(it)
+        self.train_dataloader_it = it
+        batch_dict["uid"] = env_uids(batch_dict)
+        return tu.get_tensordict(batch_dict)

@@ -1,0 +1,212 @@
+"""The verl backend without verl: uid encoding, the estimator's numbers, the agent loop's episode
+logic against a fake inference server, and the emitted launch files.
+
+(``test_verl_registry.py`` runs the same pieces through verl's own registry when verl is
+installed.)"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import yaml
+
+from autoforge.rl import compute_advantages
+from autoforge.rl.verl.estimator import UID_SEP, env_uid, erpo_numpy, split_uid
+from autoforge.rl.verl.launch import VerlLaunchSpec, emit_config
+
+
+def test_uid_carries_env_and_groups_by_prompt() -> None:
+    uid = env_uid("bookstore", "t-1", "abc")
+    assert split_uid(uid) == ("bookstore", uid)
+    assert split_uid("plain-uuid") == ("", "plain-uuid")
+    with pytest.raises(ValueError):
+        env_uid(f"a{UID_SEP}b", "t", "n")
+
+
+def test_estimator_numbers_match_the_core_and_exclude_empty_masks() -> None:
+    uids = [env_uid("shop", "t1", "p1")] * 3 + [env_uid("shop", "t2", "p2")] * 2
+    uids += [env_uid("bank", "t3", "p3")] * 2
+    scores = [1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0]
+    sizes = [5, 7, 0, 3, 4, 6, 2]  # the third rollout was excluded by the agent loop
+    adv = erpo_numpy(scores, sizes, uids)
+    excluded = np.asarray(sizes) == 0
+    core = compute_advantages(scores, uids, [u.split(UID_SEP)[0] for u in uids], excluded)
+    np.testing.assert_array_equal(adv, core)
+    assert adv[2] == 0.0
+    # GRPO ablation: the task's own std
+    grpo = erpo_numpy(scores, sizes, uids, method="grpo")
+    np.testing.assert_array_equal(
+        grpo, compute_advantages(scores, uids, None, excluded, method="grpo")
+    )
+
+
+def test_estimator_tensor_shapes_and_masking() -> None:
+    torch = pytest.importorskip("torch")
+    from autoforge.rl.verl.estimator import erpo_outcome_advantage
+
+    mask = torch.tensor([[1, 1, 0, 0], [1, 1, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0]])
+    rewards = torch.zeros(4, 4)
+    rewards[0, 1], rewards[3, 0] = 1.0, 1.0
+    index = np.array([env_uid("e", "t", "a")] * 2 + [env_uid("e", "u", "b")] * 2, dtype=object)
+    adv, ret = erpo_outcome_advantage(rewards, mask, index=index)
+    assert adv.shape == (4, 4) and torch.equal(adv, ret)
+    assert torch.all(adv[mask == 0] == 0)
+    per_seq = erpo_numpy([1.0, 0.0, 0.0, 1.0], [2, 3, 0, 1], list(index))
+    assert adv[0, 0].item() == pytest.approx(per_seq[0]) and adv[1, 2].item() == pytest.approx(
+        per_seq[1]
+    )
+
+
+# --------------------------------------------------------------------------- agent loop logic
+
+
+@dataclass
+class FakeOutput:
+    token_ids: list[int]
+    log_probs: list[float] | None
+
+
+class FakeServer:
+    """verl's ``LLMServerClient.generate`` stand-in: scripted replies, records requests."""
+
+    def __init__(self, tokenizer: Any, texts: list[str]) -> None:
+        self.tok = tokenizer
+        self.texts = list(texts)
+        self.requests: list[dict[str, Any]] = []
+        self.emitted: list[int] = []
+
+    async def generate(self, request_id: str, *, prompt_ids: list[int], sampling_params: dict):
+        self.requests.append({"id": request_id, "n": len(prompt_ids), **sampling_params})
+        text = self.texts.pop(0) if self.texts else "Goodbye."
+        ids = self.tok(text, add_special_tokens=False)["input_ids"] + [self.tok.eos_token_id]
+        ids = ids[: sampling_params["max_tokens"]]
+        self.emitted.extend(ids)
+        return FakeOutput(ids, [-0.25] * len(ids))
+
+
+def _context(bookstore: Any, tasks: list[Any], meu: Any) -> Any:
+    from autoforge.rl.trl.episodes import scripted_user
+    from autoforge.rl.trl.trainer import PoolTask
+    from autoforge.rl.verl.episode import AgentLoopSettings, EpisodeContext
+    from autoforge.rollout import as_rollout_task
+
+    settings = AgentLoopSettings(tasks=[], env_dirs=[], user="scripted", meu="faults")
+    pool = {t.id: PoolTask(t, as_rollout_task(t)) for t in tasks}
+    return EpisodeContext(settings, {"bookstore": bookstore}, pool, scripted_user, meu)
+
+
+def _solution(task: Any) -> list[str]:
+    call = task.gold_calls[0]
+    body = json.dumps({"name": call.name, "arguments": call.arguments})
+    return [f"<tool_call>\n{body}\n</tool_call>", f"It is {task.required_outputs[0].text}.", "ok"]
+
+
+def test_agent_loop_episode_masks_only_agent_tokens(
+    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any]
+) -> None:
+    from autoforge.rl.trl.episodes import fault_oracle
+    from autoforge.rl.verl.episode import verl_episode
+
+    task = next(
+        t for t in bookstore_tasks if [c.name for c in t.gold_calls] == ["find_customer_by_email"]
+    )
+    ctx = _context(bookstore, [task], fault_oracle)
+    server = FakeServer(tokenizer, _solution(task))
+    row = {"extra_info": {"task_id": task.id}, "raw_prompt": []}
+    out = asyncio.run(verl_episode(ctx, server, tokenizer, {"temperature": 1.0}, 4096, row))
+    assert out.reward_score == 1.0
+    assert out.extra_fields["excluded"] is False and out.extra_fields["env_id"] == "bookstore"
+    agent = [t for t, m in zip(out.response_ids, out.response_mask, strict=True) if m]
+    assert agent == server.emitted
+    assert len(out.response_ids) == len(out.response_mask) == len(out.response_logprobs)
+    assert {r["id"] for r in server.requests} == {server.requests[0]["id"]}  # sticky session
+    assert all(r["temperature"] == 1.0 and r["max_tokens"] >= 1 for r in server.requests)
+    assert out.num_turns >= 3
+
+
+def test_agent_loop_excludes_user_errors_with_an_empty_mask(
+    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any]
+) -> None:
+    from autoforge.rl.verl.episode import verl_episode
+
+    async def blame_user(task: Any, traj: Any) -> None:
+        traj.user_error = True
+
+    task = bookstore_tasks[0]
+    ctx = _context(bookstore, [task], blame_user)
+    server = FakeServer(tokenizer, _solution(task))
+    out = asyncio.run(verl_episode(ctx, server, tokenizer, {}, 4096, {"task_id": task.id}))
+    assert out.extra_fields["user_error"] is True and out.extra_fields["excluded"] is True
+    assert out.response_ids and not any(out.response_mask)
+
+
+def test_response_length_caps_the_episode(
+    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any]
+) -> None:
+    from autoforge.rl.trl.episodes import fault_oracle
+    from autoforge.rl.verl.episode import verl_episode
+
+    task = bookstore_tasks[0]
+    ctx = _context(bookstore, [task], fault_oracle)
+    server = FakeServer(tokenizer, ["word " * 300] * 4)
+    out = asyncio.run(verl_episode(ctx, server, tokenizer, {}, 64, {"task_id": task.id}))
+    assert len(out.response_ids) <= 64 and sum(out.response_mask) <= 64
+    assert all(r["max_tokens"] <= 64 for r in server.requests)
+
+
+# --------------------------------------------------------------------------- launch files
+
+
+def test_emit_config_reproduces_the_paper_setup(tmp_path: Path) -> None:
+    from autoforge.examples import example_path
+    from autoforge.rl.verl.episode import settings_from
+
+    spec = VerlLaunchSpec(
+        model="Qwen/Qwen3-8B", train_files=[str(tmp_path / "train.parquet")],
+        tasks=[str(tmp_path / "tasks.jsonl")], env_dirs=[str(example_path())],
+        nnodes=4, gpus_per_node=8, user_base_url="http://user-sim:8000/v1", user_model="q32b",
+    )  # fmt: skip
+    paths = emit_config(spec, tmp_path / "verl")
+    assert [p.name for p in paths] == [
+        "agent_loop.yaml", "overrides.txt", "launch.sh", "launch_spec.json",
+    ]  # fmt: skip
+    overrides = (tmp_path / "verl" / "overrides.txt").read_text().splitlines()
+    for expected in [
+        "data.train_batch_size=32",
+        "actor_rollout_ref.rollout.n=8",
+        "algorithm.adv_estimator=erpo",
+        "algorithm.filter_groups.enable=True",
+        "algorithm.filter_groups.max_num_gen_batches=3",
+        "trainer.v1.trainer_mode=autoforge_erpo",
+        "trainer.nnodes=4",
+        "trainer.n_gpus_per_node=8",
+        "actor_rollout_ref.actor.clip_ratio_high=0.28",
+        "actor_rollout_ref.actor.loss_agg_mode=token-mean",
+        "+ray_kwargs.ray_init.runtime_env.worker_process_setup_hook="
+        "autoforge.rl.verl.register.setup",
+    ]:
+        assert expected in overrides
+    entries = yaml.safe_load((tmp_path / "verl" / "agent_loop.yaml").read_text())
+    assert entries[0]["name"] == "autoforge_agent"
+    assert entries[0]["_target_"] == "autoforge.rl.verl.agent_loop.AutoforgeAgentLoop"
+    settings = settings_from(entries[0])  # the agent loop accepts what was emitted
+    assert settings.user == "llm" and settings.meu == "judge"
+    script = tmp_path / "verl" / "launch.sh"
+    text = script.read_text()
+    assert 'AUTOFORGE_USER_BASE_URL="${AUTOFORGE_USER_BASE_URL:-http://user-sim:8000/v1}"' in text
+    assert "python -m autoforge.rl.verl.main" in text and script.stat().st_mode & 0o111
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+    ablation = spec.model_copy(
+        update={"erpo": spec.erpo.model_copy(update={"env_level_std": False})}
+    )
+    emit_config(ablation, tmp_path / "abl")
+    assert (
+        "algorithm.adv_estimator=erpo_task_std" in (tmp_path / "abl" / "overrides.txt").read_text()
+    )
