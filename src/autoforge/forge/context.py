@@ -213,7 +213,8 @@ class ForgeContext:
             if self.client_factory is None:
                 raise ForgeError("this run needs an LLM but none was configured")
             self._client = self.client_factory()
-            self.manifest.model = self._client.endpoint("synthesizer").model
+            endpoint = self._client.endpoint("synthesizer")
+            self.manifest.model = endpoint.label if endpoint.embedded else endpoint.model
         return self._client
 
     def tokens(self) -> Tokens:

@@ -142,6 +142,8 @@ def _stages(d: RunData) -> Markup:
             rows.append([name, badge("pending"), "", "", "", "", "", STAGE_HELP[name]])
             continue
         status = badge(rec.status, _STATUS_KIND.get(rec.status, "neutral"))
+        if name == "report" and rec.status == "running":
+            status = badge("this page", "info")
         if rec.skipped_last:
             status = join([status, " ", badge("skipped on rerun", "info")])
         text = rec.error or str(rec.detail.get("summary", "")) or STAGE_HELP[name]
