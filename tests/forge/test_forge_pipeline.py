@@ -119,9 +119,11 @@ async def test_rerun_skips_finished_stages_without_the_llm(
 
 async def test_interrupted_generation_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
     whole = tmp_path / "whole"
-    await run_forge(ForgeOptions(out=whole, env_dir=Path("example:bookstore"), tasks=7))
+    await run_forge(
+        ForgeOptions(out=whole, env_dir=Path("example:bookstore"), tasks=7, exports=False)
+    )
     cut = tmp_path / "cut"
-    options = ForgeOptions(out=cut, env_dir=Path("example:bookstore"), tasks=7)
+    options = ForgeOptions(out=cut, env_dir=Path("example:bookstore"), tasks=7, exports=False)
     with pytest.raises(KeyboardInterrupt):
         await run_forge(options, reporter=_Interrupt(after=3))
     manifest = load_manifest(cut)
@@ -163,10 +165,27 @@ async def test_more_tasks_appends_and_changed_options_redo_downstream(tmp_path: 
 
 async def test_missing_artifact_reruns_its_stage(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    options = ForgeOptions(out=out, env_dir=Path("example:bookstore"), tasks=2)
+    options = ForgeOptions(out=out, env_dir=Path("example:bookstore"), tasks=2, exports=False)
     await run_forge(options)
     (out / "graph.svg").unlink()
     reporter = NullReporter()
     await run_forge(options, reporter=reporter)
     assert (out / "graph.svg").is_file()
     assert "graph" not in reporter.skipped and "tasks" in reporter.skipped
+
+
+async def test_unreachable_difficulty_ends_with_no_tasks_and_is_not_retried(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    options = ForgeOptions(
+        out=out, env_dir=Path("example:bookstore"), tasks=2, difficulty="tool_calls=40-"
+    )
+    manifest = await run_forge(options)
+    tasks = manifest.stages["tasks"]
+    assert tasks.status == "done" and tasks.detail["produced"] == 0 and tasks.detail["exhausted"]
+    assert tasks.detail["attempts"] == 200 == sum(tasks.detail["rejected"].values())
+    assert tasks.detail["rejected"]["difficulty"] > 150
+    assert manifest.stages["exports"].detail["skipped"] == "no tasks"
+    assert manifest.stages["verify"].detail["total"] == 0
+    reporter = NullReporter()
+    await run_forge(options, reporter=reporter)
+    assert "tasks" in reporter.skipped  # same target, attempts already exhausted

@@ -61,6 +61,7 @@ def test_cli_forge_help_has_an_example() -> None:
         ([], "nothing to forge"),
         (["--env", "example:todo"], "no environment.json"),
         (["--example", "nope"], "unknown example"),
+        (["--env", "example:bookstore", "--example", "bookstore"], "give no DOC"),
         (["--env", "example:bookstore", "--until", "nope"], "not a stage"),
         (["--env", "example:bookstore", "--difficulty", "extreme"], "unknown difficulty"),
     ],

@@ -144,8 +144,8 @@ def resolve_inputs(options: ForgeOptions) -> Inputs:
     """Concrete input files for ``options``; ``UserError`` for contradictory or missing ones."""
     env_dir = _env_source(options)
     if env_dir is not None:
-        if options.docs or options.data:
-            raise UserError("--env starts from an environment: give no DOC and no --data")
+        if options.docs or options.data or options.example:
+            raise UserError("--env starts from an environment: give no DOC, --data or --example")
         return Inputs(env_dir=env_dir, policy=options.policy)
     docs, policy, data = list(options.docs), options.policy, options.data
     if options.example is not None:
