@@ -42,13 +42,14 @@ def trained(tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], tmp_path
 
     from autoforge.rl.trl.episodes import (
         EpisodeDeps,
+        PoolTask,
         TokenEpisodeConfig,
         fault_oracle,
         scripted_user,
     )
     from autoforge.rl.trl.model import tiny_qwen2
     from autoforge.rl.trl.policy import SamplingConfig
-    from autoforge.rl.trl.trainer import ERPOTrainer, PoolTask, grpo_args, task_rows
+    from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
     from autoforge.rollout import as_rollout_task, bind_environment
 
     out = tmp_path_factory.mktemp("erpo")

@@ -92,8 +92,7 @@ class FakeServer:
 
 
 def _context(bookstore: Any, tasks: list[Any], meu: Any) -> Any:
-    from autoforge.rl.trl.episodes import scripted_user
-    from autoforge.rl.trl.trainer import PoolTask
+    from autoforge.rl.trl.episodes import PoolTask, scripted_user
     from autoforge.rl.verl.episode import AgentLoopSettings, EpisodeContext
     from autoforge.rollout import as_rollout_task
 

@@ -51,6 +51,14 @@ class TokenEpisodeConfig(BaseModel):
     )
 
 
+@dataclass(frozen=True)
+class PoolTask:
+    """A training task: the original record (for the scripted user) and its rollout view."""
+
+    raw: Any
+    rollout: RolloutTask
+
+
 @dataclass
 class TokenRollout:
     """One finished training episode: its tokens and its scored trajectory."""

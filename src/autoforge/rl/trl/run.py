@@ -20,6 +20,7 @@ from autoforge.rl.config import ERPOConfig
 from autoforge.rl.trl.episodes import (
     EpisodeDeps,
     MEUKind,
+    PoolTask,
     TokenEpisodeConfig,
     UserKind,
     llm_user_factory,
@@ -78,7 +79,6 @@ def load_environments(dirs: Sequence[str]) -> dict[str, Any]:
 
 def load_task_pool(config: TRLRunConfig, envs: dict[str, Any]) -> dict[str, Any]:
     """``{task id: PoolTask}`` from tasks files and/or freshly generated tasks."""
-    from autoforge.rl.trl.trainer import PoolTask
     from autoforge.tasks import TaskSet, generate_tasks
 
     raw: list[Any] = []

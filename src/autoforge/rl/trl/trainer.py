@@ -40,24 +40,15 @@ from trl import GRPOConfig, GRPOTrainer
 
 from autoforge.rl.config import ERPOConfig
 from autoforge.rl.trl.batch import StepBatch, sample_step, step_advantages
-from autoforge.rl.trl.episodes import EpisodeDeps, TokenEpisodeConfig, token_episode
+from autoforge.rl.trl.episodes import EpisodeDeps, PoolTask, TokenEpisodeConfig, token_episode
 from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
 from autoforge.rl.trl.tokens import ChatCodec
 from autoforge.rollout.runner import episode_seed
-from autoforge.rollout.task import RolloutTask
 
 
 def verifier_reward(prompts: Any, completions: Any, **kwargs: Any) -> list[float | None]:
     """TRL reward function: the environment verifier's reward carried by the rollout."""
     return list(kwargs["verifier_reward"])
-
-
-@dataclass(frozen=True)
-class PoolTask:
-    """A training task: the original record (for the scripted user) and its rollout view."""
-
-    raw: Any
-    rollout: RolloutTask
 
 
 @dataclass(frozen=True)
