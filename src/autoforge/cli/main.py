@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "autoforge.cli.fidelity",
     "autoforge.cli.forge",
     "autoforge.cli.eval",
+    "autoforge.cli.train",
 ]
 
 USER_ERRORS: tuple[type[Exception], ...] = (

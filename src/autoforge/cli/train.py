@@ -1,0 +1,188 @@
+"""``autoforge train`` (ERPO with TRL on one machine, or verl launch files for a cluster) and
+``autoforge sft`` (cold-start SFT on successful trajectories)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from autoforge.errors import UserError
+
+_TRAIN_EXAMPLE = (
+    "Examples:\n\n"
+    "  autoforge train --backend trl --env envs/bookstore --tasks tasks.jsonl "
+    "--model ./Qwen2.5-0.5B-Instruct --out runs/erpo --steps 200\n\n"
+    "  autoforge train --backend trl --env envs/bookstore --synth-tasks 8 --model tiny "
+    "--group-size 4 --tasks-per-batch 2 --user scripted --meu off --steps 2 --out /tmp/smoke\n\n"
+    "  autoforge train --backend verl --emit-config cluster/ --model Qwen/Qwen3-8B "
+    "--train-files tasks.parquet --tasks tasks.jsonl --env envs/bookstore --nnodes 4 "
+    "--user-base-url http://user-sim:8000/v1 --user-model Qwen3-32B"
+)
+_SFT_EXAMPLE = (
+    "Example:\n\n  autoforge sft runs/rollouts.jsonl --env envs/bookstore "
+    "--model ./Qwen2.5-0.5B-Instruct --out runs/sft --epochs 2"
+)
+
+Paths = Annotated[list[Path], typer.Option("--env", help="Environment directory (repeatable).")]
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``train`` and ``sft`` to ``app``."""
+    app.command(
+        "train",
+        help="Train an agent with ERPO: --backend trl runs here (TRL GRPOTrainer, multi-turn "
+        "autoforge episodes); --backend verl writes a cluster config and launch script.\n\n"
+        + _TRAIN_EXAMPLE,
+    )(train)
+    app.command(
+        "sft",
+        help="Cold-start SFT: fine-tune a policy on the agent turns of successful "
+        "trajectories (JSONL from autoforge rollouts).\n\n" + _SFT_EXAMPLE,
+    )(sft)
+
+
+def _need_train_extra() -> None:
+    try:
+        import torch  # noqa: F401
+        import trl  # noqa: F401
+    except ImportError:
+        raise UserError(
+            "training needs the [train] extra: pip install 'autoforge[train]'"
+        ) from None
+
+
+def _erpo(group_size: int, tasks_per_batch: int, env_std: bool, meu: bool, dyn: bool) -> Any:
+    from autoforge.rl.config import ERPOConfig
+
+    return ERPOConfig.model_validate(
+        {"group_size": group_size, "tasks_per_batch": tasks_per_batch, "env_level_std": env_std,
+         "mask_user_errors": meu, "dynamic_sampling": dyn}
+    )  # fmt: skip
+
+
+def train(
+    backend: Annotated[str, typer.Option(help="trl (this machine) or verl (cluster).")] = "trl",
+    env: Paths = [],  # noqa: B006
+    tasks: Annotated[list[Path], typer.Option("--tasks", help="tasks.jsonl (repeatable).")] = [],  # noqa: B006
+    synth_tasks: Annotated[int, typer.Option(help="Or generate N tasks per env.")] = 0,
+    model: Annotated[str, typer.Option(help="tiny | embedded-small | local HF dir.")] = "tiny",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("erpo"),
+    steps: Annotated[int, typer.Option(help="Training steps.")] = 10,
+    lr: Annotated[float, typer.Option(help="Learning rate.")] = 1e-6,
+    group_size: Annotated[int, typer.Option(help="Rollouts per task.")] = 8,
+    tasks_per_batch: Annotated[int, typer.Option(help="Tasks per step.")] = 32,
+    user: Annotated[str, typer.Option(help="Simulated user: llm or scripted.")] = "llm",
+    meu: Annotated[str, typer.Option(help="MEU judge: judge, faults or off.")] = "judge",
+    env_std: Annotated[bool, typer.Option(help="ERPO env-level std (off: GRPO).")] = True,
+    dynamic_sampling: Annotated[bool, typer.Option(help="Drop/refill flat groups.")] = True,
+    max_completion_tokens: Annotated[int, typer.Option(help="Tokens per episode.")] = 4096,
+    max_turn_tokens: Annotated[int, typer.Option(help="Tokens per agent turn.")] = 512,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    emit_config: Annotated[Path | None, typer.Option(help="verl: write config here.")] = None,
+    train_files: Annotated[list[str], typer.Option(help="verl: parquet files.")] = [],  # noqa: B006
+    nnodes: Annotated[int, typer.Option(help="verl: nodes.")] = 1,
+    gpus_per_node: Annotated[int, typer.Option(help="verl: GPUs per node.")] = 8,
+    user_base_url: Annotated[str | None, typer.Option(help="verl: user simulator URL.")] = None,
+    user_model: Annotated[str | None, typer.Option(help="verl: user simulator model.")] = None,
+    judge_base_url: Annotated[str | None, typer.Option(help="verl: MEU judge URL.")] = None,
+    judge_model: Annotated[str | None, typer.Option(help="verl: MEU judge model.")] = None,
+) -> None:
+    """Dispatch on the backend."""
+    erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "off", dynamic_sampling)
+    if backend == "verl":
+        if emit_config is None:
+            raise UserError("--backend verl runs on a cluster: add --emit-config DIR, then run "
+                            "DIR/launch.sh there")  # fmt: skip
+        _emit(emit_config, model, train_files, tasks, env, nnodes, gpus_per_node, erpo,
+              (user_base_url, user_model, judge_base_url, judge_model), steps, lr)  # fmt: skip
+        return
+    if backend != "trl":
+        raise UserError(f"unknown backend {backend!r}: trl or verl")
+    if user not in ("llm", "scripted") or meu not in ("judge", "faults", "off"):
+        raise UserError("--user is llm|scripted, --meu is judge|faults|off")
+    _need_train_extra()
+    from autoforge.rl.trl.episodes import TokenEpisodeConfig
+    from autoforge.rl.trl.run import TRLRunConfig, train_trl
+
+    config = TRLRunConfig(
+        env_dirs=[str(p) for p in env], tasks=[str(p) for p in tasks], synth_tasks=synth_tasks,
+        model=model, output_dir=str(out), max_steps=steps, learning_rate=lr, seed=seed,
+        user=user, meu=meu, erpo=erpo,  # type: ignore[arg-type]
+        episode=TokenEpisodeConfig(max_completion_tokens=max_completion_tokens,
+                                   max_turn_tokens=max_turn_tokens),
+    )  # fmt: skip
+    records = train_trl(config)
+    Console().print(step_table(records))
+    Console().print(f"policy and logs in {out}")
+
+
+def _emit(
+    out: Path, model: str, train_files: list[str], tasks: list[Path], env: list[Path],
+    nnodes: int, gpus: int, erpo: Any, endpoints: tuple[str | None, ...], steps: int, lr: float,
+) -> None:  # fmt: skip
+    from autoforge.rl.verl.launch import VerlLaunchSpec, emit_config
+
+    if not train_files or not tasks or not env:
+        raise UserError("--emit-config needs --train-files, --tasks and --env")
+    user_url, user_model, judge_url, judge_model = endpoints
+    spec = VerlLaunchSpec(
+        model=model, train_files=train_files, tasks=[str(t) for t in tasks],
+        env_dirs=[str(e) for e in env], nnodes=nnodes, gpus_per_node=gpus, erpo=erpo,
+        user_base_url=user_url, user_model=user_model, judge_base_url=judge_url,
+        judge_model=judge_model, total_training_steps=steps, learning_rate=lr,
+    )  # fmt: skip
+    for path in emit_config(spec, out):
+        Console().print(f"wrote {path}")
+
+
+def step_table(records: list[dict[str, Any]]) -> Table:
+    """Per-step reward, advantage statistics and masked counts."""
+    table = Table(title="ERPO steps")
+    cols = ["step", "reward_mean", "success_rate", "adv_abs_mean", "adv_std", "n_valid",
+            "n_meu_masked", "n_filler_masked", "n_infra_errors", "sampling_rounds"]  # fmt: skip
+    for col in cols:
+        table.add_column(col, justify="right")
+    for rec in records:
+        table.add_row(*[_fmt(rec.get(c)) for c in cols])
+    return table
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def sft(
+    trajectories: Annotated[list[Path], typer.Argument(help="Trajectory JSONL files.")],
+    env: Paths = [],  # noqa: B006
+    model: Annotated[str, typer.Option(help="tiny | embedded-small | local HF dir.")] = "tiny",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("sft"),
+    epochs: Annotated[float, typer.Option(help="Epochs.")] = 1.0,
+    steps: Annotated[int, typer.Option(help="Steps (overrides epochs when > 0).")] = -1,
+    lr: Annotated[float, typer.Option(help="Learning rate.")] = 1e-5,
+    select: Annotated[str, typer.Option(help="success (reward 1) or all valid.")] = "success",
+    max_length: Annotated[int, typer.Option(help="Max tokens per example.")] = 8192,
+) -> None:
+    """SFT on the agent tokens of the selected trajectories."""
+    if select not in ("success", "all"):
+        raise UserError("--select is success or all")
+    if not env:
+        raise UserError("--env is needed (the tools in the prompt)")
+    _need_train_extra()
+    from autoforge.rl.sft import SFTRunConfig, train_sft
+
+    config = SFTRunConfig(
+        trajectories=[str(p) for p in trajectories], env_dirs=[str(p) for p in env],
+        model=model, output_dir=str(out), epochs=epochs, max_steps=steps, learning_rate=lr,
+        select=select, max_length=max_length,  # type: ignore[arg-type]
+    )  # fmt: skip
+    result = train_sft(config)
+    losses = result["losses"]
+    Console().print(
+        f"{result['examples']} examples ({result['agent_tokens']} agent tokens) from "
+        f"{result['trajectories']} trajectories; loss {losses[0]:.3f} -> {losses[-1]:.3f}; "
+        f"policy in {out / 'policy'}"
+    )
