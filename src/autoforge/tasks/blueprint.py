@@ -228,13 +228,29 @@ class Blueprint(BaseModel):
             dag.graph["topo_order"] = cached
         return list(cached)
 
+    def levels(self) -> dict[str, int]:
+        """Each node's dependency level: 0 without dependencies, else 1 + its parents' highest
+        (the generation ``nx.topological_generations`` puts it in; one pass, cached)."""
+        dag = self.dag()
+        cached = dag.graph.get("levels")
+        if cached is None:
+            cached = {}
+            for node_id in self.topo_order():
+                parents = [cached[p] for p in dag.predecessors(node_id)]
+                cached[node_id] = 1 + max(parents) if parents else 0
+            dag.graph["levels"] = cached
+        return dict(cached)
+
     def depth(self) -> int:
         """Number of nodes on the longest dependency chain."""
-        return nx.dag_longest_path_length(self.dag()) + 1 if self.nodes else 0
+        return max(self.levels().values(), default=-1) + 1
 
     def width(self) -> int:
         """The largest number of nodes that share a dependency level."""
-        return max((len(g) for g in nx.topological_generations(self.dag())), default=0)
+        counts: dict[int, int] = {}
+        for level in self.levels().values():
+            counts[level] = counts.get(level, 0) + 1
+        return max(counts.values(), default=0)
 
     def validate_against(self, spec: EnvironmentSpec | None = None) -> None:
         """Raise :class:`BlueprintError` unless the blueprint is acyclic and complete.

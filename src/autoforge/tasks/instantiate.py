@@ -16,7 +16,7 @@ import copy
 import functools
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +86,30 @@ def values_at(value: Any, segs: list[str]) -> list[Any]:
     return []
 
 
+#: ``id(record) -> (record, its JSON, the JSON of its nested attributes)``.
+JsonCache = dict[int, tuple[dict[str, Any], str, str]]
+
+
+class _LazyState(Mapping[str, Any]):
+    """An episode's current state as plain data, each collection copied when first read."""
+
+    def __init__(self, episode: EpisodeLike) -> None:
+        self._episode = episode
+        self._copied: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._copied:
+            value = self._episode.state[name]
+            self._copied[name] = dict(value.items()) if isinstance(value, Mapping) else value
+        return self._copied[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._episode.state)
+
+    def __len__(self) -> int:
+        return len(self._episode.state)
+
+
 @dataclass
 class FactChooser:
     """Chooses fact values when first needed, consistently with the entities already in play.
@@ -100,9 +124,10 @@ class FactChooser:
     excluded: dict[str, set[str]] = field(default_factory=dict)
     base_state: dict[str, Any] | None = None
     context: dict[str, set[str]] = field(default_factory=dict)
+    texts: JsonCache = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._plain = self.base_state
+        self._plain: Mapping[str, Any] | None = self.base_state
         self._version = 0
         self._near: tuple[int, str] = (-1, "")
         # references out of / into each collection: [(attribute, collection)]
@@ -118,10 +143,14 @@ class FactChooser:
                     self._refs_out.setdefault(coll.name, []).append((attr.name, attr.references))
                     self._refs_in.setdefault(attr.references, []).append((coll.name, attr.name))
 
-    def plain(self) -> dict[str, Any]:
-        """The episode's current state as plain data (one snapshot until the next write)."""
+    def plain(self) -> Mapping[str, Any]:
+        """The episode's current state as plain data (until the next write; read-only).
+
+        After a write, collections are copied out of the episode one at a time, when first
+        read: fact choice usually looks at one or two of them, not the whole state.
+        """
         if self._plain is None:
-            self._plain = self.episode.snapshot()
+            self._plain = _LazyState(self.episode)
         return self._plain
 
     def _in_play(self, collection: str, key: str) -> None:
@@ -178,7 +207,9 @@ class FactChooser:
 
         A key is "near" when it appears quoted in it (``"B-201"``): one C-speed substring test
         per candidate instead of walking nested values. Records that mention an entity in play
-        in nested values count too (an order whose item lines hold the book in play).
+        in nested values count too (an order whose item lines hold the book in play). Each
+        record's JSON is made once per record object (:data:`JsonCache`, shared by the runs
+        on one S0).
         """
         if self._near[0] == self._version:
             return self._near[1]
@@ -194,13 +225,22 @@ class FactChooser:
             for record in (state.get(coll) or {}).values():
                 hit = any(record.get(a) in keys for a, keys in live)
                 if not hit and nested:
-                    inner = json.dumps([record.get(a) for a in nested])
+                    inner = self._json(record, nested)[1]
                     hit = any(q in inner for q in quoted)
                 if hit:
-                    parts.append(json.dumps(record))
+                    parts.append(self._json(record, nested)[0])
         joined = "\n".join(parts)
         self._near = (self._version, joined)
         return joined
+
+    def _json(self, record: dict[str, Any], nested: list[str]) -> tuple[str, str]:
+        """(``record`` as JSON, its ``nested`` attributes as JSON), cached per record object."""
+        entry = self.texts.get(id(record))
+        if entry is None or entry[0] is not record:
+            inner = json.dumps([record.get(a) for a in nested]) if nested else ""
+            entry = (record, json.dumps(record), inner)
+            self.texts[id(record)] = entry
+        return entry[1], entry[2]
 
     def record(self, fact: FactSpec) -> tuple[str, dict[str, Any]]:
         """A record for ``fact`` most consistent with the context (ties: at random).
@@ -479,12 +519,14 @@ def instantiate(
         state = generator.sample(rng) if generator else copy_json(env.initial_state)
         bound = bind_state(env, state)
         excluded: dict[str, set[str]] = {}
+        texts: JsonCache = {}  # per-record JSON of S0, shared by the runs on it
         keep: dict[str, Any] = {}
         repaired: dict[tuple[str, str, str], Any] = {}
         for _ in range(retries):
             tries += 1
             episode = bound.episode()
-            chooser = FactChooser(env.spec, episode, rng, excluded=excluded, base_state=state)
+            chooser = FactChooser(env.spec, episode, rng, excluded=excluded, base_state=state,
+                                  texts=texts)  # fmt: skip
             try:
                 run = execute(bp, env.spec, episode, keep, chooser)
             except GoldFailure as exc:
@@ -495,6 +537,7 @@ def instantiate(
                 if repair == "conflict":
                     raise exc  # the blueprint needs contradictory states: give up now
                 if repair == "changed":
+                    texts.clear()  # records were changed in place
                     bound = bind_state(env, state)  # S0 repaired: the same facts may work now
                     keep = exc.facts
                     continue
