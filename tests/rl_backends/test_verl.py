@@ -26,8 +26,13 @@ def test_uid_carries_env_and_groups_by_prompt() -> None:
     uid = env_uid("bookstore", "t-1", "abc")
     assert split_uid(uid) == ("bookstore", uid)
     assert split_uid("plain-uuid") == ("", "plain-uuid")
+    # verl splits trajectory keys "<uid>_<session>_<index>" on "_": a uid must hold none
+    odd = env_uid("tau2_air~line%", "task_1", "f00d")
+    assert "_" not in odd and odd.count(UID_SEP) == 2
+    assert split_uid(odd)[0] == "tau2_air~line%"
+    assert f"{odd}_0_1".rsplit("_", 2)[0] == odd
     with pytest.raises(ValueError):
-        env_uid(f"a{UID_SEP}b", "t", "n")
+        env_uid("e", "t", "bad_nonce")
 
 
 def test_estimator_numbers_match_the_core_and_exclude_empty_masks() -> None:
@@ -37,7 +42,7 @@ def test_estimator_numbers_match_the_core_and_exclude_empty_masks() -> None:
     sizes = [5, 7, 0, 3, 4, 6, 2]  # the third rollout was excluded by the agent loop
     adv = erpo_numpy(scores, sizes, uids)
     excluded = np.asarray(sizes) == 0
-    core = compute_advantages(scores, uids, [u.split(UID_SEP)[0] for u in uids], excluded)
+    core = compute_advantages(scores, uids, [split_uid(u)[0] for u in uids], excluded)
     np.testing.assert_array_equal(adv, core)
     assert adv[2] == 0.0
     # GRPO ablation: the task's own std

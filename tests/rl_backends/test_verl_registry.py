@@ -58,7 +58,7 @@ def test_compute_advantage_on_a_dataproto() -> None:
     out = compute_advantage(data, adv_estimator="erpo", config=AlgoConfig(adv_estimator="erpo"))
     adv = out.batch["advantages"]
     excluded = np.asarray(lengths) == 0
-    expected = compute_advantages(scores, uids, [u.split("\x1f")[0] for u in uids], excluded)
+    expected = compute_advantages(scores, uids, [u.split("~")[0] for u in uids], excluded)
     for i, n in enumerate(lengths):
         assert torch.allclose(adv[i, :n], torch.full((n,), float(expected[i])), atol=1e-6)
         assert torch.all(adv[i, n:] == 0)
@@ -81,7 +81,11 @@ def test_trainer_mode_and_agent_loop_are_registered() -> None:
         "extra_info": np.array([{"env_id": "shop", "task_id": "t1"}, {"task_id": "t2"}]),
     }
     uids = env_uids(batch)
-    assert uids[0].startswith("shop\x1ft1\x1f") and uids[1].startswith("\x1ft2\x1f")
+    assert uids[0].startswith("shop~t1~") and uids[1].startswith("~t2~")
+    assert all(
+        "_" not in u
+        for u in env_uids({"raw_prompt": [[]], "env_id": ["tau_air"], "task_id": ["t_1"]})
+    )
     assert len(set(env_uids({"raw_prompt": [[]], "env_id": ["e"], "task_id": ["t"]}))) == 1
 
 

@@ -5,7 +5,7 @@ Importing this package needs neither verl nor torch; the modules that subclass v
 pieces fit and why the environment id travels inside verl's ``uid``.
 
 * :mod:`.estimator` -- ``erpo`` advantage estimator for verl's ``register_adv_est`` registry, and
-  the ``uid`` encoding ``<env_id>\\x1f<task_id>\\x1f<nonce>`` it reads environment ids from.
+  the ``uid`` encoding ``<env_id>~<task_id>~<nonce>`` (escaped) it reads environment ids from.
 * :mod:`.trainer` -- ``autoforge_erpo`` trainer mode: verl's synchronous v1 trainer whose prompt
   uids carry the environment id (the one hook; verl forwards only ``uid`` to estimators).
 * :mod:`.agent_loop` -- ``autoforge_agent``: one autoforge episode per rollout, token-in/token-out

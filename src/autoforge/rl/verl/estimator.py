@@ -4,7 +4,7 @@ verl calls a registered estimator as ``fn(token_level_rewards, response_mask, co
 index=uid, ...)`` and forwards no other per-sample field, so ERPO's two extra inputs travel in
 what it does forward:
 
-* **environment id**: inside the ``uid``, as ``<env_id>\\x1f<task_id>\\x1f<nonce>`` (written by
+* **environment id**: inside the ``uid``, as ``<env_id>~<task_id>~<nonce>`` (escaped; written by
   the ``autoforge_erpo`` trainer mode, :mod:`autoforge.rl.verl.trainer`). Rollouts of one prompt
   share the uid, so the uid is still the group key; a uid without the separator counts as its
   own environment ``""`` (plain verl uids: every prompt in one pooled environment, logged).
@@ -29,14 +29,31 @@ from autoforge.rl.advantages import Method, compute_advantages
 
 ESTIMATOR_NAME = "erpo"
 ABLATION_NAME = "erpo_task_std"
-UID_SEP = "\x1f"
+UID_SEP = "~"
+_ESCAPES = (("%", "%25"), ("_", "%5F"), ("~", "%7E"))
+
+
+def _escape(text: str) -> str:
+    for raw, code in _ESCAPES:
+        text = text.replace(raw, code)
+    return text
+
+
+def _unescape(text: str) -> str:
+    for raw, code in reversed(_ESCAPES):
+        text = text.replace(code, raw)
+    return text
 
 
 def env_uid(env_id: str, task_id: str, nonce: str) -> str:
-    """A verl prompt uid that carries its environment and task."""
-    if UID_SEP in env_id or UID_SEP in task_id:
-        raise ValueError("environment and task ids must not contain the uid separator")
-    return f"{env_id}{UID_SEP}{task_id}{UID_SEP}{nonce}"
+    """A verl prompt uid ``<env>~<task>~<nonce>`` that carries its environment and task.
+
+    verl splits its trajectory keys ``<uid>_<session>_<index>`` on ``_``, so the ids are
+    escaped (``%`` ``_`` ``~`` as ``%25`` ``%5F`` ``%7E``) and the nonce may hold neither.
+    """
+    if "_" in nonce or UID_SEP in nonce:
+        raise ValueError(f"uid nonce must contain neither '_' nor {UID_SEP!r}: {nonce!r}")
+    return f"{_escape(env_id)}{UID_SEP}{_escape(task_id)}{UID_SEP}{nonce}"
 
 
 def split_uid(uid: Any) -> tuple[str, str]:
@@ -44,7 +61,7 @@ def split_uid(uid: Any) -> tuple[str, str]:
     text = str(uid)
     if UID_SEP not in text:
         return "", text
-    return text.split(UID_SEP, 1)[0], text
+    return _unescape(text.split(UID_SEP, 1)[0]), text
 
 
 def erpo_numpy(
