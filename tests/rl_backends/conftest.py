@@ -44,3 +44,22 @@ def bookstore_tasks(bookstore: Any) -> list[Any]:
     tasks, _ = generate_tasks(bookstore, 6, "easy", seed=0)
     assert len(tasks) == 6
     return tasks
+
+
+def solution_turns(task: Any) -> list[str]:
+    """A scripted agent that solves ``task``: every gold call (exact arguments) in one turn,
+    then every required output, then a closing line."""
+    import json
+
+    calls = "\n".join(
+        "<tool_call>\n" + json.dumps({"name": c.name, "arguments": c.arguments}) + "\n</tool_call>"
+        for c in task.gold_calls
+    )
+    said = " ".join(o.text for o in task.required_outputs) or "All done."
+    return [calls, f"Here you go: {said}.", "Anything else?"]
+
+
+@pytest.fixture(scope="session")
+def solve() -> Any:
+    """:func:`solution_turns`, as a fixture (test modules are not importable packages)."""
+    return solution_turns

@@ -7,7 +7,6 @@ installed.)"""
 from __future__ import annotations
 
 import asyncio
-import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,23 +105,15 @@ def _context(bookstore: Any, tasks: list[Any], meu: Any) -> Any:
     return EpisodeContext(settings, {"bookstore": bookstore}, pool, scripted_user, meu)
 
 
-def _solution(task: Any) -> list[str]:
-    call = task.gold_calls[0]
-    body = json.dumps({"name": call.name, "arguments": call.arguments})
-    return [f"<tool_call>\n{body}\n</tool_call>", f"It is {task.required_outputs[0].text}.", "ok"]
-
-
 def test_agent_loop_episode_masks_only_agent_tokens(
-    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any]
+    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], solve: Any
 ) -> None:
     from autoforge.rl.trl.episodes import fault_oracle
     from autoforge.rl.verl.episode import verl_episode
 
-    task = next(
-        t for t in bookstore_tasks if [c.name for c in t.gold_calls] == ["find_customer_by_email"]
-    )
+    task = bookstore_tasks[0]
     ctx = _context(bookstore, [task], fault_oracle)
-    server = FakeServer(tokenizer, _solution(task))
+    server = FakeServer(tokenizer, solve(task))
     row = {"extra_info": {"task_id": task.id}, "raw_prompt": []}
     out = asyncio.run(verl_episode(ctx, server, tokenizer, {"temperature": 1.0}, 4096, row))
     assert out.reward_score == 1.0
@@ -136,7 +127,7 @@ def test_agent_loop_episode_masks_only_agent_tokens(
 
 
 def test_agent_loop_excludes_user_errors_with_an_empty_mask(
-    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any]
+    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], solve: Any
 ) -> None:
     from autoforge.rl.verl.episode import verl_episode
 
@@ -145,7 +136,7 @@ def test_agent_loop_excludes_user_errors_with_an_empty_mask(
 
     task = bookstore_tasks[0]
     ctx = _context(bookstore, [task], blame_user)
-    server = FakeServer(tokenizer, _solution(task))
+    server = FakeServer(tokenizer, solve(task))
     out = asyncio.run(verl_episode(ctx, server, tokenizer, {}, 4096, {"task_id": task.id}))
     assert out.extra_fields["user_error"] is True and out.extra_fields["excluded"] is True
     assert out.response_ids and not any(out.response_mask)

@@ -144,12 +144,11 @@ def test_agent_loop_runs_an_episode_with_verls_types(tmp_path: Path) -> None:
     tasks, _ = generate_tasks(env, 2, "easy", seed=0)
     TaskSet(tmp_path / "tasks.jsonl").append(tasks)
     task = tasks[0]
-    call = task.gold_calls[0]
-    texts = [
-        "<tool_call>\n" + json.dumps({"name": call.name, "arguments": call.arguments})
-        + "\n</tool_call>",
-        "Sure: " + " ".join(o.text for o in task.required_outputs),
-    ]  # fmt: skip
+    calls = "\n".join(
+        "<tool_call>\n" + json.dumps({"name": c.name, "arguments": c.arguments}) + "\n</tool_call>"
+        for c in task.gold_calls
+    )
+    texts = [calls, "Sure: " + " ".join(o.text for o in task.required_outputs)]
 
     class Out:
         def __init__(self, ids: list[int]) -> None:
