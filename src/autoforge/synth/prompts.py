@@ -198,6 +198,7 @@ Rules:
   ToolError already exists: do not import or define it.
 - Deterministic: no random, no clock, no I/O. Allowed imports: {", ".join(ALLOWED_IMPORTS)}.
 - Check everything before changing the state, so a failed call changes nothing.
+- Never ask for input or confirmation: the agent has confirmed with the user before the call.
 - Answer with one ```python code block holding the function (helpers must start with _)."""
 
 

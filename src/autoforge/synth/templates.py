@@ -475,6 +475,9 @@ _EFFECT = re.compile(
     r"must|cannot|can only|fails? if)\b",
     re.IGNORECASE,
 )
+_CONFIRMED = re.compile(
+    r"^(if the user confirms|after (the )?user confirmation|once confirmed)[,;:]?\s*", re.I
+)
 _NOT_EFFECT = re.compile(r"\b(agent|explain|email|transfer|ask)\b", re.IGNORECASE)
 
 
@@ -486,14 +489,22 @@ def effect_sentences(text: str, limit: int = 5) -> list[str]:
     list of stated requirements far more reliably than a bare "apply the other effects".
     """
     body = re.sub(r"^\s*#.*$", "", text.replace("**", ""), flags=re.MULTILINE)
+    paras: list[str] = []
+    for para in re.split(r"\n\s*\n", body):
+        if paras and not paras[-1].rstrip().endswith((".", "!", "?", ":")):
+            paras[-1] += " " + para  # a sentence broken by a blank line
+        else:
+            paras.append(para)
     sentences = [
         sentence
-        for para in re.split(r"\n\s*\n", body)
+        for para in paras
         for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z'\"])", re.sub(r"\s+", " ", para))
     ]
     out: list[str] = []
     for sentence in sentences:
-        sentence = sentence.strip(" -#")
+        # the agent confirmed with the user before calling: that part is not for the code
+        sentence = _CONFIRMED.sub("", sentence.strip(" -#"))
+        sentence = sentence[:1].upper() + sentence[1:]
         if not _EFFECT.search(sentence) or _NOT_EFFECT.search(sentence):
             continue
         short = sentence if len(sentence) <= 220 else sentence[:217] + "..."
