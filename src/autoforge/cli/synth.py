@@ -86,6 +86,10 @@ def env(
     max_repairs: Annotated[
         int, typer.Option("--max-repairs", min=0, help="Repair rounds per tool after the first.")
     ] = 3,
+    design_rounds: Annotated[
+        int,
+        typer.Option("--design-rounds", min=0, help="State-design feedback rounds (docs mode)."),
+    ] = 2,
     name: Annotated[str | None, typer.Option("--name", help="Environment name.")] = None,
     format: Annotated[str, typer.Option("--format", "-f", help="Doc format (auto).")] = "auto",
     no_templates: Annotated[
@@ -122,6 +126,7 @@ def env(
     options = SynthOptions(
         name=name,
         max_repairs=max_repairs,
+        design_rounds=design_rounds,
         use_templates=not no_templates,
         llm_tests=not no_llm_tests,
         fallback=not no_fallback,
