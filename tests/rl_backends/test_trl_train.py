@@ -146,3 +146,26 @@ def test_training_moved_the_weights(trained: Any) -> None:
         n for n, p in before.items() if not np.allclose(p.numpy(), after[n].detach().numpy())
     ]
     assert changed
+
+
+def test_trl_loss_is_the_cores_ppo_clip_loss(trained: Any) -> None:
+    """TRL's ``dapo`` loss on a stored batch equals ``autoforge.rl.ppo_clip_loss`` (xp=torch)."""
+    import torch
+
+    from autoforge.rl import ppo_clip_loss
+
+    trainer, _, _ = trained
+    batch = trainer._buffered_inputs[0]
+    model = trainer.model
+    trainer.model.train()
+    ids = torch.cat([batch["prompt_ids"], batch["completion_ids"]], dim=1)
+    attention = torch.cat([batch["prompt_mask"], batch["completion_mask"]], dim=1)
+    with torch.no_grad():
+        trl_loss = trainer._compute_loss(model, batch)
+        logp, _, _ = trainer._get_per_token_logps_and_entropies(
+            model, ids, attention, batch["completion_ids"].size(1)
+        )
+    mask = (batch["completion_mask"] * batch["tool_mask"]).float()
+    ours = ppo_clip_loss(logp, logp, batch["advantages"], mask, eps_low=0.2, eps_high=0.2, xp=torch)
+    assert float(mask.sum()) == float(batch["num_items_in_batch"])
+    assert trl_loss.item() == pytest.approx(ours.loss.item(), rel=1e-5, abs=1e-7)
