@@ -178,7 +178,6 @@ def test_emit_config_reproduces_the_paper_setup(tmp_path: Path) -> None:
         "actor_rollout_ref.rollout.n=8",
         "algorithm.adv_estimator=erpo",
         "algorithm.filter_groups.enable=True",
-        "algorithm.filter_groups.max_num_gen_batches=3",
         "trainer.v1.trainer_mode=autoforge_erpo",
         "trainer.nnodes=4",
         "trainer.n_gpus_per_node=8",

@@ -6,7 +6,8 @@ Writes, for a model and a cluster size:
   settings) for ``actor_rollout_ref.rollout.agent.agent_loop_config_path``;
 * ``overrides.txt`` -- the Hydra overrides of verl's ``ppo_trainer`` config, one per line:
   the paper's setup (32 tasks x 8 rollouts per step, ERPO advantages, dynamic sampling through
-  verl's ``filter_groups``, token-level PPO-clip with clip-higher, no KL), the v1 trainer in the
+  verl's ``filter_groups`` (the v1 replay buffer refills evicted groups), token-level
+  PPO-clip with clip-higher, no KL), the v1 trainer in the
   ``autoforge_erpo`` mode, and Ray's worker setup hook that registers the plugins;
 * ``launch.sh`` -- exports the user-simulator and judge endpoints (``AUTOFORGE_USER_*``,
   ``AUTOFORGE_JUDGE_*``) and runs ``python -m autoforge.rl.verl.main`` with the overrides;
@@ -121,7 +122,6 @@ def verl_overrides(spec: VerlLaunchSpec, agent_loop_path: Path) -> list[str]:
         "algorithm.use_kl_in_reward=False",
         f"algorithm.filter_groups.enable={e.dynamic_sampling}",
         "algorithm.filter_groups.metric=reward",
-        f"algorithm.filter_groups.max_num_gen_batches={e.max_sampling_rounds}",
         "trainer.use_v1=True",
         "trainer.v1.trainer_mode=autoforge_erpo",
         f"trainer.nnodes={spec.nnodes}",
