@@ -164,6 +164,9 @@ def forge(
     llm_tests: Annotated[
         bool, typer.Option("--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases.")
     ] = False,
+    only: Annotated[
+        list[str] | None, typer.Option("--only", help="Synthesize only these tools.")
+    ] = None,
     until: Annotated[
         str | None, typer.Option("--until", help="Stop after this stage (report still written).")
     ] = None,
@@ -189,7 +192,7 @@ def forge(
         policy=policy, doc_format=format, name=name, tasks=tasks, difficulty=difficulty,
         seed=seed, state_source="generate" if state == "generate" else "initial",
         max_repairs=max_repairs, design_rounds=design_rounds, llm_tests=llm_tests,
-        exports=not no_exports, until=until,
+        exports=not no_exports, until=until, only=list(only or []),
     )  # fmt: skip
     config = llm_config_from_options(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set

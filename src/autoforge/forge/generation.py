@@ -11,6 +11,7 @@ duplicates are counted back as acceptances (see :func:`merge_stats`).
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from typing import Any
@@ -129,14 +130,10 @@ async def generate_into(ctx: ForgeContext, rec: StageRecord) -> Outcome:
 
 
 def _dump(stats: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(stats, indent=2) + "\n"
 
 
 def _read_stats(ctx: ForgeContext) -> dict[str, Any]:
-    import json
-
     path = ctx.layout.generation
     if not path.is_file():
         return {}

@@ -35,7 +35,7 @@ def bars(
     height: int = 170,
 ) -> Markup:
     """Vertical bars for ``(label, value)`` pairs, labelled below and valued above."""
-    pad_l, pad_b, pad_t = 8, 34, 30
+    pad_l, pad_b, pad_t = 8, 34, 40
     n = max(1, len(data))
     slot = (width - 2 * pad_l) / n
     top = max((v for _, v in data), default=0) or 1
