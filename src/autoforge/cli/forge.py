@@ -41,6 +41,8 @@ _HELP = (
     "  autoforge forge --example bookstore --out runs/bookstore --tasks 10 --llm-model small\n\n"
     "  autoforge forge --env example:bookstore --out runs/bookstore-given --tasks 50 "
     "--difficulty hard\n\n"
+    "  autoforge forge --env example:bookstore --out runs/bs-llm --tasks 10 --llm-tasks "
+    "--llm-model small\n\n"
     "  autoforge forge ../shared/benchmarks/tau-bench/retail --data "
     "../shared/benchmarks/tau-bench/retail/db.json --out runs/retail --tasks 20"
 )
@@ -164,6 +166,13 @@ def forge(
     llm_tests: Annotated[
         bool, typer.Option("--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases.")
     ] = False,
+    llm_tasks: Annotated[
+        bool,
+        typer.Option(
+            "--llm-tasks/--no-llm-tasks",
+            help="LLM edge judge, merge advice and user scenarios in task synthesis.",
+        ),
+    ] = False,
     only: Annotated[
         list[str] | None, typer.Option("--only", help="Synthesize only these tools.")
     ] = None,
@@ -192,6 +201,7 @@ def forge(
         policy=policy, doc_format=format, name=name, tasks=tasks, difficulty=difficulty,
         seed=seed, state_source="generate" if state == "generate" else "initial",
         max_repairs=max_repairs, design_rounds=design_rounds, llm_tests=llm_tests,
+        llm_tasks=llm_tasks,
         exports=not no_exports, until=until, only=list(only or []),
     )  # fmt: skip
     config = llm_config_from_options(

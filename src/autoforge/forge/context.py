@@ -206,6 +206,7 @@ class ForgeContext:
     hooks_factory: Callable[[ForgeContext], TaskHooks] | None = None
     ran: list[str] = field(default_factory=list)  # stages run (not skipped) this session
     _client: LLMClient | None = None
+    _hooks: TaskHooks | None = None
 
     def client(self) -> LLMClient:
         """The LLM client, created on first use."""
@@ -233,8 +234,19 @@ class ForgeContext:
         )
 
     def hooks(self) -> TaskHooks:
-        """The task-synthesis hooks (deterministic defaults unless a factory is given)."""
-        return self.hooks_factory(self) if self.hooks_factory else TaskHooks()
+        """The task-synthesis hooks, made once per session: the factory's, the LLM ones with
+        ``llm_tasks`` (edge judge, merge advisor, scenario writer), else the deterministic
+        defaults."""
+        if self._hooks is None:
+            if self.hooks_factory is not None:
+                self._hooks = self.hooks_factory(self)
+            elif self.options.llm_tasks:
+                from autoforge.tasks.llm_hooks import llm_hooks
+
+                self._hooks = llm_hooks(self.client())
+            else:
+                self._hooks = TaskHooks()
+        return self._hooks
 
     def env_digest(self) -> str:
         """Content digest of the run's environment directory."""

@@ -21,7 +21,8 @@ from autoforge.forge.context import ForgeContext, ForgeError
 from autoforge.forge.manifest import StageRecord, write_atomic
 from autoforge.forge.stages import Outcome
 from autoforge.forge.verify import as_task_env
-from autoforge.tasks import ToolGraph, generate_tasks
+from autoforge.tasks import ToolGraph
+from autoforge.tasks.llm_hooks import generate_tasks_async
 from autoforge.tasks.model import Task, TaskSet, task_line
 from autoforge.tasks.pipeline import GenerationStats
 
@@ -79,18 +80,24 @@ def _levels(tasks: list[Task]) -> dict[str, int]:
     return {name: counts.get(name, 0) for name in ("easy", "medium", "hard", "any")}
 
 
-def _generate(
+async def _generate(
     ctx: ForgeContext, env: Environment, existing: list[Task], remaining: int
 ) -> tuple[dict[str, Any], bool]:
-    """Run the generator for ``remaining`` new tasks; (merged stats, attempts exhausted)."""
+    """Run the generator for ``remaining`` new tasks; (merged stats, attempts exhausted).
+
+    With LLM hooks (``--llm-tasks``) scenarios are written concurrently while generation
+    runs in a worker thread (:func:`~autoforge.tasks.llm_hooks.generate_tasks_async`).
+    """
     o = ctx.options
     graph = ToolGraph.load(ctx.layout.graph)
     appender = _Appender(ctx)
-    new, stats = generate_tasks(
+    new, stats = await generate_tasks_async(
         as_task_env(env), remaining, o.difficulty, seed=o.seed, hooks=ctx.hooks(), graph=graph,
         existing=existing, state_source=o.state_source, on_task=appender,
     )  # fmt: skip
     merged = merge_stats(stats, len(existing))
+    if stats.llm:
+        merged["llm_hooks"] = stats.llm  # requests, model-decided items, fallbacks by reason
     return merged, len(new) < remaining
 
 
@@ -105,7 +112,7 @@ async def generate_into(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     ctx.reporter.start("tasks", o.tasks, completed=min(len(existing), o.tasks))
     exhausted = bool(rec.detail.get("exhausted")) and rec.detail.get("target") == o.tasks
     if remaining:
-        stats, exhausted = _generate(ctx, env, existing, remaining)
+        stats, exhausted = await _generate(ctx, env, existing, remaining)
         stats["target"] = o.tasks
         write_atomic(ctx.layout.generation, _dump(stats))
     elif len(existing) > o.tasks:

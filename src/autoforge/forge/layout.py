@@ -103,7 +103,9 @@ class ForgeOptions:
     and its sample data as ``data`` unless ``example_data`` is off),
     or an existing environment directory ``env_dir`` (skips synthesis; ``example:NAME`` names a
     bundled environment). ``data``: a db.json to infer the state from (synthesis data mode).
-    ``until``: stop after this stage.
+    ``llm_tasks``: the LLM judges the tool graph's edges, advises on merges and writes the
+    scenarios (``autoforge.tasks.llm_hooks``; deterministic fallbacks). ``until``: stop after
+    this stage.
     """
 
     out: Path
@@ -122,6 +124,7 @@ class ForgeOptions:
     max_repairs: int = 1
     design_rounds: int = 1
     llm_tests: bool = False
+    llm_tasks: bool = False
     only: list[str] = field(default_factory=list)
     exports: bool = True
     until: str | None = None
@@ -144,6 +147,7 @@ class ForgeOptions:
             "max_repairs": self.max_repairs,
             "design_rounds": self.design_rounds,
             "llm_tests": self.llm_tests,
+            "llm_tasks": self.llm_tasks,
             "only": list(self.only),
             "exports": self.exports,
             "until": self.until,

@@ -177,10 +177,11 @@ def _fp_graph(ctx: ForgeContext) -> str:
 
 
 async def _run_graph(ctx: ForgeContext, rec: StageRecord) -> Outcome:
-    from autoforge.tasks import build_graph, graph_svg
+    from autoforge.tasks import graph_svg
+    from autoforge.tasks.llm_hooks import build_graph_async
 
     env = Environment.load(ctx.layout.env)
-    graph = build_graph(env.spec, ctx.hooks().edge_judge)
+    graph = await build_graph_async(env.spec, ctx.hooks().edge_judge)
     graph.save(ctx.layout.graph)
     write_atomic(ctx.layout.graph_svg, graph_svg(graph))
     writes = graph.writes()

@@ -44,6 +44,7 @@ from autoforge.tasks.question import (
     ScenarioWriter,
     TemplateWriter,
     fact_text,
+    hidden_values,
     missing_facts,
 )
 from autoforge.tasks.runtime import EnvironmentLike, bind_state
@@ -73,6 +74,7 @@ class GenerationStats(BaseModel):
     instantiation_runs: int = 0
     seconds: float = 0.0
     stage_seconds: dict[str, float] = Field(default_factory=dict)
+    llm: dict[str, Any] = Field(default_factory=dict, description="LLM hooks' statistics")
 
     @property
     def accept_rate(self) -> float:
@@ -213,7 +215,9 @@ class _Run:
             self.gates.reject("difficulty")
             return None
         writer = self.hooks.writer or TemplateWriter()
-        request = ScenarioRequest(spec=self.env.spec, blueprint=bp, facts=run.facts, seed=task_seed)
+        hidden = hidden_values(outputs, run.calls, run.facts) if self.hooks.writer else ()
+        request = ScenarioRequest(spec=self.env.spec, blueprint=bp, facts=run.facts,
+                                  seed=task_seed, hidden=hidden)  # fmt: skip
         scenario = writer.write(request)
         if missing_facts(scenario, run.facts):
             self.gates.reject("scenario")

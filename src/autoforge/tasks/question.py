@@ -12,7 +12,7 @@ every fact the blueprint needs appears in the scenario.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -29,7 +29,7 @@ from autoforge.tasks.blueprint import (
     ReasonNode,
 )
 from autoforge.tasks.merge import user_collection
-from autoforge.tasks.model import UserScenario
+from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
 from autoforge.tasks.reasoning import CMP_WORDS, field_words
 from autoforge.tasks.schema import entity_of, singular, tool_access
 
@@ -44,12 +44,17 @@ PERSONAS = (
 
 @dataclass(frozen=True)
 class ScenarioRequest:
-    """What a writer may use: the spec, the blueprint and the user-known fact values."""
+    """What a writer may use: the spec, the blueprint and the user-known fact values.
+
+    ``hidden``: renderings of values the agent must find out itself (required outputs, ids it
+    looks up); a writer must not put them in the text (see :func:`hidden_values`).
+    """
 
     spec: EnvironmentSpec
     blueprint: Blueprint
     facts: dict[str, Any]
     seed: int = 0
+    hidden: tuple[str, ...] = ()
 
 
 class ScenarioWriter(Protocol):
@@ -92,6 +97,35 @@ def missing_facts(scenario: UserScenario, facts: dict[str, Any]) -> list[str]:
     return [
         name for name, value in facts.items() if any(t.lower() not in text for t in _tokens(value))
     ]
+
+
+def hidden_values(
+    outputs: Iterable[RequiredOutput], calls: Iterable[GoldCall], facts: dict[str, Any]
+) -> tuple[str, ...]:
+    """What the agent must find out, as text: every rendering of each required output and
+    every scalar argument of a gold call that is not a user fact (an order id the agent looks
+    up). Booleans are left out (``yes``/``no`` are ordinary words)."""
+    known = {t.lower() for value in facts.values() for t in _tokens(value)}
+    found: dict[str, None] = {}
+    for out in outputs:
+        if not isinstance(out.value, bool):
+            for text in (out.text, *out.alternatives):
+                found[text] = None
+    for call in calls:
+        for value in _scalars(call.arguments):
+            found[fact_text(value)] = None
+    return tuple(t for t in found if t and t.lower() not in known)
+
+
+def _scalars(value: Any) -> Iterator[str | int | float]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _scalars(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _scalars(item)
+    elif isinstance(value, str | int | float) and not isinstance(value, bool):
+        yield value
 
 
 def words(name: str) -> str:
