@@ -189,3 +189,7 @@ async def test_unreachable_difficulty_ends_with_no_tasks_and_is_not_retried(tmp_
     reporter = NullReporter()
     await run_forge(options, reporter=reporter)
     assert "tasks" in reporter.skipped  # same target, attempts already exhausted
+    options.max_attempts = 30  # other limits: tried again (and exhausted again)
+    manifest = await run_forge(options, reporter=NullReporter())
+    assert manifest.stages["tasks"].sessions == 2
+    assert manifest.stages["tasks"].detail["attempts"] == 30

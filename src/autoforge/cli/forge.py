@@ -153,6 +153,12 @@ def forge(
         Path | None,
         typer.Option("--env", help="Start from this environment dir (or example:NAME)."),
     ] = None,
+    max_attempts: Annotated[
+        int | None,
+        typer.Option(
+            "--max-attempts", min=1, help="Task attempts before giving up (default 50*tasks+100)."
+        ),
+    ] = None,
     state: Annotated[
         str, typer.Option("--state", help="S0 per task: generate (fresh) or initial (env data).")
     ] = "generate",
@@ -200,6 +206,7 @@ def forge(
         env_dir=env_dir, data=data,
         policy=policy, doc_format=format, name=name, tasks=tasks, difficulty=difficulty,
         seed=seed, state_source="generate" if state == "generate" else "initial",
+        max_attempts=max_attempts,
         max_repairs=max_repairs, design_rounds=design_rounds, llm_tests=llm_tests,
         llm_tasks=llm_tasks,
         exports=not no_exports, until=until, only=list(only or []),

@@ -94,6 +94,7 @@ async def _generate(
     new, stats = await generate_tasks_async(
         as_task_env(env), remaining, o.difficulty, seed=o.seed, hooks=ctx.hooks(), graph=graph,
         existing=existing, state_source=o.state_source, on_task=appender,
+        max_attempts=o.max_attempts,
     )  # fmt: skip
     merged = merge_stats(stats, len(existing))
     if stats.llm:
@@ -111,6 +112,7 @@ async def generate_into(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     remaining = max(0, o.tasks - len(existing))
     ctx.reporter.start("tasks", o.tasks, completed=min(len(existing), o.tasks))
     exhausted = bool(rec.detail.get("exhausted")) and rec.detail.get("target") == o.tasks
+    exhausted = exhausted and rec.detail.get("max_attempts") == o.max_attempts
     if remaining:
         stats, exhausted = await _generate(ctx, env, existing, remaining)
         stats["target"] = o.tasks
@@ -121,6 +123,7 @@ async def generate_into(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     stats = _read_stats(ctx)
     detail = {
         "target": o.tasks,
+        "max_attempts": o.max_attempts,
         "produced": len(tasks),
         "exhausted": exhausted,
         "difficulty": o.difficulty,

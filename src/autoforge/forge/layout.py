@@ -121,6 +121,7 @@ class ForgeOptions:
     difficulty: str = "medium"
     seed: int = 0
     state_source: StateSource = "generate"
+    max_attempts: int | None = None
     max_repairs: int = 1
     design_rounds: int = 1
     llm_tests: bool = False
@@ -144,6 +145,7 @@ class ForgeOptions:
             "difficulty": self.difficulty,
             "seed": self.seed,
             "state_source": self.state_source,
+            "max_attempts": self.max_attempts,
             "max_repairs": self.max_repairs,
             "design_rounds": self.design_rounds,
             "llm_tests": self.llm_tests,

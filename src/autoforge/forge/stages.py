@@ -216,7 +216,10 @@ def _tasks_incomplete(ctx: ForgeContext, rec: StageRecord) -> bool:
     produced, target = int(rec.detail.get("produced", 0)), ctx.options.tasks
     if produced >= target:
         return False
-    return not (rec.detail.get("exhausted") and rec.detail.get("target") == target)
+    same_limits = rec.detail.get("target") == target and (
+        rec.detail.get("max_attempts") == ctx.options.max_attempts
+    )
+    return not (rec.detail.get("exhausted") and same_limits)  # retrying would fail the same way
 
 
 def _reset_tasks(ctx: ForgeContext) -> None:
