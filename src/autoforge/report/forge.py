@@ -111,6 +111,12 @@ def _overview(d: RunData) -> Markup:
         card("accept rate", f"{100 * gen.get('accept_rate', 0):.0f}%" if gen else "-",
              f"{gen.get('attempts', 0)} attempts" if gen else ""),
     ]  # fmt: skip
+    if d.check:
+        ok = bool(d.check.get("ok"))
+        errors = len(d.check.get("errors") or [])
+        cards.append(card("env check", "passed" if ok else "failed",
+                          f"{errors} errors, {len(d.check.get('warnings') or [])} warnings",
+                          "ok" if ok else "bad"))  # fmt: skip
     if d.verify is not None:
         ok = d.verify.verified == d.verify.total
         cards.append(card("verified", f"{d.verify.verified}/{d.verify.total}",
