@@ -12,7 +12,8 @@ ground truth of every episode is known. Two sets of episodes:
 
 Two judges read every episode (the LLM judge a subset of the scripted ones, ``--llm-judged``):
 ``rule`` (``autoforge.bench.rulejudge``, no model) and ``llm`` (``autoforge.rollout.judge``:
-claims extracted by the embedded model, verdict decided in code). The baseline in the same run
+claims extracted by the embedded model, verdict decided in code; its answer capped at
+``--judge-max-tokens``). The baseline in the same run
 is a judge that never flags (precision undefined, recall 0) and the rule judge itself.
 
 Run: ``python benchmarks/judge_validation.py`` (``--llm none`` for the scripted part only).
@@ -87,9 +88,7 @@ async def scripted_episodes(env: Any, tasks: list[TaskSpec], p: float, repeats: 
 def llm_config(model: str) -> Any:
     from autoforge.llm.config import build_config
 
-    return build_config(
-        environ={}, overrides={"embedded": {"model": model, "ctx_size": 8192}, "cache": False}
-    )
+    return build_config(environ={}, overrides={"embedded": {"model": model, "ctx_size": 8192}})
 
 
 async def llm_episodes(
@@ -153,6 +152,20 @@ async def judge_by_llm(client: Any, pairs: list[Pair], source: str) -> list[Judg
         )
         out.append(rec)
     return out
+
+
+class CappedJudge:
+    """The client, with the judge's structured answers capped at ``max_tokens`` tokens (a small
+    model can ramble to the 2048-token default, which costs minutes per call on a CPU)."""
+
+    def __init__(self, client: Any, max_tokens: int) -> None:
+        self.client = client
+        self.max_tokens = max_tokens
+
+    async def structured(self, messages: list[dict[str, Any]], output: Any, **kwargs: Any) -> Any:
+        return await self.client.structured(
+            messages, output, **{**kwargs, "max_tokens": self.max_tokens}
+        )
 
 
 def never_flags(records: list[JudgedEpisode]) -> list[JudgedEpisode]:
@@ -230,12 +243,13 @@ async def llm_part(
 ) -> dict[str, Any]:
     from autoforge.llm import LLMClient
 
-    client = LLMClient(llm_config(args.llm), cache=False)
+    client = LLMClient(llm_config(args.llm))
+    judge = CappedJudge(client, args.judge_max_tokens)
     figures: dict[str, Any] = {}
     try:
         subset = random.Random(args.seed).sample(scripted, min(args.llm_judged, len(scripted)))
         t0 = time.perf_counter()
-        llm_s = await judge_by_llm(client, subset, "scripted")
+        llm_s = await judge_by_llm(judge, subset, "scripted")
         meta["llm_judge_s_per_episode"] = round((time.perf_counter() - t0) / max(1, len(subset)), 1)
         figures["llm/scripted"] = table(f"LLM judge ({args.llm}) x scripted episodes", llm_s)
         figures["rule/scripted-subset"] = table(
@@ -249,7 +263,7 @@ async def llm_part(
             meta.update(llm_episodes=len(pairs), llm_episode_wall_s=round(wall, 1))
             figures["rule/llm"] = table("rule judge x LLM episodes", judge_by_rule(pairs, "llm"))
             figures["llm/llm"] = table(
-                f"LLM judge ({args.llm}) x LLM episodes", await judge_by_llm(client, pairs, "llm")
+                f"LLM judge ({args.llm}) x LLM episodes", await judge_by_llm(judge, pairs, "llm")
             )
     finally:
         await client.aclose()
@@ -268,6 +282,7 @@ def main() -> None:
     )
     parser.add_argument("--llm-episodes", type=int, default=12, help="LLM-played episodes")
     parser.add_argument("--max-steps", type=int, default=10, help="LLM calls per LLM episode")
+    parser.add_argument("--judge-max-tokens", type=int, default=768, help="cap per judge answer")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--work", default="/tmp/autoforge-judge-validation")
     args = parser.parse_args()
