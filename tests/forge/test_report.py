@@ -107,3 +107,26 @@ async def test_report_of_a_partial_run_and_of_a_failed_replay(tmp_path: Path) ->
     (out / "verify.json").write_text(json.dumps(verify))
     html = render_forge_report(out)
     assert "replay FAILED" in html and "1/2" in html
+
+
+def test_task_dag_and_tool_graph_drawings_match_their_graphs() -> None:
+    from autoforge.env import Environment
+    from autoforge.examples import example_path
+    from autoforge.report.dag import blueprint_svg
+    from autoforge.report.toolgraph import adjacency_table, tool_graph_svg
+    from autoforge.tasks import build_graph, generate_tasks
+
+    env = Environment.load(example_path("bookstore"))
+    tasks, _ = generate_tasks(env, 2, "hard", seed=3)
+    for task in tasks:
+        svg = blueprint_svg(task)
+        bp = task.blueprint
+        boxes = len(bp.nodes) + len(bp.fact_names_used())
+        assert svg.count("<rect") == boxes
+        assert svg.count("<path d=") >= bp.dag().number_of_edges()
+        assert svg.count('stroke="#16a34a"') == len(bp.outputs)  # values to tell the user
+    graph = build_graph(env.spec)
+    svg = tool_graph_svg(graph)
+    assert svg.count('class="tg-edge"') == len(graph.edges)
+    assert svg.count("<rect") == len(graph.nodes)
+    assert adjacency_table(graph).count("●") == len(graph.edges)
