@@ -211,3 +211,16 @@ async def test_repeating_the_draft_is_not_accepted(
     out = await synthesize_tool(client, job, SynthSettings(max_repairs=1))
     assert "implements_todo" in out.report.errors[0]
     assert out.report.status == "accepted" and out.report.accepted_attempt == 2
+
+
+def test_degenerate_answers_are_recognised() -> None:
+    from autoforge.synth.codegen import extract_function
+    from autoforge.synth.functions import degenerate
+
+    loop = (
+        "def f(state):\n" + "    if not state:\n        raise ToolError('empty state here')\n" * 7
+    )
+    assert "repeats" in degenerate(extract_function(loop, "f"), "stop")
+    fine = extract_function(GOOD_CODE["complete_task"], "complete_task")
+    assert degenerate(fine, "stop") == ""
+    assert "cut off" in degenerate(fine, "length")

@@ -12,6 +12,7 @@ rule-based skeleton is kept instead only when it passes the checks itself (statu
 from __future__ import annotations
 
 import ast
+import itertools
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -231,6 +232,25 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthSettin
     return done(None)
 
 
+def degenerate(code: ToolCode, finish_reason: str | None) -> str:
+    """Why an answer is unusable even if it runs: cut off, or looping on one statement.
+
+    Small models sometimes repeat a line until ``max_tokens``; the truncated text can still
+    parse and pass every behavioural check, so it is rejected here.
+    """
+    if finish_reason == "length":
+        return "the answer was cut off (too long): write a shorter function, no repeated lines"
+    lines = [ln.strip() for ln in code.body.splitlines() if ln.strip()]
+    run, longest = 1, 1
+    for prev, cur in itertools.pairwise(lines):
+        run = run + 1 if cur == prev else 1
+        longest = max(longest, run)
+    repeats = max((lines.count(x) for x in set(lines) if len(x) > 12), default=0)
+    if longest >= 3 or repeats >= 6:
+        return "the answer repeats the same lines over and over: write each check once"
+    return ""
+
+
 def _draft(job: ToolJob) -> tuple[ToolCode | None, list[str]]:
     """The skeleton shown to the model and its TODO lines (None when it lists no effects)."""
     ctx = job.ctx
@@ -288,6 +308,11 @@ async def _llm_loop(
         except CodeError as exc:
             report.errors.append(f"attempt {attempt}: {exc}")
             messages = prompts.repair_messages(first, text.strip()[:3000], [str(exc)])
+            continue
+        sloppy = degenerate(code, resp.finish_reason)
+        if sloppy:
+            report.errors.append(f"attempt {attempt}: {sloppy}")
+            messages = prompts.repair_messages(first, code.source[:3000], [sloppy])
             continue
         if code.source in seen_code:
             report.errors.append(f"attempt {attempt}: same code as before; giving up")
