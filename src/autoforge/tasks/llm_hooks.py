@@ -409,10 +409,36 @@ class LLMMergeAdvisor:
         return run_sync(self._decide(spec, key))
 
     async def _decide(self, spec: EnvironmentSpec, key: PairKey) -> bool:
+        """Ask about ``key``; a "same" must hold when the two calls are asked in the other
+        order too (small models lean to "yes", and a wrong merge drops a real step)."""
         self.stats.decided += 1
+        tool, first, second = key
+        orders = [(first, second)] if first == second else [(first, second), (second, first)]
+        same = True
+        for one, other in orders:
+            answer = await self._ask_once(spec, tool, one, other)
+            if answer is None:
+                self.stats.fallback("llm_failure")
+                self._answers[key] = False
+                return False
+            if not answer:
+                same = False
+                break
+        self.stats.by_llm += 1
+        self._answers[key] = same
+        return same
+
+    async def _ask_once(
+        self, spec: EnvironmentSpec, tool: str, first: str | None, second: str | None
+    ) -> bool | None:
+        question = (
+            f"Tool:\n{tool_line(spec.tool(tool), spec)}\n\nIn one task it is called twice:\n"
+            f"(1) {self._feed(tool, first)}\n(2) {self._feed(tool, second)}\n"
+            "Do both calls necessarily return the same record?"
+        )
         messages = [
             {"role": "system", "content": _MERGE_SYSTEM},
-            {"role": "user", "content": self._question(spec, key)},
+            {"role": "user", "content": question},
         ]
         answer = await ask(
             self.client,
@@ -423,22 +449,7 @@ class LLMMergeAdvisor:
             purpose="tasks.merge",
             max_tokens=120,
         )
-        if answer is None:
-            self.stats.fallback("llm_failure")
-            same = False
-        else:
-            self.stats.by_llm += 1
-            same = bool(getattr(answer, "same", False))
-        self._answers[key] = same
-        return same
-
-    def _question(self, spec: EnvironmentSpec, key: PairKey) -> str:
-        tool, first, second = key
-        return (
-            f"Tool:\n{tool_line(spec.tool(tool), spec)}\n\nIn one task it is called twice:\n"
-            f"(1) {self._feed(tool, first)}\n(2) {self._feed(tool, second)}\n"
-            "Do both calls necessarily return the same record?"
-        )
+        return None if answer is None else bool(getattr(answer, "same", False))
 
     def _feed(self, tool: str, source: str | None) -> str:
         if source is None:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.llm import LLMClient
+from autoforge.tasks.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.llm_base import HookStats, Message, ask, run_sync
 from autoforge.tasks.model import Task, UserScenario
 from autoforge.tasks.question import (
@@ -28,14 +29,27 @@ from autoforge.tasks.question import (
     fact_text,
     hidden_values,
 )
+from autoforge.tasks.reasoning import describe, field_words
 
 _SCENARIO_SYSTEM = (
-    "You write what a customer says to a support agent. Rewrite the draft request as the "
-    "customer's natural first message: first person, polite, one short paragraph. Copy every "
-    "fact listed under 'Facts' exactly as written (ids, emails, names, numbers). Describe what "
-    "you want the way the draft does; never invent ids, numbers or answers, and never say "
-    "what the agent has to find out. Also write the goal as one sentence starting with "
-    "'You want'."
+    "You play a customer of an online service and write your first chat message to the "
+    "support agent. Speak as the customer (I, my). Ask for everything the draft asks for, in "
+    "plain words. Copy every fact exactly as given: ids, emails, names, numbers and codes "
+    "like found_cheaper. Never add ids, numbers or answers that the draft does not give. "
+    "Also write your goal as one sentence starting with 'You want'."
+)
+#: One worked example (a user turn and the answer), shown before the real request: small
+#: models follow an example far better than instructions alone.
+_EXAMPLE = (
+    "Draft request: Hi! I'm a customer; my email is ana.lee@example.com. Please cancel order "
+    "(order id: the last order listed in the order ids of your account; reason: "
+    "no_longer_needed). Can you tell me the total of the order with the highest total among "
+    "the orders of your account?\n\nFacts (copy exactly):\n- email: ana.lee@example.com\n"
+    "- reason: no_longer_needed",
+    '{"intent": "You want the agent to cancel the last order on your account (reason: '
+    'no_longer_needed) and to tell you the total of your most expensive order.", "question": '
+    '"Hi, my email is ana.lee@example.com. Please cancel the last order on my account, the '
+    'reason is no_longer_needed. Also, what is the total of my most expensive order?"}',
 )
 
 
@@ -87,7 +101,8 @@ def scenario_problems(
     Every part of every user fact must appear in the intent or question (exact, or after
     :func:`normalise`; ``19.9`` for ``19.90``). No ``hidden`` value (what the agent must find
     out) may appear as a token, unless it is also a fact or occurs in ``allowed`` (the
-    template's own text, which never reveals them: a ``2`` there is not a leak).
+    template's own text, which never reveals them: a ``2`` there is not a leak). No email,
+    id or number may appear that is neither a fact nor in ``allowed`` (an invented value).
     """
     text = normalise(f"{intent}\n{question}")
     problems = []
@@ -101,7 +116,19 @@ def scenario_problems(
         token = normalise(value)
         if token and token not in known and not _word_in(token, context) and _word_in(token, text):
             problems.append(f"the text reveals {value!r}, which the agent must find out itself")
+    for token in sorted(_value_tokens(text) - _value_tokens(context)):
+        if not any(token in form or form in token for form in known):
+            problems.append(f"the text mentions {token!r}, which is not in the draft or facts")
     return problems
+
+
+_TOKEN_EDGES = "\"'()[]{}<>.,;:!?"
+
+
+def _value_tokens(text: str) -> set[str]:
+    """Email-, id- and number-like tokens of a normalised text (they hold a digit or an @)."""
+    tokens = {t.strip(_TOKEN_EDGES) for t in text.split()}
+    return {t for t in tokens if "@" in t or any(c.isdigit() for c in t)}
 
 
 class LLMScenarioWriter:
@@ -154,13 +181,12 @@ class LLMScenarioWriter:
                 reason = "llm_failure"
                 break
             text = cast(_ScenarioText, answer)
+            context = f"{draft.question}\n{draft.known_info}"
             problems = scenario_problems(
-                text.intent,
-                text.question,
-                request.facts,
-                request.hidden,
-                f"{draft.question}\n{draft.known_info}",
+                text.intent, text.question, request.facts, request.hidden, context
             )
+            problems += _copied_example(f"{text.intent}\n{text.question}", context)
+            problems += missing_asks(f"{text.intent}\n{text.question}", request.blueprint)
             if not problems:
                 self.stats.by_llm += 1
                 return draft.model_copy(
@@ -186,14 +212,45 @@ class LLMScenarioWriter:
             f"- {name.replace('_', ' ')}: {fact_text(value)}"
             for name, value in request.facts.items()
         )
-        prompt = (
-            f"Draft request: {draft.question}\n\nFacts (copy exactly):\n{facts or '- (none)'}\n\n"
-            'Answer with JSON: {"intent": "You want ...", "question": "..."}'
-        )
+        prompt = f"Draft request: {draft.question}\n\nFacts (copy exactly):\n{facts or '- (none)'}"
         return [
             {"role": "system", "content": _SCENARIO_SYSTEM},
+            {"role": "user", "content": _EXAMPLE[0]},
+            {"role": "assistant", "content": _EXAMPLE[1]},
             {"role": "user", "content": prompt},
         ]
+
+
+def missing_asks(text: str, blueprint: Blueprint) -> list[str]:
+    """Problems for required outputs the text does not ask for: the field of each reasoning
+    output (``total``, ``name``) or, for a count, ``how many``/``number`` must be mentioned."""
+    said = normalise(text)
+    problems = []
+    for node_id in blueprint.outputs:
+        node = blueprint.node(node_id)
+        if not isinstance(node, ReasonNode):
+            continue
+        field = field_words(node.spec.field)
+        cues = ["how many", "number"] if node.spec.op == "count" else []
+        if field != "value":
+            cues.append(normalise(field.split()[-1]))
+        if cues and not any(_word_in(cue, said) for cue in cues):
+            problems.append(f"the message must also ask for {describe(node.spec, node.noun)}")
+    return problems
+
+
+#: Phrases of :data:`_EXAMPLE` that a small model may copy into an unrelated task.
+_EXAMPLE_MARKERS = ("ana.lee", "no longer needed", "most expensive")
+
+
+def _copied_example(text: str, context: str) -> list[str]:
+    """Problems for phrases copied from the worked example (absent from this draft)."""
+    said, draft = normalise(text), normalise(context)
+    return [
+        f"the message copies {marker!r} from the example; write only what this draft asks"
+        for marker in _EXAMPLE_MARKERS
+        if marker in said and marker not in draft
+    ]
 
 
 def _feedback(problems: list[str]) -> str:
