@@ -124,6 +124,8 @@ def _comparable(traj: Trajectory) -> dict[str, Any]:
 def ray_cluster() -> Any:
     # the worker factory lives in this test module, which Ray workers cannot import by name
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    if ray.is_initialized():  # an earlier test's executor may have started a local cluster
+        ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()
