@@ -90,7 +90,9 @@ def repair_state(
     message: str,
     history: dict[tuple[str, str, str], Any] | None = None,
 ) -> Repair:
-    """Set the enum attribute values ``message`` asks for on the records it is about, in place.
+    """Set the enum attribute values ``message`` asks for on the records it is about, in
+    ``state`` (a changed record is replaced by a changed copy: record objects themselves are
+    never mutated, so they can be shared and cached).
 
     ``changed``; ``unchanged`` when the message names no enum value or no record, or the
     records already have the value; ``conflict`` when it would undo an earlier repair recorded
@@ -127,6 +129,7 @@ def repair_state(
                     slot = (coll.name, key, attr.name)
                     if slot in history and history[slot] != best:
                         return "conflict"
+                    record = state[coll.name][key] = dict(record)  # a new record, not in place
                     history[slot] = record[attr.name] = best
                     changed = True
     return "changed" if changed else "unchanged"
