@@ -193,3 +193,29 @@ async def test_unreachable_difficulty_ends_with_no_tasks_and_is_not_retried(tmp_
     manifest = await run_forge(options, reporter=NullReporter())
     assert manifest.stages["tasks"].sessions == 2
     assert manifest.stages["tasks"].detail["attempts"] == 30
+
+
+async def test_interrupted_synthesis_resumes_without_redoing_finished_work(
+    tmp_path: Path, scripted_llm: Callable[..., LLMClient]
+) -> None:
+    out = tmp_path / "run"
+    options = ForgeOptions(out=out, example="bookstore", example_data=False, tasks=2)
+    tool_calls: list[str] = []
+
+    def stop_at_second_tool(req: RecordedRequest) -> None:
+        if req.purpose == "synth.tool":
+            tool_calls.append(req.messages[-1]["content"])
+            if len(tool_calls) == 2:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        await run_forge(options, client_factory=lambda: scripted_llm(on_call=stop_at_second_tool))
+    assert load_manifest(out).stages["environment"].status == "failed"
+    again: list[RecordedRequest] = []
+    manifest = await run_forge(options, client_factory=lambda: scripted_llm(on_call=again.append))
+    purposes = [r.purpose for r in again]
+    assert purposes and not any(p.startswith("synth.state") for p in purposes)  # schema kept
+    assert tool_calls[0] not in [r.messages[-1]["content"] for r in again]  # first tool kept
+    env = manifest.stages["environment"]
+    assert env.status == "done" and env.sessions == 2 and env.detail["resumed"]
+    assert len(TaskSet(out / "tasks.jsonl").load()) == 2
