@@ -147,8 +147,8 @@ class LLMEdgeJudge:
         self.max_reject_share = max_reject_share
         self.concurrency = max(1, concurrency)
         self.stats = HookStats(hook="edge_judge")
-        self._verdicts: dict[tuple[str, str], EdgeVerdict] = {}
-        self._proposals: dict[tuple[tuple[str, str], ...], list[ToolEdge]] = {}
+        self._verdicts: dict[tuple[str, str, str], EdgeVerdict] = {}  # (env, source, target)
+        self._proposals: dict[tuple[str, tuple[tuple[str, str], ...]], list[ToolEdge]] = {}
 
     async def prepare(self, spec: EnvironmentSpec) -> None:
         """Judge every rule candidate of ``spec`` and ask for proposals, before the graph is
@@ -161,13 +161,13 @@ class LLMEdgeJudge:
 
     def judge(self, spec: EnvironmentSpec, candidates: list[ToolEdge]) -> list[EdgeVerdict]:
         """One verdict per candidate (prepared ones reused; others asked now)."""
-        if any((e.source, e.target) not in self._verdicts for e in candidates):
+        if any((spec.name, e.source, e.target) not in self._verdicts for e in candidates):
             return run_sync(self.judge_async(spec, candidates))
-        return [self._verdicts[(e.source, e.target)] for e in candidates]
+        return [self._verdicts[(spec.name, e.source, e.target)] for e in candidates]
 
     def propose(self, spec: EnvironmentSpec, graph: ToolGraph) -> list[ToolEdge]:
         """Validated extra edges (prepared ones reused; else asked now)."""
-        key = _edges_key(graph)
+        key = (spec.name, _edges_key(graph))
         if key in self._proposals:
             return list(self._proposals[key])
         return run_sync(self.propose_async(spec, graph))
@@ -176,17 +176,17 @@ class LLMEdgeJudge:
         self, spec: EnvironmentSpec, candidates: list[ToolEdge]
     ) -> list[EdgeVerdict]:
         """Ask for the candidates not decided yet, ``batch_size`` per request, concurrently."""
-        todo = [e for e in candidates if (e.source, e.target) not in self._verdicts]
+        todo = [e for e in candidates if (spec.name, e.source, e.target) not in self._verdicts]
         batches = [todo[i : i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
         gate = asyncio.Semaphore(self.concurrency)
 
         async def one(batch: list[ToolEdge]) -> None:
             async with gate:
                 for edge, verdict in zip(batch, await self._judge_batch(spec, batch), strict=True):
-                    self._verdicts[(edge.source, edge.target)] = verdict
+                    self._verdicts[(spec.name, edge.source, edge.target)] = verdict
 
         await asyncio.gather(*(one(b) for b in batches))
-        return [self._verdicts[(e.source, e.target)] for e in candidates]
+        return [self._verdicts[(spec.name, e.source, e.target)] for e in candidates]
 
     async def _judge_batch(self, spec: EnvironmentSpec, batch: list[ToolEdge]) -> list[EdgeVerdict]:
         self.stats.decided += len(batch)
@@ -220,7 +220,7 @@ class LLMEdgeJudge:
 
     async def propose_async(self, spec: EnvironmentSpec, graph: ToolGraph) -> list[ToolEdge]:
         """Ask for up to ``max_proposals`` extra edges; keep the valid, new ones."""
-        key = _edges_key(graph)
+        key = (spec.name, _edges_key(graph))
         if key in self._proposals:
             return list(self._proposals[key])
         found: list[ToolEdge] = []
