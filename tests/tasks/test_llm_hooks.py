@@ -327,6 +327,16 @@ def test_generate_tasks_async_streams_llm_scenarios_in_order(bookstore_env: Any)
     assert "scenario_llm" in stats.stage_seconds
 
 
+def test_generate_tasks_async_propagates_a_failing_consumer(bookstore_env: Any) -> None:
+    def refuse(task: Task) -> None:
+        raise RuntimeError("disk full")
+
+    hooks = TaskHooks(writer=LLMScenarioWriter(client_for(_good_answer)))
+    with pytest.raises(RuntimeError, match="disk full"):
+        asyncio.run(generate_tasks_async(bookstore_env, 2, "easy", seed=5, hooks=hooks,
+                                         on_task=refuse))  # fmt: skip
+
+
 def test_sync_pipeline_with_llm_hooks_from_a_running_loop(bookstore_env: Any) -> None:
     hooks = TaskHooks(
         edge_judge=LLMEdgeJudge(client_for(lambda req: "x"), max_proposals=0),

@@ -611,10 +611,14 @@ async def _generate_streaming(
             if on_task is not None:
                 on_task(task)
 
-    while (item := await queue.get()) is not None:
-        pending.append(asyncio.ensure_future(rewrite(item)))
-        await deliver(False)
-    _, stats = await producer
-    await deliver(True)
+    try:
+        while (item := await queue.get()) is not None:
+            pending.append(asyncio.ensure_future(rewrite(item)))
+            await deliver(False)
+        _, stats = await producer
+        await deliver(True)
+    finally:  # on an error, do not leave scenario requests running
+        for future in pending:
+            future.cancel()
     stats.stage_seconds["scenario_llm"] = time.perf_counter() - started
     return written, stats
