@@ -286,6 +286,7 @@ async def _llm_loop(
     messages = first
     seen_code: set[str] = set()
     draft, draft_todos = _draft(job)
+    last_error = ""
     for attempt in range(1, settings.max_repairs + 2):
         report.attempts = attempt
         try:
@@ -307,11 +308,19 @@ async def _llm_loop(
             code = extract_function(text, ctx.spec.name)
         except CodeError as exc:
             report.errors.append(f"attempt {attempt}: {exc}")
+            if str(exc) == last_error:
+                report.errors.append(f"attempt {attempt}: same failure twice; giving up")
+                break
+            last_error = str(exc)
             messages = prompts.repair_messages(first, text.strip()[:3000], [str(exc)])
             continue
         sloppy = degenerate(code, resp.finish_reason)
         if sloppy:
             report.errors.append(f"attempt {attempt}: {sloppy}")
+            if sloppy == last_error:
+                report.errors.append(f"attempt {attempt}: same failure twice; giving up")
+                break
+            last_error = sloppy
             messages = prompts.repair_messages(first, code.source[:3000], [sloppy])
             continue
         if code.source in seen_code:
