@@ -135,6 +135,10 @@ class FactChooser:
         self._plain: Mapping[str, Any] | None = self.base_state
         self._version = 0
         self._near: tuple[int, str] = (-1, "")
+        self._near_state: Mapping[str, Any] | None = None  # the state _near_parts were read from
+        self._near_done: dict[str, set[str]] = {}  # entities whose records are in the parts
+        self._near_parts: list[str] = []
+        self._seen: dict[int, tuple[dict[str, Any], str, str]] = {}  # this run's records
         # references out of / into each collection: [(attribute, collection)]
         self._refs_out: dict[str, list[tuple[str, str]]] = {}
         self._refs_in: dict[str, list[tuple[str, str]]] = {}
@@ -212,35 +216,48 @@ class FactChooser:
 
         A key is "near" when it appears quoted in it (``"B-201"``): one C-speed substring test
         per candidate instead of walking nested values. Records that mention an entity in play
-        in nested values count too (an order whose item lines hold the book in play). Each
-        record's JSON is made once (:data:`JsonCache`, shared by all runs).
+        in nested values count too (an order whose item lines hold the book in play). Built
+        incrementally: each entity's records are looked up once per state (until a write).
         """
         if self._near[0] == self._version:
             return self._near[1]
-        quoted = [json.dumps(k) for keys in self.context.values() for k in keys]
         state = self.plain()
-        parts: list[str] = []
-        for coll, nested in self._nested.items():
-            live = [
-                (a, self.context[t]) for a, t in self._refs_out.get(coll, ()) if t in self.context
-            ]
-            if not live and not nested:
-                continue
-            for key, record in (state.get(coll) or {}).items():
-                hit = any(record.get(a) in keys for a, keys in live)
-                if not hit and nested:
-                    inner = self._json(coll, key, record, nested)[1]
-                    hit = any(q in inner for q in quoted)
-                if hit:
-                    parts.append(self._json(coll, key, record, nested)[0])
-        joined = "\n".join(parts)
+        if self._near_state is not state:
+            self._near_state, self._near_done, self._near_parts = state, {}, []
+        for target, keys in self.context.items():
+            done = self._near_done.setdefault(target, set())
+            for key in sorted(keys - done):
+                done.add(key)
+                self._near_parts.extend(self._mentioning(state, target, key))
+        joined = "\n".join(self._near_parts)
         self._near = (self._version, joined)
         return joined
+
+    def _mentioning(self, state: Mapping[str, Any], target: str, key: str) -> list[str]:
+        """JSON of the records that reference ``key`` of ``target`` or hold it in a nested
+        value."""
+        quoted = json.dumps(key)
+        found: list[str] = []
+        for coll, nested in self._nested.items():
+            attrs = [a for a, t in self._refs_out.get(coll, ()) if t == target]
+            if not attrs and not nested:
+                continue
+            for rkey, record in (state.get(coll) or {}).items():
+                hit = any(record.get(a) == key for a in attrs)
+                if not hit and nested:
+                    hit = quoted in self._json(coll, rkey, record, nested)[1]
+                if hit:
+                    found.append(self._json(coll, rkey, record, nested)[0])
+        return found
 
     def _json(
         self, coll: str, key: str, record: dict[str, Any], nested: list[str]
     ) -> tuple[str, str]:
-        """(``record`` as JSON, its ``nested`` attributes as JSON), cached (:data:`JsonCache`)."""
+        """(``record`` as JSON, its ``nested`` attributes as JSON), cached (:data:`JsonCache`;
+        records seen in this run by identity, others by equality with the cached record)."""
+        entry = self._seen.get(id(record))
+        if entry is not None and entry[0] is record:
+            return entry[1], entry[2]
         entry = self.texts.get((coll, key))
         if entry is None or (entry[0] is not record and entry[0] != record):
             inner = json.dumps([record.get(a) for a in nested]) if nested else ""
@@ -248,6 +265,7 @@ class FactChooser:
             if len(self.texts) >= _TEXTS_LIMIT:
                 self.texts.clear()
             self.texts[(coll, key)] = entry
+        self._seen[id(record)] = (record, entry[1], entry[2])
         return entry[1], entry[2]
 
     def record(self, fact: FactSpec) -> tuple[str, dict[str, Any]]:
