@@ -87,14 +87,25 @@ async def _run(
     return await synthesize(docs, out, client, data=data, options=opts)
 
 
-def _rules_only(docs: Any, data: Any, opts: SynthOptions) -> SynthesisReport:
+def _refusing_client() -> LLMClient:
     def refuse(_: Any) -> str:
         return "no answer"
 
-    client = LLMClient.scripted([refuse] * 10_000)
+    return LLMClient.scripted([refuse] * 10_000)
+
+
+def _rules_only(docs: Any, data: Any, opts: SynthOptions) -> SynthesisReport:
     with tempfile.TemporaryDirectory() as tmp:
         quiet = SynthOptions(**{**opts.__dict__, "max_repairs": 0})
-        return asyncio.run(_run(docs, Path(tmp) / "env", client, data, quiet))
+        return asyncio.run(_run(docs, Path(tmp) / "env", _refusing_client(), data, quiet))
+
+
+def _rules_only_env(docs: Any, data: Any, opts: SynthOptions) -> Path:
+    """The rules-only environment on disk (for the fidelity baseline)."""
+    out = Path(tempfile.mkdtemp(prefix="synth-rules-")) / "env"
+    quiet = SynthOptions(**{**opts.__dict__, "max_repairs": 0})
+    asyncio.run(_run(docs, out, _refusing_client(), data, quiet))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,12 +168,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.fidelity and preset.get("bench"):
         from autoforge.synth.fidelity import run_fidelity
 
-        fid = run_fidelity(out, preset["bench"])
-        headline["fidelity"] = {
-            "action_agreement": round(fid.action_agreement, 4),
-            "task_agreement": round(fid.task_agreement, 4),
-            "tasks": fid.tasks,
-        }
+        try:
+            fid = run_fidelity(out, preset["bench"])
+            headline["fidelity"] = {
+                "action_agreement": round(fid.action_agreement, 4),
+                "task_agreement": round(fid.task_agreement, 4),
+                "tasks": fid.tasks,
+                "wall_s": fid.wall_s,
+            }
+            base = run_fidelity(_rules_only_env(docs, data, opts), preset["bench"])
+            headline["fidelity_rules_only"] = {
+                "action_agreement": round(base.action_agreement, 4),
+                "task_agreement": round(base.task_agreement, 4),
+            }
+        except Exception as exc:  # report, do not lose the synthesis figures
+            headline["fidelity"] = {"error": f"{type(exc).__name__}: {exc}"}
     console.print(
         f"accepted: {shares['template']:.0%} template, {shares['first_attempt']:.0%} first "
         f"attempt, {shares['after_repair']:.0%} after repair; {shares['fallback']:.0%} fallback; "

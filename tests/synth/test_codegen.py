@@ -64,3 +64,29 @@ def test_assemble_renames_clashing_helpers_and_shares_identical_ones() -> None:
     exec(compile(source, "tools.py", "exec"), namespace)
     assert namespace["a"]({}) == 1 and namespace["b"]({}) == 2 and namespace["c"]({}) == 1
     assert source.count("def _load(") == 1 and "def _b_load(" in source
+
+
+def test_renaming_a_helper_renames_the_helpers_that_call_it() -> None:
+    first = extract_function(
+        "def _require(state):\n    return 1\n\ndef _pending(state):\n    return _require(state)\n\n"
+        "def a(state):\n    return _pending(state)",
+        "a",
+    )
+    second = extract_function(
+        "def _require(state):\n    return 2\n\ndef _pending(state):\n    return _require(state)\n\n"
+        "def b(state):\n    return _pending(state)",
+        "b",
+    )
+    source = assemble([first, second], "Tools.")
+    namespace: dict = {}
+    exec(compile(source, "tools.py", "exec"), namespace)
+    assert namespace["a"]({}) == 1 and namespace["b"]({}) == 2
+    assert source.count("def _pending(") == 1 and source.count("def _b_pending(") == 1
+
+
+def test_unshared_assembly_gives_every_tool_its_own_helpers() -> None:
+    tool = "def _h(state):\n    return {v}\n\ndef {n}(state):\n    return _h(state)"
+    a = extract_function(tool.format(v=1, n="a"), "a")
+    b = extract_function(tool.format(v=1, n="b"), "b")
+    source = assemble([a, b], "Tools.", share=False)
+    assert "def _a_h(" in source and "def _b_h(" in source and "def _h(" not in source

@@ -128,8 +128,13 @@ def _top_names(body: str) -> dict[str, str]:
     return out
 
 
-def assemble(codes: Iterable[ToolCode], header: str) -> str:
-    """One ``tools.py`` from accepted tools: imports once, clashing helpers renamed per tool."""
+def assemble(codes: Iterable[ToolCode], header: str, *, share: bool = True) -> str:
+    """One ``tools.py`` from accepted tools: imports once, clashing helpers renamed per tool.
+
+    A helper identical to one already emitted is shared; a different one with the same name is
+    renamed ``_<tool>_<helper>`` in that tool. Renaming changes the helpers that call it, so
+    clashes are re-checked until none is left. ``share=False`` renames every helper per tool.
+    """
     imports: list[str] = []
     seen: dict[str, str] = {}
     chunks: list[str] = []
@@ -137,16 +142,7 @@ def assemble(codes: Iterable[ToolCode], header: str) -> str:
         for imp in code.imports:
             if imp not in imports:
                 imports.append(imp)
-        tree = ast.parse(code.body)
-        rename: dict[str, str] = {}
-        for helper, src in _top_names(code.body).items():
-            if helper == code.name:
-                continue
-            if helper in seen and seen[helper] != src:
-                rename[helper] = f"_{code.name}{helper if helper.startswith('_') else '_' + helper}"
-        if rename:
-            tree = _Renamer(rename).visit(tree)
-            tree = _rename_assigns(tree, rename)
+        tree = _without_clashes(ast.parse(code.body), code.name, seen, share)
         kept = []
         for node in tree.body:
             src = ast.unparse(node)
@@ -159,6 +155,25 @@ def assemble(codes: Iterable[ToolCode], header: str) -> str:
         chunks.append("\n\n\n".join(kept))
     parts = [f'"""{header}"""', "\n".join(sorted(imports)), *chunks]
     return "\n\n\n".join(p for p in parts if p) + "\n"
+
+
+def _without_clashes(
+    tree: ast.Module, tool: str, seen: dict[str, str], share: bool = True
+) -> ast.Module:
+    """Rename the tool's helpers that clash with already-emitted ones, to a fixpoint."""
+    prefix = f"_{tool}_"
+    for _ in range(50):
+        current = _top_names(ast.unparse(tree))
+        clash = {
+            h: f"_{tool}{h if h.startswith('_') else '_' + h}"
+            for h, src in current.items()
+            if h != tool
+            and ((h in seen and seen[h] != src) or (not share and not h.startswith(prefix)))
+        }
+        if not clash:
+            return tree
+        tree = _rename_assigns(_Renamer(clash).visit(tree), clash)
+    return tree
 
 
 def _node_name(node: ast.stmt) -> str | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from autoforge.env import Environment, EnvLoadError, SandboxViolation
 from autoforge.env.spec import EnvironmentSpec, StateSchema
 from autoforge.llm import LLMClient
 from autoforge.synth.checks import CheckContext
@@ -262,6 +263,10 @@ def write_environment(
     )
     codes = [code for t in tools if (code := kept[t.name].code) is not None]
     source = assemble(codes, _header(name))
+    try:
+        Environment.from_parts(spec, source)
+    except (EnvLoadError, SandboxViolation):  # helpers still collide: one copy per tool
+        source = assemble(codes, _header(name), share=False)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "environment.json").write_text(spec.model_dump_json(indent=2), encoding="utf-8")
     (out_dir / "tools.py").write_text(source, encoding="utf-8")
