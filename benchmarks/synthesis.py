@@ -69,6 +69,13 @@ def _shares(report: SynthesisReport) -> dict[str, float]:
     return {k: round(v / n, 3) for k, v in report.counts().items()}
 
 
+def _design(report: SynthesisReport, key: str) -> float:
+    usage = report.state.get("usage") or {}
+    if key == "tokens":
+        return int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+    return usage.get(key, 0)
+
+
 def _tool_table(report: SynthesisReport) -> Table:
     table = Table(title="per tool (LLM-written and repaired tools)")
     for col in ("tool", "class", "source", "status", "attempts", "calls", "tokens", "wall s"):
@@ -152,9 +159,13 @@ def main(argv: list[str] | None = None) -> int:
         "median_tokens_per_llm_tool": _median([t.usage.tokens for t in llm_ok]),
         "median_calls_per_llm_tool": _median([t.usage.calls for t in llm_ok]),
         "median_wall_s_per_llm_tool": _median([t.wall_s for t in llm_ok]),
-        "total_tokens": report.usage.tokens,
-        "total_llm_calls": report.usage.calls,
-        "wall_s": round(wall, 1),
+        # over every tool, resumed ones included (their stored usage), plus state design
+        "total_tokens": sum(t.usage.tokens for t in report.tools) + _design(report, "tokens"),
+        "total_llm_calls": sum(t.usage.calls for t in report.tools) + _design(report, "calls"),
+        "tools_wall_s": round(sum(t.wall_s for t in report.tools), 1),
+        "state_design_wall_s": _design(report, "wall_s"),
+        "this_run_wall_s": round(wall, 1),
+        "resumed_tools": len(report.resumed),
         "conformance_ok": bool((report.conformance or {}).get("ok")),
         "baseline_rules_only_accepted_share": round(
             sum(t.status == "accepted" for t in baseline.tools) / max(len(baseline.tools), 1), 3

@@ -142,9 +142,17 @@ async def _phase1_docs(
         schema = StateSchema.model_validate(stored["schema"])
         info = dict(stored["info"], resumed=True)
     else:
+        before, start = usage_of(client), time.monotonic()
         design = await design_state(client, docs.tools, policy, max_rounds=opts.design_rounds)
         schema = design.state_schema
         info = design.model_dump(mode="json", exclude={"state_schema"})
+        spent = usage_of(client)
+        info["usage"] = {
+            "calls": spent.calls - before.calls,
+            "prompt_tokens": spent.prompt_tokens - before.prompt_tokens,
+            "completion_tokens": spent.completion_tokens - before.completion_tokens,
+            "wall_s": round(time.monotonic() - start, 2),
+        }
         store.save_state(
             {"fingerprint": fp, "schema": schema.model_dump(mode="json"), "info": info}
         )
