@@ -134,6 +134,8 @@ def _unknown_id_checks(env: Any, ctx: CheckContext) -> list[CheckResult]:
     calls = unknown_key_calls(ctx.spec, ctx.classification, ctx.schema, ctx.happy)
     for param, args in calls:
         obs = env.episode().call(ctx.spec.name, args)
+        if obs.error_kind == "invalid_arguments":  # our probe, not the tool, is at fault
+            continue
         ok = obs.error_kind == "tool_error"
         got = "succeeded" if obs.ok else f"gave {obs.error_kind}: {obs.content[:200]}"
         detail = (

@@ -76,6 +76,7 @@ class Classification(BaseModel):
     key_param: str | None = None
     plain: bool = False
     guard: tuple[str, str] | None = None
+    refs: dict[str, str] = {}
     reason: str = ""
 
 
@@ -183,22 +184,44 @@ def classify_tool(
         key_param=key,
         plain=plain,
         guard=status_guard(spec, coll) if cls not in READ_CLASSES else None,
+        refs=_refs(spec, schema, coll, key),
         reason=reason.strip(),
     )
 
 
-def status_guard(spec: ToolSpec, coll: CollectionSchema | None) -> tuple[str, str] | None:
-    """A status precondition the tool's name states: ``modify_pending_order`` needs ``pending``.
+def _refs(
+    spec: ToolSpec, schema: StateSchema, coll: CollectionSchema | None, key: str | None
+) -> dict[str, str]:
+    """Scalar parameters holding another record's key: ``add_review(customer_id)`` -> customers."""
+    out: dict[str, str] = {}
+    props = spec.parameters.get("properties", {})
+    for param in spec.param_names:
+        if param == key or (props.get(param) or {}).get("type") not in (None, "string", "integer"):
+            continue
+        ref = collection_of_key(param, schema)
+        if ref is not None and (coll is None or ref.name != coll.name):
+            out[param] = ref.name
+    return out
 
-    Only when the collection has a status-like enum attribute that has the word as a value.
+
+def status_guard(spec: ToolSpec, coll: CollectionSchema | None) -> tuple[str, str] | None:
+    """A status precondition the docs state: ``modify_pending_order`` needs ``pending``.
+
+    From the name, else from the description (``a pending order``); only when the collection
+    has a status-like enum attribute with that value.
     """
     if coll is None:
         return None
     toks = set(tokens(spec.name))
+    text = " ".join(spec.description.lower().split())
+    noun = singular(coll.name).replace("_", " ")
     for attr in coll.attributes:
         if attr.enum and ("status" in attr.name or attr.name == "state"):
             for value in attr.enum:
                 if value.lower() in toks:
+                    return attr.name, value
+            for value in attr.enum:  # "Cancel a pending order", "Mark an open task as done"
+                if f"{value.lower()} {noun}" in text:
                     return attr.name, value
     return None
 

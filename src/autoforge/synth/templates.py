@@ -143,18 +143,24 @@ def _load_record(coll: CollectionSchema, key_expr: str, guard: tuple[str, str] |
 
 
 def _reference_checks(
-    coll: CollectionSchema, spec: ToolSpec, exprs: Mapping[str, str], indent: str
+    coll: CollectionSchema,
+    spec: ToolSpec,
+    exprs: Mapping[str, str],
+    indent: str,
+    refs: Mapping[str, str] | None = None,
 ) -> list[str]:
+    """Lines raising ToolError when a parameter names a record of another collection that
+    does not exist (from the schema's ``references`` and the classifier's key parameters)."""
     lines: list[str] = []
     for param in spec.param_names:
         attr = coll.attribute(param)
-        if attr is None or not attr.references or param == coll.primary_key:
+        target = (refs or {}).get(param) or (attr.references if attr is not None else None)
+        if not target or param == coll.primary_key:
             continue
         expr = exprs[param]
         lines += [
-            f"{indent}if {expr} is not None and str({expr}) not in state.get("
-            f"{attr.references!r}, {{}}):",
-            f'{indent}    raise ToolError(f"{singular(attr.references)} not found: {{{expr}}}")',
+            f"{indent}if {expr} is not None and str({expr}) not in state.get({target!r}, {{}}):",
+            f'{indent}    raise ToolError(f"{singular(target)} not found: {{{expr}}}")',
         ]
     return lines
 
@@ -227,7 +233,7 @@ def _create(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
         "    key = str(key)",
         "    if key in table:",
         f'        raise ToolError(f"{_noun(coll)} already exists: {{key}}")',
-        *_reference_checks(coll, spec, exprs, "    "),
+        *_reference_checks(coll, spec, exprs, "    ", c.refs),
         "    record = {"
         + ", ".join(f"{a.name!r}: None" for a in coll.attributes if a.name != coll.primary_key)
         + "}",
@@ -245,7 +251,7 @@ def _update(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
     top, exprs = head(spec)
     assert c.key_param is not None
     body = [*_load_record(coll, exprs[c.key_param], c.guard)]
-    body += _reference_checks(coll, spec, exprs, "    ")
+    body += _reference_checks(coll, spec, exprs, "    ", c.refs)
     seen: set[str] = set()
     for param in spec.param_names:
         if param == c.key_param:

@@ -12,6 +12,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import jsonschema
+
 from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
 from autoforge.synth.classify import READ_CLASSES, Classification, collection_of_key
 from autoforge.synth.naming import id_base, is_id_like, singular
@@ -125,19 +127,65 @@ def _pick_record(
     return next(iter(records.items()))
 
 
-def _typed_default(prop: Mapping[str, Any], write: bool) -> Any:
+def _number(prop: Mapping[str, Any], preferred: float) -> float:
+    low = prop.get("minimum", prop.get("exclusiveMinimum"))
+    high = prop.get("maximum", prop.get("exclusiveMaximum"))
+    value = preferred
+    if low is not None and value <= low:
+        value = low + 1 if "exclusiveMinimum" in prop else low
+    if high is not None and value >= high:
+        value = high - 1 if "exclusiveMaximum" in prop else high
+    return value
+
+
+def sample_value(
+    prop: Mapping[str, Any], name: str, schema: StateSchema, state: State, write: bool = False
+) -> Any:
+    """A value valid for the JSON schema ``prop``; id-like fields get keys that exist.
+
+    Objects get their required properties (recursively), arrays one item, numbers respect
+    their bounds, strings their enum and date formats. ``place_order(items=[{"book_id",
+    "quantity"}])`` thus gets a real book id and a positive quantity.
+    """
     if prop.get("enum"):
-        return prop["enum"][-1 if write else 0]
-    typ = prop.get("type")
+        return prop["enum"][-1 if write and len(prop["enum"]) > 1 else 0]
+    if "const" in prop:
+        return prop["const"]
     if prop.get("default") is not None:
         return prop["default"]
-    return {
-        "integer": 2,
-        "number": 2.5,
-        "boolean": True,
-        "array": [],
-        "object": {},
-    }.get(str(typ), "test value")
+    for key in ("anyOf", "oneOf"):
+        options = [o for o in prop.get(key) or [] if isinstance(o, dict)]
+        if options:
+            return sample_value(options[0], name, schema, state, write)
+    typ = prop.get("type")
+    if isinstance(typ, list):
+        typ = next((t for t in typ if t != "null"), "string")
+    if typ == "object" or (typ is None and "properties" in prop):
+        props = prop.get("properties") or {}
+        wanted = prop.get("required") or []
+        return {
+            k: sample_value(props[k] or {}, k, schema, state, write) for k in wanted if k in props
+        }
+    if typ == "array":
+        item = sample_value(prop.get("items") or {}, singular(name), schema, state, write)
+        return [item] * max(1, int(prop.get("minItems", 1)))
+    if typ == "integer":
+        return int(_number(prop, 2))
+    if typ == "number":
+        return _number(prop, 2.5)
+    if typ == "boolean":
+        return True
+    ref = collection_of_key(name, schema)
+    if ref is not None and state.get(ref.name):
+        return next(iter(state[ref.name]))
+    fmt = prop.get("format")
+    if fmt == "date" or name == "dob" or name == "date" or name.endswith("_date"):
+        return "2024-05-15"
+    if fmt == "date-time":
+        return "2024-01-15T10:00:00"
+    if fmt == "email":
+        return "someone@example.com"
+    return "test value"
 
 
 def happy_arguments(
@@ -160,7 +208,9 @@ def happy_arguments(
         if value is not None and not fits(value, prop):
             value = None
         if value is not None or param in spec.required:
-            args[param] = value if value is not None else _typed_default(prop, write)
+            args[param] = (
+                value if value is not None else sample_value(prop, param, schema, state, write)
+            )
     return args
 
 
@@ -175,7 +225,14 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 
 
 def fits(value: Any, prop: Mapping[str, Any]) -> bool:
-    """Whether ``value`` matches a parameter schema's enum and basic type."""
+    """Whether ``value`` is valid for a parameter schema (full JSON Schema validation)."""
+    try:
+        return bool(jsonschema.Draft202012Validator(dict(prop)).is_valid(value))
+    except jsonschema.SchemaError:
+        return _fits_basic(value, prop)
+
+
+def _fits_basic(value: Any, prop: Mapping[str, Any]) -> bool:
     if prop.get("enum") is not None and value not in prop["enum"]:
         return False
     typ = prop.get("type")
@@ -204,6 +261,8 @@ def _argument(
         key = found if isinstance(found, str) and found in state[ref.name] else None
         key = key or next(iter(state[ref.name]))
         return [key] if prop.get("type") == "array" else key
+    if prop.get("type") == "object" or prop.get("properties"):
+        return None  # built from the schema by sample_value
     if prop.get("type") == "array" and rec:
         found = _find_in(rec, id_base(param))
         if found is not None:

@@ -1,0 +1,70 @@
+"""Test states and arguments built without a model."""
+
+from __future__ import annotations
+
+from autoforge.env.spec import StateSchema
+from autoforge.synth.classify import classify_tool
+from autoforge.synth.teststate import (
+    fits,
+    happy_arguments,
+    sample_value,
+    synthetic_state,
+    unknown_key_calls,
+)
+from autoforge.tooldocs import ToolDocs
+from autoforge.tooldocs.spec import ToolSpec
+
+ITEMS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "task_id": {"type": "string"},
+            "weight": {"type": "integer", "minimum": 5, "maximum": 9},
+            "note": {"type": "string"},
+        },
+        "required": ["task_id", "weight"],
+    },
+}
+
+
+def test_sample_value_is_valid_and_uses_real_keys(todo_schema: StateSchema) -> None:
+    state = synthetic_state(todo_schema)
+    value = sample_value(ITEMS, "items", todo_schema, state)
+    assert value == [{"task_id": "TAS-1", "weight": 5}]
+    assert fits(value, ITEMS)
+    assert not fits([{"task_id": "TAS-1"}], ITEMS)  # weight is required
+    assert sample_value({"type": "string"}, "due_date", todo_schema, state) == "2024-05-15"
+
+
+def test_happy_arguments_meet_the_guard_and_unknown_keys_are_probed(
+    todo_docs: ToolDocs, todo_schema: StateSchema
+) -> None:
+    state = synthetic_state(todo_schema)
+    state["tasks"]["TAS-1"]["status"] = "done"
+    spec = todo_docs.tool("complete_task")
+    c = classify_tool(spec, todo_schema)
+    assert c.guard == ("status", "open")  # "Mark an open task as done"
+    happy = happy_arguments(spec, c, todo_schema, state)
+    assert state["tasks"][happy["task_id"]]["status"] == "open"
+    assert unknown_key_calls(spec, c, todo_schema, happy) == [
+        ("task_id", {"task_id": "__no_such_id__"})
+    ]
+
+
+def test_create_refs_are_checked_keys(todo_docs: ToolDocs, todo_schema: StateSchema) -> None:
+    spec = todo_docs.tool("create_task")
+    c = classify_tool(spec, todo_schema)
+    assert c.refs == {"project_id": "projects"}
+    state = synthetic_state(todo_schema)
+    happy = happy_arguments(spec, c, todo_schema, state)
+    assert happy["project_id"] in state["projects"] and happy["title"]
+    probes = dict(unknown_key_calls(spec, c, todo_schema, happy))
+    assert probes["project_id"]["project_id"] == "__no_such_id__"
+
+
+def test_synthetic_state_respects_references(todo_schema: StateSchema) -> None:
+    state = synthetic_state(todo_schema, n=2)
+    assert set(state["tasks"]) == {"TAS-1", "TAS-2"}
+    assert all(t["project_id"] in state["projects"] for t in state["tasks"].values())
+    assert ToolSpec(name="x").param_names == []
