@@ -224,10 +224,11 @@ def _tasks_incomplete(ctx: ForgeContext, rec: StageRecord) -> bool:
 
 def _reset_tasks(ctx: ForgeContext) -> None:
     path = ctx.layout.tasks
-    if path.exists():
+    if path.exists() and path.stat().st_size:
         previous = path.with_name(path.name + ".prev")
         path.replace(previous)
-        ctx.reporter.note(f"inputs of the tasks changed: kept the old tasks as {previous.name}")
+        ctx.reporter.note(f"the previous tasks are kept as {previous.name}")
+    path.unlink(missing_ok=True)
     ctx.layout.generation.unlink(missing_ok=True)
 
 
