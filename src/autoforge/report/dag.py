@@ -1,9 +1,9 @@
 """A task's blueprint DAG as a small top-to-bottom SVG (for the report's task gallery).
 
-Rows follow the dependency levels: the user-known facts on top, then the tool calls and
-reasoning steps in the order they can run. Read calls are blue, state-changing calls orange,
-reasoning steps violet; the values the agent must tell the user have a green border. Hovering a
-node or an edge shows the details (arguments, operator, the output path that flows).
+Rows follow the dependency levels: the user-known facts on top (four per row), then the tool
+calls and reasoning steps in the order they can run. Read calls are blue, state-changing calls
+orange, reasoning steps violet; the values the agent must tell the user have a green border.
+Hovering a node or an edge shows the details (arguments, operator, the output path that flows).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, ReasonNode, 
 from autoforge.tasks.model import Task
 
 W, H, GX, GY, PAD = 150, 38, 22, 34, 10
+FACTS_PER_ROW = 4  # more facts wrap, so a wide task keeps a readable scale
 STYLE = {
     "fact": ("#f3f4f6", "#9ca3af"),
     "read": ("#dbeafe", "#2563eb"),
@@ -93,7 +94,8 @@ def _rows(g: nx.DiGraph) -> list[list[str]]:
     facts = sorted(n for n in g if n.startswith("fact:"))
     rest = g.subgraph(n for n in g if not n.startswith("fact:"))
     rows = [sorted(gen) for gen in nx.topological_generations(rest)]
-    rows = ([facts] if facts else []) + rows
+    fact_rows = [facts[i : i + FACTS_PER_ROW] for i in range(0, len(facts), FACTS_PER_ROW)]
+    rows = fact_rows + rows
     position = {n: i for row in rows for i, n in enumerate(row)}
     for _ in range(3):
         for row in rows[1:]:
