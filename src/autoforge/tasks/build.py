@@ -347,9 +347,13 @@ class _Builder:
         for call in reads:
             if call.id not in used:
                 self.answer(call)
-        # asked for more reasoning: also ask about intermediate lookups ("and tell me ...")
+        # asked for more reasoning: also ask about intermediate lookups ("and tell me ..."),
         extra = [c for c in reads if c.id in used]
         self.rng.shuffle(extra)
+        # then about what a state-changing call returned ("... and tell me the new total")
+        writes = [c for c in bp.calls if c not in reads]
+        self.rng.shuffle(writes)
+        extra = writes + extra
         while extra and sum(isinstance(n, ReasonNode) for n in self.nodes) < self.min_reasoning:
             self.answer(extra.pop())
         origins = sorted({s.origin for s in self.walk.steps})

@@ -96,12 +96,41 @@ class _Clock:
         self.stats.stage_seconds[stage] = self.stats.stage_seconds.get(stage, 0.0) + spent
 
 
+def walk_lengths(spec: DifficultySpec, rng: random.Random) -> list[int]:
+    """Lengths of the walks to merge into one task, drawn so that their total can meet the
+    ``tool_calls`` range (merging may still drop redundant steps).
+
+    Why: drawing the number of walks and each length independently gave totals outside the
+    range (one walk of 2 steps, or two of 4, for ``medium``'s 3-6 calls) in a third of the
+    attempts, each rejected for difficulty after the walks were drawn and merged.
+    """
+    short, long = spec.walk_length
+    count = rng.randint(*spec.walks_per_task)
+    low, high = spec.ranges.get("tool_calls", (None, None))
+    fits = [
+        k
+        for k in range(spec.walks_per_task[0], spec.walks_per_task[1] + 1)
+        if max(low or 0, k * short) <= min(high if high is not None else k * long, k * long)
+    ]
+    if fits and count not in fits:
+        count = rng.choice(fits)
+    least = max(low or 0, count * short)
+    most = min(high if high is not None else count * long, count * long)
+    if least > most:  # the range cannot be met: lengths as the preset says
+        return [rng.randint(short, long) for _ in range(count)]
+    lengths = [short] * count
+    for _ in range(rng.randint(least, most) - count * short):
+        room = [i for i, n in enumerate(lengths) if n < long]
+        lengths[rng.choice(room)] += 1
+    return lengths
+
+
 def _walks(
     graph: ToolGraph, spec: DifficultySpec, rng: random.Random, feasibility: Feasibility
 ) -> list[Walk] | None:
-    config = WalkConfig(min_length=spec.walk_length[0], max_length=spec.walk_length[1])
     walks = []
-    for _ in range(rng.randint(*spec.walks_per_task)):
+    for length in walk_lengths(spec, rng):
+        config = WalkConfig(min_length=length, max_length=length)
         walk = random_walk(graph, config, rng, feasibility.weight)
         if walk is None:
             return None

@@ -285,8 +285,8 @@ class StateGenerator:
         for coll in self.schema.collections:
             graph.add_node(coll.name)
             for attr in coll.attributes:
-                if attr.references and attr.references != coll.name:
-                    graph.add_edge(attr.references, coll.name)
+                if attr.references and attr.references != coll.name and attr.type != "array":
+                    graph.add_edge(attr.references, coll.name)  # lists of keys: filled after
         names = [c.name for c in self.schema.collections]
         try:
             order = list(nx.lexicographical_topological_sort(graph, key=names.index))
@@ -320,7 +320,35 @@ class StateGenerator:
             state[coll.name] = self._records(coll, sizes[coll.name], state, rng)
         for coll in self.schema.collections:
             state.setdefault(coll.name, {})
+        for coll in self.order:
+            for attr in coll.attributes:
+                if attr.type == "array" and attr.references:
+                    self._key_lists(coll, attr, state, rng)
         return state
+
+    def _key_lists(
+        self, coll: CollectionSchema, attr: Attribute, state: dict[str, Any], rng: random.Random
+    ) -> None:
+        """Fill a list-of-keys attribute (``users.orders``) consistently with the references
+        back (the orders whose ``user_id`` is this user), else with 1-3 random keys.
+
+        Why: a list attribute given one parent key as a plain string (or keys of records
+        generated later left dangling) made every "choose among the user's orders" step fail.
+        """
+        target = self.schema.collection(attr.references or "")
+        others = list(state.get(attr.references or "", {}))
+        back = [a.name for a in target.attributes if a.references == coll.name] if target else []
+        owned: dict[str, list[str]] = {}
+        if back:
+            for key, record in state.get(attr.references or "", {}).items():
+                owner = record.get(back[0])
+                if isinstance(owner, str):
+                    owned.setdefault(owner, []).append(key)
+        for key, record in state[coll.name].items():
+            if back:
+                record[attr.name] = owned.get(key, [])
+            else:
+                record[attr.name] = rng.sample(others, min(len(others), rng.randint(1, 3)))
 
     def base(self, index: int) -> dict[str, Any]:
         """The ``index``-th base population (generated once from its own seed, then cached)."""
@@ -364,7 +392,8 @@ class StateGenerator:
             a.name: _spread(list(state.get(a.references, {})), n, rng)
             for a in coll.attributes
             if a.references and a.references in state and a.references != coll.name
-        }
+            and a.type != "array"
+        }  # fmt: skip
         person = coll.name in _PERSON_COLLECTIONS or any(
             coll.attribute(x) for x in ("email", "phone")
         )

@@ -60,6 +60,7 @@ class WalkConfig(BaseModel):
     ``end_on_write``: chance that a walk must end on a state-changing tool (trimmed back to the
     last write, or discarded when it has none). ``max_tool_repeats`` bounds how often one tool
     appears. ``required_edges_only`` walks only along edges that feed a required parameter.
+    ``tries``: walks drawn (each from a start that can meet the constraints) before giving up.
     """
 
     min_length: int = Field(default=1, ge=1)
@@ -69,6 +70,7 @@ class WalkConfig(BaseModel):
     end_on_write: float = Field(default=0.7, ge=0.0, le=1.0)
     max_tool_repeats: int = Field(default=2, ge=1)
     required_edges_only: bool = True
+    tries: int = Field(default=8, ge=1)
 
 
 def _successors(graph: ToolGraph, tool: str, config: WalkConfig) -> list[ToolEdge]:
@@ -76,6 +78,59 @@ def _successors(graph: ToolGraph, tool: str, config: WalkConfig) -> list[ToolEdg
     if config.required_edges_only:
         edges = [e for e in edges if any(m.required for m in e.mappings)]
     return edges
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Which walks each tool can start: ``chains[k]`` holds the tools that start a chain of
+    ``k`` tools along walkable edges, ``write_ends[k]`` those that start one ending on a
+    state-changing tool (tool repeats and restarts ignored, so this is optimistic).
+
+    Why: a start tool with no way forward (a lookup nothing consumes) can never give a walk of
+    two steps; drawing it anyway wasted a whole task attempt ("no_walk") on most foreign tool
+    sets, where many read tools are sinks of the graph.
+    """
+
+    chains: dict[int, frozenset[str]]
+    write_ends: dict[int, frozenset[str]]
+
+    def can_start(self, tool: str, low: int, high: int, must_write: bool) -> bool:
+        """Whether a walk of ``low``..``high`` tools (ending on a write if asked) may start at
+        ``tool``."""
+        if must_write:
+            return any(tool in self.write_ends.get(k, ()) for k in range(low, high + 1))
+        return tool in self.chains.get(low, ())
+
+    def can_continue(self, tool: str, steps: int, must_write: bool) -> bool:
+        """Whether ``steps`` more tools (``tool`` first) may still follow, ending on a write if
+        asked (within those steps)."""
+        if must_write:
+            return any(tool in self.write_ends.get(k, ()) for k in range(1, steps + 1))
+        return tool in self.chains.get(steps, ())
+
+
+_REACH: dict[tuple[int, bool, int], tuple[ToolGraph, Reach]] = {}
+
+
+def reach(graph: ToolGraph, config: WalkConfig) -> Reach:
+    """The :class:`Reach` of ``graph`` for walks of up to ``config.max_length`` tools (memoised
+    per graph object: a generation run asks for it once per walk)."""
+    longest = max(config.min_length, config.max_length)
+    key = (id(graph), config.required_edges_only, longest)
+    hit = _REACH.get(key)
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    succ = {n.name: {e.target for e in _successors(graph, n.name, config)} for n in graph.nodes}
+    chains = {1: frozenset(succ)}
+    write_ends = {1: frozenset(graph.writes())}
+    for k in range(2, longest + 1):
+        chains[k] = frozenset(t for t, nxt in succ.items() if nxt & chains[k - 1])
+        write_ends[k] = frozenset(t for t, nxt in succ.items() if nxt & write_ends[k - 1])
+    result = Reach(chains=chains, write_ends=write_ends)
+    if len(_REACH) > 64:
+        _REACH.clear()
+    _REACH[key] = (graph, result)
+    return result
 
 
 def _start_weights(
@@ -97,62 +152,102 @@ def _start_weights(
     return names, weights
 
 
-def _extend(
-    graph: ToolGraph,
-    steps: list[WalkStep],
-    config: WalkConfig,
-    rng: random.Random,
-    last: bool,
-    weight: EdgeWeight | None = None,
-) -> bool:
-    """Append one step; False when no step of the walk can be extended."""
-    counts = {t: sum(1 for s in steps if s.tool == t) for t in {s.tool for s in steps}}
-    order = list(range(len(steps)))
-    current = len(steps) - 1
-    if len(steps) > 1 and rng.random() < config.restart_prob:
-        current = rng.randrange(len(steps))
-    rng.shuffle(order)
-    for index in [current, *order]:
+@dataclass
+class _Draw:
+    """One walk being drawn: its target length and whether it must end on a write."""
+
+    graph: ToolGraph
+    config: WalkConfig
+    rng: random.Random
+    reach: Reach
+    length: int
+    must_write: bool
+    weight: EdgeWeight | None = None
+
+    def options(self, steps: list[WalkStep], index: int, last: bool) -> list[str]:
+        """Successors of step ``index`` allowed by the repeat bound, those that can still meet
+        the length and the write ending preferred (when any can)."""
+        counts = {t: sum(1 for s in steps if s.tool == t) for t in {s.tool for s in steps}}
         options = [
             e.target
-            for e in _successors(graph, steps[index].tool, config)
-            if counts.get(e.target, 0) < config.max_tool_repeats
+            for e in _successors(self.graph, steps[index].tool, self.config)
+            if counts.get(e.target, 0) < self.config.max_tool_repeats
         ]
-        if not options:
-            continue
-        writes = [t for t in options if t in graph.writes()]
-        if last and writes and config.end_on_write > 0:
-            options = writes
-        source = steps[index].tool
-        weights = [weight(source, t) if weight else 1.0 for t in options]
-        steps.append(WalkStep(tool=rng.choices(options, weights)[0], parent=index))
-        return True
-    return False
+        if last:
+            writes = [t for t in options if t in self.graph.writes()]
+            if writes and self.config.end_on_write > 0:
+                return writes
+            return options
+        need = self.length - len(steps)
+        able = [t for t in options if self.reach.can_continue(t, need, self.must_write)]
+        return able or options
+
+    def extend(self, steps: list[WalkStep], last: bool) -> bool:
+        """Append one step; False when no step of the walk can be extended."""
+        order = list(range(len(steps)))
+        current = len(steps) - 1
+        if len(steps) > 1 and self.rng.random() < self.config.restart_prob:
+            current = self.rng.randrange(len(steps))
+        self.rng.shuffle(order)
+        for index in [current, *order]:
+            options = self.options(steps, index, last)
+            if not options:
+                continue
+            source = steps[index].tool
+            weights = [self.weight(source, t) if self.weight else 1.0 for t in options]
+            steps.append(WalkStep(tool=self.rng.choices(options, weights)[0], parent=index))
+            return True
+        return False
+
+    def walk(self, names: list[str], weights: list[float]) -> Walk | None:
+        low = self.config.min_length
+        allowed = [
+            w if self.reach.can_start(n, low, self.length, self.must_write) else 0.0
+            for n, w in zip(names, weights, strict=True)
+        ]
+        if not any(w > 0 for w in allowed):
+            return None
+        steps = [WalkStep(tool=self.rng.choices(names, allowed)[0])]
+        while len(steps) < self.length:
+            if not self.extend(steps, len(steps) == self.length - 1):
+                break
+        if self.must_write:
+            writes = self.graph.writes()
+            ends = [i for i, s in enumerate(steps) if s.tool in writes and i + 1 >= low]
+            if not ends:
+                return None
+            steps = steps[: ends[-1] + 1]
+        if len(steps) < low:
+            return None
+        return Walk(steps=tuple(steps))
 
 
 def random_walk(
     graph: ToolGraph, config: WalkConfig, rng: random.Random, weight: EdgeWeight | None = None
 ) -> Walk | None:
-    """One walk, or None when this try met the constraints (length, ending on a write) badly.
+    """One walk, or None when ``config.tries`` draws all met the constraints (length, ending
+    on a write) badly, or no tool can start such a walk at all.
 
-    ``weight`` biases the choice of each step (e.g. by how often that edge led to an executable
-    task so far); None walks uniformly.
+    Whether the walk must end on a write (chance ``end_on_write``) is drawn first, then its
+    length among those the graph allows for that (when no walk of these lengths can end on a
+    write, none is asked to). Starts are drawn only among tools from which such a walk exists
+    (:class:`Reach`), and each step prefers successors that can still complete it. ``weight``
+    biases the choice of each step (e.g. by how often that edge led to an executable task so
+    far); None walks uniformly.
     """
     names, weights = _start_weights(graph, config, weight)
-    length = rng.randint(config.min_length, max(config.min_length, config.max_length))
-    steps = [WalkStep(tool=rng.choices(names, weights)[0])]
-    while len(steps) < length:
-        if not _extend(graph, steps, config, rng, len(steps) == length - 1, weight):
-            break
-    if rng.random() < config.end_on_write:
-        writes = graph.writes()
-        ends = [i for i, s in enumerate(steps) if s.tool in writes and i + 1 >= config.min_length]
-        if not ends:
-            return None
-        steps = steps[: ends[-1] + 1]
-    if len(steps) < config.min_length:
-        return None
-    return Walk(steps=tuple(steps))
+    plan = reach(graph, config)
+    low = config.min_length
+    lengths = list(range(low, max(low, config.max_length) + 1))
+    ending = [k for k in lengths if any(plan.can_start(n, low, k, True) for n in names)]
+    for _ in range(config.tries):
+        must_write = rng.random() < config.end_on_write and bool(ending)
+        length = rng.choice(ending if must_write else lengths)  # no write reachable: not asked
+        draw = _Draw(graph, config, rng, plan, length, must_write, weight)
+        walk = draw.walk(names, weights)
+        if walk is not None:
+            return walk
+    return None
 
 
 def random_walks(

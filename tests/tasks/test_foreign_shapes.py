@@ -1,0 +1,111 @@
+"""Graph and schema shapes common in foreign tool docs (tau-bench, tau2, vitabench): lookups
+that nothing consumes, lists of keys pointing back at their owner, walk lengths that must add
+up to a difficulty range."""
+
+from __future__ import annotations
+
+import random
+
+from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.difficulty import preset
+from autoforge.tasks.graph import FieldMapping, ToolEdge, ToolGraph, ToolNode
+from autoforge.tasks.pipeline import walk_lengths
+from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.walks import WalkConfig, random_walk, reach
+
+
+def _edge(source: str, target: str) -> ToolEdge:
+    mapping = FieldMapping(output="order_id", param="order_id", reason="key", required=True)
+    return ToolEdge(source=source, target=target, mappings=[mapping], reason="key")
+
+
+def _sinky_graph() -> ToolGraph:
+    """Six read tools feeding nothing, one chain ``get_order -> cancel -> refund``."""
+    sinks = [ToolNode(name=f"lookup_{i}", access="read") for i in range(6)]
+    chain = [
+        ToolNode(name="get_order", access="read"),
+        ToolNode(name="cancel", access="write"),
+        ToolNode(name="refund", access="write"),
+    ]
+    edges = [_edge("get_order", "cancel"), _edge("cancel", "refund")]
+    return ToolGraph(env_id="x", nodes=[*sinks, *chain], edges=edges)
+
+
+def test_reach_knows_which_tools_start_long_walks() -> None:
+    graph = _sinky_graph()
+    plan = reach(graph, WalkConfig(min_length=1, max_length=3))
+    assert plan.chains[3] == {"get_order"}
+    assert plan.chains[2] == {"get_order", "cancel"}
+    assert plan.can_start("get_order", 2, 3, must_write=True)
+    assert not plan.can_start("lookup_0", 2, 3, must_write=False)
+    assert plan.can_start("lookup_0", 1, 1, must_write=False)
+
+
+def test_walks_never_start_at_sinks_when_they_must_go_on() -> None:
+    graph = _sinky_graph()
+    rng = random.Random(0)
+    config = WalkConfig(min_length=2, max_length=3, tries=1)
+    walks = [random_walk(graph, config, rng) for _ in range(200)]
+    # reads are three times as likely to start, and six of seven reads are sinks: the old
+    # sampler gave None for most of these
+    assert all(w is not None for w in walks)
+    assert {w.steps[0].tool for w in walks if w} <= {"get_order", "cancel"}
+    assert all(w.steps[-1].tool in graph.writes() for w in walks if w and len(w.steps) == 3)
+    # a length no chain reaches is still impossible
+    assert random_walk(graph, WalkConfig(min_length=4, max_length=4), rng) is None
+
+
+def test_walk_lengths_add_up_to_the_call_range() -> None:
+    for name in ("easy", "medium", "hard"):
+        spec = preset(name)
+        low, high = spec.ranges["tool_calls"]
+        rng = random.Random(1)
+        for _ in range(300):
+            lengths = walk_lengths(spec, rng)
+            assert spec.walks_per_task[0] <= len(lengths) <= spec.walks_per_task[1]
+            assert all(spec.walk_length[0] <= n <= spec.walk_length[1] for n in lengths)
+            assert low <= sum(lengths) and (high is None or sum(lengths) <= high)
+
+
+def _shop_spec() -> EnvironmentSpec:
+    users = CollectionSchema(
+        name="users",
+        primary_key="user_id",
+        attributes=[
+            Attribute(name="user_id", type="id"),
+            Attribute(name="email", type="string"),
+            Attribute(name="orders", type="array", references="orders"),
+        ],
+    )
+    orders = CollectionSchema(
+        name="orders",
+        primary_key="order_id",
+        attributes=[
+            Attribute(name="order_id", type="id"),
+            Attribute(name="user_id", type="id", references="users"),
+            Attribute(name="total", type="number"),
+        ],
+    )
+    tags = CollectionSchema(
+        name="tags",
+        primary_key="tag_id",
+        attributes=[
+            Attribute(name="tag_id", type="id"),
+            Attribute(name="orders", type="array", references="orders"),
+        ],
+    )
+    return EnvironmentSpec(name="shop", state_schema=StateSchema(collections=[orders, users, tags]))
+
+
+def test_lists_of_keys_point_back_consistently() -> None:
+    state = StateGenerator(_shop_spec()).generate(random.Random(3))
+    users, orders = state["users"], state["orders"]
+    assert users and orders
+    for order in orders.values():
+        assert order["user_id"] in users  # the owner exists (generated first)
+    for key, user in users.items():
+        assert isinstance(user["orders"], list)
+        assert sorted(user["orders"]) == sorted(k for k, o in orders.items() if o["user_id"] == key)
+    for tag in state["tags"].values():  # no reference back: a few existing keys
+        assert isinstance(tag["orders"], list) and 1 <= len(tag["orders"]) <= 3
+        assert set(tag["orders"]) <= set(orders)
