@@ -52,7 +52,7 @@ async def test_user_stop_success_with_full_record(task: TaskSpec) -> None:
     assert traj.tokens["agent"].calls == 2 and traj.tokens["user"].calls == 2
     assert traj.tokens["agent"].prompt_tokens > 0
     assert traj.n_user_turns == 1 and traj.n_steps == 4
-    assert traj.user_prompt_version == "user_v1"
+    assert traj.user_prompt_version == "user_v2" and traj.user_notes == []
     assert not traj.is_infra_error and traj.success
 
 
@@ -65,7 +65,7 @@ async def test_do_nothing_agent_scores_zero(task: TaskSpec) -> None:
 
 
 async def test_agent_stop_token(task: TaskSpec) -> None:
-    client = routed(agent=["Goodbye ###STOP###"], user=["hi"])
+    client = routed(agent=["Goodbye ###STOP###"], user=["hi, cancel order o1"])
     traj = await play(task, client, LLMUser(client, task))
     assert traj.end_reason == EndReason.AGENT_STOP
     assert traj.messages[-1]["content"] == "Goodbye"
@@ -73,14 +73,14 @@ async def test_agent_stop_token(task: TaskSpec) -> None:
 
 
 async def test_transfer_ends_episode(task: TaskSpec) -> None:
-    client = routed(agent=[call("transfer_to_human_agents")], user=["I want a human"])
+    client = routed(agent=[call("transfer_to_human_agents")], user=["I want a human for my order"])
     traj = await play(task, client, LLMUser(client, task))
     assert traj.end_reason == EndReason.TRANSFER
     assert traj.tool_calls[-1].name == "transfer_to_human_agents"
 
 
 async def test_max_turns(task: TaskSpec) -> None:
-    client = routed(agent=[call("get_order", order_id="o2")] * 10, user=["look at o2"])
+    client = routed(agent=[call("get_order", order_id="o2")] * 10, user=["look at my order o2"])
     traj = await play(task, client, LLMUser(client, task), config=EpisodeConfig(max_steps=4))
     assert traj.end_reason == EndReason.MAX_TURNS
     assert traj.n_steps == 4 and len(traj.tool_calls) == 3
@@ -88,7 +88,7 @@ async def test_max_turns(task: TaskSpec) -> None:
 
 
 async def test_tool_error_budget(task: TaskSpec) -> None:
-    client = routed(agent=[call("refund_everything")] * 5, user=["refund"])
+    client = routed(agent=[call("refund_everything")] * 5, user=["refund my order"])
     config = EpisodeConfig(tool_error_budget=2)
     traj = await play(task, client, LLMUser(client, task), config=config)
     assert traj.end_reason == EndReason.TOOL_ERROR_BUDGET
@@ -104,7 +104,7 @@ async def test_invalid_json_arguments_are_agent_errors(task: TaskSpec) -> None:
             {"id": "x", "type": "function", "function": {"name": "get_order", "arguments": "{oops"}}
         ],
     }
-    client = routed(agent=[bad, "sorry"], user=["hi", "bye ###STOP###"])
+    client = routed(agent=[bad, "sorry"], user=["hi, cancel order o1", "bye ###STOP###"])
     env = FakeEpisode()
     traj = await play(task, client, LLMUser(client, task), env=env)
     assert traj.tool_calls[0].error_kind == "invalid_arguments"
@@ -114,7 +114,7 @@ async def test_invalid_json_arguments_are_agent_errors(task: TaskSpec) -> None:
 
 async def test_llm_failure_is_infra_error_not_zero(task: TaskSpec) -> None:
     errors = [TransportError("down", retryable=True)] * 5
-    client = routed(agent=errors, user=["hi"])
+    client = routed(agent=errors, user=["hi, cancel order o1"])
     traj = await play(task, client, LLMUser(client, task))
     assert traj.end_reason == EndReason.LLM_FAILURE
     assert traj.is_infra_error and traj.reward is None
@@ -123,7 +123,7 @@ async def test_llm_failure_is_infra_error_not_zero(task: TaskSpec) -> None:
 
 
 async def test_environment_crash_is_internal_error(task: TaskSpec) -> None:
-    client = routed(agent=[call("get_order", order_id="o1")], user=["hi"])
+    client = routed(agent=[call("get_order", order_id="o1")], user=["hi, cancel order o1"])
     traj = await play(task, client, LLMUser(client, task), env=FakeEpisode(crash=True))
     assert traj.end_reason == EndReason.INTERNAL_ERROR
     assert traj.is_infra_error and "environment bug" in (traj.infra_error or "")
@@ -172,7 +172,7 @@ async def test_drop_thinking_and_privacy(task: TaskSpec) -> None:
 
 
 async def test_transcript_keeps_reasoning_even_when_context_drops_it(task: TaskSpec) -> None:
-    client = routed(agent=[_thinking_agent_msg("Bye ###STOP###")], user=["hi"])
+    client = routed(agent=[_thinking_agent_msg("Bye ###STOP###")], user=["hi, cancel order o1"])
     traj = await play(task, client, LLMUser(client, task), keep_thinking=False)
     assert traj.messages[-1]["reasoning_content"] == "secret plan"
     assert "secret" not in " ".join(traj.agent_texts())
@@ -199,7 +199,7 @@ async def test_broken_state_hash_is_internal_error(task: TaskSpec) -> None:
         def state_hash(self) -> str:
             raise ValueError("unhashable state")
 
-    client = routed(agent=["hello"], user=["hi", "bye ###STOP###"])
+    client = routed(agent=["hello"], user=["hi, cancel order o1", "bye ###STOP###"])
     traj = await play(task, client, LLMUser(client, task), env=Broken())
     assert traj.end_reason == EndReason.INTERNAL_ERROR and traj.reward is None
     assert "unhashable" in (traj.infra_error or "")

@@ -11,35 +11,49 @@ from autoforge.rollout.user import (
     FaultyUser,
     LLMUser,
     ScriptedUser,
+    UserConfig,
     load_user_prompt,
     perturb,
+    render_transcript,
     render_user_prompt,
     render_user_turn,
+    uses_transcript,
 )
 
 
-def test_prompt_is_versioned_package_data() -> None:
-    template = load_user_prompt(USER_PROMPT_VERSION)
+def test_prompts_are_versioned_package_data() -> None:
+    v1, v2 = load_user_prompt("user_v1"), load_user_prompt("user_v2")
     for placeholder in ("{scenario}", "{known_facts}", "{stop_token}"):
-        assert placeholder in template
-    assert not template.lstrip().startswith("<!--")  # the design comment is not sent
+        assert placeholder in v1
+    for placeholder in ("{scenario}", "{my_facts}", "{stop_token}"):
+        assert placeholder in v2
+    assert USER_PROMPT_VERSION == "user_v2" and v1 != v2
+    for template in (v1, v2):
+        assert not template.lstrip().startswith("<!--")  # the design comment is not sent
 
 
-def test_rendered_prompt_has_scenario_facts_and_stop() -> None:
-    text = render_user_prompt("Cancel order o1.", {"order_id": "o1", "zip": "19122"})
-    assert "Cancel order o1." in text and "- zip: 19122" in text
-    assert STOP_TOKEN in text and "{" not in text
-    assert "<!-- TURN -->" not in text and "{agent_message}" not in text
+def test_rendered_prompts_have_scenario_facts_and_stop() -> None:
+    facts = {"order_id": "o1", "zip": "19122"}
+    old = render_user_prompt("Cancel order o1.", facts, "user_v1")
+    assert "Cancel order o1." in old and "- zip: 19122" in old
+    new = render_user_prompt("Cancel order o1.", facts)
+    assert "Cancel order o1." in new and "- My order id: o1" in new and "- My zip: 19122" in new
+    for text in (old, new):
+        assert STOP_TOKEN in text and "{" not in text
+        assert "<!-- TURN -->" not in text and "{agent_message}" not in text
 
 
-def test_turn_template_wraps_the_agent_message() -> None:
-    turn = render_user_turn("  What is your order id?  ")
+def test_turn_templates() -> None:
+    turn = render_user_turn("  What is your order id?  ", "user_v1")
     assert "What is your order id?" in turn and "as the customer" in turn
+    assert not uses_transcript("user_v1") and uses_transcript("user_v2")
+    chat = render_transcript([("Agent", "Hi!"), ("Customer", "Cancel\n o1"), ("Agent", "Id?")])
+    assert "Agent: Hi!\nCustomer: Cancel o1\nAgent: Id?\nCustomer:" in chat
 
 
-async def test_llm_user_flips_roles_and_detects_stop(task: TaskSpec) -> None:
+async def test_llm_user_v1_flips_roles_and_detects_stop(task: TaskSpec) -> None:
     client = routed(agent=[], user=["I want to cancel.", "Great, thanks. ###STOP###"])
-    user = LLMUser(client, task, seed=3)
+    user = LLMUser(client, task, UserConfig(prompt_version="user_v1"), seed=3)
     first = await user.reply("Hi! How can I help?")
     assert (first.text, first.stop) == ("I want to cancel.", False)
     second = await user.reply("Done.")
@@ -48,16 +62,72 @@ async def test_llm_user_flips_roles_and_detects_stop(task: TaskSpec) -> None:
     assert request.role == "user" and request.body["seed"] == 3
     roles = [m["role"] for m in request.messages]
     assert roles == ["system", "user", "assistant", "user"]
-    assert request.messages[1]["content"] == render_user_turn("Hi! How can I help?")
-    assert "Hi! How can I help?" in request.messages[1]["content"]
+    assert request.messages[1]["content"] == render_user_turn("Hi! How can I help?", "user_v1")
     assert request.messages[2]["content"] == "I want to cancel."
-    assert user.usage.calls == 2
+    assert user.usage.calls == 2 and user.notes == []
 
 
-async def test_llm_user_empty_answer_stops(task: TaskSpec) -> None:
+async def test_llm_user_v2_sends_the_transcript(task: TaskSpec) -> None:
+    client = routed(agent=[], user=["Customer: I want to cancel o1.", "Great ### STOP ###"])
+    user = LLMUser(client, task, seed=3)
+    first = await user.reply("Hi! How can I help?")
+    assert (first.text, first.stop) == ("I want to cancel o1.", False)
+    second = await user.reply("Done.")
+    assert second.stop and second.text == "Great"
+    messages = client.requests[1].messages
+    assert [m["role"] for m in messages] == ["system", "user"]
+    assert "Agent: Hi! How can I help?\nCustomer: I want to cancel o1.\nAgent: Done." in (
+        messages[1]["content"]
+    )
+    assert user.notes == ["turn 0: removed a speaker prefix"]
+
+
+async def test_llm_user_v1_empty_answer_stops(task: TaskSpec) -> None:
     client = routed(agent=[], user=["<think>nothing to say</think>"])
-    reply = await LLMUser(client, task).reply("anything else?")
+    config = UserConfig(prompt_version="user_v1")
+    reply = await LLMUser(client, task, config).reply("anything else?")
     assert reply.stop and reply.text == ""
+
+
+async def test_v2_first_turn_refusal_is_asked_again(task: TaskSpec) -> None:
+    client = routed(agent=[], user=["I'm sorry, but I can't assist with that.", "Cancel o1 pls"])
+    user = LLMUser(client, task)
+    reply = await user.reply("Hi!")
+    assert (reply.text, reply.stop) == ("Cancel o1 pls", False)
+    retry = client.requests[1].messages
+    assert retry[-2]["role"] == "assistant" and "role-play" in retry[-1]["content"]
+    assert len(user.notes) == 1 and user.notes[0].startswith("turn 0: refusal")
+
+
+async def test_v2_first_turn_falls_back_to_the_tasks_request() -> None:
+    scenario = "Your goal: cancel ORD-5\nWhat you ask for: Hi! Please cancel order ORD-5."
+    task = TaskSpec(id="x", env_id="e", scenario=scenario, user_known_facts={"id": "ORD-5"})
+    client = routed(agent=[], user=["###STOP###", "Thank you for your assistance."])
+    user = LLMUser(client, task)
+    reply = await user.reply("Hi!")
+    assert (reply.text, reply.stop) == ("Hi! Please cancel order ORD-5.", False)
+    assert "stopped before stating the request" in user.notes[0]
+    assert "does not state the request" in user.notes[1] and "task's request" in user.notes[1]
+
+
+async def test_v2_first_message_keeps_going_after_a_stop(task: TaskSpec) -> None:
+    client = routed(agent=[], user=["Cancel order o1 please. ###STOP###"])
+    reply = await LLMUser(client, task).reply("Hi!")
+    assert (reply.text, reply.stop) == ("Cancel order o1 please.", False)
+
+
+async def test_v2_echo_is_asked_again_then_bare_stop_after_question(task: TaskSpec) -> None:
+    client = routed(
+        agent=[],
+        user=["cancel o1", "What is your phone number?", "I don't know it.", "###STOP###"],
+    )
+    user = LLMUser(client, task)
+    await user.reply("Hi!")
+    answer = await user.reply("What is your phone number?")
+    assert (answer.text, answer.stop) == ("I don't know it.", False)
+    assert "repeated a message" in user.notes[0]
+    done = await user.reply("Order o1 is cancelled. Anything else?")  # not a request for info
+    assert done.stop and done.text == "" and len(user.notes) == 1
 
 
 async def test_scripted_user() -> None:

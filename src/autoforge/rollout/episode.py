@@ -187,6 +187,7 @@ async def run_episode(
     traj.tokens = {"agent": agent.usage, "user": user.usage}
     traj.faults = list(user.faults)
     traj.user_prompt_version = user.prompt_version
+    traj.user_notes = list(getattr(user, "notes", []))
     _final_hashes(traj, env)
     try:
         info = await score_episode(task, traj, assertions=assertions, nl_judge=nl_judge)

@@ -125,6 +125,9 @@ class Trajectory(BaseModel):
     faults: list[FaultRecord] = Field(default_factory=list)
     infra_error: str | None = None
     user_prompt_version: str | None = None
+    user_notes: list[str] = Field(
+        default_factory=list, description="guards that fired on the simulated user's output"
+    )
     started_at: float = 0.0
     duration_s: float = 0.0
     meta: dict[str, Any] = Field(default_factory=dict)

@@ -1,9 +1,13 @@
 """Simulated users: an LLM playing the customer, a scripted one, and a fault-injecting wrapper.
 
 The LLM user plays the task's scenario with its known facts under a versioned prompt
-(``prompts/user_v1.md``); it reveals facts only when asked, never invents, and ends with
-``###STOP###`` when the goal is met or impossible. Its reasoning (``reasoning_content`` or
-``<think>`` blocks) is stripped before the agent sees its message.
+(``prompts/user_v2.md``; ``user_v1`` is kept for reproducing older runs); it reveals facts only
+when asked, never invents, and ends with ``###STOP###`` when the goal is met or impossible. Its
+reasoning (``reasoning_content`` or ``<think>`` blocks) is stripped before the agent sees its
+message. Small models need deterministic guards around the prompt (:mod:`user_guards`): the
+first message never stops and is never a refusal, the stop token is found in mangled forms, and
+a reply that runs on into the agent's next line is cut; each guard that fires is noted in
+``LLMUser.notes`` (and the trajectory's ``user_notes``).
 
 :class:`FaultyUser` wraps any user and, with probability ``p`` per turn, changes a known fact,
 invents one, or stops early, recording each fault; it is the ground truth for validating the
@@ -20,15 +24,25 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from autoforge.rollout.agent import ChatClient
 from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.thinking import split_thinking
 from autoforge.rollout.trajectory import FaultRecord, TokenUsage
+from autoforge.rollout.user_guards import (
+    STOP_TOKEN,
+    Reading,
+    TurnContext,
+    asks_for_information,
+    first_person_facts,
+    opening_request,
+    read_reply,
+    request_terms,
+    split_stop,
+)
 
-STOP_TOKEN = "###STOP###"
-USER_PROMPT_VERSION = "user_v1"
+USER_PROMPT_VERSION = "user_v2"
 
 FaultKind = Literal["change_fact", "invent_fact", "stop_early"]
 FAULT_KINDS: tuple[FaultKind, ...] = ("change_fact", "invent_fact", "stop_early")
@@ -81,32 +95,61 @@ def render_user_turn(agent_text: str, version: str = USER_PROMPT_VERSION) -> str
     return template.replace("{agent_message}", agent_text.strip())
 
 
+def uses_transcript(version: str = USER_PROMPT_VERSION) -> bool:
+    """Whether the prompt sends the chat as one transcript (``{transcript}``, v2) instead of
+    alternating chat turns (``{agent_message}``, v1)."""
+    return "{transcript}" in _prompt_parts(version)[1]
+
+
+def render_transcript(lines: Sequence[tuple[str, str]], version: str = USER_PROMPT_VERSION) -> str:
+    """The per-turn message of a transcript prompt: ``Agent: ...`` / ``Customer: ...`` lines."""
+    chat = "\n".join(f"{who}: {' '.join(text.split())}" for who, text in lines)
+    template = _prompt_parts(version)[1].replace("{stop_token}", STOP_TOKEN)
+    return template.replace("{transcript}", chat)
+
+
 def render_user_prompt(
     scenario: str, facts: Mapping[str, str], version: str = USER_PROMPT_VERSION
 ) -> str:
-    """The user's system prompt for a scenario and its facts."""
+    """The user's system prompt for a scenario and its facts.
+
+    ``{known_facts}`` lists ``- name: value`` (v1); ``{my_facts}`` lists the same facts in the
+    first person, ``- My customer id: C-1`` (v2).
+    """
     lines = "\n".join(f"- {k}: {v}" for k, v in facts.items()) or "- (none)"
     template = load_user_prompt(version)
     return (
         template.replace("{scenario}", scenario.strip())
         .replace("{known_facts}", lines)
+        .replace("{my_facts}", first_person_facts(facts))
         .replace("{stop_token}", STOP_TOKEN)
     )
-
-
-def split_stop(text: str) -> tuple[str, bool]:
-    """``(text without the stop token, whether it was there)``."""
-    if STOP_TOKEN in text:
-        return text.replace(STOP_TOKEN, "").strip(), True
-    return text.strip(), False
 
 
 class UserConfig(BaseModel):
     """How the LLM user calls the model."""
 
     temperature: float = 0.0
-    max_tokens: int = 512
+    max_tokens: int = 256
     prompt_version: str = USER_PROMPT_VERSION
+    guards: bool | None = Field(
+        default=None,
+        description="deterministic guards (user_guards); None: on except for prompt user_v1",
+    )
+
+    def guards_on(self) -> bool:
+        """Whether the guards run (off by default for ``user_v1``, to reproduce old runs)."""
+        return self.guards if self.guards is not None else self.prompt_version != "user_v1"
+
+
+_NUDGE_FIRST = (
+    "(Stay in the role-play: you are the customer, not an assistant. Write the customer's "
+    "first message: say what you want.)"
+)
+_NUDGE = (
+    "(Stay in the role-play: you are the customer, not an assistant. Write only the "
+    "customer's next message.)"
+)
 
 
 class LLMUser:
@@ -124,27 +167,39 @@ class LLMUser:
         self.seed = seed
         self.usage = TokenUsage()
         self.faults: list[FaultRecord] = []
+        self.notes: list[str] = []
         self.prompt_version: str | None = self.config.prompt_version
+        self.scenario = task.scenario
+        self.terms = request_terms(task.scenario, task.user_known_facts)
+        self.chat: list[tuple[str, str]] = []
         system = render_user_prompt(
             task.scenario, task.user_known_facts, self.config.prompt_version
         )
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
 
-    async def reply(self, agent_text: str) -> UserReply:
-        """Roles flip in the user's own context: the agent speaks as ``user``."""
-        turn = render_user_turn(agent_text, self.config.prompt_version)
-        self.messages.append({"role": "user", "content": turn})
+    @property
+    def turns(self) -> int:
+        """How many messages the customer has sent."""
+        return sum(1 for who, _ in self.chat if who == "Customer")
+
+    def _request(self) -> list[dict[str, Any]]:
+        """The messages for the next call: the whole transcript (v2) or the chat turns (v1)."""
+        version = self.config.prompt_version
+        if not uses_transcript(version):
+            return list(self.messages)
+        turn = render_transcript(self.chat, version)
+        return [self.messages[0], {"role": "user", "content": turn}]
+
+    async def _generate(self, messages: list[dict[str, Any]]) -> str:
+        """One model answer, its reasoning stripped; usage recorded."""
         resp = await self.client.chat(
-            list(self.messages),
+            messages,
             role="user",
             purpose="rollout.user",
             temperature=self.config.temperature,
             max_tokens=self.config.max_tokens,
             seed=self.seed,
         )
-        visible, _ = split_thinking(resp.message.get("content"))
-        text, stop = split_stop(visible)
-        self.messages.append({"role": "assistant", "content": visible})
         usage = resp.usage
         self.usage.add(
             usage.prompt_tokens,
@@ -152,7 +207,55 @@ class LLMUser:
             cached=bool(resp.cached),
             latency_s=float(resp.latency_s),
         )
-        return UserReply(text=text, stop=stop or not text)
+        visible, _ = split_thinking(resp.message.get("content"))
+        return visible
+
+    async def _repair(self, visible: str, reading: Reading, ctx: TurnContext) -> Reading:
+        """Re-ask once with a nudge; on the first turn fall back to the task's own request."""
+        said = " ".join(visible.split())[:80]
+        self.notes.append(f"turn {self.turns}: {reading.problem} ({said!r}); asked again")
+        nudge = _NUDGE_FIRST if ctx.first else _NUDGE
+        retry = [*self._request(), {"role": "assistant", "content": visible}]
+        again = await self._generate([*retry, {"role": "user", "content": nudge}])
+        second = read_reply(again, ctx, guards=True)
+        if second.problem is None:
+            return second
+        if ctx.first:
+            said = " ".join(again.split())[:80]
+            self.notes.append(
+                f"turn {self.turns}: {second.problem} ({said!r}); used the task's request"
+            )
+            return Reading(opening_request(self.scenario), False, [], None)
+        if second.problem == "refusal":
+            return second
+        return Reading(second.text, not second.text, [], None)
+
+    def _context(self, agent_text: str) -> TurnContext:
+        earlier = tuple(text for who, text in self.chat if who == "Customer")
+        heard = tuple(text for who, text in reversed(self.chat) if who == "Agent")
+        return TurnContext(
+            first=not earlier,
+            asked=asks_for_information(agent_text),
+            heard=(agent_text, *heard),
+            earlier=earlier,
+            terms=self.terms,
+        )
+
+    async def reply(self, agent_text: str) -> UserReply:
+        """Roles flip in the user's own context: the agent speaks as ``user``."""
+        version, guards = self.config.prompt_version, self.config.guards_on()
+        ctx = self._context(agent_text)
+        self.messages.append({"role": "user", "content": render_user_turn(agent_text, version)})
+        self.chat.append(("Agent", agent_text))
+        visible = await self._generate(self._request())
+        reading = read_reply(visible, ctx, guards=guards)
+        if guards and reading.problem is not None:
+            reading = await self._repair(visible, reading, ctx)
+        self.notes.extend(f"turn {self.turns}: {note}" for note in reading.notes)
+        said = f"{reading.text} {STOP_TOKEN}".strip() if reading.stop else reading.text
+        self.messages.append({"role": "assistant", "content": said if guards else visible})
+        self.chat.append(("Customer", said))
+        return UserReply(text=reading.text, stop=reading.stop)
 
 
 class ScriptedUser:
@@ -225,6 +328,12 @@ class FaultyUser:
     @property
     def prompt_version(self) -> str | None:
         return self.inner.prompt_version
+
+    @property
+    def notes(self) -> list[str]:
+        """The inner user's guard notes (empty for users without guards)."""
+        notes = getattr(self.inner, "notes", [])
+        return list(notes) if isinstance(notes, list) else []
 
     def _fault(self, kind: FaultKind, text: str) -> tuple[UserReply, str] | None:
         if kind == "stop_early":

@@ -1,0 +1,245 @@
+"""Deterministic guards around the simulated user's model output (pure functions).
+
+Small models (the embedded 0.5B/1.5B) follow the user prompt only roughly: they mangle the stop
+token (``### STOP ###``, ``[STOP]``), prefix their message with ``Customer:``, run on and write
+the agent's next line too, refuse to "share personal data", or stop before saying what they
+want. These functions repair what can be repaired without guessing: they never add a fact the
+task does not hold, and every repair is visible (``LLMUser.notes``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+STOP_TOKEN = "###STOP###"
+
+# ``###STOP###`` and its common manglings; a bare "stop" word is never a stop token.
+_STOP_RE = re.compile(
+    r"#{2,}\s*stop\s*#*|\bstop\s*#{2,}|\[\s*stop\s*\]|<\s*/?\s*stop\s*>",
+    re.IGNORECASE,
+)
+_SPEAKER_RE = re.compile(r"^\s*(?:\*\*)?(?:customer|user|me)(?:\*\*)?\s*:\s*", re.IGNORECASE)
+# A line where the model starts writing the other side of the chat.
+_RUN_ON_RE = re.compile(
+    r"^\s*(?:\*\*)?(?:agent|assistant|support|support agent)(?:\*\*)?\s*:",
+    re.IGNORECASE | re.MULTILINE,
+)
+_REFUSAL_RE = re.compile(
+    r"\b(?:i\s*(?:can(?:'|’)?t|cannot|can not|am unable to|'m unable to|won(?:'|’)?t)\s+"
+    r"(?:assist|help|provide|share|comply|do that|fulfil)"
+    r"|as an ai\b|i(?:'|’)?m (?:just )?an ai\b|i am (?:just )?an ai\b"
+    r"|language model\b)",
+    re.IGNORECASE,
+)
+_ASK_RE = re.compile(r"^\s*(?:what you ask for|my request|first request)\s*:\s*(.+)$", re.I | re.M)
+
+
+def split_stop(text: str) -> tuple[str, bool]:
+    """``(text without any stop token, whether one was there)``; tolerant of manglings."""
+    if not _STOP_RE.search(text):
+        return text.strip(), False
+    cleaned = _STOP_RE.sub(" ", text)
+    return re.sub(r"[ \t]{2,}", " ", cleaned).strip(), True
+
+
+def clean_reply(text: str) -> tuple[str, list[str]]:
+    """The customer's message alone: no ``Customer:`` prefix, nothing after a run-on
+    ``Agent:`` line, no wrapping quotes. Returns ``(text, notes on what was cut)``."""
+    notes: list[str] = []
+    lead = _RUN_ON_RE.match(text)
+    if lead:  # the customer's message labelled as the agent's
+        text = text[lead.end() :]
+        notes.append("removed a wrong speaker prefix")
+    match = _RUN_ON_RE.search(text)
+    if match and match.start() > 0:
+        text = text[: match.start()]
+        notes.append("cut a run-on agent line")
+    stripped = _SPEAKER_RE.sub("", text, count=1)
+    if stripped != text:
+        notes.append("removed a speaker prefix")
+    text = stripped.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()
+    return text, notes
+
+
+def is_refusal(text: str) -> bool:
+    """Whether the model stepped out of the role ("I can't assist with that", "As an AI")."""
+    return bool(_REFUSAL_RE.search(text))
+
+
+_ANYTHING_ELSE_RE = re.compile(
+    r"\b(?:anything else|something else|any other|further (?:questions|help))\b", re.I
+)
+
+
+def asks_for_information(agent_text: str) -> bool:
+    """Whether the agent's message ends with a question that is not "anything else?"."""
+    text = agent_text.rstrip()
+    if not text.endswith("?"):
+        return False
+    last = re.split(r"(?<=[.!?])\s+", text)[-1]
+    return not _ANYTHING_ELSE_RE.search(last)
+
+
+def fact_label(name: str) -> str:
+    """``customer_id`` -> ``customer id``; names already written in words are kept."""
+    return re.sub(r"\s+", " ", name.replace("_", " ")).strip()
+
+
+def first_person_facts(facts: Mapping[str, str]) -> str:
+    """The facts as first-person lines, ``- My customer id: C-1``, one per line."""
+    lines = [f"- My {fact_label(k)}: {v}" for k, v in facts.items()]
+    return "\n".join(lines) or "- (none: you have no ids or numbers to give)"
+
+
+def opening_request(scenario: str) -> str:
+    """A first message that states the request, used when the model does not give one.
+
+    Taken from the scenario's ``What you ask for:`` line (the task's own opening question, as
+    written by ``autoforge.tasks``); without one, a neutral opening that adds no fact.
+    """
+    match = _ASK_RE.search(scenario)
+    if match:
+        return match.group(1).strip()
+    return "Hi, I need some help with a request, please."
+
+
+_STOPWORDS = frozenset(
+    [
+        "about",
+        "agent",
+        "also",
+        "assistance",
+        "customer",
+        "details",
+        "does",
+        "from",
+        "goal",
+        "have",
+        "hello",
+        "help",
+        "know",
+        "like",
+        "need",
+        "please",
+        "tell",
+        "thank",
+        "thanks",
+        "that",
+        "their",
+        "them",
+        "then",
+        "there",
+        "this",
+        "want",
+        "what",
+        "when",
+        "which",
+        "with",
+        "would",
+        "your",
+        "yours",
+    ]
+)
+_WORD_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
+_IGNORED_LINES_RE = re.compile(r"^\s*(?:your persona|what you do not know)\s*:.*$", re.I | re.M)
+
+
+def _stems(text: str) -> set[str]:
+    """Content words of at least four letters, cut to five (``cancelled`` -> ``cance``)."""
+    words = _WORD_RE.findall(text.lower())
+    return {w[:5] for w in words if len(w) >= 4 and w not in _STOPWORDS} | {
+        w for w in words if any(ch.isdigit() for ch in w)
+    }
+
+
+def request_terms(scenario: str, facts: Mapping[str, str]) -> frozenset[str]:
+    """The stems a first message that states the request shares with the task."""
+    text = _IGNORED_LINES_RE.sub("", scenario) + " " + " ".join(str(v) for v in facts.values())
+    return frozenset(_stems(text))
+
+
+def mentions_request(text: str, terms: frozenset[str]) -> bool:
+    """Whether ``text`` shares a content word with the task (no terms: anything goes)."""
+    return not terms or bool(_stems(text) & terms)
+
+
+def _norm(text: str) -> str:
+    return " ".join(_WORD_RE.findall(text.lower()))
+
+
+def is_echo(text: str, heard: tuple[str, ...], earlier: tuple[str, ...]) -> bool:
+    """Whether the reply repeats (or is part of) an agent message, or repeats one of its own
+    earlier messages; short replies ("ok", "yes") never count."""
+    said = _norm(text)
+    if len(said) < 12:
+        return False
+    agent = [_norm(h) for h in heard]
+    if any(said == h or (len(said) >= 16 and said in h) for h in agent):
+        return True
+    return said in map(_norm, earlier)
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """What the guards know about the turn being answered: whether it is the first, whether
+    the agent asked for information, what the agent said so far (last first), what the
+    customer said so far, and the task's request terms."""
+
+    first: bool
+    asked: bool = False
+    heard: tuple[str, ...] = ()
+    earlier: tuple[str, ...] = ()
+    terms: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass
+class Reading:
+    """One model answer read as a customer message, with what is wrong with it."""
+
+    text: str
+    stop: bool
+    notes: list[str]
+    problem: str | None
+
+
+def _problem(text: str, stop: bool, ctx: TurnContext) -> str | None:
+    if is_refusal(text):
+        return "refusal"
+    if not text:
+        if ctx.first:
+            return "stopped before stating the request"
+        if not stop:
+            return "empty reply"
+        return "stopped without answering the agent's question" if ctx.asked else None
+    if is_echo(text, ctx.heard, ctx.earlier):
+        return "repeated a message"
+    if ctx.first and not mentions_request(text, ctx.terms):
+        return "first message does not state the request"
+    return None
+
+
+def read_reply(visible: str, ctx: TurnContext, *, guards: bool) -> Reading:
+    """The model's visible answer as ``(text, stop)`` plus the guard's findings.
+
+    Without guards only the exact stop token counts and an empty answer stops (user_v1).
+    With guards: prefixes and run-on agent lines are cut, mangled stop tokens count, and a
+    refusal, an empty answer, an echo of the agent or of itself, a first message that stops
+    or does not mention the request, or a bare stop token in answer to a question is a
+    problem (the caller re-asks once); a first message that states the request and stops is
+    kept without the stop, so the agent gets its turn.
+    """
+    if not guards:
+        stop = STOP_TOKEN in visible
+        text = visible.replace(STOP_TOKEN, "").strip()
+        return Reading(text, stop or not text, [], None)
+    cleaned, notes = clean_reply(visible)
+    text, stop = split_stop(cleaned)
+    problem = _problem(text, stop, ctx)
+    if problem is None and ctx.first and stop:
+        stop = False
+        notes.append("ignored a stop on the first message")
+    return Reading(text, stop, notes, problem)
