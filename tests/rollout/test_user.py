@@ -76,8 +76,9 @@ async def test_llm_user_v2_sends_the_transcript(task: TaskSpec) -> None:
     assert second.stop and second.text == "Great"
     messages = client.requests[1].messages
     assert [m["role"] for m in messages] == ["system", "user"]
-    assert "Agent: Hi! How can I help?\nCustomer: I want to cancel o1.\nAgent: Done." in (
-        messages[1]["content"]
+    assert (
+        "Agent: Hi! How can I help?\nCustomer: I want to cancel o1.\nAgent: Done."
+        in (messages[1]["content"])
     )
     assert user.notes == ["turn 0: removed a speaker prefix"]
 
