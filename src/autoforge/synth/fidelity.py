@@ -265,7 +265,7 @@ def load_bench(path: Path) -> Bench:
             BenchAction(
                 name=str(a["name"]),
                 arguments=dict(a.get("arguments") or {}),
-                oracle_error=bool(results[i]["error"]) if i < len(results) else False,
+                oracle_error=bool(results[i].get("error")) if i < len(results) else False,
             )
             for i, a in enumerate(acts)
         ]

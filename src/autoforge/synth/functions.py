@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,9 @@ from autoforge.synth.checks import (
     run_checks,
     valid_cases,
 )
+from autoforge.synth.classify import READ_CLASSES
 from autoforge.synth.codegen import CodeError, ToolCode, extract_function, from_source
+from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import pick_examples
 from autoforge.synth.report import CheckResult, ToolReport, Usage
 from autoforge.synth.templates import FieldMap, render_skeleton, render_template, signature
@@ -42,6 +45,7 @@ class ToolJob:
     samples: dict[str, str]
     policy: str | None = None
     exclude_examples: set[str] = field(default_factory=set)
+    mirrors: list[MirrorEffect] = field(default_factory=list)
 
 
 @dataclass
@@ -130,6 +134,8 @@ def _try_template(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     c = ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
     source = render_template(ctx.spec, c, coll, job.paths)
+    if source is None and c.cls == "lookup" and c.key_param is None:
+        source = nested_lookup(ctx.spec, ctx.schema)
     if source is None:
         return None, []
     code = from_source(source, ctx.spec.name)
@@ -142,7 +148,7 @@ def skeleton_for(job: ToolJob) -> str:
     c = ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
     excerpt = prompts.relevant_policy(job.policy, ctx.spec)
-    return render_skeleton(ctx.spec, c, coll, job.paths, excerpt)
+    return render_skeleton(ctx.spec, c, coll, job.paths, excerpt, ctx.schema, job.mirrors)
 
 
 def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:
@@ -175,6 +181,67 @@ def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:
                 continue
         kept.append(case)
     return kept
+
+
+Leaf = tuple[list[Any], Any]
+
+
+def _happy_leaves(source: str, job: ToolJob) -> list[Leaf] | None:
+    """``(path, value)`` of every leaf the happy-path call writes (None when it fails)."""
+    from autoforge.env import Environment, diff_states
+    from autoforge.env.spec import EnvironmentSpec
+
+    ctx = job.ctx
+    try:
+        env = Environment.from_parts(
+            EnvironmentSpec(name="draft", tools=[ctx.spec], state_schema=ctx.schema),
+            source,
+            initial_state=ctx.state,
+        )
+    except Exception:  # a candidate that does not load is reported by the load check
+        return None
+    ep = env.episode()
+    before = ep.snapshot()
+    if not ep.call(ctx.spec.name, ctx.happy).ok:
+        return None
+    return [(list(op["path"]), op.get("new")) for op in diff_states(before, ep.snapshot())]
+
+
+def draft_effects(job: ToolJob) -> list[Leaf]:
+    """What the rule-based draft writes on the happy path, when it passes its own checks.
+
+    Those writes come from the docs and the data (status, stored parameters, learned effects);
+    an answer that drops or changes them is worse than the draft, so it must keep them
+    (``keeps_draft``) and may only add to them: a stronger model can only improve on the draft.
+    """
+    if job.ctx.classification.cls in READ_CLASSES:
+        return []
+    code, results = _try_skeleton(job)
+    if code is None or not _passed(results):
+        return []
+    return _happy_leaves(code.source, job) or []
+
+
+def _keeps_draft(code: ToolCode, job: ToolJob, leaves: list[Leaf]) -> CheckResult | None:
+    """The ``keeps_draft`` check: every draft write is made with the same value."""
+    if not leaves:
+        return None
+    got = _happy_leaves(code.source, job)
+    if got is None:
+        return None  # the happy call failed: the other checks say why
+    have = {json.dumps(p, default=str): v for p, v in got}
+    lost = [
+        (p, v)
+        for p, v in leaves
+        if json.dumps(p, default=str) not in have or have[json.dumps(p, default=str)] != v
+    ]
+    if not lost:
+        return CheckResult(name="keeps_draft", ok=True)
+    shown = "; ".join(
+        f"{'/'.join(map(str, p))} = {json.dumps(v, default=str)[:80]}" for p, v in lost[:4]
+    )
+    detail = f"the draft sets {shown} but the answer does not: keep the draft's code and add to it"
+    return CheckResult(name="keeps_draft", ok=False, detail=detail)
 
 
 def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
@@ -286,6 +353,7 @@ async def _llm_loop(
     messages = first
     seen_code: set[str] = set()
     draft, draft_todos = _draft(job)
+    leaves = draft_effects(job)
     last_error = ""
     for attempt in range(1, settings.max_repairs + 2):
         report.attempts = attempt
@@ -328,6 +396,9 @@ async def _llm_loop(
             break
         seen_code.add(code.source)
         results = run_checks(code, ctx)
+        kept = _keeps_draft(code, job, leaves)
+        if kept is not None:
+            results.append(kept)
         if draft is not None and _same_code(code, draft):
             todo = "; ".join(draft_todos) or "the effects the description states"
             detail = f"the answer only repeats the draft; implement the TODO lines: {todo}"

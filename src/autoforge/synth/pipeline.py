@@ -24,6 +24,7 @@ from autoforge.llm import LLMClient
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
+from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
 from autoforge.synth.functions import SynthSettings, ToolJob, synthesize_tool, usage_of
 from autoforge.synth.infer import (
     data_to_state,
@@ -39,7 +40,7 @@ from autoforge.synth.state_design import design_state, schema_summary
 from autoforge.synth.teststate import State, happy_arguments, slice_state, synthetic_state
 from autoforge.tooldocs.spec import ToolDocs, ToolSpec
 
-SYNTH_VERSION = "1"
+SYNTH_VERSION = "2"
 STORE = ".synth"
 
 
@@ -131,6 +132,7 @@ class Phase1:
     samples: dict[str, str]
     info: dict[str, Any]
     data_state: State | None = None
+    mirrors: list[MirrorEffect] = field(default_factory=list)
 
 
 async def _phase1_docs(
@@ -183,6 +185,7 @@ def _phase1_data(docs: ToolDocs, data: Mapping[str, Any]) -> Phase1:
             "collections": schema_summary(schema),
         },
         data_state=state,
+        mirrors=learn_mirror_effects(state, schema),
     )
 
 
@@ -200,6 +203,7 @@ def _job(
         samples=p1.samples,
         policy=policy,
         exclude_examples={t.name for t in docs.tools},
+        mirrors=p1.mirrors,
     )
     return job, c
 

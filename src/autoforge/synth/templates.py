@@ -11,11 +11,18 @@ the documented parameters, ``ToolError`` from the globals, no imports.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from autoforge.env.signatures import python_param_name
-from autoforge.env.spec import CollectionSchema
+from autoforge.env.spec import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
+from autoforge.synth.effects import (
+    EffectCode,
+    MirrorEffect,
+    is_multiset,
+    mirror_effect,
+    pair_effect,
+)
 from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -442,11 +449,15 @@ def render_skeleton(
     coll: CollectionSchema | None,
     paths: FieldMap,
     policy: str = "",
+    schema: StateSchema | None = None,
+    mirrors: Sequence[MirrorEffect] = (),
 ) -> str:
     """A runnable draft for a tool the templates cannot fully write, with TODOs for the LLM.
 
-    The draft loads the record by key, checks the status precondition the name states, sets the
-    status a transition verb implies, and stores the parameters it can place. It is also the
+    The draft loads the record by key, checks the status precondition the name states, checks
+    and computes what the docs and data make explicit (:mod:`autoforge.synth.effects`: paired
+    old/new id lists, mirrored entries, balance credits), sets the status a transition verb
+    implies, and stores the parameters it can place (multisets sorted). It is also the
     last-resort fallback when no LLM attempt passes the checks.
     """
     top, exprs = head(spec)
@@ -459,20 +470,58 @@ def render_skeleton(
         return "\n".join(lines)
     lines += _load_record(coll, exprs[c.key_param], c.guard)
     verb = tokens(spec.name)[0] if tokens(spec.name) else ""
-    target = target_status(verb, coll, spec.description, policy) if c.cls == "transition" else None
+    transition = c.cls == "transition"
+    target = target_status(verb, coll, spec.description, policy) if transition else None
+    pair = pair_effect(spec, coll, exprs, verb, replace=not transition)
+    mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
+    if pair is not None:
+        lines += pair.checks
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
-    seen: set[str] = set()
-    for param in spec.param_names:
-        if param == c.key_param:
-            continue
-        path = paths.get(param) or [stored_name(verb, param) if c.cls == "transition" else param]
-        lines += set_lines("record", path, exprs[param], "    ", seen)
+    lines += _store_params(spec, c, paths, exprs, verb, pair)
+    for effect in (pair, mirror):
+        if effect is not None:
+            lines += effect.writes
     effects = effect_sentences(spec.description + "\n" + policy)
     lines.append("    # TODO: apply the other effects the docs state (checks, amounts, ...):")
     lines += [f"    #   - {e}" for e in effects]
     lines.append("    return record")
     return "\n".join(lines)
+
+
+def _store_params(
+    spec: ToolSpec,
+    c: Classification,
+    paths: FieldMap,
+    exprs: Mapping[str, str],
+    verb: str,
+    pair: EffectCode | None,
+) -> list[str]:
+    """Assignments of the parameters a draft can place.
+
+    A transition stores each under its field, else ``<verb>_<param>`` (``return_items``),
+    multisets sorted. An update stores only parameters with a known field: guessing a new
+    top-level name for the rest (``payment_method_id`` on an order) writes what no real tool
+    writes, so those stay TODOs.
+    """
+    lines: list[str] = []
+    seen: set[str] = set()
+    handled = set(pair.stored) if pair is not None else set()
+    for param in spec.param_names:
+        if param == c.key_param or param in handled:
+            continue
+        known = paths.get(param)
+        if known is None and c.cls != "transition":
+            if pair is not None:
+                lines.append(f"    # TODO: use {param}")
+                continue
+            known = [param]
+        path = known or [stored_name(verb, param)]
+        value = exprs[param]
+        if known is None and is_multiset(spec, param):
+            value = f"sorted({value})"
+        lines += set_lines("record", path, value, "    ", seen)
+    return lines
 
 
 _EFFECT = re.compile(

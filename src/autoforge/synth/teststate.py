@@ -211,7 +211,35 @@ def happy_arguments(
             args[param] = (
                 value if value is not None else sample_value(prop, param, schema, state, write)
             )
+    _pair_new_ids(args, state)
     return args
+
+
+def _pair_new_ids(args: dict[str, Any], state: State) -> None:
+    """``new_item_ids`` next to ``item_ids``: a sibling of each old id in the nested map that
+    holds it (another variant of the same product), so a write can succeed on the test state."""
+    for param, value in list(args.items()):
+        new = f"new_{param}"
+        if not isinstance(value, list) or new not in args:
+            continue
+        picked = [_sibling_key(state, str(v)) for v in value]
+        if all(p is not None for p in picked):
+            args[new] = picked
+
+
+def _sibling_key(state: State, key: str) -> str | None:
+    """Another key of the nested map (inside some record) that has ``key``, else ``key``."""
+    for table in state.values():
+        for rec in table.values() if isinstance(table, dict) else []:
+            for value in rec.values() if isinstance(rec, dict) else []:
+                if isinstance(value, dict) and isinstance(value.get(key), dict):
+                    others = [
+                        k
+                        for k, v in value.items()
+                        if k != key and isinstance(v, dict) and v.get("available") is not False
+                    ]
+                    return str(others[0]) if others else key
+    return None
 
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {

@@ -1,0 +1,349 @@
+"""Effects of state transitions learned from data and doc text, rendered as skeleton code.
+
+The class skeleton (:mod:`autoforge.synth.templates`) sets the status a transition implies and
+stores its parameters. Real tools do more, and much of it can be read off the inputs without a
+model:
+
+* **mirrored list entries, learned from data.** When every record in status ``S`` carries, in a
+  list of objects, a copy of each entry with one field switched (each ``payment`` entry of a
+  cancelled order has a ``refund`` twin), a transition into ``S`` appends those copies;
+* **balance credit, from the docs.** When the docs say the amount goes to a *balance* and the
+  data has a numeric ``balance`` field in a map the record's owner holds (a user's payment
+  methods), the mirrored amount is added there;
+* **paired id lists, from the docs.** ``item_ids`` + ``new_item_ids`` with an
+  ``X difference`` in the docs: each old id must be an entry of the record (counted, so
+  duplicates need as many entries), each new id an existing, available catalogue entry (found
+  by key anywhere in the state), and ``<verb>_X_difference`` stores the sum of new minus old;
+* **multiset parameters.** A list the docs say may hold duplicates, whose order they do not tie
+  to another list, is stored sorted (its canonical form).
+
+A lookup by an id that keys a nested map (``item_id`` inside products' ``variants``) also gets
+a template here (:func:`nested_lookup`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.synth.naming import singular, tokens
+from autoforge.tooldocs.spec import ToolSpec
+
+_MIN_RECORDS = 3
+
+
+@dataclass(frozen=True)
+class MirrorEffect:
+    """Records entering ``status`` get, in list ``field``, a copy of each entry whose ``kind``
+    is ``src`` with ``kind`` set to ``dst`` (learned from data)."""
+
+    collection: str
+    status_attr: str
+    status: str
+    field: str
+    kind: str
+    src: str
+    dst: str
+
+
+def _status_attr(coll: CollectionSchema) -> str | None:
+    for attr in coll.attributes:
+        if attr.enum and ("status" in attr.name or attr.name == "state"):
+            return attr.name
+    return None
+
+
+def _mirrors(entries: list[Any], kind: str, src: str, dst: str) -> bool:
+    """Whether ``entries`` are base entries followed by a ``dst`` copy of each ``src`` one."""
+    if not entries or not all(isinstance(e, dict) for e in entries):
+        return False
+    base = [e for e in entries if e.get(kind) != dst]
+    copies = [e for e in entries if e.get(kind) == dst]
+    want = [{**e, kind: dst} for e in base if e.get(kind) == src]
+    return bool(copies) and copies == want and entries[len(base) :] == copies
+
+
+def _kind_values(records: Sequence[Mapping[str, Any]], name: str) -> dict[str, set[str]]:
+    """Per string field of the entries of list ``name``: the distinct values (few only)."""
+    values: dict[str, set[str]] = {}
+    for rec in records:
+        for entry in rec.get(name) or []:
+            if isinstance(entry, dict):
+                for key, value in entry.items():
+                    if isinstance(value, str):
+                        values.setdefault(key, set()).add(value)
+    return {k: v for k, v in values.items() if 1 < len(v) <= 6}
+
+
+def learn_mirror_effects(
+    state: Mapping[str, Mapping[str, Any]], schema: StateSchema
+) -> list[MirrorEffect]:
+    """Every mirrored-entry pattern that holds for all records of a status (at least 3), and
+    for no record of another status."""
+    out: list[MirrorEffect] = []
+    for coll in schema.collections:
+        status = _status_attr(coll)
+        records = [r for r in (state.get(coll.name) or {}).values() if isinstance(r, dict)]
+        if status is None or not records:
+            continue
+        by_status: dict[str, list[dict[str, Any]]] = {}
+        for rec in records:
+            by_status.setdefault(str(rec.get(status)), []).append(rec)
+        lists = [a.name for a in coll.attributes if a.description.startswith("list of objects")]
+        for name in lists:
+            for kind, vals in _kind_values(records, name).items():
+                for value, group in sorted(by_status.items()):
+                    if len(group) < _MIN_RECORDS:
+                        continue
+                    for src, dst in ((a, b) for a in sorted(vals) for b in sorted(vals) if a != b):
+                        if _holds(records, group, name, kind, src, dst):
+                            out.append(MirrorEffect(coll.name, status, value, name, kind, src, dst))
+    return out
+
+
+def _holds(
+    records: list[dict[str, Any]],
+    group: list[dict[str, Any]],
+    name: str,
+    kind: str,
+    src: str,
+    dst: str,
+) -> bool:
+    if not all(_mirrors(r.get(name) or [], kind, src, dst) for r in group):
+        return False
+    members = {id(r) for r in group}
+    return not any(
+        isinstance(e, dict) and e.get(kind) == dst
+        for r in records
+        if id(r) not in members
+        for e in r.get(name) or []
+    )
+
+
+# -- doc-derived pieces --------------------------------------------------------------------------
+
+
+def doc_text(spec: ToolSpec) -> str:
+    """The tool's description plus its parameter descriptions, one string."""
+    props = spec.parameters.get("properties", {})
+    parts = [spec.description] + [str((p or {}).get("description", "")) for p in props.values()]
+    return " ".join(" ".join(parts).split())
+
+
+def _param_doc(spec: ToolSpec, param: str) -> str:
+    prop = spec.parameters.get("properties", {}).get(param) or {}
+    return " ".join(str(prop.get("description", "")).split()).lower()
+
+
+def is_multiset(spec: ToolSpec, param: str) -> bool:
+    """A list parameter the docs say may hold duplicates, its order tied to nothing."""
+    prop = spec.parameters.get("properties", {}).get(param) or {}
+    text = _param_doc(spec, param)
+    return prop.get("type") == "array" and "duplicate" in text and "position" not in text
+
+
+def id_pairs(spec: ToolSpec) -> tuple[str, str] | None:
+    """``(item_ids, new_item_ids)``: an old and a new id list parameter, paired."""
+    props = spec.parameters.get("properties", {})
+    for param in spec.param_names:
+        toks = tokens(param)
+        new = f"new_{param}"
+        if (
+            toks[-1:] == ["ids"]
+            and new in props
+            and (props.get(param) or {}).get("type") == "array"
+        ):
+            return param, new
+    return None
+
+
+def difference_word(spec: ToolSpec) -> str | None:
+    """``price`` when the docs speak of a ``price difference``."""
+    m = re.search(r"\b([a-z]+) difference\b", doc_text(spec).lower())
+    return m.group(1) if m else None
+
+
+def _list_with(coll: CollectionSchema, *keys: str) -> str | None:
+    """The list-of-objects attribute whose entries have all ``keys``."""
+    for attr in coll.attributes:
+        desc = attr.description
+        if desc.startswith("list of objects with keys:"):
+            have = {k.strip() for k in desc.split(":", 1)[1].split(",")}
+            if set(keys) <= have:
+                return attr.name
+    return None
+
+
+def _nested_numeric(schema: StateSchema, word: str) -> bool:
+    """Whether some map attribute's objects have a field called ``word``."""
+    return any(
+        a.description.startswith("map from id") and word in a.description.split(":", 1)[1]
+        for c in schema.collections
+        for a in c.attributes
+    )
+
+
+# -- code ---------------------------------------------------------------------------------------
+
+_FIND = """    def _find_entry(key):
+        for table in state.values():
+            for rec in (table or {}).values() if isinstance(table, dict) else []:
+                if not isinstance(rec, dict):
+                    continue
+                for value in rec.values():
+                    if isinstance(value, dict) and isinstance(value.get(key), dict):
+                        return value[key]
+        return None
+"""
+
+
+@dataclass
+class EffectCode:
+    """Lines of a skeleton: checks and computations first, writes after the status is set."""
+
+    checks: list[str]
+    writes: list[str]
+    stored: set[str]
+
+
+def pair_effect(
+    spec: ToolSpec,
+    coll: CollectionSchema,
+    exprs: Mapping[str, str],
+    verb: str,
+    *,
+    replace: bool = False,
+) -> EffectCode | None:
+    """Old/new id lists: validate both; a transition stores the summed difference the docs
+    name (``<verb>_price_difference``), an update (``replace``) copies each new entry's shared
+    fields (id, price, options) over the old one instead."""
+    pair = id_pairs(spec)
+    if pair is None:
+        return None
+    old, new = pair
+    entry_key = "_".join([*tokens(old)[:-1], "id"])
+    word = difference_word(spec)
+    items = _list_with(coll, entry_key, word) if word else _list_with(coll, entry_key)
+    if items is None:
+        return None
+    noun = singular(coll.name).replace("_", " ")
+    o, n = exprs[old], exprs[new]
+    checks = [
+        *_FIND.splitlines(),
+        f"    if len({o}) != len({n}):",
+        f'        raise ToolError("{old} and {new} must have the same length")',
+        f"    remaining = list(record.get({items!r}) or [])",
+        "    difference = 0.0",
+        "    swaps = []",
+        f"    for old_id, new_id in zip({o}, {n}):",
+        "        old = next((e for e in remaining if isinstance(e, dict)",
+        f"                    and e.get({entry_key!r}) == old_id), None)",
+        "        if old is None:",
+        f'            raise ToolError(f"{{old_id}} is not in {noun} "',
+        f'                            f"{{record.get({coll.primary_key!r})}}")',
+        "        remaining.remove(old)",
+        "        entry = _find_entry(new_id)",
+        "        if entry is None:",
+        '            raise ToolError(f"not found: {new_id}")',
+        "        if entry.get('available') is False:",
+        '            raise ToolError(f"not available: {new_id}")',
+        "        swaps.append((old, entry))",
+    ]
+    if word:
+        checks.append(
+            f"        difference += float(entry.get({word!r}) or 0) - float(old.get({word!r}) or 0)"
+        )
+    if replace:
+        writes = [
+            "    for old, entry in swaps:",
+            "        for key in list(old):",
+            "            if key in entry:",
+            "                value = entry[key]",
+            "                old[key] = dict(value) if isinstance(value, dict) else value",
+        ]
+        return EffectCode(checks=checks, writes=writes, stored={old, new})
+    writes = [f"    record[{f'{verb}_{word}_difference'!r}] = round(difference, 2)"] if word else []
+    return EffectCode(checks=checks, writes=writes, stored=set())
+
+
+def mirror_effect(
+    spec: ToolSpec,
+    coll: CollectionSchema,
+    schema: StateSchema | None,
+    status: str | None,
+    mirrors: Sequence[MirrorEffect],
+) -> EffectCode | None:
+    """Append the learned mirrored entries; credit a balance when the docs say so."""
+    m = next((x for x in mirrors if x.collection == coll.name and x.status == status), None)
+    if m is None:
+        return None
+    writes = [
+        f"    entries = [e for e in (record.get({m.field!r}) or []) if isinstance(e, dict)]",
+        f"    added = [{{**e, {m.kind!r}: {m.dst!r}}} for e in entries",
+        f"             if e.get({m.kind!r}) == {m.src!r}]",
+        f"    record[{m.field!r}] = entries + added",
+    ]
+    text = doc_text(spec).lower()
+    owners = [a for a in coll.attributes if a.references and a.type != "array"]
+    if "balance" in text and owners and schema and _nested_numeric(schema, "balance"):
+        ref = next((k for k in _entry_keys(coll, m.field) if k.endswith("_id")), None)
+        amount = next(
+            (k for k in _entry_keys(coll, m.field) if k in ("amount", "total", "value")), None
+        )
+        if ref and amount:
+            writes += _credit_lines(owners[0].name, str(owners[0].references), ref, amount)
+    return EffectCode(checks=[], writes=writes, stored=set())
+
+
+def _entry_keys(coll: CollectionSchema, name: str) -> list[str]:
+    attr = coll.attribute(name)
+    if attr is None or ":" not in attr.description:
+        return []
+    return [k.strip() for k in attr.description.split(":", 1)[1].split(",")]
+
+
+def _credit_lines(owner_attr: str, owner_coll: str, ref: str, amount: str) -> list[str]:
+    return [
+        f"    owner = state.get({owner_coll!r}, {{}}).get(str(record.get({owner_attr!r})))",
+        "    for e in added:",
+        "        for value in (owner or {}).values():",
+        f"            held = value.get(e.get({ref!r})) if isinstance(value, dict) else None",
+        "            if isinstance(held, dict) and isinstance(held.get('balance'), (int, float)):",
+        f"                credit = float(e.get({amount!r}) or 0)",
+        "                held['balance'] = round(held['balance'] + credit, 2)",
+    ]
+
+
+def nested_lookup(spec: ToolSpec, schema: StateSchema) -> str | None:
+    """A lookup by an id that keys a nested map of some collection (``item_id`` in variants)."""
+    if len(spec.param_names) != 1:
+        return None
+    param = spec.param_names[0]
+    if not param.endswith("_id"):
+        return None
+    for coll in schema.collections:
+        for attr in coll.attributes:
+            keys = attr.description.split(":", 1)[1] if ":" in attr.description else ""
+            if attr.description.startswith("map from id") and param in [
+                k.strip() for k in keys.split(",")
+            ]:
+                return "\n".join(_nested_lookup_lines(spec, coll.name, attr.name, param))
+    return None
+
+
+def _nested_lookup_lines(spec: ToolSpec, coll: str, attr: str, param: str) -> list[str]:
+    from autoforge.synth.templates import head
+
+    top, exprs = head(spec)
+    p = exprs[param]
+    return [
+        *top,
+        f"    for record in state.get({coll!r}, {{}}).values():",
+        f"        found = (record.get({attr!r}) or {{}}).get(str({p}))",
+        "        if isinstance(found, dict):",
+        "            return found",
+        f'    raise ToolError(f"{param.removesuffix("_id").replace("_", " ")} not found: {{{p}}}")',
+    ]
