@@ -523,6 +523,63 @@ def _mentioned(value: Any, text: str) -> bool:
     return False
 
 
+@dataclass
+class Start:
+    """A start state S0 bound to the environment, its hash computed once when first asked."""
+
+    state: dict[str, Any]
+    bound: EnvironmentLike
+    _hash: str = ""
+
+    def hash(self) -> str:
+        """The canonical hash of S0."""
+        if not self._hash:
+            self._hash = self.bound.episode().state_hash()
+        return self._hash
+
+
+def fresh_start(
+    env: EnvironmentLike, generator: StateGenerator | None, rng: random.Random
+) -> Start:
+    """A new S0 (generated, or a copy of the environment's initial state), bound."""
+    state = generator.sample(rng) if generator else copy_json(env.initial_state)
+    return Start(state, bind_state(env, state))
+
+
+class StartPool:
+    """Start states shared by ``uses`` consecutive instantiation attempts, then replaced.
+
+    Why: drawing, copying and digesting a fresh S0 for every attempt cost about a fifth of
+    the whole pipeline, while the S0s differ only by a few perturbed values of one of a
+    handful of base populations. Sharing one bound S0 among a few attempts (each with its own
+    blueprint and facts) keeps that diversity and pays the copy and the base hashes once. A
+    start is never changed: repairs work on a copy. ``uses=1`` gives every attempt its own S0.
+    """
+
+    def __init__(
+        self, env: EnvironmentLike, generator: StateGenerator | None, uses: int = 4
+    ) -> None:
+        self.env = env
+        self.generator = generator
+        self.uses = uses
+        self._current: Start | None = None
+        self._left = 0
+
+    def take(self, rng: random.Random) -> Start:
+        """The current start, or a new one (drawn with ``rng``) when it has been used up."""
+        if self._current is None or self._left <= 0:
+            self._current = fresh_start(self.env, self.generator, rng)
+            self._left = self.uses
+        self._left -= 1
+        return self._current
+
+
+def _own(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``state`` whose collections may be changed (records are shared: repairs
+    replace a record instead of changing it)."""
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in state.items()}
+
+
 def instantiate(
     bp: Blueprint,
     env: EnvironmentLike,
@@ -531,20 +588,22 @@ def instantiate(
     generator: StateGenerator | None = None,
     attempts: int = 1,
     retries: int = 4,
+    starts: StartPool | None = None,
 ) -> Instance:
     """S0 and facts under which ``bp`` runs cleanly; :class:`GoldFailure` when none is found.
 
     Each of ``attempts`` gets a fresh S0 (generated, or the environment's initial state when
-    there is no ``generator``); on each S0 up to ``retries`` runs are tried, every failure
-    excluding the fact values it blames (:func:`blame`) from the next run. An S0 is given up
+    there is no ``generator``; from ``starts`` when given); on each S0 up to ``retries`` runs
+    are tried, every failure excluding the fact values it blames (:func:`blame`) from the next
+    run, or repairing S0 (a copy) when the error names a business rule. An S0 is given up
     early when one reasoning node is degenerate twice in a row (:func:`_doomed`).
     """
     failure: GoldFailure | None = None
     tries = 0
     for attempt in range(attempts):
         rng = random.Random(f"{seed}:{attempt}")
-        state = generator.sample(rng) if generator else copy_json(env.initial_state)
-        bound = bind_state(env, state)
+        start = starts.take(rng) if starts is not None else fresh_start(env, generator, rng)
+        state, bound = start.state, start.bound
         excluded: dict[str, set[str]] = {}
         keep: dict[str, Any] = {}
         repaired: dict[tuple[str, str, str], Any] = {}
@@ -562,6 +621,7 @@ def instantiate(
                 failure, last, keep = exc, exc, {}
                 repair = "unchanged"
                 if exc.reason == "gold_error":
+                    state = state if state is not start.state else _own(state)
                     repair = repair_state(state, env.spec, exc.detail, repaired)
                 if repair == "conflict":
                     raise exc  # the blueprint needs contradictory states: give up now
@@ -572,7 +632,8 @@ def instantiate(
                 for name, value in blame(bp, exc).items():
                     excluded.setdefault(name, set()).add(value)
                 continue
-            initial_hash = bound.episode().state_hash()  # only now: failed runs never hash
+            # only now: failed runs never hash
+            initial_hash = start.hash() if bound is start.bound else bound.episode().state_hash()
             return Instance(state, initial_hash, run, tries, bound)
     assert failure is not None
     raise failure
@@ -620,5 +681,6 @@ def required_outputs(bp: Blueprint, run: GoldRun) -> list[RequiredOutput]:
     return out
 
 
-__all__ = ["FactChooser", "GoldFailure", "GoldRun", "Instance", "execute", "instantiate",
-           "render", "required_outputs", "split_path", "values_at"]  # fmt: skip
+__all__ = ["FactChooser", "GoldFailure", "GoldRun", "Instance", "Start", "StartPool", "execute",
+           "fresh_start", "instantiate", "render", "required_outputs", "split_path",
+           "values_at"]  # fmt: skip

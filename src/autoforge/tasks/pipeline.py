@@ -32,6 +32,7 @@ from autoforge.tasks.instantiate import (
     GoldFailure,
     GoldRun,
     Instance,
+    StartPool,
     execute,
     instantiate,
     required_outputs,
@@ -149,6 +150,7 @@ class _Run:
     stats: GenerationStats
     gates: GateStats
     feasibility: Feasibility
+    starts: StartPool
 
     def blueprint(self, task_seed: int) -> tuple[Blueprint, Walk] | None:
         rng = random.Random(task_seed)
@@ -185,7 +187,7 @@ class _Run:
         bp, walk = built
         t1 = time.perf_counter()
         try:
-            inst = instantiate(bp, self.env, task_seed, generator=self.generator)
+            inst = instantiate(bp, self.env, task_seed, starts=self.starts)
         except GoldFailure as exc:
             self.gates.reject(exc.reason)
             self.feasibility.record(walk, _failed_step(bp, exc.node))
@@ -301,6 +303,7 @@ def generate_tasks(
     state_source: StateSource = "generate",
     max_attempts: int | None = None,
     on_task: Callable[[Task], Any] | None = None,
+    start_uses: int = 4,
 ) -> tuple[list[Task], GenerationStats]:
     """Generate up to ``n`` verified tasks for ``env``; returns them and the run's statistics.
 
@@ -309,7 +312,8 @@ def generate_tasks(
     (e.g. from a ``tasks.jsonl`` being resumed) count as seen for de-duplication.
     ``state_source``: ``generate`` a fresh S0 per task, or use the environment's ``initial``
     state for all. ``on_task`` is called with each accepted task (to append it to a file as it
-    comes). Stops after ``max_attempts`` (default ``50 * n + 100``) attempts.
+    comes). Stops after ``max_attempts`` (default ``50 * n + 100``) attempts. ``start_uses``:
+    consecutive attempts that share one S0 (:class:`~autoforge.tasks.instantiate.StartPool`).
     """
     hooks = hooks or TaskHooks()
     spec = parse_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
@@ -321,7 +325,7 @@ def generate_tasks(
     generator = StateGenerator(env.spec, env.initial_state) if state_source == "generate" else None
     gates = GateStats()
     run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
-               Feasibility())  # fmt: skip
+               Feasibility(), StartPool(env, generator, uses=start_uses))  # fmt: skip
     rng = random.Random(seed)
     tasks: list[Task] = []
     limit = max_attempts if max_attempts is not None else 50 * n + 100

@@ -1,0 +1,66 @@
+"""Start states shared by consecutive attempts: reused as asked, never changed by repairs."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec
+from autoforge.tasks.instantiate import StartPool, instantiate
+from autoforge.tasks.pipeline import generate_tasks
+from autoforge.tasks.population import StateGenerator
+
+
+def _cancel_blueprint(env: Any) -> Blueprint:
+    reason = env.spec.tool("cancel_order").parameters["properties"]["reason"]
+    return Blueprint(
+        nodes=[CallNode(id="c0", tool="cancel_order",
+                        args={"order_id": FactRef(name="order_id"),
+                              "reason": FactRef(name="reason")})],
+        facts=[FactSpec(name="order_id", role="entity", collection="orders",
+                        attribute="order_id"),
+               FactSpec(name="reason", json_schema=reason)],
+    )  # fmt: skip
+
+
+def test_pool_shares_a_start_for_as_many_uses_as_asked(bookstore_env: Any) -> None:
+    generator = StateGenerator(bookstore_env.spec, bookstore_env.initial_state)
+    pool = StartPool(bookstore_env, generator, uses=3)
+    rng = random.Random(0)
+    first = [pool.take(rng) for _ in range(3)]
+    assert first[0] is first[1] is first[2]
+    assert pool.take(rng) is not first[0]
+    one = StartPool(bookstore_env, generator, uses=1)
+    assert one.take(rng) is not one.take(rng)
+
+
+def test_repairs_work_on_a_copy_of_the_shared_start(bookstore_env: Any) -> None:
+    generator = StateGenerator(bookstore_env.spec, bookstore_env.initial_state)
+    pool = StartPool(bookstore_env, generator, uses=50)
+    start = pool.take(random.Random(1))
+    before, start_hash = json.dumps(start.state, sort_keys=True), start.hash()
+    pool._left = 50  # the same start for every attempt below
+    repaired = 0
+    for seed in range(12):  # most orders are not pending: cancelling needs a repaired S0
+        inst = instantiate(_cancel_blueprint(bookstore_env), bookstore_env, seed, starts=pool)
+        if inst.initial_hash != start_hash:
+            repaired += 1
+            assert inst.initial_state is not start.state
+        episode = bookstore_env.episode(state=inst.initial_state)
+        assert episode.state_hash() == inst.initial_hash
+        for call in inst.run.calls:
+            assert episode.call(call.name, call.arguments).ok
+        assert episode.state_hash() == inst.run.final_hash
+    assert repaired > 0
+    assert json.dumps(start.state, sort_keys=True) == before and start.hash() == start_hash
+
+
+def test_tasks_with_one_start_per_attempt_are_still_verifiable(bookstore_env: Any) -> None:
+    tasks, stats = generate_tasks(bookstore_env, 4, "medium", seed=5, start_uses=1)
+    assert len(tasks) == 4 and stats.accepted == 4
+    for task in tasks:
+        episode = bookstore_env.episode(state=task.initial_state)
+        for call in task.gold_calls:
+            assert episode.call(call.name, call.arguments).ok
+        assert episode.state_hash() == task.final_state_hash
