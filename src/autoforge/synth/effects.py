@@ -298,6 +298,38 @@ def mirror_effect(
     return EffectCode(checks=[], writes=writes, stored=set())
 
 
+_REFUND = re.compile(r"\brefund\w*\b[^.]*\boriginal payment", re.IGNORECASE)
+
+
+def refund_effect(spec: ToolSpec, coll: CollectionSchema, policy: str = "") -> EffectCode | None:
+    """A refund to the original payment methods, as negated copies of the payment entries.
+
+    For a transition whose docs (description or its policy sections) say the refund goes to
+    the original payment method(s), over a record with a list of payment entries that carry an
+    id and a numeric ``amount`` and no kind field telling payments from refunds (a ledger where
+    a refund is a negative amount). Data that shows refunds (:class:`MirrorEffect`) wins.
+    """
+    if not _REFUND.search(doc_text(spec) + " " + " ".join(policy.split())):
+        return None
+    for attr in coll.attributes:
+        if not attr.description.startswith("list of objects with keys:"):
+            continue
+        keys = _entry_keys(coll, attr.name)
+        kinds = [k for k in keys if k in ("type", "kind") or k.endswith("_type")]
+        if "amount" in keys and any(k.endswith("_id") for k in keys) and not kinds:
+            return EffectCode(checks=[], writes=_negated_lines(attr.name), stored=set())
+    return None
+
+
+def _negated_lines(name: str) -> list[str]:
+    return [
+        f"    entries = [e for e in (record.get({name!r}) or []) if isinstance(e, dict)]",
+        "    refunds = [{**e, 'amount': -e['amount']} for e in entries",
+        "               if isinstance(e.get('amount'), (int, float)) and e['amount'] > 0]",
+        f"    record[{name!r}] = entries + refunds",
+    ]
+
+
 def _entry_keys(coll: CollectionSchema, name: str) -> list[str]:
     attr = coll.attribute(name)
     if attr is None or ":" not in attr.description:

@@ -22,6 +22,7 @@ from autoforge.synth.effects import (
     is_multiset,
     mirror_effect,
     pair_effect,
+    refund_effect,
 )
 from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
 from autoforge.tooldocs.spec import ToolSpec
@@ -408,11 +409,14 @@ def target_status(
     An enum value of the status attribute that starts like the verb wins (``cancel`` ->
     ``cancelled``); then a status the docs state (``status will be changed to 'return
     requested'``, ``mark ... as done``) -- one naming the verb first, from the description, then
-    the policy; then the verb's participle.
+    the policy; then the verb's participle. A collection without any status attribute gets a
+    ``status`` field with the participle of a known transition verb (``cancel_reservation`` ->
+    ``'cancelled'``): the records do not show a status yet (none was ever cancelled), but a
+    transition that records nothing would be invisible.
     """
     status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
     if status is None:
-        return None
+        return ("status", _PARTICIPLE[verb]) if verb in _PARTICIPLE else None
     value = _PARTICIPLE.get(verb, f"{verb}ed")
     for option in status.enum or []:
         if option.lower().startswith(verb[:4]) or option.lower() == value:
@@ -474,6 +478,8 @@ def render_skeleton(
     target = target_status(verb, coll, spec.description, policy) if transition else None
     pair = pair_effect(spec, coll, exprs, verb, replace=not transition)
     mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
+    if mirror is None and transition:
+        mirror = refund_effect(spec, coll, policy)
     if pair is not None:
         lines += pair.checks
     if target is not None:
