@@ -18,10 +18,18 @@ alternating REF and the working tree run by run so that both see the same machin
 table then has a row per code version and the JSON a ``compare`` entry with REF's figures and
 the speed-ups.
 
+LLM tokens per accepted task, end to end: ``--runs RUN_DIR...`` reads forge run directories
+(``run.json``: tokens per stage; ``tasks.jsonl``: the tasks kept; ``generation.json``: attempts
+and rejections) and reports tokens per stage and per accepted task, with the accept rate and the
+difficulty distribution (tool calls, reasoning nodes, DAG depth). A run that copied its
+environment (``--env OTHER_RUN/env``) is charged the tokens OTHER_RUN spent synthesizing it.
+``--only-runs`` skips the throughput measurement.
+
 Last line: one JSON object with ``tasks_per_s`` (median wall-clock rate at ``--difficulty``),
-``tasks_per_s_cpu``, ``accept_rate`` and the per-difficulty figures.
+``tasks_per_s_cpu``, ``accept_rate``, the per-difficulty figures and (with ``--runs``) ``runs``.
 Run: ``python benchmarks/tasks.py`` (about a minute); ``--n 50 --repeats 1`` for a quick look;
-``--compare HEAD~5 --presets medium --repeats 5`` for before/after.
+``--compare HEAD~5 --presets medium --repeats 5`` for before/after;
+``--only-runs --runs /tmp/kf/runs2/*`` for tokens per task of forge runs.
 """
 
 from __future__ import annotations
@@ -142,6 +150,71 @@ def compare(ref: str, presets: list[str], n: int, repeats: int) -> dict[str, Any
     return out
 
 
+def _tokens(stage: dict[str, Any]) -> int:
+    tok = stage.get("tokens") or {}
+    return int(tok.get("prompt_tokens", 0)) + int(tok.get("completion_tokens", 0))
+
+
+def _env_source_tokens(manifest: dict[str, Any]) -> tuple[int, str | None]:
+    """Tokens the environment cost: its own stage, or the run it was copied from."""
+    env_stage = manifest.get("stages", {}).get("environment", {})
+    env_dir = (manifest.get("options") or {}).get("env_dir")
+    source = Path(env_dir).parent / "run.json" if env_dir else None
+    if source is not None and source.is_file():
+        other = json.loads(source.read_text())
+        return _tokens(other.get("stages", {}).get("environment", {})), str(source.parent)
+    return _tokens(env_stage), None
+
+
+def run_dir_figures(run_dir: Path) -> dict[str, Any]:
+    """Tokens per stage and per accepted task, accept rate and difficulty of one forge run."""
+    manifest = json.loads((run_dir / "run.json").read_text())
+    stages = {name: _tokens(st) for name, st in manifest.get("stages", {}).items()}
+    env_tokens, env_from = _env_source_tokens(manifest)
+    if env_from is not None:
+        stages["environment"] = env_tokens
+    lines = (
+        (run_dir / "tasks.jsonl").read_text().splitlines()
+        if (run_dir / "tasks.jsonl").is_file()
+        else []
+    )
+    tasks = [json.loads(line) for line in lines if line.strip()]
+    gen_path = run_dir / "generation.json"
+    gen = json.loads(gen_path.read_text()) if gen_path.is_file() else {}
+    total = sum(stages.values())
+    hist = lambda key: dict(sorted(Counter(t["difficulty"][key] for t in tasks).items()))  # noqa: E731
+    return {
+        "run": str(run_dir), "env_tokens_from": env_from, "tasks": len(tasks),
+        "difficulty": (manifest.get("options") or {}).get("difficulty"),
+        "attempts": gen.get("attempts"), "accept_rate": gen.get("accept_rate"),
+        "rejected": gen.get("rejected", {}), "tokens_per_stage": stages, "tokens": total,
+        "tokens_per_task": round(total / len(tasks)) if tasks else None,
+        "tool_calls": hist("tool_calls"), "reasoning_nodes": hist("reasoning_nodes"),
+        "depth": hist("depth"),
+    }  # fmt: skip
+
+
+def _runs_table(figures: list[dict[str, Any]]) -> Table:
+    table = Table(title="Forge runs: LLM tokens per accepted task (end to end), accept rate, "
+                  "difficulty")  # fmt: skip
+    for col in ("run", "tasks", "accept rate", "tokens env / tasks stage", "tokens/task",
+                "tool calls", "reasoning", "depth", "top rejections"):  # fmt: skip
+        table.add_column(col)
+    for f in figures:
+        env = f["tokens_per_stage"].get("environment", 0)
+        rest = f["tokens"] - env
+        top = ", ".join(f"{k} {v}" for k, v in list(f["rejected"].items())[:3])
+        rate = f"{f['accept_rate']:.1%}" if f["accept_rate"] is not None else "-"
+        table.add_row(Path(f["run"]).name + f" ({f['difficulty']})", str(f["tasks"]), rate,
+                      f"{env} / {rest}", str(f["tokens_per_task"]), _hist(f["tool_calls"]),
+                      _hist(f["reasoning_nodes"]), _hist(f["depth"]), top)  # fmt: skip
+    return table
+
+
+def _hist(h: dict[Any, int]) -> str:
+    return " ".join(f"{k}:{v}" for k, v in h.items())
+
+
 def _compare_table(ref: str, res: dict[str, Any], n: int, repeats: int) -> Table:
     table = Table(title=f"Before ({ref}) / after (working tree): {n} tasks x {repeats} seeds, "
                   "medians, runs alternating")  # fmt: skip
@@ -159,37 +232,26 @@ def _compare_table(ref: str, res: dict[str, Any], n: int, repeats: int) -> Table
     return table
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--n", type=int, default=100, help="tasks per run")
-    parser.add_argument("--repeats", type=int, default=3, help="runs (seeds) per difficulty")
-    parser.add_argument("--difficulty", default="medium", help="the headline difficulty")
-    parser.add_argument("--presets", default="easy,medium,hard")
-    parser.add_argument("--compare", metavar="REF", help="also measure git REF's code")
-    hidden = argparse.SUPPRESS
-    parser.add_argument("--worker", nargs=3, metavar=("PRESET", "N", "SEED"), help=hidden)
-    args = parser.parse_args()
-    if args.worker:
-        _one_run(args.worker[0], int(args.worker[1]), int(args.worker[2]))
-        return
-    if args.compare:
-        presets = args.presets.split(",")
-        res = compare(args.compare, presets, args.n, args.repeats)
-        Console(width=150).print(_compare_table(args.compare, res, args.n, args.repeats))
-        head = res.get(args.difficulty) or next(iter(res.values()))
-        after, before = head["after"], head["before"]
-        print(json.dumps({
-            "env": "bookstore", "difficulty": args.difficulty,
-            "tasks_per_s": after["tasks_per_s"], "tasks_per_s_cpu": after["tasks_per_s_cpu"],
-            "accept_rate": after["accept_rate"], "goal_tasks_per_s": 100,
-            "compare": {"ref": args.compare,
-                        "before_tasks_per_s": before["tasks_per_s"],
-                        "before_tasks_per_s_cpu": before["tasks_per_s_cpu"],
-                        "speedup_cpu": round(after["tasks_per_s_cpu"]
-                                             / (before["tasks_per_s_cpu"] or 1.0), 3),
-                        "per_difficulty": res},
-        }))  # fmt: skip
-        return
+def _compare_main(args: argparse.Namespace) -> dict[str, Any]:
+    presets = args.presets.split(",")
+    res = compare(args.compare, presets, args.n, args.repeats)
+    Console(width=150).print(_compare_table(args.compare, res, args.n, args.repeats))
+    head = res.get(args.difficulty) or next(iter(res.values()))
+    after, before = head["after"], head["before"]
+    return {
+        "env": "bookstore", "difficulty": args.difficulty,
+        "tasks_per_s": after["tasks_per_s"], "tasks_per_s_cpu": after["tasks_per_s_cpu"],
+        "accept_rate": after["accept_rate"], "goal_tasks_per_s": 100,
+        "compare": {"ref": args.compare,
+                    "before_tasks_per_s": before["tasks_per_s"],
+                    "before_tasks_per_s_cpu": before["tasks_per_s_cpu"],
+                    "speedup_cpu": round(after["tasks_per_s_cpu"]
+                                         / (before["tasks_per_s_cpu"] or 1.0), 3),
+                    "per_difficulty": res},
+    }  # fmt: skip
+
+
+def _throughput_main(args: argparse.Namespace) -> dict[str, Any]:
     env: Any = Environment.load(example_path("bookstore"))
     generate_tasks(env, 3, "easy", seed=10_000)  # warm caches and imports
     results: dict[str, dict[str, Any]] = {}
@@ -209,15 +271,43 @@ def main() -> None:
                       f"{res['floor_tasks_per_s_cpu']:.0f}", top)  # fmt: skip
     Console(width=150).print(table)
     head = results.get(args.difficulty) or next(iter(results.values()))
-    print(json.dumps({
-        "env": "bookstore",
-        "difficulty": args.difficulty,
-        "tasks_per_s": head["tasks_per_s"],
-        "tasks_per_s_cpu": head["tasks_per_s_cpu"],
-        "accept_rate": head["accept_rate"],
-        "goal_tasks_per_s": 100,
-        "per_difficulty": results,
-    }))  # fmt: skip
+    return {
+        "env": "bookstore", "difficulty": args.difficulty,
+        "tasks_per_s": head["tasks_per_s"], "tasks_per_s_cpu": head["tasks_per_s_cpu"],
+        "accept_rate": head["accept_rate"], "goal_tasks_per_s": 100, "per_difficulty": results,
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=100, help="tasks per run")
+    parser.add_argument("--repeats", type=int, default=3, help="runs (seeds) per difficulty")
+    parser.add_argument("--difficulty", default="medium", help="the headline difficulty")
+    parser.add_argument("--presets", default="easy,medium,hard")
+    parser.add_argument("--compare", metavar="REF", help="also measure git REF's code")
+    parser.add_argument(
+        "--runs",
+        nargs="+",
+        type=Path,
+        default=[],
+        metavar="RUN_DIR",
+        help="forge run directories: LLM tokens per accepted task",
+    )
+    parser.add_argument("--only-runs", action="store_true", help="skip the throughput runs")
+    hidden = argparse.SUPPRESS
+    parser.add_argument("--worker", nargs=3, metavar=("PRESET", "N", "SEED"), help=hidden)
+    args = parser.parse_args()
+    if args.worker:
+        _one_run(args.worker[0], int(args.worker[1]), int(args.worker[2]))
+        return
+    out: dict[str, Any] = {}
+    if not args.only_runs:
+        out = _compare_main(args) if args.compare else _throughput_main(args)
+    if args.runs:
+        figures = [run_dir_figures(d) for d in args.runs if (d / "run.json").is_file()]
+        Console(width=170).print(_runs_table(figures))
+        out["runs"] = figures
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":
