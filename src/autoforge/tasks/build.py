@@ -383,15 +383,19 @@ def _dedupe_calls(nodes: list[CallNode | ReasonNode]) -> list[CallNode | ReasonN
     rename: dict[str, str] = {}
     seen: dict[str, str] = {}
     out: list[CallNode | ReasonNode] = []
-    for node in nodes:
-        if isinstance(node, CallNode):
+    kinds = [n.tool if isinstance(n, CallNode) else f"?{n.spec.op}" for n in nodes]
+    for node, kind in zip(nodes, kinds, strict=True):
+        if rename and isinstance(node, CallNode):
             node = node.model_copy(
                 update={"args": {k: _remap(b, rename) for k, b in node.args.items()}}
             )
-        else:
+        elif rename and isinstance(node, ReasonNode):
             node = node.model_copy(
                 update={"inputs": {k: _remap(b, rename) for k, b in node.inputs.items()}}
             )
+        if kinds.count(kind) < 2:  # nothing else of its kind: it cannot repeat another node
+            out.append(node)
+            continue
         key = node.model_dump_json(exclude={"id", "walk"})
         if key in seen:
             rename[node.id] = seen[key]

@@ -93,6 +93,8 @@ class Reach:
 
     chains: dict[int, frozenset[str]]
     write_ends: dict[int, frozenset[str]]
+    successors: dict[str, tuple[str, ...]]
+    writes: frozenset[str]
 
     def can_start(self, tool: str, low: int, high: int, must_write: bool) -> bool:
         """Whether a walk of ``low``..``high`` tools (ending on a write if asked) may start at
@@ -120,13 +122,17 @@ def reach(graph: ToolGraph, config: WalkConfig) -> Reach:
     hit = _REACH.get(key)
     if hit is not None and hit[0] is graph:
         return hit[1]
-    succ = {n.name: {e.target for e in _successors(graph, n.name, config)} for n in graph.nodes}
+    order = {
+        n.name: tuple(e.target for e in _successors(graph, n.name, config)) for n in graph.nodes
+    }
+    succ = {name: set(targets) for name, targets in order.items()}
     chains = {1: frozenset(succ)}
-    write_ends = {1: frozenset(graph.writes())}
+    writes = frozenset(graph.writes())
+    write_ends = {1: writes}
     for k in range(2, longest + 1):
         chains[k] = frozenset(t for t, nxt in succ.items() if nxt & chains[k - 1])
         write_ends[k] = frozenset(t for t, nxt in succ.items() if nxt & write_ends[k - 1])
-    result = Reach(chains=chains, write_ends=write_ends)
+    result = Reach(chains=chains, write_ends=write_ends, successors=order, writes=writes)
     if len(_REACH) > 64:
         _REACH.clear()
     _REACH[key] = (graph, result)
@@ -167,14 +173,14 @@ class _Draw:
     def options(self, steps: list[WalkStep], index: int, last: bool) -> list[str]:
         """Successors of step ``index`` allowed by the repeat bound, those that can still meet
         the length and the write ending preferred (when any can)."""
-        counts = {t: sum(1 for s in steps if s.tool == t) for t in {s.tool for s in steps}}
+        tools = [s.tool for s in steps]
         options = [
-            e.target
-            for e in _successors(self.graph, steps[index].tool, self.config)
-            if counts.get(e.target, 0) < self.config.max_tool_repeats
+            t
+            for t in self.reach.successors.get(steps[index].tool, ())
+            if tools.count(t) < self.config.max_tool_repeats
         ]
         if last:
-            writes = [t for t in options if t in self.graph.writes()]
+            writes = [t for t in options if t in self.reach.writes]
             if writes and self.config.end_on_write > 0:
                 return writes
             return options
@@ -212,8 +218,7 @@ class _Draw:
             if not self.extend(steps, len(steps) == self.length - 1):
                 break
         if self.must_write:
-            writes = self.graph.writes()
-            ends = [i for i, s in enumerate(steps) if s.tool in writes and i + 1 >= low]
+            ends = [i for i, s in enumerate(steps) if s.tool in self.reach.writes and i + 1 >= low]
             if not ends:
                 return None
             steps = steps[: ends[-1] + 1]
