@@ -5,13 +5,18 @@ up to a difficulty range."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from autoforge.env import Environment
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec
 from autoforge.tasks.difficulty import preset
 from autoforge.tasks.graph import FieldMapping, ToolEdge, ToolGraph, ToolNode
+from autoforge.tasks.instantiate import instantiate
 from autoforge.tasks.pipeline import walk_lengths
 from autoforge.tasks.population import StateGenerator
 from autoforge.tasks.walks import WalkConfig, random_walk, reach
+from autoforge.tooldocs.spec import ToolSpec
 
 
 def _edge(source: str, target: str) -> ToolEdge:
@@ -109,3 +114,67 @@ def test_lists_of_keys_point_back_consistently() -> None:
     for tag in state["tags"].values():  # no reference back: a few existing keys
         assert isinstance(tag["orders"], list) and 1 <= len(tag["orders"]) <= 3
         assert set(tag["orders"]) <= set(orders)
+
+
+_RETURNS_TOOLS = '''
+def return_items(state, order_id, item_ids):
+    """Return some items of a delivered order."""
+    order = state["orders"].get(order_id)
+    if order is None:
+        raise ToolError(f"order {order_id} not found")
+    known = {line["item_id"] for line in order["items"]}
+    unknown = [i for i in item_ids if i not in known]
+    if unknown:
+        raise ToolError(f"items {unknown} are not in order {order_id}")
+    order["status"] = "return requested"
+    return {"order_id": order_id, "returned": len(item_ids)}
+'''
+
+
+def _returns_env() -> Any:
+    orders = CollectionSchema(
+        name="orders",
+        primary_key="order_id",
+        attributes=[
+            Attribute(name="order_id", type="id"),
+            Attribute(name="status", type="string"),
+            Attribute(name="items", type="array"),
+        ],
+    )
+    tool = ToolSpec(
+        name="return_items",
+        access="write",
+        parameters={
+            "type": "object",
+            "properties": {
+                "order_id": {"type": "string"},
+                "item_ids": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["order_id", "item_ids"],
+        },
+    )
+    spec = EnvironmentSpec(name="rets", tools=[tool],
+                           state_schema=StateSchema(collections=[orders]))  # fmt: skip
+    state = {"orders": {f"#W{i}": {"order_id": f"#W{i}", "status": "delivered",
+                                   "items": [{"item_id": f"{i}00{j}", "price": 5 + j}
+                                             for j in range(3)]}
+                        for i in range(4)}}  # fmt: skip
+    return Environment.from_parts(spec, _RETURNS_TOOLS, state)
+
+
+def test_plain_identifier_facts_reuse_ids_the_state_holds() -> None:
+    env = _returns_env()
+    item_schema = {"type": "array", "items": {"type": "string"}}
+    bp = Blueprint(
+        nodes=[CallNode(id="c0", tool="return_items",
+                        args={"order_id": FactRef(name="order_id"),
+                              "item_ids": FactRef(name="item_ids")})],
+        facts=[FactSpec(name="order_id", role="entity", collection="orders",
+                        attribute="order_id"),
+               FactSpec(name="item_ids", role="value", json_schema=item_schema)],
+    )  # fmt: skip
+    for seed in range(6):
+        inst = instantiate(bp, env, seed, retries=1)  # no second chance: the first ids work
+        order, items = inst.run.facts["order_id"], inst.run.facts["item_ids"]
+        lines = {line["item_id"] for line in env.initial_state["orders"][order]["items"]}
+        assert len(items) == 1 and set(items) <= lines  # an item of *that* order

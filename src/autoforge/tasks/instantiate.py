@@ -37,7 +37,14 @@ from autoforge.tasks.population import StateGenerator, copy_json, value_for
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, field_words, get_path
 from autoforge.tasks.repair import repair_state
 from autoforge.tasks.runtime import EnvironmentLike, EpisodeLike, bind_state
-from autoforge.tasks.schema import output_leaves, param_leaves, split_path, tool_access
+from autoforge.tasks.schema import (
+    is_identifier_name,
+    output_leaves,
+    param_leaves,
+    singular,
+    split_path,
+    tool_access,
+)
 
 
 class GoldFailure(Exception):
@@ -312,7 +319,65 @@ class FactChooser:
             banned = self.excluded.get(fact.name, set())
             others = [v for v in enum if v != current and repr(v) not in banned]
             return self.rng.choice(others or enum)
-        return value_for(fact.name, schema, self.rng)
+        known = self._known_identifier(fact, tool, partial)
+        return value_for(fact.name, schema, self.rng) if known is _MISSING else known
+
+    def _known_identifier(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
+        """An identifier the state already holds for a plain-value fact, or ``_MISSING``.
+
+        ``item_ids`` or ``payment_method_id`` name no collection of the state schema, but
+        their values sit in nested fields of the records in play (the items of the order
+        being exchanged, the payment history of that order). Why: invented ids made most
+        write calls of foreign environments fail, or succeed only on tools that check
+        nothing. Looked up first in the records this call's arguments name (and the records
+        those reference), then in all the records in play.
+        """
+        many = fact.json_schema.get("type") == "array"
+        name = singular(fact.name) if many else fact.name
+        if not is_identifier_name(name):
+            return _MISSING
+        items = fact.json_schema.get("items")
+        schema = items if many and isinstance(items, dict) else fact.json_schema
+        kind = int if schema.get("type") == "integer" else str
+        banned = self.excluded.get(fact.name, set())
+        own = dict(self._entities_in(tool, partial))
+        for scope in (own, self.context):
+            found: dict[str, Any] = {}
+            for record in self._records(scope):
+                for value in _values_under(record, name):
+                    if type(value) is kind and repr([value] if many else value) not in banned:
+                        found.setdefault(repr(value), value)
+            if found:
+                value = self.rng.choice([found[k] for k in sorted(found)])
+                return [value] if many else value
+        return _MISSING
+
+    def _entities_in(self, tool: str, partial: dict[str, Any]) -> Iterator[tuple[str, set[str]]]:
+        for leaf in param_leaves(self.spec.tool(tool), self.spec.state_schema):
+            if leaf.entity and "." not in leaf.path and isinstance(partial.get(leaf.path), str):
+                yield leaf.entity, {partial[leaf.path]}
+
+    def _records(self, scope: Mapping[str, set[str]]) -> list[dict[str, Any]]:
+        """The records of the entities in ``scope`` and the records they reference."""
+        state = self.plain()
+        out: list[dict[str, Any]] = []
+        for coll, keys in scope.items():
+            for key in sorted(keys):
+                record = (state.get(coll) or {}).get(key)
+                if not isinstance(record, dict):
+                    continue
+                out.append(record)
+                for attr, target in self._refs_out.get(coll, ()):
+                    value = record.get(attr)
+                    for ref_key in value if isinstance(value, list) else [value]:
+                        ref = (
+                            (state.get(target) or {}).get(ref_key)
+                            if isinstance(ref_key, str)
+                            else None
+                        )
+                        if isinstance(ref, dict):
+                            out.append(ref)
+        return out
 
     def _current(self, tool: str, partial: dict[str, Any], name: str) -> Any:
         """The value the targeted record already has for attribute ``name`` (or None)."""
@@ -352,6 +417,20 @@ class FactChooser:
 
 
 NeedFact = Callable[[FactSpec], Any]
+_MISSING: Any = object()
+
+
+def _values_under(value: Any, key: str) -> Iterator[Any]:
+    """Every value stored under ``key`` anywhere inside ``value`` (nested dicts and lists)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == key and not isinstance(v, dict | list):
+                yield v
+            elif isinstance(v, dict | list):
+                yield from _values_under(v, key)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _values_under(item, key)
 
 
 def _for_call(chooser: FactChooser, tool: str, partial: dict[str, Any], fact: FactSpec) -> Any:
