@@ -205,7 +205,8 @@ def _runs_table(figures: list[dict[str, Any]]) -> Table:
         rest = f["tokens"] - env
         top = ", ".join(f"{k} {v}" for k, v in list(f["rejected"].items())[:3])
         rate = f"{f['accept_rate']:.1%}" if f["accept_rate"] is not None else "-"
-        table.add_row(Path(f["run"]).name + f" ({f['difficulty']})", str(f["tasks"]), rate,
+        name = "/".join(Path(f["run"]).parts[-2:])
+        table.add_row(f"{name} ({f['difficulty']})", str(f["tasks"]), rate,
                       f"{env} / {rest}", str(f["tokens_per_task"]), _hist(f["tool_calls"]),
                       _hist(f["reasoning_nodes"]), _hist(f["depth"]), top)  # fmt: skip
     return table
