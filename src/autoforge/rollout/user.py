@@ -30,6 +30,14 @@ from autoforge.rollout.agent import ChatClient
 from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.thinking import split_thinking
 from autoforge.rollout.trajectory import FaultRecord, TokenUsage
+from autoforge.rollout.user_choice import (
+    NOTHING,
+    OTHER,
+    DoneChoice,
+    compose,
+    rule_choice,
+    rule_done,
+)
 from autoforge.rollout.user_guards import (
     STOP_TOKEN,
     Reading,
@@ -40,6 +48,7 @@ from autoforge.rollout.user_guards import (
     read_reply,
     request_terms,
     split_stop,
+    task_request,
 )
 
 USER_PROMPT_VERSION = "user_v2"
@@ -101,6 +110,11 @@ def uses_transcript(version: str = USER_PROMPT_VERSION) -> bool:
     return "{transcript}" in _prompt_parts(version)[1]
 
 
+def uses_choices(version: str = USER_PROMPT_VERSION) -> bool:
+    """Whether the model only chooses and code speaks (``request_done``, ``user_choice_v1``)."""
+    return '"request_done"' in _prompt_parts(version)[1]
+
+
 def render_transcript(lines: Sequence[tuple[str, str]], version: str = USER_PROMPT_VERSION) -> str:
     """The per-turn message of a transcript prompt: ``Agent: ...`` / ``Customer: ...`` lines."""
     chat = "\n".join(f"{who}: {' '.join(text.split())}" for who, text in lines)
@@ -146,6 +160,10 @@ _NUDGE_FIRST = (
     "(Stay in the role-play: you are the customer, not an assistant. Write the customer's "
     "first message: say what you want.)"
 )
+_FIRST_MESSAGE = (
+    "Chat so far:\n{transcript}\n\nWrite the customer's first message: say what the customer "
+    "wants, in one or two short sentences (only the message)."
+)
 _NUDGE = (
     "(Stay in the role-play: you are the customer, not an assistant. Write only the "
     "customer's next message.)"
@@ -170,6 +188,7 @@ class LLMUser:
         self.notes: list[str] = []
         self.prompt_version: str | None = self.config.prompt_version
         self.scenario = task.scenario
+        self.facts = dict(task.user_known_facts)
         self.terms = request_terms(task.scenario, task.user_known_facts)
         self.chat: list[tuple[str, str]] = []
         system = render_user_prompt(
@@ -187,8 +206,50 @@ class LLMUser:
         version = self.config.prompt_version
         if not uses_transcript(version):
             return list(self.messages)
-        turn = render_transcript(self.chat, version)
+        if uses_choices(version):  # a free-text first message (see user_choice_v1.md)
+            chat = "\n".join(f"{who}: {text}" for who, text in self.chat)
+            turn = _FIRST_MESSAGE.replace("{transcript}", chat)
+        else:
+            turn = render_transcript(self.chat, version)
         return [self.messages[0], {"role": "user", "content": turn}]
+
+    async def _choose(self, ctx: TurnContext) -> Reading:
+        """``user_choice_v1``: code answers questions; the model only says whether the request
+        is done when the agent asks nothing (see ``user_choice``)."""
+        last = ctx.heard[0] if ctx.heard else ""
+        by_rule = rule_choice(last, self.facts)
+        if not by_rule and rule_done(last):
+            self.notes.append(f"turn {self.turns}: the agent closed the chat")
+            return Reading("Thank you, that's all.", True, [], None)
+        if by_rule or ctx.asked:
+            text, stop = compose(by_rule or [OTHER], False, self.facts, ctx.earlier)
+            self.notes.append(f"turn {self.turns}: answered {by_rule or [OTHER]} by rule")
+            return Reading(text, stop, [], None)
+        structured = getattr(self.client, "structured_response", None)
+        if structured is None:
+            raise TypeError("prompt user_choice_v1 needs a client with structured_response")
+        turn = render_transcript(self.chat, self.config.prompt_version)
+        turn = turn.replace("{agent_message}", " ".join(ctx.heard[0].split()) if ctx.heard else "")
+        value, resp = await structured(
+            [self.messages[0], {"role": "user", "content": turn}],
+            DoneChoice,
+            role="user",
+            purpose="rollout.user",
+            temperature=self.config.temperature,
+            max_tokens=32,
+            seed=self.seed,
+        )
+        usage = resp.usage
+        self.usage.add(
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            cached=bool(resp.cached),
+            latency_s=float(resp.latency_s),
+        )
+        done = bool(value.request_done)
+        text, stop = compose(NOTHING, done, self.facts, ctx.earlier)
+        self.notes.append(f"turn {self.turns}: model says done={done}")
+        return Reading(text, stop, [], None)
 
     async def _generate(self, messages: list[dict[str, Any]]) -> str:
         """One model answer, its reasoning stripped; usage recorded."""
@@ -247,8 +308,13 @@ class LLMUser:
         ctx = self._context(agent_text)
         self.messages.append({"role": "user", "content": render_user_turn(agent_text, version)})
         self.chat.append(("Agent", agent_text))
-        visible = await self._generate(self._request())
-        reading = read_reply(visible, ctx, guards=guards)
+        if uses_choices(version) and not ctx.first:
+            reading, visible = await self._choose(ctx), ""
+        elif uses_choices(version) and task_request(self.scenario):
+            reading, visible = Reading(opening_request(self.scenario), False, [], None), ""
+        else:
+            visible = await self._generate(self._request())
+            reading = read_reply(visible, ctx, guards=guards)
         if guards and reading.problem is not None:
             reading = await self._repair(visible, reading, ctx)
         self.notes.extend(f"turn {self.turns}: {note}" for note in reading.notes)

@@ -101,10 +101,13 @@ def opening_request(scenario: str) -> str:
     Taken from the scenario's ``What you ask for:`` line (the task's own opening question, as
     written by ``autoforge.tasks``); without one, a neutral opening that adds no fact.
     """
+    return task_request(scenario) or "Hi, I need some help with a request, please."
+
+
+def task_request(scenario: str) -> str | None:
+    """The scenario's own opening request (its ``What you ask for:`` line), if it has one."""
     match = _ASK_RE.search(scenario)
-    if match:
-        return match.group(1).strip()
-    return "Hi, I need some help with a request, please."
+    return match.group(1).strip() if match else None
 
 
 _STOPWORDS = frozenset(
