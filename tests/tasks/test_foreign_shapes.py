@@ -178,3 +178,13 @@ def test_plain_identifier_facts_reuse_ids_the_state_holds() -> None:
         order, items = inst.run.facts["order_id"], inst.run.facts["item_ids"]
         lines = {line["item_id"] for line in env.initial_state["orders"][order]["items"]}
         assert len(items) == 1 and set(items) <= lines  # an item of *that* order
+
+
+def test_an_unreachable_difficulty_stops_early_and_says_why(bookstore_env: Any) -> None:
+    from autoforge.tasks.pipeline import UNREACHABLE_AFTER, generate_tasks
+
+    tasks, stats = generate_tasks(bookstore_env, 2, "tool_calls=40-", max_attempts=5000)
+    assert not tasks and stats.attempts == UNREACHABLE_AFTER
+    assert "out of reach" in stats.note and "tool_calls" in stats.note
+    _, fine = generate_tasks(bookstore_env, 2, "medium", seed=1)
+    assert fine.note == ""

@@ -72,6 +72,7 @@ def merge_stats(stats: GenerationStats, replayed: int) -> dict[str, Any]:
         "stage_seconds": {k: round(v, 3) for k, v in stats.stage_seconds.items()},
         "difficulty": stats.difficulty,
         "replayed": dup,
+        **({"note": stats.note} if stats.note else {}),
     }
 
 
@@ -132,10 +133,14 @@ async def generate_into(ctx: ForgeContext, rec: StageRecord) -> Outcome:
         "accept_rate": stats.get("accept_rate", 0.0),
         "rejected": stats.get("rejected", {}),
     }
+    if stats.get("note"):
+        detail["note"] = stats["note"]
     rate = f"{100 * detail['accept_rate']:.0f}%"
     summary = f"{len(tasks)}/{o.tasks} tasks, accept rate {rate}"
     if exhausted:
         summary += f" (stopped after {detail['attempts']} attempts)"
+    if stats.get("note"):
+        summary += f"; {stats['note']}"
     return Outcome(detail=detail, artifacts=["tasks.jsonl", "generation.json"], summary=summary)
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -52,6 +53,9 @@ from autoforge.tasks.runtime import EnvironmentLike, bind_state
 from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
 
 StateSource = Literal["generate", "initial"]
+#: Attempts after which a run stops when no blueprint met the difficulty before instantiation
+#: (the graph cannot give it: e.g. no attribute to reason over for ``reasoning_nodes=1-``).
+UNREACHABLE_AFTER = 200
 
 
 @dataclass
@@ -76,6 +80,7 @@ class GenerationStats(BaseModel):
     seconds: float = 0.0
     stage_seconds: dict[str, float] = Field(default_factory=dict)
     llm: dict[str, Any] = Field(default_factory=dict, description="LLM hooks' statistics")
+    note: str = Field(default="", description="why generation stopped early, if it did")
 
     @property
     def accept_rate(self) -> float:
@@ -151,31 +156,49 @@ class _Run:
     gates: GateStats
     feasibility: Feasibility
     starts: StartPool
+    built: int = 0  # blueprints that met the difficulty before instantiation
+    misses: Counter[str] = field(default_factory=Counter)  # why the others did not
+
+    def miss(self, reason: str, why: str) -> None:
+        self.gates.reject(reason)
+        self.misses[why] += 1
 
     def blueprint(self, task_seed: int) -> tuple[Blueprint, Walk] | None:
         rng = random.Random(task_seed)
         walks = _walks(self.graph, self.spec, rng, self.feasibility)
         if walks is None:
-            self.gates.reject("no_walk")
+            self.miss("no_walk", "no walk of the asked length")
             return None
         merged = merge_walks(walks, self.graph, self.env.spec, self.hooks.merge_advisor)
         low, high = self.spec.ranges.get("tool_calls", (None, None))
         if (low is not None and len(merged.steps) < low) or (
             high is not None and len(merged.steps) > high
         ):
-            self.gates.reject("difficulty")  # decided before building: calls = steps
+            self.miss("difficulty", "tool_calls")  # decided before building: calls = steps
             return None
         try:
             min_reasoning = self.spec.ranges.get("reasoning_nodes", (None, None))[0] or 0
             bp = build_blueprint(merged, self.graph, self.env.spec, rng, self.spec.reasoning_rate,
                                  min_reasoning)  # fmt: skip
         except BlueprintError:
-            self.gates.reject("invalid_blueprint")
+            self.miss("invalid_blueprint", "invalid blueprint")
             return None
-        if self.spec.violations(measure(bp, ()), skip=("write_calls",)):  # known after the run
-            self.gates.reject("difficulty")
+        violations = self.spec.violations(measure(bp, ()), skip=("write_calls",))
+        if violations:  # write_calls: known after the run
+            self.miss("difficulty", violations[0].split("=")[0])
             return None
+        self.built += 1
         return bp, merged
+
+    def out_of_reach(self) -> str:
+        """Why the difficulty looks out of reach on this graph, after ``UNREACHABLE_AFTER``
+        attempts without one blueprint that met it; empty otherwise."""
+        if self.built or self.gates.attempts < UNREACHABLE_AFTER:
+            return ""
+        why = ", ".join(f"{k} {v}x" for k, v in self.misses.most_common(3))
+        tried = self.gates.attempts
+        return (f"difficulty {self.spec.name!r} looks out of reach on this graph: none of "
+                f"{tried} blueprints met it before instantiation ({why})")  # fmt: skip
 
     def attempt(self, task_seed: int, clock: _Clock) -> Task | None:
         """One try: blueprint, instantiation, gates; the task, or None (rejection counted)."""
@@ -312,8 +335,10 @@ def generate_tasks(
     (e.g. from a ``tasks.jsonl`` being resumed) count as seen for de-duplication.
     ``state_source``: ``generate`` a fresh S0 per task, or use the environment's ``initial``
     state for all. ``on_task`` is called with each accepted task (to append it to a file as it
-    comes). Stops after ``max_attempts`` (default ``50 * n + 100``) attempts. ``start_uses``:
-    consecutive attempts that share one S0 (:class:`~autoforge.tasks.instantiate.StartPool`).
+    comes). Stops after ``max_attempts`` (default ``50 * n + 100``) attempts, or after
+    ``UNREACHABLE_AFTER`` when no blueprint met the difficulty (``stats.note`` says why).
+    ``start_uses``: consecutive attempts that share one S0
+    (:class:`~autoforge.tasks.instantiate.StartPool`).
     """
     hooks = hooks or TaskHooks()
     spec = parse_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
@@ -330,6 +355,9 @@ def generate_tasks(
     tasks: list[Task] = []
     limit = max_attempts if max_attempts is not None else 50 * n + 100
     while len(tasks) < n and gates.attempts < limit:
+        stats.note = run.out_of_reach()
+        if stats.note:
+            break
         gates.attempts += 1
         task = run.attempt(rng.randrange(2**31), clock)
         if task is not None:
