@@ -88,6 +88,16 @@ def _tool_table(report: SynthesisReport) -> Table:
     return table
 
 
+def _causes_table(ours: dict[str, int], rules: dict[str, int]) -> Table:
+    """Disagreeing tasks by cause (first disagreeing action, or missing effects)."""
+    table = Table(title="fidelity: disagreeing tasks by cause (first disagreeing action)")
+    for col in ("cause", "tasks", "rules-only tasks"):
+        table.add_column(col, justify="left" if col == "cause" else "right")
+    for cause in sorted(set(ours) | set(rules), key=lambda c: -ours.get(c, 0)):
+        table.add_row(cause, str(ours.get(cause, 0)), str(rules.get(cause, 0)))
+    return table
+
+
 async def _run(
     docs: Any, out: Path, client: LLMClient, data: Any, opts: SynthOptions
 ) -> SynthesisReport:
@@ -186,12 +196,15 @@ def main(argv: list[str] | None = None) -> int:
                 "task_agreement": round(fid.task_agreement, 4),
                 "tasks": fid.tasks,
                 "wall_s": fid.wall_s,
+                "failed_task_causes": fid.causes(),
             }
             base = run_fidelity(_rules_only_env(docs, data, opts), preset["bench"])
             headline["fidelity_rules_only"] = {
                 "action_agreement": round(base.action_agreement, 4),
                 "task_agreement": round(base.task_agreement, 4),
+                "failed_task_causes": base.causes(),
             }
+            console.print(_causes_table(fid.causes(), base.causes()))
         except Exception as exc:  # report, do not lose the synthesis figures
             headline["fidelity"] = {"error": f"{type(exc).__name__}: {exc}"}
     console.print(

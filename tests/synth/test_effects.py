@@ -77,7 +77,11 @@ DOCS = ToolDocs(
             parameters=_params(
                 order_id=ORDER,
                 item_ids={**IDS, "description": "There could be duplicate items in the list."},
-                new_item_ids={**IDS, "description": "Matches the item id in the same position."},
+                new_item_ids={
+                    **IDS,
+                    "description": "Matches the item id in the same position. "
+                    "There could be duplicate items in the list.",
+                },
                 payment_method_id={
                     "type": "string",
                     "description": "To pay or receive refund of the item price difference.",
@@ -151,7 +155,8 @@ def test_exchange_draft_checks_ids_and_stores_the_price_difference(phase1: P.Pha
     assert ok.ok, ok.content
     rec = ep.snapshot()["orders"]["#O1"]
     assert rec["exchange_items"] == ["1001", "1002"]  # a multiset: stored sorted
-    assert rec["exchange_new_items"] == ["1003", "1002"]  # order tied to item_ids: kept
+    assert rec["exchange_new_items"] == ["1002", "1003"]
+    assert rec["exchange_payment_method_id"] == "card_2"  # not a multiset: as given
     assert rec["exchange_price_difference"] == round(15.5 + 12.0 - 12.0 - 10.0, 2)
     for bad in (
         {"item_ids": ["1001", "1001"], "new_item_ids": ["1002", "1003"]},  # one 1001 only

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.synth.fidelity import apply_diff, normalize, run_fidelity
+from autoforge.synth.fidelity import MISSING_EFFECTS, apply_diff, normalize, run_fidelity
 from autoforge.tooldocs.spec import ToolSpec
 
 DB = {
@@ -117,10 +117,26 @@ def test_wrong_effect_and_missing_guard_are_caught(tmp_path: Path) -> None:
     assert not wrong.task_results[0].agree
     assert "wrote values unlike the oracle's" in wrong.task_results[0].disagreements[0]
     assert wrong.action_agreement == 3 / 4
+    assert wrong.causes() == {"cancel_order: wrong values": 1}
     loose = run_fidelity(_env(tmp_path, "loose", NO_GUARD), bench)
     t2 = loose.task_results[1]
     assert not t2.agree and "error flag" in t2.disagreements[0]
     assert loose.per_tool["cancel_order"].error_flag_agree == 1
+    assert loose.causes() == {"cancel_order: success where it errored": 1}
+    assert loose.headline()["failed_action_kinds"] == {"cancel_order: success where it errored": 1}
+
+
+def test_a_missing_effect_is_blamed_on_the_task_not_an_action(tmp_path: Path) -> None:
+    """Every action agrees, but the oracle also wrote something we did not: missing effect."""
+    bench = _bench(tmp_path)
+    replay = json.loads((bench / "gt_replay.json").read_text())
+    replay["tasks"][0]["db_diff"].append(
+        {"op": "replace", "path": ["orders", "o1", "total"], "old": 10.0, "new": 0.0}
+    )
+    (bench / "gt_replay.json").write_text(json.dumps(replay))
+    report = run_fidelity(_env(tmp_path, "good", GOOD), bench)
+    assert report.action_agreement == 1.0 and report.task_agreement == 2 / 3
+    assert report.causes() == {f"{MISSING_EFFECTS}: cancel_order": 1}
 
 
 def test_missing_tool_counts_as_disagreement(tmp_path: Path) -> None:

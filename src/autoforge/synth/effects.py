@@ -14,8 +14,8 @@ model:
   ``X difference`` in the docs: each old id must be an entry of the record (counted, so
   duplicates need as many entries), each new id an existing, available catalogue entry (found
   by key anywhere in the state), and ``<verb>_X_difference`` stores the sum of new minus old;
-* **multiset parameters.** A list the docs say may hold duplicates, whose order they do not tie
-  to another list, is stored sorted (its canonical form).
+* **multiset parameters.** A list the docs say may hold duplicates is stored sorted (its
+  canonical form).
 
 A lookup by an id that keys a nested map (``item_id`` inside products' ``variants``) also gets
 a template here (:func:`nested_lookup`).
@@ -139,10 +139,12 @@ def _param_doc(spec: ToolSpec, param: str) -> str:
 
 
 def is_multiset(spec: ToolSpec, param: str) -> bool:
-    """A list parameter the docs say may hold duplicates, its order tied to nothing."""
+    """A list parameter the docs say may hold duplicates: a multiset, stored sorted.
+
+    Also when the docs pair it by position with another list (``new_item_ids``): both lists
+    are multisets then, and storing both in canonical form keeps them comparable."""
     prop = spec.parameters.get("properties", {}).get(param) or {}
-    text = _param_doc(spec, param)
-    return prop.get("type") == "array" and "duplicate" in text and "position" not in text
+    return prop.get("type") == "array" and "duplicate" in _param_doc(spec, param)
 
 
 def id_pairs(spec: ToolSpec) -> tuple[str, str] | None:

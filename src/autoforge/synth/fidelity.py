@@ -26,7 +26,8 @@ from pydantic import BaseModel, Field
 from autoforge.errors import UserError
 from autoforge.synth.infer import data_to_state
 
-FIDELITY_SCHEMA_VERSION = 1
+FIDELITY_SCHEMA_VERSION = 2
+MISSING_EFFECTS = "all actions agree, final state differs (missing effects)"
 
 
 # -- pure core ---------------------------------------------------------------------------------
@@ -147,6 +148,7 @@ class ToolFidelity(BaseModel):
     writes: int = 0
     write_agree: int = 0
     missing: bool = False
+    kinds: dict[str, int] = Field(default_factory=dict)
 
     @property
     def agreement(self) -> float:
@@ -161,6 +163,7 @@ class TaskFidelity(BaseModel):
     actions: int
     actions_agree: int
     disagreements: list[str] = Field(default_factory=list)
+    cause: str = ""
 
 
 class FidelityReport(BaseModel):
@@ -180,6 +183,15 @@ class FidelityReport(BaseModel):
     task_results: list[TaskFidelity] = Field(default_factory=list)
     wall_s: float = 0.0
 
+    def causes(self) -> dict[str, int]:
+        """Disagreeing tasks by cause: the first disagreeing action's ``tool: kind``, or
+        :data:`MISSING_EFFECTS` when every action agreed but the final state still differs."""
+        out: dict[str, int] = {}
+        for r in self.task_results:
+            if not r.agree:
+                out[r.cause] = out.get(r.cause, 0) + 1
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
     def headline(self) -> dict[str, Any]:
         """The JSON a script or the CLI prints last."""
         return {
@@ -192,6 +204,12 @@ class FidelityReport(BaseModel):
                 for name, t in sorted(self.per_tool.items())
             },
             "never_exercised": self.never_exercised,
+            "failed_task_causes": self.causes(),
+            "failed_action_kinds": {
+                f"{name}: {kind}": n
+                for name, t in sorted(self.per_tool.items())
+                for kind, n in sorted(t.kinds.items())
+            },
         }
 
 
@@ -306,6 +324,7 @@ class _Verdict:
     flag_ok: bool
     write: bool
     why: str = ""
+    kind: str = ""
 
 
 @dataclass
@@ -329,13 +348,14 @@ def _verdict(
     flag_ok = ours_error == action.oracle_error
     v = _Verdict(tool=action.name, agree=flag_ok, flag_ok=flag_ok, write=is_write)
     if action.name not in known:
-        v.why = "tool missing from the environment"
+        v.why, v.kind = "tool missing from the environment", "missing tool"
     elif not flag_ok:
         v.why = f"error flag: ours {ours_error} ({obs.content[:120]}), oracle {action.oracle_error}"
+        v.kind = "error where the oracle succeeded" if ours_error else "success where it errored"
     elif is_write and not action.oracle_error and not changed and task.diff:
-        v.agree, v.why = False, "write changed nothing"
+        v.agree, v.why, v.kind = False, "write changed nothing", "write changed nothing"
     elif changed and bench.writes and action.name not in bench.writes:
-        v.agree, v.why = False, "read tool changed the state"
+        v.agree, v.why, v.kind = False, "read tool changed the state", "read changed the state"
     return v
 
 
@@ -417,16 +437,24 @@ def _replay_task(env: Any, task: BenchTask, bench: Bench, known: set[str]) -> _R
     oracle = _Oracle(bench.state, task.diff)
     for v, leafs in pending:
         if not _action_matches(leafs, before, oracle):
-            v.agree, v.why = False, "wrote values unlike the oracle's"
+            v.agree, v.why, v.kind = False, "wrote values unlike the oracle's", "wrong values"
     return _Replay(verdicts=verdicts, final=before)
 
 
 def _score_task(task: BenchTask, replay: _Replay, initial: Mapping[str, Any]) -> TaskFidelity:
     keys = changed_records(initial, replay.final) | diff_records(task.diff)
     agree = records_agree(replay.final, initial, task.diff, keys)
+    first = next((v for v in replay.verdicts if not v.agree), None)
+    cause = ""
+    if not agree:
+        writes = sorted({v.tool for v in replay.verdicts if v.write})
+        cause = (
+            f"{first.tool}: {first.kind}" if first else f"{MISSING_EFFECTS}: {', '.join(writes)}"
+        )
     return TaskFidelity(
         id=task.id,
         agree=agree,
+        cause=cause,
         actions=len(replay.verdicts),
         actions_agree=sum(v.agree for v in replay.verdicts),
         disagreements=[
@@ -460,6 +488,8 @@ def run_fidelity(env_dir: Path, bench_dir: Path, *, limit: int | None = None) ->
             stats.error_flag_agree += v.flag_ok
             stats.writes += v.write
             stats.write_agree += v.agree and v.write
+            if v.kind:
+                stats.kinds[v.kind] = stats.kinds.get(v.kind, 0) + 1
     _finish(report, known, used)
     report.wall_s = round(time.monotonic() - start, 2)
     return report
