@@ -45,6 +45,7 @@ def shop_data() -> dict[str, Any]:
         "1002": {"item_id": "1002", "price": 12.0, "available": True, "options": {"c": "blue"}},
         "1003": {"item_id": "1003", "price": 15.5, "available": True, "options": {"c": "green"}},
         "1004": {"item_id": "1004", "price": 9.0, "available": False, "options": {"c": "pink"}},
+        "1005": {"item_id": "1005", "price": 100.0, "available": True, "options": {"c": "gold"}},
     }
     methods = {
         "gift_card_1": {"source": "gift_card", "id": "gift_card_1", "balance": 50.0},
@@ -84,7 +85,8 @@ DOCS = ToolDocs(
                 },
                 payment_method_id={
                     "type": "string",
-                    "description": "To pay or receive refund of the item price difference.",
+                    "description": "To pay or receive refund of the item price difference. "
+                    "A gift card must have enough balance to cover the price difference.",
                 },
             ),
             access="write",
@@ -166,6 +168,22 @@ def test_exchange_draft_checks_ids_and_stores_the_price_difference(phase1: P.Pha
     ):
         obs = env.episode().call("exchange_delivered_order_items", {**call, **bad})
         assert obs.error_kind == "tool_error", bad
+
+
+def test_payment_method_must_be_the_owners_and_cover_the_difference(phase1: P.Phase1) -> None:
+    env = _env(phase1, "exchange_delivered_order_items")
+    dearer = {"order_id": "#O1", "item_ids": ["1001"], "new_item_ids": ["1005"]}  # +90.0
+
+    def call(method: str) -> Any:
+        args = {**dearer, "payment_method_id": method}
+        return env.episode().call("exchange_delivered_order_items", args)
+
+    assert call("card_2").ok  # no balance to check
+    assert "insufficient balance" in call("gift_card_1").content  # 50.0 < 90.0
+    assert "payment method not found" in call("card_9").content  # not the user's
+    cheaper = {"order_id": "#O1", "item_ids": ["1002"], "new_item_ids": ["1001"]}
+    args = {**cheaper, "payment_method_id": "gift_card_1"}
+    assert env.episode().call("exchange_delivered_order_items", args).ok  # a refund
 
 
 def test_update_draft_replaces_the_items(phase1: P.Phase1) -> None:

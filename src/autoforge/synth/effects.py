@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env.spec import CollectionSchema, StateSchema
-from autoforge.synth.naming import singular, tokens
+from autoforge.synth.naming import plural, singular, tokens
 from autoforge.tooldocs.spec import ToolSpec
 
 _MIN_RECORDS = 3
@@ -269,6 +269,59 @@ def pair_effect(
         return EffectCode(checks=checks, writes=writes, stored={old, new})
     writes = [f"    record[{f'{verb}_{word}_difference'!r}] = round(difference, 2)"] if word else []
     return EffectCode(checks=checks, writes=writes, stored=set())
+
+
+_COVER = re.compile(r"enough balance to cover the (?:\w+ )?difference", re.IGNORECASE)
+
+
+def owned_ref_checks(
+    spec: ToolSpec,
+    coll: CollectionSchema,
+    schema: StateSchema | None,
+    exprs: Mapping[str, str],
+    key_param: str | None,
+    policy: str = "",
+    difference: bool = False,
+) -> list[str]:
+    """Checks that an ``X_id`` parameter names an entry of the owner's ``Xs`` map.
+
+    ``payment_method_id`` on an order must be one of the order's user's ``payment_methods``
+    (the owner is the record a non-list reference attribute points at). When the docs say the
+    entry must have *enough balance to cover the difference*, a numeric ``balance`` below the
+    computed difference is refused too.
+    """
+    owners = [a for a in coll.attributes if a.references and a.type != "array"]
+    owner = schema.collection(str(owners[0].references)) if schema and owners else None
+    if owner is None:
+        return []
+    cover = difference and _COVER.search(doc_text(spec) + " " + " ".join(policy.split()))
+    lines: list[str] = []
+    for param in spec.param_names:
+        base = param.removesuffix("_id")
+        if param == key_param or base == param:
+            continue
+        attr = next(
+            (a for a in owner.attributes
+             if a.description.startswith("map from id") and a.name in (f"{base}s", plural(base))),
+            None,
+        )  # fmt: skip
+        if attr is None:
+            continue
+        p, link = exprs[param], owners[0].name
+        lines += [
+            f"    if {p} is not None:",
+            f"        owner = state.get({owner.name!r}, {{}}).get(str(record.get({link!r})))",
+            f"        held = ((owner or {{}}).get({attr.name!r}) or {{}}).get(str({p}))",
+            "        if not isinstance(held, dict):",
+            f'            raise ToolError(f"{base.replace("_", " ")} not found: {{{p}}}")',
+        ]
+        if cover:
+            lines += [
+                "        balance = held.get('balance')",
+                "        if isinstance(balance, (int, float)) and balance < difference:",
+                '            raise ToolError("insufficient balance to cover the difference")',
+            ]
+    return lines
 
 
 def mirror_effect(

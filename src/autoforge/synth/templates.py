@@ -21,6 +21,7 @@ from autoforge.synth.effects import (
     MirrorEffect,
     is_multiset,
     mirror_effect,
+    owned_ref_checks,
     pair_effect,
     refund_effect,
 )
@@ -482,6 +483,8 @@ def render_skeleton(
         mirror = refund_effect(spec, coll, policy)
     if pair is not None:
         lines += pair.checks
+    has_difference = pair is not None and "difference" in "\n".join(pair.checks)
+    lines += owned_ref_checks(spec, coll, schema, exprs, c.key_param, policy, has_difference)
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
     lines += _store_params(spec, c, paths, exprs, verb, pair)
