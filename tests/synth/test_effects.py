@@ -275,3 +275,17 @@ def test_a_refund_to_the_original_payment_is_a_negated_entry_and_status_is_recor
     ep = env.episode()
     assert ep.call("cancel_reservation", {"reservation_id": "R1"}).ok
     assert len(ep.snapshot()["reservations"]["R1"]["payment_history"]) == 2
+
+
+async def test_an_answer_failing_where_the_draft_succeeds_is_not_accepted(
+    phase1: P.Phase1,
+) -> None:
+    """Seen with the 1.5B model: the draft's writes, then a re-check of the old status that
+    always raises. Without the draft comparison such an answer passed every check."""
+    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None)
+    recheck = "    if record.get('status') != 'pending':\n        raise ToolError('not pending')\n"
+    broken = skeleton_for(job).replace("    return record", recheck + "    return record")
+    client = dispatcher({"synth.tests": {"cases": []}, "*": f"```python\n{broken}\n```"})
+    out = await synthesize_tool(client, job, SynthSettings(max_repairs=0))
+    assert out.report.status == "fallback"
+    assert any("the draft succeeds on" in e for e in out.report.errors)

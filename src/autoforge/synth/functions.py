@@ -186,8 +186,18 @@ def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:
 Leaf = tuple[list[Any], Any]
 
 
-def _happy_leaves(source: str, job: ToolJob) -> list[Leaf] | None:
-    """``(path, value)`` of every leaf the happy-path call writes (None when it fails)."""
+@dataclass
+class _Happy:
+    """The happy-path call of one candidate: loaded, succeeded, and the leaves it wrote."""
+
+    loaded: bool
+    ok: bool = False
+    leaves: list[Leaf] = field(default_factory=list)
+    error: str = ""
+
+
+def _happy_leaves(source: str, job: ToolJob) -> _Happy:
+    """Run the happy-path call of ``source``; ``(path, value)`` of every leaf it writes."""
     from autoforge.env import Environment, diff_states
     from autoforge.env.spec import EnvironmentSpec
 
@@ -199,12 +209,14 @@ def _happy_leaves(source: str, job: ToolJob) -> list[Leaf] | None:
             initial_state=ctx.state,
         )
     except Exception:  # a candidate that does not load is reported by the load check
-        return None
+        return _Happy(loaded=False)
     ep = env.episode()
     before = ep.snapshot()
-    if not ep.call(ctx.spec.name, ctx.happy).ok:
-        return None
-    return [(list(op["path"]), op.get("new")) for op in diff_states(before, ep.snapshot())]
+    obs = ep.call(ctx.spec.name, ctx.happy)
+    if not obs.ok:
+        return _Happy(loaded=True, error=obs.content[:300])
+    leaves = [(list(op["path"]), op.get("new")) for op in diff_states(before, ep.snapshot())]
+    return _Happy(loaded=True, ok=True, leaves=leaves)
 
 
 def draft_effects(job: ToolJob) -> list[Leaf]:
@@ -219,22 +231,23 @@ def draft_effects(job: ToolJob) -> list[Leaf]:
     code, results = _try_skeleton(job)
     if code is None or not _passed(results):
         return []
-    return _happy_leaves(code.source, job) or []
+    return _happy_leaves(code.source, job).leaves
 
 
 def _keeps_draft(code: ToolCode, job: ToolJob, leaves: list[Leaf]) -> CheckResult | None:
-    """The ``keeps_draft`` check: every draft write is made with the same value."""
+    """The ``keeps_draft`` check: the answer succeeds where the draft does (the happy-path
+    call) and makes every draft write with the same value."""
     if not leaves:
         return None
     got = _happy_leaves(code.source, job)
-    if got is None:
-        return None  # the happy call failed: the other checks say why
-    have = {json.dumps(p, default=str): v for p, v in got}
-    lost = [
-        (p, v)
-        for p, v in leaves
-        if json.dumps(p, default=str) not in have or have[json.dumps(p, default=str)] != v
-    ]
+    if not got.loaded:
+        return None  # the load check says why
+    call = f"{job.ctx.spec.name}({json.dumps(job.ctx.happy, default=str)[:200]})"
+    if not got.ok:
+        detail = f"the draft succeeds on {call} but the answer raises: {got.error}"
+        return CheckResult(name="keeps_draft", ok=False, detail=detail)
+    have = {json.dumps(p, default=str): v for p, v in got.leaves}
+    lost = [(p, v) for p, v in leaves if have.get(json.dumps(p, default=str), _LOST) != v]
     if not lost:
         return CheckResult(name="keeps_draft", ok=True)
     shown = "; ".join(
@@ -242,6 +255,9 @@ def _keeps_draft(code: ToolCode, job: ToolJob, leaves: list[Leaf]) -> CheckResul
     )
     detail = f"the draft sets {shown} but the answer does not: keep the draft's code and add to it"
     return CheckResult(name="keeps_draft", ok=False, detail=detail)
+
+
+_LOST = object()
 
 
 def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
