@@ -187,3 +187,13 @@ async def test_faulty_user_p_zero_is_transparent_and_seeded() -> None:
         return [(await user.reply("?")).text for _ in range(20)]
 
     assert await run(11) == await run(11)
+
+
+async def test_v2_refusal_twice_later_gives_up(task: TaskSpec) -> None:
+    refusal = "I'm sorry, but I can't assist with that."
+    client = routed(agent=[], user=["cancel order o1", refusal, "Agent: " + refusal])
+    user = LLMUser(client, task)
+    await user.reply("Hi!")
+    reply = await user.reply(refusal)  # the agent refused; the user model copies it
+    assert reply.stop and reply.text == "Okay, thank you anyway."
+    assert "gave up" in user.notes[-1]
