@@ -18,6 +18,9 @@ Memory per episode: tracemalloc peak of 512 concurrent in-process episodes / 512
 untimed pass). Goal: < 1 ms overhead per turn and linear scaling to 512.
 
 Run: ``python benchmarks/rollout.py`` (a few minutes on 2 shared cores; ``--quick`` for less).
+Real episodes per hour with an embedded model: run ``autoforge eval`` with ``--agent embedded
+--user embedded`` (AUTOFORGE_THREADS=1 on a shared box), then ``python benchmarks/rollout.py
+--eval-dir OUT`` summarizes its trajectories (also an interrupted run's).
 Prints tables and, last, one JSON line with the headline figures.
 """
 
@@ -423,10 +426,69 @@ async def amain(quick: bool) -> dict[str, Any]:
     }
 
 
+def real_episodes(eval_dir: str) -> dict[str, Any]:
+    """Real-model figures from an ``autoforge eval`` output dir (finished or interrupted):
+    episodes, wall time (first start to last end), episodes per hour, rewards, end reasons,
+    tokens per episode and how often the simulated user's guards fired."""
+    from collections import Counter
+    from pathlib import Path
+
+    from autoforge.rollout.trajectory import Trajectory
+
+    lines = Path(eval_dir, "trajectories.jsonl").read_text().splitlines()
+    trajs = [Trajectory.model_validate_json(line) for line in lines if line.strip()]
+    if not trajs:
+        raise SystemExit(f"no trajectories in {eval_dir}")
+    wall = max(t.started_at + t.duration_s for t in trajs) - min(t.started_at for t in trajs)
+    n = len(trajs)
+    tokens = {
+        role: round(
+            sum(
+                t.tokens[role].prompt_tokens + t.tokens[role].completion_tokens
+                for t in trajs
+                if role in t.tokens
+            )
+            / n
+        )
+        for role in ("agent", "user")
+    }
+    out = {
+        "eval_dir": eval_dir,
+        "episodes": n,
+        "wall_s": round(wall, 1),
+        "episodes_per_hour": round(n * 3600.0 / wall, 2) if wall > 0 else None,
+        "mean_episode_s": round(sum(t.duration_s for t in trajs) / n, 1),
+        "rewards": dict(Counter(str(t.reward) for t in trajs)),
+        "reward_rate": round(sum(t.reward == 1.0 for t in trajs) / n, 3),
+        "end_reasons": dict(Counter(t.end_reason.value for t in trajs)),
+        "tokens_per_episode": tokens,
+        "tool_calls_per_episode": round(sum(len(t.tool_calls) for t in trajs) / n, 2),
+        "user_turns_per_episode": round(sum(t.n_user_turns for t in trajs) / n, 2),
+        "user_guard_notes": sum(len(t.user_notes) for t in trajs),
+        "user_prompt_versions": sorted({str(t.user_prompt_version) for t in trajs}),
+    }
+    print(f"real episodes from {eval_dir}")
+    for t in trajs:
+        print(
+            f"  {t.task_id:<24} {t.end_reason.value:<12} reward={t.reward} steps={t.n_steps:>2} "
+            f"tools={len(t.tool_calls)} {t.duration_s:>6.0f}s  {t.reward_reason[:60]}"
+        )
+    for key, value in out.items():
+        print(f"  {key}: {value}")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="one repetition, fewer episodes")
+    parser.add_argument(
+        "--eval-dir",
+        help="only summarize the real-model episodes of an 'autoforge eval' output dir",
+    )
     args = parser.parse_args()
+    if args.eval_dir:
+        print(json.dumps(real_episodes(args.eval_dir)))
+        return
     headline = asyncio.run(amain(args.quick))
     sys.stdout.flush()
     print(json.dumps(headline))
