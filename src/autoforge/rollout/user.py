@@ -7,7 +7,9 @@ reasoning (``reasoning_content`` or ``<think>`` blocks) is stripped before the a
 message. Small models need deterministic guards around the prompt (:mod:`user_guards`): the
 first message never stops and is never a refusal, the stop token is found in mangled forms, and
 a reply that runs on into the agent's next line is cut; each guard that fires is noted in
-``LLMUser.notes`` (and the trajectory's ``user_notes``).
+``LLMUser.notes`` (and the trajectory's ``user_notes``). Under ``user_choice_v1`` (for models
+too small to play the customer, :mod:`user_choice`) code writes the customer's messages and the
+model only judges whether the request is done.
 
 :class:`FaultyUser` wraps any user and, with probability ``p`` per turn, changes a known fact,
 invents one, or stops early, recording each fault; it is the ground truth for validating the
@@ -225,11 +227,18 @@ class LLMUser:
             text, stop = compose(by_rule or [OTHER], False, self.facts, ctx.earlier)
             self.notes.append(f"turn {self.turns}: answered {by_rule or [OTHER]} by rule")
             return Reading(text, stop, [], None)
+        done = await self._ask_done(last)
+        text, stop = compose(NOTHING, done, self.facts, ctx.earlier)
+        self.notes.append(f"turn {self.turns}: model says done={done}")
+        return Reading(text, stop, [], None)
+
+    async def _ask_done(self, last: str) -> bool:
+        """The one model decision of ``user_choice_v1``, schema-constrained."""
         structured = getattr(self.client, "structured_response", None)
         if structured is None:
             raise TypeError("prompt user_choice_v1 needs a client with structured_response")
         turn = render_transcript(self.chat, self.config.prompt_version)
-        turn = turn.replace("{agent_message}", " ".join(ctx.heard[0].split()) if ctx.heard else "")
+        turn = turn.replace("{agent_message}", " ".join(last.split()))
         value, resp = await structured(
             [self.messages[0], {"role": "user", "content": turn}],
             DoneChoice,
@@ -239,6 +248,11 @@ class LLMUser:
             max_tokens=32,
             seed=self.seed,
         )
+        self._record(resp)
+        return bool(value.request_done)
+
+    def _record(self, resp: Any) -> None:
+        """Add a response's token usage and latency to the user's account."""
         usage = resp.usage
         self.usage.add(
             usage.prompt_tokens,
@@ -246,10 +260,6 @@ class LLMUser:
             cached=bool(resp.cached),
             latency_s=float(resp.latency_s),
         )
-        done = bool(value.request_done)
-        text, stop = compose(NOTHING, done, self.facts, ctx.earlier)
-        self.notes.append(f"turn {self.turns}: model says done={done}")
-        return Reading(text, stop, [], None)
 
     async def _generate(self, messages: list[dict[str, Any]]) -> str:
         """One model answer, its reasoning stripped; usage recorded."""
@@ -261,13 +271,7 @@ class LLMUser:
             max_tokens=self.config.max_tokens,
             seed=self.seed,
         )
-        usage = resp.usage
-        self.usage.add(
-            usage.prompt_tokens,
-            usage.completion_tokens,
-            cached=bool(resp.cached),
-            latency_s=float(resp.latency_s),
-        )
+        self._record(resp)
         visible, _ = split_thinking(resp.message.get("content"))
         return visible
 
