@@ -289,3 +289,17 @@ async def test_an_answer_failing_where_the_draft_succeeds_is_not_accepted(
     out = await synthesize_tool(client, job, SynthSettings(max_repairs=0))
     assert out.report.status == "fallback"
     assert any("the draft succeeds on" in e for e in out.report.errors)
+
+
+async def test_draft_effects_are_compared_on_several_records(phase1: P.Phase1) -> None:
+    """Seen with the 1.5B model: the balance credit written twice. The happy-path order is
+    paid by card, so only probing another (gift-card) order shows the difference."""
+    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None)
+    assert job.ctx.happy["order_id"] == "#O0"  # paid with card_2: no balance to credit
+    draft = skeleton_for(job)
+    loop = draft[draft.index("    for e in added:") : draft.index("    # TODO")]
+    twice = draft.replace(loop, loop + loop)
+    client = dispatcher({"synth.tests": {"cases": []}, "*": f"```python\n{twice}\n```"})
+    out = await synthesize_tool(client, job, SynthSettings(max_repairs=0))
+    assert out.report.status == "fallback"
+    assert any("keeps_draft" in e and "balance" in e for e in out.report.errors)

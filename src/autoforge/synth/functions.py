@@ -196,8 +196,9 @@ class _Happy:
     error: str = ""
 
 
-def _happy_leaves(source: str, job: ToolJob) -> _Happy:
-    """Run the happy-path call of ``source``; ``(path, value)`` of every leaf it writes."""
+def _happy_leaves(source: str, job: ToolJob, args: dict[str, Any] | None = None) -> _Happy:
+    """Run one call of ``source`` (the happy-path one by default) on the test state;
+    ``(path, value)`` of every leaf it writes."""
     from autoforge.env import Environment, diff_states
     from autoforge.env.spec import EnvironmentSpec
 
@@ -212,49 +213,83 @@ def _happy_leaves(source: str, job: ToolJob) -> _Happy:
         return _Happy(loaded=False)
     ep = env.episode()
     before = ep.snapshot()
-    obs = ep.call(ctx.spec.name, ctx.happy)
+    obs = ep.call(ctx.spec.name, ctx.happy if args is None else args)
     if not obs.ok:
         return _Happy(loaded=True, error=obs.content[:300])
     leaves = [(list(op["path"]), op.get("new")) for op in diff_states(before, ep.snapshot())]
     return _Happy(loaded=True, ok=True, leaves=leaves)
 
 
-def draft_effects(job: ToolJob) -> list[Leaf]:
-    """What the rule-based draft writes on the happy path, when it passes its own checks.
+def probe_calls(job: ToolJob, n: int = 6) -> list[dict[str, Any]]:
+    """The happy-path arguments, then the same with the key of each other test record that
+    meets the status guard (a gift-card order besides a credit-card one), up to ``n``."""
+    ctx, c = job.ctx, job.ctx.classification
+    calls = [dict(ctx.happy)]
+    records = ctx.state.get(c.collection or "") or {}
+    if c.key_param is None or c.key_param not in ctx.happy:
+        return calls
+    for key, rec in records.items():
+        if len(calls) >= n:
+            break
+        if key == ctx.happy[c.key_param] or not isinstance(rec, dict):
+            continue
+        if c.guard is not None and rec.get(c.guard[0]) != c.guard[1]:
+            continue
+        calls.append({**ctx.happy, c.key_param: key})
+    return calls
+
+
+Probe = tuple[dict[str, Any], list[Leaf]]
+
+
+def draft_effects(job: ToolJob) -> list[Probe]:
+    """What the rule-based draft writes on each probe call it succeeds on, when it passes its
+    own checks.
 
     Those writes come from the docs and the data (status, stored parameters, learned effects);
     an answer that drops or changes them is worse than the draft, so it must keep them
     (``keeps_draft``) and may only add to them: a stronger model can only improve on the draft.
+    Several records are probed, so an effect that shows only on some (a gift-card balance) is
+    compared too.
     """
     if job.ctx.classification.cls in READ_CLASSES:
         return []
     code, results = _try_skeleton(job)
     if code is None or not _passed(results):
         return []
-    return _happy_leaves(code.source, job).leaves
+    out = []
+    for args in probe_calls(job):
+        got = _happy_leaves(code.source, job, args)
+        if got.ok and got.leaves:
+            out.append((args, got.leaves))
+    return out
 
 
-def _keeps_draft(code: ToolCode, job: ToolJob, leaves: list[Leaf]) -> CheckResult | None:
-    """The ``keeps_draft`` check: the answer succeeds where the draft does (the happy-path
-    call) and makes every draft write with the same value."""
-    if not leaves:
+def _keeps_draft(code: ToolCode, job: ToolJob, probes: list[Probe]) -> CheckResult | None:
+    """The ``keeps_draft`` check: on every probe call, the answer succeeds where the draft
+    does and makes every draft write with the same value."""
+    if not probes:
         return None
-    got = _happy_leaves(code.source, job)
-    if not got.loaded:
-        return None  # the load check says why
-    call = f"{job.ctx.spec.name}({json.dumps(job.ctx.happy, default=str)[:200]})"
-    if not got.ok:
-        detail = f"the draft succeeds on {call} but the answer raises: {got.error}"
-        return CheckResult(name="keeps_draft", ok=False, detail=detail)
-    have = {json.dumps(p, default=str): v for p, v in got.leaves}
-    lost = [(p, v) for p, v in leaves if have.get(json.dumps(p, default=str), _LOST) != v]
-    if not lost:
-        return CheckResult(name="keeps_draft", ok=True)
-    shown = "; ".join(
-        f"{'/'.join(map(str, p))} = {json.dumps(v, default=str)[:80]}" for p, v in lost[:4]
-    )
-    detail = f"the draft sets {shown} but the answer does not: keep the draft's code and add to it"
-    return CheckResult(name="keeps_draft", ok=False, detail=detail)
+    for args, leaves in probes:
+        got = _happy_leaves(code.source, job, args)
+        if not got.loaded:
+            return None  # the load check says why
+        call = f"{job.ctx.spec.name}({json.dumps(args, default=str)[:200]})"
+        if not got.ok:
+            detail = f"the draft succeeds on {call} but the answer raises: {got.error}"
+            return CheckResult(name="keeps_draft", ok=False, detail=detail)
+        have = {json.dumps(p, default=str): v for p, v in got.leaves}
+        lost = [(p, v) for p, v in leaves if have.get(json.dumps(p, default=str), _LOST) != v]
+        if lost:
+            shown = "; ".join(
+                f"{'/'.join(map(str, p))} = {json.dumps(v, default=str)[:80]}" for p, v in lost[:4]
+            )
+            detail = (
+                f"after {call} the draft sets {shown} but the answer does not: keep the "
+                "draft's code and add to it"
+            )
+            return CheckResult(name="keeps_draft", ok=False, detail=detail)
+    return CheckResult(name="keeps_draft", ok=True)
 
 
 _LOST = object()
@@ -369,7 +404,7 @@ async def _llm_loop(
     messages = first
     seen_code: set[str] = set()
     draft, draft_todos = _draft(job)
-    leaves = draft_effects(job)
+    probes = draft_effects(job)
     last_error = ""
     for attempt in range(1, settings.max_repairs + 2):
         report.attempts = attempt
@@ -412,7 +447,7 @@ async def _llm_loop(
             break
         seen_code.add(code.source)
         results = run_checks(code, ctx)
-        kept = _keeps_draft(code, job, leaves)
+        kept = _keeps_draft(code, job, probes)
         if kept is not None:
             results.append(kept)
         if draft is not None and _same_code(code, draft):
