@@ -197,3 +197,15 @@ async def test_v2_refusal_twice_later_gives_up(task: TaskSpec) -> None:
     reply = await user.reply(refusal)  # the agent refused; the user model copies it
     assert reply.stop and reply.text == "Okay, thank you anyway."
     assert "gave up" in user.notes[-1]
+
+
+async def test_v2_echo_twice_gives_up_and_an_echo_that_stops_stops(task: TaskSpec) -> None:
+    said = "I'm sorry, but I can't cancel this order. It has already been shipped."
+    client = routed(agent=[], user=["cancel order o1", said, said, f"{said} ###STOP##"])
+    user = LLMUser(client, task)
+    await user.reply("Hi!")
+    reply = await user.reply(said)  # copies the agent twice: gives up (no loop to max turns)
+    assert reply.stop and reply.text == "Okay, thank you anyway."
+    assert "repeated a message again; the customer gave up" in user.notes[-1]
+    last = await user.reply(said)  # an echo with the stop token is a stop, not asked again
+    assert last.stop and len(client.requests) == 4

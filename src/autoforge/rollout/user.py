@@ -291,8 +291,8 @@ class LLMUser:
                 f"turn {self.turns}: {second.problem} ({said!r}); used the task's request"
             )
             return Reading(opening_request(self.scenario), False, [], None)
-        if second.problem == "refusal":  # out of its role twice: the customer gives up
-            self.notes.append(f"turn {self.turns}: refused again; the customer gave up")
+        if second.problem in ("refusal", "repeated a message"):  # twice: the customer gives up
+            self.notes.append(f"turn {self.turns}: {second.problem} again; the customer gave up")
             return Reading("Okay, thank you anyway.", True, [], None)
         return Reading(second.text, not second.text, [], None)
 

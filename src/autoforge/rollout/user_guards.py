@@ -218,8 +218,8 @@ def _problem(text: str, stop: bool, ctx: TurnContext) -> str | None:
         if not stop:
             return "empty reply"
         return "stopped without answering the agent's question" if ctx.asked else None
-    if is_echo(text, ctx.heard, ctx.earlier):
-        return "repeated a message"
+    if is_echo(text, ctx.heard, ctx.earlier) and (ctx.first or not stop):
+        return "repeated a message"  # a stopping message is not delivered: its words are moot
     if ctx.first and not mentions_request(text, ctx.terms):
         return "first message does not state the request"
     return None
