@@ -80,7 +80,7 @@ async def test_transfer_ends_episode(task: TaskSpec) -> None:
 
 
 async def test_max_turns(task: TaskSpec) -> None:
-    client = routed(agent=[call("get_order", order_id="o2")] * 10, user=["look at my order o2"])
+    client = routed(agent=[call("get_order", order_id="o2")] * 10, user=["look at my order o1"])
     traj = await play(task, client, LLMUser(client, task), config=EpisodeConfig(max_steps=4))
     assert traj.end_reason == EndReason.MAX_TURNS
     assert traj.n_steps == 4 and len(traj.tool_calls) == 3

@@ -209,3 +209,12 @@ async def test_v2_echo_twice_gives_up_and_an_echo_that_stops_stops(task: TaskSpe
     assert "repeated a message again; the customer gave up" in user.notes[-1]
     last = await user.reply(said)  # an echo with the stop token is a stop, not asked again
     assert last.stop and len(client.requests) == 4
+
+
+async def test_v2_invented_value_is_asked_again_then_not_known(task: TaskSpec) -> None:
+    client = routed(agent=[], user=["cancel order o1", "It was $15.", "About $16."])
+    user = LLMUser(client, task)
+    await user.reply("Hi!")
+    reply = await user.reply("What did the order cost?")
+    assert (reply.text, reply.stop) == ("Sorry, I don't know that.", False)
+    assert "invented 15" in user.notes[0] and "said it does not know" in user.notes[-1]

@@ -9,12 +9,14 @@ from autoforge.rollout.user_guards import (
     asks_for_information,
     clean_reply,
     first_person_facts,
+    invented_values,
     is_echo,
     is_refusal,
     mentions_request,
     opening_request,
     read_reply,
     request_terms,
+    speaks_as_agent,
     split_stop,
 )
 
@@ -104,3 +106,16 @@ def test_read_reply_problems() -> None:
     assert read_reply("Thanks [STOP]", done, guards=True).stop
     raw = read_reply("Thanks [STOP]", done, guards=False)  # user_v1: only the exact token
     assert (raw.text, raw.stop) == ("Thanks [STOP]", False)
+
+
+def test_invented_values_and_agent_speak() -> None:
+    known = "cancel order ORD-9; email a.b@example.se\nAgent: Your total is $1,250."
+    assert invented_values("It's ORD-9, total 1250, mail a.b@example.se.", known) == []
+    assert invented_values("The lowest unit price is $15.", known) == ["15"]
+    assert invented_values("My order is ORD-8, email z@x.io", known) == ["ord-8", "z@x.io"]
+    assert speaks_as_agent("Thanks. Is there anything else I can help with?")
+    assert speaks_as_agent("Please provide the new shipping address.")
+    assert not speaks_as_agent("Can you help me cancel my order?")
+    ctx = TurnContext(first=False, heard=("What is the unit price?",), known=known)
+    assert read_reply("It is $15.", ctx, guards=True).problem == "invented 15"
+    assert read_reply("It is ORD-9.", ctx, guards=True).problem is None

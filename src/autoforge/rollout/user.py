@@ -291,7 +291,10 @@ class LLMUser:
                 f"turn {self.turns}: {second.problem} ({said!r}); used the task's request"
             )
             return Reading(opening_request(self.scenario), False, [], None)
-        if second.problem in ("refusal", "repeated a message"):  # twice: the customer gives up
+        if second.problem.startswith("invented"):  # say what a customer without it says
+            self.notes.append(f"turn {self.turns}: {second.problem} again; said it does not know")
+            return Reading("Sorry, I don't know that.", False, [], None)
+        if second.problem in ("refusal", "repeated a message", "spoke as the agent"):
             self.notes.append(f"turn {self.turns}: {second.problem} again; the customer gave up")
             return Reading("Okay, thank you anyway.", True, [], None)
         return Reading(second.text, not second.text, [], None)
@@ -305,6 +308,7 @@ class LLMUser:
             heard=(agent_text, *heard),
             earlier=earlier,
             terms=self.terms,
+            known="\n".join([self.scenario, *map(str, self.facts.values())]),
         )
 
     async def reply(self, agent_text: str) -> UserReply:

@@ -186,17 +186,50 @@ def is_echo(text: str, heard: tuple[str, ...], earlier: tuple[str, ...]) -> bool
     return said in map(_norm, earlier)
 
 
+_VALUE_RE = re.compile(r"[\w.+-]*(?:\d|@)[\w.@+-]*")
+_AGENT_SPEAK_RE = re.compile(
+    r"\b(?:anything else i can (?:help|assist|do)|how (?:can|may) i (?:help|assist)"
+    r"|feel free to (?:ask|reach out|contact)|i(?:'ll| will) (?:process|cancel|send you|look into)"
+    r"|let me (?:check|look|see)|please provide (?:the|your))\b",
+    re.I,
+)
+
+
+def _normal(text: str) -> str:
+    """Lowercase, ``$`` dropped, thousands separators dropped (``$1,250`` -> ``1250``)."""
+    return re.sub(r"(?<=\d),(?=\d{3})", "", text.lower()).replace("$", "")
+
+
+def invented_values(text: str, known: str) -> list[str]:
+    """Ids, numbers and emails in ``text`` that occur nowhere in ``known`` (the scenario, the
+    facts and the chat so far): a customer who says one has made it up."""
+    haystack = _normal(known)
+    values = (m.group(0).strip(".-+") for m in _VALUE_RE.finditer(_normal(text)))
+    return [v for v in values if v and v not in haystack]
+
+
+def speaks_as_agent(text: str) -> bool:
+    """Whether the customer's message is phrased as the agent's ("anything else I can help
+    with?", "please provide your ...", "let me check")."""
+    return bool(_AGENT_SPEAK_RE.search(text))
+
+
 @dataclass(frozen=True)
 class TurnContext:
     """What the guards know about the turn being answered: whether it is the first, whether
     the agent asked for information, what the agent said so far (last first), what the
-    customer said so far, and the task's request terms."""
+    customer said so far, the task's request terms, and the scenario and facts as text."""
 
     first: bool
     asked: bool = False
     heard: tuple[str, ...] = ()
     earlier: tuple[str, ...] = ()
     terms: frozenset[str] = field(default_factory=frozenset)
+    known: str = ""
+
+    def known_text(self) -> str:
+        """Everything the customer may repeat: scenario and facts, and the chat so far."""
+        return "\n".join((self.known, *self.heard, *self.earlier))
 
 
 @dataclass
@@ -222,6 +255,11 @@ def _problem(text: str, stop: bool, ctx: TurnContext) -> str | None:
         return "repeated a message"  # a stopping message is not delivered: its words are moot
     if ctx.first and not mentions_request(text, ctx.terms):
         return "first message does not state the request"
+    if speaks_as_agent(text):
+        return "spoke as the agent"
+    invented = invented_values(text, ctx.known_text()) if ctx.known else []
+    if invented:
+        return f"invented {', '.join(invented[:3])}"
     return None
 
 
@@ -231,8 +269,9 @@ def read_reply(visible: str, ctx: TurnContext, *, guards: bool) -> Reading:
     Without guards only the exact stop token counts and an empty answer stops (user_v1).
     With guards: prefixes and run-on agent lines are cut, mangled stop tokens count, and a
     refusal, an empty answer, an echo of the agent or of itself, a first message that stops
-    or does not mention the request, or a bare stop token in answer to a question is a
-    problem (the caller re-asks once); a first message that states the request and stops is
+    or does not mention the request, a bare stop token in answer to a question, a message
+    phrased as the agent's, or an id/number/email found neither in the task nor in the chat
+    is a problem (the caller re-asks once); a first message that states the request and stops is
     kept without the stop, so the agent gets its turn.
     """
     if not guards:
