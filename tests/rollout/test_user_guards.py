@@ -115,7 +115,9 @@ def test_invented_values_and_agent_speak() -> None:
     assert invented_values("My order is ORD-8, email z@x.io", known) == ["ord-8", "z@x.io"]
     assert speaks_as_agent("Thanks. Is there anything else I can help with?")
     assert speaks_as_agent("Please provide the new shipping address.")
+    assert speaks_as_agent("To confirm: cancel order ORD-9. Shall I go ahead?")
     assert not speaks_as_agent("Can you help me cancel my order?")
+    assert not speaks_as_agent("Yes, please go ahead.")
     ctx = TurnContext(first=False, heard=("What is the unit price?",), known=known)
     assert read_reply("It is $15.", ctx, guards=True).problem == "invented 15"
     assert read_reply("It is ORD-9.", ctx, guards=True).problem is None

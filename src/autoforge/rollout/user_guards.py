@@ -190,7 +190,8 @@ _VALUE_RE = re.compile(r"[\w.+-]*(?:\d|@)[\w.@+-]*")
 _AGENT_SPEAK_RE = re.compile(
     r"\b(?:anything else i can (?:help|assist|do)|how (?:can|may) i (?:help|assist)"
     r"|feel free to (?:ask|reach out|contact)|i(?:'ll| will) (?:process|cancel|send you|look into)"
-    r"|let me (?:check|look|see)|please provide (?:the|your))\b",
+    r"|let me (?:check|look|see)|please provide (?:the|your)|shall i (?:go ahead|proceed)"
+    r"|^to confirm:)",
     re.I,
 )
 
@@ -210,7 +211,8 @@ def invented_values(text: str, known: str) -> list[str]:
 
 def speaks_as_agent(text: str) -> bool:
     """Whether the customer's message is phrased as the agent's ("anything else I can help
-    with?", "please provide your ...", "let me check")."""
+    with?", "please provide your ...", "let me check", "To confirm: ... Shall I go ahead?",
+    the last copied from the prompt's example by the 1.5B)."""
     return bool(_AGENT_SPEAK_RE.search(text))
 
 
