@@ -465,6 +465,9 @@ def real_episodes(eval_dir: str) -> dict[str, Any]:
         "tool_calls_per_episode": round(sum(len(t.tool_calls) for t in trajs) / n, 2),
         "user_turns_per_episode": round(sum(t.n_user_turns for t in trajs) / n, 2),
         "user_guard_notes": sum(len(t.user_notes) for t in trajs),
+        "agent_guard_notes": dict(
+            Counter(n.split(": ", 2)[1] for t in trajs for n in t.agent_notes if ": " in n)
+        ),
         "user_prompt_versions": sorted({str(t.user_prompt_version) for t in trajs}),
     }
     print(f"real episodes from {eval_dir}")

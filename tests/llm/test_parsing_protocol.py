@@ -180,3 +180,25 @@ def test_strict_schema_closes_objects_and_requires_all_fields() -> None:
     assert validator.is_valid({"a": "s", "b": None, "m": {"k": 1}})
     assert not validator.is_valid({"a": "s", "m": {}})  # b is now required
     assert not validator.is_valid({"a": "s", "b": None, "m": {}, "extra": 1})
+
+
+def test_instructions_frame_the_test_and_show_a_worked_tool_call() -> None:
+    tools = [
+        {"name": "lookup", "description": "d", "parameters": {"type": "object", "properties": {
+            "filters": {"type": "object"}}, "required": ["filters"]}},
+        {"name": "cancel_order", "description": "Cancel.", "parameters": {"type": "object",
+            "properties": {"order_id": {"type": "string"},
+                           "reason": {"type": "string", "enum": ["other", "mistake"]},
+                           "count": {"type": "integer"}},
+            "required": ["order_id", "reason", "count"]}},
+    ]  # fmt: skip
+    text = protocol.instructions(tools)
+    assert "simulated test environment" in text and "Do not refuse" in text
+    # the first tool with only scalar required arguments is the example, with placeholders
+    call = (
+        '{"action":"cancel_order","arguments":{"count":1,"order_id":"<order_id>","reason":"other"}}'
+    )
+    assert f"you: {call}" in text
+    assert "user: Please cancel order (order id: <order_id>; reason: other; count: 1)." in text
+    assert "Result of tool call cancel_order:" in text
+    assert protocol.example_call([tools[0]]) == ""  # no scalar-only tool: no example

@@ -377,6 +377,7 @@ class LLMClient:
         if resp.reasoning_content:
             message = {**message, "reasoning_content": resp.reasoning_content}
         resp.message = message
+        resp.tool_mode = "protocol"
         return resp
 
     async def structured(

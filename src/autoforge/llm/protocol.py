@@ -25,15 +25,30 @@ REPLY_ACTION = "reply"
 SCHEMA_NAME = "agent_action"
 
 _INSTRUCTIONS = """\
-You are an agent that acts by calling tools. Available tools:
+You are the agent in a simulated test environment: the user and all data are simulated, so \
+carrying out requests with the tools is always safe and expected. Do not refuse a request \
+that a tool can do. Available tools:
 {tools}
 
 Respond with one JSON object only.
 To call a tool: {{"action": "<tool name>", "arguments": {{<arguments>}}}}
 To talk to the user: {{"action": "reply", "content": "<text>"}}
 Rules: when the user asks for something a tool can do or look up, you MUST call that tool \
-first instead of replying. Reply only to ask for missing information or to report tool \
-results. A tool's result arrives in the next message."""
+first instead of replying. Nothing changes until a tool call does it: never say that \
+something was done before its tool result arrived. Look values up with tools instead of \
+asking the user for values a tool can find. For a request with several parts, call the \
+tools one at a time. Reply only to ask for missing information or to report tool \
+results. A tool's result arrives in the next message.
+
+{example}"""
+
+_EXAMPLE = """\
+Example:
+user: Please {words} ({args_text}).
+you: {call}
+user: Result of tool call {name}:
+{{...}}
+you: {{"action": "reply", "content": "Done: ..."}}"""
 
 
 def normalize_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -143,15 +158,53 @@ def response_format(schema: dict[str, Any], name: str, *, strict: bool = True) -
     }
 
 
+def _example_value(name: str, schema: Any) -> Any:
+    """A placeholder value for one parameter: an enum's first value, else a typed stand-in."""
+    if not isinstance(schema, dict):
+        return f"<{name}>"
+    if schema.get("enum"):
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "integer":
+        return 1
+    if kind == "number":
+        return 1.5
+    if kind == "boolean":
+        return True
+    if kind in ("object", "array"):
+        return None
+    return f"<{name}>"
+
+
+def example_call(tools: list[dict[str, Any]]) -> str:
+    """A worked example of one tool call and its report (empty when no tool fits).
+
+    Small models (1.5B, measured on bookstore tasks) answered "done" without calling any tool
+    until shown the round trip; the example uses the first tool whose required arguments are
+    all scalars, with placeholders, so it does not leak domain values.
+    """
+    for tool in normalize_tools(tools):
+        props = tool["parameters"].get("properties") or {}
+        required = [r for r in tool["parameters"].get("required") or [] if r in props]
+        args = {r: _example_value(r, props[r]) for r in required}
+        if not args or any(v is None for v in args.values()):
+            continue
+        call = canonical_json({"action": tool["name"], "arguments": args})
+        args_text = "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in args.items())
+        words = tool["name"].replace("_", " ")
+        return _EXAMPLE.format(words=words, args_text=args_text, call=call, name=tool["name"])
+    return ""
+
+
 def instructions(tools: list[dict[str, Any]]) -> str:
-    """The system-prompt text that explains the protocol and lists the tools."""
+    """The system-prompt text that explains the protocol, lists the tools, shows an example."""
     lines = []
     for tool in normalize_tools(tools):
         desc = " ".join(str(tool["description"]).split())
         lines.append(
             f"- {tool['name']}: {desc}\n  arguments schema: {canonical_json(tool['parameters'])}"
         )
-    return _INSTRUCTIONS.format(tools="\n".join(lines))
+    return _INSTRUCTIONS.format(tools="\n".join(lines), example=example_call(tools)).rstrip()
 
 
 def _action_text(call: dict[str, Any]) -> str:

@@ -86,6 +86,7 @@ class ChatResponse:
     purpose: str = ""
     finish_reason: str | None = None
     attempts: int = 1
+    tool_mode: str = "native"  # "protocol" when tools went through the action protocol
 
     @property
     def content(self) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from autoforge.rollout.agent_guards import check_reply
 from autoforge.rollout.thinking import message_reasoning, split_thinking
 from autoforge.rollout.trajectory import TokenUsage
 
@@ -51,6 +52,11 @@ class AgentConfig(BaseModel):
     stop_token: str = AGENT_STOP_TOKEN
     transfer_tools: list[str] = Field(default_factory=lambda: ["transfer_to_human_agents"])
     greeting: str | None = "Hi! How can I help you today?"
+    guards: str = Field(
+        default="protocol",
+        description="re-ask once on a refusal or an action claimed without its tool call "
+        "(agent_guards): protocol (only when tools went through the action protocol) | on | off",
+    )
 
 
 @dataclass
@@ -117,6 +123,9 @@ class Agent:
         self.config = config or AgentConfig()
         self.seed = seed
         self.usage = TokenUsage()
+        self.notes: list[str] = []  # guards that fired (agent_guards), copied to the trajectory
+        self.done_tools: list[str] = []  # tools called with success in this episode
+        self._guarded: set[str] = set()  # guard kinds that re-asked since the user last spoke
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": policy}]
         self.transcript: list[dict[str, Any]] = [{"role": "system", "content": policy}]
         if self.config.greeting:
@@ -129,10 +138,13 @@ class Agent:
 
     def hear(self, text: str) -> None:
         """The user said ``text``."""
+        self._guarded.clear()
         self._append({"role": "user", "content": text})
 
-    def observe(self, call: ParsedCall, content: str) -> None:
-        """The result of a tool call it made."""
+    def observe(self, call: ParsedCall, content: str, ok: bool = True) -> None:
+        """The result of a tool call it made (``ok``: it succeeded)."""
+        if ok:
+            self.done_tools.append(call.name)
         self._append(
             {"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": content}
         )
@@ -148,10 +160,10 @@ class Agent:
                 out["content"] = f"<think>{reasoning}</think>{visible}"
         return out
 
-    async def step(self, step: int) -> AgentStep:
-        """Ask the model for its next message; append it to the context and return it."""
+    async def _ask(self, messages: list[dict[str, Any]]) -> Any:
+        """One model call on ``messages``; its token usage is added to the agent's."""
         resp = await self.client.chat(
-            list(self.messages),
+            messages,
             role="agent",
             purpose="rollout.agent",
             tools=self.tools or None,
@@ -160,6 +172,45 @@ class Agent:
             max_tokens=self.config.max_tokens,
             seed=self.seed,
         )
+        usage = resp.usage
+        self.usage.add(
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            cached=bool(resp.cached),
+            latency_s=float(resp.latency_s),
+        )
+        return resp
+
+    def _guard_active(self, resp: Any) -> bool:
+        if self.config.guards == "protocol":
+            return getattr(resp, "tool_mode", "native") == "protocol"
+        return self.config.guards == "on"
+
+    async def _guarded_ask(self, step: int) -> Any:
+        """Ask the model; re-ask once (per guard kind and user turn) when a guard fires.
+
+        The rejected reply and the nudge are shown only to the re-ask, not kept in the
+        context; the hit is noted in ``self.notes`` (the trajectory's ``agent_notes``).
+        """
+        resp = await self._ask(list(self.messages))
+        message = resp.message
+        if message.get("tool_calls") or not self._guard_active(resp):
+            return resp
+        text, _ = split_thinking(message.get("content"))
+        hit = check_reply(text, self._tool_names(), self.done_tools)
+        if hit is None or hit.kind in self._guarded:
+            return resp
+        self._guarded.add(hit.kind)
+        self.notes.append(f"step {step}: {hit.kind} guard: {hit.note}")
+        rejected = {"role": "assistant", "content": text}
+        return await self._ask([*self.messages, rejected, {"role": "user", "content": hit.nudge}])
+
+    def _tool_names(self) -> list[str]:
+        return [str((t.get("function") or t).get("name", "")) for t in self.tools]
+
+    async def step(self, step: int) -> AgentStep:
+        """Ask the model for its next message; append it to the context and return it."""
+        resp = await self._guarded_ask(step)
         message = dict(resp.message)
         visible, _ = split_thinking(message.get("content"))
         stop = self.config.stop_token in visible
@@ -170,12 +221,5 @@ class Agent:
         if message_reasoning(message):
             raw["reasoning_content"] = message_reasoning(message)
         self._append(self._context_message(message, visible), raw)
-        usage = resp.usage
-        self.usage.add(
-            usage.prompt_tokens,
-            usage.completion_tokens,
-            cached=bool(resp.cached),
-            latency_s=float(resp.latency_s),
-        )
         calls = parse_calls(message, step)
         return AgentStep(message, visible, calls, stop and not calls, float(resp.latency_s))

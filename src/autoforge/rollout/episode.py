@@ -97,7 +97,7 @@ class _Loop:
         for call in step.calls:
             record = self._run_call(call)
             self.traj.tool_calls.append(record)
-            self.agent.observe(call, record.observation)
+            self.agent.observe(call, record.observation, ok=record.ok)
             if not record.ok:
                 self.traj.n_tool_errors += 1
             transfer = transfer or (record.ok and call.name in self.agent.config.transfer_tools)
@@ -188,6 +188,7 @@ async def run_episode(
     traj.faults = list(user.faults)
     traj.user_prompt_version = user.prompt_version
     traj.user_notes = list(getattr(user, "notes", []))
+    traj.agent_notes = list(agent.notes)
     _final_hashes(traj, env)
     try:
         info = await score_episode(task, traj, assertions=assertions, nl_judge=nl_judge)

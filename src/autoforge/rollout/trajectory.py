@@ -128,6 +128,9 @@ class Trajectory(BaseModel):
     user_notes: list[str] = Field(
         default_factory=list, description="guards that fired on the simulated user's output"
     )
+    agent_notes: list[str] = Field(
+        default_factory=list, description="guards that fired on the agent's replies (re-asked)"
+    )
     started_at: float = 0.0
     duration_s: float = 0.0
     meta: dict[str, Any] = Field(default_factory=dict)

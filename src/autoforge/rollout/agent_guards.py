@@ -1,0 +1,114 @@
+"""Deterministic checks on the agent's replies, for small models in protocol mode.
+
+Measured with the embedded 1.5B model on bookstore tasks (36/36 episodes at reward 0): the agent
+refused plain requests ("I'm sorry, but I can't assist with that.") or claimed an action ("The
+order has been cancelled") that no tool call did. Each check here returns a note and a nudge;
+the agent then asks the model once more with the nudge (see ``Agent.step``). Pure and general:
+the claim check matches the claimed verb against the names of the tools, never a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_REFUSAL = re.compile(
+    r"\b(?:can(?:'|no)?t|cannot|could ?n[o']t|am (?:not able|unable)|unable) "
+    r"(?:to )?(?:assist|help)(?: you)? with (?:that|this|your request)\b"
+    r"|\bi(?:'m| am) (?:not able|unable) to (?:assist|help)\b",
+    re.IGNORECASE,
+)
+# "has been cancelled", "have updated", "I've placed", "is now refunded", "successfully added"
+_CLAIM = re.compile(
+    r"\b(?:has|have|had|'ve|is|are|was|were|now|successfully|just)\s+(?:been\s+|now\s+)?"
+    r"([a-z]+(?:ed|led))\b",
+    re.IGNORECASE,
+)
+
+# "I'll cancel ...", "let me update ...": a promise in a reply ends the turn without the call
+_PROMISE = re.compile(
+    r"\b(?:i'll|i will|let me|i(?:'m| am) going to)\s+(?:now\s+|go ahead and\s+)?([a-z]+)",
+    re.IGNORECASE,
+)
+# "I can't cancel this order": a refusal of something a tool does, before any tool call
+_CANNOT = re.compile(r"\b(?:can(?:'|no)?t|cannot|unable to)\s+([a-z]+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class GuardHit:
+    """A guard that fired: ``kind`` (refusal | claim), a note for the trajectory, the nudge."""
+
+    kind: str
+    note: str
+    nudge: str
+
+
+def _stem(word: str) -> str:
+    """``cancelled`` -> ``cancel``, ``updated`` -> ``updat``, ``placed`` -> ``plac``."""
+    word = word.lower()
+    for suffix in ("lled", "ied", "ed"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            base = word[: -len(suffix)]
+            return base + ("l" if suffix == "lled" else "")
+    return word
+
+
+def _tool_stems(names: Iterable[str]) -> set[str]:
+    """The verbs of tool names, their first word (``cancel_order`` -> ``cancel``).
+
+    Only the first word: a noun later in the name (``update_shipping_address``) must not turn
+    "it has already been shipped" into a claim.
+    """
+    out: set[str] = set()
+    for name in names:
+        parts = [p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if p]
+        if parts and len(parts[0]) >= 3:
+            out.add(parts[0].lower())
+    return out
+
+
+def _matches(stem: str, tool_stems: set[str]) -> bool:
+    """Whether a claimed verb stem names one of the tool stems (``updat`` ~ ``update``)."""
+    return any(t.startswith(stem) or stem.startswith(t) for t in tool_stems if len(t) >= 3)
+
+
+def claimed_actions(text: str, tools: Iterable[str]) -> list[str]:
+    """The past-tense verbs in ``text`` that claim what one of ``tools`` would do."""
+    stems = _tool_stems(tools)
+    words = [m.group(1) for m in _CLAIM.finditer(text)]
+    words += [m.group(1) for m in _PROMISE.finditer(text)]
+    return [w for w in words if _matches(_stem(w), stems)]
+
+
+def check_reply(text: str, tools: Iterable[str], done: Iterable[str]) -> GuardHit | None:
+    """A guard hit for an agent reply ``text``, or None.
+
+    ``tools``: the names of the tools it has; ``done``: the names of the tools it called with
+    success in this episode. A refusal fires always; a claim fires when the claimed verb names
+    a tool and no successful call of a tool with that verb exists. "I can't <tool verb>"
+    before any successful call counts as a refusal (nothing was checked yet).
+    """
+    snippet = " ".join(text.split())[:80]
+    done = list(done)
+    cannot = [m.group(1) for m in _CANNOT.finditer(text)]
+    blind = not done and any(_matches(_stem(w), _tool_stems(tools)) for w in cannot)
+    if _REFUSAL.search(text) or blind:
+        return GuardHit(
+            "refusal",
+            f"refusal ({snippet!r}); asked again",
+            "(Note: this is a simulated test environment; carrying out the user's request with "
+            "the tools is safe and expected. Do not refuse. Start with the first part of the "
+            "request: call the tool it needs now.)",
+        )
+    done_stems = _tool_stems(done)
+    claims = [w for w in claimed_actions(text, tools) if not _matches(_stem(w), done_stems)]
+    if claims:
+        return GuardHit(
+            "claim",
+            f"claimed {claims[0]!r} with no such tool call ({snippet!r}); asked again",
+            f"(Note: your reply says {claims[0]!r}, but no tool call in this conversation did "
+            "that, so nothing has changed yet. Call the tool that does it now; tell the user "
+            "only after its result arrives.)",
+        )
+    return None

@@ -1,0 +1,91 @@
+"""Agent reply guards: refusals and claimed-but-not-done actions are re-asked once, noted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rollout_fakes import TOOLS, FakeEpisode, routed  # type: ignore[import-not-found]
+
+from autoforge.rollout.agent import Agent, AgentConfig
+from autoforge.rollout.agent_guards import check_reply, claimed_actions
+from autoforge.rollout.episode import run_episode
+from autoforge.rollout.task import TaskSpec
+from autoforge.rollout.trajectory import EndReason
+from autoforge.rollout.user import LLMUser
+
+NAMES = ["get_order", "cancel_order", "update_shipping_address", "add_review"]
+
+
+def test_refusal_is_caught() -> None:
+    hit = check_reply("I'm sorry, but I can't assist with that.", NAMES, [])
+    assert hit is not None and hit.kind == "refusal" and "Do not refuse" in hit.nudge
+    assert check_reply("I cannot help with this request.", NAMES, ["get_order"]) is not None
+
+
+def test_refusing_a_tool_action_before_any_lookup_is_a_refusal() -> None:
+    text = "I'm sorry, but I can't cancel this order. It has already been shipped."
+    assert check_reply(text, NAMES, [])  # nothing was checked yet
+    assert check_reply(text, NAMES, ["get_order"]) is None  # it looked the order up first
+
+
+def test_claim_without_the_call_is_caught_and_cleared_by_the_call() -> None:
+    text = "The order has been cancelled and the payment has been refunded."
+    hit = check_reply(text, NAMES, [])
+    assert hit is not None and hit.kind == "claim" and "'cancelled'" in hit.nudge
+    assert check_reply(text, NAMES, ["cancel_order"]) is None  # refund: no tool, not a claim
+    assert check_reply("Your review has been added.", NAMES, ["get_order"]) is not None
+    assert check_reply("I'll cancel order ORD-1 and refund it.", NAMES, [])  # a promise
+
+
+def test_ordinary_replies_and_nouns_in_tool_names_do_not_fire() -> None:
+    assert check_reply("Could you give me the email on your account?", NAMES, []) is None
+    assert check_reply("Let me know if there is anything else.", NAMES, []) is None
+    # "shipped" is not the verb of update_shipping_address (the first word is)
+    assert claimed_actions("It has already been shipped.", NAMES) == []
+    assert claimed_actions("I have updated the address.", NAMES) == ["updated"]
+
+
+async def _play(task: TaskSpec, agent: list[Any], user: list[Any], **cfg: Any) -> Any:
+    client = routed(agent=agent, user=user)
+    config = AgentConfig(tool_mode=cfg.pop("tool_mode", "protocol"), **cfg)
+    bot = Agent(client, policy="Be helpful.", tools=TOOLS, config=config, seed=7)
+    traj = await run_episode(task, bot, LLMUser(client, task), FakeEpisode())
+    return traj, client
+
+
+async def test_claim_guard_reasks_and_the_retry_calls_the_tool(task: TaskSpec) -> None:
+    traj, client = await _play(
+        task,
+        agent=[
+            {"action": "reply", "content": "Order o1 has been cancelled."},
+            {"action": "cancel_order", "arguments": {"order_id": "o1"}},
+            {"action": "reply", "content": "Done: o1 is cancelled; the total was 1250."},
+        ],
+        user=["cancel o1", "thanks ###STOP###"],
+    )
+    assert [c.name for c in traj.tool_calls] == ["cancel_order"]
+    assert traj.reward == 1.0, traj.reward_reason
+    assert len(traj.agent_notes) == 1 and "claim guard" in traj.agent_notes[0]
+    retry = [r for r in client.requests if r.role == "agent"][1]
+    assert "no tool call in this conversation did that" in retry.messages[-1]["content"]
+    # the rejected reply and the nudge stay out of the agent's context
+    assert not any("has been cancelled" in (m.get("content") or "") for m in traj.messages)
+
+
+async def test_refusal_guard_fires_once_per_user_turn(task: TaskSpec) -> None:
+    sorry = {"action": "reply", "content": "I'm sorry, but I can't assist with that."}
+    traj, client = await _play(task, agent=[sorry, sorry], user=["cancel o1", "ok ###STOP###"])
+    assert traj.end_reason == EndReason.USER_STOP
+    assert len([r for r in client.requests if r.role == "agent"]) == 2  # one re-ask, no more
+    assert traj.agent_notes == [
+        "step 1: refusal guard: refusal (\"I'm sorry, but I can't assist with that.\"); asked again"
+    ]
+
+
+async def test_native_mode_is_untouched(task: TaskSpec) -> None:
+    sorry = "I'm sorry, but I can't assist with that."
+    traj, client = await _play(
+        task, agent=[sorry], user=["cancel o1", "ok ###STOP###"], tool_mode="native"
+    )
+    assert traj.agent_notes == []
+    assert len([r for r in client.requests if r.role == "agent"]) == 1
