@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autoforge.tasks.blueprint import ReasonNode
+from autoforge.tasks.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.model import UserScenario
 from autoforge.tasks.question import (
     ScenarioRequest,
@@ -58,3 +58,47 @@ def test_reasoning_nodes_have_nouns(generated: Any) -> None:
         for node in task.blueprint.nodes:
             if isinstance(node, ReasonNode):
                 assert node.noun and node.noun != "s"
+
+
+_CANCEL_VIA_LOOKUP = {
+    "nodes": [
+        {"kind": "call", "id": "c0", "tool": "get_order",
+         "args": {"order_id": {"kind": "user_fact", "name": "order_id"}}, "walk": 0},
+        {"kind": "call", "id": "c1", "tool": "cancel_order",
+         "args": {"order_id": {"kind": "output", "node": "c0", "path": ["order_id"]},
+                  "reason": {"kind": "user_fact", "name": "reason"}}, "walk": 0},
+    ],
+    "facts": [
+        {"name": "order_id", "role": "entity", "json_schema": {"type": "string"},
+         "collection": "orders", "attribute": "order_id"},
+        {"name": "reason", "role": "value", "json_schema": {"type": "string"}},
+    ],
+    "outputs": [],
+    "walks": [["get_order", "cancel_order"]],
+}  # fmt: skip
+
+
+def test_labelled_ids_go_bare_subjects_keep_their_noun(bookstore_env: Any) -> None:
+    """ "order id: ORD-3" (not "order id: order ORD-3", which an agent copied into the call),
+    also when the id reaches the call through an earlier lookup's output."""
+    bp = Blueprint.model_validate(_CANCEL_VIA_LOOKUP)
+    facts = {"order_id": "ORD-1718", "reason": "other"}
+    request = ScenarioRequest(spec=bookstore_env.spec, blueprint=bp, facts=facts)
+    question = TemplateWriter().write(request).question
+    assert "cancel order (order id: ORD-1718; reason: other)" in question
+    assert "order ORD-1718" not in question
+
+
+def test_generated_questions_never_repeat_the_noun_after_its_label(bookstore_env: Any) -> None:
+    from autoforge.tasks.pipeline import generate_tasks
+
+    tasks, _ = generate_tasks(bookstore_env, 12, "easy", seed=0)
+    seen_entity = False
+    for task in tasks:
+        for fact in task.blueprint.facts:
+            if fact.role == "entity" and fact.collection and fact.name in task.user_facts:
+                seen_entity = True
+                noun = fact.collection.rstrip("s")
+                value = fact_text(task.user_facts[fact.name])
+                assert f"id: {noun} {value}" not in task.scenario.question, task.scenario.question
+    assert seen_entity

@@ -142,14 +142,23 @@ class _Describer:
         self.facts = request.facts
         self.user = user_collection(request.spec.state_schema)
 
-    def fact(self, ref: FactRef) -> str:
+    def fact(self, ref: FactRef, *, labelled: bool = False) -> str:
+        """A fact as the user says it: ``order ORD-3``, or ``ORD-3`` after a label.
+
+        ``labelled``: the text already names the field (``order id: ...``), so an entity id
+        goes bare; "order id: order ORD-3" made a 1.5B agent call ``cancel_order("order ORD-3")``.
+        """
         spec = self.bp.fact(ref.name)
         value = fact_text(self.facts.get(ref.name))
         if spec.collection is not None and spec.collection == self.user:
             return "your account"
-        if spec.role == "entity" and spec.collection:
+        if spec.role == "entity" and spec.collection and not labelled:
             return f"{singular(spec.collection)} {value}"
         return value
+
+    def labelled(self, name: str, binding: Binding) -> str:
+        """``order id: ORD-3``: a field name and its binding, entity ids without their noun."""
+        return f"{words(name)}: {self.binding(binding, labelled=True)}"
 
     def identity(self) -> str:
         """``My email is ...``: the facts that identify the user, said up front."""
@@ -163,17 +172,18 @@ class _Describer:
         noun = singular(self.user or "user")
         return (f"I'm a {noun}; " + " and ".join(parts) + ".") if parts else ""
 
-    def binding(self, binding: Binding) -> str:
+    def binding(self, binding: Binding, *, labelled: bool = False) -> str:
+        """A binding as a noun phrase (``labelled``: after a field name, see :meth:`fact`)."""
         if isinstance(binding, FactRef):
-            return self.fact(binding)
+            return self.fact(binding, labelled=labelled)
         if isinstance(binding, ListBinding):
             return " and ".join(self.binding(b) for b in binding.items)
         if isinstance(binding, ObjectBinding):
-            return ", ".join(f"{words(k)}: {self.binding(b)}" for k, b in binding.fields.items())
+            return ", ".join(self.labelled(k, b) for k, b in binding.fields.items())
         node = self.bp.node(binding.node)
         if isinstance(node, ReasonNode):
             return self.reasoning(node)
-        return self.output(node, OutputRef(node=binding.node, path=binding.path))
+        return self.output(node, OutputRef(node=binding.node, path=binding.path), labelled)
 
     def subject(self, call: CallNode) -> str:
         """What a call is about: the entity it is keyed by, or its search criteria."""
@@ -182,7 +192,7 @@ class _Describer:
                 return self.binding(binding)
         return f"the {words(call.tool)} results"
 
-    def output(self, call: CallNode, ref: OutputRef) -> str:
+    def output(self, call: CallNode, ref: OutputRef, labelled: bool = False) -> str:
         if not ref.path:
             return self.subject(call)
         name = next((str(s) for s in reversed(ref.path) if isinstance(s, str)), "")
@@ -192,7 +202,8 @@ class _Describer:
             return "your account"
         same = _entity_binding(call.args, entity, self.spec) if entity else None
         if same is not None:
-            return self.binding(same)  # the call's own subject: "order ORD-3", "the book ordered"
+            # the call's own subject: "order ORD-3", "the book ordered"
+            return self.binding(same, labelled=labelled)
         if entity and tool_access(self.spec.tool(call.tool)) == "write":
             return f"the {singular(entity)} created by the '{words(call.tool)}' request"
         noun = singular(entity) if entity else words(name or "result")
@@ -240,7 +251,7 @@ class _Describer:
         )
 
     def goal(self, call: CallNode) -> str:
-        parts = [f"{words(k)}: {self.binding(b)}" for k, b in call.args.items()]
+        parts = [self.labelled(k, b) for k, b in call.args.items()]
         return f"{words(call.tool)} ({'; '.join(parts)})" if parts else words(call.tool)
 
 
