@@ -150,6 +150,15 @@ def scenario_text(scenario: Any) -> str:
     return "\n".join(parts)
 
 
+def _known_facts(task: Any) -> dict[str, str]:
+    """The task's user facts, plus who the user is (``user_identity``: email, name) where the
+    facts do not already say it; the identity is known to the user but not in the request."""
+    facts = {k: _fact_text(v) for k, v in dict(task.user_facts).items()}
+    for key, value in dict(getattr(task, "user_identity", None) or {}).items():
+        facts.setdefault(key, _fact_text(value))
+    return facts
+
+
 def from_task_model(task: Any) -> TaskSpec:
     """A :class:`TaskSpec` from an ``autoforge.tasks.model.Task`` (duck-typed, no import).
 
@@ -169,7 +178,7 @@ def from_task_model(task: Any) -> TaskSpec:
         id=str(task.id),
         env_id=str(task.env_id),
         scenario=scenario_text(task.scenario),
-        user_known_facts={k: _fact_text(v) for k, v in dict(task.user_facts).items()},
+        user_known_facts=_known_facts(task),
         initial_state=dict(task.initial_state) if task.initial_state is not None else None,
         gold_state_hash=str(task.final_state_hash),
         required_outputs=texts,

@@ -85,6 +85,11 @@ class Task(BaseModel):
     required_outputs: list[RequiredOutput] = Field(default_factory=list)
     scenario: UserScenario
     user_facts: dict[str, Any] = Field(default_factory=dict)
+    user_identity: dict[str, Any] = Field(
+        default_factory=dict,
+        description="who the user is (email, name of the user record in play): known to the "
+        "simulated user, not part of the request (tasks.identity)",
+    )
     difficulty: DifficultyMetrics = Field(default_factory=DifficultyMetrics)
     seed: int = 0
     meta: dict[str, Any] = Field(default_factory=dict)

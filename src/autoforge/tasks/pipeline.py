@@ -29,6 +29,7 @@ from autoforge.tasks.gates import (
     replay_is_stable,
 )
 from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
+from autoforge.tasks.identity import user_identity
 from autoforge.tasks.instantiate import (
     GoldFailure,
     GoldRun,
@@ -282,6 +283,7 @@ class _Run:
             initial_state=inst.initial_state, initial_state_hash=inst.initial_hash,
             final_state_hash=run.final_hash, gold_calls=run.calls, required_outputs=outputs,
             scenario=scenario, user_facts=run.facts, difficulty=metrics, seed=task_seed,
+            user_identity=user_identity(self.env.spec.state_schema, inst.initial_state, run.calls),
             meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
                   "graph_judge": self.graph.judge},
         )  # fmt: skip
