@@ -37,6 +37,17 @@ def test_claim_without_the_call_is_caught_and_cleared_by_the_call() -> None:
     assert check_reply("I'll cancel order ORD-1 and refund it.", NAMES, [])  # a promise
 
 
+def test_template_replies_and_bare_done_are_caught() -> None:
+    """The 1.5B copied the protocol example's reply ("Done: ...") in 3/12 episodes."""
+    hit = check_reply("Done: ...", NAMES, ["get_order"], turn_calls=1)
+    assert hit is not None and hit.kind == "placeholder"
+    assert check_reply("<what the result says, in full sentences>", NAMES, [], 1) is not None
+    assert check_reply("Email me at <a@b.c> or see <https://x.y>", NAMES, [], 1) is None
+    hit = check_reply("Done.", NAMES, [], turn_calls=0)
+    assert hit is not None and hit.kind == "claim"
+    assert check_reply("Done.", NAMES, ["cancel_order"], turn_calls=1) is None
+
+
 def test_ordinary_replies_and_nouns_in_tool_names_do_not_fire() -> None:
     assert check_reply("Could you give me the email on your account?", NAMES, []) is None
     assert check_reply("Let me know if there is anything else.", NAMES, []) is None

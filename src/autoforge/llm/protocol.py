@@ -48,7 +48,7 @@ user: Please {words} ({args_text}).
 you: {call}
 user: Result of tool call {name}:
 {{...}}
-you: {{"action": "reply", "content": "Done: ..."}}"""
+you: {{"action": "reply", "content": "<what the result says, in full sentences>"}}"""
 
 
 def normalize_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:

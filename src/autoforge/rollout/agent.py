@@ -126,6 +126,7 @@ class Agent:
         self.notes: list[str] = []  # guards that fired (agent_guards), copied to the trajectory
         self.done_tools: list[str] = []  # tools called with success in this episode
         self._guarded: set[str] = set()  # guard kinds that re-asked since the user last spoke
+        self._turn_calls = 0  # tool calls since the user last spoke
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": policy}]
         self.transcript: list[dict[str, Any]] = [{"role": "system", "content": policy}]
         if self.config.greeting:
@@ -139,10 +140,12 @@ class Agent:
     def hear(self, text: str) -> None:
         """The user said ``text``."""
         self._guarded.clear()
+        self._turn_calls = 0
         self._append({"role": "user", "content": text})
 
     def observe(self, call: ParsedCall, content: str, ok: bool = True) -> None:
         """The result of a tool call it made (``ok``: it succeeded)."""
+        self._turn_calls += 1
         if ok:
             self.done_tools.append(call.name)
         self._append(
@@ -197,7 +200,7 @@ class Agent:
         if message.get("tool_calls") or not self._guard_active(resp):
             return resp
         text, _ = split_thinking(message.get("content"))
-        hit = check_reply(text, self._tool_names(), self.done_tools)
+        hit = check_reply(text, self._tool_names(), self.done_tools, self._turn_calls)
         if hit is None or hit.kind in self._guarded:
             return resp
         self._guarded.add(hit.kind)

@@ -31,6 +31,10 @@ _PROMISE = re.compile(
     r"\b(?:i'll|i will|let me|i(?:'m| am) going to)\s+(?:now\s+|go ahead and\s+)?([a-z]+)",
     re.IGNORECASE,
 )
+# a reply that is only a template: "Done: ...", "...", "<what the result says>"
+_PLACEHOLDER = re.compile(r"^\W*(?:done\W*)?(?:\.\.\.|…)\W*$|<[^<>:/@]{2,60}>", re.IGNORECASE)
+# "Done." / "Done: ...": a bare claim of success
+_DONE = re.compile(r"^\W*done\b", re.IGNORECASE)
 # "I can't cancel this order": a refusal of something a tool does, before any tool call
 _CANNOT = re.compile(r"\b(?:can(?:'|no)?t|cannot|unable to)\s+([a-z]+)", re.IGNORECASE)
 
@@ -81,18 +85,36 @@ def claimed_actions(text: str, tools: Iterable[str]) -> list[str]:
     return [w for w in words if _matches(_stem(w), stems)]
 
 
-def check_reply(text: str, tools: Iterable[str], done: Iterable[str]) -> GuardHit | None:
+def check_reply(
+    text: str, tools: Iterable[str], done: Iterable[str], turn_calls: int = 1
+) -> GuardHit | None:
     """A guard hit for an agent reply ``text``, or None.
 
     ``tools``: the names of the tools it has; ``done``: the names of the tools it called with
     success in this episode. A refusal fires always; a claim fires when the claimed verb names
     a tool and no successful call of a tool with that verb exists. "I can't <tool verb>"
-    before any successful call counts as a refusal (nothing was checked yet).
+    before any successful call counts as a refusal (nothing was checked yet). A template
+    reply ("Done: ...", a ``<placeholder>``; the 1.5B copied the protocol example) fires
+    always; "Done" with no tool call since the user last spoke (``turn_calls``) is a claim.
     """
     snippet = " ".join(text.split())[:80]
     done = list(done)
     cannot = [m.group(1) for m in _CANNOT.finditer(text)]
     blind = not done and any(_matches(_stem(w), _tool_stems(tools)) for w in cannot)
+    if _PLACEHOLDER.search(text):
+        return GuardHit(
+            "placeholder",
+            f"template reply ({snippet!r}); asked again",
+            "(Note: that reply is a template, not an answer. If the request needs a tool, call "
+            "it now; otherwise write the actual reply to the user.)",
+        )
+    if _DONE.search(text) and turn_calls == 0:
+        return GuardHit(
+            "claim",
+            f"said done with no tool call ({snippet!r}); asked again",
+            "(Note: no tool call has been made for this request, so nothing has changed yet. "
+            "Call the tool for the first part of the request now.)",
+        )
     if _REFUSAL.search(text) or blind:
         return GuardHit(
             "refusal",
