@@ -173,3 +173,60 @@ def pick_examples(
             if len(picked) < k and name not in {p[0] for p in picked}:
                 picked.append((name, code))
     return picked
+
+
+@functools.lru_cache(maxsize=1)
+def example_helpers() -> dict[str, str]:
+    """Private helpers of the bundled example tools, each with its imports and dependencies.
+
+    Small models call a helper they saw in a few-shot example (``_next_id``, ``_money``) without
+    defining it, and repairing the NameError tends to return the same code; these sources let
+    :func:`add_example_helpers` supply the definition deterministically instead.
+    """
+    loaded = _bookstore_sources()
+    if loaded is None:
+        return {}
+    source, _ = loaded
+    tree = ast.parse(source)
+    return {
+        n.name: _with_dependencies(tree, source, n.name)
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef) and n.name.startswith("_")
+    }
+
+
+def undefined_private_names(source: str) -> list[str]:
+    """Names starting with ``_`` that ``source`` reads but never binds (def, arg, import...)."""
+    tree = ast.parse(source)
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+    used = {
+        n.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id.startswith("_")
+    }
+    return sorted(used - bound)
+
+
+def add_example_helpers(source: str) -> tuple[str, list[str]]:
+    """``source`` with the example helpers it calls but does not define appended, and their names.
+
+    Helpers are added one at a time until nothing known is missing (a helper brings its own
+    dependencies, so none is added twice). Names no example defines are left for the checks.
+    """
+    helpers = example_helpers()
+    added: list[str] = []
+    while True:
+        missing = [n for n in undefined_private_names(source) if n in helpers and n not in added]
+        if not missing:
+            return source, added
+        added.append(missing[0])
+        source = f"{source}\n\n{helpers[missing[0]]}\n"

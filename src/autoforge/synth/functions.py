@@ -30,7 +30,7 @@ from autoforge.synth.checks import (
 from autoforge.synth.classify import READ_CLASSES
 from autoforge.synth.codegen import CodeError, ToolCode, extract_function, from_source
 from autoforge.synth.effects import MirrorEffect, nested_lookup
-from autoforge.synth.examples import pick_examples
+from autoforge.synth.examples import add_example_helpers, pick_examples
 from autoforge.synth.report import CheckResult, ToolReport, Usage
 from autoforge.synth.templates import FieldMap, render_skeleton, render_template, signature
 from autoforge.synth.teststate import slice_state
@@ -433,6 +433,7 @@ async def _llm_loop(
             last_error = str(exc)
             messages = prompts.repair_messages(first, text.strip()[:3000], [str(exc)])
             continue
+        code = _with_example_helpers(code, report)
         sloppy = degenerate(code, resp.finish_reason)
         if sloppy:
             report.errors.append(f"attempt {attempt}: {sloppy}")
@@ -462,3 +463,16 @@ async def _llm_loop(
         report.errors.append(f"attempt {attempt}: " + "; ".join(problems)[:600])
         messages = prompts.repair_messages(first, code.source, problems)
     return None
+
+
+def _with_example_helpers(code: ToolCode, report: ToolReport) -> ToolCode:
+    """``code`` plus the few-shot helpers it calls without defining them (noted in the report).
+
+    A small model copies ``_next_id(...)`` from an example and leaves the definition out; a
+    repair round then often returns the same code, so the definition is supplied here.
+    """
+    source, added = add_example_helpers(code.source)
+    if not added:
+        return code
+    report.helpers_added.extend(n for n in added if n not in report.helpers_added)
+    return extract_function(source, code.name)

@@ -57,6 +57,10 @@ class ToolReport(BaseModel):
     )
     checks: list[CheckResult] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list, description="why each failed attempt failed")
+    helpers_added: list[str] = Field(
+        default_factory=list,
+        description="few-shot helpers the LLM called without defining, supplied by synthesis",
+    )
     llm_tests: int = 0
     llm_tests_dropped: int = Field(
         default=0, description="proposed cases contradicting the docs' preconditions"
