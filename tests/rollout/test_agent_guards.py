@@ -1,13 +1,17 @@
-"""Agent reply guards: refusals and claimed-but-not-done actions are re-asked once, noted."""
+"""Agent reply guards: refusals, claimed-but-not-done actions and calls that copy the tool
+documentation's example value are re-asked once, noted."""
 
 from __future__ import annotations
 
+import copy
+import json
+from pathlib import Path
 from typing import Any
 
-from rollout_fakes import TOOLS, FakeEpisode, routed  # type: ignore[import-not-found]
+from rollout_fakes import INITIAL, TOOLS, FakeEpisode, routed  # type: ignore[import-not-found]
 
 from autoforge.rollout.agent import Agent, AgentConfig
-from autoforge.rollout.agent_guards import check_reply, claimed_actions
+from autoforge.rollout.agent_guards import check_calls, check_reply, claimed_actions, tool_docs
 from autoforge.rollout.episode import run_episode
 from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.trajectory import EndReason
@@ -59,8 +63,10 @@ def test_ordinary_replies_and_nouns_in_tool_names_do_not_fire() -> None:
 async def _play(task: TaskSpec, agent: list[Any], user: list[Any], **cfg: Any) -> Any:
     client = routed(agent=agent, user=user)
     config = AgentConfig(tool_mode=cfg.pop("tool_mode", "protocol"), **cfg)
-    bot = Agent(client, policy="Be helpful.", tools=TOOLS, config=config, seed=7)
-    traj = await run_episode(task, bot, LLMUser(client, task), FakeEpisode())
+    tools = cfg.pop("tools", TOOLS)
+    episode = cfg.pop("episode", FakeEpisode())
+    bot = Agent(client, policy="Be helpful.", tools=tools, config=config, seed=7)
+    traj = await run_episode(task, bot, LLMUser(client, task), episode)
     return traj, client
 
 
@@ -100,3 +106,103 @@ async def test_native_mode_is_untouched(task: TaskSpec) -> None:
     )
     assert traj.agent_notes == []
     assert len([r for r in client.requests if r.role == "agent"]) == 1
+
+
+BOOKSTORE_TOOLS = json.loads(
+    (Path(__file__).parents[2] / "src/autoforge/examples/bookstore/tools.openai.json").read_text()
+)
+MAREN = "maren.okafor@example.com"  # the "e.g." value of find_customer_by_email's email
+
+
+def test_the_bookstore_example_email_is_caught_unless_the_conversation_has_it() -> None:
+    calls = [("find_customer_by_email", {"email": MAREN})]
+    hit = check_calls(calls, BOOKSTORE_TOOLS, "Hi, my customer id is C-6411.")
+    assert hit is not None and hit.kind == "example"
+    assert hit.nudge.startswith(f"(Note: {MAREN} is the documentation's example")
+    said = "My email is Maren.Okafor@example.com, please look me up."  # any case
+    assert check_calls(calls, BOOKSTORE_TOOLS, said) is None
+    other = [("find_customer_by_email", {"email": "samuel.oduya@example.com"})]
+    assert check_calls(other, BOOKSTORE_TOOLS, "") is None  # not in the docs
+
+
+def test_enum_values_short_values_and_words_inside_tokens_do_not_fire() -> None:
+    tool = {
+        "name": "list_orders",
+        "description": "List orders, e.g. status shipped for customer C-1 in region eu.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "status": {"type": "string", "enum": ["shipped", "open"]},
+                "customer_id": {"type": "string", "examples": ["C-1"]},
+                "region": {"type": "string", "default": "eu"},
+                "note": {"type": "string", "example": "gift wrap"},
+            },
+        },
+    }
+    assert "gift wrap" in tool_docs(tool)[0] and "shipped" in tool_docs(tool)[1]
+    assert check_calls([("list_orders", {"status": "shipped"})], [tool], "") is None  # enum
+    assert check_calls([("list_orders", {"region": "eu"})], [tool], "") is None  # < 3 chars
+    assert check_calls([("list_orders", {"customer_id": "C-12"})], [tool], "") is None
+    hit = check_calls([("list_orders", {"customer_id": "C-1"})], [tool], "")
+    assert hit is not None and "'C-1'" in hit.note
+    nested = {"items": [{"note": "Gift wrap "}]}  # nested leaves, any case, padded
+    assert check_calls([("list_orders", nested)], [tool], "") is not None
+    assert check_calls([("unknown_tool", {"customer_id": "C-1"})], [tool], "") is None
+
+
+def _tools_with_example(order_id: str) -> list[dict[str, Any]]:
+    """The fake tools, their ``order_id`` documented with the example ``order_id``."""
+    tools = copy.deepcopy(TOOLS)
+    for tool in tools:
+        prop = tool["function"]["parameters"]["properties"]["order_id"]
+        prop["description"] = f"The order id, e.g. {order_id}."
+    return tools
+
+
+async def test_example_value_call_is_not_run_and_the_agent_asks_instead(task: TaskSpec) -> None:
+    """Without the guard, cancel_order("ord-9") runs and cancels the wrong order."""
+    state = copy.deepcopy(INITIAL)
+    state["orders"]["ord-9"] = {"status": "open"}
+    episode = FakeEpisode(state)
+    traj, client = await _play(
+        task,
+        agent=[
+            {"action": "cancel_order", "arguments": {"order_id": "ord-9"}},
+            {"action": "reply", "content": "Which order would you like to cancel?"},
+            {"action": "cancel_order", "arguments": {"order_id": "o1"}},
+            {"action": "reply", "content": "Order o1 is cancelled; its total was 1250."},
+        ],
+        user=["Please cancel my order.", "It is o1.", "thanks ###STOP###"],
+        tools=_tools_with_example("ord-9"),
+        episode=episode,
+    )
+    assert episode.calls == [("cancel_order", {"order_id": "o1"})]  # ord-9 never ran
+    assert episode.state["orders"]["ord-9"]["status"] == "open"
+    assert traj.agent_notes == [
+        "step 1: example guard: cancel_order called with the documentation's example "
+        "'ord-9'; not run, asked again"
+    ]
+    retry = [r for r in client.requests if r.role == "agent"][1]
+    assert "ord-9 is the documentation's example" in retry.messages[-1]["content"]
+    replies = [m for m in traj.messages if m["role"] == "assistant"]
+    assert replies[1]["content"] == "Which order would you like to cancel?"  # it asked instead
+    # the rejected call and its note stay out of the agent's context
+    assert not any("documentation's example" in str(m.get("content")) for m in traj.messages)
+
+
+async def test_example_value_the_user_said_is_run(task: TaskSpec) -> None:
+    episode = FakeEpisode()
+    traj, client = await _play(
+        task,
+        agent=[
+            {"action": "cancel_order", "arguments": {"order_id": "o1"}},
+            {"action": "reply", "content": "Order o1 is cancelled; its total was 1250."},
+        ],
+        user=["Please cancel order o1.", "thanks ###STOP###"],
+        tools=_tools_with_example("o1"),
+        episode=episode,
+    )
+    assert episode.calls == [("cancel_order", {"order_id": "o1"})]
+    assert traj.reward == 1.0, traj.reward_reason
+    assert traj.agent_notes == []
+    assert len([r for r in client.requests if r.role == "agent"]) == 2  # no re-ask

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from autoforge.rollout.agent_guards import check_reply
+from autoforge.rollout.agent_guards import check_calls, check_reply
 from autoforge.rollout.thinking import message_reasoning, split_thinking
 from autoforge.rollout.trajectory import TokenUsage
 
@@ -54,7 +54,8 @@ class AgentConfig(BaseModel):
     greeting: str | None = "Hi! How can I help you today?"
     guards: str = Field(
         default="protocol",
-        description="re-ask once on a refusal or an action claimed without its tool call "
+        description="re-ask once on a refusal, an action claimed without its tool call, or a call "
+        "passing the tool documentation's example value "
         "(agent_guards): protocol (only when tools went through the action protocol) | on | off",
     )
 
@@ -197,16 +198,51 @@ class Agent:
         """
         resp = await self._ask(list(self.messages))
         message = resp.message
-        if message.get("tool_calls") or not self._guard_active(resp):
+        if not self._guard_active(resp):
             return resp
+        if message.get("tool_calls"):
+            return await self._guard_calls(step, resp)
         text, _ = split_thinking(message.get("content"))
         hit = check_reply(text, self._tool_names(), self.done_tools, self._turn_calls)
         if hit is None or hit.kind in self._guarded:
             return resp
-        self._guarded.add(hit.kind)
-        self.notes.append(f"step {step}: {hit.kind} guard: {hit.note}")
+        self._note(step, hit.kind, hit.note)
         rejected = {"role": "assistant", "content": text}
         return await self._ask([*self.messages, rejected, {"role": "user", "content": hit.nudge}])
+
+    def _note(self, step: int, kind: str, note: str) -> None:
+        """Record a guard hit; the kind re-asks no more until the user speaks again."""
+        self._guarded.add(kind)
+        self.notes.append(f"step {step}: {kind} guard: {note}")
+
+    def _known_text(self) -> str:
+        """The text task facts can come from: the policy, user messages, tool results.
+
+        The agent's own messages are left out: a value it wrote itself is no evidence.
+        """
+        return "\n".join(
+            str(m.get("content") or "")
+            for m in self.messages
+            if m.get("role") in ("system", "user", "tool")
+        )
+
+    async def _guard_calls(self, step: int, resp: Any) -> Any:
+        """Re-ask once when a call passes the tool documentation's example value.
+
+        The rejected call is not run: the re-ask sees it answered by a tool message holding
+        the nudge (valid history in native mode too), and neither is kept in the context.
+        """
+        calls = parse_calls(resp.message, step)
+        hit = check_calls([(c.name, c.arguments) for c in calls], self.tools, self._known_text())
+        if hit is None or hit.kind in self._guarded:
+            return resp
+        self._note(step, hit.kind, hit.note)
+        rejected = {"role": "assistant", "content": None, "tool_calls": resp.message["tool_calls"]}
+        answers = [
+            {"role": "tool", "tool_call_id": c.call_id, "name": c.name, "content": hit.nudge}
+            for c in calls
+        ]
+        return await self._ask([*self.messages, rejected, *answers])
 
     def _tool_names(self) -> list[str]:
         return [str((t.get("function") or t).get("name", "")) for t in self.tools]

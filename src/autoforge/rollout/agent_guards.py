@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 _REFUSAL = re.compile(
     r"\b(?:can(?:'|no)?t|cannot|could ?n[o']t|am (?:not able|unable)|unable) "
@@ -133,4 +134,108 @@ def check_reply(
             "that, so nothing has changed yet. Call the tool that does it now; tell the user "
             "only after its result arrives.)",
         )
+    return None
+
+
+# Schema keys whose text documents a tool; "default" is left out: passing the value the tool
+# would use anyway changes nothing, so it is no sign of a copied example.
+_DOC_TEXT_KEYS = ("description",)
+_DOC_VALUE_KEYS = ("example", "examples")
+
+
+def _strings(value: object) -> list[str]:
+    """Every string leaf of a JSON value (dict values, list items), in order."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _schema_docs(schema: object) -> tuple[list[str], set[str]]:
+    """The documentation text of a JSON schema and its enum values, walked recursively.
+
+    Text: every ``description`` and every ``example``/``examples`` value. Enum values are
+    returned apart: an enum lists the legal choices, so using one is no copied example.
+    """
+    if isinstance(schema, list):
+        parts = [_schema_docs(s) for s in schema]
+        return [t for p in parts for t in p[0]], {e for p in parts for e in p[1]}
+    if not isinstance(schema, dict):
+        return [], set()
+    texts = [schema[k] for k in _DOC_TEXT_KEYS if isinstance(schema.get(k), str)]
+    texts += [s for k in _DOC_VALUE_KEYS for s in _strings(schema.get(k))]
+    enums = {s.casefold() for s in _strings(schema.get("enum"))}
+    for key, sub in schema.items():
+        if key not in (*_DOC_TEXT_KEYS, *_DOC_VALUE_KEYS, "enum", "default", "const"):
+            sub_texts, sub_enums = _schema_docs(sub)
+            texts += sub_texts
+            enums |= sub_enums
+    return texts, enums
+
+
+def tool_docs(tool: dict[str, Any]) -> tuple[str, set[str]]:
+    """A tool's documentation as one casefolded text (its description and its parameters'
+    descriptions and examples), and its casefolded enum values. ``tool``: OpenAI format."""
+    fn = tool.get("function", tool)
+    fn = fn if isinstance(fn, dict) else {}
+    texts, enums = _schema_docs(fn.get("parameters"))
+    desc = fn.get("description")
+    return "\n".join([desc if isinstance(desc, str) else "", *texts]).casefold(), enums
+
+
+def _in_text(value: str, text: str) -> bool:
+    """Whether casefolded ``value`` occurs in ``text`` as a whole token (not inside a word)."""
+    pattern = rf"(?<![\w.@-]){re.escape(value)}(?![\w@-]|\.\w)"
+    return re.search(pattern, text) is not None
+
+
+def copied_examples(arguments: object, tool: dict[str, Any], known: str) -> list[str]:
+    """String argument values that the tool's documentation shows and the conversation lacks.
+
+    ``known``: the text the task facts can come from (policy, user messages, tool results).
+    A value counts when it has 3+ characters, is no enum choice, occurs in the tool's docs as
+    a whole token, and occurs nowhere in ``known`` (all compared casefolded).
+    """
+    docs, enums = tool_docs(tool)
+    known = known.casefold()
+    out = []
+    for raw in _strings(arguments):
+        value = raw.strip().casefold()
+        documented = len(value) >= 3 and value not in enums and _in_text(value, docs)
+        if documented and value not in known:
+            out.append(raw.strip())
+    return out
+
+
+def _tool_name(tool: dict[str, Any]) -> str:
+    """The name of a tool spec, OpenAI format (``{"function": {"name": ...}}``) or flat."""
+    fn = tool.get("function")
+    return str((fn if isinstance(fn, dict) else tool).get("name", ""))
+
+
+def check_calls(
+    calls: Iterable[tuple[str, object]], tools: Iterable[dict[str, Any]], known: str
+) -> GuardHit | None:
+    """A guard hit when a tool call passes a value copied from that tool's documentation.
+
+    ``calls``: (tool name, arguments) pairs; ``tools``: the tool specs (OpenAI format);
+    ``known``: see ``copied_examples``. Measured: the 1.5B called ``find_customer_by_email``
+    with the "e.g." address of its parameter description in 4/4 multi-part bookstore tasks,
+    never asking the customer. The call is not run; the agent is asked again.
+    """
+    by_name = {_tool_name(t): t for t in tools}
+    for name, arguments in calls:
+        tool = by_name.get(name)
+        copied = copied_examples(arguments, tool, known) if tool else []
+        if copied:
+            return GuardHit(
+                "example",
+                f"{name} called with the documentation's example {copied[0]!r}; not run, "
+                "asked again",
+                f"(Note: {copied[0]} is the documentation's example, not this customer's data; "
+                "the call was not run. Ask the customer for it or look it up with a tool.)",
+            )
     return None
