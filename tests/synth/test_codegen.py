@@ -95,18 +95,18 @@ def test_unshared_assembly_gives_every_tool_its_own_helpers() -> None:
 def test_example_helpers_called_but_not_defined_are_supplied() -> None:
     """A tool that calls the few-shot helpers ``_next_id``/``_money`` without defining them gets
     their definitions (with imports), runs, and unknown private names are left alone."""
-    from autoforge.synth.examples import add_example_helpers, undefined_private_names
+    from autoforge.synth.examples import add_example_helpers, undefined_names
 
     src = (
         "def create_task(state, title):\n"
         '    tid = _next_id(state["tasks"], "T-")\n'
         '    state["tasks"][tid] = {"id": tid, "title": title, "fee": _money(2.005), "x": _nope}\n'
-        "    return tid\n"
+        "    return copy.deepcopy(tid)\n"
     )
-    assert undefined_private_names(src) == ["_money", "_next_id", "_nope"]
+    assert undefined_names(src) == ["_money", "_next_id", "_nope", "copy"]
     patched, added = add_example_helpers(src)
-    assert sorted(added) == ["_money", "_next_id"]
-    assert undefined_private_names(patched) == ["_nope"]
+    assert sorted(added) == ["_money", "_next_id", "copy"]
+    assert undefined_names(patched) == ["_nope"]
     code = extract_function(patched.replace("_nope", "None"), "create_task")
     namespace: dict[str, object] = {}
     exec(code.source, namespace)  # trusted test code, not LLM output

@@ -11,6 +11,7 @@ classes the bookstore lacks.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import json
 
@@ -195,10 +196,28 @@ def example_helpers() -> dict[str, str]:
     }
 
 
-def undefined_private_names(source: str) -> list[str]:
-    """Names starting with ``_`` that ``source`` reads but never binds (def, arg, import...)."""
+def _example_imports() -> dict[str, str]:
+    """Import line per name the examples import (``copy`` -> ``import copy``), plus the plain
+    ``import <module>`` of every module the sandbox allows."""
+    from autoforge.env.sandbox import ALLOWED_MODULES
+
+    out = {m: f"import {m}" for m in ALLOWED_MODULES if "." not in m}
+    loaded = _bookstore_sources()
+    for node in ast.parse(loaded[0]).body if loaded else []:
+        if isinstance(node, ast.Import):
+            out.update({(a.asname or a.name): f"import {a.name}" for a in node.names})
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for a in node.names:
+                alias = f" as {a.asname}" if a.asname else ""
+                out[a.asname or a.name] = f"from {node.module} import {a.name}{alias}"
+    return out
+
+
+def undefined_names(source: str) -> list[str]:
+    """Names ``source`` reads but never binds (def, assignment, argument, import), builtins and
+    the runtime-provided ``ToolError`` excepted."""
     tree = ast.parse(source)
-    bound: set[str] = set()
+    bound: set[str] = {*dir(builtins), "ToolError"}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             bound.add(node.name)
@@ -208,25 +227,30 @@ def undefined_private_names(source: str) -> list[str]:
             bound.add(node.arg)
         elif isinstance(node, ast.alias):
             bound.add((node.asname or node.name).split(".")[0])
-    used = {
-        n.id
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id.startswith("_")
-    }
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     return sorted(used - bound)
 
 
 def add_example_helpers(source: str) -> tuple[str, list[str]]:
-    """``source`` with the example helpers it calls but does not define appended, and their names.
+    """``source`` with what it uses but never defines supplied, and the names supplied.
 
-    Helpers are added one at a time until nothing known is missing (a helper brings its own
-    dependencies, so none is added twice). Names no example defines are left for the checks.
+    Small models copy ``_next_id(...)`` or ``copy.deepcopy`` from a few-shot example and leave
+    the definition or the import out; a repair round then often returns the same code. Private
+    helpers come from the examples (each with its own dependencies, so none is added twice);
+    modules and names the examples import get their import line. Names nobody defines are left
+    for the checks to report.
     """
-    helpers = example_helpers()
+    helpers, imports = example_helpers(), _example_imports()
     added: list[str] = []
     while True:
-        missing = [n for n in undefined_private_names(source) if n in helpers and n not in added]
+        missing = [
+            n for n in undefined_names(source) if (n in helpers or n in imports) and n not in added
+        ]
         if not missing:
             return source, added
-        added.append(missing[0])
-        source = f"{source}\n\n{helpers[missing[0]]}\n"
+        name = missing[0]
+        added.append(name)
+        if name in helpers:
+            source = f"{source}\n\n{helpers[name]}\n"
+        else:
+            source = f"{imports[name]}\n{source}"
