@@ -206,3 +206,31 @@ async def test_example_value_the_user_said_is_run(task: TaskSpec) -> None:
     assert traj.reward == 1.0, traj.reward_reason
     assert traj.agent_notes == []
     assert len([r for r in client.requests if r.role == "agent"]) == 2  # no re-ask
+
+
+async def test_example_value_in_the_call_a_refusal_reask_returns_is_caught(task: TaskSpec) -> None:
+    """Measured (eval3): the refusal nudge's retry was the example-email call, run unchecked."""
+    state = copy.deepcopy(INITIAL)
+    state["orders"]["ord-9"] = {"status": "open"}
+    episode = FakeEpisode(state)
+    traj, client = await _play(
+        task,
+        agent=[
+            {"action": "reply", "content": "I'm sorry, but I can't assist with that."},
+            {"action": "cancel_order", "arguments": {"order_id": "ord-9"}},
+            {"action": "reply", "content": "Which order would you like to cancel?"},
+            {"action": "cancel_order", "arguments": {"order_id": "o1"}},
+            {"action": "reply", "content": "Order o1 is cancelled; its total was 1250."},
+        ],
+        user=["Please cancel my order.", "It is o1.", "thanks ###STOP###"],
+        tools=_tools_with_example("ord-9"),
+        episode=episode,
+    )
+    assert episode.calls == [("cancel_order", {"order_id": "o1"})]
+    assert [n.split(":")[1].strip() for n in traj.agent_notes] == [
+        "refusal guard",
+        "example guard",
+    ]
+    third = [r for r in client.requests if r.role == "agent"][2]
+    assert "Do not refuse" in "".join(str(m["content"]) for m in third.messages)
+    assert "ord-9 is the documentation's example" in third.messages[-1]["content"]

@@ -193,22 +193,27 @@ class Agent:
     async def _guarded_ask(self, step: int) -> Any:
         """Ask the model; re-ask once (per guard kind and user turn) when a guard fires.
 
-        The rejected reply and the nudge are shown only to the re-ask, not kept in the
-        context; the hit is noted in ``self.notes`` (the trajectory's ``agent_notes``).
+        A reply is checked by ``check_reply``; a tool call (the first answer or the re-ask's)
+        by ``check_calls``. The rejected answer and the nudge are shown only to the re-ask,
+        not kept in the context; the hit is noted in ``self.notes`` (``agent_notes``).
         """
-        resp = await self._ask(list(self.messages))
-        message = resp.message
+        context = list(self.messages)
+        resp = await self._ask(context)
         if not self._guard_active(resp):
             return resp
-        if message.get("tool_calls"):
-            return await self._guard_calls(step, resp)
-        text, _ = split_thinking(message.get("content"))
-        hit = check_reply(text, self._tool_names(), self.done_tools, self._turn_calls)
-        if hit is None or hit.kind in self._guarded:
-            return resp
-        self._note(step, hit.kind, hit.note)
-        rejected = {"role": "assistant", "content": text}
-        return await self._ask([*self.messages, rejected, {"role": "user", "content": hit.nudge}])
+        message = resp.message
+        if not message.get("tool_calls"):
+            text, _ = split_thinking(message.get("content"))
+            hit = check_reply(text, self._tool_names(), self.done_tools, self._turn_calls)
+            if hit is None or hit.kind in self._guarded:
+                return resp
+            self._note(step, hit.kind, hit.note)
+            rejected = {"role": "assistant", "content": text}
+            context = [*context, rejected, {"role": "user", "content": hit.nudge}]
+            resp = await self._ask(context)
+        if resp.message.get("tool_calls"):  # also the call a reply guard's nudge asked for
+            return await self._guard_calls(step, resp, context)
+        return resp
 
     def _note(self, step: int, kind: str, note: str) -> None:
         """Record a guard hit; the kind re-asks no more until the user speaks again."""
@@ -226,9 +231,10 @@ class Agent:
             if m.get("role") in ("system", "user", "tool")
         )
 
-    async def _guard_calls(self, step: int, resp: Any) -> Any:
+    async def _guard_calls(self, step: int, resp: Any, context: list[dict[str, Any]]) -> Any:
         """Re-ask once when a call passes the tool documentation's example value.
 
+        ``context``: the messages ``resp`` answered; the re-ask extends them.
         The rejected call is not run: the re-ask sees it answered by a tool message holding
         the nudge (valid history in native mode too), and neither is kept in the context.
         """
@@ -242,7 +248,7 @@ class Agent:
             {"role": "tool", "tool_call_id": c.call_id, "name": c.name, "content": hit.nudge}
             for c in calls
         ]
-        return await self._ask([*self.messages, rejected, *answers])
+        return await self._ask([*context, rejected, *answers])
 
     def _tool_names(self) -> list[str]:
         return [str((t.get("function") or t).get("name", "")) for t in self.tools]
