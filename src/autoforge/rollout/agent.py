@@ -176,13 +176,7 @@ class Agent:
             max_tokens=self.config.max_tokens,
             seed=self.seed,
         )
-        usage = resp.usage
-        self.usage.add(
-            usage.prompt_tokens,
-            usage.completion_tokens,
-            cached=bool(resp.cached),
-            latency_s=float(resp.latency_s),
-        )
+        self.usage.add_response(resp)
         return resp
 
     def _guard_active(self, resp: Any) -> bool:

@@ -58,6 +58,15 @@ class TokenUsage(BaseModel):
         self.cached_calls += int(cached)
         self.latency_s += latency_s
 
+    def add_response(self, resp: Any) -> None:
+        """Account one LLM response (anything with ``usage``, ``cached`` and ``latency_s``)."""
+        self.add(
+            resp.usage.prompt_tokens,
+            resp.usage.completion_tokens,
+            cached=bool(resp.cached),
+            latency_s=float(resp.latency_s),
+        )
+
 
 class ToolCallRecord(BaseModel):
     """One tool call the agent made and what the environment answered."""

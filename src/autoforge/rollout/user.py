@@ -253,13 +253,7 @@ class LLMUser:
 
     def _record(self, resp: Any) -> None:
         """Add a response's token usage and latency to the user's account."""
-        usage = resp.usage
-        self.usage.add(
-            usage.prompt_tokens,
-            usage.completion_tokens,
-            cached=bool(resp.cached),
-            latency_s=float(resp.latency_s),
-        )
+        self.usage.add_response(resp)
 
     async def _generate(self, messages: list[dict[str, Any]]) -> str:
         """One model answer, its reasoning stripped; usage recorded."""
