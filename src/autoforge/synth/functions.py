@@ -396,6 +396,23 @@ def _same_code(a: ToolCode, b: ToolCode) -> bool:
     return norm(a) == norm(b)
 
 
+def _attempt_checks(
+    code: ToolCode, job: ToolJob, drafted: tuple[ToolCode | None, list[str]], probes: list[Probe]
+) -> list[CheckResult]:
+    """The sandbox checks of one LLM answer, plus: it keeps the draft's behaviour, and it does
+    more than repeat a draft that still has TODO lines."""
+    draft, draft_todos = drafted
+    results = run_checks(code, job.ctx)
+    kept = _keeps_draft(code, job, probes)
+    if kept is not None:
+        results.append(kept)
+    if draft is not None and _same_code(code, draft):
+        todo = "; ".join(draft_todos) or "the effects the description states"
+        detail = f"the answer only repeats the draft; implement the TODO lines: {todo}"
+        results.append(CheckResult(name="implements_todo", ok=False, detail=detail))
+    return results
+
+
 async def _llm_loop(
     client: LLMClient, job: ToolJob, settings: SynthSettings, report: ToolReport
 ) -> ToolCode | None:
@@ -447,14 +464,7 @@ async def _llm_loop(
             report.errors.append(f"attempt {attempt}: same code as before; giving up")
             break
         seen_code.add(code.source)
-        results = run_checks(code, ctx)
-        kept = _keeps_draft(code, job, probes)
-        if kept is not None:
-            results.append(kept)
-        if draft is not None and _same_code(code, draft):
-            todo = "; ".join(draft_todos) or "the effects the description states"
-            detail = f"the answer only repeats the draft; implement the TODO lines: {todo}"
-            results.append(CheckResult(name="implements_todo", ok=False, detail=detail))
+        results = _attempt_checks(code, job, (draft, draft_todos), probes)
         report.checks = results
         if _passed(results):
             report.source, report.status, report.accepted_attempt = "llm", "accepted", attempt
