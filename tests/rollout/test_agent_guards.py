@@ -159,11 +159,16 @@ def _tools_with_example(order_id: str) -> list[dict[str, Any]]:
     return tools
 
 
+def _episode_with_open_order(order_id: str) -> FakeEpisode:
+    """The initial state plus one more open order (the one a copied example would cancel)."""
+    state = copy.deepcopy(INITIAL)
+    state["orders"][order_id] = {"status": "open"}
+    return FakeEpisode(state)
+
+
 async def test_example_value_call_is_not_run_and_the_agent_asks_instead(task: TaskSpec) -> None:
     """Without the guard, cancel_order("ord-9") runs and cancels the wrong order."""
-    state = copy.deepcopy(INITIAL)
-    state["orders"]["ord-9"] = {"status": "open"}
-    episode = FakeEpisode(state)
+    episode = _episode_with_open_order("ord-9")
     traj, client = await _play(
         task,
         agent=[
@@ -210,9 +215,7 @@ async def test_example_value_the_user_said_is_run(task: TaskSpec) -> None:
 
 async def test_example_value_in_the_call_a_refusal_reask_returns_is_caught(task: TaskSpec) -> None:
     """Measured (eval3): the refusal nudge's retry was the example-email call, run unchecked."""
-    state = copy.deepcopy(INITIAL)
-    state["orders"]["ord-9"] = {"status": "open"}
-    episode = FakeEpisode(state)
+    episode = _episode_with_open_order("ord-9")
     traj, client = await _play(
         task,
         agent=[
