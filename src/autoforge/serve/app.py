@@ -164,12 +164,14 @@ def create_app(
     http: HttpLimits | None = None,
     bind: str = "127.0.0.1",
     guard: bool = True,
+    offload: bool = True,
 ) -> FastAPI:
     """The FastAPI app serving ``service``; with ``token`` (one or several, each an episode
     owner), every route but /health needs one. ``bind`` is the address served on (loopback:
-    only loopback ``Host`` names are answered); ``http`` bounds each request; ``guard=False``
-    drops the request guard (benchmarks only)."""
-    runner = CallRunner(service.call_wait_s)
+    only loopback ``Host`` names are answered); ``http`` bounds each request. ``guard=False``
+    (no request guard) and ``offload=False`` (calls on the event loop) exist for
+    ``benchmarks/serve.py`` to measure what the hardening costs; never serve with them."""
+    runner = CallRunner(service.call_wait_s, inline=not offload)
     app = FastAPI(
         title=f"autoforge environment: {service.env_id}",
         version="1",

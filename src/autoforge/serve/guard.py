@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -133,7 +132,7 @@ class RequestGuard:
         chunks: list[bytes] = []
         size = 0
         timeout = limits.body_timeout_s
-        deadline = None if timeout is None else time.monotonic() + timeout
+        deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
         while True:
             message = await _receive_by(receive, deadline)
             if message["type"] != "http.request":  # the client went away
@@ -197,7 +196,8 @@ async def _receive_by(receive: Receive, deadline: float | None) -> Message:
     if deadline is None:
         return await receive()
     try:
-        return await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+        async with asyncio.timeout_at(deadline):  # a timer handle, no extra task
+            return await receive()
     except TimeoutError:
         raise RequestTimeout("the request body did not arrive in time; send it in one go") from None
 
