@@ -10,6 +10,7 @@ built here as plain dicts, ready for a fast JSON encoder.
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -241,12 +242,14 @@ class EnvService:
 
     def boundary(self) -> str:
         """Which execution boundary runs the tool code (printed by ``autoforge serve``): the
-        runtime's own description when it offers one, else the episode mode."""
-        import autoforge.env as runtime
-
-        describe = getattr(runtime, "active_boundary", None)
-        if callable(describe):
-            return str(describe())
+        runtime's own description (``env.boundary``) when it has one, else the episode mode."""
+        found = getattr(self.env, "boundary", None)
+        if found is not None and not callable(found):
+            try:
+                describe = importlib.import_module("autoforge.env.boundary").describe
+            except (ImportError, AttributeError):
+                return str(found)
+            return str(describe(found))
         return _MODES.get(self.mode, f"episode mode {self.mode}")
 
     def health(self) -> dict[str, Any]:
@@ -262,7 +265,7 @@ class EnvService:
 
 _MODES = {
     "inline": "inline: tool code runs in the server process (in-process sandbox only, no OS "
-    "boundary; a call stuck in C code holds a worker thread until it ends)",
+    "boundary; a call stuck in C code holds the GIL and stalls the server until it ends)",
     "isolated": "isolated: tool code runs in a worker subprocess per episode (resource limits, "
     "killed on timeout; same user and file system as the server)",
 }
