@@ -14,6 +14,9 @@ Baselines measured in the same run:
   what :mod:`autoforge.serve.server`'s coalescing buys;
 * ``plain FastAPI route``: the tool-call fast path turned off too (every request through
   FastAPI's router), to show what the fast path buys;
+* ``no guards, calls on the loop``: the server before the hardening of issue 14 (no request
+  guard, tool calls run on the event loop), and ``no guards`` (calls still in worker threads),
+  to show what the guard and the thread hop cost per request;
 * ``json_vs_orjson``: encoding a typical observation with the stdlib vs orjson.
 
 Prints a table and, last, one JSON line (medians over ``--repeats`` runs of the load). Loopback
@@ -32,6 +35,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -50,16 +54,18 @@ from autoforge.serve.app import create_app
 from autoforge.serve.loader import load_service
 from autoforge.serve.server import run
 from autoforge.serve.service import Limits
-port, fast, coalesce = int(sys.argv[1]), sys.argv[2] == "1", sys.argv[3] == "1"
+port, (fast, coalesce, guard, offload) = int(sys.argv[1]), [a == "1" for a in sys.argv[2:6]]
 service = load_service("bookstore", limits=Limits(max_sessions=4096))
-app = create_app(service, fast_path=fast)
+app = create_app(service, fast_path=fast, guard=guard, offload=offload)
 run(app, "127.0.0.1", port, **({} if coalesce else {"http": "httptools"}))
 """
-#: name -> (tool-call fast path, coalesced head+body writes)
+#: name -> (tool-call fast path, coalesced head+body writes, request guard, calls in threads)
 VARIANTS = {
-    "served (fast path, one write)": (True, True),
-    "fast path, two writes": (True, False),
-    "plain FastAPI route, two writes": (False, False),
+    "served (fast path, one write)": (True, True, True, True),
+    "fast path, two writes": (True, False, True, True),
+    "plain FastAPI route, two writes": (False, False, True, True),
+    "no guards": (True, True, False, True),
+    "no guards, calls on the loop (before)": (True, True, False, False),
 }
 
 
@@ -78,9 +84,9 @@ def free_port() -> int:
 class Server:
     """The server subprocess in one of the :data:`VARIANTS`."""
 
-    def __init__(self, fast_path: bool, coalesce: bool) -> None:
+    def __init__(self, *options: bool) -> None:
         self.port = free_port()
-        flags = [str(int(fast_path)), str(int(coalesce))]
+        flags = [str(int(option)) for option in options]
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _LAUNCH, str(self.port), *flags], stdout=subprocess.DEVNULL
         )
@@ -97,6 +103,12 @@ class Server:
             except OSError:
                 await asyncio.sleep(0.1)
         raise RuntimeError("server did not start")
+
+    def cpu_s(self) -> float:
+        """CPU seconds (user + system) the server process used so far (Linux /proc)."""
+        stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        fields = stat.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -172,6 +184,63 @@ def direct(calls: int) -> dict[str, float]:
     }
 
 
+#: in-process variants: name -> (request guard, calls in worker threads)
+ASGI_VARIANTS = {
+    "hardened (guard + thread)": (True, True),
+    "no guard (thread only)": (False, True),
+    "before (no guard, on the loop)": (False, False),
+}
+
+
+def asgi_overhead(n: int, repeats: int) -> dict[str, dict[str, float]]:
+    """Wall and CPU microseconds per read call through the whole ASGI app, in process (no
+    sockets, so no network noise): what the guard and the thread hop add to a request."""
+    from autoforge.serve.app import create_app
+    from autoforge.serve.loader import load_service
+
+    service = load_service("bookstore")
+    apps = {
+        name: create_app(service, guard=guard, offload=offload)
+        for name, (guard, offload) in ASGI_VARIANTS.items()
+    }
+    episode = service.open_episode()["episode_id"]
+    body = orjson.dumps(READ[1])
+    scope = {
+        "type": "http", "method": "POST", "path": f"/episodes/{episode}/tools/{READ[0]}",
+        "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode())],
+        "scheme": "http", "query_string": b"", "http_version": "1.1", "root_path": "",
+        "server": (HOST, 8000), "client": (HOST, 50000),
+    }  # fmt: skip
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        assert message.get("status", 200) == 200, message
+
+    async def timed(app: Any) -> tuple[float, float]:
+        for _ in range(200):  # warm-up (and builds the middleware stack)
+            await app(dict(scope), receive, send)
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(n):
+            await app(dict(scope), receive, send)
+        return (time.perf_counter() - wall) / n * 1e6, (time.process_time() - cpu) / n * 1e6
+
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in apps}
+    for repeat in range(repeats):  # interleaved, so background load hits all variants alike
+        names = list(apps)
+        for name in names[repeat % len(names) :] + names[: repeat % len(names)]:
+            samples[name].append(asyncio.run(timed(apps[name])))
+    return {
+        name: {
+            "wall_us": statistics.median(w for w, _ in runs),
+            "cpu_us": statistics.median(c for _, c in runs),
+        }
+        for name, runs in samples.items()
+    }
+
+
 def encoders(n: int = 20000) -> dict[str, float]:
     """Microseconds to encode one typical observation with json vs orjson."""
     env = Environment.load(example_path("bookstore"))
@@ -202,7 +271,10 @@ async def measure_all(args: argparse.Namespace) -> dict[str, dict[str, float]]:
             order = names[repeat % len(names) :] + names[: repeat % len(names)]
             for name in order:
                 port = servers[name].port
+                cpu = servers[name].cpu_s()
                 run = await load(port, args.clients, args.calls, 20)
+                calls = args.clients * (2 * args.calls + 21)
+                run["server_cpu_us_per_call"] = (servers[name].cpu_s() - cpu) / calls * 1e6
                 seq = await load(port, 1, args.calls * 3, 20)
                 run["seq_read_p50_ms"] = seq["read_p50_ms"]
                 runs[name].append(run)
@@ -221,15 +293,18 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     console = Console()
+    load_before = os.getloadavg()[0]
     floor = direct(2000)
     enc = encoders()
+    inproc = asgi_overhead(2000, args.repeats)
     results = asyncio.run(measure_all(args))
-    fast, two, plain = (results[name] for name in VARIANTS)
+    fast, two, plain, unguarded, before = (results[name] for name in VARIANTS)
 
     table = Table(title=f"autoforge serve, {args.clients} clients x {args.calls} calls per tool "
                   f"(median of {args.repeats} runs; {os.cpu_count()} CPUs)")  # fmt: skip
     table.add_column("path")
-    for col in ("read p50", "read p99", "write p50", "write p99", "calls/s", "1-client p50"):
+    cols = ("read p50", "read p99", "write p50", "write p99", "calls/s", "1-client p50", "CPU/call")
+    for col in cols:
         table.add_column(col, justify="right")
     for name, m in results.items():
         table.add_row(
@@ -240,14 +315,22 @@ def main() -> None:
             ),
             f"{m['calls_per_s']:.0f}",
             f"{m['seq_read_p50_ms']:.2f} ms",
+            f"{m['server_cpu_us_per_call']:.0f} us",
         )
     read_floor = f"{floor['read_p50_us'] / 1e3:.3f} ms"
     write_floor = f"{floor['write_p50_us'] / 1e3:.3f} ms"
-    table.add_row("direct (no HTTP)", read_floor, "", write_floor, "", "", "")
+    table.add_row("direct (no HTTP)", read_floor, "", write_floor, "", "", "", "")
     console.print(table)
     console.print(
         f"encode one observation: json {enc['json_us']:.2f} us, orjson {enc['orjson_us']:.2f} us"
     )
+    inner = Table(title="one read call through the ASGI app in process (no sockets), median")
+    for col in ("variant", "wall/call", "CPU/call"):
+        inner.add_column(col, justify="right" if col != "variant" else "left")
+    for name, m in inproc.items():
+        inner.add_row(name, f"{m['wall_us']:.0f} us", f"{m['cpu_us']:.0f} us")
+    console.print(inner)
+    console.print(f"load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
     headline = {
         "clients": args.clients,
         "read_p50_ms": round(fast["read_p50_ms"], 3),
@@ -256,10 +339,23 @@ def main() -> None:
         "write_p99_ms": round(fast["write_p99_ms"], 3),
         "calls_per_s": round(fast["calls_per_s"]),
         "seq_read_p50_ms": round(fast["seq_read_p50_ms"], 3),
+        "server_cpu_us_per_call": round(fast["server_cpu_us_per_call"], 1),
         "two_writes_read_p99_ms": round(two["read_p99_ms"], 3),
         "two_writes_calls_per_s": round(two["calls_per_s"]),
         "plain_read_p99_ms": round(plain["read_p99_ms"], 3),
         "plain_calls_per_s": round(plain["calls_per_s"]),
+        "unguarded_seq_read_p50_ms": round(unguarded["seq_read_p50_ms"], 3),
+        "before_seq_read_p50_ms": round(before["seq_read_p50_ms"], 3),
+        "before_read_p99_ms": round(before["read_p99_ms"], 3),
+        "before_calls_per_s": round(before["calls_per_s"]),
+        "unguarded_server_cpu_us_per_call": round(unguarded["server_cpu_us_per_call"], 1),
+        "before_server_cpu_us_per_call": round(before["server_cpu_us_per_call"], 1),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
+        **{
+            f"asgi_{key}_{metric}": round(inproc[name][metric], 1)
+            for key, name in zip(("hardened", "no_guard", "before"), ASGI_VARIANTS, strict=True)
+            for metric in ("wall_us", "cpu_us")
+        },
         "direct_read_us": round(floor["read_p50_us"], 1),
         "direct_write_us": round(floor["write_p50_us"], 1),
         "json_encode_us": round(enc["json_us"], 2),

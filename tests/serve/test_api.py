@@ -13,6 +13,7 @@ from autoforge.serve.app import create_app
 from autoforge.serve.service import EnvService
 
 TOKEN = "s3cret-token"
+BASE = "http://127.0.0.1"  # the app is bound to loopback: Host must be a loopback name
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
@@ -24,7 +25,7 @@ def service(make_service: Callable[..., EnvService]) -> EnvService:
 @pytest.fixture(params=[True, False], ids=["fast_path", "fastapi_route"])
 def http(service: EnvService, request: pytest.FixtureRequest) -> Iterator[TestClient]:
     """The app with and without the tool-call fast path: both must behave the same."""
-    with TestClient(create_app(service, fast_path=request.param)) as client:
+    with TestClient(create_app(service, fast_path=request.param), base_url=BASE) as client:
         yield client
 
 
@@ -42,6 +43,7 @@ def test_health_and_tasks(http: TestClient) -> None:
     health = http.get("/health").json()
     assert health == {
         "status": "ok", "env_id": "bookstore", "open_episodes": 0, "max_sessions": 256, "tasks": 3,
+        "calls_running": 0, "calls_overdue": 0,
     }  # fmt: skip
     assert http.get("/tasks").json() == {"count": 3, "task_ids": ["cancel", "lookup", "order"]}
 
@@ -215,7 +217,7 @@ def test_delete_frees_the_slot(http: TestClient) -> None:
 
 
 def test_max_sessions_is_429_until_a_slot_frees(make_service: Callable[..., EnvService]) -> None:
-    with TestClient(create_app(make_service(max_sessions=3))) as http:
+    with TestClient(create_app(make_service(max_sessions=3)), base_url=BASE) as http:
         ids = [_open(http)["episode_id"] for _ in range(3)]
         full = http.post("/episodes")
         assert full.status_code == 429
@@ -226,7 +228,7 @@ def test_max_sessions_is_429_until_a_slot_frees(make_service: Callable[..., EnvS
 
 
 def test_idle_episodes_are_evicted(make_service: Callable[..., EnvService]) -> None:
-    with TestClient(create_app(make_service(idle_timeout_s=0.2))) as http:
+    with TestClient(create_app(make_service(idle_timeout_s=0.2)), base_url=BASE) as http:
         episode = _open(http)["episode_id"]
         deadline = time.monotonic() + 5
         while http.get("/health").json()["open_episodes"] and time.monotonic() < deadline:
@@ -237,7 +239,7 @@ def test_idle_episodes_are_evicted(make_service: Callable[..., EnvService]) -> N
 
 
 def test_token_is_required_except_for_health(service: EnvService) -> None:
-    with TestClient(create_app(service, token=TOKEN)) as http:
+    with TestClient(create_app(service, token=TOKEN), base_url=BASE) as http:
         assert http.get("/health").status_code == 200
         missing = http.post("/episodes")
         assert missing.status_code == 401 and missing.json()["error"] == "unauthorized"
@@ -257,7 +259,7 @@ def test_token_is_required_except_for_health(service: EnvService) -> None:
 
 
 def test_openapi_spec_documents_the_api(service: EnvService) -> None:
-    with TestClient(create_app(service, token=TOKEN)) as http:
+    with TestClient(create_app(service, token=TOKEN), base_url=BASE) as http:
         spec = http.get("/openapi.json", headers=AUTH).json()
     paths = spec["paths"]
     assert set(paths) >= {
@@ -291,7 +293,7 @@ def test_a_call_past_the_time_limit_is_a_timeout_observation() -> None:
 
     spec = EnvironmentSpec(name="slow", tools=[ToolSpec(name="spin"), ToolSpec(name="ping")])
     env = Environment.from_parts(spec, _SLOW_TOOLS, {}, call_timeout_s=0.2)
-    with TestClient(create_app(EnvService(env))) as http:
+    with TestClient(create_app(EnvService(env)), base_url=BASE) as http:
         episode = _open(http)["episode_id"]
         started = time.monotonic()
         spun = _call(http, episode, "spin", {})
@@ -307,7 +309,7 @@ def test_a_call_past_the_time_limit_is_a_timeout_observation() -> None:
 
 def test_isolated_episodes_run_in_a_subprocess(bookstore_env: Any) -> None:
     service = EnvService(bookstore_env, isolated=True)
-    with TestClient(create_app(service)) as http:
+    with TestClient(create_app(service), base_url=BASE) as http:
         episode = _open(http)["episode_id"]
         body = _call(http, episode, "get_book", {"book_id": "B-204"}).json()
         assert body["ok"] is True and "Orbitfall" in body["content"]
@@ -331,7 +333,7 @@ def test_the_fast_path_answers_tool_calls_before_fastapi(service: EnvService) ->
             await router(scope, receive, send)
 
     app.router = Spy()  # type: ignore[assignment]
-    with TestClient(app) as http:
+    with TestClient(app, base_url=BASE) as http:
         episode = _open(http)["episode_id"]
         assert _call(http, episode, "get_book", {"book_id": "B-204"}).json()["ok"] is True
         assert _call(http, episode, "nope", {}).status_code == 404

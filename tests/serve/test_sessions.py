@@ -81,3 +81,38 @@ def test_bad_limits_are_rejected() -> None:
         SessionStore(0, 60)
     with pytest.raises(ValueError):
         SessionStore(1, 0)
+
+
+def test_owner_quota_evicts_the_owners_idle_session_first() -> None:
+    clock = Clock()
+    store: SessionStore[None] = SessionStore(10, 60, clock=clock, max_per_owner=2)
+    old = store.open(lambda: None, owner="a")
+    clock.now += 50
+    store.open(lambda: None, owner="a")
+    with pytest.raises(TooManySessions, match="quota") as info:
+        store.open(lambda: None, owner="a")
+    assert info.value.extra["max_per_token"] == 2
+    other = store.open(lambda: None, owner="b")  # another owner is not affected
+    clock.now += 15  # the first session of "a" is now idle past 60 s
+    store.open(lambda: None, owner="a")
+    assert old.id not in {s.id for s in store} and store.get(other.id, "b") is other
+    with pytest.raises(UnknownEpisode):
+        store.get(other.id, "a")  # ids are bound to their owner
+
+
+def test_call_log_keeps_the_latest_calls_within_bytes() -> None:
+    from autoforge.serve.sessions import LogLimits, Session, bounded_entry
+
+    session: Session[None] = Session("s", None, None, None, 0.0, 0.0)
+    limits = LogLimits(max_calls=3, max_bytes=10_000, max_value_bytes=100)
+    obs = {"ok": True, "content": "c" * 500, "error_kind": None}
+    for i in range(5):
+        session.log(bounded_entry("t", {"n": i, "blob": "x" * 1000}, obs, 0.0, 100), limits)
+    assert [c.arguments["n"] for c in session.calls] == [2, 3, 4]
+    assert session.calls[0].arguments["blob"] == "<truncated: 1002 bytes>"
+    assert session.calls[0].content.endswith("<truncated: 500 bytes>")
+    assert (session.n_calls, session.log_dropped) == (5, 2)
+    tight = LogLimits(max_calls=100, max_bytes=500, max_value_bytes=100)
+    for _ in range(10):
+        session.log(bounded_entry("t", {"v": "y" * 90}, obs, 0.0, 100), tight)
+    assert session.log_bytes <= 500 and len(session.calls) >= 1

@@ -11,6 +11,7 @@ from rich.console import Console
 from autoforge.errors import UserError
 
 if TYPE_CHECKING:
+    from autoforge.serve.guard import HttpLimits
     from autoforge.serve.service import EnvService
 
 _EXAMPLE = (
@@ -42,10 +43,11 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to bind (HTTP transports).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to bind (HTTP transports).")] = 8000,
     token: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             envvar="AUTOFORGE_SERVE_TOKEN",
-            help="Bearer token clients must send; required beyond loopback.",
+            help="Bearer token clients must send; required beyond loopback. Repeat it for "
+            "several clients: each token owns its episodes and has its own quota.",
         ),
     ] = None,
     tasks: Annotated[
@@ -70,10 +72,23 @@ def serve(
     isolated: Annotated[
         bool, typer.Option("--isolated", help="Run tool code in a subprocess per episode.")
     ] = False,
+    max_sessions_per_token: Annotated[
+        int | None, typer.Option(help="Most episodes one token may hold (default: all).")
+    ] = None,
+    max_body_bytes: Annotated[int, typer.Option(help="Largest request body accepted.")] = 1_048_576,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(help="Also answer for this Host name (e.g. behind a proxy); repeatable."),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(help="Let web pages of this origin call the server; repeatable."),
+    ] = None,
 ) -> None:
     """Load the environment and serve it until interrupted."""
     _require_extra(mcp)
     from autoforge.serve.auth import check_bind
+    from autoforge.serve.guard import HttpLimits
     from autoforge.serve.loader import load_service
     from autoforge.serve.service import Limits
 
@@ -81,10 +96,21 @@ def serve(
         raise UserError(f"--transport must be stdio or http, not {transport!r}")
     if max_sessions < 1 or idle_timeout <= 0 or (call_timeout is not None and call_timeout <= 0):
         raise UserError("--max-sessions must be >= 1, --idle-timeout and --call-timeout > 0")
+    if (max_sessions_per_token is not None and max_sessions_per_token < 1) or max_body_bytes < 1:
+        raise UserError("--max-sessions-per-token and --max-body-bytes must be >= 1")
     http = not mcp or transport == "http"
     if http:
         check_bind(host, token)
-    limits = Limits(max_sessions=max_sessions, idle_timeout_s=idle_timeout)
+    limits = Limits(
+        max_sessions=max_sessions,
+        idle_timeout_s=idle_timeout,
+        max_sessions_per_token=max_sessions_per_token,
+    )
+    http_limits = HttpLimits(
+        max_body_bytes=max_body_bytes,
+        allowed_hosts=frozenset(allow_host or ()),
+        allowed_origins=frozenset(allow_origin or ()),
+    )
     service = load_service(
         target, tasks, limits=limits, call_timeout_s=call_timeout, isolated=isolated
     )
@@ -92,19 +118,29 @@ def serve(
         known = ", ".join(service.tasks.ids()[:10]) or "none: pass --tasks"
         raise UserError(f"unknown task {task!r} for --task (tasks: {known})")
     err = Console(stderr=True)
+    err.print(f"execution boundary: {service.boundary()}", highlight=False)
     if mcp:
-        _serve_mcp(service, err, kind=transport, host=host, port=port, token=token, task=task)
+        _serve_mcp(
+            service, err, kind=transport, host=host, port=port, token=token, task=task,
+            http=http_limits,
+        )  # fmt: skip
     else:
-        _serve_http(service, err, host=host, port=port, token=token)
+        _serve_http(service, err, host=host, port=port, token=token, http=http_limits)
 
 
 def _serve_http(
-    service: EnvService, err: Console, *, host: str, port: int, token: str | None
+    service: EnvService,
+    err: Console,
+    *,
+    host: str,
+    port: int,
+    token: list[str] | None,
+    http: HttpLimits,
 ) -> None:
     from autoforge.serve.app import create_app
     from autoforge.serve.server import run
 
-    app = create_app(service, token=token)
+    app = create_app(service, token=token, http=http, bind=host)
     auth = "bearer token required" if token else "no auth (loopback only)"
     err.print(
         f"serving [bold]{service.env_id}[/] ({len(service.tools)} tools, {len(service.tasks)} "
@@ -121,8 +157,9 @@ def _serve_mcp(
     kind: str,
     host: str,
     port: int,
-    token: str | None,
+    token: list[str] | None,
     task: str | None,
+    http: HttpLimits,
 ) -> None:
     from autoforge.serve.mcp_server import mcp_http_app, serve_stdio
 
@@ -132,7 +169,7 @@ def _serve_mcp(
         return
     from autoforge.serve.server import run
 
-    app = mcp_http_app(service, host=host, token=token, task_id=task)
+    app = mcp_http_app(service, host=host, token=token, task_id=task, http=http)
     err.print(
         f"MCP server for {service.env_id} at http://{_netloc(host, port)}/mcp (streamable HTTP)",
         highlight=False,

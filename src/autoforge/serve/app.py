@@ -1,6 +1,6 @@
 """The HTTP API: an environment's episodes over FastAPI, with an OpenAPI spec.
 
-Endpoints (all JSON; every error is ``{"error": code, "message": text}`` with a 4xx status):
+Endpoints (all JSON; every error, 500s included, is ``{"error": code, "message": text}``):
 
 - ``POST /episodes`` ``{"task_id"?, "seed"?}`` -> episode id, tools (OpenAI format), policy,
   and the user's question when started from a task (404 unknown task, 429 no free slot);
@@ -19,14 +19,20 @@ in between, since the runtime validates the arguments against the tool's schema 
 before FastAPI's router and dependency machinery, same behaviour and errors as the documented
 route (which stays in the OpenAPI spec and serves when the fast path is off); see
 ``benchmarks/serve.py`` for what it buys.
+
+Hardening (``docs/sandbox.md``, "Server"): the :class:`~autoforge.serve.guard.RequestGuard`
+in front (Host/Origin, body size/time/depth, JSON 500s), bearer tokens as episode owners with
+per-token quotas, and every call into the environment run by a
+:class:`~autoforge.serve.runner.CallRunner` off the event loop, so ``/health`` answers while a
+tool call hangs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Annotated, Any, TypeVar
 
 import orjson
 from fastapi import FastAPI, Query, Request
@@ -36,9 +42,20 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from autoforge.serve.auth import BearerAuth
+from autoforge.serve.auth import BearerAuth, owner_of
 from autoforge.serve.errors import InvalidArguments, ServeError
+from autoforge.serve.guard import (
+    HttpLimits,
+    RequestGuard,
+    has_parsed_json,
+    internal_error_body,
+    parsed_json,
+    send_json,
+)
+from autoforge.serve.runner import CallRunner
 from autoforge.serve.service import EnvService
+
+T = TypeVar("T")
 
 
 class OpenEpisode(BaseModel):
@@ -118,8 +135,12 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": why}
     for code, why in [
         (401, "missing or wrong bearer token"),
-        (404, "unknown episode, task or tool"),
+        (404, "unknown episode (or another token's), task or tool"),
+        (409, "the episode is still running an earlier call"),
+        (413, "request body over the size cap"),
         (422, "invalid request or tool arguments"),
+        (429, "no free episode slot, or the token's quota is used up"),
+        (504, "the tool call did not finish in time"),
     ]
 }
 _TOOL_BODY = {
@@ -135,32 +156,49 @@ def _json(obj: Any, status: int = 200) -> Response:
     return Response(orjson.dumps(obj), status_code=status, media_type="application/json")
 
 
-def create_app(service: EnvService, *, token: str | None = None, fast_path: bool = True) -> FastAPI:
-    """The FastAPI app serving ``service``; with ``token``, every route but /health needs it."""
+def create_app(
+    service: EnvService,
+    *,
+    token: str | Sequence[str] | None = None,
+    fast_path: bool = True,
+    http: HttpLimits | None = None,
+    bind: str = "127.0.0.1",
+    guard: bool = True,
+    offload: bool = True,
+) -> FastAPI:
+    """The FastAPI app serving ``service``; with ``token`` (one or several, each an episode
+    owner), every route but /health needs one. ``bind`` is the address served on (loopback:
+    only loopback ``Host`` names are answered); ``http`` bounds each request. ``guard=False``
+    (no request guard) and ``offload=False`` (calls on the event loop) exist for
+    ``benchmarks/serve.py`` to measure what the hardening costs; never serve with them."""
+    runner = CallRunner(service.call_wait_s, inline=not offload)
     app = FastAPI(
         title=f"autoforge environment: {service.env_id}",
         version="1",
         description=(
             "Episodes of a synthesized tool environment: open one, call tools, get the reward."
         ),
-        lifespan=_lifespan(service),
+        lifespan=_lifespan(service, runner),
     )
     _add_error_handlers(app)
-    _add_routes(app, service)
+    _add_routes(app, service, runner)
     if fast_path:
-        app.add_middleware(ToolCallFastPath, service=service)
-    if token is not None:  # added last: the outermost layer, so it guards the fast path too
+        app.add_middleware(ToolCallFastPath, service=service, runner=runner)
+    if token:  # added after the fast path: an outer layer, so it guards the fast path too
         app.add_middleware(BearerAuth, token=token, public=("/health",))
         _document_bearer(app)
+    if guard:
+        app.add_middleware(RequestGuard, limits=http, bind=bind)
     return app
 
 
 class ToolCallFastPath:
     """Serves ``POST /episodes/{id}/tools/{name}`` directly; everything else goes on."""
 
-    def __init__(self, app: ASGIApp, *, service: EnvService) -> None:
+    def __init__(self, app: ASGIApp, *, service: EnvService, runner: CallRunner) -> None:
         self.app = app
         self.service = service
+        self.runner = runner
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST":
@@ -171,41 +209,41 @@ class ToolCallFastPath:
                 and parts[3] == "tools"
                 and all(parts[1:])
             ):
-                await self._call(parts[2], parts[4], receive, send)
+                await self._call(scope, parts[2], parts[4], receive, send)
                 return
         await self.app(scope, receive, send)
 
-    async def _call(self, episode_id: str, name: str, receive: Receive, send: Send) -> None:
+    async def _call(
+        self, scope: Scope, episode_id: str, name: str, receive: Receive, send: Send
+    ) -> None:
         chunks = []
         while True:
             message = await receive()
             chunks.append(message.get("body", b""))
             if not message.get("more_body"):
                 break
-        raw = b"".join(chunks)
-        status = 200
         try:
-            try:
-                arguments = orjson.loads(raw) if raw.strip() else {}
-            except orjson.JSONDecodeError as exc:
-                raise InvalidArguments(f"the body is not valid JSON: {exc}") from None
-            body = orjson.dumps(self.service.call(episode_id, name, arguments))
+            arguments = _arguments(scope, b"".join(chunks))
+            owner = owner_of(scope)
+            obs = await self.runner.run(
+                episode_id, lambda: self.service.call(episode_id, name, arguments, owner=owner)
+            )
+            await send_json(send, 200, obs)
         except ServeError as exc:
-            status, body = exc.status, orjson.dumps(exc.body())
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+            await send_json(send, exc.status, exc.body())
 
 
-def _lifespan(service: EnvService) -> Any:
+def _arguments(scope: Scope, raw: bytes) -> Any:
+    """The tool arguments of a request: the guard's parse of the body, or the body parsed here."""
+    if has_parsed_json(scope):
+        return parsed_json(scope)
+    try:
+        return orjson.loads(raw) if raw.strip() else {}
+    except orjson.JSONDecodeError as exc:
+        raise InvalidArguments(f"the body is not valid JSON: {exc}") from None
+
+
+def _lifespan(service: EnvService, runner: CallRunner) -> Any:
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         task = asyncio.create_task(_evict_forever(service))
@@ -216,6 +254,7 @@ def _lifespan(service: EnvService) -> Any:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             service.store.close_all()
+            runner.shutdown()
 
     return lifespan
 
@@ -241,6 +280,10 @@ def _add_error_handlers(app: FastAPI) -> None:
             parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
         return _json({"error": "invalid_request", "message": "; ".join(parts)}, 422)
 
+    @app.exception_handler(Exception)
+    async def internal(_: Request, exc: Exception) -> Response:  # logged by Starlette
+        return _json(internal_error_body(), 500)
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
@@ -250,11 +293,15 @@ def _add_error_handlers(app: FastAPI) -> None:
         return _json({"error": code, "message": message}, exc.status_code)
 
 
-def _add_routes(app: FastAPI, service: EnvService) -> None:
+def _add_routes(app: FastAPI, service: EnvService, runner: CallRunner) -> None:
+    async def run(request: Request, key: str | None, fn: Callable[..., T], *args: Any) -> T:
+        owner = owner_of(request.scope)
+        return await runner.run(key, lambda: fn(*args, owner=owner))
+
     @app.get("/health", tags=["server"])
     async def health() -> Response:
-        """Liveness and load (open episodes / limit). Never needs the token."""
-        return _json(service.health())
+        """Liveness and load (open episodes / limit, calls in flight). Never needs the token."""
+        return _json({**service.health(), **runner.stats()})
 
     @app.get("/tasks", tags=["server"])
     async def tasks() -> Response:
@@ -263,47 +310,47 @@ def _add_routes(app: FastAPI, service: EnvService) -> None:
 
     @app.post("/episodes", response_model=EpisodeStart, status_code=201, responses=_ERRORS,
               tags=["episodes"])  # fmt: skip
-    async def open_episode(body: OpenEpisode | None = None) -> Response:
+    async def open_episode(request: Request, body: OpenEpisode | None = None) -> Response:
         """Open an isolated episode: from a task's S0, a seeded task pick, or the initial state."""
         body = body or OpenEpisode()
-        return _json(service.open_episode(body.task_id, body.seed), 201)
+        return _json(await run(request, None, service.open_episode, body.task_id, body.seed), 201)
 
     @app.post("/episodes/{episode_id}/tools/{name}", response_model=Observation,
               responses=_ERRORS, openapi_extra=_TOOL_BODY, tags=["episodes"])  # fmt: skip
     async def call_tool(episode_id: str, name: str, request: Request) -> Response:
         """Call tool ``name`` with the JSON body as its arguments; returns the observation."""
-        raw = await request.body()
-        try:
-            arguments = orjson.loads(raw) if raw.strip() else {}
-        except orjson.JSONDecodeError as exc:
-            raise InvalidArguments(f"the body is not valid JSON: {exc}") from None
-        return _json(service.call(episode_id, name, arguments))
+        arguments = _arguments(request.scope, await request.body())
+        return _json(await run(request, episode_id, service.call, episode_id, name, arguments))
 
     @app.get("/episodes/{episode_id}", response_model=EpisodeInfo, responses=_ERRORS,
              tags=["episodes"])  # fmt: skip
-    async def episode_info(episode_id: str) -> Response:
+    async def episode_info(episode_id: str, request: Request) -> Response:
         """The episode's task, number of calls and current state hash."""
-        return _json(service.info(episode_id))
+        return _json(await run(request, episode_id, service.info, episode_id))
 
     @app.get("/episodes/{episode_id}/reward", response_model=RewardOut, responses=_ERRORS,
              tags=["episodes"])  # fmt: skip
     async def reward_get(
         episode_id: str,
+        request: Request,
         message: Annotated[list[str], Query(description="an agent message (repeatable)")] = [],  # noqa: B006
     ) -> Response:
         """The reward now, with the agent's messages to the user given as ``message`` params."""
-        return _json(service.reward(episode_id, message))
+        return _json(await run(request, episode_id, service.reward, episode_id, message))
 
     @app.post("/episodes/{episode_id}/reward", response_model=RewardOut, responses=_ERRORS,
               tags=["episodes"])  # fmt: skip
-    async def reward_post(episode_id: str, body: RewardRequest | None = None) -> Response:
+    async def reward_post(
+        episode_id: str, request: Request, body: RewardRequest | None = None
+    ) -> Response:
         """The reward now, with the agent's messages in the body (OpenAI format or strings)."""
-        return _json(service.reward(episode_id, (body or RewardRequest()).messages))
+        messages = (body or RewardRequest()).messages
+        return _json(await run(request, episode_id, service.reward, episode_id, messages))
 
     @app.delete("/episodes/{episode_id}", responses=_ERRORS, tags=["episodes"])
-    async def close_episode(episode_id: str) -> Response:
+    async def close_episode(episode_id: str, request: Request) -> Response:
         """Close the episode and free its slot."""
-        return _json(service.close(episode_id))
+        return _json(await run(request, episode_id, service.close, episode_id))
 
 
 def _document_bearer(app: FastAPI) -> None:

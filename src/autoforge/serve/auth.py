@@ -1,12 +1,15 @@
-"""Bearer-token auth as a plain ASGI middleware (cheap: one header compare per request).
+"""Bearer-token auth as a plain ASGI middleware (cheap: one hash and lookup per request).
 
-The server refuses to bind beyond loopback without a token (see :func:`check_bind`), so an
-environment is never open to a network by accident.
+Several tokens may be accepted; each is an *owner*: the middleware puts the caller's owner id
+(``token-`` + a hash prefix, never the token) in the ASGI scope, and the service binds every
+episode to the owner that opened it and counts its quota per owner. The server refuses to bind
+beyond loopback without a token (see :func:`check_bind`), so an environment is never open to a
+network by accident.
 """
 
 from __future__ import annotations
 
-import hmac
+import hashlib
 import ipaddress
 from collections.abc import Iterable
 
@@ -14,16 +17,34 @@ import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from autoforge.errors import UserError
+from autoforge.serve.sessions import LOCAL_OWNER
+
+#: where the middleware leaves the caller's owner id for the handlers
+OWNER_SCOPE_KEY = "autoforge.owner"
+
+
+def token_owner(token: str) -> str:
+    """The owner id of a token: stable, and it does not reveal the token."""
+    return "token-" + hashlib.sha256(token.encode()).hexdigest()[:12]
+
+
+def owner_of(scope: Scope) -> str:
+    """The owner of a request (``"local"`` when the server runs without tokens)."""
+    return str(scope.get(OWNER_SCOPE_KEY, LOCAL_OWNER))
 
 
 class BearerAuth:
-    """Reject HTTP requests without ``Authorization: Bearer <token>`` (401, JSON body)."""
+    """Reject HTTP requests without ``Authorization: Bearer <token>`` of one of ``tokens``
+    (401, JSON body); accepted ones carry their owner id in ``scope[OWNER_SCOPE_KEY]``."""
 
-    def __init__(self, app: ASGIApp, *, token: str, public: Iterable[str] = ()) -> None:
-        if not token:
+    def __init__(
+        self, app: ASGIApp, *, token: str | Iterable[str], public: Iterable[str] = ()
+    ) -> None:
+        tokens = [token] if isinstance(token, str) else list(token)
+        if not tokens or not all(tokens):
             raise ValueError("empty token")
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._owners = {_digest(f"Bearer {t}".encode()): token_owner(t) for t in tokens}
         self._public = frozenset(public)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -31,7 +52,9 @@ class BearerAuth:
             await self.app(scope, receive, send)
             return
         given = next((v for k, v in scope["headers"] if k == b"authorization"), None)
-        if given is not None and hmac.compare_digest(given, self._expected):
+        owner = None if given is None else self._owners.get(_digest(given))
+        if owner is not None:
+            scope[OWNER_SCOPE_KEY] = owner
             await self.app(scope, receive, send)
             return
         why = "missing" if given is None else "wrong"
@@ -56,6 +79,11 @@ class BearerAuth:
         await send({"type": "http.response.body", "body": body})
 
 
+def _digest(value: bytes) -> bytes:
+    """Tokens are looked up by hash, so the lookup time says nothing about a token's bytes."""
+    return hashlib.sha256(value).digest()
+
+
 def is_loopback(host: str) -> bool:
     """Whether ``host`` only accepts connections from this machine."""
     if host == "localhost":
@@ -66,9 +94,9 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_bind(host: str, token: str | None) -> None:
+def check_bind(host: str, token: str | Iterable[str] | None) -> None:
     """Refuse (``UserError``) to serve beyond loopback without a bearer token."""
-    if token is None and not is_loopback(host):
+    if not token and not is_loopback(host):
         raise UserError(
             f"refusing to serve on {host} without a token: anyone who can reach it could run "
             "tools; pass --token SECRET (clients send 'Authorization: Bearer SECRET') or bind "

@@ -73,3 +73,52 @@ class Unauthorized(ServeError):
 
     status = 401
     code = "unauthorized"
+
+
+class BodyTooLarge(ServeError):
+    """The request body is over the server's size cap."""
+
+    status = 413
+    code = "body_too_large"
+
+
+class RequestTimeout(ServeError):
+    """The client did not send its whole request body in time."""
+
+    status = 408
+    code = "request_timeout"
+
+
+class BadHost(ServeError):
+    """The ``Host`` header names a host this server does not answer for (DNS rebinding)."""
+
+    status = 421
+    code = "host_not_allowed"
+
+
+class BadOrigin(ServeError):
+    """A browser request from a foreign ``Origin`` (another site driving the server)."""
+
+    status = 403
+    code = "origin_not_allowed"
+
+
+class TooDeep(ServeError):
+    """A JSON body nested deeper than the server accepts."""
+
+    status = 422
+    code = "invalid_request"
+
+
+class EpisodeBusy(ServeError):
+    """An earlier call of this episode is still running (it outlived its time limit)."""
+
+    status = 409
+    code = "episode_busy"
+
+
+class CallStuck(ServeError):
+    """A call did not come back from its worker within the server's wait limit."""
+
+    status = 504
+    code = "call_timeout"

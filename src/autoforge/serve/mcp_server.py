@@ -11,6 +11,11 @@ idle eviction apply):
 
 Tool results are the observation the agent would see locally: the text content, with
 ``isError`` set when the call failed (business error, unknown tool, bad arguments).
+
+Over HTTP the same guards as the HTTP API apply (request guard, bearer tokens as owners): an
+episode belongs to the token that opened it, so another token presenting the same
+``Mcp-Session-Id`` gets an episode of its own. Tool calls run off the event loop
+(:class:`~autoforge.serve.runner.CallRunner`).
 """
 
 from __future__ import annotations
@@ -26,11 +31,16 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from autoforge.serve.auth import BearerAuth
+from autoforge.serve.auth import BearerAuth, owner_of
 from autoforge.serve.errors import ServeError
+from autoforge.serve.guard import HttpLimits, RequestGuard
+from autoforge.serve.runner import CallRunner
 from autoforge.serve.service import EnvService
+from autoforge.serve.sessions import LOCAL_OWNER
 
-STDIO_KEY = "stdio"
+#: an MCP session: (owner, session id)
+Key = tuple[str, str]
+STDIO_KEY: Key = (LOCAL_OWNER, "stdio")
 
 
 class McpEpisodes:
@@ -39,15 +49,15 @@ class McpEpisodes:
     def __init__(self, service: EnvService, *, task_id: str | None = None) -> None:
         self.service = service
         self.task_id = task_id
-        self._episodes: dict[str, str] = {}
+        self._episodes: dict[Key, str] = {}
 
-    def episode_for(self, key: str) -> str:
+    def episode_for(self, key: Key) -> str:
         """The episode id of session ``key``, opening one on first use."""
         episode = self._episodes.get(key)
         if episode is None:
             if len(self._episodes) >= self.service.limits.max_sessions:
                 self._prune()
-            episode = self.service.open_episode(self.task_id)["episode_id"]
+            episode = self.service.open_episode(self.task_id, owner=key[0])["episode_id"]
             self._episodes[key] = episode
         return episode
 
@@ -57,17 +67,17 @@ class McpEpisodes:
         alive = {s.id for s in self.service.store}
         self._episodes = {k: e for k, e in self._episodes.items() if e in alive}
 
-    def forget(self, key: str) -> None:
+    def forget(self, key: Key) -> None:
         """Close the episode of session ``key`` (if any)."""
         episode = self._episodes.pop(key, None)
         if episode is not None:
             with contextlib.suppress(ServeError):  # already evicted
-                self.service.close(episode)
+                self.service.close(episode, owner=key[0])
 
-    def call(self, key: str, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+    def call(self, key: Key, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         """Run a tool call in the session's episode; every failure is an ``isError`` result."""
         try:
-            obs = self.service.call(self.episode_for(key), name, arguments)
+            obs = self.service.call(self.episode_for(key), name, arguments, owner=key[0])
         except ServeError as exc:
             if exc.code == "unknown_episode":
                 self._episodes.pop(key, None)
@@ -80,13 +90,16 @@ def _result(text: str, *, error: bool) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=error)
 
 
-def _session_key(ctx: Any) -> str | None:
-    """The MCP session of a request: its ``Mcp-Session-Id`` over HTTP, the process on stdio."""
+def _session_key(ctx: Any) -> Key | None:
+    """The MCP session of a request: its owner and ``Mcp-Session-Id`` over HTTP, the process
+    on stdio."""
     request = getattr(ctx, "request", None)
     if request is None:
         return STDIO_KEY
     headers = getattr(request, "headers", None)
-    return headers.get("mcp-session-id") if headers is not None else None
+    sid = headers.get("mcp-session-id") if headers is not None else None
+    scope = getattr(request, "scope", None)
+    return None if sid is None else (owner_of(scope or {}), sid)
 
 
 def mcp_tools(service: EnvService) -> list[types.Tool]:
@@ -112,6 +125,7 @@ def build_mcp_server(
 ) -> tuple[Server[Any], McpEpisodes]:
     """A low-level MCP server over ``service``; ``stateful_only`` refuses the stateless era."""
     episodes = McpEpisodes(service, task_id=task_id)
+    runner = CallRunner(service.call_wait_s)
     tools = mcp_tools(service)
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -125,7 +139,13 @@ def build_mcp_server(
                 "handshake (stateful streamable HTTP), not stateless requests",
                 error=True,
             )
-        return episodes.call(key, params.name, dict(params.arguments or {}))
+        arguments = dict(params.arguments or {})
+        try:
+            return await runner.run(
+                f"{key[0]}/{key[1]}", lambda: episodes.call(key, params.name, arguments)
+            )
+        except ServeError as exc:  # the call outlived the wait, or the session is still busy
+            return _result(exc.message, error=True)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -155,11 +175,13 @@ def mcp_http_app(
     service: EnvService,
     *,
     host: str = "127.0.0.1",
-    token: str | None = None,
+    token: str | list[str] | None = None,
     task_id: str | None = None,
     path: str = "/mcp",
+    http: HttpLimits | None = None,
 ) -> ASGIApp:
-    """The streamable-HTTP MCP app (bearer auth when ``token``), bounded like the HTTP API."""
+    """The streamable-HTTP MCP app (bearer auth when ``token``), bounded and guarded like the
+    HTTP API (``host`` is the bind address: loopback answers loopback ``Host`` names only)."""
     server, episodes = build_mcp_server(service, task_id=task_id, stateful_only=True)
     app: ASGIApp = server.streamable_http_app(
         streamable_http_path=path,
@@ -168,9 +190,9 @@ def mcp_http_app(
         host=host,
     )
     app = _ForgetOnDelete(app, episodes)
-    if token is not None:
+    if token:
         app = BearerAuth(app, token=token)
-    return app
+    return RequestGuard(app, limits=http, bind=host)
 
 
 class _ForgetOnDelete:
@@ -182,9 +204,9 @@ class _ForgetOnDelete:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "DELETE":
-            key = next((v for k, v in scope["headers"] if k == b"mcp-session-id"), None)
-            if key is not None:
-                self.episodes.forget(key.decode("latin-1"))
+            sid = next((v for k, v in scope["headers"] if k == b"mcp-session-id"), None)
+            if sid is not None:
+                self.episodes.forget((owner_of(scope), sid.decode("latin-1")))
         await self.app(scope, receive, send)
 
 

@@ -1,22 +1,31 @@
 """The serving core: an environment, its tasks and a bounded set of isolated episodes.
 
-Transport-free (the FastAPI app and the MCP server are thin shells over it) and synchronous: a
-tool call of the runtime takes tens of microseconds, so handlers call it inline on the event
-loop, which also serialises every call to an episode without locks. What a response carries
-is built here as plain dicts, ready for a fast JSON encoder.
+Transport-free (the FastAPI app and the MCP server are thin shells over it) and synchronous:
+the transports run these methods in worker threads (:mod:`autoforge.serve.runner`), one call
+at a time per episode, so a slow or stuck tool never stalls the event loop. Every episode has
+an owner (the bearer token that opened it, ``"local"`` without auth); the other methods take
+the caller's owner and refuse other owners' episodes as unknown. What a response carries is
+built here as plain dicts, ready for a fast JSON encoder.
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from autoforge.rollout.reward import compute_reward
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
 from autoforge.serve.errors import InvalidArguments, NoTask, UnknownTool
-from autoforge.serve.sessions import CallLog, Session, SessionStore
+from autoforge.serve.sessions import (
+    LOCAL_OWNER,
+    LogLimits,
+    Session,
+    SessionStore,
+    bounded_entry,
+)
 from autoforge.serve.tasks import ServedTask, TaskIndex
 
 
@@ -38,14 +47,21 @@ class EpisodeLike(Protocol):
 
 @dataclass(frozen=True)
 class Limits:
-    """Session bounds: how many episodes at once, and how long an idle one is kept.
+    """Session bounds: how many episodes at once (in all and per token), how long an idle one
+    is kept, and how much of each episode's calls is logged (for its reward).
 
     The per-call time limit is the environment's own (``Environment.load(call_timeout_s=)``):
-    a call past it returns an observation with ``error_kind="timeout"``.
+    a call past it returns an observation with ``error_kind="timeout"``. ``call_wait_s`` is how
+    long the server waits for a call before answering 504 (default: that limit + 5 s, room for
+    an isolated worker to be killed and replaced).
     """
 
     max_sessions: int = 256
     idle_timeout_s: float = 600.0
+    max_sessions_per_token: int | None = None
+    log: LogLimits = field(default_factory=LogLimits)
+    call_wait_s: float | None = None
+    max_error_chars: int = 2000
 
 
 class EnvService:
@@ -64,22 +80,33 @@ class EnvService:
         self.tasks = TaskIndex(tasks)
         self.mode = "isolated" if isolated else "inline"
         self.store: SessionStore[EpisodeLike] = SessionStore(
-            self.limits.max_sessions, self.limits.idle_timeout_s, on_close=_close_episode
+            self.limits.max_sessions,
+            self.limits.idle_timeout_s,
+            on_close=_close_episode,
+            max_per_owner=self.limits.max_sessions_per_token,
         )
         self._task_envs: dict[str, Any] = {}
         self.env_id: str = env.spec.name
         self.policy: str = env.spec.policy
         self.tools: list[dict[str, Any]] = [t.openai_tool() for t in env.spec.tools]
         self.tool_names = frozenset(t.name for t in env.spec.tools)
+        timeout = float(getattr(env, "call_timeout_s", 2.0))
+        self.call_wait_s = self.limits.call_wait_s or timeout + 5.0
 
-    def open_episode(self, task_id: str | None = None, seed: int | None = None) -> dict[str, Any]:
-        """Start an episode (from a task, a seeded task pick, or the initial state)."""
+    def open_episode(
+        self, task_id: str | None = None, seed: int | None = None, *, owner: str = LOCAL_OWNER
+    ) -> dict[str, Any]:
+        """Start an episode of ``owner`` (from a task, a seeded task pick, or the initial
+        state); 429 past the session limit or the owner's quota."""
         task = self.tasks.get(task_id) if task_id is not None else None
         if task is None and seed is not None:
             task = self.tasks.pick(seed)
         env = self._env_for(task)
         session = self.store.open(
-            lambda: env.episode(mode=self.mode), task_id=task.id if task else None, seed=seed
+            lambda: env.episode(mode=self.mode),
+            task_id=task.id if task else None,
+            seed=seed,
+            owner=owner,
         )
         return {
             "episode_id": session.id,
@@ -101,9 +128,11 @@ class EnvService:
             env = self._task_envs[task.id] = self.env.with_initial_state(task.initial_state)
         return env
 
-    def call(self, episode_id: str, name: str, arguments: Any) -> dict[str, Any]:
+    def call(
+        self, episode_id: str, name: str, arguments: Any, *, owner: str = LOCAL_OWNER
+    ) -> dict[str, Any]:
         """Run one tool call; unknown tools and bad arguments raise (404 / 422) after logging."""
-        session = self.store.get(episode_id)
+        session = self.store.get(episode_id, owner)
         if not isinstance(arguments, dict):
             obs = _refusal(f"arguments of {name} must be a JSON object, got {_kind(arguments)}")
             self._log(session, name, {}, obs, 0.0)
@@ -114,42 +143,50 @@ class EnvService:
         obs = {"ok": raw.ok, "content": raw.content, "error_kind": raw.error_kind}
         self._log(session, name, arguments, obs, elapsed)
         if raw.error_kind == "unknown_tool":
-            raise UnknownTool(
-                raw.content, extra={"observation": obs, "tools": sorted(self.tool_names)}
-            )
+            tools = sorted(self.tool_names)
+            raise UnknownTool(self._short(raw.content), extra={"observation": obs, "tools": tools})
         if raw.error_kind == "invalid_arguments":
-            raise InvalidArguments(raw.content, extra={"observation": obs})
+            raise InvalidArguments(self._short(raw.content), extra={"observation": obs})
         return obs
 
-    @staticmethod
+    def _short(self, message: str) -> str:
+        """An error message cut to ``max_error_chars`` (the full text is in the observation)."""
+        limit = self.limits.max_error_chars
+        return message if len(message) <= limit else message[:limit] + " [...]"
+
     def _log(
+        self,
         session: Session[EpisodeLike],
         name: str,
         args: dict[str, Any],
         obs: dict[str, Any],
         s: float,
     ) -> None:
-        session.calls.append(CallLog(name, args, obs["ok"], obs["content"], obs["error_kind"], s))
+        limits = self.limits.log
+        session.log(bounded_entry(name, args, obs, s, limits.max_value_bytes), limits)
 
-    def info(self, episode_id: str) -> dict[str, Any]:
+    def info(self, episode_id: str, *, owner: str = LOCAL_OWNER) -> dict[str, Any]:
         """What an episode is: its task, how many calls it made, and its current state hash."""
-        session = self.store.get(episode_id)
+        session = self.store.get(episode_id, owner)
         return {
             "episode_id": session.id,
             "env_id": self.env_id,
             "task_id": session.task_id,
             "seed": session.seed,
-            "n_calls": len(session.calls),
+            "n_calls": session.n_calls,
             "state_hash": session.episode.state_hash(),
         }
 
-    def reward(self, episode_id: str, messages: Sequence[Any] = ()) -> dict[str, Any]:
+    def reward(
+        self, episode_id: str, messages: Sequence[Any] = (), *, owner: str = LOCAL_OWNER
+    ) -> dict[str, Any]:
         """Score the episode now with the rollout's reward code (state hash vs S*, outputs).
 
         ``messages`` are the agent's messages to the user: OpenAI-format dicts or plain strings
-        (each taken as an assistant message). The episode stays open.
+        (each taken as an assistant message). The episode stays open. Only the calls still in
+        the bounded log count (all of them unless it overflowed).
         """
-        session = self.store.get(episode_id)
+        session = self.store.get(episode_id, owner)
         if session.task_id is None:
             raise NoTask(
                 f"episode {episode_id} was not started from a task, so it has no reward; "
@@ -175,8 +212,8 @@ class EnvService:
         """The episode so far as a rollout ``Trajectory`` (ended by the agent)."""
         records = [
             ToolCallRecord(
-                step=i,
-                call_id=f"call_{i}",
+                step=session.log_dropped + i,
+                call_id=f"call_{session.log_dropped + i}",
                 name=c.name,
                 arguments=c.arguments,
                 ok=c.ok,
@@ -192,16 +229,28 @@ class EnvService:
             env_id=self.env_id,
             messages=[_as_message(m) for m in messages],
             tool_calls=records,
-            n_steps=len(records),
+            n_steps=session.n_calls,
             n_tool_errors=sum(not c.ok for c in session.calls),
             end_reason=EndReason.AGENT_STOP,
             final_state_hash=session.episode.state_hash(),
         )
 
-    def close(self, episode_id: str) -> dict[str, Any]:
+    def close(self, episode_id: str, *, owner: str = LOCAL_OWNER) -> dict[str, Any]:
         """Close an episode and free its slot."""
-        session = self.store.close(episode_id)
-        return {"episode_id": session.id, "closed": True, "n_calls": len(session.calls)}
+        session = self.store.close(episode_id, owner)
+        return {"episode_id": session.id, "closed": True, "n_calls": session.n_calls}
+
+    def boundary(self) -> str:
+        """Which execution boundary runs the tool code (printed by ``autoforge serve``): the
+        runtime's own description (``env.boundary``) when it has one, else the episode mode."""
+        found = getattr(self.env, "boundary", None)
+        if found is not None and not callable(found):
+            try:
+                describe = importlib.import_module("autoforge.env.boundary").describe
+            except (ImportError, AttributeError):
+                return str(found)
+            return str(describe(found))
+        return _MODES.get(self.mode, f"episode mode {self.mode}")
 
     def health(self) -> dict[str, Any]:
         """Liveness plus the load: open episodes out of the limit."""
@@ -212,6 +261,14 @@ class EnvService:
             "max_sessions": self.limits.max_sessions,
             "tasks": len(self.tasks),
         }
+
+
+_MODES = {
+    "inline": "inline: tool code runs in the server process (in-process sandbox only, no OS "
+    "boundary; a call stuck in C code holds the GIL and stalls the server until it ends)",
+    "isolated": "isolated: tool code runs in a worker subprocess per episode (resource limits, "
+    "killed on timeout; same user and file system as the server)",
+}
 
 
 def _close_episode(episode: Any) -> None:

@@ -7,13 +7,11 @@ and YAML are turned into :class:`DocParseError` with the line number taken from 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from autoforge.tooldocs.safeload import DEFAULT_LIMITS, DocLimits, parse_json, parse_yaml, read_text
 from autoforge.tooldocs.spec import DocParseError
 
 JSON_SUFFIXES = frozenset({".json"})
@@ -22,16 +20,6 @@ _UNPARSED = object()
 GENERIC_STEMS = frozenset(
     {"openapi", "swagger", "api", "spec", "tools", "tool", "functions", "mcp", "schema"}
 )
-
-
-class _JsonLikeLoader(yaml.SafeLoader):
-    """A safe YAML loader that keeps dates as strings (JSON has no date type)."""
-
-
-_JsonLikeLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
 
 
 @dataclass
@@ -56,14 +44,7 @@ class DocInput:
             raise DocParseError(
                 "file not found", file=str(path), hint="check the path (and the current directory)"
             )
-        try:
-            text = p.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise DocParseError(
-                f"not UTF-8 text (byte {exc.start})",
-                file=str(path),
-                hint="save the document as UTF-8",
-            ) from exc
+        text = read_text(p)
         return cls(filename=str(path), text=text, path=p)
 
     @property
@@ -120,46 +101,17 @@ class DocInput:
             return None
 
 
-def parse_structured(text: str, filename: str, suffix: str = "") -> Any:
-    """Parse JSON or YAML text into plain JSON values, with line numbers on errors."""
+def parse_structured(
+    text: str, filename: str, suffix: str = "", limits: DocLimits = DEFAULT_LIMITS
+) -> Any:
+    """Parse JSON or YAML text into plain JSON values, with line numbers on errors and the
+    bounds of :mod:`autoforge.tooldocs.safeload` (alias bombs, depth, huge integers)."""
     use_json = suffix in JSON_SUFFIXES or (
         suffix not in YAML_SUFFIXES and text.lstrip()[:1] in ("{", "[")
     )
     if use_json:
-        return _parse_json(text, filename)
-    return _parse_yaml(text, filename)
-
-
-def _parse_json(text: str, filename: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DocParseError(
-            f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
-            file=filename,
-            line=exc.lineno,
-            hint="fix the JSON syntax there; a missing comma, quote or bracket is typical",
-        ) from exc
-
-
-def _parse_yaml(text: str, filename: str) -> Any:
-    try:
-        value = yaml.load(text, Loader=_JsonLikeLoader)  # a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        where = f" at line {line} column {mark.column + 1}" if mark is not None else ""
-        context = getattr(exc, "context_mark", None)
-        if context is not None and mark is not None and context.line != mark.line:
-            problem += f" ({getattr(exc, 'context', None) or 'context'} at line {context.line + 1})"
-        raise DocParseError(
-            f"invalid YAML{where}: {problem}",
-            file=filename,
-            line=line,
-            hint="fix the YAML there; wrong indentation and unquoted ':' are typical causes",
-        ) from exc
-    return _jsonify(value)
+        return parse_json(text, filename, limits)
+    return _jsonify(parse_yaml(text, filename, limits))
 
 
 def _jsonify(value: Any) -> Any:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from autoforge.tooldocs.importers.openai_tools import tool_items, tools_from_items
+from autoforge.tooldocs.safeload import read_text
 from autoforge.tooldocs.source import DocInput, parse_structured, pointer_join
 from autoforge.tooldocs.spec import AccessHint, DocParseError, ToolDocs
 
@@ -42,7 +43,7 @@ def load(doc: DocInput) -> ToolDocs:
     access = _access_map(folder / META_FILE)
     tools = [t.model_copy(update={"access": access.get(t.name, t.access)}) for t in tools]
     policy_path = folder / POLICY_FILE
-    policy = policy_path.read_text(encoding="utf-8").strip() if policy_path.is_file() else None
+    policy = read_text(policy_path).strip() if policy_path.is_file() else None
     return ToolDocs(domain=folder.resolve().name, policy=policy, tools=tools)
 
 
@@ -59,7 +60,7 @@ def _folder(doc: DocInput) -> Path:
 
 
 def _read(path: Path) -> Any:
-    return parse_structured(path.read_text(encoding="utf-8-sig"), str(path), path.suffix)
+    return parse_structured(read_text(path), str(path), path.suffix)
 
 
 def _access_map(meta_path: Path) -> dict[str, AccessHint]:
