@@ -10,6 +10,7 @@ model answer, :func:`rule_based_schema` alone gives the schema.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -98,6 +99,19 @@ class AttributeDesign(BaseModel):
     """Step-2 answer: the attributes of one collection's records."""
 
     attributes: list[AttributeItem] = Field(default_factory=list)
+
+
+class CollectionAttributes(BaseModel):
+    """One collection of a batched step-2 answer."""
+
+    name: str
+    attributes: list[AttributeItem] = Field(default_factory=list)
+
+
+class BatchAttributeDesign(BaseModel):
+    """Batched step-2 answer: the attributes of several collections."""
+
+    collections: list[CollectionAttributes] = Field(default_factory=list)
 
 
 class DesignResult(BaseModel):
@@ -306,11 +320,24 @@ def _merge(coll: CollectionSchema, new: list[Attribute]) -> None:
             coll.attributes.append(attr)
 
 
+@dataclass
+class _Checks:
+    """What the model's answers are checked against, and where rejections are recorded."""
+
+    documented: set[str]
+    provenance: dict[str, dict[str, str]]
+    rejected: list[str]
+
+
 class _Budget:
     """At most ``limit`` model calls for one state design (the laptop-sized cost bound)."""
 
     def __init__(self, limit: int) -> None:
         self.limit, self.used = limit, 0
+
+    @property
+    def left(self) -> int:
+        return self.limit - self.used
 
     def take(self) -> bool:
         if self.used >= self.limit:
@@ -350,7 +377,12 @@ async def design_state(
         rejected += _reject_operation_names(schema, tools, draft, provenance)
         open_colls = list(schema.collections)
         source = "llm"
-    for coll in _by_need(open_colls, tools, schema):
+    queue = _by_need(open_colls, tools, schema)
+    while queue:
+        if len(queue) > 1 and len(queue) >= budget.left:
+            await _design_batch(client, queue, tools, schema, draft, budget, failures, provenance)
+            break
+        coll = queue.pop(0)
         origin = await _design_attributes(
             client, coll, tools, schema, draft, budget, failures, rejected
         )
@@ -361,7 +393,8 @@ async def design_state(
     missing, rounds = initial, 0
     while missing and rounds < max_rounds and budget.used < budget.limit:
         rounds += 1
-        await _feedback_round(client, tools, schema, missing, failures, budget)
+        checks = _Checks(set(derived.provenance), provenance, rejected)
+        await _feedback_round(client, tools, schema, missing, failures, budget, checks)
         missing = unmapped_params(tools, schema)
     added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
     merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
@@ -486,6 +519,49 @@ async def _design_attributes(
     return "rules:tool parameters"
 
 
+async def _design_batch(
+    client: LLMClient,
+    colls: list[CollectionSchema],
+    tools: Sequence[ToolSpec],
+    schema: StateSchema,
+    draft: StateSchema,
+    budget: _Budget,
+    failures: list[str],
+    provenance: dict[str, dict[str, str]],
+) -> None:
+    """The attributes of all ``colls`` in one call (more collections than calls left)."""
+    answered: dict[str, list[AttributeItem]] = {}
+    if budget.take():
+        msgs = prompts.attributes_batch_messages(
+            [(c.name, c.primary_key, c.description) for c in colls], tools
+        )
+        try:
+            design = await client.structured(
+                msgs,
+                BatchAttributeDesign,
+                role="synthesizer",
+                purpose="synth.state.attributes",
+                max_tokens=400 + 250 * len(colls),
+            )
+            answered = {identifier(c.name): c.attributes for c in design.collections}
+        except LLMFailure as exc:
+            failures.append(f"attributes of {', '.join(c.name for c in colls)}: {exc}")
+    known = {c.name for c in schema.collections}
+    for coll in colls:
+        items = answered.get(coll.name)
+        if items:
+            _merge(coll, _clean_attributes(items, coll.primary_key, known))
+            origin = "model"
+        else:
+            fallback = draft.collection(coll.name)
+            _merge(coll, list(fallback.attributes) if fallback else [])
+            _merge(coll, [Attribute(name=coll.primary_key, type="id")])
+            origin = "rules:tool parameters"
+        origins = provenance.setdefault(coll.name, {})
+        for attr in coll.attributes:
+            origins.setdefault(attr.name, origin)
+
+
 def _checked(new: list[Attribute], coll: CollectionSchema, rejected: list[str]) -> list[Attribute]:
     """Model attributes that do not contradict what the collection already holds from docs."""
     kept = []
@@ -536,7 +612,13 @@ async def _feedback_round(
     missing: list[Unmapped],
     failures: list[str],
     budget: _Budget,
+    checks: _Checks,
 ) -> None:
+    """Ask the model where the unmapped parameters live, one call per target collection.
+
+    For a collection the docs define, only the attributes asked for are taken: anything else
+    the model adds would be an attribute the document does not have.
+    """
     by_tool = {t.name: t for t in tools}
     groups: dict[str, list[Unmapped]] = {}
     for item in missing:
@@ -553,7 +635,17 @@ async def _feedback_round(
         except LLMFailure as exc:
             failures.append(f"feedback for {name}: {exc}")
             continue
-        _merge(coll, new)
+        asked = {u.param.lower() for u in items} | {id_base(u.param) for u in items}
+        kept = _checked(new, coll, checks.rejected)
+        if name in checks.documented:
+            for attr in kept:
+                if attr.name.lower() not in asked and coll.attribute(attr.name) is None:
+                    checks.rejected.append(f"{name}.{attr.name}: not in the docs' schema")
+            kept = [a for a in kept if a.name.lower() in asked]
+        _merge(coll, kept)
+        origins = checks.provenance.setdefault(name, {})
+        for attr in kept:
+            origins.setdefault(attr.name, "model")
 
 
 def enums_from_docs(schema: StateSchema, tools: Sequence[ToolSpec]) -> None:
