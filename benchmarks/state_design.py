@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench_method import Load
 from rich.console import Console
 from rich.table import Table
 
@@ -235,7 +236,7 @@ def main() -> None:
         job = json.loads(args.worker)
         print(json.dumps(_design(job["spec"], job["model"])))
         return
-    load0 = os.getloadavg()
+    load = Load()
     sets = presets() | (_corpus(args.corpus) if args.corpus else {})
     sets = {k: v for k, v in sets.items() if not args.only or k in args.only}
     rows: dict[str, dict[str, Any]] = {}
@@ -250,16 +251,12 @@ def main() -> None:
             print(f"{name}: {json.dumps(row)}", flush=True)
     console = Console(width=160)
     console.print(_table(rows, bool(args.compare)))
-    load1 = os.getloadavg()
-    console.print(
-        f"load average at start {load0[0]:.2f}, at end {load1[0]:.2f} ({os.cpu_count()} cores)"
-    )
-    if max(load0[0], load1[0]) > (os.cpu_count() or 1):
-        console.print("[yellow]warning: load average above the core count; times are upper bounds")
+    for line in load.finish().lines():
+        console.print(line)
     summary = {"after": _summary(rows, "after")}
     if args.compare:
         summary["before"] = _summary(rows, "before")
-    out = {"model": args.model, "compare": args.compare, "load_avg": [load0[0], load1[0]],
+    out = {"model": args.model, "compare": args.compare, "load": load.as_json(),
            "docs": rows, "summary": summary}  # fmt: skip
     print(json.dumps(out))
 
