@@ -38,9 +38,16 @@ def _entities() -> dict[str, Any]:
 
 def _attributes(req: RecordedRequest) -> dict[str, Any]:
     text = req.messages[-1]["content"]
-    match = re.search(r"Collection `(\w+)`", text)
+    names = re.findall(r"Collection `(\w+)`", text)
     colls = {c["name"]: c for c in _spec()["state_schema"]["collections"]}
-    coll = colls.get(match.group(1) if match else "", {"attributes": []})
+    if "Collections to design" in text:  # several collections in one call
+        return {
+            "collections": [
+                {"name": n, "attributes": colls.get(n, {"attributes": []})["attributes"]}
+                for n in names
+            ]
+        }
+    coll = colls.get(names[0] if names else "", {"attributes": []})
     return {"attributes": coll["attributes"]}
 
 

@@ -47,8 +47,8 @@ async def test_unmapped_parameters_are_fed_back(todo_docs: ToolDocs) -> None:
 async def test_rules_place_what_the_model_never_adds(todo_docs: ToolDocs) -> None:
     no_help = {"attributes": [{"name": "title", "type": "string"}]}
     client = LLMClient.scripted([ENTITIES, TASK_ATTRS, no_help, no_help])
-    result = await design_state(client, todo_docs.tools, max_rounds=2)
-    assert result.rounds == 2
+    result = await design_state(client, todo_docs.tools, max_rounds=2, max_calls=4)
+    assert result.rounds == 2 and result.model_calls == 4
     assert result.unmapped_final  # still missing after the model's rounds
     assert any("collection projects" in a for a in result.added_by_rules)
     assert unmapped_params(todo_docs.tools, result.state_schema) == []

@@ -77,7 +77,9 @@ def test_plugin_results_are_normalised() -> None:
     try:
         tool = parse_text("", format="sloppy", filename="s.txt").tools[0]
         assert tool.parameters == {
-            "properties": {"item": {"type": "object", "properties": {"sku": {"type": "string"}}}},
+            "properties": {
+                "item": {"title": "Item", "type": "object", "properties": {"sku": {"type": "string"}}}
+            },
             "type": "object",
             "required": [],
         }

@@ -178,12 +178,17 @@ def _type_text(a: Attribute) -> str:
     return text + (" (nullable)" if a.nullable else "")
 
 
-def _schema(spec: EnvironmentSpec) -> Markup:
+def _schema(spec: EnvironmentSpec, provenance: dict[str, dict[str, str]]) -> Markup:
+    """The state schema, with where each attribute came from (docs, data, model or rules)."""
     out = []
     for coll in spec.state_schema.collections:
-        rows = [[tag("code", a.name), _type_text(a), a.description] for a in coll.attributes]
+        origins = provenance.get(coll.name, {})
+        rows = [
+            [tag("code", a.name), _type_text(a), origins.get(a.name, "?"), a.description]
+            for a in coll.attributes
+        ]
         caption = f"{coll.name} (key: {coll.primary_key}) {coll.description}".strip()
-        out.append(table(["attribute", "type", "description"], rows, caption=caption))
+        out.append(table(["attribute", "type", "from", "description"], rows, caption=caption))
     return tag("div", join(out), cls="tables") if out else tag("p", "no collections", cls="muted")
 
 
@@ -256,6 +261,12 @@ def _conformance(check: dict[str, Any] | None) -> Markup:
     return join(parts)
 
 
+def _provenance(d: RunData) -> dict[str, dict[str, str]]:
+    state = (d.synthesis or {}).get("state") or {}
+    prov = state.get("provenance") if isinstance(state, dict) else None
+    return prov if isinstance(prov, dict) else {}
+
+
 def _environment(d: RunData) -> Markup:
     if d.spec is None:
         return tag("p", "the environment stage has not finished", cls="muted")
@@ -268,7 +279,7 @@ def _environment(d: RunData) -> Markup:
                        f"{len(spec.state_schema.collections)} collections · {origin}"])),
         tag("p", spec.description, cls="muted") if spec.description else "",
         details("policy", tag("pre", spec.policy or "(none)", cls="json")),
-        tag("h3", "State schema"), _schema(spec),
+        tag("h3", "State schema"), _schema(spec, _provenance(d)),
         tag("h3", "Tools"), _tools(d),
         tag("h3", "Checks"), _conformance(d.check),
     ]  # fmt: skip

@@ -183,6 +183,9 @@ def _phase1_data(docs: ToolDocs, data: Mapping[str, Any]) -> Phase1:
             "warnings": warnings,
             "unmapped_final": unmapped,
             "collections": schema_summary(schema),
+            "provenance": {
+                c.name: {a.name: "data" for a in c.attributes} for c in schema.collections
+            },
         },
         data_state=state,
         mirrors=learn_mirror_effects(state, schema),

@@ -179,6 +179,35 @@ def attributes_messages(
     ]
 
 
+def attributes_batch_messages(
+    colls: Iterable[tuple[str, str, str]], tools: Iterable[ToolSpec], feedback: str = ""
+) -> list[Message]:
+    """Step 2 for several collections in one call: ``colls`` are (name, primary key, description).
+
+    Used when there are more collections to design than model calls left in the budget.
+    """
+    docs = "\n".join(tool_doc(t, 200) for t in tools)
+    listing = "\n".join(
+        f"- Collection `{n}` (primary key `{k}`): {clip(d, 120)}" for n, k, d in colls
+    )
+    user = (
+        f"Tools of an application:\n{docs}\n\nCollections to design:\n{listing}\n\n"
+        "For each collection list the attributes of one record: name (snake_case), type (one of "
+        f"{_ATTR_TYPES}), description, enum values for an enum, and references (the other "
+        "collection whose key the attribute holds, or null). Include the primary key and every "
+        "value the tools look up, filter on, set or return.\n"
+        'Example answer: {"collections": [{"name": "loans", "attributes": [{"name": "loan_id", '
+        '"type": "id", "description": "loan id"}, {"name": "book_id", "type": "id", '
+        '"description": "borrowed book", "references": "books"}]}]}'
+    )
+    if feedback:
+        user += f"\n\nFix this: {feedback}"
+    return [
+        {"role": "system", "content": "You design databases for simulated apps. Answer in JSON."},
+        {"role": "user", "content": user},
+    ]
+
+
 def unmapped_feedback(items: Iterable[Unmapped]) -> str:
     """The validation result fed back to the attribute step."""
     parts = [f"{u.param} (used by {u.tool}: {clip(u.description, 80)})" for u in items]

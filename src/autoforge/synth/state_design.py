@@ -10,6 +10,7 @@ model answer, :func:`rule_based_schema` alone gives the schema.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -27,6 +28,7 @@ from autoforge.synth.naming import (
     singular,
     tokens,
 )
+from autoforge.synth.schema_entities import derive_state
 from autoforge.tooldocs.spec import ToolSpec
 
 _TYPES = {"string", "integer", "number", "boolean", "date", "datetime", "enum", "object", "array"}
@@ -99,8 +101,25 @@ class AttributeDesign(BaseModel):
     attributes: list[AttributeItem] = Field(default_factory=list)
 
 
+class CollectionAttributes(BaseModel):
+    """One collection of a batched step-2 answer."""
+
+    name: str
+    attributes: list[AttributeItem] = Field(default_factory=list)
+
+
+class BatchAttributeDesign(BaseModel):
+    """Batched step-2 answer: the attributes of several collections."""
+
+    collections: list[CollectionAttributes] = Field(default_factory=list)
+
+
 class DesignResult(BaseModel):
-    """The designed schema and how it came about (for the synthesis report)."""
+    """The designed schema and how it came about (for the synthesis report).
+
+    ``provenance[collection][attribute]`` says where each attribute came from: ``docs:<pointer>``
+    (a schema in the document), ``model``, or ``rules:<why>`` (tool parameters, names).
+    """
 
     state_schema: StateSchema
     source: str = "llm"
@@ -109,6 +128,11 @@ class DesignResult(BaseModel):
     unmapped_final: list[str] = Field(default_factory=list)
     added_by_rules: list[str] = Field(default_factory=list)
     failures: list[str] = Field(default_factory=list)
+    provenance: dict[str, dict[str, str]] = Field(default_factory=dict)
+    model_calls: int = 0
+    rejected: list[str] = Field(default_factory=list)
+    merged: list[str] = Field(default_factory=list)
+    unwrapped: list[str] = Field(default_factory=list)
 
 
 def _param_type(spec: ToolSpec, param: str) -> AttributeType:
@@ -296,24 +320,133 @@ def _merge(coll: CollectionSchema, new: list[Attribute]) -> None:
             coll.attributes.append(attr)
 
 
+@dataclass
+class _Checks:
+    """What the model's answers are checked against, and where rejections are recorded."""
+
+    documented: set[str]
+    provenance: dict[str, dict[str, str]]
+    rejected: list[str]
+
+
+class _Budget:
+    """At most ``limit`` model calls for one state design (the laptop-sized cost bound)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.used = limit, 0
+
+    @property
+    def left(self) -> int:
+        return self.limit - self.used
+
+    def take(self) -> bool:
+        if self.used >= self.limit:
+            return False
+        self.used += 1
+        return True
+
+
 async def design_state(
     client: LLMClient,
     tools: Sequence[ToolSpec],
     policy: str | None = None,
     *,
     max_rounds: int = 2,
+    max_calls: int = 3,
 ) -> DesignResult:
-    """Design the state schema for ``tools`` with the LLM, validate it, feed back, complete it.
+    """Design the state schema for ``tools``: read what the docs define, ask the model the rest.
 
-    Never raises for bad model output: failed calls are recorded and rules fill the gaps.
+    Collections and attributes that the docs' schemas define are derived without a model
+    (:mod:`autoforge.synth.schema_entities`); the model is asked, within ``max_calls`` calls, only
+    for collections the schemas leave open (entities known only from id parameters), and its
+    answers are checked against the docs. Without schemas the model proposes the entities and
+    the attributes of the collections most tools touch; rules fill the rest. Never raises for bad
+    model output: failed calls are recorded and rules fill the gaps.
     """
+    budget = _Budget(max_calls)
     failures: list[str] = []
+    rejected: list[str] = []
+    derived = derive_state(tools)
     draft = rule_based_schema(tools)
-    try:
-        entities = await _entities(client, tools, policy)
-    except LLMFailure as exc:
-        failures.append(f"entities: {exc}")
-        entities = []
+    if derived.schema.collections:
+        schema, provenance = derived.schema.model_copy(deep=True), dict(derived.provenance)
+        open_colls = _open_collections(schema, draft, provenance)
+        source = "docs"
+    else:
+        schema, provenance = await _model_entities(client, tools, policy, draft, budget, failures)
+        rejected += _reject_operation_names(schema, tools, draft, provenance)
+        open_colls = list(schema.collections)
+        source = "llm"
+    queue = _by_need(open_colls, tools, schema)
+    while queue:
+        if len(queue) > 1 and len(queue) >= budget.left:
+            await _design_batch(client, queue, tools, schema, draft, budget, failures, provenance)
+            break
+        coll = queue.pop(0)
+        origin = await _design_attributes(
+            client, coll, tools, schema, draft, budget, failures, rejected
+        )
+        origins = provenance.setdefault(coll.name, {})
+        for attr in coll.attributes:
+            origins.setdefault(attr.name, origin)
+    initial = unmapped_params(tools, schema)
+    missing, rounds = initial, 0
+    while missing and rounds < max_rounds and budget.used < budget.limit:
+        rounds += 1
+        checks = _Checks(set(derived.provenance), provenance, rejected)
+        await _feedback_round(client, tools, schema, missing, failures, budget, checks)
+        missing = unmapped_params(tools, schema)
+    added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
+    merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
+    enums_from_docs(schema, tools)
+    _fill_provenance(schema, provenance)
+    return DesignResult(
+        state_schema=schema,
+        source=source if not failures else f"{source}+rules",
+        rounds=rounds,
+        unmapped_initial=[str(u) for u in initial],
+        unmapped_final=[str(u) for u in missing],
+        added_by_rules=added,
+        failures=failures,
+        provenance={c.name: provenance.get(c.name, {}) for c in schema.collections},
+        model_calls=budget.used,
+        rejected=rejected,
+        merged=merged,
+        unwrapped=derived.unwrapped,
+    )
+
+
+def _open_collections(
+    schema: StateSchema, draft: StateSchema, provenance: dict[str, dict[str, str]]
+) -> list[CollectionSchema]:
+    """Collections the tools need (their id parameters) that no docs schema defines."""
+    opened = []
+    for coll in draft.collections:
+        if schema.collection(coll.name) or collection_of_key(coll.primary_key, schema):
+            continue
+        new = CollectionSchema(name=coll.name, primary_key=coll.primary_key)
+        new.attributes = [Attribute(name=coll.primary_key, type="id")]
+        schema.collections.append(new)
+        provenance[new.name] = {coll.primary_key: "rules:id parameter of the tools"}
+        opened.append(new)
+    return opened
+
+
+async def _model_entities(
+    client: LLMClient,
+    tools: Sequence[ToolSpec],
+    policy: str | None,
+    draft: StateSchema,
+    budget: _Budget,
+    failures: list[str],
+) -> tuple[StateSchema, dict[str, dict[str, str]]]:
+    entities: list[EntityItem] = []
+    if budget.take():
+        try:
+            entities = await _entities(client, tools, policy)
+        except LLMFailure as exc:
+            failures.append(f"entities: {exc}")
+    by_model = bool(entities)
     if not entities:
         entities = [EntityItem(name=c.name, primary_key=c.primary_key) for c in draft.collections]
     schema = StateSchema(
@@ -322,31 +455,154 @@ async def design_state(
             for e in entities
         ]
     )
-    for coll in schema.collections:
+    origin = "model" if by_model else "rules:tool and parameter names"
+    return schema, {e.name: {e.primary_key: origin} for e in entities}
+
+
+def _reject_operation_names(
+    schema: StateSchema,
+    tools: Sequence[ToolSpec],
+    draft: StateSchema,
+    provenance: dict[str, dict[str, str]],
+) -> list[str]:
+    """Drop model collections named after an operation (``list_orders``, ``get_user``).
+
+    When any is dropped, the rule draft's collections that are now missing take their place.
+    """
+    names = {t.name.lower() for t in tools}
+    verbs = {tokens(t.name)[0] for t in tools if tokens(t.name)}
+    rejected = []
+    for coll in list(schema.collections):
+        toks = tokens(coll.name)
+        if coll.name.lower() in names or (len(toks) > 1 and toks[0] in verbs):
+            schema.collections.remove(coll)
+            provenance.pop(coll.name, None)
+            rejected.append(f"collection {coll.name}: named after an operation")
+    for coll in draft.collections if rejected else []:
+        if not schema.collection(coll.name) and not collection_of_key(coll.primary_key, schema):
+            schema.collections.append(coll.model_copy(deep=True))
+            provenance[coll.name] = {coll.primary_key: "rules:id parameter of the tools"}
+    return rejected
+
+
+def _by_need(
+    colls: list[CollectionSchema], tools: Sequence[ToolSpec], schema: StateSchema
+) -> list[CollectionSchema]:
+    """The collections most tools touch first, so a tight call budget goes where it counts."""
+    return sorted(colls, key=lambda c: -len(_tools_for(c, tools, schema)))
+
+
+async def _design_attributes(
+    client: LLMClient,
+    coll: CollectionSchema,
+    tools: Sequence[ToolSpec],
+    schema: StateSchema,
+    draft: StateSchema,
+    budget: _Budget,
+    failures: list[str],
+    rejected: list[str],
+) -> str:
+    """Attributes of ``coll`` from the model (within budget), else from the rule draft.
+
+    Returns the origin to record for the attributes added.
+    """
+    fallback = draft.collection(coll.name)
+    if budget.take():
         try:
-            coll.attributes = await _attributes(client, coll, tools, schema)
+            new = await _attributes(client, coll, tools, schema)
+            _merge(coll, _checked(new, coll, rejected))
+            return "model"
         except LLMFailure as exc:
             failures.append(f"attributes of {coll.name}: {exc}")
+    _merge(coll, list(fallback.attributes) if fallback else [])
+    _merge(coll, [Attribute(name=coll.primary_key, type="id")])
+    return "rules:tool parameters"
+
+
+async def _design_batch(
+    client: LLMClient,
+    colls: list[CollectionSchema],
+    tools: Sequence[ToolSpec],
+    schema: StateSchema,
+    draft: StateSchema,
+    budget: _Budget,
+    failures: list[str],
+    provenance: dict[str, dict[str, str]],
+) -> None:
+    """The attributes of all ``colls`` in one call (more collections than calls left)."""
+    answered: dict[str, list[AttributeItem]] = {}
+    if budget.take():
+        msgs = prompts.attributes_batch_messages(
+            [(c.name, c.primary_key, c.description) for c in colls], tools
+        )
+        try:
+            design = await client.structured(
+                msgs,
+                BatchAttributeDesign,
+                role="synthesizer",
+                purpose="synth.state.attributes",
+                max_tokens=400 + 250 * len(colls),
+            )
+            answered = {identifier(c.name): c.attributes for c in design.collections}
+        except LLMFailure as exc:
+            failures.append(f"attributes of {', '.join(c.name for c in colls)}: {exc}")
+    known = {c.name for c in schema.collections}
+    for coll in colls:
+        items = answered.get(coll.name)
+        if items:
+            _merge(coll, _clean_attributes(items, coll.primary_key, known))
+            origin = "model"
+        else:
             fallback = draft.collection(coll.name)
-            coll.attributes = list(fallback.attributes) if fallback else []
+            _merge(coll, list(fallback.attributes) if fallback else [])
             _merge(coll, [Attribute(name=coll.primary_key, type="id")])
-    initial = unmapped_params(tools, schema)
-    missing, rounds = initial, 0
-    while missing and rounds < max_rounds:
-        rounds += 1
-        await _feedback_round(client, tools, schema, missing, failures)
-        missing = unmapped_params(tools, schema)
-    added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
-    enums_from_docs(schema, tools)
-    return DesignResult(
-        state_schema=schema,
-        source="llm" if not failures else "llm+rules",
-        rounds=rounds,
-        unmapped_initial=[str(u) for u in initial],
-        unmapped_final=[str(u) for u in missing],
-        added_by_rules=added,
-        failures=failures,
-    )
+            origin = "rules:tool parameters"
+        origins = provenance.setdefault(coll.name, {})
+        for attr in coll.attributes:
+            origins.setdefault(attr.name, origin)
+
+
+def _checked(new: list[Attribute], coll: CollectionSchema, rejected: list[str]) -> list[Attribute]:
+    """Model attributes that do not contradict what the collection already holds from docs."""
+    kept = []
+    for attr in new:
+        have = coll.attribute(attr.name)
+        if have is not None and have.type != attr.type and attr.type != "string":
+            rejected.append(f"{coll.name}.{attr.name}: model type {attr.type}, docs {have.type}")
+            continue
+        kept.append(attr)
+    return kept
+
+
+def _fill_provenance(schema: StateSchema, provenance: dict[str, dict[str, str]]) -> None:
+    for coll in schema.collections:
+        origins = provenance.setdefault(coll.name, {})
+        for attr in coll.attributes:
+            origins.setdefault(attr.name, "rules:tool parameter")
+
+
+def merge_unused_collections(
+    schema: StateSchema,
+    tools: Sequence[ToolSpec],
+    keep: set[str] = frozenset(),  # type: ignore[assignment]
+) -> list[str]:
+    """Drop proposed collections nothing can reach: no tool passes their key, none is referenced.
+
+    A ``locks`` collection with only ``lock_id`` next to ``devices`` (which holds ``kind``) is
+    such a duplicate when every tool takes ``device_id``. Collections the docs define are kept.
+    """
+    merged = []
+    params = {p for t in tools for p in t.param_names}
+    referenced = {a.references for c in schema.collections for a in c.attributes if a.references}
+    for coll in list(schema.collections):
+        if coll.name in (keep or set()) or coll.name in referenced or len(schema.collections) == 1:
+            continue
+        used = any(collection_of_key(p, schema) is coll for p in params)
+        targeted = any(target_collection(t, schema) is coll for t in tools)
+        if not used and not targeted and len(coll.attributes) <= 1:
+            schema.collections.remove(coll)
+            merged.append(f"{coll.name}: nothing but its key, and no tool reaches it")
+    return merged
 
 
 async def _feedback_round(
@@ -355,7 +611,14 @@ async def _feedback_round(
     schema: StateSchema,
     missing: list[Unmapped],
     failures: list[str],
+    budget: _Budget,
+    checks: _Checks,
 ) -> None:
+    """Ask the model where the unmapped parameters live, one call per target collection.
+
+    For a collection the docs define, only the attributes asked for are taken: anything else
+    the model adds would be an attribute the document does not have.
+    """
     by_tool = {t.name: t for t in tools}
     groups: dict[str, list[Unmapped]] = {}
     for item in missing:
@@ -365,12 +628,24 @@ async def _feedback_round(
     for name, items in groups.items():
         coll = schema.collection(name)
         assert coll is not None
+        if not budget.take():
+            return
         try:
             new = await _attributes(client, coll, tools, schema, prompts.unmapped_feedback(items))
         except LLMFailure as exc:
             failures.append(f"feedback for {name}: {exc}")
             continue
-        _merge(coll, new)
+        asked = {u.param.lower() for u in items} | {id_base(u.param) for u in items}
+        kept = _checked(new, coll, checks.rejected)
+        if name in checks.documented:
+            for attr in kept:
+                if attr.name.lower() not in asked and coll.attribute(attr.name) is None:
+                    checks.rejected.append(f"{name}.{attr.name}: not in the docs' schema")
+            kept = [a for a in kept if a.name.lower() in asked]
+        _merge(coll, kept)
+        origins = checks.provenance.setdefault(name, {})
+        for attr in kept:
+            origins.setdefault(attr.name, "model")
 
 
 def enums_from_docs(schema: StateSchema, tools: Sequence[ToolSpec]) -> None:

@@ -119,7 +119,7 @@ class RefResolver:
             out = map_subschemas(node, lambda sub, ptr: self._schema(sub, ptr, stack), at)
             return self.transform(out) if self.transform else out
         target, target_ptr = self.lookup(node["$ref"], pointer_join(at, "$ref"))
-        resolved = self._target(target, target_ptr, node["$ref"], stack)
+        resolved = _titled(self._target(target, target_ptr, node["$ref"], stack), node["$ref"])
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if not siblings:
             return resolved
@@ -156,6 +156,18 @@ class RefResolver:
 
     def _error(self, message: str, at: str, hint: str) -> DocParseError:
         return DocParseError(message, file=self.file, pointer=self.base + at, hint=hint or None)
+
+
+_NAMED = ("#/components/schemas/", "#/definitions/", "#/$defs/")
+
+
+def _titled(resolved: Any, ref: str) -> Any:
+    """An inlined named schema keeps its name as ``title`` (state design reads entity names)."""
+    name = next((ref[len(p) :] for p in _NAMED if ref.startswith(p)), "")
+    if name and "/" not in name and isinstance(resolved, dict) and "title" not in resolved:
+        if resolved.get("type", "object") == "object" and "properties" in resolved:
+            return {"title": unquote(name), **resolved}
+    return resolved
 
 
 def _recursion_stub(target: Any, ref: str) -> dict[str, Any]:

@@ -1,0 +1,114 @@
+"""The benchmark method every script under ``benchmarks/`` uses.
+
+* the baseline and autoforge run interleaved in the same process (``interleaved``), so both see
+  the same machine load;
+* medians over at least 5 repetitions, with CPU time (``time.process_time``) beside wall time;
+* the load average printed at start and end, with a warning when it exceeds the core count
+  (then wall-clock figures are upper bounds, and ratios should be read from CPU time).
+
+Scripts import it as ``from bench_method import ...`` (``python benchmarks/x.py`` puts this
+folder on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+MIN_REPEATS = 5
+
+
+@dataclass
+class Sample:
+    """One timed run: wall and CPU seconds, and whatever the run returned."""
+
+    wall_s: float
+    cpu_s: float
+    value: Any = None
+
+
+@dataclass
+class Series:
+    """The samples of one contender, with their medians."""
+
+    name: str
+    samples: list[Sample] = field(default_factory=list)
+
+    @property
+    def wall_s(self) -> float:
+        return statistics.median(s.wall_s for s in self.samples)
+
+    @property
+    def cpu_s(self) -> float:
+        return statistics.median(s.cpu_s for s in self.samples)
+
+    def summary(self) -> dict[str, Any]:
+        walls = [s.wall_s for s in self.samples]
+        return {
+            "n": len(self.samples),
+            "median_wall_s": round(self.wall_s, 6),
+            "median_cpu_s": round(self.cpu_s, 6),
+            "min_wall_s": round(min(walls), 6),
+            "max_wall_s": round(max(walls), 6),
+        }
+
+
+def timed(fn: Callable[[], Any]) -> Sample:
+    """Run ``fn`` once; its wall and CPU time (this process) and its result."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = fn()
+    return Sample(time.perf_counter() - wall, time.process_time() - cpu, value)
+
+
+def interleaved(
+    contenders: Mapping[str, Callable[[], Any]], repeats: int = MIN_REPEATS
+) -> dict[str, Series]:
+    """Each contender ``repeats`` times, alternating A, B, A, B ... so load hits all alike."""
+    if repeats < MIN_REPEATS:
+        raise ValueError(f"the method asks for medians over at least {MIN_REPEATS} repetitions")
+    out = {name: Series(name) for name in contenders}
+    for _ in range(repeats):
+        for name, fn in contenders.items():
+            out[name].samples.append(timed(fn))
+    return out
+
+
+@dataclass
+class Load:
+    """The machine load around a benchmark run."""
+
+    start: float = field(default_factory=lambda: os.getloadavg()[0])
+    end: float | None = None
+    cores: int = field(default_factory=lambda: len(os.sched_getaffinity(0)))
+
+    def finish(self) -> Load:
+        self.end = os.getloadavg()[0]
+        return self
+
+    @property
+    def busy(self) -> bool:
+        return max(self.start, self.end or 0.0) > self.cores
+
+    def lines(self) -> list[str]:
+        """Human-readable load lines (with the warning when the machine was busy)."""
+        out = [f"load average: start {self.start:.2f}, end {self.end or 0:.2f}; {self.cores} cores"]
+        if self.busy:
+            out.append(
+                "WARNING: load average above the core count: wall-clock figures are upper "
+                "bounds; compare CPU times"
+            )
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "cores": self.cores, "busy": self.busy}
+
+
+def ratio(baseline: Series, ours: Series, by: str = "cpu") -> float:
+    """How many times faster ``ours`` is than ``baseline`` (medians; CPU time by default)."""
+    num = baseline.cpu_s if by == "cpu" else baseline.wall_s
+    den = ours.cpu_s if by == "cpu" else ours.wall_s
+    return num / den if den else float("inf")

@@ -1,0 +1,265 @@
+"""State design quality and cost: document-defined fields kept, attributes invented, model calls.
+
+For each document set, the state schema is designed as ``autoforge synth env`` does (docs mode:
+``design_state``; with ``+data``: inference from the data) and scored against the document:
+
+* ``doc_fields``: the fields the document defines: every property of an object that a tool
+  returns (response / output schemas) plus every entity-naming tool parameter (ids, names,
+  emails, phones);
+* ``coverage``: the share of those present in the designed state (as an attribute, a nested
+  field of one, or a collection key);
+* ``invented``: attributes whose name appears nowhere in the document (no returned property, no
+  parameter) nor in the data: what the model guessed;
+* ``model_calls`` and ``seconds`` for the design.
+
+Baselines in the same run: ``--compare REF`` also designs with git REF's code (run in a
+subprocess per document, alternating with the working tree), and the model ``none`` (a client
+that never answers) shows what the rules alone give.
+
+Run: ``python benchmarks/state_design.py`` (rules only, seconds) or
+``python benchmarks/state_design.py --model small --compare main`` (embedded 0.5B, before/after;
+minutes per document on 2 cores). ``--corpus DIR`` adds every document file in DIR. Prints a
+table, the load average, and last one JSON object: ``{"docs": {...}, "summary": {...}}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench_method import Load
+from rich.console import Console
+from rich.table import Table
+
+from autoforge.examples import example_path
+from autoforge.llm import LLMClient, config_from_cli
+from autoforge.synth.classify import collection_of_key
+from autoforge.synth.functions import usage_of
+from autoforge.synth.infer import data_to_state, infer_schema, nested_field_names
+from autoforge.synth.mapping import _known_names
+from autoforge.synth.naming import is_entity_param
+from autoforge.synth.state_design import design_state
+from autoforge.tooldocs import load_docs
+
+REPO = Path(__file__).resolve().parents[1]
+BENCH = REPO.parent / "shared" / "benchmarks"
+
+
+def presets() -> dict[str, dict[str, Any]]:
+    """Document sets at hand: the bundled examples and the benchmark tool lists."""
+    book = example_path("bookstore")
+    out: dict[str, dict[str, Any]] = {
+        "bookstore-openapi": {"docs": [book / "openapi.yaml"]},
+        "bookstore-functions": {"docs": [book / "tools.openai.json"]},
+        "todo": {"docs": [example_path("todo") / "tools.openai.json"]},
+    }
+    for name, rel in [("tau2-retail", "tau2-bench/retail"), ("tau2-airline", "tau2-bench/airline")]:
+        d = BENCH / rel
+        if d.is_dir():
+            out[name] = {"docs": [d / "tools.json"]}
+            out[f"{name}+data"] = {"docs": [d / "tools.json"], "data": d / "db.json"}
+    for dom in ("ota", "delivery", "instore"):
+        d = BENCH / "vitabench" / dom
+        if d.is_dir():
+            out[f"vita-{dom}"] = {"docs": [d / "tools.json"]}
+    return out
+
+
+def _client(model: str) -> LLMClient:
+    if model == "none":
+        return LLMClient.scripted([lambda _req: "no answer"] * 10_000)
+    return LLMClient(config_from_cli(model=model))
+
+
+def _logical_calls(client: LLMClient) -> int:
+    """Model calls, not attempts: a validation re-ask extends the previous request's messages.
+
+    A real endpoint records no requests; its accounted calls (attempts included) are used.
+    """
+    if not client.requests:
+        return usage_of(client).calls
+    calls, prev, prev_purpose = 0, None, None
+    for req in client.requests:
+        msgs = list(req.messages)
+        if prev is None or msgs[: len(prev)] != prev or req.purpose != prev_purpose:
+            calls += 1
+        prev, prev_purpose = msgs, req.purpose
+    return calls
+
+
+def _design(spec: dict[str, Any], model: str) -> dict[str, Any]:
+    """Design one document's state; the schema and the cost."""
+    docs = load_docs([Path(p) for p in spec["docs"]])
+    start, cpu = time.perf_counter(), time.process_time()
+    if spec.get("data"):
+        state, _ = data_to_state(json.loads(Path(spec["data"]).read_text()))
+        schema, calls = infer_schema(state), 0
+        data_fields = nested_field_names(state)
+    else:
+        client = _client(model)
+        result = asyncio.run(design_state(client, docs.tools, docs.policy))
+        schema, calls, data_fields = result.state_schema, _logical_calls(client), set()
+    wall, cpu_s = time.perf_counter() - start, time.process_time() - cpu
+    return {
+        "schema": schema.model_dump(mode="json"),
+        "calls": calls,
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu_s, 2),
+        "data_fields": sorted(data_fields),
+    }
+
+
+def _list_item_keys(schema: Any) -> set[str]:
+    """Keys of documented line items (``list of objects with keys: a, b``), held nested."""
+    prefix = "list of objects with keys: "
+    return {
+        key.strip().lower()
+        for c in schema.collections
+        for a in c.attributes
+        if a.description.startswith(prefix)
+        for key in a.description[len(prefix) :].split(",")
+    }
+
+
+def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
+    """Coverage of document-defined fields and invented attributes of one designed schema."""
+    from autoforge.env.spec import StateSchema
+    from autoforge.synth.schema_entities import doc_field_names
+
+    docs = load_docs([Path(p) for p in spec["docs"]])
+    schema = StateSchema.model_validate(design["schema"])
+    returned = doc_field_names(docs.tools)
+    params = {p for t in docs.tools for p in t.param_names}
+    defined = returned | {p for p in params if is_entity_param(p)}
+    known = _known_names(schema, design["data_fields"]) | _list_item_keys(schema)
+    present = {f for f in defined if f.lower() in known or collection_of_key(f, schema)}
+    traceable = {n.lower() for n in returned | params | set(design["data_fields"])}
+    invented = sorted(
+        f"{c.name}.{a.name}"
+        for c in schema.collections
+        for a in c.attributes
+        if a.name != c.primary_key and a.name.lower() not in traceable
+    )
+    return {
+        "doc_fields": len(defined),
+        "coverage": round(len(present) / len(defined), 3) if defined else None,
+        "missing": sorted(defined - present)[:12],
+        "invented": len(invented),
+        "invented_examples": invented[:8],
+        "collections": len(schema.collections),
+        "has_return_schemas": bool(returned),
+        "model_calls": design["calls"],
+        "wall_s": design["wall_s"],
+        "cpu_s": design["cpu_s"],
+    }
+
+
+def _extract(ref: str, root: Path) -> Path:
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", ref, "src"], check=True, capture_output=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(root, filter="data")
+    return root / "src"
+
+
+def _in_subprocess(src: Path | None, name: str, spec: dict[str, Any], model: str) -> dict[str, Any]:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")])
+    payload = json.dumps({"spec": {k: [str(p) for p in v] if isinstance(v, list) else str(v)
+                                   for k, v in spec.items()}, "model": model})  # fmt: skip
+    cmd = [sys.executable, __file__, "--worker", payload]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
+    design: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return design
+
+
+def _corpus(root: Path) -> dict[str, dict[str, Any]]:
+    files = sorted(p for p in root.rglob("*") if p.suffix in (".json", ".yaml", ".yml"))
+    return {f"corpus:{p.relative_to(root)}": {"docs": [p]} for p in files}
+
+
+def _table(rows: dict[str, dict[str, Any]], compare: bool) -> Table:
+    table = Table(title="State design: document-defined fields kept, attributes invented")
+    cols = ["doc set", "schemas", "fields", "coverage", "invented", "calls", "wall s"]
+    if compare:
+        cols += ["coverage (ref)", "invented (ref)", "calls (ref)", "wall s (ref)"]
+    for col in cols:
+        table.add_column(col, justify="left" if col == "doc set" else "right")
+    for name, row in rows.items():
+        a = row["after"]
+        cells = [name, "yes" if a["has_return_schemas"] else "no", str(a["doc_fields"])]
+        cells += [str(a[k]) for k in ("coverage", "invented", "model_calls", "wall_s")]
+        if compare and "before" in row:
+            b = row["before"]
+            cells += [str(b["coverage"]), str(b["invented"]), str(b["model_calls"]),
+                      str(b["wall_s"])]  # fmt: skip
+        table.add_row(*cells)
+    return table
+
+
+def _summary(rows: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
+    got = [r[key] for r in rows.values() if key in r]
+    with_schemas = [r for r in got if r["has_return_schemas"]]
+    docs_mode = [r for r in got if r["model_calls"] or not r["has_return_schemas"]]
+    return {
+        "median_coverage": statistics.median([r["coverage"] for r in got if r["coverage"]]),
+        "min_coverage": min(r["coverage"] for r in got if r["coverage"] is not None),
+        "invented_with_schemas": sum(r["invented"] for r in with_schemas),
+        "invented_total": sum(r["invented"] for r in got),
+        "max_model_calls": max((r["model_calls"] for r in docs_mode), default=0),
+        "max_wall_s": max(r["wall_s"] for r in got),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", default="none", help="none (rules only), small, default, ...")
+    ap.add_argument("--compare", metavar="REF", help="also design with git REF's code")
+    ap.add_argument("--only", nargs="*", help="preset names to run (default: all)")
+    ap.add_argument("--corpus", type=Path, help="a directory of API documents to add")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        job = json.loads(args.worker)
+        print(json.dumps(_design(job["spec"], job["model"])))
+        return
+    load = Load()
+    sets = presets() | (_corpus(args.corpus) if args.corpus else {})
+    sets = {k: v for k, v in sets.items() if not args.only or k in args.only}
+    rows: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        src = _extract(args.compare, Path(tmp)) if args.compare else None
+        for name, spec in sets.items():
+            row: dict[str, Any] = {}
+            if src is not None:
+                row["before"] = score(spec, _in_subprocess(src, name, spec, args.model))
+            row["after"] = score(spec, _in_subprocess(None, name, spec, args.model))
+            rows[name] = row
+            print(f"{name}: {json.dumps(row)}", flush=True)
+    console = Console(width=160)
+    console.print(_table(rows, bool(args.compare)))
+    for line in load.finish().lines():
+        console.print(line)
+    summary = {"after": _summary(rows, "after")}
+    if args.compare:
+        summary["before"] = _summary(rows, "before")
+    out = {"model": args.model, "compare": args.compare, "load": load.as_json(),
+           "docs": rows, "summary": summary}  # fmt: skip
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

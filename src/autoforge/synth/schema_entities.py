@@ -1,0 +1,375 @@
+"""Entities and attributes read from the schemas the docs carry, without any model.
+
+When a document types what its tools return (OpenAPI/Swagger response schemas, MCP
+``outputSchema``, a ``returns`` JSON Schema in a function list), the state's collections are
+already written down: an *entity* is an object schema with an identifier property that some tool
+returns. This module derives them deterministically so the model is asked only what the schemas
+leave open:
+
+- list responses are unwrapped to their element (``[Order]``, ``{orders: [...], next_page_token}``,
+  ``ListOrdersResponse``), so wrappers and pagination never become collections;
+- projections of one entity (``CustomerMatch``, ``BookSummary``) merge with it because they share
+  its identifier property;
+- nested objects without an identifier stay ``object`` attributes of their owner; nested objects
+  with one are entities of their own, referenced by id;
+- id-named fields (``customer_id``, ``order_ids``) reference the collection keyed by that name.
+
+Every collection and attribute keeps where it came from (a pointer into the tool's schema), so the
+report can show what was read and what was guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from autoforge.env.spec import Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.synth.naming import identifier, is_id_like, plural, singular, snake, tokens
+from autoforge.tooldocs.spec import ToolSpec
+
+_PAGINATION = {
+    "next",
+    "next_page",
+    "next_page_token",
+    "page_token",
+    "cursor",
+    "next_cursor",
+    "has_more",
+    "total",
+    "total_count",
+    "count",
+    "page",
+    "page_size",
+    "per_page",
+    "limit",
+    "offset",
+    "kind",
+    "etag",
+    "links",
+    "warnings",
+    "unreachable",
+}
+_WRAPPER_TITLE = re.compile(r"^(list|search|batch|query|get)?(.*?)(response|result|results|page)$")
+_VERBS = {
+    "list",
+    "get",
+    "search",
+    "find",
+    "create",
+    "update",
+    "delete",
+    "patch",
+    "insert",
+    "fetch",
+    "retrieve",
+    "add",
+    "remove",
+    "set",
+    "query",
+    "batch",
+}
+_IDENTIFIER_WORDS = (
+    "unique identifier",
+    "identifier of",
+    "resource name",
+    "the id of",
+    "unique id",
+)
+
+
+@dataclass
+class DocEntity:
+    """One entity found in the docs' schemas, merged over every tool that returns it."""
+
+    name: str
+    primary_key: str
+    description: str = ""
+    properties: dict[str, dict[str, Any]] = field(default_factory=dict)
+    required: set[str] = field(default_factory=set)
+    origins: dict[str, str] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)
+
+    def absorb(self, props: Mapping[str, Any], required: Iterable[str], where: str) -> None:
+        """Add the properties of another sighting (first definition wins per property)."""
+        for name, prop in props.items():
+            if name not in self.properties and isinstance(prop, dict):
+                self.properties[name] = prop
+                self.origins[name] = f"{where}/properties/{name}"
+        self.required.update(r for r in required if isinstance(r, str))
+        if where not in self.sources:
+            self.sources.append(where)
+
+
+@dataclass
+class Derivation:
+    """The state schema read from the docs, with the origin of each collection and attribute."""
+
+    schema: StateSchema
+    provenance: dict[str, dict[str, str]]
+    unwrapped: list[str] = field(default_factory=list)
+
+    @property
+    def n_fields(self) -> int:
+        """Attributes read from the docs, primary keys included."""
+        return sum(len(attrs) for attrs in self.provenance.values())
+
+
+def _props(node: Mapping[str, Any]) -> dict[str, Any]:
+    props = node.get("properties")
+    return props if isinstance(props, dict) else {}
+
+
+def _is_object(node: Any) -> bool:
+    return isinstance(node, dict) and bool(_props(node))
+
+
+def _array_items(node: Any) -> Any:
+    if isinstance(node, dict) and (node.get("type") == "array" or "items" in node):
+        return node.get("items")
+    return None
+
+
+def _is_wrapper(node: Mapping[str, Any]) -> str | None:
+    """The property holding the element list when ``node`` only wraps a list, else None."""
+    props = _props(node)
+    lists = [name for name, p in props.items() if _is_object(_array_items(p))]
+    if len(lists) != 1:
+        return None
+    rest = {snake(n) for n in props if n != lists[0]}
+    title = snake(str(node.get("title", ""))).replace("_", "")
+    if rest <= _PAGINATION or (title and _WRAPPER_TITLE.match(title)):
+        return lists[0]
+    return None
+
+
+def _id_property(node: Mapping[str, Any], hint: str | None, top: bool) -> str | None:
+    """The identifier property of an object schema, or None when it has none.
+
+    A lone ``<x>_id`` counts only for what a tool returns itself (``top``): nested inside another
+    record, ``{book_id, quantity}`` is a line item pointing at a book, not a book.
+    """
+    props = _props(node)
+    names = list(props)
+    if "id" in props:
+        return "id"
+    if hint:
+        for name in names:
+            if snake(name) in (f"{singular(hint)}_id", f"{singular(hint)}_key"):
+                return name
+    for name in names:
+        desc = str((props[name] or {}).get("description", "")).lower()
+        says_id = any(w in desc for w in _IDENTIFIER_WORDS)
+        if (says_id and is_id_like(name)) or (name == "name" and "resource name" in desc):
+            return name
+    own = [n for n in names if tokens(n)[-1:] == ["id"]]
+    return own[0] if top and len(own) == 1 else None
+
+
+def _entity_name(node: Mapping[str, Any], key: str, hint: str | None) -> str:
+    """Collection name: from a ``<x>_id`` key, else the schema title, else the context."""
+    toks = tokens(key)
+    if len(toks) >= 2 and toks[-1] in ("id", "key"):
+        return plural("_".join(toks[:-1]))
+    title = str(node.get("title") or "")
+    words = [t for t in tokens(title) if t not in _VERBS and t not in ("response", "result")]
+    if words:
+        return plural("_".join(words))
+    return plural(singular(hint)) if hint else "records"
+
+
+class _Collector:
+    """Walks return schemas and gathers entities, merging sightings by identifier property."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[str, DocEntity] = {}
+        self.unwrapped: list[str] = []
+
+    def walk(
+        self, node: Any, where: str, hint: str | None, depth: int = 0, top: bool = True
+    ) -> str | None:
+        """Record the entities in ``node``; returns the entity name ``node`` is, if any."""
+        if depth > 6 or not isinstance(node, dict):
+            return None
+        items = _array_items(node)
+        if items is not None:
+            return self.walk(items, f"{where}/items", hint, depth + 1, top)
+        for combo in ("allOf", "oneOf", "anyOf"):
+            if isinstance(node.get(combo), list) and not _props(node):
+                merged = _merge_combo(node[combo])
+                sub = f"{where}/{combo}"
+                return self.walk(merged, sub, hint, depth + 1, top) if merged else None
+        if not _is_object(node):
+            return None
+        inner = _is_wrapper(node)
+        if inner is not None:
+            self.unwrapped.append(f"{where} -> {inner}")
+            sub = f"{where}/properties/{inner}"
+            return self.walk(_props(node)[inner], sub, inner, depth + 1, top)
+        key = _id_property(node, hint, top)
+        for name, prop in _props(node).items():
+            self.walk(prop, f"{where}/properties/{name}", name, depth + 1, top=False)
+        if key is None:
+            return None
+        return self._add(node, key, where, hint)
+
+    def _add(self, node: Mapping[str, Any], key: str, where: str, hint: str | None) -> str:
+        name = _entity_name(node, key, hint)
+        ident = key if key != "id" else f"{singular(name)}_id"
+        entity = self.by_key.get(ident)
+        if entity is None:
+            desc = str(node.get("description") or "")
+            entity = DocEntity(name=identifier(name), primary_key=key, description=desc)
+            self.by_key[ident] = entity
+        entity.absorb(_props(node), node.get("required") or [], where)
+        return entity.name
+
+
+def _merge_combo(parts: list[Any]) -> dict[str, Any] | None:
+    """``allOf``/``oneOf`` of object schemas as one object (properties united)."""
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for part in parts:
+        if isinstance(part, dict):
+            props.update(_props(part))
+            required.extend(r for r in part.get("required") or [] if isinstance(r, str))
+    return {"type": "object", "properties": props, "required": required} if props else None
+
+
+def _attr_type(prop: Mapping[str, Any]) -> AttributeType:
+    if prop.get("enum"):
+        return "enum"
+    kind = prop.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "string")
+    if kind == "string" and prop.get("format") in ("date", "date-time"):
+        return "date" if prop.get("format") == "date" else "datetime"
+    if kind in ("integer", "number", "boolean", "object", "array"):
+        return kind  # type: ignore[return-value]
+    if _props(prop):
+        return "object"
+    return "string"
+
+
+def _reference(name: str, keys: Mapping[str, str], own: str) -> str | None:
+    """The collection an id-named attribute points to (``order_ids`` -> ``orders``)."""
+    low = snake(name)
+    base = low[:-1] if low.endswith("_ids") else low
+    target = keys.get(base)
+    return target if target and target != own else None
+
+
+def _attribute(name: str, prop: Mapping[str, Any], coll: str, keys: Mapping[str, str]) -> Attribute:
+    typ = _attr_type(prop)
+    ref = _reference(name, keys, coll) if typ in ("string", "integer", "array") else None
+    if ref is not None and typ != "array":
+        typ = "id"
+    enum = [str(e) for e in prop.get("enum") or []] if typ == "enum" else None
+    kind = prop.get("type")
+    nullable = prop.get("nullable") is True or (isinstance(kind, list) and "null" in kind)
+    desc = _nested_keys(prop, typ) or str(prop.get("description") or "")
+    return Attribute(
+        name=name,
+        type=typ,
+        description=desc[:200],
+        enum=enum or None,
+        references=ref,
+        nullable=nullable,
+    )
+
+
+def _nested_keys(prop: Mapping[str, Any], typ: str) -> str:
+    """``object with keys: a, b`` for documented objects, the form the state tools read."""
+    if typ == "object" and _props(prop):
+        return f"object with keys: {', '.join(list(_props(prop))[:15])}"
+    items = _array_items(prop)
+    if typ == "array" and _is_object(items):
+        return f"list of objects with keys: {', '.join(list(_props(items))[:15])}"
+    return ""
+
+
+def derive_state(tools: Sequence[ToolSpec]) -> Derivation:
+    """Collections and attributes read from the return schemas of ``tools``.
+
+    Empty when the docs carry no usable schemas (plain function lists): the caller then designs
+    from parameters, descriptions and data instead.
+    """
+    collector = _Collector()
+    for spec in tools:
+        if spec.returns:
+            collector.walk(spec.returns, f"{spec.name}/returns", _hint(spec))
+    entities = list(collector.by_key.values())
+    _dedupe_names(entities)
+    keys = {_key_alias(e): e.name for e in entities}
+    schema = StateSchema()
+    provenance: dict[str, dict[str, str]] = {}
+    for entity in entities:
+        attrs = [
+            _attribute(name, prop, entity.name, keys) for name, prop in entity.properties.items()
+        ]
+        attrs = [
+            a.model_copy(update={"type": "id", "references": None})
+            if a.name == entity.primary_key
+            else a
+            for a in attrs
+        ]
+        schema.collections.append(
+            CollectionSchema(
+                name=entity.name,
+                primary_key=entity.primary_key,
+                description=entity.description[:300],
+                attributes=attrs,
+            )
+        )
+        provenance[entity.name] = {name: f"docs:{where}" for name, where in entity.origins.items()}
+    return Derivation(schema=schema, provenance=provenance, unwrapped=collector.unwrapped)
+
+
+_NOISE = {"all", "my", "details", "detail", "info", "information", "one", "many"}
+
+
+def _hint(spec: ToolSpec) -> str | None:
+    """The noun a tool's name is about: ``find_customer_by_email`` -> ``customer``."""
+    words: list[str] = []
+    for tok in tokens(spec.name):
+        if tok in ("by", "for", "with", "from"):
+            break
+        if tok not in _VERBS and tok not in _NOISE:
+            words.append(tok)
+    return words[-1] if words else None
+
+
+def _key_alias(entity: DocEntity) -> str:
+    """How other records name this entity's key: ``customer_id`` even when the key is ``id``."""
+    key = snake(entity.primary_key)
+    return key if key != "id" else f"{singular(entity.name)}_id"
+
+
+def _dedupe_names(entities: list[DocEntity]) -> None:
+    seen: dict[str, int] = {}
+    for entity in entities:
+        count = seen.get(entity.name, 0)
+        seen[entity.name] = count + 1
+        if count:
+            entity.name = f"{entity.name}_{count + 1}"
+
+
+def doc_field_names(tools: Sequence[ToolSpec]) -> set[str]:
+    """Every property name the docs define on a returned object (for coverage figures)."""
+    names: set[str] = set()
+
+    def visit(node: Any, depth: int) -> None:
+        if depth > 6 or not isinstance(node, dict):
+            return
+        for name, prop in _props(node).items():
+            names.add(name)
+            visit(prop, depth + 1)
+        for key in ("items", "allOf", "oneOf", "anyOf"):
+            sub = node.get(key)
+            for part in sub if isinstance(sub, list) else [sub]:
+                visit(part, depth + 1)
+
+    for spec in tools:
+        visit(spec.returns, 0)
+    return names

@@ -1,0 +1,273 @@
+"""State design from the documents' own schemas: entities, unwrapping, merging, the call budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
+from autoforge.examples import example_path
+from autoforge.llm import LLMClient
+from autoforge.synth.mapping import unmapped_params
+from autoforge.synth.schema_entities import derive_state, doc_field_names
+from autoforge.synth.state_design import design_state, merge_unused_collections
+from autoforge.tooldocs import ToolDocs, load_docs, parse_text
+from autoforge.tooldocs.spec import ToolSpec
+
+# A Google-style API: list wrappers with page tokens, entities keyed by ``id``, nested value
+# objects without ids, nested entities with ids, and tool names that are operation paths.
+CATALOG = """
+openapi: 3.0.3
+info: {title: Catalog, version: "1"}
+paths:
+  /products:
+    get:
+      operationId: catalog_products_list
+      parameters:
+        - {name: pageToken, in: query, schema: {type: string}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/ListProductsResponse"}
+  /products/{product_id}:
+    get:
+      operationId: catalog_products_get
+      parameters:
+        - {name: product_id, in: path, required: true, schema: {type: string}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Product"}
+  /products/{product_id}/move:
+    post:
+      operationId: move_product
+      parameters:
+        - {name: product_id, in: path, required: true, schema: {type: string}}
+        - {name: warehouse_id, in: query, required: true, schema: {type: string}}
+      responses:
+        "200": {description: ok}
+components:
+  schemas:
+    ListProductsResponse:
+      type: object
+      properties:
+        products:
+          type: array
+          items: {$ref: "#/components/schemas/Product"}
+        nextPageToken: {type: string}
+    Price:
+      type: object
+      properties:
+        amount: {type: number}
+        currency: {type: string}
+    Issue:
+      type: object
+      properties:
+        id: {type: string, description: Unique identifier of the issue.}
+        severity: {type: string, enum: [error, warning]}
+    Product:
+      type: object
+      properties:
+        id: {type: string, description: Unique identifier of the product.}
+        title: {type: string}
+        price: {$ref: "#/components/schemas/Price"}
+        issues:
+          type: array
+          items: {$ref: "#/components/schemas/Issue"}
+        updated: {type: string, format: date-time}
+        state: {type: string, enum: [draft, active, retired]}
+"""
+
+
+def _refuse(_: Any) -> str:
+    raise AssertionError("the model must not be asked when the docs define everything")
+
+
+@pytest.fixture
+def bookstore() -> ToolDocs:
+    return load_docs([example_path("bookstore") / "openapi.yaml"])
+
+
+def test_bookstore_entities_come_from_the_response_schemas(bookstore: ToolDocs) -> None:
+    derived = derive_state(bookstore.tools)
+    schema = derived.schema
+    assert {c.name for c in schema.collections} == {"customers", "books", "orders", "reviews"}
+    books = schema.collection("books")
+    assert books is not None and books.primary_key == "book_id"
+    names = {a.name for a in books.attributes}
+    # Book and its search projection BookSummary merge by their key; line items do not
+    assert {"published_year", "price", "stock", "genre"} <= names
+    assert "quantity" not in names and "unit_price" not in names
+    orders = schema.collection("orders")
+    assert orders is not None
+    owner = orders.attribute("customer_id")
+    assert owner is not None and owner.type == "id" and owner.references == "customers"
+    items = orders.attribute("items")
+    assert items is not None and items.description.startswith("list of objects with keys:")
+    customers = schema.collection("customers")
+    assert customers is not None
+    address = customers.attribute("address")
+    assert address is not None and address.description.startswith("object with keys: street")
+    order_ids = customers.attribute("order_ids")
+    assert order_ids is not None and order_ids.references == "orders"
+    membership = customers.attribute("membership")
+    assert membership is not None and membership.enum == ["standard", "gold"]
+    assert derived.provenance["books"]["published_year"].startswith("docs:get_book/returns")
+
+
+async def test_no_model_call_when_the_schemas_cover_the_tools(bookstore: ToolDocs) -> None:
+    client = LLMClient.scripted([_refuse])
+    result = await design_state(client, bookstore.tools, bookstore.policy)
+    assert result.model_calls == 0 and client.requests == []
+    assert result.source == "docs"
+    assert unmapped_params(bookstore.tools, result.state_schema) == []
+    assert all(o.startswith(("docs:", "rules:")) for o in result.provenance["orders"].values())
+    assert result.provenance["reviews"]["rating"].startswith("docs:")
+
+
+def test_wrappers_are_unwrapped_and_nested_entities_kept_apart() -> None:
+    docs = parse_text(CATALOG, filename="catalog.yaml")
+    derived = derive_state(docs.tools)
+    names = {c.name for c in derived.schema.collections}
+    assert names == {"products", "issues"}
+    assert any("products" in u for u in derived.unwrapped)
+    products = derived.schema.collection("products")
+    assert products is not None and products.primary_key == "id"
+    price = products.attribute("price")
+    assert price is not None and price.type == "object"
+    assert price.description == "object with keys: amount, currency"
+    updated = products.attribute("updated")
+    assert updated is not None and updated.type == "datetime"
+    state = products.attribute("state")
+    assert state is not None and state.enum == ["draft", "active", "retired"]
+    assert "next_page_token" not in {a.name for a in products.attributes}
+
+
+async def test_only_open_collections_go_to_the_model_and_answers_are_checked() -> None:
+    docs = parse_text(CATALOG, filename="catalog.yaml")
+    answer = {
+        "attributes": [
+            {"name": "warehouse_id", "type": "id"},
+            {"name": "city", "type": "string"},
+            {"name": "warehouse_id", "type": "integer"},
+        ]
+    }
+    client = LLMClient.scripted([answer])
+    result = await design_state(client, docs.tools)
+    assert result.model_calls == 1
+    assert [r.purpose for r in client.requests] == ["synth.state.attributes"]
+    warehouses = result.state_schema.collection("warehouses")
+    assert warehouses is not None and warehouses.attribute("city") is not None
+    assert result.provenance["warehouses"]["city"] == "model"
+    assert result.provenance["products"]["title"].startswith("docs:")
+    assert not any(c.name.startswith("catalog_") for c in result.state_schema.collections)
+
+
+async def test_on_documented_collections_the_model_adds_only_what_was_asked() -> None:
+    tag = """
+  /products/{product_id}/tag:
+    post:
+      operationId: tag_product
+      parameters:
+        - {name: product_id, in: path, required: true, schema: {type: string}}
+        - {name: tag_name, in: query, required: true, schema: {type: string}}
+      responses:
+        "200": {description: ok}
+components:"""
+    docs = parse_text(CATALOG.replace("\ncomponents:", tag, 1), filename="catalog.yaml")
+    warehouse = {"attributes": [{"name": "city", "type": "string"}]}
+    feedback = {
+        "attributes": [
+            {"name": "tag_name", "type": "string"},
+            {"name": "color", "type": "string"},
+            {"name": "updated", "type": "integer"},
+        ]
+    }
+    client = LLMClient.scripted([warehouse, feedback])
+    result = await design_state(client, docs.tools)
+    products = result.state_schema.collection("products")
+    assert products is not None
+    assert products.attribute("tag_name") is not None
+    assert result.provenance["products"]["tag_name"] == "model"
+    assert products.attribute("color") is None
+    updated = products.attribute("updated")
+    assert updated is not None and updated.type == "datetime"
+    assert "products.color: not in the docs' schema" in result.rejected
+    assert any(r.startswith("products.updated: model type integer") for r in result.rejected)
+    assert result.model_calls == 2
+
+
+async def test_without_schemas_at_most_three_model_calls() -> None:
+    tools = [
+        ToolSpec(
+            name=f"get_{noun}",
+            parameters={
+                "type": "object",
+                "properties": {f"{noun}_id": {"type": "string"}, "owner_email": {"type": "string"}},
+                "required": [f"{noun}_id"],
+            },
+        )
+        for noun in ("order", "user", "flight", "seat", "hotel", "room")
+    ]
+    entities = {
+        "collections": [
+            {"name": n, "primary_key": f"{n[:-1]}_id"}
+            for n in ("orders", "users", "flights", "seats", "hotels", "rooms")
+        ]
+    }
+    useless = {"attributes": [{"name": "note", "type": "string"}]}
+    client = LLMClient.scripted([entities] + [useless] * 20)
+    result = await design_state(client, tools)
+    assert result.model_calls <= 3 and len(client.requests) <= 3
+    assert unmapped_params(tools, result.state_schema) == []
+
+
+async def test_collections_named_after_operations_are_rejected() -> None:
+    tools = [
+        ToolSpec(
+            name="list_orders",
+            parameters={"type": "object", "properties": {"order_id": {"type": "string"}}},
+        )
+    ]
+    entities = {"collections": [{"name": "list_orders", "primary_key": "order_id"}]}
+    client = LLMClient.scripted([entities, {"attributes": []}, {"attributes": []}])
+    result = await design_state(client, tools)
+    names = {c.name for c in result.state_schema.collections}
+    assert "list_orders" not in names and "orders" in names
+    assert any("named after an operation" in r for r in result.rejected)
+
+
+def test_a_proposed_collection_nothing_reaches_is_merged_away() -> None:
+    tools = [
+        ToolSpec(
+            name="lock_device",
+            parameters={"type": "object", "properties": {"device_id": {"type": "string"}}},
+        )
+    ]
+    devices = CollectionSchema(
+        name="devices",
+        primary_key="device_id",
+        attributes=[
+            Attribute(name="device_id", type="id"),
+            Attribute(name="kind", type="enum", enum=["lock", "light"]),
+        ],
+    )
+    locks = CollectionSchema(
+        name="locks", primary_key="lock_id", attributes=[Attribute(name="lock_id", type="id")]
+    )
+    schema = StateSchema(collections=[devices, locks])
+    merged = merge_unused_collections(schema, tools)
+    assert [c.name for c in schema.collections] == ["devices"]
+    assert merged and merged[0].startswith("locks")
+
+
+def test_named_refs_keep_their_name_as_title() -> None:
+    docs = parse_text(CATALOG, filename="catalog.yaml")
+    returns = docs.tool("catalog_products_get").returns
+    assert returns is not None and returns["title"] == "Product"
+    assert {"amount", "currency", "severity"} <= doc_field_names(docs.tools)
