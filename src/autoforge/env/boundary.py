@@ -209,14 +209,17 @@ class ServerPlan:
 
 
 def prepare_server(disable: frozenset[str] = frozenset()) -> ServerPlan:
-    """In the fork server: enter new network and mount namespaces with an empty root."""
+    """In the fork server: enter new network and mount namespaces with an empty root.
+
+    As root the namespaces are entered directly (workers then become ``nobody``); otherwise
+    (or with ``"root"`` in ``disable``, to test that path) through a user namespace."""
     plan = ServerPlan()
     if "namespaces" in disable or not sys.platform.startswith("linux"):
         plan.missing["namespaces"] = "disabled" if "namespaces" in disable else sys.platform
         return plan
     libc = _libc()
     try:
-        if os.geteuid() == 0:
+        if os.geteuid() == 0 and "root" not in disable:
             _unshare(libc, CLONE_NEWNET | CLONE_NEWNS)
             plan.namespaces = "root"
         else:
