@@ -268,7 +268,7 @@ def _drop_capabilities(libc: Any) -> None:
 
 
 def _seccomp() -> None:
-    import pyseccomp as sc  # optional: missing -> ImportError, reported by the caller
+    import pyseccomp as sc  # type: ignore[import-untyped]  # optional: reported if missing
 
     flt = sc.SyscallFilter(defaction=sc.ALLOW)
     flt.set_attr(sc.Attr.CTL_TSYNC, 1)  # every thread of the worker, the watchdog's too

@@ -208,7 +208,7 @@ def _preload() -> None:
         except ImportError:
             continue
     try:  # libseccomp is loaded on first use: before the workers' descriptor limit
-        import pyseccomp
+        import pyseccomp  # type: ignore[import-untyped]
 
         pyseccomp.SyscallFilter(defaction=pyseccomp.ALLOW)
     except (ImportError, OSError, RuntimeError):
