@@ -234,6 +234,7 @@ class ContainedRuntime:
         self.grace_s = DEFAULT_GRACE_S
         self.lock = threading.RLock()
         self.worker: _Worker | None = None
+        self.pid = os.getpid()
         self.generation = 0
         self.restarts = 0
         self.boundary = Boundary("process")
@@ -281,14 +282,16 @@ class ContainedRuntime:
     def request(self, episode: ContainedEpisode, message: dict[str, Any], timeout_s: float) -> Any:
         """Send ``message`` for ``episode`` (with the preparatory ops it needs); the reply."""
         with self.lock:
+            if self.pid != os.getpid():  # a forked host: the worker belongs to the parent
+                self.worker, self.pid = None, os.getpid()
             worker = self.worker if self.worker is not None else self._start()
             pre = self._prepare(episode)
             message["pre"] = pre
             message["ep"] = episode.eid
             try:
                 return worker.request(dumps(message), timeout_s)
-            except WorkerFailure:
-                self.retire()
+            except (WorkerFailure, TypeError, ValueError, RecursionError):
+                self.retire()  # the worker's bookkeeping no longer matches ours
                 raise
 
     def _prepare(self, episode: ContainedEpisode) -> list[list[Any]]:
@@ -380,6 +383,8 @@ class ContainedEpisode(Episode):
             reply = self.runtime.request(self, message, timeout)
         except (WorkerFailure, EnvLoadError) as exc:
             return self._failed(tool, exc)
+        except (TypeError, ValueError, RecursionError) as exc:  # the request is not JSON
+            return _fail(tool, "crash", f"{tool}: the state or arguments are not JSON ({exc})")
         return self._observe(tool, reply)
 
     def call_many(self, calls: list[tuple[str, Any]]) -> list[Observation]:
@@ -393,7 +398,7 @@ class ContainedEpisode(Episode):
         message = {"op": "batch", "calls": [[t, p[0]] for t, p in parsed]}
         try:
             replies = self.runtime.request(self, message, timeout)
-        except (WorkerFailure, EnvLoadError):
+        except (WorkerFailure, EnvLoadError, TypeError, ValueError, RecursionError):
             self.restarts += 1
             return [self.call(t, a) for t, a in calls]
         if not isinstance(replies, list) or len(replies) != len(calls):
