@@ -34,6 +34,7 @@ from autoforge.env.spec import EnvironmentSpec
 from autoforge.env.values import to_jsonable
 
 WORKER_FD = 3
+READ_CHUNK = 1 << 16  # below malloc's mmap threshold: a 1 MB read buffer costs an mmap per read
 RECYCLE_CPU_S = _boundary.CPU_LIMIT_S / 2
 # modules the standard library imports lazily (no import is possible after the chroot)
 _PRELOAD = (
@@ -139,7 +140,7 @@ class Host:
 def _read_lines(fd: int) -> Any:
     buffer = b""
     while True:
-        chunk = os.read(fd, 1 << 20)
+        chunk = os.read(fd, READ_CHUNK)
         if not chunk:
             return
         buffer += chunk
