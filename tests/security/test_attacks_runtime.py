@@ -405,6 +405,12 @@ def test_second_timeout_during_a_slow_free_does_not_escape(monkeypatch: Any) -> 
     assert not watchdog()._active
 
 
+def test_deeply_nested_tool_code_is_a_clean_violation() -> None:
+    for body in ("-" * 100_000 + "1", "not " * 50_000 + "1", "1" + " + 1" * 100_000):
+        with pytest.raises(SandboxViolation):
+            _env(f"def ping(state):\n    return {body}\n", ["ping"])
+
+
 def test_bad_env_files_give_clean_load_errors(tmp_path: Path) -> None:
     spec = EnvironmentSpec(name="attack", tools=[ToolSpec(name="ping", parameters=OBJ)])
     cases = {

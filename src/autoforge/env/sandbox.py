@@ -327,11 +327,15 @@ def check_source(source: str, filename: str = "tools.py") -> ast.Module:
     """Parse and check tool code: the AST, or a :class:`SandboxViolation` (line, construct)."""
     try:
         tree = ast.parse(source, filename=filename)
+        _Checker().visit(tree)
     except SyntaxError as exc:
         raise SandboxViolation(
             f"syntax error: {exc.msg}", line=exc.lineno, construct="syntax"
         ) from None
-    _Checker().visit(tree)
+    except (RecursionError, MemoryError):  # the parser's or the checker's recursion
+        raise SandboxViolation(
+            "the code is nested too deeply to check; flatten the expression", construct="nesting"
+        ) from None
     return tree
 
 
@@ -566,8 +570,14 @@ def exec_module(
     """
     tree = check_source(source, filename)
     defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-    guarded = ast.fix_missing_locations(_Guard().visit(tree))
-    code = compile(guarded, filename, "exec")
+    try:
+        guarded = ast.fix_missing_locations(_Guard().visit(tree))
+        code = compile(guarded, filename, "exec")
+    except (RecursionError, MemoryError):
+        raise SandboxViolation(
+            "the code is nested too deeply to compile; flatten the expression",
+            construct="nesting",
+        ) from None
     namespace: dict[str, Any] = {"__builtins__": make_builtins(), "__name__": "sandboxed_tools"}
     namespace.update(GUARD_GLOBALS)
     namespace.update(extra_globals)
