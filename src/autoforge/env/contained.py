@@ -34,14 +34,12 @@ import threading
 import time
 import warnings
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from autoforge.env.boundary import Boundary, describe
 from autoforge.env.errors import EnvLoadError, SandboxViolation
+from autoforge.env.runtime import Environment, Episode, Observation, _fail
 from autoforge.env.worker import decode_changes, dumps, encode_changes
-
-if TYPE_CHECKING:
-    from autoforge.env.runtime import Environment, Observation
 
 log = logging.getLogger(__name__)
 
@@ -346,11 +344,12 @@ def _raise_load_error(reply: Any) -> None:
 
 # -- episodes ----------------------------------------------------------------------------------
 
-from autoforge.env.runtime import Episode, _fail  # noqa: E402  (runtime imports this module lazily)
-
 
 class ContainedEpisode(Episode):
     """An :class:`Episode` whose calls run in the environment's sandboxed worker."""
+
+    memory_mb = DEFAULT_MEMORY_MB  # for a dedicated worker (``IsolatedEpisode``)
+    grace_s = DEFAULT_GRACE_S
 
     def __init__(self, env: Environment, runtime: ContainedRuntime | None = None) -> None:
         super().__init__(env)
@@ -368,9 +367,6 @@ class ContainedEpisode(Episode):
             self._runtime = ContainedRuntime(self.env, memory_mb=self.memory_mb, eager=False)
             self._runtime.grace_s = self.grace_s
         return self._runtime
-
-    memory_mb = DEFAULT_MEMORY_MB
-    grace_s = DEFAULT_GRACE_S
 
     def call(self, tool: str, arguments: Mapping[str, Any] | str | None = None) -> Observation:
         """Validate here, run in the worker, replay the committed changes on the mirror."""
@@ -420,8 +416,6 @@ class ContainedEpisode(Episode):
         return _fail(tool, "sandbox", f"{tool} failed: {exc}")
 
     def _observe(self, tool: str, reply: Any) -> Observation:
-        from autoforge.env.runtime import Observation
-
         recycle = isinstance(reply, dict) and "recycle" in reply
         if recycle:
             reply = reply["recycle"]
@@ -508,7 +502,6 @@ def probe_boundary() -> Boundary:
     """The boundary a worker of this process gets (starts one tiny worker once)."""
     global _PROBE
     if _PROBE is None:
-        from autoforge.env.runtime import Environment
         from autoforge.env.spec import EnvironmentSpec
 
         env = Environment(EnvironmentSpec(name="probe"), "", {})
