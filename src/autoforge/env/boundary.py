@@ -24,6 +24,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import functools
 import os
 import resource
 import sys
@@ -158,8 +159,16 @@ def describe(boundary: Boundary) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=1)
 def _libc() -> Any:
+    """The C library, loaded once (before the chroot, where it could not be found)."""
     return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def prctl(option: int, value: int) -> bool:
+    """``prctl(option, value)`` where the platform has it (Linux); whether it succeeded."""
+    fn = getattr(_libc(), "prctl", None)
+    return fn is not None and fn(option, value, 0, 0, 0) == 0
 
 
 def _check(result: int, what: str) -> None:
@@ -244,8 +253,11 @@ def _limit(kind: int, value: int) -> None:
 
 def _rlimits(memory_mb: int | None) -> None:
     if memory_mb is not None:
-        with open("/proc/self/statm") as fh:
-            current = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        try:
+            with open("/proc/self/statm") as fh:
+                current = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        except OSError:  # no /proc (not Linux): the worker's size is unknown
+            current = 1 << 30
         _limit(resource.RLIMIT_AS, current + (memory_mb << 20))
     _limit(resource.RLIMIT_CPU, CPU_LIMIT_S)
     _limit(resource.RLIMIT_FSIZE, 0)
@@ -302,7 +314,7 @@ def enter_worker(
     libc = _libc()
     layers: list[str] = []
     missing = dict(plan.missing)
-    libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+    prctl(PR_SET_PDEATHSIG, 9)  # the worker dies with the fork server
     if plan.namespaces:
         layers.append(f"network+mount namespaces ({plan.namespaces})")
     try:
@@ -338,7 +350,8 @@ def enter_worker(
         layers.append("no new processes")
     except (OSError, ValueError) as exc:
         missing["nproc"] = str(exc)
-    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    if not prctl(PR_SET_NO_NEW_PRIVS, 1):
+        missing["no_new_privs"] = "prctl is not available"
     if "seccomp" in disable:
         missing["seccomp"] = "disabled"
     else:

@@ -218,7 +218,7 @@ def _preload() -> None:
 
 def fork_server(control_fd: int) -> None:
     """Serve ``spawn`` requests on ``control_fd`` until the host goes away."""
-    _boundary._libc().prctl(_boundary.PR_SET_PDEATHSIG, 9, 0, 0, 0)
+    _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)  # the server dies with the host
     _preload()
     plan = _boundary.prepare_server(_disabled())
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped automatically
