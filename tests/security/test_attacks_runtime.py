@@ -8,6 +8,7 @@ The default (contained) mode is used unless a test says otherwise.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import textwrap
 import threading
@@ -427,3 +428,30 @@ def test_bad_env_files_give_clean_load_errors(tmp_path: Path) -> None:
             (root / "initial_state.json").write_bytes(state)
         with pytest.raises(EnvLoadError):
             Environment.load(root)
+
+
+def test_missing_layers_are_reported_loudly(monkeypatch: Any) -> None:
+    """Where namespaces or seccomp are unavailable the worker still runs, and says so."""
+    from autoforge.env.contained import _ForkServer, _warn_missing
+    from autoforge.env.worker import dumps
+
+    monkeypatch.setenv("AUTOFORGE_SANDBOX_DISABLE", "namespaces,seccomp")
+    server = _ForkServer()  # a server of its own: the shared one keeps its layers
+    try:
+        _, sock = server.spawn(256)
+        spec = EnvironmentSpec(name="attack", tools=[ToolSpec(name="ping", parameters=OBJ)])
+        load = {"op": "load", "spec": spec.model_dump(mode="json"), "filename": "t.py"}
+        sock.sendall(dumps({**load, "source": "def ping(state):\n    return 1\n", "timeout": 2}))
+        reply = json.loads(sock.makefile("rb").readline())
+        sock.close()
+    finally:
+        server.close()
+    from autoforge.env.boundary import Boundary
+
+    boundary = Boundary(**reply["boundary"])
+    assert boundary.level == "process" and boundary.contained
+    assert {"namespaces", "seccomp"} <= set(boundary.missing)
+    assert "rlimits" in boundary.layers
+    with pytest.warns(RuntimeWarning, match="MISSING namespaces"):
+        _warn_missing(boundary)
+    assert "MISSING" in describe(boundary)
