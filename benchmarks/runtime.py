@@ -8,9 +8,12 @@ One episode = reset + 10 tool calls (reads and writes, tau-bench style) + final 
   database on reset, direct calls + ``json.dumps`` of results, ``sha256`` of the full
   canonical JSON at the end.
 
-Also measured: the overhead of one read call as the caller sees it (``read_call_us``), the
-same read as a plain function, a full-scan tool (the copy-on-write worst case), a read call in
-an isolated (subprocess) episode, and the one-time setup per environment. Medians are quoted.
+Both execution modes run in the same process and the same run: the default *contained* mode
+(tool code in the sandboxed worker process, state mirrored in the host) and the *inline* mode
+of a ``trusted=True`` environment. Also measured: one read call as the caller sees it, wall and
+CPU (host + worker, from ``/proc``), the same read in a ``call_many`` batch (one round trip),
+the read as a plain function, a full-scan tool (the copy-on-write worst case) and the one-time
+setup per environment. Medians are quoted; the load average is printed.
 
     python benchmarks/runtime.py            # prints a table, then one JSON line
     python benchmarks/runtime.py --episodes 50 --reads 5000
@@ -158,6 +161,50 @@ def median_us(samples: list[float]) -> float:
     return statistics.median(samples) * 1e6
 
 
+def _worker_cpu_s(ep: Any) -> float:
+    """CPU seconds used so far by the sandbox worker serving ``ep`` (0 inline)."""
+    runtime = getattr(ep, "_runtime", None)
+    worker = getattr(runtime, "worker", None)
+    if worker is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def call_cost(
+    ep: Any, tool: str, args: dict[str, Any], n: int, rounds: int = 5
+) -> dict[str, float]:
+    """Median wall and CPU (host + worker) microseconds per call over ``rounds`` rounds."""
+    ep.call(tool, args)  # starts the worker / opens the episode there
+    walls, cpus = [], []
+    for _ in range(rounds):
+        cpu0, worker0, wall0 = time.process_time(), _worker_cpu_s(ep), time.perf_counter()
+        for _ in range(n):
+            ep.call(tool, args)
+        wall = time.perf_counter() - wall0
+        cpu = time.process_time() - cpu0 + _worker_cpu_s(ep) - worker0
+        walls.append(wall / n)
+        cpus.append(cpu / n)
+    return {"wall_us": median_us(walls), "cpu_us": median_us(cpus)}
+
+
+def batch_cost(
+    ep: Any, tool: str, args: dict[str, Any], n: int, rounds: int = 5
+) -> dict[str, float]:
+    """The same, for ``n`` calls sent in one ``call_many`` round trip."""
+    calls = [(tool, args)] * n
+    walls, cpus = [], []
+    for _ in range(rounds):
+        cpu0, worker0, wall0 = time.process_time(), _worker_cpu_s(ep), time.perf_counter()
+        ep.call_many(calls)
+        walls.append((time.perf_counter() - wall0) / n)
+        cpus.append((time.process_time() - cpu0 + _worker_cpu_s(ep) - worker0) / n)
+    return {"wall_us": median_us(walls), "cpu_us": median_us(cpus)}
+
+
 def measure(args: argparse.Namespace) -> dict[str, float]:
     """Run every measurement; the headline figures."""
     retail = bench_root() / "tau-bench" / "retail"
@@ -165,26 +212,38 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
     source = (HERE / "retail_env" / "tools.py").read_text(encoding="utf-8")
     calls = scenario(db)
     fns = plain_tools(source)
+    spec = build_spec(retail)
 
     start = time.perf_counter()
-    env = Environment.from_parts(build_spec(retail), source, db)
-    ep = env.episode()
-    ep.state_hash()  # per-record digests of the base, once per environment
+    inline_env = Environment.from_parts(spec, source, db, trusted=True)
+    inline = inline_env.episode()
+    inline.state_hash()  # per-record digests of the base, once per environment
     setup_s = time.perf_counter() - start
+    start = time.perf_counter()
+    env = Environment.from_parts(spec, source, db)  # the default: contained
+    ep = env.episode()
+    ep.state_hash()
+    ep.call("get_order_details", calls[1][1])
+    setup_contained_s = time.perf_counter() - start
 
     _, naive_contents, naive_state = naive_episode(db, fns, calls)
-    _, contents = runtime_episode(ep, calls)
-    assert contents == naive_contents, "runtime and plain functions disagree"
-    assert ep.snapshot() == naive_state, "runtime state differs from the baseline's"
-    assert ep.diff(), "the scenario changes nothing"
+    for episode in (inline, ep):
+        _, contents = runtime_episode(episode, calls)
+        assert contents == naive_contents, "runtime and plain functions disagree"
+        assert episode.snapshot() == naive_state, "runtime state differs from the baseline's"
+        assert episode.diff(), "the scenario changes nothing"
 
     gc.collect()
-    ours = timed(lambda: runtime_episode(ep, calls), args.episodes)
     naive = timed(lambda: naive_episode(db, fns, calls), max(5, args.episodes // 4))
+    ours = timed(lambda: runtime_episode(inline, calls), args.episodes)
+    ours_contained = timed(lambda: runtime_episode(ep, calls), args.episodes)
 
     read_args = calls[1][1]
+    inline.reset()
     ep.reset()
-    read = timed(lambda: ep.call("get_order_details", read_args), args.reads)
+    read_inline = call_cost(inline, "get_order_details", read_args, args.reads // 5)
+    read_contained = call_cost(ep, "get_order_details", read_args, args.reads // 5)
+    read_batched = batch_cost(ep, "get_order_details", read_args, args.reads // 5)
     state = copy.deepcopy(db)
     read_plain = timed(lambda: plain_call(fns, state, "get_order_details", read_args), args.reads)
     user = db["users"][calls[0][1]["user_id"]]
@@ -193,24 +252,30 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
         "last_name": user["name"]["last_name"],
         "zip": user["address"]["zip"],
     }
-    scan = timed(lambda: ep.call("find_user_id_by_name_zip", scan_args), 50)
+    scan = timed(lambda: inline.call("find_user_id_by_name_zip", scan_args), 50)
     scan_plain = timed(lambda: plain_call(fns, state, "find_user_id_by_name_zip", scan_args), 50)
-    iso = env.episode(mode="isolated")
-    try:
-        iso.call("get_order_details", read_args)  # starts the worker
-        isolated = timed(lambda: iso.call("get_order_details", read_args), 200)
-    finally:
-        iso.close()
+    naive_ms = statistics.median(naive) * 1e3
     return {
-        "speedup": round(statistics.median(naive) / statistics.median(ours), 1),
+        "read_call_us": round(read_inline["wall_us"], 1),
+        "read_call_cpu_us": round(read_inline["cpu_us"], 1),
+        "contained_read_call_us": round(read_contained["wall_us"], 1),
+        "contained_read_call_cpu_us": round(read_contained["cpu_us"], 1),
+        "contained_batched_read_call_us": round(read_batched["wall_us"], 1),
+        "contained_batched_read_call_cpu_us": round(read_batched["cpu_us"], 1),
+        "contained_vs_inline_wall": round(read_contained["wall_us"] / read_inline["wall_us"], 2),
+        "contained_vs_inline_cpu": round(read_contained["cpu_us"] / read_inline["cpu_us"], 2),
+        "batched_vs_inline_wall": round(read_batched["wall_us"] / read_inline["wall_us"], 2),
+        "speedup": round(naive_ms / (statistics.median(ours) * 1e3), 1),
+        "speedup_contained": round(naive_ms / (statistics.median(ours_contained) * 1e3), 1),
         "episode_ms": round(statistics.median(ours) * 1e3, 3),
-        "naive_episode_ms": round(statistics.median(naive) * 1e3, 2),
-        "read_call_us": round(median_us(read), 1),
+        "contained_episode_ms": round(statistics.median(ours_contained) * 1e3, 3),
+        "naive_episode_ms": round(naive_ms, 2),
         "read_call_plain_us": round(median_us(read_plain), 1),
         "scan_call_us": round(median_us(scan), 1),
         "scan_call_plain_us": round(median_us(scan_plain), 1),
-        "isolated_read_call_us": round(median_us(isolated), 1),
         "setup_ms": round(setup_s * 1e3, 1),
+        "setup_contained_ms": round(setup_contained_s * 1e3, 1),
+        "boundary": env.boundary.level,
         "episodes": args.episodes,
         "load_avg_1m": round(os.getloadavg()[0], 2),
         "cpus": os.cpu_count() or 0,
@@ -218,36 +283,46 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
     }
 
 
-def report(figures: dict[str, float]) -> None:
+def report(figures: dict[str, Any]) -> None:
     """The table (stdout), then the JSON line."""
     table = Table(title="runtime: one episode on tau-bench retail (medians)")
     table.add_column("measure")
-    table.add_column("runtime", justify="right")
+    table.add_column("contained (default)", justify="right")
+    table.add_column("inline (trusted)", justify="right")
     table.add_column("baseline", justify="right")
-    table.add_column("note")
     table.add_row(
         "episode (reset + 10 calls + hash)",
-        f"{figures['episode_ms']:.3f} ms",
-        f"{figures['naive_episode_ms']:.2f} ms",
-        f"speedup {figures['speedup']:.1f}x (baseline: deepcopy + full hash)",
+        f"{figures['contained_episode_ms']:.3f} ms ({figures['speedup_contained']:.0f}x)",
+        f"{figures['episode_ms']:.3f} ms ({figures['speedup']:.0f}x)",
+        f"{figures['naive_episode_ms']:.2f} ms (deepcopy + full hash)",
     )
     table.add_row(
-        "read call (get_order_details)",
-        f"{figures['read_call_us']:.1f} us",
-        f"{figures['read_call_plain_us']:.1f} us",
-        "caller's view: validation + sandbox + copy + JSON",
+        "read call, wall / CPU (host + worker)",
+        f"{figures['contained_read_call_us']:.1f} / {figures['contained_read_call_cpu_us']:.1f} us",
+        f"{figures['read_call_us']:.1f} / {figures['read_call_cpu_us']:.1f} us",
+        f"{figures['read_call_plain_us']:.1f} us (plain function)",
+    )
+    table.add_row(
+        "read call in a call_many batch, wall / CPU",
+        f"{figures['contained_batched_read_call_us']:.1f} / "
+        f"{figures['contained_batched_read_call_cpu_us']:.1f} us",
+        "",
+        "",
     )
     table.add_row(
         "scan call (find_user_id_by_name_zip)",
+        "",
         f"{figures['scan_call_us']:.1f} us",
         f"{figures['scan_call_plain_us']:.1f} us",
-        "worst case: every record read is copied",
     )
     table.add_row(
-        "read call, isolated episode", f"{figures['isolated_read_call_us']:.1f} us", "", "worker"
+        "setup per environment",
+        f"{figures['setup_contained_ms']:.1f} ms",
+        f"{figures['setup_ms']:.1f} ms",
+        "",
     )
-    table.add_row("setup per environment", f"{figures['setup_ms']:.1f} ms", "", "once")
     Console().print(table)
+    print(f"boundary: {figures['boundary']}; load average (1 min): {figures['load_avg_1m']}")
     print(json.dumps(figures))
 
 

@@ -103,7 +103,8 @@ def test_crash_and_timeout_on_sampled_calls_are_caught(env_factory: Any, schema_
     assert ("no_crash", "divide") in failed and ("no_crash", "spin") in failed
 
 
-def test_nondeterminism_is_caught(shop: Environment) -> None:
+def test_nondeterminism_is_caught(shop_parts: Any, shop_initial: Any) -> None:
+    shop = Environment.from_parts(*shop_parts, shop_initial, trusted=True)
     counter = iter(range(1000))
     shop.tools["get_item"].fn = lambda state, item_id: next(counter)  # white-box: a leaky tool
     report = check_environment(shop, mode="inline")

@@ -290,13 +290,17 @@ def test_import_inside_function_is_served_restricted(env_factory: Any, schema_ob
 def test_gradual_memory_growth_ends_the_call(env_factory: Any, schema_obj: Any) -> None:
     # every single allocation is within the guards; the watchdog sees the process grow
     body = "x = []\nwhile True:\n    x.append([0] * 1_000_000)"
-    env = _env_with(env_factory, schema_obj, body, call_timeout_s=20.0, memory_limit_mb=150)
+    kwargs = {"call_timeout_s": 20.0, "memory_limit_mb": 150, "trusted": True}  # the watchdog
+    env = _env_with(env_factory, schema_obj, body, **kwargs)
     ep = env.episode()
     start = time.monotonic()
     obs = ep.call("bomb")
     assert time.monotonic() - start < 15
     assert obs.error_kind == "sandbox", obs.content
     assert "grew the process memory by more than 150 MB" in obs.content
+    contained = _env_with(env_factory, schema_obj, body, call_timeout_s=20.0, memory_limit_mb=150)
+    obs = contained.episode().call("bomb")  # the worker's RLIMIT_AS
+    assert obs.error_kind == "sandbox" and "memory" in obs.content, obs.content
     assert ep.call("ping").ok
 
 

@@ -50,7 +50,10 @@ def check(
     ] = False,
     inline: Annotated[
         bool,
-        typer.Option("--inline", help="Run tools in this process instead of a worker."),
+        typer.Option(
+            "--inline",
+            help="Trust the code: run it in this process, without the sandbox worker.",
+        ),
     ] = False,
 ) -> None:
     """Check ``env_dir``; exit 1 when a check fails."""
@@ -97,6 +100,8 @@ def print_report(report: CheckReport, console: Console) -> None:
         shown = ", ".join(tools[:4]) + (f" (+{len(tools) - 4})" if len(tools) > 4 else "")
         table.add_row("[green]ok[/]", name, shown, detail)
     console.print(table)
+    if report.boundary:
+        console.print(report.boundary, markup=False)
     verdict = "[bold green]PASS[/]" if report.ok else "[bold red]FAIL[/]"
     console.print(
         f"{verdict}: {len(report.failures)} failure(s), {len(report.warnings)} warning(s), "

@@ -6,12 +6,16 @@ env = Environment.load("path/to/env")
 ep = env.episode()
 obs = ep.call("get_order", {"order_id": "o1"})
 ```
-See ``docs/architecture.md`` (contract) and ``docs/sandbox.md`` (what the sandbox guarantees).
+Tool code runs in a sandboxed worker process unless the environment is built with
+``trusted=True``; ``env.boundary`` says what separates it from the host. See
+``docs/architecture.md`` (contract) and ``docs/sandbox.md`` (what the sandbox guarantees).
 """
 
 from __future__ import annotations
 
+from autoforge.env.boundary import Boundary
 from autoforge.env.checker import CheckItem, CheckReport, check_directory, check_environment
+from autoforge.env.contained import probe_boundary
 from autoforge.env.diff import diff_states
 from autoforge.env.errors import EnvLoadError, SandboxViolation, ToolError
 from autoforge.env.hashing import state_hash, tau2_hash
@@ -23,6 +27,7 @@ from autoforge.env.values import canonical_json
 
 __all__ = [
     "Attribute",
+    "Boundary",
     "CheckItem",
     "CheckReport",
     "CollectionSchema",
@@ -40,6 +45,7 @@ __all__ = [
     "check_environment",
     "check_source",
     "diff_states",
+    "probe_boundary",
     "python_param_name",
     "state_hash",
     "tau2_hash",

@@ -30,6 +30,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from autoforge.env.boundary import describe
+from autoforge.env.contained import probe_boundary
 from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.runtime import Environment, Episode, Mode, Observation
 from autoforge.tooldocs.spec import ToolSpec
@@ -62,6 +64,7 @@ class CheckReport(BaseModel):
     items: list[CheckItem] = Field(default_factory=list)
     calls: int = 0
     elapsed_s: float = 0.0
+    boundary: str = Field(default="", description="what separated the tool code from the host")
 
     @property
     def failures(self) -> list[CheckItem]:
@@ -302,6 +305,7 @@ def check_environment(
         items=items,
         calls=probe.calls,
         elapsed_s=round(time.monotonic() - start, 3),
+        boundary=describe(env.boundary),
     )
 
 
@@ -336,12 +340,15 @@ def check_directory(
     """
     root = Path(env_dir)
     start = time.monotonic()
-    try:
-        env = Environment.load(root)
+    try:  # --inline means the code was reviewed: it may then run in this process
+        env = Environment.load(root, trusted=mode == "inline")
     except (EnvLoadError, SandboxViolation) as exc:
         item = CheckItem(check="load", ok=False, detail=f"{type(exc).__name__}: {exc}")
         elapsed = round(time.monotonic() - start, 3)
-        return CheckReport(env_name=root.name, ok=False, items=[item], elapsed_s=elapsed)
+        where = "inline (trusted)" if mode == "inline" else describe(probe_boundary())
+        return CheckReport(
+            env_name=root.name, ok=False, items=[item], elapsed_s=elapsed, boundary=where
+        )
     path = Path(sequences_file) if sequences_file else root / "sequences.json"
     sequences = read_sequences(path) if sequences_file or path.is_file() else None
     return check_environment(env, sequences, mode=mode)

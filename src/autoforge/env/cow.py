@@ -26,6 +26,7 @@ independent and may run concurrently (the base is only read).
 
 from __future__ import annotations
 
+import json
 from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
 from marshal import dumps as _marshal_dumps
 from marshal import loads as _marshal_loads
@@ -40,7 +41,7 @@ from autoforge.env.hashing import (
     record_digest,
     value_digest,
 )
-from autoforge.env.values import jcopy, strict_equal
+from autoforge.env.values import jcopy, strict_equal, to_jsonable
 
 _MISSING: Any = object()
 
@@ -80,6 +81,17 @@ def _unchanged(value: Any, src: Any) -> bool:
     if type(src) is _Obj:
         return bool(value == src.value) and strict_equal(value, src.value)
     return False
+
+
+def _not_json(key: Any, value: Any) -> str | None:
+    """Why a changed state value cannot be committed, or None (it is JSON data)."""
+    if value is DELETED or type(value) in (str, int, float, bool, type(None)):
+        return None
+    try:
+        json.dumps(value, default=to_jsonable)
+    except (TypeError, ValueError, RecursionError) as exc:
+        return f"a value at {key!r} in the state that is not JSON data ({exc})"
+    return None
 
 
 class _Layered(MutableMapping[Any, Any]):
@@ -229,29 +241,39 @@ class _Layered(MutableMapping[Any, Any]):
         return {k: jcopy(self[k]) for k in self}
 
     # -- transactions -----------------------------------------------------------------------
-    def _commit_layer(self) -> list[Any]:
-        """Fold the transaction into the committed layer; the keys that really changed."""
-        base, over, srcs = self._base, self._over, self._src
-        changed = []
-        for key, value in self._tx.items():
+    def _changed_tx(self) -> list[tuple[Any, Any]]:
+        """``(key, value)`` of the transaction entries that really changed (reads dropped)."""
+        srcs = self._src
+        return [
+            (key, value)
+            for key, value in self._tx.items()
+            if value is DELETED or not _unchanged(value, srcs.get(key, _MISSING))
+        ]
+
+    def _fold(self, changed: list[tuple[Any, Any]]) -> list[Any]:
+        """Fold changed entries into the committed layer; their keys."""
+        base, over = self._base, self._over
+        keys = []
+        for key, value in changed:
             if value is DELETED:
                 if key in base:
                     over[key] = DELETED
                 else:
                     over.pop(key, None)
-                changed.append(key)
-                continue
-            if _unchanged(value, srcs.get(key, _MISSING)):
-                continue  # only read
-            old = base.get(key, _MISSING)
-            if old is not _MISSING and key in over and strict_equal(value, old):
-                del over[key]  # restored to the base value
             else:
-                over[key] = value
-            changed.append(key)
+                old = base.get(key, _MISSING)
+                if old is not _MISSING and key in over and strict_equal(value, old):
+                    del over[key]  # restored to the base value
+                else:
+                    over[key] = value
+            keys.append(key)
         self._tx = {}
         self._src = {}
-        return changed
+        return keys
+
+    def _commit_layer(self) -> list[Any]:
+        """Fold the transaction into the committed layer; the keys that really changed."""
+        return self._fold(self._changed_tx())
 
     def _abort_layer(self) -> None:
         self._tx = {}
@@ -382,16 +404,30 @@ class CowState(_Layered):
         return child
 
     # -- transactions -----------------------------------------------------------------------
-    def _commit(self) -> None:
-        """Keep the changes of the current call; they are listed in ``_last_changes``."""
+    def _commit(self) -> str | None:
+        """Keep the changes of the current call (listed in ``_last_changes``); None.
+
+        A changed value that is not JSON data (a record containing itself, nesting too deep
+        to hash, an object) is refused: nothing is committed and the reason is returned (the
+        caller then aborts the call), so the state stays hashable and diffable.
+        """
+        pending = [(name, child, child._changed_tx()) for name, child in self._touched.items()]
+        top = self._changed_tx()
+        for _, _, changed in [*pending, (None, None, top)]:
+            for key, value in changed:
+                problem = _not_json(key, value)
+                if problem is not None:
+                    return problem
         changes: list[Change] = []
-        for name, child in self._touched.items():
-            for key in child._commit():
+        for name, child, changed in pending:
+            for key in child._fold(changed):
+                child._digests.pop(key, None)
                 changes.append((name, key, child._over.get(key, _MISSING)))
         self._touched = {}
-        for key in self._commit_layer():
+        for key in self._fold(top):
             changes.append((None, key, self._over.get(key, _MISSING)))
         self._last_changes = changes
+        return None
 
     def _committed_changes(self) -> list[Change]:
         """Every committed change of the episode, as :meth:`apply` takes them."""
@@ -416,7 +452,10 @@ class CowState(_Layered):
                 target[key] = jcopy(base[key])
             else:
                 target[key] = value
-        self._commit()
+        problem = self._commit()
+        if problem is not None:
+            self._abort()
+            raise ValueError(problem)
 
     def _abort(self) -> None:
         """Drop the changes of the current call."""

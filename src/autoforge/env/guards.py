@@ -13,11 +13,14 @@ widths, the builtin ``format`` and values computed in f-string format specs. The
 from __future__ import annotations
 
 import ast
+import collections
+import decimal
 import functools
 import itertools
 import math
 import re
 import string
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -26,9 +29,10 @@ from autoforge.env.limits import ResourceLimit
 MAX_SEQUENCE = 10_000_000
 MAX_INT_BITS = 1_000_000
 MAX_FACTORIAL = 20_000
+MAX_DECIMAL_PREC = 10_000
 
 
-_SEQ = (str, bytes, list, tuple)
+_SEQ = (str, bytes, list, tuple, collections.deque)
 
 
 def _size_error(what: str) -> ResourceLimit:
@@ -170,7 +174,7 @@ _METHOD_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]
     "replace": _check_replace,
     "format": _check_format,
 }
-GUARDED_METHODS = frozenset({*_METHOD_CHECKS, "join"})
+GUARDED_METHODS = frozenset({*_METHOD_CHECKS, "join", "sub", "subn"})
 
 
 def _guarded_join(sep: Any, method: Callable[..., Any]) -> Callable[..., Any]:
@@ -185,9 +189,22 @@ def _guarded_join(sep: Any, method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def guarded_method(obj: Any, name: str) -> Any:
-    """``obj.name``, checked first when ``obj`` is a string and the method can amplify."""
+    """``obj.name``, checked first when ``obj`` is a string (or the ``str``/``bytes`` class: the
+    unbound ``str.ljust(s, n)``) or a compiled pattern and the method can amplify."""
     method = getattr(obj, name)
-    if type(obj) not in (str, bytes):
+    if name in _PATTERN_METHODS and type(obj) is re.Pattern:
+        return _guarded_sub(method, 0, name == "subn")
+    if obj in (str, bytes) and name == "join":
+        return lambda sep, items: _guarded_join(sep, sep.join)(items)
+    if obj in (str, bytes) and name in _METHOD_CHECKS:
+        check = _METHOD_CHECKS[name]
+
+        def unbound(s: Any, *args: Any, **kwargs: Any) -> Any:
+            check(s, args, kwargs)
+            return method(s, *args, **kwargs)
+
+        return unbound
+    if type(obj) not in (str, bytes) or name not in GUARDED_METHODS:
         return method
     if name == "join":
         return _guarded_join(obj, method)
@@ -198,6 +215,90 @@ def guarded_method(obj: Any, name: str) -> Any:
         return method(*args, **kwargs)
 
     return call
+
+
+def _sub_bound(repl: Any, text: Any) -> int:
+    """An upper bound on the size of ``re.sub(pattern, repl, text)``'s result."""
+    if not isinstance(text, (str, bytes)):
+        return 0
+    literal = len(repl) if isinstance(repl, (str, bytes)) else 0
+    refs = len(re.findall(r"\\(?:g<[^>]*>|[0-9])", repl)) if isinstance(repl, str) else 0
+    return len(text) + (len(text) + 1) * literal + refs * len(text)
+
+
+def _guarded_sub(fn: Callable[..., Any], offset: int, counted: bool) -> Callable[..., Any]:
+    """``re.sub``/``subn`` (module functions: ``offset`` 1 for the pattern argument, pattern
+    methods: 0) refusing results over MAX_SEQUENCE characters, before building them; a
+    callable replacement is checked as it returns."""
+
+    def sub(*args: Any, **kwargs: Any) -> Any:
+        repl = args[offset] if len(args) > offset else kwargs.get("repl")
+        text = args[offset + 1] if len(args) > offset + 1 else kwargs.get("string")
+        if callable(repl):
+            total = [len(text) if isinstance(text, (str, bytes)) else 0]
+
+            def counted_repl(match: Any) -> Any:
+                out = repl(match)
+                total[0] += len(out) if isinstance(out, (str, bytes)) else 0
+                _check_width(total[0], "a substitution")
+                return out
+
+            if len(args) > offset:
+                args = (*args[:offset], counted_repl, *args[offset + 1 :])
+            else:
+                kwargs["repl"] = counted_repl
+        else:
+            _check_width(_sub_bound(repl, text), "a substitution")
+        return fn(*args, **kwargs)
+
+    return sub
+
+
+_PATTERN_METHODS = frozenset({"sub", "subn"})
+
+
+def _safe_iter(*args: Any) -> Any:
+    """The builtin ``iter`` without its two-argument form (``iter(int, 1)`` never ends, in C)."""
+    if len(args) != 1:
+        raise TypeError("iter(callable, sentinel) is not available in the sandbox")
+    return iter(args[0])
+
+
+def _check_prec(prec: Any) -> None:
+    if isinstance(prec, int) and prec > MAX_DECIMAL_PREC:
+        raise _size_error(f"a decimal precision of {prec}")
+
+
+def _decimal_context(*args: Any, **kwargs: Any) -> decimal.Context:
+    _check_prec(args[0] if args else kwargs.get("prec"))
+    return decimal.Context(*args, **kwargs)
+
+
+def _localcontext(ctx: Any = None, **kwargs: Any) -> Any:
+    _check_prec(kwargs.get("prec"))
+    if ctx is not None:
+        _check_prec(getattr(ctx, "prec", None))
+    return decimal.localcontext(ctx, **kwargs)
+
+
+def _wraps(wrapped: Any) -> Any:
+    """``functools.wraps(f)`` only: its ``assigned``/``updated`` arguments could copy any
+    attribute (``__globals__``) from one function to another."""
+    return functools.wraps(wrapped)
+
+
+def _partial(func: Any, /, *args: Any, **kwargs: Any) -> Callable[..., Any]:
+    """``functools.partial`` as a plain closure: no ``.func``/``.args``/``.keywords`` to read,
+    and immutable captured arguments (module-level partials are allowed)."""
+    if not callable(func):
+        raise TypeError("the first argument must be callable")
+    frozen_args = tuple(args)
+    frozen_kwargs = types.MappingProxyType(dict(kwargs))
+
+    def partial(*more: Any, **extra: Any) -> Any:
+        return func(*frozen_args, *more, **{**frozen_kwargs, **extra})
+
+    return partial
 
 
 def _g_mod(a: Any, b: Any) -> Any:
@@ -285,7 +386,35 @@ def _n_comb_rep(pools: list[tuple[Any, ...]], r: int) -> int:
     return _bounded(n + r - 1, r, math.comb) if n else 0
 
 
+# the restricted operator module: arithmetic (guarded), comparisons, itemgetter; no
+# attrgetter/methodcaller (attribute access by string) and nothing that calls by name
+_OPERATOR_TEXT = (
+    "abs add and_ concat contains countOf eq floordiv ge getitem gt iadd iand iconcat "
+    "ifloordiv ilshift imod imul index indexOf inv invert ior ipow irshift is_ is_not isub "
+    "itemgetter itruediv ixor le lshift lt mod mul ne neg not_ or_ pos pow rshift sub truediv "
+    "truth xor"
+)
+OPERATOR_NAMES = frozenset(_OPERATOR_TEXT.split())
+
 OVERRIDES: dict[tuple[str, str], Callable[..., Any]] = {
+    ("operator", "mul"): _g_mul,
+    ("operator", "imul"): _g_imul,
+    ("operator", "add"): _g_add,
+    ("operator", "iadd"): _g_iadd,
+    ("operator", "concat"): _g_add,
+    ("operator", "iconcat"): _g_iadd,
+    ("operator", "pow"): _g_pow,
+    ("operator", "ipow"): _g_pow,
+    ("operator", "lshift"): _g_lshift,
+    ("operator", "mod"): _g_mod,
+    ("operator", "imod"): _g_mod,
+    ("operator", "ilshift"): _g_lshift,
+    ("re", "sub"): _guarded_sub(re.sub, 1, False),
+    ("re", "subn"): _guarded_sub(re.subn, 1, True),
+    ("decimal", "Context"): _decimal_context,
+    ("decimal", "localcontext"): _localcontext,
+    ("functools", "wraps"): _wraps,
+    ("functools", "partial"): _partial,
     ("math", "factorial"): _capped(math.factorial, MAX_FACTORIAL),
     ("math", "comb"): _capped(math.comb, MAX_FACTORIAL * 5),
     ("math", "perm"): _capped(math.perm, MAX_FACTORIAL * 5),

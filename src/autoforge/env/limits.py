@@ -59,7 +59,7 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class _Token:
-    __slots__ = ("done", "fire_at", "fired", "mem_fired", "mem_limit", "rss0", "tid")
+    __slots__ = ("done", "finishing", "fire_at", "fired", "mem_fired", "mem_limit", "rss0", "tid")
 
     def __init__(self, tid: int, fire_at: float, mem_limit: int | None) -> None:
         self.tid = tid
@@ -69,6 +69,7 @@ class _Token:
         self.fired = False
         self.mem_fired = False
         self.done = False
+        self.finishing = False  # the call returned: never fire again
 
 
 class Watchdog:
@@ -117,6 +118,8 @@ class Watchdog:
         for token in tokens:
             if token.rss0 is None:
                 token.rss0 = rss
+            elif token.finishing:
+                continue
             elif token.mem_limit is not None and rss - token.rss0 > token.mem_limit:
                 token.mem_fired = True
                 _set_async_exc(token.tid, ResourceLimit)
@@ -128,7 +131,7 @@ class Watchdog:
                 wake: float | None = None
                 self._check_memory()
                 for tid, token in self._active.items():
-                    if token.fire_at <= now:
+                    if token.fire_at <= now and not token.finishing:
                         token.fired = True
                         _set_async_exc(tid, CallTimeout)
                         token.fire_at = now + REFIRE_S
@@ -155,15 +158,6 @@ def watchdog() -> Watchdog:
     return _WATCHDOG
 
 
-def _stop(dog: Watchdog, token: _Token) -> None:
-    while True:  # a timeout delivered while unregistering must not escape
-        try:
-            dog.stop(token)
-            return
-        except (CallTimeout, ResourceLimit):
-            continue
-
-
 def call_limited(
     fn: Callable[..., Any],
     args: tuple[Any, ...],
@@ -182,15 +176,19 @@ def call_limited(
     result: Any = None
     error: BaseException | None = None
     try:
-        try:
-            result = fn(*args, **kwargs)
-        except BaseException as exc:
-            error = exc
-    except (CallTimeout, ResourceLimit) as exc:  # delivered inside the handler above
+        result = fn(*args, **kwargs)
+    except BaseException as exc:
         error = exc
-    finally:
-        if token is not None:
-            _stop(dog, token)
+    if token is not None:
+        token.finishing = True  # a plain store: no limit exception can land before it
+        # A limit exception raised while C code was still running (freeing a huge list) is
+        # delivered at the next check point: the call below. It is caught here and the
+        # unregistering is retried until it went through; from then on nothing is pending.
+        while not token.done:
+            try:
+                dog.stop(token)
+            except (CallTimeout, ResourceLimit) as exc:
+                error = error or exc
     timed_out = isinstance(error, CallTimeout) or (token is not None and token.fired)
     if token is not None and token.mem_fired and not timed_out:
         limit = (token.mem_limit or 0) >> 20

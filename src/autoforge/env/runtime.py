@@ -16,6 +16,8 @@ everything else as JSON).
 
 from __future__ import annotations
 
+import decimal
+import itertools
 import json
 import threading
 from collections import OrderedDict
@@ -25,6 +27,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from autoforge.env.boundary import Boundary
 from autoforge.env.cow import CowState, StateView
 from autoforge.env.errors import EnvLoadError, ToolError
 from autoforge.env.hashing import BaseDigests
@@ -34,17 +37,20 @@ from autoforge.env.limits import (
     ResourceLimit,
     call_limited,
 )
-from autoforge.env.sandbox import exec_module
-from autoforge.env.signatures import ToolBinding, bind_tools
+from autoforge.env.sandbox import check_source, exec_module
+from autoforge.env.signatures import ToolBinding, bind_specs, bind_tools
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.env.values import jcopy, to_jsonable
 
 ErrorKind = Literal[
     "unknown_tool", "invalid_arguments", "tool_error", "timeout", "sandbox", "crash"
 ]
-Mode = Literal["inline", "isolated"]
+Mode = Literal["inline", "contained", "isolated"]
 
 DEFAULT_CALL_TIMEOUT_S = 2.0
+DEFAULT_WORKER_MEMORY_MB = 1024
+MAX_CONTENT_CHARS = 8_000_000
+_BASE_IDS = itertools.count(1)
 DERIVED_CACHE_SIZE = 8
 _SCALARS = (str, int, float, bool, type(None))
 _UNSET: Any = object()
@@ -119,14 +125,29 @@ def classify_error(
 
 
 def observation_for(tool: str, result: Any) -> tuple[Observation | None, str]:
-    """``(error observation or None, content)`` for a returned value."""
+    """``(error observation or None, content)`` for a returned value (size-checked)."""
     if type(result) is str:
-        return None, result
-    try:
-        content = _dumps(result)
-    except (TypeError, ValueError) as exc:
-        return _fail(tool, "crash", f"{tool} returned a value that is not JSON: {exc}"), ""
+        content = result
+    else:
+        try:
+            content = _dumps(result)
+        except (TypeError, ValueError, RecursionError) as exc:
+            return _fail(tool, "crash", f"{tool} returned a value that is not JSON: {exc}"), ""
+    if len(content) > MAX_CONTENT_CHARS:
+        message = f"{tool} returned {len(content)} characters (limit {MAX_CONTENT_CHARS})"
+        return _fail(tool, "sandbox", message), ""
     return None, content
+
+
+def _call_and_serialise(
+    tool: str, fn: Callable[..., Any], state: CowState, kwargs: dict[str, Any]
+) -> Observation:
+    """Run the tool and serialise its result, both inside the call's time limit."""
+    result = fn(state, **kwargs)
+    failed, content = observation_for(tool, result)
+    if failed is not None:
+        return failed
+    return Observation(tool, True, content, None, _scalar_or_unset(result))
 
 
 class Environment:
@@ -148,18 +169,53 @@ class Environment:
         memory_limit_mb: float | None = DEFAULT_MEMORY_LIMIT_MB,
         filename: str = "tools.py",
         path: Path | None = None,
+        trusted: bool = False,
     ) -> None:
         self.spec = spec
         self.tools_source = tools_source
         self.path = path
+        self.filename = filename
         self.call_timeout_s = call_timeout_s
         self.memory_limit_mb = memory_limit_mb
+        self.trusted = trusted
         self.initial_state: dict[str, Any] = _initial_state(spec, initial_state)
-        namespace, defs = exec_module(tools_source, filename, {"ToolError": ToolError})
-        self.tools: dict[str, ToolBinding] = bind_tools(spec, namespace, defs, filename)
+        self.base_id = next(_BASE_IDS)
+        self._runtime: Any = None
+        if trusted:
+            namespace, defs = exec_module(tools_source, filename, {"ToolError": ToolError})
+            self.tools: dict[str, ToolBinding] = bind_tools(spec, namespace, defs, filename)
+        else:
+            self.tools = self._contained()
         self._digests = BaseDigests(self.initial_state)
         self._derived: OrderedDict[int, tuple[Mapping[str, Any], Environment]] = OrderedDict()
         self._derived_lock = threading.Lock()
+
+    def _contained(self) -> dict[str, ToolBinding]:
+        """Check the code here (AST only, nothing runs), load it in a sandboxed worker."""
+        from autoforge.env.contained import ContainedRuntime
+
+        check_source(self.tools_source, self.filename)
+        spec_tools = bind_specs(self.spec)
+        memory = int(self.memory_limit_mb) if self.memory_limit_mb else DEFAULT_WORKER_MEMORY_MB
+        self._runtime = ContainedRuntime(self, memory_mb=memory)
+        return spec_tools
+
+    @property
+    def boundary(self) -> Boundary:
+        """What separates this environment's tool code from the host (see ``docs/sandbox.md``)."""
+        if self._runtime is None:
+            return Boundary(
+                "inline",
+                ["AST allow-list", "guards", "watchdog"],
+                {"process": "trusted=True: tool code runs in this process"},
+            )
+        boundary: Boundary = self._runtime.boundary
+        return boundary
+
+    def close(self) -> None:
+        """Stop the sandbox worker (a later episode call starts a new one)."""
+        if self._runtime is not None:
+            self._runtime.close()
 
     @classmethod
     def load(
@@ -168,8 +224,13 @@ class Environment:
         *,
         call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
         memory_limit_mb: float | None = DEFAULT_MEMORY_LIMIT_MB,
+        trusted: bool = False,
     ) -> Environment:
-        """Load ``environment.json``, ``tools.py`` and the optional ``initial_state.json``."""
+        """Load ``environment.json``, ``tools.py`` and the optional ``initial_state.json``.
+
+        The tool code runs in a sandboxed worker process unless ``trusted=True`` (reviewed
+        code only: it then runs in this process, see ``docs/sandbox.md``).
+        """
         root = Path(env_dir)
         if not root.is_dir():
             raise EnvLoadError(f"{root}: not an environment directory (it does not exist)")
@@ -184,12 +245,13 @@ class Environment:
         )
         return cls(
             spec,
-            tools_path.read_text(encoding="utf-8"),
+            _read_text(tools_path),
             state,
             call_timeout_s=call_timeout_s,
             memory_limit_mb=memory_limit_mb,
             filename=str(tools_path),
             path=root,
+            trusted=trusted,
         )
 
     @classmethod
@@ -201,6 +263,7 @@ class Environment:
         *,
         call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
         memory_limit_mb: float | None = DEFAULT_MEMORY_LIMIT_MB,
+        trusted: bool = False,
     ) -> Environment:
         """Build an environment in memory (synthesis); same checks as :meth:`load`."""
         return cls(
@@ -209,6 +272,7 @@ class Environment:
             initial_state,
             call_timeout_s=call_timeout_s,
             memory_limit_mb=memory_limit_mb,
+            trusted=trusted,
         )
 
     def with_initial_state(self, state: Mapping[str, Any]) -> Environment:
@@ -216,6 +280,7 @@ class Environment:
         clone = object.__new__(Environment)
         clone.__dict__.update(self.__dict__)
         clone.initial_state = _initial_state(self.spec, state)
+        clone.base_id = next(_BASE_IDS)
         clone._digests = BaseDigests(clone.initial_state)
         clone._derived = OrderedDict()
         clone._derived_lock = threading.Lock()
@@ -244,23 +309,33 @@ class Environment:
         """The documented tools, in spec order."""
         return list(self.tools)
 
-    def episode(self, state: Mapping[str, Any] | None = None, *, mode: Mode = "inline") -> Episode:
+    def episode(
+        self, state: Mapping[str, Any] | None = None, *, mode: Mode | None = None
+    ) -> Episode:
         """A new isolated episode starting from ``state`` (a copy) or the initial state.
 
         Passing the same ``state`` object again reuses its copy and base hashes; the object
         is compared (``==``) with that copy first, so changing it in between is safe (it is
         then copied again).
 
-        ``mode="isolated"`` runs the tool code in a subprocess with a memory limit (see
-        :mod:`autoforge.env.isolated`); ``"inline"`` runs it in this process (fast path).
+        Untrusted environments (the default) run every call in the environment's sandboxed
+        worker, whatever ``mode`` says except ``"isolated"``; ``mode="isolated"`` gives the
+        episode a worker of its own. A ``trusted=True`` environment runs calls in the calling
+        thread (``"inline"``).
         """
         env = self if state is None else self._for_state(state)
+        if mode not in (None, "inline", "contained", "isolated"):
+            raise ValueError(
+                f"unknown episode mode {mode!r} (use 'inline', 'contained' or 'isolated')"
+            )
         if mode == "isolated":
             from autoforge.env.isolated import IsolatedEpisode
 
             return IsolatedEpisode(env)
-        if mode != "inline":
-            raise ValueError(f"unknown episode mode {mode!r} (use 'inline' or 'isolated')")
+        if self._runtime is not None:
+            from autoforge.env.contained import ContainedEpisode
+
+            return ContainedEpisode(env, self._runtime)
         return Episode(env)
 
     def __repr__(self) -> str:
@@ -295,21 +370,32 @@ class Episode:
         return self._run(tool, binding.fn, kwargs)
 
     def _run(self, tool: str, fn: Callable[..., Any], kwargs: dict[str, Any]) -> Observation:
+        """One transaction: committed when the call and its serialisation succeeded, rolled
+        back otherwise (in a ``finally``, so no exception can leave a half-done write behind
+        for the next call to commit)."""
         state = self._state
         timeout = self.env.call_timeout_s
         limit = self.env.memory_limit_mb
-        timed_out, result, error = call_limited(fn, (state,), kwargs, timeout, limit)
-        if error is None and not timed_out:
-            failed, content = observation_for(tool, result)
-            if failed is None:
-                state._commit()
-                return Observation(tool, True, content, None, _scalar_or_unset(result))
-            state._abort()
-            return failed
-        state._abort()
-        if isinstance(error, KeyboardInterrupt):
-            raise error
-        return classify_error(tool, timed_out, error, timeout)
+        committed = False
+        context = decimal.getcontext()
+        try:
+            timed_out, outcome, error = call_limited(
+                _call_and_serialise, (tool, fn, state, kwargs), {}, timeout, limit
+            )
+            if error is None and not timed_out:
+                if outcome.ok:
+                    problem = state._commit()
+                    if problem is not None:
+                        return _fail(tool, "crash", f"{tool} left {problem}")
+                    committed = True
+                return outcome
+            if isinstance(error, KeyboardInterrupt):
+                raise error
+            return classify_error(tool, timed_out, error, timeout)
+        finally:
+            if not committed:
+                state._abort()
+            decimal.setcontext(context)  # a generator suspended in localcontext() changed it
 
     def _unknown(self, tool: str) -> Observation:
         names = ", ".join(self.env.tools)
@@ -356,11 +442,24 @@ def _initial_state(spec: EnvironmentSpec, state: Mapping[str, Any] | None) -> di
     return out
 
 
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise EnvLoadError(
+            f"{path}: not UTF-8 (byte {exc.start}: {exc.reason}); save the file as UTF-8"
+        ) from None
+
+
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(_read_text(path))
     except json.JSONDecodeError as exc:
         raise EnvLoadError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise EnvLoadError(f"{path}: JSON nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer over the digit limit
+        raise EnvLoadError(f"{path}: invalid JSON value: {exc}") from None
 
 
 def _read_spec(path: Path) -> EnvironmentSpec:

@@ -55,7 +55,9 @@ from autoforge.env.guards import (
     GUARD_GLOBALS,
     GUARDED_METHODS,
     GUARDS,
+    OPERATOR_NAMES,
     OVERRIDES,
+    _safe_iter,
     guarded_format,
     guarded_pow,
     guarded_range,
@@ -84,7 +86,7 @@ ALLOWED_MODULES: dict[str, frozenset[str] | None] = {
         "printable whitespace capwords Template"
     ),
     "functools": _names("reduce partial cmp_to_key wraps"),
-    "operator": None,
+    "operator": OPERATOR_NAMES,
     "typing": _names(
         "Any Optional Union List Dict Tuple Set FrozenSet Iterable Iterator Mapping "
         "MutableMapping Sequence Callable Literal cast"
@@ -93,8 +95,6 @@ ALLOWED_MODULES: dict[str, frozenset[str] | None] = {
 DENIED_ATTRIBUTES: dict[str, frozenset[str]] = {
     # unbounded iterators that C functions (list, sum, max) would consume forever
     "itertools": _names("count cycle repeat"),
-    # attribute access by string: an escape around the AST check
-    "operator": _names("attrgetter methodcaller"),
     "statistics": _names("NormalDist"),  # samples() is random
     # the thread's decimal context (and the module's template contexts) are mutable and would
     # carry settings from one call or episode to the next; localcontext() restores them
@@ -268,6 +268,17 @@ class _Checker(ast.NodeVisitor):
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self._check_function(node)
 
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "iter" and len(node.args) > 1:
+            raise _violation(
+                node,
+                "two-argument iter(callable, sentinel) is not allowed (it can loop forever "
+                "inside C code); write a while loop",
+                "iter",
+            )
+        self.generic_visit(node)
+
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         if node.type is None:
             raise _violation(
@@ -316,11 +327,15 @@ def check_source(source: str, filename: str = "tools.py") -> ast.Module:
     """Parse and check tool code: the AST, or a :class:`SandboxViolation` (line, construct)."""
     try:
         tree = ast.parse(source, filename=filename)
+        _Checker().visit(tree)
     except SyntaxError as exc:
         raise SandboxViolation(
             f"syntax error: {exc.msg}", line=exc.lineno, construct="syntax"
         ) from None
-    _Checker().visit(tree)
+    except (RecursionError, MemoryError):  # the parser's or the checker's recursion
+        raise SandboxViolation(
+            "the code is nested too deeply to check; flatten the expression", construct="nesting"
+        ) from None
     return tree
 
 
@@ -362,14 +377,14 @@ class _Guard(ast.NodeTransformer):
         call = ast.Call(ast.Name(guard[0], ast.Load()), [_load(node.target), node.value], [])
         return ast.copy_location(ast.Assign([node.target], call), node)
 
-    def visit_Call(self, node: ast.Call) -> ast.AST:
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        """``x.ljust`` (called or stored in a variable) -> ``__af_method__(x, "ljust")``."""
         self.generic_visit(node)
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in GUARDED_METHODS:
+        if node.attr in GUARDED_METHODS and isinstance(node.ctx, ast.Load):
             getter = ast.Call(
-                ast.Name("__af_method__", ast.Load()), [func.value, ast.Constant(func.attr)], []
+                ast.Name("__af_method__", ast.Load()), [node.value, ast.Constant(node.attr)], []
             )
-            node.func = ast.copy_location(getter, func)
+            return ast.copy_location(getter, node)
         return node
 
     def visit_FormattedValue(self, node: ast.FormattedValue) -> ast.AST:
@@ -450,6 +465,7 @@ def make_builtins() -> dict[str, Any]:
             "range": guarded_range,
             "pow": guarded_pow,
             "format": guarded_format,
+            "iter": _safe_iter,
         }
     )
     return safe
@@ -470,10 +486,16 @@ def freeze(value: Any) -> Any:
         return types.MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, (set, frozenset)):
         return frozenset(freeze(v) for v in value)
+    if isinstance(value, types.FunctionType):
+        return _checked_function(value)
+    if isinstance(value, types.BuiltinFunctionType) and not _immutable(value.__self__):
+        raise SandboxViolation(
+            f"module-level bound method '{value.__name__}' of a mutable object would be "
+            "shared by all episodes; call the method inside a function",
+            construct="module state",
+        )
     immutable = (
-        types.FunctionType,
         types.BuiltinFunctionType,
-        functools.partial,
         SafeModule,
         type,
         re.Pattern,
@@ -496,6 +518,45 @@ def freeze(value: Any) -> Any:
     )
 
 
+def _immutable(value: Any) -> bool:
+    """Whether ``value`` cannot be changed by tool code (so episodes may share it)."""
+    if value is None or isinstance(value, (str, int, float, bytes, decimal.Decimal, range)):
+        return True
+    if isinstance(value, (types.ModuleType, SafeModule, type)):
+        return True
+    if isinstance(value, (tuple, frozenset)):
+        return all(_immutable(v) for v in value)
+    if isinstance(value, types.MappingProxyType):
+        return all(_immutable(v) for v in value.values())
+    if isinstance(value, types.FunctionType):
+        try:
+            _checked_function(value)
+        except SandboxViolation:
+            return False
+        return True
+    if isinstance(value, types.BuiltinFunctionType):
+        return _immutable(value.__self__)
+    return isinstance(value, (re.Pattern, datetime.date, datetime.time, datetime.timedelta))
+
+
+def _checked_function(fn: types.FunctionType) -> types.FunctionType:
+    """A module-level function, refused when it captures mutable values (a closure over a
+    list, a record or a bound method would carry data from one episode to the next)."""
+    for cell in fn.__closure__ or ():
+        try:
+            content = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if content is not fn and not _immutable(content):
+            raise SandboxViolation(
+                f"module-level function '{fn.__name__}' captures a mutable "
+                f"{type(content).__name__} that all episodes would share; build it inside "
+                "the function",
+                construct="module state",
+            )
+    return fn
+
+
 def exec_module(
     source: str,
     filename: str,
@@ -509,8 +570,14 @@ def exec_module(
     """
     tree = check_source(source, filename)
     defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-    guarded = ast.fix_missing_locations(_Guard().visit(tree))
-    code = compile(guarded, filename, "exec")
+    try:
+        guarded = ast.fix_missing_locations(_Guard().visit(tree))
+        code = compile(guarded, filename, "exec")
+    except (RecursionError, MemoryError):
+        raise SandboxViolation(
+            "the code is nested too deeply to compile; flatten the expression",
+            construct="nesting",
+        ) from None
     namespace: dict[str, Any] = {"__builtins__": make_builtins(), "__name__": "sandboxed_tools"}
     namespace.update(GUARD_GLOBALS)
     namespace.update(extra_globals)

@@ -156,6 +156,20 @@ def _spec_problems(spec: EnvironmentSpec) -> list[str]:
     return problems
 
 
+def _remote(*args: Any, **kwargs: Any) -> Any:
+    raise RuntimeError("this tool runs in the sandbox worker, not in this process")
+
+
+def bind_specs(spec: EnvironmentSpec) -> dict[str, ToolBinding]:
+    """Validators for the documented tools of a contained environment (the functions live in
+    the sandbox worker, which binds and checks them; :class:`EnvLoadError` for a bad spec)."""
+    problems = _spec_problems(spec)
+    if problems:
+        listing = "\n  - ".join(problems)
+        raise EnvLoadError(f"the spec's tools are invalid:\n  - {listing}")
+    return {tool.name: ToolBinding(tool, _remote) for tool in spec.tools}
+
+
 def bind_tools(
     spec: EnvironmentSpec,
     namespace: Mapping[str, Any],

@@ -1,0 +1,366 @@
+"""The operating-system boundary around workers that run untrusted tool code.
+
+Layers, strongest first (each one is tried; what is missing is skipped and said loudly):
+
+* ``namespaces``: the fork server enters its own network namespace (no interface but a
+  down loopback: no network) and mount namespace, with an empty read-only root mounted in it;
+  each worker then ``chroot``\\ s into that empty root and drops to ``nobody`` (65534). Needs
+  root, or unprivileged user namespaces (then the worker keeps the caller's uid inside its user
+  namespace and drops every capability instead of changing uid).
+* ``rlimits``: every worker runs under ``RLIMIT_AS`` (memory), ``RLIMIT_CPU``,
+  ``RLIMIT_NPROC`` = 0 (no new process or thread), ``RLIMIT_NOFILE`` (no new file descriptor),
+  ``RLIMIT_FSIZE`` = 0 (no file written) and ``RLIMIT_CORE`` = 0.
+* ``seccomp``: a syscall filter (``pyseccomp``, optional) refusing sockets, ``exec``, ``fork``,
+  ``kill`` of other processes, ``ptrace``, mounts, namespaces, opening files for writing and
+  changing the file system, with ``no_new_privs`` set.
+
+:func:`enter_worker` applies the per-worker layers (in the child, after everything tool code
+may need is imported); :func:`prepare_server` the per-server ones. :class:`Boundary` describes
+what is active; :func:`describe` renders it for ``autoforge check`` and ``serve``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import functools
+import os
+import resource
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+NOBODY = 65534
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWNET = 0x40000000
+CLONE_THREAD = 0x00010000
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REC = 0x4000
+MS_PRIVATE = 1 << 18
+PR_SET_PDEATHSIG = 1
+PR_SET_NO_NEW_PRIVS = 38
+EMPTY_ROOT = "/tmp/autoforge-empty-root"
+WORKER_FDS = 4  # 0, 1, 2 and the protocol socket (fd 3); no other descriptor can be opened
+CPU_LIMIT_S = 600
+
+_DENIED_SYSCALLS = [
+    "socket",
+    "socketpair",
+    "connect",
+    "bind",
+    "listen",
+    "accept",
+    "accept4",
+    "execve",
+    "execveat",
+    "fork",
+    "vfork",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "setuid",
+    "setgid",
+    "setreuid",
+    "setregid",
+    "setresuid",
+    "setresgid",
+    "setgroups",
+    "capset",
+    "prctl",
+    "unlink",
+    "unlinkat",
+    "rename",
+    "renameat",
+    "renameat2",
+    "mkdir",
+    "mkdirat",
+    "rmdir",
+    "link",
+    "linkat",
+    "symlink",
+    "symlinkat",
+    "chmod",
+    "fchmod",
+    "fchmodat",
+    "chown",
+    "fchown",
+    "lchown",
+    "fchownat",
+    "truncate",
+    "ftruncate",
+    "mknod",
+    "mknodat",
+    "creat",
+    "memfd_create",
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "kexec_load",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "personality",
+    "io_uring_setup",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "fanotify_init",
+    "inotify_init",
+    "inotify_init1",
+    "acct",
+    "quotactl",
+    "sethostname",
+    "setdomainname",
+    "settimeofday",
+    "clock_settime",
+]
+
+
+@dataclass
+class Boundary:
+    """What separates tool code from the host: the active layers and the missing ones."""
+
+    level: str  # "namespaces", "process" (subprocess + whatever layers work) or "inline"
+    layers: list[str] = field(default_factory=list)
+    missing: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def contained(self) -> bool:
+        """Whether tool code runs outside the host process."""
+        return self.level != "inline"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record."""
+        return {"level": self.level, "layers": self.layers, "missing": self.missing}
+
+
+def describe(boundary: Boundary) -> str:
+    """One line for people: the level, the active layers and what is missing (and why)."""
+    text = f"sandbox boundary: {boundary.level} ({', '.join(boundary.layers) or 'none'})"
+    if boundary.missing:
+        gaps = "; ".join(f"{k}: {v}" for k, v in boundary.missing.items())
+        text += f"; MISSING {gaps}"
+    return text
+
+
+@functools.lru_cache(maxsize=1)
+def _libc() -> Any:
+    """The C library, loaded once (before the chroot, where it could not be found)."""
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def prctl(option: int, value: int) -> bool:
+    """``prctl(option, value)`` where the platform has it (Linux); whether it succeeded."""
+    fn = getattr(_libc(), "prctl", None)
+    return fn is not None and fn(option, value, 0, 0, 0) == 0
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"{what}: {os.strerror(code)}")
+
+
+def _unshare(libc: Any, flags: int) -> None:
+    _check(libc.unshare(flags), "unshare")
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as fh:
+        fh.write(text)
+
+
+def _enter_user_namespace(libc: Any) -> None:
+    uid, gid = os.getuid(), os.getgid()
+    _unshare(libc, CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS)
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"0 {uid} 1")
+    _write("/proc/self/gid_map", f"0 {gid} 1")
+
+
+def _empty_root(libc: Any) -> str:
+    """An empty directory, mounted read-only (tmpfs) in this mount namespace when possible."""
+    os.makedirs(EMPTY_ROOT, mode=0o555, exist_ok=True)
+    if os.listdir(EMPTY_ROOT):
+        raise OSError(errno.ENOTEMPTY, f"{EMPTY_ROOT} is not empty")
+    _check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate")
+    flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+    _check(
+        libc.mount(b"tmpfs", EMPTY_ROOT.encode(), b"tmpfs", flags, b"size=4k,mode=555"),
+        "mount tmpfs",
+    )
+    return EMPTY_ROOT
+
+
+@dataclass
+class ServerPlan:
+    """What the fork server prepared for its workers."""
+
+    namespaces: str = ""  # "", "root" or "user"
+    root: str = ""
+    missing: dict[str, str] = field(default_factory=dict)
+
+
+def prepare_server(disable: frozenset[str] = frozenset()) -> ServerPlan:
+    """In the fork server: enter new network and mount namespaces with an empty root.
+
+    As root the namespaces are entered directly (workers then become ``nobody``); otherwise
+    (or with ``"root"`` in ``disable``, to test that path) through a user namespace."""
+    plan = ServerPlan()
+    if "namespaces" in disable or not sys.platform.startswith("linux"):
+        plan.missing["namespaces"] = "disabled" if "namespaces" in disable else sys.platform
+        return plan
+    libc = _libc()
+    try:
+        if os.geteuid() == 0 and "root" not in disable:
+            _unshare(libc, CLONE_NEWNET | CLONE_NEWNS)
+            plan.namespaces = "root"
+        else:
+            _enter_user_namespace(libc)
+            plan.namespaces = "user"
+    except OSError as exc:
+        plan.missing["namespaces"] = f"no network/mount namespace ({exc})"
+        return plan
+    try:
+        plan.root = _empty_root(libc)
+    except OSError as exc:
+        plan.missing["empty root"] = f"no read-only empty root ({exc})"
+    return plan
+
+
+def _limit(kind: int, value: int) -> None:
+    _, hard = resource.getrlimit(kind)
+    if hard != resource.RLIM_INFINITY and value > hard:
+        value = hard
+    resource.setrlimit(kind, (value, value))
+
+
+def _rlimits(memory_mb: int | None) -> None:
+    if memory_mb is not None:
+        try:
+            with open("/proc/self/statm") as fh:
+                current = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        except OSError:  # no /proc (not Linux): the worker's size is unknown
+            current = 1 << 30
+        _limit(resource.RLIMIT_AS, current + (memory_mb << 20))
+    _limit(resource.RLIMIT_CPU, CPU_LIMIT_S)
+    _limit(resource.RLIMIT_FSIZE, 0)
+    _limit(resource.RLIMIT_CORE, 0)
+    _limit(resource.RLIMIT_NOFILE, WORKER_FDS)
+
+
+def _drop_capabilities(libc: Any) -> None:
+    """Clear every capability (user-namespace mode, where the uid cannot change)."""
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_uint32) for n in ("effective", "permitted", "inheritable")]
+
+    header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+    data = (Data * 2)()
+    _check(libc.capset(ctypes.byref(header), data), "capset")
+
+
+def _seccomp() -> None:
+    import pyseccomp as sc  # type: ignore[import-untyped]  # optional: reported if missing
+
+    flt = sc.SyscallFilter(defaction=sc.ALLOW)
+    flt.set_attr(sc.Attr.CTL_TSYNC, 1)  # every thread of the worker, the watchdog's too
+    deny = sc.ERRNO(errno.EPERM)
+    for name in _DENIED_SYSCALLS:
+        try:
+            flt.add_rule(deny, name)
+        except (ValueError, OSError, RuntimeError):
+            continue  # not a syscall on this architecture
+    flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # glibc falls back to clone
+    flt.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
+    me = os.getpid()
+    for name in ("kill", "tgkill"):
+        flt.add_rule(deny, name, sc.Arg(0, sc.NE, me))
+    flt.add_rule(deny, "tkill")
+    for mask in (os.O_WRONLY, os.O_RDWR):
+        flt.add_rule(deny, "openat", sc.Arg(2, sc.MASKED_EQ, os.O_ACCMODE, mask))
+        flt.add_rule(deny, "open", sc.Arg(1, sc.MASKED_EQ, os.O_ACCMODE, mask))
+    flt.add_rule(deny, "openat", sc.Arg(2, sc.MASKED_EQ, os.O_CREAT, os.O_CREAT))
+    flt.add_rule(deny, "open", sc.Arg(1, sc.MASKED_EQ, os.O_CREAT, os.O_CREAT))
+    flt.load()
+
+
+def enter_worker(
+    plan: ServerPlan, memory_mb: int | None, disable: frozenset[str] = frozenset()
+) -> Boundary:
+    """In a freshly forked worker: apply every per-worker layer that works; the result.
+
+    Raises nothing: a layer that fails is listed in ``missing`` (the host reports it).
+    """
+    libc = _libc()
+    layers: list[str] = []
+    missing = dict(plan.missing)
+    prctl(PR_SET_PDEATHSIG, 9)  # the worker dies with the fork server
+    if plan.namespaces:
+        layers.append(f"network+mount namespaces ({plan.namespaces})")
+    try:
+        _rlimits(memory_mb)
+        layers.append("rlimits")
+    except (OSError, ValueError) as exc:
+        missing["rlimits"] = str(exc)
+    if plan.root:
+        try:
+            os.chroot(plan.root)
+            os.chdir("/")
+            layers.append("empty read-only root")
+        except OSError as exc:
+            missing["empty root"] = f"chroot failed ({exc})"
+    if plan.namespaces == "root":
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            layers.append("uid nobody")
+        except OSError as exc:
+            missing["uid"] = f"cannot become nobody ({exc})"
+    elif plan.namespaces == "user":
+        try:
+            _drop_capabilities(libc)
+            layers.append("no capabilities")
+        except OSError as exc:
+            missing["capabilities"] = str(exc)
+    else:
+        missing.setdefault("uid", "the worker runs as the host's user")
+    try:
+        _limit(resource.RLIMIT_NPROC, 0)
+        layers.append("no new processes")
+    except (OSError, ValueError) as exc:
+        missing["nproc"] = str(exc)
+    if not prctl(PR_SET_NO_NEW_PRIVS, 1):
+        missing["no_new_privs"] = "prctl is not available"
+    if "seccomp" in disable:
+        missing["seccomp"] = "disabled"
+    else:
+        try:
+            _seccomp()
+            layers.append("seccomp")
+        except ImportError:
+            missing["seccomp"] = "pyseccomp is not installed (pip install pyseccomp)"
+        except (OSError, RuntimeError, ValueError) as exc:
+            missing["seccomp"] = f"the filter could not be loaded ({exc})"
+    level = "namespaces" if plan.namespaces and "uid" not in missing else "process"
+    return Boundary(level=level, layers=layers, missing=missing)

@@ -1,0 +1,64 @@
+"""Contained episodes (the default): same observations and states as inline, shared worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autoforge.env import Environment
+from autoforge.env.contained import ContainedEpisode
+
+CALLS = [
+    ("get_item", {"item_id": "i1"}),
+    ("set_price", {"item_id": "i1", "price": 3.5}),
+    ("add_item", {"name": "kite", "price": 9, "tags": ["toy"], "kind": "toy"}),
+    ("delete_item", {"item_id": "i2"}),
+    ("get_item", {"item_id": "nope"}),
+    ("set_price", {"item_id": "i1", "price": -1}),
+    ("list_items", {}),
+]
+
+
+def test_contained_matches_inline_call_for_call(shop_parts: Any, shop_initial: Any) -> None:
+    contained = Environment.from_parts(*shop_parts, shop_initial)
+    inline = Environment.from_parts(*shop_parts, shop_initial, trusted=True)
+    a, b = contained.episode(), inline.episode()
+    assert isinstance(a, ContainedEpisode) and not isinstance(b, ContainedEpisode)
+    for tool, args in CALLS:
+        x, y = a.call(tool, args), b.call(tool, args)
+        assert (x.ok, x.content, x.error_kind, x.result) == (
+            y.ok,
+            y.content,
+            y.error_kind,
+            y.result,
+        )
+    assert a.state_hash() == b.state_hash() and a.diff() == b.diff()
+    assert a.snapshot() == b.snapshot()
+    assert dict(a.state["items"]) == dict(b.state["items"])
+    a.reset()
+    b.reset()
+    batch = a.call_many(CALLS)
+    single = [b.call(t, args) for t, args in CALLS]
+    assert [o.content for o in batch] == [o.content for o in single]
+    assert a.state_hash() == b.state_hash()
+
+
+def test_episodes_share_one_worker_and_stay_apart(shop_parts: Any, shop_initial: Any) -> None:
+    env = Environment.from_parts(*shop_parts, shop_initial)
+    first, second = env.episode(), env.episode(mode="inline")  # inline needs trusted=True
+    assert isinstance(second, ContainedEpisode)
+    first.call("set_price", {"item_id": "i1", "price": 1})
+    second.call("set_price", {"item_id": "i1", "price": 2})
+    assert first.call("get_item", {"item_id": "i1"}).result["price"] == 1
+    assert second.call("get_item", {"item_id": "i1"}).result["price"] == 2
+    pid = env._runtime.worker.pid
+    derived = env.with_initial_state(shop_initial)
+    third = derived.episode()
+    assert third.call("get_item", {"item_id": "i1"}).result["price"] != 1
+    assert env._runtime.worker.pid == pid  # derived environments share the worker
+    env._runtime.retire()  # a killed worker: every episode continues from its mirror
+    assert first.call("get_item", {"item_id": "i1"}).result["price"] == 1
+    assert second.call("get_item", {"item_id": "i1"}).result["price"] == 2
+    second.reset()  # sent to the worker with the next call
+    assert second.call("get_item", {"item_id": "i1"}).result["price"] == 12.5
+    assert second.snapshot() == shop_initial
+    assert first.call("get_item", {"item_id": "i1"}).result["price"] == 1
