@@ -11,6 +11,7 @@ built here as plain dicts, ready for a fast JSON encoder.
 from __future__ import annotations
 
 import importlib
+import itertools
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,11 @@ class Limits:
     """Session bounds: how many episodes at once (in all and per token), how long an idle one
     is kept, and how much of each episode's calls is logged (for its reward).
 
+    Untrusted tool code runs in ``worker_lanes`` sandboxed workers, episodes assigned round
+    robin: a stuck or crashing call holds up only the episodes of its lane (and only until the
+    runtime's time limit kills and replaces that worker), and 200 open episodes still cost a
+    handful of processes. ``autoforge serve --isolated`` gives every episode a worker of its own.
+
     The per-call time limit is the environment's own (``Environment.load(call_timeout_s=)``):
     a call past it returns an observation with ``error_kind="timeout"``. ``call_wait_s`` is how
     long the server waits for a call before answering 504 (default: that limit + 5 s, room for
@@ -62,6 +68,7 @@ class Limits:
     log: LogLimits = field(default_factory=LogLimits)
     call_wait_s: float | None = None
     max_error_chars: int = 2000
+    worker_lanes: int = 4
 
 
 class EnvService:
@@ -78,7 +85,12 @@ class EnvService:
         self.env = env
         self.limits = limits or Limits()
         self.tasks = TaskIndex(tasks)
-        self.mode = "isolated" if isolated else "inline"
+        # untrusted tool code: a sandboxed worker per episode, so a stuck or crashing call
+        # never holds up another client's episode; a trusted environment runs inline
+        trusted = bool(getattr(env, "trusted", False))
+        self.mode = "isolated" if isolated else "inline" if trusted else "lanes"
+        self._lanes: list[Any] = []
+        self._next_lane = itertools.count()
         self.store: SessionStore[EpisodeLike] = SessionStore(
             self.limits.max_sessions,
             self.limits.idle_timeout_s,
@@ -93,6 +105,20 @@ class EnvService:
         timeout = float(getattr(env, "call_timeout_s", 2.0))
         self.call_wait_s = self.limits.call_wait_s or timeout + 5.0
 
+    def _episode(self, env: Any) -> Any:
+        """A new episode of ``env`` (the served environment or a task's S0 variant of it)."""
+        if self.mode != "lanes" or getattr(env, "_runtime", None) is None:
+            return env.episode(mode=self.mode if self.mode != "lanes" else None)
+        from autoforge.env.contained import ContainedEpisode, ContainedRuntime
+
+        if not self._lanes:
+            memory = int(env._runtime.memory_mb)
+            self._lanes = [
+                ContainedRuntime(self.env, memory_mb=memory, eager=False)
+                for _ in range(max(1, self.limits.worker_lanes))
+            ]
+        return ContainedEpisode(env, self._lanes[next(self._next_lane) % len(self._lanes)])
+
     def open_episode(
         self, task_id: str | None = None, seed: int | None = None, *, owner: str = LOCAL_OWNER
     ) -> dict[str, Any]:
@@ -103,7 +129,7 @@ class EnvService:
             task = self.tasks.pick(seed)
         env = self._env_for(task)
         session = self.store.open(
-            lambda: env.episode(mode=self.mode),
+            lambda: self._episode(env),
             task_id=task.id if task else None,
             seed=seed,
             owner=owner,
@@ -249,7 +275,7 @@ class EnvService:
                 describe = importlib.import_module("autoforge.env.boundary").describe
             except (ImportError, AttributeError):
                 return str(found)
-            return str(describe(found))
+            return f"{describe(found)}; {_MODES.get(self.mode, self.mode)}"
         return _MODES.get(self.mode, f"episode mode {self.mode}")
 
     def health(self) -> dict[str, Any]:
@@ -266,8 +292,10 @@ class EnvService:
 _MODES = {
     "inline": "inline: tool code runs in the server process (in-process sandbox only, no OS "
     "boundary; a call stuck in C code holds the GIL and stalls the server until it ends)",
-    "isolated": "isolated: tool code runs in a worker subprocess per episode (resource limits, "
-    "killed on timeout; same user and file system as the server)",
+    "isolated": "isolated: tool code runs in a sandboxed worker process per episode (killed "
+    "and replaced on timeout or crash)",
+    "lanes": "lanes: tool code runs in a few sandboxed worker processes shared round robin by "
+    "the episodes (killed and replaced on timeout or crash)",
 }
 
 
