@@ -290,12 +290,15 @@ class ERPOTrainer(GRPOTrainer):
         from accelerate.utils import gather_object  # type: ignore[import-untyped]
 
         rollouts = [_Flat(r.task_id, r.env_id, r.reward, r.user_error) for r in batch.rollouts]
+        extra, extra_ex = batch.pool_extra()
+        flat_extra = [_Flat(r.task_id, r.env_id, r.reward, r.user_error) for r in extra]
         adv, record = step_advantages(
             gather_object(rollouts),
             gather_object(list(batch.excluded)),
             gather_object(list(batch.filler)),
             self.erpo,
             gather_object([r.trace.agent_tokens for r in batch.rollouts]),
+            (gather_object(flat_extra), gather_object(list(extra_ex))),
         )
         record = {"step": int(self.state.global_step), **record}
         record["sampling_rounds"] = batch.rounds
