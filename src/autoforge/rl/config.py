@@ -53,7 +53,7 @@ class TokenBudget(BaseModel):
     prompt: int = Field(6144, ge=64, description="first-prompt tokens (verl)")
 
 
-DEFAULT_BUDGET = TokenBudget()
+DEFAULT_BUDGET = TokenBudget.model_validate({})
 
 
 class ERPOConfig(BaseModel):

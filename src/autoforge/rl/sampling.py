@@ -237,8 +237,8 @@ def group_advantages(
         raise ValueError(f"std_pool must be 'kept' or 'generated', got {std_pool!r}")
     extra = list(dropped) if std_pool == "generated" and method == "erpo" else []
     rewards, _, envs, flags = flatten_groups([*kept, *extra])
-    keys = [(0, g.task_id) for g in kept for _ in g.rewards]
-    keys += [(1, i) for i, g in enumerate(extra) for _ in g.rewards]
+    keys: list[tuple[int, str]] = [(0, g.task_id) for g in kept for _ in g.rewards]
+    keys += [(1, str(i)) for i, g in enumerate(extra) for _ in g.rewards]
     adv = compute_advantages(
         rewards, keys, envs, flags, method=method, eps=eps, mask_user_errors=mask_user_errors
     )

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from autoforge.rl.config import DEFAULT_BUDGET
 from autoforge.rl.trl.policy import BatchedGenerator, TokenAgentClient
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
 from autoforge.rollout.agent import Agent, AgentConfig
@@ -40,9 +41,11 @@ class TokenEpisodeConfig(BaseModel):
     """Limits of a training episode."""
 
     max_completion_tokens: int = Field(
-        default=1024, ge=8, description="agent + context tokens scored"
+        default=DEFAULT_BUDGET.episode, ge=8, description="agent + context tokens scored"
     )
-    max_turn_tokens: int = Field(default=256, ge=1, description="tokens per agent turn")
+    max_turn_tokens: int = Field(
+        default=DEFAULT_BUDGET.turn, ge=1, description="tokens per agent turn"
+    )
     max_steps: int = Field(default=20, ge=2, description="LLM calls, agent and user together")
     tool_error_budget: int = Field(default=5, ge=0)
     keep_thinking: bool = True

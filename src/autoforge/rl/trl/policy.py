@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from autoforge.rl.config import DEFAULT_BUDGET
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
 from autoforge.rollout.agent import AGENT_STOP_TOKEN
 
@@ -28,7 +29,7 @@ class SamplingConfig:
     temperature: float = 1.0
     top_p: float = 1.0
     top_k: int = 0
-    max_turn_tokens: int = 256
+    max_turn_tokens: int = DEFAULT_BUDGET.turn
     max_batch: int = 64
 
 
@@ -165,7 +166,7 @@ class TokenAgentClient:
     generator: BatchedGenerator
     codec: ChatCodec
     max_completion_tokens: int
-    max_turn_tokens: int = 256
+    max_turn_tokens: int = DEFAULT_BUDGET.turn
     trace: TokenTrace | None = None
     turns: int = 0
     _seen: int = field(default=0, repr=False)
