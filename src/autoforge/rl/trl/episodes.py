@@ -160,8 +160,9 @@ async def token_episode(
     """Play one episode of ``rtask`` with the policy as agent; never raises for agent errors."""
     binding = deps.bind(rtask)
     client = TokenAgentClient(
-        deps.generator, deps.codec, config.max_completion_tokens, config.max_turn_tokens
-    )
+        deps.generator, deps.codec, config.max_completion_tokens, config.max_turn_tokens,
+        keep_thinking=config.keep_thinking,
+    )  # fmt: skip
     agent_cfg = AgentConfig(
         tool_mode="native", keep_thinking=config.keep_thinking, max_tokens=config.max_turn_tokens
     )
@@ -181,5 +182,8 @@ async def token_episode(
     )
     if not trace.completion_ids:  # the episode ended before the agent spoke
         trace.add_context([deps.codec.eos_id])
-    traj.meta.update({"agent_tokens": trace.agent_tokens, "truncated": trace.truncated})
+    traj.meta.update(
+        {"agent_tokens": trace.agent_tokens, "truncated": trace.truncated,
+         "dropped_agent_tokens": trace.dropped_agent_tokens}
+    )  # fmt: skip
     return TokenRollout(rtask.id, rtask.env_id, trace, traj)

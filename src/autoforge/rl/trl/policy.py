@@ -160,13 +160,16 @@ class TokenAgentClient:
 
     ``max_completion_tokens`` caps the whole episode's completion (agent plus context tokens,
     what the trainer will score); when it is reached the agent is made to stop, and the trace
-    is marked ``truncated``.
+    is marked ``truncated``. ``keep_thinking=False``: every turn's context is the template
+    rendering of the agent's history, whose earlier reasoning the agent already stripped
+    (:meth:`TokenTrace.rebase`); True: the trace only grows by the exact sampled tokens.
     """
 
     generator: BatchedGenerator
     codec: ChatCodec
     max_completion_tokens: int
     max_turn_tokens: int = DEFAULT_BUDGET.turn
+    keep_thinking: bool = True
     trace: TokenTrace | None = None
     turns: int = 0
     _seen: int = field(default=0, repr=False)
@@ -199,6 +202,9 @@ class TokenAgentClient:
         new = messages[self._seen :]
         if not new:
             raise RuntimeError("agent asked for two turns in a row with nothing in between")
+        if not self.keep_thinking:
+            self.trace.rebase(self.codec.history_ids(messages, tools))
+            return
         if not self.trace.completion_ids or self.trace.completion_ids[-1] not in (
             self.generator.eos_ids
         ):

@@ -322,6 +322,7 @@ class ERPOTrainer(GRPOTrainer):
         )
         record = {"step": int(self.state.global_step), **record}
         record["sampling_rounds"] = batch.rounds
+        record["dropped_agent_tokens"] = sum(r.trace.dropped_agent_tokens for r in batch.rollouts)
         record["groups_dropped"] = batch.groups_dropped
         self.last_advantages = adv
         return adv, record
