@@ -26,7 +26,7 @@ sampling rounds) into TRL's logs and, when ``step_log`` is set, one JSON line pe
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import copy
 import json
 import math
 import random
@@ -144,7 +144,8 @@ class ERPOTrainer(GRPOTrainer):
         if beta > 0 and ref_model is None:
             raise ValueError("kl_beta > 0 needs a reference model (ref_model=...)")
         if beta > 0:  # TRL would reload the policy from its config path; ours may have none
-            args = dataclasses.replace(args, beta=0.0)
+            args = copy.copy(args)  # (dataclasses.replace would re-derive batch sizes)
+            args.beta = 0.0
         self.erpo = erpo or ERPOConfig.model_validate({})
         self.episode_config = episode or TokenEpisodeConfig.model_validate({})
         self.pool = dict(tasks)
