@@ -43,6 +43,7 @@ from autoforge.rl import (
     Method,
     RolloutGroup,
     compute_advantages,
+    group_advantages,
     ppo_clip_grad,
 )
 
@@ -218,6 +219,7 @@ class Variant:
     scale: str  # "env" (ERPO) | "task" (GRPO) | "batch" (one pool for the whole batch)
     meu: bool = True
     dynamic_sampling: bool = True
+    std_pool: str = "kept"  # ERPOConfig.std_pool: "kept" | "generated" (training only)
 
 
 VARIANTS = {
@@ -229,6 +231,7 @@ VARIANTS = {
         Variant("grpo_no_meu", "task", meu=False),
         Variant("erpo_no_ds", "env", dynamic_sampling=False),
         Variant("batch_std", "batch"),
+        Variant("erpo_pool_gen", "env", std_pool="generated"),
     )
 }
 
@@ -261,8 +264,10 @@ class TrainCfg:
 
 def collect(
     world: World, theta: np.ndarray, variant: Variant, cfg: TrainCfg, rng: Any
-) -> tuple[Batch, int]:
-    """One step's batch through ``DynamicSampler``, and how many rollouts were generated."""
+) -> tuple[Batch, int, np.ndarray | None]:
+    """One step's batch through ``DynamicSampler``, how many rollouts were generated, and (for
+    ``std_pool="generated"``) the batch's advantages from ``group_advantages`` with the dropped
+    groups in the environment std (else None: :func:`advantages` computes them)."""
     sampler = DynamicSampler(
         target_tasks=cfg.batch_tasks,
         max_rounds=cfg.max_rounds,
@@ -276,8 +281,13 @@ def collect(
     generated = sampler.stats.rollouts_generated
     if not groups:  # nothing informative in any round: an empty step
         empty = Batch(*(np.zeros(0, dtype=d) for d in (int, int, int, float, float, bool)))
-        return empty, generated
-    return Batch.concat([g.payload for g in groups]), generated
+        return empty, generated, None
+    pooled = None
+    if variant.std_pool == "generated" and variant.scale == "env":
+        pooled = group_advantages(
+            groups, sampler.dropped(), std_pool="generated", mask_user_errors=variant.meu
+        )
+    return Batch.concat([g.payload for g in groups]), generated, pooled
 
 
 def policy_grad_theta(theta: np.ndarray, batch: Batch, g_logp: np.ndarray) -> np.ndarray:
@@ -334,10 +344,11 @@ def train(world: World, variant: Variant, cfg: TrainCfg, seed: int) -> tuple[np.
     curve = [true_success(world, theta)]
     generated = 0
     for _ in range(cfg.steps):
-        batch, n_generated = collect(world, logits_of(world, theta, w), variant, cfg, rng)
+        batch, n_generated, pooled = collect(world, logits_of(world, theta, w), variant, cfg, rng)
         generated += n_generated
         if len(batch.task):
             adv, valid = advantages(variant, batch)
+            adv = adv if pooled is None else pooled
             ppo_update(world, (theta, w), batch, adv, valid, cfg)
         curve.append(true_success(world, logits_of(world, theta, w)))
     return np.array(curve), generated / cfg.steps
@@ -602,6 +613,7 @@ def headline(summary: dict, results: dict, tail: int, seconds: float) -> dict[st
         "corrupt_spill_skilled": pick("skilled.corrupt_spill"),
         "erpo_vs_grpo_final": paired(results, "erpo", "grpo", tail),
         "erpo_vs_erpo_no_meu_final": paired(results, "erpo", "erpo_no_meu", tail),
+        "erpo_vs_erpo_pool_gen_final": paired(results, "erpo", "erpo_pool_gen", tail),
         "seconds": round(seconds, 1),
     }
 
