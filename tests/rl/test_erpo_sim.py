@@ -107,3 +107,20 @@ def test_std_pool_row_pools_the_dropped_groups(sim):
     assert pooled.shape == adv_kept.shape
     assert not np.allclose(pooled, adv_kept)  # the dropped flat groups changed the env std
     np.testing.assert_array_equal(np.sign(pooled), np.sign(adv_kept))  # only the scale moved
+
+
+def test_thinking_rows_train_both_switches_with_the_same_code(sim):
+    world = sim.make_world(0, tasks_per_env=2, n_actions=3)
+    cfg = sim.TrainCfg(40, 4, 8, 8.0, 2, 0.2, 0.28, 1, sim.Noise(0.0, 1.0, 0.0))
+    target = sim._two_turn_targets(world, 0)
+    theta, phi = world.theta0, np.zeros((world.n_tasks, 3, 3))
+    # at a uniform turn-2 policy the switch changes nothing: the curves start equal
+    start = sim.two_turn_success(world, theta, phi, target, keep=True)
+    assert start == pytest.approx(sim.two_turn_success(world, theta, phi, target, keep=False))
+    keep = sim.train_thinking(world, cfg, 0, keep=True)
+    drop = sim.train_thinking(world, cfg, 0, keep=False)
+    assert keep[0] == drop[0] == pytest.approx(start)
+    assert keep[-1] > keep[0] and drop[-1] > drop[0]  # both learn
+    assert not np.allclose(keep, drop)  # the switch changes what turn 2 can condition on
+    rows = sim.thinking_rows([world], cfg, tail=4)
+    assert set(rows) == {"erpo_keep_thinking", "erpo_drop_thinking", "paired"}
