@@ -43,6 +43,7 @@ from autoforge.rl import (
     Method,
     RolloutGroup,
     compute_advantages,
+    group_advantages,
     ppo_clip_grad,
 )
 
@@ -218,6 +219,7 @@ class Variant:
     scale: str  # "env" (ERPO) | "task" (GRPO) | "batch" (one pool for the whole batch)
     meu: bool = True
     dynamic_sampling: bool = True
+    std_pool: str = "kept"  # ERPOConfig.std_pool: "kept" | "generated" (training only)
 
 
 VARIANTS = {
@@ -229,6 +231,7 @@ VARIANTS = {
         Variant("grpo_no_meu", "task", meu=False),
         Variant("erpo_no_ds", "env", dynamic_sampling=False),
         Variant("batch_std", "batch"),
+        Variant("erpo_pool_gen", "env", std_pool="generated"),
     )
 }
 
@@ -261,8 +264,10 @@ class TrainCfg:
 
 def collect(
     world: World, theta: np.ndarray, variant: Variant, cfg: TrainCfg, rng: Any
-) -> tuple[Batch, int]:
-    """One step's batch through ``DynamicSampler``, and how many rollouts were generated."""
+) -> tuple[Batch, int, np.ndarray | None]:
+    """One step's batch through ``DynamicSampler``, how many rollouts were generated, and (for
+    ``std_pool="generated"``) the batch's advantages from ``group_advantages`` with the dropped
+    groups in the environment std (else None: :func:`advantages` computes them)."""
     sampler = DynamicSampler(
         target_tasks=cfg.batch_tasks,
         max_rounds=cfg.max_rounds,
@@ -276,8 +281,13 @@ def collect(
     generated = sampler.stats.rollouts_generated
     if not groups:  # nothing informative in any round: an empty step
         empty = Batch(*(np.zeros(0, dtype=d) for d in (int, int, int, float, float, bool)))
-        return empty, generated
-    return Batch.concat([g.payload for g in groups]), generated
+        return empty, generated, None
+    pooled = None
+    if variant.std_pool == "generated" and variant.scale == "env":
+        pooled = group_advantages(
+            groups, sampler.dropped(), std_pool="generated", mask_user_errors=variant.meu
+        )
+    return Batch.concat([g.payload for g in groups]), generated, pooled
 
 
 def policy_grad_theta(theta: np.ndarray, batch: Batch, g_logp: np.ndarray) -> np.ndarray:
@@ -334,10 +344,11 @@ def train(world: World, variant: Variant, cfg: TrainCfg, seed: int) -> tuple[np.
     curve = [true_success(world, theta)]
     generated = 0
     for _ in range(cfg.steps):
-        batch, n_generated = collect(world, logits_of(world, theta, w), variant, cfg, rng)
+        batch, n_generated, pooled = collect(world, logits_of(world, theta, w), variant, cfg, rng)
         generated += n_generated
         if len(batch.task):
             adv, valid = advantages(variant, batch)
+            adv = adv if pooled is None else pooled
             ppo_update(world, (theta, w), batch, adv, valid, cfg)
         curve.append(true_success(world, logits_of(world, theta, w)))
     return np.array(curve), generated / cfg.steps
@@ -438,6 +449,90 @@ def snapshot(
         "corrupt_abs_adv": float(np.mean(self_abs)),
         "corrupt_spill": float(np.mean(spill)),
     }
+
+
+# --- the thinking switch: a two-turn variant ------------------------------------------------
+
+
+def _two_turn_targets(world: World, seed: int) -> np.ndarray:
+    """Per task and turn-1 action: the turn-2 action that completes it (a fixed permutation)."""
+    rng = np.random.default_rng([seed, 4])
+    k = world.q.shape[1]
+    return np.stack([rng.permutation(k) for _ in range(world.n_tasks)])
+
+
+def two_turn_success(world: World, theta: np.ndarray, phi: np.ndarray, target: np.ndarray,
+                     keep: bool) -> float:  # fmt: skip
+    """Expected success: turn 1 succeeds and turn 2 picks the follow-up of turn 1's plan."""
+    pi1 = softmax(theta)
+    pi2 = softmax(phi)  # (N, K contexts, K actions)
+    n, k = world.q.shape
+    ctx = np.arange(k) if keep else np.zeros(k, dtype=int)
+    hit = pi2[np.arange(n)[:, None], ctx[None, :], target]  # (N, K): P(a2 = target | a1)
+    return float((pi1 * world.q * hit).sum(axis=1).mean())
+
+
+def train_thinking(world: World, cfg: TrainCfg, seed: int, keep: bool) -> np.ndarray:
+    """ERPO on two-turn episodes; the learning curve of the expected success.
+
+    Turn 1 is the bandit above; its reasoning fixes a plan, and turn 2 succeeds only with the
+    plan's follow-up (a per-task permutation of turn 1's action). With ``keep`` the turn-2
+    policy conditions on turn 1's action (it sees the earlier reasoning); dropped, it has one
+    context for all plans and must learn the follow-up of whatever turn 1 converges to. Both
+    turns share the episode's advantage (``compute_advantages``) and ``ppo_clip_grad``, two
+    tokens per rollout. No user errors and no dynamic sampling: only the switch differs.
+    """
+    rng = np.random.default_rng([seed, 5])
+    target = _two_turn_targets(world, seed)
+    n, k = world.q.shape
+    theta, phi = world.theta0.copy(), np.zeros((n, k, k))
+    curve = [two_turn_success(world, theta, phi, target, keep)]
+    for _ in range(cfg.steps):
+        tasks = np.repeat(rng.choice(n, cfg.batch_tasks, replace=False), cfg.group)
+        a1 = (rng.random((len(tasks), 1)) > np.cumsum(softmax(theta[tasks]), axis=1)).sum(axis=1)
+        a1 = np.minimum(a1, k - 1)
+        ctx = a1 if keep else np.zeros_like(a1)
+        a2 = (rng.random((len(tasks), 1)) > np.cumsum(softmax(phi[tasks, ctx]), axis=1)).sum(axis=1)
+        a2 = np.minimum(a2, k - 1)
+        ok1 = rng.random(len(tasks)) < world.q[tasks, a1]
+        reward = (ok1 & (a2 == target[tasks, a1])).astype(float)
+        adv = compute_advantages(reward, tasks, world.env_of_task[tasks])
+        rows = np.arange(len(tasks))
+        old = np.stack([np.log(softmax(theta[tasks])[rows, a1]),
+                        np.log(softmax(phi[tasks, ctx])[rows, a2])], axis=1)  # fmt: skip
+        for _ in range(cfg.epochs):
+            p1, p2 = softmax(theta[tasks]), softmax(phi[tasks, ctx])
+            logp = np.stack([np.log(p1[rows, a1]), np.log(p2[rows, a2])], axis=1)
+            g = ppo_clip_grad(logp, old, adv, np.ones_like(logp), eps_low=cfg.eps_low,
+                              eps_high=cfg.eps_high)  # fmt: skip
+            for probs, act, g_col, update in ((p1, a1, g[:, 0], "theta"), (p2, a2, g[:, 1], "phi")):
+                contrib = -g_col[:, None] * probs
+                contrib[rows, act] += g_col
+                if update == "theta":
+                    np.add.at(theta, tasks, -cfg.lr * contrib)
+                else:
+                    np.add.at(phi, (tasks, ctx), -cfg.lr * contrib)
+        curve.append(two_turn_success(world, theta, phi, target, keep))
+    return np.array(curve)
+
+
+def thinking_rows(worlds: list[World], cfg: TrainCfg, tail: int) -> dict[str, dict[str, float]]:
+    """Final success and AUC (medians over seeds) with earlier reasoning kept and dropped."""
+    curves = {
+        name: [train_thinking(w, cfg, seed, keep) for seed, w in enumerate(worlds)]
+        for name, keep in (("erpo_keep_thinking", True), ("erpo_drop_thinking", False))
+    }
+    rows = {}
+    for name, runs in curves.items():
+        final = np.array([c[-tail:].mean() for c in runs])
+        rows[name] = {"final_success": float(np.median(final)),
+                      "auc": float(np.median([c.mean() for c in runs])),
+                      "start_success": float(np.median([c[0] for c in runs]))}  # fmt: skip
+    keep = np.array([c[-tail:].mean() for c in curves["erpo_keep_thinking"]])
+    drop = np.array([c[-tail:].mean() for c in curves["erpo_drop_thinking"]])
+    rows["paired"] = {"median_diff": float(np.median(keep - drop)),
+                      "win_rate": float(np.mean(keep > drop))}  # fmt: skip
+    return rows
 
 
 # --- the experiment -------------------------------------------------------------------------
@@ -602,6 +697,7 @@ def headline(summary: dict, results: dict, tail: int, seconds: float) -> dict[st
         "corrupt_spill_skilled": pick("skilled.corrupt_spill"),
         "erpo_vs_grpo_final": paired(results, "erpo", "grpo", tail),
         "erpo_vs_erpo_no_meu_final": paired(results, "erpo", "erpo_no_meu", tail),
+        "erpo_vs_erpo_pool_gen_final": paired(results, "erpo", "erpo_pool_gen", tail),
         "seconds": round(seconds, 1),
     }
 
@@ -626,6 +722,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated subset")
     p.add_argument("--out", type=Path, default=Path(__file__).parent / "out")
     p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--no-thinking", action="store_true", help="skip the two-turn thinking rows")
     return p.parse_args(argv)
 
 
@@ -640,14 +737,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )  # fmt: skip
     start = time.perf_counter()
     results: dict[str, list[SeedResult]] = {v: [] for v in args.variants.split(",")}
+    worlds = []
     for seed in range(args.seeds):
         world = make_world(
             seed, args.tasks_per_env, args.actions, args.shared_dim, args.shared_signal
         )
+        worlds.append(world)
         for name in results:
             results[name].append(run_seed(world, VARIANTS[name], cfg, seed, args.repeats))
     tail = max(1, args.steps // 10)
     summary = summarise(results, tail)
+    thinking = {} if args.no_thinking else thinking_rows(worlds, cfg, tail)
     seconds = time.perf_counter() - start
     print(
         f"ERPO simulation: {args.seeds} seeds x {args.steps} steps, {len(ENV_KINDS)} envs x "
@@ -659,7 +759,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if not args.no_plot:
         png = args.out / "erpo_sim.png"
         print(f"\nplot: {png}" if plot(results, summary, png) else "\n(no matplotlib: no plot)")
+    if thinking:
+        print("\ntwo-turn episodes (turn 2 must follow turn 1's plan), ERPO, medians over seeds:")
+        for name, row in thinking.items():
+            if name != "paired":
+                print(f"{name:<20} final succ {row['final_success']:.4f}  AUC {row['auc']:.4f}  "
+                      f"init {row['start_success']:.4f}")  # fmt: skip
     out = headline(summary, results, tail, seconds)
+    out["thinking"] = thinking
     print(json.dumps(out))
     return out
 

@@ -91,6 +91,24 @@ def test_unknown_variant_is_rejected(sim):
         sim.main(["--variants", "erpo,ppo", "--seeds", "1", "--steps", "1"])
 
 
+def test_std_pool_row_pools_the_dropped_groups(sim):
+    world = sim.make_world(2, tasks_per_env=4, n_actions=4)
+    cfg = sim.TrainCfg(1, 8, 4, 1.0, 1, 0.2, 0.28, 3, sim.Noise(0.0, 1.0, 0.0))
+    theta = sim.skilled_theta(world)  # many all-solved groups: dynamic sampling drops some
+    kept_batch, _, none = sim.collect(
+        world, theta, sim.VARIANTS["erpo"], cfg, np.random.default_rng(0)
+    )
+    gen_batch, _, pooled = sim.collect(
+        world, theta, sim.VARIANTS["erpo_pool_gen"], cfg, np.random.default_rng(0)
+    )
+    assert none is None and pooled is not None
+    np.testing.assert_array_equal(kept_batch.reward, gen_batch.reward)  # same rollouts
+    adv_kept, _ = sim.advantages(sim.VARIANTS["erpo"], kept_batch)
+    assert pooled.shape == adv_kept.shape
+    assert not np.allclose(pooled, adv_kept)  # the dropped flat groups changed the env std
+    np.testing.assert_array_equal(np.sign(pooled), np.sign(adv_kept))  # only the scale moved
+
+
 def test_thinking_rows_train_both_switches_with_the_same_code(sim):
     world = sim.make_world(0, tasks_per_env=2, n_actions=3)
     cfg = sim.TrainCfg(40, 4, 8, 8.0, 2, 0.2, 0.28, 1, sim.Noise(0.0, 1.0, 0.0))

@@ -12,6 +12,7 @@ from autoforge.rl import (
     RolloutGroup,
     compute_advantages,
     flatten_groups,
+    group_advantages,
     informative_mask,
     keep_groups,
     sample_batch,
@@ -133,3 +134,52 @@ def test_erpo_config_defaults_switches_and_round_trip():
     for bad in ({"group_size": 1}, {"clip_eps_low": 1.0}, {"typo": 1}, {"schema_version": 2}):
         with pytest.raises(pydantic.ValidationError):
             ERPOConfig(**bad)
+
+
+def _pool_case() -> tuple[list[RolloutGroup], list[RolloutGroup]]:
+    """Two informative tasks kept, two flat tasks dropped (one all-solved, one all-failed)."""
+    kept = [RolloutGroup("a", "e", [1, 0, 1, 0]), RolloutGroup("b", "e", [1, 1, 1, 0])]
+    dropped = [RolloutGroup("c", "e", [1, 1, 1, 1]), RolloutGroup("d", "e", [0, 0, 0, 0])]
+    return kept, dropped
+
+
+def test_std_pool_kept_uses_only_the_groups_in_the_update():
+    kept, dropped = _pool_case()
+    adv = group_advantages(kept, dropped, std_pool="kept")
+    r, t, e, f = flatten_groups(kept)
+    np.testing.assert_allclose(adv, compute_advantages(r, t, e, f))
+    scale = np.std([1, 0, 1, 0, 1, 1, 1, 0], ddof=1)
+    np.testing.assert_allclose(adv[:4], (np.array([1, 0, 1, 0]) - 0.5) / (scale + 1e-6))
+
+
+def test_std_pool_generated_adds_the_dropped_groups_to_the_env_std():
+    kept, dropped = _pool_case()
+    adv = group_advantages(kept, dropped, std_pool="generated")
+    assert adv.shape == (8,)  # advantages for the kept rollouts only
+    everything = [1, 0, 1, 0, 1, 1, 1, 0] + [1] * 4 + [0] * 4
+    scale = np.std(everything, ddof=1)
+    np.testing.assert_allclose(adv[:4], (np.array([1, 0, 1, 0]) - 0.5) / (scale + 1e-6))
+    np.testing.assert_allclose(adv[4:], (np.array([1, 1, 1, 0]) - 0.75) / (scale + 1e-6))
+    assert not np.allclose(adv, group_advantages(kept, dropped, std_pool="kept"))
+
+
+def test_std_pool_generated_keeps_a_repeated_task_out_of_the_kept_mean():
+    kept = [RolloutGroup("a", "e", [1, 0])]
+    dropped = [RolloutGroup("a", "e", [1, 1]), RolloutGroup("x", "e", [0, 0], [True, False])]
+    adv = group_advantages(kept, dropped, std_pool="generated")
+    scale = np.std([1, 0, 1, 1, 0], ddof=1)  # the flagged 0 of x is masked (MEU)
+    np.testing.assert_allclose(adv, np.array([0.5, -0.5]) / (scale + 1e-6))
+    with pytest.raises(ValueError, match="std_pool"):
+        group_advantages(kept, dropped, std_pool="before")
+
+
+def test_sampler_remembers_what_it_dropped_and_config_has_the_switch():
+    kept, dropped = _pool_case()
+    sampler = DynamicSampler(target_tasks=2)
+    sampler.add([kept[0], dropped[0], kept[1], dropped[1]])
+    assert [g.task_id for g in sampler.batch()] == ["a", "b"]
+    assert [g.task_id for g in sampler.dropped()] == ["c", "d"]
+    assert ERPOConfig().std_pool == "kept"
+    assert ERPOConfig(std_pool="generated").std_pool == "generated"
+    with pytest.raises(pydantic.ValidationError):
+        ERPOConfig(std_pool="before")

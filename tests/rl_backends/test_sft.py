@@ -10,8 +10,11 @@ from typing import Any
 import pytest
 
 from autoforge.rl.sft import (
+    PrefixUnstable,
     SFTRunConfig,
     build_examples,
+    per_turn_tokens,
+    render_examples,
     select_trajectories,
     train_sft,
     trajectory_tokens,
@@ -121,3 +124,65 @@ def test_sft_run_lowers_the_loss(tokenizer: Any, bookstore: Any, tmp_path: Path)
     assert len(losses) == 8 and losses[-1] < losses[0] - 2.0  # 11.9 -> 7.8 when measured
     assert (tmp_path / "o" / "policy" / "config.json").is_file()
     assert (tmp_path / "o" / "sft_config.json").is_file()
+
+
+# Qwen3-like: an assistant turn's reasoning is shown only after the last user message, so adding
+# a user turn rewrites how earlier turns render.
+DROPS_OLD_REASONING = (
+    "{%- set ns = namespace(last=0) -%}"
+    "{%- for m in messages -%}{%- if m.role == 'user' -%}{%- set ns.last = loop.index0 -%}"
+    "{%- endif -%}{%- endfor -%}"
+    "{%- for m in messages -%}<|im_start|>{{ m.role }}\n"
+    "{%- if m.role == 'assistant' and loop.index0 < ns.last and '</think>' in m.content -%}"
+    "{{ m.content.split('</think>')[-1] }}{%- else -%}{{ m.content }}{%- endif -%}"
+    "<|im_end|>\n{%- endfor -%}"
+    "{%- if add_generation_prompt -%}<|im_start|>assistant\n{%- endif -%}"
+)
+
+
+class UnstableTemplate:
+    """The embedded tokenizer with a chat template that is not prefix-stable."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tok = tokenizer
+
+    def apply_chat_template(self, messages: Any, **kwargs: Any) -> Any:
+        kwargs.pop("tools", None)
+        return self.tok.apply_chat_template(messages, chat_template=DROPS_OLD_REASONING, **kwargs)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.tok(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.tok, name)
+
+
+def _thinking_trajectory() -> Trajectory:
+    traj = _trajectory()
+    messages = [dict(m) for m in traj.messages]
+    messages[5]["reasoning_content"] = "the tool said Omar"
+    messages[7]["reasoning_content"] = "be polite"
+    return traj.model_copy(update={"messages": messages})
+
+
+def test_prefix_unstable_templates_fall_back_to_per_turn_examples(tokenizer: Any) -> None:
+    unstable = UnstableTemplate(tokenizer)
+    traj = _thinking_trajectory()
+    with pytest.raises(PrefixUnstable):
+        trajectory_tokens(traj.messages, unstable, None)
+    rows, fallbacks = render_examples([traj, _trajectory("plain")], unstable, {}, 10_000)
+    assert fallbacks == 1  # the trajectory without reasoning renders stably
+    turns = per_turn_tokens(traj.messages, unstable, None)
+    assert len(turns) == 3 and len(rows) == 3 + 1
+    trained = [
+        tokenizer.decode([t for t, m in zip(ids, mask, strict=True) if m]) for ids, mask in turns
+    ]
+    assert trained[1] == "<think>the tool said Omar</think>Your name is Omar Fischer.<|im_end|>"
+    assert trained[2] == "<think>be polite</think>You're welcome.<|im_end|>"
+    # each turn's context is what the template shows at that point: earlier reasoning dropped
+    ids, mask = turns[2]
+    context = tokenizer.decode([t for t, m in zip(ids, mask, strict=True) if not m])
+    assert "the tool said Omar" not in context
+    assert context.rstrip().endswith("<|im_start|>assistant")
+    # the stable template is unchanged: one example, no fallback
+    assert render_examples([traj], tokenizer, {}, 10_000)[1] == 0

@@ -31,6 +31,23 @@ def test_verl_emit_config_from_the_cli(tmp_path: Path, capsys: Any) -> None:
     assert "wrote" in capsys.readouterr().out
 
 
+def test_emit_config_defaults_to_the_paper_clip_and_honours_the_user(tmp_path: Path) -> None:
+    from autoforge.examples import example_path
+
+    base = ["train", "--backend", "verl", "--model", "m", "--train-files", "t.parquet",
+            "--tasks", "t.jsonl", "--env", str(example_path())]  # fmt: skip
+    assert _run([*base, "--emit-config", str(tmp_path / "paper")]) == 0
+    paper = (tmp_path / "paper" / "overrides.txt").read_text().splitlines()
+    assert "actor_rollout_ref.actor.clip_ratio_high=0.28" in paper
+    assert _run([*base, "--emit-config", str(tmp_path / "u"), "--clip-high", "0.2",
+                 "--kl-beta", "0.05", "--max-turn-tokens", "2048"]) == 0  # fmt: skip
+    user = (tmp_path / "u" / "overrides.txt").read_text().splitlines()
+    assert "actor_rollout_ref.actor.clip_ratio_high=0.2" in user
+    assert "actor_rollout_ref.actor.kl_loss_coef=0.05" in user
+    spec = json.loads((tmp_path / "u" / "launch_spec.json").read_text())
+    assert spec["max_turn_tokens"] == 2048 and spec["erpo"]["clip_eps_high"] == 0.2
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -38,6 +55,7 @@ def test_verl_emit_config_from_the_cli(tmp_path: Path, capsys: Any) -> None:
         (["train", "--backend", "jax"], "unknown backend"),
         (["train", "--backend", "verl", "--emit-config", "x"], "--train-files"),
         (["train", "--user", "robot"], "--user is llm|scripted"),
+        (["train", "--std-pool", "before"], "--std-pool is kept or generated"),
         (["sft", "x.jsonl"], "--env is needed"),
     ],
 )

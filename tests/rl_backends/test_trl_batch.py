@@ -121,3 +121,25 @@ def test_step_advantages_match_the_core_on_random_batches() -> None:
         )
         np.testing.assert_array_equal(adv, core)
         assert all(np.isfinite(v) for v in rec.values() if isinstance(v, float))
+
+
+def test_std_pool_generated_counts_dropped_groups_in_the_step_std() -> None:
+    outcomes = {"a": MIXED, "b": FLAT, "c": [(1.0, False), (1.0, False)], "d": MIXED}
+    run, _ = runner(outcomes)
+    kept_pool = ERPOConfig(max_sampling_rounds=2, std_pool="kept")
+    batch = sample_step(["a", "b"], run, ["a", "b", "c", "d"], kept_pool, random.Random(0))
+    assert {g.task_id for g in batch.dropped} >= {"b"}
+    args = (batch.rollouts, batch.excluded, batch.filler)
+    adv_kept, rec_kept = step_advantages(*args, kept_pool, (), batch.pool_extra())
+    gen_pool = kept_pool.model_copy(update={"std_pool": "generated"})
+    adv_gen, rec_gen = step_advantages(*args, gen_pool, (), batch.pool_extra())
+    valid = ~np.asarray(batch.excluded)
+    kept_r = np.asarray([r.reward for r in batch.rollouts])[valid]
+    extra, extra_ex = batch.pool_extra()
+    extra_r = [r.reward for r, x in zip(extra, extra_ex, strict=True) if not x]
+    s_kept = np.std(kept_r, ddof=1)
+    s_gen = np.std(np.concatenate([kept_r, extra_r]), ddof=1)
+    assert s_gen != pytest.approx(s_kept)
+    centred = np.asarray(adv_kept) * (s_kept + 1e-6)
+    np.testing.assert_allclose(adv_gen, centred / (s_gen + 1e-6), atol=1e-9)
+    assert rec_kept["n_pool_extra"] == 0 and rec_gen["n_pool_extra"] == len(extra) > 0

@@ -165,7 +165,8 @@ def test_token_budget_stops_the_agent(
     assert out.trace.agent_tokens == 20 and len(out.trace.completion_ids) >= 30
     # the cut turn was closed with an end-of-turn token the agent did not write
     first_context = out.trace.mask.index(0)
-    assert out.trace.completion_ids[first_context] == tokenizer.eos_token_id
+    end_of_turn = tokenizer.convert_tokens_to_ids("<|im_end|>")  # not eos (<|endoftext|>)
+    assert out.trace.completion_ids[first_context] == end_of_turn == ChatCodec(tokenizer).eos_id
 
 
 def test_gold_solutions_score_one_on_every_synthesized_task(
@@ -184,3 +185,52 @@ def test_gold_solutions_score_one_on_every_synthesized_task(
     assert [o.reward for o in outs] == [1.0] * len(bookstore_tasks), [
         o.trajectory.reward_reason for o in outs
     ]
+
+
+def _thinking_episode(tokenizer: Any, env: Any, task: Any, solve: Any, keep: bool) -> Any:
+    """The scripted solution with a reasoning block before every turn's answer."""
+    turns = [
+        f"<think>plan {i}: check the order first</think>{t}" for i, t in enumerate(solve(task))
+    ]
+    policy = ScriptedPolicy(tokenizer, turns)
+    cfg = TokenEpisodeConfig(max_completion_tokens=4096, max_turn_tokens=512, keep_thinking=keep)
+    out = asyncio.run(
+        token_episode(task, as_rollout_task(task), 7, _deps(tokenizer, env, policy), cfg)
+    )
+    return policy, out
+
+
+def test_keep_thinking_switches_what_turn_3_is_sampled_from(
+    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], solve: Any
+) -> None:
+    task = bookstore_tasks[0]
+    kept, kept_out = _thinking_episode(tokenizer, bookstore, task, solve, keep=True)
+    dropped, dropped_out = _thinking_episode(tokenizer, bookstore, task, solve, keep=False)
+    assert len(kept.contexts) >= 3 and len(dropped.contexts) >= 3
+    assert kept.contexts[0] == dropped.contexts[0]  # same opening prompt
+    turn3_keep, turn3_drop = kept.contexts[2], dropped.contexts[2]
+    assert turn3_keep != turn3_drop
+    keep_text, drop_text = tokenizer.decode(turn3_keep), tokenizer.decode(turn3_drop)
+    assert "plan 0" in keep_text and "plan 1" in keep_text  # exact earlier reasoning kept
+    assert "plan 0" not in drop_text and "plan 1" not in drop_text
+    # kept: the exact sampled tokens of turns 1 and 2 are in turn 3's context, in order
+    first = kept.emitted[: kept.emitted.index(tokenizer.eos_token_id) + 1]
+    assert any(
+        turn3_keep[i : i + len(first)] == first for i in range(len(turn3_keep) - len(first) + 1)
+    )
+    # dropped: turn 3's context is a template rendering of the reasoning-free history
+    assert turn3_drop[-3:] == kept.contexts[0][-3:]  # ends with the assistant generation prompt
+    assert dropped_out.trace.dropped_agent_tokens > 0 and kept_out.trace.dropped_agent_tokens == 0
+    # both traces still end with the last turn's exact tokens, and both episodes solve the task
+    assert kept_out.reward == dropped_out.reward == 1.0
+    assert dropped_out.trace.completion_ids[-3:] == dropped.emitted[-3:]
+
+
+def test_rebase_keeps_the_shared_prefix_and_counts_dropped_samples() -> None:
+    trace = TokenTrace(prompt_ids=[1, 2])
+    trace.add_sampled([10, 11, 12], [-0.1, -0.2, -0.3])  # turn 1: reasoning 10 11, answer 12
+    trace.add_context([20])
+    trace.rebase([1, 2, 10, 12, 20, 21])  # re-rendered: 11 dropped, then new context
+    assert trace.ids == [1, 2, 10, 12, 20, 21]
+    assert trace.mask == [1, 0, 0, 0] and trace.logprobs[0] == -0.1
+    assert trace.dropped_agent_tokens == 2  # 11 and 12 left the trace as sampled tokens

@@ -169,3 +169,44 @@ def test_trl_loss_is_the_cores_ppo_clip_loss(trained: Any) -> None:
     ours = ppo_clip_loss(logp, logp, batch["advantages"], mask, eps_low=0.2, eps_high=0.2, xp=torch)
     assert float(mask.sum()) == float(batch["num_items_in_batch"])
     assert trl_loss.item() == pytest.approx(ours.loss.item(), rel=1e-5, abs=1e-7)
+
+
+def test_k3_kl_to_a_reference_model_enters_the_loss(
+    tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], tmp_path: Path
+) -> None:
+    """kl_beta > 0 with a reference that differs from the policy: TRL logs a positive KL; without
+    a reference the trainer refuses (TRL would reload the policy from a path it does not have)."""
+    from datasets import Dataset
+
+    from autoforge.rl.trl.episodes import EpisodeDeps, PoolTask, TokenEpisodeConfig, scripted_user
+    from autoforge.rl.trl.model import tiny_qwen2
+    from autoforge.rl.trl.policy import SamplingConfig
+    from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
+    from autoforge.rollout import as_rollout_task, bind_environment
+
+    task = bookstore_tasks[0]
+    spec = _letter_task(task)
+    pool = {spec.id: PoolTask(task, spec), task.id: PoolTask(task, as_rollout_task(task))}
+    erpo = ERPOConfig(group_size=2, tasks_per_batch=1, max_sampling_rounds=1, kl_beta=0.5)
+    episode = TokenEpisodeConfig(max_completion_tokens=40, max_turn_tokens=8, max_steps=4)
+    args = grpo_args(erpo, output_dir=str(tmp_path), max_steps=1, max_completion_tokens=40)
+
+    def deps(generator: Any, codec: Any) -> EpisodeDeps:
+        return EpisodeDeps(
+            generator, codec, lambda t: bind_environment(bookstore, t), scripted_user
+        )
+
+    kwargs = dict(
+        tokenizer=tokenizer, args=args, train_dataset=Dataset.from_list(task_rows([pool[spec.id]])),
+        tasks=pool, deps_factory=deps, erpo=erpo, episode=episode,
+        sampling=SamplingConfig(max_turn_tokens=8),
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="reference model"):
+        ERPOTrainer(model=tiny_qwen2(tokenizer, seed=0), **kwargs)
+    ref = tiny_qwen2(tokenizer, seed=1)
+    trainer = ERPOTrainer(model=tiny_qwen2(tokenizer, seed=0), ref_model=ref, **kwargs)
+    assert trainer.beta == 0.5 and trainer.ref_model is not None
+    trainer.train()
+    kl = [h["kl"] for h in trainer.state.log_history if "kl" in h]
+    assert kl and kl[0] > 0
+    assert all(not p.requires_grad for p in trainer.ref_model.parameters())

@@ -159,7 +159,7 @@ def test_response_length_caps_the_episode(
 # --------------------------------------------------------------------------- launch files
 
 
-def test_emit_config_reproduces_the_paper_setup(tmp_path: Path) -> None:
+def test_emit_config_writes_exactly_the_spec(tmp_path: Path) -> None:
     from autoforge.examples import example_path
     from autoforge.rl.verl.episode import settings_from
 
@@ -181,7 +181,10 @@ def test_emit_config_reproduces_the_paper_setup(tmp_path: Path) -> None:
         "trainer.v1.trainer_mode=autoforge_erpo",
         "trainer.nnodes=4",
         "trainer.n_gpus_per_node=8",
-        "actor_rollout_ref.actor.clip_ratio_high=0.28",
+        "actor_rollout_ref.actor.clip_ratio_low=0.2",
+        "actor_rollout_ref.actor.clip_ratio_high=0.2",  # the user set none: no clip-higher
+        "algorithm.filter_groups.max_num_gen_batches=3",  # ERPOConfig.max_sampling_rounds
+        "actor_rollout_ref.actor.use_kl_loss=False",
         "actor_rollout_ref.actor.loss_agg_mode=token-mean",
         "+ray_kwargs.ray_init.runtime_env.worker_process_setup_hook="
         "autoforge.rl.verl.register.setup",
@@ -204,3 +207,31 @@ def test_emit_config_reproduces_the_paper_setup(tmp_path: Path) -> None:
     assert (
         "algorithm.adv_estimator=erpo_task_std" in (tmp_path / "abl" / "overrides.txt").read_text()
     )
+    erpo = spec.erpo.model_copy(update={"clip_eps_high": 0.3, "kl_beta": 0.01})
+    emit_config(spec.model_copy(update={"erpo": erpo}), tmp_path / "kl")
+    text = (tmp_path / "kl" / "overrides.txt").read_text().splitlines()
+    assert "actor_rollout_ref.actor.clip_ratio_high=0.3" in text
+    assert "actor_rollout_ref.actor.use_kl_loss=True" in text
+    assert "actor_rollout_ref.actor.kl_loss_coef=0.01" in text
+    assert "actor_rollout_ref.actor.kl_loss_type=low_var_kl" in text  # k3
+    generated = spec.erpo.model_copy(update={"std_pool": "generated"})
+    with pytest.raises(ValueError, match="std_pool"):
+        emit_config(spec.model_copy(update={"erpo": generated}), tmp_path / "pool")
+
+
+def test_budgets_come_from_one_place_sized_for_thinking() -> None:
+    from autoforge.rl import DEFAULT_BUDGET
+    from autoforge.rl.trl.episodes import TokenEpisodeConfig
+    from autoforge.rl.trl.policy import SamplingConfig
+    from autoforge.rl.verl.episode import AgentLoopSettings
+
+    assert DEFAULT_BUDGET.turn >= 4096 and DEFAULT_BUDGET.episode >= 4 * DEFAULT_BUDGET.turn
+    episode = TokenEpisodeConfig()
+    assert episode.max_turn_tokens == DEFAULT_BUDGET.turn == SamplingConfig().max_turn_tokens
+    assert episode.max_completion_tokens == DEFAULT_BUDGET.episode
+    assert AgentLoopSettings(tasks=[], env_dirs=[]).max_turn_tokens == DEFAULT_BUDGET.turn
+    spec = VerlLaunchSpec(model="m", train_files=[], tasks=[], env_dirs=[])
+    assert spec.max_turn_tokens == DEFAULT_BUDGET.turn
+    assert (spec.max_prompt_length, spec.max_response_length) == (
+        DEFAULT_BUDGET.prompt, DEFAULT_BUDGET.episode,
+    )  # fmt: skip

@@ -135,6 +135,8 @@ def eval_command(
         raise UserError(f"no tasks to run from {loaded.tasks_source}")
     out_dir = out or default_out(target)
     settings = _settings(loaded, specs, config, no_judge, keep_thinking, max_steps)
+    if keep_thinking and settings.agent == "llm":
+        check_thinking(settings)
     output = _run(
         settings,
         loaded,
@@ -148,6 +150,30 @@ def eval_command(
         restart,
     )
     print_summary(Console(), output, out_dir)
+
+
+def check_thinking(settings: EvalSettings) -> None:
+    """``--keep-thinking``: probe once whether the agent endpoint's chat template keeps earlier
+    reasoning; when it keeps only inline ``<think>`` blocks, send it that way; else warn."""
+    from autoforge.bench.evaluation import make_client
+    from autoforge.llm.thinking import probe_reasoning
+
+    err = Console(stderr=True)
+    try:
+        probe = asyncio.run(probe_reasoning(make_client(settings.llm), "agent"))
+    except Exception as exc:  # a failed probe must not end the evaluation
+        err.print(f"[yellow]could not check whether the agent keeps its reasoning: {exc}")
+        return
+    if probe.field_kept:
+        return
+    if probe.inline_kept:
+        settings.rollout.agent.inline_thinking = True
+        err.print(f"{probe.endpoint}: the chat template drops reasoning_content; earlier "
+                  "reasoning is sent inline as <think> blocks")  # fmt: skip
+        return
+    err.print(f"[yellow]warning: {probe.endpoint}: the chat template drops earlier turns' "
+              "reasoning in every form; --keep-thinking cannot take effect there (serve the "
+              "model with a template that keeps it, see docs/erpo.md)")  # fmt: skip
 
 
 def default_out(target: str) -> Path:

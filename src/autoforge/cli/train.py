@@ -55,12 +55,17 @@ def _need_train_extra() -> None:
         ) from None
 
 
-def _erpo(group_size: int, tasks_per_batch: int, env_std: bool, meu: bool, dyn: bool) -> Any:
+PAPER_CLIP_HIGH = 0.28  # the paper's (DAPO's) clip-higher: --emit-config's default only
+
+
+def _erpo(
+    group_size: int, tasks_per_batch: int, env_std: bool, meu: bool, dyn: bool, **more: Any
+) -> Any:
     from autoforge.rl.config import ERPOConfig
 
     return ERPOConfig.model_validate(
         {"group_size": group_size, "tasks_per_batch": tasks_per_batch, "env_level_std": env_std,
-         "mask_user_errors": meu, "dynamic_sampling": dyn}
+         "mask_user_errors": meu, "dynamic_sampling": dyn, **more}
     )  # fmt: skip
 
 
@@ -79,8 +84,26 @@ def train(
     meu: Annotated[str, typer.Option(help="MEU judge: judge, faults or off.")] = "judge",
     env_std: Annotated[bool, typer.Option(help="ERPO env-level std (off: GRPO).")] = True,
     dynamic_sampling: Annotated[bool, typer.Option(help="Drop/refill flat groups.")] = True,
-    max_completion_tokens: Annotated[int, typer.Option(help="Tokens per episode.")] = 4096,
-    max_turn_tokens: Annotated[int, typer.Option(help="Tokens per agent turn.")] = 512,
+    max_completion_tokens: Annotated[
+        int | None, typer.Option(help="Tokens per episode [default: TokenBudget.episode].")
+    ] = None,
+    max_turn_tokens: Annotated[
+        int | None, typer.Option(help="Tokens per agent turn [default: TokenBudget.turn].")
+    ] = None,
+    clip_high: Annotated[
+        float | None,
+        typer.Option(help="Upper clip epsilon [default: = lower; --emit-config: 0.28, the paper]."),
+    ] = None,
+    kl_beta: Annotated[float, typer.Option(help="k3 KL weight to the reference (0: none).")] = 0.0,
+    ref_model: Annotated[
+        str | None, typer.Option(help="trl: KL reference model [default: the initial policy].")
+    ] = None,
+    keep_thinking: Annotated[
+        bool, typer.Option(help="Keep earlier turns' reasoning in the agent's context.")
+    ] = True,
+    std_pool: Annotated[
+        str, typer.Option(help="Env std over 'kept' groups or every 'generated' group.")
+    ] = "kept",
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
     emit_config: Annotated[Path | None, typer.Option(help="verl: write config here.")] = None,
     train_files: Annotated[list[str], typer.Option(help="verl: parquet files.")] = [],  # noqa: B006
@@ -92,28 +115,38 @@ def train(
     judge_model: Annotated[str | None, typer.Option(help="verl: MEU judge model.")] = None,
 ) -> None:
     """Dispatch on the backend."""
-    erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "off", dynamic_sampling)
+    if std_pool not in ("kept", "generated"):
+        raise UserError("--std-pool is kept or generated")
+    if backend == "verl" and clip_high is None:
+        clip_high = PAPER_CLIP_HIGH
+    erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "off", dynamic_sampling,
+                 clip_eps_high=clip_high, kl_beta=kl_beta, keep_thinking=keep_thinking,
+                 std_pool=std_pool)  # fmt: skip
     if backend == "verl":
         if emit_config is None:
             raise UserError("--backend verl runs on a cluster: add --emit-config DIR, then run "
                             "DIR/launch.sh there")  # fmt: skip
         _emit(emit_config, model, train_files, tasks, env, nnodes, gpus_per_node, erpo,
-              (user_base_url, user_model, judge_base_url, judge_model), steps, lr)  # fmt: skip
+              (user_base_url, user_model, judge_base_url, judge_model), steps, lr,
+              (max_turn_tokens, max_completion_tokens))  # fmt: skip
         return
     if backend != "trl":
         raise UserError(f"unknown backend {backend!r}: trl or verl")
     if user not in ("llm", "scripted") or meu not in ("judge", "faults", "off"):
         raise UserError("--user is llm|scripted, --meu is judge|faults|off")
     _need_train_extra()
+    from autoforge.rl.config import DEFAULT_BUDGET
     from autoforge.rl.trl.episodes import TokenEpisodeConfig
     from autoforge.rl.trl.run import TRLRunConfig, train_trl
 
+    episode = TokenEpisodeConfig(
+        max_completion_tokens=max_completion_tokens or DEFAULT_BUDGET.episode,
+        max_turn_tokens=max_turn_tokens or DEFAULT_BUDGET.turn, keep_thinking=keep_thinking,
+    )  # fmt: skip
     config = TRLRunConfig(
         env_dirs=[str(p) for p in env], tasks=[str(p) for p in tasks], synth_tasks=synth_tasks,
         model=model, output_dir=str(out), max_steps=steps, learning_rate=lr, seed=seed,
-        user=user, meu=meu, erpo=erpo,  # type: ignore[arg-type]
-        episode=TokenEpisodeConfig(max_completion_tokens=max_completion_tokens,
-                                   max_turn_tokens=max_turn_tokens),
+        user=user, meu=meu, erpo=erpo, episode=episode, ref_model=ref_model,  # type: ignore[arg-type]
     )  # fmt: skip
     records = train_trl(config)
     Console().print(step_table(records))
@@ -123,17 +156,23 @@ def train(
 def _emit(
     out: Path, model: str, train_files: list[str], tasks: list[Path], env: list[Path],
     nnodes: int, gpus: int, erpo: Any, endpoints: tuple[str | None, ...], steps: int, lr: float,
+    budgets: tuple[int | None, int | None] = (None, None),
 ) -> None:  # fmt: skip
     from autoforge.rl.verl.launch import VerlLaunchSpec, emit_config
 
     if not train_files or not tasks or not env:
         raise UserError("--emit-config needs --train-files, --tasks and --env")
     user_url, user_model, judge_url, judge_model = endpoints
+    from autoforge.rl.config import DEFAULT_BUDGET
+
+    turn, episode = budgets
     spec = VerlLaunchSpec(
         model=model, train_files=train_files, tasks=[str(t) for t in tasks],
         env_dirs=[str(e) for e in env], nnodes=nnodes, gpus_per_node=gpus, erpo=erpo,
         user_base_url=user_url, user_model=user_model, judge_base_url=judge_url,
         judge_model=judge_model, total_training_steps=steps, learning_rate=lr,
+        max_turn_tokens=turn or DEFAULT_BUDGET.turn,
+        max_response_length=episode or DEFAULT_BUDGET.episode,
     )  # fmt: skip
     for path in emit_config(spec, out):
         Console().print(f"wrote {path}")

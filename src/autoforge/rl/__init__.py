@@ -10,19 +10,21 @@ from autoforge.rl.advantages import (
     advantage_breakdown,
     compute_advantages,
 )
-from autoforge.rl.config import ERPOConfig
+from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig, TokenBudget
 from autoforge.rl.loss import PPOLossOutput, ppo_clip_grad, ppo_clip_loss
 from autoforge.rl.sampling import (
     DynamicSampler,
     RolloutGroup,
     SamplingStats,
     flatten_groups,
+    group_advantages,
     informative_mask,
     keep_groups,
     sample_batch,
 )
 
 __all__ = [
+    "DEFAULT_BUDGET",
     "AdvantageBreakdown",
     "DynamicSampler",
     "ERPOConfig",
@@ -30,9 +32,11 @@ __all__ = [
     "PPOLossOutput",
     "RolloutGroup",
     "SamplingStats",
+    "TokenBudget",
     "advantage_breakdown",
     "compute_advantages",
     "flatten_groups",
+    "group_advantages",
     "informative_mask",
     "keep_groups",
     "ppo_clip_grad",

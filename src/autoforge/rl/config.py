@@ -8,10 +8,19 @@ The three algorithmic switches map onto the pure functions of this package:
   loss: ``compute_advantages(..., mask_user_errors=...)`` and the loss's ``rollout_mask``.
 * ``dynamic_sampling`` -- drop zero-variance task groups and refill:
   ``DynamicSampler(enabled=...)``.
+* ``std_pool`` -- which rollouts the environment std is pooled over when dynamic sampling is on:
+  the groups kept for the update (``"kept"``, the default) or every group generated for the step,
+  the dropped flat ones included (``"generated"``). The paper does not say; flat groups add no
+  within-task spread but do add between-task spread, so ``"generated"`` gives a larger scale
+  (smaller advantages) whenever tasks of one environment differ in difficulty.
 
 ``keep_thinking`` is a rollout switch, not an RL one: whether the agent's reasoning from earlier
-turns stays in its context on later turns (True) or is stripped (False, the chat-template
-default of many reasoning models). The rollout stage reads it; the trainer only records it.
+turns stays in its context on later turns (True: the exact sampled tokens) or is stripped (False:
+the history is re-rendered without it, the chat-template default of many reasoning models).
+
+:class:`TokenBudget` is the one place the token budgets of training episodes come from (TRL
+episodes, the verl agent loop and launch files, the CLI); its defaults are sized for thinking
+models, whose single turns often run past a thousand tokens.
 """
 
 from __future__ import annotations
@@ -24,6 +33,27 @@ from autoforge.rl.advantages import Method
 from autoforge.rl.loss import LossAgg
 
 ERPO_CONFIG_SCHEMA_VERSION = 1
+
+StdPool = Literal["kept", "generated"]
+STD_POOLS: tuple[StdPool, ...] = ("kept", "generated")
+
+
+class TokenBudget(BaseModel):
+    """Token budgets of one training episode, shared by both backends and the CLI.
+
+    ``turn``: tokens one agent turn may sample (reasoning included); ``episode``: tokens scored
+    per episode after the prompt (agent turns plus tool results and user turns); ``prompt``:
+    the first prompt (system policy, tools, first user turn), for verl's ``max_prompt_length``.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn: int = Field(4096, ge=1, description="tokens per agent turn, reasoning included")
+    episode: int = Field(16384, ge=8, description="completion tokens per episode")
+    prompt: int = Field(6144, ge=64, description="first-prompt tokens (verl)")
+
+
+DEFAULT_BUDGET = TokenBudget.model_validate({})
 
 
 class ERPOConfig(BaseModel):
@@ -45,6 +75,9 @@ class ERPOConfig(BaseModel):
         None, ge=0.0, description="clip-higher (DAPO uses 0.28); None = clip_eps_low"
     )
     kl_beta: float = Field(0.0, ge=0.0, description="weight of the k3 KL to the reference")
+    std_pool: StdPool = Field(
+        "kept", description="env std over the kept groups or every generated group"
+    )
     loss_agg: LossAgg = "token"
 
     @property

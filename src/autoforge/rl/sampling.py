@@ -5,7 +5,9 @@ every rollout, so it adds no gradient but still dilutes the token-level normalis
 sampling drops such groups and asks the generator for more, until the batch holds the target
 number of informative tasks or a cap on generation rounds is hit. Everything here is independent
 of any trainer: :func:`informative_mask` works on flat arrays, :func:`keep_groups` on groups, and
-:class:`DynamicSampler` accumulates groups round by round.
+:class:`DynamicSampler` accumulates groups round by round. :func:`group_advantages` computes the
+advantages of the kept groups with the environment std pooled over the kept groups only or over
+every generated group (``ERPOConfig.std_pool``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from autoforge.rl.advantages import BoolArray, FloatArray, encode_ids, group_stats
+from autoforge.rl.advantages import (
+    BoolArray,
+    FloatArray,
+    Method,
+    compute_advantages,
+    encode_ids,
+    group_stats,
+)
 
 
 @dataclass(frozen=True)
@@ -126,6 +135,7 @@ class DynamicSampler:
     tol: float = 0.0
     stats: SamplingStats = field(default_factory=SamplingStats, init=False)
     _kept: list[RolloutGroup] = field(default_factory=list, init=False, repr=False)
+    _dropped: list[RolloutGroup] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.target_tasks < 1 or self.max_rounds < 1:
@@ -153,8 +163,10 @@ class DynamicSampler:
         for g, ok in zip(groups, keep, strict=True):
             if not ok:
                 self.stats.dropped_uninformative += 1
+                self._dropped.append(g)
             elif g.task_id in present:
                 self.stats.dropped_duplicate += 1
+                self._dropped.append(g)
             else:
                 self._kept.append(g)
                 present.add(g.task_id)
@@ -173,9 +185,14 @@ class DynamicSampler:
         """The first ``target_tasks`` kept groups (fewer if the rounds ran out)."""
         return self._kept[: self.target_tasks]
 
+    def dropped(self) -> list[RolloutGroup]:
+        """Every generated group not in :meth:`batch`: dropped ones and surplus kept ones."""
+        return self._dropped + self._kept[self.target_tasks :]
+
     def reset(self) -> None:
         """Empty the batch and the statistics, for the next training step."""
         self._kept = []
+        self._dropped = []
         self.stats = SamplingStats()
 
 
@@ -197,3 +214,33 @@ def flatten_groups(
     envs = [g.env_id for g in groups for _ in g.rewards]
     flags = np.asarray([f for g in groups for f in g.flags], dtype=bool)
     return rewards, tasks, envs, flags
+
+
+def group_advantages(
+    kept: Sequence[RolloutGroup],
+    dropped: Sequence[RolloutGroup] = (),
+    *,
+    method: Method = "erpo",
+    eps: float = 1e-6,
+    std_pool: str = "kept",
+    mask_user_errors: bool = True,
+) -> FloatArray:
+    """Advantages of the rollouts of ``kept`` (flat, group after group).
+
+    ``std_pool="kept"``: the environment std is pooled over the kept groups only (what the
+    update sees). ``"generated"``: the valid rollouts of ``dropped`` groups (flat groups dynamic
+    sampling removed, surplus) enter the environment std too; they get no advantage and never
+    enter a kept task's mean (each dropped group is its own task here, even when it repeats a
+    kept task's id). ``method="grpo"`` ignores the pool (the scale is per task).
+    """
+    if std_pool not in ("kept", "generated"):
+        raise ValueError(f"std_pool must be 'kept' or 'generated', got {std_pool!r}")
+    extra = list(dropped) if std_pool == "generated" and method == "erpo" else []
+    rewards, _, envs, flags = flatten_groups([*kept, *extra])
+    keys: list[tuple[int, str]] = [(0, g.task_id) for g in kept for _ in g.rewards]
+    keys += [(1, str(i)) for i, g in enumerate(extra) for _ in g.rewards]
+    adv = compute_advantages(
+        rewards, keys, envs, flags, method=method, eps=eps, mask_user_errors=mask_user_errors
+    )
+    n_kept = sum(len(g.rewards) for g in kept)
+    return np.asarray(adv[:n_kept])

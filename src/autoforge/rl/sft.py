@@ -11,6 +11,12 @@ turns, tool results and template headers are context (label -100). The loss proj
 the LM head only at labelled positions: agent episodes are mostly context, and a 150k-token
 vocabulary makes full logits the dominant cost.
 
+Prefix stability: slicing by prefix is only right when rendering a longer conversation starts
+with the text of the shorter one. Templates that rewrite earlier turns (Qwen3 drops reasoning
+before the last user turn) break that; each trajectory is checked as it is rendered, and one that
+fails falls back to one example per agent turn, each in the context the template gives that turn
+(:func:`per_turn_tokens`). ``train_sft`` reports how many needed it (``prefix_fallbacks``).
+
 Which trajectories: by default those with reward 1 (``success``), never infrastructure errors
 nor episodes the MEU judge blamed on the user.
 """
@@ -80,15 +86,14 @@ def _call_object(call: Mapping[str, Any]) -> dict[str, Any]:
     return {"id": call.get("id", ""), "type": "function", "function": fn}
 
 
-def trajectory_tokens(
-    messages: Sequence[Mapping[str, Any]], tokenizer: Any, tools: list[dict[str, Any]] | None
-) -> tuple[list[int], list[int]]:
-    """``(input_ids, assistant_mask)`` of a transcript; mask 1 on the agent's own tokens.
+class PrefixUnstable(ValueError):
+    """The chat template renders an earlier part of the conversation differently once later
+    messages follow (e.g. Qwen3 drops reasoning before the last user turn)."""
 
-    Rendered by difference of the chat template over growing prefixes, so every segment is
-    exactly what the template would produce; assistant segments are split into header (mask
-    0), body through the end-of-turn token (mask 1) and trailing glue (mask 0).
-    """
+
+def _renderer(
+    messages: Sequence[Mapping[str, Any]], tokenizer: Any, tools: list[dict[str, Any]] | None
+) -> Any:
     msgs = [_template_message(m) for m in messages]
     extra: dict[str, Any] = {"tools": tools} if tools else {}
 
@@ -100,6 +105,27 @@ def trajectory_tokens(
         )
         return str(text)
 
+    return msgs, render
+
+
+def _end_of_turn(tokenizer: Any) -> str:
+    from autoforge.rl.trl.tokens import end_of_turn_id
+
+    return str(tokenizer.convert_ids_to_tokens(end_of_turn_id(tokenizer)))
+
+
+def trajectory_tokens(
+    messages: Sequence[Mapping[str, Any]], tokenizer: Any, tools: list[dict[str, Any]] | None
+) -> tuple[list[int], list[int]]:
+    """``(input_ids, assistant_mask)`` of a transcript; mask 1 on the agent's own tokens.
+
+    Rendered by difference of the chat template over growing prefixes, so every segment is
+    exactly what the template would produce; assistant segments are split into header (mask
+    0), body through the end-of-turn token (mask 1) and trailing glue (mask 0). Raises
+    :class:`PrefixUnstable` when a longer prefix does not start with the shorter one's text
+    (slicing would then misalign segments and labels).
+    """
+    msgs, render = _renderer(messages, tokenizer, tools)
     ids: list[int] = []
     mask: list[int] = []
 
@@ -108,25 +134,87 @@ def trajectory_tokens(
         ids.extend(piece)
         mask.extend([bit] * len(piece))
 
+    def tail(full: str, done: str, i: int) -> str:
+        if not full.startswith(done):
+            raise PrefixUnstable(f"message {i} changes how the messages before it render")
+        return full[len(done) :]
+
     done = ""
-    eos = str(tokenizer.eos_token)
+    eot = _end_of_turn(tokenizer)
     heard = False  # the greeting before the first user turn is fixed text, not the agent's
     for i, message in enumerate(msgs):
         heard = heard or message["role"] == "user"
         if message["role"] == "assistant" and heard:
             head = render(i, generation=True)
             full = render(i + 1)
-            add(head[len(done) :], 0)
-            body = full[len(head) :]
-            cut = body.find(eos) + len(eos) if eos in body else len(body)
+            add(tail(head, done, i), 0)
+            body = tail(full, head, i)
+            cut = body.find(eot) + len(eot) if eot in body else len(body)
             add(body[:cut], 1)
             add(body[cut:], 0)
             done = full
         else:
             full = render(i + 1)
-            add(full[len(done) :], 0)
+            add(tail(full, done, i), 0)
             done = full
     return ids, mask
+
+
+def per_turn_tokens(
+    messages: Sequence[Mapping[str, Any]], tokenizer: Any, tools: list[dict[str, Any]] | None
+) -> list[tuple[list[int], list[int]]]:
+    """One ``(input_ids, mask)`` per agent turn: the template's rendering of the history before
+    it (with the generation prompt, mask 0), then the turn through its end-of-turn token (mask 1).
+
+    The fallback for prefix-unstable templates: each turn is trained in exactly the context the
+    template gives it at that point. A turn whose own rendering does not extend its context is
+    left out.
+    """
+    msgs, render = _renderer(messages, tokenizer, tools)
+    eot = _end_of_turn(tokenizer)
+    out = []
+    heard = False
+    for i, message in enumerate(msgs):
+        heard = heard or message["role"] == "user"
+        if message["role"] != "assistant" or not heard:
+            continue
+        head, full = render(i, generation=True), render(i + 1)
+        if not full.startswith(head):
+            continue
+        body = full[len(head) :]
+        body = body[: body.find(eot) + len(eot)] if eot in body else body
+        context = list(tokenizer(head, add_special_tokens=False)["input_ids"])
+        turn = list(tokenizer(body, add_special_tokens=False)["input_ids"])
+        out.append((context + turn, [0] * len(context) + [1] * len(turn)))
+    return out
+
+
+def render_examples(
+    trajs: Sequence[Trajectory],
+    tokenizer: Any,
+    tools_by_env: Mapping[str, list[dict[str, Any]]],
+    max_length: int,
+) -> tuple[list[dict[str, list[int]]], int]:
+    """SFT rows ``{input_ids, labels}`` and how many trajectories needed per-turn rendering.
+
+    A trajectory is one row when the template is prefix-stable on it; otherwise
+    (:class:`PrefixUnstable`) one row per agent turn (:func:`per_turn_tokens`).
+    """
+    rows = []
+    fallbacks = 0
+    for traj in trajs:
+        tools = tools_by_env.get(traj.env_id)
+        try:
+            pieces = [trajectory_tokens(traj.messages, tokenizer, tools)]
+        except PrefixUnstable:
+            fallbacks += 1
+            pieces = per_turn_tokens(traj.messages, tokenizer, tools)
+        for ids, mask in pieces:
+            ids, mask = ids[:max_length], mask[:max_length]
+            if any(mask):
+                labels = [t if m else -100 for t, m in zip(ids, mask, strict=True)]
+                rows.append({"input_ids": ids, "labels": labels})
+    return rows, fallbacks
 
 
 def build_examples(
@@ -136,15 +224,7 @@ def build_examples(
     max_length: int,
 ) -> list[dict[str, list[int]]]:
     """SFT rows ``{input_ids, labels}`` (labels -100 off the agent's tokens), cut to length."""
-    rows = []
-    for traj in trajs:
-        ids, mask = trajectory_tokens(traj.messages, tokenizer, tools_by_env.get(traj.env_id))
-        ids, mask = ids[:max_length], mask[:max_length]
-        if not any(mask):
-            continue
-        labels = [t if m else -100 for t, m in zip(ids, mask, strict=True)]
-        rows.append({"input_ids": ids, "labels": labels})
-    return rows
+    return render_examples(trajs, tokenizer, tools_by_env, max_length)[0]
 
 
 def _collate(rows: list[dict[str, list[int]]], pad_id: int) -> dict[str, Any]:
@@ -230,7 +310,9 @@ def train_sft(config: SFTRunConfig, *, model: Any = None, tokenizer: Any = None)
     chosen = select_trajectories(load_trajectories(config.trajectories), config.select)
     if model is None or tokenizer is None:
         model, tokenizer = load_policy(config.model, seed=config.seed)
-    rows = build_examples(chosen, tokenizer, _tools_by_env(config.env_dirs), config.max_length)
+    rows, fallbacks = render_examples(
+        chosen, tokenizer, _tools_by_env(config.env_dirs), config.max_length
+    )
     if not rows:
         raise UserError(f"no trajectory to learn from (selection {config.select!r})")
     out = Path(config.output_dir)
@@ -254,7 +336,7 @@ def train_sft(config: SFTRunConfig, *, model: Any = None, tokenizer: Any = None)
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
     agent_tokens = sum(sum(1 for t in r["labels"] if t != -100) for r in rows)
     return {"trajectories": len(chosen), "examples": len(rows), "agent_tokens": agent_tokens,
-            "losses": losses}  # fmt: skip
+            "prefix_fallbacks": fallbacks, "losses": losses}  # fmt: skip
 
 
 def _no_gpu() -> bool:

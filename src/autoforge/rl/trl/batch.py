@@ -10,13 +10,17 @@ DAPO would have a short batch). :func:`step_advantages` computes the advantages 
 A rollout is *excluded* (out of every mean and std, advantage 0, no token in the loss) when it
 had an infrastructure error (reward None), when the MEU judge flagged its user and
 ``mask_user_errors`` is on, or when it belongs to a filler group.
+
+With ``ERPOConfig.std_pool == "generated"`` the environment std also counts the valid rollouts of
+every group generated for the step and not kept (:attr:`StepBatch.dropped`, fillers included);
+they still get no advantage.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -54,6 +58,12 @@ class StepBatch:
     filler: list[bool]
     rounds: int
     groups_dropped: int
+    dropped: list[RolloutGroup] = field(default_factory=list)
+
+    def pool_extra(self) -> tuple[list[Any], list[bool]]:
+        """Rollouts of the groups not kept, and their exclusion flags (MEU / infrastructure)."""
+        rollouts = [r for g in self.dropped for r in g.payload]
+        return rollouts, [f for g in self.dropped for f in g.flags]
 
 
 def make_group(rollouts: Sequence[Rollout], mask_user_errors: bool) -> RolloutGroup:
@@ -102,6 +112,7 @@ def sample_step(
         batch.excluded.extend(f or is_filler for f in group.flags)
         batch.filler.extend([is_filler] * len(group.rewards))
     batch.groups_dropped = sampler.stats.dropped_uninformative + sampler.stats.dropped_duplicate
+    batch.dropped = [g for g in seen if id(g) not in kept_ids]
     return batch
 
 
@@ -122,20 +133,18 @@ def step_advantages(
     filler: Sequence[bool],
     erpo: ERPOConfig,
     agent_tokens: Sequence[int] = (),
+    pool_extra: tuple[Sequence[Rollout], Sequence[bool]] = ((), ()),
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """Advantages of a whole step (ERPO or GRPO per ``erpo``) and its statistics."""
+    """Advantages of a whole step (ERPO or GRPO per ``erpo``) and its statistics.
+
+    ``pool_extra``: rollouts of the groups generated but not kept, with their exclusion flags;
+    used only with ``erpo.std_pool == "generated"`` (they enter the environment std).
+    """
     r = np.asarray([np.nan if x.reward is None else x.reward for x in rollouts], dtype=np.float64)
     ex = np.asarray(excluded, dtype=bool)
     fill = np.asarray(filler, dtype=bool)
     flags = np.asarray([x.user_error for x in rollouts], dtype=bool)
-    adv = compute_advantages(
-        r,
-        [x.task_id for x in rollouts],
-        [x.env_id for x in rollouts],
-        ex,
-        method=erpo.method,
-        eps=erpo.eps,
-    )
+    adv = _advantages(rollouts, ex, erpo, pool_extra)
     valid, scored = ~ex, ~np.isnan(r)
     record: dict[str, Any] = {
         "n_rollouts": len(r),
@@ -155,8 +164,28 @@ def step_advantages(
         "adv_max": float(adv.max()) if len(adv) else 0.0,
         "agent_tokens_mean": _mean(np.asarray(agent_tokens, dtype=float)),
         "method": erpo.method,
+        "std_pool": erpo.std_pool,
+        "n_pool_extra": len(pool_extra[0]) if erpo.std_pool == "generated" else 0,
     }
     return adv, record
+
+
+def _advantages(
+    rollouts: Sequence[Rollout],
+    excluded: np.ndarray,
+    erpo: ERPOConfig,
+    pool_extra: tuple[Sequence[Rollout], Sequence[bool]],
+) -> np.ndarray:
+    """``compute_advantages`` of ``rollouts``; with the generated pool, extra std-only rows."""
+    extra, extra_ex = pool_extra if erpo.std_pool == "generated" else ((), ())
+    both = [*rollouts, *extra]
+    rewards = np.asarray([np.nan if x.reward is None else x.reward for x in both], dtype=float)
+    keys = [("kept", x.task_id) for x in rollouts] + [("extra", x.task_id) for x in extra]
+    flags = np.concatenate([excluded, np.asarray(extra_ex, dtype=bool)])
+    adv = compute_advantages(
+        rewards, keys, [x.env_id for x in both], flags, method=erpo.method, eps=erpo.eps
+    )
+    return np.asarray(adv[: len(rollouts)])
 
 
 def _mean(x: np.ndarray) -> float:

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from autoforge.rl.config import DEFAULT_BUDGET
 from autoforge.rl.trl.policy import BatchedGenerator, TokenAgentClient
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
 from autoforge.rollout.agent import Agent, AgentConfig
@@ -40,9 +41,11 @@ class TokenEpisodeConfig(BaseModel):
     """Limits of a training episode."""
 
     max_completion_tokens: int = Field(
-        default=1024, ge=8, description="agent + context tokens scored"
+        default=DEFAULT_BUDGET.episode, ge=8, description="agent + context tokens scored"
     )
-    max_turn_tokens: int = Field(default=256, ge=1, description="tokens per agent turn")
+    max_turn_tokens: int = Field(
+        default=DEFAULT_BUDGET.turn, ge=1, description="tokens per agent turn"
+    )
     max_steps: int = Field(default=20, ge=2, description="LLM calls, agent and user together")
     tool_error_budget: int = Field(default=5, ge=0)
     keep_thinking: bool = True
@@ -157,8 +160,9 @@ async def token_episode(
     """Play one episode of ``rtask`` with the policy as agent; never raises for agent errors."""
     binding = deps.bind(rtask)
     client = TokenAgentClient(
-        deps.generator, deps.codec, config.max_completion_tokens, config.max_turn_tokens
-    )
+        deps.generator, deps.codec, config.max_completion_tokens, config.max_turn_tokens,
+        keep_thinking=config.keep_thinking,
+    )  # fmt: skip
     agent_cfg = AgentConfig(
         tool_mode="native", keep_thinking=config.keep_thinking, max_tokens=config.max_turn_tokens
     )
@@ -178,5 +182,8 @@ async def token_episode(
     )
     if not trace.completion_ids:  # the episode ended before the agent spoke
         trace.add_context([deps.codec.eos_id])
-    traj.meta.update({"agent_tokens": trace.agent_tokens, "truncated": trace.truncated})
+    traj.meta.update(
+        {"agent_tokens": trace.agent_tokens, "truncated": trace.truncated,
+         "dropped_agent_tokens": trace.dropped_agent_tokens}
+    )  # fmt: skip
     return TokenRollout(rtask.id, rtask.env_id, trace, traj)

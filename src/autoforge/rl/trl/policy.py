@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from autoforge.rl.config import DEFAULT_BUDGET
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
 from autoforge.rollout.agent import AGENT_STOP_TOKEN
 
@@ -28,7 +29,7 @@ class SamplingConfig:
     temperature: float = 1.0
     top_p: float = 1.0
     top_k: int = 0
-    max_turn_tokens: int = 256
+    max_turn_tokens: int = DEFAULT_BUDGET.turn
     max_batch: int = 64
 
 
@@ -159,13 +160,16 @@ class TokenAgentClient:
 
     ``max_completion_tokens`` caps the whole episode's completion (agent plus context tokens,
     what the trainer will score); when it is reached the agent is made to stop, and the trace
-    is marked ``truncated``.
+    is marked ``truncated``. ``keep_thinking=False``: every turn's context is the template
+    rendering of the agent's history, whose earlier reasoning the agent already stripped
+    (:meth:`TokenTrace.rebase`); True: the trace only grows by the exact sampled tokens.
     """
 
     generator: BatchedGenerator
     codec: ChatCodec
     max_completion_tokens: int
-    max_turn_tokens: int = 256
+    max_turn_tokens: int = DEFAULT_BUDGET.turn
+    keep_thinking: bool = True
     trace: TokenTrace | None = None
     turns: int = 0
     _seen: int = field(default=0, repr=False)
@@ -198,6 +202,9 @@ class TokenAgentClient:
         new = messages[self._seen :]
         if not new:
             raise RuntimeError("agent asked for two turns in a row with nothing in between")
+        if not self.keep_thinking:
+            self.trace.rebase(self.codec.history_ids(messages, tools))
+            return
         if not self.trace.completion_ids or self.trace.completion_ids[-1] not in (
             self.generator.eos_ids
         ):

@@ -62,6 +62,11 @@ class TRLRunConfig(BaseModel):
     temperature: float = Field(default=1.0, ge=0.0)
     top_p: float = Field(default=1.0, gt=0.0, le=1.0)
     save_model: bool = True
+    ref_model: str | None = Field(
+        default=None,
+        description="KL reference when erpo.kl_beta > 0: 'tiny', 'embedded-small' or a local HF "
+        "directory; None = a frozen copy of the initial policy",
+    )
 
 
 def load_environments(dirs: Sequence[str]) -> dict[str, Any]:
@@ -152,6 +157,7 @@ def build_trainer(config: TRLRunConfig, *, model: Any = None, tokenizer: Any = N
     )
     step_log = out / "erpo_steps.jsonl"
     step_log.unlink(missing_ok=True)
+    ref = reference_model(config, model) if config.erpo.kl_beta > 0 else None
     return ERPOTrainer(
         model=model,
         tokenizer=tokenizer,
@@ -163,7 +169,20 @@ def build_trainer(config: TRLRunConfig, *, model: Any = None, tokenizer: Any = N
         episode=config.episode,
         sampling=sampling,
         step_log=step_log,
+        ref_model=ref,
     )
+
+
+def reference_model(config: TRLRunConfig, policy: Any) -> Any:
+    """The KL reference: ``config.ref_model`` loaded, or a frozen copy of the initial policy."""
+    import copy
+
+    from autoforge.rl.trl.model import load_policy
+
+    if config.ref_model is None:
+        return copy.deepcopy(policy)
+    ref, _ = load_policy(config.ref_model, seed=config.seed)
+    return ref
 
 
 def train_trl(config: TRLRunConfig, *, model: Any = None, tokenizer: Any = None) -> list[dict]:

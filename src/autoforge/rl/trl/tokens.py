@@ -11,10 +11,21 @@ dummy exchange ending with an assistant turn, render it again followed by the ne
 the generation prompt, and keep the tail after the dummy assistant's end-of-turn token (the
 trick TRL uses for tool results). :class:`ChatCodec` also parses Qwen/Hermes-style
 ``<tool_call>{...}</tool_call>`` blocks out of generated text into OpenAI tool calls.
+
+Interleaved thinking (``keep_thinking``): kept, the trace only grows, so every later turn sees
+the earlier turns' exact sampled tokens, reasoning included. Dropped, the context of every turn is
+the chat-template rendering of the history with earlier reasoning removed
+(:meth:`ChatCodec.history_ids`); :meth:`TokenTrace.rebase` then keeps the longest prefix the old
+trace shares with that rendering and replaces the rest. Sampled tokens past the shared prefix
+(an earlier turn's reasoning and what followed it) leave the trace: a single causal sequence cannot
+hold both what a turn was sampled from and the shorter history later turns saw. They are
+counted in ``dropped_agent_tokens``; the last turn and every turn without reasoning keep their
+exact tokens.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -36,6 +47,7 @@ class TokenTrace:
     mask: list[int] = field(default_factory=list)
     logprobs: list[float] = field(default_factory=list)
     truncated: bool = False
+    dropped_agent_tokens: int = 0
 
     def add_context(self, ids: list[int]) -> None:
         """Append tokens the agent did not write (mask 0)."""
@@ -50,6 +62,28 @@ class TokenTrace:
         self.completion_ids.extend(ids)
         self.mask.extend([1] * len(ids))
         self.logprobs.extend(float(x) for x in logprobs)
+
+    def rebase(self, ids: list[int]) -> None:
+        """Make ``ids`` (a fresh rendering of the whole context) the trace's tokens.
+
+        The longest common prefix is kept with its masks and log-probs; the rest of the old
+        trace is dropped (its sampled tokens counted in ``dropped_agent_tokens``) and the rest of
+        ``ids`` appended as context.
+        """
+        old = self.ids
+        common = 0
+        for a, b in zip(old, ids, strict=False):
+            if a != b:
+                break
+            common += 1
+        n_prompt = len(self.prompt_ids)
+        if common < n_prompt:
+            self.prompt_ids = self.prompt_ids[:common]
+            n_prompt = common
+        keep = common - n_prompt
+        self.dropped_agent_tokens += sum(self.mask[keep:])
+        del self.completion_ids[keep:], self.mask[keep:], self.logprobs[keep:]
+        self.add_context(ids[common:])
 
     @property
     def ids(self) -> list[int]:
@@ -68,7 +102,7 @@ class ChatCodec:
     def __init__(self, tokenizer: Any, chat_template_kwargs: dict[str, Any] | None = None) -> None:
         self.tokenizer = tokenizer
         self.kwargs = dict(chat_template_kwargs or {})
-        self.eos_id: int = int(tokenizer.eos_token_id)
+        self.eos_id: int = end_of_turn_id(tokenizer)
 
     def _ids(self, messages: list[dict[str, Any]], *, generation: bool, **extra: Any) -> list[int]:
         text = self.tokenizer.apply_chat_template(
@@ -82,6 +116,17 @@ class ChatCodec:
         """The first prompt: ``messages`` with the tools, ending with the generation prompt."""
         extra: dict[str, Any] = {"tools": tools} if tools else {}
         return self._ids(messages, generation=True, **extra)
+
+    def history_ids(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
+    ) -> list[int]:
+        """The whole conversation rendered by the template, through the generation prompt.
+
+        Tool-call arguments are passed to the template as objects (the form the model writes);
+        whatever reasoning the messages still carry is rendered as the template renders it.
+        """
+        extra: dict[str, Any] = {"tools": tools} if tools else {}
+        return self._ids([_renderable(m) for m in messages], generation=True, **extra)
 
     def suffix_ids(self, messages: list[dict[str, Any]]) -> list[int]:
         """Tokens of non-assistant ``messages`` following an assistant turn that ended in EOS,
@@ -132,6 +177,15 @@ class ChatCodec:
         return message
 
 
+def end_of_turn_id(tokenizer: Any) -> int:
+    """The token that ends a chat turn: ``<|im_end|>`` when the vocabulary has it (ChatML
+    templates; some tokenizers' ``eos_token`` is ``<|endoftext|>`` instead), else the EOS."""
+    tid = tokenizer.convert_tokens_to_ids("<|im_end|>")
+    if isinstance(tid, int) and tid >= 0 and tid != getattr(tokenizer, "unk_token_id", None):
+        return tid
+    return int(tokenizer.eos_token_id)
+
+
 def _parse_call_body(body: str) -> tuple[str, str]:
     """``(name, arguments as a JSON string)`` of one tool-call body."""
     try:
@@ -151,4 +205,22 @@ def _plain(message: dict[str, Any]) -> dict[str, Any]:
         out["name"] = message["name"]
     if message.get("tool_call_id"):
         out["tool_call_id"] = message["tool_call_id"]
+    return out
+
+
+def _renderable(message: dict[str, Any]) -> dict[str, Any]:
+    """A history message for a chat template: content as text, tool-call arguments as objects."""
+    out = _plain(message)
+    if message.get("reasoning_content"):
+        out["reasoning_content"] = message["reasoning_content"]
+    calls = []
+    for call in message.get("tool_calls") or []:
+        fn = dict(call.get("function") or {})
+        args = fn.get("arguments")
+        if isinstance(args, str):
+            with contextlib.suppress(json.JSONDecodeError):
+                fn["arguments"] = json.loads(args) if args.strip() else {}
+        calls.append({**call, "function": fn})
+    if calls:
+        out["tool_calls"] = calls
     return out

@@ -26,6 +26,7 @@ sampling rounds) into TRL's logs and, when ``step_log`` is set, one JSON line pe
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import math
 import random
@@ -38,7 +39,7 @@ import numpy as np
 import torch
 from trl import GRPOConfig, GRPOTrainer
 
-from autoforge.rl.config import ERPOConfig
+from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig
 from autoforge.rl.trl.batch import StepBatch, sample_step, step_advantages
 from autoforge.rl.trl.episodes import EpisodeDeps, PoolTask, TokenEpisodeConfig, token_episode
 from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
@@ -69,7 +70,7 @@ def grpo_args(
     learning_rate: float = 1e-6,
     micro_steps: int = 1,
     seed: int = 0,
-    max_completion_tokens: int = 1024,
+    max_completion_tokens: int = DEFAULT_BUDGET.episode,
     **overrides: Any,
 ) -> GRPOConfig:
     """A ``GRPOConfig`` carrying ``erpo``'s loss settings; one optimiser step per generation.
@@ -137,7 +138,14 @@ class ERPOTrainer(GRPOTrainer):
         sampling: SamplingConfig | None = None,
         step_log: str | Path | None = None,
         callbacks: list[Any] | None = None,
+        ref_model: Any = None,
     ) -> None:
+        beta = float(args.beta)
+        if beta > 0 and ref_model is None:
+            raise ValueError("kl_beta > 0 needs a reference model (ref_model=...)")
+        if beta > 0:  # TRL would reload the policy from its config path; ours may have none
+            args = copy.copy(args)  # (dataclasses.replace would re-derive batch sizes)
+            args.beta = 0.0
         self.erpo = erpo or ERPOConfig.model_validate({})
         self.episode_config = episode or TokenEpisodeConfig.model_validate({})
         self.pool = dict(tasks)
@@ -164,6 +172,19 @@ class ERPOTrainer(GRPOTrainer):
             sampling or SamplingConfig(),
         )
         self.deps: EpisodeDeps = deps_factory(generator, ChatCodec(tokenizer))
+        if beta > 0:
+            self._set_reference(ref_model, beta)
+
+    def _set_reference(self, ref_model: Any, beta: float) -> None:
+        """The k3 KL term of TRL's loss against ``ref_model`` (frozen, eval mode)."""
+        from trl.trainer.utils import add_fused_lm_head
+
+        ref_model.eval().requires_grad_(False)
+        if self.accelerator.device.type != "cpu":  # the CPU path computes log-probs itself
+            add_fused_lm_head(ref_model, temperature=self.temperature)
+        self.ref_model = self.accelerator.prepare_model(ref_model, evaluation_mode=True)
+        self.beta = beta
+        self.args.beta = beta  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ rollouts
 
@@ -290,15 +311,19 @@ class ERPOTrainer(GRPOTrainer):
         from accelerate.utils import gather_object  # type: ignore[import-untyped]
 
         rollouts = [_Flat(r.task_id, r.env_id, r.reward, r.user_error) for r in batch.rollouts]
+        extra, extra_ex = batch.pool_extra()
+        flat_extra = [_Flat(r.task_id, r.env_id, r.reward, r.user_error) for r in extra]
         adv, record = step_advantages(
             gather_object(rollouts),
             gather_object(list(batch.excluded)),
             gather_object(list(batch.filler)),
             self.erpo,
             gather_object([r.trace.agent_tokens for r in batch.rollouts]),
+            (gather_object(flat_extra), gather_object(list(extra_ex))),
         )
         record = {"step": int(self.state.global_step), **record}
         record["sampling_rounds"] = batch.rounds
+        record["dropped_agent_tokens"] = sum(r.trace.dropped_agent_tokens for r in batch.rollouts)
         record["groups_dropped"] = batch.groups_dropped
         self.last_advantages = adv
         return adv, record

@@ -28,7 +28,7 @@ class AutoforgeAgentLoop(AgentLoopBase):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         settings = settings_from(kwargs)
-        verl_kwargs = {k: v for k, v in kwargs.items() if k not in settings.model_fields}
+        verl_kwargs = {k: v for k, v in kwargs.items() if k not in type(settings).model_fields}
         verl_kwargs.pop("name", None)
         super().__init__(*args, **verl_kwargs)
         self.settings = settings

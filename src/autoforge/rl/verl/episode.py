@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from autoforge.rl.config import DEFAULT_BUDGET
 from autoforge.rl.trl.episodes import (
     EpisodeDeps,
     MEUKind,
@@ -44,7 +45,7 @@ class AgentLoopSettings(BaseModel):
     user: UserKind = "llm"
     meu: MEUKind = "judge"
     mask_user_errors: bool = True
-    max_turn_tokens: int = Field(default=1024, ge=1)
+    max_turn_tokens: int = Field(default=DEFAULT_BUDGET.turn, ge=1)
     max_steps: int = Field(default=30, ge=2)
     tool_error_budget: int = Field(default=10, ge=0)
     keep_thinking: bool = True

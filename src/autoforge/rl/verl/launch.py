@@ -5,10 +5,12 @@ Writes, for a model and a cluster size:
 * ``agent_loop.yaml`` -- the ``autoforge_agent`` entry (tasks, environments, user and judge
   settings) for ``actor_rollout_ref.rollout.agent.agent_loop_config_path``;
 * ``overrides.txt`` -- the Hydra overrides of verl's ``ppo_trainer`` config, one per line:
-  the paper's setup (32 tasks x 8 rollouts per step, ERPO advantages, dynamic sampling through
-  verl's ``filter_groups`` (the v1 replay buffer refills evicted groups), token-level
-  PPO-clip with clip-higher, no KL), the v1 trainer in the
-  ``autoforge_erpo`` mode, and Ray's worker setup hook that registers the plugins;
+  exactly the spec's :class:`~autoforge.rl.ERPOConfig` (tasks x rollouts per step, ERPO
+  advantages, dynamic sampling through ``filter_groups`` with ``max_num_gen_batches`` =
+  ``max_sampling_rounds``, which the ``autoforge_erpo`` mode's replay buffer honours, token-level
+  PPO-clip with the spec's clip range, the k3 KL to the initial policy when ``kl_beta > 0``), the
+  v1 trainer in the ``autoforge_erpo`` mode, and Ray's worker setup hook that registers the
+  plugins. The paper's values (clip-high 0.28) are the CLI's defaults, not this module's;
 * ``launch.sh`` -- exports the user-simulator and judge endpoints (``AUTOFORGE_USER_*``,
   ``AUTOFORGE_JUDGE_*``) and runs ``python -m autoforge.rl.verl.main`` with the overrides;
 * ``launch_spec.json`` -- the :class:`VerlLaunchSpec` it was made from.
@@ -25,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from autoforge.rl.config import ERPOConfig
+from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig
 from autoforge.rl.verl.estimator import ABLATION_NAME, ESTIMATOR_NAME
 
 AGENT_LOOP_TARGET = "autoforge.rl.verl.agent_loop.AutoforgeAgentLoop"
@@ -46,9 +48,9 @@ class VerlLaunchSpec(BaseModel):
     tensor_parallel: int = Field(default=1, ge=1, description="rollout tensor parallelism")
     erpo: ERPOConfig = Field(default_factory=lambda: ERPOConfig.model_validate({}))
     learning_rate: float = Field(default=1e-6, gt=0)
-    max_prompt_length: int = Field(default=6144, ge=64)
-    max_response_length: int = Field(default=10240, ge=64)
-    max_turn_tokens: int = Field(default=1024, ge=1)
+    max_prompt_length: int = Field(default=DEFAULT_BUDGET.prompt, ge=64)
+    max_response_length: int = Field(default=DEFAULT_BUDGET.episode, ge=64)
+    max_turn_tokens: int = Field(default=DEFAULT_BUDGET.turn, ge=1)
     max_steps: int = Field(default=30, ge=2, description="episode LLM calls (agent + user)")
     total_training_steps: int = Field(default=200, ge=1)
     save_freq: int = Field(default=20, ge=-1)
@@ -87,8 +89,13 @@ def _list(paths: list[str]) -> str:
 def verl_overrides(spec: VerlLaunchSpec, agent_loop_path: Path) -> list[str]:
     """Hydra overrides of verl's ``ppo_trainer`` config for this spec."""
     e = spec.erpo
+    if e.std_pool != "kept":
+        raise ValueError(
+            "verl backend: std_pool='generated' is not supported (verl's estimator only sees "
+            "the sampled batch); use std_pool='kept' or the TRL backend"
+        )
     rollouts = e.tasks_per_batch * e.group_size
-    high = e.clip_eps_high if e.clip_eps_high is not None else 0.28  # DAPO clip-higher
+    high = e.clip_eps_high if e.clip_eps_high is not None else e.clip_eps_low
     val = spec.val_files or spec.train_files
     tokens = spec.max_prompt_length + spec.max_response_length
     return [
@@ -111,6 +118,7 @@ def verl_overrides(spec: VerlLaunchSpec, agent_loop_path: Path) -> list[str]:
         + ("token-mean" if e.loss_agg == "token" else "seq-mean-token-mean"),
         f"actor_rollout_ref.actor.use_kl_loss={e.kl_beta > 0}",
         f"actor_rollout_ref.actor.kl_loss_coef={e.kl_beta}",
+        "actor_rollout_ref.actor.kl_loss_type=low_var_kl",  # k3, as in the TRL backend
         f"actor_rollout_ref.rollout.name={spec.rollout_engine}",
         f"actor_rollout_ref.rollout.n={e.group_size}",
         f"actor_rollout_ref.rollout.temperature={spec.temperature}",
@@ -122,6 +130,7 @@ def verl_overrides(spec: VerlLaunchSpec, agent_loop_path: Path) -> list[str]:
         "algorithm.use_kl_in_reward=False",
         f"algorithm.filter_groups.enable={e.dynamic_sampling}",
         "algorithm.filter_groups.metric=reward",
+        f"algorithm.filter_groups.max_num_gen_batches={e.max_sampling_rounds}",
         "trainer.use_v1=True",
         "trainer.v1.trainer_mode=autoforge_erpo",
         f"trainer.nnodes={spec.nnodes}",

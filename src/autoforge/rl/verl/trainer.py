@@ -3,7 +3,10 @@
 verl gives an advantage estimator only ``uid`` per sample. This subclass overrides one method,
 ``_fetch_one_gen_batch``, to write each prompt's uid as ``env_uid(env_id, task_id, nonce)``
 (the ids come from the dataset's ``env_id``/``task_id`` columns, or ``extra_info``, as
-``autoforge tasks export --format parquet`` writes them); everything else is verl's.
+``autoforge tasks export --format parquet`` writes them), and it builds
+:class:`~autoforge.rl.verl.sampler.ERPOReplayBuffer` (dynamic sampling on valid rollouts only,
+bounded refills) where verl would build its synchronous ``ReplayBuffer``; everything else is
+verl's.
 Selected with ``trainer.v1.trainer_mode=autoforge_erpo``; importing this module registers it.
 """
 
@@ -13,11 +16,13 @@ import uuid
 from typing import Any
 
 import numpy as np
+from verl.trainer.ppo.v1.replay_buffer import ReplayBuffer
 from verl.trainer.ppo.v1.trainer_base import register_trainer
 from verl.trainer.ppo.v1.trainer_sync import PPOTrainerSync
 from verl.utils import tensordict_utils as tu
 
 from autoforge.rl.verl.estimator import env_uid
+from autoforge.rl.verl.sampler import ERPOReplayBuffer
 
 TRAINER_MODE = "autoforge_erpo"
 
@@ -41,9 +46,21 @@ def env_uids(batch: dict[str, Any]) -> np.ndarray:
     )
 
 
+def erpo_replay_buffer(buffer: Any, config: Any) -> Any:
+    """verl's synchronous buffer as an :class:`ERPOReplayBuffer` (others are left alone)."""
+    if type(buffer) is not ReplayBuffer:  # a custom sampler, or the async buffer
+        return buffer
+    groups = config.algorithm.get("filter_groups", None) or {}
+    return ERPOReplayBuffer.from_buffer(buffer, int(groups.get("max_num_gen_batches", 0) or 0))
+
+
 @register_trainer(TRAINER_MODE)
 class AutoforgeERPOTrainer(PPOTrainerSync):
-    """``PPOTrainerSync`` whose prompt uids carry the environment id (see module docstring)."""
+    """``PPOTrainerSync`` whose prompt uids carry the environment id and whose replay buffer
+    filters on valid rollouts with bounded refills (see module docstring)."""
+
+    def _build_replay_buffer(self) -> Any:
+        return erpo_replay_buffer(super()._build_replay_buffer(), self.config)
 
     def _fetch_one_gen_batch(self) -> Any:
         it = getattr(self, "train_dataloader_it", None) or iter(self.train_dataloader)
