@@ -88,3 +88,72 @@ def live_server() -> Iterator[Callable[[Any], LiveServer]]:
     yield start
     for server in started:
         server.stop()
+
+
+def chat_completion(message: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI chat-completion response body carrying ``message``."""
+    finish = "tool_calls" if message.get("tool_calls") else "stop"
+    return {
+        "id": "scripted",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "scripted",
+        "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def solution_messages(task: Any) -> list[dict[str, Any]]:
+    """A scripted agent solving ``task``: every gold call, then the required outputs, then a
+    closing line (the scripted user gives its facts, then stops)."""
+    import json
+
+    calls = [
+        {
+            "id": f"call_{i}",
+            "type": "function",
+            "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+        }
+        for i, c in enumerate(task.gold_calls)
+    ]
+    said = "; ".join(o.text for o in task.required_outputs) or "your request is done"
+    return [
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "assistant", "content": f"Here you go: {said}."},
+        {"role": "assistant", "content": "Is there anything else?"},
+    ]
+
+
+@pytest.fixture
+def scripted_openai() -> Callable[[list[dict[str, Any]]], Any]:
+    """``scripted_openai(messages)``: a real ``AsyncOpenAI`` whose HTTP transport answers each
+    chat request with the next scripted assistant message (requests kept in ``.requests``)."""
+    import httpx
+    from openai import AsyncOpenAI
+
+    def make(messages: list[dict[str, Any]]) -> Any:
+        import json
+
+        script = list(messages)
+        requests: list[dict[str, Any]] = []
+
+        def answer(request: httpx.Request) -> httpx.Response:
+            requests.append(json.loads(request.content))
+            message = script.pop(0) if script else {"role": "assistant", "content": "Bye."}
+            return httpx.Response(200, json=chat_completion(message))
+
+        client = AsyncOpenAI(
+            base_url="http://scripted.invalid/v1",
+            api_key="none",
+            http_client=httpx.AsyncClient(transport=httpx.MockTransport(answer)),
+        )
+        client.requests = requests  # type: ignore[attr-defined]
+        return client
+
+    return make
+
+
+@pytest.fixture
+def solution() -> Callable[[Any], list[dict[str, Any]]]:
+    """:func:`solution_messages` as a fixture (test modules cannot import the conftest)."""
+    return solution_messages
