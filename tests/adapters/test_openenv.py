@@ -136,3 +136,14 @@ def test_in_process_environment_and_reserved_name(forged_run: Path, run_tasks: l
     service.tool_names = service.tool_names | {FINISH_TOOL}
     with pytest.raises(UserError, match=FINISH_TOOL):
         ForgedEnvironment(service)
+
+
+def test_serve_openenv_refuses_beyond_loopback(
+    forged_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from autoforge.cli.main import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", str(forged_run), "--openenv", "--host", "0.0.0.0"])
+    assert exit_info.value.code == 2
+    assert "only on loopback" in capsys.readouterr().err
