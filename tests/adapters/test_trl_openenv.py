@@ -82,7 +82,11 @@ def test_grpo_trainer_environment_factory_drives_openenv(
 
     seen: list[tuple[str, str]] = []
 
-    class Recorded(env_class):  # type: ignore[misc, valid-type]
+    tasks = run_tasks[:2]
+    kept = {c.name for t in tasks for c in t.gold_calls}  # short prompts: CPU time is the loss's
+    small_class = trl_environment_class(env_class.base_url, tools=kept)
+
+    class Recorded(small_class):  # type: ignore[misc, valid-type]
         def reset(self, task_id: str | None = None, **kwargs: Any) -> str | None:
             seen.append(("reset", str(task_id)))
             return super().reset(task_id=task_id, **kwargs)
@@ -92,7 +96,6 @@ def test_grpo_trainer_environment_factory_drives_openenv(
             seen.append(("reward", str(reward)))
             return reward
 
-    tasks = run_tasks[:2]
     rows = [
         {"prompt": [{"role": "user", "content": t.scenario.question}], "task_id": t.id}
         for t in tasks
@@ -125,3 +128,8 @@ def test_grpo_trainer_environment_factory_drives_openenv(
     assert len(rewards) == 4
     logged = trainer.state.log_history[0]
     assert any(k.startswith("rewards/Recorded") for k in logged), logged
+    assert {n for n in dir(Recorded) if not n.startswith("_")} - {"base_url", "reset"} == {
+        *kept,
+        FINISH_TOOL,
+        "get_reward",
+    }

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from fastmcp import FastMCP
@@ -43,6 +43,7 @@ from openenv.core.mcp_client import MCPToolClient
 from pydantic import ConfigDict, PrivateAttr
 
 from autoforge.adapters.forged import FINISH_DESCRIPTION, FINISH_TOOL, finish_tool_name
+from autoforge.errors import UserError
 from autoforge.serve.errors import ServeError
 from autoforge.serve.service import EnvService
 
@@ -365,20 +366,26 @@ class _TrlEnvironmentBase:
         self._client.close()
 
 
-def trl_environment_class(base_url: str) -> type:
+def trl_environment_class(base_url: str, tools: Collection[str] | None = None) -> type:
     """A class for ``GRPOTrainer(environment_factory=cls)`` over the OpenEnv server at ``base_url``.
 
     One public method per tool of the served environment (plus the finish tool), built from the
-    tools' MCP schemas; ``reset(task_id=...)`` takes the dataset row's ``task_id`` column;
-    ``get_reward()`` is the exact-state reward of the episode.
+    tools' MCP schemas; ``tools`` keeps only those (every tool's schema is in every prompt, so
+    a smaller set means shorter prompts). ``reset(task_id=...)`` takes the dataset row's
+    ``task_id`` column; ``get_reward()`` is the exact-state reward of the episode.
     """
     probe = ForgedEnvClient(base_url=base_url).sync()
     with probe:
         probe.reset()
-        tools = probe.list_tools()
+        listed = probe.list_tools()
     namespace: dict[str, Any] = {"base_url": base_url}
-    for tool in tools:
-        if tool.name.startswith("_") or tool.name in ("reset", "get_reward", "close"):
+    unknown = set(tools or ()) - {t.name for t in listed}
+    if unknown:
+        raise UserError(f"no tool(s) {', '.join(sorted(unknown))} on {base_url}")
+    for tool in listed:
+        if tool.name.startswith("_") or tool.name in ("reset", "get_reward"):
+            continue
+        if tools is not None and tool.name not in tools and tool.name != FINISH_TOOL:
             continue
         namespace[tool.name] = _tool_method(tool.name, tool.description, tool.input_schema)
     return type("ForgedTrlEnvironment", (_TrlEnvironmentBase,), namespace)
