@@ -1,13 +1,11 @@
 """Fixtures of the serving tests: the bookstore environment, tasks made by replaying its
-sequences with the real runtime, services, and a real uvicorn server on a free loopback port."""
+sequences with the real runtime, and services (the loopback server, ``live_server``, is in
+``tests/conftest.py``)."""
 
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,55 +88,3 @@ def tasks_file(tmp_path: Path, bookstore_tasks: list[Task]) -> Path:
     path = tmp_path / "tasks.jsonl"
     path.write_text("".join(t.model_dump_json() + "\n" for t in bookstore_tasks))
     return path
-
-
-class LiveServer:
-    """A uvicorn server in a thread on 127.0.0.1 and a free port, stopped on exit."""
-
-    def __init__(self, app: Any) -> None:
-        import uvicorn
-
-        from autoforge.serve.server import uvicorn_config
-
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        config = uvicorn_config(app, "127.0.0.1", self.port, timeout_keep_alive=30)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-        self.sock.close()
-
-
-@pytest.fixture
-def live_server() -> Iterator[Callable[[Any], LiveServer]]:
-    """``live_server(app)`` starts ``app`` on a free loopback port; all are stopped at the end."""
-    started: list[LiveServer] = []
-
-    def start(app: Any) -> LiveServer:
-        server = LiveServer(app).__enter__()
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        server.__exit__()

@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "autoforge.cli.forge",
     "autoforge.cli.eval",
     "autoforge.cli.train",
+    "autoforge.cli.export",
 ]
 
 USER_ERRORS: tuple[type[Exception], ...] = (

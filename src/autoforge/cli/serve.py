@@ -19,7 +19,8 @@ _EXAMPLE = (
     "  autoforge serve runs/shop --tasks runs/shop/tasks.jsonl --port 8000\n\n"
     '  autoforge serve bookstore --host 0.0.0.0 --token "$SECRET"\n\n'
     "  autoforge serve runs/shop/env --mcp                  (MCP over stdio)\n\n"
-    "  autoforge serve runs/shop/env --mcp --transport http --port 8001   (MCP at /mcp)"
+    "  autoforge serve runs/shop/env --mcp --transport http --port 8001   (MCP at /mcp)\n\n"
+    "  autoforge serve runs/shop --openenv --port 8002        (OpenEnv: /ws, /reset, /step)"
 )
 
 
@@ -84,8 +85,17 @@ def serve(
         list[str] | None,
         typer.Option(help="Let web pages of this origin call the server; repeatable."),
     ] = None,
+    openenv: Annotated[
+        bool,
+        typer.Option(
+            "--openenv", help="Serve as an OpenEnv environment (loopback only; needs tasks)."
+        ),
+    ] = False,
 ) -> None:
     """Load the environment and serve it until interrupted."""
+    if openenv:
+        _serve_openenv(target, tasks, host=host, port=port, max_sessions=max_sessions)
+        return
     _require_extra(mcp)
     from autoforge.serve.auth import check_bind
     from autoforge.serve.guard import HttpLimits
@@ -175,6 +185,37 @@ def _serve_mcp(
         highlight=False,
     )
     run(app, host, port)
+
+
+def _serve_openenv(
+    target: str, tasks: Path | None, *, host: str, port: int, max_sessions: int
+) -> None:
+    """OpenEnv clients send no credentials, so this transport stays on loopback."""
+    import importlib.util
+
+    from autoforge.serve.auth import is_loopback
+
+    if importlib.util.find_spec("openenv") is None:
+        raise UserError(
+            "autoforge serve --openenv needs openenv-core: pip install 'autoforge[adapters]'"
+        )
+    if not is_loopback(host):
+        raise UserError(
+            f"--openenv serves without authentication, so only on loopback, not {host}: "
+            "bind 127.0.0.1 (put an authenticating proxy in front to share it)"
+        )
+    from autoforge.adapters.forged import load_forged
+    from autoforge.adapters.openenv import create_openenv_app
+    from autoforge.serve.server import run
+    from autoforge.serve.service import Limits
+
+    service = load_forged(target, tasks, limits=Limits(max_sessions=max(1, max_sessions)))
+    Console(stderr=True).print(
+        f"OpenEnv environment [bold]{service.env_id}[/] ({len(service.tasks)} tasks) at "
+        f"ws://{_netloc(host, port)}/ws  [dim]reset(task_id=...), call_tool, finish_episode[/]",
+        highlight=False,
+    )
+    run(create_openenv_app(service), host, port)
 
 
 def _require_extra(mcp: bool) -> None:

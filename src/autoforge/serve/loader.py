@@ -2,7 +2,8 @@
 
 ``ENV_OR_RUN_DIR`` may be an environment directory (it has ``environment.json``), a run
 directory with an environment directory inside it (searched one and two levels down) and
-usually a ``tasks.jsonl``, or the name of a bundled example (``bookstore``).
+usually a ``tasks.jsonl``, the name of a bundled example (``bookstore``), or the name of an
+installed environment package (``autoforge.adapters.package``).
 """
 
 from __future__ import annotations
@@ -31,11 +32,16 @@ def resolve(path: str | Path, tasks: str | Path | None = None) -> Target:
     """Where the environment and the tasks are; ``UserError`` saying what was looked for."""
     root = Path(path)
     if not root.exists():
+        from autoforge.adapters.package import installed_environment
+
         if str(path) in list_examples(with_environment=True):
             root = example_path(str(path))
+        elif (installed := installed_environment(str(path))) is not None:
+            root = installed
         else:
             raise UserError(
-                f"{path} does not exist (give an environment dir, a run dir, or one of the "
+                f"{path} does not exist (give an environment dir, a run dir, an installed "
+                "environment package (autoforge export verifiers ... --wheel), or one of the "
                 f"bundled examples: {', '.join(list_examples(with_environment=True))})"
             )
     env_dir = _find_env_dir(root)

@@ -1,0 +1,178 @@
+"""A forged environment as a verifiers environment (the ``verifiers`` package, prime-rl's format).
+
+:func:`load_environment` returns a ``vf.MultiTurnEnv`` over a forged run:
+
+- dataset: one row per task (``prompt`` = the policy as system message + the user's request,
+  ``info.task_id``);
+- tools: the environment's tools with their own JSON schemas (``oai_tools``), run in an episode
+  opened at the task's S0 by the sandboxed runtime;
+- responder: when the model answers without a tool call, the simulated user replies (the
+  rollout's own users: ``scripted`` needs no model, ``llm`` is the LLM user of the ``user`` role);
+  the user's stop ends the rollout, as in ``autoforge.rollout``;
+- rubric: the rollout's exact-state reward (final state hash == S* hash and every required
+  output said), computed when the rollout ends, before the episode is closed.
+
+Episodes live in one :class:`~autoforge.serve.service.EnvService` (bounded, evicted when idle).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import verifiers as vf
+from datasets import Dataset
+
+from autoforge.adapters.forged import agent_messages, load_forged
+from autoforge.errors import UserError
+from autoforge.rollout.episode import OPENING
+from autoforge.rollout.task import RolloutTask
+from autoforge.rollout.user import SimulatedUser
+from autoforge.serve.errors import ServeError
+from autoforge.serve.service import EnvService
+
+UserFactory = Callable[[RolloutTask, int], SimulatedUser]
+USERS = ("scripted", "llm")
+_STATE_KEY = "autoforge"
+
+
+def task_dataset(service: EnvService) -> Dataset:
+    """One row per task: the system policy and the user's request, the task id in ``info``."""
+    rows = []
+    for task_id in service.tasks.ids():
+        task = service.tasks.get(task_id)
+        prompt = [{"role": "user", "content": task.question}]
+        if service.policy:
+            prompt.insert(0, {"role": "system", "content": service.policy})
+        rows.append({"prompt": prompt, "answer": "", "info": {"task_id": task_id}})
+    return Dataset.from_list(rows)
+
+
+def user_factory(kind: str) -> UserFactory:
+    """The simulated user: ``scripted`` (no model) or ``llm`` (the ``user`` role's endpoint)."""
+    if kind == "scripted":
+        from autoforge.bench.players import scripted_user
+
+        return scripted_user
+    if kind == "llm":
+        from autoforge.llm import get_client
+        from autoforge.rollout.user import LLMUser
+
+        client = get_client()
+        return lambda task, seed: LLMUser(client, task, seed=seed)
+    raise UserError(f"unknown user {kind!r}: choose one of {', '.join(USERS)}")
+
+
+async def exact_state_reward(state: Any, **kwargs: Any) -> float:
+    """The rollout's reward of the episode (1.0 iff S* reached and every output said)."""
+    info = (state.get(_STATE_KEY) or {}).get("reward") or {}
+    return float(info.get("reward") or 0.0)
+
+
+async def state_matches(state: Any, **kwargs: Any) -> float:
+    """Metric: the final state hash equals S* (whatever the agent said)."""
+    info = (state.get(_STATE_KEY) or {}).get("reward") or {}
+    final = info.get("state_hash")
+    return float(final is not None and final == info.get("gold_state_hash"))
+
+
+class ForgedToolEnv(vf.MultiTurnEnv):
+    """Multi-turn tool use in a forged environment, with a simulated user as the responder."""
+
+    def __init__(
+        self, service: EnvService, users: UserFactory, *, max_turns: int = 30, **kwargs: Any
+    ) -> None:
+        self.service = service
+        self.users = users
+        self._live: dict[str, SimulatedUser] = {}
+        rubric = vf.Rubric(funcs=[exact_state_reward, state_matches], weights=[1.0, 0.0])
+        super().__init__(
+            dataset=task_dataset(service),
+            rubric=rubric,
+            oai_tools=service.tools,
+            max_turns=max_turns,
+            env_id=f"autoforge-{service.env_id}",
+            **kwargs,
+        )
+
+    async def setup_state(self, state: Any) -> Any:
+        """Open the task's episode; the simulated user writes the opening message."""
+        task_id = state["info"]["task_id"]
+        task = self.service.tasks.get(task_id)
+        opened = self.service.open_episode(task_id)
+        state[_STATE_KEY] = {"episode_id": opened["episode_id"], "task_id": task_id}
+        seed = int(state.get("example_id") or 0)
+        user = self._live[state["trajectory_id"]] = self.users(task.spec, seed)
+        first = await user.reply(OPENING)
+        if first.text:
+            state["prompt"] = [*state["prompt"][:-1], {"role": "user", "content": first.text}]
+        return state
+
+    async def env_response(self, messages: Any, state: Any, **kwargs: Any) -> Any:
+        """Tool results for tool calls; otherwise the simulated user's reply (or its stop)."""
+        last = messages[-1]
+        calls = _get(last, "tool_calls") or []
+        if calls:
+            episode = state[_STATE_KEY]["episode_id"]
+            return [self._run_call(episode, call) for call in calls]
+        reply = await self._live[state["trajectory_id"]].reply(_get(last, "content") or "")
+        if reply.stop:
+            state["final_env_response"] = []
+            return []
+        return [{"role": "user", "content": reply.text}]
+
+    def _run_call(self, episode: str, call: Any) -> dict[str, Any]:
+        function = _get(call, "function") or {}
+        name = _get(function, "name") or ""
+        try:
+            arguments = json.loads(_get(function, "arguments") or "{}")
+            content = self.service.call(episode, name, arguments)["content"]
+        except json.JSONDecodeError as exc:
+            content = f"Error: the arguments of {name} are not JSON ({exc.msg})"
+        except ServeError as exc:
+            content = exc.message
+        return {"role": "tool", "content": content, "tool_call_id": _get(call, "id") or ""}
+
+    @vf.cleanup
+    async def score_and_close(self, state: Any) -> None:
+        """Score the final state (the rubric reads it) and free the episode."""
+        self._live.pop(state.get("trajectory_id", ""), None)
+        info = state.get(_STATE_KEY)
+        if not info or "reward" in info:
+            return
+        conversation: list[Any] = []
+        if state["trajectory"]:
+            step = state["trajectory"][-1]
+            conversation = [*step["prompt"], *step["completion"]]
+        said = agent_messages([_as_dict(m) for m in conversation])
+        try:
+            info["reward"] = self.service.reward(info["episode_id"], said)
+            self.service.close(info["episode_id"])
+        except ServeError as exc:  # evicted while idle: unscored
+            info["reward"] = {"reward": None, "reason": exc.message}
+
+
+def load_environment(
+    path: str | Path,
+    tasks: str | Path | None = None,
+    *,
+    user: str = "scripted",
+    max_turns: int = 30,
+    **kwargs: Any,
+) -> ForgedToolEnv:
+    """The verifiers environment of a forged run directory (or installed environment package)."""
+    service = load_forged(path, tasks)
+    return ForgedToolEnv(service, user_factory(user), max_turns=max_turns, **kwargs)
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+
+def _as_dict(message: Any) -> dict[str, Any]:
+    if isinstance(message, dict):
+        return message
+    dump = getattr(message, "model_dump", None)
+    return dump() if callable(dump) else {}
