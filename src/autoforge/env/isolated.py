@@ -29,13 +29,14 @@ from typing import Any
 from autoforge.env.cow import DELETED, RESTORED, Change
 from autoforge.env.runtime import Environment, Episode, ErrorKind, Observation, _fail
 from autoforge.env.values import to_jsonable
+from autoforge.errors import AutoforgeError
 
 DEFAULT_MEMORY_MB = 512
 DEFAULT_GRACE_S = 2.0
 INIT_TIMEOUT_S = 120.0
 
 
-class WorkerFailure(Exception):
+class WorkerFailure(AutoforgeError):
     """The worker died, timed out or answered nonsense."""
 
     def __init__(self, message: str, *, timed_out: bool = False) -> None:
