@@ -1,12 +1,26 @@
-"""Errors that mean the user asked for something that cannot be done (bad input, missing file).
+"""The one error tree of autoforge.
 
-The CLI prints these as one clear message and exits with status 2, without a traceback.
-Stage-specific errors (``DocParseError``, ``EnvLoadError``, ...) are registered in
-``autoforge.cli.main.USER_ERRORS``.
+``AutoforgeError`` is the root of every error autoforge raises on purpose, so a library user can
+catch them all. Its ``UserError`` branch holds the mistakes a user can fix (a malformed document,
+an environment directory that does not load, a configuration that names no model, an LLM endpoint
+that fails): the CLI prints them as one clear message and exits with status 2, without a
+traceback. Internal failures that are counted and never reach a user (a rejected task attempt, a
+tool that fails its checks) derive from ``AutoforgeError`` directly.
+
+Tool code's own business error, ``autoforge.env.ToolError``, is deliberately outside the tree: it
+belongs to the environment being simulated, not to autoforge.
 """
 
 from __future__ import annotations
 
 
-class UserError(Exception):
-    """A mistake of the user's, to be reported without a traceback."""
+class AutoforgeError(Exception):
+    """Root of the errors autoforge raises on purpose."""
+
+
+class UserError(AutoforgeError):
+    """A mistake of the user's (bad input, missing file, bad configuration): no traceback."""
+
+
+#: What the CLI (and ``autoforge forge``) reports in one line instead of a traceback.
+USER_FIXABLE: tuple[type[BaseException], ...] = (UserError, FileNotFoundError)

@@ -12,9 +12,7 @@ import sys
 import typer
 from rich.console import Console
 
-from autoforge.env.errors import EnvLoadError, SandboxViolation
-from autoforge.errors import UserError
-from autoforge.tooldocs.spec import DocParseError
+from autoforge.errors import USER_FIXABLE
 
 COMMAND_MODULES = [
     "autoforge.cli.ingest",
@@ -29,13 +27,8 @@ COMMAND_MODULES = [
     "autoforge.cli.export",
 ]
 
-USER_ERRORS: tuple[type[Exception], ...] = (
-    UserError,
-    DocParseError,
-    EnvLoadError,
-    SandboxViolation,
-    FileNotFoundError,
-)
+#: One-line errors without a traceback: the ``UserError`` branch of ``autoforge.errors``.
+USER_ERRORS = USER_FIXABLE
 
 app = typer.Typer(
     name="autoforge",

@@ -40,6 +40,7 @@ from autoforge.env.boundary import Boundary, describe
 from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.runtime import Environment, Episode, Observation, _fail
 from autoforge.env.worker import decode_changes, dumps, encode_changes
+from autoforge.errors import AutoforgeError
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ _KINDS = frozenset(
 _IDS = itertools.count(1)
 
 
-class WorkerFailure(Exception):
+class WorkerFailure(AutoforgeError):
     """The worker died, timed out or answered nonsense."""
 
     def __init__(self, message: str, *, timed_out: bool = False) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from autoforge.errors import UserError
+
 
 class ToolError(Exception):
     """A business error raised by a tool (``order not found``): the agent sees the message.
@@ -10,7 +12,7 @@ class ToolError(Exception):
     """
 
 
-class SandboxViolation(Exception):
+class SandboxViolation(UserError):
     """Tool code uses a construct the sandbox forbids. Names the line and the construct."""
 
     def __init__(self, message: str, *, line: int | None = None, construct: str = "") -> None:
@@ -20,5 +22,5 @@ class SandboxViolation(Exception):
         super().__init__(f"{where}{message}")
 
 
-class EnvLoadError(Exception):
+class EnvLoadError(UserError):
     """An environment directory is missing a file or does not match its spec."""

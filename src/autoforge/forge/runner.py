@@ -14,8 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from autoforge.env.errors import EnvLoadError, SandboxViolation
-from autoforge.errors import UserError
+from autoforge.errors import USER_FIXABLE, UserError
 from autoforge.forge.context import (
     ForgeContext,
     ForgeError,
@@ -32,12 +31,11 @@ from autoforge.forge.manifest import (
     save_manifest,
 )
 from autoforge.forge.stages import STAGE_DEFS, Outcome, Stage
-from autoforge.llm import LLMClient, LLMFailure
+from autoforge.llm import LLMClient
 from autoforge.tasks.pipeline import TaskHooks
-from autoforge.tooldocs.spec import DocParseError
 
 #: Failures a user can act on: reported in one line (with the stage), no traceback.
-_EXPECTED = (UserError, DocParseError, EnvLoadError, SandboxViolation, LLMFailure)
+_EXPECTED = USER_FIXABLE
 
 
 def _should_skip(ctx: ForgeContext, stage: Stage, rec: StageRecord, fp: str) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from autoforge.errors import AutoforgeError, UserError
+
 Role = Literal["synthesizer", "agent", "user", "judge"]
 ROLES: tuple[Role, ...] = ("synthesizer", "agent", "user", "judge")
 ToolMode = Literal["auto", "native", "protocol"]
@@ -16,7 +18,7 @@ Message = dict[str, Any]
 """An OpenAI Chat Completions message: ``{"role": ..., "content": ..., ...}``."""
 
 
-class LLMFailure(Exception):
+class LLMFailure(UserError):
     """An LLM call that could not produce a usable answer after all retries.
 
     Callers record the item as failed (a tool that could not be synthesized, a task that could
@@ -39,7 +41,7 @@ class LLMFailure(Exception):
         super().__init__(f"{where}{message}")
 
 
-class TransportError(Exception):
+class TransportError(AutoforgeError):
     """The endpoint could not be reached or answered with an error status.
 
     ``retryable`` marks connection problems, timeouts, 429 and 5xx: the client retries those

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from autoforge.errors import UserError
+from autoforge.errors import AutoforgeError, UserError
 from autoforge.rollout.trajectory import Trajectory
 
 Selection = Literal["success", "all"]
@@ -86,7 +86,7 @@ def _call_object(call: Mapping[str, Any]) -> dict[str, Any]:
     return {"id": call.get("id", ""), "type": "function", "function": fn}
 
 
-class PrefixUnstable(ValueError):
+class PrefixUnstable(AutoforgeError, ValueError):
     """The chat template renders an earlier part of the conversation differently once later
     messages follow (e.g. Qwen3 drops reasoning before the last user turn)."""
 

@@ -23,11 +23,13 @@ from typing import Any
 
 import httpx
 
+from autoforge.errors import AutoforgeError
+
 Obs = dict[str, Any]
 StepResult = tuple[Obs, float, bool, bool, dict[str, Any]]
 
 
-class EnvClientError(RuntimeError):
+class EnvClientError(AutoforgeError, RuntimeError):
     """The server refused a request for a reason that is not the agent's (HTTP status kept)."""
 
     def __init__(self, status: int, code: str, message: str) -> None:

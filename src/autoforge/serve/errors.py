@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from autoforge.errors import AutoforgeError
 
-class ServeError(Exception):
+
+class ServeError(AutoforgeError):
     """A request the server cannot honour; ``status`` is the HTTP status, ``code`` the error id."""
 
     status: int = 400

@@ -15,11 +15,13 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel
 
+from autoforge.errors import AutoforgeError
+
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _DROP_NAMES = {"ToolError", "state"}
 
 
-class CodeError(ValueError):
+class CodeError(AutoforgeError, ValueError):
     """LLM output that is not a usable tool function; the message is fed back for repair."""
 
 

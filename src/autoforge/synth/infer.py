@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from autoforge.env.spec import Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.errors import UserError
 from autoforge.synth.naming import is_id_like, singular
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -22,7 +23,7 @@ _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+
 _SAMPLE = 400
 
 
-class DataShapeError(ValueError):
+class DataShapeError(UserError, ValueError):
     """The data file has no collections autoforge can use; the message says what it expected."""
 
 

@@ -18,6 +18,7 @@ import networkx as nx
 from pydantic import BaseModel, Field
 
 from autoforge.env.spec import EnvironmentSpec
+from autoforge.errors import AutoforgeError
 from autoforge.tasks.reasoning import OP_INPUTS, PathSeg, ReasoningSpec
 
 BLUEPRINT_SCHEMA_VERSION = 1
@@ -113,7 +114,7 @@ class FactSpec(BaseModel):
 _DAG_CACHE: dict[int, tuple[tuple[Any, ...], nx.DiGraph]] = {}
 
 
-class BlueprintError(ValueError):
+class BlueprintError(AutoforgeError, ValueError):
     """A blueprint is cyclic, incomplete or refers to unknown tools, nodes or facts."""
 
     def __init__(self, problems: list[str]) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env.spec import EnvironmentSpec
+from autoforge.errors import AutoforgeError
 from autoforge.tasks.blueprint import (
     Binding,
     Blueprint,
@@ -47,7 +48,7 @@ from autoforge.tasks.schema import (
 )
 
 
-class GoldFailure(Exception):
+class GoldFailure(AutoforgeError):
     """The gold run failed; ``reason`` is a rejection reason (``gold_error``, ``degenerate``)."""
 
     def __init__(self, reason: str, detail: str, node: str | None = None) -> None:

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from autoforge.errors import AutoforgeError
+
 ReasoningOp = Literal[
     "argmax", "argmin", "filter", "count", "sum", "average", "compare", "branch", "lookup"
 ]
@@ -44,7 +46,7 @@ CMP_WORDS: dict[str, str] = {
 }
 
 
-class ReasoningError(ValueError):
+class ReasoningError(AutoforgeError, ValueError):
     """A reasoning operator could not run on its inputs (wrong type, missing field, empty list)."""
 
 

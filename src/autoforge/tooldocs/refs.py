@@ -164,10 +164,13 @@ _NAMED = ("#/components/schemas/", "#/definitions/", "#/$defs/")
 def _titled(resolved: Any, ref: str) -> Any:
     """An inlined named schema keeps its name as ``title`` (state design reads entity names)."""
     name = next((ref[len(p) :] for p in _NAMED if ref.startswith(p)), "")
-    if name and "/" not in name and isinstance(resolved, dict) and "title" not in resolved:
-        if resolved.get("type", "object") == "object" and "properties" in resolved:
-            return {"title": unquote(name), **resolved}
-    return resolved
+    if not name or "/" in name or not isinstance(resolved, dict):
+        return resolved
+    if "title" in resolved or "properties" not in resolved:
+        return resolved
+    if resolved.get("type", "object") != "object":
+        return resolved
+    return {"title": unquote(name), **resolved}
 
 
 def _recursion_stub(target: Any, ref: str) -> dict[str, Any]:

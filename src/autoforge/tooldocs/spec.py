@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from autoforge.errors import UserError
+
 TOOLDOCS_SCHEMA_VERSION = 1
 
 AccessHint = Literal["read", "write"]
@@ -89,7 +91,7 @@ class ToolDocs(BaseModel):
         raise KeyError(name)
 
 
-class DocParseError(ValueError):
+class DocParseError(UserError, ValueError):
     """A tool document could not be read. The message names where, what, and how to fix it."""
 
     def __init__(
