@@ -7,15 +7,13 @@ model:
 * **mirrored list entries, learned from data.** When every record in status ``S`` carries, in a
   list of objects, a copy of each entry with one field switched (each ``payment`` entry of a
   cancelled order has a ``refund`` twin), a transition into ``S`` appends those copies;
-* **balance credit, from the docs.** When the docs say the amount goes to a *balance* and the
-  data has a numeric ``balance`` field in a map the record's owner holds (a user's payment
-  methods), the mirrored amount is added there;
-* **paired id lists, from the docs.** ``item_ids`` + ``new_item_ids`` with an
-  ``X difference`` in the docs: each old id must be an entry of the record (counted, so
-  duplicates need as many entries), each new id an existing, available catalogue entry (found
-  by key anywhere in the state), and ``<verb>_X_difference`` stores the sum of new minus old;
-* **multiset parameters.** A list the docs say may hold duplicates is stored sorted (its
-  canonical form).
+* **paired id lists, from the docs.** ``item_ids`` + ``new_item_ids``: each old id must be an
+  entry of the record (counted, so duplicates need as many entries), each new id an existing
+  catalogue entry (found by key anywhere in the state).
+
+Rules that encode one benchmark's storage conventions rather than anything the docs or data
+state (a ``balance`` credit, an ``available`` flag, ``<verb>_X_difference``, negated refund
+entries) run only under the ``tau`` profile (:mod:`autoforge.synth.conventions`).
 
 A lookup by an id that keys a nested map (``item_id`` inside products' ``variants``) also gets
 a template here (:func:`nested_lookup`).
@@ -29,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.naming import plural, singular, tokens
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -218,10 +217,12 @@ def pair_effect(
     verb: str,
     *,
     replace: bool = False,
+    conv: Conventions = GENERIC,
 ) -> EffectCode | None:
-    """Old/new id lists: validate both; a transition stores the summed difference the docs
-    name (``<verb>_price_difference``), an update (``replace``) copies each new entry's shared
-    fields (id, price, options) over the old one instead."""
+    """Old/new id lists: validate both; an update (``replace``) copies each new entry's shared
+    fields (id, price, options) over the old one. With the ``tau`` profile a transition also
+    stores the summed difference the docs name (``<verb>_price_difference``) and an entry
+    marked ``available: false`` is refused."""
     pair = id_pairs(spec)
     if pair is None:
         return None
@@ -250,8 +251,14 @@ def pair_effect(
         "        entry = _find_entry(new_id)",
         "        if entry is None:",
         '            raise ToolError(f"not found: {new_id}")',
-        "        if entry.get('available') is False:",
-        '            raise ToolError(f"not available: {new_id}")',
+        *(
+            [
+                "        if entry.get('available') is False:",
+                '            raise ToolError(f"not available: {new_id}")',
+            ]
+            if conv.balance_words
+            else []
+        ),
         "        swaps.append((old, entry))",
     ]
     if word:
@@ -267,7 +274,11 @@ def pair_effect(
             "                old[key] = dict(value) if isinstance(value, dict) else value",
         ]
         return EffectCode(checks=checks, writes=writes, stored={old, new})
-    writes = [f"    record[{f'{verb}_{word}_difference'!r}] = round(difference, 2)"] if word else []
+    writes = (
+        [f"    record[{f'{verb}_{word}_difference'!r}] = round(difference, 2)"]
+        if word and conv.difference_field
+        else []
+    )
     return EffectCode(checks=checks, writes=writes, stored=set())
 
 
@@ -330,8 +341,10 @@ def mirror_effect(
     schema: StateSchema | None,
     status: str | None,
     mirrors: Sequence[MirrorEffect],
+    conv: Conventions = GENERIC,
 ) -> EffectCode | None:
-    """Append the learned mirrored entries; credit a balance when the docs say so."""
+    """Append the learned mirrored entries; with the ``tau`` profile also credit a ``balance``
+    field when the docs say the amount goes to a balance."""
     m = next((x for x in mirrors if x.collection == coll.name and x.status == status), None)
     if m is None:
         return None
@@ -343,7 +356,8 @@ def mirror_effect(
     ]
     text = doc_text(spec).lower()
     owners = [a for a in coll.attributes if a.references and a.type != "array"]
-    if "balance" in text and owners and schema and _nested_numeric(schema, "balance"):
+    credit = conv.balance_words and "balance" in text
+    if credit and owners and schema and _nested_numeric(schema, "balance"):
         ref = next((k for k in _entry_keys(coll, m.field) if k.endswith("_id")), None)
         amount = next(
             (k for k in _entry_keys(coll, m.field) if k in ("amount", "total", "value")), None

@@ -29,6 +29,7 @@ from autoforge.synth.checks import (
 )
 from autoforge.synth.classify import READ_CLASSES
 from autoforge.synth.codegen import CodeError, ToolCode, extract_function, from_source
+from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
 from autoforge.synth.report import CheckResult, ToolReport, Usage
@@ -46,6 +47,7 @@ class ToolJob:
     policy: str | None = None
     exclude_examples: set[str] = field(default_factory=set)
     mirrors: list[MirrorEffect] = field(default_factory=list)
+    conventions: Conventions = GENERIC
 
 
 @dataclass
@@ -133,7 +135,7 @@ def _try_template(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     ctx = job.ctx
     c = ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
-    source = render_template(ctx.spec, c, coll, job.paths)
+    source = render_template(ctx.spec, c, coll, job.paths, job.conventions)
     if source is None and c.cls == "lookup" and c.key_param is None:
         source = nested_lookup(ctx.spec, ctx.schema)
     if source is None:
@@ -148,7 +150,9 @@ def skeleton_for(job: ToolJob) -> str:
     c = ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
     excerpt = prompts.relevant_policy(job.policy, ctx.spec)
-    return render_skeleton(ctx.spec, c, coll, job.paths, excerpt, ctx.schema, job.mirrors)
+    return render_skeleton(
+        ctx.spec, c, coll, job.paths, excerpt, ctx.schema, job.mirrors, job.conventions
+    )
 
 
 def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:

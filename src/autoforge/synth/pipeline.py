@@ -24,6 +24,7 @@ from autoforge.llm import LLMClient
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
+from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
 from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
 from autoforge.synth.functions import SynthSettings, ToolJob, synthesize_tool, usage_of
 from autoforge.synth.infer import (
@@ -79,6 +80,7 @@ class SynthOptions:
     fallback: bool = True
     policy: str | None = None
     only: list[str] = field(default_factory=list)
+    conventions: str = "generic"
 
 
 def _sha(value: Any) -> str:
@@ -190,7 +192,7 @@ def _phase1_data(docs: ToolDocs, data: Mapping[str, Any]) -> Phase1:
 
 
 def _job(
-    spec: ToolSpec, p1: Phase1, docs: ToolDocs, policy: str | None
+    spec: ToolSpec, p1: Phase1, docs: ToolDocs, policy: str | None, conv: Conventions = GENERIC
 ) -> tuple[ToolJob, Classification]:
     c = classify_tool(spec, p1.schema, p1.paths)
     happy = happy_arguments(spec, c, p1.schema, p1.test_state)
@@ -204,6 +206,7 @@ def _job(
         policy=policy,
         exclude_examples={t.name for t in docs.tools},
         mirrors=p1.mirrors,
+        conventions=conv,
     )
     return job, c
 
@@ -226,7 +229,10 @@ async def _phase2(
     tools = [t for t in docs.tools if not opts.only or t.name in opts.only]
     reporter.phase("tools", len(tools))
     schema_fp = _sha(p1.schema.model_dump(mode="json"))
-    knobs = [opts.use_templates, opts.llm_tests, opts.fallback, opts.max_repairs]
+    knobs: list[Any] = [opts.use_templates, opts.llm_tests, opts.fallback, opts.max_repairs]
+    conv = conventions_profile(opts.conventions)
+    if conv.name != "generic":
+        knobs.append(conv.name)
     records, resumed = [], []
     for spec in tools:
         fp = _sha([SYNTH_VERSION, _tool_key(spec), schema_fp, knobs])
@@ -235,7 +241,7 @@ async def _phase2(
             resumed.append(spec.name)
             reporter.tool(spec.name, f"{rec.report.status} (stored)")
         else:
-            job, c = _job(spec, p1, docs, policy)
+            job, c = _job(spec, p1, docs, policy, conv)
             reporter.tool(spec.name, f"{c.cls}{' plain' if c.plain else ''}: synthesizing")
             outcome = await synthesize_tool(client, job, settings)
             rec = ToolRecord(fingerprint=fp, report=outcome.report, code=outcome.code)
@@ -347,6 +353,7 @@ async def synthesize(
         tools=[r.report for r in records],
         conformance=check,
         resumed=resumed,
+        conventions=conventions_profile(opts.conventions).name,
     )
     report.usage = after.__class__(
         calls=after.calls - before.calls,

@@ -96,6 +96,9 @@ class SynthesisReport(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     wall_s: float = 0.0
     resumed: list[str] = Field(default_factory=list)
+    conventions: str = Field(
+        default="generic", description="convention profile used (autoforge.synth.conventions)"
+    )
 
     def counts(self) -> dict[str, int]:
         """How many tools ended accepted (template / first try / after repair), fallback, failed."""

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from autoforge.env.signatures import python_param_name
 from autoforge.env.spec import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
+from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.effects import (
     EffectCode,
     MirrorEffect,
@@ -357,12 +358,12 @@ _CALC = """    expr = str(expression)
     return str(round(result, 2))"""
 
 
-def _generic(spec: ToolSpec, c: Classification) -> str:
+def _generic(spec: ToolSpec, c: Classification, conv: Conventions = GENERIC) -> str:
     top, _ = head(spec)
     toks = tokens(spec.name)
     if c.cls == "compute":
         return "\n".join([*top, _CALC])
-    if toks and toks[0] == "transfer":
+    if toks and toks[0] == "transfer" and conv.transfer_reply:
         result = '"Transfer successful"'
     elif toks and toks[0] == "think":
         result = '""'
@@ -372,13 +373,17 @@ def _generic(spec: ToolSpec, c: Classification) -> str:
 
 
 def render_template(
-    spec: ToolSpec, c: Classification, coll: CollectionSchema | None, paths: FieldMap
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema | None,
+    paths: FieldMap,
+    conv: Conventions = GENERIC,
 ) -> str | None:
     """The complete rule-based implementation of a plain tool, or None when it is not plain."""
     if not c.plain:
         return None
     if c.cls in ("generic", "compute"):
-        return _generic(spec, c)
+        return _generic(spec, c, conv)
     if coll is None:
         return None
     if c.cls == "lookup":
@@ -403,21 +408,26 @@ _STATUS_TEXT = (
 
 
 def target_status(
-    verb: str, coll: CollectionSchema, description: str = "", policy: str = ""
+    verb: str,
+    coll: CollectionSchema,
+    description: str = "",
+    policy: str = "",
+    conv: Conventions = GENERIC,
 ) -> tuple[str, str] | None:
     """The status attribute and value a transition sets.
 
     An enum value of the status attribute that starts like the verb wins (``cancel`` ->
     ``cancelled``); then a status the docs state (``status will be changed to 'return
     requested'``, ``mark ... as done``) -- one naming the verb first, from the description, then
-    the policy; then the verb's participle. A collection without any status attribute gets a
-    ``status`` field with the participle of a known transition verb (``cancel_reservation`` ->
-    ``'cancelled'``): the records do not show a status yet (none was ever cancelled), but a
-    transition that records nothing would be invisible.
+    the policy; then the verb's participle. A collection without any status attribute gets
+    none: nothing in the docs or data names the field. The ``tau`` profile
+    (``status_on_statusless``) writes ``status`` = the participle there.
     """
     status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
     if status is None:
-        return ("status", _PARTICIPLE[verb]) if verb in _PARTICIPLE else None
+        if conv.status_on_statusless and verb in _PARTICIPLE:
+            return "status", _PARTICIPLE[verb]
+        return None
     value = _PARTICIPLE.get(verb, f"{verb}ed")
     for option in status.enum or []:
         if option.lower().startswith(verb[:4]) or option.lower() == value:
@@ -439,9 +449,12 @@ def target_status(
     return status.name, value
 
 
-def stored_name(verb: str, param: str) -> str:
-    """Where a transition stores a parameter with no attribute: ``return`` + ``item_ids`` ->
-    ``return_items``, ``cancel`` + ``reason`` -> ``cancel_reason``."""
+def stored_name(verb: str, param: str, conv: Conventions = GENERIC) -> str:
+    """Where a transition stores a parameter with no attribute: under its documented name;
+    with the ``tau`` profile ``<verb>_<plural noun>`` (``return`` + ``item_ids`` ->
+    ``return_items``, ``cancel`` + ``reason`` -> ``cancel_reason``)."""
+    if not conv.verb_plural_names:
+        return param
     toks = tokens(param)
     if len(toks) >= 2 and toks[-1] == "ids":
         return f"{verb}_{'_'.join([*toks[:-2], plural(toks[-2])])}"
@@ -456,6 +469,7 @@ def render_skeleton(
     policy: str = "",
     schema: StateSchema | None = None,
     mirrors: Sequence[MirrorEffect] = (),
+    conv: Conventions = GENERIC,
 ) -> str:
     """A runnable draft for a tool the templates cannot fully write, with TODOs for the LLM.
 
@@ -476,18 +490,20 @@ def render_skeleton(
     lines += _load_record(coll, exprs[c.key_param], c.guard)
     verb = tokens(spec.name)[0] if tokens(spec.name) else ""
     transition = c.cls == "transition"
-    target = target_status(verb, coll, spec.description, policy) if transition else None
-    pair = pair_effect(spec, coll, exprs, verb, replace=not transition)
-    mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
-    if mirror is None and transition:
+    target = target_status(verb, coll, spec.description, policy, conv) if transition else None
+    pair = pair_effect(spec, coll, exprs, verb, replace=not transition, conv=conv)
+    mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors, conv)
+    if mirror is None and transition and conv.negated_refunds:
         mirror = refund_effect(spec, coll, policy)
     if pair is not None:
         lines += pair.checks
     has_difference = pair is not None and "difference" in "\n".join(pair.checks)
-    lines += owned_ref_checks(spec, coll, schema, exprs, c.key_param, policy, has_difference)
+    lines += owned_ref_checks(
+        spec, coll, schema, exprs, c.key_param, policy, has_difference and conv.balance_words
+    )
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
-    lines += _store_params(spec, c, paths, exprs, verb, pair)
+    lines += _store_params(spec, c, paths, exprs, verb, pair, conv)
     for effect in (pair, mirror):
         if effect is not None:
             lines += effect.writes
@@ -505,13 +521,14 @@ def _store_params(
     exprs: Mapping[str, str],
     verb: str,
     pair: EffectCode | None,
+    conv: Conventions = GENERIC,
 ) -> list[str]:
     """Assignments of the parameters a draft can place.
 
-    A transition stores each under its field, else ``<verb>_<param>`` (``return_items``),
-    multisets sorted. An update stores only parameters with a known field: guessing a new
-    top-level name for the rest (``payment_method_id`` on an order) writes what no real tool
-    writes, so those stay TODOs.
+    A transition stores each under its field, else under :func:`stored_name` (multisets
+    sorted with the ``tau`` profile). An update stores only parameters with a known field:
+    guessing a new top-level name for the rest (``payment_method_id`` on an order) writes what
+    no real tool writes, so those stay TODOs.
     """
     lines: list[str] = []
     seen: set[str] = set()
@@ -525,9 +542,9 @@ def _store_params(
                 lines.append(f"    # TODO: use {param}")
                 continue
             known = [param]
-        path = known or [stored_name(verb, param)]
+        path = known or [stored_name(verb, param, conv)]
         value = exprs[param]
-        if known is None and is_multiset(spec, param):
+        if known is None and conv.sorted_multisets and is_multiset(spec, param):
             value = f"sorted({value})"
         lines += set_lines("record", path, value, "    ", seen)
     return lines
