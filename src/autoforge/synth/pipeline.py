@@ -25,6 +25,7 @@ from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
 from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
+from autoforge.synth.doc_rules import extract_rules, guard_for
 from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
 from autoforge.synth.functions import SynthSettings, ToolJob, synthesize_tool, usage_of
 from autoforge.synth.infer import (
@@ -195,6 +196,8 @@ def _job(
     spec: ToolSpec, p1: Phase1, docs: ToolDocs, policy: str | None, conv: Conventions = GENERIC
 ) -> tuple[ToolJob, Classification]:
     c = classify_tool(spec, p1.schema, p1.paths)
+    rules = extract_rules(spec, c, p1.schema, policy, p1.data_state or p1.test_state)
+    c = c.model_copy(update={"guard": guard_for(c, rules)})
     happy = happy_arguments(spec, c, p1.schema, p1.test_state)
     ctx = CheckContext(
         spec=spec, classification=c, schema=p1.schema, state=p1.test_state, happy=happy
@@ -207,6 +210,7 @@ def _job(
         exclude_examples={t.name for t in docs.tools},
         mirrors=p1.mirrors,
         conventions=conv,
+        rules=rules,
     )
     return job, c
 

@@ -68,6 +68,10 @@ class ToolReport(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     wall_s: float = 0.0
     classification_reason: str = ""
+    rules: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="preconditions enforced as guards, each with the sentence it came from",
+    )
 
     @property
     def checks_passed(self) -> int:
