@@ -461,6 +461,26 @@ def stored_name(verb: str, param: str, conv: Conventions = GENERIC) -> str:
     return f"{verb}_{param}"
 
 
+def existing_field(spec: ToolSpec, coll: CollectionSchema, param: str) -> str | None:
+    """An attribute the data already has for a parameter without a field of its own: one named
+    ``<words of the tool's name>_<param>`` (``cancel_order(reason)`` -> ``cancel_reason`` when
+    orders have that attribute; ``update_shipping_address(address)`` -> ``shipping_address``;
+    an id list ``item_ids`` also matches ``<words>_items``)."""
+    toks = tokens(param)
+    bases = [param]
+    if len(toks) >= 2 and toks[-1] == "ids":
+        bases.append("_".join([*toks[:-2], plural(toks[-2])]))
+    stems = {t[:4] for t in tokens(spec.name)}
+    for attr in coll.attributes:
+        for base in bases:
+            if attr.name == base or not attr.name.endswith("_" + base):
+                continue
+            prefix = tokens(attr.name[: -len(base) - 1])
+            if prefix and all(t[:4] in stems for t in prefix):
+                return attr.name
+    return None
+
+
 def render_skeleton(
     spec: ToolSpec,
     c: Classification,
@@ -503,7 +523,7 @@ def render_skeleton(
     )
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
-    lines += _store_params(spec, c, paths, exprs, verb, pair, conv)
+    lines += _store_params(spec, c, paths, exprs, verb, pair, conv, coll)
     for effect in (pair, mirror):
         if effect is not None:
             lines += effect.writes
@@ -522,13 +542,15 @@ def _store_params(
     verb: str,
     pair: EffectCode | None,
     conv: Conventions = GENERIC,
+    coll: CollectionSchema | None = None,
 ) -> list[str]:
     """Assignments of the parameters a draft can place.
 
-    A transition stores each under its field, else under :func:`stored_name` (multisets
-    sorted with the ``tau`` profile). An update stores only parameters with a known field:
-    guessing a new top-level name for the rest (``payment_method_id`` on an order) writes what
-    no real tool writes, so those stay TODOs.
+    A parameter goes to its field, else to an attribute the data has for it
+    (:func:`existing_field`; the ``tau`` profile skips that); a transition stores the rest
+    under :func:`stored_name` (multisets sorted with the ``tau`` profile). An update stores
+    only parameters with a known field: guessing a new top-level name for the rest
+    (``payment_method_id`` on an order) writes what no real tool writes, so those stay TODOs.
     """
     lines: list[str] = []
     seen: set[str] = set()
@@ -537,6 +559,9 @@ def _store_params(
         if param == c.key_param or param in handled:
             continue
         known = paths.get(param)
+        found = existing_field(spec, coll, param) if coll is not None and known is None else None
+        if found is not None and not conv.verb_plural_names:
+            known = [found]
         if known is None and c.cls != "transition":
             if pair is not None:
                 lines.append(f"    # TODO: use {param}")
