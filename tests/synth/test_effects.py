@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.synth import pipeline as P
 from autoforge.synth.conventions import GENERIC, TAU, Conventions
-from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
+from autoforge.synth.effects import MirrorEffect, credit_field, learn_mirror_effects
 from autoforge.synth.functions import SynthSettings, skeleton_for, synthesize_tool
 from autoforge.synth.infer import data_to_state, infer_schema
 from autoforge.tooldocs import ToolDocs
@@ -205,14 +205,15 @@ def test_update_draft_replaces_the_items(phase1: P.Phase1) -> None:
 
 def test_generic_profile_stores_only_what_the_docs_name(phase1: P.Phase1) -> None:
     """Without the tau profile: no ``<verb>_<noun>`` names, no sorting, no difference field, no
-    balance credit, no ``available`` check; the data-learned refund mirror still applies."""
+    ``available`` check; the data-learned refund mirror and the credit the docs state apply."""
     ep = _env(phase1, "cancel_pending_order", conv=GENERIC).episode()
     assert ep.call("cancel_pending_order", {"order_id": "#O3", "reason": "moved"}).ok
     state = ep.snapshot()
     rec = state["orders"]["#O3"]
     assert rec["status"] == "cancelled" and rec["reason"] == "moved" and "cancel_reason" not in rec
     assert [e["transaction_type"] for e in rec["payment_history"]] == ["payment", "refund"]
-    assert state["users"]["ann_1"]["payment_methods"]["gift_card_1"]["balance"] == 50.0
+    # "The refund is added to the user's gift card balance": docs name it, data has it
+    assert state["users"]["ann_1"]["payment_methods"]["gift_card_1"]["balance"] == 60.0
     env = _env(phase1, "exchange_delivered_order_items", conv=GENERIC)
     ep = env.episode()
     args = {"order_id": "#O1", "payment_method_id": "card_2"}
@@ -224,6 +225,21 @@ def test_generic_profile_stores_only_what_the_docs_name(phase1: P.Phase1) -> Non
     rec = ep.snapshot()["orders"]["#O1"]
     assert rec["item_ids"] == ["1002", "1001"] and rec["new_item_ids"] == ["1004", "1002"]
     assert not any(k.endswith("_difference") or k.startswith("exchange_") for k in rec)
+
+
+def test_the_credited_field_is_the_one_the_docs_name_and_the_data_has() -> None:
+    members = CollectionSchema(
+        name="members",
+        primary_key="member_id",
+        attributes=[
+            Attribute(name="member_id", type="id"),
+            Attribute(name="wallets", description="map from id to object with keys: id, points"),
+        ],
+    )
+    schema = StateSchema(collections=[members])
+    assert credit_field(schema, "The fee is added to the member's loyalty points.") == "points"
+    assert credit_field(schema, "The fee is refunded within 5 days.") is None
+    assert credit_field(schema, "The fee is added to the member's balance.") is None  # no such
 
 
 async def test_nested_map_lookup_is_a_template(phase1: P.Phase1) -> None:

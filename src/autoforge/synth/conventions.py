@@ -30,9 +30,8 @@ class Conventions:
       sorted;
     * ``status_on_statusless``: a transition on a collection without any status attribute
       writes ``status`` = the verb's participle;
-    * ``balance_words``: the words ``balance`` and ``available`` name fields (a gift card's
-      ``balance`` credited on refund, checked to cover a difference; an ``available: false``
-      entry refused);
+    * ``balance_words``: the words ``balance`` and ``available`` name fields (a ``balance``
+      checked to cover a difference; an ``available: false`` entry refused);
     * ``negated_refunds``: a refund to the original payment method(s) appends negated copies of
       the payment entries;
     * ``transfer_reply``: a hand-off tool (``transfer_*``) returns ``"Transfer successful"``.

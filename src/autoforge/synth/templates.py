@@ -512,7 +512,7 @@ def render_skeleton(
     transition = c.cls == "transition"
     target = target_status(verb, coll, spec.description, policy, conv) if transition else None
     pair = pair_effect(spec, coll, exprs, verb, replace=not transition, conv=conv)
-    mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors, conv)
+    mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
     if mirror is None and transition and conv.negated_refunds:
         mirror = refund_effect(spec, coll, policy)
     if pair is not None:
