@@ -200,7 +200,13 @@ def _job(
     c = c.model_copy(update={"guard": guard_for(c, rules)})
     happy = happy_arguments(spec, c, p1.schema, p1.test_state)
     ctx = CheckContext(
-        spec=spec, classification=c, schema=p1.schema, state=p1.test_state, happy=happy
+        spec=spec,
+        classification=c,
+        schema=p1.schema,
+        state=p1.test_state,
+        happy=happy,
+        paths=p1.paths.get(c.collection or "", {}),
+        allow_new_attrs=conv.verb_plural_names,
     )
     job = ToolJob(
         ctx=ctx,

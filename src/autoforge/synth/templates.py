@@ -547,10 +547,9 @@ def _store_params(
     """Assignments of the parameters a draft can place.
 
     A parameter goes to its field, else to an attribute the data has for it
-    (:func:`existing_field`; the ``tau`` profile skips that); a transition stores the rest
-    under :func:`stored_name` (multisets sorted with the ``tau`` profile). An update stores
-    only parameters with a known field: guessing a new top-level name for the rest
-    (``payment_method_id`` on an order) writes what no real tool writes, so those stay TODOs.
+    (:func:`existing_field`); the rest stay TODOs: an attribute the schema does not have is
+    what the ``schema_attrs`` check refuses. The ``tau`` profile instead stores a transition's
+    rest under :func:`stored_name` (multisets sorted) and skips :func:`existing_field`.
     """
     lines: list[str] = []
     seen: set[str] = set()
@@ -562,6 +561,9 @@ def _store_params(
         found = existing_field(spec, coll, param) if coll is not None and known is None else None
         if found is not None and not conv.verb_plural_names:
             known = [found]
+        if known is None and not conv.verb_plural_names:
+            lines.append(f"    # TODO: use {param} (no attribute of the schema holds it)")
+            continue
         if known is None and c.cls != "transition":
             if pair is not None:
                 lines.append(f"    # TODO: use {param}")
