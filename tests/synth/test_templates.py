@@ -161,3 +161,18 @@ def test_skeleton_is_a_runnable_draft(todo_docs: ToolDocs, todo_schema: StateSch
         initial_state=synthetic_state(todo_schema),
     )
     assert env.episode().call("complete_task", {"task_id": "TAS-1"}).ok
+
+
+def test_a_lookup_returns_the_fields_its_description_names() -> None:
+    from autoforge.env.spec import Attribute, CollectionSchema
+    from autoforge.synth.templates import returned_fields
+
+    people = CollectionSchema(
+        name="customers",
+        primary_key="customer_id",
+        attributes=[Attribute(name=n) for n in ("customer_id", "name", "email")],
+    )
+    said = "Look up a customer by email. Returns the customer's id and name. Use it first."
+    assert returned_fields(said, people) == ["customer_id", "name"]
+    assert returned_fields("Returns the customer details.", people) == []  # not attributes
+    assert returned_fields("Look up a customer by email.", people) == []  # docs do not say

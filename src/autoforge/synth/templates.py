@@ -187,13 +187,38 @@ def _lookup(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
         else:
             conds.append(f"{got} == {exprs[param]}")
     wants_id = "id" in tokens(spec.name)
+    fields = returned_fields(spec.description, coll)
+    answer = "key" if wants_id else "record"
+    if fields and not wants_id:
+        answer = "{" + ", ".join(f"{f!r}: record.get({f!r})" for f in fields) + "}"
     body = [
         f"    for key, record in state.get({coll.name!r}, {{}}).items():",
         f"        if {' and '.join(conds)}:",
-        f"            return {'key' if wants_id else 'record'}",
+        f"            return {answer}",
         f'    raise ToolError("{_noun(coll)} not found")',
     ]
     return "\n".join([*top, *body])
+
+
+_RETURNS = re.compile(r"\breturns? (?:the |its |their )?(?:\w+'s )?([a-z_ ,]+?)(?:\.|$)", re.I)
+
+
+def returned_fields(description: str, coll: CollectionSchema) -> list[str]:
+    """The attributes a description says a lookup returns ("Returns the customer's id and
+    name." -> ``customer_id``, ``name``), when every named word is an attribute (``id`` is the
+    primary key); empty when the docs do not say, or name something else."""
+    m = _RETURNS.search(description)
+    if m is None:
+        return []
+    words = [w.strip() for w in re.split(r",|\band\b", m.group(1)) if w.strip()]
+    names = {a.name for a in coll.attributes}
+    out = []
+    for word in words:
+        attr = coll.primary_key if word == "id" else word.replace(" ", "_")
+        if attr not in names and attr != coll.primary_key:
+            return []
+        out.append(attr)
+    return out
 
 
 def _list(spec: ToolSpec, coll: CollectionSchema, paths: FieldMap) -> str:
