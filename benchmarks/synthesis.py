@@ -191,6 +191,7 @@ def _suite_probes(tmp: Path) -> dict[str, Any]:
         row[conv] = {
             **rep.figures.rounded(),
             "null": rep.null.rounded(),
+            "missing_tools": rep.missing_tools,
             "disagreements": [
                 f"{d.tool} [{d.kind}] {', '.join(d.what)}" for d in rep.disagreements
             ],

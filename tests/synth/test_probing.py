@@ -37,6 +37,7 @@ def test_the_reference_against_itself_agrees_and_the_null_env_does_not(tmp_path:
     assert f.refusal_agreement == f.result_agreement == f.state_agreement == 1.0
     assert null.refusal_agreement < 0.8 and null.result_agreement == 0.0
     assert set(report.per_tool) >= {"cancel_order", "place_order", "add_review"}
+    assert report.missing_tools == []  # helpers (_require) and imports are not tools
 
 
 def test_a_cancel_that_ignores_the_status_is_caught(tmp_path: Path) -> None:

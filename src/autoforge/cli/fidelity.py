@@ -119,6 +119,8 @@ def _probe(
         )  # fmt: skip
     console.print(table)
     console.print(figures_table(report.figures.rounded(), report.null.rounded(), "probes"))
+    if report.missing_tools:
+        console.print(f"not probed (missing from the env): {', '.join(report.missing_tools)}")
     for d in report.disagreements:
         console.print(
             f"[bold]{d.tool}[/] {d.kind} {json.dumps(d.arguments)[:100]}: {', '.join(d.what)}\n"

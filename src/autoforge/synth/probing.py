@@ -23,6 +23,7 @@ nothing) by the same code.
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import time
 from collections.abc import Callable, Mapping
@@ -123,7 +124,9 @@ class PythonSide:
                 f"--against {path}: cannot load ({type(exc).__name__}: {exc})"
             ) from None
         self.functions: dict[str, Callable[..., Any]] = {
-            k: v for k, v in scope.items() if callable(v) and not k.startswith("_")
+            k: v
+            for k, v in scope.items()
+            if inspect.isfunction(v) and v.__module__ == scope["__name__"] and k[:1] != "_"
         }
         self.state = _plain(state)
         self.schemas = dict(schemas or {})
@@ -353,6 +356,9 @@ class ProbeReport(BaseModel):
     figures: ProbeFigures = Field(default_factory=ProbeFigures)
     null: ProbeFigures = Field(default_factory=ProbeFigures)
     per_tool: dict[str, ToolProbes] = Field(default_factory=dict)
+    missing_tools: list[str] = Field(
+        default_factory=list, description="reference tools the environment lacks (not probed)"
+    )
     disagreements: list[Disagreement] = Field(default_factory=list)
     wall_s: float = 0.0
 
@@ -370,6 +376,7 @@ class ProbeReport(BaseModel):
                 }
                 for k, t in sorted(self.per_tool.items())
             },
+            "missing_tools": self.missing_tools,
             "disagreements": len(self.disagreements),
         }
 
@@ -469,7 +476,11 @@ def run_probes(
     report = ProbeReport(env=str(env_dir), against=against)
     report.figures, report.per_tool, report.disagreements = compare(probes, EnvSide(env), ref)
     report.null, _, _ = compare(probes, NullSide(state), ref)
+    known = {t.name for t in env.spec.tools}
     if isinstance(ref, HttpSide):
         report.figures.state_agreement = report.null.state_agreement = None
+        report.missing_tools = sorted(set(ref.operations) - known)
+    else:
+        report.missing_tools = sorted(set(ref.functions) - known)
     report.wall_s = round(time.monotonic() - start, 2)
     return report
