@@ -62,3 +62,17 @@ def test_transition_status_and_storage_names() -> None:
     bare = CollectionSchema(name="reservations", primary_key="reservation_id", attributes=[])
     assert target_status("cancel", bare) is None
     assert target_status("cancel", bare, conv=TAU) == ("status", "cancelled")
+
+
+def test_convention_profiles_are_named_and_off_by_default() -> None:
+    import pytest
+
+    from autoforge.errors import UserError
+    from autoforge.synth.conventions import GENERIC, conventions_profile
+    from autoforge.synth.pipeline import SynthOptions
+
+    assert conventions_profile(SynthOptions().conventions) is GENERIC
+    assert not any(GENERIC.flags().values())
+    assert all(conventions_profile("tau").flags().values())
+    with pytest.raises(UserError, match="unknown profile"):
+        conventions_profile("tau2")
