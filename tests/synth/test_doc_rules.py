@@ -143,3 +143,29 @@ def test_guards_run_before_the_body_after_the_docstring() -> None:
     assert not ep.call("renew_loan", {"loan_id": "L2", "channel": "desk"}).ok  # returned
     assert ep.snapshot()["loans"]["L2"]["due"] == "2026-01-02"  # nothing written
     assert ep.call("renew_loan", {"loan_id": "L1", "channel": "web"}).ok
+
+
+def test_only_once_becomes_a_uniqueness_guard() -> None:
+    """'may review each book only once': a second review of the same book by the same customer
+    is refused; another book is fine."""
+    docs, policy, data = _bookstore()
+    p1 = P._phase1_data(docs, data)
+    job, _ = P._job(docs.tool("add_review"), p1, docs, policy)
+    unique = next(r for r in job.rules if r.kind == "unique")
+    assert unique.fields == ["customer_id", "book_id"] and "only once" in unique.sentence
+    body = (
+        "def add_review(state, customer_id, book_id, rating, text=None):\n"
+        "    key = f'REV-{len(state[\"reviews\"]) + 1}'\n"
+        "    state['reviews'][key] = {'review_id': key, 'customer_id': customer_id,\n"
+        "                             'book_id': book_id, 'rating': rating, 'text': text}\n"
+        "    return state['reviews'][key]\n"
+    )
+    code = job.guard(from_source(body, "add_review"))
+    spec = EnvironmentSpec(name="b", tools=[docs.tool("add_review")], state_schema=p1.schema)
+    env = Environment.from_parts(spec, code.source, initial_state=p1.data_state)
+    seen = next(iter(data["reviews"].values()))
+    again = {"customer_id": seen["customer_id"], "book_id": seen["book_id"], "rating": 4}
+    refused = env.episode().call("add_review", again)
+    assert not refused.ok and "only once" in refused.content
+    other = next(b for b in data["books"] if b != seen["book_id"])
+    assert env.episode().call("add_review", {**again, "book_id": other}).ok

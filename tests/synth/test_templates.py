@@ -122,10 +122,11 @@ def test_create_update_delete_templates(todo_schema: StateSchema) -> None:
     env = _env(docs, schema, state, {})
     ep = env.episode()
     created = ep.call("create_project", {"name": "Q3"})
-    assert created.ok and created.result["project_id"] == "pro_4"
-    assert ep.state["projects"]["pro_4"]["name"] == "Q3"
-    assert ep.call("rename_project", {"project_id": "pro_4", "name": "Q4"}).ok
-    assert ep.state["projects"]["pro_4"]["name"] == "Q4"
+    # the new key follows the existing keys (PRO-1..PRO-3), not an invented prefix
+    assert created.ok and created.result["project_id"] == "PRO-4"
+    assert ep.state["projects"]["PRO-4"]["name"] == "Q3"
+    assert ep.call("rename_project", {"project_id": "PRO-4", "name": "Q4"}).ok
+    assert ep.state["projects"]["PRO-4"]["name"] == "Q4"
     assert ep.call("delete_project", {"project_id": "PRO-1"}).ok
     assert "PRO-1" not in ep.state["projects"]
     gone = ep.call("delete_project", {"project_id": "PRO-1"})

@@ -9,7 +9,10 @@ A rule is kept only when it is stated about this tool and names values the domai
 * **range** -- a parameter's JSON-schema ``minimum``/``maximum``, or a sentence naming the
   parameter with "from 1 to 5" / "between 1 and 5";
 * **enum** -- a parameter's JSON-schema ``enum``, or a sentence about the tool's action that
-  names the parameter and lists two or more quoted values ("a reason (`a`, `b` or `c`)").
+  names the parameter and lists two or more quoted values ("a reason (`a`, `b` or `c`)");
+* **unique** -- a create whose docs say it may happen "only once" ("may review each book only
+  once"): no record of the collection may already hold the same values of the parameters
+  that name other records (``customer_id`` + ``book_id``).
 
 Each rule keeps the sentence it came from; the synthesis report lists them. :func:`guard_lines`
 renders them as code that raises ``ToolError`` before the tool body runs, and :func:`guarded`
@@ -31,7 +34,7 @@ from autoforge.synth.codegen import ToolCode, extract_function
 from autoforge.synth.naming import singular, tokens
 from autoforge.tooldocs.spec import ToolSpec
 
-RuleKind = Literal["status", "range", "enum"]
+RuleKind = Literal["status", "range", "enum", "unique"]
 
 
 class DocRule(BaseModel):
@@ -46,6 +49,7 @@ class DocRule(BaseModel):
     forbidden: list[Any] = []
     low: float | None = None
     high: float | None = None
+    fields: list[str] = []
     sentence: str
     source: Literal["description", "policy", "parameter schema"]
 
@@ -58,6 +62,8 @@ class DocRule(BaseModel):
                 else f"not {', '.join(map(str, self.forbidden))}"
             )
             return f"{self.collection}.{self.attribute} of {self.param} must be {which}"
+        if self.kind == "unique":
+            return f"one {self.collection} record per {' + '.join(self.fields)}"
         if self.kind == "range":
             return f"{self.param} must be from {self.low:g} to {self.high:g}"
         return f"{self.param} must be one of {', '.join(map(str, self.allowed))}"
@@ -238,6 +244,12 @@ def extract_rules(
     texts += [(s, "policy") for s in sentences(policy or "")]
     write = c.cls not in ("lookup", "list", "compute", "generic")
     for sentence, source in texts:
+        if coll is not None and c.cls == "create" and _ONCE.search(sentence.lower()):
+            unique = _unique_rule(spec, c, coll, sentence, source)
+            if unique is not None and (
+                source == "description" or _action_named(_plain(sentence), spec, "")
+            ):
+                rules.append(unique)
         if coll is not None and c.key_param is not None and write:
             rule = _status_rule(spec, coll, c.key_param, sentence, source, state)
             if rule is not None:
@@ -245,6 +257,22 @@ def extract_rules(
         if source == "description" or _action_named(_plain(sentence), spec, ""):
             rules += _text_rules(spec, sentence, source)
     return _dedupe(rules)
+
+
+_ONCE = re.compile(r"\bonly once\b|\bonce per\b|\bat most once\b")
+
+
+def _unique_rule(
+    spec: ToolSpec, c: Classification, coll: CollectionSchema, sentence: str, source: str
+) -> DocRule | None:
+    names = {a.name for a in coll.attributes}
+    fields = [p for p in spec.param_names if p in c.refs and p in names]
+    if not fields:
+        return None
+    return DocRule(
+        tool=spec.name, kind="unique", param=fields[0], collection=coll.name, fields=fields,
+        sentence=sentence, source=source,  # type: ignore[arg-type]
+    )  # fmt: skip
 
 
 def _dedupe(rules: list[DocRule]) -> list[DocRule]:
@@ -268,6 +296,28 @@ def guard_for(c: Classification, rules: list[DocRule]) -> tuple[str, str] | None
     return None
 
 
+def meet_rules(
+    happy: dict[str, Any], rules: list[DocRule], refs: dict[str, str], state: Any
+) -> dict[str, Any]:
+    """Test arguments that a uniqueness rule does not refuse: the last field of the rule gets
+    another existing key of the collection it references until the combination is new."""
+    out = dict(happy)
+    for rule in rules:
+        if rule.kind != "unique" or not all(f in out for f in rule.fields):
+            continue
+        taken = {
+            tuple(r.get(f) for f in rule.fields)
+            for r in ((state or {}).get(rule.collection) or {}).values()
+            if isinstance(r, dict)
+        }
+        last = rule.fields[-1]
+        for key in (state or {}).get(refs.get(last, ""), {}) or {}:
+            if tuple(out[f] for f in rule.fields) not in taken:
+                break
+            out[last] = key
+    return out
+
+
 def _quote(text: str) -> str:
     short = text if len(text) <= 160 else text[:157] + "..."
     return short.replace("\\", "").replace('"', "'").replace("{", "(").replace("}", ")")
@@ -289,6 +339,13 @@ def guard_lines(rules: list[DocRule], names: dict[str, str]) -> list[str]:
                 f"    if isinstance(_rec, dict) and "
                 f"_rec.get({rule.attribute!r}) {test} {values!r}:",
                 f'        raise ToolError(f"{{{p}}} is {{_rec.get({rule.attribute!r})}}: {why}")',
+            ]
+        elif rule.kind == "unique":
+            same = " and ".join(f"_r.get({f!r}) == {names.get(f, f)}" for f in rule.fields)
+            lines += [
+                f"    for _r in state.get({rule.collection!r}, {{}}).values():",
+                f"        if isinstance(_r, dict) and {same}:",
+                f'            raise ToolError("{why}")',
             ]
         elif rule.kind == "range":
             lines += [

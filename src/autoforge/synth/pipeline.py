@@ -25,7 +25,7 @@ from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
 from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
-from autoforge.synth.doc_rules import extract_rules, guard_for
+from autoforge.synth.doc_rules import extract_rules, guard_for, meet_rules
 from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
 from autoforge.synth.functions import SynthSettings, ToolJob, synthesize_tool, usage_of
 from autoforge.synth.infer import (
@@ -199,6 +199,7 @@ def _job(
     rules = extract_rules(spec, c, p1.schema, policy, p1.data_state or p1.test_state)
     c = c.model_copy(update={"guard": guard_for(c, rules)})
     happy = happy_arguments(spec, c, p1.schema, p1.test_state)
+    happy = meet_rules(happy, rules, c.refs, p1.test_state)
     ctx = CheckContext(
         spec=spec,
         classification=c,

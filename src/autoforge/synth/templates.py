@@ -259,12 +259,14 @@ def _create(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
         body.append(f"    key = {exprs[c.key_param]}")
     else:
         body.append("    key = None")
-    body += [
+    body += [  # a new key in the existing keys' pattern (REV-1, REV-2 -> REV-4), else a default
         "    if key is None:",
+        "        stems = {str(k).rstrip('0123456789') for k in table if str(k)[-1:].isdigit()}",
+        f"        stem = stems.pop() if len(stems) == 1 else {prefix!r}",
         "        n = len(table) + 1",
-        f'        while f"{prefix}{{n}}" in table:',
+        '        while f"{stem}{n}" in table:',
         "            n += 1",
-        f'        key = f"{prefix}{{n}}"',
+        '        key = f"{stem}{n}"',
         "    key = str(key)",
         "    if key in table:",
         f'        raise ToolError(f"{_noun(coll)} already exists: {{key}}")',
