@@ -35,6 +35,9 @@ from pydantic import BaseModel, Field
 
 from autoforge.errors import UserError
 from autoforge.synth.agreement import results_equal
+from autoforge.synth.classify import classify_tool
+from autoforge.synth.doc_rules import extract_rules, status_values
+from autoforge.synth.teststate import happy_arguments
 
 PROBE_SCHEMA_VERSION = 1
 UNKNOWN_ID = "UNKNOWN-404"
@@ -222,10 +225,6 @@ _WRONG_TYPE: dict[str, Any] = {
 
 def make_probes(spec: Any, state: Mapping[str, Any], max_per_kind: int = 6) -> list[Probe]:
     """The probes for every tool of the environment spec ``spec`` over ``state``."""
-    from autoforge.synth.classify import classify_tool
-    from autoforge.synth.doc_rules import extract_rules, status_values
-    from autoforge.synth.teststate import happy_arguments
-
     schema = spec.state_schema
     probes: list[Probe] = []
     for tool in spec.tools:
@@ -234,7 +233,7 @@ def make_probes(spec: Any, state: Mapping[str, Any], max_per_kind: int = 6) -> l
         coll = schema.collection(c.collection) if c.collection else None
         found: list[Probe] = [Probe(tool.name, "valid", dict(base))]
         if coll is not None and c.key_param is not None:
-            found += _status_probes(tool.name, base, c.key_param, coll, state, status_values)
+            found += _status_probes(tool.name, base, c.key_param, coll, state)
             found.append(Probe(tool.name, "unknown id", {**base, c.key_param: UNKNOWN_ID}))
         rules = extract_rules(tool, c, schema, spec.policy, state)
         found += _rule_probes(tool.name, base, rules)
@@ -249,7 +248,6 @@ def _status_probes(
     key: str,
     coll: Any,
     state: Mapping[str, Any],
-    status_values: Callable[..., Any],
 ) -> list[Probe]:
     """One valid call per status the data shows, on a record in that status."""
     found = status_values(coll, state)
