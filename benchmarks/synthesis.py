@@ -13,11 +13,20 @@ Baselines measured in the same run:
 * ``no_repair``: tools accepted without any repair round (the first attempt's outcome is the
   same prompt at temperature 0, so it is read off the full run).
 
-With ``--bench DIR`` the result is also replayed against the benchmark (``autoforge fidelity``).
+With ``--fidelity`` the result is also replayed against the preset's benchmark (``autoforge
+fidelity``, on ``--split``), every figure beside the null environment's.
 
-Run: ``python benchmarks/synthesis.py --preset bookstore`` or
-``python benchmarks/synthesis.py --preset tau2-retail`` (long on 2 shared cores: start it in the
-background with a log). Prints tables and, last, one JSON line with the headline figures.
+``--suite`` measures fidelity over every preset without any model (rules only: templates,
+skeletons, doc-derived guards), once with the generic profile and once with the opt-in ``tau``
+convention profile, side by side: development domains (tau2 retail/airline, train split),
+generalisation (tau2 retail/airline test split, tau2 mock, and the bookstore environment
+synthesized from its docs and data, probed against its hand-written ``tools.py``). Only the
+generic column is a generalisation figure.
+
+Run: ``python benchmarks/synthesis.py --suite`` (a few minutes on 2 shared cores), or
+``python benchmarks/synthesis.py --preset tau2-retail --fidelity`` for one run with the embedded
+model (long: start it in the background with a log). Prints tables and, last, one JSON line with
+the headline figures.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -111,6 +121,136 @@ def _refusing_client() -> LLMClient:
     return LLMClient.scripted([refuse] * 10_000)
 
 
+def _fid_headline(fid: Any) -> dict[str, Any]:
+    """The fidelity figures a run reports, each beside the null environment's."""
+    return {
+        "split": fid.split,
+        **fid.figures.rounded(),
+        "null": fid.null.rounded(),
+        "task_agreement_minus_null": round(fid.figures.task_agreement - fid.null.task_agreement, 4),
+        "wall_s": fid.wall_s,
+        "failed_task_causes": fid.causes(),
+    }
+
+
+# -- the rules-only suite ------------------------------------------------------------------------
+
+SUITE: list[tuple[str, str, str, str]] = [
+    # (label, benchmark dir under tau2-bench, split, role)
+    ("tau2-retail train", "retail", "train", "dev"),
+    ("tau2-airline train", "airline", "train", "dev"),
+    ("tau2-retail test", "retail", "test", "generalisation (held-out tasks)"),
+    ("tau2-airline test", "airline", "test", "held-out tasks of a dev domain"),
+    ("tau2-mock", "mock", "all", "generalisation (held-out domain)"),
+]
+NOT_MEASURED = {
+    "tau2-telecom": "every task starts from its own initial state built by initialization "
+    "actions (set_data_usage, ...) that are not agent tools, and the db diffs index lists; "
+    "the replay loader supports neither",
+    "acebench-agent": "no gt_replay db diff: per-task initial state and a final-state list per "
+    "class; the replay loader does not read that format",
+}
+
+
+def _rules_env(docs: Any, data: Any, out: Path, conventions: str, policy: str | None) -> Path:
+    opts = SynthOptions(max_repairs=0, conventions=conventions, policy=policy, llm_tests=False)
+    asyncio.run(_run(docs, out, _refusing_client(), data, opts))
+    return out
+
+
+def _suite_fidelity(tmp: Path) -> dict[str, Any]:
+    from autoforge.synth.fidelity import run_fidelity
+
+    out: dict[str, Any] = {}
+    for label, domain, split, role in SUITE:
+        d = BENCH_ROOT / "tau2-bench" / domain
+        docs = load_docs([d])
+        data = json.loads((d / "db.json").read_text())
+        row: dict[str, Any] = {"role": role, "split": split}
+        for conv in ("generic", "tau"):
+            env = tmp / f"{domain}-{conv}"
+            if not env.exists():
+                _rules_env(docs, data, env, conv, None)
+            fid = run_fidelity(env, d, split=split)
+            row[conv] = _fid_headline(fid)
+        out[label] = row
+    return out
+
+
+def _suite_probes(tmp: Path) -> dict[str, Any]:
+    from autoforge.synth.probing import run_probes
+
+    root = example_path("bookstore")
+    docs = load_docs([root / "tools.openai.json"])
+    data = json.loads((root / "initial_state.json").read_text())
+    policy = (root / "policy.md").read_text()
+    row: dict[str, Any] = {"role": "generalisation (probes against hand-written tools.py)"}
+    for conv in ("generic", "tau"):
+        env = _rules_env(docs, data, tmp / f"bookstore-{conv}", conv, policy)
+        rep = run_probes(env, str(root / "tools.py"))
+        row[conv] = {
+            **rep.figures.rounded(),
+            "null": rep.null.rounded(),
+            "missing_tools": rep.missing_tools,
+            "disagreements": [
+                f"{d.tool} [{d.kind}] {', '.join(d.what)}" for d in rep.disagreements
+            ],
+        }
+    return row
+
+
+def _suite_table(results: dict[str, Any]) -> Table:
+    table = Table(
+        title="fidelity, rules only (no LLM): generic profile vs tau profile; null beside"
+    )
+    cols = ("preset", "role", "task agr. (null)", "non-trivial agree", "result agr. (null)",
+            "refusal agr. (null)", "tau: task / result")  # fmt: skip
+    for col in cols:
+        table.add_column(col, justify="left" if col in ("preset", "role") else "right")
+    for label, row in results.items():
+        g, t = row["generic"], row["tau"]
+        if "task_agreement" in g:
+            table.add_row(
+                label, row["role"],
+                f"{g['task_agreement']:.3f} ({g['null']['task_agreement']:.3f})",
+                f"{g['nontrivial_agree']}/{g['state_changing_tasks']}",
+                f"{g['result_agreement']:.3f} ({g['null']['result_agreement']:.3f})",
+                f"{g['refusal_agreement']:.3f} ({g['null']['refusal_agreement']:.3f})",
+                f"{t['task_agreement']:.3f} / {t['result_agreement']:.3f}",
+            )  # fmt: skip
+        else:
+            table.add_row(
+                label, row["role"], "-", f"{g['probes']} probes",
+                f"{g['result_agreement']:.3f} ({g['null']['result_agreement']:.3f})",
+                f"{g['refusal_agreement']:.3f} ({g['null']['refusal_agreement']:.3f})",
+                f"- / {t['result_agreement']:.3f}",
+            )  # fmt: skip
+    return table
+
+
+def suite() -> int:
+    """Rules-only fidelity over every preset, generic and tau profiles side by side."""
+    console = Console(width=160)
+    start, cpu0 = time.monotonic(), time.process_time()
+    with tempfile.TemporaryDirectory(prefix="synth-suite-") as tmp:
+        results = _suite_fidelity(Path(tmp))
+        results["bookstore probes"] = _suite_probes(Path(tmp))
+    console.print(_suite_table(results))
+    for label, row in results.items():
+        for d in row["generic"].get("disagreements", []):
+            console.print(f"  {label} disagreement: {d}", highlight=False)
+    headline = {
+        "mode": "rules only (no LLM)",
+        "presets": results,
+        "not_measured": NOT_MEASURED,
+        "wall_s": round(time.monotonic() - start, 1),
+        "cpu_s": round(time.process_time() - cpu0, 1),
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
+    }
+    print(json.dumps(headline))
+    return 0
+
+
 def _rules_only(docs: Any, data: Any, opts: SynthOptions) -> SynthesisReport:
     with tempfile.TemporaryDirectory() as tmp:
         quiet = SynthOptions(**{**opts.__dict__, "max_repairs": 0})
@@ -134,12 +274,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-cache", action="store_true", help="do not reuse cached LLM answers")
     ap.add_argument("--keep", action="store_true", help="resume from --out instead of wiping it")
     ap.add_argument("--fidelity", action="store_true", help="also replay the preset's benchmark")
+    ap.add_argument("--split", default=None, help="splits.json split for --fidelity (test)")
+    ap.add_argument("--conventions", default="generic", help="convention profile: generic|tau")
+    ap.add_argument("--suite", action="store_true", help="rules-only fidelity, every preset")
     args = ap.parse_args(argv)
+    if args.suite:
+        return suite()
     preset = _preset(args.preset)
     docs = load_docs(preset["docs"])
     data = json.loads(Path(preset["data"]).read_text()) if preset.get("data") else None
     policy = Path(preset["policy"]).read_text() if preset.get("policy") else None
-    opts = SynthOptions(max_repairs=args.max_repairs, policy=policy, name=args.preset)
+    opts = SynthOptions(
+        max_repairs=args.max_repairs, policy=policy, name=args.preset, conventions=args.conventions
+    )
     console = Console(width=140)
 
     baseline = _rules_only(docs, data, opts)
@@ -190,20 +337,11 @@ def main(argv: list[str] | None = None) -> int:
         from autoforge.synth.fidelity import run_fidelity
 
         try:
-            fid = run_fidelity(out, preset["bench"])
-            headline["fidelity"] = {
-                "action_agreement": round(fid.action_agreement, 4),
-                "task_agreement": round(fid.task_agreement, 4),
-                "tasks": fid.tasks,
-                "wall_s": fid.wall_s,
-                "failed_task_causes": fid.causes(),
-            }
-            base = run_fidelity(_rules_only_env(docs, data, opts), preset["bench"])
-            headline["fidelity_rules_only"] = {
-                "action_agreement": round(base.action_agreement, 4),
-                "task_agreement": round(base.task_agreement, 4),
-                "failed_task_causes": base.causes(),
-            }
+            fid = run_fidelity(out, preset["bench"], split=args.split)
+            headline["fidelity"] = _fid_headline(fid)
+            rules_env = _rules_only_env(docs, data, opts)
+            base = run_fidelity(rules_env, preset["bench"], split=args.split)
+            headline["fidelity_rules_only"] = _fid_headline(base)
             console.print(_causes_table(fid.causes(), base.causes()))
         except Exception as exc:  # report, do not lose the synthesis figures
             headline["fidelity"] = {"error": f"{type(exc).__name__}: {exc}"}
@@ -214,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{headline['baseline_rules_only_accepted_share']:.0%}.",
         highlight=False,
     )
+    headline["load_avg"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(headline))
     return 0
 

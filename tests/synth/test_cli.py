@@ -63,3 +63,19 @@ def test_fidelity_json_on_a_rules_only_env(
     assert result["per_tool"]["get_task"]["calls"] == 1
     code, _, err = _run(["fidelity", str(tmp_path / "nope"), "--bench", str(bench)], capsys)
     assert code == 2 and "not an environment directory" in err
+
+
+def test_fidelity_against_a_reference_module_prints_the_null_baseline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    env = tmp_path / "bookstore"
+    shutil.copytree(example_path("bookstore"), env)
+    ref = str(example_path("bookstore") / "tools.py")
+    code, out, _ = _run(["fidelity", str(env), "--against", ref, "--json"], capsys)
+    assert code == 0
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["refusal_agreement"] == 1.0 and result["null"]["refusal_agreement"] < 1.0
+    code, _, err = _run(["fidelity", str(env), "--against", str(tmp_path / "x.txt")], capsys)
+    assert code == 2 and "not a directory, a .py file or an http(s) URL" in err

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.synth import pipeline as P
-from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
+from autoforge.synth.conventions import GENERIC, TAU, Conventions
+from autoforge.synth.effects import MirrorEffect, credit_field, learn_mirror_effects
 from autoforge.synth.functions import SynthSettings, skeleton_for, synthesize_tool
 from autoforge.synth.infer import data_to_state, infer_schema
 from autoforge.tooldocs import ToolDocs
@@ -112,8 +113,10 @@ def phase1() -> P.Phase1:
     return P._phase1_data(DOCS, shop_data())
 
 
-def _env(p1: P.Phase1, name: str, source: str | None = None) -> Any:
-    job, _ = P._job(DOCS.tool(name), p1, DOCS, None)
+def _env(p1: P.Phase1, name: str, source: str | None = None, conv: Conventions = TAU) -> Any:
+    """The draft of ``name`` over the shop data; this fixture is shaped like tau-bench retail,
+    so the tau convention profile is on unless ``conv`` says otherwise."""
+    job, _ = P._job(DOCS.tool(name), p1, DOCS, None, conv)
     spec = EnvironmentSpec(name="t", tools=[DOCS.tool(name)], state_schema=p1.schema)
     return Environment.from_parts(spec, source or skeleton_for(job), initial_state=p1.data_state)
 
@@ -200,8 +203,48 @@ def test_update_draft_replaces_the_items(phase1: P.Phase1) -> None:
     assert "item_ids" not in ep.snapshot()["orders"]["#O0"]  # no invented top-level field
 
 
+def test_generic_profile_stores_only_what_the_docs_name(phase1: P.Phase1) -> None:
+    """Without the tau profile: no ``<verb>_<noun>`` names, no sorting, no difference field, no
+    ``available`` check; the data-learned refund mirror and the credit the docs state apply."""
+    ep = _env(phase1, "cancel_pending_order", conv=GENERIC).episode()
+    assert ep.call("cancel_pending_order", {"order_id": "#O3", "reason": "moved"}).ok
+    state = ep.snapshot()
+    rec = state["orders"]["#O3"]
+    # no attribute of the data holds a reason: nothing invented (the schema_attrs check)
+    assert rec["status"] == "cancelled" and "reason" not in rec and "cancel_reason" not in rec
+    assert [e["transaction_type"] for e in rec["payment_history"]] == ["payment", "refund"]
+    # "The refund is added to the user's gift card balance": docs name it, data has it
+    assert state["users"]["ann_1"]["payment_methods"]["gift_card_1"]["balance"] == 60.0
+    env = _env(phase1, "exchange_delivered_order_items", conv=GENERIC)
+    ep = env.episode()
+    args = {"order_id": "#O1", "payment_method_id": "card_2"}
+    obs = ep.call(
+        "exchange_delivered_order_items",
+        {**args, "item_ids": ["1002", "1001"], "new_item_ids": ["1004", "1002"]},
+    )
+    assert obs.ok, obs.content  # 1004 is 'available: false': only the tau profile reads that
+    rec = ep.snapshot()["orders"]["#O1"]
+    assert "item_ids" not in rec and "new_item_ids" not in rec
+    assert not any(k.endswith("_difference") or k.startswith("exchange_") for k in rec)
+
+
+def test_the_credited_field_is_the_one_the_docs_name_and_the_data_has() -> None:
+    members = CollectionSchema(
+        name="members",
+        primary_key="member_id",
+        attributes=[
+            Attribute(name="member_id", type="id"),
+            Attribute(name="wallets", description="map from id to object with keys: id, points"),
+        ],
+    )
+    schema = StateSchema(collections=[members])
+    assert credit_field(schema, "The fee is added to the member's loyalty points.") == "points"
+    assert credit_field(schema, "The fee is refunded within 5 days.") is None
+    assert credit_field(schema, "The fee is added to the member's balance.") is None  # no such
+
+
 async def test_nested_map_lookup_is_a_template(phase1: P.Phase1) -> None:
-    job, _ = P._job(DOCS.tool("get_item_details"), phase1, DOCS, None)
+    job, _ = P._job(DOCS.tool("get_item_details"), phase1, DOCS, None, TAU)
     out = await synthesize_tool(dispatcher({"*": "no code"}), job, SynthSettings())
     assert out.report.source == "template" and out.code is not None
     env = _env(phase1, "get_item_details", out.code.source)
@@ -223,7 +266,7 @@ def cancel_pending_order(state, order_id, reason):
 
 
 async def test_an_answer_dropping_draft_effects_is_not_accepted(phase1: P.Phase1) -> None:
-    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None)
+    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None, TAU)
     client = dispatcher({"synth.tests": {"cases": []}, "*": DROPS_REFUND})
     out = await synthesize_tool(client, job, SynthSettings(max_repairs=1))
     assert out.report.status == "fallback"  # the draft, with the refund, is kept instead
@@ -234,7 +277,7 @@ async def test_an_answer_dropping_draft_effects_is_not_accepted(phase1: P.Phase1
 async def test_an_answer_keeping_the_draft_and_adding_to_it_is_accepted(
     phase1: P.Phase1,
 ) -> None:
-    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None)
+    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None, TAU)
     draft = skeleton_for(job).replace(
         "    return record", "    record['note'] = 1\n    return record"
     )
@@ -262,7 +305,7 @@ def test_a_refund_to_the_original_payment_is_a_negated_entry_and_status_is_recor
         policy="## Cancel reservation\nThe refund will go to original payment methods.",
     )
     p1 = P._phase1_data(docs, data)
-    job, _ = P._job(docs.tool("cancel_reservation"), p1, docs, docs.policy)
+    job, _ = P._job(docs.tool("cancel_reservation"), p1, docs, docs.policy, TAU)
     spec = EnvironmentSpec(name="t", tools=docs.tools, state_schema=p1.schema)
     env = Environment.from_parts(spec, skeleton_for(job), initial_state=p1.data_state)
     ep = env.episode()
@@ -282,7 +325,7 @@ async def test_an_answer_failing_where_the_draft_succeeds_is_not_accepted(
 ) -> None:
     """Seen with the 1.5B model: the draft's writes, then a re-check of the old status that
     always raises. Without the draft comparison such an answer passed every check."""
-    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None)
+    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None, TAU)
     recheck = "    if record.get('status') != 'pending':\n        raise ToolError('not pending')\n"
     broken = skeleton_for(job).replace("    return record", recheck + "    return record")
     client = dispatcher({"synth.tests": {"cases": []}, "*": f"```python\n{broken}\n```"})
@@ -294,7 +337,7 @@ async def test_an_answer_failing_where_the_draft_succeeds_is_not_accepted(
 async def test_draft_effects_are_compared_on_several_records(phase1: P.Phase1) -> None:
     """Seen with the 1.5B model: the balance credit written twice. The happy-path order is
     paid by card, so only probing another (gift-card) order shows the difference."""
-    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None)
+    job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None, TAU)
     assert job.ctx.happy["order_id"] == "#O0"  # paid with card_2: no balance to credit
     draft = skeleton_for(job)
     loop = draft[draft.index("    for e in added:") : draft.index("    # TODO")]

@@ -7,7 +7,11 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.errors import UserError
+from autoforge.synth.agreement import results_equal
 from autoforge.synth.fidelity import MISSING_EFFECTS, apply_diff, normalize, run_fidelity
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -64,7 +68,9 @@ def _bench(root: Path) -> Path:
         {"id": "t3", "actions": [{"name": "get_order", "arguments": {"order_id": "nope"}}]},
     ]  # fmt: skip
     replay = {"tasks": [
-        {"id": "t1", "action_results": [{"error": False}, {"error": False}],
+        {"id": "t1", "action_results": [
+            {"error": False, "observation": json.dumps(DB["orders"]["o1"])},
+            {"error": False, "observation": {**DB["orders"]["o1"], "status": "cancelled"}}],
          "db_diff": [{"op": "replace", "path": ["orders", "o1", "status"], "old": "pending",
                       "new": "cancelled"},
                      {"op": "replace", "path": ["orders", "o1", "cancel_reason"], "old": None,
@@ -107,7 +113,55 @@ def test_faithful_env_agrees_everywhere(tmp_path: Path) -> None:
     assert report.per_tool["cancel_order"].writes == 2  # a write tool, per tools_meta
     assert report.missing_tools == ["refund"] and report.never_exercised == []
     headline = report.headline()
-    assert headline["per_tool"]["get_order"] == {"calls": 2, "agreement": 1.0, "missing": False}
+    assert headline["per_tool"]["get_order"] == {
+        "calls": 2,
+        "agreement": 1.0,
+        "result_agree": "1/1",
+        "missing": False,
+    }
+    assert headline["split"] == "all" and headline["result_agreement"] == 1.0
+    assert headline["nontrivial_agree"] == 1 and headline["state_changing_tasks"] == 1
+
+
+def test_the_null_environment_is_scored_by_the_same_code(tmp_path: Path) -> None:
+    """Doing nothing agrees with a task that has no action and no diff, and with nothing else
+    here: the refusals, the answered read and the write all tell it apart."""
+    bench = _bench(tmp_path)
+    tasks = [*json.loads((bench / "tasks.json").read_text()), {"id": "t4", "actions": []}]
+    (bench / "tasks.json").write_text(json.dumps(tasks))
+    replay = json.loads((bench / "gt_replay.json").read_text())
+    replay["tasks"].append({"id": "t4", "action_results": [], "db_diff": []})
+    (bench / "gt_replay.json").write_text(json.dumps(replay))
+    report = run_fidelity(_env(tmp_path, "good", GOOD), bench)
+    assert report.figures.task_agreement == 1.0 and report.null.task_agreement == 1 / 4
+    assert report.null.nontrivial_agree == 0 and report.figures.nontrivial_agree == 1
+    assert report.null.refusals_matched == 0 and report.figures.refusals_matched == 2
+    assert report.null.result_agreement == 0.0
+    assert report.headline()["task_agreement_minus_null"] == 0.75
+
+
+def test_a_wrong_result_fails_the_action_and_the_task(tmp_path: Path) -> None:
+    """The state is right, but the read returns something else than the oracle's answer."""
+    terse = GOOD.replace(
+        "    return order\n\n\ndef cancel", "    return order['status']\n\n\ndef cancel"
+    )
+    report = run_fidelity(_env(tmp_path, "terse", terse), _bench(tmp_path))
+    first = report.task_results[0]
+    assert first.state_agree and not first.agree
+    assert report.causes() == {"get_order: wrong result": 1}
+    assert report.figures.result_agreement == 0.5  # get_order wrong, cancel_order right
+
+
+def test_tasks_come_from_the_test_split(tmp_path: Path) -> None:
+    bench = _bench(tmp_path)
+    (bench / "splits.json").write_text(json.dumps({"train": ["t1"], "test": ["t2", "t3"]}))
+    env = _env(tmp_path, "good", GOOD)
+    report = run_fidelity(env, bench)
+    assert report.split == "test" and report.tasks == 2
+    assert run_fidelity(env, bench, split="train").tasks == 1
+    assert run_fidelity(env, bench, split="all").tasks == 3
+    with pytest.raises(UserError, match="has splits test, train"):
+        run_fidelity(env, bench, split="dev")
 
 
 def test_wrong_effect_and_missing_guard_are_caught(tmp_path: Path) -> None:
@@ -168,6 +222,14 @@ def test_apply_diff_reproduces_tau_bench_oracle_hashes(benchmarks_dir: Path) -> 
         state = copy.deepcopy(db)
         apply_diff(state, task["db_diff"])
         assert _tau_hash(state) == task["gt_data_hash"], task["id"]
+
+
+def test_results_are_compared_after_the_documented_normalisation() -> None:
+    assert results_equal('{"b": 1, "a": null}', {"b": 1.0})  # JSON text, null key, 1 == 1.0
+    assert results_equal(" yusuf_1 ", "yusuf_1")
+    assert not results_equal([1, 2], [2, 1])  # lists keep their order...
+    assert results_equal({"ids": [1, 2]}, {"ids": [2, 1]}, frozenset({"ids"}))  # ...unless a set
+    assert not results_equal(True, 1)
 
 
 def test_normalize_drops_nulls_and_float_noise() -> None:

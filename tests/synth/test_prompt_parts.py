@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from autoforge.env.spec import Attribute, CollectionSchema
+from autoforge.synth.conventions import TAU
 from autoforge.synth.prompts import relevant_policy
 from autoforge.synth.templates import effect_sentences, stored_name, target_status
 from autoforge.tooldocs.spec import ToolSpec
@@ -53,6 +54,25 @@ def test_transition_status_and_storage_names() -> None:
     )
     assert target_status("complete", plain, "Mark an open task as done.") == ("status", "done")
     assert target_status("archive", plain) == ("status", "archived")
-    assert stored_name("return", "item_ids") == "return_items"
-    assert stored_name("exchange", "new_item_ids") == "exchange_new_items"
-    assert stored_name("cancel", "reason") == "cancel_reason"
+    assert stored_name("return", "item_ids", TAU) == "return_items"
+    assert stored_name("exchange", "new_item_ids", TAU) == "exchange_new_items"
+    assert stored_name("cancel", "reason", TAU) == "cancel_reason"
+    # generic: the documented parameter name; no status invented on a status-less collection
+    assert stored_name("return", "item_ids") == "item_ids"
+    bare = CollectionSchema(name="reservations", primary_key="reservation_id", attributes=[])
+    assert target_status("cancel", bare) is None
+    assert target_status("cancel", bare, conv=TAU) == ("status", "cancelled")
+
+
+def test_convention_profiles_are_named_and_off_by_default() -> None:
+    import pytest
+
+    from autoforge.errors import UserError
+    from autoforge.synth.conventions import GENERIC, conventions_profile
+    from autoforge.synth.pipeline import SynthOptions
+
+    assert conventions_profile(SynthOptions().conventions) is GENERIC
+    assert not any(GENERIC.flags().values())
+    assert all(conventions_profile("tau").flags().values())
+    with pytest.raises(UserError, match="unknown profile"):
+        conventions_profile("tau2")

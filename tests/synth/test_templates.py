@@ -122,10 +122,11 @@ def test_create_update_delete_templates(todo_schema: StateSchema) -> None:
     env = _env(docs, schema, state, {})
     ep = env.episode()
     created = ep.call("create_project", {"name": "Q3"})
-    assert created.ok and created.result["project_id"] == "pro_4"
-    assert ep.state["projects"]["pro_4"]["name"] == "Q3"
-    assert ep.call("rename_project", {"project_id": "pro_4", "name": "Q4"}).ok
-    assert ep.state["projects"]["pro_4"]["name"] == "Q4"
+    # the new key follows the existing keys (PRO-1..PRO-3), not an invented prefix
+    assert created.ok and created.result["project_id"] == "PRO-4"
+    assert ep.state["projects"]["PRO-4"]["name"] == "Q3"
+    assert ep.call("rename_project", {"project_id": "PRO-4", "name": "Q4"}).ok
+    assert ep.state["projects"]["PRO-4"]["name"] == "Q4"
     assert ep.call("delete_project", {"project_id": "PRO-1"}).ok
     assert "PRO-1" not in ep.state["projects"]
     gone = ep.call("delete_project", {"project_id": "PRO-1"})
@@ -161,3 +162,18 @@ def test_skeleton_is_a_runnable_draft(todo_docs: ToolDocs, todo_schema: StateSch
         initial_state=synthetic_state(todo_schema),
     )
     assert env.episode().call("complete_task", {"task_id": "TAS-1"}).ok
+
+
+def test_a_lookup_returns_the_fields_its_description_names() -> None:
+    from autoforge.env.spec import Attribute, CollectionSchema
+    from autoforge.synth.templates import returned_fields
+
+    people = CollectionSchema(
+        name="customers",
+        primary_key="customer_id",
+        attributes=[Attribute(name=n) for n in ("customer_id", "name", "email")],
+    )
+    said = "Look up a customer by email. Returns the customer's id and name. Use it first."
+    assert returned_fields(said, people) == ["customer_id", "name"]
+    assert returned_fields("Returns the customer details.", people) == []  # not attributes
+    assert returned_fields("Look up a customer by email.", people) == []  # docs do not say

@@ -104,6 +104,13 @@ def env(
     only: Annotated[
         list[str] | None, typer.Option("--only", help="Synthesize only these tools.")
     ] = None,
+    conventions: Annotated[
+        str,
+        typer.Option(
+            "--conventions",
+            help="Opt-in benchmark convention profile (generic|tau); off by default.",
+        ),
+    ] = "generic",
     llm_config: LlmConfigOpt = None,
     llm_base_url: LlmBaseUrlOpt = None,
     llm_model: LlmModelOpt = None,
@@ -132,6 +139,7 @@ def env(
         fallback=not no_fallback,
         policy=policy_text,
         only=list(only or []),
+        conventions=conventions,
     )
     console = Console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())

@@ -10,7 +10,9 @@ compilation, signature binding) on a small test state and called:
 * ``deterministic`` — the same call on the same state gives the same result and state;
 * ``read_only`` — read tools leave the state unchanged; ``writes`` — a successful write changes it;
 * ``unknown_id`` — a key naming no record gives a ToolError, not a crash or a success;
-* ``test:<n>`` — the LLM-proposed test cases (expected error or success).
+* ``test:<n>`` — the LLM-proposed test cases (expected error or success);
+* what the docs and data make checkable (:mod:`autoforge.synth.doc_checks`): ``schema_attrs``,
+  ``untouched:<param>``, ``list_return``, ``id_pattern``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autoforge.env.spec import EnvironmentSpec, StateSchema
+from autoforge.synth import doc_checks
 from autoforge.synth.classify import READ_CLASSES, Classification
 from autoforge.synth.codegen import ToolCode
 from autoforge.synth.report import CheckResult
@@ -61,6 +64,8 @@ class CheckContext:
     state: State
     happy: dict[str, Any]
     cases: list[TestCase] = field(default_factory=list)
+    paths: Mapping[str, list[str]] = field(default_factory=dict)
+    allow_new_attrs: bool = False
 
 
 def _call_text(name: str, args: Mapping[str, Any]) -> str:
@@ -120,12 +125,25 @@ def _happy_checks(env: Any, ctx: CheckContext) -> list[CheckResult]:
     detail = "" if same else f"{call} gave different results or states on two identical runs"
     out.append(CheckResult(name="deterministic", ok=same, detail=detail))
     changed = ep1.state_hash() != base_hash
-    if c.cls in READ_CLASSES:
+    out += _doc_checks(env, ctx, obs1, ep1.snapshot() if changed else None)
+    if c.cls in READ_CLASSES or ctx.spec.access == "read":
         detail = "" if not changed else f"{call} changed the state but {name} only reads"
         out.append(CheckResult(name="read_only", ok=not changed, detail=detail))
     elif obs1.ok:
         detail = "" if changed else f"{call} succeeded but changed nothing in the state"
         out.append(CheckResult(name="writes", ok=changed, detail=detail))
+    return out
+
+
+def _doc_checks(env: Any, ctx: CheckContext, obs: Any, after: Any) -> list[CheckResult]:
+    """The checks the docs and data make possible (:mod:`autoforge.synth.doc_checks`)."""
+    out = doc_checks.list_return_check(ctx, obs)
+    if after is not None and obs.ok:
+        if not ctx.allow_new_attrs:
+            out += doc_checks.schema_attrs_check(ctx, ctx.state, after)
+        out += doc_checks.id_pattern_check(ctx, ctx.state, after)
+    if obs.ok:
+        out += doc_checks.untouched_check(env, ctx, ctx.paths)
     return out
 
 

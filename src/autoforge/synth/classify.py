@@ -61,8 +61,6 @@ _FILLER = {
     "on",
     "my",
     "new",
-    "pending",
-    "delivered",
     "current",
 }
 
@@ -89,9 +87,14 @@ def _collection_for_token(tok: str, schema: StateSchema) -> CollectionSchema | N
 
 
 def target_collection(spec: ToolSpec, schema: StateSchema) -> CollectionSchema | None:
-    """The collection a tool acts on: first noun of its name, else the collection of an id param."""
+    """The collection a tool acts on: first noun of its name, else the collection of an id param.
+
+    Words of the name that are enum values in the schema (``pending`` in
+    ``cancel_pending_order`` when some status takes that value) qualify the noun: skipped.
+    """
+    values = {v.lower() for c in schema.collections for a in c.attributes for v in a.enum or []}
     for tok in tokens(spec.name)[1:] or tokens(spec.name):
-        if tok in _FILLER or tok in _VERBS:
+        if tok in _FILLER or tok in _VERBS or tok in values:
             continue
         coll = _collection_for_token(tok, schema)
         if coll is not None:

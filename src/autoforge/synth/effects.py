@@ -7,15 +7,16 @@ model:
 * **mirrored list entries, learned from data.** When every record in status ``S`` carries, in a
   list of objects, a copy of each entry with one field switched (each ``payment`` entry of a
   cancelled order has a ``refund`` twin), a transition into ``S`` appends those copies;
-* **balance credit, from the docs.** When the docs say the amount goes to a *balance* and the
-  data has a numeric ``balance`` field in a map the record's owner holds (a user's payment
-  methods), the mirrored amount is added there;
-* **paired id lists, from the docs.** ``item_ids`` + ``new_item_ids`` with an
-  ``X difference`` in the docs: each old id must be an entry of the record (counted, so
-  duplicates need as many entries), each new id an existing, available catalogue entry (found
-  by key anywhere in the state), and ``<verb>_X_difference`` stores the sum of new minus old;
-* **multiset parameters.** A list the docs say may hold duplicates is stored sorted (its
-  canonical form).
+* **paired id lists, from the docs.** ``item_ids`` + ``new_item_ids``: each old id must be an
+  entry of the record (counted, so duplicates need as many entries), each new id an existing
+  catalogue entry (found by key anywhere in the state);
+* **credit, from docs and data.** A refund the docs say is *added to* a field the data has in a
+  map the record's owner holds (``... added to the user's gift card balance``) is credited there.
+
+Rules that encode one benchmark's storage conventions rather than anything the docs or data
+state (an ``available`` flag, ``<verb>_X_difference``, a ``balance`` that must cover a
+difference, negated refund entries) run only under the ``tau`` profile
+(:mod:`autoforge.synth.conventions`).
 
 A lookup by an id that keys a nested map (``item_id`` inside products' ``variants``) also gets
 a template here (:func:`nested_lookup`).
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.naming import plural, singular, tokens
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -179,13 +181,29 @@ def _list_with(coll: CollectionSchema, *keys: str) -> str | None:
     return None
 
 
-def _nested_numeric(schema: StateSchema, word: str) -> bool:
-    """Whether some map attribute's objects have a field called ``word``."""
-    return any(
-        a.description.startswith("map from id") and word in a.description.split(":", 1)[1]
+_CREDIT = re.compile(r"\b(?:added|credited|returned) (?:back )?to\b([^.]*)", re.IGNORECASE)
+
+
+def credit_field(schema: StateSchema, text: str) -> str | None:
+    """The field a refund is credited to, when the docs say so and the data has it.
+
+    A sentence saying the amount is *added to* / *credited to* something, naming a field of the
+    objects in some map attribute (``... added to the user's gift card balance`` and payment
+    methods with a ``balance``): that field. Docs and data decide the name, not this code.
+    """
+    keys = {
+        k.strip()
         for c in schema.collections
         for a in c.attributes
-    )
+        if a.description.startswith("map from id") and ":" in a.description
+        for k in a.description.split(":", 1)[1].split(",")
+    }
+    for m in _CREDIT.finditer(text):
+        words = re.findall(r"[a-z_]+", m.group(1).lower())
+        found = next((w for w in words if w in keys and not w.endswith("id")), None)
+        if found is not None:
+            return found
+    return None
 
 
 # -- code ---------------------------------------------------------------------------------------
@@ -218,10 +236,12 @@ def pair_effect(
     verb: str,
     *,
     replace: bool = False,
+    conv: Conventions = GENERIC,
 ) -> EffectCode | None:
-    """Old/new id lists: validate both; a transition stores the summed difference the docs
-    name (``<verb>_price_difference``), an update (``replace``) copies each new entry's shared
-    fields (id, price, options) over the old one instead."""
+    """Old/new id lists: validate both; an update (``replace``) copies each new entry's shared
+    fields (id, price, options) over the old one. With the ``tau`` profile a transition also
+    stores the summed difference the docs name (``<verb>_price_difference``) and an entry
+    marked ``available: false`` is refused."""
     pair = id_pairs(spec)
     if pair is None:
         return None
@@ -250,8 +270,14 @@ def pair_effect(
         "        entry = _find_entry(new_id)",
         "        if entry is None:",
         '            raise ToolError(f"not found: {new_id}")',
-        "        if entry.get('available') is False:",
-        '            raise ToolError(f"not available: {new_id}")',
+        *(
+            [
+                "        if entry.get('available') is False:",
+                '            raise ToolError(f"not available: {new_id}")',
+            ]
+            if conv.balance_words
+            else []
+        ),
         "        swaps.append((old, entry))",
     ]
     if word:
@@ -267,7 +293,11 @@ def pair_effect(
             "                old[key] = dict(value) if isinstance(value, dict) else value",
         ]
         return EffectCode(checks=checks, writes=writes, stored={old, new})
-    writes = [f"    record[{f'{verb}_{word}_difference'!r}] = round(difference, 2)"] if word else []
+    writes = (
+        [f"    record[{f'{verb}_{word}_difference'!r}] = round(difference, 2)"]
+        if word and conv.difference_field
+        else []
+    )
     return EffectCode(checks=checks, writes=writes, stored=set())
 
 
@@ -331,7 +361,8 @@ def mirror_effect(
     status: str | None,
     mirrors: Sequence[MirrorEffect],
 ) -> EffectCode | None:
-    """Append the learned mirrored entries; credit a balance when the docs say so."""
+    """Append the learned mirrored entries; credit the amount to the field the docs name
+    (:func:`credit_field`) in the record owner's map."""
     m = next((x for x in mirrors if x.collection == coll.name and x.status == status), None)
     if m is None:
         return None
@@ -343,13 +374,14 @@ def mirror_effect(
     ]
     text = doc_text(spec).lower()
     owners = [a for a in coll.attributes if a.references and a.type != "array"]
-    if "balance" in text and owners and schema and _nested_numeric(schema, "balance"):
+    field = credit_field(schema, text) if schema else None
+    if field and owners and schema:
         ref = next((k for k in _entry_keys(coll, m.field) if k.endswith("_id")), None)
         amount = next(
             (k for k in _entry_keys(coll, m.field) if k in ("amount", "total", "value")), None
         )
         if ref and amount:
-            writes += _credit_lines(owners[0].name, str(owners[0].references), ref, amount)
+            writes += _credit_lines(owners[0].name, str(owners[0].references), ref, amount, field)
     return EffectCode(checks=[], writes=writes, stored=set())
 
 
@@ -392,15 +424,15 @@ def _entry_keys(coll: CollectionSchema, name: str) -> list[str]:
     return [k.strip() for k in attr.description.split(":", 1)[1].split(",")]
 
 
-def _credit_lines(owner_attr: str, owner_coll: str, ref: str, amount: str) -> list[str]:
+def _credit_lines(owner_attr: str, owner_coll: str, ref: str, amount: str, field: str) -> list[str]:
     return [
         f"    owner = state.get({owner_coll!r}, {{}}).get(str(record.get({owner_attr!r})))",
         "    for e in added:",
         "        for value in (owner or {}).values():",
         f"            held = value.get(e.get({ref!r})) if isinstance(value, dict) else None",
-        "            if isinstance(held, dict) and isinstance(held.get('balance'), (int, float)):",
+        f"            if isinstance(held, dict) and isinstance(held.get({field!r}), (int, float)):",
         f"                credit = float(e.get({amount!r}) or 0)",
-        "                held['balance'] = round(held['balance'] + credit, 2)",
+        f"                held[{field!r}] = round(held[{field!r}] + credit, 2)",
     ]
 
 

@@ -3,14 +3,20 @@
 The benchmark's ``db.json`` becomes the state; every task's ground-truth actions are replayed
 in the synthesized environment and compared with the oracle's recording (``gt_replay.json``):
 
-* action level: the error flag must match; a write (an action that changed our state, or whose
-  oracle tool mutates state) must have changed something, and every value it wrote that no
-  later action overwrote must equal the oracle's final value at that path; a read must leave
-  our state alone;
-* task level: the final state must equal the oracle's (records changed on either side compared
-  after dropping ``None`` fields, since tau2 dumps unset optional fields as ``null``).
+* action level: the error flag must match; where the oracle answered, the returned value must
+  equal its recorded observation (:mod:`autoforge.synth.agreement` says how results are
+  normalised); a write (an action that changed our state, or whose oracle tool mutates state)
+  must have changed something, and every value it wrote that no later action overwrote must
+  equal the oracle's final value at that path; a read must leave our state alone;
+* task level: every action agrees and the final state equals the oracle's (records changed on
+  either side compared after dropping ``None`` fields, since tau2 dumps unset optional fields
+  as ``null``).
 
-The oracle's final state is the initial state with the recorded ``db_diff`` applied.
+Every figure is computed twice by the same code: for the environment and for the null
+environment (every call succeeds, returns nothing, changes nothing), so a figure that doing
+nothing reaches is visible as such. Tasks come from one split of ``splits.json`` (``test`` by
+default when there is one). The oracle's final state is the initial state with the recorded
+``db_diff`` applied.
 """
 
 from __future__ import annotations
@@ -24,9 +30,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autoforge.errors import UserError
+from autoforge.synth.agreement import results_equal
 from autoforge.synth.infer import data_to_state
 
-FIDELITY_SCHEMA_VERSION = 2
+FIDELITY_SCHEMA_VERSION = 3
 MISSING_EFFECTS = "all actions agree, final state differs (missing effects)"
 
 
@@ -145,6 +152,8 @@ class ToolFidelity(BaseModel):
     calls: int = 0
     agree: int = 0
     error_flag_agree: int = 0
+    results: int = 0
+    result_agree: int = 0
     writes: int = 0
     write_agree: int = 0
     missing: bool = False
@@ -156,14 +165,47 @@ class ToolFidelity(BaseModel):
 
 
 class TaskFidelity(BaseModel):
-    """One task: whether the final state matches the oracle, and which actions disagreed."""
+    """One task: whether every action and the final state agree, and which actions did not."""
 
     id: str
     agree: bool
+    state_agree: bool = False
+    changes_state: bool = False
     actions: int
     actions_agree: int
     disagreements: list[str] = Field(default_factory=list)
     cause: str = ""
+
+
+class Figures(BaseModel):
+    """The agreement figures of one environment over one benchmark split.
+
+    * ``task_agreement``: tasks whose every action agrees (error flag, result, state) and whose
+      final state equals the oracle's;
+    * ``state_task_agreement``: tasks whose final state alone equals the oracle's;
+    * ``nontrivial_agree``: agreeing tasks whose oracle changes the state (of
+      ``state_changing_tasks``);
+    * ``action_agreement``: actions agreeing on error flag, result and state change;
+    * ``result_agreement``: of the actions the oracle answered, those we answered with the same
+      result (after :func:`autoforge.synth.agreement.normalize_result`);
+    * ``refusal_agreement``: actions whose acceptance/refusal matches the oracle's;
+      ``refusals_matched`` of ``oracle_refusals``: the oracle's refusals we refused too.
+    """
+
+    tasks: int = 0
+    actions: int = 0
+    task_agreement: float = 0.0
+    state_task_agreement: float = 0.0
+    nontrivial_agree: int = 0
+    state_changing_tasks: int = 0
+    action_agreement: float = 0.0
+    result_agreement: float = 0.0
+    refusal_agreement: float = 0.0
+    oracle_refusals: int = 0
+    refusals_matched: int = 0
+
+    def rounded(self) -> dict[str, Any]:
+        return {k: round(v, 4) if isinstance(v, float) else v for k, v in self.model_dump().items()}
 
 
 class FidelityReport(BaseModel):
@@ -172,11 +214,17 @@ class FidelityReport(BaseModel):
     schema_version: int = FIDELITY_SCHEMA_VERSION
     env: str
     bench: str
+    split: str = "all"
     tasks: int = 0
     skipped_tasks: int = 0
     actions: int = 0
     action_agreement: float = 0.0
     task_agreement: float = 0.0
+    figures: Figures = Field(default_factory=Figures)
+    null: Figures = Field(
+        default_factory=Figures,
+        description="the same figures for the null environment (every call succeeds, no change)",
+    )
     per_tool: dict[str, ToolFidelity] = Field(default_factory=dict)
     never_exercised: list[str] = Field(default_factory=list)
     missing_tools: list[str] = Field(default_factory=list)
@@ -195,12 +243,19 @@ class FidelityReport(BaseModel):
     def headline(self) -> dict[str, Any]:
         """The JSON a script or the CLI prints last."""
         return {
-            "action_agreement": round(self.action_agreement, 4),
-            "task_agreement": round(self.task_agreement, 4),
-            "tasks": self.tasks,
-            "actions": self.actions,
+            "split": self.split,
+            **self.figures.rounded(),
+            "null": self.null.rounded(),
+            "task_agreement_minus_null": round(
+                self.figures.task_agreement - self.null.task_agreement, 4
+            ),
             "per_tool": {
-                name: {"calls": t.calls, "agreement": round(t.agreement, 4), "missing": t.missing}
+                name: {
+                    "calls": t.calls,
+                    "agreement": round(t.agreement, 4),
+                    "result_agree": f"{t.result_agree}/{t.results}",
+                    "missing": t.missing,
+                }
                 for name, t in sorted(self.per_tool.items())
             },
             "never_exercised": self.never_exercised,
@@ -215,6 +270,8 @@ class FidelityReport(BaseModel):
 
 # -- benchmark loading -------------------------------------------------------------------------
 
+_NO_OUTPUT = object()
+
 
 @dataclass
 class BenchAction:
@@ -223,6 +280,7 @@ class BenchAction:
     name: str
     arguments: dict[str, Any]
     oracle_error: bool
+    oracle_output: Any = _NO_OUTPUT
 
 
 @dataclass
@@ -244,6 +302,7 @@ class Bench:
     tasks: list[BenchTask]
     writes: set[str] = field(default_factory=set)
     tool_names: list[str] = field(default_factory=list)
+    split: str = "all"
 
 
 def _read_json(path: Path) -> Any:
@@ -260,15 +319,46 @@ def _task_actions(task: Mapping[str, Any]) -> list[dict[str, Any]]:
     return list(actions if actions is not None else task.get("actions") or [])
 
 
-def load_bench(path: Path) -> Bench:
-    """Read ``db.json``, ``tasks.json``, ``gt_replay.json`` (and ``tools_meta.json``)."""
+def split_ids(path: Path, split: str | None) -> tuple[str, set[str] | None]:
+    """The task ids of ``split`` in ``path/splits.json``.
+
+    ``None`` picks ``test`` when the file has one (so a reported figure is on held-out tasks),
+    else every task; ``"all"`` is every task. An unknown split is a :class:`UserError`.
+    """
+    file = path / "splits.json"
+    splits = json.loads(file.read_text(encoding="utf-8")) if file.is_file() else {}
+    if split is None:
+        split = "test" if "test" in splits else "all"
+    if split == "all":
+        return "all", None
+    if split not in splits:
+        have = ", ".join(sorted(splits)) or "none (no splits.json)"
+        raise UserError(f"--split {split!r}: {path} has splits {have}; or use --split all")
+    return split, {str(i) for i in splits[split]}
+
+
+def _bench_action(raw: Mapping[str, Any], result: Mapping[str, Any] | None) -> BenchAction:
+    return BenchAction(
+        name=str(raw["name"]),
+        arguments=dict(raw.get("arguments") or {}),
+        oracle_error=bool((result or {}).get("error")),
+        oracle_output=(result or {}).get("observation", _NO_OUTPUT),
+    )
+
+
+def load_bench(path: Path, split: str | None = None) -> Bench:
+    """Read ``db.json``, ``tasks.json``, ``gt_replay.json`` (and ``tools_meta.json``), keeping
+    the tasks of ``split`` (:func:`split_ids`)."""
     state, _ = data_to_state(_read_json(path / "db.json"))
     tasks_raw = _read_json(path / "tasks.json")
     replay = _read_json(path / "gt_replay.json")
+    split_name, wanted = split_ids(path, split)
     by_id = {str(t["id"]): t for t in replay.get("tasks", [])}
     tasks = []
     for raw in tasks_raw:
         tid = str(raw["id"])
+        if wanted is not None and tid not in wanted:
+            continue
         oracle = by_id.get(tid)
         acts = _task_actions(raw)
         skip = ""
@@ -280,12 +370,7 @@ def load_bench(path: Path) -> Bench:
             skip = "user-side actions"
         results = (oracle or {}).get("action_results", [])
         actions = [
-            BenchAction(
-                name=str(a["name"]),
-                arguments=dict(a.get("arguments") or {}),
-                oracle_error=bool(results[i].get("error")) if i < len(results) else False,
-            )
-            for i, a in enumerate(acts)
+            _bench_action(a, results[i] if i < len(results) else None) for i, a in enumerate(acts)
         ]
         diff = list((oracle or {}).get("db_diff", []))
         tasks.append(BenchTask(id=tid, actions=actions, diff=diff, skipped=skip))
@@ -300,7 +385,9 @@ def load_bench(path: Path) -> Bench:
     if tools_path.is_file():
         for t in json.loads(tools_path.read_text(encoding="utf-8")):
             names.append(str((t.get("function") or t).get("name")))
-    return Bench(path=path, state=state, tasks=tasks, writes=writes, tool_names=names)
+    return Bench(
+        path=path, state=state, tasks=tasks, writes=writes, tool_names=names, split=split_name
+    )
 
 
 # -- replay ------------------------------------------------------------------------------------
@@ -323,6 +410,8 @@ class _Verdict:
     agree: bool
     flag_ok: bool
     write: bool
+    oracle_error: bool = False
+    result_ok: bool | None = None
     why: str = ""
     kind: str = ""
 
@@ -346,7 +435,16 @@ def _verdict(
     ours_error = not obs.ok
     is_write = bool(changed) or action.name in bench.writes
     flag_ok = ours_error == action.oracle_error
-    v = _Verdict(tool=action.name, agree=flag_ok, flag_ok=flag_ok, write=is_write)
+    v = _Verdict(
+        tool=action.name,
+        agree=flag_ok,
+        flag_ok=flag_ok,
+        write=is_write,
+        oracle_error=action.oracle_error,
+    )
+    answered = not action.oracle_error and action.oracle_output is not _NO_OUTPUT
+    if answered:
+        v.result_ok = obs.ok and results_equal(obs.content, action.oracle_output)
     if action.name not in known:
         v.why, v.kind = "tool missing from the environment", "missing tool"
     elif not flag_ok:
@@ -356,6 +454,8 @@ def _verdict(
         v.agree, v.why, v.kind = False, "write changed nothing", "write changed nothing"
     elif changed and bench.writes and action.name not in bench.writes:
         v.agree, v.why, v.kind = False, "read tool changed the state", "read changed the state"
+    elif v.result_ok is False:
+        v.agree, v.why, v.kind = False, f"result differs: {obs.content[:120]}", "wrong result"
     return v
 
 
@@ -424,6 +524,7 @@ def _replay_task(env: Any, task: BenchTask, bench: Bench, known: set[str]) -> _R
         obs = ep.call(action.name, action.arguments)
         after_hash = ep.state_hash()
         changed: set[RecordKey] = set()
+        changes: list[tuple[list[Any], Any]] = []
         if after_hash != before_hash:
             after = ep.snapshot()
             changed = changed_records(before, after)
@@ -432,7 +533,7 @@ def _replay_task(env: Any, task: BenchTask, bench: Bench, known: set[str]) -> _R
             before, before_hash = after, after_hash
         v = _verdict(action, obs, changed, task, bench, known)
         verdicts.append(v)
-        if v.agree and changed:
+        if v.flag_ok and changed and action.name in known:
             pending.append((v, changes))
     oracle = _Oracle(bench.state, task.diff)
     for v, leafs in pending:
@@ -443,8 +544,9 @@ def _replay_task(env: Any, task: BenchTask, bench: Bench, known: set[str]) -> _R
 
 def _score_task(task: BenchTask, replay: _Replay, initial: Mapping[str, Any]) -> TaskFidelity:
     keys = changed_records(initial, replay.final) | diff_records(task.diff)
-    agree = records_agree(replay.final, initial, task.diff, keys)
+    state_agree = records_agree(replay.final, initial, task.diff, keys)
     first = next((v for v in replay.verdicts if not v.agree), None)
+    agree = state_agree and first is None
     cause = ""
     if not agree:
         writes = sorted({v.tool for v in replay.verdicts if v.write})
@@ -454,6 +556,8 @@ def _score_task(task: BenchTask, replay: _Replay, initial: Mapping[str, Any]) ->
     return TaskFidelity(
         id=task.id,
         agree=agree,
+        state_agree=state_agree,
+        changes_state=bool(task.diff),
         cause=cause,
         actions=len(replay.verdicts),
         actions_agree=sum(v.agree for v in replay.verdicts),
@@ -463,44 +567,81 @@ def _score_task(task: BenchTask, replay: _Replay, initial: Mapping[str, Any]) ->
     )
 
 
-def run_fidelity(env_dir: Path, bench_dir: Path, *, limit: int | None = None) -> FidelityReport:
-    """Replay every task of ``bench_dir`` in the environment at ``env_dir``; score agreement."""
-    import time
+@dataclass
+class _Run:
+    """One environment replayed over a benchmark split."""
 
-    start = time.monotonic()
-    bench = load_bench(bench_dir)
-    env = _load_env(env_dir, bench.state)
-    known = {t.name for t in env.spec.tools}
-    report = FidelityReport(env=str(env_dir), bench=str(bench_dir))
-    report.missing_tools = sorted(set(bench.tool_names) - known)
-    used: set[str] = set()
-    tasks = [t for t in bench.tasks if not t.skipped]
-    report.skipped_tasks = len(bench.tasks) - len(tasks)
-    for task in tasks[:limit] if limit else tasks:
+    results: list[TaskFidelity] = field(default_factory=list)
+    verdicts: list[_Verdict] = field(default_factory=list)
+    per_tool: dict[str, ToolFidelity] = field(default_factory=dict)
+
+
+def _replay_all(env: Any, bench: Bench, tasks: list[BenchTask], known: set[str]) -> _Run:
+    run = _Run()
+    for task in tasks:
         replay = _replay_task(env, task, bench, known)
-        result = _score_task(task, replay, bench.state)
-        report.task_results.append(result)
+        run.results.append(_score_task(task, replay, bench.state))
         for v in replay.verdicts:
-            used.add(v.tool)
-            stats = report.per_tool.setdefault(v.tool, ToolFidelity(missing=v.tool not in known))
+            run.verdicts.append(v)
+            stats = run.per_tool.setdefault(v.tool, ToolFidelity(missing=v.tool not in known))
             stats.calls += 1
             stats.agree += v.agree
             stats.error_flag_agree += v.flag_ok
+            stats.results += v.result_ok is not None
+            stats.result_agree += bool(v.result_ok)
             stats.writes += v.write
             stats.write_agree += v.agree and v.write
             if v.kind:
                 stats.kinds[v.kind] = stats.kinds.get(v.kind, 0) + 1
-    _finish(report, known, used)
+    return run
+
+
+def figures(results: Sequence[TaskFidelity], verdicts: Sequence[_Verdict]) -> Figures:
+    """The :class:`Figures` of one replay (ours or the null environment's)."""
+    f = Figures(tasks=len(results), actions=len(verdicts))
+    if results:
+        f.task_agreement = sum(r.agree for r in results) / len(results)
+        f.state_task_agreement = sum(r.state_agree for r in results) / len(results)
+    f.state_changing_tasks = sum(r.changes_state for r in results)
+    f.nontrivial_agree = sum(r.agree and r.changes_state for r in results)
+    if verdicts:
+        f.action_agreement = sum(v.agree for v in verdicts) / len(verdicts)
+        f.refusal_agreement = sum(v.flag_ok for v in verdicts) / len(verdicts)
+    answered = [v for v in verdicts if v.result_ok is not None]
+    if answered:
+        f.result_agreement = sum(bool(v.result_ok) for v in answered) / len(answered)
+    f.oracle_refusals = sum(v.oracle_error for v in verdicts)
+    f.refusals_matched = sum(v.oracle_error and v.flag_ok for v in verdicts)
+    return f
+
+
+def run_fidelity(
+    env_dir: Path, bench_dir: Path, *, limit: int | None = None, split: str | None = None
+) -> FidelityReport:
+    """Replay the tasks of ``split`` of ``bench_dir`` in the environment at ``env_dir`` and in
+    the null environment; score both with the same code."""
+    import time
+
+    from autoforge.synth.agreement import NullEnvironment
+
+    start = time.monotonic()
+    bench = load_bench(bench_dir, split)
+    env = _load_env(env_dir, bench.state)
+    known = {t.name for t in env.spec.tools}
+    report = FidelityReport(env=str(env_dir), bench=str(bench_dir), split=bench.split)
+    report.missing_tools = sorted(set(bench.tool_names) - known)
+    tasks = [t for t in bench.tasks if not t.skipped]
+    report.skipped_tasks = len(bench.tasks) - len(tasks)
+    tasks = tasks[:limit] if limit else tasks
+    ours = _replay_all(env, bench, tasks, known)
+    every = {a.name for t in tasks for a in t.actions} | set(bench.tool_names)
+    null = _replay_all(NullEnvironment(bench.state, sorted(every)), bench, tasks, every)
+    report.task_results, report.per_tool = ours.results, ours.per_tool
+    report.figures = figures(ours.results, ours.verdicts)
+    report.null = figures(null.results, null.verdicts)
+    report.tasks, report.actions = report.figures.tasks, report.figures.actions
+    report.task_agreement = report.figures.task_agreement
+    report.action_agreement = report.figures.action_agreement
+    report.never_exercised = sorted(known - {v.tool for v in ours.verdicts})
     report.wall_s = round(time.monotonic() - start, 2)
     return report
-
-
-def _finish(report: FidelityReport, known: set[str], used: set[str]) -> None:
-    results = report.task_results
-    report.tasks = len(results)
-    report.actions = sum(r.actions for r in results)
-    if report.actions:
-        report.action_agreement = sum(r.actions_agree for r in results) / report.actions
-    if results:
-        report.task_agreement = sum(r.agree for r in results) / len(results)
-    report.never_exercised = sorted(known - used)

@@ -29,6 +29,8 @@ from autoforge.synth.checks import (
 )
 from autoforge.synth.classify import READ_CLASSES
 from autoforge.synth.codegen import CodeError, ToolCode, extract_function, from_source
+from autoforge.synth.conventions import GENERIC, Conventions
+from autoforge.synth.doc_rules import DocRule, guard_lines, guarded
 from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
 from autoforge.synth.report import CheckResult, ToolReport, Usage
@@ -46,6 +48,13 @@ class ToolJob:
     policy: str | None = None
     exclude_examples: set[str] = field(default_factory=set)
     mirrors: list[MirrorEffect] = field(default_factory=list)
+    conventions: Conventions = GENERIC
+    rules: list[DocRule] = field(default_factory=list)
+
+    def guard(self, code: ToolCode) -> ToolCode:
+        """``code`` with the doc-stated preconditions (:mod:`autoforge.synth.doc_rules`) first."""
+        names = signature(self.ctx.spec)[1]
+        return guarded(code, guard_lines(self.rules, names))
 
 
 @dataclass
@@ -133,12 +142,12 @@ def _try_template(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     ctx = job.ctx
     c = ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
-    source = render_template(ctx.spec, c, coll, job.paths)
+    source = render_template(ctx.spec, c, coll, job.paths, job.conventions)
     if source is None and c.cls == "lookup" and c.key_param is None:
         source = nested_lookup(ctx.spec, ctx.schema)
     if source is None:
         return None, []
-    code = from_source(source, ctx.spec.name)
+    code = job.guard(from_source(source, ctx.spec.name))
     return code, run_checks(code, ctx)
 
 
@@ -148,7 +157,9 @@ def skeleton_for(job: ToolJob) -> str:
     c = ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
     excerpt = prompts.relevant_policy(job.policy, ctx.spec)
-    return render_skeleton(ctx.spec, c, coll, job.paths, excerpt, ctx.schema, job.mirrors)
+    return render_skeleton(
+        ctx.spec, c, coll, job.paths, excerpt, ctx.schema, job.mirrors, job.conventions
+    )
 
 
 def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:
@@ -300,7 +311,7 @@ def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     source = skeleton_for(job)
     if "not implemented" in source:
         return None, []
-    code = from_source(source, ctx.spec.name)
+    code = job.guard(from_source(source, ctx.spec.name))
     saved, ctx.cases = ctx.cases, []
     try:
         return code, run_checks(code, ctx)
@@ -319,6 +330,10 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthSettin
         collection=c.collection,
         plain=c.plain,
         classification_reason=c.reason,
+        rules=[
+            {"kind": r.kind, "rule": r.describe(), "sentence": r.sentence, "source": r.source}
+            for r in job.rules
+        ],
     )
 
     def done(code: ToolCode | None) -> ToolOutcome:
@@ -376,7 +391,7 @@ def _draft(job: ToolJob) -> tuple[ToolCode | None, list[str]]:
     todos = [ln.strip()[4:].strip() for ln in source.splitlines() if ln.strip().startswith("#   -")]
     if not todos or "not implemented" in source:
         return None, []
-    return from_source(source, ctx.spec.name), todos
+    return job.guard(from_source(source, ctx.spec.name)), todos
 
 
 def _same_code(a: ToolCode, b: ToolCode) -> bool:
@@ -450,7 +465,7 @@ async def _llm_loop(
             last_error = str(exc)
             messages = prompts.repair_messages(first, text.strip()[:3000], [str(exc)])
             continue
-        code = _with_example_helpers(code, report)
+        code = job.guard(_with_example_helpers(code, report))
         sloppy = degenerate(code, resp.finish_reason)
         if sloppy:
             report.errors.append(f"attempt {attempt}: {sloppy}")

@@ -24,6 +24,8 @@ from autoforge.llm import LLMClient
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
+from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
+from autoforge.synth.doc_rules import extract_rules, guard_for, meet_rules
 from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
 from autoforge.synth.functions import SynthSettings, ToolJob, synthesize_tool, usage_of
 from autoforge.synth.infer import (
@@ -79,6 +81,7 @@ class SynthOptions:
     fallback: bool = True
     policy: str | None = None
     only: list[str] = field(default_factory=list)
+    conventions: str = "generic"
 
 
 def _sha(value: Any) -> str:
@@ -193,12 +196,21 @@ def _phase1_data(docs: ToolDocs, data: Mapping[str, Any]) -> Phase1:
 
 
 def _job(
-    spec: ToolSpec, p1: Phase1, docs: ToolDocs, policy: str | None
+    spec: ToolSpec, p1: Phase1, docs: ToolDocs, policy: str | None, conv: Conventions = GENERIC
 ) -> tuple[ToolJob, Classification]:
     c = classify_tool(spec, p1.schema, p1.paths)
+    rules = extract_rules(spec, c, p1.schema, policy, p1.data_state or p1.test_state)
+    c = c.model_copy(update={"guard": guard_for(c, rules)})
     happy = happy_arguments(spec, c, p1.schema, p1.test_state)
+    happy = meet_rules(happy, rules, c.refs, p1.test_state)
     ctx = CheckContext(
-        spec=spec, classification=c, schema=p1.schema, state=p1.test_state, happy=happy
+        spec=spec,
+        classification=c,
+        schema=p1.schema,
+        state=p1.test_state,
+        happy=happy,
+        paths=p1.paths.get(c.collection or "", {}),
+        allow_new_attrs=conv.verb_plural_names,
     )
     job = ToolJob(
         ctx=ctx,
@@ -207,6 +219,8 @@ def _job(
         policy=policy,
         exclude_examples={t.name for t in docs.tools},
         mirrors=p1.mirrors,
+        conventions=conv,
+        rules=rules,
     )
     return job, c
 
@@ -229,7 +243,10 @@ async def _phase2(
     tools = [t for t in docs.tools if not opts.only or t.name in opts.only]
     reporter.phase("tools", len(tools))
     schema_fp = _sha(p1.schema.model_dump(mode="json"))
-    knobs = [opts.use_templates, opts.llm_tests, opts.fallback, opts.max_repairs]
+    knobs: list[Any] = [opts.use_templates, opts.llm_tests, opts.fallback, opts.max_repairs]
+    conv = conventions_profile(opts.conventions)
+    if conv.name != "generic":
+        knobs.append(conv.name)
     records, resumed = [], []
     for spec in tools:
         fp = _sha([SYNTH_VERSION, _tool_key(spec), schema_fp, knobs])
@@ -238,7 +255,7 @@ async def _phase2(
             resumed.append(spec.name)
             reporter.tool(spec.name, f"{rec.report.status} (stored)")
         else:
-            job, c = _job(spec, p1, docs, policy)
+            job, c = _job(spec, p1, docs, policy, conv)
             reporter.tool(spec.name, f"{c.cls}{' plain' if c.plain else ''}: synthesizing")
             outcome = await synthesize_tool(client, job, settings)
             rec = ToolRecord(fingerprint=fp, report=outcome.report, code=outcome.code)
@@ -350,6 +367,7 @@ async def synthesize(
         tools=[r.report for r in records],
         conformance=check,
         resumed=resumed,
+        conventions=conventions_profile(opts.conventions).name,
     )
     report.usage = after.__class__(
         calls=after.calls - before.calls,

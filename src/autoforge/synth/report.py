@@ -68,6 +68,10 @@ class ToolReport(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     wall_s: float = 0.0
     classification_reason: str = ""
+    rules: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="preconditions enforced as guards, each with the sentence it came from",
+    )
 
     @property
     def checks_passed(self) -> int:
@@ -96,6 +100,9 @@ class SynthesisReport(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     wall_s: float = 0.0
     resumed: list[str] = Field(default_factory=list)
+    conventions: str = Field(
+        default="generic", description="convention profile used (autoforge.synth.conventions)"
+    )
 
     def counts(self) -> dict[str, int]:
         """How many tools ended accepted (template / first try / after repair), fallback, failed."""

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from autoforge.env.signatures import python_param_name
 from autoforge.env.spec import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
+from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.effects import (
     EffectCode,
     MirrorEffect,
@@ -186,13 +187,38 @@ def _lookup(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
         else:
             conds.append(f"{got} == {exprs[param]}")
     wants_id = "id" in tokens(spec.name)
+    fields = returned_fields(spec.description, coll)
+    answer = "key" if wants_id else "record"
+    if fields and not wants_id:
+        answer = "{" + ", ".join(f"{f!r}: record.get({f!r})" for f in fields) + "}"
     body = [
         f"    for key, record in state.get({coll.name!r}, {{}}).items():",
         f"        if {' and '.join(conds)}:",
-        f"            return {'key' if wants_id else 'record'}",
+        f"            return {answer}",
         f'    raise ToolError("{_noun(coll)} not found")',
     ]
     return "\n".join([*top, *body])
+
+
+_RETURNS = re.compile(r"\breturns? (?:the |its |their )?(?:\w+'s )?([a-z_ ,]+?)(?:\.|$)", re.I)
+
+
+def returned_fields(description: str, coll: CollectionSchema) -> list[str]:
+    """The attributes a description says a lookup returns ("Returns the customer's id and
+    name." -> ``customer_id``, ``name``), when every named word is an attribute (``id`` is the
+    primary key); empty when the docs do not say, or name something else."""
+    m = _RETURNS.search(description)
+    if m is None:
+        return []
+    words = [w.strip() for w in re.split(r",|\band\b", m.group(1)) if w.strip()]
+    names = {a.name for a in coll.attributes}
+    out = []
+    for word in words:
+        attr = coll.primary_key if word == "id" else word.replace(" ", "_")
+        if attr not in names and attr != coll.primary_key:
+            return []
+        out.append(attr)
+    return out
 
 
 def _list(spec: ToolSpec, coll: CollectionSchema, paths: FieldMap) -> str:
@@ -233,12 +259,14 @@ def _create(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
         body.append(f"    key = {exprs[c.key_param]}")
     else:
         body.append("    key = None")
-    body += [
+    body += [  # a new key in the existing keys' pattern (REV-1, REV-2 -> REV-4), else a default
         "    if key is None:",
+        "        stems = {str(k).rstrip('0123456789') for k in table if str(k)[-1:].isdigit()}",
+        f"        stem = stems.pop() if len(stems) == 1 else {prefix!r}",
         "        n = len(table) + 1",
-        f'        while f"{prefix}{{n}}" in table:',
+        '        while f"{stem}{n}" in table:',
         "            n += 1",
-        f'        key = f"{prefix}{{n}}"',
+        '        key = f"{stem}{n}"',
         "    key = str(key)",
         "    if key in table:",
         f'        raise ToolError(f"{_noun(coll)} already exists: {{key}}")',
@@ -357,12 +385,12 @@ _CALC = """    expr = str(expression)
     return str(round(result, 2))"""
 
 
-def _generic(spec: ToolSpec, c: Classification) -> str:
+def _generic(spec: ToolSpec, c: Classification, conv: Conventions = GENERIC) -> str:
     top, _ = head(spec)
     toks = tokens(spec.name)
     if c.cls == "compute":
         return "\n".join([*top, _CALC])
-    if toks and toks[0] == "transfer":
+    if toks and toks[0] == "transfer" and conv.transfer_reply:
         result = '"Transfer successful"'
     elif toks and toks[0] == "think":
         result = '""'
@@ -372,13 +400,17 @@ def _generic(spec: ToolSpec, c: Classification) -> str:
 
 
 def render_template(
-    spec: ToolSpec, c: Classification, coll: CollectionSchema | None, paths: FieldMap
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema | None,
+    paths: FieldMap,
+    conv: Conventions = GENERIC,
 ) -> str | None:
     """The complete rule-based implementation of a plain tool, or None when it is not plain."""
     if not c.plain:
         return None
     if c.cls in ("generic", "compute"):
-        return _generic(spec, c)
+        return _generic(spec, c, conv)
     if coll is None:
         return None
     if c.cls == "lookup":
@@ -403,21 +435,26 @@ _STATUS_TEXT = (
 
 
 def target_status(
-    verb: str, coll: CollectionSchema, description: str = "", policy: str = ""
+    verb: str,
+    coll: CollectionSchema,
+    description: str = "",
+    policy: str = "",
+    conv: Conventions = GENERIC,
 ) -> tuple[str, str] | None:
     """The status attribute and value a transition sets.
 
     An enum value of the status attribute that starts like the verb wins (``cancel`` ->
     ``cancelled``); then a status the docs state (``status will be changed to 'return
     requested'``, ``mark ... as done``) -- one naming the verb first, from the description, then
-    the policy; then the verb's participle. A collection without any status attribute gets a
-    ``status`` field with the participle of a known transition verb (``cancel_reservation`` ->
-    ``'cancelled'``): the records do not show a status yet (none was ever cancelled), but a
-    transition that records nothing would be invisible.
+    the policy; then the verb's participle. A collection without any status attribute gets
+    none: nothing in the docs or data names the field. The ``tau`` profile
+    (``status_on_statusless``) writes ``status`` = the participle there.
     """
     status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
     if status is None:
-        return ("status", _PARTICIPLE[verb]) if verb in _PARTICIPLE else None
+        if conv.status_on_statusless and verb in _PARTICIPLE:
+            return "status", _PARTICIPLE[verb]
+        return None
     value = _PARTICIPLE.get(verb, f"{verb}ed")
     for option in status.enum or []:
         if option.lower().startswith(verb[:4]) or option.lower() == value:
@@ -439,13 +476,36 @@ def target_status(
     return status.name, value
 
 
-def stored_name(verb: str, param: str) -> str:
-    """Where a transition stores a parameter with no attribute: ``return`` + ``item_ids`` ->
-    ``return_items``, ``cancel`` + ``reason`` -> ``cancel_reason``."""
+def stored_name(verb: str, param: str, conv: Conventions = GENERIC) -> str:
+    """Where a transition stores a parameter with no attribute: under its documented name;
+    with the ``tau`` profile ``<verb>_<plural noun>`` (``return`` + ``item_ids`` ->
+    ``return_items``, ``cancel`` + ``reason`` -> ``cancel_reason``)."""
+    if not conv.verb_plural_names:
+        return param
     toks = tokens(param)
     if len(toks) >= 2 and toks[-1] == "ids":
         return f"{verb}_{'_'.join([*toks[:-2], plural(toks[-2])])}"
     return f"{verb}_{param}"
+
+
+def existing_field(spec: ToolSpec, coll: CollectionSchema, param: str) -> str | None:
+    """An attribute the data already has for a parameter without a field of its own: one named
+    ``<words of the tool's name>_<param>`` (``cancel_order(reason)`` -> ``cancel_reason`` when
+    orders have that attribute; ``update_shipping_address(address)`` -> ``shipping_address``;
+    an id list ``item_ids`` also matches ``<words>_items``)."""
+    toks = tokens(param)
+    bases = [param]
+    if len(toks) >= 2 and toks[-1] == "ids":
+        bases.append("_".join([*toks[:-2], plural(toks[-2])]))
+    stems = {t[:4] for t in tokens(spec.name)}
+    for attr in coll.attributes:
+        for base in bases:
+            if attr.name == base or not attr.name.endswith("_" + base):
+                continue
+            prefix = tokens(attr.name[: -len(base) - 1])
+            if prefix and all(t[:4] in stems for t in prefix):
+                return attr.name
+    return None
 
 
 def render_skeleton(
@@ -456,6 +516,7 @@ def render_skeleton(
     policy: str = "",
     schema: StateSchema | None = None,
     mirrors: Sequence[MirrorEffect] = (),
+    conv: Conventions = GENERIC,
 ) -> str:
     """A runnable draft for a tool the templates cannot fully write, with TODOs for the LLM.
 
@@ -476,18 +537,20 @@ def render_skeleton(
     lines += _load_record(coll, exprs[c.key_param], c.guard)
     verb = tokens(spec.name)[0] if tokens(spec.name) else ""
     transition = c.cls == "transition"
-    target = target_status(verb, coll, spec.description, policy) if transition else None
-    pair = pair_effect(spec, coll, exprs, verb, replace=not transition)
+    target = target_status(verb, coll, spec.description, policy, conv) if transition else None
+    pair = pair_effect(spec, coll, exprs, verb, replace=not transition, conv=conv)
     mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
-    if mirror is None and transition:
+    if mirror is None and transition and conv.negated_refunds:
         mirror = refund_effect(spec, coll, policy)
     if pair is not None:
         lines += pair.checks
     has_difference = pair is not None and "difference" in "\n".join(pair.checks)
-    lines += owned_ref_checks(spec, coll, schema, exprs, c.key_param, policy, has_difference)
+    lines += owned_ref_checks(
+        spec, coll, schema, exprs, c.key_param, policy, has_difference and conv.balance_words
+    )
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
-    lines += _store_params(spec, c, paths, exprs, verb, pair)
+    lines += _store_params(spec, c, paths, exprs, verb, pair, conv, coll)
     for effect in (pair, mirror):
         if effect is not None:
             lines += effect.writes
@@ -505,13 +568,15 @@ def _store_params(
     exprs: Mapping[str, str],
     verb: str,
     pair: EffectCode | None,
+    conv: Conventions = GENERIC,
+    coll: CollectionSchema | None = None,
 ) -> list[str]:
     """Assignments of the parameters a draft can place.
 
-    A transition stores each under its field, else ``<verb>_<param>`` (``return_items``),
-    multisets sorted. An update stores only parameters with a known field: guessing a new
-    top-level name for the rest (``payment_method_id`` on an order) writes what no real tool
-    writes, so those stay TODOs.
+    A parameter goes to its field, else to an attribute the data has for it
+    (:func:`existing_field`); the rest stay TODOs: an attribute the schema does not have is
+    what the ``schema_attrs`` check refuses. The ``tau`` profile instead stores a transition's
+    rest under :func:`stored_name` (multisets sorted) and skips :func:`existing_field`.
     """
     lines: list[str] = []
     seen: set[str] = set()
@@ -520,14 +585,20 @@ def _store_params(
         if param == c.key_param or param in handled:
             continue
         known = paths.get(param)
+        found = existing_field(spec, coll, param) if coll is not None and known is None else None
+        if found is not None and not conv.verb_plural_names:
+            known = [found]
+        if known is None and not conv.verb_plural_names:
+            lines.append(f"    # TODO: use {param} (no attribute of the schema holds it)")
+            continue
         if known is None and c.cls != "transition":
             if pair is not None:
                 lines.append(f"    # TODO: use {param}")
                 continue
             known = [param]
-        path = known or [stored_name(verb, param)]
+        path = known or [stored_name(verb, param, conv)]
         value = exprs[param]
-        if known is None and is_multiset(spec, param):
+        if known is None and conv.sorted_multisets and is_multiset(spec, param):
             value = f"sorted({value})"
         lines += set_lines("record", path, value, "    ", seen)
     return lines

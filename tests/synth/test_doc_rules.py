@@ -1,0 +1,171 @@
+"""Preconditions stated by docs, policy and parameter schemas, enforced as guards."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from autoforge.env import Environment
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.examples import example_path
+from autoforge.synth import pipeline as P
+from autoforge.synth.codegen import from_source
+from autoforge.synth.doc_rules import extract_rules, guard_lines, guarded
+from autoforge.synth.functions import SynthSettings, skeleton_for, synthesize_tool
+from autoforge.tooldocs import ToolDocs, load_docs
+from autoforge.tooldocs.spec import ToolSpec
+
+from .conftest import dispatcher  # type: ignore[import-not-found]
+
+
+def _bookstore() -> tuple[ToolDocs, str, dict[str, Any]]:
+    root = example_path("bookstore")
+    docs = load_docs([root / "tools.openai.json"])
+    policy = (root / "policy.md").read_text(encoding="utf-8")
+    return docs, policy, json.loads((root / "initial_state.json").read_text(encoding="utf-8"))
+
+
+def _orders_in(state: dict[str, Any], status: str) -> list[str]:
+    return [k for k, o in state["orders"].items() if o["status"] == status]
+
+
+def test_bookstore_cancel_refuses_what_the_docs_rule_out() -> None:
+    """The docs say only pending orders can be cancelled: the rule-based draft, guarded,
+    refuses a delivered order and names the sentence; a pending one is cancelled."""
+    docs, policy, data = _bookstore()
+    p1 = P._phase1_data(docs, data)
+    job, c = P._job(docs.tool("cancel_order"), p1, docs, policy)
+    assert c.guard == ("status", "pending")
+    kinds = {(r.kind, r.param): r for r in job.rules}
+    assert kinds[("status", "order_id")].allowed == ["pending"]
+    assert "pending" in kinds[("status", "order_id")].sentence
+    assert kinds[("enum", "reason")].allowed[0] == "no_longer_needed"
+    code = job.guard(from_source(skeleton_for(job), "cancel_order"))
+    spec = EnvironmentSpec(name="b", tools=[docs.tool("cancel_order")], state_schema=p1.schema)
+    env = Environment.from_parts(spec, code.source, initial_state=p1.data_state)
+    delivered = _orders_in(data, "delivered")[0]
+    refused = env.episode().call("cancel_order", {"order_id": delivered, "reason": "other"})
+    assert not refused.ok and "pending" in refused.content and "docs:" in refused.content
+    pending = _orders_in(data, "pending")[0]
+    assert env.episode().call("cancel_order", {"order_id": pending, "reason": "other"}).ok
+    bad_reason = env.episode().call("cancel_order", {"order_id": pending, "reason": "bored"})
+    assert not bad_reason.ok  # the runtime checks schema enums before the guard would
+
+
+async def test_the_report_lists_each_rule_with_its_sentence() -> None:
+    docs, policy, data = _bookstore()
+    p1 = P._phase1_data(docs, data)
+    job, _ = P._job(docs.tool("add_review"), p1, docs, policy)
+    out = await synthesize_tool(dispatcher({"*": "no code"}), job, SynthSettings(max_repairs=0))
+    ranges = [r for r in out.report.rules if r["kind"] == "range"]
+    assert ranges and ranges[0]["rule"] == "rating must be from 1 to 5"
+    assert all(r["sentence"] for r in out.report.rules)
+
+
+LIBRARY_POLICY = """# Lending desk
+Members borrow books and renew loans.
+
+- Only `active` loans can be renewed.
+- Only `gold` members can reserve rare books.
+- A renewal needs a channel (`desk`, `phone` or `web`).
+- Fines are whole euros between 0 and 50 when a fine is waived.
+"""
+
+
+def _library() -> tuple[ToolDocs, dict[str, Any]]:
+    renew = ToolSpec(
+        name="renew_loan",
+        description="Extend a loan by two weeks.",
+        parameters={
+            "type": "object",
+            "properties": {
+                "loan_id": {"type": "string"},
+                "channel": {"type": "string", "description": "Where the request came from."},
+            },
+            "required": ["loan_id", "channel"],
+        },
+        access="write",
+    )
+    waive = ToolSpec(
+        name="waive_fine",
+        description="Waive part of a member's fine. The fine is from 0 to 50.",
+        parameters={
+            "type": "object",
+            "properties": {"member_id": {"type": "string"}, "fine": {"type": "integer"}},
+            "required": ["member_id", "fine"],
+        },
+        access="write",
+    )
+    loans = {
+        f"L{i}": {"loan_id": f"L{i}", "member_id": "M1", "state": s, "due": f"2026-01-0{i}"}
+        for i, s in enumerate(["active", "returned", "overdue", "active"], 1)
+    }
+    data = {
+        "members": {"M1": {"member_id": "M1", "tier": "gold", "fine": 10}},
+        "loans": loans,
+    }
+    return ToolDocs(tools=[renew, waive], policy=LIBRARY_POLICY), data
+
+
+def test_generic_rules_on_a_library_domain_not_shaped_like_tau() -> None:
+    """A 'state' attribute (not 'status'), other words, other values: the same extraction; a
+    rule about another action (reserving) is not applied to renewing."""
+    docs, data = _library()
+    p1 = P._phase1_data(docs, data)
+    job, c = P._job(docs.tool("renew_loan"), p1, docs, docs.policy)
+    by = {(r.kind, r.param): r for r in job.rules}
+    assert by[("status", "loan_id")].allowed == ["active"]
+    assert by[("status", "loan_id")].attribute == "state"
+    assert by[("enum", "channel")].allowed == ["desk", "phone", "web"]
+    assert not any("gold" in r.sentence for r in job.rules)
+    waive_rules = extract_rules(docs.tool("waive_fine"), c, p1.schema, docs.policy, data)
+    fine = next(r for r in waive_rules if r.kind == "range")
+    assert (fine.low, fine.high) == (0.0, 50.0)
+
+
+def test_guards_run_before_the_body_after_the_docstring() -> None:
+    docs, data = _library()
+    p1 = P._phase1_data(docs, data)
+    job, _ = P._job(docs.tool("renew_loan"), p1, docs, docs.policy)
+    body = (
+        'def renew_loan(state, loan_id, channel):\n    """Extend."""\n'
+        "    state['loans'][loan_id]['due'] = 'later'\n    return 'ok'\n"
+    )
+    code = guarded(
+        from_source(body, "renew_loan"),
+        guard_lines(job.rules, {"loan_id": "loan_id", "channel": "channel"}),
+    )
+    assert code.body.index('"""Extend."""') < code.body.index("_rec = ")
+    assert guarded(code, guard_lines(job.rules, {"loan_id": "loan_id"})).body == code.body
+    spec = EnvironmentSpec(name="l", tools=[docs.tool("renew_loan")], state_schema=p1.schema)
+    env = Environment.from_parts(spec, code.source, initial_state=p1.data_state)
+    ep = env.episode()
+    assert not ep.call("renew_loan", {"loan_id": "L2", "channel": "desk"}).ok  # returned
+    assert ep.snapshot()["loans"]["L2"]["due"] == "2026-01-02"  # nothing written
+    assert ep.call("renew_loan", {"loan_id": "L1", "channel": "web"}).ok
+
+
+def test_only_once_becomes_a_uniqueness_guard() -> None:
+    """'may review each book only once': a second review of the same book by the same customer
+    is refused; another book is fine."""
+    docs, policy, data = _bookstore()
+    p1 = P._phase1_data(docs, data)
+    job, _ = P._job(docs.tool("add_review"), p1, docs, policy)
+    unique = next(r for r in job.rules if r.kind == "unique")
+    assert unique.fields == ["customer_id", "book_id"] and "only once" in unique.sentence
+    body = (
+        "def add_review(state, customer_id, book_id, rating, text=None):\n"
+        "    key = f'REV-{len(state[\"reviews\"]) + 1}'\n"
+        "    state['reviews'][key] = {'review_id': key, 'customer_id': customer_id,\n"
+        "                             'book_id': book_id, 'rating': rating, 'text': text}\n"
+        "    return state['reviews'][key]\n"
+    )
+    code = job.guard(from_source(body, "add_review"))
+    spec = EnvironmentSpec(name="b", tools=[docs.tool("add_review")], state_schema=p1.schema)
+    env = Environment.from_parts(spec, code.source, initial_state=p1.data_state)
+    seen = next(iter(data["reviews"].values()))
+    again = {"customer_id": seen["customer_id"], "book_id": seen["book_id"], "rating": 4}
+    refused = env.episode().call("add_review", again)
+    assert not refused.ok and "only once" in refused.content
+    other = next(b for b in data["books"] if b != seen["book_id"])
+    assert env.episode().call("add_review", {**again, "book_id": other}).ok
