@@ -21,25 +21,32 @@ ENTITIES = {
 }
 
 
+PROJECT_ATTRS = [
+    {"name": "project_id", "type": "id"},
+    {"name": "archived", "type": "boolean"},
+]
+TASK_ATTRS = [
+    {"name": "task_id", "type": "id"},
+    {"name": "project_id", "type": "id", "references": "projects"},
+    {"name": "title", "type": "string"},
+    {"name": "priority", "type": "enum", "enum": ["low", "normal", "high"]},
+    {"name": "due_date", "type": "date"},
+    {"name": "status", "type": "enum", "enum": ["open", "done"]},
+]
+
+
 def _attributes(req: RecordedRequest) -> Any:
     text = req.messages[-1]["content"]
-    if text.startswith("Collection `projects`"):
+    if "Collections to design" in text:  # both collections in one call (the call budget)
         return {
-            "attributes": [
-                {"name": "project_id", "type": "id"},
-                {"name": "archived", "type": "boolean"},
+            "collections": [
+                {"name": "projects", "attributes": PROJECT_ATTRS},
+                {"name": "tasks", "attributes": TASK_ATTRS},
             ]
         }
-    return {
-        "attributes": [
-            {"name": "task_id", "type": "id"},
-            {"name": "project_id", "type": "id", "references": "projects"},
-            {"name": "title", "type": "string"},
-            {"name": "priority", "type": "enum", "enum": ["low", "normal", "high"]},
-            {"name": "due_date", "type": "date"},
-            {"name": "status", "type": "enum", "enum": ["open", "done"]},
-        ]
-    }
+    if text.startswith("Collection `projects`"):
+        return {"attributes": PROJECT_ATTRS}
+    return {"attributes": TASK_ATTRS}
 
 
 def _code(req: RecordedRequest) -> str:
