@@ -50,6 +50,17 @@ def test_cli_forge_runs_and_resumes(tmp_path: Path) -> None:
     assert "skipped (done)" in result.output
 
 
+def test_cli_forge_logs_a_line_per_step_when_output_is_not_a_terminal(tmp_path: Path) -> None:
+    args = ["forge", "--env", "example:bookstore", "--out", str(tmp_path / "run"), "--tasks",
+            "3", "--no-exports"]  # fmt: skip
+    result = CliRunner().invoke(app, args)  # CliRunner's output is not a terminal
+    assert result.exit_code == 0, result.output
+    lines = [ln for ln in result.output.splitlines() if ln.startswith("[")]
+    assert any("tasks: started" in ln for ln in lines)
+    assert any("tasks: 3/3" in ln for ln in lines)  # one line per finished task
+    assert any(": done:" in ln for ln in lines)
+
+
 def test_cli_forge_help_has_an_example() -> None:
     result = CliRunner().invoke(app, ["forge", "--help"])
     assert result.exit_code == 0 and "autoforge forge --example bookstore" in result.output

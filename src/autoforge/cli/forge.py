@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -88,6 +89,70 @@ class RichForgeReporter:
 
     def synth(self) -> _SynthBars:
         return _SynthBars(self)
+
+
+class LogForgeReporter:
+    """Progress as one log line per step, for output that is not a terminal (CI logs, nohup).
+
+    Each line starts with the time since the run started; tool synthesis lines carry an
+    estimate of the time left in that phase (elapsed per finished tool x tools left).
+    """
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.start_time = time.monotonic()
+        self.totals: dict[str, int | None] = {}
+        self.done: dict[str, int] = {}
+
+    def log(self, text: str) -> None:
+        elapsed = time.monotonic() - self.start_time
+        self.console.print(f"[{elapsed:7.1f}s] {text}", highlight=False, soft_wrap=True)
+
+    def start(self, stage: str, total: int | None, completed: int = 0) -> None:
+        self.totals[stage], self.done[stage] = total, completed
+        self.log(f"{stage}: started" + (f" ({completed}/{total})" if total else ""))
+
+    def advance(self, stage: str, text: str = "") -> None:
+        self.done[stage] = self.done.get(stage, 0) + 1
+        total = self.totals.get(stage)
+        count = f"{self.done[stage]}/{total}" if total else str(self.done[stage])
+        self.log(f"{stage}: {count}" + (f" {text}" if text else ""))
+
+    def finish(self, stage: str, summary: str) -> None:
+        self.log(f"{stage}: done: {summary}")
+
+    def skip(self, stage: str, summary: str) -> None:
+        self.log(f"{stage}: done before, skipped: {summary}")
+
+    def note(self, text: str) -> None:
+        self.log(f"note: {text}")
+
+    def synth(self) -> _SynthLog:
+        return _SynthLog(self)
+
+
+class _SynthLog:
+    """Synthesis phases and the tool being synthesized, as log lines with an estimate."""
+
+    def __init__(self, parent: LogForgeReporter) -> None:
+        self.parent = parent
+        self.name, self.total, self.done = "", 0, 0
+        self.phase_start = time.monotonic()
+
+    def phase(self, name: str, total: int) -> None:
+        self.name, self.total, self.done = name, total, 0
+        self.phase_start = time.monotonic()
+        self.parent.log(f"environment: {name} ({total})")
+
+    def tool(self, name: str, text: str) -> None:
+        self.parent.log(f"environment: {self.name} {self.done + 1}/{self.total} {name}: {text}")
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.done < self.total:
+            per = (time.monotonic() - self.phase_start) / self.done
+            left = per * (self.total - self.done)
+            self.parent.log(f"environment: {self.name} {self.done}/{self.total}, ~{left:.0f}s left")
 
 
 class _SynthBars:
@@ -218,14 +283,20 @@ def forge(
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
     signal.signal(signal.SIGTERM, _interrupt)  # record the stage as interrupted in run.json
-    with Progress(*columns, console=console) as progress:
-        reporter = RichForgeReporter(progress, console)
+
+    def run(reporter: Any) -> Any:
         try:
-            manifest = asyncio.run(
+            return asyncio.run(
                 run_forge(options, client_factory=lambda: LLMClient(config), reporter=reporter)
             )
         except KeyboardInterrupt:
             raise UserError(f"interrupted; rerun the same command to resume {out}") from None
+
+    if console.is_terminal:
+        with Progress(*columns, console=console) as progress:
+            manifest = run(RichForgeReporter(progress, console))
+    else:  # a log file or CI: one line per step instead of bars nobody sees
+        manifest = run(LogForgeReporter(console))
     console.print(stage_table(manifest))
     _verdict(console, manifest, out)
 
