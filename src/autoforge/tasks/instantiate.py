@@ -275,26 +275,30 @@ class FactChooser:
         self._seen[id(record)] = (record, entry[1], entry[2])
         return entry[1], entry[2]
 
-    def record(self, fact: FactSpec) -> tuple[str, dict[str, Any]]:
+    def record(self, fact: FactSpec, unique: bool = False) -> tuple[str, dict[str, Any]]:
         """A record for ``fact`` most consistent with the context (ties: at random).
 
         Records whose key or attribute value an earlier failed run blamed are skipped. For an
         attribute fact (a genre to search by), values that several records share are preferred,
-        so that a search returns a list worth reasoning over.
+        so that a search returns a list worth reasoning over. ``unique``: only records whose
+        attribute value no other record shares (a reference must name one record).
         """
         collection = fact.collection or ""
         records = self.plain().get(collection) or {}
         banned = self.excluded.get(fact.name, set())
-        attr = fact.attribute if fact.role == "attribute" else None
+        attr = fact.attribute if fact.role in ("attribute", "reference") else None
         shared: dict[str, int] = {}
         if attr:
             for r in records.values():
-                shared[repr(r.get(attr))] = shared.get(repr(r.get(attr)), 0) + 1
+                v = repr(attribute_value(r, attr))
+                shared[v] = shared.get(v, 0) + 1
         near = self._mentioned_near()
+        bonus = -1 if unique else 1
         scored = [
-            (self._score(collection, k, r, near) + (shared.get(repr(r.get(attr)), 0) > 1), k)
+            (self._score(collection, k, r, near) + bonus * (shared.get(repr(v), 0) > 1), k)
             for k, r in records.items()
-            if repr(r.get(attr) if attr else k) not in banned
+            if repr(v := attribute_value(r, attr) if attr else k) not in banned
+            and not (unique and (v is None or shared.get(repr(v), 0) > 1))
         ]
         if not scored:
             raise GoldFailure("no_fact_value", f"no usable record of {collection} for {fact.name}")
@@ -307,6 +311,9 @@ class FactChooser:
         """A value for a fact that a call argument needs (the call's other arguments so far
         count as entities in play: the customer to pair with the book already chosen)."""
         self.note_args(tool, partial)
+        if fact.role == "reference" and fact.collection:
+            _, record = self.record(fact, unique=True)
+            return copy.deepcopy(attribute_value(record, fact.attribute or fact.name))
         if fact.role in ("entity", "attribute") and fact.collection:
             key, record = self.record(fact)
             if fact.role == "entity":
@@ -389,10 +396,23 @@ class FactChooser:
         return None
 
     def for_reasoning(self, fact: FactSpec, node: ReasonNode, inputs: dict[str, Any]) -> Any:
-        """A value for a fact a reasoning node needs (filter value, threshold, branch choice)."""
+        """A value for a fact a reasoning node needs (filter value, threshold, branch choice).
+
+        An input of another shape than the operator expects (a single record where the docs
+        promised a list) fails the run as ``reasoning_shape``, a counted rejection.
+        """
+        try:
+            return self._for_reasoning(fact, node, inputs)
+        except ReasoningError as exc:
+            raise GoldFailure("reasoning_shape", f"{node.id}: {exc}") from None
+
+    def _for_reasoning(self, fact: FactSpec, node: ReasonNode, inputs: dict[str, Any]) -> Any:
         op = node.spec.op
         if op == "filter":
-            values = [get_path(item, node.spec.field) for item in inputs["items"]]
+            items = inputs.get("items")
+            if not isinstance(items, list):
+                raise ReasoningError(f"expected a list of records, got {type(items).__name__}")
+            values = [get_path(item, node.spec.field) for item in items]
             counts = {repr(v): values.count(v) for v in values}
             if node.spec.take == "only":
                 options = [v for v in values if counts[repr(v)] == 1]
@@ -414,6 +434,21 @@ class FactChooser:
             others = [v for v in enum if v != inputs["then"]]
             return self.rng.choice(others or enum)
         return value_for(fact.name, fact.json_schema, self.rng)
+
+
+def attribute_value(record: Any, name: str) -> Any:
+    """``record[name]``, or the first ``name`` inside a nested object (the ``zip`` of an
+    address); None when there is none."""
+    if not isinstance(record, dict):
+        return None
+    if name in record:
+        return record[name]
+    for value in record.values():
+        if isinstance(value, dict):
+            found = attribute_value(value, name)
+            if found is not None:
+                return found
+    return None
 
 
 NeedFact = Callable[[FactSpec], Any]
@@ -500,6 +535,10 @@ def _run_call(
         known = set(run.facts)
         args = _resolve_args(node, bp, run, chooser)
         obs = episode.call(node.tool, args)
+        if obs.ok and _ambiguous(node, obs.result):
+            raise GoldFailure("ambiguous_reference",
+                              f"{node.id} {node.tool}: the user's reference matches "
+                              f"{len(obs.result)} records")  # fmt: skip
         if obs.ok:
             break
         fresh = [n for n in run.facts if n not in known]
@@ -520,6 +559,11 @@ def _run_call(
         chooser.note_entities(node.tool, args, obs.result, node.tool in writes)
 
 
+def _ambiguous(node: CallNode, result: Any) -> bool:
+    """Whether a finder call (``f*`` nodes, see ``build.find``) found other than one record."""
+    return node.id.startswith("f") and isinstance(result, list) and len(result) != 1
+
+
 def _run_reasoning(
     node: ReasonNode, bp: Blueprint, run: GoldRun, chooser: FactChooser | None
 ) -> None:
@@ -533,7 +577,7 @@ def _run_reasoning(
         result = evaluate(node.spec, inputs)
         problem = degeneracy(node.spec, inputs, result)
     except ReasoningError as exc:
-        raise GoldFailure("degenerate", f"{node.id}: {exc}") from None
+        raise GoldFailure("reasoning_shape", f"{node.id}: {exc}") from None
     if problem:
         raise GoldFailure("degenerate", f"{node.id}: {problem}")
     run.values[node.id] = result

@@ -30,6 +30,7 @@ from autoforge.tasks.gates import (
 )
 from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
 from autoforge.tasks.identity import user_identity
+from autoforge.tasks.knowledge import Knowledge, knowledge
 from autoforge.tasks.instantiate import (
     GoldFailure,
     GoldRun,
@@ -81,7 +82,15 @@ class GenerationStats(BaseModel):
     seconds: float = 0.0
     stage_seconds: dict[str, float] = Field(default_factory=dict)
     llm: dict[str, Any] = Field(default_factory=dict, description="LLM hooks' statistics")
+    knowledge: list[dict[str, Any]] = Field(
+        default_factory=list, description="per attribute: held by the user or internal, and why "
+        "(tasks.knowledge)",
+    )
     note: str = Field(default="", description="why generation stopped early, if it did")
+    errors: dict[str, str] = Field(
+        default_factory=dict, description="first message of each error type that rejected an "
+        "attempt (the count is under rejected['error:<Type>'])",
+    )
 
     @property
     def accept_rate(self) -> float:
@@ -157,8 +166,10 @@ class _Run:
     gates: GateStats
     feasibility: Feasibility
     starts: StartPool
+    know: Knowledge | None = None
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
+    errors: dict[str, str] = field(default_factory=dict)  # first message per error type
 
     def miss(self, reason: str, why: str) -> None:
         self.gates.reject(reason)
@@ -180,7 +191,7 @@ class _Run:
         try:
             min_reasoning = self.spec.ranges.get("reasoning_nodes", (None, None))[0] or 0
             bp = build_blueprint(merged, self.graph, self.env.spec, rng, self.spec.reasoning_rate,
-                                 min_reasoning)  # fmt: skip
+                                 min_reasoning, know=self.know)  # fmt: skip
         except BlueprintError:
             self.miss("invalid_blueprint", "invalid blueprint")
             return None
@@ -202,7 +213,22 @@ class _Run:
                 f"{tried} blueprints met it before instantiation ({why})")  # fmt: skip
 
     def attempt(self, task_seed: int, clock: _Clock) -> Task | None:
-        """One try: blueprint, instantiation, gates; the task, or None (rejection counted)."""
+        """One try: blueprint, instantiation, gates; the task, or None (rejection counted).
+
+        Any error inside the attempt (an operator over an unexpected shape, a tool or
+        environment error, a repair that cannot succeed) is a rejection named after the
+        exception (``error:<Type>``), never the end of the run.
+        """
+        try:
+            return self._attempt(task_seed, clock)
+        except (KeyboardInterrupt, SystemExit, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one bad attempt must not end the run
+            self.gates.reject(f"error:{type(exc).__name__}")
+            self.errors.setdefault(type(exc).__name__, f"{exc}"[:300])
+            return None
+
+    def _attempt(self, task_seed: int, clock: _Clock) -> Task | None:
         t0 = time.perf_counter()
         built = self.blueprint(task_seed)
         clock("blueprint", t0)
@@ -351,8 +377,10 @@ def generate_tasks(
     clock("graph", started)
     generator = StateGenerator(env.spec, env.initial_state) if state_source == "generate" else None
     gates = GateStats()
+    know = knowledge(env.spec, env.initial_state)
+    stats.knowledge = know.report()
     run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
-               Feasibility(), StartPool(env, generator, uses=start_uses))  # fmt: skip
+               Feasibility(), StartPool(env, generator, uses=start_uses), know)  # fmt: skip
     rng = random.Random(seed)
     tasks: list[Task] = []
     limit = max_attempts if max_attempts is not None else 50 * n + 100
@@ -368,5 +396,6 @@ def generate_tasks(
             if on_task is not None:
                 on_task(task)
     stats.attempts, stats.accepted, stats.rejected = gates.attempts, gates.accepted, gates.rejected
+    stats.errors = dict(run.errors)
     stats.seconds = time.perf_counter() - started
     return tasks, stats
