@@ -189,6 +189,33 @@ class _Builder:
                     return OutputRef(node=node_id, path=[top])
         return None
 
+    def owned(self, entity: str, index: int) -> Binding | None:
+        """One of the user's own records chosen by its place in their list (``my most recent
+        order``) instead of its key: a lookup of the user whose result lists the keys, then the
+        first or last one. None when the user has no such list."""
+        user = self.know.user if self.know is not None else None
+        coll = self.spec.state_schema.collection(user) if user else None
+        if coll is None or entity == user:
+            return None
+        for reader in self.spec.tools:
+            if tool_access(reader) != "read" or reader.required != [coll.primary_key]:
+                continue
+            lists = [x for x in output_leaves(reader, self.spec.state_schema)
+                     if x.entity == entity and x.path.endswith("[]") and x.path.count("[]") == 1
+                     and "." not in x.path]  # fmt: skip
+            if not lists:
+                continue
+            key = self.find(coll.name, reader, index) or self.param_fact(
+                reader, coll.primary_key, {"type": "string"})  # fmt: skip
+            node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+            origin = self.walk.steps[index].origin
+            self.nodes.append(CallNode(id=node_id, tool=reader.name,
+                                       args={coll.primary_key: key}, walk=origin))  # fmt: skip
+            items = OutputRef(node=node_id, path=[lists[0].path[:-2]])
+            spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
+            return ReasoningRef(node=self.reason(spec, {"value": items}, singular(entity)))
+        return None
+
     def find_by_condition(self, entity: str, index: int) -> Binding | None:
         """A record chosen by a condition the user states instead of naming it: a search by a
         shared attribute, then the element with the highest/lowest number (``the cheapest
@@ -200,8 +227,8 @@ class _Builder:
                 continue
             tool = self.spec.tool(finder.tool)
             props = tool.parameters.get("properties", {})
-            shared = [p for p in props if p not in finder.params and coll.attribute(p) is not None
-                      and p not in tool.required and coll.attribute(p).type in ("enum", "string")]  # type: ignore[union-attr]  # fmt: skip
+            shared = [p for p in props if p not in finder.params and p not in tool.required
+                      and (props[p].get("enum") or getattr(coll.attribute(p), "enum", None))]  # fmt: skip
             numeric = [x for x in self.element_leaves(tool.name, "")
                        if x.type in ("integer", "number")]  # fmt: skip
             if tool.required or not shared or not numeric:
@@ -231,6 +258,11 @@ class _Builder:
             found = self.find(entity, tool, index)
             if found is not None:
                 return found
+        if (entity is not None and index >= 0
+                and self.rng.random() < self.reasoning_rate * 0.5):  # fmt: skip
+            listed = self.owned(entity, index)
+            if listed is not None:
+                return listed
         if entity is not None:
             coll = state.collection(entity)
             pk = coll.primary_key if coll else None

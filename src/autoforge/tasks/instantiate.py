@@ -32,6 +32,7 @@ from autoforge.tasks.blueprint import (
     ReasonNode,
     iter_refs,
 )
+from autoforge.tasks.domain import enum_from_text
 from autoforge.tasks.model import GoldCall, RequiredOutput
 from autoforge.tasks.population import StateGenerator, copy_json, value_for
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, field_words, get_path
@@ -300,6 +301,13 @@ class FactChooser:
             if repr(v := attribute_value(r, attr) if attr else k) not in banned
             and not (unique and (v is None or shared.get(repr(v), 0) > 1))
         ]
+        if attr and not unique and fact.role == "attribute":
+            # a value several records share, when there is one: a search by it lists records
+            # worth choosing among (a unique value left "the cheapest of one" degenerate)
+            several = [(sc, k) for sc, k in scored
+                       if shared.get(repr(attribute_value(records[k], attr)), 0) > 1]  # fmt: skip
+            if several or max(shared.values(), default=0) > 1:
+                scored = several  # shared values exist: those left, or none (fail early)
         if not scored:
             raise GoldFailure("no_fact_value", f"no usable record of {collection} for {fact.name}")
         best = max(s for s, _ in scored)
@@ -320,7 +328,7 @@ class FactChooser:
                 return key
             return copy.deepcopy(record.get(fact.attribute or fact.name))
         schema = fact.json_schema
-        enum = list(schema.get("enum") or [])
+        enum = list(schema.get("enum") or []) or enum_from_text(str(schema.get("description", "")))
         if enum and tool_access(self.spec.tool(tool)) == "write":
             current = self._current(tool, partial, fact.name)
             banned = self.excluded.get(fact.name, set())
@@ -535,7 +543,7 @@ def _run_call(
         known = set(run.facts)
         args = _resolve_args(node, bp, run, chooser)
         obs = episode.call(node.tool, args)
-        if obs.ok and _ambiguous(node, obs.result):
+        if obs.ok and _ambiguous(node, bp, obs.result):
             raise GoldFailure("ambiguous_reference",
                               f"{node.id} {node.tool}: the user's reference matches "
                               f"{len(obs.result)} records")  # fmt: skip
@@ -559,9 +567,13 @@ def _run_call(
         chooser.note_entities(node.tool, args, obs.result, node.tool in writes)
 
 
-def _ambiguous(node: CallNode, result: Any) -> bool:
-    """Whether a finder call (``f*`` nodes, see ``build.find``) found other than one record."""
-    return node.id.startswith("f") and isinstance(result, list) and len(result) != 1
+def _ambiguous(node: CallNode, bp: Blueprint, result: Any) -> bool:
+    """Whether a finder call (its arguments all references the user holds, see
+    ``build.find``) found other than exactly one record."""
+    if not isinstance(result, list) or len(result) == 1 or not node.args:
+        return False
+    return all(isinstance(b, FactRef) and bp.fact(b.name).role == "reference"
+               for b in node.args.values())  # fmt: skip
 
 
 def _run_reasoning(

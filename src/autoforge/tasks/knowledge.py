@@ -121,9 +121,10 @@ def _key_path(tool: Any, spec: EnvironmentSpec, coll: str, pk: str) -> tuple[tup
             return (pk,), False
         if leaf.path == f"[].{pk}":
             return (0, pk), True
-    returns = tool.returns or {}
-    if returns.get("type") == "string" and (pk in tool.name or singular(coll) in tool.name):
-        return (), False
+    returns = tool.returns
+    bare = returns is None or returns.get("type") == "string"
+    if bare and (pk in tool.name or f"find_{singular(coll)}" in tool.name):
+        return (), False  # find_user_id_by_email -> "sara_doe_496"
     return None
 
 

@@ -170,6 +170,7 @@ class _Run:
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
     errors: dict[str, str] = field(default_factory=dict)  # first message per error type
+    _drawn: DifficultySpec | None = None
 
     def miss(self, reason: str, why: str) -> None:
         self.gates.reject(reason)
@@ -177,7 +178,7 @@ class _Run:
 
     def blueprint(self, task_seed: int) -> tuple[Blueprint, Walk] | None:
         rng = random.Random(task_seed)
-        walks = _walks(self.graph, self.spec, rng, self.feasibility)
+        walks = _walks(self.graph, self._walk_spec(), rng, self.feasibility)
         if walks is None:
             self.miss("no_walk", "no walk of the asked length")
             return None
@@ -201,6 +202,18 @@ class _Run:
             return None
         self.built += 1
         return bp, merged
+
+    def _walk_spec(self) -> DifficultySpec:
+        """The difficulty to draw walk lengths for: with finder tools, one call fewer at the
+        top of the range (the user's keys are found by an extra call the walk does not have;
+        walks drawn to the top were rejected for too many calls after building)."""
+        low, high = self.spec.ranges.get("tool_calls", (None, None))
+        if not (self.know and self.know.finders) or high is None or (low or 0) >= high:
+            return self.spec
+        if self._drawn is None:
+            ranges = {**self.spec.ranges, "tool_calls": (low, high - 1)}
+            self._drawn = self.spec.model_copy(update={"ranges": ranges})
+        return self._drawn
 
     def out_of_reach(self) -> str:
         """Why the difficulty looks out of reach on this graph, after ``UNREACHABLE_AFTER``

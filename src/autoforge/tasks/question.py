@@ -255,6 +255,23 @@ class _Describer:
             return f"the {noun}s with {criteria}"
         return self.binding(binding)
 
+    def list_order(self, binding: Binding) -> str:
+        """``oldest first`` / ``newest first`` when the docs say how a listed field is sorted."""
+        if not isinstance(binding, OutputRef) or not binding.path:
+            return ""
+        call = self.bp.node(binding.node)
+        if not isinstance(call, CallNode):
+            return ""
+        node: Any = self.spec.tool(call.tool).returns or {}
+        for seg in binding.path:
+            node = (node.get("properties") or {}).get(seg, {}) if isinstance(seg, str) else node
+        text = str(node.get("description", "")).lower() if isinstance(node, dict) else ""
+        if "oldest first" in text:
+            return "oldest first"
+        if "newest first" in text or "most recent first" in text:
+            return "newest first"
+        return ""
+
     def reasoning(self, node: ReasonNode) -> str:
         spec, noun, inputs = node.spec, node.noun, node.inputs
         field = field_words(spec.field)
@@ -266,7 +283,14 @@ class _Describer:
             cmp = CMP_WORDS[spec.cmp or "eq"]
             return f"the {noun} whose {field} {cmp} {value} among {self.items(inputs['items'])}"
         if spec.op == "lookup" and spec.field and isinstance(spec.field[0], int):
-            which = "last" if spec.field[0] == -1 else "first"
+            order = self.list_order(inputs["value"])
+            last = spec.field[0] == -1
+            if order:
+                which = "most recent" if (order == "oldest first") == last else "oldest"
+                owner = self.items(inputs["value"]).rsplit(" of ", 1)[-1]
+                return f"the {which} {noun} on {owner}" if owner == "my account" else (
+                    f"the {which} {noun} of {owner}")  # fmt: skip
+            which = "last" if last else "first"
             return f"the {which} {noun} listed in {self.items(inputs['value'])}"
         if spec.op == "lookup":
             return f"the {field} of {self.binding(inputs['value'])}"
