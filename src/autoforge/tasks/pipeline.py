@@ -31,6 +31,7 @@ from autoforge.tasks.gates import (
 from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
 from autoforge.tasks.identity import user_identity
 from autoforge.tasks.knowledge import Knowledge, knowledge
+from autoforge.tasks.plausible import Eligibility, eligibility_rules, implausible, refusal, user_key
 from autoforge.tasks.instantiate import (
     GoldFailure,
     GoldRun,
@@ -41,7 +42,7 @@ from autoforge.tasks.instantiate import (
     required_outputs,
 )
 from autoforge.tasks.merge import MergeAdvisor, merge_walks
-from autoforge.tasks.model import GoldCall, Task
+from autoforge.tasks.model import GoldCall, Task, UserScenario
 from autoforge.tasks.population import StateGenerator
 from autoforge.tasks.question import (
     ScenarioRequest,
@@ -50,6 +51,7 @@ from autoforge.tasks.question import (
     fact_text,
     hidden_values,
     missing_facts,
+    words,
 )
 from autoforge.tasks.runtime import EnvironmentLike, bind_state
 from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
@@ -142,12 +144,15 @@ def walk_lengths(spec: DifficultySpec, rng: random.Random) -> list[int]:
 
 
 def _walks(
-    graph: ToolGraph, spec: DifficultySpec, rng: random.Random, feasibility: Feasibility
+    graph: ToolGraph,
+    spec: DifficultySpec,
+    rng: random.Random,
+    weight: Callable[[str | None, str], float],
 ) -> list[Walk] | None:
     walks = []
     for length in walk_lengths(spec, rng):
         config = WalkConfig(min_length=length, max_length=length)
-        walk = random_walk(graph, config, rng, feasibility.weight)
+        walk = random_walk(graph, config, rng, weight)
         if walk is None:
             return None
         walks.append(walk)
@@ -167,10 +172,13 @@ class _Run:
     feasibility: Feasibility
     starts: StartPool
     know: Knowledge | None = None
+    rules: list[Eligibility] = field(default_factory=list)
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
     errors: dict[str, str] = field(default_factory=dict)  # first message per error type
     _drawn: DifficultySpec | None = None
+    used: Counter[str] = field(default_factory=Counter)  # write tools of the accepted tasks
+    writes: frozenset[str] = frozenset()
 
     def miss(self, reason: str, why: str) -> None:
         self.gates.reject(reason)
@@ -178,7 +186,7 @@ class _Run:
 
     def blueprint(self, task_seed: int) -> tuple[Blueprint, Walk] | None:
         rng = random.Random(task_seed)
-        walks = _walks(self.graph, self._walk_spec(), rng, self.feasibility)
+        walks = _walks(self.graph, self._walk_spec(), rng, self.weight)
         if walks is None:
             self.miss("no_walk", "no walk of the asked length")
             return None
@@ -202,6 +210,16 @@ class _Run:
             return None
         self.built += 1
         return bp, merged
+
+    def weight(self, source: str | None, target: str) -> float:
+        """The walk weight of a step: what worked before (:class:`Feasibility`), times a
+        coverage factor that favours the state-changing tools the accepted tasks used least
+        (one write tool reached from everywhere otherwise ends most tasks)."""
+        base = self.feasibility.weight(source, target)
+        if target not in self.writes or not self.used:
+            return base
+        least = min(self.used.get(t, 0) for t in self.writes)
+        return base / (1.0 + self.used.get(target, 0) - least)
 
     def _walk_spec(self) -> DifficultySpec:
         """The difficulty to draw walk lengths for: with finder tools, one call fewer at the
@@ -278,6 +296,16 @@ class _Run:
         except GoldFailure:
             return None
 
+    def refused(self, inst: Instance, run: GoldRun, task_seed: int) -> dict[str, Any] | None:
+        """For a share of hard tasks: a request the policy forbids (the agent must refuse)."""
+        rng = random.Random(f"refusal:{task_seed}")
+        if self.spec.name != "hard" or not self.rules or rng.random() >= REFUSAL_SHARE:
+            return None
+        key = user_key(self.env.spec, run.calls)
+        if key is None:
+            return None
+        return refusal(self.env.spec, self.rules, inst.initial_state, run.calls, key, rng)
+
     def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
         slimmed = self.without_repeats(bp, inst)
         if slimmed is None:
@@ -303,6 +331,10 @@ class _Run:
             self.gates.reject("nondeterministic")
             return None
         run.calls = replay.calls  # the same calls, marked with which ones changed the state
+        why = implausible(self.env.spec, self.rules, inst.initial_state, run.calls)
+        if why:
+            self.gates.reject(f"implausible_{why}")
+            return None
         metrics = measure(bp, self.graph.writes())
         metrics.write_calls = sum(1 for c in run.calls if c.writes)
         if difficulty_violations(metrics, self.spec):
@@ -316,6 +348,10 @@ class _Run:
         if missing_facts(scenario, run.facts):
             self.gates.reject("scenario")
             return None
+        refused = self.refused(inst, run, task_seed)
+        if refused is not None:
+            scenario, facts = _with_refusal(scenario, refused, run.facts)
+            run.facts = facts
         self.dedupe.is_new(signature)
         return Task(
             id=f"{self.env.spec.name}-{signature[:12]}", env_id=self.env.spec.name, blueprint=bp,
@@ -324,8 +360,27 @@ class _Run:
             scenario=scenario, user_facts=run.facts, difficulty=metrics, seed=task_seed,
             user_identity=user_identity(self.env.spec.state_schema, inst.initial_state, run.calls),
             meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
-                  "graph_judge": self.graph.judge},
+                  "graph_judge": self.graph.judge,
+                  **({"refusal": refused} if refused is not None else {})},
         )  # fmt: skip
+
+
+#: Share of hard tasks that also ask for something the policy forbids (as tau2 does).
+REFUSAL_SHARE = 0.3
+
+
+def _with_refusal(
+    scenario: UserScenario, refused: dict[str, Any], facts: dict[str, Any]
+) -> tuple[UserScenario, dict[str, Any]]:
+    """The scenario and facts with the forbidden request added (the key is a user fact)."""
+    ask = f"{words(refused['tool'])} {refused['key']}"
+    question = f"{scenario.question} I'd also like to {ask}."
+    intent = (f"{scenario.intent} You also ask to {ask}; if the agent explains that this is not "
+              "possible, accept it.")  # fmt: skip
+    update = {"question": question, "intent": intent,
+              "known_info": "; ".join(filter(None, [scenario.known_info, refused["key"]]))}  # fmt: skip
+    return scenario.model_copy(update=update), {**facts, f"refused_{refused['collection']}":
+                                                 refused["key"]}  # fmt: skip
 
 
 def _repeated_writes(calls: list[GoldCall], writes: set[str]) -> dict[str, str]:
@@ -392,8 +447,10 @@ def generate_tasks(
     gates = GateStats()
     know = knowledge(env.spec, env.initial_state)
     stats.knowledge = know.report()
+    rules = eligibility_rules(env.spec, env.initial_state)
     run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
-               Feasibility(), StartPool(env, generator, uses=start_uses), know)  # fmt: skip
+               Feasibility(), StartPool(env, generator, uses=start_uses), know, rules)  # fmt: skip
+    run.writes = frozenset(graph.writes())
     rng = random.Random(seed)
     tasks: list[Task] = []
     limit = max_attempts if max_attempts is not None else 50 * n + 100
@@ -404,6 +461,7 @@ def generate_tasks(
         gates.attempts += 1
         task = run.attempt(rng.randrange(2**31), clock)
         if task is not None:
+            run.used.update({c.name for c in task.gold_calls if c.name in run.writes})
             gates.accepted += 1
             tasks.append(task)
             if on_task is not None:

@@ -93,6 +93,16 @@ def fact_text(value: Any) -> str:
     return str(value)
 
 
+_SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
+
+
+def spoken(value: Any) -> str:
+    """A fact as a person says it: ``found_cheaper`` -> ``found cheaper`` (the agent maps it
+    back to the documented value), everything else as :func:`fact_text`."""
+    text = fact_text(value)
+    return text.replace("_", " ") if isinstance(value, str) and _SNAKE.match(value) else text
+
+
 def _tokens(value: Any) -> Iterator[str]:
     if isinstance(value, dict):
         for v in value.values():
@@ -105,7 +115,8 @@ def _tokens(value: Any) -> Iterator[str]:
 
 
 def missing_facts(scenario: UserScenario, facts: dict[str, Any]) -> list[str]:
-    """Names of the facts whose value (every part of it) the scenario text does not contain."""
+    """Names of the facts whose value (every part of it) the scenario text does not contain
+    (a ``snake_case`` value also counts when said in words: ``found cheaper``)."""
     text = f"{scenario.question}\n{scenario.known_info}".lower()
     loose = text.replace("_", " ")
     return [
@@ -166,7 +177,7 @@ class _Describer:
         goes bare; "order id: order ORD-3" made a 1.5B agent call ``cancel_order("order ORD-3")``.
         """
         spec = self.bp.fact(ref.name)
-        value = fact_text(self.facts.get(ref.name))
+        value = spoken(self.facts.get(ref.name))
         if spec.collection is not None and spec.collection == self.user:
             return "my account"
         if spec.role == "entity" and spec.collection and not labelled:
@@ -197,6 +208,7 @@ class _Describer:
             if f.collection == self.user and f.role in ("entity", "attribute", "reference")
             and f.name in self.facts
         ]  # fmt: skip
+        parts = list(dict.fromkeys(parts))  # the same detail reached by two lookups: once
         if not parts:
             return ""
         text = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
@@ -372,7 +384,7 @@ class TemplateWriter:
         intent = intent.replace(" my ", " your ").replace(" me ", " you ")
         lines = [rng.choice(_GOAL_PHRASES).format(g=g) for g in goals]
         lines += [rng.choice(_ASK_PHRASES).format(a=a) for a in asks]
-        known = [fact_text(v) for v in request.facts.values()]
+        known = [spoken(v) for v in request.facts.values()]
         opener = rng.choice(_OPENERS)
         question = " ".join(filter(None, [opener, describe.identity(), *lines]))
         leftover = [k for k, v in request.facts.items() if k in missing_facts(
