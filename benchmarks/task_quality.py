@@ -26,7 +26,8 @@ the domain's ``tools.json``/``tools_meta.json`` beside it give the write tools).
 baseline is a column of the same table. Last line: one JSON object, ``{"sets": {name: figures}}``.
 
 Run: ``python benchmarks/task_quality.py --generate example:bookstore:medium:50
---tau2 ../shared/benchmarks/tau2-bench/retail/tasks.json ../shared/benchmarks/tau2-bench/airline/tasks.json``
+--tau2 ../shared/benchmarks/tau2-bench/retail/tasks.json
+../shared/benchmarks/tau2-bench/airline/tasks.json``
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ def out_of_domain(tasks: list[Any], domains: dict[tuple[str, str], set[Any]]) ->
 
 def forged_set(run_dir: Path, env: Any, tasks: list[Any]) -> dict[str, Any]:
     """Figures of one forged task set (tasks of ``env``)."""
-    from autoforge.forge.verify import verify_task
+    from autoforge.forge.verify import as_task_env, verify_task
     from autoforge.tasks.schema import tool_access
 
     writes = {t.name for t in env.spec.tools if tool_access(t) == "write"}
@@ -218,7 +219,7 @@ def forged_set(run_dir: Path, env: Any, tasks: list[Any]) -> dict[str, Any]:
             "do_nothing": task.final_state_hash == task.initial_state_hash
             and not any(o.text for o in task.required_outputs),
         })  # fmt: skip
-        verified += verify_task(env, task).ok
+        verified += verify_task(as_task_env(env), task).ok
     out = summarize(rows, writes, "forged")
     bad = out_of_domain(tasks, categorical_domains(env))
     out["out_of_domain"] = len(bad)
@@ -242,7 +243,8 @@ def load_run(run_dir: Path) -> tuple[Any, list[Any]]:
 
 
 def generate_set(target: str, seed: int) -> tuple[str, Any, list[Any], float]:
-    """``ENV_DIR[:DIFFICULTY[:N]]`` -> (name, env, tasks, CPU s) generated with the code on the path."""
+    """``ENV_DIR[:DIFFICULTY[:N]]`` -> (name, env, tasks, CPU s), generated with the code on
+    the path."""
     from autoforge.env import Environment
     from autoforge.examples import example_path
     from autoforge.tasks import generate_tasks
@@ -268,8 +270,8 @@ def _tau2_writes(domain: Path) -> set[str]:
         found = {name for name, m in items if isinstance(m, dict) and m.get("access") == "write"}
         if found:
             return found
-    from autoforge.tooldocs import load_docs
     from autoforge.tasks.schema import tool_access
+    from autoforge.tooldocs import load_docs
 
     docs = load_docs([domain / "tools.json"])
     return {t.name for t in docs.tools if tool_access(t) == "write"}
@@ -321,7 +323,8 @@ def _fmt(value: Any) -> str:
 def show(sets: dict[str, dict[str, Any]], console: Console) -> None:
     """The side-by-side table."""
     cols = ["tasks", "arg_verbatim", "id_verbatim", "selection_share", "out_of_domain",
-            "tool_coverage", "calls_per_task", "reasoning_per_task", "do_nothing", "verified"]  # fmt: skip
+            "tool_coverage", "calls_per_task", "reasoning_per_task", "do_nothing",
+            "verified"]  # fmt: skip
     table = Table(title="task quality (do_nothing = share a do-nothing agent passes)")
     table.add_column("set")
     for col in cols:
@@ -361,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.tau2:
         sets[f"tau2:{path.parent.name}"] = tau2_set(path)
     show(sets, console)
-    console.print(f"wall {time.perf_counter() - started:.1f} s, CPU {time.process_time() - cpu:.1f} s,"
+    wall, spent = time.perf_counter() - started, time.process_time() - cpu
+    console.print(f"wall {wall:.1f} s, CPU {spent:.1f} s,"
                   f" load average {os.getloadavg()[0]:.2f}")  # fmt: skip
     print(json.dumps({"sets": sets, "load_average": round(os.getloadavg()[0], 2)}))
     return 0

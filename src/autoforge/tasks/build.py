@@ -184,8 +184,9 @@ class _Builder:
                         reader, coll.primary_key, {"type": "string"})  # fmt: skip
                     node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
                     origin = self.walk.steps[index].origin
-                    self.nodes.append(CallNode(id=node_id, tool=reader.name,
-                                               args={coll.primary_key: key}, walk=origin))  # fmt: skip
+                    call = CallNode(id=node_id, tool=reader.name, args={coll.primary_key: key},
+                                    walk=origin)  # fmt: skip
+                    self.nodes.append(call)
                     return OutputRef(node=node_id, path=[top])
         return None
 
@@ -209,8 +210,9 @@ class _Builder:
                 reader, coll.primary_key, {"type": "string"})  # fmt: skip
             node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
             origin = self.walk.steps[index].origin
-            self.nodes.append(CallNode(id=node_id, tool=reader.name,
-                                       args={coll.primary_key: key}, walk=origin))  # fmt: skip
+            call = CallNode(id=node_id, tool=reader.name, args={coll.primary_key: key},
+                            walk=origin)  # fmt: skip
+            self.nodes.append(call)
             items = OutputRef(node=node_id, path=[lists[0].path[:-2]])
             spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
             return ReasoningRef(node=self.reason(spec, {"value": items}, singular(entity)))
@@ -228,7 +230,8 @@ class _Builder:
             tool = self.spec.tool(finder.tool)
             props = tool.parameters.get("properties", {})
             shared = [p for p in props if p not in finder.params and p not in tool.required
-                      and (props[p].get("enum") or getattr(coll.attribute(p), "enum", None))]  # fmt: skip
+                      and (props[p].get("enum")
+                           or getattr(coll.attribute(p), "enum", None))]  # fmt: skip
             numeric = [x for x in self.element_leaves(tool.name, "")
                        if x.type in ("integer", "number")]  # fmt: skip
             if tool.required or not shared or not numeric:

@@ -22,8 +22,9 @@ _ONE_OF = re.compile(r"\bone of\b[:\s]*(?P<list>[^.;\n]+)", re.IGNORECASE)
 #: Observed numbers needed before their range bounds generated ones (3 ratings of 4-5 stars
 #: say little about the scale).
 _RANGE_MIN = 8
-_EITHER = re.compile(r"\beither\s+[`'\"]([^`'\"]{1,40})[`'\"]\s+or\s+[`'\"]([^`'\"]{1,40})[`'\"]",
-                     re.IGNORECASE)
+_EITHER = re.compile(
+    r"\beither\s+[`'\"]([^`'\"]{1,40})[`'\"]\s+or\s+[`'\"]([^`'\"]{1,40})[`'\"]", re.IGNORECASE
+)
 _QUOTED = re.compile(r"[`'\"]([A-Za-z0-9_\- ]{1,40})[`'\"]")
 
 

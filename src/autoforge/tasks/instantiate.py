@@ -33,9 +33,10 @@ from autoforge.tasks.blueprint import (
     iter_refs,
 )
 from autoforge.tasks.domain import enum_from_text
-from autoforge.tasks.model import GoldCall, RequiredOutput
+from autoforge.tasks.model import GoldCall
+from autoforge.tasks.outputs import render, required_outputs
 from autoforge.tasks.population import StateGenerator, copy_json, value_for
-from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, field_words, get_path
+from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
 from autoforge.tasks.repair import repair_state
 from autoforge.tasks.runtime import EnvironmentLike, EpisodeLike, bind_state
 from autoforge.tasks.schema import (
@@ -784,36 +785,6 @@ def _doomed(previous: GoldFailure | None, failure: GoldFailure) -> bool:
         and failure.reason == previous.reason == "degenerate"
         and failure.node == previous.node
     )
-
-
-def render(value: Any) -> tuple[str, list[str]]:
-    """The canonical text of a value to tell the user, and other acceptable renderings."""
-    if isinstance(value, bool):
-        return ("yes" if value else "no"), []
-    if isinstance(value, float):
-        text = f"{value:.2f}"
-        alts = sorted({f"{value:g}", str(value)} - {text})
-        return text, alts
-    if isinstance(value, int):
-        return str(value), []
-    if isinstance(value, str):
-        return value, [value.replace("_", " ")] if "_" in value else []
-    return str(value), []
-
-
-def required_outputs(bp: Blueprint, run: GoldRun) -> list[RequiredOutput]:
-    """What the agent must tell the user: the values of the blueprint's output nodes."""
-    out = []
-    for node_id in bp.outputs:
-        node = bp.node(node_id)
-        value = run.values[node_id]
-        text, alts = render(value)
-        desc = field_words(node.spec.field) if isinstance(node, ReasonNode) else node_id
-        if isinstance(node, ReasonNode):
-            desc = f"{node.spec.op} {desc} of the {node.noun}"
-        out.append(RequiredOutput(node=node_id, description=desc, value=value, text=text,
-                                  alternatives=alts))  # fmt: skip
-    return out
 
 
 __all__ = ["FactChooser", "GoldFailure", "GoldRun", "Instance", "Start", "StartPool", "execute",

@@ -110,7 +110,9 @@ def _attribute_names(spec: EnvironmentSpec, examples: Mapping[str, Any]) -> dict
     return names
 
 
-def _key_path(tool: Any, spec: EnvironmentSpec, coll: str, pk: str) -> tuple[tuple[PathSeg, ...], bool] | None:
+def _key_path(
+    tool: Any, spec: EnvironmentSpec, coll: str, pk: str
+) -> tuple[tuple[PathSeg, ...], bool] | None:
     """Where a read tool's result holds ``coll``'s key: ``((pk,), False)``, ``((0, pk), True)``
     for a list of records, ``((), False)`` for a bare key; None when it holds none."""
     state = spec.state_schema

@@ -30,8 +30,6 @@ from autoforge.tasks.gates import (
 )
 from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
 from autoforge.tasks.identity import user_identity
-from autoforge.tasks.knowledge import Knowledge, knowledge
-from autoforge.tasks.plausible import Eligibility, eligibility_rules, implausible, refusal, user_key
 from autoforge.tasks.instantiate import (
     GoldFailure,
     GoldRun,
@@ -41,8 +39,10 @@ from autoforge.tasks.instantiate import (
     instantiate,
     required_outputs,
 )
+from autoforge.tasks.knowledge import Knowledge, knowledge
 from autoforge.tasks.merge import MergeAdvisor, merge_walks
 from autoforge.tasks.model import GoldCall, Task, UserScenario
+from autoforge.tasks.plausible import Eligibility, eligibility_rules, implausible, refusal, user_key
 from autoforge.tasks.population import StateGenerator
 from autoforge.tasks.question import (
     ScenarioRequest,
@@ -254,7 +254,7 @@ class _Run:
             return self._attempt(task_seed, clock)
         except (KeyboardInterrupt, SystemExit, MemoryError):
             raise
-        except Exception as exc:  # noqa: BLE001 - one bad attempt must not end the run
+        except Exception as exc:
             self.gates.reject(f"error:{type(exc).__name__}")
             self.errors.setdefault(type(exc).__name__, f"{exc}"[:300])
             return None
@@ -378,7 +378,8 @@ def _with_refusal(
     intent = (f"{scenario.intent} You also ask to {ask}; if the agent explains that this is not "
               "possible, accept it.")  # fmt: skip
     update = {"question": question, "intent": intent,
-              "known_info": "; ".join(filter(None, [scenario.known_info, refused["key"]]))}  # fmt: skip
+              "known_info": "; ".join(filter(None, [scenario.known_info,
+                                                    refused["key"]]))}  # fmt: skip
     return scenario.model_copy(update=update), {**facts, f"refused_{refused['collection']}":
                                                  refused["key"]}  # fmt: skip
 

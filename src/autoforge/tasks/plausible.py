@@ -58,7 +58,9 @@ def _stem(verb: str) -> str:
     return verb
 
 
-def eligibility_rules(spec: EnvironmentSpec, data: Mapping[str, Any] | None = None) -> list[Eligibility]:
+def eligibility_rules(
+    spec: EnvironmentSpec, data: Mapping[str, Any] | None = None
+) -> list[Eligibility]:
     """The eligibility rules the policy states, resolved against the state schema (the
     collection named by the noun, the attribute whose domain holds the value)."""
     found = domains(spec, data)
@@ -135,7 +137,8 @@ def refusal(
     options = []
     for rule in rules:
         coll = spec.state_schema.collection(rule.collection)
-        link = next((a.name for a in coll.attributes if a.references == user), None) if coll else None
+        refs = [a.name for a in coll.attributes if a.references == user] if coll else []
+        link = refs[0] if refs else None
         owner = {link: user_key} if link else {}
         tools = [t for t in spec.tools if tool_access(t) == "write" and rule.verb in t.name.lower()
                  and any(entity_of(p, None, spec.state_schema) == rule.collection
@@ -157,7 +160,8 @@ def user_key(spec: EnvironmentSpec, calls: list[GoldCall]) -> str | None:
     """The one user key the calls pass (``customer_id``), else None."""
     user = user_collection(spec.state_schema)
     keys = {v for call in calls for k, v in call.arguments.items()
-            if isinstance(v, str) and user and entity_of(k, None, spec.state_schema) == user}  # fmt: skip
+            if isinstance(v, str) and user
+            and entity_of(k, None, spec.state_schema) == user}  # fmt: skip
     return keys.pop() if len(keys) == 1 else None
 
 

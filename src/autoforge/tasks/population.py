@@ -19,7 +19,6 @@ from datetime import date, datetime
 from typing import Any
 
 import networkx as nx
-
 from faker import Faker
 
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec
