@@ -227,7 +227,7 @@ def forged_set(run_dir: Path, env: Any, tasks: list[Any]) -> dict[str, Any]:
     out["verified"] = round(verified / len(tasks), 3) if tasks else None
     levels: dict[str, list[bool]] = {}
     for task, row in zip(tasks, rows, strict=True):
-        levels.setdefault(str(task.meta.get("difficulty", "?")), []).append(row["selection"])
+        levels.setdefault(str(task.meta.get("difficulty", "?")), []).append(bool(row["selection"]))
     out["selection_by_level"] = {k: round(sum(v) / len(v), 3) for k, v in sorted(levels.items())}
     out["source"] = str(run_dir)
     return out
@@ -247,15 +247,16 @@ def generate_set(target: str, seed: int) -> tuple[str, Any, list[Any], float]:
     the path."""
     from autoforge.env import Environment
     from autoforge.examples import example_path
+    from autoforge.forge.verify import as_task_env
     from autoforge.tasks import generate_tasks
 
     parts = target.split(":")
     if parts[0] == "example":
         parts = [str(example_path(parts[1])), *parts[2:]]
-    env_dir, difficulty, n = parts[0], (parts[1:2] or ["medium"])[0], int((parts[2:3] or [50])[0])
+    env_dir, difficulty, n = parts[0], (parts[1:2] or ["medium"])[0], int((parts[2:3] or ["50"])[0])
     env = Environment.load(Path(env_dir))
     cpu = time.process_time()
-    tasks, _ = generate_tasks(env, n, difficulty, seed=seed)
+    tasks, _ = generate_tasks(as_task_env(env), n, difficulty, seed=seed)
     return f"{Path(env_dir).name}:{difficulty}", env, tasks, time.process_time() - cpu
 
 
