@@ -100,3 +100,17 @@ def test_hard_tasks_include_refusals(bookstore_env: Any) -> None:
         record = task.initial_state["orders"][key]
         assert record["status"] != "pending"  # the policy forbids it
         assert all(key not in str(c.arguments) for c in task.gold_calls)  # S* leaves it alone
+
+
+def test_report_shows_sample_requests_first(generated: Any) -> None:
+    from autoforge.report.forge import _samples, sample_tasks
+
+    tasks = list(generated[0])
+    easy = tasks[0].model_copy(update={"meta": {**tasks[0].meta, "difficulty": "easy"}})
+    picked = sample_tasks([*tasks, easy], limit=3)
+    assert len(picked) == 3 and easy in picked  # every level gets a turn
+    evil = easy.model_copy(
+        update={"scenario": easy.scenario.model_copy(update={"question": "<script>x</script>"})}
+    )
+    html = _samples([evil])
+    assert "Sample requests" in html and "<script>" not in html and "&lt;script&gt;" in html
