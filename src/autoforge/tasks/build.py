@@ -463,8 +463,7 @@ class _Builder:
             for x in scalars
             if x.record_of == user and x.name in (*_NAME_FIELDS, "email", "phone")
         ]
-        if len(own) < len(scalars) or options:
-            scalars = [x for x in scalars if x not in own]  # the user knows their own name
+        scalars = [x for x in scalars if x not in own]  # the user knows their own name
         for leaf in scalars:
             noun = singular(leaf.record_of) if leaf.record_of else "result"
             spec = ReasoningSpec(op="lookup", field=[leaf.name])

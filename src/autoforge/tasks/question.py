@@ -32,7 +32,7 @@ from autoforge.tasks.blueprint import (
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
 from autoforge.tasks.reasoning import CMP_WORDS, field_words
-from autoforge.tasks.schema import entity_of, singular, tool_access
+from autoforge.tasks.schema import entity_of, output_leaves, singular, tool_access
 
 PERSONAS = (
     "You are polite and brief, and answer only what you are asked.",
@@ -248,8 +248,13 @@ class _Describer:
         if same is not None:
             # the call's own subject: "order ORD-3", "the book ordered"
             return self.binding(same, labelled=labelled)
-        if entity and tool_access(self.spec.tool(call.tool)) == "write":
-            return f"the {singular(entity)} created by the '{words(call.tool)}' request"
+        if tool_access(self.spec.tool(call.tool)) == "write":
+            if entity:
+                return f"the {singular(entity)} created by the '{words(call.tool)}' request"
+            leaf = next((x for x in output_leaves(self.spec.tool(call.tool), state)
+                         if x.path == ".".join(str(p) for p in ref.path)), None)  # fmt: skip
+            record = singular(leaf.record_of) if leaf and leaf.record_of else "result"
+            return f"the {words(name)} of the {record} from the '{words(call.tool)}' request"
         noun = singular(entity) if entity else words(name or "result")
         subject = self.subject(call)
         return f"the {noun} on {subject}" if subject == "my account" else f"the {noun} of {subject}"
@@ -341,6 +346,9 @@ class _Describer:
                 verb = f"{verb}{subject[len(noun):]}"  # cancel order ORD-3
             elif re.match(rf"(the|my) (\w+ )?{re.escape(noun)}\b", subject) and " " in verb:
                 verb = f"{verb.rsplit(' ', 1)[0]} {subject}"  # cancel the last order ...
+            elif len(verb.split()) == 2:  # place order -> place an order for ...
+                head, noun = verb.split()
+                verb = f"{head} {'an' if noun[0] in 'aeiou' else 'a'} {noun} for {subject}"
             else:
                 verb = f"{verb} for {subject}"
         if details:
