@@ -352,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tau2", nargs="*", default=[], type=Path, metavar="TASKS.json")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    console = Console(stderr=True)
+    console = Console(stderr=True, width=200)
     started, cpu = time.perf_counter(), time.process_time()
     sets: dict[str, dict[str, Any]] = {}
     for target in args.generate:

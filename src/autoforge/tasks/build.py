@@ -164,7 +164,27 @@ class _Builder:
                 self.found[entity] = node_id
         return OutputRef(node=node_id, path=list(finder.key_path))
 
-    def from_profile(self, index: int, tool: ToolSpec, schema: dict[str, Any]) -> Binding | None:
+    def flat_profile(self, index: int, tool: ToolSpec) -> dict[str, Binding]:
+        """Flat arguments (``address1, city, zip``) taken from one object of the user's record,
+        as :meth:`from_profile` does for an object argument; ``{}`` when fewer than three
+        required parameters match one object's fields."""
+        fields = {p: {} for p in tool.required}
+        found = self.from_profile(index, tool, {"properties": fields}, least=3)
+        if not isinstance(found, OutputRef):
+            return {}
+        paths = {x.path for x in output_leaves(self.spec.tool(self.node_tool(found.node)),
+                                               self.spec.state_schema)}  # fmt: skip
+        top = str(found.path[0])
+        return {p: OutputRef(node=found.node, path=[top, p]) for p in tool.required
+                if f"{top}.{p}" in paths}  # fmt: skip
+
+    def node_tool(self, node_id: str) -> str:
+        """The tool of call node ``node_id``."""
+        return next(n.tool for n in self.nodes if isinstance(n, CallNode) and n.id == node_id)
+
+    def from_profile(
+        self, index: int, tool: ToolSpec, schema: dict[str, Any], least: int = 0
+    ) -> Binding | None:
         """An object argument taken from the user's own record (``my default address``) rather
         than spelled out: a lookup of the user whose result has an object with the same fields.
         """
@@ -179,7 +199,8 @@ class _Builder:
             paths = {x.path for x in output_leaves(reader, self.spec.state_schema)}
             tops = sorted({p.split(".")[0] for p in paths if "." in p and "[]" not in p})
             for top in tops:
-                if all(f"{top}.{f}" in paths for f in fields):
+                inside = sum(f"{top}.{f}" in paths for f in fields)
+                if (inside == len(fields)) if not least else inside >= least:
                     key = self.find(coll.name, reader, index) or self.param_fact(
                         reader, coll.primary_key, {"type": "string"})  # fmt: skip
                     node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
@@ -425,8 +446,11 @@ class _Builder:
         tool = self.spec.tool(step.tool)
         props = tool.parameters.get("properties", {})
         args: dict[str, Binding] = {}
+        if tool_access(tool) == "write" and self.rng.random() < self.reasoning_rate:
+            args.update(self.flat_profile(index, tool))  # address1, city, zip: "my address"
         for name in tool.required:
-            args[name] = self.bind(index, tool, name, props.get(name, {}))
+            if name not in args:
+                args[name] = self.bind(index, tool, name, props.get(name, {}))
         optional = [n for n in tool.param_names if n not in tool.required]
         if not tool.required and optional and self.rng.random() < 0.8:
             ranked = sorted(optional, key=lambda n: not props[n].get("enum"))
