@@ -168,7 +168,7 @@ class _Builder:
         """Flat arguments (``address1, city, zip``) taken from one object of the user's record,
         as :meth:`from_profile` does for an object argument; ``{}`` when fewer than three
         required parameters match one object's fields."""
-        fields = {p: {} for p in tool.required}
+        fields: dict[str, Any] = {p: {} for p in tool.required}
         found = self.from_profile(index, tool, {"properties": fields}, least=3)
         if not isinstance(found, OutputRef):
             return {}
