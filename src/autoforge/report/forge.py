@@ -132,7 +132,7 @@ def _overview(d: RunData) -> Markup:
         card("LLM tokens", f"{tokens.total:,}", f"{tokens.calls} calls, model {m.model or '-'}"),
     ]
     inputs = {k: v for k, v in m.options.items() if v not in (None, [], False)}
-    body = [tag("div", join(cards), cls="cards"), _samples(d.tasks),
+    body = [tag("div", join(cards), cls="cards"), _samples(d.tasks), _knowledge(d),
             details("options of the last run", code_json(inputs))]  # fmt: skip
     return join(body)
 
@@ -152,6 +152,19 @@ def sample_tasks(tasks: list[Task], limit: int = SAMPLES) -> list[Task]:
             if queue and len(picked) < limit:
                 picked.append(queue.pop(0))
     return picked
+
+
+def _knowledge(d: RunData) -> Markup:
+    """Per attribute: does the simulated user hold it, or must the agent find it (and why)."""
+    rows = (d.generation or {}).get("knowledge") or []
+    if not rows:
+        return join([])
+    cells: list[list[Cell]] = [
+        [f"{r['collection']}.{r['attribute']}", "user" if r["held"] else "internal", r["reason"]]
+        for r in rows
+    ]
+    return details("what the user knows, per attribute",
+                   table(["attribute", "held by", "why (from the docs)"], cells))  # fmt: skip
 
 
 def _samples(tasks: list[Task]) -> Markup:
