@@ -197,12 +197,12 @@ class StateGenerator:
         return None
 
     def sizes(self, rng: random.Random) -> dict[str, int]:
-        """How many records per collection: 10-16 roots, 2-3 children per referenced record."""
+        """How many records per collection: 8-12 roots, 2-3 children per referenced record."""
         out: dict[str, int] = {}
         for coll in self.order:
             parents = [out[a.references] for a in coll.attributes
                        if a.references in out and a.references != coll.name]  # fmt: skip
-            size = min(30, max(parents) * rng.randint(2, 3)) if parents else rng.randint(10, 16)
+            size = min(30, max(parents) * rng.randint(2, 3)) if parents else rng.randint(8, 12)
             out[coll.name] = size
         return out
 
