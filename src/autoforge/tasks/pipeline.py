@@ -178,6 +178,7 @@ class _Run:
     errors: dict[str, str] = field(default_factory=dict)  # first message per error type
     _drawn: DifficultySpec | None = None
     used: Counter[str] = field(default_factory=Counter)  # write tools of the accepted tasks
+    counted: set[str] = field(default_factory=set)  # signatures already in ``used``
     writes: frozenset[str] = frozenset()
 
     def miss(self, reason: str, why: str) -> None:
@@ -210,6 +211,14 @@ class _Run:
             return None
         self.built += 1
         return bp, merged
+
+    def cover(self, signature: str, calls: list[GoldCall]) -> None:
+        """Count a task's write tools for the coverage weights, once per task signature (an
+        accepted task, or a task of the file being resumed met again as a duplicate: both
+        runs then weigh the walks alike and give the same tasks)."""
+        if signature not in self.counted:
+            self.counted.add(signature)
+            self.used.update({c.name for c in calls if c.name in self.writes})
 
     def weight(self, source: str | None, target: str) -> float:
         """The walk weight of a step: what worked before (:class:`Feasibility`), times a
@@ -321,6 +330,7 @@ class _Run:
             return None
         signature = bp.signature(run.facts)
         if signature in self.dedupe.seen:
+            self.cover(signature, run.calls)  # a resumed run replays the file's tasks as these
             self.gates.reject("duplicate")
             return None
         replay = replay_is_stable(
@@ -353,6 +363,7 @@ class _Run:
             scenario, facts = _with_refusal(scenario, refused, run.facts)
             run.facts = facts
         self.dedupe.is_new(signature)
+        self.cover(signature, run.calls)
         return Task(
             id=f"{self.env.spec.name}-{signature[:12]}", env_id=self.env.spec.name, blueprint=bp,
             initial_state=inst.initial_state, initial_state_hash=inst.initial_hash,
@@ -462,7 +473,6 @@ def generate_tasks(
         gates.attempts += 1
         task = run.attempt(rng.randrange(2**31), clock)
         if task is not None:
-            run.used.update({c.name for c in task.gold_calls if c.name in run.writes})
             gates.accepted += 1
             tasks.append(task)
             if on_task is not None:
