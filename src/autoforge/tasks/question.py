@@ -344,7 +344,7 @@ class _Describer:
             noun = verb.split(" ")[-1]
             if subject.startswith(noun + " ") and verb.endswith(noun):
                 verb = f"{verb}{subject[len(noun):]}"  # cancel order ORD-3
-            elif re.match(rf"(the|my) (\w+ )?{re.escape(noun)}\b", subject) and " " in verb:
+            elif re.match(rf"(the|my) ([\w-]+ ){{0,2}}{re.escape(noun)}\b", subject) and " " in verb:
                 verb = f"{verb.rsplit(' ', 1)[0]} {subject}"  # cancel the last order ...
             elif len(verb.split()) == 2:  # place order -> place an order for ...
                 head, noun = verb.split()
