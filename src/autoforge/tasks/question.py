@@ -344,7 +344,8 @@ class _Describer:
             noun = verb.split(" ")[-1]
             if subject.startswith(noun + " ") and verb.endswith(noun):
                 verb = f"{verb}{subject[len(noun):]}"  # cancel order ORD-3
-            elif re.match(rf"(the|my) ([\w-]+ ){{0,2}}{re.escape(noun)}\b", subject) and " " in verb:
+            elif " " in verb and re.match(rf"(the|my) ([\w-]+ ){{0,2}}{re.escape(noun)}\b",
+                                          subject):  # fmt: skip
                 verb = f"{verb.rsplit(' ', 1)[0]} {subject}"  # cancel the last order ...
             elif len(verb.split()) == 2:  # place order -> place an order for ...
                 head, noun = verb.split()
