@@ -36,7 +36,8 @@ JUDGE = "http://fake.invalid/v1/fake-judge"
 @pytest.fixture(scope="module")
 def tasks_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env = Environment.load(example_path("bookstore"))
-    tasks, _ = generate_tasks(env, n=4, difficulty="easy", seed=3)
+    made, _ = generate_tasks(env, n=8, difficulty="easy", seed=3)
+    tasks = [t for t in made if t.changes_state][:4]  # giving up must fail every one of them
     assert len(tasks) == 4
     path = tmp_path_factory.mktemp("tasks") / "tasks.jsonl"
     TaskSet(path).append(tasks)

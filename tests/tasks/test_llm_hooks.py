@@ -212,7 +212,8 @@ def _good_answer(req: RecordedRequest) -> Any:
     """States every fact and keeps the draft's questions, in its own words."""
     facts = ", ".join(_facts_in(req))
     draft = req.messages[3]["content"].split("Draft request: ", 1)[1].split("\n\n", 1)[0]
-    asks = " ".join(re.findall(r"Can you tell me [^?]*\?", draft))
+    opener = r"(?:Can you tell me|Could you check|I'd also like to know|And please let me know)"
+    asks = " ".join(re.findall(opener + r" [^?.]*[?.]", draft))
     return {
         "intent": "You want your order sorted out.",
         "question": f"Hello, I need some help with my order. My details: {facts}. {asks}".strip(),

@@ -7,9 +7,10 @@ import random
 from typing import Any
 
 from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec
-from autoforge.tasks.instantiate import StartPool, instantiate
+from autoforge.tasks.instantiate import Start, StartPool, instantiate
 from autoforge.tasks.pipeline import generate_tasks
 from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.runtime import bind_state
 
 
 def _cancel_blueprint(env: Any) -> Blueprint:
@@ -38,11 +39,14 @@ def test_pool_shares_a_start_for_as_many_uses_as_asked(bookstore_env: Any) -> No
 def test_repairs_work_on_a_copy_of_the_shared_start(bookstore_env: Any) -> None:
     generator = StateGenerator(bookstore_env.spec, bookstore_env.initial_state)
     pool = StartPool(bookstore_env, generator, uses=50)
-    start = pool.take(random.Random(1))
+    state = generator.sample(random.Random(1))
+    for order in state["orders"].values():
+        order["status"] = "delivered"  # no order can be cancelled without a repaired S0
+    start = pool._current = Start(state, bind_state(bookstore_env, state))
     before, start_hash = json.dumps(start.state, sort_keys=True), start.hash()
     pool._left = 50  # the same start for every attempt below
     repaired = 0
-    for seed in range(12):  # most orders are not pending: cancelling needs a repaired S0
+    for seed in range(12):
         inst = instantiate(_cancel_blueprint(bookstore_env), bookstore_env, seed, starts=pool)
         if inst.initial_hash != start_hash:
             repaired += 1

@@ -80,8 +80,9 @@ def one_off(text: str, value: str) -> str | None:
     low, want = text.lower(), value.lower()
     for i in range(len(text) - n + 1):
         window = low[i : i + n]
-        if sum(a != b for a, b in zip(window, want, strict=True)) != 1:
-            continue
+        diffs = [(a, b) for a, b in zip(window, want, strict=True) if a != b]
+        if len(diffs) != 1 or not (diffs[0][0].isalnum() or diffs[0][1].isalnum()):
+            continue  # a separator for a separator ("ana.lee" vs "Ana Lee") is no typo
         before = low[i - 1] if i > 0 else " "
         after = low[i + n] if i + n < len(low) else " "
         if not (before.isalnum() or after.isalnum()):

@@ -73,6 +73,8 @@ def merge_stats(stats: GenerationStats, replayed: int) -> dict[str, Any]:
         "difficulty": stats.difficulty,
         "replayed": dup,
         **({"note": stats.note} if stats.note else {}),
+        **({"errors": stats.errors} if stats.errors else {}),
+        "knowledge": stats.knowledge,  # per attribute: held by the user or internal, and why
     }
 
 

@@ -53,7 +53,13 @@ REJECTION_HELP = {
     "nondeterministic": "replaying the gold run did not reproduce S* and the outputs",
     "duplicate": "same blueprint and facts as an earlier task",
     "scenario": "the user scenario left out a fact the blueprint needs",
+    "reasoning_shape": "a reasoning step got another shape than documented (a record, not a list)",
+    "ambiguous_reference": "what the user holds (a title, an email) matched several records",
+    "implausible_after_terminal": "a record was changed after it was cancelled or deleted",
+    "implausible_ineligible": "the policy forbids the change for the record as it is in S0",
 }
+
+_ERROR_HELP = "an error inside the attempt, counted and skipped (first message: generation.json)"
 
 
 @dataclass
@@ -126,9 +132,52 @@ def _overview(d: RunData) -> Markup:
         card("LLM tokens", f"{tokens.total:,}", f"{tokens.calls} calls, model {m.model or '-'}"),
     ]
     inputs = {k: v for k, v in m.options.items() if v not in (None, [], False)}
-    body = [tag("div", join(cards), cls="cards"), details("options of the last run",
-            code_json(inputs))]  # fmt: skip
+    body = [tag("div", join(cards), cls="cards"), _samples(d.tasks), _knowledge(d),
+            details("options of the last run", code_json(inputs))]  # fmt: skip
     return join(body)
+
+
+#: How many sample requests the first screen shows.
+SAMPLES = 5
+
+
+def sample_tasks(tasks: list[Task], limit: int = SAMPLES) -> list[Task]:
+    """A handful of tasks to show first: round-robin over difficulty levels, in file order."""
+    levels: dict[str, list[Task]] = {}
+    for task in tasks:
+        levels.setdefault(str(task.meta.get("difficulty", "")), []).append(task)
+    picked: list[Task] = []
+    while len(picked) < limit and any(levels.values()):
+        for queue in levels.values():
+            if queue and len(picked) < limit:
+                picked.append(queue.pop(0))
+    return picked
+
+
+def _knowledge(d: RunData) -> Markup:
+    """Per attribute: does the simulated user hold it, or must the agent find it (and why)."""
+    rows = (d.generation or {}).get("knowledge") or []
+    if not rows:
+        return join([])
+    cells: list[list[Cell]] = [
+        [f"{r['collection']}.{r['attribute']}", "user" if r["held"] else "internal", r["reason"]]
+        for r in rows
+    ]
+    return details("what the user knows, per attribute",
+                   table(["attribute", "held by", "why (from the docs)"], cells))  # fmt: skip
+
+
+def _samples(tasks: list[Task]) -> Markup:
+    """What the tasks look like: the user's request of a few tasks, before anything else."""
+    picked = sample_tasks(tasks)
+    if not picked:
+        return join([])
+    items = [
+        tag("li", join([badge(str(t.meta.get("difficulty", "task")), "info"), " ",
+                        esc(t.scenario.question)]))
+        for t in picked
+    ]  # fmt: skip
+    return join([tag("h3", "Sample requests"), tag("ul", join(items), cls="samples")])
 
 
 def _duration(seconds: float) -> str:
@@ -331,7 +380,8 @@ def _rejections(d: RunData) -> Markup:
     text = (f"{gen.get('attempts', 0)} attempts, {gen.get('accepted', 0)} accepted "
             f"({100 * gen.get('accept_rate', 0):.1f}%), {sum(rejected.values())} rejected; "
             f"{gen.get('instantiation_runs', 0)} gold runs during instantiation")  # fmt: skip
-    rows = [[tag("code", k), v, REJECTION_HELP.get(k, "")] for k, v in data]
+    rows = [[tag("code", k), v, REJECTION_HELP.get(k, _ERROR_HELP * k.startswith("error:"))]
+            for k, v in data]  # fmt: skip
     return join([
         tag("p", text),
         tag("div", hbars(data, "rejections by reason"), cls="figure"),

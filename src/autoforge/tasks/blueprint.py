@@ -23,7 +23,9 @@ from autoforge.tasks.reasoning import OP_INPUTS, PathSeg, ReasoningSpec
 
 BLUEPRINT_SCHEMA_VERSION = 1
 
-FactRole = Literal["entity", "attribute", "value", "predicate", "threshold", "choice"]
+FactRole = Literal[
+    "entity", "attribute", "reference", "value", "predicate", "threshold", "choice"
+]
 
 
 class FactRef(BaseModel):
@@ -97,7 +99,9 @@ class FactSpec(BaseModel):
     """A user-known fact the blueprint needs, and where instantiation takes its value from.
 
     ``role``: ``entity`` (a primary key of ``collection``), ``attribute`` (an attribute of a record
-    of ``collection``, e.g. an email), ``value`` (a free argument generated from ``json_schema``),
+    of ``collection``, e.g. an email), ``reference`` (an attribute the user holds that identifies
+    exactly one record of ``collection``: the email a finder takes, see
+    :mod:`autoforge.tasks.knowledge`), ``value`` (a free argument generated from ``json_schema``),
     ``predicate`` (the value a filter compares with), ``threshold`` (the right side of a
     comparison) or ``choice`` (an alternative of a branch).
     """

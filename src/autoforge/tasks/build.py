@@ -31,6 +31,7 @@ from autoforge.tasks.blueprint import (
     ReasonNode,
 )
 from autoforge.tasks.graph import FieldMapping, ToolGraph
+from autoforge.tasks.knowledge import Knowledge
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.reasoning import PathSeg, ReasoningSpec
 from autoforge.tasks.schema import (
@@ -74,6 +75,8 @@ class _Builder:
     facts: dict[str, FactSpec] = field(default_factory=dict)
     outputs: list[str] = field(default_factory=list)
     n_reason: int = 0
+    know: Knowledge | None = None
+    found: dict[str, str] = field(default_factory=dict)  # user collection -> its finder node
 
     # -- providers -------------------------------------------------------------------------
 
@@ -113,23 +116,177 @@ class _Builder:
 
     # -- facts -----------------------------------------------------------------------------
 
-    def fact(self, name: str, role: FactRole, schema: dict[str, Any], **where: Any) -> FactRef:
-        """Declare (or reuse) a fact; a clash of meaning under one name gets a new name."""
+    def fact(
+        self, name: str, role: FactRole, schema: dict[str, Any], fresh: bool = False, **where: Any
+    ) -> FactRef:
+        """Declare (or reuse) a fact; a clash of meaning under one name gets a new name
+        (``fresh``: always a new name, e.g. the title of a second book)."""
         candidate = FactSpec(
             name=name, role=role, json_schema=schema, description=schema.get("description", ""),
             collection=where.get("collection"), attribute=where.get("attribute"),
         )  # fmt: skip
         base, n = name, 1
-        while name in self.facts and not _same_meaning(self.facts[name], candidate):
+        while name in self.facts and (fresh or not _same_meaning(self.facts[name], candidate)):
             n += 1
             name = f"{base}_{n}"
         self.facts[name] = candidate.model_copy(update={"name": name})
         return FactRef(name=name)
 
-    def param_fact(self, tool: ToolSpec, path: str, schema: dict[str, Any]) -> FactRef:
+    def find(self, entity: str, tool: ToolSpec, index: int) -> Binding | None:
+        """The key of an ``entity`` record found by its finder from what the user holds
+        (``find_customer_by_email(email).customer_id``), or None when the user holds the key.
+
+        The finder call goes before the call that needs the key; the user's own record is
+        found once per task (a task has one user).
+        """
+        finder = self.know.finder(entity) if self.know is not None else None
+        if finder is None or finder.tool == tool.name:
+            return None
+        if entity != self.know.user and self.rng.random() < self.reasoning_rate:  # type: ignore[union-attr]
+            chosen = self.find_by_condition(entity, index)
+            if chosen is not None:
+                return chosen
+        node_id = self.found.get(entity) if entity == self.know.user else None  # type: ignore[union-attr]
+        if node_id is None:
+            spec = self.spec.tool(finder.tool)
+            props = spec.parameters.get("properties", {})
+            user = entity == self.know.user  # type: ignore[union-attr]
+            prefix = "" if user else f"{singular(entity)}_"
+            args: dict[str, Binding] = {
+                p: self.fact(f"{prefix}{p}", "reference", dict(props.get(p, {})), fresh=not user,
+                             collection=entity, attribute=p)
+                for p in finder.params
+            }  # fmt: skip
+            node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+            origin = self.walk.steps[index].origin
+            self.nodes.append(CallNode(id=node_id, tool=finder.tool, args=args, walk=origin))
+            if user:
+                self.found[entity] = node_id
+        return OutputRef(node=node_id, path=list(finder.key_path))
+
+    def flat_profile(self, index: int, tool: ToolSpec) -> dict[str, Binding]:
+        """Flat arguments (``address1, city, zip``) taken from one object of the user's record,
+        as :meth:`from_profile` does for an object argument; ``{}`` when fewer than three
+        required parameters match one object's fields."""
+        fields: dict[str, Any] = {p: {} for p in tool.required}
+        found = self.from_profile(index, tool, {"properties": fields}, least=3)
+        if not isinstance(found, OutputRef):
+            return {}
+        paths = {x.path for x in output_leaves(self.spec.tool(self.node_tool(found.node)),
+                                               self.spec.state_schema)}  # fmt: skip
+        top = str(found.path[0])
+        return {p: OutputRef(node=found.node, path=[top, p]) for p in tool.required
+                if f"{top}.{p}" in paths}  # fmt: skip
+
+    def node_tool(self, node_id: str) -> str:
+        """The tool of call node ``node_id``."""
+        return next(n.tool for n in self.nodes if isinstance(n, CallNode) and n.id == node_id)
+
+    def from_profile(
+        self, index: int, tool: ToolSpec, schema: dict[str, Any], least: int = 0
+    ) -> Binding | None:
+        """An object argument taken from the user's own record (``my default address``) rather
+        than spelled out: a lookup of the user whose result has an object with the same fields.
+        """
+        user = self.know.user if self.know is not None else None
+        coll = self.spec.state_schema.collection(user) if user else None
+        fields = set(schema.get("properties") or {})
+        if coll is None or not fields:
+            return None
+        for reader in self.spec.tools:
+            if tool_access(reader) != "read" or reader.required != [coll.primary_key]:
+                continue
+            paths = {x.path for x in output_leaves(reader, self.spec.state_schema)}
+            tops = sorted({p.split(".")[0] for p in paths if "." in p and "[]" not in p})
+            for top in tops:
+                inside = sum(f"{top}.{f}" in paths for f in fields)
+                if (inside == len(fields)) if not least else inside >= least:
+                    key = self.find(coll.name, reader, index) or self.param_fact(
+                        reader, coll.primary_key, {"type": "string"})  # fmt: skip
+                    node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+                    origin = self.walk.steps[index].origin
+                    call = CallNode(id=node_id, tool=reader.name, args={coll.primary_key: key},
+                                    walk=origin)  # fmt: skip
+                    self.nodes.append(call)
+                    return OutputRef(node=node_id, path=[top])
+        return None
+
+    def owned(self, entity: str, index: int) -> Binding | None:
+        """One of the user's own records chosen by its place in their list (``my most recent
+        order``) instead of its key: a lookup of the user whose result lists the keys, then the
+        first or last one. None when the user has no such list."""
+        user = self.know.user if self.know is not None else None
+        coll = self.spec.state_schema.collection(user) if user else None
+        if coll is None or entity == user:
+            return None
+        for reader in self.spec.tools:
+            if tool_access(reader) != "read" or reader.required != [coll.primary_key]:
+                continue
+            lists = [x for x in output_leaves(reader, self.spec.state_schema)
+                     if x.entity == entity and x.path.endswith("[]") and x.path.count("[]") == 1
+                     and "." not in x.path]  # fmt: skip
+            if not lists:
+                continue
+            key = self.find(coll.name, reader, index) or self.param_fact(
+                reader, coll.primary_key, {"type": "string"})  # fmt: skip
+            node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+            origin = self.walk.steps[index].origin
+            call = CallNode(id=node_id, tool=reader.name, args={coll.primary_key: key},
+                            walk=origin)  # fmt: skip
+            self.nodes.append(call)
+            items = OutputRef(node=node_id, path=[lists[0].path[:-2]])
+            spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
+            return ReasoningRef(node=self.reason(spec, {"value": items}, singular(entity)))
+        return None
+
+    def find_by_condition(self, entity: str, index: int) -> Binding | None:
+        """A record chosen by a condition the user states instead of naming it: a search by a
+        shared attribute, then the element with the highest/lowest number (``the cheapest
+        fantasy book``). None when no search tool of ``entity`` allows it."""
+        assert self.know is not None
+        coll = self.spec.state_schema.collection(entity)
+        for finder in self.know.finders.get(entity, []):
+            if not finder.many or coll is None:
+                continue
+            tool = self.spec.tool(finder.tool)
+            props = tool.parameters.get("properties", {})
+            shared = [p for p in props if p not in finder.params and p not in tool.required
+                      and (props[p].get("enum")
+                           or getattr(coll.attribute(p), "enum", None))]  # fmt: skip
+            numeric = [x for x in self.element_leaves(tool.name, "")
+                       if x.type in ("integer", "number")]  # fmt: skip
+            if tool.required or not shared or not numeric:
+                continue
+            by = self.rng.choice(sorted(shared))
+            args: dict[str, Binding] = {
+                by: self.fact(f"{singular(entity)}_{by}", "attribute", dict(props[by]), fresh=True,
+                              collection=entity, attribute=by)
+            }  # fmt: skip
+            node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+            origin = self.walk.steps[index].origin
+            self.nodes.append(CallNode(id=node_id, tool=tool.name, args=args, walk=origin))
+            leaf = self.rng.choice(numeric)
+            spec = ReasoningSpec(op=self.rng.choice(["argmax", "argmin"]), field=[leaf.name])
+            noun = singular(entity)
+            chosen = self.reason(spec, {"items": OutputRef(node=node_id)}, noun)
+            return ReasoningRef(node=chosen, path=[coll.primary_key])
+        return None
+
+    def param_fact(
+        self, tool: ToolSpec, path: str, schema: dict[str, Any], index: int = -1
+    ) -> Binding:
         name = [s for s in split_path(path) if s != "[]"][-1]
         state = self.spec.state_schema
         entity = entity_of(name, None, state)
+        if entity is not None and index >= 0 and schema.get("type", "string") != "array":
+            found = self.find(entity, tool, index)
+            if found is not None:
+                return found
+        if (entity is not None and index >= 0
+                and self.rng.random() < self.reasoning_rate * 0.5):  # fmt: skip
+            listed = self.owned(entity, index)
+            if listed is not None:
+                return listed
         if entity is not None:
             coll = state.collection(entity)
             pk = coll.primary_key if coll else None
@@ -255,13 +412,21 @@ class _Builder:
                 return self.bind_object(index, tool, path, schema)
         if (
             tool_access(tool) == "write"
+            and schema.get("type") == "object"
+            and self.rng.random() < self.reasoning_rate
+        ):
+            stored = self.from_profile(index, tool, schema)
+            if stored is not None:
+                return stored
+        if (
+            tool_access(tool) == "write"
             and schema.get("enum")
             and self.rng.random() < self.reasoning_rate * 0.35
         ):
             branched = self.branch(index, path.replace("[]", "").split(".")[-1], schema)
             if branched is not None:
                 return branched
-        return self.param_fact(tool, path, schema)
+        return self.param_fact(tool, path, schema, index)
 
     def bind_object(self, index: int, tool: ToolSpec, path: str, schema: dict[str, Any]) -> Binding:
         required = set(schema.get("required", list(schema["properties"])))
@@ -281,13 +446,16 @@ class _Builder:
         tool = self.spec.tool(step.tool)
         props = tool.parameters.get("properties", {})
         args: dict[str, Binding] = {}
+        if tool_access(tool) == "write" and self.rng.random() < self.reasoning_rate:
+            args.update(self.flat_profile(index, tool))  # address1, city, zip: "my address"
         for name in tool.required:
-            args[name] = self.bind(index, tool, name, props.get(name, {}))
+            if name not in args:
+                args[name] = self.bind(index, tool, name, props.get(name, {}))
         optional = [n for n in tool.param_names if n not in tool.required]
         if not tool.required and optional and self.rng.random() < 0.8:
             ranked = sorted(optional, key=lambda n: not props[n].get("enum"))
             name = ranked[0] if props[ranked[0]].get("enum") else self.rng.choice(optional)
-            args[name] = self.param_fact(tool, name, props.get(name, {}))
+            args[name] = self.param_fact(tool, name, props.get(name, {}), index)
         return CallNode(id=f"c{index}", tool=tool.name, args=args, walk=step.origin)
 
     # -- answers ---------------------------------------------------------------------------
@@ -319,8 +487,7 @@ class _Builder:
             for x in scalars
             if x.record_of == user and x.name in (*_NAME_FIELDS, "email", "phone")
         ]
-        if len(own) < len(scalars) or options:
-            scalars = [x for x in scalars if x not in own]  # the user knows their own name
+        scalars = [x for x in scalars if x not in own]  # the user knows their own name
         for leaf in scalars:
             noun = singular(leaf.record_of) if leaf.record_of else "result"
             spec = ReasoningSpec(op="lookup", field=[leaf.name])
@@ -430,15 +597,18 @@ def build_blueprint(
     rng: random.Random,
     reasoning_rate: float = 0.5,
     min_reasoning: int = 0,
+    know: Knowledge | None = None,
 ) -> Blueprint:
     """The blueprint of a walk; validated against ``spec`` (raises ``BlueprintError``).
 
     ``reasoning_rate`` is the chance of turning an enumerated write argument into a branch;
     with ``min_reasoning``, intermediate read results are also asked about until the blueprint
-    has that many reasoning nodes (when it has enough reads).
+    has that many reasoning nodes (when it has enough reads). With ``know``, a key the user
+    does not hold is found by its finder call from what the user holds (an email, a title).
     """
     builder = _Builder(spec=spec, graph=graph, walk=walk, rng=rng,
-                       reasoning_rate=reasoning_rate, min_reasoning=min_reasoning)  # fmt: skip
+                       reasoning_rate=reasoning_rate, min_reasoning=min_reasoning,
+                       know=know)  # fmt: skip
     blueprint = builder.build()
     blueprint.validate_against(spec)
     return blueprint

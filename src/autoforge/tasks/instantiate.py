@@ -33,9 +33,11 @@ from autoforge.tasks.blueprint import (
     ReasonNode,
     iter_refs,
 )
-from autoforge.tasks.model import GoldCall, RequiredOutput
+from autoforge.tasks.domain import enum_from_text
+from autoforge.tasks.model import GoldCall
+from autoforge.tasks.outputs import render, required_outputs
 from autoforge.tasks.population import StateGenerator, copy_json, value_for
-from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, field_words, get_path
+from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
 from autoforge.tasks.repair import repair_state
 from autoforge.tasks.runtime import EnvironmentLike, EpisodeLike, bind_state
 from autoforge.tasks.schema import (
@@ -276,27 +278,38 @@ class FactChooser:
         self._seen[id(record)] = (record, entry[1], entry[2])
         return entry[1], entry[2]
 
-    def record(self, fact: FactSpec) -> tuple[str, dict[str, Any]]:
+    def record(self, fact: FactSpec, unique: bool = False) -> tuple[str, dict[str, Any]]:
         """A record for ``fact`` most consistent with the context (ties: at random).
 
         Records whose key or attribute value an earlier failed run blamed are skipped. For an
         attribute fact (a genre to search by), values that several records share are preferred,
-        so that a search returns a list worth reasoning over.
+        so that a search returns a list worth reasoning over. ``unique``: only records whose
+        attribute value no other record shares (a reference must name one record).
         """
         collection = fact.collection or ""
         records = self.plain().get(collection) or {}
         banned = self.excluded.get(fact.name, set())
-        attr = fact.attribute if fact.role == "attribute" else None
+        attr = fact.attribute if fact.role in ("attribute", "reference") else None
         shared: dict[str, int] = {}
         if attr:
             for r in records.values():
-                shared[repr(r.get(attr))] = shared.get(repr(r.get(attr)), 0) + 1
+                v = repr(attribute_value(r, attr))
+                shared[v] = shared.get(v, 0) + 1
         near = self._mentioned_near()
+        bonus = -1 if unique else 1
         scored = [
-            (self._score(collection, k, r, near) + (shared.get(repr(r.get(attr)), 0) > 1), k)
+            (self._score(collection, k, r, near) + bonus * (shared.get(repr(v), 0) > 1), k)
             for k, r in records.items()
-            if repr(r.get(attr) if attr else k) not in banned
+            if repr(v := attribute_value(r, attr) if attr else k) not in banned
+            and not (unique and (v is None or shared.get(repr(v), 0) > 1))
         ]
+        if attr and not unique and fact.role == "attribute":
+            # a value several records share, when there is one: a search by it lists records
+            # worth choosing among (a unique value left "the cheapest of one" degenerate)
+            several = [(sc, k) for sc, k in scored
+                       if shared.get(repr(attribute_value(records[k], attr)), 0) > 1]  # fmt: skip
+            if several or max(shared.values(), default=0) > 1:
+                scored = several  # shared values exist: those left, or none (fail early)
         if not scored:
             raise GoldFailure("no_fact_value", f"no usable record of {collection} for {fact.name}")
         best = max(s for s, _ in scored)
@@ -308,13 +321,16 @@ class FactChooser:
         """A value for a fact that a call argument needs (the call's other arguments so far
         count as entities in play: the customer to pair with the book already chosen)."""
         self.note_args(tool, partial)
+        if fact.role == "reference" and fact.collection:
+            _, record = self.record(fact, unique=True)
+            return copy.deepcopy(attribute_value(record, fact.attribute or fact.name))
         if fact.role in ("entity", "attribute") and fact.collection:
             key, record = self.record(fact)
             if fact.role == "entity":
                 return key
             return copy.deepcopy(record.get(fact.attribute or fact.name))
         schema = fact.json_schema
-        enum = list(schema.get("enum") or [])
+        enum = list(schema.get("enum") or []) or enum_from_text(str(schema.get("description", "")))
         if enum and tool_access(self.spec.tool(tool)) == "write":
             current = self._current(tool, partial, fact.name)
             banned = self.excluded.get(fact.name, set())
@@ -390,10 +406,23 @@ class FactChooser:
         return None
 
     def for_reasoning(self, fact: FactSpec, node: ReasonNode, inputs: dict[str, Any]) -> Any:
-        """A value for a fact a reasoning node needs (filter value, threshold, branch choice)."""
+        """A value for a fact a reasoning node needs (filter value, threshold, branch choice).
+
+        An input of another shape than the operator expects (a single record where the docs
+        promised a list) fails the run as ``reasoning_shape``, a counted rejection.
+        """
+        try:
+            return self._for_reasoning(fact, node, inputs)
+        except ReasoningError as exc:
+            raise GoldFailure("reasoning_shape", f"{node.id}: {exc}") from None
+
+    def _for_reasoning(self, fact: FactSpec, node: ReasonNode, inputs: dict[str, Any]) -> Any:
         op = node.spec.op
         if op == "filter":
-            values = [get_path(item, node.spec.field) for item in inputs["items"]]
+            items = inputs.get("items")
+            if not isinstance(items, list):
+                raise ReasoningError(f"expected a list of records, got {type(items).__name__}")
+            values = [get_path(item, node.spec.field) for item in items]
             counts = {repr(v): values.count(v) for v in values}
             if node.spec.take == "only":
                 options = [v for v in values if counts[repr(v)] == 1]
@@ -415,6 +444,21 @@ class FactChooser:
             others = [v for v in enum if v != inputs["then"]]
             return self.rng.choice(others or enum)
         return value_for(fact.name, fact.json_schema, self.rng)
+
+
+def attribute_value(record: Any, name: str) -> Any:
+    """``record[name]``, or the first ``name`` inside a nested object (the ``zip`` of an
+    address); None when there is none."""
+    if not isinstance(record, dict):
+        return None
+    if name in record:
+        return record[name]
+    for value in record.values():
+        if isinstance(value, dict):
+            found = attribute_value(value, name)
+            if found is not None:
+                return found
+    return None
 
 
 NeedFact = Callable[[FactSpec], Any]
@@ -501,6 +545,10 @@ def _run_call(
         known = set(run.facts)
         args = _resolve_args(node, bp, run, chooser)
         obs = episode.call(node.tool, args)
+        if obs.ok and _ambiguous(node, bp, obs.result):
+            raise GoldFailure("ambiguous_reference",
+                              f"{node.id} {node.tool}: the user's reference matches "
+                              f"{len(obs.result)} records")  # fmt: skip
         if obs.ok:
             break
         fresh = [n for n in run.facts if n not in known]
@@ -521,6 +569,15 @@ def _run_call(
         chooser.note_entities(node.tool, args, obs.result, node.tool in writes)
 
 
+def _ambiguous(node: CallNode, bp: Blueprint, result: Any) -> bool:
+    """Whether a finder call (its arguments all references the user holds, see
+    ``build.find``) found other than exactly one record."""
+    if not isinstance(result, list) or len(result) == 1 or not node.args:
+        return False
+    return all(isinstance(b, FactRef) and bp.fact(b.name).role == "reference"
+               for b in node.args.values())  # fmt: skip
+
+
 def _run_reasoning(
     node: ReasonNode, bp: Blueprint, run: GoldRun, chooser: FactChooser | None
 ) -> None:
@@ -534,7 +591,7 @@ def _run_reasoning(
         result = evaluate(node.spec, inputs)
         problem = degeneracy(node.spec, inputs, result)
     except ReasoningError as exc:
-        raise GoldFailure("degenerate", f"{node.id}: {exc}") from None
+        raise GoldFailure("reasoning_shape", f"{node.id}: {exc}") from None
     if problem:
         raise GoldFailure("degenerate", f"{node.id}: {problem}")
     run.values[node.id] = result
@@ -729,36 +786,6 @@ def _doomed(previous: GoldFailure | None, failure: GoldFailure) -> bool:
         and failure.reason == previous.reason == "degenerate"
         and failure.node == previous.node
     )
-
-
-def render(value: Any) -> tuple[str, list[str]]:
-    """The canonical text of a value to tell the user, and other acceptable renderings."""
-    if isinstance(value, bool):
-        return ("yes" if value else "no"), []
-    if isinstance(value, float):
-        text = f"{value:.2f}"
-        alts = sorted({f"{value:g}", str(value)} - {text})
-        return text, alts
-    if isinstance(value, int):
-        return str(value), []
-    if isinstance(value, str):
-        return value, [value.replace("_", " ")] if "_" in value else []
-    return str(value), []
-
-
-def required_outputs(bp: Blueprint, run: GoldRun) -> list[RequiredOutput]:
-    """What the agent must tell the user: the values of the blueprint's output nodes."""
-    out = []
-    for node_id in bp.outputs:
-        node = bp.node(node_id)
-        value = run.values[node_id]
-        text, alts = render(value)
-        desc = field_words(node.spec.field) if isinstance(node, ReasonNode) else node_id
-        if isinstance(node, ReasonNode):
-            desc = f"{node.spec.op} {desc} of the {node.noun}"
-        out.append(RequiredOutput(node=node_id, description=desc, value=value, text=text,
-                                  alternatives=alts))  # fmt: skip
-    return out
 
 
 __all__ = ["FactChooser", "GoldFailure", "GoldRun", "Instance", "Start", "StartPool", "execute",

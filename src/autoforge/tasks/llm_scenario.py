@@ -41,10 +41,10 @@ _SCENARIO_SYSTEM = (
 #: One worked example (a user turn and the answer), shown before the real request: small
 #: models follow an example far better than instructions alone.
 _EXAMPLE = (
-    "Draft request: Hi! I'm a customer; my email is ana.lee@example.com. Please cancel order "
-    "(order id: the last order listed in the order ids of your account; reason: "
-    "no_longer_needed). Can you tell me the total of the order with the highest total among "
-    "the orders of your account?\n\nFacts (copy exactly):\n- email: ana.lee@example.com\n"
+    "Draft request: Hi! My email is ana.lee@example.com. Please cancel the most recent order "
+    "on my account, with reason no longer needed. Can you tell me the total of the order with "
+    "the highest total among the orders of my account?\n\nFacts (copy exactly):\n"
+    "- email: ana.lee@example.com\n"
     "- reason: no_longer_needed",
     '{"intent": "You want the agent to cancel the last order on your account (reason: '
     'no_longer_needed) and to tell you the total of your most expensive order.", "question": '

@@ -39,8 +39,10 @@ from autoforge.tasks.instantiate import (
     instantiate,
     required_outputs,
 )
+from autoforge.tasks.knowledge import Knowledge, knowledge
 from autoforge.tasks.merge import MergeAdvisor, merge_walks
-from autoforge.tasks.model import GoldCall, Task
+from autoforge.tasks.model import GoldCall, Task, UserScenario
+from autoforge.tasks.plausible import Eligibility, eligibility_rules, implausible, refusal, user_key
 from autoforge.tasks.population import StateGenerator
 from autoforge.tasks.question import (
     ScenarioRequest,
@@ -49,6 +51,7 @@ from autoforge.tasks.question import (
     fact_text,
     hidden_values,
     missing_facts,
+    words,
 )
 from autoforge.tasks.runtime import EnvironmentLike, bind_state
 from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
@@ -81,7 +84,15 @@ class GenerationStats(BaseModel):
     seconds: float = 0.0
     stage_seconds: dict[str, float] = Field(default_factory=dict)
     llm: dict[str, Any] = Field(default_factory=dict, description="LLM hooks' statistics")
+    knowledge: list[dict[str, Any]] = Field(
+        default_factory=list, description="per attribute: held by the user or internal, and why "
+        "(tasks.knowledge)",
+    )
     note: str = Field(default="", description="why generation stopped early, if it did")
+    errors: dict[str, str] = Field(
+        default_factory=dict, description="first message of each error type that rejected an "
+        "attempt (the count is under rejected['error:<Type>'])",
+    )
 
     @property
     def accept_rate(self) -> float:
@@ -133,12 +144,15 @@ def walk_lengths(spec: DifficultySpec, rng: random.Random) -> list[int]:
 
 
 def _walks(
-    graph: ToolGraph, spec: DifficultySpec, rng: random.Random, feasibility: Feasibility
+    graph: ToolGraph,
+    spec: DifficultySpec,
+    rng: random.Random,
+    weight: Callable[[str | None, str], float],
 ) -> list[Walk] | None:
     walks = []
     for length in walk_lengths(spec, rng):
         config = WalkConfig(min_length=length, max_length=length)
-        walk = random_walk(graph, config, rng, feasibility.weight)
+        walk = random_walk(graph, config, rng, weight)
         if walk is None:
             return None
         walks.append(walk)
@@ -157,8 +171,15 @@ class _Run:
     gates: GateStats
     feasibility: Feasibility
     starts: StartPool
+    know: Knowledge | None = None
+    rules: list[Eligibility] = field(default_factory=list)
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
+    errors: dict[str, str] = field(default_factory=dict)  # first message per error type
+    _drawn: DifficultySpec | None = None
+    used: Counter[str] = field(default_factory=Counter)  # write tools of the accepted tasks
+    counted: set[str] = field(default_factory=set)  # signatures already in ``used``
+    writes: frozenset[str] = frozenset()
 
     def miss(self, reason: str, why: str) -> None:
         self.gates.reject(reason)
@@ -166,7 +187,7 @@ class _Run:
 
     def blueprint(self, task_seed: int) -> tuple[Blueprint, Walk] | None:
         rng = random.Random(task_seed)
-        walks = _walks(self.graph, self.spec, rng, self.feasibility)
+        walks = _walks(self.graph, self._walk_spec(), rng, self.weight)
         if walks is None:
             self.miss("no_walk", "no walk of the asked length")
             return None
@@ -180,7 +201,7 @@ class _Run:
         try:
             min_reasoning = self.spec.ranges.get("reasoning_nodes", (None, None))[0] or 0
             bp = build_blueprint(merged, self.graph, self.env.spec, rng, self.spec.reasoning_rate,
-                                 min_reasoning)  # fmt: skip
+                                 min_reasoning, know=self.know)  # fmt: skip
         except BlueprintError:
             self.miss("invalid_blueprint", "invalid blueprint")
             return None
@@ -190,6 +211,36 @@ class _Run:
             return None
         self.built += 1
         return bp, merged
+
+    def cover(self, signature: str, calls: list[GoldCall]) -> None:
+        """Count a task's write tools for the coverage weights, once per task signature (an
+        accepted task, or a task of the file being resumed met again as a duplicate: both
+        runs then weigh the walks alike and give the same tasks)."""
+        if signature not in self.counted:
+            self.counted.add(signature)
+            self.used.update({c.name for c in calls if c.name in self.writes})
+
+    def weight(self, source: str | None, target: str) -> float:
+        """The walk weight of a step: what worked before (:class:`Feasibility`), times a
+        coverage factor that favours the state-changing tools the accepted tasks used least
+        (one write tool reached from everywhere otherwise ends most tasks)."""
+        base = self.feasibility.weight(source, target)
+        if target not in self.writes or not self.used:
+            return base
+        least = min(self.used.get(t, 0) for t in self.writes)
+        return base / (1.0 + self.used.get(target, 0) - least)
+
+    def _walk_spec(self) -> DifficultySpec:
+        """The difficulty to draw walk lengths for: with finder tools, one call fewer at the
+        top of the range (the user's keys are found by an extra call the walk does not have;
+        walks drawn to the top were rejected for too many calls after building)."""
+        low, high = self.spec.ranges.get("tool_calls", (None, None))
+        if not (self.know and self.know.finders) or high is None or (low or 0) >= high:
+            return self.spec
+        if self._drawn is None:
+            ranges = {**self.spec.ranges, "tool_calls": (low, high - 1)}
+            self._drawn = self.spec.model_copy(update={"ranges": ranges})
+        return self._drawn
 
     def out_of_reach(self) -> str:
         """Why the difficulty looks out of reach on this graph, after ``UNREACHABLE_AFTER``
@@ -202,7 +253,22 @@ class _Run:
                 f"{tried} blueprints met it before instantiation ({why})")  # fmt: skip
 
     def attempt(self, task_seed: int, clock: _Clock) -> Task | None:
-        """One try: blueprint, instantiation, gates; the task, or None (rejection counted)."""
+        """One try: blueprint, instantiation, gates; the task, or None (rejection counted).
+
+        Any error inside the attempt (an operator over an unexpected shape, a tool or
+        environment error, a repair that cannot succeed) is a rejection named after the
+        exception (``error:<Type>``), never the end of the run.
+        """
+        try:
+            return self._attempt(task_seed, clock)
+        except (KeyboardInterrupt, SystemExit, MemoryError):
+            raise
+        except Exception as exc:
+            self.gates.reject(f"error:{type(exc).__name__}")
+            self.errors.setdefault(type(exc).__name__, f"{exc}"[:300])
+            return None
+
+    def _attempt(self, task_seed: int, clock: _Clock) -> Task | None:
         t0 = time.perf_counter()
         built = self.blueprint(task_seed)
         clock("blueprint", t0)
@@ -239,6 +305,16 @@ class _Run:
         except GoldFailure:
             return None
 
+    def refused(self, inst: Instance, run: GoldRun, task_seed: int) -> dict[str, Any] | None:
+        """For a share of hard tasks: a request the policy forbids (the agent must refuse)."""
+        rng = random.Random(f"refusal:{task_seed}")
+        if self.spec.name != "hard" or not self.rules or rng.random() >= REFUSAL_SHARE:
+            return None
+        key = user_key(self.env.spec, run.calls)
+        if key is None:
+            return None
+        return refusal(self.env.spec, self.rules, inst.initial_state, run.calls, key, rng)
+
     def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
         slimmed = self.without_repeats(bp, inst)
         if slimmed is None:
@@ -254,6 +330,7 @@ class _Run:
             return None
         signature = bp.signature(run.facts)
         if signature in self.dedupe.seen:
+            self.cover(signature, run.calls)  # a resumed run replays the file's tasks as these
             self.gates.reject("duplicate")
             return None
         replay = replay_is_stable(
@@ -264,6 +341,10 @@ class _Run:
             self.gates.reject("nondeterministic")
             return None
         run.calls = replay.calls  # the same calls, marked with which ones changed the state
+        why = implausible(self.env.spec, self.rules, inst.initial_state, run.calls)
+        if why:
+            self.gates.reject(f"implausible_{why}")
+            return None
         metrics = measure(bp, self.graph.writes())
         metrics.write_calls = sum(1 for c in run.calls if c.writes)
         if difficulty_violations(metrics, self.spec):
@@ -277,7 +358,12 @@ class _Run:
         if missing_facts(scenario, run.facts):
             self.gates.reject("scenario")
             return None
+        refused = self.refused(inst, run, task_seed)
+        if refused is not None:
+            scenario, facts = _with_refusal(scenario, refused, run.facts)
+            run.facts = facts
         self.dedupe.is_new(signature)
+        self.cover(signature, run.calls)
         return Task(
             id=f"{self.env.spec.name}-{signature[:12]}", env_id=self.env.spec.name, blueprint=bp,
             initial_state=inst.initial_state, initial_state_hash=inst.initial_hash,
@@ -285,8 +371,28 @@ class _Run:
             scenario=scenario, user_facts=run.facts, difficulty=metrics, seed=task_seed,
             user_identity=user_identity(self.env.spec.state_schema, inst.initial_state, run.calls),
             meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
-                  "graph_judge": self.graph.judge},
+                  "graph_judge": self.graph.judge,
+                  **({"refusal": refused} if refused is not None else {})},
         )  # fmt: skip
+
+
+#: Share of hard tasks that also ask for something the policy forbids (as tau2 does).
+REFUSAL_SHARE = 0.3
+
+
+def _with_refusal(
+    scenario: UserScenario, refused: dict[str, Any], facts: dict[str, Any]
+) -> tuple[UserScenario, dict[str, Any]]:
+    """The scenario and facts with the forbidden request added (the key is a user fact)."""
+    ask = f"{words(refused['tool'])} {refused['key']}"
+    question = f"{scenario.question} I'd also like to {ask}."
+    intent = (f"{scenario.intent} You also ask to {ask}; if the agent explains that this is not "
+              "possible, accept it.")  # fmt: skip
+    update = {"question": question, "intent": intent,
+              "known_info": "; ".join(filter(None, [scenario.known_info,
+                                                    refused["key"]]))}  # fmt: skip
+    return scenario.model_copy(update=update), {**facts, f"refused_{refused['collection']}":
+                                                 refused["key"]}  # fmt: skip
 
 
 def _repeated_writes(calls: list[GoldCall], writes: set[str]) -> dict[str, str]:
@@ -351,8 +457,12 @@ def generate_tasks(
     clock("graph", started)
     generator = StateGenerator(env.spec, env.initial_state) if state_source == "generate" else None
     gates = GateStats()
+    know = knowledge(env.spec, env.initial_state)
+    stats.knowledge = know.report()
+    rules = eligibility_rules(env.spec, env.initial_state)
     run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
-               Feasibility(), StartPool(env, generator, uses=start_uses))  # fmt: skip
+               Feasibility(), StartPool(env, generator, uses=start_uses), know, rules)  # fmt: skip
+    run.writes = frozenset(graph.writes())
     rng = random.Random(seed)
     tasks: list[Task] = []
     limit = max_attempts if max_attempts is not None else 50 * n + 100
@@ -368,5 +478,6 @@ def generate_tasks(
             if on_task is not None:
                 on_task(task)
     stats.attempts, stats.accepted, stats.rejected = gates.attempts, gates.accepted, gates.rejected
+    stats.errors = dict(run.errors)
     stats.seconds = time.perf_counter() - started
     return tasks, stats

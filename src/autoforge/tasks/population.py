@@ -1,7 +1,8 @@
 """A seeded generator of realistic state values from the state schema's attribute types.
 
-Names, emails, phone numbers, addresses, titles, prices, quantities, dates, enums and ids come
-from a small built-in vocabulary and the attribute names, so no faker dependency is needed.
+Person-like values (names, emails, phones, addresses, dates, free text) come from Faker;
+categories and numbers come from the attribute's domain (:mod:`autoforge.tasks.domain`: the docs'
+enums, the values and ranges the example data shows), else from the attribute names.
 References point at generated records, every referenced record gets several referencing ones
 (so "the customer's orders" is a list worth reasoning over), and nested values (an order's item
 lines, an address) follow the record schemas that the tools' ``returns`` document, falling back
@@ -14,150 +15,36 @@ import copy
 import pickle
 import random
 import re
+from datetime import date, datetime
 from typing import Any
 
 import networkx as nx
+from faker import Faker
 
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec
+from autoforge.tasks.domain import domains
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
 
-FIRST = [
-    "Maren",
-    "Liam",
-    "Priya",
-    "Diego",
-    "Aiko",
-    "Tomas",
-    "Ingrid",
-    "Kwame",
-    "Sofia",
-    "Mateo",
-    "Lena",
-    "Omar",
-    "Chloe",
-    "Ravi",
-    "Elif",
-    "Jonas",
-    "Nadia",
-    "Hugo",
-    "Yara",
-    "Felix",
-    "Amara",
-    "Noah",
-    "Zoe",
-    "Kenji",
-    "Lucia",
-    "Arjun",
-    "Mila",
-    "Oskar",
-    "Leila",
-    "Samir",
-]
-LAST = [
-    "Okafor",
-    "Varga",
-    "Kallstrom",
-    "Moreau",
-    "Tanaka",
-    "Silva",
-    "Novak",
-    "Mensah",
-    "Rossi",
-    "Haddad",
-    "Larsen",
-    "Kowalski",
-    "Nguyen",
-    "Fischer",
-    "Petrov",
-    "Alvarez",
-    "Brennan",
-    "Iyer",
-    "Costa",
-    "Lindqvist",
-    "Duarte",
-    "Osei",
-    "Weber",
-    "Sato",
-]
-ADJ = [
-    "Silent",
-    "Crimson",
-    "Hidden",
-    "Golden",
-    "Last",
-    "Winter",
-    "Distant",
-    "Broken",
-    "Quiet",
-    "Wandering",
-    "Salt",
-    "Iron",
-    "Paper",
-    "Hollow",
-    "Bright",
-    "Northern",
-    "Secret",
-    "Lost",
-    "Little",
-    "Burning",
-]
-NOUN = [
-    "Harbor",
-    "Garden",
-    "Atlas",
-    "Lantern",
-    "River",
-    "Orchard",
-    "Signal",
-    "Compass",
-    "Archive",
-    "Meadow",
-    "Tide",
-    "Forge",
-    "Station",
-    "Kingdom",
-    "Voyage",
-    "Library",
-    "Mountain",
-    "Letter",
-    "Machine",
-    "Cartographer",
-]
-STREETS = [
-    "Larkspur",
-    "Maple",
-    "Quayside",
-    "Elm",
-    "Harbor",
-    "Willow",
-    "Cedar",
-    "Juniper",
-    "Aspen",
-    "Birch",
-    "Linden",
-]
-SUFFIX = ["Lane", "Street", "Road", "Avenue", "Mews", "Way", "Court"]
-CITIES = (
-    ("San Francisco", "US"), ("London", "GB"), ("Lyon", "FR"), ("Osaka", "JP"),
-    ("Porto", "PT"), ("Accra", "GH"), ("Stockholm", "SE"), ("Toronto", "CA"),
-    ("Berlin", "DE"), ("Austin", "US"),
-)  # fmt: skip
-WORDS = [
-    "great",
-    "quick",
-    "gift",
-    "loved",
-    "careful",
-    "classic",
-    "fresh",
-    "simple",
-    "fine",
-    "solid",
-    "useful",
-    "clear",
-    "warm",
-    "calm",
-]
+_FAKER: Faker | None = None
+_SEEDED_BY: list[random.Random] = []  # the rng that last seeded the shared instance
+
+
+def faker(rng: random.Random) -> Faker:
+    """The shared Faker instance, seeded from ``rng`` when a different rng asks for it (so
+    values follow the caller's seed and stay deterministic).
+
+    One instance for the process, reseeded only when the caller's rng changes: creating a
+    Faker costs milliseconds and reseeding it for every value made state generation 3x slower.
+    """
+    global _FAKER
+    if _FAKER is None:
+        _FAKER = Faker("en_US")
+    if not _SEEDED_BY or _SEEDED_BY[0] is not rng:
+        _FAKER.seed_instance(rng.getrandbits(32))
+        _SEEDED_BY[:] = [rng]
+    return _FAKER
+
+
 _PERSON_COLLECTIONS = frozenset(
     {
         "customers", "users", "people", "persons", "members", "clients", "patients",
@@ -169,7 +56,8 @@ _COUNTS = ("stock", "quantity", "count", "qty", "copies", "seats", "inventory")
 
 
 def _person(rng: random.Random) -> tuple[str, str]:
-    return rng.choice(FIRST), rng.choice(LAST)
+    fake = faker(rng)
+    return fake.first_name(), fake.last_name()
 
 
 def value_for(name: str, schema: dict[str, Any], rng: random.Random, person: bool = False) -> Any:
@@ -216,37 +104,42 @@ def _number(name: str, schema: dict[str, Any], rng: random.Random, integer: bool
 
 
 def _string(name: str, schema: dict[str, Any], rng: random.Random, person: bool) -> str:
+    """A string for a field called ``name``: person-like values (names, emails, phones,
+    addresses, dates, free text) from Faker, seeded by ``rng``."""
     fmt = schema.get("format")
+    fake = faker(rng)
     if fmt == "date" or name.endswith("date") or name.endswith("_on"):
-        return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+        return fake.date_between(date(2023, 1, 1), date(2025, 12, 31)).isoformat()
     if fmt == "date-time" or name.endswith(("_at", "time", "timestamp")):
-        return (
-            f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(8, 19):02d}:00:00"
-        )
-    first, last = _person(rng)
+        start, end = datetime(2023, 1, 1), datetime(2025, 12, 31)
+        return fake.date_time_between(start, end).replace(microsecond=0).isoformat()
     if "email" in name:
-        return f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@example.com"
+        return fake.email(safe=True)
     if "phone" in name:
-        return f"+1-555-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}"
+        return fake.numerify("+1-###-###-####")
     if name in ("first_name", "firstname", "given_name"):
-        return first
+        return str(fake.first_name())
     if name in ("last_name", "lastname", "surname", "family_name"):
-        return last
+        return str(fake.last_name())
     if name in ("author",) or (person and name in ("name", "full_name")):
-        return f"{first} {last}"
+        return str(fake.name())
     if name in ("title", "name", "label", "full_name"):
-        return f"The {rng.choice(ADJ)} {rng.choice(NOUN)}"
-    if "street" in name or name in ("address_line", "line1"):
-        return f"{rng.randint(1, 199)} {rng.choice(STREETS)} {rng.choice(SUFFIX)}"
+        return str(fake.catch_phrase()).title()
+    if name in ("address2", "line2", "address_line2"):
+        return str(fake.secondary_address())
+    if "street" in name or name in ("address_line", "line1", "address1"):
+        return str(fake.street_address())
     if name == "city":
-        return rng.choice(CITIES)[0]
+        return str(fake.city())
     if name == "country":
-        return rng.choice(CITIES)[1]
+        return str(fake.country_code())
+    if name == "state":
+        return str(fake.state_abbr())
     if "postal" in name or "zip" in name:
-        return f"{rng.randint(10000, 99999)}"
+        return str(fake.postcode())
     if name in ("text", "description", "comment", "note", "notes", "body", "message"):
-        return f"{rng.choice(WORDS).capitalize()} and {rng.choice(WORDS)}."
-    return f"{rng.choice(WORDS)}-{rng.randint(10, 99)}"
+        return str(fake.sentence(nb_words=8))
+    return str(fake.word())
 
 
 _TYPE_SCHEMA = {
@@ -272,6 +165,7 @@ class StateGenerator:
         self._pool: dict[int, dict[str, Any]] = {}
         self.schema = spec.state_schema
         self.examples = examples or {}
+        self.domains = domains(spec, self.examples)
         self.order = self._collection_order()
         self.nested = {
             (c.name, a.name): self._nested_schema(c, a)
@@ -374,7 +268,8 @@ class StateGenerator:
             (coll, attr)
             for coll in self.order
             for attr in coll.attributes
-            if attr.type in ("enum", "integer", "number", "boolean")
+            if (attr.type in ("enum", "integer", "number", "boolean")
+                or (coll.name, attr.name) in self.domains.values)
             and attr.name != coll.primary_key
             and not attr.references
             and state.get(coll.name)
@@ -441,10 +336,15 @@ class StateGenerator:
             if nested is not None:
                 return self._nested(attr.name, nested, state, rng, person)
             return self._from_example(coll, attr, state, rng)
-        if attr.type == "enum" and attr.enum:
-            if attr.nullable and rng.random() < 0.5:
+        observed = self.domains.values.get((coll.name, attr.name))
+        if observed:
+            if attr.nullable and attr.type == "enum" and rng.random() < 0.5:
                 return None
-            return rng.choice(attr.enum)
+            return rng.choice(observed)
+        span = self.domains.ranges.get((coll.name, attr.name))
+        if span is not None:
+            low, high, integer = span
+            return rng.randint(int(low), int(high)) if integer else round(rng.uniform(low, high), 2)
         schema = _TYPE_SCHEMA.get(attr.type, {"type": "string"})
         return value_for(attr.name, schema, rng, person)
 

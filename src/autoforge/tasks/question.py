@@ -12,6 +12,7 @@ every fact the blueprint needs appears in the scenario.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -31,7 +32,7 @@ from autoforge.tasks.blueprint import (
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
 from autoforge.tasks.reasoning import CMP_WORDS, field_words
-from autoforge.tasks.schema import entity_of, singular, tool_access
+from autoforge.tasks.schema import entity_of, output_leaves, singular, tool_access
 
 PERSONAS = (
     "You are polite and brief, and answer only what you are asked.",
@@ -40,6 +41,18 @@ PERSONAS = (
     "You are friendly and chatty, but you stick to your request.",
     "You are a little unsure of yourself and ask the agent to confirm things.",
 )
+
+
+_OPENERS = ("Hi!", "Hello!", "Hi there.", "Good morning.", "")
+#: Several phrasings per goal kind (a state change, a question), chosen per task seed.
+_GOAL_PHRASES = (
+    "I'd like to {g}.", "Could you {g}?", "Please {g}.", "I need to {g}.",
+    "Can you help me {g}?", "I want to {g}.",
+)  # fmt: skip
+_ASK_PHRASES = (
+    "Can you tell me {a}?", "I'd also like to know {a}.", "Could you check {a} for me?",
+    "And please let me know {a}.",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,16 @@ def fact_text(value: Any) -> str:
     return str(value)
 
 
+_SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
+
+
+def spoken(value: Any) -> str:
+    """A fact as a person says it: ``found_cheaper`` -> ``found cheaper`` (the agent maps it
+    back to the documented value), everything else as :func:`fact_text`."""
+    text = fact_text(value)
+    return text.replace("_", " ") if isinstance(value, str) and _SNAKE.match(value) else text
+
+
 def _tokens(value: Any) -> Iterator[str]:
     if isinstance(value, dict):
         for v in value.values():
@@ -92,11 +115,16 @@ def _tokens(value: Any) -> Iterator[str]:
 
 
 def missing_facts(scenario: UserScenario, facts: dict[str, Any]) -> list[str]:
-    """Names of the facts whose value (every part of it) the scenario text does not contain."""
+    """Names of the facts whose value (every part of it) the scenario text does not contain
+    (a ``snake_case`` value also counts when said in words: ``found cheaper``)."""
     text = f"{scenario.question}\n{scenario.known_info}".lower()
+    loose = text.replace("_", " ")
     return [
-        name for name, value in facts.items() if any(t.lower() not in text for t in _tokens(value))
-    ]
+        name
+        for name, value in facts.items()
+        if any(t.lower() not in text and t.lower().replace("_", " ") not in loose
+               for t in _tokens(value))
+    ]  # fmt: skip
 
 
 def hidden_values(
@@ -149,28 +177,42 @@ class _Describer:
         goes bare; "order id: order ORD-3" made a 1.5B agent call ``cancel_order("order ORD-3")``.
         """
         spec = self.bp.fact(ref.name)
-        value = fact_text(self.facts.get(ref.name))
+        value = spoken(self.facts.get(ref.name))
         if spec.collection is not None and spec.collection == self.user:
-            return "your account"
+            return "my account"
         if spec.role == "entity" and spec.collection and not labelled:
             return f"{singular(spec.collection)} {value}"
         return value
 
     def labelled(self, name: str, binding: Binding) -> str:
-        """``order id: ORD-3``: a field name and its binding, entity ids without their noun."""
-        return f"{words(name)}: {self.binding(binding, labelled=True)}"
+        """``the reason found_cheaper``: a field's words and its binding (no ``key: value``)."""
+        value = self.binding(binding, labelled=True)
+        return f"{words(name)} {value}" if isinstance(binding, FactRef) else value
+
+    def named(self, call: CallNode, entity: str | None) -> str:
+        """A record found by a finder, named by what the user holds: ``the book "Orbitfall"``."""
+        noun = singular(entity) if entity else "one"
+        parts = []
+        for name, binding in call.args.items():
+            value = self.binding(binding)
+            plain = name in ("title", "name", "full_name", "label")
+            parts.append(f'"{value}"' if plain else f"with {words(name)} {value}")
+        return f"the {noun} " + " and ".join(parts)
 
     def identity(self) -> str:
         """``My email is ...``: the facts that identify the user, said up front."""
         parts = [
-            f"my {words(f.attribute or f.name if f.role == 'attribute' else f.name)} is "
+            f"my {words(f.attribute or f.name if f.role != 'entity' else f.name)} is "
             f"{fact_text(self.facts[f.name])}"
             for f in self.bp.facts
-            if f.collection == self.user and f.role in ("entity", "attribute")
+            if f.collection == self.user and f.role in ("entity", "attribute", "reference")
             and f.name in self.facts
         ]  # fmt: skip
-        noun = singular(self.user or "user")
-        return (f"I'm a {noun}; " + " and ".join(parts) + ".") if parts else ""
+        parts = list(dict.fromkeys(parts))  # the same detail reached by two lookups: once
+        if not parts:
+            return ""
+        text = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+        return text[0].upper() + text[1:] + "."
 
     def binding(self, binding: Binding, *, labelled: bool = False) -> str:
         """A binding as a noun phrase (``labelled``: after a field name, see :meth:`fact`)."""
@@ -199,15 +241,23 @@ class _Describer:
         state = self.spec.state_schema
         entity = entity_of(name, None, state) if name else None
         if entity and entity == self.user:
-            return "your account"
+            return "my account"
+        if call.id.startswith("f") and entity is not None:  # a finder: named by what the
+            return self.named(call, entity)  # user holds
         same = _entity_binding(call.args, entity, self.spec) if entity else None
         if same is not None:
             # the call's own subject: "order ORD-3", "the book ordered"
             return self.binding(same, labelled=labelled)
-        if entity and tool_access(self.spec.tool(call.tool)) == "write":
-            return f"the {singular(entity)} created by the '{words(call.tool)}' request"
+        if tool_access(self.spec.tool(call.tool)) == "write":
+            if entity:
+                return f"the {singular(entity)} created by the '{words(call.tool)}' request"
+            leaf = next((x for x in output_leaves(self.spec.tool(call.tool), state)
+                         if x.path == ".".join(str(p) for p in ref.path)), None)  # fmt: skip
+            record = singular(leaf.record_of) if leaf and leaf.record_of else "result"
+            return f"the {words(name)} of the {record} from the '{words(call.tool)}' request"
         noun = singular(entity) if entity else words(name or "result")
-        return f"the {noun} of {self.subject(call)}"
+        subject = self.subject(call)
+        return f"the {noun} on {subject}" if subject == "my account" else f"the {noun} of {subject}"
 
     def items(self, binding: Binding) -> str:
         if isinstance(binding, OutputRef):
@@ -215,10 +265,29 @@ class _Describer:
             assert isinstance(call, CallNode)
             if binding.path:
                 return f"the {field_words(binding.path)} of {self.subject(call)}"
+            noun = singular(call.tool.split("_")[-1]) if "_" in call.tool else "result"
             if not call.args:
-                return f"all the {words(call.tool)} results"
-            return f"the {words(call.tool)} results for {self.subject(call)}"
+                return f"all the {noun}s you have"
+            criteria = " and ".join(self.labelled(k, b) for k, b in call.args.items())
+            return f"the {noun}s with {criteria}"
         return self.binding(binding)
+
+    def list_order(self, binding: Binding) -> str:
+        """``oldest first`` / ``newest first`` when the docs say how a listed field is sorted."""
+        if not isinstance(binding, OutputRef) or not binding.path:
+            return ""
+        call = self.bp.node(binding.node)
+        if not isinstance(call, CallNode):
+            return ""
+        node: Any = self.spec.tool(call.tool).returns or {}
+        for seg in binding.path:
+            node = (node.get("properties") or {}).get(seg, {}) if isinstance(seg, str) else node
+        text = str(node.get("description", "")).lower() if isinstance(node, dict) else ""
+        if "oldest first" in text:
+            return "oldest first"
+        if "newest first" in text or "most recent first" in text:
+            return "newest first"
+        return ""
 
     def reasoning(self, node: ReasonNode) -> str:
         spec, noun, inputs = node.spec, node.noun, node.inputs
@@ -231,7 +300,14 @@ class _Describer:
             cmp = CMP_WORDS[spec.cmp or "eq"]
             return f"the {noun} whose {field} {cmp} {value} among {self.items(inputs['items'])}"
         if spec.op == "lookup" and spec.field and isinstance(spec.field[0], int):
-            which = "last" if spec.field[0] == -1 else "first"
+            order = self.list_order(inputs["value"])
+            last = spec.field[0] == -1
+            if order:
+                which = "most recent" if (order == "oldest first") == last else "oldest"
+                owner = self.items(inputs["value"]).rsplit(" of ", 1)[-1]
+                return f"the {which} {noun} on {owner}" if owner == "my account" else (
+                    f"the {which} {noun} of {owner}")  # fmt: skip
+            which = "last" if last else "first"
             return f"the {which} {noun} listed in {self.items(inputs['value'])}"
         if spec.op == "lookup":
             return f"the {field} of {self.binding(inputs['value'])}"
@@ -251,8 +327,34 @@ class _Describer:
         )
 
     def goal(self, call: CallNode) -> str:
-        parts = [self.labelled(k, b) for k, b in call.args.items()]
-        return f"{words(call.tool)} ({'; '.join(parts)})" if parts else words(call.tool)
+        """What a state-changing call does, as a verb phrase in the user's words:
+        ``cancel order ORD-3 with the reason found_cheaper``, ``place an order for ...``."""
+        verb = words(call.tool)
+        subject, details = "", []
+        for name, binding in call.args.items():
+            text = self.labelled(name, binding)
+            if text in ("my account", f"{words(name)} my account"):
+                continue  # the user's own record: implied by who is asking
+            entity = entity_of(name, None, self.spec.state_schema)
+            if not subject and (entity or not isinstance(binding, FactRef)):
+                subject = self.binding(binding)
+            else:
+                details.append(text)
+        if subject:
+            noun = verb.split(" ")[-1]
+            if subject.startswith(noun + " ") and verb.endswith(noun):
+                verb = f"{verb}{subject[len(noun):]}"  # cancel order ORD-3
+            elif " " in verb and re.match(rf"(the|my) ([\w-]+ ){{0,2}}{re.escape(noun)}\b",
+                                          subject):  # fmt: skip
+                verb = f"{verb.rsplit(' ', 1)[0]} {subject}"  # cancel the last order ...
+            elif len(verb.split()) == 2:  # place order -> place an order for ...
+                head, noun = verb.split()
+                verb = f"{head} {'an' if noun[0] in 'aeiou' else 'a'} {noun} for {subject}"
+            else:
+                verb = f"{verb} for {subject}"
+        if details:
+            verb += ", with " + " and ".join(details)
+        return verb
 
 
 def _entity_binding(args: dict[str, Binding], entity: str, spec: EnvironmentSpec) -> Binding | None:
@@ -285,21 +387,20 @@ class TemplateWriter:
         writes = [c for c in bp.calls if tool_access(request.spec.tool(c.tool)) == "write"]
         goals = [describe.goal(c) for c in writes]
         asks = [describe.binding(ReasoningRef(node=o)) for o in bp.outputs]
-        intent_parts = [
-            f"({i + 1}) {g}" for i, g in enumerate(goals + [f"find out {a}" for a in asks])
-        ]
-        intent = "You want the agent to " + "; ".join(intent_parts) + "."
-        lines = [f"Please {g}." for g in goals]
-        lines += [f"Can you tell me {a}?" for a in asks]
-        known = [f"{words(n)}: {fact_text(v)}" for n, v in request.facts.items()]
-        question = " ".join(filter(None, ["Hi!", describe.identity(), *lines]))
+        rng = random.Random(request.seed)
+        steps = goals + [f"find out {a}" for a in asks]
+        intent = "You want the agent to " + "; then ".join(steps) + "."
+        intent = intent.replace(" my ", " your ").replace(" me ", " you ")
+        lines = [rng.choice(_GOAL_PHRASES).format(g=g) for g in goals]
+        lines += [rng.choice(_ASK_PHRASES).format(a=a) for a in asks]
+        known = [spoken(v) for v in request.facts.values()]
+        opener = rng.choice(_OPENERS)
+        question = " ".join(filter(None, [opener, describe.identity(), *lines]))
         leftover = [k for k, v in request.facts.items() if k in missing_facts(
             UserScenario(intent=intent, question=question), {k: v})]  # fmt: skip
         if leftover:
-            question += (
-                " For reference: "
-                + "; ".join(f"{words(n)} {fact_text(request.facts[n])}" for n in leftover)
-                + "."
+            question += " " + " ".join(
+                f"The {words(n)} is {fact_text(request.facts[n])}." for n in leftover
             )
         unknown = _unknown(bp, describe)
         persona = random.Random(request.seed).choice(PERSONAS)

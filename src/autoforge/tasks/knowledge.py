@@ -1,0 +1,209 @@
+"""What the user knows: which attributes a person holds and which only the tools reveal.
+
+A real customer knows who they are (name, email, phone, zip: whatever the docs find a person
+by) and the references they were handed (an order number on a receipt, a coupon code), never
+the internal keys a system uses (a customer id, a product id) when a tool finds those from
+something the person holds. The rule reads the docs only:
+
+* a **finder** is a read tool that takes attributes of a collection C (not keys) and returns
+  C's primary key (``find_customer_by_email(email) -> customer_id``,
+  ``search_books(title) -> [{book_id, ...}]``);
+* the primary key of C is **internal** when C has a finder (the agent can and must find it),
+  otherwise it is **held** by the user: the user collection's key when nothing finds it, the
+  key of records the user owns (they reference the user collection: orders, reservations), or
+  of something handed out (a coupon code);
+* a non-key attribute is held when a finder takes it, when it describes the user (on the user
+  collection: name, email, phone, address), or when it references a held key; otherwise it is
+  internal (a price, a stock level: the agent reads it).
+
+:func:`knowledge` computes it once per environment; :meth:`Knowledge.report` gives the verdict
+per attribute with its reason (shown in ``generation.json``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.tasks.merge import user_collection
+from autoforge.tasks.reasoning import PathSeg
+from autoforge.tasks.schema import entity_of, output_leaves, singular, tool_access
+
+#: Attributes of the user record a person knows about themselves (substring match).
+_PERSONAL = ("name", "email", "phone", "zip", "postal", "address", "birth", "dob", "username")
+#: Finder parameters that identify one record best (preferred when a search has no required one).
+_NAMING = ("email", "title", "name", "full_name", "username", "phone", "label")
+
+
+@dataclass(frozen=True)
+class Finder:
+    """A read tool that finds records of ``collection`` by attributes the user holds.
+
+    ``params``: the parameters to bind to the user's values (attribute names of the
+    collection); ``key_path``: where the primary key sits in the result (``[0, "book_id"]`` for
+    a list; the result must then hold exactly one record).
+    """
+
+    tool: str
+    collection: str
+    params: tuple[str, ...]
+    key_path: tuple[PathSeg, ...]
+    many: bool = False
+
+
+@dataclass(frozen=True)
+class Holding:
+    """Whether the user holds ``collection.attribute``, and why (the rule that decided)."""
+
+    collection: str
+    attribute: str
+    held: bool
+    reason: str
+
+
+@dataclass
+class Knowledge:
+    """The holdings of every attribute and the finders of every collection."""
+
+    holdings: dict[tuple[str, str], Holding] = field(default_factory=dict)
+    finders: dict[str, list[Finder]] = field(default_factory=dict)
+    user: str | None = None
+
+    def internal_key(self, collection: str) -> bool:
+        """Whether the primary key of ``collection`` is internal (found by a finder)."""
+        return bool(self.finders.get(collection))
+
+    def finder(self, collection: str) -> Finder | None:
+        """The finder to use for ``collection`` (a single-record one first)."""
+        found = self.finders.get(collection) or []
+        return min(found, key=lambda f: (f.many, len(f.params), f.tool)) if found else None
+
+    def report(self) -> list[dict[str, Any]]:
+        """One row per attribute: collection, attribute, held, reason."""
+        return [
+            {"collection": h.collection, "attribute": h.attribute, "held": h.held,
+             "reason": h.reason}
+            for h in self.holdings.values()
+        ]  # fmt: skip
+
+
+def _nested_names(value: Any) -> Iterator[str]:
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield str(key)
+            yield from _nested_names(item)
+
+
+def _attribute_names(spec: EnvironmentSpec, examples: Mapping[str, Any]) -> dict[str, set[str]]:
+    """Attribute names per collection, nested object fields included (``zip`` of an address)."""
+    names: dict[str, set[str]] = {}
+    for coll in spec.state_schema.collections:
+        found = {a.name for a in coll.attributes}
+        records = examples.get(coll.name) if isinstance(examples, Mapping) else None
+        for record in list((records or {}).values())[:20] if isinstance(records, Mapping) else []:
+            for attr in coll.attributes:
+                if attr.type == "object" and isinstance(record, Mapping):
+                    found.update(_nested_names(record.get(attr.name)))
+        names[coll.name] = found
+    return names
+
+
+def _key_path(
+    tool: Any, spec: EnvironmentSpec, coll: str, pk: str
+) -> tuple[tuple[PathSeg, ...], bool] | None:
+    """Where a read tool's result holds ``coll``'s key: ``((pk,), False)``, ``((0, pk), True)``
+    for a list of records, ``((), False)`` for a bare key; None when it holds none."""
+    state = spec.state_schema
+    for leaf in output_leaves(tool, state):
+        if leaf.entity != coll or leaf.name != pk:
+            continue
+        if leaf.path == pk:
+            return (pk,), False
+        if leaf.path == f"[].{pk}":
+            return (0, pk), True
+    returns = tool.returns
+    bare = returns is None or returns.get("type") == "string"
+    if bare and (pk in tool.name or f"find_{singular(coll)}" in tool.name):
+        return (), False  # find_user_id_by_email -> "sara_doe_496"
+    return None
+
+
+def _finder(tool: Any, spec: EnvironmentSpec, names: dict[str, set[str]]) -> Finder | None:
+    if tool_access(tool) != "read":
+        return None
+    props = tool.parameters.get("properties", {})
+    state = spec.state_schema
+    if any(entity_of(p, None, state) for p in props):
+        return None  # keyed by an entity: a lookup, not a finder
+    for coll in state.collections:
+        where = _key_path(tool, spec, coll.name, coll.primary_key)
+        if where is None:
+            continue
+        attrs = names.get(coll.name, set()) - {coll.primary_key}
+        required = [p for p in tool.required if p in props]
+        if required:
+            if all(p in attrs for p in required):
+                return Finder(tool.name, coll.name, tuple(required), where[0], where[1])
+            continue
+        usable = [p for p in props if p in attrs and props[p].get("type", "string") == "string"
+                  and not props[p].get("enum")]  # fmt: skip
+        ranked = sorted(usable, key=lambda p: (p not in _NAMING, _NAMING.index(p)
+                                               if p in _NAMING else 0, p))  # fmt: skip
+        if ranked:
+            return Finder(tool.name, coll.name, (ranked[0],), where[0], where[1])
+    return None
+
+
+def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) -> Knowledge:
+    """The user's knowledge of ``spec``'s state (see the module docstring for the rules)."""
+    names = _attribute_names(spec, examples or {})
+    out = Knowledge(user=user_collection(spec.state_schema))
+    for tool in spec.tools:
+        found = _finder(tool, spec, names)
+        if found is not None:
+            out.finders.setdefault(found.collection, []).append(found)
+    finder_params = {(f.collection, p): f.tool for fs in out.finders.values() for f in fs
+                     for p in f.params}  # fmt: skip
+    for tool in spec.tools:  # search parameters: the user describes records by them too
+        if tool_access(tool) != "read":
+            continue
+        for coll in spec.state_schema.collections:
+            if _key_path(tool, spec, coll.name, coll.primary_key) is None:
+                continue
+            for param in tool.parameters.get("properties", {}):
+                if param in names.get(coll.name, set()) - {coll.primary_key}:
+                    finder_params.setdefault((coll.name, param), tool.name)
+    for coll in spec.state_schema.collections:
+        owned = any(a.references == out.user and out.user != coll.name for a in coll.attributes)
+        for attr in coll.attributes:
+            key = (coll.name, attr.name)
+            if attr.name == coll.primary_key:
+                held, why = _key_holding(out, coll.name, owned)
+            elif key in finder_params:
+                held, why = True, f"the user identifies a {singular(coll.name)} by it "
+                why += f"({finder_params[key]} takes it)"
+            elif attr.references:
+                held = not out.internal_key(attr.references)
+                why = f"a key of {attr.references} ({'held' if held else 'internal'})"
+            elif coll.name == out.user and any(w in attr.name.lower() for w in _PERSONAL):
+                held, why = True, "the user's own details"
+            else:
+                held, why = False, "a value the agent reads with the tools"
+            out.holdings[key] = Holding(coll.name, attr.name, held, why)
+    return out
+
+
+def _key_holding(out: Knowledge, coll: str, owned: bool) -> tuple[bool, str]:
+    finder = out.finder(coll)
+    if finder is not None:
+        return False, f"internal: {finder.tool}({', '.join(finder.params)}) finds it"
+    if coll == out.user:
+        return True, "no tool finds the user from other details: the user gives it"
+    if owned:
+        return True, "a reference the user is handed for their own record (e.g. a receipt)"
+    return True, "no tool finds it from other attributes: the user must give it"
+
+
+__all__ = ["Finder", "Holding", "Knowledge", "knowledge"]

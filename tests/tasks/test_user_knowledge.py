@@ -1,0 +1,125 @@
+"""What the user knows, values from the domain, plausible sequences (issue: tasks a real user
+would bring)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from autoforge.tasks.domain import domains, enum_from_text, out_of_domain
+from autoforge.tasks.knowledge import knowledge
+from autoforge.tasks.model import GoldCall
+from autoforge.tasks.plausible import eligibility_rules, implausible
+from autoforge.tasks.population import StateGenerator
+
+
+def test_holdings_follow_the_docs(bookstore_env: Any) -> None:
+    know = knowledge(bookstore_env.spec, bookstore_env.initial_state)
+    held = {(h.collection, h.attribute): h.held for h in know.holdings.values()}
+    # found by find_customer_by_email / search_books: internal keys
+    assert held[("customers", "customer_id")] is False
+    assert held[("books", "book_id")] is False
+    # what finders take, and references a person is handed
+    assert held[("customers", "email")] and held[("books", "title")]
+    assert held[("orders", "order_id")] and held[("coupons", "code")]
+    assert not held[("books", "stock")]
+    finder = know.finder("customers")
+    assert finder is not None and finder.tool == "find_customer_by_email"
+    assert finder.params == ("email",) and finder.key_path == ("customer_id",)
+    rows = know.report()
+    assert all(r["reason"] for r in rows) and len(rows) == len(know.holdings)
+
+
+def test_internal_keys_never_reach_the_user(generated: Any, bookstore_env: Any) -> None:
+    tasks, stats = generated
+    assert stats.knowledge, "the holdings are reported with the generation statistics"
+    for task in tasks:
+        text = f"{task.scenario.question} {task.scenario.known_info} {task.scenario.intent}"
+        for call in task.gold_calls:
+            for name in ("customer_id", "book_id"):
+                if isinstance(call.arguments.get(name), str):
+                    assert call.arguments[name] not in text
+        # the agent finds those keys with the tools: no user fact holds one
+        for fact in task.blueprint.facts:
+            if fact.name in task.user_facts:
+                assert fact.collection not in ("customers", "books") or fact.role != "entity"
+
+
+def test_enums_from_descriptions() -> None:
+    assert enum_from_text("Why, either 'no longer needed' or 'ordered by mistake'.") == [
+        "no longer needed", "ordered by mistake"]  # fmt: skip
+    assert enum_from_text("Order status, one of pending, shipped or delivered.") == [
+        "pending", "shipped", "delivered"]  # fmt: skip
+    assert enum_from_text("The status of the order.") == []
+
+
+def test_generated_states_stay_in_the_observed_domain(bookstore_env: Any) -> None:
+    """A string ``status`` (no enum in the schema, as a weak synthesizer writes it) takes the
+    values the sample data shows, never invented ones like "calm-50"."""
+    spec = bookstore_env.spec.model_copy(deep=True)
+    orders = spec.state_schema.collection("orders")
+    status = orders.attribute("status")
+    status.type, status.enum = "string", None
+    found = domains(spec, bookstore_env.initial_state)
+    observed = {o["status"] for o in bookstore_env.initial_state["orders"].values()}
+    assert found.allowed("orders", "status") == observed
+    generator = StateGenerator(spec, bookstore_env.initial_state)
+    for seed in range(3):
+        state = generator.sample(random.Random(seed))
+        assert not out_of_domain(state, found)
+        emails = [c["email"] for c in state["customers"].values()]
+        assert all("@" in e for e in emails) and len(set(emails)) == len(emails)
+
+
+def test_policy_eligibility_and_terminal_writes(bookstore_env: Any) -> None:
+    spec = bookstore_env.spec
+    rules = eligibility_rules(spec, bookstore_env.initial_state)
+    assert any(r.verb == "cancel" and r.attribute == "status" and r.value == "pending"
+               for r in rules)  # fmt: skip
+    state = {"orders": {"ORD-1": {"order_id": "ORD-1", "status": "delivered"},
+                        "ORD-2": {"order_id": "ORD-2", "status": "pending"}}}  # fmt: skip
+    cancel = GoldCall(node="c0", name="cancel_order", arguments={"order_id": "ORD-2",
+                                                                  "reason": "other"})  # fmt: skip
+    redirect = GoldCall(node="c1", name="update_shipping_address",
+                        arguments={"order_id": "ORD-2", "address": {}})  # fmt: skip
+    assert implausible(spec, rules, state, [cancel]) == ""
+    assert implausible(spec, rules, state, [cancel, redirect]) == "after_terminal"
+    old = cancel.model_copy(update={"arguments": {"order_id": "ORD-1", "reason": "other"}})
+    assert implausible(spec, rules, state, [old]) == "ineligible"
+
+
+def test_hard_tasks_include_refusals(bookstore_env: Any) -> None:
+    from autoforge.tasks.pipeline import generate_tasks
+
+    tasks, _ = generate_tasks(bookstore_env, 10, "hard", seed=0)
+    refusals = [t for t in tasks if "refusal" in t.meta]
+    assert refusals and len(refusals) < len(tasks)
+    for task in refusals:
+        key = task.meta["refusal"]["key"]
+        assert key in task.scenario.question
+        record = task.initial_state["orders"][key]
+        assert record["status"] != "pending"  # the policy forbids it
+        assert all(key not in str(c.arguments) for c in task.gold_calls)  # S* leaves it alone
+
+
+def test_report_shows_sample_requests_first(generated: Any) -> None:
+    from autoforge.report.forge import _samples, sample_tasks
+
+    tasks = list(generated[0])
+    easy = tasks[0].model_copy(update={"meta": {**tasks[0].meta, "difficulty": "easy"}})
+    picked = sample_tasks([*tasks, easy], limit=3)
+    assert len(picked) == 3 and easy in picked  # every level gets a turn
+    evil = easy.model_copy(
+        update={"scenario": easy.scenario.model_copy(update={"question": "<script>x</script>"})}
+    )
+    html = _samples([evil])
+    assert "Sample requests" in html and "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_rule_judge_takes_no_separator_for_a_typo() -> None:
+    """Requests now open with the user's email; its local part ("ana.lee") differs from the
+    name fact ("Ana Lee") only by a separator, which the rule judge flagged as a mistyped fact."""
+    from autoforge.bench.rulejudge import one_off
+
+    assert one_off("my email is ana.lee@example.com", "Ana Lee") is None
+    assert one_off("my order is ORD-1235", "ORD-1234") == "ORD-1235"  # a real typo still is
