@@ -10,7 +10,7 @@ from autoforge.env.spec import EnvironmentSpec
 from autoforge.examples import example_path
 from autoforge.synth import pipeline as P
 from autoforge.synth.codegen import from_source
-from autoforge.synth.doc_rules import extract_rules, guard_lines, guarded
+from autoforge.synth.doc_rules import _schema_rules, extract_rules, guard_lines, guarded
 from autoforge.synth.functions import SynthSettings, skeleton_for, synthesize_tool
 from autoforge.tooldocs import ToolDocs, load_docs
 from autoforge.tooldocs.spec import ToolSpec
@@ -169,3 +169,27 @@ def test_only_once_becomes_a_uniqueness_guard() -> None:
     assert not refused.ok and "only once" in refused.content
     other = next(b for b in data["books"] if b != seen["book_id"])
     assert env.episode().call("add_review", {**again, "book_id": other}).ok
+
+
+def test_a_one_sided_schema_bound_guards_without_an_infinite_name() -> None:
+    spec = ToolSpec(
+        name="search_books",
+        parameters={
+            "type": "object",
+            "properties": {"max_price": {"type": "number", "minimum": 0}},
+        },
+    )
+    rules = [r for r in _schema_rules(spec) if r.kind == "range"]
+    assert rules and rules[0].describe() == "max_price must be at least 0"
+    lines = guard_lines(rules, {"max_price": "max_price"})
+    body = "def search_books(state, max_price=None):\n" + "\n".join(lines) + "\n    return []\n"
+    assert "inf" not in "\n".join(lines)
+    scope: dict[str, Any] = {"ToolError": ValueError}
+    exec(compile(body, "<guard>", "exec"), scope)
+    assert scope["search_books"]({}, max_price=0.0) == []  # the bound itself is allowed
+    try:
+        scope["search_books"]({}, max_price=-1)
+    except ValueError as exc:
+        assert "at least 0" in str(exc)
+    else:
+        raise AssertionError("a price below the minimum must be refused")

@@ -23,6 +23,7 @@ whoever wrote the rest.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from typing import Any, Literal
 
@@ -65,8 +66,28 @@ class DocRule(BaseModel):
         if self.kind == "unique":
             return f"one {self.collection} record per {' + '.join(self.fields)}"
         if self.kind == "range":
-            return f"{self.param} must be from {self.low:g} to {self.high:g}"
+            return _range_text(self.param, self.low, self.high)
         return f"{self.param} must be one of {', '.join(map(str, self.allowed))}"
+
+
+def _finite(value: float | None) -> bool:
+    return value is not None and math.isfinite(value)
+
+
+def _range_text(param: str, low: float | None, high: float | None) -> str:
+    """``x must be from 1 to 5`` / ``at least 0`` / ``at most 9``: no infinite bound written."""
+    if _finite(low) and _finite(high):
+        return f"{param} must be from {low:g} to {high:g}"
+    if _finite(low):
+        return f"{param} must be at least {low:g}"
+    return f"{param} must be at most {high:g}"
+
+
+def _bounds(rule: DocRule, p: str) -> str:
+    """The guard's comparison from the finite bounds only (``inf`` is no name in tool code)."""
+    parts = [f"{rule.low!r} <= {p}"] if _finite(rule.low) else []
+    parts += [f"{p} <= {rule.high!r}"] if _finite(rule.high) else []
+    return " and ".join(parts) or "True"
 
 
 def sentences(text: str) -> list[str]:
@@ -350,7 +371,7 @@ def guard_lines(rules: list[DocRule], names: dict[str, str]) -> list[str]:
         elif rule.kind == "range":
             lines += [
                 f"    if isinstance({p}, (int, float)) and not isinstance({p}, bool) and not "
-                f"({rule.low!r} <= {p} <= {rule.high!r}):",
+                f"({_bounds(rule, p)}):",
                 f'        raise ToolError("{why}")',
             ]
         else:
