@@ -29,6 +29,7 @@ from autoforge.cli.llm import (
     llm_config_from_options,
 )
 from autoforge.errors import UserError
+from autoforge.llm.config import NO_MODEL
 
 _HELP = (
     "Run the whole pipeline into one run directory: ingest the tool docs, synthesize the "
@@ -214,6 +215,7 @@ def forge(
     config = llm_config_from_options(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
     )
+    options.rules_only = config.role("synthesizer").model == NO_MODEL
     console = Console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip

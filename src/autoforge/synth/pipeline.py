@@ -138,7 +138,10 @@ class Phase1:
 async def _phase1_docs(
     client: LLMClient, docs: ToolDocs, opts: SynthOptions, store: Store, policy: str | None
 ) -> Phase1:
-    fp = _sha([SYNTH_VERSION, [_tool_key(t) for t in docs.tools], policy, opts.design_rounds])
+    rules = ["rules only"] if client.rules_only("synthesizer") else []
+    fp = _sha(
+        [SYNTH_VERSION, [_tool_key(t) for t in docs.tools], policy, opts.design_rounds, *rules]
+    )
     stored = store.load_state(fp)
     if stored is not None:
         schema = StateSchema.model_validate(stored["schema"])
@@ -229,7 +232,8 @@ async def _phase2(
     tools = [t for t in docs.tools if not opts.only or t.name in opts.only]
     reporter.phase("tools", len(tools))
     schema_fp = _sha(p1.schema.model_dump(mode="json"))
-    knobs = [opts.use_templates, opts.llm_tests, opts.fallback, opts.max_repairs]
+    knobs: list[object] = [opts.use_templates, opts.llm_tests, opts.fallback, opts.max_repairs]
+    knobs += ["rules only"] if client.rules_only("synthesizer") else []
     records, resumed = [], []
     for spec in tools:
         fp = _sha([SYNTH_VERSION, _tool_key(spec), schema_fp, knobs])
@@ -346,6 +350,7 @@ async def synthesize(
         name=name,
         mode="data" if data is not None else "docs",
         model=client.endpoint("synthesizer").model,
+        rules_only=client.rules_only("synthesizer"),
         state=p1.info,
         tools=[r.report for r in records],
         conformance=check,
