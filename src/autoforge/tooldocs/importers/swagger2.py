@@ -11,8 +11,13 @@ The same rules as the OpenAPI 3 importer (:mod:`.openapi`), read from the 2.0 la
   ``type: file`` upload becomes a binary string. The ``body`` parameter's object properties
   become top-level arguments when the operation consumes JSON (or says nothing) and no name
   clashes; otherwise the body is one argument named after the parameter;
+* API-wide parameters are left out (one :class:`DocWarning` names them): the ``apiKey``
+  credentials of ``securityDefinitions``, and, with three operations or more, the non-path
+  parameters every operation takes that are optional or headers (signing headers, output
+  format, field selection: transport details, not choices a user makes);
 * returns: the ``schema`` of the first 2xx response when the operation produces JSON (or its
-  ``produces`` says nothing); access: GET/HEAD/OPTIONS -> read, others -> write;
+  ``produces`` says nothing); access: GET/HEAD/OPTIONS -> read, others -> write, and no hint
+  (None) in an RPC-style document whose operations are all POST;
 * every ``$ref`` (``#/definitions``, ``#/parameters``, ``#/responses``) is expanded, cycles cut,
   and the 2.0 schema dialect (draft 4 plus ``x-nullable``, ``example``, ``type: file``) is
   rewritten into JSON Schema 2020-12. Schema keywords with a wrong type that real documents
@@ -157,7 +162,20 @@ def load(doc: DocInput) -> ToolDocs:
     ctx = Ctx(file, RefResolver(data, file=file, transform=dialect), v30=False)
     operations = collect_operations(ctx, data)
     names = assign_names(ctx, operations)
-    tools = [_tool(ctx, data, name, op) for name, op in zip(names, operations, strict=True)]
+    collected = [_op_params(ctx, o) for o in operations]
+    plumbing = _plumbing(data, [params for params, _ in collected])
+    rpc = len(operations) > 1 and all(o.method == "post" for o in operations)
+    tools = [
+        _tool(ctx, data, name, o, ([p for p in params if _key(p) not in plumbing], body), rpc)
+        for name, o, (params, body) in zip(names, operations, collected, strict=True)
+    ]
+    if plumbing:
+        shown = ", ".join(f"{name} ({where})" for name, where in sorted(plumbing))
+        warnings.warn(
+            DocWarning(f"{file}: left out API-wide parameters (credentials, signing, output "
+                       f"format), not tool arguments: {shown[:300]}"),
+            stacklevel=2,
+        )  # fmt: skip
     if dialect.dropped:
         shown = "; ".join(dict.fromkeys(dialect.dropped))
         warnings.warn(
@@ -211,13 +229,53 @@ def _is_json(types: list[str], *, form: bool = False) -> bool:
     return False
 
 
-def _tool(ctx: Ctx, data: dict[str, Any], name: str, o: Operation) -> ToolSpec:
-    types = _Op(_content_types(data, o.op, "consumes"), _content_types(data, o.op, "produces"))
-    params, body = _collect_params(
+def _op_params(ctx: Ctx, o: Operation) -> tuple[list[Param], _Body | None]:
+    return _collect_params(
         ctx,
         [(o.item.get("parameters"), pointer_join(o.item_ptr, "parameters")),
          (o.op.get("parameters"), pointer_join(o.pointer, "parameters"))],
     )  # fmt: skip
+
+
+def _key(p: Param) -> tuple[str, str]:
+    return p.name, p.location
+
+
+def _plumbing(data: dict[str, Any], per_op: list[list[Param]]) -> set[tuple[str, str]]:
+    """API-wide parameters that are not tool arguments.
+
+    The ``apiKey`` parameters of ``securityDefinitions`` (credentials), and, in a document of
+    at least three operations, the non-path parameters every operation takes that are optional
+    or headers: signing headers, API versions, output format and field selection.
+    """
+    out: set[tuple[str, str]] = set()
+    security = data.get("securityDefinitions")
+    for scheme in security.values() if isinstance(security, dict) else []:
+        if not isinstance(scheme, dict) or scheme.get("type") != "apiKey":
+            continue
+        if isinstance(scheme.get("name"), str) and scheme.get("in") in ("header", "query"):
+            out.add((scheme["name"], scheme["in"]))
+    if len(per_op) >= 3:
+        common = set.intersection(*({_key(p) for p in params} for params in per_op))
+        for params in per_op[:1]:
+            for p in params:
+                optional = not p.required or p.location == "header"
+                if _key(p) in common and p.location != "path" and optional:
+                    out.add(_key(p))
+    return out
+
+
+def _tool(
+    ctx: Ctx,
+    data: dict[str, Any],
+    name: str,
+    o: Operation,
+    collected: tuple[list[Param], _Body | None],
+    rpc: bool,
+) -> ToolSpec:
+    """One tool; ``rpc``: every operation is a POST, so the method says nothing about access."""
+    types = _Op(_content_types(data, o.op, "consumes"), _content_types(data, o.op, "produces"))
+    params, body = collected
     props, required = param_properties(ctx, params, o.pointer)
     if body is not None:
         _merge_body(ctx, body, props, required, flatten=_is_json(types.consumes, form=True))
@@ -229,7 +287,7 @@ def _tool(ctx: Ctx, data: dict[str, Any], name: str, o: Operation) -> ToolSpec:
         description=op_description(o.op),
         parameters=normalize_parameters(schema, file=ctx.file, pointer=o.pointer),
         returns=normalize_returns(returns, file=ctx.file, pointer=rptr),
-        access="read" if o.method in READ_METHODS else "write",
+        access=None if rpc else ("read" if o.method in READ_METHODS else "write"),
         source=SourceLocation(file=ctx.file, pointer=o.pointer),
     )
 
