@@ -181,7 +181,7 @@ def stage_figures(results: list[ItemResult], min_verified: int) -> dict[str, Any
     ok_ingest = n - sum(ingest_fail.values())
     ok_env = ok_ingest - sum(env_fail.values())
     ok_tasks = ok_env - sum(task_fail.values())
-    share = (lambda k: round(k / n, 4) if n else 0.0)  # noqa: E731
+    share = lambda k: round(k / n, 4) if n else 0.0  # noqa: E731
     return {
         "ingest": {"ok": ok_ingest, "share": share(ok_ingest), "causes": dict(ingest_fail)},
         "environment": {"ok": ok_env, "share": share(ok_env), "causes": dict(env_fail)},
@@ -230,7 +230,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     times = [r.forge_seconds for r in results]
     load = os.getloadavg()
     print(f"\n{len(results)} doc sets from {args.dir}, LLM: {args.llm}, seed {args.seed}, "
-          f"{args.tasks} medium tasks asked per API; load average {load[0]:.2f} {load[1]:.2f}")  # fmt: skip
+          f"{args.tasks} medium tasks asked per API; load average {load[0]:.2f} "
+          f"{load[1]:.2f}")  # fmt: skip
     print(f"baseline (OpenAPI-3-only importer, before Swagger 2.0): ingest {100 * baseline:.1f}%")
     for stage in ("ingest", "environment", "tasks"):
         f = figures[stage]
