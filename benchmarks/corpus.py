@@ -5,7 +5,7 @@ Two steps:
 * ``python benchmarks/corpus.py sample SRC --to DIR --n 60 --seed 15`` draws a seeded random
   sample of API descriptions (JSON/YAML files under SRC, e.g. a checkout of a public API
   directory) with ``--min-ops``..``--max-ops`` operations, and writes each as
-  ``DIR/<name>/<file>`` plus ``DIR/sample.json`` (source files, operation counts, seed);
+  ``DIR/<name>/<file>`` plus ``DIR.sample.json`` (source files, operation counts, seed);
 * ``python benchmarks/corpus.py run DIR --out RUNS`` forges every doc set of DIR with
   :func:`autoforge.forge.batch.forge_many` (stages up to ``verify``, no exports; ``--llm none``
   by default so it runs on CPU in minutes) and reports per stage the success share with the
@@ -16,8 +16,8 @@ Two steps:
   JSON object.
 
 Stage success: *ingest* = the docs import; *environment* = an environment was synthesized and
-passed its conformance check; *tasks* = at least ``--min-verified`` (10) generated medium tasks
-replay to their S* hash.
+passed its conformance check; *tasks* = at least ``--min-verified`` (10) generated tasks of the
+asked ``--difficulty`` (medium) replay to their S* hash.
 """
 
 from __future__ import annotations
@@ -94,7 +94,8 @@ def sample(src: Path, to: Path, n: int, seed: int, min_ops: int, max_ops: int) -
         "source_dir": str(src), "seed": seed, "n": n, "min_ops": min_ops, "max_ops": max_ops,
         "documents": len(files), "eligible": len(eligible), "items": items,
     }  # fmt: skip
-    (to / "sample.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    record_file = to.with_name(to.name + ".sample.json")  # beside DIR: not a doc set
+    record_file.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return record
 
 
@@ -132,8 +133,11 @@ def cause(text: str) -> str:
     return text.strip()[:120]
 
 
-def _medium(run_dir: Path) -> int:
-    """Verified tasks of the run that meet the medium difficulty."""
+_LEVELS = {"easy": ("easy", "medium", "hard"), "medium": ("medium", "hard"), "hard": ("hard",)}
+
+
+def _verified(run_dir: Path, difficulty: str) -> int:
+    """Verified tasks of the run that meet the asked difficulty preset."""
     from autoforge.forge.verify import VerifyReport
     from autoforge.tasks.model import TaskSet
 
@@ -144,7 +148,8 @@ def _medium(run_dir: Path) -> int:
     report = VerifyReport.model_validate_json(verify.read_text(encoding="utf-8"))
     ok = {v.task_id for v in report.verdicts if v.ok}
     tasks = TaskSet(tasks_file).load()
-    return sum(t.id in ok and t.difficulty.level() in ("medium", "hard") for t in tasks)
+    levels = _LEVELS.get(difficulty)
+    return sum(t.id in ok and (levels is None or t.difficulty.level() in levels) for t in tasks)
 
 
 def _task_cause(r: ItemResult, run_dir: Path) -> str:
@@ -159,7 +164,7 @@ def _task_cause(r: ItemResult, run_dir: Path) -> str:
     return f"too few tasks (most rejections: {top})"
 
 
-def stage_figures(results: list[ItemResult], min_verified: int) -> dict[str, Any]:
+def stage_figures(results: list[ItemResult], min_verified: int, difficulty: str) -> dict[str, Any]:
     """Per stage: success share and grouped failure causes."""
     n = len(results)
     ingest_fail: Counter[str] = Counter()
@@ -168,7 +173,7 @@ def stage_figures(results: list[ItemResult], min_verified: int) -> dict[str, Any
     medium: dict[str, int] = {}
     for r in results:
         run_dir = Path(r.run_dir)
-        medium[r.name] = _medium(run_dir)
+        medium[r.name] = _verified(run_dir, difficulty)
         if r.stages.get("ingest") != "done":
             ingest_fail[cause(r.error or "not run")] += 1
             continue
@@ -209,7 +214,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         items = items[: args.limit]
     config = llm_config_from_options(llm_model=args.llm)
     base = ForgeOptions(
-        out=args.out, tasks=args.tasks, difficulty="medium", seed=args.seed, until="verify",
+        out=args.out, tasks=args.tasks, difficulty=args.difficulty, seed=args.seed, until="verify",
         exports=False, rules_only=args.llm == NO_MODEL, max_attempts=args.max_attempts,
     )  # fmt: skip
     start, cpu = time.monotonic(), time.process_time()
@@ -221,7 +226,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     report = asyncio.run(forge_many(items, base, args.out, config, on_item=line))
     wall, cpu_used = time.monotonic() - start, time.process_time() - cpu
     results = report.items
-    figures = stage_figures(results, args.min_verified)
+    figures = stage_figures(results, args.min_verified, args.difficulty)
     baseline = baseline_ingest(items)
     ingested = [r for r in results if r.stages.get("ingest") == "done"]
     tools = [r.tools_documented for r in ingested]
@@ -230,7 +235,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     times = [r.forge_seconds for r in results]
     load = os.getloadavg()
     print(f"\n{len(results)} doc sets from {args.dir}, LLM: {args.llm}, seed {args.seed}, "
-          f"{args.tasks} medium tasks asked per API; load average {load[0]:.2f} "
+          f"{args.tasks} {args.difficulty} tasks asked per API; load average {load[0]:.2f} "
           f"{load[1]:.2f}")  # fmt: skip
     print(f"baseline (OpenAPI-3-only importer, before Swagger 2.0): ingest {100 * baseline:.1f}%")
     for stage in ("ingest", "environment", "tasks"):
@@ -238,7 +243,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         print(f"  {stage:12s} {f['ok']:3d}/{len(results)} = {100 * f['share']:.1f}%")
         _print_causes(stage, f["causes"])
     print(f"documented tools per API: median {median(tools) if tools else 0}, "
-          f"env tools median {median(env_tools) if env_tools else 0}; verified medium tasks per "
+          f"env tools median {median(env_tools) if env_tools else 0}; verified {args.difficulty} "
+          f"tasks per "
           f"API: median {median(medium) if medium else 0}")  # fmt: skip
     print(f"time per API: median {median(times) if times else 0:.1f}s forge; total wall "
           f"{wall:.0f}s, CPU {cpu_used:.0f}s")  # fmt: skip
@@ -247,15 +253,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "llm": args.llm,
         "seed": args.seed,
         "tasks_asked": args.tasks,
+        "difficulty": args.difficulty,
         "baseline_ingest_share": round(baseline, 4),
         "ingest_share": figures["ingest"]["share"],
         "environment_checked_share": figures["environment"]["share"],
         "tasks_ge_min_share": figures["tasks"]["share"],
-        "min_verified_medium": args.min_verified,
+        "min_verified": args.min_verified,
         "failure_causes": {s: figures[s]["causes"] for s in ("ingest", "environment", "tasks")},
         "tools_per_api_median": median(tools) if tools else 0,
         "env_tools_per_api_median": median(env_tools) if env_tools else 0,
-        "verified_medium_per_api_median": median(medium) if medium else 0,
+        "verified_tasks_per_api_median": median(medium) if medium else 0,
         "seconds_per_api_median": round(median(times), 2) if times else 0,
         "wall_s": round(wall, 1),
         "cpu_s": round(cpu_used, 1),
@@ -278,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("run", help="forge every doc set and report per stage")
     r.add_argument("dir", type=Path)
     r.add_argument("--out", type=Path, default=Path("runs/corpus"))
-    r.add_argument("--tasks", type=int, default=10, help="medium tasks asked per API")
+    r.add_argument("--tasks", type=int, default=10, help="tasks asked per API")
+    r.add_argument("--difficulty", default="medium", help="asked difficulty (medium)")
     r.add_argument("--min-verified", type=int, default=10)
     r.add_argument("--max-attempts", type=int, default=None)
     r.add_argument("--seed", type=int, default=0)

@@ -100,3 +100,21 @@ def test_ray_executor_gives_the_local_run_directories(tmp_path: Path) -> None:
             if name == "verify.json":
                 a, b = (json.loads(x)["verified"] for x in (a, b))  # type: ignore[assignment]
             assert a == b, f"{item.name}/{name}"
+
+
+def test_cli_forges_a_directory_and_rejects_ray_for_one_doc(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from autoforge.cli.main import app
+
+    root = _doc_sets(tmp_path / "docs")
+    (root / "broken.json").unlink()
+    out = tmp_path / "runs"
+    args = ["forge", str(root), "--out", str(out), "--until", "ingest", "--llm", "none"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "2 doc sets" in result.output and "book_shop" in result.output
+    assert (out / "index.html").is_file() and (out / "todo" / "tools.json").is_file()
+    one = ["forge", str(root / "book shop.yaml"), "--out", str(tmp_path / "one")]
+    result = CliRunner().invoke(app, [*one, "--executor", "ray", "--llm", "none"])
+    assert result.exit_code != 0 and "directory of doc sets" in str(result.exception or "")
