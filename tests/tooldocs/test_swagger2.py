@@ -162,3 +162,51 @@ def test_unknown_parameter_location_is_an_error() -> None:
     )
     with pytest.raises(ValueError, match="formData or body"):
         parse_text(text, filename="api.yaml")
+
+
+RPC_DOC = """
+swagger: "2.0"
+info: {title: Ledger RPC, version: "3"}
+securityDefinitions:
+  key: {type: apiKey, name: api_key, in: query}
+parameters:
+  Signature: {name: X-Signature, in: header, type: string}
+  Format: {name: format, in: query, type: string, enum: [json, xml]}
+paths:
+  /rpc#OpenAccount:
+    parameters: [{$ref: "#/parameters/Signature"}, {$ref: "#/parameters/Format"}]
+    post:
+      operationId: OpenAccount
+      parameters:
+        - {name: owner_email, in: query, type: string, required: true}
+        - {name: api_key, in: query, type: string}
+      responses: {"200": {description: ok}}
+  /rpc#DescribeAccount:
+    parameters: [{$ref: "#/parameters/Signature"}, {$ref: "#/parameters/Format"}]
+    post:
+      operationId: DescribeAccount
+      parameters: [{name: account_id, in: query, type: string, required: true}]
+      responses: {"200": {description: ok}}
+  /rpc#CloseAccount:
+    parameters: [{$ref: "#/parameters/Signature"}, {$ref: "#/parameters/Format"}]
+    post:
+      operationId: CloseAccount
+      parameters: [{name: account_id, in: query, type: string, required: true}]
+      responses: {"200": {description: ok}}
+"""
+
+
+def test_api_wide_parameters_left_out_and_rpc_documents_give_no_access_hint() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DocWarning)
+        docs = parse_text(RPC_DOC, filename="ledger.yaml")
+    assert docs.tool("OpenAccount").param_names == ["owner_email"]  # no api_key, header, format
+    assert docs.tool("CloseAccount").param_names == ["account_id"]  # on 2 of 3 ops: kept
+    assert {t.access for t in docs.tools} == {None}  # every operation is a POST
+    messages = [str(w.message) for w in caught if issubclass(w.category, DocWarning)]
+    assert any("X-Signature (header)" in m and "api_key (query)" in m for m in messages)
+
+
+def test_rest_document_keeps_access_and_single_operation_params(kennel: ToolDocs) -> None:
+    assert kennel.tool("listDogs").access == "read"
+    assert "x_request_id" in kennel.tool("listDogs").param_names  # on one operation only
