@@ -131,9 +131,15 @@ def test_openapi_without_paths() -> None:
     _assert_message(err, "api.yaml", "no 'paths' object", "add 'paths'")
 
 
-def test_swagger_2_is_unsupported() -> None:
-    err = _error('swagger: "2.0"\ninfo: {title: t, version: "1"}\npaths: {}\n', "old.yaml")
-    _assert_message(err, "old.yaml#/swagger", "Swagger / OpenAPI 2.0", "convert it to OpenAPI 3")
+def test_swagger_other_than_2_is_unsupported() -> None:
+    err = _error('swagger: "1.2"\ninfo: {title: t, version: "1"}\npaths: {}\n', "old.yaml")
+    _assert_message(err, "old.yaml#/swagger", "unsupported Swagger version '1.2'", "Swagger 2.0")
+
+
+def test_swagger_2_given_as_openapi_names_the_right_format() -> None:
+    text = 'swagger: "2.0"\ninfo: {title: t, version: "1"}\npaths: {}\n'
+    err = _error(text, "old.yaml", format="openapi")
+    _assert_message(err, "old.yaml#/swagger", "format 'swagger2'")
 
 
 def test_unsupported_openapi_version() -> None:

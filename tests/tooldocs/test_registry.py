@@ -42,7 +42,7 @@ def toy() -> Iterator[None]:
 
 def test_builtin_formats_in_detection_order() -> None:
     names = importer_names()
-    assert names[:5] == ["bench", "autoforge", "openapi", "mcp", "openai"]
+    assert names[:6] == ["bench", "autoforge", "openapi", "swagger2", "mcp", "openai"]
     assert "toydoc" not in names
 
 

@@ -30,6 +30,7 @@ from autoforge.cli.llm import (
     llm_config_from_options,
 )
 from autoforge.errors import UserError
+from autoforge.llm.config import NO_MODEL
 
 _HELP = (
     "Run the whole pipeline into one run directory: ingest the tool docs, synthesize the "
@@ -45,7 +46,10 @@ _HELP = (
     "  autoforge forge --env example:bookstore --out runs/bs-llm --tasks 10 --llm-tasks "
     "--llm-model small\n\n"
     "  autoforge forge ../shared/benchmarks/tau-bench/retail --data "
-    "../shared/benchmarks/tau-bench/retail/db.json --out runs/retail --tasks 20"
+    "../shared/benchmarks/tau-bench/retail/db.json --out runs/retail --tasks 20\n\n"
+    "A directory of doc sets (each file, or each folder of files, is one) is forged item by "
+    "item into --out/NAME, with batch.json and index.html in --out:\n\n"
+    "  autoforge forge apis/ --out runs/apis --tasks 10 --llm none --executor local|ray"
 )
 
 
@@ -253,6 +257,13 @@ def forge(
     no_exports: Annotated[bool, typer.Option("--no-exports", help="Skip the exports.")] = False,
     format: Annotated[str, typer.Option("--format", "-f", help="Doc format (auto).")] = "auto",
     name: Annotated[str | None, typer.Option("--name", help="Environment name.")] = None,
+    executor: Annotated[
+        str,
+        typer.Option("--executor", help="With a directory of doc sets: local (one by one) or ray."),
+    ] = "local",
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="With --executor ray: parallel doc sets.")
+    ] = 2,
     llm_config: LlmConfigOpt = None,
     llm_base_url: LlmBaseUrlOpt = None,
     llm_model: LlmModelOpt = None,
@@ -279,7 +290,15 @@ def forge(
     config = llm_config_from_options(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
     )
+    options.rules_only = config.role("synthesizer").model == NO_MODEL
     console = Console()
+    from autoforge.forge.batch import is_doc_set_dir
+
+    if docs and len(docs) == 1 and is_doc_set_dir(docs[0]) and example is None:
+        _forge_many(console, docs[0], options, config, executor, workers)
+        return
+    if executor != "local":
+        raise UserError("--executor ray forges a directory of doc sets: give one DIR")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
     signal.signal(signal.SIGTERM, _interrupt)  # record the stage as interrupted in run.json
@@ -299,6 +318,60 @@ def forge(
         manifest = run(LogForgeReporter(console))
     console.print(stage_table(manifest))
     _verdict(console, manifest, out)
+
+
+def _forge_many(
+    console: Console,
+    root: Path,
+    options: object,
+    config: object,
+    executor: str,
+    workers: int,
+) -> None:
+    """Forge each doc set of ``root`` into ``--out/NAME``; print the summary table."""
+    from autoforge.forge import ForgeOptions
+    from autoforge.forge.batch import ItemResult, discover, forge_many
+    from autoforge.llm import LLMConfig
+
+    assert isinstance(options, ForgeOptions) and isinstance(config, LLMConfig)
+    if executor not in ("local", "ray"):
+        raise UserError(f"--executor must be local or ray, got {executor!r}")
+    items = discover(root)
+    console.print(f"{len(items)} doc sets in {root} -> {options.out}/NAME ({executor})")
+
+    def line(r: ItemResult) -> None:
+        verdict = "[green]done[/]" if r.status == "done" else f"[red]failed[/] ({r.failed_stage})"
+        console.print(f"  {r.name}: {verdict}, {r.tasks} tasks, {r.forge_seconds:.0f}s",
+                      highlight=False)  # fmt: skip
+
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        report = asyncio.run(
+            forge_many(items, options, options.out, config, executor=executor,  # type: ignore[arg-type]
+                       workers=workers, on_item=line)
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        raise UserError(f"interrupted; rerun the same command to resume {options.out}") from None
+    console.print(batch_table(report))
+    console.print(f"index: {options.out / 'index.html'}", highlight=False)
+    if report.counts()["failed"]:
+        raise typer.Exit(1)
+
+
+def batch_table(report: object) -> Table:
+    """One row per doc set: status, tools, check, tasks, verified, seconds."""
+    from autoforge.forge.batch import BatchReport
+
+    assert isinstance(report, BatchReport)
+    table = Table(title=f"autoforge forge: {len(report.items)} doc sets")
+    for col in ("doc set", "status", "tools", "check", "tasks", "verified", "s"):
+        table.add_column(col, justify="left" if col in ("doc set", "status", "check") else "right")
+    for r in report.items:
+        status = "done" if r.status == "done" else f"failed: {r.failed_stage}"
+        check = "-" if r.check_ok is None else ("passed" if r.check_ok else "FAILED")
+        table.add_row(r.name, status, str(r.tools), check, str(r.tasks), str(r.verified),
+                      f"{r.forge_seconds:.1f}")  # fmt: skip
+    return table
 
 
 def _interrupt(signum: int, frame: object) -> None:

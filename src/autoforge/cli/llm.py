@@ -38,7 +38,10 @@ LlmBaseUrlOpt = Annotated[
 LlmModelOpt = Annotated[
     str | None,
     typer.Option(
-        "--llm-model", help="Model for all roles (without a base URL: default|small, embedded)."
+        "--llm-model",
+        "--llm",
+        help="Model for all roles (without a base URL: default|small, embedded); 'none' = no "
+        "model: synthesis and tasks by rules only (templates, skeletons, rule edges).",
     ),
 ]
 LlmApiKeyOpt = Annotated[str | None, typer.Option("--llm-api-key", help="API key for all roles.")]
@@ -199,6 +202,9 @@ async def _round_trip(client: LLMClient, ep: Endpoint) -> dict[str, Any]:
     from autoforge.llm.embedded import ensure_server
 
     row: dict[str, Any] = {"endpoint": ep.label, "model": ep.model, "error": "", "latency_s": 0.0}
+    if ep.disabled:
+        row["reply"] = "(no model: rules only)"
+        return row
     messages = [{"role": "user", "content": "Reply with the single word: OK"}]
     try:
         if ep.embedded:

@@ -215,7 +215,8 @@ class ForgeContext:
                 raise ForgeError("this run needs an LLM but none was configured")
             self._client = self.client_factory()
             endpoint = self._client.endpoint("synthesizer")
-            self.manifest.model = endpoint.label if endpoint.embedded else endpoint.model
+            named = endpoint.embedded or endpoint.disabled
+            self.manifest.model = endpoint.label if named else endpoint.model
         return self._client
 
     def tokens(self) -> Tokens:
@@ -242,6 +243,12 @@ class ForgeContext:
                 self._hooks = self.hooks_factory(self)
             elif self.options.llm_tasks:
                 from autoforge.tasks.llm_hooks import llm_hooks
+
+                if self.client().rules_only("synthesizer"):
+                    raise ForgeError(
+                        "--llm-tasks needs a model, but the LLM is 'none' (rules only): drop "
+                        "--llm-tasks, or give a model with --llm-model"
+                    )
 
                 self._hooks = llm_hooks(self.client())
             else:

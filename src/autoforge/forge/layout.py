@@ -104,8 +104,9 @@ class ForgeOptions:
     or an existing environment directory ``env_dir`` (skips synthesis; ``example:NAME`` names a
     bundled environment). ``data``: a db.json to infer the state from (synthesis data mode).
     ``llm_tasks``: the LLM judges the tool graph's edges, advises on merges and writes the
-    scenarios (``autoforge.tasks.llm_hooks``; deterministic fallbacks). ``until``: stop after
-    this stage.
+    scenarios (``autoforge.tasks.llm_hooks``; deterministic fallbacks). ``rules_only``: the
+    run has no model (``--llm none``); part of the synthesis fingerprint, so a later run with a
+    model synthesizes again. ``until``: stop after this stage.
     """
 
     out: Path
@@ -126,6 +127,7 @@ class ForgeOptions:
     design_rounds: int = 1
     llm_tests: bool = False
     llm_tasks: bool = False
+    rules_only: bool = False
     only: list[str] = field(default_factory=list)
     exports: bool = True
     until: str | None = None
@@ -150,6 +152,7 @@ class ForgeOptions:
             "design_rounds": self.design_rounds,
             "llm_tests": self.llm_tests,
             "llm_tasks": self.llm_tasks,
+            "rules_only": self.rules_only,
             "only": list(self.only),
             "exports": self.exports,
             "until": self.until,

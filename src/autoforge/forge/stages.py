@@ -97,6 +97,8 @@ async def _run_ingest(ctx: ForgeContext, rec: StageRecord) -> Outcome:
 def _fp_environment(ctx: ForgeContext) -> str:
     o = ctx.options
     knobs = [o.max_repairs, o.design_rounds, o.llm_tests, sorted(o.only), o.name]
+    if o.rules_only:
+        knobs.append("rules only")  # a later run with a model redoes the synthesis
     return fingerprint(["environment", _fp_ingest(ctx), ctx.inputs.signature(), knobs])
 
 
@@ -129,6 +131,7 @@ async def _synthesize(ctx: ForgeContext) -> dict[str, Any]:
         reporter=ctx.reporter.synth(),
     )  # fmt: skip
     detail = {"mode": report.mode, "model": report.model, **_synth_counts(report)}
+    detail["rules_only"] = report.rules_only
     detail["conformance"] = report.conformance or {}
     return detail
 

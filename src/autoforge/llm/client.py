@@ -164,6 +164,10 @@ class LLMClient:
         """Requests received by a scripted transport (empty for a real one)."""
         return list(getattr(self.transport, "requests", []))
 
+    def rules_only(self, role: str = "synthesizer") -> bool:
+        """Whether ``role`` has no model (``--llm none``): callers use their rule-based path."""
+        return self.endpoint(role).disabled
+
     def endpoint(self, role: str) -> Endpoint:
         if role not in self.endpoints:
             raise ValueError(f"unknown LLM role {role!r}; roles: {', '.join(ROLES)}")
@@ -204,6 +208,14 @@ class LLMClient:
         self, ep: Endpoint, body: dict[str, Any], purpose: str, use_cache: bool
     ) -> tuple[dict[str, Any], str, bool, float]:
         """Cache lookup, else send; returns ``(raw, key, cached, latency_s)`` and accounts it."""
+        if ep.disabled:
+            self.usage.record_failure(ep.role, purpose)
+            raise LLMFailure(
+                f"no LLM for role {ep.role!r} (model 'none': rules only); give a model "
+                "(--llm-model default|small, or --llm-base-url) to use one",
+                role=ep.role,
+                purpose=purpose,
+            )
         key = request_key(self.transport.cache_label(ep), body)
         deterministic = body.get("temperature", 0) == 0 or body.get("seed") is not None
         cache = self.cache if use_cache and deterministic else None

@@ -3,7 +3,11 @@
 Roles (``synthesizer``, ``agent``, ``user``, ``judge``) are configured independently; a
 ``default`` section applies to every role that does not override a field. A role without a
 ``base_url`` uses the embedded local model (started lazily in-process); its ``model`` then
-names the embedded model (``default`` = Qwen2.5-Coder-1.5B, ``small`` = 0.5B).
+names the embedded model (``default`` = Qwen2.5-Coder-1.5B, ``small`` = 0.5B). The model name
+``none`` (``--llm none``) means no model at all: every request fails at once with
+:class:`~autoforge.llm.types.LLMFailure`, and the stages that can work by rules alone
+(synthesis, task generation) switch to rules-only mode and say so in their reports. It is
+never a default: a user asks for it.
 
 Environment: ``AUTOFORGE_BASE_URL`` / ``_MODEL`` / ``_API_KEY`` / ``_TOOL_MODE`` for all roles,
 ``AUTOFORGE_<ROLE>_BASE_URL`` etc. for one role, ``AUTOFORGE_LLM_CONFIG`` (config file),
@@ -28,6 +32,8 @@ from autoforge.llm.types import ROLES, ToolMode
 
 EmbeddedModelName = Literal["default", "small"]
 EMBEDDED_NAMES: tuple[str, ...] = ("default", "small")
+#: The model name that means "no LLM": rules only (``--llm none``).
+NO_MODEL = "none"
 DEFAULT_REMOTE_CONCURRENCY = 8
 
 
@@ -108,21 +114,30 @@ class Endpoint:
     timeout_s: float
     extra_body: dict[str, Any] = field(default_factory=dict)
     embedded: str | None = None
+    disabled: bool = False  # model "none": no requests are sent, rules only
 
     @property
     def label(self) -> str:
+        if self.disabled:
+            return "none (rules only)"
         return f"embedded:{self.embedded}" if self.embedded else str(self.base_url)
 
 
 def resolve_endpoint(config: LLMConfig, role: str) -> Endpoint:
     """The endpoint of ``role``; raises ``UserError`` for a remote model without a base_url."""
     rc = config.role(role)
+    if rc.model == NO_MODEL:
+        return Endpoint(
+            role=role, base_url=None, model=NO_MODEL, api_key="not-needed", tool_mode="protocol",
+            max_concurrency=1, timeout_s=rc.timeout_s, disabled=True,
+        )  # fmt: skip
     if rc.base_url is None:
         name = rc.model or config.embedded.model
         if name not in EMBEDDED_NAMES:
             raise UserError(
                 f"role {role!r}: model {name!r} needs a base_url (AUTOFORGE_BASE_URL or "
-                f"--base-url); without one the embedded model is used: 'default' or 'small'"
+                f"--base-url); without one the embedded model is used: 'default' or 'small' "
+                f"(or 'none' for rules only, no model)"
             )
         mode = "protocol" if rc.tool_mode == "auto" else rc.tool_mode
         return Endpoint(

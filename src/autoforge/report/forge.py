@@ -132,8 +132,8 @@ def _overview(d: RunData) -> Markup:
         card("LLM tokens", f"{tokens.total:,}", f"{tokens.calls} calls, model {m.model or '-'}"),
     ]
     inputs = {k: v for k, v in m.options.items() if v not in (None, [], False)}
-    body = [tag("div", join(cards), cls="cards"), _samples(d.tasks), _knowledge(d),
-            details("options of the last run", code_json(inputs))]  # fmt: skip
+    body = [_rules_only_note(d), _samples(d.tasks), tag("div", join(cards), cls="cards"),
+            _knowledge(d), details("options of the last run", code_json(inputs))]  # fmt: skip
     return join(body)
 
 
@@ -178,6 +178,20 @@ def _samples(tasks: list[Task]) -> Markup:
         for t in picked
     ]  # fmt: skip
     return join([tag("h3", "Sample requests"), tag("ul", join(items), cls="samples")])
+
+
+def rules_only(d: RunData) -> bool:
+    """Whether the run used no model (``--llm none``): synthesis report or manifest says so."""
+    return bool((d.synthesis or {}).get("rules_only")) or d.manifest.model.startswith("none")
+
+
+def _rules_only_note(d: RunData) -> Markup | str:
+    if not rules_only(d):
+        return ""
+    text = ("Rules only (--llm none): no LLM was used. Tools come from code templates and "
+            "rule skeletons, the state schema from naming rules, tool-graph edges from rules "
+            "and scenarios from templates.")  # fmt: skip
+    return tag("p", join([tag("span", "rules only", cls="badge warn"), " ", text]))
 
 
 def _duration(seconds: float) -> str:
@@ -323,6 +337,8 @@ def _environment(d: RunData) -> Markup:
     mode = (d.synthesis or {}).get("mode")
     origin = f"synthesized ({mode} mode) by {d.synthesis.get('model', '?')}" if d.synthesis else (
         "given (--env)")  # fmt: skip
+    if d.synthesis and d.synthesis.get("rules_only"):
+        origin = f"synthesized ({mode} mode) by rules only: templates and skeletons, no LLM"
     parts = [
         tag("p", join([tag("strong", spec.name), f" · {len(spec.tools)} tools · ",
                        f"{len(spec.state_schema.collections)} collections · {origin}"])),

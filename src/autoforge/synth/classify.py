@@ -121,7 +121,7 @@ def key_param(spec: ToolSpec, coll: CollectionSchema | None) -> str | None:
         return None
     wanted = {coll.primary_key.lower(), f"{singular(coll.name)}_id"}
     for param in spec.param_names:
-        if param.lower() in wanted:
+        if param.lower() in wanted or id_base(param) in wanted:  # id_base: camelCase too
             return param
     if "id" in spec.param_names:
         return "id"

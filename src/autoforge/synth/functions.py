@@ -349,12 +349,13 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthSettin
             return done(code)
         if code is not None:
             report.errors.append("template: " + "; ".join(failures(results)))
-    if settings.llm_tests:
+    rules_only = client.rules_only("synthesizer")  # --llm none: template or skeleton only
+    if settings.llm_tests and not rules_only:
         proposed = await propose_cases(client, job)
         ctx.cases = consistent_cases(job, proposed)
         report.llm_tests = len(ctx.cases)
         report.llm_tests_dropped = len(proposed) - len(ctx.cases)
-    code = await _llm_loop(client, job, settings, report)
+    code = None if rules_only else await _llm_loop(client, job, settings, report)
     if code is not None:
         return done(code)
     if settings.fallback:

@@ -70,8 +70,9 @@ def is_entity_param(name: str) -> bool:
 
 
 def id_base(name: str) -> str:
-    """The attribute an id-list parameter refers to: ``item_ids`` -> ``item_id``."""
-    low = name.lower()
+    """The attribute an id-list parameter refers to: ``item_ids`` -> ``item_id``
+    (camel case in snake form: ``NamedQueryIds`` -> ``named_query_id``)."""
+    low = snake(name) if _CAMEL.search(name) else name.lower()
     if low.endswith("_ids"):
         return low[:-1]
     if low.endswith("ids") and len(low) > 3:

@@ -141,7 +141,10 @@ class Phase1:
 async def _phase1_docs(
     client: LLMClient, docs: ToolDocs, opts: SynthOptions, store: Store, policy: str | None
 ) -> Phase1:
-    fp = _sha([SYNTH_VERSION, [_tool_key(t) for t in docs.tools], policy, opts.design_rounds])
+    rules = ["rules only"] if client.rules_only("synthesizer") else []
+    fp = _sha(
+        [SYNTH_VERSION, [_tool_key(t) for t in docs.tools], policy, opts.design_rounds, *rules]
+    )
     stored = store.load_state(fp)
     if stored is not None:
         schema = StateSchema.model_validate(stored["schema"])
@@ -247,6 +250,7 @@ async def _phase2(
     conv = conventions_profile(opts.conventions)
     if conv.name != "generic":
         knobs.append(conv.name)
+    knobs += ["rules only"] if client.rules_only("synthesizer") else []
     records, resumed = [], []
     for spec in tools:
         fp = _sha([SYNTH_VERSION, _tool_key(spec), schema_fp, knobs])
@@ -363,6 +367,7 @@ async def synthesize(
         name=name,
         mode="data" if data is not None else "docs",
         model=client.endpoint("synthesizer").model,
+        rules_only=client.rules_only("synthesizer"),
         state=p1.info,
         tools=[r.report for r in records],
         conformance=check,

@@ -94,6 +94,9 @@ class SynthesisReport(BaseModel):
     name: str
     mode: Literal["docs", "data"]
     model: str = ""
+    rules_only: bool = Field(
+        default=False, description="no model (--llm none): templates and rule skeletons only"
+    )
     state: dict[str, Any] = Field(default_factory=dict)
     tools: list[ToolReport] = Field(default_factory=list)
     conformance: dict[str, Any] | None = None
@@ -126,7 +129,8 @@ _STATUS_STYLE = {"accepted": "green", "fallback": "yellow", "failed": "red"}
 
 def report_table(report: SynthesisReport) -> Table:
     """One row per tool: class, source, attempts, checks passed, status, tokens, seconds."""
-    table = Table(title=f"synthesis of {report.name} ({report.mode} mode)")
+    rules = ", rules only: no LLM" if report.rules_only else ""
+    table = Table(title=f"synthesis of {report.name} ({report.mode} mode{rules})")
     for col in ("tool", "class", "source", "attempts", "checks", "status", "tokens", "s"):
         table.add_column(col, justify="right" if col in ("attempts", "tokens", "s") else "left")
     for t in report.tools:

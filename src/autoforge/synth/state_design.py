@@ -361,9 +361,11 @@ async def design_state(
     for collections the schemas leave open (entities known only from id parameters), and its
     answers are checked against the docs. Without schemas the model proposes the entities and
     the attributes of the collections most tools touch; rules fill the rest. Never raises for bad
-    model output: failed calls are recorded and rules fill the gaps.
+    model output: failed calls are recorded and rules fill the gaps. Without a model
+    (``--llm none``) no call is made: the docs' schemas and the rules give the whole design.
     """
-    budget = _Budget(max_calls)
+    rules_only = client.rules_only("synthesizer")
+    budget = _Budget(0 if rules_only else max_calls)
     failures: list[str] = []
     rejected: list[str] = []
     derived = derive_state(tools)
@@ -402,7 +404,7 @@ async def design_state(
     _fill_provenance(schema, provenance)
     return DesignResult(
         state_schema=schema,
-        source=source if not failures else f"{source}+rules",
+        source=_source_label(source, failures, rules_only),
         rounds=rounds,
         unmapped_initial=[str(u) for u in initial],
         unmapped_final=[str(u) for u in missing],
@@ -414,6 +416,14 @@ async def design_state(
         merged=merged,
         unwrapped=derived.unwrapped,
     )
+
+
+def _source_label(source: str, failures: list[str], rules_only: bool) -> str:
+    """``docs`` / ``llm``, ``+rules`` after failed calls; ``rules`` (or ``docs+rules``) without
+    a model."""
+    if rules_only:
+        return "docs+rules" if source == "docs" else "rules"
+    return source if not failures else f"{source}+rules"
 
 
 def _open_collections(

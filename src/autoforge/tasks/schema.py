@@ -8,6 +8,7 @@ element of an array": ``items[].book_id``, ``order_ids[]``, ``[].price``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,7 +109,8 @@ def tool_access(tool: ToolSpec) -> str:
     """``read`` or ``write``: the documented hint, else a guess from the verb of the name."""
     if tool.access is not None:
         return tool.access
-    verb = tool.name.lower().replace("-", "_").split("_")[0]
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tool.name)  # DescribeBudgets: describe
+    verb = snake.lower().replace("-", "_").split("_")[0]
     return "read" if verb in _READ_VERBS else "write"
 
 

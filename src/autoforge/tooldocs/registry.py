@@ -1,8 +1,9 @@
 """The importer registry and the entry points ``load_doc``, ``load_docs`` and ``parse_text``.
 
 An importer is a name, a ``detect(doc) -> bool`` and a ``load(doc) -> ToolDocs`` over a
-:class:`DocInput`. Built-in ones (``bench``, ``autoforge``, ``openapi``, ``mcp``, ``openai``) are
-registered here; another (e.g. an LLM-based Markdown importer) registers itself the same way::
+:class:`DocInput`. Built-in ones (``bench``, ``autoforge``, ``openapi``, ``swagger2``, ``mcp``,
+``openai``) are registered here; another (e.g. an LLM-based Markdown importer) registers itself
+the same way::
 
     register_importer("markdown", detect=lambda d: d.suffix in {".md", ".txt"}, load=my_load)
 
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from autoforge.tooldocs.importers import bench, mcp, native, openai_tools, openapi
+from autoforge.tooldocs.importers import bench, mcp, native, openai_tools, openapi, swagger2
 from autoforge.tooldocs.refs import inline_local_refs
 from autoforge.tooldocs.schema import check_tool_name, normalize_parameters, normalize_returns
 from autoforge.tooldocs.source import DocInput, pointer_join
@@ -228,6 +229,10 @@ register_importer(
 register_importer(
     "openapi", openapi.detect, openapi.load, priority=30, normalizes=True,
     description="OpenAPI 3.0 / 3.1, JSON or YAML: one tool per operation",
+)  # fmt: skip
+register_importer(
+    "swagger2", swagger2.detect, swagger2.load, priority=30, normalizes=True,
+    description="Swagger / OpenAPI 2.0, JSON or YAML: one tool per operation",
 )  # fmt: skip
 register_importer(
     "mcp", mcp.detect, mcp.load, priority=20, normalizes=True,

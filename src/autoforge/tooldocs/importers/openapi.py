@@ -38,7 +38,9 @@ _NOT_FLAT = ("anyOf", "oneOf", "not", "if", "patternProperties", "discriminator"
 
 
 @dataclass
-class _Ctx:
+class Ctx:
+    """One document being imported: its name and its ``$ref`` resolver (shared with Swagger 2)."""
+
     file: str
     resolver: RefResolver
     v30: bool
@@ -52,7 +54,9 @@ class _Ctx:
 
 
 @dataclass
-class _Operation:
+class Operation:
+    """One operation: path, method, its object and its path item, with their pointers."""
+
     path: str
     method: str
     op: dict[str, Any]
@@ -62,7 +66,9 @@ class _Operation:
 
 
 @dataclass
-class _Param:
+class Param:
+    """One parameter as an argument: name, location, JSON schema, required."""
+
     name: str
     location: str
     schema: dict[str, Any]
@@ -70,9 +76,9 @@ class _Param:
 
 
 def detect(doc: DocInput) -> bool:
-    """A mapping with an ``openapi`` (or ``swagger``, to explain it is unsupported) key."""
+    """A mapping with an ``openapi`` key (Swagger 2.0, key ``swagger``, is :mod:`.swagger2`)."""
     data = doc.try_data()
-    return isinstance(data, dict) and ("openapi" in data or "swagger" in data)
+    return isinstance(data, dict) and "openapi" in data
 
 
 def load(doc: DocInput) -> ToolDocs:
@@ -85,22 +91,21 @@ def load(doc: DocInput) -> ToolDocs:
         )
     v30 = _check_version(data, file)
     resolver = RefResolver(data, file=file, transform=convert_openapi30_node if v30 else None)
-    ctx = _Ctx(file, resolver, v30)
-    operations = _operations(ctx, data)
-    names = _assign_names(ctx, operations)
+    ctx = Ctx(file, resolver, v30)
+    operations = collect_operations(ctx, data)
+    names = assign_names(ctx, operations)
     tools = [_tool(ctx, name, op) for name, op in zip(names, operations, strict=True)]
-    return ToolDocs(domain=doc.domain, description=_info(data), tools=tools)
+    return ToolDocs(domain=doc.domain, description=info_text(data), tools=tools)
 
 
 def _check_version(data: dict[str, Any], file: str) -> bool:
     """Whether the document is OpenAPI 3.0 (True) or 3.1 (False); other versions are errors."""
-    if "swagger" in data:
+    if "swagger" in data and "openapi" not in data:
         raise DocParseError(
-            f"Swagger / OpenAPI {data['swagger']} documents are not supported",
+            f"a Swagger {data['swagger']} document given as format 'openapi'",
             file=file,
             pointer="/swagger",
-            hint="convert it to OpenAPI 3 (e.g. `npx swagger2openapi in.yaml -o out.yaml`, "
-            "or editor.swagger.io: Edit > Convert to OpenAPI 3)",
+            hint="use format 'swagger2' (or 'auto'): Swagger / OpenAPI 2.0 is imported natively",
         )
     version = str(data.get("openapi"))
     if not version.startswith("3."):
@@ -108,12 +113,13 @@ def _check_version(data: dict[str, Any], file: str) -> bool:
             f"unsupported OpenAPI version {version!r}",
             file=file,
             pointer="/openapi",
-            hint='only OpenAPI 3.0 and 3.1 are supported: "openapi": "3.1.0"',
+            hint='OpenAPI 3.0 and 3.1 are supported ("openapi": "3.1.0"), and Swagger 2.0 '
+            '("swagger": "2.0")',
         )
     return version.startswith("3.0")
 
 
-def _operations(ctx: _Ctx, data: dict[str, Any]) -> list[_Operation]:
+def collect_operations(ctx: Ctx, data: dict[str, Any]) -> list[Operation]:
     paths = data.get("paths")
     if not isinstance(paths, dict):
         raise ctx.error(
@@ -121,7 +127,7 @@ def _operations(ctx: _Ctx, data: dict[str, Any]) -> list[_Operation]:
             "/paths" if "paths" in data else "",
             "add 'paths' with at least one operation (webhooks-only documents are unsupported)",
         )
-    found: list[_Operation] = []
+    found: list[Operation] = []
     for path, raw_item in paths.items():
         item, item_ptr = ctx.resolver.deref(raw_item, pointer_join("/paths", path))
         if not isinstance(item, dict):
@@ -133,11 +139,11 @@ def _operations(ctx: _Ctx, data: dict[str, Any]) -> list[_Operation]:
             op = item[method]
             if not isinstance(op, dict):
                 raise ctx.error("an operation must be a mapping", op_ptr, "check the indentation")
-            found.append(_Operation(path, method, op, item, item_ptr, op_ptr))
+            found.append(Operation(path, method, op, item, item_ptr, op_ptr))
     return found
 
 
-def _assign_names(ctx: _Ctx, operations: list[_Operation]) -> list[str]:
+def assign_names(ctx: Ctx, operations: list[Operation]) -> list[str]:
     """Tool names: valid operationIds first (duplicates are errors), then derived ones."""
     names: list[str | None] = [None] * len(operations)
     taken: dict[str, str] = {}
@@ -179,13 +185,13 @@ def derive_name(method: str, path: str) -> str:
     return sanitize_name("_".join(parts))
 
 
-def _tool(ctx: _Ctx, name: str, o: _Operation) -> ToolSpec:
+def _tool(ctx: Ctx, name: str, o: Operation) -> ToolSpec:
     params = _collect_params(
         ctx,
         [(o.item.get("parameters"), pointer_join(o.item_ptr, "parameters")),
          (o.op.get("parameters"), pointer_join(o.pointer, "parameters"))],
     )  # fmt: skip
-    props, required = _param_properties(ctx, params, o.pointer)
+    props, required = param_properties(ctx, params, o.pointer)
     if "requestBody" in o.op:
         _merge_body(
             ctx, o.op["requestBody"], pointer_join(o.pointer, "requestBody"), props, required
@@ -194,7 +200,7 @@ def _tool(ctx: _Ctx, name: str, o: _Operation) -> ToolSpec:
     rptr = pointer_join(o.pointer, "responses")
     return ToolSpec(
         name=name,
-        description=_description(o.op),
+        description=op_description(o.op),
         parameters=normalize_parameters(schema, file=ctx.file, pointer=o.pointer),
         returns=normalize_returns(
             _returns(ctx, o.op.get("responses"), rptr), file=ctx.file, pointer=rptr
@@ -204,7 +210,7 @@ def _tool(ctx: _Ctx, name: str, o: _Operation) -> ToolSpec:
     )
 
 
-def _description(op: dict[str, Any]) -> str:
+def op_description(op: dict[str, Any]) -> str:
     summary = op.get("summary") if isinstance(op.get("summary"), str) else ""
     detail = op.get("description") if isinstance(op.get("description"), str) else ""
     parts = [p.strip() for p in (summary, detail) if p and p.strip()]
@@ -214,9 +220,9 @@ def _description(op: dict[str, Any]) -> str:
     return f"Deprecated. {text}".strip() if op.get("deprecated") is True else text
 
 
-def _collect_params(ctx: _Ctx, sources: list[tuple[Any, str]]) -> list[_Param]:
+def _collect_params(ctx: Ctx, sources: list[tuple[Any, str]]) -> list[Param]:
     """Path-level then operation-level parameters; the latter override by (name, in)."""
-    found: dict[tuple[str, str], _Param] = {}
+    found: dict[tuple[str, str], Param] = {}
     for raw_list, ptr in sources:
         if raw_list is None:
             continue
@@ -229,7 +235,7 @@ def _collect_params(ctx: _Ctx, sources: list[tuple[Any, str]]) -> list[_Param]:
     return list(found.values())
 
 
-def _param(ctx: _Ctx, raw: Any, ptr: str) -> _Param | None:
+def _param(ctx: Ctx, raw: Any, ptr: str) -> Param | None:
     p, pptr = ctx.resolver.deref(raw, ptr)
     name = p.get("name") if isinstance(p, dict) else None
     location = p.get("in") if isinstance(p, dict) else None
@@ -245,10 +251,10 @@ def _param(ctx: _Ctx, raw: Any, ptr: str) -> _Param | None:
     desc = p.get("description")
     if isinstance(desc, str) and desc.strip() and "description" not in schema:
         schema = {"description": desc.strip(), **schema}
-    return _Param(name, location, schema, p.get("required") is True or location == "path")
+    return Param(name, location, schema, p.get("required") is True or location == "path")
 
 
-def _param_schema(ctx: _Ctx, p: dict[str, Any], pptr: str) -> dict[str, Any]:
+def _param_schema(ctx: Ctx, p: dict[str, Any], pptr: str) -> dict[str, Any]:
     if "schema" in p:
         schema = ctx.schema(p["schema"], pointer_join(pptr, "schema"))
     elif isinstance(p.get("content"), dict) and p["content"]:
@@ -261,8 +267,8 @@ def _param_schema(ctx: _Ctx, p: dict[str, Any], pptr: str) -> dict[str, Any]:
     return schema if isinstance(schema, dict) else {}
 
 
-def _param_properties(
-    ctx: _Ctx, params: list[_Param], op_ptr: str
+def param_properties(
+    ctx: Ctx, params: list[Param], op_ptr: str
 ) -> tuple[dict[str, Any], list[str]]:
     """Parameters as properties; names made identifiers, clashes prefixed with the location."""
     props: dict[str, Any] = {}
@@ -282,7 +288,7 @@ def _param_properties(
     return props, required
 
 
-def _merge_body(ctx: _Ctx, raw: Any, ptr: str, props: dict[str, Any], required: list[str]) -> None:
+def _merge_body(ctx: Ctx, raw: Any, ptr: str, props: dict[str, Any], required: list[str]) -> None:
     """Add the JSON (or form) request body to ``props``/``required``, in place."""
     body, bptr = ctx.resolver.deref(raw, ptr)
     if not isinstance(body, dict):
@@ -291,7 +297,7 @@ def _merge_body(ctx: _Ctx, raw: Any, ptr: str, props: dict[str, Any], required: 
     if schema is None:
         return
     body_required = body.get("required") is True
-    flat = _flatten_object(schema)
+    flat = flatten_object(schema)
     if flat is not None and not set(flat[0]) & set(props):
         props.update(flat[0])
         if body_required:
@@ -306,7 +312,7 @@ def _merge_body(ctx: _Ctx, raw: Any, ptr: str, props: dict[str, Any], required: 
         required.append(key)
 
 
-def _flatten_object(schema: Any) -> tuple[dict[str, Any], list[str]] | None:
+def flatten_object(schema: Any) -> tuple[dict[str, Any], list[str]] | None:
     """(properties, required) of a plain object schema (``allOf`` merged), else None."""
     if not isinstance(schema, dict) or schema.get("type", "object") != "object":
         return None
@@ -318,7 +324,7 @@ def _flatten_object(schema: Any) -> tuple[dict[str, Any], list[str]] | None:
     props: dict[str, Any] = {}
     required: list[str] = []
     for part in schema.get("allOf", []):
-        sub = _flatten_object(part)
+        sub = flatten_object(part)
         if sub is None:
             return None
         props.update(sub[0])
@@ -334,7 +340,7 @@ def _flatten_object(schema: Any) -> tuple[dict[str, Any], list[str]] | None:
     return props, [r for r in dict.fromkeys(required) if r in props]
 
 
-def _returns(ctx: _Ctx, responses: Any, ptr: str) -> Any:
+def _returns(ctx: Ctx, responses: Any, ptr: str) -> Any:
     """The JSON schema of the first 2xx response (``200`` before ``201`` before ``2XX``)."""
     if not isinstance(responses, dict):
         return None
@@ -347,7 +353,7 @@ def _returns(ctx: _Ctx, responses: Any, ptr: str) -> Any:
     return _media_schema(ctx, resp.get("content"), rptr, json_only=True)
 
 
-def _media_schema(ctx: _Ctx, content: Any, owner_ptr: str, *, json_only: bool) -> Any:
+def _media_schema(ctx: Ctx, content: Any, owner_ptr: str, *, json_only: bool) -> Any:
     """The resolved schema of the preferred media type of ``content`` (JSON first)."""
     if not isinstance(content, dict) or not content:
         return None
@@ -395,7 +401,7 @@ def convert_openapi30_node(out: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _info(data: dict[str, Any]) -> str:
+def info_text(data: dict[str, Any]) -> str:
     info = data.get("info") if isinstance(data.get("info"), dict) else {}
     assert isinstance(info, dict)
     parts = [info.get("title"), info.get("description")]

@@ -1,0 +1,77 @@
+"""``RUNS/index.html`` of a batch forge: one row per doc set, linking each run's report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from statistics import median
+
+from autoforge.forge.batch import INDEX_FILE, BatchReport, ItemResult
+from autoforge.forge.manifest import write_atomic
+from autoforge.report.html import Markup, badge, card, join, page, section, table, tag
+
+
+def _status(r: ItemResult) -> Markup:
+    if r.status == "done":
+        return badge("done", "ok")
+    return badge(f"failed at {r.failed_stage or '?'}", "bad")
+
+
+def _check(r: ItemResult) -> Markup | str:
+    if r.check_ok is None:
+        return "-"
+    return badge("passed", "ok") if r.check_ok else badge("failed", "warn")
+
+
+def _link(out: Path, r: ItemResult) -> Markup | str:
+    report = Path(r.run_dir) / "report.html"
+    if not report.is_file():
+        return r.name
+    try:
+        href = report.resolve().relative_to(out.resolve()).as_posix()
+    except ValueError:
+        href = report.resolve().as_uri()
+    return tag("a", r.name, href=href)
+
+
+def summary_rows(out: Path, report: BatchReport) -> list[list[Markup | str | int | float]]:
+    """The index table's rows: doc set, status, tools, check, tasks, verified, time, error."""
+    return [
+        [_link(out, r), _status(r), r.tools_documented, r.tools, _check(r), r.tasks, r.verified,
+         round(r.forge_seconds, 1), (r.error or "")[:200]]
+        for r in report.items
+    ]  # fmt: skip
+
+
+def render_index(out: Path, report: BatchReport) -> str:
+    """The HTML text of the batch's index page."""
+    counts = report.counts()
+    items = report.items
+    rules = any(r.rules_only for r in items)
+    cards = [
+        card("doc sets", str(counts["items"]), f"executor {report.executor}"),
+        card("forged", str(counts["done"]), f"{counts['failed']} failed",
+             "ok" if not counts["failed"] else "bad"),
+        card("tasks", str(sum(r.tasks for r in items)),
+             f"{sum(r.verified for r in items)} verified"),
+        card("median time", f"{median([r.forge_seconds for r in items]):.0f}s" if items else "-",
+             "per doc set"),
+    ]  # fmt: skip
+    note = (
+        tag("p", join([badge("rules only", "warn"), " no LLM was used (--llm none)"]))
+        if rules
+        else ""
+    )
+    headers = ["doc set", "status", "documented tools", "env tools", "check", "tasks",
+               "verified", "forge s", "error"]  # fmt: skip
+    grid = table(headers, summary_rows(out, report), numeric=(2, 3, 5, 6, 7))
+    body = join([
+        section("Summary", join([note, tag("div", join(cards), cls="cards")]), anchor="summary"),
+        section("Doc sets", grid, anchor="items"),
+    ])  # fmt: skip
+    nav = [("summary", "Summary"), ("items", "Doc sets")]
+    return page("autoforge batch", str(out.resolve()), nav, body)
+
+
+def write_index(out: Path, report: BatchReport) -> Path:
+    """Write ``out/index.html`` and return its path."""
+    return write_atomic(out / INDEX_FILE, render_index(out, report))

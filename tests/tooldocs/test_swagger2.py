@@ -1,0 +1,212 @@
+"""Swagger / OpenAPI 2.0 import: detection, parameters in every location, body, refs, returns."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from autoforge.tooldocs import DocWarning, ToolDocs, load_doc, parse_text
+from autoforge.tooldocs.registry import detect_format
+from autoforge.tooldocs.source import DocInput
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def kennel() -> ToolDocs:
+    return load_doc(FIXTURES / "kennel_swagger20.yaml")
+
+
+@pytest.fixture(scope="module")
+def parcels() -> ToolDocs:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DocWarning)
+        return load_doc(FIXTURES / "parcels_swagger20.json")
+
+
+def _no_ref(value: object) -> bool:
+    if isinstance(value, dict):
+        return "$ref" not in value and all(_no_ref(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_no_ref(v) for v in value)
+    return True
+
+
+def test_detected_as_swagger2_not_openapi() -> None:
+    doc = DocInput.from_path(FIXTURES / "kennel_swagger20.yaml")
+    assert detect_format(doc) == "swagger2"
+    assert detect_format(DocInput.from_path(FIXTURES / "library_openapi30.yaml")) == "openapi"
+
+
+def test_one_tool_per_operation_names_and_access(kennel: ToolDocs) -> None:
+    names = [t.name for t in kennel.tools]
+    assert names == [
+        "listDogs", "registerDog", "getDog", "delete_dogs_by_dog_id", "getDogPhoto",
+        "upload_dog_photo", "bookStay", "setReservationNote",
+    ]  # fmt: skip
+    access = {t.name: t.access for t in kennel.tools}
+    assert access["listDogs"] == "read" and access["delete_dogs_by_dog_id"] == "write"
+    assert kennel.description.startswith("Riverside Kennel API\n\nBoarding")
+    assert "Base URL: https://api.riverside-kennel.example/v1" in kennel.description
+    assert kennel.tool("listDogs").source.pointer == "/paths/~1dogs/get"  # type: ignore[union-attr]
+
+
+def test_query_and_header_params_from_inline_keywords(kennel: ToolDocs) -> None:
+    tool = kennel.tool("listDogs")
+    assert tool.param_names == ["page_size", "breed", "x_request_id"]  # Authorization ignored
+    props = tool.parameters["properties"]
+    assert props["page_size"] == {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
+    assert props["breed"] == {"type": "array", "items": {"type": "string"}}
+    assert props["x_request_id"]["x-original-name"] == "X-Request-Id"
+    assert tool.required == []
+
+
+def test_path_level_ref_parameter_is_required(kennel: ToolDocs) -> None:
+    tool = kennel.tool("getDog")
+    assert tool.required == ["dogId"]
+    assert tool.parameters["properties"]["dogId"]["description"] == "Identifier of the dog."
+
+
+def test_object_body_flattened_with_dialect_converted(kennel: ToolDocs) -> None:
+    tool = kennel.tool("registerDog")
+    assert tool.param_names == ["name", "breed", "weight_kg", "vaccinated", "owner"]  # no readOnly
+    assert tool.required == ["name", "breed"]
+    props = tool.parameters["properties"]
+    assert props["name"] == {"type": "string", "examples": ["Biscuit"]}
+    assert props["weight_kg"] == {"type": "number", "exclusiveMinimum": 0}
+    assert props["vaccinated"] == {"type": ["boolean", "null"]}
+    dog_again = props["owner"]["properties"]["dogs"]["items"]
+    assert dog_again == {"type": "object", "description": "(recursive Dog)"}
+
+
+def test_form_data_and_file_upload(kennel: ToolDocs) -> None:
+    tool = kennel.tool("upload_dog_photo")
+    assert tool.param_names == ["dogId", "caption", "file"]
+    assert tool.required == ["dogId", "file"]
+    assert tool.parameters["properties"]["file"] == {"type": "string", "format": "binary"}
+    assert tool.parameters["properties"]["caption"] == {"type": "string", "maxLength": 140}
+
+
+def test_non_object_or_non_json_body_is_one_argument(kennel: ToolDocs) -> None:
+    book = kennel.tool("bookStay")
+    assert book.param_names == ["stay"] and book.required == ["stay"]
+    assert book.parameters["properties"]["stay"]["type"] == "array"
+    note = kennel.tool("setReservationNote")  # consumes text/plain only: not flattened
+    assert note.param_names == ["reservation_id", "note"]
+
+
+def test_returns_follow_responses_and_produces(kennel: ToolDocs) -> None:
+    assert kennel.tool("getDog").returns["properties"]["name"]["type"] == "string"  # type: ignore[index]
+    assert kennel.tool("registerDog").returns is not None  # 201 when there is no 200
+    assert kennel.tool("getDogPhoto").returns is None  # produces image/jpeg only
+    assert kennel.tool("delete_dogs_by_dog_id").returns is None  # 204 without schema
+
+
+def test_json_document_without_operation_ids_and_malformed_keywords(parcels: ToolDocs) -> None:
+    listing = parcels.tools[0]
+    assert listing.name == "get_lockers_by_locker_id_parcels"
+    assert listing.required == ["locker_id"]
+    parcel = listing.returns["items"]  # type: ignore[index]
+    assert "required" not in parcel["properties"]["code"]  # `required: true` dropped
+    assert parcel["properties"]["dimensions"]["prefixItems"] == [{"type": "number"}] * 3
+    deposit = parcels.tool("depositParcel")
+    assert deposit.param_names == ["locker_id", "tracking_code", "size"]
+    code = deposit.parameters["properties"]["tracking_code"]
+    assert "pattern" not in code and code["x-pattern"] == "^[\\p{Lu}0-9]{10}$"
+
+
+def test_malformed_keywords_are_reported_once() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DocWarning)
+        load_doc(FIXTURES / "parcels_swagger20.json")
+    messages = [str(w.message) for w in caught if issubclass(w.category, DocWarning)]
+    assert len(messages) == 1
+    assert "required: True" in messages[0] and "x-pattern" in messages[0]
+
+
+def test_body_clashing_with_a_path_param_stays_one_argument(parcels: ToolDocs) -> None:
+    tool = parcels.tool("pickUpParcel")
+    assert tool.param_names == ["code", "body"]
+    assert tool.parameters["properties"]["body"]["required"] == ["pin"]
+
+
+def test_every_schema_is_valid_2020_12_without_refs(kennel: ToolDocs, parcels: ToolDocs) -> None:
+    for tool in [*kennel.tools, *parcels.tools]:
+        Draft202012Validator.check_schema(tool.parameters)
+        assert _no_ref(tool.parameters) and _no_ref(tool.returns)
+        if tool.returns is not None:
+            Draft202012Validator.check_schema(tool.returns)
+
+
+def test_body_parameter_without_schema_is_an_error() -> None:
+    text = (
+        'swagger: "2.0"\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    post:\n'
+        "      parameters:\n        - {name: payload, in: body}\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    with pytest.raises(ValueError) as info:
+        parse_text(text, filename="api.yaml")
+    message = str(info.value)
+    assert "api.yaml#/paths/~1a/post/parameters/0" in message
+    assert "needs a 'schema'" in message and "(fix: " in message
+
+
+def test_unknown_parameter_location_is_an_error() -> None:
+    text = (
+        'swagger: "2.0"\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n'
+        "      parameters:\n        - {name: sid, in: cookie, type: string}\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    with pytest.raises(ValueError, match="formData or body"):
+        parse_text(text, filename="api.yaml")
+
+
+RPC_DOC = """
+swagger: "2.0"
+info: {title: Ledger RPC, version: "3"}
+securityDefinitions:
+  key: {type: apiKey, name: api_key, in: query}
+parameters:
+  Signature: {name: X-Signature, in: header, type: string}
+  Format: {name: format, in: query, type: string, enum: [json, xml]}
+paths:
+  /rpc#OpenAccount:
+    parameters: [{$ref: "#/parameters/Signature"}, {$ref: "#/parameters/Format"}]
+    post:
+      operationId: OpenAccount
+      parameters:
+        - {name: owner_email, in: query, type: string, required: true}
+        - {name: api_key, in: query, type: string}
+      responses: {"200": {description: ok}}
+  /rpc#DescribeAccount:
+    parameters: [{$ref: "#/parameters/Signature"}, {$ref: "#/parameters/Format"}]
+    post:
+      operationId: DescribeAccount
+      parameters: [{name: account_id, in: query, type: string, required: true}]
+      responses: {"200": {description: ok}}
+  /rpc#CloseAccount:
+    parameters: [{$ref: "#/parameters/Signature"}, {$ref: "#/parameters/Format"}]
+    post:
+      operationId: CloseAccount
+      parameters: [{name: account_id, in: query, type: string, required: true}]
+      responses: {"200": {description: ok}}
+"""
+
+
+def test_api_wide_parameters_left_out_and_rpc_documents_give_no_access_hint() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DocWarning)
+        docs = parse_text(RPC_DOC, filename="ledger.yaml")
+    assert docs.tool("OpenAccount").param_names == ["owner_email"]  # no api_key, header, format
+    assert docs.tool("CloseAccount").param_names == ["account_id"]  # on 2 of 3 ops: kept
+    assert {t.access for t in docs.tools} == {None}  # every operation is a POST
+    messages = [str(w.message) for w in caught if issubclass(w.category, DocWarning)]
+    assert any("X-Signature (header)" in m and "api_key (query)" in m for m in messages)
+
+
+def test_rest_document_keeps_access_and_single_operation_params(kennel: ToolDocs) -> None:
+    assert kennel.tool("listDogs").access == "read"
+    assert "x_request_id" in kennel.tool("listDogs").param_names  # on one operation only
