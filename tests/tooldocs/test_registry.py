@@ -78,7 +78,11 @@ def test_plugin_results_are_normalised() -> None:
         tool = parse_text("", format="sloppy", filename="s.txt").tools[0]
         assert tool.parameters == {
             "properties": {
-                "item": {"title": "Item", "type": "object", "properties": {"sku": {"type": "string"}}}
+                "item": {
+                    "title": "Item",
+                    "type": "object",
+                    "properties": {"sku": {"type": "string"}},
+                }
             },
             "type": "object",
             "required": [],

@@ -87,8 +87,11 @@ def load_service(
     from autoforge.env import Environment
 
     target = resolve(path, tasks)
-    timeout = {} if call_timeout_s is None else {"call_timeout_s": call_timeout_s}
-    env: Any = Environment.load(target.env_dir, **timeout)
+    env: Any = (
+        Environment.load(target.env_dir)
+        if call_timeout_s is None
+        else Environment.load(target.env_dir, call_timeout_s=call_timeout_s)
+    )
     served: list[ServedTask] = load_tasks(target.tasks_file) if target.tasks_file else []
     wrong = sorted({t.env_id for t in served} - {env.spec.name})
     if wrong:

@@ -23,9 +23,7 @@ from autoforge.tasks.reasoning import OP_INPUTS, PathSeg, ReasoningSpec
 
 BLUEPRINT_SCHEMA_VERSION = 1
 
-FactRole = Literal[
-    "entity", "attribute", "reference", "value", "predicate", "threshold", "choice"
-]
+FactRole = Literal["entity", "attribute", "reference", "value", "predicate", "threshold", "choice"]
 
 
 class FactRef(BaseModel):

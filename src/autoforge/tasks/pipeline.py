@@ -85,12 +85,13 @@ class GenerationStats(BaseModel):
     stage_seconds: dict[str, float] = Field(default_factory=dict)
     llm: dict[str, Any] = Field(default_factory=dict, description="LLM hooks' statistics")
     knowledge: list[dict[str, Any]] = Field(
-        default_factory=list, description="per attribute: held by the user or internal, and why "
-        "(tasks.knowledge)",
+        default_factory=list,
+        description="per attribute: held by the user or internal, and why (tasks.knowledge)",
     )
     note: str = Field(default="", description="why generation stopped early, if it did")
     errors: dict[str, str] = Field(
-        default_factory=dict, description="first message of each error type that rejected an "
+        default_factory=dict,
+        description="first message of each error type that rejected an "
         "attempt (the count is under rejected['error:<Type>'])",
     )
 

@@ -268,8 +268,10 @@ class StateGenerator:
             (coll, attr)
             for coll in self.order
             for attr in coll.attributes
-            if (attr.type in ("enum", "integer", "number", "boolean")
-                or (coll.name, attr.name) in self.domains.values)
+            if (
+                attr.type in ("enum", "integer", "number", "boolean")
+                or (coll.name, attr.name) in self.domains.values
+            )
             and attr.name != coll.primary_key
             and not attr.references
             and state.get(coll.name)

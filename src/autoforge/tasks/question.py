@@ -343,7 +343,7 @@ class _Describer:
         if subject:
             noun = verb.split(" ")[-1]
             if subject.startswith(noun + " ") and verb.endswith(noun):
-                verb = f"{verb}{subject[len(noun):]}"  # cancel order ORD-3
+                verb = f"{verb}{subject[len(noun) :]}"  # cancel order ORD-3
             elif " " in verb and re.match(rf"(the|my) ([\w-]+ ){{0,2}}{re.escape(noun)}\b",
                                           subject):  # fmt: skip
                 verb = f"{verb.rsplit(' ', 1)[0]} {subject}"  # cancel the last order ...
