@@ -228,7 +228,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default="none", help="none (rules only), small, default, ...")
     ap.add_argument("--compare", metavar="REF", help="also design with git REF's code")
-    ap.add_argument("--only", nargs="*", help="preset names to run (default: all)")
+    ap.add_argument(
+        "--only", nargs="*", help="preset names to run (default: all; none: only --corpus)"
+    )
     ap.add_argument("--corpus", type=Path, help="a directory of API documents to add")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -237,8 +239,8 @@ def main() -> None:
         print(json.dumps(_design(job["spec"], job["model"])))
         return
     load = Load()
-    sets = presets() | (_corpus(args.corpus) if args.corpus else {})
-    sets = {k: v for k, v in sets.items() if not args.only or k in args.only}
+    sets = {k: v for k, v in presets().items() if args.only is None or k in args.only}
+    sets |= _corpus(args.corpus) if args.corpus else {}
     rows: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         src = _extract(args.compare, Path(tmp)) if args.compare else None

@@ -50,7 +50,14 @@ _PAGINATION = {
     "links",
     "warnings",
     "unreachable",
+    "next_token",
+    "marker",
+    "next_marker",
+    "max_results",
+    "is_truncated",
+    "request_id",
 }
+_KEY_WORDS = ("id", "key", "arn", "name", "code", "number", "uuid", "slug")
 _WRAPPER_TITLE = re.compile(r"^(list|search|batch|query|get)?(.*?)(response|result|results|page)$")
 _VERBS = {
     "list",
@@ -154,9 +161,12 @@ def _id_property(node: Mapping[str, Any], hint: str | None, top: bool) -> str | 
     names = list(props)
     if "id" in props:
         return "id"
-    if hint:
+    owners = {singular(snake(hint))} if hint else set()
+    owners |= {singular(snake(str(node["title"])))} if node.get("title") else set()
+    for word in _KEY_WORDS:  # <entity>_id before <entity>_name, <entity>_arn, ...
         for name in names:
-            if snake(name) in (f"{singular(hint)}_id", f"{singular(hint)}_key"):
+            toks = tokens(name)
+            if len(toks) >= 2 and toks[-1] == word and "_".join(toks[:-1]) in owners:
                 return name
     for name in names:
         desc = str((props[name] or {}).get("description", "")).lower()
@@ -170,7 +180,7 @@ def _id_property(node: Mapping[str, Any], hint: str | None, top: bool) -> str | 
 def _entity_name(node: Mapping[str, Any], key: str, hint: str | None) -> str:
     """Collection name: from a ``<x>_id`` key, else the schema title, else the context."""
     toks = tokens(key)
-    if len(toks) >= 2 and toks[-1] in ("id", "key"):
+    if len(toks) >= 2 and toks[-1] in _KEY_WORDS:
         return plural("_".join(toks[:-1]))
     title = str(node.get("title") or "")
     words = [t for t in tokens(title) if t not in _VERBS and t not in ("response", "result")]

@@ -372,6 +372,7 @@ async def design_state(
     draft = rule_based_schema(tools)
     if derived.schema.collections:
         schema, provenance = derived.schema.model_copy(deep=True), dict(derived.provenance)
+        draft = _params_only(draft, tools)  # the docs have schemas: guess no further fields
         open_colls = _open_collections(schema, draft, provenance)
         source = "docs"
     else:
@@ -424,6 +425,17 @@ def _source_label(source: str, failures: list[str], rules_only: bool) -> str:
     if rules_only:
         return "docs+rules" if source == "docs" else "rules"
     return source if not failures else f"{source}+rules"
+
+
+def _params_only(draft: StateSchema, tools: Sequence[ToolSpec]) -> StateSchema:
+    """The rule draft without attributes no tool parameter names (a guessed ``status``)."""
+    params = {p for t in tools for p in t.param_names}
+    out = draft.model_copy(deep=True)
+    for coll in out.collections:
+        coll.attributes = [
+            a for a in coll.attributes if a.name in params or a.name == coll.primary_key
+        ]
+    return out
 
 
 def _open_collections(
