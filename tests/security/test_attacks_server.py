@@ -352,8 +352,8 @@ def _health_latencies_during(url: str, episode: str, tool: str) -> tuple[list[fl
 
 @pytest.mark.parametrize(
     ("mode", "tool"),
-    [([], "spin"), (["--isolated"], "backtrack")],
-    ids=["inline-python-loop", "isolated-c-level-regex"],
+    [([], "spin"), ([], "backtrack"), (["--isolated"], "backtrack")],
+    ids=["default-python-loop", "default-c-level-regex", "isolated-c-level-regex"],
 )
 def test_health_answers_within_50ms_while_a_tool_call_hangs(
     hang_dir: Path, mode: list[str], tool: str
@@ -370,6 +370,7 @@ def test_health_answers_within_50ms_while_a_tool_call_hangs(
         # Under 50 ms as a rule; on a loaded shared CI box single requests can wait for a CPU
         # longer, so the bound on every sample is "never stalled" (the hang lasts 1-3 s).
         fast = sorted(latencies)[int(0.9 * len(latencies)) - 1]
+        print(f"/health during a hang: max {max(latencies) * 1000:.1f} ms, n={len(latencies)}")
         assert len(latencies) >= 5 and fast < 0.05 and max(latencies) < 0.5, latencies
         assert httpx.post(f"{url}/episodes/{episode}/tools/ping").json()["content"] == "pong"
     finally:
