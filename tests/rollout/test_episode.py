@@ -52,7 +52,7 @@ async def test_user_stop_success_with_full_record(task: TaskSpec) -> None:
     assert traj.tokens["agent"].calls == 2 and traj.tokens["user"].calls == 2
     assert traj.tokens["agent"].prompt_tokens > 0
     assert traj.n_user_turns == 1 and traj.n_steps == 4
-    assert traj.user_prompt_version == "user_v2" and traj.user_notes == []
+    assert traj.user_prompt_version == "user_v3" and traj.user_notes == []
     assert not traj.is_infra_error and traj.success
 
 
@@ -203,3 +203,17 @@ async def test_broken_state_hash_is_internal_error(task: TaskSpec) -> None:
     traj = await play(task, client, LLMUser(client, task), env=Broken())
     assert traj.end_reason == EndReason.INTERNAL_ERROR and traj.reward is None
     assert "unhashable" in (traj.infra_error or "")
+
+
+async def test_a_user_that_stops_twice_with_a_goal_unsaid_ends_incomplete() -> None:
+    from test_goals import bookstore_task  # type: ignore[import-not-found]
+
+    task = bookstore_task()
+    question = "Can you tell me the shipping fee of order ORD-4722?"
+    client = routed(
+        agent=["The fee is 4.99."],
+        user=[question, "Thanks! ###STOP###", "Bye. ###STOP###"],
+    )
+    traj = await play(task, client, LLMUser(client, task, seed=7), config=EpisodeConfig())
+    assert traj.end_reason == EndReason.USER_INCOMPLETE and traj.end_reason.is_natural
+    assert any("nudged" in note for note in traj.user_notes)
