@@ -434,6 +434,31 @@ async def amain(quick: bool) -> dict[str, Any]:
     }
 
 
+def goal_share(eval_dir: str, trajs: list[Any]) -> float | None:
+    """Share of episodes whose user said every goal of its checklist (tasks read from the
+    run's ``eval.json`` tasks source; ``None`` when it cannot be read)."""
+    from pathlib import Path
+
+    from autoforge.bench.targets import read_tasks
+    from autoforge.rollout.goals import conveyed, task_goals
+
+    meta = Path(eval_dir, "eval.json")
+    if not meta.is_file():
+        return None
+    source = Path(json.loads(meta.read_text())["run"]["tasks_source"])
+    if not source.is_file():
+        return None
+    tasks = {t.id: t for t in read_tasks(source)}
+    said = []
+    for traj in trajs:
+        goals = task_goals(tasks[traj.task_id]) if traj.task_id in tasks else None
+        if goals is None:
+            continue
+        user = [str(m.get("content") or "") for m in traj.messages if m.get("role") == "user"]
+        said.append(len(conveyed(goals, user)) == len(goals))
+    return round(sum(said) / len(said), 3) if said else None
+
+
 def real_episodes(eval_dir: str) -> dict[str, Any]:
     """Real-model figures from an ``autoforge eval`` output dir (finished or interrupted):
     episodes, wall time (first start to last end), episodes per hour, rewards, end reasons,
@@ -476,6 +501,7 @@ def real_episodes(eval_dir: str) -> dict[str, Any]:
             Counter(n.split(": ", 2)[1] for t in trajs for n in t.agent_notes if ": " in n)
         ),
         "user_prompt_versions": sorted({str(t.user_prompt_version) for t in trajs}),
+        "all_goals_conveyed_share": goal_share(eval_dir, trajs),
     }
     print(f"real episodes from {eval_dir}")
     for t in trajs:
