@@ -99,3 +99,26 @@ def test_checklist_marks_said_goals() -> None:
         "- [ ] Please add review (book id: B-7; rating: 5).",
         "- [x] Can you tell me the shipping fee of order ORD-4722?",
     ]
+
+
+def test_only_values_telling_two_calls_of_a_tool_apart_are_required() -> None:
+    actions = [
+        GoldAction(name="place_order", arguments={"customer": "C-1", "book": "B-11"}, writes=True),
+        GoldAction(name="place_order", arguments={"customer": "C-1", "book": "B-22"}, writes=True),
+        GoldAction(name="add_review", arguments={"customer": "C-1", "book": "B-11"}, writes=True),
+    ]
+    task = TaskSpec(
+        id="t",
+        env_id="bookstore",
+        scenario="Order two books and review one.",
+        user_known_facts={"customer_id": "C-1", "first": "B-11", "second": "B-22"},
+        criteria=EvaluationCriteria(actions=actions),
+    )
+    requests = [g for g in task_goals(task) if g.kind == "request"]
+    assert [(g.key, g.values) for g in requests] == [
+        ("request:0:place_order", ("b-11",)),
+        ("request:1:place_order", ("b-22",)),
+        ("request:2:add_review", ()),  # one review: the customer id is a fact goal of its own
+    ]
+    said = conveyed(requests, ["Please order B-11, and leave a review."])
+    assert said == {"request:0:place_order", "request:2:add_review"}

@@ -264,7 +264,8 @@ def _verb_class(verb: str) -> tuple[str, ...]:
 
 
 def _request_goal(index: int, name: str, sentences: list[str], distinct: list[str]) -> Goal:
-    """The request goal of one write call: its verb (or a synonym) and its other name words."""
+    """The request goal of one write call: its verb (or a synonym) and its other name words,
+    plus the user-known values that tell it apart from another call of the same tool."""
     parts = [p for p in name.lower().replace("-", "_").split("_") if p]
     verbs = _verb_class(parts[0]) if len(parts) > 1 else ()
     nouns = tuple(sorted(stems(" ".join(parts[1:] if verbs else parts))))
@@ -292,10 +293,10 @@ def _write_goals(task: RolloutTask, sentences: list[str], facts: list[str]) -> l
     writes = [a for a in actions if a.writes]
     known = {normal(v) for v in facts if len(v) >= 3}
     held = [{normal(v) for v in _leaves(a.arguments)} & known for a in writes]
-    shared = set.intersection(*held) if held else set()
     goals: list[Goal] = []
     for i, action in enumerate(writes):
-        distinct = sorted(held[i] - shared)
+        twins = [held[j] for j, w in enumerate(writes) if w.name == action.name and j != i]
+        distinct = sorted(held[i] - set.intersection(held[i], *twins)) if twins else []
         goal = _request_goal(i, action.name, sentences, distinct)
         same = [
             g
@@ -320,7 +321,7 @@ def _fact_goals(task: RolloutTask, request: str) -> list[Goal]:
                     key=f"fact:{name}",
                     kind="fact",
                     values=tuple(leaves),
-                    text=f"Give your {fact_label(name)}: {shown}",
+                    text=f"My {fact_label(name)}: {shown}",
                 )
             )
     return goals
