@@ -4,10 +4,10 @@ The LLM user plays the task's scenario with its known facts under a versioned pr
 (``prompts/user_v3.md``; ``user_v1``/``user_v2`` are kept for reproducing older runs); it reveals
 facts only when asked, never invents, and ends with ``###STOP###`` when the goal is met or
 impossible. It carries a checklist (:mod:`goals`): the goals code derived from the task, shown
-in the prompt, marked said by code after every message; a stop while a goal is neither said nor
-declined by the agent (a request or question; facts alone do not hold it) is turned into one
-nudge ("you still need to ..."), and a second such
-stop (or a nudge that conveys nothing) ends the episode as ``user_incomplete``. Its
+in the prompt, marked said by code after every message. A stop while a request or question is
+neither said nor declined by the agent (facts alone do not hold it) is turned into one nudge
+("you still need to ..."); a nudge that says none of them, or a second such stop, ends the
+episode as ``user_incomplete``. Its
 reasoning (``reasoning_content`` or ``<think>`` blocks) is stripped before the agent sees its
 message. Small models need deterministic guards around the prompt (:mod:`user_guards`): the
 first message never stops and is never a refusal, the stop token is found in mangled forms, and
