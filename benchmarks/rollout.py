@@ -627,16 +627,23 @@ async def faithful_user(tasks_file: str, prompt: str, out: str, concurrency: int
         )
         return row
 
+    clock = time.perf_counter()
     try:
         rows = await asyncio.gather(*(one(t) for t in loaded.tasks))
     finally:
         await client.aclose()
+    wall = time.perf_counter() - clock
     n = len(rows)
     secs = sorted(r["seconds"] for r in rows)
     return {
         "faithful_user_prompt": prompt,
         "episodes": n,
         "all_goals_conveyed_share": round(sum(r["all_conveyed"] for r in rows) / n, 3),
+        "requests_questions_conveyed_share": round(
+            sum(not any(not k.startswith("fact:") for k in r["unsaid"]) for r in rows) / n, 3
+        ),
+        "nudges": sum("nudged" in note for r in rows for note in r["user_notes"]),
+        "episodes_per_hour": round(n * 3600.0 / max(wall, 1e-9), 2),
         "end_reasons": dict(Counter(r["end_reason"] for r in rows)),
         "median_episode_s": secs[n // 2],
         "load_avg": [round(x, 2) for x in os.getloadavg()],
