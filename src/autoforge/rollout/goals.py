@@ -296,7 +296,8 @@ def _write_goals(task: RolloutTask, sentences: list[str], facts: list[str]) -> l
     goals: list[Goal] = []
     for i, action in enumerate(writes):
         twins = [held[j] for j, w in enumerate(writes) if w.name == action.name and j != i]
-        distinct = sorted(held[i] - set.intersection(held[i], *twins)) if twins else []
+        common = held[i].intersection(*twins)
+        distinct = sorted(held[i] - common) if twins else []
         goal = _request_goal(i, action.name, sentences, distinct)
         same = [
             g
