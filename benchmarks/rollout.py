@@ -568,7 +568,9 @@ class AskedOracle:
         return ChatResponse(message=message, role="agent", purpose=str(kwargs["purpose"]))
 
 
-async def faithful_user(tasks_file: str, prompt: str, out: str, concurrency: int) -> dict[str, Any]:
+async def faithful_user(
+    tasks_file: str, prompt: str, out: str, concurrency: int, checklist: bool | None = None
+) -> dict[str, Any]:
     """Episodes of the embedded user against :class:`AskedOracle`; goal-conveyed share."""
     import os
     from pathlib import Path
@@ -582,7 +584,7 @@ async def faithful_user(tasks_file: str, prompt: str, out: str, concurrency: int
 
     loaded = load_target("bookstore", tasks_file)
     client = get_client()
-    config = RolloutConfig(user=UserConfig(prompt_version=prompt))
+    config = RolloutConfig(user=UserConfig(prompt_version=prompt, checklist=checklist))
     config.episode.max_steps = 40
     done = {}
     path = Path(out)
@@ -637,6 +639,7 @@ async def faithful_user(tasks_file: str, prompt: str, out: str, concurrency: int
     secs = sorted(r["seconds"] for r in rows)
     return {
         "faithful_user_prompt": prompt,
+        "checklist": config.user.checklist_on(),
         "episodes": n,
         "all_goals_conveyed_share": round(sum(r["all_conveyed"] for r in rows) / n, 3),
         "requests_questions_conveyed_share": round(
@@ -656,6 +659,11 @@ def main() -> None:
     parser.add_argument("--user-prompt", default="user_v3", help="user prompt version")
     parser.add_argument("--out", default="faithful_user.jsonl", help="episode rows (resumed)")
     parser.add_argument("--concurrency", type=int, default=2, help="episodes in flight")
+    parser.add_argument(
+        "--checklist",
+        choices=["on", "off"],
+        help="hold the user to its checklist (default: the prompt version's default)",
+    )
     parser.add_argument("--quick", action="store_true", help="one repetition, fewer episodes")
     parser.add_argument(
         "--eval-dir",
@@ -664,7 +672,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.faithful_user:
         result = asyncio.run(
-            faithful_user(args.faithful_user, args.user_prompt, args.out, args.concurrency)
+            faithful_user(
+                args.faithful_user,
+                args.user_prompt,
+                args.out,
+                args.concurrency,
+                None if args.checklist is None else args.checklist == "on",
+            )
         )
         print(json.dumps(result))
         return
