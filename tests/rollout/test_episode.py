@@ -52,7 +52,7 @@ async def test_user_stop_success_with_full_record(task: TaskSpec) -> None:
     assert traj.tokens["agent"].calls == 2 and traj.tokens["user"].calls == 2
     assert traj.tokens["agent"].prompt_tokens > 0
     assert traj.n_user_turns == 1 and traj.n_steps == 4
-    assert traj.user_prompt_version == "user_v3" and traj.user_notes == []
+    assert traj.user_prompt_version == "user_v2" and traj.user_notes == []
     assert not traj.is_infra_error and traj.success
 
 

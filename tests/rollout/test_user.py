@@ -29,7 +29,7 @@ def test_prompts_are_versioned_package_data() -> None:
         assert placeholder in v1
     for placeholder in ("{scenario}", "{my_facts}", "{stop_token}"):
         assert placeholder in v2
-    assert USER_PROMPT_VERSION == "user_v3" and v1 != v2
+    assert USER_PROMPT_VERSION == "user_v2" and v1 != v2
     assert "{checklist}" in load_user_prompt("user_v3")
     for template in (v1, v2):
         assert not template.lstrip().startswith("<!--")  # the design comment is not sent
@@ -234,7 +234,7 @@ QUESTION = "Can you tell me the shipping fee of order ORD-4722?"
 async def test_checklist_in_the_prompt_and_open_goals_each_turn() -> None:
     task = bookstore_task()
     client = routed(agent=[], user=[QUESTION, "Thanks"])
-    user = LLMUser(client, task)
+    user = LLMUser(client, task, UserConfig(prompt_version="user_v3"))
     await user.reply("Hello! How can I help?")
     system = client.requests[0].messages[0]["content"]
     assert "- [ ] Please add review (book id: B-7; rating: 5)." in system
@@ -276,7 +276,7 @@ async def test_a_stop_declined_by_the_agent_or_without_checklist_is_a_stop() -> 
     reply = await user.reply("The fee is 4.99. I cannot add reviews, sorry.")
     assert reply.stop and not reply.incomplete
     old = LLMUser(routed(agent=[], user=[QUESTION, "Thanks ###STOP###"]), task,
-                  UserConfig(prompt_version="user_v2"))  # fmt: skip
+                  UserConfig(checklist=False))  # fmt: skip
     await old.reply("Hello!")
     assert (await old.reply("The fee is 4.99.")).stop and old.goals == []
 

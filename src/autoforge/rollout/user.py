@@ -1,13 +1,14 @@
 """Simulated users: an LLM playing the customer, a scripted one, and a fault-injecting wrapper.
 
 The LLM user plays the task's scenario with its known facts under a versioned prompt
-(``prompts/user_v3.md``; ``user_v1``/``user_v2`` are kept for reproducing older runs); it reveals
-facts only when asked, never invents, and ends with ``###STOP###`` when the goal is met or
-impossible. It carries a checklist (:mod:`goals`): the goals code derived from the task, shown
-in the prompt, marked said by code after every message. A stop while a request or question is
-neither said nor declined by the agent (facts alone do not hold it) is turned into one nudge
-("you still need to ..."); a nudge that says none of them, or a second such stop, ends the
-episode as ``user_incomplete``. Its
+(``prompts/user_v2.md``; ``user_v1`` is kept for reproducing older runs, ``user_v3`` also shows
+the checklist in the prompt but made the embedded 1.5B write the agent's lines: 3 of 6 episodes
+conveyed every goal against 5 of 6 with ``user_v2``); it reveals facts only when asked, never
+invents, and ends with ``###STOP###`` when the goal is met or impossible. It carries a checklist
+(:mod:`goals`): the goals code derived from the task, marked said by code after every
+message. A stop while a request or question is neither said nor declined by the agent (facts
+alone do not hold it) is turned into one nudge ("you still need to ..."); a nudge that says
+none of them, or a second such stop, ends the episode as ``user_incomplete``. Its
 reasoning (``reasoning_content`` or ``<think>`` blocks) is stripped before the agent sees its
 message. Small models need deterministic guards around the prompt (:mod:`user_guards`): the
 first message never stops and is never a refusal, the stop token is found in mangled forms, and
@@ -68,7 +69,7 @@ from autoforge.rollout.user_guards import (
     task_request,
 )
 
-USER_PROMPT_VERSION = "user_v3"
+USER_PROMPT_VERSION = "user_v2"
 
 FaultKind = Literal["change_fact", "invent_fact", "stop_early", "drop_goal"]
 FAULT_KINDS: tuple[FaultKind, ...] = ("change_fact", "invent_fact", "stop_early", "drop_goal")
@@ -180,7 +181,7 @@ class UserConfig(BaseModel):
     checklist: bool | None = Field(
         default=None,
         description="hold the user to its goals (nudge, user_incomplete); None: on with the "
-        "guards except for prompt user_v2 (reproducing runs before the checklist)",
+        "guards (off to reproduce runs before the checklist)",
     )
 
     def guards_on(self) -> bool:
@@ -188,10 +189,8 @@ class UserConfig(BaseModel):
         return self.guards if self.guards is not None else self.prompt_version != "user_v1"
 
     def checklist_on(self) -> bool:
-        """Whether the checklist is enforced (off by default for user_v1 and user_v2)."""
-        if self.checklist is not None:
-            return self.checklist
-        return self.guards_on() and self.prompt_version != "user_v2"
+        """Whether the checklist is enforced (by default with the guards: not for user_v1)."""
+        return self.checklist if self.checklist is not None else self.guards_on()
 
 
 _NUDGE_FIRST = (
