@@ -2,7 +2,8 @@
 
 Episodes on the bundled bookstore example (tasks from ``autoforge.tasks.generate_tasks``) are
 played with a ``FaultyUser``: with probability ``p`` per user turn (at most one fault per
-episode) it changes a known fact, invents one, or stops early, and records what it did, so the
+episode) it changes a known fact, invents one, or stops early, or (decided at the first turn)
+drops a goal of the user's checklist from every message, and records what it did, so the
 ground truth of every episode is known. Two sets of episodes:
 
 1. ``scripted``: the oracle agent (gold calls) and the scripted user (request, facts, thanks)
@@ -10,11 +11,16 @@ ground truth of every episode is known. Two sets of episodes:
 2. ``llm``: the embedded model (``--model small`` = 0.5B by default) as agent and user under the
    fault wrapper; bounded (``--llm-episodes``, short ``--max-steps``), slow on CPU.
 
-Two judges read every episode (the LLM judge a subset of the scripted ones, ``--llm-judged``):
-``rule`` (``autoforge.bench.rulejudge``, no model) and ``llm`` (``autoforge.rollout.judge``:
-claims extracted by the embedded model, verdict decided in code; its answer capped at
-``--judge-max-tokens``). The baseline in the same run
-is a judge that never flags (precision undefined, recall 0) and the rule judge itself.
+Judges, each reported per fault kind (precision/recall):
+
+- ``code``: the code rules of ``autoforge.rollout.meu`` (goal never said, stop mid-question,
+  contradicted fact value, invented identifier); each rule maps to the fault kind it detects
+  (``RULE_FAULTS``);
+- ``llm``: the LLM part of ``autoforge.rollout.judge`` alone (paraphrase contradictions checked
+  against quotes; the embedded model, answer capped at ``--judge-max-tokens``), on a subset of
+  the scripted episodes (``--llm-judged``) and on the model-played ones;
+- baselines in the same run: a judge that never flags, and ``rule_v1`` (the earlier rule
+  extractor, ``autoforge.bench.rulejudge``).
 
 Run: ``python benchmarks/judge_validation.py`` (``--llm none`` for the scripted part only).
 Prints tables and, last, one JSON line with the headline figures.
@@ -46,7 +52,8 @@ from autoforge.env import Environment
 from autoforge.examples import example_path
 from autoforge.rollout.agent import AgentConfig
 from autoforge.rollout.episode import EpisodeConfig
-from autoforge.rollout.judge import judge_user
+from autoforge.rollout.judge import JudgeVerdict, code_verdict, judge_user
+from autoforge.rollout.meu import RULE_FAULTS
 from autoforge.rollout.runner import (
     RolloutConfig,
     RolloutDeps,
@@ -108,7 +115,13 @@ async def llm_episodes(
     return [(by_id[t.task_id], t) for t in trajs if not t.is_infra_error]
 
 
+def rule_kinds(verdict: JudgeVerdict) -> list[str]:
+    """The fault kinds the rules that fired detect."""
+    return sorted({RULE_FAULTS[r] for r in verdict.rules if r in RULE_FAULTS})
+
+
 def judge_by_rule(pairs: list[Pair], source: str) -> list[JudgedEpisode]:
+    """The earlier rule extractor (baseline)."""
     out = []
     for task, traj in pairs:
         verdict = rule_judge(task, traj.model_copy(deep=True), apply=False)
@@ -116,9 +129,27 @@ def judge_by_rule(pairs: list[Pair], source: str) -> list[JudgedEpisode]:
             JudgedEpisode(
                 task_id=task.id,
                 source=source,
-                judge="rule",
+                judge="rule_v1",
                 faults=fault_kinds(traj),
                 flags=verdict_kinds(verdict),
+                reason=verdict.reason,
+            )
+        )
+    return out
+
+
+def judge_by_code(pairs: list[Pair], source: str) -> list[JudgedEpisode]:
+    """The code rules of the MEU judge."""
+    out = []
+    for task, traj in pairs:
+        verdict = code_verdict(task, traj.model_copy(deep=True), apply=False)
+        out.append(
+            JudgedEpisode(
+                task_id=task.id,
+                source=source,
+                judge="code",
+                faults=fault_kinds(traj),
+                flags=rule_kinds(verdict),
                 reason=verdict.reason,
             )
         )
@@ -130,8 +161,9 @@ async def judge_by_llm(client: Any, pairs: list[Pair], source: str) -> list[Judg
     for task, traj in pairs:
         started = time.perf_counter()
         try:
-            verdict = await judge_user(client, task, traj.model_copy(deep=True), apply=False)
-            flags, reason, ignored = verdict_kinds(verdict), verdict.reason, verdict.ignored_claims
+            copy = traj.model_copy(deep=True)
+            verdict = await judge_user(client, task, copy, apply=False, code=False)
+            flags, reason, ignored = rule_kinds(verdict), verdict.reason, verdict.ignored_claims
         except Exception as exc:  # LLMFailure: counted as a judge failure, not a verdict
             flags, reason, ignored = None, f"{type(exc).__name__}: {exc}"[:200], 0
         rec = JudgedEpisode(
@@ -208,9 +240,10 @@ def headline(figures: dict[str, Any]) -> dict[str, Any]:
             "recall": None if row["recall"] is None else round(row["recall"], 3),
             "failures": fig["judge_failures"],
         }
-        for kind in ("change_fact", "invent_fact", "stop_early"):
+        for kind in KINDS[:-1]:
             r = fig[kind]
-            out[name][f"recall_{kind}"] = None if r["recall"] is None else round(r["recall"], 3)
+            for rate in ("precision", "recall"):
+                out[name][f"{rate}_{kind}"] = None if r[rate] is None else round(r[rate], 3)
     return out
 
 
@@ -226,10 +259,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         f"{time.perf_counter() - started:.1f}s",
         file=sys.stderr,
     )
-    rule_s = judge_by_rule(scripted, "scripted")
+    code_s = judge_by_code(scripted, "scripted")
     figures = {
-        "never/scripted": table("never-flag baseline x scripted episodes", never_flags(rule_s)),
-        "rule/scripted": table("rule judge x scripted episodes", rule_s),
+        "never/scripted": table("never-flag baseline x scripted episodes", never_flags(code_s)),
+        "rule_v1/scripted": table(
+            "earlier rule judge x scripted episodes", judge_by_rule(scripted, "scripted")
+        ),
+        "code/scripted": table("code rules x scripted episodes", code_s),
     }
     meta: dict[str, Any] = {"p": args.p, "scripted_episodes": len(scripted)}
     if args.llm != "none":
@@ -252,8 +288,8 @@ async def llm_part(
         llm_s = await judge_by_llm(judge, subset, "scripted")
         meta["llm_judge_s_per_episode"] = round((time.perf_counter() - t0) / max(1, len(subset)), 1)
         figures["llm/scripted"] = table(f"LLM judge ({args.llm}) x scripted episodes", llm_s)
-        figures["rule/scripted-subset"] = table(
-            "rule judge x the same scripted subset", judge_by_rule(subset, "scripted")
+        figures["code/scripted-subset"] = table(
+            "code rules x the same scripted subset", judge_by_code(subset, "scripted")
         )
         if args.llm_episodes:
             llm_tasks = make_tasks(env, args.llm_episodes, "easy", args.seed + 1)
@@ -261,7 +297,7 @@ async def llm_part(
             pairs = await llm_episodes(env, llm_tasks, client, args.p, args.max_steps, work)
             wall = time.perf_counter() - t0
             meta.update(llm_episodes=len(pairs), llm_episode_wall_s=round(wall, 1))
-            figures["rule/llm"] = table("rule judge x LLM episodes", judge_by_rule(pairs, "llm"))
+            figures["code/llm"] = table("code rules x LLM episodes", judge_by_code(pairs, "llm"))
             figures["llm/llm"] = table(
                 f"LLM judge ({args.llm}) x LLM episodes", await judge_by_llm(judge, pairs, "llm")
             )

@@ -21,6 +21,13 @@ Run: ``python benchmarks/rollout.py`` (a few minutes on 2 shared cores; ``--quic
 Real episodes per hour with an embedded model: run ``autoforge eval`` with ``--agent embedded
 --user embedded`` (AUTOFORGE_THREADS=1 on a shared box), then ``python benchmarks/rollout.py
 --eval-dir OUT`` summarizes its trajectories (also an interrupted run's).
+``--faithful-user TASKS.jsonl``: the embedded model as the simulated user against a scripted
+oracle agent that performs the task's gold calls only once the user has asked for them (a write
+after its request was said, reads once anything was asked) and answers the questions after the
+calls: the share of episodes in which the user conveyed every goal of its checklist
+(:mod:`autoforge.rollout.goals`), with ``--user-prompt user_v2`` for the user without the
+checklist ("before"). Episodes go to ``--out`` as JSONL as they finish.
+
 Prints tables and, last, one JSON line with the headline figures.
 """
 
@@ -35,6 +42,7 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -426,11 +434,35 @@ async def amain(quick: bool) -> dict[str, Any]:
     }
 
 
+def goal_share(eval_dir: str, trajs: list[Any]) -> float | None:
+    """Share of episodes whose user said every goal of its checklist (tasks read from the
+    run's ``eval.json`` tasks source; ``None`` when it cannot be read)."""
+    from pathlib import Path
+
+    from autoforge.bench.targets import read_tasks
+    from autoforge.rollout.goals import conveyed, task_goals
+
+    meta = Path(eval_dir, "eval.json")
+    if not meta.is_file():
+        return None
+    source = Path(json.loads(meta.read_text())["run"]["tasks_source"])
+    if not source.is_file():
+        return None
+    tasks = {t.id: t for t in read_tasks(source)}
+    said = []
+    for traj in trajs:
+        goals = task_goals(tasks[traj.task_id]) if traj.task_id in tasks else None
+        if goals is None:
+            continue
+        user = [str(m.get("content") or "") for m in traj.messages if m.get("role") == "user"]
+        said.append(len(conveyed(goals, user)) == len(goals))
+    return round(sum(said) / len(said), 3) if said else None
+
+
 def real_episodes(eval_dir: str) -> dict[str, Any]:
     """Real-model figures from an ``autoforge eval`` output dir (finished or interrupted):
     episodes, wall time (first start to last end), episodes per hour, rewards, end reasons,
     tokens per episode and how often the simulated user's guards fired."""
-    from collections import Counter
     from pathlib import Path
 
     from autoforge.rollout.trajectory import Trajectory
@@ -469,6 +501,7 @@ def real_episodes(eval_dir: str) -> dict[str, Any]:
             Counter(n.split(": ", 2)[1] for t in trajs for n in t.agent_notes if ": " in n)
         ),
         "user_prompt_versions": sorted({str(t.user_prompt_version) for t in trajs}),
+        "all_goals_conveyed_share": goal_share(eval_dir, trajs),
     }
     print(f"real episodes from {eval_dir}")
     for t in trajs:
@@ -481,14 +514,174 @@ def real_episodes(eval_dir: str) -> dict[str, Any]:
     return out
 
 
+# --------------------------------------------------------------------------- faithful user
+
+
+class AskedOracle:
+    """The gold agent of one task that acts only on what the user asked (no model): a write
+    gold call once its request goal was said, a read once any goal was said; after the calls
+    it says the required outputs, then asks whether there is anything else."""
+
+    def __init__(self, task: Any) -> None:
+        from autoforge.rollout.goals import task_goals
+        from autoforge.rollout.task import task_criteria
+
+        self.goals = task_goals(task)
+        self.calls = [a for a in task_criteria(task).actions if a.requestor != "user"]
+        self.outputs = list(task.required_outputs)
+        self.next_call = self.writes_seen = 0
+        self.answered = False
+
+    def _asked(self, said: set[str]) -> bool:
+        """Whether the next gold call was asked for."""
+        action = self.calls[self.next_call]
+        if not action.writes:
+            return bool(said)
+        names = [g.key for g in self.goals if g.key.endswith(f":{action.name}")]
+        mine = f"request:{self.writes_seen}:{action.name}"
+        return mine in said if mine in names else any(n in said for n in names)
+
+    async def chat(self, messages: list[dict[str, Any]], **kwargs: Any) -> ChatResponse:
+        from autoforge.bench.players import DONE_FOLLOW_UP, closing_text
+        from autoforge.rollout.goals import conveyed
+
+        user = [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
+        said = conveyed(self.goals, user)
+        message: dict[str, Any]
+        if self.next_call < len(self.calls) and self._asked(said):
+            action = self.calls[self.next_call]
+            self.next_call += 1
+            self.writes_seen += int(bool(action.writes))
+            call = {"name": action.name, "arguments": json.dumps(action.arguments)}
+            tool_call = {"id": f"oracle_{self.next_call}", "type": "function", "function": call}
+            message = {"role": "assistant", "content": None, "tool_calls": [tool_call]}
+        elif self.next_call >= len(self.calls) and not self.answered:
+            self.answered = True
+            message = {"role": "assistant", "content": closing_text(self.outputs)}
+        else:
+            message = {
+                "role": "assistant",
+                "content": DONE_FOLLOW_UP
+                if said
+                else "Sure, I can help. What would you like me to do?",
+            }
+        return ChatResponse(message=message, role="agent", purpose=str(kwargs["purpose"]))
+
+
+async def faithful_user(
+    tasks_file: str, prompt: str, out: str, concurrency: int, checklist: bool | None = None
+) -> dict[str, Any]:
+    """Episodes of the embedded user against :class:`AskedOracle`; goal-conveyed share."""
+    import os
+    from pathlib import Path
+
+    from autoforge.bench.players import RoutedClient
+    from autoforge.bench.targets import load_target
+    from autoforge.llm import get_client
+    from autoforge.rollout.goals import conveyed, task_goals
+    from autoforge.rollout.runner import bind_environment, rollout_episode
+    from autoforge.rollout.user import UserConfig
+
+    loaded = load_target("bookstore", tasks_file)
+    client = get_client()
+    config = RolloutConfig(user=UserConfig(prompt_version=prompt, checklist=checklist))
+    config.episode.max_steps = 40
+    done = {}
+    path = Path(out)
+    if path.is_file():
+        done = {r["task_id"]: r for r in map(json.loads, path.read_text().splitlines())}
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(task: Any) -> dict[str, Any]:
+        if task.id in done:
+            return dict(done[task.id])
+        async with sem:
+            deps = RolloutDeps(
+                client=RoutedClient({"agent": AskedOracle(task)}, default=client),
+                env_factory=lambda t: bind_environment(loaded.env, t),
+            )
+            started, cpu = time.perf_counter(), time.process_time()
+            traj = await rollout_episode(task, 0, 0, config, deps)
+        goals = task_goals(task)
+        user = [str(m.get("content") or "") for m in traj.messages if m.get("role") == "user"]
+        said = conveyed(goals, user)
+        row = {
+            "task_id": task.id,
+            "prompt": prompt,
+            "goals": len(goals),
+            "unsaid": [g.key for g in goals if g.key not in said],
+            "all_conveyed": len(said) == len(goals),
+            "end_reason": traj.end_reason.value,
+            "reward": traj.reward,
+            "user_turns": traj.n_user_turns,
+            "seconds": round(time.perf_counter() - started, 1),
+            "cpu_s": round(time.process_time() - cpu, 1),
+            "load1": round(os.getloadavg()[0], 2),
+            "user_notes": traj.user_notes,
+            "user_messages": user,
+        }
+        with path.open("a") as fh:
+            fh.write(json.dumps(row) + "\n")
+        print(
+            f"  {task.id} conveyed={row['all_conveyed']} unsaid={row['unsaid']} "
+            f"{row['end_reason']} reward={row['reward']} {row['seconds']}s",
+            flush=True,
+        )
+        return row
+
+    clock = time.perf_counter()
+    try:
+        rows = await asyncio.gather(*(one(t) for t in loaded.tasks))
+    finally:
+        await client.aclose()
+    wall = time.perf_counter() - clock
+    n = len(rows)
+    secs = sorted(r["seconds"] for r in rows)
+    return {
+        "faithful_user_prompt": prompt,
+        "checklist": config.user.checklist_on(),
+        "episodes": n,
+        "all_goals_conveyed_share": round(sum(r["all_conveyed"] for r in rows) / n, 3),
+        "requests_questions_conveyed_share": round(
+            sum(not any(not k.startswith("fact:") for k in r["unsaid"]) for r in rows) / n, 3
+        ),
+        "nudges": sum("nudged" in note for r in rows for note in r["user_notes"]),
+        "episodes_per_hour": round(n * 3600.0 / max(wall, 1e-9), 2),
+        "end_reasons": dict(Counter(r["end_reason"] for r in rows)),
+        "median_episode_s": secs[n // 2],
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--faithful-user", metavar="TASKS", help="bookstore tasks.jsonl")
+    parser.add_argument("--user-prompt", default="user_v3", help="user prompt version")
+    parser.add_argument("--out", default="faithful_user.jsonl", help="episode rows (resumed)")
+    parser.add_argument("--concurrency", type=int, default=2, help="episodes in flight")
+    parser.add_argument(
+        "--checklist",
+        choices=["on", "off"],
+        help="hold the user to its checklist (default: the prompt version's default)",
+    )
     parser.add_argument("--quick", action="store_true", help="one repetition, fewer episodes")
     parser.add_argument(
         "--eval-dir",
         help="only summarize the real-model episodes of an 'autoforge eval' output dir",
     )
     args = parser.parse_args()
+    if args.faithful_user:
+        result = asyncio.run(
+            faithful_user(
+                args.faithful_user,
+                args.user_prompt,
+                args.out,
+                args.concurrency,
+                None if args.checklist is None else args.checklist == "on",
+            )
+        )
+        print(json.dumps(result))
+        return
     if args.eval_dir:
         print(json.dumps(real_episodes(args.eval_dir)))
         return

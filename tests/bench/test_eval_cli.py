@@ -85,11 +85,11 @@ class FakeModels:
         transcript = request.messages[-1]["content"]
         task = self.task_of(transcript)
         if task.id != self.blamed.id:
-            return {"claims": [], "stop": {"stopped": True, "reason": "goal_met", "quote": ""}}
+            return {"contradictions": []}
         said = re.search(r"CUSTOMER \[1\]: (.{12})", transcript)
         assert said is not None
-        claim = {"turn": 1, "quote": said.group(1), "fact": "x", "relation": "contradicts"}
-        return {"claims": [claim], "stop": {"stopped": True, "reason": "goal_met", "quote": ""}}
+        fact = next(iter(task.user_known_facts))
+        return {"contradictions": [{"turn": 1, "quote": said.group(1), "against": fact}]}
 
     def client(self, config: Any) -> LLMClient:
         """A scripted client with the evaluation's LLM config (so its tool modes)."""
@@ -134,7 +134,7 @@ def test_eval_scores_excludes_infra_and_writes_viewer(
     assert html.count('<details class="episode">') == 8
     for task in (fake.good, fake.gives_up, fake.broken, fake.blamed):
         assert f'id="task-{task.id}"' in html
-    assert "user contradicted scenario fact" in html and "infrastructure error" in html
+    assert "llm_contradiction" in html and "infrastructure error" in html
     assert "differences from S*" in html  # the agent that gave up is compared with S*
     lines = (out / "trajectories.jsonl").read_text().splitlines()
     assert len(lines) == 8

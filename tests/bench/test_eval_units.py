@@ -274,3 +274,30 @@ def test_bench_binding_skips_what_it_cannot_cover(benchmarks_dir: Path, tmp_path
     for action in task.criteria.actions:  # type: ignore[union-attr]
         ep.call(action.name, action.arguments)
     assert task.gold_state_hash == ep.state_hash() != target.env.episode().state_hash()
+
+
+# --------------------------------------------------------------------------- eval defaults
+
+
+def test_default_concurrency_is_the_endpoint_capacity() -> None:
+    from autoforge.bench.evaluation import EvalSettings, default_concurrency
+
+    embedded = build_config(environ={}, overrides={"embedded": {"parallel": 2}})
+    settings = EvalSettings(env_dir="x", llm=embedded)
+    assert default_concurrency(settings) == 2  # the embedded server's slots, not 8
+    remote = build_config(environ={"AUTOFORGE_BASE_URL": "http://r/v1", "AUTOFORGE_MODEL": "m"})
+    assert default_concurrency(settings.model_copy(update={"llm": remote})) == 8
+    players = settings.model_copy(update={"agent": "oracle", "user": "scripted", "judge": "rule"})
+    assert default_concurrency(players) == 8  # no model: nothing to queue at
+
+
+def test_embedded_judge_defaults_to_the_code_rules() -> None:
+    from autoforge.cli.eval import _judge_kind
+
+    embedded = build_config(environ={})
+    remote = build_config(environ={"AUTOFORGE_BASE_URL": "http://r/v1", "AUTOFORGE_MODEL": "m"})
+    unset = parse_role_spec("judge", None)
+    assert _judge_kind(unset, embedded, no_judge=False) == "rule"
+    assert _judge_kind(parse_role_spec("judge", "embedded"), embedded, no_judge=False) == "llm"
+    assert _judge_kind(unset, remote, no_judge=False) == "llm"
+    assert _judge_kind(unset, remote, no_judge=True) == "none"

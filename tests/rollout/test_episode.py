@@ -203,3 +203,17 @@ async def test_broken_state_hash_is_internal_error(task: TaskSpec) -> None:
     traj = await play(task, client, LLMUser(client, task), env=Broken())
     assert traj.end_reason == EndReason.INTERNAL_ERROR and traj.reward is None
     assert "unhashable" in (traj.infra_error or "")
+
+
+async def test_a_user_that_stops_twice_with_a_goal_unsaid_ends_incomplete() -> None:
+    from test_goals import bookstore_task  # type: ignore[import-not-found]
+
+    task = bookstore_task()
+    question = "Can you tell me the shipping fee of order ORD-4722?"
+    client = routed(
+        agent=["The fee is 4.99."],
+        user=[question, "Thanks! ###STOP###", "Bye. ###STOP###"],
+    )
+    traj = await play(task, client, LLMUser(client, task, seed=7), config=EpisodeConfig())
+    assert traj.end_reason == EndReason.USER_INCOMPLETE and traj.end_reason.is_natural
+    assert any("nudged" in note for note in traj.user_notes)

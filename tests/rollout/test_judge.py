@@ -85,22 +85,32 @@ def test_judge_prompt_numbers_customer_turns(task: TaskSpec) -> None:
 
 async def test_judge_user_via_structured_output(task: TaskSpec) -> None:
     answer = {
-        "claims": [{"turn": 2, "quote": "zip 19123", "fact": "zip", "relation": "contradicts"}],
-        "stop": {"stopped": True, "reason": "goal_met"},
+        "contradictions": [
+            {"turn": 2, "quote": "my name is ada lovelace", "against": "order_id"},
+            {"turn": 1, "quote": "cancel order o1", "against": "order_id"},  # states the value
+            {"turn": 2, "quote": "my zip is 99999", "against": "order_id"},  # not a quote
+        ]
     }
     client = routed(agent=[], user=[], judge=[answer])
     traj = convo()
     verdict = await judge_user(client, task, traj)
     assert verdict.user_error and traj.user_error is True
-    assert traj.user_error_evidence == ["turn 2: 'zip 19123'"]
+    assert "turn 2: order_id: 'my name is ada lovelace'" in traj.user_error_evidence
+    assert verdict.ignored_claims == 2
+    # the code rules run beside the LLM: "19123" is in neither the scenario nor the chat
+    assert verdict.rules == ["invented_identifier", "llm_contradiction"]
     assert client.requests[0].role == "judge" and client.requests[0].response_format
+    llm_only = await judge_user(routed(agent=[], user=[], judge=[answer]), task, convo(),
+                                apply=False, code=False)  # fmt: skip
+    assert llm_only.rules == ["llm_contradiction"]
 
 
-async def test_meu_hook_tolerates_judge_failure(task: TaskSpec) -> None:
+async def test_meu_hook_keeps_the_code_verdict_when_the_llm_fails(task: TaskSpec) -> None:
     client = routed(agent=[], user=[], judge=["not json"] * 5)
     traj = convo()
-    assert await meu_judge(client)(task, traj) is None
-    assert traj.user_error is None and "judge failed" in traj.user_error_reason
+    verdict = await meu_judge(client)(task, traj)
+    assert verdict is not None and verdict.rules == ["invented_identifier"]
+    assert traj.user_error is True and "LLM part failed" in traj.user_error_reason
 
 
 async def test_nl_assertion_hook() -> None:

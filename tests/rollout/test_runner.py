@@ -171,3 +171,24 @@ async def test_episode_unit_end_to_end_with_faults() -> None:
     faulty.agent.tool_mode = "native"
     bad = await episode_fn(faulty, deps)(task, 1, 42)
     assert bad.faults and bad.faults[0].turn == 1
+
+
+async def test_a_line_per_finished_episode_without_a_terminal() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    out = StringIO()
+    console = Console(file=out, force_terminal=False, width=200)
+
+    async def fn(task: Any, trial: int, seed: int) -> Trajectory:
+        traj = ok_traj(task, trial, seed, reward=0.0 if task.id == "t1" else 1.0)
+        traj.duration_s = 12.4
+        return traj
+
+    await Runner(fn, concurrency=1, console=console).run(TASKS[:2], trials=1)
+    lines = [line for line in out.getvalue().splitlines() if line.startswith("[")]
+    assert lines == [
+        "[1/2] t0 trial 0: reward 1, user_stop, 12s",
+        "[2/2] t1 trial 0: reward 0, user_stop, 12s",
+    ]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from rollout_fakes import routed  # type: ignore[import-not-found]
+from test_goals import bookstore_task  # type: ignore[import-not-found]
 
+from autoforge.rollout.goals import conveyed, task_goals
 from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.user import (
     STOP_TOKEN,
@@ -28,6 +30,7 @@ def test_prompts_are_versioned_package_data() -> None:
     for placeholder in ("{scenario}", "{my_facts}", "{stop_token}"):
         assert placeholder in v2
     assert USER_PROMPT_VERSION == "user_v2" and v1 != v2
+    assert "{checklist}" in load_user_prompt("user_v3")
     for template in (v1, v2):
         assert not template.lstrip().startswith("<!--")  # the design comment is not sent
 
@@ -47,8 +50,11 @@ def test_turn_templates() -> None:
     turn = render_user_turn("  What is your order id?  ", "user_v1")
     assert "What is your order id?" in turn and "as the customer" in turn
     assert not uses_transcript("user_v1") and uses_transcript("user_v2")
-    chat = render_transcript([("Agent", "Hi!"), ("Customer", "Cancel\n o1"), ("Agent", "Id?")])
+    lines = [("Agent", "Hi!"), ("Customer", "Cancel\n o1"), ("Agent", "Id?")]
+    chat = render_transcript(lines, "user_v2")
     assert "Agent: Hi!\nCustomer: Cancel o1\nAgent: Id?\nCustomer:" in chat
+    v3 = render_transcript(lines, "user_v3", open_goals="Give your zip: 19122")
+    assert "Agent: Id?\n\nStill to tell the agent: Give your zip: 19122\nCustomer:" in v3
 
 
 async def test_llm_user_v1_flips_roles_and_detects_stop(task: TaskSpec) -> None:
@@ -218,3 +224,74 @@ async def test_v2_invented_value_is_asked_again_then_not_known(task: TaskSpec) -
     reply = await user.reply("What did the order cost?")
     assert (reply.text, reply.stop) == ("Sorry, I don't know that.", False)
     assert "invented 15" in user.notes[0] and "said it does not know" in user.notes[-1]
+
+
+# --------------------------------------------------------------------------- the checklist
+
+QUESTION = "Can you tell me the shipping fee of order ORD-4722?"
+
+
+async def test_checklist_in_the_prompt_and_open_goals_each_turn() -> None:
+    task = bookstore_task()
+    client = routed(agent=[], user=[QUESTION, "Thanks"])
+    user = LLMUser(client, task, UserConfig(prompt_version="user_v3"))
+    await user.reply("Hello! How can I help?")
+    system = client.requests[0].messages[0]["content"]
+    assert "- [ ] Please add review (book id: B-7; rating: 5)." in system
+    assert "Still to tell the agent: Please add review" in client.requests[0].messages[1]["content"]
+    await user.reply("The fee is 4.99.")
+    second = client.requests[1].messages[1]["content"]
+    still = second.split("Still to tell the agent:")[1]
+    assert "Please add review" in still and "shipping fee" not in still  # said: off the list
+
+
+async def test_a_stop_with_a_goal_unsaid_is_nudged_once() -> None:
+    task = bookstore_task()
+    said = "Also, please add a review for book B-7, rating 5."
+    client = routed(agent=[], user=[QUESTION, "Thanks! ###STOP###", said])
+    user = LLMUser(client, task)
+    await user.reply("Hello! How can I help?")
+    reply = await user.reply("The fee is 4.99.")
+    assert (reply.text, reply.stop, reply.incomplete) == (said, False, False)
+    nudge = client.requests[-1].messages[-1]["content"]
+    assert "you still need to tell the agent this: Please add review" in nudge
+    assert any("nudged" in note for note in user.notes)
+
+
+async def test_a_second_stop_with_a_goal_unsaid_is_incomplete() -> None:
+    task = bookstore_task()
+    client = routed(agent=[], user=[QUESTION, "Thanks! ###STOP###", "Bye ###STOP###"])
+    user = LLMUser(client, task)
+    await user.reply("Hello! How can I help?")
+    reply = await user.reply("The fee is 4.99.")
+    assert reply.stop and reply.incomplete
+    assert client.requests[-1].messages[-1]["content"].startswith("(Do not end the chat yet")
+
+
+async def test_a_stop_declined_by_the_agent_or_without_checklist_is_a_stop() -> None:
+    task = bookstore_task()
+    client = routed(agent=[], user=[QUESTION, "Ok, thanks. ###STOP###"])
+    user = LLMUser(client, task)
+    await user.reply("Hello! How can I help?")
+    reply = await user.reply("The fee is 4.99. I cannot add reviews, sorry.")
+    assert reply.stop and not reply.incomplete
+    old = LLMUser(routed(agent=[], user=[QUESTION, "Thanks ###STOP###"]), task,
+                  UserConfig(checklist=False))  # fmt: skip
+    await old.reply("Hello!")
+    assert (await old.reply("The fee is 4.99.")).stop and old.goals == []
+
+
+async def test_faulty_user_drops_a_goal_from_every_message() -> None:
+    task = bookstore_task()
+    request = f"Please add review (book id: B-7; rating: 5). {QUESTION}"
+    inner = ScriptedUser([request, "It is B-7 and rating 5, and please add the review.", "ok"])
+    goals = task_goals(task)
+    user = FaultyUser(inner, task.user_known_facts, p=1.0, seed=0, goals=goals,
+                      kinds=["drop_goal"])  # fmt: skip
+    first = await user.reply("Hi")
+    second = await user.reply("Details?")
+    [fault] = user.faults
+    assert fault.kind == "drop_goal" and fault.turn == 1
+    dropped = next(g for g in goals if fault.detail.startswith(f"left out {g.key}"))
+    assert dropped.kind != "fact"
+    assert dropped.key not in conveyed(goals, [first.text, second.text])

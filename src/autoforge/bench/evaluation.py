@@ -25,9 +25,8 @@ from pydantic import BaseModel, Field
 
 from autoforge.bench.passk import EvalReport, evaluate, pass_hat_k
 from autoforge.bench.players import OracleClient, RoutedClient, scripted_user
-from autoforge.bench.rulejudge import rule_judge_hook
 from autoforge.errors import UserError
-from autoforge.llm.config import LLMConfig
+from autoforge.llm.config import DEFAULT_REMOTE_CONCURRENCY, LLMConfig, resolve_endpoint
 from autoforge.rollout.runner import (
     EpisodeFn,
     RolloutConfig,
@@ -111,11 +110,12 @@ class EvalWorker:
         return fn
 
     def _judges(self) -> tuple[Any, Any]:
-        """The MEU judge hook and the NL-assertion judge of these settings."""
-        from autoforge.rollout.judge import meu_judge, nl_assertion_judge
+        """The MEU judge hook and the NL-assertion judge of these settings (``rule``: the MEU
+        code rules alone, no model)."""
+        from autoforge.rollout.judge import code_judge_hook, meu_judge, nl_assertion_judge
 
         if self.settings.judge == "rule":
-            return rule_judge_hook, None
+            return code_judge_hook, None
         if self.settings.judge == "llm":
             return meu_judge(self.client), nl_assertion_judge(self.client)
         return None, None
@@ -124,6 +124,17 @@ class EvalWorker:
         """Close the client's connections (local runs)."""
         if self.client is not None and hasattr(self.client, "aclose"):
             await self.client.aclose()
+
+
+def default_concurrency(settings: EvalSettings) -> int:
+    """Episodes in flight by default: the parallel capacity of the tightest endpoint in use
+    (the embedded server's slots; a configured endpoint's ``max_concurrency``, 8 unless set).
+    More episodes than slots only queue at the server and delay every episode's first line."""
+    kinds = {"agent": settings.agent, "user": settings.user, "judge": settings.judge}
+    roles = [role for role, kind in kinds.items() if kind == "llm"]
+    if not roles or settings.llm is None:
+        return DEFAULT_REMOTE_CONCURRENCY
+    return min(resolve_endpoint(settings.llm, role).max_concurrency for role in roles)
 
 
 # --------------------------------------------------------------------------- results

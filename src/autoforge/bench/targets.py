@@ -47,7 +47,10 @@ def task_spec_of(task: Task) -> TaskSpec:
     """A synthesized task as a :class:`TaskSpec` whose criteria carry its gold calls."""
     spec = from_task_model(task)
     crit = task_criteria(spec)
-    actions = [GoldAction(name=c.name, arguments=dict(c.arguments)) for c in task.gold_calls]
+    actions = [
+        GoldAction(name=c.name, arguments=dict(c.arguments), writes=c.writes)
+        for c in task.gold_calls
+    ]
     return spec.model_copy(update={"criteria": crit.model_copy(update={"actions": actions})})
 
 

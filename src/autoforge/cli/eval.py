@@ -39,7 +39,12 @@ _HELP = (
     "--agent, --user and --judge take 'embedded' (1.5B), 'small' (0.5B) or BASE_URL/MODEL "
     "(e.g. http://localhost:8000/v1/Qwen/Qwen3-8B); without them the LLM config's roles are "
     "used. No-model players: --agent oracle (replays the gold calls), --user scripted, "
-    "--judge rule.\n\n"
+    "--judge rule (the MEU code rules alone). The MEU code rules (a goal never said, a "
+    "contradicted fact value, an invented id) always run unless --no-judge; the LLM part of "
+    "the judge runs when --judge names a model, or by default when the judge role has a "
+    "configured endpoint (not for the embedded model).\n\n"
+    "Episodes in flight default to the endpoint's parallel capacity (the embedded server's "
+    "slots; 8 for a configured endpoint); a line is printed per finished episode.\n\n"
     "Examples:\n\n"
     "  autoforge eval runs/shop --agent http://localhost:8000/v1/Qwen/Qwen3-8B --user small "
     "--trials 4\n\n"
@@ -82,7 +87,12 @@ def eval_command(
     ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N tasks.")] = None,
     executor: Annotated[str, typer.Option(help="local or ray.")] = "local",
-    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 8,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Episodes in flight at once (default: the endpoint's parallel capacity)."
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(help="Output dir (default: TARGET/eval, or ./eval-NAME for an example)."),
@@ -207,11 +217,11 @@ def _settings(
     rollout.agent.keep_thinking = keep_thinking
     if max_steps is not None:
         rollout.episode.max_steps = max_steps
-    judge_kind: JudgeKind = "none" if no_judge else ("rule" if judge.kind == "scripted" else "llm")
+    judge_kind = _judge_kind(judge, config, no_judge)
     labels = {
         "agent": _label(agent, config),
         "user": _label(user, config),
-        "judge": "none" if no_judge else _label(judge, config),
+        "judge": {"none": "none", "rule": "code rules"}.get(judge_kind, _label(judge, config)),
     }
     return EvalSettings(
         env_dir=str(loaded.env_dir),
@@ -225,6 +235,22 @@ def _settings(
     )
 
 
+def _judge_kind(judge: RoleSpec, config: LLMConfig, no_judge: bool) -> JudgeKind:
+    """``none`` with --no-judge; ``rule`` (the code rules) for --judge rule, and by default for
+    an embedded judge (the embedded 1.5B scored precision and recall 0.00 on the faulty-user
+    validation set, at minutes per episode); else ``llm`` (code rules plus the model's
+    verified claims)."""
+    from autoforge.llm.config import resolve_endpoint
+
+    if no_judge:
+        return "none"
+    if judge.kind == "scripted":
+        return "rule"
+    if judge.kind == "config" and resolve_endpoint(config, "judge").embedded:
+        return "rule"
+    return "llm"
+
+
 def _run(
     settings: EvalSettings,
     loaded: EvalTarget,
@@ -233,7 +259,7 @@ def _run(
     trials: int,
     seed: int,
     executor: str,
-    concurrency: int,
+    concurrency: int | None,
     exclude_user_errors: bool,
     restart: bool,
 ) -> EvalOutput:
@@ -241,6 +267,7 @@ def _run(
     from autoforge.bench.diffs import episode_diff
     from autoforge.bench.evaluation import (
         check_resumable,
+        default_concurrency,
         run_info,
         run_trials,
         summarize,
@@ -258,7 +285,7 @@ def _run(
             trials=trials,
             seed=seed,
             executor=executor,
-            concurrency=concurrency,
+            concurrency=concurrency or default_concurrency(settings),
         )
     )
     run = run_info(

@@ -5,6 +5,7 @@ tool call goes to the environment episode and its observation back to the agent.
 with a typed :class:`EndReason`:
 
 - ``USER_STOP``: the user wrote the stop token; ``AGENT_STOP``: the agent did;
+- ``USER_INCOMPLETE``: the user stopped with a goal of its checklist unsaid (after a nudge);
 - ``TRANSFER``: the agent called a transfer tool (``transfer_to_human_agents``);
 - ``MAX_TURNS``: ``max_steps`` LLM calls (agent and user together) were spent;
 - ``TOOL_ERROR_BUDGET``: more than ``tool_error_budget`` tool calls failed;
@@ -125,7 +126,7 @@ class _Loop:
             reply = await self.user.reply(said)
             self.steps += 1
             if reply.stop:
-                return EndReason.USER_STOP
+                return EndReason.USER_INCOMPLETE if reply.incomplete else EndReason.USER_STOP
             self.agent.hear(reply.text)
             self.traj.n_user_turns += 1
             end, said = await self._agent_turn()

@@ -1,6 +1,15 @@
 """The MEU judge: did the simulated *user* cause the failure (a Mistake by the End User)?
 
-The LLM only extracts structured claims (via ``client.structured``, role ``judge``): each
+Code decides what code can (:mod:`meu`: a goal never said, a stop mid-question, a fact value
+contradicted, an invented identifier); :func:`judge_user` adds what needs language
+understanding: the LLM (prompt ``meu_v2``) lists only contradictions in paraphrase (of a
+scenario fact, or of the user's own earlier words), each with exact quotes, and code keeps a
+claim only when its quotes occur in the user's messages and a fact claim's quote does not state
+the fact's own value. The verdict's ``rules`` name every rule that fired (``llm_contradiction``
+for a verified LLM claim).
+
+The older extraction (``meu_v1``, below, used by ``autoforge.bench.rulejudge``): the LLM only
+extracts structured claims (via ``client.structured``, role ``judge``): each
 factual statement the user made, quoted, with the scenario fact it relates to and whether it
 is consistent with it, contradicts it, or is not in the scenario; and whether and why the user
 stopped. The verdict is computed in code by :func:`verdict_from`, which is pure: a quote that
@@ -19,10 +28,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from autoforge.rollout.goals import fact_leaves
+from autoforge.rollout.meu import RuleHit, code_hits
 from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.trajectory import EndReason, Trajectory
 
-JUDGE_PROMPT_VERSION = "meu_v1"
+JUDGE_PROMPT_VERSION = "meu_v2"
 
 Relation = Literal["consistent", "contradicts", "not_in_scenario"]
 StopReason = Literal["goal_met", "goal_impossible", "premature", "not_stopped"]
@@ -63,6 +74,7 @@ class JudgeVerdict(BaseModel):
     reason: str
     evidence: list[str] = Field(default_factory=list)
     ignored_claims: int = 0
+    rules: list[str] = Field(default_factory=list, description="the rules that fired")
 
 
 def _norm(text: str) -> str:
@@ -151,29 +163,122 @@ def judge_messages(task: RolloutTask, traj: Trajectory) -> list[dict[str, Any]]:
     return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": body}]
 
 
-async def judge_user(
-    client: Any, task: RolloutTask, traj: Trajectory, *, apply: bool = True
-) -> JudgeVerdict:
-    """Ask the judge role for claims, compute the verdict, store it on ``traj``."""
-    extraction = await client.structured(
-        judge_messages(task, traj), JudgeExtraction, role="judge", purpose="rollout.meu_judge"
+class Contradiction(BaseModel):
+    """One contradiction in paraphrase the LLM found, with exact quotes."""
+
+    turn: int = Field(description="1-based number of the customer message")
+    quote: str = Field(description="the customer's exact words")
+    against: str = Field(description='the scenario fact key it contradicts, or "earlier"')
+    earlier_quote: str = Field(default="", description='for "earlier": the earlier exact words')
+
+
+class ParaphraseExtraction(BaseModel):
+    """What the LLM returns under ``meu_v2``."""
+
+    contradictions: list[Contradiction] = Field(default_factory=list)
+
+
+_SYSTEM_V2 = """You audit a simulated customer in a customer-service chat. You do not judge the
+agent. Find only places where the CUSTOMER, in its own words, contradicts a scenario fact
+(e.g. says it lives in Paris when the scenario says Rome) or contradicts something it said in an
+earlier message. For each: the customer message number (1-based, counting customer messages
+only), the exact quote, and "against": the key of the scenario fact, or "earlier" with the exact
+quote of the earlier message. Say nothing about messages that agree with the scenario. Answer
+with JSON only: {"contradictions": [...]} (an empty list when there is none)."""
+
+
+def paraphrase_messages(task: RolloutTask, traj: Trajectory) -> list[dict[str, Any]]:
+    """The ``meu_v2`` prompt: scenario, facts and the numbered transcript."""
+    return [{"role": "system", "content": _SYSTEM_V2}, judge_messages(task, traj)[1]]
+
+
+def llm_hits(
+    extraction: ParaphraseExtraction, task: RolloutTask, traj: Trajectory
+) -> tuple[list[RuleHit], int]:
+    """The LLM's contradictions that survive the quote checks, and how many were dropped."""
+    turns = user_turns(traj)
+    facts = {k: str(v) for k, v in task.user_known_facts.items()}
+    hits, dropped = [], 0
+    for c in extraction.contradictions:
+        claim = UserClaim(turn=c.turn, quote=c.quote, relation="contradicts")
+        ok = quote_found(claim, turns)
+        if c.against == "earlier":
+            before = turns[: max(0, c.turn - 1)]
+            ok = ok and bool(c.earlier_quote) and _norm(c.earlier_quote) != _norm(c.quote)
+            ok = ok and any(_norm(c.earlier_quote) in _norm(t) for t in before)
+        else:
+            value = facts.get(c.against)
+            ok = (
+                ok
+                and value is not None
+                and not any(_norm(v) in _norm(c.quote) for v in fact_leaves(value))
+            )
+        if ok:
+            hits.append(
+                RuleHit(rule="llm_contradiction", turn=c.turn, evidence=f"{c.against}: {c.quote!r}")
+            )
+        else:
+            dropped += 1
+    return hits, dropped
+
+
+def verdict_of(hits: list[RuleHit], ignored: int = 0) -> JudgeVerdict:
+    """The verdict of the rules that fired (none: no user error)."""
+    if not hits:
+        return JudgeVerdict(user_error=False, reason="no user error found", ignored_claims=ignored)
+    return JudgeVerdict(
+        user_error=True,
+        reason="; ".join(dict.fromkeys(f"{h.rule}: {h.evidence}" for h in hits)),
+        evidence=[f"turn {h.turn}: {h.evidence}" if h.turn else h.evidence for h in hits],
+        ignored_claims=ignored,
+        rules=sorted({h.rule for h in hits}),
     )
-    verdict = verdict_from(extraction, traj)
+
+
+def code_verdict(task: RolloutTask, traj: Trajectory, *, apply: bool = True) -> JudgeVerdict:
+    """The verdict of the code rules alone (no model)."""
+    verdict = verdict_of(code_hits(task, traj))
+    if apply:
+        apply_verdict(traj, verdict)
+    return verdict
+
+
+async def code_judge_hook(task: RolloutTask, traj: Trajectory) -> JudgeVerdict:
+    """:func:`code_verdict` as a ``RolloutDeps.meu_judge`` hook."""
+    return code_verdict(task, traj)
+
+
+async def judge_user(
+    client: Any, task: RolloutTask, traj: Trajectory, *, apply: bool = True, code: bool = True
+) -> JudgeVerdict:
+    """Code rules plus the LLM's verified paraphrase contradictions (``code=False``: the LLM
+    part alone, for validation); the verdict is stored on ``traj`` unless ``apply=False``."""
+    extraction = await client.structured(
+        paraphrase_messages(task, traj),
+        ParaphraseExtraction,
+        role="judge",
+        purpose="rollout.meu_judge",
+    )
+    found, dropped = llm_hits(extraction, task, traj)
+    verdict = verdict_of([*(code_hits(task, traj) if code else []), *found], dropped)
     if apply:
         apply_verdict(traj, verdict)
     return verdict
 
 
 def meu_judge(client: Any) -> Any:
-    """A ``RolloutDeps.meu_judge`` hook; a judge failure leaves ``user_error`` unset."""
+    """A ``RolloutDeps.meu_judge`` hook; when the LLM fails the code rules' verdict stands
+    (its reason says the LLM part is missing)."""
 
     async def hook(task: RolloutTask, traj: Trajectory) -> JudgeVerdict | None:
         try:
             return await judge_user(client, task, traj)
         except Exception as exc:  # LLMFailure and transport errors: not the episode's fault
-            traj.user_error = None
-            traj.user_error_reason = f"judge failed: {type(exc).__name__}: {exc}"
-            return None
+            verdict = code_verdict(task, traj)
+            traj.user_error_reason = (
+                f"{verdict.reason} (LLM part failed: {type(exc).__name__}: {exc})"
+            )
+            return verdict
 
     return hook
 

@@ -26,6 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from autoforge.rollout.agent import Agent, AgentConfig, ChatClient
 from autoforge.rollout.episode import EnvEpisode, EpisodeConfig, new_trajectory, run_episode
+from autoforge.rollout.goals import task_goals
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge
 from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.trajectory import EndReason, Trajectory
@@ -155,6 +156,16 @@ class RunStats:
         return f"success {shown} (n={self.scored}) infra {self.infra_errors}"
 
 
+def episode_line(traj: Trajectory, done: int, total: int) -> str:
+    """One finished episode as a plain progress line (printed whether or not the output is a
+    terminal, so a long run shows progress in a log file too)."""
+    reward = "-" if traj.reward is None else f"{traj.reward:g}"
+    return (
+        f"[{done}/{total}] {traj.task_id} trial {traj.trial}: reward {reward}, "
+        f"{traj.end_reason.value}, {traj.duration_s:.0f}s"
+    )
+
+
 def _never_raises(fn: EpisodeFn) -> EpisodeFn:
     """``fn``, turning an exception (a bad environment, a bug) into an infra-error trajectory."""
 
@@ -221,6 +232,9 @@ class Runner:
                     self.checkpoint.append(traj)
                 self.stats.add(traj)
                 bar.update(bar_id, advance=1, stats=self.stats.line())
+                if self.progress:
+                    line = episode_line(traj, self.stats.done, self.stats.total)
+                    bar.console.print(line, highlight=False, markup=False)
 
             await self.executor.run(_never_raises(self.episode_fn), jobs, on_done)
         keys = [(t.id, trial) for t in tasks for trial in range(trials)]
@@ -330,7 +344,9 @@ async def rollout_episode(
     else:
         user = LLMUser(deps.client, task, config.user, seed=seed)
     if config.fault_p > 0:
-        user = FaultyUser(user, task.user_known_facts, p=config.fault_p, seed=seed)
+        user = FaultyUser(
+            user, task.user_known_facts, p=config.fault_p, seed=seed, goals=task_goals(task)
+        )
     traj = await run_episode(
         task,
         agent,

@@ -66,6 +66,9 @@ class GoldAction(BaseModel):
     requestor: Literal["assistant", "user"] = "assistant"
     action_id: str | None = None
     compare_args: list[str] | None = None
+    writes: bool | None = Field(
+        default=None, description="the call changes the state (None: not known)"
+    )
 
 
 class EnvAssertion(BaseModel):
@@ -162,8 +165,9 @@ def _known_facts(task: Any) -> dict[str, str]:
 def from_task_model(task: Any) -> TaskSpec:
     """A :class:`TaskSpec` from an ``autoforge.tasks.model.Task`` (duck-typed, no import).
 
-    Its ``final_state_hash`` is S*; its required outputs keep their alternatives; its
-    difficulty is the preset level its metrics meet.
+    Its ``final_state_hash`` is S*; its gold calls (with whether each writes) become the
+    criteria's actions; its required outputs keep their alternatives; its difficulty is the
+    preset level its metrics meet.
     """
     outputs = list(getattr(task, "required_outputs", []))
     texts = [o if isinstance(o, str) else str(o.text) for o in outputs]
@@ -184,7 +188,13 @@ def from_task_model(task: Any) -> TaskSpec:
         required_outputs=texts,
         domain=str(task.env_id),
         difficulty=str(level) if level is not None else None,
-        criteria=EvaluationCriteria(output_alternatives=alternatives),
+        criteria=EvaluationCriteria(
+            output_alternatives=alternatives,
+            actions=[
+                GoldAction(name=str(c.name), arguments=dict(c.arguments), writes=c.writes)
+                for c in getattr(task, "gold_calls", [])
+            ],
+        ),
     )
 
 

@@ -20,9 +20,11 @@ TRAJECTORY_SCHEMA_VERSION = 1
 
 
 class EndReason(StrEnum):
-    """Why an episode ended."""
+    """Why an episode ended (``USER_INCOMPLETE``: the user stopped, after one nudge, with a
+    goal of its checklist still unsaid; see :mod:`autoforge.rollout.goals`)."""
 
     USER_STOP = "user_stop"
+    USER_INCOMPLETE = "user_incomplete"
     AGENT_STOP = "agent_stop"
     TRANSFER = "transfer"
     MAX_TURNS = "max_turns"
@@ -38,7 +40,12 @@ class EndReason(StrEnum):
     @property
     def is_natural(self) -> bool:
         """Ends where the conversation finished (tau2 scores only these; others get 0)."""
-        return self in (EndReason.USER_STOP, EndReason.AGENT_STOP, EndReason.TRANSFER)
+        return self in (
+            EndReason.USER_STOP,
+            EndReason.USER_INCOMPLETE,
+            EndReason.AGENT_STOP,
+            EndReason.TRANSFER,
+        )
 
 
 class TokenUsage(BaseModel):

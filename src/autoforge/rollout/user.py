@@ -1,8 +1,14 @@
 """Simulated users: an LLM playing the customer, a scripted one, and a fault-injecting wrapper.
 
 The LLM user plays the task's scenario with its known facts under a versioned prompt
-(``prompts/user_v2.md``; ``user_v1`` is kept for reproducing older runs); it reveals facts only
-when asked, never invents, and ends with ``###STOP###`` when the goal is met or impossible. Its
+(``prompts/user_v2.md``; ``user_v1`` is kept for reproducing older runs, ``user_v3`` also shows
+the checklist in the prompt but made the embedded 1.5B write the agent's lines: 3 of 6 episodes
+conveyed every goal against 5 of 6 with ``user_v2``); it reveals facts only when asked, never
+invents, and ends with ``###STOP###`` when the goal is met or impossible. It carries a checklist
+(:mod:`goals`): the goals code derived from the task, marked said by code after every
+message. A stop while a request or question is neither said nor declined by the agent (facts
+alone do not hold it) is turned into one nudge ("you still need to ..."); a nudge that says
+none of them, or a second such stop, ends the episode as ``user_incomplete``. Its
 reasoning (``reasoning_content`` or ``<think>`` blocks) is stripped before the agent sees its
 message. Small models need deterministic guards around the prompt (:mod:`user_guards`): the
 first message never stops and is never a refusal, the stop token is found in mangled forms, and
@@ -12,8 +18,9 @@ too small to play the customer, :mod:`user_choice`) code writes the customer's m
 model only judges whether the request is done.
 
 :class:`FaultyUser` wraps any user and, with probability ``p`` per turn, changes a known fact,
-invents one, or stops early, recording each fault; it is the ground truth for validating the
-MEU judge.
+invents one, or stops early, or (decided at the first turn, given the checklist) drops a goal:
+every sentence that would say it is left out. It records each fault; it is the ground truth for
+validating the MEU judge.
 """
 
 from __future__ import annotations
@@ -29,6 +36,15 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, Field
 
 from autoforge.rollout.agent import ChatClient
+from autoforge.rollout.goals import (
+    Goal,
+    checklist_text,
+    conveyed,
+    goal_said,
+    open_goals,
+    stems,
+    task_goals,
+)
 from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.thinking import split_thinking
 from autoforge.rollout.trajectory import FaultRecord, TokenUsage
@@ -55,16 +71,18 @@ from autoforge.rollout.user_guards import (
 
 USER_PROMPT_VERSION = "user_v2"
 
-FaultKind = Literal["change_fact", "invent_fact", "stop_early"]
-FAULT_KINDS: tuple[FaultKind, ...] = ("change_fact", "invent_fact", "stop_early")
+FaultKind = Literal["change_fact", "invent_fact", "stop_early", "drop_goal"]
+FAULT_KINDS: tuple[FaultKind, ...] = ("change_fact", "invent_fact", "stop_early", "drop_goal")
 
 
 @dataclass
 class UserReply:
-    """What the user says next; ``stop`` ends the episode (the text is then not delivered)."""
+    """What the user says next; ``stop`` ends the episode (the text is then not delivered);
+    ``incomplete``: it stopped with a goal of its checklist still unsaid."""
 
     text: str
     stop: bool = False
+    incomplete: bool = False
 
 
 class SimulatedUser(Protocol):
@@ -117,20 +135,27 @@ def uses_choices(version: str = USER_PROMPT_VERSION) -> bool:
     return '"request_done"' in _prompt_parts(version)[1]
 
 
-def render_transcript(lines: Sequence[tuple[str, str]], version: str = USER_PROMPT_VERSION) -> str:
-    """The per-turn message of a transcript prompt: ``Agent: ...`` / ``Customer: ...`` lines."""
+def render_transcript(
+    lines: Sequence[tuple[str, str]], version: str = USER_PROMPT_VERSION, open_goals: str = ""
+) -> str:
+    """The per-turn message of a transcript prompt: ``Agent: ...`` / ``Customer: ...`` lines,
+    and (v3) what the customer still has to say."""
     chat = "\n".join(f"{who}: {' '.join(text.split())}" for who, text in lines)
     template = _prompt_parts(version)[1].replace("{stop_token}", STOP_TOKEN)
-    return template.replace("{transcript}", chat)
+    still = open_goals or "nothing (everything is said)"
+    return template.replace("{transcript}", chat).replace("{open_goals}", still)
 
 
 def render_user_prompt(
-    scenario: str, facts: Mapping[str, str], version: str = USER_PROMPT_VERSION
+    scenario: str,
+    facts: Mapping[str, str],
+    version: str = USER_PROMPT_VERSION,
+    goals: Sequence[Goal] = (),
 ) -> str:
-    """The user's system prompt for a scenario and its facts.
+    """The user's system prompt for a scenario, its facts and (v3) its checklist.
 
     ``{known_facts}`` lists ``- name: value`` (v1); ``{my_facts}`` lists the same facts in the
-    first person, ``- My customer id: C-1`` (v2).
+    first person, ``- My customer id: C-1`` (v2, v3); ``{checklist}`` lists the goals (v3).
     """
     lines = "\n".join(f"- {k}: {v}" for k, v in facts.items()) or "- (none)"
     template = load_user_prompt(version)
@@ -138,6 +163,7 @@ def render_user_prompt(
         template.replace("{scenario}", scenario.strip())
         .replace("{known_facts}", lines)
         .replace("{my_facts}", first_person_facts(facts))
+        .replace("{checklist}", checklist_text(goals, set()))
         .replace("{stop_token}", STOP_TOKEN)
     )
 
@@ -152,10 +178,19 @@ class UserConfig(BaseModel):
         default=None,
         description="deterministic guards (user_guards); None: on except for prompt user_v1",
     )
+    checklist: bool | None = Field(
+        default=None,
+        description="hold the user to its goals (nudge, user_incomplete); None: on with the "
+        "guards (off to reproduce runs before the checklist)",
+    )
 
     def guards_on(self) -> bool:
         """Whether the guards run (off by default for ``user_v1``, to reproduce old runs)."""
         return self.guards if self.guards is not None else self.prompt_version != "user_v1"
+
+    def checklist_on(self) -> bool:
+        """Whether the checklist is enforced (by default with the guards: not for user_v1)."""
+        return self.checklist if self.checklist is not None else self.guards_on()
 
 
 _NUDGE_FIRST = (
@@ -169,6 +204,10 @@ _FIRST_MESSAGE = (
 _NUDGE = (
     "(Stay in the role-play: you are the customer, not an assistant. Write only the "
     "customer's next message.)"
+)
+_NUDGE_GOALS = (
+    "(Do not end the chat yet: you still need to tell the agent this: {goals}. Write the "
+    "customer's next message saying it, without ending the chat.)"
 )
 
 
@@ -193,8 +232,11 @@ class LLMUser:
         self.facts = dict(task.user_known_facts)
         self.terms = request_terms(task.scenario, task.user_known_facts)
         self.chat: list[tuple[str, str]] = []
+        self.goals = task_goals(task) if self.config.checklist_on() else []
+        self.delivered: list[str] = []
+        self.nudged = False
         system = render_user_prompt(
-            task.scenario, task.user_known_facts, self.config.prompt_version
+            task.scenario, task.user_known_facts, self.config.prompt_version, self.goals
         )
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
 
@@ -212,8 +254,44 @@ class LLMUser:
             chat = "\n".join(f"{who}: {text}" for who, text in self.chat)
             turn = _FIRST_MESSAGE.replace("{transcript}", chat)
         else:
-            turn = render_transcript(self.chat, version)
+            turn = render_transcript(self.chat, version, self._still_open())
         return [self.messages[0], {"role": "user", "content": turn}]
+
+    def _open(self) -> list[Goal]:
+        """The goals not yet said in a delivered message nor declined by the agent."""
+        heard = [text for who, text in self.chat if who == "Agent"]
+        return open_goals(self.goals, self.delivered, heard)
+
+    def _still_open(self) -> str:
+        return "; ".join(g.text for g in self._open())
+
+    async def _hold_to_goals(self, reading: Reading, ctx: TurnContext) -> tuple[Reading, bool]:
+        """A stop while goals are open: kept when it says one of them (then not a stop),
+        else nudged once; ``(reading, incomplete)``."""
+        left = self._open()
+        if not reading.stop or all(g.kind == "fact" for g in left):
+            return reading, False  # facts alone never hold a stop: the agent may not need them
+        keys = {g.key for g in left}
+        if conveyed(left, [*self.delivered, reading.text]) & keys:
+            self.notes.append(f"turn {self.turns}: a stop that says an open goal; kept talking")
+            return Reading(reading.text, False, reading.notes, None), False
+        names = [g.key for g in left]
+        if self.nudged:
+            self.notes.append(f"turn {self.turns}: stopped again with {names} open")
+            return reading, True
+        self.nudged = True
+        nudge = _NUDGE_GOALS.replace("{goals}", "; ".join(g.text for g in left))
+        retry = [*self._request(), {"role": "assistant", "content": reading.text}]
+        again = read_reply(
+            await self._generate([*retry, {"role": "user", "content": nudge}]), ctx, guards=True
+        )
+        said = conveyed(left, [*self.delivered, again.text]) & keys
+        self.notes.append(
+            f"turn {self.turns}: stopped with {names} open; nudged, said {sorted(said)}"
+        )
+        if said and again.problem is None:
+            return Reading(again.text, False, again.notes, None), False
+        return reading, True
 
     async def _choose(self, ctx: TurnContext) -> Reading:
         """``user_choice_v1``: code answers questions; the model only says whether the request
@@ -320,11 +398,14 @@ class LLMUser:
             reading = read_reply(visible, ctx, guards=guards)
         if guards and reading.problem is not None:
             reading = await self._repair(visible, reading, ctx)
+        reading, incomplete = await self._hold_to_goals(reading, ctx)
         self.notes.extend(f"turn {self.turns}: {note}" for note in reading.notes)
         said = f"{reading.text} {STOP_TOKEN}".strip() if reading.stop else reading.text
         self.messages.append({"role": "assistant", "content": said if guards else visible})
         self.chat.append(("Customer", said))
-        return UserReply(text=reading.text, stop=reading.stop)
+        if not reading.stop:
+            self.delivered.append(reading.text)
+        return UserReply(text=reading.text, stop=reading.stop, incomplete=incomplete)
 
 
 class ScriptedUser:
@@ -368,8 +449,26 @@ def perturb(value: str) -> str:
     return "unknown"
 
 
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+
+
+def without_goal(text: str, goal: Goal) -> str:
+    """``text`` without the sentences that would say ``goal`` (those that say it, or that
+    name its words or values when the rest still says it)."""
+    parts = [s for s in _SENTENCE_END.split(text.strip()) if s]
+    kept = [s for s in parts if not goal_said(goal, s)]
+    if goal_said(goal, " ".join(kept)):
+        named = set(goal.words) | {v.lower() for v in goal.values}
+        kept = [s for s in kept if not (stems(s) & named)]
+    return " ".join(kept)
+
+
 class FaultyUser:
-    """Wraps a user; with probability ``p`` per turn injects one fault and records it."""
+    """Wraps a user; with probability ``p`` per turn injects one fault and records it.
+
+    ``drop_goal`` needs the checklist (``goals``): at the first turn, with probability ``p``, it
+    picks a request or question goal and leaves it out of every later message.
+    """
 
     def __init__(
         self,
@@ -380,12 +479,15 @@ class FaultyUser:
         seed: int = 0,
         kinds: Sequence[FaultKind] = FAULT_KINDS,
         max_faults: int = 1,
+        goals: Sequence[Goal] = (),
     ) -> None:
         self.inner = inner
         self.facts = dict(facts)
         self.p = p
         self.rng = random.Random(seed)
-        self.kinds = list(kinds)
+        self.kinds = [k for k in kinds if k != "drop_goal"]
+        self.droppable = [g for g in goals if g.kind != "fact"] if "drop_goal" in kinds else []
+        self.dropped: Goal | None = None
         self.max_faults = max_faults
         self.turn = 0
         self.faults: list[FaultRecord] = []
@@ -418,9 +520,20 @@ class FaultyUser:
         extra = f" By the way, my {name} is {invented}."
         return UserReply((text + extra).strip()), f"invented {name} {invented!r}"
 
+    def _drop(self, reply: UserReply) -> UserReply:
+        """Decide the drop at the first turn; leave the dropped goal out of every message."""
+        if self.turn == 1 and self.droppable and self.rng.random() < self.p:
+            self.dropped = self.rng.choice(self.droppable)
+            detail = f"left out {self.dropped.key}: {self.dropped.text}"
+            self.faults.append(FaultRecord(kind="drop_goal", turn=1, detail=detail))
+        if self.dropped is None or reply.stop:
+            return reply
+        text = without_goal(reply.text, self.dropped)
+        return UserReply(text or "Hi, I need some help, please.", incomplete=reply.incomplete)
+
     async def reply(self, agent_text: str) -> UserReply:
-        reply = await self.inner.reply(agent_text)
         self.turn += 1
+        reply = self._drop(await self.inner.reply(agent_text))
         if reply.stop or len(self.faults) >= self.max_faults or self.rng.random() >= self.p:
             return reply
         for kind in self.rng.sample(self.kinds, len(self.kinds)):

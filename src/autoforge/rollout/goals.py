@@ -1,0 +1,347 @@
+"""The simulated user's checklist: what it must get across, derived from the task by code.
+
+A user that says only part of what it came for turns a task into a different, easier one, and
+the agent is then scored (and trained) on a task nobody asked. So code, not the user model,
+decides what must be said and whether it was said:
+
+- a *request* goal per state-changing gold call (its tool name, e.g. ``add_review``), or, when
+  the task does not say which calls write, per imperative sentence of the user's request;
+- a *question* goal per question sentence of the request (``Can you tell me ...?``): the
+  required outputs the agent must answer;
+- a *fact* goal per user fact the agent will need: one whose value is a gold call argument or
+  is written in the request.
+
+:func:`task_goals` is the one place that reads the task for this (scenario text, user facts,
+gold calls); everything else works on :class:`Goal`. :func:`conveyed` marks a goal said when
+the user's messages hold its values (a fact, exactly) and its words (a request: the tool's
+noun and its verb or a synonym; a question: most of its content words): literal matching, not
+the model's word. :func:`refused` marks goals the agent declined ("I can't ...") naming them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from autoforge.rollout.task import RolloutTask, task_criteria
+from autoforge.rollout.user_guards import fact_label, task_request
+
+GoalKind = Literal["request", "question", "fact"]
+
+#: Verbs a customer uses for the same write, by the verb a tool name starts with.
+VERB_CLASSES: tuple[frozenset[str], ...] = (
+    frozenset(
+        {
+            "add",
+            "create",
+            "place",
+            "make",
+            "post",
+            "leave",
+            "write",
+            "submit",
+            "put",
+            "open",
+            "book",
+            "buy",
+            "purchase",
+            "order",
+            "new",
+            "register",
+            "give",
+        }
+    ),
+    frozenset(
+        {
+            "update",
+            "change",
+            "modify",
+            "edit",
+            "set",
+            "correct",
+            "switch",
+            "move",
+            "rename",
+            "adjust",
+        }
+    ),
+    frozenset({"cancel", "delete", "remove", "drop", "withdraw", "close", "stop", "void"}),
+    frozenset({"return", "refund", "send"}),
+    frozenset({"exchange", "swap", "replace"}),
+    frozenset({"pay", "charge", "settle"}),
+    frozenset({"apply", "redeem", "use"}),
+)
+_WORD = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
+_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+_SKIP_SENTENCE = re.compile(r"^(?:hi|hello|hey|dear|i'?m |i am |my |for reference)\b", re.I)
+_STOPWORDS = frozenset(
+    [
+        "about",
+        "also",
+        "account",
+        "agent",
+        "could",
+        "details",
+        "does",
+        "from",
+        "have",
+        "hello",
+        "help",
+        "know",
+        "like",
+        "need",
+        "please",
+        "tell",
+        "thank",
+        "thanks",
+        "that",
+        "their",
+        "them",
+        "then",
+        "there",
+        "this",
+        "want",
+        "what",
+        "when",
+        "which",
+        "with",
+        "would",
+        "your",
+        "yours",
+        "some",
+    ]
+)
+_REFUSAL = re.compile(
+    r"\b(?:can ?not|can'?t|unable to|not able to|not possible|isn'?t possible|no way to"
+    r"|don'?t have (?:a|the|any) (?:tool|way|option)|not allowed|won'?t be able)\b",
+    re.I,
+)
+
+
+class Goal(BaseModel):
+    """One thing the user must get across.
+
+    ``values``: exact values that must all be said (normalized, whole tokens); ``verbs``: one of
+    them must be said (empty: none needed); ``words``: content stems, at least ``need`` of
+    which must be said.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    kind: GoalKind
+    text: str
+    values: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+    need: int = 0
+
+
+# --------------------------------------------------------------------------- text matching
+
+
+def normal(text: str) -> str:
+    """Lowercase, ``_`` as a space, ``$`` and thousands separators dropped."""
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text.lower()).replace("$", "")
+    return text.replace("_", " ")
+
+
+def stems(text: str) -> set[str]:
+    """Content words of four letters or more cut to five, plus every token with a digit."""
+    words = _WORD.findall(normal(text))
+    numbered = {w for w in words if any(ch.isdigit() for ch in w)}
+    return numbered | {w[:5] for w in words if len(w) >= 4 and w not in _STOPWORDS | numbered}
+
+
+def has_value(text: str, value: str) -> bool:
+    """Whether ``value`` occurs in ``text`` as a whole token (normalized)."""
+    want = normal(value).strip()
+    if not want:
+        return True
+    pattern = r"(?<![a-z0-9])" + re.escape(want) + r"(?![a-z0-9])"
+    return re.search(pattern, normal(text)) is not None
+
+
+def goal_said(goal: Goal, text: str) -> bool:
+    """Whether ``text`` (the user's messages so far) conveys ``goal``."""
+    if not all(has_value(text, v) for v in goal.values):
+        return False
+    words = set(_WORD.findall(normal(text)))
+    if goal.verbs and not words & set(goal.verbs):
+        return False
+    return len(stems(text) & set(goal.words)) >= goal.need
+
+
+def conveyed(goals: Sequence[Goal], user_texts: Iterable[str]) -> set[str]:
+    """Keys of the goals the user's messages convey (together, not one message each)."""
+    text = "\n".join(user_texts)
+    return {g.key for g in goals if goal_said(g, text)}
+
+
+def refused(goals: Sequence[Goal], agent_texts: Iterable[str]) -> set[str]:
+    """Keys of the goals an agent message declines: a refusal that names the goal's words or
+    values (the user may then stop without saying the rest of it)."""
+    out: set[str] = set()
+    for text in agent_texts:
+        if not _REFUSAL.search(text):
+            continue
+        found = stems(text)
+        for goal in goals:
+            if found & set(goal.words) or any(has_value(text, v) for v in goal.values):
+                out.add(goal.key)
+    return out
+
+
+def open_goals(
+    goals: Sequence[Goal], user_texts: Sequence[str], agent_texts: Sequence[str]
+) -> list[Goal]:
+    """The goals neither said by the user nor declined by the agent, in order."""
+    done = conveyed(goals, user_texts) | refused(goals, agent_texts)
+    return [g for g in goals if g.key not in done]
+
+
+def checklist_text(goals: Sequence[Goal], said: set[str]) -> str:
+    """The checklist as lines, ``- [x] ...`` for said goals and ``- [ ] ...`` for the rest."""
+    lines = [f"- [{'x' if g.key in said else ' '}] {g.text}" for g in goals]
+    return "\n".join(lines) or "- (nothing to ask for)"
+
+
+# --------------------------------------------------------------------------- derivation
+
+
+def _leaves(value: Any) -> Iterable[str]:
+    if isinstance(value, Mapping):
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v)
+    elif isinstance(value, bool):
+        yield "yes" if value else "no"
+    elif value is not None and value != "":
+        yield str(value)
+
+
+def fact_leaves(value: str) -> list[str]:
+    """The values a fact holds: itself, or the leaves of a JSON object/list fact."""
+    if value[:1] in "{[":
+        try:
+            return list(_leaves(json.loads(value)))
+        except json.JSONDecodeError:
+            pass
+    return [value]
+
+
+def request_sentences(scenario: str) -> list[str]:
+    """The sentences of the user's request (its ``What you ask for:`` line, else the scenario's
+    first paragraph), without greetings, self-introductions and reference notes."""
+    request = task_request(scenario) or scenario.strip().split("\n\n")[0]
+    parts = [s.strip() for s in _SENTENCE.split(" ".join(request.split()))]
+    return [s for s in parts if s and not _SKIP_SENTENCE.match(s)]
+
+
+def _stem_goal(key: str, kind: GoalKind, sentence: str, share: float) -> Goal:
+    words = tuple(sorted(stems(sentence)))
+    return Goal(
+        key=key,
+        kind=kind,
+        text=sentence,
+        words=words,
+        need=max(1, math.ceil(share * len(words))) if words else 0,
+    )
+
+
+def _verb_class(verb: str) -> tuple[str, ...]:
+    for group in VERB_CLASSES:
+        if verb in group:
+            return tuple(sorted(group))
+    return (verb,)
+
+
+def _request_goal(index: int, name: str, sentences: list[str], distinct: list[str]) -> Goal:
+    """The request goal of one write call: its verb (or a synonym) and its other name words,
+    plus the user-known values that tell it apart from another call of the same tool."""
+    parts = [p for p in name.lower().replace("-", "_").split("_") if p]
+    verbs = _verb_class(parts[0]) if len(parts) > 1 else ()
+    nouns = tuple(sorted(stems(" ".join(parts[1:] if verbs else parts))))
+    label = " ".join(parts)
+    text = next(
+        (s for s in sentences if stems(label) <= stems(s) and not s.endswith("?")),
+        f"Ask the agent to {label}.",
+    )
+    return Goal(
+        key=f"request:{index}:{name}",
+        kind="request",
+        text=text,
+        values=tuple(distinct),
+        verbs=verbs,
+        words=nouns,
+        need=math.ceil(len(nouns) / 2),
+    )
+
+
+def _write_goals(task: RolloutTask, sentences: list[str], facts: list[str]) -> list[Goal] | None:
+    """Request goals from the gold calls that write; ``None`` when the task does not say."""
+    actions = [a for a in task_criteria(task).actions if a.requestor != "user"]
+    if not actions or all(a.writes is None for a in actions):
+        return None
+    writes = [a for a in actions if a.writes]
+    known = {normal(v) for v in facts if len(v) >= 3}
+    held = [{normal(v) for v in _leaves(a.arguments)} & known for a in writes]
+    goals: list[Goal] = []
+    for i, action in enumerate(writes):
+        twins = [held[j] for j, w in enumerate(writes) if w.name == action.name and j != i]
+        common = held[i].intersection(*twins)
+        distinct = sorted(held[i] - common) if twins else []
+        goal = _request_goal(i, action.name, sentences, distinct)
+        same = [
+            g
+            for g in goals
+            if (g.verbs, g.words, g.values) == (goal.verbs, goal.words, goal.values)
+        ]
+        if not same:  # the same write twice with nothing to tell them apart: one goal
+            goals.append(goal)
+    return goals
+
+
+def _fact_goals(task: RolloutTask, request: str) -> list[Goal]:
+    """A goal per fact the agent needs: its value is a gold call argument or in the request."""
+    args = {normal(v) for a in task_criteria(task).actions for v in _leaves(a.arguments)}
+    goals = []
+    for name, value in task.user_known_facts.items():
+        leaves = [v for v in fact_leaves(str(value)) if v.strip()]
+        if leaves and any(normal(v) in args or has_value(request, v) for v in leaves):
+            shown = ", ".join(leaves)
+            goals.append(
+                Goal(
+                    key=f"fact:{name}",
+                    kind="fact",
+                    values=tuple(leaves),
+                    text=f"My {fact_label(name)}: {shown}",
+                )
+            )
+    return goals
+
+
+def task_goals(task: RolloutTask) -> list[Goal]:
+    """The user's checklist for ``task``: requests, then questions, then facts.
+
+    The one place that reads the task for goals: a richer task (explicit user goals) only
+    needs this function to change.
+    """
+    sentences = request_sentences(task.scenario)
+    facts = [v for value in task.user_known_facts.values() for v in fact_leaves(str(value))]
+    requests = _write_goals(task, sentences, facts)
+    if requests is None:
+        asks = [s for s in sentences if not s.endswith("?")]
+        requests = [_stem_goal(f"request:{i}", "request", s, 0.5) for i, s in enumerate(asks)]
+    questions = [
+        _stem_goal(f"question:{i}", "question", s, 0.6)
+        for i, s in enumerate(s for s in sentences if s.endswith("?"))
+    ]
+    return [*requests, *questions, *_fact_goals(task, " ".join(sentences))]

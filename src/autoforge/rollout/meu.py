@@ -1,0 +1,179 @@
+"""MEU (Mistake by the End User) decided by code where code can decide.
+
+Pure rules over the transcript and the task, each firing with its evidence:
+
+- ``goal_unsaid``: the user ended the chat (``user_stop`` / ``user_incomplete``) after the
+  agent had finished what it was told, with a request or question of its checklist
+  (:mod:`goals`) never said and never declined by the agent: it dropped part of its task;
+- ``stopped_early``: the user ended the chat in answer to a question of the agent, with a goal
+  still open (it walked out mid-conversation);
+- ``contradicted_fact``: a user message gives a value one character off a scenario fact (a
+  mistyped id, a changed digit), or names a fact by its label with another value
+  ("my order id is ORD-2" when it is ORD-1);
+- ``invented_identifier``: a user message holds an id-like token (three or more characters with
+  a digit, or an e-mail address) found nowhere in the scenario, its facts, or the chat before.
+
+What needs language understanding (a contradiction in paraphrase, "I live in Paris" when the
+scenario says Rome, or the user contradicting itself) is left to the LLM part of the judge
+(:mod:`judge`), whose claims are checked against quotes. :func:`code_verdict` returns a
+:class:`~autoforge.rollout.judge.JudgeVerdict` whose ``rules`` name what fired.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from pydantic import BaseModel
+
+from autoforge.rollout.goals import Goal, fact_leaves, normal, open_goals, task_goals
+from autoforge.rollout.task import RolloutTask
+from autoforge.rollout.thinking import visible_text
+from autoforge.rollout.trajectory import EndReason, Trajectory
+from autoforge.rollout.user_guards import asks_for_information, fact_label
+
+CODE_RULES = ("goal_unsaid", "stopped_early", "contradicted_fact", "invented_identifier")
+#: The fault kind (``FaultyUser``) each rule detects, for validation.
+RULE_FAULTS: dict[str, str] = {
+    "goal_unsaid": "drop_goal",
+    "stopped_early": "stop_early",
+    "contradicted_fact": "change_fact",
+    "invented_identifier": "invent_fact",
+    "llm_contradiction": "change_fact",
+}
+_TOKEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#?[A-Za-z]*[\w-]*\d[\w-]*")
+MIN_TOKEN = 3
+
+
+class RuleHit(BaseModel):
+    """One rule that fired, with the user turn (1-based; 0: the episode) and its evidence."""
+
+    rule: str
+    turn: int = 0
+    evidence: str
+
+
+def _user_messages(traj: Trajectory) -> list[str]:
+    return [str(m.get("content") or "") for m in traj.messages if m.get("role") == "user"]
+
+
+def _agent_messages(traj: Trajectory) -> list[str]:
+    return [
+        visible_text(dict(m))
+        for m in traj.messages
+        if m.get("role") == "assistant" and m.get("content")
+    ]
+
+
+def stop_hits(goals: Sequence[Goal], traj: Trajectory) -> list[RuleHit]:
+    """``stopped_early`` for a user stop in answer to an agent's question for information (or
+    before saying anything); else ``goal_unsaid`` for each request or question left unsaid (a
+    fact the agent found another way is not the user's to say)."""
+    if traj.end_reason not in (EndReason.USER_STOP, EndReason.USER_INCOMPLETE):
+        return []
+    agent, user = _agent_messages(traj), _user_messages(traj)
+    left = open_goals(goals, user, agent)
+    asked = not user or (bool(agent) and asks_for_information(agent[-1]))
+    if asked and traj.end_reason == EndReason.USER_STOP:
+        last = " ".join(agent[-1].split())[-80:] if agent else ""
+        why = f"stopped after the question {last!r}" if user else "stopped before saying anything"
+        return [RuleHit(rule="stopped_early", evidence=why)]
+    return [
+        RuleHit(rule="goal_unsaid", evidence=f"never said: {g.text}")
+        for g in left
+        if g.kind != "fact"
+    ]
+
+
+def one_off(text: str, value: str) -> str | None:
+    """A token of ``text`` as long as ``value`` that differs from it in exactly one letter or
+    digit (case-insensitive; not part of a longer word; "Ann Lee" vs "ann.lee" is no change)."""
+    n, low, want = len(value), text.lower(), value.lower()
+    if n < MIN_TOKEN:
+        return None
+    for i in range(len(text) - n + 1):
+        window = low[i : i + n]
+        diff = [(a, b) for a, b in zip(window, want, strict=True) if a != b]
+        if len(diff) != 1 or not (diff[0][0].isalnum() and diff[0][1].isalnum()):
+            continue
+        before = low[i - 1] if i > 0 else " "
+        after = low[i + n] if i + n < len(low) else " "
+        if not (before.isalnum() or after.isalnum()):
+            return text[i : i + n]
+    return None
+
+
+def _labelled(text: str, name: str, value: str) -> str | None:
+    """Another value given for fact ``name`` by its label ("my order id is X")."""
+    label = re.escape(fact_label(name)).replace(r"\ ", r"[\s_-]+")
+    match = re.search(rf"\b{label}\s*(?:is|:|=|was)?\s*([\w.@+-]+)", text, re.I)
+    if match is None:
+        return None
+    said = match.group(1).strip(".")
+    if not any(ch.isdigit() for ch in said) or normal(said) == normal(value):
+        return None  # only values with digits: words after a label are too often not a value
+    return said
+
+
+def fact_hits(turn: int, text: str, facts: Mapping[str, str]) -> list[RuleHit]:
+    """``contradicted_fact`` in one user message."""
+    hits = []
+    for name, raw in facts.items():
+        for value in fact_leaves(str(raw)):
+            if normal(value) in normal(text):
+                continue
+            wrong = one_off(text, value) or _labelled(text, name, value)
+            if wrong is not None:
+                hits.append(
+                    RuleHit(
+                        rule="contradicted_fact",
+                        turn=turn,
+                        evidence=f"{name}: said {wrong!r}, scenario {value!r}",
+                    )
+                )
+    return hits
+
+
+def _tokens(text: str) -> Iterable[str]:
+    for match in _TOKEN.finditer(text):
+        token = match.group(0).strip(".-")
+        if len(token) >= MIN_TOKEN:
+            yield token
+
+
+def invented_hits(turn: int, text: str, known: str, flagged: Sequence[RuleHit]) -> list[RuleHit]:
+    """``invented_identifier`` in one user message, given everything the user could know."""
+    hits = []
+    seen = normal(known)
+    for token in _tokens(text):
+        low = normal(token)
+        if low in seen or any(low in h.evidence.lower() for h in flagged):
+            continue
+        hits.append(RuleHit(rule="invented_identifier", turn=turn, evidence=repr(token)))
+    return hits
+
+
+def _seen(message: Mapping[str, object]) -> str:
+    if message.get("role") == "assistant":
+        return visible_text(dict(message))
+    content = message.get("content")
+    return content if isinstance(content, str) and message.get("role") == "tool" else ""
+
+
+def code_hits(
+    task: RolloutTask, traj: Trajectory, goals: Sequence[Goal] | None = None
+) -> list[RuleHit]:
+    """Every code rule that fires on the episode, in transcript order (stop rules last)."""
+    facts = {k: str(v) for k, v in task.user_known_facts.items()}
+    known = [task.scenario, *(v for raw in facts.values() for v in fact_leaves(raw))]
+    hits: list[RuleHit] = []
+    turn = 0
+    for message in traj.messages:
+        if message.get("role") == "user":
+            turn += 1
+            text = str(message.get("content") or "")
+            found = fact_hits(turn, text, facts)
+            hits += found + invented_hits(turn, text, "\n".join(known), found)
+        elif message.get("role") != "system":
+            known.append(_seen(message))
+    return hits + stop_hits(task_goals(task) if goals is None else goals, traj)
