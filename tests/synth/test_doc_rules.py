@@ -193,3 +193,18 @@ def test_a_one_sided_schema_bound_guards_without_an_infinite_name() -> None:
         assert "at least 0" in str(exc)
     else:
         raise AssertionError("a price below the minimum must be refused")
+
+
+def test_a_status_field_holding_objects_is_no_status_list() -> None:
+    from autoforge.env.spec import Attribute, CollectionSchema
+    from autoforge.synth.doc_rules import status_values
+
+    coll = CollectionSchema(
+        name="devices",
+        primary_key="id",
+        attributes=[Attribute(name="id", type="id"), Attribute(name="last_error_status")],
+    )
+    state = {"devices": {"d1": {"id": "d1", "last_error_status": {"code": 3}}}}
+    assert status_values(coll, state) is None  # it used to raise TypeError: unhashable dict
+    state["devices"]["d2"] = {"id": "d2", "last_error_status": "failing"}
+    assert status_values(coll, state) == ("last_error_status", ["failing"])

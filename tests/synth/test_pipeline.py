@@ -152,3 +152,23 @@ async def test_data_mode_writes_the_initial_state(tmp_path: Path, todo_docs: Too
     assert report.conformance is not None and report.conformance["ok"], report.conformance
     # no state-design LLM calls in data mode
     assert report.usage.calls >= 1
+
+
+async def test_an_unexpected_error_in_one_tool_fails_that_tool_only(
+    todo_docs: ToolDocs, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from autoforge.synth import pipeline
+
+    real = pipeline.synthesize_tool
+
+    async def flaky(client: Any, job: Any, settings: Any) -> Any:
+        if job.ctx.spec.name == "list_tasks":
+            raise TypeError("unhashable type: 'dict'")  # a rule meeting an unexpected shape
+        return await real(client, job, settings)
+
+    monkeypatch.setattr(pipeline, "synthesize_tool", flaky)
+    report = await synthesize(todo_docs, tmp_path / "todo", dispatcher(ANSWERS))
+    status = {t.name: t.status for t in report.tools}
+    assert status["list_tasks"] == "failed" and status["get_task"] == "accepted"
+    failed = next(t for t in report.tools if t.name == "list_tasks")
+    assert failed.errors == ["TypeError: unhashable type: 'dict'"]

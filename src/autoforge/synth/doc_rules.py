@@ -113,8 +113,9 @@ def status_values(coll: CollectionSchema, state: Any = None) -> tuple[str, list[
         if attr.enum:
             return attr.name, list(attr.enum)
         records = (state or {}).get(coll.name) or {}
-        seen = {r.get(attr.name) for r in records.values() if isinstance(r, dict)}
-        values = sorted(v for v in seen if isinstance(v, str))
+        # only string values are statuses: a field named like one may hold an object
+        strings = (r.get(attr.name) for r in records.values() if isinstance(r, dict))
+        values = sorted({v for v in strings if isinstance(v, str)})
         if values:
             return attr.name, values
     return None

@@ -259,15 +259,36 @@ async def _phase2(
             resumed.append(spec.name)
             reporter.tool(spec.name, f"{rec.report.status} (stored)")
         else:
-            job, c = _job(spec, p1, docs, policy, conv)
-            reporter.tool(spec.name, f"{c.cls}{' plain' if c.plain else ''}: synthesizing")
-            outcome = await synthesize_tool(client, job, settings)
-            rec = ToolRecord(fingerprint=fp, report=outcome.report, code=outcome.code)
+            rec = await _synthesize_one(
+                spec, p1, docs, policy, conv, client, settings, fp, reporter
+            )
             store.save_tool(rec)
             reporter.tool(spec.name, f"{rec.report.status} ({rec.report.source})")
         records.append(rec)
         reporter.advance()
     return records, resumed
+
+
+async def _synthesize_one(
+    spec: ToolSpec,
+    p1: Phase1,
+    docs: ToolDocs,
+    policy: str | None,
+    conv: Conventions,
+    client: LLMClient,
+    settings: SynthSettings,
+    fp: str,
+    reporter: Reporter,
+) -> ToolRecord:
+    """One tool; an unexpected error is this tool's recorded failure, never the run's end."""
+    try:
+        job, c = _job(spec, p1, docs, policy, conv)
+        reporter.tool(spec.name, f"{c.cls}{' plain' if c.plain else ''}: synthesizing")
+        outcome = await synthesize_tool(client, job, settings)
+    except Exception as exc:  # a rule or template that met a shape it did not expect
+        report = ToolReport(name=spec.name, cls="unknown", errors=[f"{type(exc).__name__}: {exc}"])
+        return ToolRecord(fingerprint=fp, report=report, code=None)
+    return ToolRecord(fingerprint=fp, report=outcome.report, code=outcome.code)
 
 
 def _header(name: str) -> str:
