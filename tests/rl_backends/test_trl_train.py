@@ -68,7 +68,7 @@ def trained(tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], tmp_path
 
     erpo = ERPOConfig(group_size=4, tasks_per_batch=2, max_sampling_rounds=2)
     episode = TokenEpisodeConfig(
-        max_completion_tokens=100, max_turn_tokens=16, max_steps=6, fault_p=0.3
+        max_completion_tokens=100, max_turn_tokens=16, max_steps=6, fault_p=0.15
     )
     model = tiny_qwen2(tokenizer, seed=0)
     before = {n: p.detach().clone() for n, p in model.named_parameters()}
