@@ -70,9 +70,12 @@ async def test_forge_from_docs_with_scripted_llm(
     for name in ARTIFACTS:
         assert (out / name).is_file(), name
     assert [s for s in STAGES if manifest.stages[s].status != "done"] == []
-    assert {r.purpose for r in requests} >= {"synth.state.entities", "synth.tool"}
+    purposes = {r.purpose for r in requests}
+    # the example's OpenAPI document types every return: the state is read from its schemas
+    # without a model call; the (scripted) LLM writes only the tools no template covers
+    assert "synth.tool" in purposes and not any(p.startswith("synth.state") for p in purposes)
     env_stage = manifest.stages["environment"]
-    assert env_stage.detail["mode"] == "docs"  # the state was designed by the (scripted) LLM
+    assert env_stage.detail["mode"] == "docs"
     assert env_stage.tokens.calls == len(requests) and env_stage.tokens.total > 0
     assert manifest.stages["tasks"].tokens.calls == 0  # task synthesis is deterministic here
     # the environment was synthesized from the docs: failed tools are left out, the rest load

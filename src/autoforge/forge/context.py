@@ -151,7 +151,8 @@ def resolve_inputs(options: ForgeOptions) -> Inputs:
     if options.example is not None:
         root = _example_dir(options.example)
         if not docs:
-            docs = [p for p in (root / "tools.openai.json", root / "openapi.yaml") if p.is_file()]
+            # the OpenAPI document first: it types what each tool returns (finder tools, entities)
+            docs = [p for p in (root / "openapi.yaml", root / "tools.openai.json") if p.is_file()]
             docs = docs[:1]
         if policy is None and (root / "policy.md").is_file():
             policy = root / "policy.md"
