@@ -29,7 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from autoforge.rollout.task import RolloutTask, task_criteria
-from autoforge.rollout.user_guards import fact_label, task_request
+from autoforge.rollout.user_guards import STOPWORDS, WORD_RE, fact_label, task_request
 
 GoalKind = Literal["request", "question", "fact"]
 
@@ -76,46 +76,11 @@ VERB_CLASSES: tuple[frozenset[str], ...] = (
     frozenset({"pay", "charge", "settle"}),
     frozenset({"apply", "redeem", "use"}),
 )
-_WORD = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
 _SKIP_SENTENCE = re.compile(r"^(?:hi|hello|hey|dear|i'?m |i am |my |for reference)\b", re.I)
-_STOPWORDS = frozenset(
-    [
-        "about",
-        "also",
-        "account",
-        "agent",
-        "could",
-        "details",
-        "does",
-        "from",
-        "have",
-        "hello",
-        "help",
-        "know",
-        "like",
-        "need",
-        "please",
-        "tell",
-        "thank",
-        "thanks",
-        "that",
-        "their",
-        "them",
-        "then",
-        "there",
-        "this",
-        "want",
-        "what",
-        "when",
-        "which",
-        "with",
-        "would",
-        "your",
-        "yours",
-        "some",
-    ]
-)
+# the guards' filler words, less the ones a goal may hinge on ("the customer's assistance"), plus
+# request filler ("could", "some", "account") that names no goal
+_STOPWORDS = (STOPWORDS - {"assistance", "customer", "goal"}) | {"account", "could", "some"}
 _REFUSAL = re.compile(
     r"\b(?:can ?not|can'?t|unable to|not able to|not possible|isn'?t possible|no way to"
     r"|don'?t have (?:a|the|any) (?:tool|way|option)|not allowed|won'?t be able)\b",
@@ -153,7 +118,7 @@ def normal(text: str) -> str:
 
 def stems(text: str) -> set[str]:
     """Content words of four letters or more cut to five, plus every token with a digit."""
-    words = _WORD.findall(normal(text))
+    words = WORD_RE.findall(normal(text))
     numbered = {w for w in words if any(ch.isdigit() for ch in w)}
     return numbered | {w[:5] for w in words if len(w) >= 4 and w not in _STOPWORDS | numbered}
 
@@ -171,7 +136,7 @@ def goal_said(goal: Goal, text: str) -> bool:
     """Whether ``text`` (the user's messages so far) conveys ``goal``."""
     if not all(has_value(text, v) for v in goal.values):
         return False
-    words = set(_WORD.findall(normal(text)))
+    words = set(WORD_RE.findall(normal(text)))
     if goal.verbs and not words & set(goal.verbs):
         return False
     return len(stems(text) & set(goal.words)) >= goal.need

@@ -110,7 +110,7 @@ def task_request(scenario: str) -> str | None:
     return match.group(1).strip() if match else None
 
 
-_STOPWORDS = frozenset(
+STOPWORDS = frozenset(
     [
         "about",
         "agent",
@@ -147,14 +147,14 @@ _STOPWORDS = frozenset(
         "yours",
     ]
 )
-_WORD_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
+WORD_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
 _IGNORED_LINES_RE = re.compile(r"^\s*(?:your persona|what you do not know)\s*:.*$", re.I | re.M)
 
 
 def _stems(text: str) -> set[str]:
     """Content words of at least four letters, cut to five (``cancelled`` -> ``cance``)."""
-    words = _WORD_RE.findall(text.lower())
-    return {w[:5] for w in words if len(w) >= 4 and w not in _STOPWORDS} | {
+    words = WORD_RE.findall(text.lower())
+    return {w[:5] for w in words if len(w) >= 4 and w not in STOPWORDS} | {
         w for w in words if any(ch.isdigit() for ch in w)
     }
 
@@ -171,7 +171,7 @@ def mentions_request(text: str, terms: frozenset[str]) -> bool:
 
 
 def _norm(text: str) -> str:
-    return " ".join(_WORD_RE.findall(text.lower()))
+    return " ".join(WORD_RE.findall(text.lower()))
 
 
 def is_echo(text: str, heard: tuple[str, ...], earlier: tuple[str, ...]) -> bool:
