@@ -39,6 +39,7 @@ from autoforge.tooldocs.importers.openapi import (
     Param,
     assign_names,
     collect_operations,
+    convert_openapi30_node,
     flatten_object,
     info_text,
     op_description,
@@ -79,18 +80,9 @@ class _Dialect:
             out["type"] = "string"
             out.setdefault("format", "binary")
         self._drop_malformed(out)
-        if out.pop("x-nullable", False) is True:
-            kind = out.get("type")
-            if isinstance(kind, str):
-                out["type"] = [kind, "null"]
-            if isinstance(out.get("enum"), list) and None not in out["enum"]:
-                out["enum"] = [*out["enum"], None]
-        for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
-            if isinstance(out.get(exclusive), bool) and out.pop(exclusive) and bound in out:
-                out[exclusive] = out.pop(bound)
-        if "example" in out:
-            out.setdefault("examples", [out.pop("example")])
-        return out
+        if "x-nullable" in out:  # 2.0's vendor spelling of 3.0's ``nullable``
+            out["nullable"] = out.pop("x-nullable")
+        return convert_openapi30_node(out)  # the rest converts as OpenAPI 3.0 schemas do
 
     def _drop_malformed(self, out: dict[str, Any]) -> None:
         bad = [k for k in _LIST_KEYS if k in out and not _str_list(out[k])]
