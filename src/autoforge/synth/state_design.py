@@ -380,23 +380,12 @@ async def design_state(
         rejected += _reject_operation_names(schema, tools, draft, provenance)
         open_colls = list(schema.collections)
         source = "llm"
-    queue = _by_need(open_colls, tools, schema)
-    while queue:
-        if len(queue) > 1 and len(queue) >= budget.left:
-            await _design_batch(client, queue, tools, schema, draft, budget, failures, provenance)
-            break
-        coll = queue.pop(0)
-        origin = await _design_attributes(
-            client, coll, tools, schema, draft, budget, failures, rejected
-        )
-        origins = provenance.setdefault(coll.name, {})
-        for attr in coll.attributes:
-            origins.setdefault(attr.name, origin)
+    checks = _Checks(set(derived.provenance), provenance, rejected)
+    await _design_open(client, open_colls, tools, schema, draft, budget, failures, checks)
     initial = unmapped_params(tools, schema)
     missing, rounds = initial, 0
     while missing and rounds < max_rounds and budget.used < budget.limit:
         rounds += 1
-        checks = _Checks(set(derived.provenance), provenance, rejected)
         await _feedback_round(client, tools, schema, missing, failures, budget, checks)
         missing = unmapped_params(tools, schema)
     added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
@@ -417,6 +406,33 @@ async def design_state(
         merged=merged,
         unwrapped=derived.unwrapped,
     )
+
+
+async def _design_open(
+    client: LLMClient,
+    open_colls: list[CollectionSchema],
+    tools: Sequence[ToolSpec],
+    schema: StateSchema,
+    draft: StateSchema,
+    budget: _Budget,
+    failures: list[str],
+    checks: _Checks,
+) -> None:
+    """Attributes of the collections the docs leave open, most-needed first, within budget:
+    one call each while calls remain for all of them, else the rest in one batched call."""
+    queue = _by_need(open_colls, tools, schema)
+    provenance = checks.provenance
+    while queue:
+        if len(queue) > 1 and len(queue) >= budget.left:
+            await _design_batch(client, queue, tools, schema, draft, budget, failures, provenance)
+            return
+        coll = queue.pop(0)
+        origin = await _design_attributes(
+            client, coll, tools, schema, draft, budget, failures, checks.rejected
+        )
+        origins = provenance.setdefault(coll.name, {})
+        for attr in coll.attributes:
+            origins.setdefault(attr.name, origin)
 
 
 def _source_label(source: str, failures: list[str], rules_only: bool) -> str:
