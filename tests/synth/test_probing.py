@@ -199,3 +199,17 @@ def test_probing_a_live_http_api(tmp_path: Path, live_api: tuple[str, dict[str, 
     bad = {d.kind for d in report.disagreements if d.tool == "cancel_order"}
     assert "valid, status=delivered" in bad or "valid" in bad  # accepted here, 409 there
     assert report.figures.refusal_agreement > report.null.refusal_agreement
+
+
+def test_a_reference_file_runs_behind_the_sandbox_not_in_this_process(tmp_path: Path) -> None:
+    from autoforge.errors import UserError
+
+    canary = tmp_path / "canary"
+    hostile = tmp_path / "reference.py"
+    hostile.write_text(
+        f"open({str(canary)!r}, 'w').write('escaped')\n\n"
+        "def get_book(state, book_id):\n    return state['books'][book_id]\n"
+    )
+    with pytest.raises(UserError, match="cannot load"):
+        run_probes(_bookstore_env(tmp_path / "env"), str(hostile))
+    assert not canary.exists()

@@ -22,18 +22,19 @@ nothing) by the same code.
 
 from __future__ import annotations
 
+import ast
 import copy
-import inspect
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from autoforge.errors import UserError
+from autoforge.env.spec import EnvironmentSpec
+from autoforge.errors import AutoforgeError, UserError
 from autoforge.synth.agreement import results_equal
 from autoforge.synth.classify import classify_tool
 from autoforge.synth.doc_rules import extract_rules, status_values
@@ -103,56 +104,44 @@ class NullSide:
 class PythonSide:
     """Reference tool functions ``f(state, **arguments)`` loaded from a Python file.
 
-    The file is trusted (the user's own reference) and runs in this process, with
-    ``ToolError`` in its globals as the runtime provides it. Any exception is a refusal. Calls
-    whose arguments break the documented JSON schema (``schemas``) are refused before the
-    function runs, as the API in front of such functions would.
+    The file runs behind the same containment boundary as synthesized tools (a reference may
+    itself be another forged environment's ``tools.py``): it is loaded as an environment over
+    ``spec``'s tools that it defines, and every probe is one call of a fresh episode from
+    ``state``. Arguments that break the documented schema, and anything the function raises,
+    are refusals, as the API in front of such functions would answer.
     """
 
-    def __init__(
-        self,
-        path: Path,
-        state: Mapping[str, Any],
-        schemas: Mapping[str, Mapping[str, Any]] | None = None,
-    ) -> None:
-        from autoforge.env.errors import ToolError
+    def __init__(self, path: Path, state: Mapping[str, Any], spec: EnvironmentSpec) -> None:
+        from autoforge.env import Environment
 
         if not path.is_file():
             raise UserError(f"--against {path}: no such Python file")
-        scope: dict[str, Any] = {"ToolError": ToolError, "__name__": f"reference_{path.stem}"}
+        source = path.read_text(encoding="utf-8")
         try:
-            exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), scope)
-        except Exception as exc:
-            raise UserError(
-                f"--against {path}: cannot load ({type(exc).__name__}: {exc})"
-            ) from None
-        self.functions: dict[str, Callable[..., Any]] = {
-            k: v
-            for k, v in scope.items()
-            if inspect.isfunction(v) and v.__module__ == scope["__name__"] and k[:1] != "_"
+            tree = ast.parse(source, str(path))
+        except SyntaxError as exc:
+            raise UserError(f"--against {path}: cannot load ({exc})") from None
+        self.functions = {
+            n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name[:1] != "_"
         }
+        tools = [t for t in spec.tools if t.name in self.functions]
+        ref_spec = spec.model_copy(update={"tools": tools})
+        try:
+            self.env = Environment.from_parts(ref_spec, source, initial_state=dict(state))
+        except AutoforgeError as exc:
+            raise UserError(f"--against {path}: cannot load ({exc})") from None
         self.state = _plain(state)
-        self.schemas = dict(schemas or {})
 
     def run(self, probe: Probe) -> Outcome:
-        import jsonschema
-
-        fn = self.functions.get(probe.tool)
-        state = copy.deepcopy(self.state)
-        if fn is None:
+        if probe.tool not in self.functions:
+            state = copy.deepcopy(self.state)
             return Outcome(ok=False, result=None, state=state, message="no such reference tool")
-        schema = self.schemas.get(probe.tool)
-        if schema is not None:
-            error = jsonschema.exceptions.best_match(
-                jsonschema.Draft202012Validator(schema).iter_errors(probe.arguments)
-            )
-            if error is not None:
-                return Outcome(ok=False, result=None, state=state, message=error.message)
-        try:
-            result = fn(state, **probe.arguments)
-        except Exception as exc:  # a refusal, whatever the reference raises
-            return Outcome(ok=False, result=None, state=state, message=f"{exc}")
-        return Outcome(ok=True, result=_plain(result), state=state)
+        episode = self.env.episode()
+        obs = episode.call(probe.tool, probe.arguments)
+        state = _plain(episode.snapshot())
+        if not obs.ok:
+            return Outcome(ok=False, result=None, state=state, message=obs.content)
+        return Outcome(ok=True, result=_plain(obs.result), state=state)
 
 
 class HttpSide:
@@ -468,8 +457,7 @@ def run_probes(
             raise UserError(f"--against {against}: an HTTP reference needs --openapi FILE")
         ref = HttpSide(against, load_openapi(openapi), reset)
     else:
-        schemas = {t.name: t.parameters for t in env.spec.tools}
-        ref = PythonSide(Path(against), state, schemas)
+        ref = PythonSide(Path(against), state, env.spec)
     probes = make_probes(env.spec, state)
     report = ProbeReport(env=str(env_dir), against=against)
     report.figures, report.per_tool, report.disagreements = compare(probes, EnvSide(env), ref)
