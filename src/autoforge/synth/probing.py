@@ -126,6 +126,15 @@ class PythonSide:
         }
         tools = [t for t in spec.tools if t.name in self.functions]
         ref_spec = spec.model_copy(update={"tools": tools})
+        # tools the environment lacks are only reported (missing_tools), never probed: their
+        # definitions are left out so the file loads against the documented tools it shares
+        keep = {t.name for t in tools}
+        tree.body = [
+            n
+            for n in tree.body
+            if not (isinstance(n, ast.FunctionDef) and n.name in self.functions - keep)
+        ]
+        source = ast.unparse(tree)
         try:
             self.env = Environment.from_parts(ref_spec, source, initial_state=dict(state))
         except AutoforgeError as exc:
