@@ -7,6 +7,7 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
+from autoforge.env.envdir import example_names
 from autoforge.errors import UserError
 from autoforge.examples import example_path, list_examples
 from autoforge.tooldocs.spec import ToolSpec
@@ -19,7 +20,7 @@ BOOKSTORE_FILES = {
 
 def test_list_examples_separates_runnable_from_docs_only() -> None:
     assert list_examples() == ["bookstore", "todo"]
-    assert list_examples(with_environment=True) == ["bookstore"]
+    assert example_names() == ["bookstore"]
 
 
 def test_example_path_points_at_the_files() -> None:

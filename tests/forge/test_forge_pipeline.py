@@ -94,10 +94,10 @@ async def test_forge_from_docs_with_scripted_llm(
     assert [t["id"] for t in tau2] == [t.id for t in tasks]
     saved = load_manifest(out)
     assert saved.stages["tasks"].detail["produced"] == 6 and saved.sessions == 1
-    from autoforge.serve.loader import resolve  # the run dir is a valid serve target
+    from autoforge.env import EnvDir  # the run dir is a valid serve target
 
-    target = resolve(out)
-    assert target.env_dir == out / "env" and target.tasks_file == out / "tasks.jsonl"
+    target = EnvDir.resolve(out)
+    assert target.root == out / "env" and target.tasks_file == out / "tasks.jsonl"
 
 
 async def test_rerun_skips_finished_stages_without_the_llm(

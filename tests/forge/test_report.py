@@ -8,8 +8,7 @@ import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
-from autoforge.forge import ForgeOptions, run_forge
-from autoforge.report import render_forge_report
+from autoforge.forge import ForgeOptions, render_forge_report, run_forge
 from autoforge.report.charts import bars, histogram
 from autoforge.report.html import Markup, esc, table, tag
 from autoforge.tasks.model import TaskSet

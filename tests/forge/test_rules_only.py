@@ -45,7 +45,7 @@ async def test_rules_only_with_llm_tasks_is_a_clear_error(tmp_path: Path) -> Non
 
 def test_report_of_a_model_run_has_no_rules_only_label(tmp_path: Path) -> None:
     from autoforge.forge.manifest import RunManifest
-    from autoforge.report.forge import render_forge_report
+    from autoforge.forge.report import render_forge_report
 
     html = render_forge_report(tmp_path, RunManifest(model="embedded:small"))
     assert "Rules only (--llm none)" not in html

@@ -14,10 +14,11 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
+from autoforge.env import EnvDir
 from autoforge.errors import UserError
 from autoforge.examples import example_path
 from autoforge.serve.auth import check_bind, is_loopback
-from autoforge.serve.loader import load_service, resolve
+from autoforge.serve.loader import load_service
 from autoforge.serve.tasks import load_tasks
 
 
@@ -73,13 +74,13 @@ def test_resolve_env_dir_run_dir_and_example(tmp_path: Path, tasks_file: Path) -
     env_dir = tmp_path / "run" / "env"
     shutil.copytree(example_path("bookstore"), env_dir)
     (tmp_path / "run" / "tasks.jsonl").write_text(tasks_file.read_text())
-    run = resolve(tmp_path / "run")
-    assert run.env_dir == env_dir and run.tasks_file == tmp_path / "run" / "tasks.jsonl"
-    assert resolve(env_dir).tasks_file is None
-    assert resolve("bookstore").env_dir == example_path("bookstore")
+    run = EnvDir.resolve(tmp_path / "run")
+    assert run.root == env_dir and run.tasks_file == tmp_path / "run" / "tasks.jsonl"
+    assert EnvDir.resolve(env_dir).tasks_file is None
+    assert EnvDir.resolve("bookstore").root == example_path("bookstore")
     shutil.copytree(example_path("bookstore"), tmp_path / "run" / "other")
     with pytest.raises(UserError, match="several environments"):
-        resolve(tmp_path / "run")
+        EnvDir.resolve(tmp_path / "run")
 
 
 def test_load_service_with_tasks(tasks_file: Path) -> None:

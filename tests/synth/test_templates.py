@@ -9,8 +9,9 @@ from autoforge.env import Environment
 from autoforge.env.spec import EnvironmentSpec, StateSchema
 from autoforge.synth.classify import classify_tool
 from autoforge.synth.codegen import assemble, from_source
+from autoforge.synth.headers import signature
 from autoforge.synth.infer import data_to_state, field_paths, infer_schema
-from autoforge.synth.templates import render_skeleton, render_template, signature
+from autoforge.synth.templates import render_skeleton, render_template
 from autoforge.synth.teststate import slice_state, synthetic_state
 from autoforge.tooldocs import ToolDocs, load_docs
 from autoforge.tooldocs.spec import ToolSpec

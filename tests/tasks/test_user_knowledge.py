@@ -103,7 +103,7 @@ def test_hard_tasks_include_refusals(bookstore_env: Any) -> None:
 
 
 def test_report_shows_sample_requests_first(generated: Any) -> None:
-    from autoforge.report.forge import _samples, sample_tasks
+    from autoforge.forge.report import _samples, sample_tasks
 
     tasks = list(generated[0])
     easy = tasks[0].model_copy(update={"meta": {**tasks[0].meta, "difficulty": "easy"}})

@@ -2,8 +2,9 @@
 
 One place that turns "what the user named" into a loaded :class:`EnvService` with tasks, so the
 OpenEnv and verifiers adapters and the package exporter agree on what an environment is. The
-resolution itself is ``autoforge.serve.loader`` (run dir, env dir, bundled example, installed
-package); this module only adds what the adapters require on top: tasks to reward against.
+resolution itself is :meth:`autoforge.env.EnvDir.resolve` (run dir, env dir, bundled example,
+installed package); this module only adds what the adapters require on top: tasks to reward
+against.
 """
 
 from __future__ import annotations

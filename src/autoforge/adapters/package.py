@@ -6,7 +6,7 @@ and its tasks (``tasks.jsonl``) as package data, laid out like a run directory, 
 - ``load_environment(**kwargs)``: the verifiers environment (``vf.load_environment(NAME)``
   imports the module named after the package and calls it);
 - ``data_dir()`` under the entry point group :data:`ENTRY_POINT_GROUP`, so that
-  ``autoforge serve NAME`` (and :func:`installed_environment`) finds an installed environment
+  ``autoforge serve NAME`` (:meth:`autoforge.env.EnvDir.resolve`) finds an installed environment
   without the run directory.
 
 The package needs autoforge (this project) and verifiers installed beside it; it lists only
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from autoforge.env import EnvDir
+from autoforge.env.envdir import ENTRY_POINT_GROUP
 from autoforge.errors import UserError
 
-ENTRY_POINT_GROUP = "autoforge.environments"
-ENV_FILES = ("environment.json", "tools.py", "initial_state.json")
 VERIFIERS_REQUIREMENT = "verifiers>=0.1.10"
 _SETUPTOOLS_WITH_WHEEL = (70, 1)  # bdist_wheel built into setuptools from 70.1 on
 
@@ -56,9 +56,8 @@ def export_package(
 ) -> ExportedPackage:
     """Write the package of ``run_dir``'s environment and tasks to ``out`` (and build a wheel)."""
     from autoforge.adapters.forged import load_forged
-    from autoforge.serve.loader import resolve
 
-    target = resolve(run_dir)
+    target = EnvDir.resolve(run_dir)
     service = load_forged(run_dir)  # validates the env and its tasks before anything is written
     assert target.tasks_file is not None
     dist, module = package_names(service.env_id, name)
@@ -67,10 +66,9 @@ def export_package(
         raise UserError(f"{root} is not empty: give a new directory for the package (--out)")
     data = root / module / "data"
     (data / "env").mkdir(parents=True)
-    for file in ENV_FILES:
-        if (target.env_dir / file).is_file():
-            shutil.copy2(target.env_dir / file, data / "env" / file)
-    shutil.copy2(target.tasks_file, data / "tasks.jsonl")
+    for file in target.artifact_files():
+        shutil.copy2(file, data / "env" / file.name)
+    shutil.copy2(target.tasks_file, data / EnvDir.TASKS)
     n_tasks = len(service.tasks)
     (root / module / "__init__.py").write_text(_module_source(service.env_id, dist, module))
     (root / "pyproject.toml").write_text(_pyproject(dist, module, service.env_id))
@@ -102,18 +100,6 @@ def build_isolation_flags() -> list[str]:
         return []
     parts = tuple(int(p) for p in re.findall(r"\d+", version)[:2])
     return ["--no-build-isolation"] if parts >= _SETUPTOOLS_WITH_WHEEL else []
-
-
-def installed_environment(name: str) -> Path | None:
-    """The data directory of an installed environment package called ``name``, or None.
-
-    ``name`` may be the distribution name (``autoforge-env-shop``) or its module name.
-    """
-    wanted = name.replace("_", "-").lower()
-    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if entry.name.replace("_", "-").lower() == wanted:
-            return Path(entry.load()())
-    return None
 
 
 def installed_names() -> list[str]:

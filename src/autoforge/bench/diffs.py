@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import diff_states
+from autoforge.env import Environment, Episode, diff_states
 from autoforge.rollout.task import RolloutTask, task_criteria
 from autoforge.rollout.trajectory import Trajectory
 
@@ -66,13 +66,15 @@ def _sub_state(view: Mapping[str, Any], keys: set[tuple[Any, Any]]) -> dict[str,
     return out
 
 
-def compare_to_gold(final: Any, gold: Any) -> list[dict[str, Any]]:
+def compare_to_gold(final: Episode, gold: Episode) -> list[dict[str, Any]]:
     """``diff_states(S*, final)`` over the records either episode touched."""
     keys = _records(final.diff()) | _records(gold.diff())
     return diff_states(_sub_state(gold.state, keys), _sub_state(final.state, keys))
 
 
-def _replay(env: Any, task: RolloutTask, calls: Iterable[tuple[str, dict[str, Any]]]) -> Any:
+def _replay(
+    env: Environment, task: RolloutTask, calls: Iterable[tuple[str, dict[str, Any]]]
+) -> Episode:
     ep = env.episode(state=task.initial_state)
     for name, arguments in calls:
         ep.call(name, arguments)
@@ -80,7 +82,7 @@ def _replay(env: Any, task: RolloutTask, calls: Iterable[tuple[str, dict[str, An
 
 
 def episode_diff(
-    env: Any, task: RolloutTask, traj: Trajectory, limit: int = MAX_OPS
+    env: Environment, task: RolloutTask, traj: Trajectory, limit: int = MAX_OPS
 ) -> EpisodeDiff:
     """Rebuild the episode's final state (and S*) in ``env`` and compare them."""
     out = EpisodeDiff()

@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from autoforge.bench.passk import EvalReport, evaluate, pass_hat_k
 from autoforge.bench.players import OracleClient, RoutedClient, scripted_user
+from autoforge.env import Environment
 from autoforge.errors import UserError
 from autoforge.llm.config import DEFAULT_REMOTE_CONCURRENCY, LLMConfig, resolve_endpoint
 from autoforge.rollout.runner import (
@@ -79,17 +80,27 @@ def make_client(config: LLMConfig | None) -> Any:
 
 
 class EvalWorker:
-    """Picklable episode-function factory: ``worker()`` -> ``fn(task, trial, seed)``."""
+    """Picklable episode-function factory: ``worker()`` -> ``fn(task, trial, seed)``.
 
-    def __init__(self, settings: EvalSettings) -> None:
+    ``env``: the environment the driver already loaded for these settings, used by a local run
+    instead of loading it a second time; it is not pickled, so each Ray actor loads its own.
+    """
+
+    def __init__(self, settings: EvalSettings, env: Environment | None = None) -> None:
         self.settings = settings
+        self.env = env
         self.client: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "env": None}
 
     def __call__(self) -> EpisodeFn:
         from autoforge.bench.targets import load_env
 
         s = self.settings
-        env = load_env(Path(s.env_dir), Path(s.bench_dir) if s.bench_dir else None)
+        env = self.env
+        if env is None:
+            env = load_env(Path(s.env_dir), Path(s.bench_dir) if s.bench_dir else None)
         needs_llm = s.agent == "llm" or s.user == "llm" or s.judge == "llm"
         self.client = make_client(s.llm) if needs_llm else None
         meu, nl = self._judges()
@@ -294,11 +305,13 @@ async def run_trials(
     concurrency: int = 8,
     progress: bool = True,
     make_executor: Callable[..., Any] | None = None,
+    env: Environment | None = None,
 ) -> tuple[list[Trajectory], int]:
-    """Run (or resume) every trial; ``(all trajectories of these tasks, episodes run now)``."""
+    """Run (or resume) every trial; ``(all trajectories of these tasks, episodes run now)``.
+    ``env``: the environment of ``settings`` when the caller has it loaded already."""
     from autoforge.rollout.ray_executor import make_executor as default_make
 
-    worker = EvalWorker(settings)
+    worker = EvalWorker(settings, env)
     factory = make_executor or default_make
     pool = factory(executor, worker=worker, concurrency=concurrency)
     fn = worker() if executor == "local" else _unused

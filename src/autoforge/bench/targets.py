@@ -4,7 +4,7 @@ Two sources:
 
 - a ``tasks.jsonl`` (synthesized :class:`~autoforge.tasks.model.Task` lines, or
   :class:`~autoforge.rollout.task.TaskSpec` lines) beside an environment or run directory,
-  found as ``autoforge serve`` finds it (:func:`autoforge.serve.loader.resolve`);
+  found as ``autoforge serve`` finds it (:meth:`autoforge.env.EnvDir.resolve`);
 - a tau-bench / tau2-bench domain directory (``--bench``), run in an environment synthesized
   for that domain: the benchmark's ``db.json`` becomes the initial state, and S* is the state
   the task's gold actions reach *in this environment* (the synthesized state cannot reproduce
@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from autoforge.env import EnvDir, Environment
 from autoforge.errors import UserError
 from autoforge.rollout.task import GoldAction, TaskSpec, from_task_model, task_criteria
 from autoforge.tasks.model import Task
@@ -35,7 +36,7 @@ from autoforge.tasks.model import Task
 class EvalTarget:
     """The loaded environment, the tasks to run, and what was left out and why."""
 
-    env: Any
+    env: Environment
     env_dir: Path
     tasks: list[TaskSpec]
     tasks_source: str
@@ -85,11 +86,9 @@ def read_tasks(path: Path) -> list[TaskSpec]:
     return tasks
 
 
-def load_env(env_dir: Path, bench_dir: Path | None = None) -> Any:
+def load_env(env_dir: Path, bench_dir: Path | None = None) -> Environment:
     """The environment; with ``bench_dir``, over that benchmark's ``db.json`` as its state."""
-    from autoforge.env import Environment
-
-    env = Environment.load(env_dir)
+    env = EnvDir(env_dir).load()
     if bench_dir is None:
         return env
     from autoforge.synth.infer import data_to_state
@@ -101,7 +100,7 @@ def load_env(env_dir: Path, bench_dir: Path | None = None) -> Any:
     return env.with_initial_state(state)
 
 
-def _skip_reason(env: Any, raw: dict[str, Any], task: TaskSpec) -> str | None:
+def _skip_reason(env: Environment, raw: dict[str, Any], task: TaskSpec) -> str | None:
     actions = task_criteria(task).actions
     if raw.get("initial_state"):
         return "task has its own initial state"
@@ -113,7 +112,7 @@ def _skip_reason(env: Any, raw: dict[str, Any], task: TaskSpec) -> str | None:
     return None
 
 
-def bind_bench_task(env: Any, task: TaskSpec) -> TaskSpec:
+def bind_bench_task(env: Environment, task: TaskSpec) -> TaskSpec:
     """``task`` with S* = the state its gold actions reach in ``env`` (user DB not checked)."""
     ep = env.episode()
     for action in task_criteria(task).actions:
@@ -122,7 +121,7 @@ def bind_bench_task(env: Any, task: TaskSpec) -> TaskSpec:
     return task.model_copy(update={"gold_state_hash": ep.state_hash(), "criteria": crit})
 
 
-def bench_tasks(env: Any, bench_dir: Path) -> tuple[list[TaskSpec], dict[str, str]]:
+def bench_tasks(env: Environment, bench_dir: Path) -> tuple[list[TaskSpec], dict[str, str]]:
     """The domain's tasks bound to ``env``, and the skipped ones with their reasons."""
     from autoforge.bench.tau import load_domain
 
@@ -142,26 +141,24 @@ def load_target(
     path: str | Path, tasks_file: str | Path | None = None, bench_dir: str | Path | None = None
 ) -> EvalTarget:
     """The environment and tasks of ``autoforge eval PATH [--tasks F] [--bench D]``."""
-    from autoforge.serve.loader import resolve
-
     if bench_dir is not None:
         bench = Path(bench_dir)
-        target = resolve(path)
-        env = load_env(target.env_dir, bench)
+        target = EnvDir.resolve(path)
+        env = load_env(target.root, bench)
         tasks, skipped = bench_tasks(env, bench)
-        return EvalTarget(env, target.env_dir, tasks, str(bench), bench, skipped)
-    target = resolve(path, tasks_file)
+        return EvalTarget(env, target.root, tasks, str(bench), bench, skipped)
+    target = EnvDir.resolve(path, tasks_file)
     if target.tasks_file is None:
         raise UserError(
-            f"no tasks.jsonl found in {path} or {target.env_dir}: pass --tasks FILE "
+            f"no {EnvDir.TASKS} found in {path} or {target.root}: pass --tasks FILE "
             "(or --bench DIR for a tau-bench / tau2-bench domain)"
         )
-    env = load_env(target.env_dir)
+    env = load_env(target.root)
     tasks = read_tasks(target.tasks_file)
     wrong = sorted({t.env_id for t in tasks} - {env.spec.name})
     if wrong:
         raise UserError(
             f"{target.tasks_file} has tasks of environment(s) {', '.join(wrong)}, but "
-            f"{target.env_dir} is {env.spec.name!r}"
+            f"{target.root} is {env.spec.name!r}"
         )
-    return EvalTarget(env, target.env_dir, tasks, str(target.tasks_file))
+    return EvalTarget(env, target.root, tasks, str(target.tasks_file))

@@ -286,6 +286,7 @@ def _run(
             seed=seed,
             executor=executor,
             concurrency=concurrency or default_concurrency(settings),
+            env=loaded.env,
         )
     )
     run = run_info(

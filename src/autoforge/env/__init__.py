@@ -2,7 +2,7 @@
 
 ```python
 from autoforge.env import Environment, state_hash, diff_states
-env = Environment.load("path/to/env")
+env = Environment.load("path/to/env")          # or EnvDir.resolve("example:bookstore").load()
 ep = env.episode()
 obs = ep.call("get_order", {"order_id": "o1"})
 ```
@@ -17,8 +17,11 @@ from autoforge.env.boundary import Boundary
 from autoforge.env.checker import CheckItem, CheckReport, check_directory, check_environment
 from autoforge.env.contained import probe_boundary
 from autoforge.env.diff import diff_states
+from autoforge.env.envdir import EnvDir
 from autoforge.env.errors import EnvLoadError, SandboxViolation, ToolError
+from autoforge.env.files import EnvParts
 from autoforge.env.hashing import state_hash, tau2_hash
+from autoforge.env.protocols import EnvironmentLike, EpisodeLike, ObservationLike
 from autoforge.env.runtime import Environment, Episode, ErrorKind, Observation
 from autoforge.env.sandbox import check_source
 from autoforge.env.signatures import python_param_name
@@ -31,12 +34,17 @@ __all__ = [
     "CheckItem",
     "CheckReport",
     "CollectionSchema",
+    "EnvDir",
     "EnvLoadError",
+    "EnvParts",
     "Environment",
+    "EnvironmentLike",
     "EnvironmentSpec",
     "Episode",
+    "EpisodeLike",
     "ErrorKind",
     "Observation",
+    "ObservationLike",
     "SandboxViolation",
     "StateSchema",
     "ToolError",

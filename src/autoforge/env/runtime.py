@@ -25,11 +25,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
 from autoforge.env.boundary import Boundary
 from autoforge.env.cow import CowState, StateView
 from autoforge.env.errors import EnvLoadError, ToolError
+from autoforge.env.files import TOOLS_FILE, read_parts
 from autoforge.env.hashing import BaseDigests
 from autoforge.env.limits import (
     DEFAULT_MEMORY_LIMIT_MB,
@@ -167,7 +166,7 @@ class Environment:
         *,
         call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
         memory_limit_mb: float | None = DEFAULT_MEMORY_LIMIT_MB,
-        filename: str = "tools.py",
+        filename: str = TOOLS_FILE,
         path: Path | None = None,
         trusted: bool = False,
     ) -> None:
@@ -226,30 +225,21 @@ class Environment:
         memory_limit_mb: float | None = DEFAULT_MEMORY_LIMIT_MB,
         trusted: bool = False,
     ) -> Environment:
-        """Load ``environment.json``, ``tools.py`` and the optional ``initial_state.json``.
+        """Load ``environment.json``, ``tools.py`` and the optional ``initial_state.json``
+        (:func:`autoforge.env.files.read_parts`).
 
         The tool code runs in a sandboxed worker process unless ``trusted=True`` (reviewed
         code only: it then runs in this process, see ``docs/sandbox.md``).
         """
         root = Path(env_dir)
-        if not root.is_dir():
-            raise EnvLoadError(f"{root}: not an environment directory (it does not exist)")
-        spec = _read_spec(root / "environment.json")
-        tools_path = root / "tools.py"
-        if not tools_path.is_file():
-            raise EnvLoadError(f"{tools_path}: missing (one function per tool is expected)")
-        state = (
-            _read_json(root / "initial_state.json")
-            if (root / "initial_state.json").exists()
-            else None
-        )
+        parts = read_parts(root)
         return cls(
-            spec,
-            _read_text(tools_path),
-            state,
+            parts.spec,
+            parts.tools_source,
+            parts.initial_state,
             call_timeout_s=call_timeout_s,
             memory_limit_mb=memory_limit_mb,
-            filename=str(tools_path),
+            filename=str(parts.tools_path),
             path=root,
             trusted=trusted,
         )
@@ -440,37 +430,3 @@ def _initial_state(spec: EnvironmentSpec, state: Mapping[str, Any] | None) -> di
     for coll in spec.state_schema.collections:
         out.setdefault(coll.name, {})
     return out
-
-
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise EnvLoadError(
-            f"{path}: not UTF-8 (byte {exc.start}: {exc.reason}); save the file as UTF-8"
-        ) from None
-
-
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(_read_text(path))
-    except json.JSONDecodeError as exc:
-        raise EnvLoadError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise EnvLoadError(f"{path}: JSON nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer over the digit limit
-        raise EnvLoadError(f"{path}: invalid JSON value: {exc}") from None
-
-
-def _read_spec(path: Path) -> EnvironmentSpec:
-    if not path.is_file():
-        raise EnvLoadError(f"{path}: missing (the environment spec)")
-    try:
-        return EnvironmentSpec.model_validate(_read_json(path))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise EnvLoadError(
-            f"{path}: invalid environment spec at {where}: {first['msg']} "
-            f"({exc.error_count()} problem(s))"
-        ) from None

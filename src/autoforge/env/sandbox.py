@@ -50,6 +50,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from autoforge.env.errors import EnvLoadError, SandboxViolation
+from autoforge.env.files import TOOLS_FILE
 from autoforge.env.guards import (
     AUG_GUARDS,
     GUARD_GLOBALS,
@@ -323,7 +324,7 @@ def _is_immutable(node: ast.AST) -> bool:
     return False
 
 
-def check_source(source: str, filename: str = "tools.py") -> ast.Module:
+def check_source(source: str, filename: str = TOOLS_FILE) -> ast.Module:
     """Parse and check tool code: the AST, or a :class:`SandboxViolation` (line, construct)."""
     try:
         tree = ast.parse(source, filename=filename)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from autoforge.env.errors import EnvLoadError
+from autoforge.env.files import TOOLS_FILE
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.env.validation import Validator, compile_validator, schema_problem
 from autoforge.env.values import jcopy
@@ -174,7 +175,7 @@ def bind_tools(
     spec: EnvironmentSpec,
     namespace: Mapping[str, Any],
     defs: list[ast.FunctionDef],
-    filename: str = "tools.py",
+    filename: str = TOOLS_FILE,
 ) -> dict[str, ToolBinding]:
     """Bind every documented tool to its function; :class:`EnvLoadError` lists all problems."""
     problems = _spec_problems(spec)

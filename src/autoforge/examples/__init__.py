@@ -14,7 +14,6 @@ from pathlib import Path
 
 from autoforge.errors import UserError
 
-ENVIRONMENT_FILE = "environment.json"
 DEFAULT_EXAMPLE = "bookstore"
 
 
@@ -23,20 +22,15 @@ def _examples_root() -> Path:
     return Path(str(files(__name__)))
 
 
-def list_examples(*, with_environment: bool = False) -> list[str]:
-    """Names of the bundled examples, sorted.
-
-    With ``with_environment=True`` only the examples that carry a runnable environment
-    (an ``environment.json``) are listed; the others are docs-only synthesis inputs.
-    """
+def list_examples() -> list[str]:
+    """Names of the bundled examples, sorted (those that carry a runnable environment:
+    :func:`autoforge.env.envdir.example_names`; the others are docs-only synthesis inputs)."""
     root = _examples_root()
     names = [
         p.name
         for p in root.iterdir()
         if p.is_dir() and not p.name.startswith(("_", ".")) and any(p.iterdir())
     ]
-    if with_environment:
-        names = [n for n in names if (root / n / ENVIRONMENT_FILE).is_file()]
     return sorted(names)
 
 

@@ -24,9 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
-
 from autoforge.errors import UserError
+from autoforge.forge.batch_report import BatchReport, ItemResult, write_index
 from autoforge.forge.context import ForgeError, ForgeReporter
 from autoforge.forge.layout import ForgeOptions
 from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
@@ -35,9 +34,7 @@ from autoforge.llm import LLMClient, LLMConfig
 
 DOC_SUFFIXES = frozenset({".json", ".yaml", ".yml", ".md", ".markdown", ".txt"})
 BATCH_FILE = "batch.json"
-INDEX_FILE = "index.html"
 Executor = Literal["local", "ray"]
-ItemStatus = Literal["done", "failed"]
 
 
 def safe_dir_name(name: str) -> str:
@@ -85,39 +82,6 @@ def discover(root: Path) -> list[DocSet]:
 def is_doc_set_dir(path: Path) -> bool:
     """Whether ``path`` is a directory of doc sets rather than one doc (a benchmark domain)."""
     return path.is_dir() and not (path / "tools.json").is_file()
-
-
-class ItemResult(BaseModel):
-    """What forging one doc set gave: stage statuses and the figures of its run."""
-
-    name: str
-    run_dir: str
-    status: ItemStatus
-    failed_stage: str | None = None
-    error: str | None = None
-    stages: dict[str, str] = Field(default_factory=dict)
-    tools_documented: int = 0
-    tools: int = 0
-    check_ok: bool | None = None
-    tasks: int = 0
-    verified: int = 0
-    rules_only: bool = False
-    seconds: float = Field(0.0, description="wall time of this session's forge of the item")
-    cpu_seconds: float = Field(0.0, description="CPU time of the process for the item")
-    forge_seconds: float = Field(0.0, description="stage time over all sessions (run.json)")
-
-
-class BatchReport(BaseModel):
-    """``RUNS/batch.json``: one result per doc set, in discovery order."""
-
-    schema_version: int = 1
-    executor: str = "local"
-    items: list[ItemResult] = Field(default_factory=list)
-
-    def counts(self) -> dict[str, int]:
-        """Doc sets forged completely and failed."""
-        done = sum(r.status == "done" for r in self.items)
-        return {"items": len(self.items), "done": done, "failed": len(self.items) - done}
 
 
 def result_of(
@@ -229,8 +193,6 @@ async def forge_many(
         raise UserError(f"--executor must be local or ray, got {executor!r}")
     report = BatchReport(executor=executor, items=[results[n] for n in order])
     write_atomic(out / BATCH_FILE, report.model_dump_json(indent=2) + "\n")
-    from autoforge.forge.batch_index import write_index
-
     write_index(out, report)
     return report
 

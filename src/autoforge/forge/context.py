@@ -14,18 +14,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from autoforge.env import EnvDir
 from autoforge.errors import UserError
 from autoforge.forge.layout import ForgeOptions, RunLayout
-from autoforge.forge.manifest import RunManifest, Tokens
+from autoforge.forge.manifest import RunManifest, StageStatus, Tokens
 from autoforge.llm import LLMClient
 from autoforge.tasks.pipeline import TaskHooks
-
-ENV_FILES = ("environment.json", "tools.py", "initial_state.json")
-EXAMPLE_PREFIX = "example:"
 
 
 class ForgeError(UserError):
     """A stage could not finish; the message names the stage and how to go on."""
+
+
+@dataclass
+class Outcome:
+    """What a stage run produced: status, figures and artifact paths (relative to RUN_DIR)."""
+
+    detail: dict[str, Any] = field(default_factory=dict)
+    artifacts: list[str] = field(default_factory=list)
+    status: StageStatus = "done"
+    summary: str = ""
 
 
 class SynthProgress(Protocol):
@@ -118,7 +126,7 @@ class Inputs:
         return {
             "docs": [path_digest(p) for p in self.docs],
             "policy": path_digest(self.policy) if self.policy else None,
-            "env": dir_digest(self.env_dir, ENV_FILES) if self.env_dir else None,
+            "env": dir_digest(self.env_dir, EnvDir.ARTIFACT) if self.env_dir else None,
             "data": path_digest(self.data) if self.data else None,
         }
 
@@ -132,12 +140,10 @@ def _example_dir(name: str) -> Path:
 def _env_source(options: ForgeOptions) -> Path | None:
     if options.env_dir is None:
         return None
-    text = str(options.env_dir)
-    path = _example_dir(text[len(EXAMPLE_PREFIX) :]) if text.startswith(EXAMPLE_PREFIX) else None
-    path = path or options.env_dir
-    if not (path / "environment.json").is_file():
-        raise UserError(f"--env {options.env_dir}: no environment.json there")
-    return path
+    try:
+        return EnvDir.resolve(options.env_dir).root
+    except UserError as exc:
+        raise UserError(f"--env {options.env_dir}: {exc}") from None
 
 
 def resolve_inputs(options: ForgeOptions) -> Inputs:
@@ -156,8 +162,9 @@ def resolve_inputs(options: ForgeOptions) -> Inputs:
             docs = docs[:1]
         if policy is None and (root / "policy.md").is_file():
             policy = root / "policy.md"
-        if data is None and options.example_data and (root / "initial_state.json").is_file():
-            data = root / "initial_state.json"  # docs + data mode, as with a benchmark's db.json
+        sample = EnvDir(root).initial_state_path
+        if data is None and options.example_data and sample.is_file():
+            data = sample  # docs + data mode, as with a benchmark's db.json
     if not docs:
         raise UserError("nothing to forge: give tool docs (DOC...), --example NAME or --env DIR")
     for path in [*docs, policy, data]:
@@ -185,7 +192,9 @@ def dir_digest(root: Path, names: Iterable[str] | None) -> str:
     """A digest of the files of ``root`` (only ``names`` when given; all files otherwise)."""
     h = hashlib.sha256()
     if names is None:
-        paths = sorted(p for p in root.rglob("*") if p.is_file() and ".synth" not in p.parts)
+        paths = sorted(
+            p for p in root.rglob("*") if p.is_file() and EnvDir.SYNTH_STORE not in p.parts
+        )
     else:
         paths = [root / n for n in names]
     for path in paths:
@@ -258,7 +267,7 @@ class ForgeContext:
 
     def env_digest(self) -> str:
         """Content digest of the run's environment directory."""
-        return dir_digest(self.layout.env, ENV_FILES)
+        return dir_digest(self.layout.env, EnvDir.ARTIFACT)
 
     async def aclose(self) -> None:
         """Close the LLM client if one was created."""

@@ -17,10 +17,8 @@ from collections import Counter
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.forge.context import ForgeContext, ForgeError
+from autoforge.forge.context import ForgeContext, ForgeError, Outcome
 from autoforge.forge.manifest import StageRecord, write_atomic
-from autoforge.forge.stages import Outcome
-from autoforge.forge.verify import as_task_env
 from autoforge.tasks import ToolGraph
 from autoforge.tasks.llm_hooks import generate_tasks_async
 from autoforge.tasks.model import Task, TaskSet, task_line
@@ -95,7 +93,7 @@ async def _generate(
     graph = ToolGraph.load(ctx.layout.graph)
     appender = _Appender(ctx)
     new, stats = await generate_tasks_async(
-        as_task_env(env), remaining, o.difficulty, seed=o.seed, hooks=ctx.hooks(), graph=graph,
+        env, remaining, o.difficulty, seed=o.seed, hooks=ctx.hooks(), graph=graph,
         existing=existing, state_source=o.state_source, on_task=appender,
         max_attempts=o.max_attempts,
     )  # fmt: skip
@@ -108,7 +106,7 @@ async def _generate(
 async def generate_into(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     """Fill ``tasks.jsonl`` up to ``--tasks`` and record the generation statistics."""
     o = ctx.options
-    env = Environment.load(ctx.layout.env)
+    env = ctx.layout.env_dir.load()
     if o.state_source == "initial" and not any(env.initial_state.values()):
         raise ForgeError("--state initial needs an environment with data (initial_state.json)")
     existing = TaskSet(ctx.layout.tasks).load()
@@ -143,7 +141,11 @@ async def generate_into(ctx: ForgeContext, rec: StageRecord) -> Outcome:
         summary += f" (stopped after {detail['attempts']} attempts)"
     if stats.get("note"):
         summary += f"; {stats['note']}"
-    return Outcome(detail=detail, artifacts=["tasks.jsonl", "generation.json"], summary=summary)
+    return Outcome(
+        detail=detail,
+        artifacts=[ctx.layout.rel(ctx.layout.tasks), "generation.json"],
+        summary=summary,
+    )
 
 
 def _dump(stats: dict[str, Any]) -> str:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from autoforge.env import EnvDir
+
 StateSource = Literal["generate", "initial"]
 
 STAGES: tuple[str, ...] = ("ingest", "environment", "graph", "tasks", "verify", "exports", "report")
@@ -56,6 +58,11 @@ class RunLayout:
         return self.root / "env"
 
     @property
+    def env_dir(self) -> EnvDir:
+        """The run's environment directory with the run's tasks file."""
+        return EnvDir(self.env, self.tasks)
+
+    @property
     def check(self) -> Path:
         return self.root / "check.json"
 
@@ -69,7 +76,7 @@ class RunLayout:
 
     @property
     def tasks(self) -> Path:
-        return self.root / "tasks.jsonl"
+        return self.root / EnvDir.TASKS
 
     @property
     def generation(self) -> Path:

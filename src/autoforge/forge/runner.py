@@ -20,6 +20,7 @@ from autoforge.forge.context import (
     ForgeError,
     ForgeReporter,
     NullReporter,
+    Outcome,
     resolve_inputs,
 )
 from autoforge.forge.layout import STAGES, ForgeOptions, RunLayout
@@ -30,7 +31,7 @@ from autoforge.forge.manifest import (
     now_iso,
     save_manifest,
 )
-from autoforge.forge.stages import STAGE_DEFS, Outcome, Stage
+from autoforge.forge.stages import STAGE_DEFS, Stage
 from autoforge.llm import LLMClient
 from autoforge.tasks.pipeline import TaskHooks
 

@@ -13,25 +13,16 @@ import json
 import shutil
 import warnings
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env import Environment
-from autoforge.forge.context import ForgeContext, ForgeError, path_digest
-from autoforge.forge.manifest import StageRecord, StageStatus, fingerprint, write_atomic
-from autoforge.forge.verify import VerifyReport, as_task_env, verify_task
+from autoforge.env import EnvDir
+from autoforge.forge.context import ForgeContext, ForgeError, Outcome, path_digest
+from autoforge.forge.generation import generate_into
+from autoforge.forge.manifest import StageRecord, fingerprint, write_atomic
+from autoforge.forge.verify import VerifyReport, verify_task
 from autoforge.tasks.model import TaskSet
 from autoforge.tooldocs import DocWarning, ToolDocs, load_docs
-
-
-@dataclass
-class Outcome:
-    """What a stage run produced: status, figures and artifact paths (relative to RUN_DIR)."""
-
-    detail: dict[str, Any] = field(default_factory=dict)
-    artifacts: list[str] = field(default_factory=list)
-    status: StageStatus = "done"
-    summary: str = ""
 
 
 @dataclass(frozen=True)
@@ -60,7 +51,7 @@ def load_run_docs(ctx: ForgeContext) -> ToolDocs:
     """The ToolDocs of this run: from the docs (+ policy file), or from the given env's spec."""
     inputs = ctx.inputs
     if inputs.env_dir is not None:
-        spec = Environment.load(inputs.env_dir).spec
+        spec = EnvDir(inputs.env_dir).read_spec()
         docs = ToolDocs(
             domain=spec.name, description=spec.description, policy=spec.policy or None,
             tools=spec.tools,
@@ -145,7 +136,8 @@ def _copy_env(ctx: ForgeContext) -> dict[str, Any]:
     if source.resolve() != target.resolve():
         if target.exists():
             shutil.rmtree(target)
-        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", ".synth"))
+        ignore = shutil.ignore_patterns("__pycache__", EnvDir.SYNTH_STORE)
+        shutil.copytree(source, target, ignore=ignore)
     return {"mode": "given", "source": str(source), "conformance": conformance(target)}
 
 
@@ -154,7 +146,7 @@ async def _run_environment(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     check = detail.get("conformance") or {}
     _json(ctx.layout.check, check)
     try:
-        env = Environment.load(ctx.layout.env)
+        env = ctx.layout.env_dir.load()
     except Exception as exc:
         raise ForgeError(f"the environment in {ctx.layout.env} does not load: {exc}") from None
     if not env.spec.tools:
@@ -167,7 +159,8 @@ async def _run_environment(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     )
     verdict = "passed" if check.get("ok") else "FAILED"
     summary = f"{env.spec.name}: {len(env.spec.tools)} tools, conformance check {verdict}"
-    artifacts = ["env/environment.json", "env/tools.py", "check.json"]
+    artifacts = [ctx.layout.rel(ctx.layout.env_dir.spec_path),
+                 ctx.layout.rel(ctx.layout.env_dir.tools_path), "check.json"]  # fmt: skip
     return Outcome(detail=detail, artifacts=artifacts, summary=summary)
 
 
@@ -183,8 +176,8 @@ async def _run_graph(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     from autoforge.tasks import graph_svg
     from autoforge.tasks.llm_hooks import build_graph_async
 
-    env = Environment.load(ctx.layout.env)
-    graph = await build_graph_async(env.spec, ctx.hooks().edge_judge)
+    spec = ctx.layout.env_dir.read_spec()
+    graph = await build_graph_async(spec, ctx.hooks().edge_judge)
     graph.save(ctx.layout.graph)
     write_atomic(ctx.layout.graph_svg, graph_svg(graph))
     writes = graph.writes()
@@ -236,8 +229,6 @@ def _reset_tasks(ctx: ForgeContext) -> None:
 
 
 async def _run_tasks(ctx: ForgeContext, rec: StageRecord) -> Outcome:
-    from autoforge.forge.generation import generate_into
-
     return await generate_into(ctx, rec)
 
 
@@ -249,12 +240,12 @@ def _fp_verify(ctx: ForgeContext) -> str:
 
 
 async def _run_verify(ctx: ForgeContext, rec: StageRecord) -> Outcome:
-    env = Environment.load(ctx.layout.env)
+    env = ctx.layout.env_dir.load()
     tasks = TaskSet(ctx.layout.tasks).load()
     ctx.reporter.start("verify", len(tasks))
     verdicts = []
     for task in tasks:
-        verdicts.append(verify_task(as_task_env(env), task))
+        verdicts.append(verify_task(env, task))
         ctx.reporter.advance("verify")
     report = VerifyReport(
         total=len(verdicts), verified=sum(v.ok for v in verdicts), verdicts=verdicts
@@ -288,13 +279,13 @@ async def _run_exports(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     tasks = TaskSet(ctx.layout.tasks).load()
     if not tasks:
         return Outcome(detail={"skipped": "no tasks"}, summary="nothing to export (no tasks)")
-    env = Environment.load(ctx.layout.env)
+    spec = ctx.layout.env_dir.read_spec()
     out = ctx.layout.exports
-    export_tau2(tasks, env.spec, out / "tau2")
+    export_tau2(tasks, spec, out / "tau2")
     artifacts = ["exports/tau2/tasks.json", "exports/tau2/db.json"]
     detail: dict[str, Any] = {"tau2": "exports/tau2", "tasks": len(tasks)}
     if _has_pyarrow():
-        export_parquet(tasks, out / "tasks.parquet", policy=env.spec.policy)
+        export_parquet(tasks, out / "tasks.parquet", policy=spec.policy)
         artifacts.append("exports/tasks.parquet")
         detail["parquet"] = "exports/tasks.parquet"
     else:
@@ -311,7 +302,7 @@ def _fp_report(ctx: ForgeContext) -> str:
 
 
 async def _run_report(ctx: ForgeContext, rec: StageRecord) -> Outcome:
-    from autoforge.report.forge import write_forge_report
+    from autoforge.forge.report import write_forge_report
 
     path = write_forge_report(ctx.layout.root, ctx.manifest)
     size_kb = path.stat().st_size / 1024

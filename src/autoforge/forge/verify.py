@@ -11,12 +11,11 @@ solvable by the calls it ships with.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, cast
 
 from pydantic import BaseModel, Field
 
+from autoforge.env import EnvironmentLike
 from autoforge.tasks.model import Task
-from autoforge.tasks.runtime import EnvironmentLike
 
 VERIFY_SCHEMA_VERSION = 1
 
@@ -81,13 +80,3 @@ def verify_tasks(env: EnvironmentLike, tasks: Iterable[Task]) -> VerifyReport:
     return VerifyReport(
         total=len(verdicts), verified=sum(v.ok for v in verdicts), verdicts=verdicts
     )
-
-
-def as_task_env(env: Any) -> EnvironmentLike:
-    """``env`` (an :class:`autoforge.env.Environment`) typed as the task layer's protocol.
-
-    The runtime satisfies the protocol at run time; mypy rejects it only because the protocol
-    declares the observation fields as mutable attributes (invariant) while the runtime's are
-    narrower literals.
-    """
-    return cast(EnvironmentLike, env)

@@ -1,17 +1,49 @@
-"""Self-contained HTML reports (no external assets, everything escaped).
+"""Self-contained HTML building blocks for reports (no external assets, everything escaped).
 
-Building blocks (:mod:`.html`: tables, badges, cards, the page; :mod:`.charts`: inline SVG bar
-charts; :mod:`.dag`: a task's blueprint DAG; :mod:`.tasks`: the task gallery) are shared by the
-forge report (:mod:`.forge`) and later reports (evaluation).
-
-```python
-from autoforge.report import write_forge_report
-write_forge_report(Path("runs/bookstore"))          # -> runs/bookstore/report.html
-```
+:mod:`.html` (tables, badges, cards, the page), :mod:`.charts` (inline SVG bar charts),
+:mod:`.dag` (a task's blueprint DAG), :mod:`.tasks` (the task gallery) and :mod:`.toolgraph`
+(the tool graph). The reports themselves live with the stage whose artifacts they show: the
+forge run's ``report.html`` in :mod:`autoforge.forge.report`, the evaluation's ``eval.html`` in
+:mod:`autoforge.bench.html`; this package imports neither.
 """
 
 from __future__ import annotations
 
-from autoforge.report.forge import load_run, render_forge_report, write_forge_report
+from autoforge.report.charts import bars, hbars, histogram
+from autoforge.report.dag import blueprint_svg
+from autoforge.report.html import (
+    Markup,
+    badge,
+    card,
+    code_json,
+    details,
+    esc,
+    join,
+    page,
+    section,
+    table,
+    tag,
+)
+from autoforge.report.tasks import gallery
+from autoforge.report.toolgraph import adjacency_table, tool_graph_svg
 
-__all__ = ["load_run", "render_forge_report", "write_forge_report"]
+__all__ = [
+    "Markup",
+    "adjacency_table",
+    "badge",
+    "bars",
+    "blueprint_svg",
+    "card",
+    "code_json",
+    "details",
+    "esc",
+    "gallery",
+    "hbars",
+    "histogram",
+    "join",
+    "page",
+    "section",
+    "table",
+    "tag",
+    "tool_graph_svg",
+]

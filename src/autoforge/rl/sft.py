@@ -279,12 +279,12 @@ def _sft_trainer_class() -> Any:
 
 
 def _tools_by_env(env_dirs: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-    from autoforge.env import Environment
+    from autoforge.env import EnvDir
 
     out = {}
     for d in env_dirs:
-        env = Environment.load(d)
-        out[env.spec.name] = [tool.openai_tool() for tool in env.spec.tools]
+        spec = EnvDir(Path(d)).read_spec()  # the tools only: no tool code needs to run
+        out[spec.name] = [tool.openai_tool() for tool in spec.tools]
     return out
 
 

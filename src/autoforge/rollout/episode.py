@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from autoforge.env import EpisodeLike
 from autoforge.llm.types import LLMFailure, TransportError
 from autoforge.rollout.agent import Agent, AgentStep, ParsedCall
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge, score_episode
@@ -40,22 +40,6 @@ INFRA_ERRORS: tuple[type[BaseException], ...] = (
 OPENING = "(The chat has started. Write your first message to the agent.)"
 
 
-class Observation(Protocol):
-    """What ``EnvEpisode.call`` returns (see ``autoforge.env``)."""
-
-    ok: bool
-    content: str
-    error_kind: str | None
-
-
-class EnvEpisode(Protocol):
-    """The part of an ``autoforge.env`` episode the loop uses."""
-
-    def call(self, name: str, arguments: dict[str, Any]) -> Observation: ...
-
-    def state_hash(self) -> str: ...
-
-
 class EpisodeConfig(BaseModel):
     """Limits of one episode."""
 
@@ -68,7 +52,7 @@ class _Loop:
     task: RolloutTask
     agent: Agent
     user: SimulatedUser
-    env: EnvEpisode
+    env: EpisodeLike
     config: EpisodeConfig
     traj: Trajectory
     steps: int = 0
@@ -135,7 +119,7 @@ class _Loop:
         return EndReason.MAX_TURNS
 
 
-def _final_hashes(traj: Trajectory, env: EnvEpisode) -> None:
+def _final_hashes(traj: Trajectory, env: EpisodeLike) -> None:
     """Record the final state hashes; a broken environment is an internal error, not a crash."""
     try:
         traj.final_state_hash = env.state_hash()
@@ -163,7 +147,7 @@ async def run_episode(
     task: RolloutTask,
     agent: Agent,
     user: SimulatedUser,
-    env: EnvEpisode,
+    env: EpisodeLike,
     *,
     config: EpisodeConfig | None = None,
     trial: int = 0,

@@ -24,8 +24,9 @@ from pydantic import BaseModel, Field, ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from autoforge.env import EnvironmentLike, EpisodeLike
 from autoforge.rollout.agent import Agent, AgentConfig, ChatClient
-from autoforge.rollout.episode import EnvEpisode, EpisodeConfig, new_trajectory, run_episode
+from autoforge.rollout.episode import EpisodeConfig, new_trajectory, run_episode
 from autoforge.rollout.goals import task_goals
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge
 from autoforge.rollout.task import RolloutTask
@@ -299,13 +300,13 @@ class RolloutConfig(BaseModel):
 class EnvBinding:
     """An environment episode for one task, with the agent's policy text and tools."""
 
-    episode: EnvEpisode
+    episode: EpisodeLike
     policy: str
     tools: list[dict[str, Any]]
     assertions: AssertionEvaluator | None = None
 
 
-def bind_environment(env: Any, task: RolloutTask) -> EnvBinding:
+def bind_environment(env: EnvironmentLike, task: RolloutTask) -> EnvBinding:
     """An :class:`EnvBinding` from an ``autoforge.env.Environment`` (per the env contract)."""
     state = dict(task.initial_state) if task.initial_state is not None else None
     return EnvBinding(

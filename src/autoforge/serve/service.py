@@ -13,10 +13,11 @@ from __future__ import annotations
 import importlib
 import itertools
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal
 
+from autoforge.env import Environment, EpisodeLike
 from autoforge.rollout.reward import compute_reward
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
 from autoforge.serve.errors import InvalidArguments, NoTask, UnknownTool
@@ -29,21 +30,8 @@ from autoforge.serve.sessions import (
 )
 from autoforge.serve.tasks import ServedTask, TaskIndex
 
-
-class ObservationLike(Protocol):
-    """What ``Episode.call`` returns (see ``docs/architecture.md``)."""
-
-    ok: bool
-    content: str
-    error_kind: str | None
-
-
-class EpisodeLike(Protocol):
-    """The part of the runtime's ``Episode`` the server uses."""
-
-    def call(self, name: str, arguments: Mapping[str, Any]) -> Any: ...
-
-    def state_hash(self) -> str: ...
+#: How episodes run: each in a worker of its own, inline (trusted code), or in shared lanes.
+ServeMode = Literal["isolated", "inline", "lanes"]
 
 
 @dataclass(frozen=True)
@@ -76,7 +64,7 @@ class EnvService:
 
     def __init__(
         self,
-        env: Any,
+        env: Environment,
         tasks: Sequence[ServedTask] = (),
         *,
         limits: Limits | None = None,
@@ -87,8 +75,8 @@ class EnvService:
         self.tasks = TaskIndex(tasks)
         # untrusted tool code: a sandboxed worker per episode, so a stuck or crashing call
         # never holds up another client's episode; a trusted environment runs inline
-        trusted = bool(getattr(env, "trusted", False))
-        self.mode = "isolated" if isolated else "inline" if trusted else "lanes"
+        trusted = env.trusted
+        self.mode: ServeMode = "isolated" if isolated else "inline" if trusted else "lanes"
         self._lanes: list[Any] = []
         self._next_lane = itertools.count()
         self.store: SessionStore[EpisodeLike] = SessionStore(
@@ -97,18 +85,19 @@ class EnvService:
             on_close=_close_episode,
             max_per_owner=self.limits.max_sessions_per_token,
         )
-        self._task_envs: dict[str, Any] = {}
+        self._task_envs: dict[str, Environment] = {}
         self.env_id: str = env.spec.name
         self.policy: str = env.spec.policy
         self.tools: list[dict[str, Any]] = [t.openai_tool() for t in env.spec.tools]
         self.tool_names = frozenset(t.name for t in env.spec.tools)
-        timeout = float(getattr(env, "call_timeout_s", 2.0))
+        timeout = float(env.call_timeout_s)
         self.call_wait_s = self.limits.call_wait_s or timeout + 5.0
 
-    def _episode(self, env: Any) -> Any:
+    def _episode(self, env: Environment) -> EpisodeLike:
         """A new episode of ``env`` (the served environment or a task's S0 variant of it)."""
-        if self.mode != "lanes" or getattr(env, "_runtime", None) is None:
-            return env.episode(mode=self.mode if self.mode != "lanes" else None)
+        mode = self.mode
+        if mode != "lanes" or env._runtime is None:
+            return env.episode(mode=None if mode == "lanes" else mode)
         from autoforge.env.contained import ContainedEpisode, ContainedRuntime
 
         if not self._lanes:
@@ -144,7 +133,7 @@ class EnvService:
             "tools": self.tools,
         }
 
-    def _env_for(self, task: ServedTask | None) -> Any:
+    def _env_for(self, task: ServedTask | None) -> Environment:
         """The environment over the task's S0, built once per task: opening an episode then
         copies nothing and rehashes nothing (the runtime shares the base state's digests)."""
         if task is None or task.initial_state is None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -31,6 +31,9 @@ from autoforge.synth.codegen import ToolCode
 from autoforge.synth.report import CheckResult
 from autoforge.synth.teststate import State, unknown_key_calls
 from autoforge.tooldocs.spec import ToolSpec
+
+if TYPE_CHECKING:
+    from autoforge.env import Environment
 
 _BROKEN = ("crash", "timeout", "sandbox")
 _LOAD_PREFIX = "<tools>"
@@ -85,19 +88,19 @@ def valid_cases(cases: Sequence[TestCase], ctx: CheckContext) -> list[TestCase]:
     return out[:4]
 
 
-def _load(code: ToolCode, ctx: CheckContext) -> tuple[Any, CheckResult]:
-    from autoforge.env import Environment
+def _load(code: ToolCode, ctx: CheckContext) -> tuple[Environment | None, CheckResult]:
+    from autoforge.env import EnvDir, Environment
 
     spec = EnvironmentSpec(name="synth-check", tools=[ctx.spec], state_schema=ctx.schema)
     try:
         env = Environment.from_parts(spec, code.source, initial_state=ctx.state)
     except Exception as exc:  # sandbox violation, load error, bad code: all fed back
-        detail = str(exc).replace(_LOAD_PREFIX, "tools.py")
+        detail = str(exc).replace(_LOAD_PREFIX, EnvDir.TOOLS)
         return None, CheckResult(name="load", ok=False, detail=f"{type(exc).__name__}: {detail}")
     return env, CheckResult(name="load", ok=True)
 
 
-def _happy_checks(env: Any, ctx: CheckContext) -> list[CheckResult]:
+def _happy_checks(env: Environment, ctx: CheckContext) -> list[CheckResult]:
     name, args, c = ctx.spec.name, ctx.happy, ctx.classification
     call = _call_text(name, args)
     base_hash = env.episode().state_hash()
@@ -135,7 +138,7 @@ def _happy_checks(env: Any, ctx: CheckContext) -> list[CheckResult]:
     return out
 
 
-def _doc_checks(env: Any, ctx: CheckContext, obs: Any, after: Any) -> list[CheckResult]:
+def _doc_checks(env: Environment, ctx: CheckContext, obs: Any, after: Any) -> list[CheckResult]:
     """The checks the docs and data make possible (:mod:`autoforge.synth.doc_checks`)."""
     out = doc_checks.list_return_check(ctx, obs)
     if after is not None and obs.ok:
@@ -147,7 +150,7 @@ def _doc_checks(env: Any, ctx: CheckContext, obs: Any, after: Any) -> list[Check
     return out
 
 
-def _unknown_id_checks(env: Any, ctx: CheckContext) -> list[CheckResult]:
+def _unknown_id_checks(env: Environment, ctx: CheckContext) -> list[CheckResult]:
     out = []
     calls = unknown_key_calls(ctx.spec, ctx.classification, ctx.schema, ctx.happy)
     for param, args in calls:
@@ -167,7 +170,7 @@ def _unknown_id_checks(env: Any, ctx: CheckContext) -> list[CheckResult]:
     return out
 
 
-def _case_checks(env: Any, ctx: CheckContext) -> list[CheckResult]:
+def _case_checks(env: Environment, ctx: CheckContext) -> list[CheckResult]:
     out = []
     for i, case in enumerate(ctx.cases, 1):
         obs = env.episode().call(ctx.spec.name, case.arguments)

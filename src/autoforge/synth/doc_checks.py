@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autoforge.synth.report import CheckResult
+
+if TYPE_CHECKING:
+    from autoforge.env import Environment
 
 _DIGITS = re.compile(r"\d+")
 
@@ -60,7 +63,9 @@ def schema_attrs_check(
     return out or [CheckResult(name="schema_attrs", ok=True)]
 
 
-def untouched_check(env: Any, ctx: Any, paths: Mapping[str, list[str]]) -> list[CheckResult]:
+def untouched_check(
+    env: Environment, ctx: Any, paths: Mapping[str, list[str]]
+) -> list[CheckResult]:
     """An update without an optional parameter leaves that parameter's field alone."""
     c, spec = ctx.classification, ctx.spec
     if c.cls != "update" or c.collection is None or c.key_param is None:

@@ -31,6 +31,7 @@ from typing import Any
 
 from autoforge.env.spec import CollectionSchema, StateSchema
 from autoforge.synth.conventions import GENERIC, Conventions
+from autoforge.synth.headers import head
 from autoforge.synth.naming import plural, singular, tokens
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -454,8 +455,6 @@ def nested_lookup(spec: ToolSpec, schema: StateSchema) -> str | None:
 
 
 def _nested_lookup_lines(spec: ToolSpec, coll: str, attr: str, param: str) -> list[str]:
-    from autoforge.synth.templates import head
-
     top, exprs = head(spec)
     p = exprs[param]
     return [

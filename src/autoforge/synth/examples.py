@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
-import json
 
+from autoforge.env import EnvDir
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.synth.classify import ToolClass, classify_tool
 
@@ -86,16 +86,10 @@ BUILTIN: dict[str, list[tuple[str, str]]] = {
 
 def _bookstore_sources() -> tuple[str, EnvironmentSpec] | None:
     try:
-        from autoforge.examples import example_path
-
-        root = example_path("bookstore")
-        source = (root / "tools.py").read_text(encoding="utf-8")
-        spec = EnvironmentSpec.model_validate(
-            json.loads((root / "environment.json").read_text(encoding="utf-8"))
-        )
+        parts = EnvDir.resolve("example:bookstore").read()
     except Exception:  # the bundled example is optional for synthesis
         return None
-    return source, spec
+    return parts.tools_source, parts.spec
 
 
 def _with_dependencies(tree: ast.Module, source: str, name: str) -> str:

@@ -29,12 +29,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from autoforge.env import EnvDir, Environment
 from autoforge.errors import UserError
-from autoforge.synth.agreement import results_equal
+from autoforge.synth.agreement import NullEnvironment, results_equal
 from autoforge.synth.infer import data_to_state
 
 FIDELITY_SCHEMA_VERSION = 3
 MISSING_EFFECTS = "all actions agree, final state differs (missing effects)"
+#: What the tasks are replayed in: the synthesized environment, or the do-nothing baseline.
+Replayed = Environment | NullEnvironment
 
 
 # -- pure core ---------------------------------------------------------------------------------
@@ -393,13 +396,10 @@ def load_bench(path: Path, split: str | None = None) -> Bench:
 # -- replay ------------------------------------------------------------------------------------
 
 
-def _load_env(env_dir: Path, state: dict[str, dict[str, Any]]) -> Any:
+def _load_env(env_dir: Path, state: dict[str, dict[str, Any]]) -> Environment:
     """The synthesized environment with the benchmark's db as its initial state."""
-    from autoforge.env import Environment
-
-    env = Environment.load(env_dir)
-    source = (env_dir / "tools.py").read_text(encoding="utf-8")
-    return Environment.from_parts(env.spec, source, initial_state=state)
+    parts = EnvDir(env_dir).read()
+    return Environment.from_parts(parts.spec, parts.tools_source, initial_state=state)
 
 
 @dataclass
@@ -514,7 +514,7 @@ class _Oracle:
         return get_path(self.records[key], path[2:] if len(path) > 1 else path[1:])
 
 
-def _replay_task(env: Any, task: BenchTask, bench: Bench, known: set[str]) -> _Replay:
+def _replay_task(env: Replayed, task: BenchTask, bench: Bench, known: set[str]) -> _Replay:
     ep = env.episode()
     before: Mapping[str, Any] = bench.state
     before_hash = ep.state_hash()
@@ -576,7 +576,7 @@ class _Run:
     per_tool: dict[str, ToolFidelity] = field(default_factory=dict)
 
 
-def _replay_all(env: Any, bench: Bench, tasks: list[BenchTask], known: set[str]) -> _Run:
+def _replay_all(env: Replayed, bench: Bench, tasks: list[BenchTask], known: set[str]) -> _Run:
     run = _Run()
     for task in tasks:
         replay = _replay_task(env, task, bench, known)
@@ -621,8 +621,6 @@ def run_fidelity(
     """Replay the tasks of ``split`` of ``bench_dir`` in the environment at ``env_dir`` and in
     the null environment; score both with the same code."""
     import time
-
-    from autoforge.synth.agreement import NullEnvironment
 
     start = time.monotonic()
     bench = load_bench(bench_dir, split)

@@ -33,8 +33,9 @@ from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.doc_rules import DocRule, guard_lines, guarded
 from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
+from autoforge.synth.headers import signature
 from autoforge.synth.report import CheckResult, ToolReport, Usage
-from autoforge.synth.templates import FieldMap, render_skeleton, render_template, signature
+from autoforge.synth.templates import FieldMap, render_skeleton, render_template
 from autoforge.synth.teststate import slice_state
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from autoforge.env import Environment, EnvLoadError, SandboxViolation
+from autoforge.env import EnvDir, Environment, EnvLoadError, SandboxViolation
 from autoforge.env.spec import EnvironmentSpec, StateSchema
 from autoforge.llm import LLMClient
 from autoforge.synth.checks import CheckContext
@@ -43,7 +43,7 @@ from autoforge.synth.teststate import State, happy_arguments, slice_state, synth
 from autoforge.tooldocs.spec import ToolDocs, ToolSpec
 
 SYNTH_VERSION = "2"
-STORE = ".synth"
+STORE = EnvDir.SYNTH_STORE
 
 
 class Reporter(Protocol):
@@ -324,12 +324,7 @@ def write_environment(
         Environment.from_parts(spec, source)
     except (EnvLoadError, SandboxViolation):  # helpers still collide: one copy per tool
         source = assemble(codes, _header(name), share=False)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "environment.json").write_text(spec.model_dump_json(indent=2), encoding="utf-8")
-    (out_dir / "tools.py").write_text(source, encoding="utf-8")
-    if data_state is not None:
-        text = json.dumps(data_state, ensure_ascii=False)
-        (out_dir / "initial_state.json").write_text(text, encoding="utf-8")
+    EnvDir(out_dir).write(spec, source, data_state)
     return spec
 
 
@@ -401,7 +396,7 @@ async def synthesize(
         completion_tokens=after.completion_tokens - before.completion_tokens,
     )
     report.wall_s = round(time.monotonic() - start, 2)
-    (out_dir / "synthesis_report.json").write_text(report.model_dump_json(indent=2), "utf-8")
+    EnvDir(out_dir).write_report(report.model_dump_json(indent=2))
     return report
 
 

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from autoforge.env import Environment
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.errors import AutoforgeError, UserError
 from autoforge.synth.agreement import results_equal
@@ -79,7 +80,7 @@ def _plain(value: Any) -> Any:
 class EnvSide:
     """A synthesized environment (any :class:`autoforge.env.Environment`)."""
 
-    def __init__(self, env: Any) -> None:
+    def __init__(self, env: Environment) -> None:
         self.env = env
 
     def run(self, probe: Probe) -> Outcome:
@@ -112,8 +113,6 @@ class PythonSide:
     """
 
     def __init__(self, path: Path, state: Mapping[str, Any], spec: EnvironmentSpec) -> None:
-        from autoforge.env import Environment
-
         if not path.is_file():
             raise UserError(f"--against {path}: no such Python file")
         source = path.read_text(encoding="utf-8")
@@ -455,8 +454,6 @@ def run_probes(
     reset: str | None = None,
 ) -> ProbeReport:
     """Probe the environment at ``env_dir`` against a Python reference file or an HTTP API."""
-    from autoforge.env import Environment
-
     start = time.monotonic()
     env = Environment.load(env_dir)
     state = env.episode().snapshot()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from autoforge.env.signatures import python_param_name
 from autoforge.env.spec import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.conventions import GENERIC, Conventions
@@ -26,6 +25,7 @@ from autoforge.synth.effects import (
     pair_effect,
     refund_effect,
 )
+from autoforge.synth.headers import head
 from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -70,31 +70,6 @@ _PARTICIPLE = {
     "apply": "applied",
     "restore": "restored",
 }
-
-
-def signature(spec: ToolSpec) -> tuple[str, dict[str, str]]:
-    """The ``def`` line for ``spec`` and, per parameter, the Python name that holds it.
-
-    Follows the runtime's binding rules: ``state`` first, then every documented parameter
-    under its Python name (``from`` -> ``from_``), required ones first and without a default,
-    optional ones defaulting to ``None``; no ``**kwargs``.
-    """
-    names = {p: python_param_name(p) for p in spec.param_names}
-    required = [names[p] for p in spec.param_names if p in spec.required]
-    optional = [f"{names[p]}=None" for p in spec.param_names if p not in spec.required]
-    return f"def {spec.name}({', '.join(['state', *required, *optional])}):", names
-
-
-def head(spec: ToolSpec) -> tuple[list[str], dict[str, str]]:
-    """The ``def`` line and the docstring, plus the parameter expressions."""
-    line, exprs = signature(spec)
-    return [line, _doc(spec)], exprs
-
-
-def _doc(spec: ToolSpec) -> str:
-    first = (spec.description.strip().splitlines() or [spec.name])[0].replace('"""', "'")
-    first = first.replace("\\", "/")
-    return f'    """{first[:200]}"""'
 
 
 def field_path(paths: FieldMap, param: str) -> list[str]:

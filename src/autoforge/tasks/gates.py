@@ -23,11 +23,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from autoforge.env import EnvironmentLike
 from autoforge.tasks.blueprint import Blueprint
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec
 from autoforge.tasks.instantiate import GoldFailure, GoldRun, execute
 from autoforge.tasks.model import RequiredOutput, Task
-from autoforge.tasks.runtime import EnvironmentLike, bind_state
+from autoforge.tasks.runtime import bind_state
 
 REASONS = (
     "no_walk",

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from autoforge.env import EnvironmentLike, EpisodeLike
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.errors import AutoforgeError
 from autoforge.tasks.blueprint import (
@@ -39,7 +40,7 @@ from autoforge.tasks.outputs import render, required_outputs
 from autoforge.tasks.population import StateGenerator, copy_json, value_for
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
 from autoforge.tasks.repair import repair_state
-from autoforge.tasks.runtime import EnvironmentLike, EpisodeLike, bind_state
+from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.schema import (
     is_identifier_name,
     output_leaves,

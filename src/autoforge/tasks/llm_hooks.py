@@ -35,6 +35,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, create_model
 
+from autoforge.env import EnvironmentLike
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.llm import LLMClient
 from autoforge.tasks.graph import (
@@ -57,7 +58,6 @@ from autoforge.tasks.llm_scenario import (
 from autoforge.tasks.merge import _user_lookup, user_collection
 from autoforge.tasks.model import Task
 from autoforge.tasks.pipeline import GenerationStats, TaskHooks, generate_tasks
-from autoforge.tasks.runtime import EnvironmentLike
 from autoforge.tasks.schema import Leaf, output_leaves, param_leaves
 
 __all__ = [

@@ -7,14 +7,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from autoforge.tasks.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.model import RequiredOutput
 from autoforge.tasks.reasoning import field_words
-
-if TYPE_CHECKING:
-    from autoforge.tasks.instantiate import GoldRun
 
 
 def render(value: Any) -> tuple[str, list[str]]:
@@ -32,12 +30,13 @@ def render(value: Any) -> tuple[str, list[str]]:
     return str(value), []
 
 
-def required_outputs(bp: Blueprint, run: GoldRun) -> list[RequiredOutput]:
-    """What the agent must tell the user: the values of the blueprint's output nodes."""
+def required_outputs(bp: Blueprint, values: Mapping[str, Any]) -> list[RequiredOutput]:
+    """What the agent must tell the user: the values of the blueprint's output nodes, as a
+    gold run computed them (``values``: node id -> value)."""
     out = []
     for node_id in bp.outputs:
         node = bp.node(node_id)
-        value = run.values[node_id]
+        value = values[node_id]
         text, alts = render(value)
         desc = field_words(node.spec.field) if isinstance(node, ReasonNode) else node_id
         if isinstance(node, ReasonNode):

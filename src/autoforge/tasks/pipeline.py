@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from autoforge.env import EnvironmentLike
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
 from autoforge.tasks.build import build_blueprint, without_calls
 from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty
@@ -53,7 +54,7 @@ from autoforge.tasks.question import (
     missing_facts,
     words,
 )
-from autoforge.tasks.runtime import EnvironmentLike, bind_state
+from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
 
 StateSource = Literal["generate", "initial"]
@@ -323,7 +324,7 @@ class _Run:
             return None
         bp, run = slimmed
         known = {fact_text(v) for v in run.facts.values()}
-        outputs = [o for o in required_outputs(bp, run) if o.text not in known]
+        outputs = [o for o in required_outputs(bp, run.values) if o.text not in known]
         if len(outputs) < len(bp.outputs):  # what the user already knows is not an answer
             bp = bp.model_copy(update={"outputs": [o.node for o in outputs]})
         if do_nothing_passes(inst.initial_hash, run.final_hash, outputs):

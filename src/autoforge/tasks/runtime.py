@@ -1,64 +1,14 @@
-"""What task synthesis needs from the environment runtime (``autoforge.env.Environment``).
+"""Starting an environment from another state, for task synthesis.
 
-Typed as protocols so the pipeline stays independent of the runtime's implementation: any object
-with ``spec``, ``initial_state`` and ``episode(state)`` whose episodes ``call`` tools and hash
-their state works (the real runtime, or a fake in unit tests).
+The pipeline is typed against the environment protocols of :mod:`autoforge.env.protocols`
+(``EnvironmentLike``, ``EpisodeLike``): the real runtime or a fake in unit tests.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
-from autoforge.env.spec import EnvironmentSpec
-
-
-class ObservationLike(Protocol):
-    """The outcome of one tool call."""
-
-    ok: bool
-    content: str
-    result: Any
-    error_kind: str | None
-
-
-class EpisodeLike(Protocol):
-    """An isolated run over a private copy of a state."""
-
-    @property
-    def state(self) -> Mapping[str, Any]:
-        """The current state (read-only view)."""
-        ...
-
-    def call(self, name: str, arguments: dict[str, Any]) -> ObservationLike:
-        """Call a tool; never raises for tool errors."""
-        ...
-
-    def snapshot(self) -> dict[str, Any]:
-        """A plain, independent copy of the current state."""
-        ...
-
-    def state_hash(self) -> str:
-        """The canonical hash of the current state."""
-        ...
-
-
-class EnvironmentLike(Protocol):
-    """An environment: its spec, its initial state and a factory of episodes."""
-
-    @property
-    def spec(self) -> EnvironmentSpec:
-        """The environment's spec (tools and state schema)."""
-        ...
-
-    @property
-    def initial_state(self) -> dict[str, Any]:
-        """The environment's own initial state (treated as read-only)."""
-        ...
-
-    def episode(self, state: dict[str, Any] | None = None) -> EpisodeLike:
-        """An isolated episode starting from ``state`` (default: ``initial_state``)."""
-        ...
+from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike
 
 
 class _Bound:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from autoforge.env import Environment
 from autoforge.errors import UserError
 from autoforge.rl.config import ERPOConfig
 from autoforge.rl.trl.episodes import (
@@ -29,7 +30,7 @@ from autoforge.rl.trl.episodes import (
 )
 from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
 from autoforge.rl.trl.tokens import ChatCodec
-from autoforge.rollout.runner import bind_environment
+from autoforge.rollout.runner import EnvBinding, bind_environment
 from autoforge.rollout.task import RolloutTask, as_rollout_task
 
 RUN_CONFIG_SCHEMA_VERSION = 1
@@ -69,11 +70,9 @@ class TRLRunConfig(BaseModel):
     )
 
 
-def load_environments(dirs: Sequence[str]) -> dict[str, Any]:
+def load_environments(dirs: Sequence[str]) -> dict[str, Environment]:
     """``{env id: Environment}`` for each directory."""
-    from autoforge.env import Environment
-
-    envs: dict[str, Any] = {}
+    envs: dict[str, Environment] = {}
     for d in dirs:
         env = Environment.load(d)
         envs[env.spec.name] = env
@@ -82,7 +81,7 @@ def load_environments(dirs: Sequence[str]) -> dict[str, Any]:
     return envs
 
 
-def load_task_pool(config: TRLRunConfig, envs: dict[str, Any]) -> dict[str, Any]:
+def load_task_pool(config: TRLRunConfig, envs: dict[str, Environment]) -> dict[str, Any]:
     """``{task id: PoolTask}`` from tasks files and/or freshly generated tasks."""
     from autoforge.tasks import TaskSet, generate_tasks
 
@@ -109,7 +108,7 @@ def load_task_pool(config: TRLRunConfig, envs: dict[str, Any]) -> dict[str, Any]
     return pool
 
 
-def _deps_factory(config: TRLRunConfig, envs: dict[str, Any]) -> Any:
+def _deps_factory(config: TRLRunConfig, envs: dict[str, Environment]) -> Any:
     client = None
     if config.user == "llm" or config.meu == "judge":
         from autoforge.llm import get_client
@@ -119,7 +118,7 @@ def _deps_factory(config: TRLRunConfig, envs: dict[str, Any]) -> Any:
     meu = meu_hook(config.meu, client)
 
     def make(generator: BatchedGenerator, codec: ChatCodec) -> EpisodeDeps:
-        def bind(rtask: RolloutTask) -> Any:
+        def bind(rtask: RolloutTask) -> EnvBinding:
             return bind_environment(envs[rtask.env_id], rtask)
 
         return EpisodeDeps(generator, codec, bind, users, meu)

@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from autoforge.env import Environment
 from autoforge.rl.config import DEFAULT_BUDGET
 from autoforge.rl.trl.episodes import (
     EpisodeDeps,
@@ -56,7 +57,7 @@ class EpisodeContext:
     """Environments, tasks and LLM hooks shared by the episodes of one worker."""
 
     settings: AgentLoopSettings
-    envs: dict[str, Any]
+    envs: dict[str, Environment]
     pool: dict[str, Any]
     users: Any
     meu: Any

@@ -1,13 +1,53 @@
-"""``RUNS/index.html`` of a batch forge: one row per doc set, linking each run's report."""
+"""What a batch forge reports: ``RUNS/batch.json`` (:class:`BatchReport`, one
+:class:`ItemResult` per doc set) and ``RUNS/index.html`` (one row per doc set, linking each
+run's report)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from statistics import median
+from typing import Literal
 
-from autoforge.forge.batch import INDEX_FILE, BatchReport, ItemResult
+from pydantic import BaseModel, Field
+
 from autoforge.forge.manifest import write_atomic
 from autoforge.report.html import Markup, badge, card, join, page, section, table, tag
+
+INDEX_FILE = "index.html"
+ItemStatus = Literal["done", "failed"]
+
+
+class ItemResult(BaseModel):
+    """What forging one doc set gave: stage statuses and the figures of its run."""
+
+    name: str
+    run_dir: str
+    status: ItemStatus
+    failed_stage: str | None = None
+    error: str | None = None
+    stages: dict[str, str] = Field(default_factory=dict)
+    tools_documented: int = 0
+    tools: int = 0
+    check_ok: bool | None = None
+    tasks: int = 0
+    verified: int = 0
+    rules_only: bool = False
+    seconds: float = Field(0.0, description="wall time of this session's forge of the item")
+    cpu_seconds: float = Field(0.0, description="CPU time of the process for the item")
+    forge_seconds: float = Field(0.0, description="stage time over all sessions (run.json)")
+
+
+class BatchReport(BaseModel):
+    """``RUNS/batch.json``: one result per doc set, in discovery order."""
+
+    schema_version: int = 1
+    executor: str = "local"
+    items: list[ItemResult] = Field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """Doc sets forged completely and failed."""
+        done = sum(r.status == "done" for r in self.items)
+        return {"items": len(self.items), "done": done, "failed": len(self.items) - done}
 
 
 def _status(r: ItemResult) -> Markup:

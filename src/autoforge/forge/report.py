@@ -90,9 +90,9 @@ def load_run(run_dir: Path, manifest: RunManifest | None = None) -> RunData:
     """Read whatever artifacts ``run_dir`` holds."""
     layout = RunLayout(run_dir)
     data = RunData(layout=layout, manifest=manifest or load_manifest(run_dir))
-    spec = _read_json(layout.env / "environment.json")
+    spec = _read_json(layout.env_dir.spec_path)
     data.spec = EnvironmentSpec.model_validate(spec) if spec else None
-    data.synthesis = _read_json(layout.env / "synthesis_report.json")
+    data.synthesis = _read_json(layout.env_dir.report_path)
     data.check = _read_json(layout.check)
     graph = _read_json(layout.graph)
     data.graph = ToolGraph.model_validate(graph) if graph else None
