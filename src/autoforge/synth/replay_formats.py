@@ -47,7 +47,12 @@ def rekey_diff(
         path = list(op["path"])
         coll = path[0] if path else None
         rows = raw.get(coll) if isinstance(coll, str) else None
-        if isinstance(rows, list) and len(path) >= 2 and isinstance(path[1], int):
+        if (
+            isinstance(coll, str)
+            and isinstance(rows, list)
+            and len(path) >= 2
+            and isinstance(path[1], int)
+        ):
             keyed = state.get(coll) or {}
             key: str | None = None
             if 0 <= path[1] < len(rows):
