@@ -138,3 +138,34 @@ def test_per_task_state_benchmark_is_replayed_from_each_tasks_own_state(tmp_path
     report = run_fidelity(_env(tmp_path, "good", CODE, TOOLS), bench)
     assert report.tasks == 1 and report.figures.task_agreement == 1.0
     assert report.figures.result_agreement == 1.0 and report.null.task_agreement == 0.0
+
+
+def test_a_write_that_changes_nothing_agrees_where_the_oracle_changed_nothing(
+    tmp_path: Path,
+) -> None:
+    """Setting a field to the value it already has changes nothing on both sides: that is
+    agreement, even when another action of the task changes the state."""
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    db = {"orders": {k: {"order_id": k, "status": "pending"} for k in ("o1", "o2")}}
+    (bench / "db.json").write_text(json.dumps(db))
+    acts = [{"name": "hold_order", "arguments": {"order_id": "o1"}},
+            {"name": "cancel_order", "arguments": {"order_id": "o2"}}]  # fmt: skip
+    cancel = {"op": "replace", "path": ["orders", "o2", "status"], "old": "pending",
+              "new": "cancelled"}  # fmt: skip
+    held = {"op": "replace", "path": ["orders", "o1", "status"], "old": "pending", "new": "held"}
+    tasks = [{"id": "same", "actions": acts}, {"id": "moved", "actions": acts}]
+    replay = {"tasks": [
+        {"id": "same", "action_results": [{"error": False}] * 2, "db_diff": [cancel]},
+        {"id": "moved", "action_results": [{"error": False}] * 2, "db_diff": [held, cancel]},
+    ]}  # fmt: skip
+    (bench / "tasks.json").write_text(json.dumps(tasks))
+    (bench / "gt_replay.json").write_text(json.dumps(replay))
+    meta = [{"name": "hold_order", "mutates_state": True},
+            {"name": "cancel_order", "mutates_state": True}]  # fmt: skip
+    (bench / "tools_meta.json").write_text(json.dumps(meta))
+    report = run_fidelity(_env(tmp_path, "good", CODE, TOOLS), bench)
+    agree = {r.id: r.agree for r in report.task_results}
+    assert agree == {"same": True, "moved": False}
+    moved = next(r for r in report.task_results if r.id == "moved")
+    assert "write changed nothing" in moved.disagreements[0]

@@ -513,6 +513,25 @@ class _Replay:
     setup_ok: bool = True
 
 
+def _named_records(arguments: Mapping[str, Any], state: Mapping[str, Any]) -> set[RecordKey]:
+    """The records an action's arguments name: ``(collection, key)`` for every scalar argument
+    value that is a key of a collection."""
+    out: set[RecordKey] = set()
+    for value in arguments.values():
+        if isinstance(value, str | int) and not isinstance(value, bool):
+            out |= {(name, str(value)) for name, coll in state.items() if str(value) in coll}
+    return out
+
+
+def _oracle_wrote(action: BenchAction, task: BenchTask, bench: Bench) -> bool:
+    """Whether the oracle's diff changes what ``action`` names (any change when it names no
+    record): a write that changes nothing agrees where the oracle's changed nothing there
+    either (an address set to the one already stored)."""
+    named = _named_records(action.arguments, task.initial or bench.state)
+    touched = diff_records(task.diff)
+    return bool(touched & named) if named else bool(task.diff)
+
+
 def _verdict(
     action: BenchAction,
     obs: Any,
@@ -539,7 +558,9 @@ def _verdict(
     elif not flag_ok:
         v.why = f"error flag: ours {ours_error} ({obs.content[:120]}), oracle {action.oracle_error}"
         v.kind = "error where the oracle succeeded" if ours_error else "success where it errored"
-    elif is_write and not action.oracle_error and not changed and task.diff:
+    elif (
+        is_write and not action.oracle_error and not changed and _oracle_wrote(action, task, bench)
+    ):
         v.agree, v.why, v.kind = False, "write changed nothing", "write changed nothing"
     elif changed and bench.writes and action.name not in bench.writes:
         v.agree, v.why, v.kind = False, "read tool changed the state", "read changed the state"
