@@ -16,7 +16,9 @@ Every figure is computed twice by the same code: for the environment and for the
 environment (every call succeeds, returns nothing, changes nothing), so a figure that doing
 nothing reaches is visible as such. Tasks come from one split of ``splits.json`` (``test`` by
 default when there is one). The oracle's final state is the initial state with the recorded
-``db_diff`` applied.
+``db_diff`` applied. Benchmarks shaped otherwise (list-indexed diffs, agent-side replay with
+setup calls, per-task initial and final states) are read by
+:mod:`autoforge.synth.replay_formats` and :func:`load_bench` into the same tasks.
 """
 
 from __future__ import annotations
