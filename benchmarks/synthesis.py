@@ -19,9 +19,10 @@ fidelity``, on ``--split``), every figure beside the null environment's.
 ``--suite`` measures fidelity over every preset without any model (rules only: templates,
 skeletons, doc-derived guards), once with the generic profile and once with the opt-in ``tau``
 convention profile, side by side: development domains (tau2 retail/airline, train split),
-generalisation (tau2 retail/airline test split, tau2 mock, and the bookstore environment
-synthesized from its docs and data, probed against its hand-written ``tools.py``). Only the
-generic column is a generalisation figure.
+generalisation (tau2 retail/airline test split; held-out domains: tau2 mock, tau2 telecom's
+agent side, ACEBench agent; and the bookstore environment synthesized from its docs and data,
+probed against its hand-written ``tools.py``). Only the generic column is a generalisation
+figure.
 
 Run: ``python benchmarks/synthesis.py --suite`` (a few minutes on 2 shared cores), or
 ``python benchmarks/synthesis.py --preset tau2-retail --fidelity`` for one run with the embedded
@@ -136,20 +137,18 @@ def _fid_headline(fid: Any) -> dict[str, Any]:
 # -- the rules-only suite ------------------------------------------------------------------------
 
 SUITE: list[tuple[str, str, str, str]] = [
-    # (label, benchmark dir under tau2-bench, split, role)
-    ("tau2-retail train", "retail", "train", "dev"),
-    ("tau2-airline train", "airline", "train", "dev"),
-    ("tau2-retail test", "retail", "test", "generalisation (held-out tasks)"),
-    ("tau2-airline test", "airline", "test", "held-out tasks of a dev domain"),
-    ("tau2-mock", "mock", "all", "generalisation (held-out domain)"),
+    # (label, benchmark dir under ../shared/benchmarks, split, role)
+    ("tau2-retail train", "tau2-bench/retail", "train", "dev"),
+    ("tau2-airline train", "tau2-bench/airline", "train", "dev"),
+    ("tau2-retail test", "tau2-bench/retail", "test", "generalisation (held-out tasks)"),
+    ("tau2-airline test", "tau2-bench/airline", "test", "held-out tasks of a dev domain"),
+    ("tau2-mock", "tau2-bench/mock", "all", "generalisation (held-out domain)"),
+    ("tau2-telecom agent side", "tau2-bench/telecom", "all", "generalisation (held-out domain)"),
+    ("acebench-agent", "acebench/agent", "all", "generalisation (held-out domain)"),
 ]
-NOT_MEASURED = {
-    "tau2-telecom": "every task starts from its own initial state built by initialization "
-    "actions (set_data_usage, ...) that are not agent tools, and the db diffs index lists; "
-    "the replay loader supports neither",
-    "acebench-agent": "no gt_replay db diff: per-task initial state and a final-state list per "
-    "class; the replay loader does not read that format",
-}
+# replayed with the user's side left out (the agent's database is compared)
+AGENT_SIDE = {"tau2-bench/telecom"}
+NOT_MEASURED: dict[str, str] = {}
 
 
 def _rules_env(docs: Any, data: Any, out: Path, conventions: str, policy: str | None) -> Path:
@@ -163,16 +162,21 @@ def _suite_fidelity(tmp: Path) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     for label, domain, split, role in SUITE:
-        d = BENCH_ROOT / "tau2-bench" / domain
+        d = BENCH_ROOT / domain
         docs = load_docs([d])
         data = json.loads((d / "db.json").read_text())
         row: dict[str, Any] = {"role": role, "split": split}
         for conv in ("generic", "tau"):
-            env = tmp / f"{domain}-{conv}"
+            env = tmp / f"{domain.replace('/', '-')}-{conv}"
             if not env.exists():
                 _rules_env(docs, data, env, conv, None)
-            fid = run_fidelity(env, d, split=split)
-            row[conv] = _fid_headline(fid)
+            fid = run_fidelity(env, d, split=split, agent_side=domain in AGENT_SIDE)
+            row[conv] = {
+                **_fid_headline(fid),
+                "skipped_tasks": fid.skipped_tasks,
+                "dropped_user_actions": fid.dropped_user_actions,
+                "missing_tools": len(fid.missing_tools),
+            }
         out[label] = row
     return out
 

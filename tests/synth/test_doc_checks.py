@@ -130,3 +130,71 @@ async def test_a_failed_doc_check_goes_back_to_repair(todo_schema: StateSchema) 
     out = await synthesize_tool(client, job, SynthSettings(max_repairs=1, use_templates=False))
     assert out.report.status == "accepted" and out.report.accepted_attempt == 2
     assert any("untouched:title" in e for e in out.report.errors)
+
+
+BAD_ENV_TOOLS = (
+    CLEARS
+    + CREATE.replace("KEY", "'new-task'").replace('"open"}', '"open", "tag": 1}')
+    + "\ndef list_tasks(state, project_id=None):\n    return dict(state['tasks'])\n"
+)
+GOOD_ENV_TOOLS = (
+    PARTIAL
+    + CREATE.replace("KEY", "'t' + str(len(state['tasks']) + 100)")
+    + "\ndef list_tasks(state, project_id=None):\n    return list(state['tasks'].values())\n"
+)
+
+
+def _env_dir(root: Any, name: str, schema: StateSchema, source: str) -> Any:
+    import json
+
+    from autoforge.env.spec import EnvironmentSpec
+
+    tools = [
+        UPDATE,
+        _spec("create_task", "write", ["project_id", "title"], project_id=S, title=S),
+        _spec("list_tasks", "read", [], project_id=S),
+    ]
+    env = root / name
+    env.mkdir()
+    spec = EnvironmentSpec(name=name, tools=tools, state_schema=schema)
+    (env / "environment.json").write_text(spec.model_dump_json())
+    (env / "tools.py").write_text(source)
+    state = synthetic_state(schema)
+    tasks = list(state["tasks"].values())
+    state["tasks"] = {f"t{i}": {**rec, "task_id": f"t{i}"} for i, rec in enumerate(tasks)}
+    (env / "initial_state.json").write_text(json.dumps(state))
+    return env
+
+
+def test_autoforge_check_fails_an_env_that_breaks_its_own_docs(
+    todo_schema: StateSchema, tmp_path: Any, capsys: Any
+) -> None:
+    """The conformance checker alone passes this env; the doc-derived checks in ``autoforge
+    check`` fail it: an update clearing a field it was not given, a create adding an attribute
+    and an id unlike the data's, a documented list returning a dict."""
+    import json
+
+    import pytest
+
+    from autoforge.cli.main import main as cli_main
+    from autoforge.env.checker import check_directory
+
+    bad = _env_dir(tmp_path, "bad", todo_schema, BAD_ENV_TOOLS)
+    assert check_directory(bad, mode="inline").ok
+    with pytest.raises(SystemExit) as done:
+        cli_main(["check", str(bad), "--inline", "--json"])
+    assert done.value.code == 1
+    items = json.loads(capsys.readouterr().out)["items"]
+    failed = {(i["check"], i["tool"]) for i in items if not i["ok"]}
+    assert {
+        ("docs:untouched", "update_task"),
+        ("docs:schema_attrs", "create_task"),
+        ("docs:id_pattern", "create_task"),
+        ("docs:list_return", "list_tasks"),
+    } <= failed
+    good = _env_dir(tmp_path, "good", todo_schema, GOOD_ENV_TOOLS)
+    with pytest.raises(SystemExit) as done:
+        cli_main(["check", str(good), "--inline", "--json"])
+    items = json.loads(capsys.readouterr().out)["items"]
+    assert done.value.code == 0, [i for i in items if not i["ok"]]
+    assert any(i["check"].startswith("docs:") and i["ok"] for i in items)

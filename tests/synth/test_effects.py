@@ -346,3 +346,30 @@ async def test_draft_effects_are_compared_on_several_records(phase1: P.Phase1) -
     out = await synthesize_tool(client, job, SynthSettings(max_repairs=0))
     assert out.report.status == "fallback"
     assert any("keeps_draft" in e and "balance" in e for e in out.report.errors)
+
+
+def test_generic_profile_reads_cover_and_availability_off_the_docs(phase1: P.Phase1) -> None:
+    """Generic profile: "enough balance to cover the price difference" (the field the sentence
+    names, which the payment entries have) and "an available new item" (a field the catalogue
+    entries have) become checks; a sentence naming a field the data lacks adds nothing."""
+    from autoforge.synth.effects import cover_field, new_entry_flags
+
+    base = DOCS.tool("exchange_delivered_order_items")
+    said = "Each item can be exchanged to an available new item of the same product."
+    tool = base.model_copy(update={"description": base.description + " " + said})
+    docs = ToolDocs(tools=[tool])
+    job, _ = P._job(tool, phase1, docs, None, GENERIC)
+    spec = EnvironmentSpec(name="t", tools=[tool], state_schema=phase1.schema)
+    env = Environment.from_parts(spec, skeleton_for(job), initial_state=phase1.data_state)
+    call = {"order_id": "#O1", "payment_method_id": "card_2"}
+    refused = env.episode().call(
+        "exchange_delivered_order_items", {**call, "item_ids": ["1001"], "new_item_ids": ["1004"]}
+    )
+    assert refused.error_kind == "tool_error" and "not available" in refused.content
+    dearer = {"order_id": "#O1", "item_ids": ["1001"], "new_item_ids": ["1005"]}  # +90.0
+    short = env.episode().call(
+        "exchange_delivered_order_items", {**dearer, "payment_method_id": "gift_card_1"}
+    )
+    assert "insufficient balance" in short.content  # 50.0 < 90.0
+    assert cover_field("It must have enough credit to cover the difference.", ["balance"]) is None
+    assert new_entry_flags("to an in-stock new item", phase1.schema) == []

@@ -29,8 +29,11 @@ def register(app: typer.Typer) -> None:
             "Check an environment directory (environment.json, tools.py, initial_state.json): "
             "valid schemas and signatures, sandbox, no crashes on sampled calls, read tools "
             "leave the state unchanged, unknown ids give tool errors, replays are "
-            "deterministic, reset restores the initial hash. Exit status 1 when a check "
-            "fails.\n\n" + _EXAMPLE
+            "deterministic, reset restores the initial hash; and what the tools' own docs make "
+            "checkable (a documented read that writes, a write adding attributes the schema "
+            "lacks, an update changing fields the call did not mention, a documented list "
+            "return that is not a list, a create whose id breaks the data's pattern). Exit "
+            "status 1 when a check fails.\n\n" + _EXAMPLE
         ),
     )(check)
 
@@ -62,12 +65,27 @@ def check(
     if sequences is not None and not sequences.is_file():
         raise UserError(f"{sequences}: no such file (--sequences)")
     report = check_directory(env_dir, sequences, mode="inline" if inline else "isolated")
+    if not any(i.check == "load" and not i.ok for i in report.items):
+        report = with_doc_checks(report, env_dir, trusted=inline)
     if as_json:
         typer.echo(json.dumps(report.model_dump(mode="json"), indent=2))
     else:
         print_report(report, Console())
     if not report.ok:
         raise typer.Exit(1)
+
+
+def with_doc_checks(report: CheckReport, env_dir: Path, *, trusted: bool) -> CheckReport:
+    """``report`` plus the checks the tools' docs and the initial state make possible
+    (:func:`autoforge.synth.doc_checks.check_env_dir`); a failing one fails the report."""
+    from autoforge.synth.doc_checks import check_env_dir
+
+    items = [
+        CheckItem(check=f"docs:{name}", tool=tool, ok=ok, detail=detail)
+        for name, tool, ok, detail in check_env_dir(env_dir, trusted=trusted)
+    ]
+    ok = report.ok and all(i.ok for i in items)
+    return report.model_copy(update={"items": [*report.items, *items], "ok": ok})
 
 
 def _row_style(item: CheckItem) -> tuple[str, str]:

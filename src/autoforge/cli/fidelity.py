@@ -58,6 +58,15 @@ def fidelity(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Replay only the first N tasks.")
     ] = None,
+    agent_side: Annotated[
+        bool,
+        typer.Option(
+            "--agent-side",
+            help="Replay the agent's actions only (user-side actions and initialisation left "
+            "out, agent-side setup calls run first); for benchmarks with a simulated user's "
+            "own tools (tau2 telecom).",
+        ),
+    ] = False,
 ) -> None:
     """Replay or probe, score, print a table (or JSON with ``--json``)."""
     if not env_dir.is_dir():
@@ -66,7 +75,7 @@ def fidelity(
     if ref is None:
         raise UserError("fidelity needs --against REF (a benchmark dir, a .py file or a URL)")
     if not ref.startswith(("http://", "https://")) and Path(ref).is_dir():
-        _replay(env_dir, Path(ref), split, limit, as_json, out)
+        _replay(env_dir, Path(ref), split, limit, as_json, out, agent_side)
     elif ref.startswith(("http://", "https://")) or ref.endswith(".py"):
         _probe(env_dir, ref, openapi, reset, as_json, out)
     else:
@@ -80,11 +89,17 @@ def _write(out: Path | None, report: Any) -> None:
 
 
 def _replay(
-    env_dir: Path, bench: Path, split: str | None, limit: int | None, as_json: bool, out: Any
+    env_dir: Path,
+    bench: Path,
+    split: str | None,
+    limit: int | None,
+    as_json: bool,
+    out: Any,
+    agent_side: bool = False,
 ) -> None:
     from autoforge.synth.fidelity import run_fidelity
 
-    report = run_fidelity(env_dir, bench, limit=limit, split=split)
+    report = run_fidelity(env_dir, bench, limit=limit, split=split, agent_side=agent_side)
     _write(out, report)
     if as_json:
         typer.echo(json.dumps(report.headline()))

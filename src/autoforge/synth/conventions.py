@@ -30,8 +30,9 @@ class Conventions:
       sorted;
     * ``status_on_statusless``: a transition on a collection without any status attribute
       writes ``status`` = the verb's participle;
-    * ``balance_words``: the words ``balance`` and ``available`` name fields (a ``balance``
-      checked to cover a difference; an ``available: false`` entry refused);
+    * ``balance_words``: a new entry marked ``available: false`` is refused even where the docs
+      do not ask for an available entry (the generic rules read "enough F to cover the
+      difference" and "an F new item" off the docs and the data's fields);
     * ``negated_refunds``: a refund to the original payment method(s) appends negated copies of
       the payment entries;
     * ``transfer_reply``: a hand-off tool (``transfer_*``) returns ``"Transfer successful"``.

@@ -140,3 +140,86 @@ def id_pattern_check(
         f"{example!r}): derive the next id in the same pattern"
     )  # fmt: skip
     return [CheckResult(name="id_pattern", ok=not bad, detail=detail)]
+
+
+# -- an environment directory, checked against its own docs --------------------------------------
+
+
+def _context(spec: Any, schema: Any, state: dict[str, dict[str, Any]], paths: Any) -> Any:
+    """The :class:`~autoforge.synth.checks.CheckContext` synthesis would build for ``spec``:
+    its class, the preconditions its description states, arguments that should succeed."""
+    from autoforge.synth.checks import CheckContext
+    from autoforge.synth.classify import classify_tool
+    from autoforge.synth.doc_rules import extract_rules, guard_for, meet_rules
+    from autoforge.synth.teststate import happy_arguments
+
+    c = classify_tool(spec, schema, paths)
+    rules = extract_rules(spec, c, schema, None, state)
+    c = c.model_copy(update={"guard": guard_for(c, rules)})
+    happy = meet_rules(happy_arguments(spec, c, schema, state), rules, c.refs, state)
+    return CheckContext(
+        spec=spec, classification=c, schema=schema, state=state, happy=happy,
+        paths=paths.get(c.collection or "", {}),
+    )  # fmt: skip
+
+
+def tool_doc_checks(env: Any, ctx: Any) -> list[CheckResult]:
+    """The docs- and data-checkable behaviour of one tool of ``env`` on its happy call: a
+    documented read leaves the state alone, and the checks of this module."""
+    from autoforge.synth.classify import READ_CLASSES
+
+    ep = env.episode()
+    base = ep.state_hash()
+    obs = ep.call(ctx.spec.name, ctx.happy)
+    if not obs.ok:
+        return []
+    changed = ep.state_hash() != base
+    out: list[CheckResult] = []
+    if ctx.classification.cls in READ_CLASSES or ctx.spec.access == "read":
+        detail = f"{ctx.spec.name} is documented to read but changed the state" if changed else ""
+        out.append(CheckResult(name="read_only", ok=not changed, detail=detail))
+    out += list_return_check(ctx, obs)
+    if changed:
+        after = ep.snapshot()
+        out += schema_attrs_check(ctx, ctx.state, after)
+        out += id_pattern_check(ctx, ctx.state, after)
+    return out + untouched_check(env, ctx, ctx.paths)
+
+
+def check_env_dir(env_dir: Any, *, trusted: bool = False) -> list[tuple[str, str, bool, str]]:
+    """``(check, tool, ok, detail)`` for every tool of an environment directory whose
+    ``environment.json`` carries the tool docs and a state schema, run on (a slice of) its
+    ``initial_state.json``. Nothing when there is no schema or no initial state to test on.
+
+    An environment synthesized with a convention profile that allows new attributes (its
+    ``synthesis_report.json`` says which) is not held to the schema's attributes.
+    """
+    import json
+    from pathlib import Path
+
+    from autoforge.env import Environment
+    from autoforge.synth.infer import field_paths
+    from autoforge.synth.teststate import slice_state
+
+    root = Path(env_dir)
+    env = Environment.load(root, trusted=trusted)
+    schema = env.spec.state_schema
+    if schema is None or not schema.collections or not (root / "initial_state.json").is_file():
+        return []
+    state = slice_state(env.initial_state)
+    small = Environment.from_parts(
+        env.spec, (root / "tools.py").read_text(encoding="utf-8"), initial_state=state,
+        trusted=trusted,
+    )  # fmt: skip
+    report = root / "synthesis_report.json"
+    profile = json.loads(report.read_text()).get("conventions") if report.is_file() else None
+    paths = {name: field_paths(coll.values()) for name, coll in state.items()}
+    out: list[tuple[str, str, bool, str]] = []
+    for spec in env.spec.tools:
+        ctx = _context(spec, schema, state, paths)
+        ctx.allow_new_attrs = profile not in (None, "generic")
+        for r in tool_doc_checks(small, ctx):
+            if r.name == "schema_attrs" and ctx.allow_new_attrs:
+                continue
+            out.append((r.name.split(":")[0], spec.name, r.ok, r.detail))
+    return out

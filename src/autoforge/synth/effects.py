@@ -13,9 +13,13 @@ model:
 * **credit, from docs and data.** A refund the docs say is *added to* a field the data has in a
   map the record's owner holds (``... added to the user's gift card balance``) is credited there.
 
+* **cover, from docs and data.** When a sentence says a referenced entry "must have enough
+  ``F`` to cover the ... difference" and the entries of that map have a field ``F``, an entry
+  whose numeric ``F`` is below the computed difference is refused.
+
 Rules that encode one benchmark's storage conventions rather than anything the docs or data
-state (an ``available`` flag, ``<verb>_X_difference``, a ``balance`` that must cover a
-difference, negated refund entries) run only under the ``tau`` profile
+state (an ``available`` flag, ``<verb>_X_difference``, negated refund entries) run only under
+the ``tau`` profile
 (:mod:`autoforge.synth.conventions`).
 
 A lookup by an id that keys a nested map (``item_id`` inside products' ``variants``) also gets
@@ -238,11 +242,14 @@ def pair_effect(
     *,
     replace: bool = False,
     conv: Conventions = GENERIC,
+    flags: Sequence[str] = (),
 ) -> EffectCode | None:
     """Old/new id lists: validate both; an update (``replace``) copies each new entry's shared
-    fields (id, price, options) over the old one. With the ``tau`` profile a transition also
-    stores the summed difference the docs name (``<verb>_price_difference``) and an entry
+    fields (id, price, options) over the old one; a new entry whose field in ``flags``
+    (:func:`new_entry_flags`) is ``False`` is refused. With the ``tau`` profile a transition
+    also stores the summed difference the docs name (``<verb>_price_difference``) and an entry
     marked ``available: false`` is refused."""
+    flags = sorted({*flags, *(["available"] if conv.balance_words else [])})
     pair = id_pairs(spec)
     if pair is None:
         return None
@@ -272,12 +279,12 @@ def pair_effect(
         "        if entry is None:",
         '            raise ToolError(f"not found: {new_id}")',
         *(
-            [
-                "        if entry.get('available') is False:",
-                '            raise ToolError(f"not available: {new_id}")',
-            ]
-            if conv.balance_words
-            else []
+            line
+            for flag in flags
+            for line in (
+                f"        if entry.get({flag!r}) is False:",
+                f'            raise ToolError(f"not {flag}: {{new_id}}")',
+            )
         ),
         "        swaps.append((old, entry))",
     ]
@@ -302,7 +309,36 @@ def pair_effect(
     return EffectCode(checks=checks, writes=writes, stored=set())
 
 
-_COVER = re.compile(r"enough balance to cover the (?:\w+ )?difference", re.IGNORECASE)
+_COVER = re.compile(r"enough (\w+) to cover the (?:\w+ )?difference", re.IGNORECASE)
+
+
+def new_entry_flags(text: str, schema: StateSchema | None) -> list[str]:
+    """Fields of map entries that a sentence requires of a new entry: the entry key ``F``
+    written right before "new" ("each item can be modified to an available new item")."""
+    if schema is None:
+        return []
+    keys = {
+        k
+        for c in schema.collections
+        for a in c.attributes
+        if a.description.startswith("map from id")
+        for k in _map_entry_keys(a.description)
+    }
+    low = " ".join(text.lower().split())
+    return sorted(k for k in keys if re.search(rf"\b{re.escape(k.lower())} new \w+", low))
+
+
+def cover_field(text: str, entry_keys: Sequence[str]) -> str | None:
+    """The field a sentence says must *cover the difference* ("... must have enough balance to
+    cover the price difference"), when the referenced entries have a field of that name."""
+    match = _COVER.search(" ".join(text.split()))
+    return match.group(1) if match and match.group(1) in entry_keys else None
+
+
+def _map_entry_keys(description: str) -> list[str]:
+    """The keys a ``map from id to object with keys: a, b`` attribute's entries have."""
+    _, _, keys = description.partition("with keys:")
+    return [k.strip() for k in keys.split(",") if k.strip()]
 
 
 def owned_ref_checks(
@@ -319,13 +355,14 @@ def owned_ref_checks(
     ``payment_method_id`` on an order must be one of the order's user's ``payment_methods``
     (the owner is the record a non-list reference attribute points at). When the docs say the
     entry must have *enough balance to cover the difference*, a numeric ``balance`` below the
-    computed difference is refused too.
+    computed difference is refused too, the field named by the sentence and present in the
+    entries (:func:`cover_field`).
     """
     owners = [a for a in coll.attributes if a.references and a.type != "array"]
     owner = schema.collection(str(owners[0].references)) if schema and owners else None
     if owner is None:
         return []
-    cover = difference and _COVER.search(doc_text(spec) + " " + " ".join(policy.split()))
+    text = doc_text(spec) + " " + policy
     lines: list[str] = []
     for param in spec.param_names:
         base = param.removesuffix("_id")
@@ -338,6 +375,7 @@ def owned_ref_checks(
         )  # fmt: skip
         if attr is None:
             continue
+        cover = cover_field(text, _map_entry_keys(attr.description)) if difference else None
         p, link = exprs[param], owners[0].name
         lines += [
             f"    if {p} is not None:",
@@ -348,9 +386,9 @@ def owned_ref_checks(
         ]
         if cover:
             lines += [
-                "        balance = held.get('balance')",
-                "        if isinstance(balance, (int, float)) and balance < difference:",
-                '            raise ToolError("insufficient balance to cover the difference")',
+                f"        covering = held.get({cover!r})",
+                "        if isinstance(covering, (int, float)) and covering < difference:",
+                f'            raise ToolError("insufficient {cover} to cover the difference")',
             ]
     return lines
 

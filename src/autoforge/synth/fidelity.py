@@ -16,7 +16,9 @@ Every figure is computed twice by the same code: for the environment and for the
 environment (every call succeeds, returns nothing, changes nothing), so a figure that doing
 nothing reaches is visible as such. Tasks come from one split of ``splits.json`` (``test`` by
 default when there is one). The oracle's final state is the initial state with the recorded
-``db_diff`` applied.
+``db_diff`` applied. Benchmarks shaped otherwise (list-indexed diffs, agent-side replay with
+setup calls, per-task initial and final states) are read by
+:mod:`autoforge.synth.replay_formats` and :func:`load_bench` into the same tasks.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from autoforge.synth.infer import data_to_state
 
 FIDELITY_SCHEMA_VERSION = 3
 MISSING_EFFECTS = "all actions agree, final state differs (missing effects)"
+SETUP_DIFFERS = "the task's setup calls left a start state unlike the oracle's"
 #: What the tasks are replayed in: the synthesized environment, or the do-nothing baseline.
 Replayed = Environment | NullEnvironment
 
@@ -231,6 +234,9 @@ class FidelityReport(BaseModel):
     per_tool: dict[str, ToolFidelity] = Field(default_factory=dict)
     never_exercised: list[str] = Field(default_factory=list)
     missing_tools: list[str] = Field(default_factory=list)
+    dropped_user_actions: int = Field(
+        default=0, description="user-side actions left out of an agent-side replay"
+    )
     task_results: list[TaskFidelity] = Field(default_factory=list)
     wall_s: float = 0.0
 
@@ -294,6 +300,9 @@ class BenchTask:
     actions: list[BenchAction]
     diff: list[dict[str, Any]]
     skipped: str = ""
+    initial: dict[str, Any] | None = None
+    dropped_user_actions: int = 0
+    setup: list[BenchAction] = field(default_factory=list)
 
 
 @dataclass
@@ -349,34 +358,102 @@ def _bench_action(raw: Mapping[str, Any], result: Mapping[str, Any] | None) -> B
     )
 
 
-def load_bench(path: Path, split: str | None = None) -> Bench:
-    """Read ``db.json``, ``tasks.json``, ``gt_replay.json`` (and ``tools_meta.json``), keeping
-    the tasks of ``split`` (:func:`split_ids`)."""
-    state, _ = data_to_state(_read_json(path / "db.json"))
-    tasks_raw = _read_json(path / "tasks.json")
-    replay = _read_json(path / "gt_replay.json")
-    split_name, wanted = split_ids(path, split)
-    by_id = {str(t["id"]): t for t in replay.get("tasks", [])}
-    tasks = []
-    for raw in tasks_raw:
-        tid = str(raw["id"])
-        if wanted is not None and tid not in wanted:
+def _agent_setup(task: Mapping[str, Any], tools: set[str]) -> list[BenchAction] | None:
+    """The agent-side initialisation calls of ``task`` when every one is an agent tool (the
+    user-side ones are left out); ``None`` when the agent's start state cannot be rebuilt."""
+    init = task.get("initial_state") or {}
+    if not isinstance(init, Mapping) or init.get("initialization_data"):
+        return None
+    steps = [s for s in init.get("initialization_actions") or [] if s.get("env_type") != "user"]
+    if any(s.get("func_name") not in tools for s in steps):
+        return None
+    return [
+        BenchAction(
+            name=str(s["func_name"]), arguments=dict(s.get("arguments") or {}), oracle_error=False
+        )
+        for s in steps
+    ]
+
+
+def _skip_reason(raw: Mapping[str, Any], oracle: Any, agent_side: bool, tools: set[str]) -> str:
+    acts = _task_actions(raw)
+    if oracle is None:
+        return "no oracle replay"
+    if raw.get("initial_state") and not (agent_side and _agent_setup(raw, tools) is not None):
+        return "task has its own initial state"
+    if not agent_side and any(a.get("requestor") not in (None, "assistant") for a in acts):
+        return "user-side actions"
+    return ""
+
+
+def _load_task(
+    raw: Mapping[str, Any],
+    oracle: Any,
+    agent_side: bool,
+    db: Mapping[str, Any],
+    state: Any,
+    tools: set[str],
+) -> BenchTask:
+    """One task of a shared-``db.json`` benchmark; with ``agent_side`` the user's actions are
+    dropped (the agent's database is what is compared) and the agent-side initialisation calls
+    become the task's setup."""
+    from autoforge.synth.replay_formats import rekey_diff
+
+    skip = _skip_reason(raw, oracle, agent_side, tools)
+    setup = (_agent_setup(raw, tools) or []) if agent_side and not skip else []
+    acts = _task_actions(raw)
+    results = list((oracle or {}).get("action_results", []))
+    pairs = [(a, results[i] if i < len(results) else None) for i, a in enumerate(acts)]
+    kept = [(a, r) for a, r in pairs if a.get("requestor") in (None, "assistant") or not agent_side]
+    actions = [_bench_action(a, r) for a, r in kept]
+    diff = rekey_diff(db, state, list((oracle or {}).get("db_diff", [])))
+    return BenchTask(
+        id=str(raw["id"]), actions=actions, diff=diff, skipped=skip,
+        dropped_user_actions=len(pairs) - len(kept), setup=setup,
+    )  # fmt: skip
+
+
+def _load_per_task_states(
+    path: Path, db: Mapping[str, Any], replay: Mapping[str, Any]
+) -> list[BenchTask]:
+    """Tasks that carry their own initial state and final state (ACEBench's agent shape)."""
+    from autoforge.synth.replay_formats import per_task_states
+
+    tasks_raw = {str(t["id"]): t for t in _read_json(path / "tasks.json")}
+    out = []
+    for oracle in replay.get("tasks", []):
+        raw = tasks_raw.get(str(oracle["id"]))
+        if raw is None:
             continue
-        oracle = by_id.get(tid)
-        acts = _task_actions(raw)
-        skip = ""
-        if oracle is None:
-            skip = "no oracle replay"
-        elif raw.get("initial_state"):
-            skip = "task has its own initial state"
-        elif any(a.get("requestor") not in (None, "assistant") for a in acts):
-            skip = "user-side actions"
-        results = (oracle or {}).get("action_results", [])
+        alts = oracle.get("alternatives") or [{}]
+        results = alts[0].get("action_results") or []
+        acts = list(raw.get("actions") or [])
+        start, diff = per_task_states(
+            db, oracle.get("initial_state") or {}, raw.get("ground_truth_final_state")
+        )
+        skip = "" if len(results) == len(acts) else "oracle results do not pair with the actions"
         actions = [
             _bench_action(a, results[i] if i < len(results) else None) for i, a in enumerate(acts)
         ]
-        diff = list((oracle or {}).get("db_diff", []))
-        tasks.append(BenchTask(id=tid, actions=actions, diff=diff, skipped=skip))
+        out.append(
+            BenchTask(id=str(oracle["id"]), actions=actions, diff=diff, skipped=skip, initial=start)
+        )
+    return out
+
+
+def load_bench(path: Path, split: str | None = None, *, agent_side: bool = False) -> Bench:
+    """Read ``db.json``, ``tasks.json``, ``gt_replay.json`` (and ``tools_meta.json``), keeping
+    the tasks of ``split`` (:func:`split_ids`).
+
+    ``agent_side``: tasks whose initialisation is all on the user's side are kept, and their
+    user-side actions dropped, so the agent's tools are replayed against the agent's database
+    (tau2 telecom). Replay tasks with their own ``initial_state`` and a final state per task
+    (ACEBench) are read by :mod:`autoforge.synth.replay_formats`.
+    """
+    db = _read_json(path / "db.json")
+    state, _ = data_to_state(db)
+    replay = _read_json(path / "gt_replay.json")
+    split_name, wanted = split_ids(path, split)
     writes: set[str] = set()
     meta_path = path / "tools_meta.json"
     if meta_path.is_file():
@@ -388,6 +465,18 @@ def load_bench(path: Path, split: str | None = None) -> Bench:
     if tools_path.is_file():
         for t in json.loads(tools_path.read_text(encoding="utf-8")):
             names.append(str((t.get("function") or t).get("name")))
+    tasks: list[BenchTask]
+    if any("alternatives" in t for t in replay.get("tasks", [])):
+        tasks = [
+            t for t in _load_per_task_states(path, db, replay) if wanted is None or t.id in wanted
+        ]
+    else:
+        by_id = {str(t["id"]): t for t in replay.get("tasks", [])}
+        tasks = [
+            _load_task(raw, by_id.get(str(raw["id"])), agent_side, db, state, set(names))
+            for raw in _read_json(path / "tasks.json")
+            if wanted is None or str(raw["id"]) in wanted
+        ]
     return Bench(
         path=path, state=state, tasks=tasks, writes=writes, tool_names=names, split=split_name
     )
@@ -422,6 +511,27 @@ class _Replay:
 
     verdicts: list[_Verdict]
     final: Mapping[str, Any]
+    initial: Mapping[str, Any]
+    setup_ok: bool = True
+
+
+def _named_records(arguments: Mapping[str, Any], state: Mapping[str, Any]) -> set[RecordKey]:
+    """The records an action's arguments name: ``(collection, key)`` for every scalar argument
+    value that is a key of a collection."""
+    out: set[RecordKey] = set()
+    for value in arguments.values():
+        if isinstance(value, str | int) and not isinstance(value, bool):
+            out |= {(name, str(value)) for name, coll in state.items() if str(value) in coll}
+    return out
+
+
+def _oracle_wrote(action: BenchAction, task: BenchTask, bench: Bench) -> bool:
+    """Whether the oracle's diff changes what ``action`` names (any change when it names no
+    record): a write that changes nothing agrees where the oracle's changed nothing there
+    either (an address set to the one already stored)."""
+    named = _named_records(action.arguments, task.initial or bench.state)
+    touched = diff_records(task.diff)
+    return bool(touched & named) if named else bool(task.diff)
 
 
 def _verdict(
@@ -450,7 +560,9 @@ def _verdict(
     elif not flag_ok:
         v.why = f"error flag: ours {ours_error} ({obs.content[:120]}), oracle {action.oracle_error}"
         v.kind = "error where the oracle succeeded" if ours_error else "success where it errored"
-    elif is_write and not action.oracle_error and not changed and task.diff:
+    elif (
+        is_write and not action.oracle_error and not changed and _oracle_wrote(action, task, bench)
+    ):
         v.agree, v.why, v.kind = False, "write changed nothing", "write changed nothing"
     elif changed and bench.writes and action.name not in bench.writes:
         v.agree, v.why, v.kind = False, "read tool changed the state", "read changed the state"
@@ -514,9 +626,28 @@ class _Oracle:
         return get_path(self.records[key], path[2:] if len(path) > 1 else path[1:])
 
 
+def _start(task: BenchTask, bench: Bench) -> Mapping[str, Any]:
+    return bench.state if task.initial is None else task.initial
+
+
+def setup_matches(start: Mapping[str, Any], diff: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether ``start`` holds, at every path the oracle's diff replaces, the value the oracle
+    recorded there as ``old`` (so a start state rebuilt by setup calls is the oracle's)."""
+    return all(
+        normalize(get_path(start, op["path"])) == normalize(op["old"])
+        for op in diff
+        if op.get("op") == "replace" and "old" in op
+    )
+
+
 def _replay_task(env: Replayed, task: BenchTask, bench: Bench, known: set[str]) -> _Replay:
-    ep = env.episode()
-    before: Mapping[str, Any] = bench.state
+    before: Mapping[str, Any] = _start(task, bench)
+    ep = env.episode(before)
+    for step in task.setup:
+        ep.call(step.name, step.arguments)
+    if task.setup:
+        before = ep.snapshot()
+    start = before
     before_hash = ep.state_hash()
     verdicts: list[_Verdict] = []
     pending: list[tuple[_Verdict, list[tuple[list[Any], Any]]]] = []
@@ -535,20 +666,24 @@ def _replay_task(env: Replayed, task: BenchTask, bench: Bench, known: set[str]) 
         verdicts.append(v)
         if v.flag_ok and changed and action.name in known:
             pending.append((v, changes))
-    oracle = _Oracle(bench.state, task.diff)
+    oracle = _Oracle(start, task.diff)
     for v, leafs in pending:
         if not _action_matches(leafs, before, oracle):
             v.agree, v.why, v.kind = False, "wrote values unlike the oracle's", "wrong values"
-    return _Replay(verdicts=verdicts, final=before)
+    setup_ok = not task.setup or setup_matches(start, task.diff)
+    return _Replay(verdicts=verdicts, final=before, initial=start, setup_ok=setup_ok)
 
 
-def _score_task(task: BenchTask, replay: _Replay, initial: Mapping[str, Any]) -> TaskFidelity:
+def _score_task(task: BenchTask, replay: _Replay) -> TaskFidelity:
+    initial = replay.initial
     keys = changed_records(initial, replay.final) | diff_records(task.diff)
-    state_agree = records_agree(replay.final, initial, task.diff, keys)
+    state_agree = replay.setup_ok and records_agree(replay.final, initial, task.diff, keys)
     first = next((v for v in replay.verdicts if not v.agree), None)
     agree = state_agree and first is None
     cause = ""
-    if not agree:
+    if not replay.setup_ok:
+        cause = SETUP_DIFFERS
+    elif not agree:
         writes = sorted({v.tool for v in replay.verdicts if v.write})
         cause = (
             f"{first.tool}: {first.kind}" if first else f"{MISSING_EFFECTS}: {', '.join(writes)}"
@@ -580,7 +715,7 @@ def _replay_all(env: Replayed, bench: Bench, tasks: list[BenchTask], known: set[
     run = _Run()
     for task in tasks:
         replay = _replay_task(env, task, bench, known)
-        run.results.append(_score_task(task, replay, bench.state))
+        run.results.append(_score_task(task, replay))
         for v in replay.verdicts:
             run.verdicts.append(v)
             stats = run.per_tool.setdefault(v.tool, ToolFidelity(missing=v.tool not in known))
@@ -616,20 +751,26 @@ def figures(results: Sequence[TaskFidelity], verdicts: Sequence[_Verdict]) -> Fi
 
 
 def run_fidelity(
-    env_dir: Path, bench_dir: Path, *, limit: int | None = None, split: str | None = None
+    env_dir: Path,
+    bench_dir: Path,
+    *,
+    limit: int | None = None,
+    split: str | None = None,
+    agent_side: bool = False,
 ) -> FidelityReport:
     """Replay the tasks of ``split`` of ``bench_dir`` in the environment at ``env_dir`` and in
-    the null environment; score both with the same code."""
+    the null environment; score both with the same code (``agent_side``: :func:`load_bench`)."""
     import time
 
     start = time.monotonic()
-    bench = load_bench(bench_dir, split)
+    bench = load_bench(bench_dir, split, agent_side=agent_side)
     env = _load_env(env_dir, bench.state)
     known = {t.name for t in env.spec.tools}
     report = FidelityReport(env=str(env_dir), bench=str(bench_dir), split=bench.split)
     report.missing_tools = sorted(set(bench.tool_names) - known)
     tasks = [t for t in bench.tasks if not t.skipped]
     report.skipped_tasks = len(bench.tasks) - len(tasks)
+    report.dropped_user_actions = sum(t.dropped_user_actions for t in tasks)
     tasks = tasks[:limit] if limit else tasks
     ours = _replay_all(env, bench, tasks, known)
     every = {a.name for t in tasks for a in t.actions} | set(bench.tool_names)

@@ -21,6 +21,7 @@ from autoforge.synth.effects import (
     MirrorEffect,
     is_multiset,
     mirror_effect,
+    new_entry_flags,
     owned_ref_checks,
     pair_effect,
     refund_effect,
@@ -513,16 +514,15 @@ def render_skeleton(
     verb = tokens(spec.name)[0] if tokens(spec.name) else ""
     transition = c.cls == "transition"
     target = target_status(verb, coll, spec.description, policy, conv) if transition else None
-    pair = pair_effect(spec, coll, exprs, verb, replace=not transition, conv=conv)
+    flags = new_entry_flags(spec.description + "\n" + policy, schema)
+    pair = pair_effect(spec, coll, exprs, verb, replace=not transition, conv=conv, flags=flags)
     mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
     if mirror is None and transition and conv.negated_refunds:
         mirror = refund_effect(spec, coll, policy)
     if pair is not None:
         lines += pair.checks
     has_difference = pair is not None and "difference" in "\n".join(pair.checks)
-    lines += owned_ref_checks(
-        spec, coll, schema, exprs, c.key_param, policy, has_difference and conv.balance_words
-    )
+    lines += owned_ref_checks(spec, coll, schema, exprs, c.key_param, policy, has_difference)
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
     lines += _store_params(spec, c, paths, exprs, verb, pair, conv, coll)
