@@ -77,8 +77,8 @@ def check(
 
 def with_doc_checks(report: CheckReport, env_dir: Path, *, trusted: bool) -> CheckReport:
     """``report`` plus the checks the tools' docs and the initial state make possible
-    (:func:`autoforge.synth.doc_checks.check_env_dir`); a failing one fails the report."""
-    from autoforge.synth.doc_checks import check_env_dir
+    (:func:`autoforge.synth.envdir_checks.check_env_dir`); a failing one fails the report."""
+    from autoforge.synth.envdir_checks import check_env_dir
 
     items = [
         CheckItem(check=f"docs:{name}", tool=tool, ok=ok, detail=detail)
