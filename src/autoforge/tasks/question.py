@@ -376,10 +376,18 @@ class _Describer:
             else:
                 verb = f"{verb} for {subject}"
         if parts:  # address1, city, zip...: the parts of one value, said as one
-            verb += " to " + ", ".join(self.binding(call.args[n]) for n in parts)
+            verb += " to " + self.said_as_one(call, parts)
         if details:
             verb += ", with " + " and ".join(details)
         return verb
+
+    def said_as_one(self, call: CallNode, parts: list[str]) -> str:
+        """The parts as one phrase: ``the address on my account`` when they are read from one
+        object, else their values as one comma list."""
+        first = call.args[parts[0]]
+        if isinstance(first, OutputRef):
+            return self.binding(OutputRef(node=first.node, path=first.path[:1]))
+        return ", ".join(self.binding(call.args[n]) for n in parts)
 
     def parts(self, call: CallNode) -> list[str]:
         """The arguments that are parts of one value the user states (``address1, address2,
@@ -388,6 +396,13 @@ class _Describer:
         62701"), not as "address1 ... and address2 ... and city ..."."""
         state = self.spec.state_schema
         names = []
+        tops = {(b.node, b.path[0]) for b in call.args.values()
+                if isinstance(b, OutputRef) and len(b.path) == 2}  # fmt: skip
+        for node, top in tops:  # address1, city, zip read from one object: "my address"
+            same = [n for n, b in call.args.items() if isinstance(b, OutputRef)
+                    and len(b.path) == 2 and (b.node, b.path[0]) == (node, top)]  # fmt: skip
+            if len(same) >= 3:
+                return same
         for name, binding in call.args.items():
             if not isinstance(binding, FactRef) or entity_of(name, None, state):
                 continue
