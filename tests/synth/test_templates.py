@@ -178,3 +178,62 @@ def test_a_lookup_returns_the_fields_its_description_names() -> None:
     assert returned_fields(said, people) == ["customer_id", "name"]
     assert returned_fields("Returns the customer details.", people) == []  # not attributes
     assert returned_fields("Look up a customer by email.", people) == []  # docs do not say
+
+
+def test_a_keyed_lookup_computes_the_documented_list_of_records_pointing_at_it() -> None:
+    """``get_customer`` documented to return ``order_ids`` while orders hold ``customer_id``:
+    the bare record would drop a promised field (and the tasks stage could then not reach a
+    customer's orders, so users had to quote order ids)."""
+    from autoforge.env.spec import Attribute, CollectionSchema
+
+    customers = CollectionSchema(
+        name="customers",
+        primary_key="customer_id",
+        attributes=[Attribute(name="customer_id", type="id"), Attribute(name="name")],
+    )
+    orders = CollectionSchema(
+        name="orders",
+        primary_key="order_id",
+        attributes=[
+            Attribute(name="order_id", type="id"),
+            Attribute(name="customer_id", type="id", references="customers"),
+        ],
+    )
+    schema = StateSchema(collections=[customers, orders])
+    spec = ToolSpec(
+        name="get_customer",
+        description="Get a customer and the ids of their orders.",
+        parameters={
+            "type": "object",
+            "properties": {"customer_id": {"type": "string"}},
+            "required": ["customer_id"],
+        },
+        required=["customer_id"],
+        returns={
+            "type": "object",
+            "properties": {
+                "customer_id": {"type": "string"},
+                "name": {"type": "string"},
+                "order_ids": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    )
+    c = classify_tool(spec, schema, {})
+    source = render_template(spec, c, customers, {}, schema=schema)
+    assert source is not None and "order_ids" in source
+    state = {
+        "customers": {"C-1": {"customer_id": "C-1", "name": "A"},
+                      "C-2": {"customer_id": "C-2", "name": "B"}},
+        "orders": {"O-1": {"order_id": "O-1", "customer_id": "C-1"},
+                   "O-2": {"order_id": "O-2", "customer_id": "C-2"},
+                   "O-3": {"order_id": "O-3", "customer_id": "C-1"}},
+    }  # fmt: skip
+    env = Environment.from_parts(
+        EnvironmentSpec(name="t", tools=[spec], state_schema=schema),
+        assemble([from_source(source, spec.name)], "test"),
+        initial_state=state,
+    )
+    obs = env.episode().call("get_customer", {"customer_id": "C-1"})
+    assert obs.ok and obs.result["order_ids"] == ["O-1", "O-3"]
+    # without the whole schema (or without a referencing collection) the record is returned
+    assert "order_ids" not in (render_template(spec, c, customers, {}) or "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -85,6 +86,53 @@ def test_gates_reject_what_they_should(generated: Any, bookstore_env: Any) -> No
     replay = replay_is_stable(*args, task.final_state_hash, run.values)
     assert replay is not None and replay.calls == task.gold_calls
     assert replay_is_stable(*args, "another-hash", run.values) is None
+
+
+class _Batching:
+    """The bookstore started at ``state``, whose episodes count batches; ``skew`` alters the
+    results of the ``skew``-th episode's batched reads (a read answering differently)."""
+
+    def __init__(self, env: Any, state: Any, skew: int = 0) -> None:
+        self._env, self.spec, self.initial_state = env, env.spec, state
+        self.batches: list[int] = []
+        self.skew, self.n = skew, 0
+
+    def episode(self, state: Any = None) -> Any:
+        inner, outer = self._env.episode(state=self.initial_state), self
+        self.n += 1
+        skewed = self.n == self.skew
+
+        class _Ep:
+            def __getattr__(self, name: str) -> Any:
+                return getattr(inner, name)
+
+            def call_many(self, calls: list[tuple[str, Any]]) -> list[Any]:
+                outer.batches.append(len(calls))
+                observed = inner.call_many(calls)
+                if skewed:
+                    return [SimpleNamespace(ok=True, result=["other"])
+                            if o.ok and o.tool.startswith(("get", "find", "search")) else o
+                            for o in observed]  # fmt: skip
+                return observed
+
+        return _Ep()
+
+
+def test_a_later_replay_runs_its_calls_in_one_batch_and_must_agree_call_by_call(
+    generated: Any, bookstore_env: Any
+) -> None:
+    task = next(t for t in generated[0] if any(not c.writes for c in t.gold_calls))
+    run = execute(task.blueprint, bookstore_env.spec,
+                  bookstore_env.episode(state=task.initial_state), task.user_facts)  # fmt: skip
+    batching = _Batching(bookstore_env, task.initial_state)
+    args = (task.blueprint, batching, task.initial_state, task.user_facts)
+    replay = replay_is_stable(*args, task.final_state_hash, run.values, bound=batching)
+    assert replay is not None and replay.calls == task.gold_calls
+    assert batching.batches == [len(task.gold_calls)]  # the second replay: one round trip
+    # a read answering differently on the second replay (the state hash agrees) is caught
+    skewed = _Batching(bookstore_env, task.initial_state, skew=2)
+    args = (task.blueprint, skewed, task.initial_state, task.user_facts)
+    assert replay_is_stable(*args, task.final_state_hash, run.values, bound=skewed) is None
 
 
 class _FlakyEnv:

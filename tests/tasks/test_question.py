@@ -7,6 +7,7 @@ from typing import Any
 from autoforge.tasks.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.model import UserScenario
 from autoforge.tasks.question import (
+    _EVERYDAY,
     ScenarioRequest,
     TemplateWriter,
     fact_text,
@@ -25,10 +26,12 @@ def test_template_scenarios_carry_facts_not_answers(generated: Any, bookstore_en
         for out in task.required_outputs:
             if out.text not in {fact_text(v) for v in task.user_facts.values()}:
                 assert f" {out.text} " not in f" {text} ", (out, text)
-        # every state-changing call is asked for (by its verb), in the first person
+        # every state-changing call is asked for (by its verb or the everyday word for it,
+        # "change" for update), in the first person
         for call in task.gold_calls:
             if call.writes:
-                assert call.name.split("_")[0] in text.lower()
+                verb = call.name.split("_")[0]
+                assert _EVERYDAY.get(verb, verb) in text.lower()
         assert " my " in f" {text.lower()} " or " i " in f" {text.lower()} "
         # no "(key: value; ...)" lists, no internal keys of records the user does not hold
         assert "; " not in text and ": " not in text
@@ -111,3 +114,36 @@ def test_generated_questions_never_repeat_the_noun_after_its_label(bookstore_env
                 value = fact_text(task.user_facts[fact.name])
                 assert f"id: {noun} {value}" not in task.scenario.question, task.scenario.question
     assert seen_entity
+
+
+def test_requests_use_everyday_verbs_and_say_the_parts_of_one_value_as_one() -> None:
+    """No tool names: ``update_shipping_address`` is asked as "change the shipping address of
+    order ORD-1", flat parts of one value (street, city, zip) as one comma list, never
+    "street X and city Y and ..."."""
+    from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+    from autoforge.tooldocs.spec import ToolSpec
+
+    parts = ("street", "city", "zip", "country")
+    props = {n: {"type": "string"} for n in ("order_id", *parts)}
+    tool = ToolSpec(name="update_shipping_address", description="Change an order's address.",
+                    parameters={"type": "object", "properties": props},
+                    required=list(props), access="write")  # fmt: skip
+    orders = CollectionSchema(name="orders", primary_key="order_id",
+                              attributes=[Attribute(name="order_id", type="id")])  # fmt: skip
+    spec = EnvironmentSpec(name="t", tools=[tool], state_schema=StateSchema(collections=[orders]))
+    bp = Blueprint.model_validate({
+        "nodes": [{"kind": "call", "id": "c0", "tool": tool.name, "walk": 0,
+                   "args": {n: {"kind": "user_fact", "name": n} for n in props}}],
+        "facts": [{"name": "order_id", "role": "entity", "json_schema": {"type": "string"},
+                   "collection": "orders", "attribute": "order_id"}]
+        + [{"name": n, "role": "value", "json_schema": {"type": "string"}} for n in parts],
+        "walks": [[tool.name]],
+    })  # fmt: skip
+    facts = {"order_id": "ORD-1", "street": "12 Main St", "city": "Springfield",
+             "zip": "62701", "country": "US"}  # fmt: skip
+    question = TemplateWriter().write(ScenarioRequest(spec=spec, blueprint=bp, facts=facts))
+    text = question.question
+    assert "change the shipping address of order ORD-1 to 12 Main St, Springfield, 62701, US" in (
+        text
+    ), text
+    assert "update" not in text.lower() and " and city" not in text

@@ -123,3 +123,103 @@ def test_rule_judge_takes_no_separator_for_a_typo() -> None:
 
     assert one_off("my email is ana.lee@example.com", "Ana Lee") is None
     assert one_off("my order is ORD-1235", "ORD-1234") == "ORD-1235"  # a real typo still is
+
+
+_PROFILE_TOOLS = """
+def find_user_id_by_email(state, email):
+    for key, user in state["users"].items():
+        if user["email"] == email:
+            return key
+    raise ToolError("user not found")
+
+
+def get_user_details(state, user_id):
+    if user_id not in state["users"]:
+        raise ToolError("user not found")
+    return state["users"][user_id]
+
+
+def modify_order_address(state, order_id, address1, city, zip):
+    if order_id not in state["orders"]:
+        raise ToolError("order not found")
+    state["orders"][order_id]["address"] = {"address1": address1, "city": city, "zip": zip}
+    return state["orders"][order_id]
+
+
+def modify_user_address(state, user_id, address1, city, zip):
+    if user_id not in state["users"]:
+        raise ToolError("user not found")
+    state["users"][user_id]["address"] = {"address1": address1, "city": city, "zip": zip}
+    return state["users"][user_id]
+"""
+
+
+def _profile_env() -> Any:
+    """Users with an ``address`` object the docs give no fields for (no result schemas:
+    only the data shows them), orders listed on the user, and flat address writers."""
+    from autoforge.env import Environment
+    from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+    from autoforge.tooldocs.spec import ToolSpec
+
+    def tool(name: str, params: list[str], access: str) -> ToolSpec:
+        props = {p: {"type": "string", "description": p} for p in params}
+        schema = {"type": "object", "properties": props, "required": params}
+        return ToolSpec(name=name, description=name.replace("_", " "), access=access,
+                        parameters=schema, required=params)  # fmt: skip
+
+    parts = ["address1", "city", "zip"]
+    users = CollectionSchema(name="users", primary_key="user_id", attributes=[
+        Attribute(name="user_id", type="id"), Attribute(name="email"),
+        Attribute(name="address", type="object"),
+        Attribute(name="orders", type="array", references="orders")])  # fmt: skip
+    orders = CollectionSchema(name="orders", primary_key="order_id", attributes=[
+        Attribute(name="order_id", type="id"), Attribute(name="user_id", type="id",
+                                                          references="users"),
+        Attribute(name="address", type="object")])  # fmt: skip
+    tools = [tool("find_user_id_by_email", ["email"], "read"),
+             tool("get_user_details", ["user_id"], "read"),
+             tool("modify_order_address", ["order_id", *parts], "write"),
+             tool("modify_user_address", ["user_id", *parts], "write")]  # fmt: skip
+    rng = random.Random(3)
+    state: dict[str, Any] = {"users": {}, "orders": {}}
+    for i in range(6):
+        home = {"address1": f"{i + 1} Elm St", "city": f"Town{i}", "zip": f"1000{i}"}
+        state["users"][f"u{i}"] = {"user_id": f"u{i}", "email": f"u{i}@example.com",
+                                   "address": home, "orders": []}  # fmt: skip
+        for j in range(rng.randint(2, 3)):
+            key = f"#W{i}{j}"
+            state["orders"][key] = {"order_id": key, "user_id": f"u{i}",
+                                    "address": {"address1": "PO Box 9", "city": "Far",
+                                                "zip": "99999"}}  # fmt: skip
+            state["users"][f"u{i}"]["orders"].append(key)
+    spec = EnvironmentSpec(name="profile", tools=tools,
+                           state_schema=StateSchema(collections=[users, orders]))  # fmt: skip
+    return Environment.from_parts(spec, _PROFILE_TOOLS, state)
+
+
+def test_flat_arguments_come_from_an_object_the_data_shows_on_the_users_record() -> None:
+    """``modify_order_address(address1, city, zip)``: the data shows the user's ``address``
+    holds those fields, so a request may say "the address on my account" (the agent reads
+    it) instead of quoting every part; the user's own record is never given its own values."""
+    from autoforge.tasks.pipeline import generate_tasks
+
+    env = _profile_env()
+    know = knowledge(env.spec, env.initial_state)
+    assert know.nested[("users", "address")] == ("address1", "city", "zip")
+    tasks, _ = generate_tasks(env, 12, "medium", seed=1)
+    from_profile = 0
+    for task in tasks:
+        users = task.initial_state["users"]
+        for call in task.gold_calls:
+            args = call.arguments
+            homes = [u["address"] for u in users.values()]
+            same = {k: args[k] for k in ("address1", "city", "zip") if k in args} in homes
+            if call.name == "modify_order_address" and same:
+                from_profile += 1
+                assert "the address on my account" in task.scenario.question
+                assert args["address1"] not in task.scenario.question
+            if call.name == "modify_user_address":
+                assert {k: args[k] for k in ("address1", "city", "zip")} != (
+                    users[args["user_id"]]["address"]
+                )
+    assert from_profile > 0

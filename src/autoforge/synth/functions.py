@@ -143,7 +143,7 @@ def _try_template(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     ctx = job.ctx
     c = ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
-    source = render_template(ctx.spec, c, coll, job.paths, job.conventions)
+    source = render_template(ctx.spec, c, coll, job.paths, job.conventions, ctx.schema)
     if source is None and c.cls == "lookup" and c.key_param is None:
         source = nested_lookup(ctx.spec, ctx.schema)
     if source is None:

@@ -151,10 +151,22 @@ def _reference_checks(
     return lines
 
 
-def _lookup(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: FieldMap) -> str:
+def _lookup(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema,
+    paths: FieldMap,
+    schema: StateSchema | None = None,
+) -> str:
     top, exprs = head(spec)
     if c.key_param is not None:
-        return "\n".join([*top, *_load_record(coll, exprs[c.key_param], None), "    return record"])
+        load = _load_record(coll, exprs[c.key_param], None)
+        derived = [
+            f"    record = {{**record, {name!r}: [k for k, r in state.get({other!r}, {{}}).items()"
+            f" if str(r.get({ref!r})) == str({exprs[c.key_param]})]}}"
+            for name, other, ref in derived_key_lists(spec, coll, schema)
+        ]
+        return "\n".join([*top, *load, *derived, "    return record"])
     conds = []
     for param in spec.param_names:
         got = get_expr("record", field_path(paths, param))
@@ -174,6 +186,37 @@ def _lookup(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
         f'    raise ToolError("{_noun(coll)} not found")',
     ]
     return "\n".join([*top, *body])
+
+
+def derived_key_lists(
+    spec: ToolSpec, coll: CollectionSchema, schema: StateSchema | None
+) -> list[tuple[str, str, str]]:
+    """Documented result fields that list the keys of the records pointing at this one.
+
+    A lookup documented to return ``order_ids`` (an array of strings) for a customer, while the
+    state stores the relation on the other side (``orders.customer_id`` references
+    ``customers``), must compute the list: returning the bare record drops a field the docs
+    promise. Each ``(field, other collection, referencing attribute)`` is found by the field's
+    name (``<singular of other>_ids`` or ``<other>``) and a unique referencing attribute.
+    """
+    props = (spec.returns or {}).get("properties") if isinstance(spec.returns, dict) else None
+    if schema is None or not isinstance(props, dict):
+        return []
+    stored = {a.name for a in coll.attributes}
+    out = []
+    for name, prop in props.items():
+        items = prop.get("items") if isinstance(prop, dict) else None
+        if name in stored or prop.get("type") != "array" or not isinstance(items, dict):
+            continue
+        if items.get("type", "string") not in ("string", "integer"):
+            continue
+        for other in schema.collections:
+            if name not in (f"{singular(other.name)}_ids", other.name, f"{other.primary_key}s"):
+                continue
+            refs = [a.name for a in other.attributes if a.references == coll.name]
+            if len(refs) == 1 and other.name != coll.name:
+                out.append((name, other.name, refs[0]))
+    return out
 
 
 _RETURNS = re.compile(r"\breturns? (?:the |its |their )?(?:\w+'s )?([a-z_ ,]+?)(?:\.|$)", re.I)
@@ -381,8 +424,12 @@ def render_template(
     coll: CollectionSchema | None,
     paths: FieldMap,
     conv: Conventions = GENERIC,
+    schema: StateSchema | None = None,
 ) -> str | None:
-    """The complete rule-based implementation of a plain tool, or None when it is not plain."""
+    """The complete rule-based implementation of a plain tool, or None when it is not plain.
+
+    ``schema`` (the whole state) lets a keyed lookup compute the documented lists of records
+    that reference it (:func:`derived_key_lists`)."""
     if not c.plain:
         return None
     if c.cls in ("generic", "compute"):
@@ -390,7 +437,7 @@ def render_template(
     if coll is None:
         return None
     if c.cls == "lookup":
-        return _lookup(spec, c, coll, paths)
+        return _lookup(spec, c, coll, paths, schema)
     if c.cls == "list":
         return _list(spec, coll, paths)
     if c.cls == "create":

@@ -172,8 +172,8 @@ class _Builder:
         found = self.from_profile(index, tool, {"properties": fields}, least=3)
         if not isinstance(found, OutputRef):
             return {}
-        paths = {x.path for x in output_leaves(self.spec.tool(self.node_tool(found.node)),
-                                               self.spec.state_schema)}  # fmt: skip
+        user = self.know.user if self.know is not None else None
+        paths = self.reader_paths(self.spec.tool(self.node_tool(found.node)), user or "")
         top = str(found.path[0])
         return {p: OutputRef(node=found.node, path=[top, p]) for p in tool.required
                 if f"{top}.{p}" in paths}  # fmt: skip
@@ -191,12 +191,12 @@ class _Builder:
         user = self.know.user if self.know is not None else None
         coll = self.spec.state_schema.collection(user) if user else None
         fields = set(schema.get("properties") or {})
-        if coll is None or not fields:
-            return None
+        if coll is None or not fields or coll.primary_key in tool.required:
+            return None  # a value read from the user's record is not written back to it
         for reader in self.spec.tools:
             if tool_access(reader) != "read" or reader.required != [coll.primary_key]:
                 continue
-            paths = {x.path for x in output_leaves(reader, self.spec.state_schema)}
+            paths = self.reader_paths(reader, coll.name)
             tops = sorted({p.split(".")[0] for p in paths if "." in p and "[]" not in p})
             for top in tops:
                 inside = sum(f"{top}.{f}" in paths for f in fields)
@@ -210,6 +210,16 @@ class _Builder:
                     self.nodes.append(call)
                     return OutputRef(node=node_id, path=[top])
         return None
+
+    def reader_paths(self, reader: ToolSpec, user: str) -> set[str]:
+        """The result paths of a lookup of the user's record; where the docs give no result
+        schema (the record is assumed), also the fields the data shows inside its object
+        attributes (``address.city``)."""
+        paths = {x.path for x in output_leaves(reader, self.spec.state_schema)}
+        if reader.returns is None and self.know is not None:
+            paths |= {f"{attr}.{name}" for (coll, attr), names in self.know.nested.items()
+                      if coll == user for name in names}  # fmt: skip
+        return paths
 
     def owned(self, entity: str, index: int) -> Binding | None:
         """One of the user's own records chosen by its place in their list (``my most recent

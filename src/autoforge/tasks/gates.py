@@ -83,20 +83,38 @@ def replay_is_stable(
     Returns the first replay (which also records, per call, whether it changed the state:
     ``GoldCall.writes``), or None when a replay failed or disagreed. ``bound``: ``env``
     already started at ``initial_state`` (see :func:`~autoforge.tasks.runtime.bind_state`).
+
+    The first replay re-executes the blueprint (reasoning included). The later ones replay
+    its calls and must give the same result for every call and the same final hash: the
+    reasoning is pure code over those results, so that checks the same thing, and an episode
+    with ``call_many`` (the contained runtime) then runs all of a replay's calls in one round
+    trip to its sandbox worker instead of one per call.
     """
     bound = bound or bind_state(env, initial_state)
-    first: GoldRun | None = None
-    for i in range(times):
-        episode = bound.episode()
-        start = episode.state_hash() if i == 0 else ""
-        try:
-            run = execute(bp, env.spec, episode, facts, initial_hash=start)
-        except GoldFailure:
-            return None
-        if run.final_hash != final_hash or any(run.values[o] != values[o] for o in bp.outputs):
-            return None
-        first = first or run
+    if times < 1:
+        return None
+    episode = bound.episode()
+    try:
+        first = execute(bp, env.spec, episode, facts, initial_hash=episode.state_hash())
+    except GoldFailure:
+        return None
+    if first.final_hash != final_hash or any(first.values[o] != values[o] for o in bp.outputs):
+        return None
+    if not all(calls_agree(bound.episode(), first) for _ in range(times - 1)):
+        return None
     return first
+
+
+def calls_agree(episode: Any, run: GoldRun) -> bool:
+    """Whether ``run``'s calls, replayed on ``episode``, all succeed with the results ``run``
+    saw and end in its final hash (in one batch where the episode has ``call_many``)."""
+    calls = [(c.name, c.arguments) for c in run.calls]
+    many = getattr(episode, "call_many", None)
+    observed = many(calls) if callable(many) else [episode.call(t, a) for t, a in calls]
+    for call, obs in zip(run.calls, observed, strict=True):
+        if not obs.ok or obs.result != run.values.get(call.node):
+            return False
+    return bool(episode.state_hash() == run.final_hash)
 
 
 class Deduplicator:

@@ -70,6 +70,9 @@ class Knowledge:
     holdings: dict[tuple[str, str], Holding] = field(default_factory=dict)
     finders: dict[str, list[Finder]] = field(default_factory=dict)
     user: str | None = None
+    #: fields every sampled record has inside an object attribute (``address`` -> ``city``,
+    #: ``zip``...), read from the data where the docs give the object no schema
+    nested: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
 
     def internal_key(self, collection: str) -> bool:
         """Whether the primary key of ``collection`` is internal (found by a finder)."""
@@ -156,10 +159,34 @@ def _finder(tool: Any, spec: EnvironmentSpec, names: dict[str, set[str]]) -> Fin
     return None
 
 
+def _nested_fields(
+    spec: EnvironmentSpec, examples: Mapping[str, Any]
+) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Per object attribute, the scalar fields all its sampled values share (a record's
+    ``address`` with ``address1, city, zip``; an id-keyed map such as ``payment_methods``
+    shares none)."""
+    out: dict[tuple[str, str], tuple[str, ...]] = {}
+    for coll in spec.state_schema.collections:
+        records = examples.get(coll.name) if isinstance(examples, Mapping) else None
+        sample = list(records.values())[:20] if isinstance(records, Mapping) else []
+        for attr in coll.attributes:
+            values = [r.get(attr.name) for r in sample if isinstance(r, Mapping)]
+            if attr.type != "object" or not values or not all(isinstance(v, Mapping)
+                                                              for v in values):  # fmt: skip
+                continue
+            keys = [{k for k, x in v.items() if isinstance(x, str | int)}
+                    for v in values if isinstance(v, Mapping)]  # fmt: skip
+            shared = set.intersection(*keys) if keys else set()
+            if shared:
+                out[(coll.name, attr.name)] = tuple(sorted(shared))
+    return out
+
+
 def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) -> Knowledge:
     """The user's knowledge of ``spec``'s state (see the module docstring for the rules)."""
     names = _attribute_names(spec, examples or {})
     out = Knowledge(user=user_collection(spec.state_schema))
+    out.nested = _nested_fields(spec, examples or {})
     for tool in spec.tools:
         found = _finder(tool, spec, names)
         if found is not None:

@@ -250,7 +250,7 @@ class _Describer:
             return self.binding(same, labelled=labelled)
         if tool_access(self.spec.tool(call.tool)) == "write":
             if entity:
-                return f"the {singular(entity)} created by the '{words(call.tool)}' request"
+                return f"the new {singular(entity)}"  # the record the request creates
             leaf = next((x for x in output_leaves(self.spec.tool(call.tool), state)
                          if x.path == ".".join(str(p) for p in ref.path)), None)  # fmt: skip
             record = singular(leaf.record_of) if leaf and leaf.record_of else "result"
@@ -308,7 +308,10 @@ class _Describer:
                 return f"the {which} {noun} on {owner}" if owner == "my account" else (
                     f"the {which} {noun} of {owner}")  # fmt: skip
             which = "last" if last else "first"
-            return f"the {which} {noun} listed in {self.items(inputs['value'])}"
+            listed = self.items(inputs["value"])
+            if listed.endswith(" of my account"):
+                return f"the {which} {noun} listed on my account"
+            return f"the {which} {noun} listed in {listed}"
         if spec.op == "lookup":
             return f"the {field} of {self.binding(inputs['value'])}"
         if spec.op == "count":
@@ -326,35 +329,96 @@ class _Describer:
             f"otherwise {self.binding(inputs['else'])}"
         )
 
+    def verb(self, tool: str) -> str:
+        """A tool's name as the user's verb phrase: everyday verbs (``modify`` -> ``change``)
+        and the user's own record as ``my`` (``modify user address`` -> ``change my
+        address``), so the request does not spell the tool's name."""
+        parts = words(tool).split()
+        user = singular(self.user) if self.user else None
+        parts = [_EVERYDAY.get(parts[0], parts[0]), *("my" if p == user else p
+                                                        for p in parts[1:])]  # fmt: skip
+        return " ".join(parts)
+
     def goal(self, call: CallNode) -> str:
         """What a state-changing call does, as a verb phrase in the user's words:
         ``cancel order ORD-3 with the reason found_cheaper``, ``place an order for ...``."""
-        verb = words(call.tool)
-        subject, details = "", []
+        verb = self.verb(call.tool)
+        subject, about, details = "", "", []
+        parts = self.parts(call)
         for name, binding in call.args.items():
+            if name in parts:
+                continue
             text = self.labelled(name, binding)
             if text in ("my account", f"{words(name)} my account"):
                 continue  # the user's own record: implied by who is asking
             entity = entity_of(name, None, self.spec.state_schema)
             if not subject and (entity or not isinstance(binding, FactRef)):
-                subject = self.binding(binding)
+                subject, about = self.binding(binding), singular(entity) if entity else ""
             else:
                 details.append(text)
-        if subject:
+        inner = verb.split()[1:-1]
+        if subject and about in inner:  # change pending order address -> change the address
+            tail = verb.split()[inner.index(about) + 2 :]  # of order #W1 (the record's part)
+            verb = f"{verb.split()[0]} the {' '.join(tail)} of {subject}"
+        elif subject:
             noun = verb.split(" ")[-1]
             if subject.startswith(noun + " ") and verb.endswith(noun):
                 verb = f"{verb}{subject[len(noun) :]}"  # cancel order ORD-3
             elif " " in verb and re.match(rf"(the|my) ([\w-]+ ){{0,2}}{re.escape(noun)}\b",
                                           subject):  # fmt: skip
-                verb = f"{verb.rsplit(' ', 1)[0]} {subject}"  # cancel the last order ...
+                verb = f"{verb.split(' ', 1)[0]} {subject}"  # cancel (pending) the last order
             elif len(verb.split()) == 2:  # place order -> place an order for ...
                 head, noun = verb.split()
                 verb = f"{head} {'an' if noun[0] in 'aeiou' else 'a'} {noun} for {subject}"
+            elif len(verb.split()) > 2:  # change shipping address -> change the shipping
+                head, rest = verb.split(" ", 1)  # address of order ORD-3
+                verb = f"{head} the {rest} of {subject}"
             else:
                 verb = f"{verb} for {subject}"
+        if parts:  # address1, city, zip...: the parts of one value, said as one
+            verb += " to " + self.said_as_one(call, parts)
         if details:
             verb += ", with " + " and ".join(details)
         return verb
+
+    def said_as_one(self, call: CallNode, parts: list[str]) -> str:
+        """The parts as one phrase: ``the address on my account`` when they are read from one
+        object, else their values as one comma list."""
+        first = call.args[parts[0]]
+        if isinstance(first, OutputRef):
+            return self.binding(OutputRef(node=first.node, path=first.path[:1]))
+        return ", ".join(self.binding(call.args[n]) for n in parts)
+
+    def parts(self, call: CallNode) -> list[str]:
+        """The arguments that are parts of one value the user states (``address1, address2,
+        city, state, country, zip``): three or more plain facts that name no record; empty
+        otherwise. Said as one comma list ("to 12 Main St, Apt 3, Springfield, IL, US,
+        62701"), not as "address1 ... and address2 ... and city ..."."""
+        state = self.spec.state_schema
+        names = []
+        tops = {(b.node, b.path[0]) for b in call.args.values()
+                if isinstance(b, OutputRef) and len(b.path) == 2}  # fmt: skip
+        for node, top in tops:  # address1, city, zip read from one object: "my address"
+            same = [n for n, b in call.args.items() if isinstance(b, OutputRef)
+                    and len(b.path) == 2 and (b.node, b.path[0]) == (node, top)]  # fmt: skip
+            if len(same) >= 3:
+                return same
+        for name, binding in call.args.items():
+            if not isinstance(binding, FactRef) or entity_of(name, None, state):
+                continue
+            owner = self.bp.fact(binding.name).collection
+            if (owner is None or owner != self.user) and isinstance(
+                self.facts.get(binding.name), str
+            ):  # the user's own details (their email) are said as who they are
+                names.append(name)
+        return names if len(names) >= 3 else []
+
+
+#: Verbs of tool names and the everyday verb a person uses instead.
+_EVERYDAY = {
+    "modify": "change", "update": "change", "create": "make", "delete": "remove",
+    "get": "look up", "retrieve": "look up", "fetch": "look up", "set": "change",
+}  # fmt: skip
 
 
 def _entity_binding(args: dict[str, Binding], entity: str, spec: EnvironmentSpec) -> Binding | None:
