@@ -17,9 +17,9 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from autoforge.llm.types import TokenUsage
 from autoforge.rollout.agent_guards import check_calls, check_reply
 from autoforge.rollout.thinking import message_reasoning, split_thinking
-from autoforge.rollout.trajectory import TokenUsage
 
 AGENT_STOP_TOKEN = "###STOP###"
 
