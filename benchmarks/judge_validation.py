@@ -51,11 +51,10 @@ from autoforge.bench.targets import task_spec_of
 from autoforge.env import Environment
 from autoforge.examples import example_path
 from autoforge.rollout.agent import AgentConfig
-from autoforge.rollout.episode import EpisodeConfig
+from autoforge.rollout.episode import EpisodeConfig, EpisodeLimits
 from autoforge.rollout.judge import JudgeVerdict, code_verdict, judge_user
 from autoforge.rollout.meu import RULE_FAULTS
 from autoforge.rollout.runner import (
-    RolloutConfig,
     RolloutDeps,
     Runner,
     bind_environment,
@@ -78,7 +77,7 @@ def make_tasks(env: Any, n: int, difficulty: str, seed: int) -> list[TaskSpec]:
 
 async def scripted_episodes(env: Any, tasks: list[TaskSpec], p: float, repeats: int) -> list[Pair]:
     """Oracle agent x scripted user under the fault wrapper."""
-    config = RolloutConfig(fault_p=p, episode=EpisodeConfig(max_steps=30))
+    config = EpisodeConfig(fault_p=p, limits=EpisodeLimits(max_steps=30))
     out: list[Pair] = []
     for task in tasks:
         for trial in range(repeats):
@@ -102,11 +101,11 @@ async def llm_episodes(
     env: Any, tasks: list[TaskSpec], client: Any, p: float, max_steps: int, work: Path
 ) -> list[Pair]:
     """Embedded agent x embedded user under the fault wrapper (checkpointed in ``work``)."""
-    config = RolloutConfig(
+    config = EpisodeConfig(
         fault_p=p,
         agent=AgentConfig(max_tokens=256),
         user=UserConfig(max_tokens=160),
-        episode=EpisodeConfig(max_steps=max_steps),
+        limits=EpisodeLimits(max_steps=max_steps),
     )
     deps = RolloutDeps(client=client, env_factory=lambda t: bind_environment(env, t))
     runner = Runner(episode_fn(config, deps), checkpoint=work / "llm_episodes.jsonl", concurrency=2)

@@ -49,7 +49,8 @@ from typing import Any
 from autoforge.llm import LLMClient, build_config
 from autoforge.llm.types import ChatResponse, TokenUsage
 from autoforge.rollout.agent import AgentConfig
-from autoforge.rollout.runner import EnvBinding, RolloutConfig, RolloutDeps, Runner, episode_fn
+from autoforge.rollout.episode import EpisodeConfig
+from autoforge.rollout.runner import EnvBinding, RolloutDeps, Runner, episode_fn
 from autoforge.rollout.task import TaskSpec
 
 USER_TURNS = 5  # per episode: 5 x (user, agent tool call, agent reply) + the user's stop = 16
@@ -188,7 +189,8 @@ class InstantClient:
         if self.latency:
             await asyncio.sleep(self.latency)
         body = {"messages": messages, "tools": kw.get("tools")}
-        return ChatResponse(message=canned(body), usage=TokenUsage(10, 5), role=kw.get("role", ""))
+        usage = TokenUsage(prompt_tokens=10, completion_tokens=5)
+        return ChatResponse(message=canned(body), usage=usage, role=kw.get("role", ""))
 
 
 class InstantTransport:
@@ -244,7 +246,7 @@ def make_tasks(n: int) -> list[TaskSpec]:
 
 async def run_rollouts(client: Any, episodes: int, concurrency: int) -> tuple[float, int, float]:
     """``(seconds, llm calls, success rate)`` of ``episodes`` episodes."""
-    config = RolloutConfig(agent=AgentConfig(tool_mode="native"))
+    config = EpisodeConfig(agent=AgentConfig(tool_mode="native"))
     deps = RolloutDeps(
         client=client, env_factory=lambda t: EnvBinding(OrdersEpisode(), "Be brief.", TOOLS)
     )
@@ -584,8 +586,8 @@ async def faithful_user(
 
     loaded = load_target("bookstore", tasks_file)
     client = get_client()
-    config = RolloutConfig(user=UserConfig(prompt_version=prompt, checklist=checklist))
-    config.episode.max_steps = 40
+    config = EpisodeConfig(user=UserConfig(prompt_version=prompt, checklist=checklist))
+    config.limits.max_steps = 40
     done = {}
     path = Path(out)
     if path.is_file():

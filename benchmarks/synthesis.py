@@ -94,7 +94,7 @@ def _tool_table(report: SynthesisReport) -> Table:
     for t in report.tools:
         table.add_row(
             t.name, t.cls, t.source, t.status, str(t.attempts), str(t.usage.calls),
-            str(t.usage.tokens), f"{t.wall_s:.1f}",
+            str(t.usage.total_tokens), f"{t.wall_s:.1f}",
         )  # fmt: skip
     return table
 
@@ -317,11 +317,11 @@ def main(argv: list[str] | None = None) -> int:
         "share_after_repair": shares["after_repair"],
         "share_fallback": shares["fallback"],
         "share_never": shares["failed"],
-        "median_tokens_per_llm_tool": _median([t.usage.tokens for t in llm_ok]),
+        "median_tokens_per_llm_tool": _median([t.usage.total_tokens for t in llm_ok]),
         "median_calls_per_llm_tool": _median([t.usage.calls for t in llm_ok]),
         "median_wall_s_per_llm_tool": _median([t.wall_s for t in llm_ok]),
         # over every tool, resumed ones included (their stored usage), plus state design
-        "total_tokens": sum(t.usage.tokens for t in report.tools) + _design(report, "tokens"),
+        "total_tokens": sum(t.usage.total_tokens for t in report.tools) + _design(report, "tokens"),
         "total_llm_calls": sum(t.usage.calls for t in report.tools) + _design(report, "calls"),
         "tools_wall_s": round(sum(t.wall_s for t in report.tools), 1),
         "state_design_wall_s": _design(report, "wall_s"),

@@ -21,8 +21,7 @@ from autoforge.env import Environment
 from autoforge.examples import example_path
 from autoforge.llm.config import LLMConfig, build_config
 from autoforge.rollout.agent import AgentConfig
-from autoforge.rollout.episode import EpisodeConfig
-from autoforge.rollout.runner import RolloutConfig
+from autoforge.rollout.episode import EpisodeConfig, EpisodeLimits
 from autoforge.rollout.trajectory import EndReason
 from autoforge.rollout.user import UserConfig
 from autoforge.tasks import generate_tasks
@@ -49,12 +48,12 @@ def test_small_model_evaluation(small: LLMConfig, tmp_path: Path) -> None:
     env_dir = example_path("bookstore")
     env = Environment.load(env_dir)
     tasks = [task_spec_of(t) for t in generate_tasks(env, n=2, difficulty="easy", seed=5)[0]]
-    rollout = RolloutConfig(
+    episode = EpisodeConfig(
         agent=AgentConfig(max_tokens=160),
         user=UserConfig(max_tokens=96),
-        episode=EpisodeConfig(max_steps=6),
+        limits=EpisodeLimits(max_steps=6),
     )
-    settings = EvalSettings(env_dir=str(env_dir), rollout=rollout, judge="rule", llm=small)
+    settings = EvalSettings(env_dir=str(env_dir), episode=episode, judge="rule", llm=small)
     trajs, n_run = asyncio.run(
         run_trials(settings, tasks, tmp_path, trials=1, concurrency=2, progress=False)
     )

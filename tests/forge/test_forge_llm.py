@@ -17,6 +17,7 @@ from autoforge.env import Environment
 from autoforge.forge import ForgeOptions, run_forge, verify_task
 from autoforge.llm import LLMClient, LLMConfig
 from autoforge.llm.config import build_config
+from autoforge.synth.options import SynthOptions
 from autoforge.tasks.model import TaskSet
 
 pytestmark = pytest.mark.llm
@@ -43,7 +44,9 @@ async def test_forge_bookstore_with_the_embedded_model(
 ) -> None:
     out = tmp_path / "bookstore"
     only = ["find_customer_by_email", "get_customer", "get_order", "cancel_order"]
-    options = ForgeOptions(out=out, example="bookstore", only=only, tasks=4, max_repairs=1)
+    options = ForgeOptions(
+        out=out, example="bookstore", synth=SynthOptions(only=only, max_repairs=1), tasks=4
+    )
     manifest = await run_forge(options, client_factory=lambda: LLMClient(small_config, cache=False))
     env_stage = manifest.stages["environment"]
     assert env_stage.status == "done" and env_stage.tokens.completion_tokens > 0

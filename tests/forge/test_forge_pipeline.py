@@ -76,7 +76,7 @@ async def test_forge_from_docs_with_scripted_llm(
     assert "synth.tool" in purposes and not any(p.startswith("synth.state") for p in purposes)
     env_stage = manifest.stages["environment"]
     assert env_stage.detail["mode"] == "docs"
-    assert env_stage.tokens.calls == len(requests) and env_stage.tokens.total > 0
+    assert env_stage.tokens.calls == len(requests) and env_stage.tokens.total_tokens > 0
     assert manifest.stages["tasks"].tokens.calls == 0  # task synthesis is deterministic here
     # the environment was synthesized from the docs: failed tools are left out, the rest load
     report = json.loads((out / "env/synthesis_report.json").read_text())

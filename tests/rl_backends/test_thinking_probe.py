@@ -57,15 +57,15 @@ def test_eval_switches_to_inline_reasoning_when_the_field_is_dropped(
 ) -> None:
     from autoforge.bench.evaluation import EvalSettings
     from autoforge.cli.eval import check_thinking
-    from autoforge.rollout.runner import RolloutConfig
+    from autoforge.rollout.episode import EpisodeConfig
 
-    settings = EvalSettings(env_dir=".", rollout=RolloutConfig(), agent="llm", user="scripted")
+    settings = EvalSettings(env_dir=".", episode=EpisodeConfig(), agent="llm", user="scripted")
     for render, inline in ((content_only, True), (drops_all, False)):
         client = LLMClient.scripted([_server(render)] * 3)
         monkeypatch.setattr("autoforge.bench.evaluation.make_client", lambda config, c=client: c)
-        settings.rollout.agent.inline_thinking = False
+        settings.episode.agent.inline_thinking = False
         check_thinking(settings)
-        assert settings.rollout.agent.inline_thinking is inline
+        assert settings.episode.agent.inline_thinking is inline
     assert "cannot take effect" in capsys.readouterr().err
 
 

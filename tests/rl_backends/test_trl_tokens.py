@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from autoforge.rl.config import TokenBudget
 from autoforge.rl.trl.episodes import (
     EpisodeDeps,
     TokenEpisodeConfig,
@@ -19,6 +20,8 @@ from autoforge.rl.trl.episodes import (
 )
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
 from autoforge.rollout import as_rollout_task, bind_environment
+from autoforge.rollout.agent import AgentConfig
+from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.trajectory import EndReason
 
 
@@ -100,7 +103,7 @@ def test_episode_keeps_exact_tokens_and_masks_context(
 ) -> None:
     task = bookstore_tasks[0]
     policy = ScriptedPolicy(tokenizer, solve(task))
-    cfg = TokenEpisodeConfig(max_completion_tokens=2048, max_turn_tokens=128)
+    cfg = TokenEpisodeConfig(budget=TokenBudget(episode=2048, turn=128))
     out = asyncio.run(
         token_episode(task, as_rollout_task(task), 7, _deps(tokenizer, bookstore, policy), cfg)
     )
@@ -156,7 +159,7 @@ def test_token_budget_stops_the_agent(
 ) -> None:
     task = bookstore_tasks[0]
     policy = ScriptedPolicy(tokenizer, ["word " * 40] * 5)
-    cfg = TokenEpisodeConfig(max_completion_tokens=30, max_turn_tokens=20)
+    cfg = TokenEpisodeConfig(budget=TokenBudget(episode=30, turn=20))
     out = asyncio.run(
         token_episode(task, as_rollout_task(task), 1, _deps(tokenizer, bookstore, policy), cfg)
     )
@@ -177,7 +180,7 @@ def test_gold_solutions_score_one_on_every_synthesized_task(
     async def play(task: Any) -> Any:
         policy = ScriptedPolicy(tokenizer, solve(task))
         deps = _deps(tokenizer, bookstore, policy)
-        cfg = TokenEpisodeConfig(max_completion_tokens=4096, max_turn_tokens=512)
+        cfg = TokenEpisodeConfig(budget=TokenBudget(episode=4096, turn=512))
         return await token_episode(task, as_rollout_task(task), 0, deps, cfg)
 
     outs = [asyncio.run(play(t)) for t in bookstore_tasks]
@@ -193,7 +196,10 @@ def _thinking_episode(tokenizer: Any, env: Any, task: Any, solve: Any, keep: boo
         f"<think>plan {i}: check the order first</think>{t}" for i, t in enumerate(solve(task))
     ]
     policy = ScriptedPolicy(tokenizer, turns)
-    cfg = TokenEpisodeConfig(max_completion_tokens=4096, max_turn_tokens=512, keep_thinking=keep)
+    cfg = TokenEpisodeConfig(
+        budget=TokenBudget(episode=4096, turn=512),
+        episode=EpisodeConfig(agent=AgentConfig(keep_thinking=keep)),
+    )
     out = asyncio.run(
         token_episode(task, as_rollout_task(task), 7, _deps(tokenizer, env, policy), cfg)
     )

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from autoforge.rl import ERPOConfig, compute_advantages
+from autoforge.rl import ERPOConfig, TokenBudget, compute_advantages
+from autoforge.rollout import EpisodeConfig, EpisodeLimits
 
 KEPT_TOOLS = {"find_customer_by_email", "get_customer", "get_book", "get_order"}
 
@@ -68,7 +69,8 @@ def trained(tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], tmp_path
 
     erpo = ERPOConfig(group_size=4, tasks_per_batch=2, max_sampling_rounds=2)
     episode = TokenEpisodeConfig(
-        max_completion_tokens=100, max_turn_tokens=16, max_steps=6, fault_p=0.15
+        budget=TokenBudget(episode=100, turn=16),
+        episode=EpisodeConfig(limits=EpisodeLimits(max_steps=6), fault_p=0.15),
     )
     model = tiny_qwen2(tokenizer, seed=0)
     before = {n: p.detach().clone() for n, p in model.named_parameters()}
@@ -188,7 +190,10 @@ def test_k3_kl_to_a_reference_model_enters_the_loss(
     spec = _letter_task(task)
     pool = {spec.id: PoolTask(task, spec), task.id: PoolTask(task, as_rollout_task(task))}
     erpo = ERPOConfig(group_size=2, tasks_per_batch=1, max_sampling_rounds=1, kl_beta=0.5)
-    episode = TokenEpisodeConfig(max_completion_tokens=40, max_turn_tokens=8, max_steps=4)
+    episode = TokenEpisodeConfig(
+        budget=TokenBudget(episode=40, turn=8),
+        episode=EpisodeConfig(limits=EpisodeLimits(max_steps=4)),
+    )
     args = grpo_args(erpo, output_dir=str(tmp_path), max_steps=1, max_completion_tokens=40)
 
     def deps(generator: Any, codec: Any) -> EpisodeDeps:

@@ -161,12 +161,16 @@ def test_response_length_caps_the_episode(
 
 def test_emit_config_writes_exactly_the_spec(tmp_path: Path) -> None:
     from autoforge.examples import example_path
+    from autoforge.llm import LLMConfig
     from autoforge.rl.verl.episode import settings_from
 
+    llm = LLMConfig.model_validate(
+        {"user": {"base_url": "http://user-sim:8000/v1", "model": "q32b", "api_key": "sk-x"}}
+    )
     spec = VerlLaunchSpec(
         model="Qwen/Qwen3-8B", train_files=[str(tmp_path / "train.parquet")],
         tasks=[str(tmp_path / "tasks.jsonl")], env_dirs=[str(example_path())],
-        nnodes=4, gpus_per_node=8, user_base_url="http://user-sim:8000/v1", user_model="q32b",
+        nnodes=4, gpus_per_node=8, llm=llm,
     )  # fmt: skip
     paths = emit_config(spec, tmp_path / "verl")
     assert [p.name for p in paths] == [
@@ -195,9 +199,14 @@ def test_emit_config_writes_exactly_the_spec(tmp_path: Path) -> None:
     assert entries[0]["_target_"] == "autoforge.rl.verl.agent_loop.AutoforgeAgentLoop"
     settings = settings_from(entries[0])  # the agent loop accepts what was emitted
     assert settings.user == "llm" and settings.meu == "judge"
+    # the user simulator's endpoint travels in the entry (role-based LLM config), keys do not
+    assert settings.llm.user.base_url == "http://user-sim:8000/v1"
+    assert settings.llm.user.model == "q32b" and settings.llm.user.api_key is None
+    assert settings.episode == spec.episode
+    emitted = "".join(p.read_text() for p in paths)
+    assert "sk-x" not in emitted
     script = tmp_path / "verl" / "launch.sh"
     text = script.read_text()
-    assert 'AUTOFORGE_USER_BASE_URL="${AUTOFORGE_USER_BASE_URL:-http://user-sim:8000/v1}"' in text
     assert "python -m autoforge.rl.verl.main" in text and script.stat().st_mode & 0o111
     assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
     ablation = spec.model_copy(

@@ -9,7 +9,7 @@ from rollout_fakes import TOOLS, FakeEpisode, call, routed  # type: ignore[impor
 
 from autoforge.llm import TransportError
 from autoforge.rollout.agent import Agent, AgentConfig
-from autoforge.rollout.episode import EpisodeConfig, run_episode
+from autoforge.rollout.episode import EpisodeLimits, run_episode
 from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user import LLMUser, ScriptedUser
@@ -25,11 +25,11 @@ async def play(
     client: Any,
     user: Any,
     env: FakeEpisode | None = None,
-    config: EpisodeConfig | None = None,
+    limits: EpisodeLimits | None = None,
     **cfg: Any,
 ) -> Trajectory:
     return await run_episode(
-        task, make_agent(client, **cfg), user, env or FakeEpisode(), config=config, trial=3, seed=7
+        task, make_agent(client, **cfg), user, env or FakeEpisode(), limits=limits, trial=3, seed=7
     )
 
 
@@ -81,7 +81,7 @@ async def test_transfer_ends_episode(task: TaskSpec) -> None:
 
 async def test_max_turns(task: TaskSpec) -> None:
     client = routed(agent=[call("get_order", order_id="o2")] * 10, user=["look at my order o1"])
-    traj = await play(task, client, LLMUser(client, task), config=EpisodeConfig(max_steps=4))
+    traj = await play(task, client, LLMUser(client, task), limits=EpisodeLimits(max_steps=4))
     assert traj.end_reason == EndReason.MAX_TURNS
     assert traj.n_steps == 4 and len(traj.tool_calls) == 3
     assert traj.reward == 0.0 and "did not finish" in traj.reward_reason
@@ -89,8 +89,8 @@ async def test_max_turns(task: TaskSpec) -> None:
 
 async def test_tool_error_budget(task: TaskSpec) -> None:
     client = routed(agent=[call("refund_everything")] * 5, user=["refund my order"])
-    config = EpisodeConfig(tool_error_budget=2)
-    traj = await play(task, client, LLMUser(client, task), config=config)
+    limits = EpisodeLimits(tool_error_budget=2)
+    traj = await play(task, client, LLMUser(client, task), limits=limits)
     assert traj.end_reason == EndReason.TOOL_ERROR_BUDGET
     assert traj.n_tool_errors == 3
     assert all(c.error_kind == "unknown_tool" for c in traj.tool_calls)
@@ -214,6 +214,6 @@ async def test_a_user_that_stops_twice_with_a_goal_unsaid_ends_incomplete() -> N
         agent=["The fee is 4.99."],
         user=[question, "Thanks! ###STOP###", "Bye. ###STOP###"],
     )
-    traj = await play(task, client, LLMUser(client, task, seed=7), config=EpisodeConfig())
+    traj = await play(task, client, LLMUser(client, task, seed=7), limits=EpisodeLimits())
     assert traj.end_reason == EndReason.USER_INCOMPLETE and traj.end_reason.is_natural
     assert any("nudged" in note for note in traj.user_notes)

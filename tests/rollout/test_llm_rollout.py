@@ -14,9 +14,9 @@ from autoforge.env import Environment
 from autoforge.llm import LLMClient, LLMConfig
 from autoforge.llm.config import build_config
 from autoforge.rollout.agent import AgentConfig
-from autoforge.rollout.episode import EpisodeConfig
+from autoforge.rollout.episode import EpisodeConfig, EpisodeLimits
 from autoforge.rollout.judge import meu_judge
-from autoforge.rollout.runner import RolloutConfig, RolloutDeps, bind_environment, rollout_episode
+from autoforge.rollout.runner import RolloutDeps, bind_environment, rollout_episode
 from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.trajectory import EndReason
 from autoforge.rollout.user import LLMUser, UserConfig
@@ -105,7 +105,7 @@ async def test_embedded_model_episode(small_config: LLMConfig) -> None:
         gold_state_hash=gold.state_hash(),
     )
     client = LLMClient(small_config, cache=False)
-    config = RolloutConfig(agent=AgentConfig(max_tokens=200), episode=EpisodeConfig(max_steps=6))
+    config = EpisodeConfig(agent=AgentConfig(max_tokens=200), limits=EpisodeLimits(max_steps=6))
     deps = RolloutDeps(
         client=client,
         env_factory=lambda t: bind_environment(env, t),

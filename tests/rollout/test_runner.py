@@ -8,12 +8,12 @@ from typing import Any
 
 from rollout_fakes import TOOLS, FakeEpisode, call, make_task, routed  # type: ignore[import-not-found]
 
+from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.runner import (
     Checkpoint,
     EnvBinding,
     LocalExecutor,
     RoleLimitedClient,
-    RolloutConfig,
     RolloutDeps,
     Runner,
     episode_fn,
@@ -162,12 +162,12 @@ async def test_episode_unit_end_to_end_with_faults() -> None:
         env_factory=lambda t: EnvBinding(FakeEpisode(), "policy", TOOLS),
         user_factory=lambda t, seed: ScriptedUser(["Cancel o1 please", "thanks ###STOP###"]),
     )
-    config = RolloutConfig(fault_p=0.0)
+    config = EpisodeConfig(fault_p=0.0)
     config.agent.tool_mode = "native"
     fn = episode_fn(config, deps)
     traj = await fn(task, 0, 42)
     assert traj.reward == 1.0 and traj.seed == 42 and traj.faults == []
-    faulty = RolloutConfig(fault_p=1.0)
+    faulty = EpisodeConfig(fault_p=1.0)
     faulty.agent.tool_mode = "native"
     bad = await episode_fn(faulty, deps)(task, 1, 42)
     assert bad.faults and bad.faults[0].turn == 1

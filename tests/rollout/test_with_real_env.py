@@ -9,8 +9,8 @@ from rollout_fakes import routed  # type: ignore[import-not-found]
 
 from autoforge.env import Environment
 from autoforge.rollout.agent import AgentConfig
+from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.runner import (
-    RolloutConfig,
     RolloutDeps,
     Runner,
     bind_environment,
@@ -59,7 +59,7 @@ async def test_episode_over_the_bookstore_runtime(bookstore, tmp_path) -> None: 
         env_factory=lambda t: bind_environment(bookstore, t),
         user_factory=lambda t, s: ScriptedUser(["Please cancel ORD-9.", "Thanks ###STOP###"]),
     )
-    fn = episode_fn(RolloutConfig(agent=AgentConfig(tool_mode="native")), deps)
+    fn = episode_fn(EpisodeConfig(agent=AgentConfig(tool_mode="native")), deps)
     runner = Runner(fn, checkpoint=tmp_path / "t.jsonl", progress=False)
     [traj] = await runner.run([task], trials=1)
     assert traj.reward == 1.0, traj.reward_reason

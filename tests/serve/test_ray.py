@@ -23,8 +23,8 @@ ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'auto
 
 from autoforge.examples import example_path  # noqa: E402
 from autoforge.rollout import (  # noqa: E402
+    EpisodeConfig,
     LocalExecutor,
-    RolloutConfig,
     RolloutDeps,
     Runner,
     ScriptedUser,
@@ -77,7 +77,7 @@ def scripted_worker() -> Any:
         env_factory=lambda task: bind_environment(env, task),
         user_factory=lambda task, seed: ScriptedUser([task.scenario, "Thanks! ###STOP###"]),
     )
-    return episode_fn(RolloutConfig(), deps)
+    return episode_fn(EpisodeConfig(), deps)
 
 
 def _tasks() -> list[TaskSpec]:

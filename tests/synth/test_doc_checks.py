@@ -8,8 +8,9 @@ from autoforge.env.spec import StateSchema
 from autoforge.synth.checks import CheckContext, run_checks
 from autoforge.synth.classify import classify_tool
 from autoforge.synth.codegen import from_source
-from autoforge.synth.functions import SynthSettings, ToolJob, synthesize_tool
+from autoforge.synth.functions import ToolJob, synthesize_tool
 from autoforge.synth.infer import schema_field_paths
+from autoforge.synth.options import SynthOptions
 from autoforge.synth.teststate import happy_arguments, synthetic_state
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -127,7 +128,7 @@ async def test_a_failed_doc_check_goes_back_to_repair(todo_schema: StateSchema) 
     job = ToolJob(ctx=ctx, paths=ctx.paths, samples={})
     answers = iter([f"```python\n{CLEARS}\n```", f"```python\n{PARTIAL}\n```"])
     client = dispatcher({"synth.tests": {"cases": []}, "*": lambda _: next(answers)})
-    out = await synthesize_tool(client, job, SynthSettings(max_repairs=1, use_templates=False))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=1, use_templates=False))
     assert out.report.status == "accepted" and out.report.accepted_attempt == 2
     assert any("untouched:title" in e for e in out.report.errors)
 

@@ -11,7 +11,8 @@ from autoforge.examples import example_path
 from autoforge.synth import pipeline as P
 from autoforge.synth.codegen import from_source
 from autoforge.synth.doc_rules import _schema_rules, extract_rules, guard_lines, guarded
-from autoforge.synth.functions import SynthSettings, skeleton_for, synthesize_tool
+from autoforge.synth.functions import skeleton_for, synthesize_tool
+from autoforge.synth.options import SynthOptions
 from autoforge.tooldocs import ToolDocs, load_docs
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -56,7 +57,7 @@ async def test_the_report_lists_each_rule_with_its_sentence() -> None:
     docs, policy, data = _bookstore()
     p1 = P._phase1_data(docs, data)
     job, _ = P._job(docs.tool("add_review"), p1, docs, policy)
-    out = await synthesize_tool(dispatcher({"*": "no code"}), job, SynthSettings(max_repairs=0))
+    out = await synthesize_tool(dispatcher({"*": "no code"}), job, SynthOptions(max_repairs=0))
     ranges = [r for r in out.report.rules if r["kind"] == "range"]
     assert ranges and ranges[0]["rule"] == "rating must be from 1 to 5"
     assert all(r["sentence"] for r in out.report.rules)

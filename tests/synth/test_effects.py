@@ -12,8 +12,9 @@ from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, Sta
 from autoforge.synth import pipeline as P
 from autoforge.synth.conventions import GENERIC, TAU, Conventions
 from autoforge.synth.effects import MirrorEffect, credit_field, learn_mirror_effects
-from autoforge.synth.functions import SynthSettings, skeleton_for, synthesize_tool
+from autoforge.synth.functions import skeleton_for, synthesize_tool
 from autoforge.synth.infer import data_to_state, infer_schema
+from autoforge.synth.options import SynthOptions
 from autoforge.tooldocs import ToolDocs
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -245,7 +246,7 @@ def test_the_credited_field_is_the_one_the_docs_name_and_the_data_has() -> None:
 
 async def test_nested_map_lookup_is_a_template(phase1: P.Phase1) -> None:
     job, _ = P._job(DOCS.tool("get_item_details"), phase1, DOCS, None, TAU)
-    out = await synthesize_tool(dispatcher({"*": "no code"}), job, SynthSettings())
+    out = await synthesize_tool(dispatcher({"*": "no code"}), job, SynthOptions())
     assert out.report.source == "template" and out.code is not None
     env = _env(phase1, "get_item_details", out.code.source)
     assert env.episode().call("get_item_details", {"item_id": "1003"}).result["price"] == 15.5
@@ -268,7 +269,7 @@ def cancel_pending_order(state, order_id, reason):
 async def test_an_answer_dropping_draft_effects_is_not_accepted(phase1: P.Phase1) -> None:
     job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None, TAU)
     client = dispatcher({"synth.tests": {"cases": []}, "*": DROPS_REFUND})
-    out = await synthesize_tool(client, job, SynthSettings(max_repairs=1))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=1))
     assert out.report.status == "fallback"  # the draft, with the refund, is kept instead
     assert any("keeps_draft" in e and "payment_history" in e for e in out.report.errors)
     assert out.code is not None and "'refund'" in out.code.source
@@ -282,7 +283,7 @@ async def test_an_answer_keeping_the_draft_and_adding_to_it_is_accepted(
         "    return record", "    record['note'] = 1\n    return record"
     )
     client = dispatcher({"synth.tests": {"cases": []}, "*": f"```python\n{draft}\n```"})
-    out = await synthesize_tool(client, job, SynthSettings(max_repairs=0))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0))
     assert out.report.status == "accepted" and out.report.source == "llm"
     assert any(c.name == "keeps_draft" and c.ok for c in out.report.checks)
 
@@ -329,7 +330,7 @@ async def test_an_answer_failing_where_the_draft_succeeds_is_not_accepted(
     recheck = "    if record.get('status') != 'pending':\n        raise ToolError('not pending')\n"
     broken = skeleton_for(job).replace("    return record", recheck + "    return record")
     client = dispatcher({"synth.tests": {"cases": []}, "*": f"```python\n{broken}\n```"})
-    out = await synthesize_tool(client, job, SynthSettings(max_repairs=0))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0))
     assert out.report.status == "fallback"
     assert any("the draft succeeds on" in e for e in out.report.errors)
 
@@ -343,7 +344,7 @@ async def test_draft_effects_are_compared_on_several_records(phase1: P.Phase1) -
     loop = draft[draft.index("    for e in added:") : draft.index("    # TODO")]
     twice = draft.replace(loop, loop + loop)
     client = dispatcher({"synth.tests": {"cases": []}, "*": f"```python\n{twice}\n```"})
-    out = await synthesize_tool(client, job, SynthSettings(max_repairs=0))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0))
     assert out.report.status == "fallback"
     assert any("keeps_draft" in e and "balance" in e for e in out.report.errors)
 

@@ -8,8 +8,9 @@ from autoforge.env.spec import StateSchema
 from autoforge.llm import LLMClient, RecordedRequest
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import classify_tool
-from autoforge.synth.functions import SynthSettings, ToolJob, first_messages, synthesize_tool
+from autoforge.synth.functions import ToolJob, first_messages, synthesize_tool
 from autoforge.synth.infer import record_sample, schema_field_paths
+from autoforge.synth.options import SynthOptions
 from autoforge.synth.teststate import happy_arguments, synthetic_state
 from autoforge.tooldocs import ToolDocs
 
@@ -81,7 +82,7 @@ async def test_plain_tool_uses_the_template_without_llm(
 ) -> None:
     client = LLMClient.scripted([])
     out = await synthesize_tool(
-        client, make_job(todo_docs, todo_schema, "get_task"), SynthSettings()
+        client, make_job(todo_docs, todo_schema, "get_task"), SynthOptions()
     )
     assert out.report.status == "accepted" and out.report.source == "template"
     assert out.report.accepted_attempt == 0 and client.requests == []
@@ -100,7 +101,7 @@ async def test_repair_loop_feeds_the_error_back(
             "synth.repair": lambda r: next(answers),
         }
     )
-    settings = SynthSettings(max_repairs=2)
+    settings = SynthOptions(max_repairs=2, llm_tests=True)
     out = await synthesize_tool(client, make_job(todo_docs, todo_schema, "complete_task"), settings)
     assert out.report.status == "accepted" and out.report.source == "llm"
     assert out.report.accepted_attempt == 2 and out.report.attempts == 2
@@ -133,7 +134,9 @@ async def test_llm_test_cases_catch_a_missing_precondition(
         }
     )
     out = await synthesize_tool(
-        client, make_job(todo_docs, todo_schema, "complete_task"), SynthSettings(max_repairs=1)
+        client,
+        make_job(todo_docs, todo_schema, "complete_task"),
+        SynthOptions(max_repairs=1, llm_tests=True),
     )
     assert out.report.llm_tests == 2
     assert "test:1" in out.report.errors[0] and "should fail with ToolError" in out.report.errors[0]
@@ -147,7 +150,7 @@ async def test_a_tool_that_never_passes_is_reported_failed(
         return "I cannot write this function."
 
     client = dispatcher({"synth.tests": "not json", "*": prose})
-    settings = SynthSettings(max_repairs=2, fallback=False)
+    settings = SynthOptions(max_repairs=2, fallback=False)
     out = await synthesize_tool(client, make_job(todo_docs, todo_schema, "complete_task"), settings)
     assert out.report.status == "failed" and out.code is None
     # the same failure twice ends the loop early (no third identical attempt)
@@ -161,7 +164,7 @@ async def test_fallback_keeps_a_passing_skeleton_and_says_so(
 ) -> None:
     client = dispatcher({"synth.tests": {"cases": []}, "*": "no code here"})
     out = await synthesize_tool(
-        client, make_job(todo_docs, todo_schema, "complete_task"), SynthSettings(max_repairs=0)
+        client, make_job(todo_docs, todo_schema, "complete_task"), SynthOptions(max_repairs=0)
     )
     assert out.report.status == "fallback" and out.report.source == "skeleton"
     assert out.code is not None and "'done'" in out.code.body
@@ -178,7 +181,7 @@ async def test_cases_contradicting_the_docs_are_dropped(
     }
     client = dispatcher({"synth.tests": cases, "*": GOOD_CODE["complete_task"]})
     out = await synthesize_tool(
-        client, make_job(todo_docs, todo_schema, "complete_task"), SynthSettings()
+        client, make_job(todo_docs, todo_schema, "complete_task"), SynthOptions(llm_tests=True)
     )
     assert out.report.llm_tests == 1 and out.report.llm_tests_dropped == 1
     assert out.report.status == "accepted" and out.report.accepted_attempt == 1
@@ -188,7 +191,7 @@ async def test_repairs_stop_when_the_model_repeats_itself(
     todo_docs: ToolDocs, todo_schema: StateSchema
 ) -> None:
     client = dispatcher({"synth.tests": {"cases": []}, "*": BUGGY_COMPLETE})
-    settings = SynthSettings(max_repairs=3, fallback=False)
+    settings = SynthOptions(max_repairs=3, fallback=False)
     out = await synthesize_tool(client, make_job(todo_docs, todo_schema, "complete_task"), settings)
     assert out.report.status == "failed" and out.report.attempts == 2
     assert "same code as before" in out.report.errors[-1]
@@ -210,7 +213,7 @@ async def test_repeating_the_draft_is_not_accepted(
         {"synth.tests": {"cases": []}, "synth.tool": lambda r: next(answers),
          "synth.repair": lambda r: next(answers)}
     )  # fmt: skip
-    out = await synthesize_tool(client, job, SynthSettings(max_repairs=1))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=1))
     assert "implements_todo" in out.report.errors[0]
     assert out.report.status == "accepted" and out.report.accepted_attempt == 2
 

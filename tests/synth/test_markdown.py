@@ -81,3 +81,34 @@ def test_ingest_registry_picks_markdown_by_suffix(tmp_path: Path) -> None:
     docs = load_docs([path])
     assert [t.name for t in docs.tools] == ["get_book", "borrow_book"]
     assert docs.tool("get_book").source is not None and docs.tool("get_book").source.line == 5
+
+
+def test_load_docs_uses_the_callers_client_for_the_prose(tmp_path: Path) -> None:
+    path = tmp_path / "lib.md"
+    path.write_text(DOC)
+    made: list[LLMClient] = []
+
+    def factory() -> LLMClient:
+        made.append(LLMClient.scripted([EXTRACTED]))
+        return made[-1]
+
+    docs = load_docs([path], llm=factory)
+    assert [t.name for t in docs.tools] == ["get_book", "borrow_book", "renew_loan"]
+    assert len(made) == 1 and made[0].requests[0].purpose == "tooldocs.markdown"
+
+
+def test_without_a_client_no_model_is_built_behind_the_callers_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import autoforge.llm
+
+    def forbidden(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an LLM client was built from the environment")
+
+    monkeypatch.setattr(autoforge.llm, "get_client", forbidden)
+    monkeypatch.setattr(autoforge.llm, "LLMClient", forbidden)
+    path = tmp_path / "lib.md"
+    path.write_text(DOC)
+    docs = load_docs([path])
+    assert [t.name for t in docs.tools] == ["get_book", "borrow_book"]
+    assert docs.policy is not None and "renewal operation" in docs.policy

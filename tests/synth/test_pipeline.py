@@ -109,7 +109,7 @@ async def test_failed_tool_is_retried_and_left_out_of_the_env(
 ) -> None:
     out = tmp_path / "todo"
     broken = dict(ANSWERS, **{"synth.tool": "nothing", "synth.repair": "nothing"})
-    opts = SynthOptions(max_repairs=0, fallback=False)
+    opts = SynthOptions(max_repairs=0, fallback=False, llm_tests=True)
     report = await synthesize(todo_docs, out, dispatcher(broken), options=opts)
     failed = {t.name for t in report.tools if t.status == "failed"}
     assert failed == {"create_task", "complete_task"}

@@ -50,17 +50,20 @@ def task_dataset(service: EnvService) -> Dataset:
     return Dataset.from_list(rows)
 
 
-def user_factory(kind: str) -> UserFactory:
-    """The simulated user: ``scripted`` (no model) or ``llm`` (the ``user`` role's endpoint)."""
+def user_factory(kind: str, llm: Any = None) -> UserFactory:
+    """The simulated user: ``scripted`` (no model) or ``llm`` (the ``user`` role of ``llm``, an
+    ``autoforge.llm.LLMConfig`` or its dict)."""
     if kind == "scripted":
         from autoforge.bench.players import scripted_user
 
         return scripted_user
     if kind == "llm":
-        from autoforge.llm import get_client
+        from autoforge.llm import LLMConfig, get_client
         from autoforge.rollout.user import LLMUser
 
-        client = get_client()
+        if llm is None:
+            raise UserError("user='llm' needs llm=LLMConfig(...) (or its dict): the user's model")
+        client = get_client(llm if isinstance(llm, LLMConfig) else LLMConfig.model_validate(llm))
         return lambda task, seed: LLMUser(client, task, seed=seed)
     raise UserError(f"unknown user {kind!r}: choose one of {', '.join(USERS)}")
 
@@ -160,11 +163,13 @@ def load_environment(
     *,
     user: str = "scripted",
     max_turns: int = 30,
+    llm: Any = None,
     **kwargs: Any,
 ) -> ForgedToolEnv:
-    """The verifiers environment of a forged run directory (or installed environment package)."""
+    """The verifiers environment of a forged run directory (or installed environment package);
+    ``llm`` (an ``LLMConfig`` or its dict) for ``user="llm"``."""
     service = load_forged(path, tasks)
-    return ForgedToolEnv(service, user_factory(user), max_turns=max_turns, **kwargs)
+    return ForgedToolEnv(service, user_factory(user, llm), max_turns=max_turns, **kwargs)
 
 
 def _get(obj: Any, key: str) -> Any:

@@ -28,9 +28,9 @@ from autoforge.bench.players import OracleClient, RoutedClient, scripted_user
 from autoforge.env import Environment
 from autoforge.errors import UserError
 from autoforge.llm.config import DEFAULT_REMOTE_CONCURRENCY, LLMConfig, resolve_endpoint
+from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.runner import (
     EpisodeFn,
-    RolloutConfig,
     RolloutDeps,
     Runner,
     bind_environment,
@@ -54,7 +54,7 @@ class EvalSettings(BaseModel):
 
     env_dir: str
     bench_dir: str | None = None
-    rollout: RolloutConfig = Field(default_factory=RolloutConfig)
+    episode: EpisodeConfig = Field(default_factory=EpisodeConfig)
     agent: AgentKind = "llm"
     user: UserKind = "llm"
     judge: JudgeKind = "llm"
@@ -66,7 +66,7 @@ class EvalSettings(BaseModel):
         return {
             "env_dir": self.env_dir,
             "bench_dir": self.bench_dir,
-            "rollout": self.rollout.model_dump(mode="json"),
+            "episode": self.episode.model_dump(mode="json"),
             "players": {"agent": self.agent, "user": self.user, "judge": self.judge},
             "labels": self.labels,
         }
@@ -114,7 +114,7 @@ class EvalWorker:
                 nl_judge=nl,
                 meu_judge=meu,
             )
-            traj = await rollout_episode(task, trial, seed, s.rollout, deps)
+            traj = await rollout_episode(task, trial, seed, s.episode, deps)
             traj.meta.update(s.labels)
             return traj
 
@@ -349,8 +349,8 @@ def run_info(settings: EvalSettings, env_name: str, tasks_source: str, **fields:
         agent=settings.labels.get("agent", settings.agent),
         user=settings.labels.get("user", settings.user),
         judge=settings.labels.get("judge", settings.judge),
-        max_steps=settings.rollout.episode.max_steps,
-        keep_thinking=settings.rollout.agent.keep_thinking,
+        max_steps=settings.episode.limits.max_steps,
+        keep_thinking=settings.episode.agent.keep_thinking,
         started_at=fields.pop("started_at", time.time()),
         **fields,
     )

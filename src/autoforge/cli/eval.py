@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 from rich.console import Console
@@ -86,7 +86,7 @@ def eval_command(
         typer.Option(help="A tau-bench / tau2-bench domain dir whose tasks to run instead."),
     ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N tasks.")] = None,
-    executor: Annotated[str, typer.Option(help="local or ray.")] = "local",
+    executor: Annotated[Literal["local", "ray"], typer.Option(help="local or ray.")] = "local",
     concurrency: Annotated[
         int | None,
         typer.Option(
@@ -105,7 +105,8 @@ def eval_command(
         ),
     ] = True,
     max_steps: Annotated[
-        int | None, typer.Option(min=1, help="LLM calls per episode (agent + user).")
+        int | None,
+        typer.Option(min=2, help="LLM calls per episode (agent + user) [default: 30, as train]."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Base seed of the episodes.")] = 0,
     exclude_user_errors: Annotated[
@@ -128,8 +129,6 @@ def eval_command(
     from autoforge.bench.roles import apply_role_specs, parse_role_spec
     from autoforge.bench.targets import load_target
 
-    if executor not in ("local", "ray"):
-        raise UserError(f"--executor must be local or ray, got {executor!r}")
     specs = [
         parse_role_spec("agent", agent),
         parse_role_spec("user", user),
@@ -177,7 +176,7 @@ def check_thinking(settings: EvalSettings) -> None:
     if probe.field_kept:
         return
     if probe.inline_kept:
-        settings.rollout.agent.inline_thinking = True
+        settings.episode.agent.inline_thinking = True
         err.print(f"{probe.endpoint}: the chat template drops reasoning_content; earlier "
                   "reasoning is sent inline as <think> blocks")  # fmt: skip
         return
@@ -210,13 +209,13 @@ def _settings(
     max_steps: int | None,
 ) -> EvalSettings:
     from autoforge.bench.evaluation import EvalSettings
-    from autoforge.rollout.runner import RolloutConfig
+    from autoforge.rollout.episode import EpisodeConfig
 
     agent, user, judge = specs
-    rollout = RolloutConfig()
-    rollout.agent.keep_thinking = keep_thinking
+    episode = EpisodeConfig()
+    episode.agent.keep_thinking = keep_thinking
     if max_steps is not None:
-        rollout.episode.max_steps = max_steps
+        episode.limits.max_steps = max_steps
     judge_kind = _judge_kind(judge, config, no_judge)
     labels = {
         "agent": _label(agent, config),
@@ -226,7 +225,7 @@ def _settings(
     return EvalSettings(
         env_dir=str(loaded.env_dir),
         bench_dir=str(loaded.bench_dir) if loaded.bench_dir else None,
-        rollout=rollout,
+        episode=episode,
         agent="oracle" if agent.kind == "scripted" else "llm",
         user="scripted" if user.kind == "scripted" else "llm",
         judge=judge_kind,

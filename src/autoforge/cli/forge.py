@@ -29,6 +29,7 @@ from autoforge.cli.llm import (
     NoCacheOpt,
     llm_config_from_options,
 )
+from autoforge.cli.synth import DesignRoundsOpt, MaxRepairsOpt, synth_options
 from autoforge.errors import UserError
 from autoforge.llm.config import NO_MODEL
 
@@ -231,16 +232,14 @@ def forge(
     state: Annotated[
         str, typer.Option("--state", help="S0 per task: generate (fresh) or initial (env data).")
     ] = "generate",
-    max_repairs: Annotated[
-        int, typer.Option("--max-repairs", min=0, help="Synthesis repair rounds per tool.")
-    ] = 1,
-    design_rounds: Annotated[
-        int,
-        typer.Option("--design-rounds", min=0, help="State-design feedback rounds (LLM)."),
-    ] = 1,
+    max_repairs: MaxRepairsOpt = None,
+    design_rounds: DesignRoundsOpt = None,
     llm_tests: Annotated[
-        bool, typer.Option("--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases.")
-    ] = False,
+        bool | None,
+        typer.Option(
+            "--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases [default: off]."
+        ),
+    ] = None,
     llm_tasks: Annotated[
         bool,
         typer.Option(
@@ -277,15 +276,21 @@ def forge(
 
     if state not in ("generate", "initial"):
         raise UserError(f"--state must be generate or initial, got {state!r}")
+    synth = synth_options(
+        name=name,
+        max_repairs=max_repairs,
+        design_rounds=design_rounds,
+        llm_tests=llm_tests,
+        only=list(only or []),
+    )
     options = ForgeOptions(
         out=out, docs=list(docs or []), example=example, example_data=example_data,
         env_dir=env_dir, data=data,
-        policy=policy, doc_format=format, name=name, tasks=tasks, difficulty=difficulty,
+        policy=policy, doc_format=format, synth=synth, tasks=tasks, difficulty=difficulty,
         seed=seed, state_source="generate" if state == "generate" else "initial",
         max_attempts=max_attempts,
-        max_repairs=max_repairs, design_rounds=design_rounds, llm_tests=llm_tests,
         llm_tasks=llm_tasks,
-        exports=not no_exports, until=until, only=list(only or []),
+        exports=not no_exports, until=until,
     )  # fmt: skip
     config = llm_config_from_options(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
@@ -389,7 +394,7 @@ def stage_table(manifest: object) -> Table:
     for rec in manifest.stages.values():
         status = "skipped (done)" if rec.skipped_last else rec.status
         result = rec.error or str(rec.detail.get("summary", ""))
-        cells = (f"{rec.seconds:.1f}", str(rec.tokens.calls), str(rec.tokens.total), result)
+        cells = (f"{rec.seconds:.1f}", str(rec.tokens.calls), str(rec.tokens.total_tokens), result)
         table.add_row(rec.name, status, *cells)
     return table
 
@@ -402,7 +407,7 @@ def _verdict(console: Console, manifest: object, out: Path) -> None:
     failed = list(verify.detail.get("failed", [])) if verify else []
     console.print(
         f"{manifest.seconds:.0f}s over {manifest.sessions} session(s), "
-        f"{manifest.tokens.total:,} LLM tokens; report: {out / 'report.html'}",
+        f"{manifest.tokens.total_tokens:,} LLM tokens; report: {out / 'report.html'}",
         highlight=False,
     )
     env = manifest.stages.get("environment")

@@ -11,6 +11,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from autoforge.cli.llm import (
+    LlmApiKeyOpt,
+    LlmBaseUrlOpt,
+    LlmConfigOpt,
+    LlmModelOpt,
+    LlmSetOpt,
+    NoCacheOpt,
+    llm_config_from_options,
+)
 from autoforge.tooldocs import DocWarning, ToolDocs, ToolSpec, load_docs
 
 _FORMAT_HELP = (
@@ -32,7 +41,8 @@ def register(app: typer.Typer) -> None:
         help=(
             "Import tool documentation (OpenAI tool lists, OpenAPI 3.x, MCP tools/list, a "
             "benchmark domain directory, or a ToolDocs JSON) into one ToolDocs IR; print a "
-            "summary table and, with --out, write the IR as JSON.\n\n" + _EXAMPLE
+            "summary table and, with --out, write the IR as JSON. Markdown prose the rules "
+            "cannot read goes to the LLM set by the --llm-* options.\n\n" + _EXAMPLE
         ),
     )(ingest)
 
@@ -49,13 +59,24 @@ def ingest(
         Path | None,
         typer.Option("--out", "-o", help="Write the ToolDocs JSON here ('-' for stdout)."),
     ] = None,
+    llm_config: LlmConfigOpt = None,
+    llm_base_url: LlmBaseUrlOpt = None,
+    llm_model: LlmModelOpt = None,
+    llm_api_key: LlmApiKeyOpt = None,
+    no_cache: NoCacheOpt = False,
+    llm_set: LlmSetOpt = None,
 ) -> None:
     """Import ``docs`` and report; raises DocParseError for bad input (printed in one line)."""
+    from autoforge.llm import LLMClient
+
     to_stdout = out is not None and str(out) == "-"
     console = Console(stderr=to_stdout)
+    config = llm_config_from_options(
+        llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DocWarning)
-        result = load_docs(docs, format=format, domain=domain)
+        result = load_docs(docs, format=format, domain=domain, llm=lambda: LLMClient(config))
     console.print(summary_table(result))
     for warning in caught:
         if issubclass(warning.category, DocWarning):

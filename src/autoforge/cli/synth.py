@@ -22,6 +22,27 @@ from autoforge.cli.llm import (
 )
 from autoforge.errors import UserError
 
+# The synthesis options shared by ``synth env`` and ``forge``; unset = ``SynthOptions``' default
+# (1 repair, 1 design round, LLM tests off: autoforge.synth.options, the one owner).
+MaxRepairsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-repairs", min=0, help="Repair rounds per tool after the first [default: 1]"
+    ),
+]
+DesignRoundsOpt = Annotated[
+    int | None,
+    typer.Option("--design-rounds", min=0, help="State-design feedback rounds (LLM) [default: 1]."),
+]
+
+
+def synth_options(**given: Any) -> Any:
+    """``SynthOptions`` from the given values; ``None`` keeps the option's default."""
+    from autoforge.synth.options import SynthOptions
+
+    return SynthOptions(**{k: v for k, v in given.items() if v is not None})
+
+
 _HELP = (
     "Synthesize a verifiable environment from tool docs: design the state (or infer it from "
     "--data), write one Python function per tool (templates for plain CRUD, the LLM with "
@@ -83,21 +104,19 @@ def env(
     policy: Annotated[
         Path | None, typer.Option("--policy", help="Policy text (Markdown) for the prompts.")
     ] = None,
-    max_repairs: Annotated[
-        int, typer.Option("--max-repairs", min=0, help="Repair rounds per tool after the first.")
-    ] = 3,
-    design_rounds: Annotated[
-        int,
-        typer.Option("--design-rounds", min=0, help="State-design feedback rounds (docs mode)."),
-    ] = 2,
+    max_repairs: MaxRepairsOpt = None,
+    design_rounds: DesignRoundsOpt = None,
     name: Annotated[str | None, typer.Option("--name", help="Environment name.")] = None,
     format: Annotated[str, typer.Option("--format", "-f", help="Doc format (auto).")] = "auto",
     no_templates: Annotated[
         bool, typer.Option("--no-templates", help="Let the LLM write plain CRUD tools too.")
     ] = False,
-    no_llm_tests: Annotated[
-        bool, typer.Option("--no-llm-tests", help="Skip LLM-proposed test cases.")
-    ] = False,
+    llm_tests: Annotated[
+        bool | None,
+        typer.Option(
+            "--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases [default: off]."
+        ),
+    ] = None,
     no_fallback: Annotated[
         bool, typer.Option("--no-fallback", help="Never keep the rule-based skeleton.")
     ] = False,
@@ -120,22 +139,22 @@ def env(
 ) -> None:
     """Run the synthesis and print the per-tool report and the conformance verdict."""
     from autoforge.llm import LLMClient
-    from autoforge.synth.pipeline import SynthOptions, synthesize
+    from autoforge.synth.pipeline import synthesize
     from autoforge.tooldocs import load_docs
 
-    loaded = load_docs(docs, format=format)
-    db = _read_data(data)
-    policy_text = policy.read_text(encoding="utf-8") if policy is not None else None
     config = llm_config_from_options(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
     )
+    loaded = load_docs(docs, format=format, llm=lambda: LLMClient(config))
+    db = _read_data(data)
+    policy_text = policy.read_text(encoding="utf-8") if policy is not None else None
     client = LLMClient(config)
-    options = SynthOptions(
+    options = synth_options(
         name=name,
         max_repairs=max_repairs,
         design_rounds=design_rounds,
         use_templates=not no_templates,
-        llm_tests=not no_llm_tests,
+        llm_tests=llm_tests,
         fallback=not no_fallback,
         policy=policy_text,
         only=list(only or []),

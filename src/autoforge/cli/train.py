@@ -4,12 +4,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from autoforge.cli.llm import (
+    LlmApiKeyOpt,
+    LlmBaseUrlOpt,
+    LlmConfigOpt,
+    LlmModelOpt,
+    LlmSetOpt,
+    NoCacheOpt,
+    llm_config_from_options,
+)
 from autoforge.errors import UserError
 
 _TRAIN_EXAMPLE = (
@@ -20,7 +29,7 @@ _TRAIN_EXAMPLE = (
     "--group-size 4 --tasks-per-batch 2 --user scripted --meu off --steps 2 --out /tmp/smoke\n\n"
     "  autoforge train --backend verl --emit-config cluster/ --model Qwen/Qwen3-8B "
     "--train-files tasks.parquet --tasks tasks.jsonl --env envs/bookstore --nnodes 4 "
-    "--user-base-url http://user-sim:8000/v1 --user-model Qwen3-32B"
+    "--llm-base-url http://user-sim:8000/v1 --llm-model Qwen3-32B   (user simulator and judge)"
 )
 _SFT_EXAMPLE = (
     "Example:\n\n  autoforge sft runs/rollouts.jsonl --env envs/bookstore "
@@ -69,8 +78,21 @@ def _erpo(
     )  # fmt: skip
 
 
+def _episode(keep_thinking: bool, max_steps: int | None) -> Any:
+    """The rollout's episode settings (defaults shared with eval and verl) with the flags."""
+    from autoforge.rollout.episode import EpisodeConfig
+
+    episode = EpisodeConfig()
+    episode.agent.keep_thinking = keep_thinking
+    if max_steps is not None:
+        episode.limits.max_steps = max_steps
+    return episode
+
+
 def train(
-    backend: Annotated[str, typer.Option(help="trl (this machine) or verl (cluster).")] = "trl",
+    backend: Annotated[
+        Literal["trl", "verl"], typer.Option(help="trl (this machine) or verl (cluster).")
+    ] = "trl",
     env: Paths = [],  # noqa: B006
     tasks: Annotated[list[Path], typer.Option("--tasks", help="tasks.jsonl (repeatable).")] = [],  # noqa: B006
     synth_tasks: Annotated[int, typer.Option(help="Or generate N tasks per env.")] = 0,
@@ -80,8 +102,12 @@ def train(
     lr: Annotated[float, typer.Option(help="Learning rate.")] = 1e-6,
     group_size: Annotated[int, typer.Option(help="Rollouts per task.")] = 8,
     tasks_per_batch: Annotated[int, typer.Option(help="Tasks per step.")] = 32,
-    user: Annotated[str, typer.Option(help="Simulated user: llm or scripted.")] = "llm",
-    meu: Annotated[str, typer.Option(help="MEU judge: judge, faults or off.")] = "judge",
+    user: Annotated[
+        Literal["llm", "scripted"], typer.Option(help="Simulated user: llm or scripted.")
+    ] = "llm",
+    meu: Annotated[
+        Literal["judge", "faults", "off"], typer.Option(help="MEU judge: judge, faults or off.")
+    ] = "judge",
     env_std: Annotated[bool, typer.Option(help="ERPO env-level std (off: GRPO).")] = True,
     dynamic_sampling: Annotated[bool, typer.Option(help="Drop/refill flat groups.")] = True,
     max_completion_tokens: Annotated[
@@ -101,76 +127,80 @@ def train(
     keep_thinking: Annotated[
         bool, typer.Option(help="Keep earlier turns' reasoning in the agent's context.")
     ] = True,
+    max_episode_steps: Annotated[
+        int | None,
+        typer.Option(min=2, help="LLM calls per episode (agent + user) [default: 30, as eval]."),
+    ] = None,
     std_pool: Annotated[
-        str, typer.Option(help="Env std over 'kept' groups or every 'generated' group.")
+        Literal["kept", "generated"],
+        typer.Option(help="Env std over 'kept' groups or every 'generated' group."),
     ] = "kept",
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
     emit_config: Annotated[Path | None, typer.Option(help="verl: write config here.")] = None,
     train_files: Annotated[list[str], typer.Option(help="verl: parquet files.")] = [],  # noqa: B006
     nnodes: Annotated[int, typer.Option(help="verl: nodes.")] = 1,
     gpus_per_node: Annotated[int, typer.Option(help="verl: GPUs per node.")] = 8,
-    user_base_url: Annotated[str | None, typer.Option(help="verl: user simulator URL.")] = None,
-    user_model: Annotated[str | None, typer.Option(help="verl: user simulator model.")] = None,
-    judge_base_url: Annotated[str | None, typer.Option(help="verl: MEU judge URL.")] = None,
-    judge_model: Annotated[str | None, typer.Option(help="verl: MEU judge model.")] = None,
+    llm_config: LlmConfigOpt = None,
+    llm_base_url: LlmBaseUrlOpt = None,
+    llm_model: LlmModelOpt = None,
+    llm_api_key: LlmApiKeyOpt = None,
+    no_cache: NoCacheOpt = False,
+    llm_set: LlmSetOpt = None,
 ) -> None:
     """Dispatch on the backend."""
-    if std_pool not in ("kept", "generated"):
-        raise UserError("--std-pool is kept or generated")
     if backend == "verl" and clip_high is None:
         clip_high = PAPER_CLIP_HIGH
     erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "off", dynamic_sampling,
-                 clip_eps_high=clip_high, kl_beta=kl_beta, keep_thinking=keep_thinking,
-                 std_pool=std_pool)  # fmt: skip
+                 clip_eps_high=clip_high, kl_beta=kl_beta, std_pool=std_pool)  # fmt: skip
+    llm = llm_config_from_options(
+        llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
+    )
+    episode = _episode(keep_thinking, max_episode_steps)
     if backend == "verl":
         if emit_config is None:
             raise UserError("--backend verl runs on a cluster: add --emit-config DIR, then run "
                             "DIR/launch.sh there")  # fmt: skip
         _emit(emit_config, model, train_files, tasks, env, nnodes, gpus_per_node, erpo,
-              (user_base_url, user_model, judge_base_url, judge_model), steps, lr,
-              (max_turn_tokens, max_completion_tokens))  # fmt: skip
+              (llm, episode), steps, lr, (max_turn_tokens, max_completion_tokens))  # fmt: skip
         return
-    if backend != "trl":
-        raise UserError(f"unknown backend {backend!r}: trl or verl")
-    if user not in ("llm", "scripted") or meu not in ("judge", "faults", "off"):
-        raise UserError("--user is llm|scripted, --meu is judge|faults|off")
     _need_train_extra()
-    from autoforge.rl.config import DEFAULT_BUDGET
+    from autoforge.rl.config import DEFAULT_BUDGET, TokenBudget
     from autoforge.rl.trl.episodes import TokenEpisodeConfig
     from autoforge.rl.trl.run import TRLRunConfig, train_trl
 
-    episode = TokenEpisodeConfig(
-        max_completion_tokens=max_completion_tokens or DEFAULT_BUDGET.episode,
-        max_turn_tokens=max_turn_tokens or DEFAULT_BUDGET.turn, keep_thinking=keep_thinking,
-    )  # fmt: skip
+    budget = TokenBudget(
+        turn=max_turn_tokens or DEFAULT_BUDGET.turn,
+        episode=max_completion_tokens or DEFAULT_BUDGET.episode,
+        prompt=DEFAULT_BUDGET.prompt,
+    )
     config = TRLRunConfig(
         env_dirs=[str(p) for p in env], tasks=[str(p) for p in tasks], synth_tasks=synth_tasks,
         model=model, output_dir=str(out), max_steps=steps, learning_rate=lr, seed=seed,
-        user=user, meu=meu, erpo=erpo, episode=episode, ref_model=ref_model,  # type: ignore[arg-type]
+        user=user, meu=meu, erpo=erpo, ref_model=ref_model,
+        episode=TokenEpisodeConfig(episode=episode, budget=budget),
     )  # fmt: skip
-    records = train_trl(config)
+    records = train_trl(config, llm=llm)
     Console().print(step_table(records))
     Console().print(f"policy and logs in {out}")
 
 
 def _emit(
     out: Path, model: str, train_files: list[str], tasks: list[Path], env: list[Path],
-    nnodes: int, gpus: int, erpo: Any, endpoints: tuple[str | None, ...], steps: int, lr: float,
+    nnodes: int, gpus: int, erpo: Any, settings: tuple[Any, Any], steps: int, lr: float,
     budgets: tuple[int | None, int | None] = (None, None),
 ) -> None:  # fmt: skip
     from autoforge.rl.verl.launch import VerlLaunchSpec, emit_config
 
     if not train_files or not tasks or not env:
         raise UserError("--emit-config needs --train-files, --tasks and --env")
-    user_url, user_model, judge_url, judge_model = endpoints
+    llm, episode_config = settings
     from autoforge.rl.config import DEFAULT_BUDGET
 
     turn, episode = budgets
     spec = VerlLaunchSpec(
         model=model, train_files=train_files, tasks=[str(t) for t in tasks],
         env_dirs=[str(e) for e in env], nnodes=nnodes, gpus_per_node=gpus, erpo=erpo,
-        user_base_url=user_url, user_model=user_model, judge_base_url=judge_url,
-        judge_model=judge_model, total_training_steps=steps, learning_rate=lr,
+        llm=llm, episode=episode_config, total_training_steps=steps, learning_rate=lr,
         max_turn_tokens=turn or DEFAULT_BUDGET.turn,
         max_response_length=episode or DEFAULT_BUDGET.episode,
     )  # fmt: skip
@@ -202,12 +232,12 @@ def sft(
     epochs: Annotated[float, typer.Option(help="Epochs.")] = 1.0,
     steps: Annotated[int, typer.Option(help="Steps (overrides epochs when > 0).")] = -1,
     lr: Annotated[float, typer.Option(help="Learning rate.")] = 1e-5,
-    select: Annotated[str, typer.Option(help="success (reward 1) or all valid.")] = "success",
+    select: Annotated[
+        Literal["success", "all"], typer.Option(help="success (reward 1) or all valid.")
+    ] = "success",
     max_length: Annotated[int, typer.Option(help="Max tokens per example.")] = 8192,
 ) -> None:
     """SFT on the agent tokens of the selected trajectories."""
-    if select not in ("success", "all"):
-        raise UserError("--select is success or all")
     if not env:
         raise UserError("--env is needed (the tools in the prompt)")
     _need_train_extra()
@@ -216,7 +246,7 @@ def sft(
     config = SFTRunConfig(
         trajectories=[str(p) for p in trajectories], env_dirs=[str(p) for p in env],
         model=model, output_dir=str(out), epochs=epochs, max_steps=steps, learning_rate=lr,
-        select=select, max_length=max_length,  # type: ignore[arg-type]
+        select=select, max_length=max_length,
     )  # fmt: skip
     result = train_sft(config)
     losses = result["losses"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from autoforge.forge.context import ForgeContext, ForgeError, ForgeReporter, NullReporter
 from autoforge.forge.layout import STAGES, ForgeOptions, RunLayout
-from autoforge.forge.manifest import RunManifest, StageRecord, Tokens, load_manifest
+from autoforge.forge.manifest import RunManifest, StageRecord, load_manifest
 from autoforge.forge.report import load_run, render_forge_report, write_forge_report
 from autoforge.forge.runner import run_forge
 from autoforge.forge.verify import TaskVerdict, VerifyReport, verify_task, verify_tasks
@@ -33,7 +33,6 @@ __all__ = [
     "RunManifest",
     "StageRecord",
     "TaskVerdict",
-    "Tokens",
     "VerifyReport",
     "load_manifest",
     "load_run",

@@ -17,8 +17,8 @@ from typing import Any, Protocol
 from autoforge.env import EnvDir
 from autoforge.errors import UserError
 from autoforge.forge.layout import ForgeOptions, RunLayout
-from autoforge.forge.manifest import RunManifest, StageStatus, Tokens
-from autoforge.llm import LLMClient
+from autoforge.forge.manifest import RunManifest, StageStatus
+from autoforge.llm import LLMClient, TokenUsage
 from autoforge.tasks.pipeline import TaskHooks
 
 
@@ -229,20 +229,11 @@ class ForgeContext:
             self.manifest.model = endpoint.label if named else endpoint.model
         return self._client
 
-    def tokens(self) -> Tokens:
+    def tokens(self) -> TokenUsage:
         """LLM totals so far in this session (zero before the client exists)."""
         if self._client is None:
-            return Tokens()
-        rows = [r for r in self._client.usage.summary() if r["role"] == "total"]
-        if not rows:
-            return Tokens()
-        row = rows[0]
-        return Tokens(
-            calls=row["calls"],
-            cache_hits=row["cache_hits"],
-            prompt_tokens=row["prompt_tokens"],
-            completion_tokens=row["completion_tokens"],
-        )
+            return TokenUsage()
+        return self._client.usage.total()
 
     def hooks(self) -> TaskHooks:
         """The task-synthesis hooks, made once per session: the factory's, the LLM ones with

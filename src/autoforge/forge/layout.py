@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from autoforge.env import EnvDir
+from autoforge.synth.options import SynthOptions
 
 StateSource = Literal["generate", "initial"]
 
@@ -110,10 +111,11 @@ class ForgeOptions:
     and its sample data as ``data`` unless ``example_data`` is off),
     or an existing environment directory ``env_dir`` (skips synthesis; ``example:NAME`` names a
     bundled environment). ``data``: a db.json to infer the state from (synthesis data mode).
-    ``llm_tasks``: the LLM judges the tool graph's edges, advises on merges and writes the
-    scenarios (``autoforge.tasks.llm_hooks``; deterministic fallbacks). ``rules_only``: the
-    run has no model (``--llm none``); part of the synthesis fingerprint, so a later run with a
-    model synthesizes again. ``until``: stop after this stage.
+    ``synth``: the synthesis options, unchanged (name, repairs, design rounds, LLM tests, only;
+    the ``autoforge synth env`` defaults). ``llm_tasks``: the LLM judges the tool graph's edges,
+    advises on merges and writes the scenarios (``autoforge.tasks.llm_hooks``; deterministic
+    fallbacks). ``rules_only``: the run has no model (``--llm none``); part of the synthesis
+    fingerprint, so a later run with a model synthesizes again. ``until``: stop after this stage.
     """
 
     out: Path
@@ -124,18 +126,14 @@ class ForgeOptions:
     data: Path | None = None
     policy: Path | None = None
     doc_format: str = "auto"
-    name: str | None = None
+    synth: SynthOptions = field(default_factory=SynthOptions)
     tasks: int = 50
     difficulty: str = "medium"
     seed: int = 0
     state_source: StateSource = "generate"
     max_attempts: int | None = None
-    max_repairs: int = 1
-    design_rounds: int = 1
-    llm_tests: bool = False
     llm_tasks: bool = False
     rules_only: bool = False
-    only: list[str] = field(default_factory=list)
     exports: bool = True
     until: str | None = None
 
@@ -149,18 +147,18 @@ class ForgeOptions:
             "data": str(self.data) if self.data else None,
             "policy": str(self.policy) if self.policy else None,
             "format": self.doc_format,
-            "name": self.name,
+            "name": self.synth.name,
             "tasks": self.tasks,
             "difficulty": self.difficulty,
             "seed": self.seed,
             "state_source": self.state_source,
             "max_attempts": self.max_attempts,
-            "max_repairs": self.max_repairs,
-            "design_rounds": self.design_rounds,
-            "llm_tests": self.llm_tests,
+            "max_repairs": self.synth.max_repairs,
+            "design_rounds": self.synth.design_rounds,
+            "llm_tests": self.synth.llm_tests,
             "llm_tasks": self.llm_tasks,
             "rules_only": self.rules_only,
-            "only": list(self.only),
+            "only": list(self.synth.only),
             "exports": self.exports,
             "until": self.until,
         }

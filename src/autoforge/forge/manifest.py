@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from autoforge.errors import UserError
+from autoforge.llm.types import TokenUsage
 
 RUN_SCHEMA_VERSION = 1
 MANIFEST_FILE = "run.json"
@@ -37,36 +38,6 @@ def now_iso() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
-class Tokens(BaseModel):
-    """LLM calls and tokens spent by a stage (cache hits are calls without tokens)."""
-
-    calls: int = 0
-    cache_hits: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    @property
-    def total(self) -> int:
-        """Prompt plus completion tokens."""
-        return self.prompt_tokens + self.completion_tokens
-
-    def __add__(self, other: Tokens) -> Tokens:
-        return Tokens(
-            calls=self.calls + other.calls,
-            cache_hits=self.cache_hits + other.cache_hits,
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-        )
-
-    def __sub__(self, other: Tokens) -> Tokens:
-        return Tokens(
-            calls=self.calls - other.calls,
-            cache_hits=self.cache_hits - other.cache_hits,
-            prompt_tokens=self.prompt_tokens - other.prompt_tokens,
-            completion_tokens=self.completion_tokens - other.completion_tokens,
-        )
-
-
 class StageRecord(BaseModel):
     """One stage of the run: status, input fingerprint, time and tokens over all sessions."""
 
@@ -75,7 +46,7 @@ class StageRecord(BaseModel):
     fingerprint: str = ""
     sessions: int = Field(default=0, description="how many runs worked on this stage")
     seconds: float = Field(default=0.0, description="wall time summed over the sessions")
-    tokens: Tokens = Field(default_factory=Tokens)
+    tokens: TokenUsage = Field(default_factory=TokenUsage)
     started_at: str | None = None
     finished_at: str | None = None
     artifacts: list[str] = Field(default_factory=list, description="paths relative to RUN_DIR")
@@ -105,9 +76,9 @@ class RunManifest(BaseModel):
         return round(sum(s.seconds for s in self.stages.values()), 2)
 
     @property
-    def tokens(self) -> Tokens:
+    def tokens(self) -> TokenUsage:
         """Tokens of all stages, summed."""
-        total = Tokens()
+        total = TokenUsage()
         for stage in self.stages.values():
             total = total + stage.tokens
         return total

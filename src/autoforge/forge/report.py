@@ -129,7 +129,11 @@ def _overview(d: RunData) -> Markup:
                           "gold calls replay to S*", "ok" if ok else "bad"))  # fmt: skip
     cards += [
         card("time", _duration(m.seconds), f"{m.sessions} session(s)"),
-        card("LLM tokens", f"{tokens.total:,}", f"{tokens.calls} calls, model {m.model or '-'}"),
+        card(
+            "LLM tokens",
+            f"{tokens.total_tokens:,}",
+            f"{tokens.calls} calls, model {m.model or '-'}",
+        ),
     ]
     inputs = {k: v for k, v in m.options.items() if v not in (None, [], False)}
     body = [_rules_only_note(d), _samples(d.tasks), tag("div", join(cards), cls="cards"),

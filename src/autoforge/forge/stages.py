@@ -9,6 +9,7 @@ tasks were asked for) and ``reset`` (clear a stage whose inputs changed).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import warnings
@@ -21,6 +22,7 @@ from autoforge.forge.context import ForgeContext, ForgeError, Outcome, path_dige
 from autoforge.forge.generation import generate_into
 from autoforge.forge.manifest import StageRecord, fingerprint, write_atomic
 from autoforge.forge.verify import VerifyReport, verify_task
+from autoforge.synth.options import SynthOptions
 from autoforge.tasks.model import TaskSet
 from autoforge.tooldocs import DocWarning, ToolDocs, load_docs
 
@@ -57,7 +59,7 @@ def load_run_docs(ctx: ForgeContext) -> ToolDocs:
             tools=spec.tools,
         )  # fmt: skip
     else:
-        docs = load_docs(inputs.docs, format=ctx.options.doc_format)
+        docs = load_docs(inputs.docs, format=ctx.options.doc_format, llm=ctx.client_factory)
     if inputs.policy is not None:
         docs = docs.model_copy(update={"policy": inputs.policy.read_text(encoding="utf-8")})
     return docs
@@ -85,9 +87,17 @@ async def _run_ingest(ctx: ForgeContext, rec: StageRecord) -> Outcome:
 # ----------------------------------------------------------------------------- environment
 
 
+_SYNTH_EXTRA = ("use_templates", "fallback", "policy", "conventions", "max_tokens")
+
+
 def _fp_environment(ctx: ForgeContext) -> str:
     o = ctx.options
-    knobs = [o.max_repairs, o.design_rounds, o.llm_tests, sorted(o.only), o.name]
+    s = o.synth
+    knobs: list[Any] = [s.max_repairs, s.design_rounds, s.llm_tests, sorted(s.only), s.name]
+    default = SynthOptions()
+    knobs += [  # the other options, only when set (fingerprints of earlier runs stay valid)
+        (k, getattr(s, k)) for k in _SYNTH_EXTRA if getattr(s, k) != getattr(default, k)
+    ]
     if o.rules_only:
         knobs.append("rules only")  # a later run with a model redoes the synthesis
     return fingerprint(["environment", _fp_ingest(ctx), ctx.inputs.signature(), knobs])
@@ -104,7 +114,7 @@ def _synth_counts(report: Any) -> dict[str, Any]:
 
 
 async def _synthesize(ctx: ForgeContext) -> dict[str, Any]:
-    from autoforge.synth.pipeline import SynthOptions, synthesize
+    from autoforge.synth.pipeline import synthesize
 
     docs = ToolDocs.model_validate_json(ctx.layout.tools.read_text(encoding="utf-8"))
     data = None
@@ -112,11 +122,8 @@ async def _synthesize(ctx: ForgeContext) -> dict[str, Any]:
         data = json.loads(ctx.inputs.data.read_text(encoding="utf-8"))
         if not isinstance(data, dict):
             raise ForgeError(f"--data {ctx.inputs.data}: expected a JSON object of collections")
-    o = ctx.options
-    options = SynthOptions(
-        name=o.name or docs.domain, max_repairs=o.max_repairs, llm_tests=o.llm_tests,
-        only=list(o.only), design_rounds=o.design_rounds,
-    )  # fmt: skip
+    synth = ctx.options.synth
+    options = dataclasses.replace(synth, name=synth.name or docs.domain, only=list(synth.only))
     report = await synthesize(
         docs, ctx.layout.env, ctx.client(), data=data, options=options,
         reporter=ctx.reporter.synth(),

@@ -13,6 +13,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from autoforge.llm.types import TokenUsage
+
 
 @dataclass
 class UsageStats:
@@ -69,6 +71,19 @@ class UsageLedger:
     def stats(self, role: str, purpose: str) -> UsageStats:
         """The figures of one pair (zeros when it never called)."""
         return self._stats.get((role, purpose), UsageStats())
+
+    def total(self) -> TokenUsage:
+        """Calls, cache hits, tokens spent and latency over every (role, purpose) so far."""
+        total = TokenUsage()
+        for s in self._stats.values():
+            total += TokenUsage(
+                calls=s.calls,
+                cache_hits=s.cache_hits,
+                prompt_tokens=s.prompt_tokens,
+                completion_tokens=s.completion_tokens,
+                latency_s=sum(s.latencies_s),
+            )
+        return total
 
     def summary(self) -> list[dict[str, Any]]:
         """One row per (role, purpose), sorted, then a ``total`` row."""

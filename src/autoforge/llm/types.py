@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pydantic import AliasChoices, BaseModel, Field
+
 from autoforge.errors import AutoforgeError, UserError
 
 Role = Literal["synthesizer", "agent", "user", "judge"]
@@ -58,16 +60,62 @@ class ScriptExhausted(AssertionError):
     """A scripted fake client was called more often than it has responses (a test bug)."""
 
 
-@dataclass(frozen=True)
-class TokenUsage:
-    """Tokens one response consumed, as reported by the endpoint (0 when it reports none)."""
+class TokenUsage(BaseModel):
+    """LLM calls and tokens: the one usage type of autoforge.
 
+    One response's usage holds only its token counts, as the endpoint reported them (0 when it
+    reports none); sums over many calls (a role in an episode, a forge stage, a synthesized
+    tool) also count ``calls``, ``cache_hits`` (calls answered from the cache: their tokens
+    were not spent again) and ``latency_s``.
+    """
+
+    calls: int = 0
+    cache_hits: int = Field(
+        default=0, validation_alias=AliasChoices("cache_hits", "cached_calls")
+    )  # trajectories written before this type called it cached_calls
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    latency_s: float = 0.0
 
     @property
     def total_tokens(self) -> int:
+        """Prompt plus completion tokens."""
         return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            calls=self.calls + other.calls,
+            cache_hits=self.cache_hits + other.cache_hits,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            latency_s=self.latency_s + other.latency_s,
+        )
+
+    def __sub__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            calls=self.calls - other.calls,
+            cache_hits=self.cache_hits - other.cache_hits,
+            prompt_tokens=self.prompt_tokens - other.prompt_tokens,
+            completion_tokens=self.completion_tokens - other.completion_tokens,
+            latency_s=self.latency_s - other.latency_s,
+        )
+
+    def add(self, prompt: int, completion: int, *, cached: bool, latency_s: float) -> None:
+        """Account one call."""
+        self.calls += 1
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
+        self.cache_hits += int(cached)
+        self.latency_s += latency_s
+
+    def add_response(self, resp: Any) -> None:
+        """Account one LLM response (anything with ``usage``, ``cached`` and ``latency_s``)."""
+        self.add(
+            resp.usage.prompt_tokens,
+            resp.usage.completion_tokens,
+            cached=bool(resp.cached),
+            latency_s=float(resp.latency_s),
+        )
 
 
 @dataclass

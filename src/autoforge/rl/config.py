@@ -14,9 +14,11 @@ The three algorithmic switches map onto the pure functions of this package:
   within-task spread but do add between-task spread, so ``"generated"`` gives a larger scale
   (smaller advantages) whenever tasks of one environment differ in difficulty.
 
-``keep_thinking`` is a rollout switch, not an RL one: whether the agent's reasoning from earlier
-turns stays in its context on later turns (True: the exact sampled tokens) or is stripped (False:
-the history is re-rendered without it, the chat-template default of many reasoning models).
+``keep_thinking`` is a rollout switch, not an RL one, so it lives in the episode settings
+(``autoforge.rollout.EpisodeConfig.agent.keep_thinking``): whether the agent's reasoning from
+earlier turns stays in its context on later turns (True: the exact sampled tokens) or is stripped
+(False: the history is re-rendered without it, the chat-template default of many reasoning
+models).
 
 :class:`TokenBudget` is the one place the token budgets of training episodes come from (TRL
 episodes, the verl agent loop and launch files, the CLI); its defaults are sized for thinking
@@ -65,7 +67,6 @@ class ERPOConfig(BaseModel):
     env_level_std: bool = Field(True, description="ERPO scale per environment; False = GRPO")
     mask_user_errors: bool = Field(True, description="MEU: drop user-error rollouts")
     dynamic_sampling: bool = Field(True, description="DAPO: drop zero-variance groups, refill")
-    keep_thinking: bool = Field(True, description="rollout: keep earlier turns' reasoning")
     group_size: int = Field(8, ge=2, description="rollouts per task")
     tasks_per_batch: int = Field(32, ge=1, description="task groups per training step")
     max_sampling_rounds: int = Field(3, ge=1, description="generation rounds per step (DAPO)")

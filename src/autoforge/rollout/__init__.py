@@ -8,14 +8,13 @@ traj.reward, traj.reward_reason, traj.end_reason, traj.final_state_hash
 """
 
 from autoforge.rollout.agent import Agent, AgentConfig, ChatClient
-from autoforge.rollout.episode import EpisodeConfig, run_episode
+from autoforge.rollout.episode import EpisodeConfig, EpisodeLimits, run_episode
 from autoforge.rollout.judge import JudgeVerdict, judge_user, meu_judge, nl_assertion_judge
 from autoforge.rollout.reward import compute_reward, output_found, score_episode
 from autoforge.rollout.runner import (
     Checkpoint,
     EnvBinding,
     LocalExecutor,
-    RolloutConfig,
     RolloutDeps,
     Runner,
     bind_environment,
@@ -41,13 +40,13 @@ __all__ = [
     "EndReason",
     "EnvBinding",
     "EpisodeConfig",
+    "EpisodeLimits",
     "EvaluationCriteria",
     "FaultyUser",
     "JudgeVerdict",
     "LLMUser",
     "LocalExecutor",
     "RewardInfo",
-    "RolloutConfig",
     "RolloutDeps",
     "RolloutTask",
     "Runner",

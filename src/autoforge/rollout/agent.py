@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from autoforge.llm.types import TokenUsage, ToolMode
 from autoforge.rollout.agent_guards import check_calls, check_reply
 from autoforge.rollout.thinking import message_reasoning, split_thinking
-from autoforge.rollout.trajectory import TokenUsage
 
 AGENT_STOP_TOKEN = "###STOP###"
 
@@ -44,7 +44,7 @@ class ChatClient(Protocol):
 class AgentConfig(BaseModel):
     """How the agent calls the model."""
 
-    tool_mode: str = Field(default="auto", description="auto | native | protocol")
+    tool_mode: ToolMode = Field(default="auto", description="auto | native | protocol")
     keep_thinking: bool = True
     inline_thinking: bool = False
     temperature: float = 0.0
@@ -52,7 +52,7 @@ class AgentConfig(BaseModel):
     stop_token: str = AGENT_STOP_TOKEN
     transfer_tools: list[str] = Field(default_factory=lambda: ["transfer_to_human_agents"])
     greeting: str | None = "Hi! How can I help you today?"
-    guards: str = Field(
+    guards: Literal["protocol", "on", "off"] = Field(
         default="protocol",
         description="re-ask once on a refusal, an action claimed without its tool call, or a call "
         "passing the tool documentation's example value "

@@ -21,15 +21,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from autoforge.env import EpisodeLike
 from autoforge.llm.types import LLMFailure, TransportError
-from autoforge.rollout.agent import Agent, AgentStep, ParsedCall
+from autoforge.rollout.agent import Agent, AgentConfig, AgentStep, ParsedCall
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge, score_episode
 from autoforge.rollout.task import RolloutTask, task_difficulty, task_domain
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
-from autoforge.rollout.user import SimulatedUser
+from autoforge.rollout.user import SimulatedUser, UserConfig
 
 INFRA_ERRORS: tuple[type[BaseException], ...] = (
     LLMFailure,
@@ -40,11 +40,34 @@ INFRA_ERRORS: tuple[type[BaseException], ...] = (
 OPENING = "(The chat has started. Write your first message to the agent.)"
 
 
-class EpisodeConfig(BaseModel):
-    """Limits of one episode."""
+class EpisodeLimits(BaseModel):
+    """When an episode is cut off, the same for evaluation and both training backends.
 
-    max_steps: int = 60
-    tool_error_budget: int = 10
+    ``max_steps`` = 30 LLM calls (agent and user together): the gold path of the hardest task
+    preset (up to 3 walks of 5 tool calls, one agent call each) plus the user's and the agent's
+    turns around it fits, and 30 steps of a thinking model stay near the training episode's
+    token budget (``autoforge.rl.TokenBudget.episode``), so an episode is cut by the same rule
+    whether it is evaluated or trained on. ``tool_error_budget`` = 10 failed tool calls, as
+    tau2-bench's ``max_errors``.
+    """
+
+    max_steps: int = Field(default=30, ge=2, description="LLM calls, agent and user together")
+    tool_error_budget: int = Field(default=10, ge=0, description="failed tool calls tolerated")
+
+
+class EpisodeConfig(BaseModel):
+    """Everything serialisable that shapes an episode: agent, simulated user, limits, faults.
+
+    The one episode settings type: ``autoforge eval`` (``EvalSettings.episode``), the TRL
+    backend (``TokenEpisodeConfig.episode``) and the verl agent loop
+    (``AgentLoopSettings.episode``) embed it unchanged, so by default a task is the same
+    episode in all three. ``agent.keep_thinking`` is the interleaved-thinking switch.
+    """
+
+    agent: AgentConfig = Field(default_factory=AgentConfig)
+    user: UserConfig = Field(default_factory=UserConfig)
+    limits: EpisodeLimits = Field(default_factory=EpisodeLimits)
+    fault_p: float = Field(default=0.0, ge=0.0, le=1.0, description="FaultyUser probability")
 
 
 @dataclass
@@ -53,7 +76,7 @@ class _Loop:
     agent: Agent
     user: SimulatedUser
     env: EpisodeLike
-    config: EpisodeConfig
+    config: EpisodeLimits
     traj: Trajectory
     steps: int = 0
 
@@ -149,7 +172,7 @@ async def run_episode(
     user: SimulatedUser,
     env: EpisodeLike,
     *,
-    config: EpisodeConfig | None = None,
+    limits: EpisodeLimits | None = None,
     trial: int = 0,
     seed: int | None = None,
     assertions: AssertionEvaluator | None = None,
@@ -157,7 +180,7 @@ async def run_episode(
 ) -> Trajectory:
     """Play one episode to its end and score it. Never raises for LLM or agent failures."""
     traj = new_trajectory(task, trial, seed)
-    loop = _Loop(task, agent, user, env, config or EpisodeConfig(), traj)
+    loop = _Loop(task, agent, user, env, limits or EpisodeLimits(), traj)
     started = time.perf_counter()
     try:
         traj.end_reason = await loop.run()

@@ -22,12 +22,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from autoforge.errors import UserError
-from autoforge.rollout.episode import new_trajectory
+from autoforge.rollout.episode import EpisodeConfig, new_trajectory
 from autoforge.rollout.runner import (
     EpisodeFn,
     Job,
     LocalExecutor,
-    RolloutConfig,
     RolloutDeps,
     bind_environment,
     episode_fn,
@@ -197,10 +196,10 @@ class RolloutWorker:
     build the LLM client from ``llm_config`` (default: the usual config file / environment)."""
 
     def __init__(
-        self, env_dir: str, config: RolloutConfig | None = None, llm_config: Any = None
+        self, env_dir: str, config: EpisodeConfig | None = None, llm_config: Any = None
     ) -> None:
         self.env_dir = env_dir
-        self.config = config or RolloutConfig()
+        self.config = config or EpisodeConfig()
         self.llm_config = llm_config
 
     def __call__(self) -> EpisodeFn:

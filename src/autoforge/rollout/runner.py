@@ -1,7 +1,7 @@
 """Running thousands of episodes: bounded concurrency, JSONL checkpoints, resumption, progress.
 
 The unit of work is a plain async function of ``(task, trial, seed)`` with its configs bound
-(:func:`rollout_episode` with a :class:`RolloutConfig` and :class:`RolloutDeps`), so an executor
+(:func:`rollout_episode` with an :class:`EpisodeConfig` and :class:`RolloutDeps`), so an executor
 can run it anywhere: :class:`LocalExecutor` runs it on this event loop with a concurrency
 bound; a Ray executor only has to implement :class:`Executor`.
 
@@ -20,18 +20,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from autoforge.env import EnvironmentLike, EpisodeLike
-from autoforge.rollout.agent import Agent, AgentConfig, ChatClient
+from autoforge.rollout.agent import Agent, ChatClient
 from autoforge.rollout.episode import EpisodeConfig, new_trajectory, run_episode
 from autoforge.rollout.goals import task_goals
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge
 from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.trajectory import EndReason, Trajectory
-from autoforge.rollout.user import FaultyUser, LLMUser, SimulatedUser, UserConfig
+from autoforge.rollout.user import FaultyUser, LLMUser, SimulatedUser
 
 EpisodeFn = Callable[[RolloutTask, int, int], Awaitable[Trajectory]]
 Key = tuple[str, int]
@@ -287,15 +287,6 @@ class RoleLimitedClient:
             return await self.client.structured(messages, output, **kwargs)
 
 
-class RolloutConfig(BaseModel):
-    """Everything serialisable that shapes an episode."""
-
-    agent: AgentConfig = Field(default_factory=AgentConfig)
-    user: UserConfig = Field(default_factory=UserConfig)
-    episode: EpisodeConfig = Field(default_factory=EpisodeConfig)
-    fault_p: float = Field(default=0.0, ge=0.0, le=1.0, description="FaultyUser probability")
-
-
 @dataclass
 class EnvBinding:
     """An environment episode for one task, with the agent's policy text and tools."""
@@ -332,7 +323,7 @@ class RolloutDeps:
 
 
 async def rollout_episode(
-    task: RolloutTask, trial: int, seed: int, config: RolloutConfig, deps: RolloutDeps
+    task: RolloutTask, trial: int, seed: int, config: EpisodeConfig, deps: RolloutDeps
 ) -> Trajectory:
     """The per-episode unit: build agent, user and environment, play, score, judge."""
     binding = deps.env_factory(task)
@@ -353,7 +344,7 @@ async def rollout_episode(
         agent,
         user,
         binding.episode,
-        config=config.episode,
+        limits=config.limits,
         trial=trial,
         seed=seed,
         assertions=binding.assertions,
@@ -364,7 +355,7 @@ async def rollout_episode(
     return traj
 
 
-def episode_fn(config: RolloutConfig, deps: RolloutDeps) -> EpisodeFn:
+def episode_fn(config: EpisodeConfig, deps: RolloutDeps) -> EpisodeFn:
     """:func:`rollout_episode` with its configs bound: a function of (task, trial, seed)."""
 
     async def fn(task: RolloutTask, trial: int, seed: int) -> Trajectory:

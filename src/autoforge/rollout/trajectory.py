@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from autoforge.llm.types import TokenUsage
 from autoforge.rollout.thinking import visible_text
 
 TRAJECTORY_SCHEMA_VERSION = 1
@@ -45,33 +46,6 @@ class EndReason(StrEnum):
             EndReason.USER_INCOMPLETE,
             EndReason.AGENT_STOP,
             EndReason.TRANSFER,
-        )
-
-
-class TokenUsage(BaseModel):
-    """Tokens and LLM calls of one role in one episode."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_calls: int = 0
-    latency_s: float = 0.0
-
-    def add(self, prompt: int, completion: int, *, cached: bool, latency_s: float) -> None:
-        """Account one call."""
-        self.calls += 1
-        self.prompt_tokens += prompt
-        self.completion_tokens += completion
-        self.cached_calls += int(cached)
-        self.latency_s += latency_s
-
-    def add_response(self, resp: Any) -> None:
-        """Account one LLM response (anything with ``usage``, ``cached`` and ``latency_s``)."""
-        self.add(
-            resp.usage.prompt_tokens,
-            resp.usage.completion_tokens,
-            cached=bool(resp.cached),
-            latency_s=float(resp.latency_s),
         )
 
 

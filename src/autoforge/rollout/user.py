@@ -35,6 +35,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from autoforge.llm.types import TokenUsage
 from autoforge.rollout.agent import ChatClient
 from autoforge.rollout.goals import (
     Goal,
@@ -47,7 +48,7 @@ from autoforge.rollout.goals import (
 )
 from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.thinking import split_thinking
-from autoforge.rollout.trajectory import FaultRecord, TokenUsage
+from autoforge.rollout.trajectory import FaultRecord
 from autoforge.rollout.user_choice import (
     NOTHING,
     OTHER,

@@ -15,7 +15,8 @@ environment directory; ``fidelity`` for replaying a benchmark's ground truth.
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.fidelity import FidelityReport, run_fidelity
 from autoforge.synth.infer import data_to_state, infer_schema
-from autoforge.synth.pipeline import SynthOptions, synthesize
+from autoforge.synth.options import SynthOptions
+from autoforge.synth.pipeline import synthesize
 from autoforge.synth.report import SynthesisReport, ToolReport
 from autoforge.synth.state_design import design_state, rule_based_schema
 

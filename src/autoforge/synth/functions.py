@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.llm import LLMClient, LLMFailure, Message
+from autoforge.llm import LLMClient, LLMFailure, Message, TokenUsage
 from autoforge.synth import prompts
 from autoforge.synth.checks import (
     CheckContext,
@@ -34,7 +34,8 @@ from autoforge.synth.doc_rules import DocRule, guard_lines, guarded
 from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
 from autoforge.synth.headers import signature
-from autoforge.synth.report import CheckResult, ToolReport, Usage
+from autoforge.synth.options import SynthOptions
+from autoforge.synth.report import CheckResult, ToolReport
 from autoforge.synth.templates import FieldMap, render_skeleton, render_template
 from autoforge.synth.teststate import slice_state
 
@@ -66,36 +67,9 @@ class ToolOutcome:
     code: ToolCode | None
 
 
-@dataclass
-class SynthSettings:
-    """Knobs of the per-tool loop."""
-
-    max_repairs: int = 3
-    use_templates: bool = True
-    llm_tests: bool = True
-    fallback: bool = True
-    max_tokens: int = 1200
-
-
-def usage_of(client: LLMClient) -> Usage:
+def usage_of(client: LLMClient) -> TokenUsage:
     """Total calls and tokens the client spent so far (for per-item deltas)."""
-    rows = [r for r in client.usage.summary() if r["role"] == "total"]
-    if not rows:
-        return Usage()
-    row = rows[0]
-    return Usage(
-        calls=int(row["calls"]),
-        prompt_tokens=int(row["prompt_tokens"]),
-        completion_tokens=int(row["completion_tokens"]),
-    )
-
-
-def _delta(before: Usage, after: Usage) -> Usage:
-    return Usage(
-        calls=after.calls - before.calls,
-        prompt_tokens=after.prompt_tokens - before.prompt_tokens,
-        completion_tokens=after.completion_tokens - before.completion_tokens,
-    )
+    return client.usage.total()
 
 
 def _passed(results: list[CheckResult]) -> bool:
@@ -320,7 +294,7 @@ def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
         ctx.cases = saved
 
 
-async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthSettings) -> ToolOutcome:
+async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthOptions) -> ToolOutcome:
     """Template or LLM code for one tool, checked and repaired; never raises for bad output."""
     ctx = job.ctx
     c = ctx.classification
@@ -338,7 +312,7 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthSettin
     )
 
     def done(code: ToolCode | None) -> ToolOutcome:
-        report.usage = _delta(before, usage_of(client))
+        report.usage = usage_of(client) - before
         report.wall_s = round(time.monotonic() - start, 2)
         return ToolOutcome(report=report, code=code)
 
@@ -431,7 +405,7 @@ def _attempt_checks(
 
 
 async def _llm_loop(
-    client: LLMClient, job: ToolJob, settings: SynthSettings, report: ToolReport
+    client: LLMClient, job: ToolJob, settings: SynthOptions, report: ToolReport
 ) -> ToolCode | None:
     ctx = job.ctx
     first = first_messages(job)

@@ -27,7 +27,7 @@ from autoforge.synth.codegen import assemble
 from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
 from autoforge.synth.doc_rules import extract_rules, guard_for, meet_rules
 from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
-from autoforge.synth.functions import SynthSettings, ToolJob, synthesize_tool, usage_of
+from autoforge.synth.functions import ToolJob, synthesize_tool, usage_of
 from autoforge.synth.infer import (
     data_to_state,
     field_paths,
@@ -37,6 +37,7 @@ from autoforge.synth.infer import (
     schema_field_paths,
 )
 from autoforge.synth.mapping import unmapped_params
+from autoforge.synth.options import SynthOptions
 from autoforge.synth.report import SynthesisReport, ToolRecord, ToolReport, report_table
 from autoforge.synth.state_design import design_state, schema_summary
 from autoforge.synth.teststate import State, happy_arguments, slice_state, synthetic_state
@@ -67,21 +68,6 @@ class NullReporter:
 
     def advance(self) -> None:
         return None
-
-
-@dataclass
-class SynthOptions:
-    """What ``autoforge synth env`` can change."""
-
-    name: str | None = None
-    max_repairs: int = 3
-    design_rounds: int = 2
-    use_templates: bool = True
-    llm_tests: bool = True
-    fallback: bool = True
-    policy: str | None = None
-    only: list[str] = field(default_factory=list)
-    conventions: str = "generic"
 
 
 def _sha(value: Any) -> str:
@@ -237,12 +223,6 @@ async def _phase2(
     reporter: Reporter,
     policy: str | None,
 ) -> tuple[list[ToolRecord], list[str]]:
-    settings = SynthSettings(
-        max_repairs=opts.max_repairs,
-        use_templates=opts.use_templates,
-        llm_tests=opts.llm_tests,
-        fallback=opts.fallback,
-    )
     tools = [t for t in docs.tools if not opts.only or t.name in opts.only]
     reporter.phase("tools", len(tools))
     schema_fp = _sha(p1.schema.model_dump(mode="json"))
@@ -259,9 +239,7 @@ async def _phase2(
             resumed.append(spec.name)
             reporter.tool(spec.name, f"{rec.report.status} (stored)")
         else:
-            rec = await _synthesize_one(
-                spec, p1, docs, policy, conv, client, settings, fp, reporter
-            )
+            rec = await _synthesize_one(spec, p1, docs, policy, conv, client, opts, fp, reporter)
             store.save_tool(rec)
             reporter.tool(spec.name, f"{rec.report.status} ({rec.report.source})")
         records.append(rec)
@@ -276,7 +254,7 @@ async def _synthesize_one(
     policy: str | None,
     conv: Conventions,
     client: LLMClient,
-    settings: SynthSettings,
+    opts: SynthOptions,
     fp: str,
     reporter: Reporter,
 ) -> ToolRecord:
@@ -284,7 +262,7 @@ async def _synthesize_one(
     try:
         job, c = _job(spec, p1, docs, policy, conv)
         reporter.tool(spec.name, f"{c.cls}{' plain' if c.plain else ''}: synthesizing")
-        outcome = await synthesize_tool(client, job, settings)
+        outcome = await synthesize_tool(client, job, opts)
     except Exception as exc:  # a rule or template that met a shape it did not expect
         report = ToolReport(name=spec.name, cls="unknown", errors=[f"{type(exc).__name__}: {exc}"])
         return ToolRecord(fingerprint=fp, report=report, code=None)
@@ -390,11 +368,7 @@ async def synthesize(
         resumed=resumed,
         conventions=conventions_profile(opts.conventions).name,
     )
-    report.usage = after.__class__(
-        calls=after.calls - before.calls,
-        prompt_tokens=after.prompt_tokens - before.prompt_tokens,
-        completion_tokens=after.completion_tokens - before.completion_tokens,
-    )
+    report.usage = after - before
     report.wall_s = round(time.monotonic() - start, 2)
     EnvDir(out_dir).write_report(report.model_dump_json(indent=2))
     return report

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 from rich.table import Table
 
+from autoforge.llm.types import TokenUsage
 from autoforge.synth.codegen import ToolCode
 
 SYNTH_REPORT_SCHEMA_VERSION = 1
@@ -21,25 +22,6 @@ class CheckResult(BaseModel):
     name: str
     ok: bool
     detail: str = ""
-
-
-class Usage(BaseModel):
-    """LLM calls and tokens spent on one item (cache hits count as calls, not tokens)."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            calls=self.calls + other.calls,
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-        )
-
-    @property
-    def tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
 
 
 class ToolReport(BaseModel):
@@ -65,7 +47,7 @@ class ToolReport(BaseModel):
     llm_tests_dropped: int = Field(
         default=0, description="proposed cases contradicting the docs' preconditions"
     )
-    usage: Usage = Field(default_factory=Usage)
+    usage: TokenUsage = Field(default_factory=TokenUsage)
     wall_s: float = 0.0
     classification_reason: str = ""
     rules: list[dict[str, str]] = Field(
@@ -100,7 +82,7 @@ class SynthesisReport(BaseModel):
     state: dict[str, Any] = Field(default_factory=dict)
     tools: list[ToolReport] = Field(default_factory=list)
     conformance: dict[str, Any] | None = None
-    usage: Usage = Field(default_factory=Usage)
+    usage: TokenUsage = Field(default_factory=TokenUsage)
     wall_s: float = 0.0
     resumed: list[str] = Field(default_factory=list)
     conventions: str = Field(
@@ -142,7 +124,7 @@ def report_table(report: SynthesisReport) -> Table:
             str(t.attempts),
             f"{t.checks_passed}/{len(t.checks)}",
             f"[{style}]{t.status}[/]",
-            str(t.usage.tokens),
+            str(t.usage.total_tokens),
             f"{t.wall_s:.1f}",
         )
     return table

@@ -5,8 +5,9 @@ A document is split at its headings. A section whose heading names a tool (``## 
 (``- `order_id` (string, required): ...``) or a table (``| name | type | required | ... |``)
 is parsed by rules. Sections the rules cannot read but that look like tool documentation
 (a call-like code span, words like "parameters" or "returns") are sent, in small chunks, to the
-LLM, which answers schema-constrained (:class:`ExtractedTools`). Everything else becomes the
-policy text. ``autoforge ingest library.md`` therefore works like the structured formats, and
+LLM, which answers schema-constrained (:class:`ExtractedTools`); the client comes from the
+caller (``load_docs(..., llm=factory)``, the CLI's ``--llm-*`` options). Everything else becomes
+the policy text. ``autoforge ingest library.md`` therefore works like the structured formats, and
 without a model for documents the rules can read.
 """
 
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field
 
 from autoforge.tooldocs.schema import is_tool_name, sanitize_name
-from autoforge.tooldocs.source import DocInput
+from autoforge.tooldocs.source import DocInput, LLMFactory
 from autoforge.tooldocs.spec import DocParseError, SourceLocation, ToolDocs, ToolSpec
 
 if TYPE_CHECKING:
@@ -353,20 +354,21 @@ def detect(doc: DocInput) -> bool:
 
 
 def load(doc: DocInput) -> ToolDocs:
-    """Import ``doc`` with the default LLM client (started only if the rules are not enough)."""
+    """Import ``doc`` with the caller's LLM client factory (``doc.llm``; called only if the
+    rules are not enough); without one, prose the rules cannot read stays policy text."""
     assert doc.text is not None
-    return _run(extract_markdown(doc.text, doc.filename, _LazyClient()))  # type: ignore[arg-type]
+    client = _LazyClient(doc.llm) if doc.llm is not None else None
+    return _run(extract_markdown(doc.text, doc.filename, client))  # type: ignore[arg-type]
 
 
 class _LazyClient:
-    """Creates the real client on first use, so rule-readable docs never start a model."""
+    """Creates the caller's client on first use, so rule-readable docs never start a model."""
 
-    def __init__(self) -> None:
+    def __init__(self, factory: LLMFactory) -> None:
+        self._factory = factory
         self._client: Any = None
 
     async def structured(self, *args: Any, **kwargs: Any) -> Any:
         if self._client is None:
-            from autoforge.llm import get_client
-
-            self._client = get_client()
+            self._client = self._factory()
         return await self._client.structured(*args, **kwargs)

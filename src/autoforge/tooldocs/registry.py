@@ -21,7 +21,7 @@ from pathlib import Path
 from autoforge.tooldocs.importers import bench, mcp, native, openai_tools, openapi, swagger2
 from autoforge.tooldocs.refs import inline_local_refs
 from autoforge.tooldocs.schema import check_tool_name, normalize_parameters, normalize_returns
-from autoforge.tooldocs.source import DocInput, pointer_join
+from autoforge.tooldocs.source import DocInput, LLMFactory, pointer_join
 from autoforge.tooldocs.spec import DocParseError, ToolDocs, ToolSpec
 
 DetectFn = Callable[[DocInput], bool]
@@ -129,25 +129,44 @@ def load_input(doc: DocInput, format: str = AUTO, *, domain: str | None = None) 
     return docs.model_copy(update={"domain": domain}) if domain else docs
 
 
-def load_doc(path: str | Path, format: str = AUTO, *, domain: str | None = None) -> ToolDocs:
-    """Import one file (or benchmark domain directory)."""
+def load_doc(
+    path: str | Path,
+    format: str = AUTO,
+    *,
+    domain: str | None = None,
+    llm: LLMFactory | None = None,
+) -> ToolDocs:
+    """Import one file (or benchmark domain directory); ``llm``: see :class:`DocInput`."""
     if format != AUTO:
         get_importer(format, file=str(path))
-    return load_input(DocInput.from_path(path), format, domain=domain)
+    return load_input(DocInput.from_path(path, llm=llm), format, domain=domain)
 
 
 def parse_text(
-    text: str, format: str = AUTO, filename: str = "<input>", *, domain: str | None = None
+    text: str,
+    format: str = AUTO,
+    filename: str = "<input>",
+    *,
+    domain: str | None = None,
+    llm: LLMFactory | None = None,
 ) -> ToolDocs:
     """Import in-memory text; ``filename`` names it in errors and picks JSON vs YAML by suffix."""
-    return load_input(DocInput(filename=filename, text=text), format, domain=domain)
+    return load_input(DocInput(filename=filename, text=text, llm=llm), format, domain=domain)
 
 
 def load_docs(
-    paths: Iterable[str | Path], format: str = AUTO, domain: str | None = None
+    paths: Iterable[str | Path],
+    format: str = AUTO,
+    domain: str | None = None,
+    *,
+    llm: LLMFactory | None = None,
 ) -> ToolDocs:
-    """Import several documents into one :class:`ToolDocs` (see :func:`merge_docs`)."""
-    parts = [load_doc(p, format) for p in paths]
+    """Import several documents into one :class:`ToolDocs` (see :func:`merge_docs`).
+
+    ``llm`` makes the LLM client for importers that use a model (Markdown prose the rules
+    cannot read); without it they read by rules only.
+    """
+    parts = [load_doc(p, format, llm=llm) for p in paths]
     if not parts:
         raise DocParseError("no documents given", hint="pass at least one tool document")
     return merge_docs(parts, domain=domain)

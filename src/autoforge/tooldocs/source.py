@@ -7,6 +7,7 @@ and YAML are turned into :class:`DocParseError` with the line number taken from 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from autoforge.tooldocs.spec import DocParseError
 JSON_SUFFIXES = frozenset({".json"})
 YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 _UNPARSED = object()
+#: Makes the LLM client an importer may use (called at most once, only when it is needed).
+LLMFactory = Callable[[], Any]
 GENERIC_STEMS = frozenset(
     {"openapi", "swagger", "api", "spec", "tools", "tool", "functions", "mcp", "schema"}
 )
@@ -26,26 +29,29 @@ GENERIC_STEMS = frozenset(
 class DocInput:
     """A document to import: a file, a directory (``text is None``) or in-memory text.
 
-    ``filename`` is what error messages and :class:`SourceLocation` call it.
+    ``filename`` is what error messages and :class:`SourceLocation` call it. ``llm`` is the
+    caller's zero-argument factory of an ``autoforge.llm`` client for importers that can use a
+    model (Markdown prose); None: they read by rules only.
     """
 
     filename: str
     text: str | None = None
     path: Path | None = None
     _data: Any = field(default=_UNPARSED, repr=False)
+    llm: LLMFactory | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def from_path(cls, path: str | Path) -> DocInput:
+    def from_path(cls, path: str | Path, *, llm: LLMFactory | None = None) -> DocInput:
         """Read ``path`` (a file, or a directory for directory-based formats)."""
         p = Path(path)
         if p.is_dir():
-            return cls(filename=str(path), text=None, path=p)
+            return cls(filename=str(path), text=None, path=p, llm=llm)
         if not p.exists():
             raise DocParseError(
                 "file not found", file=str(path), hint="check the path (and the current directory)"
             )
         text = read_text(p)
-        return cls(filename=str(path), text=text, path=p)
+        return cls(filename=str(path), text=text, path=p, llm=llm)
 
     @property
     def is_dir(self) -> bool:

@@ -21,10 +21,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from autoforge.rl.config import DEFAULT_BUDGET
+from autoforge.rl.config import DEFAULT_BUDGET, TokenBudget
 from autoforge.rl.trl.policy import BatchedGenerator, TokenAgentClient
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
-from autoforge.rollout.agent import Agent, AgentConfig
+from autoforge.rollout.agent import Agent
 from autoforge.rollout.episode import EpisodeConfig, run_episode
 from autoforge.rollout.runner import EnvBinding
 from autoforge.rollout.task import RolloutTask
@@ -38,20 +38,30 @@ UserFactory = Callable[[Any, RolloutTask, int], SimulatedUser]
 
 
 class TokenEpisodeConfig(BaseModel):
-    """Limits of a training episode."""
+    """A training episode: the rollout's :class:`EpisodeConfig`, unchanged, plus token budgets.
 
-    max_completion_tokens: int = Field(
-        default=DEFAULT_BUDGET.episode, ge=8, description="agent + context tokens scored"
-    )
-    max_turn_tokens: int = Field(
-        default=DEFAULT_BUDGET.turn, ge=1, description="tokens per agent turn"
-    )
-    max_steps: int = Field(default=20, ge=2, description="LLM calls, agent and user together")
-    tool_error_budget: int = Field(default=5, ge=0)
-    keep_thinking: bool = True
-    fault_p: float = Field(
-        default=0.0, ge=0.0, le=1.0, description="FaultyUser probability per turn"
-    )
+    The agent always plays with native tool calls (the policy samples the chat template's tool
+    format) and ``budget.turn`` tokens per turn; every other agent, user and limit setting is
+    ``episode``'s, so training plays the episodes ``autoforge eval`` plays.
+    """
+
+    episode: EpisodeConfig = Field(default_factory=EpisodeConfig)
+    budget: TokenBudget = DEFAULT_BUDGET
+
+    @property
+    def max_completion_tokens(self) -> int:
+        """Agent + context tokens scored per episode (``budget.episode``)."""
+        return self.budget.episode
+
+    @property
+    def max_turn_tokens(self) -> int:
+        """Tokens one agent turn may sample (``budget.turn``)."""
+        return self.budget.turn
+
+    @property
+    def keep_thinking(self) -> bool:
+        """The agent's interleaved-thinking switch (``episode.agent.keep_thinking``)."""
+        return self.episode.agent.keep_thinking
 
 
 @dataclass(frozen=True)
@@ -163,16 +173,16 @@ async def token_episode(
         deps.generator, deps.codec, config.max_completion_tokens, config.max_turn_tokens,
         keep_thinking=config.keep_thinking,
     )  # fmt: skip
-    agent_cfg = AgentConfig(
-        tool_mode="native", keep_thinking=config.keep_thinking, max_tokens=config.max_turn_tokens
+    agent_cfg = config.episode.agent.model_copy(
+        update={"tool_mode": "native", "max_tokens": config.max_turn_tokens}
     )
     agent = Agent(client, policy=binding.policy, tools=binding.tools, config=agent_cfg, seed=seed)
     user = deps.user_factory(task, rtask, seed)
-    if config.fault_p > 0:
-        user = FaultyUser(user, rtask.user_known_facts, p=config.fault_p, seed=seed)
-    episode = EpisodeConfig(max_steps=config.max_steps, tool_error_budget=config.tool_error_budget)
+    fault_p = config.episode.fault_p
+    if fault_p > 0:
+        user = FaultyUser(user, rtask.user_known_facts, p=fault_p, seed=seed)
     traj = await run_episode(
-        rtask, agent, user, binding.episode, config=episode, trial=trial, seed=seed,
+        rtask, agent, user, binding.episode, limits=config.episode.limits, trial=trial, seed=seed,
         assertions=binding.assertions,
     )  # fmt: skip
     if deps.meu is not None and not traj.is_infra_error:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from autoforge.llm.types import TokenUsage
 from autoforge.rl.config import DEFAULT_BUDGET
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
 from autoforge.rollout.agent import AGENT_STOP_TOKEN
@@ -139,17 +140,11 @@ def _eos_ids(tokenizer: Any) -> set[int]:
 
 
 @dataclass
-class _Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
-@dataclass
 class _Response:
     """The part of ``autoforge.llm.ChatResponse`` the rollout's agent reads."""
 
     message: dict[str, Any]
-    usage: _Usage
+    usage: TokenUsage
     cached: bool = False
     latency_s: float = 0.0
 
@@ -183,14 +178,14 @@ class TokenAgentClient:
         budget = self.max_completion_tokens - len(trace.completion_ids)
         if budget <= 0:
             trace.truncated = True
-            return _Response({"role": "assistant", "content": AGENT_STOP_TOKEN}, _Usage())
+            return _Response({"role": "assistant", "content": AGENT_STOP_TOKEN}, TokenUsage())
         limit = min(budget, self.max_turn_tokens, int(kwargs.get("max_tokens") or budget))
         ids, logps = await self.generator.generate(trace.ids, limit)
         trace.add_sampled(ids, logps)
         self._seen = len(messages) + 1  # the Agent appends this turn's message next
         self.turns += 1
         message = self.codec.parse_assistant(self.codec.decode(ids), f"call_{self.turns}")
-        usage = _Usage(prompt_tokens=len(trace.ids) - len(ids), completion_tokens=len(ids))
+        usage = TokenUsage(prompt_tokens=len(trace.ids) - len(ids), completion_tokens=len(ids))
         return _Response(message, usage, latency_s=time.perf_counter() - started)
 
     def _extend(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> None:

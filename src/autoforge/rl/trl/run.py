@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from autoforge.env import Environment
 from autoforge.errors import UserError
+from autoforge.llm.config import LLMConfig
 from autoforge.rl.config import ERPOConfig
 from autoforge.rl.trl.episodes import (
     EpisodeDeps,
@@ -108,12 +109,19 @@ def load_task_pool(config: TRLRunConfig, envs: dict[str, Environment]) -> dict[s
     return pool
 
 
-def _deps_factory(config: TRLRunConfig, envs: dict[str, Environment]) -> Any:
+def _deps_factory(
+    config: TRLRunConfig, envs: dict[str, Environment], llm: LLMConfig | None
+) -> Any:
     client = None
     if config.user == "llm" or config.meu == "judge":
         from autoforge.llm import get_client
 
-        client = get_client()
+        if llm is None:
+            raise UserError(
+                f"--user {config.user} / --meu {config.meu} need an LLM: pass llm=LLMConfig(...) "
+                "(CLI: the --llm-* options), or use --user scripted --meu faults|off"
+            )
+        client = get_client(llm)
     users = llm_user_factory(client) if config.user == "llm" else scripted_user
     meu = meu_hook(config.meu, client)
 
@@ -126,8 +134,15 @@ def _deps_factory(config: TRLRunConfig, envs: dict[str, Environment]) -> Any:
     return make
 
 
-def build_trainer(config: TRLRunConfig, *, model: Any = None, tokenizer: Any = None) -> Any:
-    """An :class:`ERPOTrainer` ready to ``train()``; ``model``/``tokenizer`` override loading."""
+def build_trainer(
+    config: TRLRunConfig,
+    *,
+    llm: LLMConfig | None = None,
+    model: Any = None,
+    tokenizer: Any = None,
+) -> Any:
+    """An :class:`ERPOTrainer` ready to ``train()``; ``llm`` configures the simulated user and
+    the MEU judge when they are models; ``model``/``tokenizer`` override loading."""
     from datasets import Dataset
 
     from autoforge.rl.trl.model import load_policy
@@ -163,7 +178,7 @@ def build_trainer(config: TRLRunConfig, *, model: Any = None, tokenizer: Any = N
         args=args,
         train_dataset=Dataset.from_list(task_rows(list(pool.values()))),
         tasks=pool,
-        deps_factory=_deps_factory(config, envs),
+        deps_factory=_deps_factory(config, envs, llm),
         erpo=config.erpo,
         episode=config.episode,
         sampling=sampling,
@@ -184,9 +199,15 @@ def reference_model(config: TRLRunConfig, policy: Any) -> Any:
     return ref
 
 
-def train_trl(config: TRLRunConfig, *, model: Any = None, tokenizer: Any = None) -> list[dict]:
+def train_trl(
+    config: TRLRunConfig,
+    *,
+    llm: LLMConfig | None = None,
+    model: Any = None,
+    tokenizer: Any = None,
+) -> list[dict]:
     """Train; save the policy under ``<output>/policy``; return the per-step ERPO records."""
-    trainer = build_trainer(config, model=model, tokenizer=tokenizer)
+    trainer = build_trainer(config, llm=llm, model=model, tokenizer=tokenizer)
     trainer.train()
     if config.save_model:
         trainer.save_model(str(Path(config.output_dir) / "policy"))

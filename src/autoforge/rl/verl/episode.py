@@ -14,14 +14,15 @@ is how the ``erpo`` estimator and the loss learn to leave it out.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from autoforge.env import Environment
-from autoforge.rl.config import DEFAULT_BUDGET
+from autoforge.llm.config import LLMConfig
+from autoforge.rl.config import DEFAULT_BUDGET, TokenBudget
 from autoforge.rl.trl.episodes import (
     EpisodeDeps,
     MEUKind,
@@ -33,6 +34,7 @@ from autoforge.rl.trl.episodes import (
     token_episode,
 )
 from autoforge.rl.trl.tokens import ChatCodec
+from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.runner import bind_environment
 
 _CONTEXTS: dict[str, EpisodeContext] = {}
@@ -47,9 +49,11 @@ class AgentLoopSettings(BaseModel):
     meu: MEUKind = "judge"
     mask_user_errors: bool = True
     max_turn_tokens: int = Field(default=DEFAULT_BUDGET.turn, ge=1)
-    max_steps: int = Field(default=30, ge=2)
-    tool_error_budget: int = Field(default=10, ge=0)
-    keep_thinking: bool = True
+    episode: EpisodeConfig = Field(default_factory=EpisodeConfig)
+    llm: LLMConfig = Field(
+        default_factory=LLMConfig,
+        description="endpoints of the user simulator and the judge (no base URL: embedded)",
+    )
 
 
 @dataclass
@@ -77,7 +81,7 @@ class EpisodeContext:
         if settings.user == "llm" or settings.meu == "judge":
             from autoforge.llm import get_client
 
-            client = get_client()
+            client = get_client(settings.llm)
         users = llm_user_factory(client) if settings.user == "llm" else scripted_user
         return cls(settings, envs, pool, users, meu_hook(settings.meu, client))
 
@@ -167,11 +171,10 @@ async def verl_episode(
         ctx.meu,
     )
     s = ctx.settings
-    config = TokenEpisodeConfig(
-        max_completion_tokens=response_length, max_turn_tokens=s.max_turn_tokens,
-        max_steps=s.max_steps, tool_error_budget=s.tool_error_budget,
-        keep_thinking=s.keep_thinking,
-    )  # fmt: skip
+    budget = TokenBudget(
+        turn=s.max_turn_tokens, episode=response_length, prompt=DEFAULT_BUDGET.prompt
+    )
+    config = TokenEpisodeConfig(episode=s.episode, budget=budget)
     out = await token_episode(pooled.raw, pooled.rollout, seed, deps, config)
     excluded = out.reward is None or (s.mask_user_errors and out.user_error)
     trace = out.trace
@@ -205,4 +208,14 @@ def _eos(tokenizer: Any) -> set[int]:
 def settings_from(kwargs: dict[str, Any], keys: Sequence[str] | None = None) -> AgentLoopSettings:
     """The settings among an agent-loop's constructor keyword arguments."""
     names = keys or list(AgentLoopSettings.model_fields)
-    return AgentLoopSettings.model_validate({k: kwargs[k] for k in names if k in kwargs})
+    return AgentLoopSettings.model_validate({k: _plain(kwargs[k]) for k in names if k in kwargs})
+
+
+def _plain(value: Any) -> Any:
+    """Plain dicts and lists from the mappings and sequences a config loader may pass (the
+    nested ``episode`` and ``llm`` sections arrive as such from the agent-loop YAML)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        return [_plain(v) for v in value]
+    return value

@@ -2,8 +2,9 @@
 
 Writes, for a model and a cluster size:
 
-* ``agent_loop.yaml`` -- the ``autoforge_agent`` entry (tasks, environments, user and judge
-  settings) for ``actor_rollout_ref.rollout.agent.agent_loop_config_path``;
+* ``agent_loop.yaml`` -- the ``autoforge_agent`` entry (tasks, environments, the episode
+  settings, the LLM config of the user simulator and judge, API keys left out) for
+  ``actor_rollout_ref.rollout.agent.agent_loop_config_path``;
 * ``overrides.txt`` -- the Hydra overrides of verl's ``ppo_trainer`` config, one per line:
   exactly the spec's :class:`~autoforge.rl.ERPOConfig` (tasks x rollouts per step, ERPO
   advantages, dynamic sampling through ``filter_groups`` with ``max_num_gen_batches`` =
@@ -11,8 +12,8 @@ Writes, for a model and a cluster size:
   PPO-clip with the spec's clip range, the k3 KL to the initial policy when ``kl_beta > 0``), the
   v1 trainer in the ``autoforge_erpo`` mode, and Ray's worker setup hook that registers the
   plugins. The paper's values (clip-high 0.28) are the CLI's defaults, not this module's;
-* ``launch.sh`` -- exports the user-simulator and judge endpoints (``AUTOFORGE_USER_*``,
-  ``AUTOFORGE_JUDGE_*``) and runs ``python -m autoforge.rl.verl.main`` with the overrides;
+* ``launch.sh`` -- runs ``python -m autoforge.rl.verl.main`` with the overrides (API keys come
+  from the cluster's environment: ``OPENAI_API_KEY``);
 * ``launch_spec.json`` -- the :class:`VerlLaunchSpec` it was made from.
 
 Pure file generation: nothing here imports verl.
@@ -23,12 +24,14 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_serializer
 
+from autoforge.llm.config import LLMConfig
 from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig
 from autoforge.rl.verl.estimator import ABLATION_NAME, ESTIMATOR_NAME
+from autoforge.rollout.episode import EpisodeConfig
 
 AGENT_LOOP_TARGET = "autoforge.rl.verl.agent_loop.AutoforgeAgentLoop"
 SETUP_HOOK = "autoforge.rl.verl.register.setup"
@@ -51,17 +54,31 @@ class VerlLaunchSpec(BaseModel):
     max_prompt_length: int = Field(default=DEFAULT_BUDGET.prompt, ge=64)
     max_response_length: int = Field(default=DEFAULT_BUDGET.episode, ge=64)
     max_turn_tokens: int = Field(default=DEFAULT_BUDGET.turn, ge=1)
-    max_steps: int = Field(default=30, ge=2, description="episode LLM calls (agent + user)")
+    episode: EpisodeConfig = Field(default_factory=EpisodeConfig)
     total_training_steps: int = Field(default=200, ge=1)
     save_freq: int = Field(default=20, ge=-1)
     temperature: float = Field(default=1.0, ge=0)
-    user_base_url: str | None = Field(default=None, description="user simulator endpoint")
-    user_model: str | None = None
-    judge_base_url: str | None = Field(default=None, description="MEU judge endpoint")
-    judge_model: str | None = None
+    llm: LLMConfig = Field(
+        default_factory=LLMConfig,
+        description="user simulator and MEU judge endpoints (the --llm-* options)",
+    )
     project: str = "autoforge"
     experiment: str = "erpo"
     rollout_engine: Literal["vllm", "sglang"] = "vllm"
+
+    @field_serializer("llm")
+    def _llm_without_keys(self, llm: LLMConfig) -> dict[str, Any]:
+        """The LLM config as written to files: API keys stay in the cluster's environment."""
+        return public_llm_config(llm)
+
+
+def public_llm_config(llm: LLMConfig) -> dict[str, Any]:
+    """``llm`` as JSON values without any role's ``api_key``."""
+    data = llm.model_dump(mode="json")
+    for section in data.values():
+        if isinstance(section, dict):
+            section.pop("api_key", None)
+    return data
 
 
 def agent_loop_entries(spec: VerlLaunchSpec) -> list[dict[str, object]]:
@@ -76,8 +93,8 @@ def agent_loop_entries(spec: VerlLaunchSpec) -> list[dict[str, object]]:
             "meu": "judge" if spec.erpo.mask_user_errors else "off",
             "mask_user_errors": spec.erpo.mask_user_errors,
             "max_turn_tokens": spec.max_turn_tokens,
-            "max_steps": spec.max_steps,
-            "keep_thinking": spec.erpo.keep_thinking,
+            "episode": spec.episode.model_dump(mode="json"),
+            "llm": public_llm_config(spec.llm),
         }
     ]
 
@@ -145,22 +162,6 @@ def verl_overrides(spec: VerlLaunchSpec, agent_loop_path: Path) -> list[str]:
     ]
 
 
-def _endpoint_exports(spec: VerlLaunchSpec) -> list[str]:
-    pairs = [
-        ("AUTOFORGE_USER_BASE_URL", spec.user_base_url),
-        ("AUTOFORGE_USER_MODEL", spec.user_model),
-        ("AUTOFORGE_JUDGE_BASE_URL", spec.judge_base_url or spec.user_base_url),
-        ("AUTOFORGE_JUDGE_MODEL", spec.judge_model or spec.user_model),
-    ]
-    lines = []
-    for name, value in pairs:
-        if value:
-            lines.append(f'export {name}="${{{name}:-{value}}}"')
-        else:
-            lines.append(f"# export {name}=...   (unset: the embedded model answers)")
-    return lines
-
-
 def launch_script(spec: VerlLaunchSpec, overrides: list[str]) -> str:
     """``launch.sh``: endpoints, then the training command (run on the Ray head node)."""
     args = " \\\n  ".join(shlex.quote(o) for o in overrides if not o.startswith("#"))
@@ -172,7 +173,8 @@ def launch_script(spec: VerlLaunchSpec, overrides: list[str]) -> str:
             "# first; every node needs autoforge[verl] and the environment/task files.",
             "set -euo pipefail",
             'cd "$(dirname "$0")"',
-            *_endpoint_exports(spec),
+            "# user simulator and judge endpoints: the llm section of agent_loop.yaml (from",
+            "# --llm-*); API keys are not written there: export OPENAI_API_KEY=... if needed",
             "export RAY_DEDUP_LOGS=0",
             f'python -m autoforge.rl.verl.main \\\n  {args} \\\n  "$@"',
             "",
