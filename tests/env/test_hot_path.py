@@ -47,6 +47,17 @@ def test_a_stream_of_calls_does_not_wake_the_watchdog_per_call(memory_mb: float 
     assert wakes[0] <= 3, f"{wakes[0]} wake-ups for 40 calls"
 
 
+@pytest.mark.parametrize("memory_mb", [None, 512.0])
+def test_back_to_back_calls_do_not_ping_pong_with_the_watchdog(memory_mb: float | None) -> None:
+    dog = Watchdog()
+    wakes = _counting(dog)
+    for _ in range(3000):  # the watchdog runs between them whenever it gets the GIL
+        token = dog.start(2.0, memory_mb)
+        assert token is not None
+        dog.stop(token)
+    assert wakes[0] <= 5, f"{wakes[0]} wake-ups for 3000 calls"
+
+
 def test_a_deadline_earlier_than_the_next_wake_still_wakes_the_watchdog() -> None:
     dog = Watchdog()
     token = dog.start(5.0)
@@ -158,3 +169,20 @@ def test_tool_code_gets_the_fast_deepcopy(env_factory: Any, schema_obj: Any) -> 
         "b": [1, True, 2],
         "bools": [False, True, False],
     }
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": 86.0},
+        {"a": [1e16, 1e-05]},
+        {"a": -0.0},
+        {"a": float("nan"), "b": float("inf")},
+        {"a": 1.5, "b": "e-mail 1.0,"},
+        {"price": 54.04, "text": "no float to fix"},
+    ],
+)
+def test_canonical_json_prefilter_keeps_the_canonical_form(value: Any) -> None:
+    from autoforge.env.values import _STRICT_ENCODER, canonical, canonical_json
+
+    assert canonical_json(value) == _STRICT_ENCODER.encode(canonical(value))

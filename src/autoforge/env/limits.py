@@ -113,8 +113,9 @@ class Watchdog:
     def start(self, timeout_s: float, memory_limit_mb: float | None = None) -> _Token | None:
         """Register the current thread's call; None when a call is already guarded here.
 
-        The watchdog is woken only when it would otherwise look too late: after this call's
-        deadline, or (for a memory-limited call) more than :data:`POLL_S` from now.
+        The watchdog is woken only when it would otherwise look too late: more than half a
+        poll after this call's deadline, or (for a memory-limited call) more than 1.5
+        :data:`POLL_S` from now.
         """
         tid = threading.get_ident()
         now = time.monotonic()
@@ -133,7 +134,9 @@ class Watchdog:
             self._linger_until = now + LINGER_S
             if limit is not None:
                 self._poll_until = now + LINGER_S
-            if self._wake_at is None or need_by < self._wake_at:
+            # half a poll of slack: a watchdog already polling is never woken early (each
+            # wake-up would move its next wake a little later and ask for another)
+            if self._wake_at is None or need_by + POLL_S / 2 < self._wake_at:
                 self._wake_at = need_by
                 self._cond.notify()
         return token
