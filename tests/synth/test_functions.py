@@ -59,8 +59,7 @@ def test_prompt_has_doc_schema_record_examples_skeleton(
     system, user = first_messages(job)
     assert "ToolError" in system["content"] and "Allowed imports" in system["content"]
     text = user["content"]
-    assert "Tool to implement (transition):\ncomplete_task: Mark an open task" in text
-    assert text.startswith("State collections:\n")  # shared by the app's tools: cached prefix
+    assert text.startswith("Tool to implement (transition):\ncomplete_task: Mark an open task")
     assert "- tasks (key task_id)" in text and "status: enum ['open', 'done']" in text
     assert '"TAS-1": {"task_id": "TAS-1"' in text  # a concrete record
     assert "def cancel_order(state, order_id, reason)" in text  # a bookstore transition
@@ -68,21 +67,6 @@ def test_prompt_has_doc_schema_record_examples_skeleton(
     assert "record['status'] = 'done'" in text  # the skeleton, status from the docs
     assert text.rstrip().endswith("Write `def complete_task(state, task_id)` now.")
     assert len(text) < 9000
-
-
-def test_prompts_of_one_app_share_the_schema_and_records_prefix(
-    todo_docs: ToolDocs, todo_schema: StateSchema
-) -> None:
-    texts = [
-        first_messages(make_job(todo_docs, todo_schema, t.name))[1]["content"]
-        for t in todo_docs.tools
-    ]
-    shared = texts[0]
-    for text in texts[1:]:
-        while not text.startswith(shared):
-            shared = shared[:-1]
-    assert len(texts) > 1 and "State collections:" in shared
-    assert "One real record per collection" in shared  # the records too, not only the schema
 
 
 def test_examples_never_leak_the_tool_itself(todo_docs: ToolDocs, todo_schema: StateSchema) -> None:

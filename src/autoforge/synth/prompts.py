@@ -231,10 +231,6 @@ Rules:
 - Answer with one ```python code block holding the function (helpers must start with _)."""
 
 
-#: the most collections a tool prompt shows (an app with at most this many shows them all)
-PROMPT_COLLECTIONS = 5
-
-
 def tool_messages(
     spec: ToolSpec,
     c: Classification,
@@ -245,23 +241,16 @@ def tool_messages(
     signature_line: str,
     policy: str | None = None,
 ) -> list[Message]:
-    """The prompt that asks for one tool function.
-
-    What the tools of one app share comes first (the state collections, in schema order, and
-    their sample records), the tool itself after it: the prompts of an app's tools then start
-    with the same text, which llama.cpp's prompt cache evaluates once instead of per tool.
-    """
-    if len(schema.collections) <= PROMPT_COLLECTIONS:  # all of them: the same text for every tool
-        colls = list(schema.collections)
-    else:
-        chosen = {x.name for x in relevant_collections(spec, c, schema)}
-        colls = [x for x in schema.collections if x.name in chosen]
+    """The prompt that asks for one tool function."""
+    colls = relevant_collections(spec, c, schema)
     schema_text = "\n".join(collection_doc(x) for x in colls) or "(no collections)"
     sample_text = "\n".join(f"{n}: {samples[n]}" for n in (x.name for x in colls) if n in samples)
-    parts = [f"State collections:\n{schema_text}"]
+    parts = [
+        f"Tool to implement ({c.cls}):\n{tool_doc(spec)}",
+        f"State collections:\n{schema_text}",
+    ]
     if sample_text:
         parts.append(f"One real record per collection ({{key: record}}):\n{sample_text}")
-    parts.append(f"Tool to implement ({c.cls}):\n{tool_doc(spec)}")
     excerpt = relevant_policy(policy, spec)
     if excerpt:
         parts.append(f"App policy (the parts about this tool):\n{excerpt}")
@@ -311,7 +300,7 @@ def relevant_collections(
     for n in names:
         if n not in seen:
             seen.append(n)
-    return [x for n in seen[:PROMPT_COLLECTIONS] if (x := schema.collection(n)) is not None]
+    return [x for n in seen[:5] if (x := schema.collection(n)) is not None]
 
 
 def repair_messages(first: list[Message], code: str, problems: list[str]) -> list[Message]:
