@@ -12,6 +12,7 @@ folder on ``sys.path``).
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import time
@@ -57,24 +58,59 @@ class Series:
         }
 
 
-def timed(fn: Callable[[], Any]) -> Sample:
-    """Run ``fn`` once; its wall and CPU time (this process) and its result."""
+def timed(fn: Callable[[], Any], extra_cpu: Callable[[], float] | None = None) -> Sample:
+    """Run ``fn`` once; its wall and CPU time and its result.
+
+    CPU time is this process's, plus what ``extra_cpu()`` (CPU seconds used so far by helper
+    processes, e.g. a sandbox worker: :func:`process_cpu_s`) grew by during the run.
+    """
+    extra0 = extra_cpu() if extra_cpu is not None else 0.0
     wall, cpu = time.perf_counter(), time.process_time()
     value = fn()
-    return Sample(time.perf_counter() - wall, time.process_time() - cpu, value)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    if extra_cpu is not None:
+        cpu += extra_cpu() - extra0
+    return Sample(wall, cpu, value)
 
 
 def interleaved(
-    contenders: Mapping[str, Callable[[], Any]], repeats: int = MIN_REPEATS
+    contenders: Mapping[str, Callable[[], Any]],
+    repeats: int = MIN_REPEATS,
+    extra_cpu: Mapping[str, Callable[[], float]] | None = None,
 ) -> dict[str, Series]:
-    """Each contender ``repeats`` times, alternating A, B, A, B ... so load hits all alike."""
+    """Each contender ``repeats`` times, alternating A, B, A, B ... so load hits all alike.
+
+    ``extra_cpu[name]``: the CPU seconds of the helper processes that contender uses.
+    """
     if repeats < MIN_REPEATS:
         raise ValueError(f"the method asks for medians over at least {MIN_REPEATS} repetitions")
     out = {name: Series(name) for name in contenders}
+    extra = extra_cpu or {}
     for _ in range(repeats):
         for name, fn in contenders.items():
-            out[name].samples.append(timed(fn))
+            out[name].samples.append(timed(fn, extra.get(name)))
     return out
+
+
+def process_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` (0 when unreadable).
+
+    Linux ``/proc`` counts in clock ticks (10 ms): time blocks of calls, not single calls.
+    """
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def finish(figures: Mapping[str, Any], load: Load) -> None:
+    """Print the load lines, then the last line: one JSON object (``figures`` + ``load``)."""
+    load.finish()
+    for line in load.lines():
+        print(line)
+    print(json.dumps({**figures, "load": load.as_json()}))
 
 
 @dataclass

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import re
 import resource
@@ -37,6 +36,8 @@ from collections import Counter
 from pathlib import Path
 from statistics import median
 from typing import Any
+
+from bench_method import Load, finish
 
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.forge import ForgeOptions
@@ -228,6 +229,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         exports=False, rules_only=args.llm == NO_MODEL, max_attempts=args.max_attempts,
     )  # fmt: skip
     start, cpu = time.monotonic(), _cpu()
+    load = Load()
+    print("\n".join(load.lines()), flush=True)
 
     def line(r: ItemResult) -> None:
         print(f"  {r.name}: {r.status} {r.failed_stage or ''} tools={r.tools} tasks={r.tasks} "
@@ -243,10 +246,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     env_tools = [r.tools for r in ingested if r.tools]
     medium = list(figures["medium_verified"].values())
     times = [r.forge_seconds for r in results]
-    load = os.getloadavg()
+    load.finish()
     print(f"\n{len(results)} doc sets from {args.dir}, LLM: {args.llm}, seed {args.seed}, "
-          f"{args.tasks} {args.difficulty} tasks asked per API; load average {load[0]:.2f} "
-          f"{load[1]:.2f}")  # fmt: skip
+          f"{args.tasks} {args.difficulty} tasks asked per API")  # fmt: skip
     print(f"baseline (OpenAPI-3-only importer, before Swagger 2.0): ingest {100 * baseline:.1f}%")
     for stage in ("ingest", "environment", "tasks"):
         f = figures[stage]
@@ -276,7 +278,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "seconds_per_api_median": round(median(times), 2) if times else 0,
         "wall_s": round(wall, 1),
         "cpu_s": round(cpu_used, 1),
-        "load_avg_1m": round(load[0], 2),
+        "load": load.as_json(),
     }
     (args.out / "corpus.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
@@ -308,7 +310,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{record['n']} of {record['eligible']} eligible ({record['documents']} documents)")
         print(json.dumps({k: v for k, v in record.items() if k != "items"}))
         return 0
-    print(json.dumps(run(args)))
+    summary = run(args)
+    load = Load(**{k: summary["load"][k] for k in ("start", "end", "cores")})
+    finish({k: v for k, v in summary.items() if k != "load"}, load)
     return 0
 
 

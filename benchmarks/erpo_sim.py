@@ -29,7 +29,6 @@ installed. Run: ``python benchmarks/erpo_sim.py`` (about 30-60 s on one core).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from bench_method import Load, finish
 
 from autoforge.rl import (
     DynamicSampler,
@@ -735,7 +735,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.steps, args.batch_tasks, args.group_size, args.lr, args.epochs, 0.2, 0.28,
         args.max_rounds, Noise(args.p_user_error, args.judge_recall, args.judge_fpr),
     )  # fmt: skip
-    start = time.perf_counter()
+    load = Load()  # start and end printed at the end, before the JSON line
+    start, cpu = time.perf_counter(), time.process_time()
     results: dict[str, list[SeedResult]] = {v: [] for v in args.variants.split(",")}
     worlds = []
     for seed in range(args.seeds):
@@ -748,7 +749,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     tail = max(1, args.steps // 10)
     summary = summarise(results, tail)
     thinking = {} if args.no_thinking else thinking_rows(worlds, cfg, tail)
-    seconds = time.perf_counter() - start
+    seconds, cpu_s = time.perf_counter() - start, time.process_time() - cpu
     print(
         f"ERPO simulation: {args.seeds} seeds x {args.steps} steps, {len(ENV_KINDS)} envs x "
         f"{args.tasks_per_env} tasks, {args.batch_tasks} tasks x {args.group_size} rollouts/step, "
@@ -767,7 +768,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                       f"init {row['start_success']:.4f}")  # fmt: skip
     out = headline(summary, results, tail, seconds)
     out["thinking"] = thinking
-    print(json.dumps(out))
+    out["cpu_seconds"] = round(cpu_s, 1)
+    finish(out, load)
+    out["load"] = load.as_json()
     return out
 
 

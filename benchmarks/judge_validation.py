@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from bench_method import Load, finish
 
 from autoforge.bench.judgeval import (
     KINDS,
@@ -250,7 +251,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     env = Environment.load(example_path("bookstore"))
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     tasks = make_tasks(env, args.tasks, "any", args.seed)
     scripted = await scripted_episodes(env, tasks, args.p, args.repeats)
     print(
@@ -270,6 +271,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.llm != "none":
         figures.update(await llm_part(args, env, scripted, work, meta))
     meta["wall_s"] = round(time.perf_counter() - started, 1)
+    meta["cpu_s"] = round(time.process_time() - cpu, 1)  # this process (the model's server too)
     return {"meta": meta, "figures": figures}
 
 
@@ -321,8 +323,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--work", default="/tmp/autoforge-judge-validation")
     args = parser.parse_args()
+    load = Load()
+    print("\n".join(load.lines()), file=sys.stderr)
     result = asyncio.run(run(args))
-    print(json.dumps({"meta": result["meta"], **headline(result["figures"])}))
+    finish({"meta": result["meta"], **headline(result["figures"])}, load)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from bench_method import MIN_REPEATS, Load, finish
+
 from autoforge.llm import LLMClient, build_config
 from autoforge.llm.types import ChatResponse, TokenUsage
 from autoforge.rollout.agent import AgentConfig
@@ -332,13 +334,19 @@ async def measure_inproc(
 ) -> dict[int, Any]:
     out = {}
     for c in levels:
-        per_turn, rate = [], []
+        per_turn, cpu_per_turn, rate = [], [], []
         for _ in range(reps):
+            cpu = time.process_time()
             seconds, calls, success = await run_rollouts(make_client(c), per_level[c], c)
             assert success == 1.0, "canned episodes must succeed"
             per_turn.append(seconds / calls)
+            cpu_per_turn.append((time.process_time() - cpu) / calls)
             rate.append(calls / seconds)
-        out[c] = {"ms_per_turn": median(per_turn) * 1e3, "turns_per_s": median(rate)}
+        out[c] = {
+            "ms_per_turn": median(per_turn) * 1e3,
+            "cpu_ms_per_turn": median(cpu_per_turn) * 1e3,
+            "turns_per_s": median(rate),
+        }
     return out
 
 
@@ -402,7 +410,7 @@ def table(title: str, rows: dict[int, dict[str, float]]) -> None:
 
 async def amain(quick: bool) -> dict[str, Any]:
     levels = [1, 64, 512]
-    reps = 1 if quick else 3
+    reps = 1 if quick else MIN_REPEATS
     per_level = {1: 20, 64: 256, 512: 1024}
     inproc = await measure_inproc(lambda c: InstantClient(), levels, reps, per_level)
     table("in-process instant client: rollout machinery per LLM call", inproc)
@@ -416,7 +424,7 @@ async def amain(quick: bool) -> dict[str, Any]:
     mem = await measure_memory(512)
     print(f"\nmemory per episode (tracemalloc peak, 512 concurrent): {mem / 1024:.1f} KiB")
     http_levels = {1: 10, 64: 64, 512: 512} if quick else {1: 20, 64: 128, 512: 512}
-    reps = 2 if quick else 3
+    reps = 2 if quick else MIN_REPEATS
     with Server() as server:
         http = await measure_http(server.url, levels, reps, http_levels)
     table("HTTP instant server: autoforge.llm + openai SDK vs raw-SDK loop", http)
@@ -426,6 +434,7 @@ async def amain(quick: bool) -> dict[str, Any]:
 
     return {
         "overhead_ms_per_turn": col(inproc, "ms_per_turn"),
+        "overhead_cpu_ms_per_turn": col(inproc, "cpu_ms_per_turn"),
         "llm_layer_ms_per_turn": col(layer, "ms_per_turn"),
         "scaling_efficiency_200ms": col(scaling, "efficiency", 3),
         "memory_kib_per_episode": round(mem / 1024, 1),
@@ -672,6 +681,8 @@ def main() -> None:
         help="only summarize the real-model episodes of an 'autoforge eval' output dir",
     )
     args = parser.parse_args()
+    load = Load()
+    print("\n".join(load.lines()))
     if args.faithful_user:
         result = asyncio.run(
             faithful_user(
@@ -682,14 +693,16 @@ def main() -> None:
                 None if args.checklist is None else args.checklist == "on",
             )
         )
-        print(json.dumps(result))
+        finish(result, load)
         return
     if args.eval_dir:
-        print(json.dumps(real_episodes(args.eval_dir)))
+        finish(real_episodes(args.eval_dir), load)
         return
+    cpu = time.process_time()
     headline = asyncio.run(amain(args.quick))
+    headline["cpu_s"] = round(time.process_time() - cpu, 1)  # this process (not the server's)
     sys.stdout.flush()
-    print(json.dumps(headline))
+    finish(headline, load)
 
 
 if __name__ == "__main__":

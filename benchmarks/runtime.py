@@ -13,10 +13,13 @@ Both execution modes run in the same process and the same run: the default *cont
 of a ``trusted=True`` environment. Also measured: one read call as the caller sees it, wall and
 CPU (host + worker, from ``/proc``), the same read in a ``call_many`` batch (one round trip),
 the read as a plain function, a full-scan tool (the copy-on-write worst case) and the one-time
-setup per environment. Medians are quoted; the load average is printed.
+setup per environment. Method (``bench_method``): the contenders run interleaved in this
+process, medians over ``--repeats`` (>= 5) runs, CPU time beside wall time (the contained
+figures add the worker's CPU from ``/proc``, so those are timed in blocks of calls), speed-ups
+from CPU time, the load average printed at start and end.
 
     python benchmarks/runtime.py            # prints a table, then one JSON line
-    python benchmarks/runtime.py --episodes 50 --reads 5000
+    python benchmarks/runtime.py --repeats 9 --block 40 --reads 1000
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench_method import Load, Series, finish, interleaved, process_cpu_s
 from rich.console import Console
 from rich.table import Table
 
@@ -146,67 +150,29 @@ def runtime_episode(ep: Any, calls: list[Call]) -> tuple[str, list[str]]:
     return ep.state_hash(), contents
 
 
-def timed(fn: Callable[[], Any], repeats: int) -> list[float]:
-    """Wall times in seconds of ``repeats`` runs of ``fn``."""
-    out = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
-    return out
-
-
 def median_us(samples: list[float]) -> float:
     """The median in microseconds."""
     return statistics.median(samples) * 1e6
 
 
-def _worker_cpu_s(ep: Any) -> float:
-    """CPU seconds used so far by the sandbox worker serving ``ep`` (0 inline)."""
-    runtime = getattr(ep, "_runtime", None)
-    worker = getattr(runtime, "worker", None)
-    if worker is None:
-        return 0.0
-    try:
-        fields = Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _worker_cpu(ep: Any) -> Callable[[], float]:
+    """CPU seconds used so far by the sandbox worker serving ``ep``."""
+
+    def cpu() -> float:
+        runtime = getattr(ep, "_runtime", None)
+        worker = getattr(runtime, "worker", None)
+        return 0.0 if worker is None else process_cpu_s(worker.pid)
+
+    return cpu
 
 
-def call_cost(
-    ep: Any, tool: str, args: dict[str, Any], n: int, rounds: int = 5
-) -> dict[str, float]:
-    """Median wall and CPU (host + worker) microseconds per call over ``rounds`` rounds."""
-    ep.call(tool, args)  # starts the worker / opens the episode there
-    walls, cpus = [], []
-    for _ in range(rounds):
-        cpu0, worker0, wall0 = time.process_time(), _worker_cpu_s(ep), time.perf_counter()
-        for _ in range(n):
-            ep.call(tool, args)
-        wall = time.perf_counter() - wall0
-        cpu = time.process_time() - cpu0 + _worker_cpu_s(ep) - worker0
-        walls.append(wall / n)
-        cpus.append(cpu / n)
-    return {"wall_us": median_us(walls), "cpu_us": median_us(cpus)}
+def _per(series: Series, n: int, scale: float) -> dict[str, float]:
+    """Median wall and CPU of one item of a block of ``n``, times ``scale`` (1e3: ms)."""
+    return {"wall": series.wall_s / n * scale, "cpu": series.cpu_s / n * scale}
 
 
-def batch_cost(
-    ep: Any, tool: str, args: dict[str, Any], n: int, rounds: int = 5
-) -> dict[str, float]:
-    """The same, for ``n`` calls sent in one ``call_many`` round trip."""
-    calls = [(tool, args)] * n
-    walls, cpus = [], []
-    for _ in range(rounds):
-        cpu0, worker0, wall0 = time.process_time(), _worker_cpu_s(ep), time.perf_counter()
-        ep.call_many(calls)
-        walls.append((time.perf_counter() - wall0) / n)
-        cpus.append((time.process_time() - cpu0 + _worker_cpu_s(ep) - worker0) / n)
-    return {"wall_us": median_us(walls), "cpu_us": median_us(cpus)}
-
-
-def measure(args: argparse.Namespace) -> dict[str, float]:
-    """Run every measurement; the headline figures."""
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Run every measurement (contenders interleaved, medians); the headline figures."""
     retail = bench_root() / "tau-bench" / "retail"
     db = _load(retail / "db.json")
     source = (HERE / "retail_env" / "tools.py").read_text(encoding="utf-8")
@@ -234,73 +200,112 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
         assert episode.diff(), "the scenario changes nothing"
 
     gc.collect()
-    naive = timed(lambda: naive_episode(db, fns, calls), max(5, args.episodes // 4))
-    ours = timed(lambda: runtime_episode(inline, calls), args.episodes)
-    ours_contained = timed(lambda: runtime_episode(ep, calls), args.episodes)
+    k = args.block
+    worker = _worker_cpu(ep)
+    episodes = interleaved(
+        {
+            "naive": lambda: naive_episode(db, fns, calls),
+            "inline": lambda: [runtime_episode(inline, calls) for _ in range(k)],
+            "contained": lambda: [runtime_episode(ep, calls) for _ in range(k)],
+        },
+        args.repeats,
+        extra_cpu={"contained": worker},
+    )
+    naive_ep = _per(episodes["naive"], 1, 1e3)
+    inline_ep = _per(episodes["inline"], k, 1e3)
+    contained_ep = _per(episodes["contained"], k, 1e3)
 
     read_args = calls[1][1]
     inline.reset()
     ep.reset()
-    read_inline = call_cost(inline, "get_order_details", read_args, args.reads // 5)
-    read_contained = call_cost(ep, "get_order_details", read_args, args.reads // 5)
-    read_batched = batch_cost(ep, "get_order_details", read_args, args.reads // 5)
     state = copy.deepcopy(db)
-    read_plain = timed(lambda: plain_call(fns, state, "get_order_details", read_args), args.reads)
+    n = args.reads
+    batch = [("get_order_details", read_args)] * n
+    reads = interleaved(
+        {
+            "plain": lambda: [
+                plain_call(fns, state, "get_order_details", read_args) for _ in range(n)
+            ],
+            "inline": lambda: [inline.call("get_order_details", read_args) for _ in range(n)],
+            "contained": lambda: [ep.call("get_order_details", read_args) for _ in range(n)],
+            "batched": lambda: ep.call_many(batch),
+        },
+        args.repeats,
+        extra_cpu={"contained": worker, "batched": worker},
+    )
+    read = {name: _per(series, n, 1e6) for name, series in reads.items()}
     user = db["users"][calls[0][1]["user_id"]]
     scan_args = {
         "first_name": user["name"]["first_name"],
         "last_name": user["name"]["last_name"],
         "zip": user["address"]["zip"],
     }
-    scan = timed(lambda: inline.call("find_user_id_by_name_zip", scan_args), 50)
-    scan_plain = timed(lambda: plain_call(fns, state, "find_user_id_by_name_zip", scan_args), 50)
-    naive_ms = statistics.median(naive) * 1e3
+    scans = interleaved(
+        {
+            "plain": lambda: plain_call(fns, state, "find_user_id_by_name_zip", scan_args),
+            "inline": lambda: inline.call("find_user_id_by_name_zip", scan_args),
+        },
+        args.repeats,
+    )
     return {
-        "read_call_us": round(read_inline["wall_us"], 1),
-        "read_call_cpu_us": round(read_inline["cpu_us"], 1),
-        "contained_read_call_us": round(read_contained["wall_us"], 1),
-        "contained_read_call_cpu_us": round(read_contained["cpu_us"], 1),
-        "contained_batched_read_call_us": round(read_batched["wall_us"], 1),
-        "contained_batched_read_call_cpu_us": round(read_batched["cpu_us"], 1),
-        "contained_vs_inline_wall": round(read_contained["wall_us"] / read_inline["wall_us"], 2),
-        "contained_vs_inline_cpu": round(read_contained["cpu_us"] / read_inline["cpu_us"], 2),
-        "batched_vs_inline_wall": round(read_batched["wall_us"] / read_inline["wall_us"], 2),
-        "speedup": round(naive_ms / (statistics.median(ours) * 1e3), 1),
-        "speedup_contained": round(naive_ms / (statistics.median(ours_contained) * 1e3), 1),
-        "episode_ms": round(statistics.median(ours) * 1e3, 3),
-        "contained_episode_ms": round(statistics.median(ours_contained) * 1e3, 3),
-        "naive_episode_ms": round(naive_ms, 2),
-        "read_call_plain_us": round(median_us(read_plain), 1),
-        "scan_call_us": round(median_us(scan), 1),
-        "scan_call_plain_us": round(median_us(scan_plain), 1),
+        "read_call_us": round(read["inline"]["wall"], 1),
+        "read_call_cpu_us": round(read["inline"]["cpu"], 1),
+        "contained_read_call_us": round(read["contained"]["wall"], 1),
+        "contained_read_call_cpu_us": round(read["contained"]["cpu"], 1),
+        "contained_batched_read_call_us": round(read["batched"]["wall"], 1),
+        "contained_batched_read_call_cpu_us": round(read["batched"]["cpu"], 1),
+        "contained_vs_inline_wall": round(read["contained"]["wall"] / read["inline"]["wall"], 2),
+        "contained_vs_inline_cpu": round(read["contained"]["cpu"] / read["inline"]["cpu"], 2),
+        "batched_vs_inline_wall": round(read["batched"]["wall"] / read["inline"]["wall"], 2),
+        "read_call_plain_us": round(read["plain"]["wall"], 1),
+        "read_call_plain_cpu_us": round(read["plain"]["cpu"], 1),
+        "speedup": round(naive_ep["cpu"] / inline_ep["cpu"], 1),
+        "speedup_contained": round(naive_ep["cpu"] / contained_ep["cpu"], 1),
+        "speedup_wall": round(naive_ep["wall"] / inline_ep["wall"], 1),
+        "speedup_contained_wall": round(naive_ep["wall"] / contained_ep["wall"], 1),
+        "episode_ms": round(inline_ep["wall"], 3),
+        "episode_cpu_ms": round(inline_ep["cpu"], 3),
+        "contained_episode_ms": round(contained_ep["wall"], 3),
+        "contained_episode_cpu_ms": round(contained_ep["cpu"], 3),
+        "naive_episode_ms": round(naive_ep["wall"], 2),
+        "naive_episode_cpu_ms": round(naive_ep["cpu"], 2),
+        "scan_call_us": round(scans["inline"].wall_s * 1e6, 1),
+        "scan_call_plain_us": round(scans["plain"].wall_s * 1e6, 1),
         "setup_ms": round(setup_s * 1e3, 1),
         "setup_contained_ms": round(setup_contained_s * 1e3, 1),
         "boundary": env.boundary.level,
-        "episodes": args.episodes,
-        "load_avg_1m": round(os.getloadavg()[0], 2),
+        "repeats": args.repeats,
         "cpus": os.cpu_count() or 0,
         "state_bytes": (retail / "db.json").stat().st_size,
     }
 
 
-def report(figures: dict[str, Any]) -> None:
-    """The table (stdout), then the JSON line."""
+def report(figures: dict[str, Any], load: Load) -> None:
+    """The table (stdout), the load, then the JSON line."""
     table = Table(title="runtime: one episode on tau-bench retail (medians)")
     table.add_column("measure")
     table.add_column("contained (default)", justify="right")
     table.add_column("inline (trusted)", justify="right")
     table.add_column("baseline", justify="right")
     table.add_row(
-        "episode (reset + 10 calls + hash)",
-        f"{figures['contained_episode_ms']:.3f} ms ({figures['speedup_contained']:.0f}x)",
-        f"{figures['episode_ms']:.3f} ms ({figures['speedup']:.0f}x)",
-        f"{figures['naive_episode_ms']:.2f} ms (deepcopy + full hash)",
+        "episode (reset + 10 calls + hash), wall / CPU",
+        f"{figures['contained_episode_ms']:.3f} / {figures['contained_episode_cpu_ms']:.3f} ms",
+        f"{figures['episode_ms']:.3f} / {figures['episode_cpu_ms']:.3f} ms",
+        f"{figures['naive_episode_ms']:.2f} / {figures['naive_episode_cpu_ms']:.2f} ms "
+        "(deepcopy + full hash)",
+    )
+    table.add_row(
+        "episode speed-up vs baseline, by CPU (wall)",
+        f"{figures['speedup_contained']:.0f}x ({figures['speedup_contained_wall']:.0f}x)",
+        f"{figures['speedup']:.0f}x ({figures['speedup_wall']:.0f}x)",
+        "1x",
     )
     table.add_row(
         "read call, wall / CPU (host + worker)",
         f"{figures['contained_read_call_us']:.1f} / {figures['contained_read_call_cpu_us']:.1f} us",
         f"{figures['read_call_us']:.1f} / {figures['read_call_cpu_us']:.1f} us",
-        f"{figures['read_call_plain_us']:.1f} us (plain function)",
+        f"{figures['read_call_plain_us']:.1f} / {figures['read_call_plain_cpu_us']:.1f} us "
+        "(plain function)",
     )
     table.add_row(
         "read call in a call_many batch, wall / CPU",
@@ -322,20 +327,23 @@ def report(figures: dict[str, Any]) -> None:
         "",
     )
     Console().print(table)
-    print(f"boundary: {figures['boundary']}; load average (1 min): {figures['load_avg_1m']}")
-    print(json.dumps(figures))
+    print(f"boundary: {figures['boundary']}; medians of {figures['repeats']} interleaved runs")
+    finish(figures, load)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Parse options, measure, report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=60, help="runtime episodes to time")
-    parser.add_argument("--reads", type=int, default=3000, help="read calls to time")
+    parser.add_argument("--repeats", type=int, default=7, help="interleaved runs (>= 5)")
+    parser.add_argument("--block", type=int, default=20, help="runtime episodes per run")
+    parser.add_argument("--reads", type=int, default=500, help="read calls per run")
     args = parser.parse_args(argv)
     retail = bench_root() / "tau-bench" / "retail"
     if not (retail / "db.json").is_file():
         sys.exit(f"benchmark data not found at {retail} (set AUTOFORGE_BENCH_ROOT)")
-    report(measure(args))
+    load = Load()
+    print("\n".join(load.lines()))
+    report(measure(args), load)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from bench_method import MIN_REPEATS, Load, finish
 from rich.console import Console
 from rich.table import Table
 
@@ -292,8 +293,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=100, help="per client, per tool")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
+    if args.repeats < MIN_REPEATS:
+        parser.error(f"--repeats: the benchmark method asks for at least {MIN_REPEATS}")
     console = Console()
-    load_before = os.getloadavg()[0]
+    load = Load()
     floor = direct(2000)
     enc = encoders()
     inproc = asgi_overhead(2000, args.repeats)
@@ -330,7 +333,6 @@ def main() -> None:
     for name, m in inproc.items():
         inner.add_row(name, f"{m['wall_us']:.0f} us", f"{m['cpu_us']:.0f} us")
     console.print(inner)
-    console.print(f"load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
     headline = {
         "clients": args.clients,
         "read_p50_ms": round(fast["read_p50_ms"], 3),
@@ -350,7 +352,6 @@ def main() -> None:
         "before_calls_per_s": round(before["calls_per_s"]),
         "unguarded_server_cpu_us_per_call": round(unguarded["server_cpu_us_per_call"], 1),
         "before_server_cpu_us_per_call": round(before["server_cpu_us_per_call"], 1),
-        "load_avg_1m": round(os.getloadavg()[0], 2),
         **{
             f"asgi_{key}_{metric}": round(inproc[name][metric], 1)
             for key, name in zip(("hardened", "no_guard", "before"), ASGI_VARIANTS, strict=True)
@@ -362,7 +363,7 @@ def main() -> None:
         "orjson_encode_us": round(enc["orjson_us"], 2),
         "goal_p99_ms": 5.0,
     }
-    print(json.dumps(headline))
+    finish(headline, load)
 
 
 if __name__ == "__main__":

@@ -39,3 +39,36 @@ def test_a_busy_machine_is_flagged() -> None:
     assert load.busy and any("WARNING" in line for line in load.lines())
     calm = bench_method.Load(start=0.5, end=0.4, cores=2)
     assert not calm.busy and len(calm.lines()) == 1
+
+
+def test_helper_process_cpu_is_added_to_its_contender() -> None:
+    helper = iter([1.0, 1.5, 2.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0])
+    series = bench_method.interleaved(
+        {"contained": lambda: None, "inline": lambda: None},
+        repeats=5,
+        extra_cpu={"contained": lambda: next(helper)},
+    )
+    cpus = [s.cpu_s for s in series["contained"].samples]
+    assert cpus[0] >= 0.5 and cpus[1] >= 2.0  # 1.0 -> 1.5, then 2.0 -> 4.0
+    assert all(s.cpu_s < 0.5 for s in series["inline"].samples)
+
+
+def test_process_cpu_reads_this_process_and_tolerates_a_missing_one(tmp_path: Path) -> None:
+    import os
+    import time
+
+    end = time.process_time() + 0.05
+    while time.process_time() < end:
+        pass
+    assert bench_method.process_cpu_s(os.getpid()) > 0.0
+    assert bench_method.process_cpu_s(2**22 + 12345) == 0.0
+
+
+def test_finish_prints_the_json_object_last(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    bench_method.finish({"speedup": 2.0}, bench_method.Load(start=9.0, cores=2))
+    lines = capsys.readouterr().out.strip().splitlines()
+    last = json.loads(lines[-1])
+    assert last["speedup"] == 2.0 and last["load"]["busy"] is True
+    assert any(line.startswith("WARNING") for line in lines[:-1])

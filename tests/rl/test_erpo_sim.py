@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 SIM_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "erpo_sim.py"
+if str(SIM_PATH.parent) not in sys.path:  # its shared benchmark method (bench_method)
+    sys.path.insert(0, str(SIM_PATH.parent))
 
 
 @pytest.fixture(scope="module")

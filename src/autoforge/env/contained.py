@@ -39,7 +39,7 @@ from typing import Any
 from autoforge.env.boundary import Boundary, describe
 from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.runtime import Environment, Episode, Observation, _fail
-from autoforge.env.worker import decode_changes, dumps, encode_changes
+from autoforge.env.worker import decode_changes, dumps, encode_changes, loads
 from autoforge.errors import AutoforgeError
 
 log = logging.getLogger(__name__)
@@ -147,7 +147,7 @@ class _Worker:
             raise WorkerFailure("the sandbox worker is gone") from None
         line = self._read_line(deadline)
         try:
-            return json.loads(line)
+            return loads(line)
         except (ValueError, RecursionError):
             raise WorkerFailure("the sandbox worker sent an invalid reply") from None
 
@@ -484,15 +484,16 @@ def _parse(arguments: Mapping[str, Any] | str | None) -> tuple[Any, str | None]:
 
 
 def _well_formed(reply: Any) -> bool:
+    # exact types: the reply is fresh JSON, so there are no subclasses to allow for
     return (
-        isinstance(reply, list)
+        type(reply) is list
         and len(reply) == 5
-        and isinstance(reply[0], bool)
-        and isinstance(reply[4], bool)
-        and isinstance(reply[1], str)
+        and type(reply[0]) is bool
+        and type(reply[4]) is bool
+        and type(reply[1]) is str
         and (reply[2] is None or reply[2] in _KINDS)
-        and isinstance(reply[3], list)
-        and all(isinstance(c, list) and len(c) == 4 for c in reply[3])
+        and type(reply[3]) is list
+        and all(type(c) is list and len(c) == 4 for c in reply[3])
     )
 
 

@@ -104,8 +104,12 @@ def _fail(tool: str, kind: ErrorKind, message: str) -> Observation:
     return Observation(tool, False, f"Error: {message}", kind, None)
 
 
+_ENCODER = json.JSONEncoder(default=to_jsonable)  # json.dumps(value, default=...) without
+# building an encoder per call; the text is exactly json.dumps's
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, default=to_jsonable)
+    return _ENCODER.encode(value)
 
 
 def classify_error(

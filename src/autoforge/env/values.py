@@ -21,6 +21,15 @@ _CONTAINERS = (dict, list)
 _NEEDS_CANON = re.compile(r"[0-9]\.0(?:[,}\]]|$)|[0-9]e[+-]?[0-9]|NaN|Infinity")
 
 
+def _may_need_canon(text: str) -> bool:
+    """``_NEEDS_CANON.search(text)``, with substring tests first (a regex scan of a 1 KB record
+    costs more than encoding it). ``json`` writes floats with ``float.__repr__``, whose
+    exponents always carry a sign (``1e-05``, ``1e+16``)."""
+    return (
+        ".0" in text or "e-" in text or "e+" in text or "NaN" in text or "Infinity" in text
+    ) and _NEEDS_CANON.search(text) is not None
+
+
 def jcopy(value: Any) -> Any:
     """An independent deep copy of a JSON-like value (dicts, lists, scalars).
 
@@ -115,7 +124,7 @@ def canonical_json(value: Any) -> str:
         text: str | None = _ENCODER.encode(value)
     except (TypeError, ValueError):
         text = None
-    if text is None or _NEEDS_CANON.search(text):
+    if text is None or _may_need_canon(text):
         text = _STRICT_ENCODER.encode(canonical(value))
     return text
 

@@ -62,9 +62,20 @@ def decode_changes(entries: list[list[Any]]) -> list[Change]:
     return [(c, k, flags.get(f, v)) for c, k, f, v in entries]
 
 
+_ENCODER = json.JSONEncoder(default=to_jsonable, separators=(",", ":"))
+_DECODER = json.JSONDecoder()
+#: requests between two looks at the worker's CPU time (a system call) for recycling
+RECYCLE_CHECK_EVERY = 32
+
+
 def dumps(message: Any) -> bytes:
     """One protocol line."""
-    return (json.dumps(message, default=to_jsonable, separators=(",", ":")) + "\n").encode()
+    return (_ENCODER.encode(message) + "\n").encode()
+
+
+def loads(line: bytes) -> Any:
+    """One protocol line's value (UTF-8, as :func:`dumps` writes it)."""
+    return _DECODER.decode(line.decode())
 
 
 class Host:
@@ -159,16 +170,20 @@ def serve(fd: int) -> None:
     """The worker loop: one reply line per request line until the host closes the socket."""
     host = Host()
     host.boundary = json.loads(os.environ.get("AUTOFORGE_BOUNDARY", "{}"))
-    for line in _read_lines(fd):
+    for count, line in enumerate(_read_lines(fd)):
         try:
-            reply = host.handle(json.loads(line))
+            reply = host.handle(loads(line))
         except Exception as exc:  # a protocol error: the host restarts the worker
             reply = {"error": f"{type(exc).__name__}: {exc}"}
         try:
             data = dumps(reply)
         except (TypeError, ValueError, RecursionError) as exc:
             data = dumps({"error": f"the reply is not JSON: {exc}"})
-        if time.process_time() > RECYCLE_CPU_S and isinstance(reply, list):
+        if (
+            count % RECYCLE_CHECK_EVERY == 0
+            and isinstance(reply, list)
+            and time.process_time() > RECYCLE_CPU_S
+        ):
             data = dumps({"recycle": reply})
         _send(fd, data)
 
