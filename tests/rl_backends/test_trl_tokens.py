@@ -18,7 +18,7 @@ from autoforge.rl.trl.episodes import (
     token_episode,
 )
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
-from autoforge.rollout import as_rollout_task, bind_environment
+from autoforge.rollout import bind_environment
 from autoforge.rollout.trajectory import EndReason
 
 
@@ -89,7 +89,7 @@ def _deps(tokenizer: Any, env: Any, policy: ScriptedPolicy) -> EpisodeDeps:
     return EpisodeDeps(
         policy,  # type: ignore[arg-type]
         ChatCodec(tokenizer),
-        lambda rtask: bind_environment(env, rtask),
+        lambda task: bind_environment(env, task),
         scripted_user,
         fault_oracle,
     )
@@ -102,7 +102,7 @@ def test_episode_keeps_exact_tokens_and_masks_context(
     policy = ScriptedPolicy(tokenizer, solve(task))
     cfg = TokenEpisodeConfig(max_completion_tokens=2048, max_turn_tokens=128)
     out = asyncio.run(
-        token_episode(task, as_rollout_task(task), 7, _deps(tokenizer, bookstore, policy), cfg)
+        token_episode(task, 7, _deps(tokenizer, bookstore, policy), cfg)
     )
 
     assert out.trajectory.end_reason == EndReason.USER_STOP
@@ -115,7 +115,7 @@ def test_episode_keeps_exact_tokens_and_masks_context(
         lp for lp, m in zip(trace.logprobs, trace.mask, strict=True) if m == 0
     ]
     # the prompt is the template rendering of the agent's opening context with its tools
-    binding = bind_environment(bookstore, as_rollout_task(task))
+    binding = bind_environment(bookstore, task)
     opening = [
         {"role": "system", "content": binding.policy},
         {"role": "assistant", "content": "Hi! How can I help you today?"},
@@ -158,7 +158,7 @@ def test_token_budget_stops_the_agent(
     policy = ScriptedPolicy(tokenizer, ["word " * 40] * 5)
     cfg = TokenEpisodeConfig(max_completion_tokens=30, max_turn_tokens=20)
     out = asyncio.run(
-        token_episode(task, as_rollout_task(task), 1, _deps(tokenizer, bookstore, policy), cfg)
+        token_episode(task, 1, _deps(tokenizer, bookstore, policy), cfg)
     )
     assert out.trace.truncated
     assert out.trajectory.end_reason == EndReason.AGENT_STOP
@@ -178,7 +178,7 @@ def test_gold_solutions_score_one_on_every_synthesized_task(
         policy = ScriptedPolicy(tokenizer, solve(task))
         deps = _deps(tokenizer, bookstore, policy)
         cfg = TokenEpisodeConfig(max_completion_tokens=4096, max_turn_tokens=512)
-        return await token_episode(task, as_rollout_task(task), 0, deps, cfg)
+        return await token_episode(task, 0, deps, cfg)
 
     outs = [asyncio.run(play(t)) for t in bookstore_tasks]
     assert any(t.changes_state for t in bookstore_tasks)
@@ -195,7 +195,7 @@ def _thinking_episode(tokenizer: Any, env: Any, task: Any, solve: Any, keep: boo
     policy = ScriptedPolicy(tokenizer, turns)
     cfg = TokenEpisodeConfig(max_completion_tokens=4096, max_turn_tokens=512, keep_thinking=keep)
     out = asyncio.run(
-        token_episode(task, as_rollout_task(task), 7, _deps(tokenizer, env, policy), cfg)
+        token_episode(task, 7, _deps(tokenizer, env, policy), cfg)
     )
     return policy, out
 

@@ -28,7 +28,7 @@ from autoforge.rollout import (  # noqa: E402
     RolloutDeps,
     Runner,
     ScriptedUser,
-    TaskSpec,
+    Task,
     Trajectory,
     bind_environment,
     episode_fn,
@@ -80,7 +80,7 @@ def scripted_worker() -> Any:
     return episode_fn(RolloutConfig(), deps)
 
 
-def _tasks() -> list[TaskSpec]:
+def _tasks() -> list[Task]:
     from autoforge.env import Environment
 
     env = Environment.load(example_path("bookstore"))
@@ -89,19 +89,19 @@ def _tasks() -> list[TaskSpec]:
         episode = env.episode()
         episode.call("cancel_order", {"order_id": order, "reason": "other"})
         tasks.append(
-            TaskSpec(
+            Task(
                 id=f"cancel-{order}",
                 env_id="bookstore",
                 scenario=f"Please cancel {order}.",
-                gold_state_hash=episode.state_hash(),
+                final_state_hash=episode.state_hash(),
             )
         )
     tasks.append(
-        TaskSpec(
+        Task(
             id="browse",
             env_id="bookstore",
             scenario="Just browsing.",
-            gold_state_hash=env.episode().state_hash(),
+            final_state_hash=env.episode().state_hash(),
         )
     )
     return tasks

@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autoforge.env import diff_states
-from autoforge.rollout.task import RolloutTask, task_criteria
 from autoforge.rollout.trajectory import Trajectory
+from autoforge.tasks.model import Task
 
 MAX_OPS = 200
 
@@ -72,7 +72,7 @@ def compare_to_gold(final: Any, gold: Any) -> list[dict[str, Any]]:
     return diff_states(_sub_state(gold.state, keys), _sub_state(final.state, keys))
 
 
-def _replay(env: Any, task: RolloutTask, calls: Iterable[tuple[str, dict[str, Any]]]) -> Any:
+def _replay(env: Any, task: Task, calls: Iterable[tuple[str, dict[str, Any]]]) -> Any:
     ep = env.episode(state=task.initial_state)
     for name, arguments in calls:
         ep.call(name, arguments)
@@ -80,7 +80,7 @@ def _replay(env: Any, task: RolloutTask, calls: Iterable[tuple[str, dict[str, An
 
 
 def episode_diff(
-    env: Any, task: RolloutTask, traj: Trajectory, limit: int = MAX_OPS
+    env: Any, task: Task, traj: Trajectory, limit: int = MAX_OPS
 ) -> EpisodeDiff:
     """Rebuild the episode's final state (and S*) in ``env`` and compare them."""
     out = EpisodeDiff()
@@ -96,14 +96,14 @@ def episode_diff(
     if not out.hash_matches:
         out.note = "replaying the agent's calls did not reproduce the recorded final state"
     out.changes = final.diff()
-    gold_actions = [a for a in task_criteria(task).actions if a.requestor != "user"]
+    gold_actions = [a for a in task.gold_calls if a.requestor != "user"]
     if gold_actions:
         gold = _replay(env, task, [(a.name, dict(a.arguments)) for a in gold_actions])
         out.gold_known = True
-        if task.gold_state_hash is not None:
-            out.gold_matches_task = gold.state_hash() == task.gold_state_hash
+        if task.final_state_hash is not None:
+            out.gold_matches_task = gold.state_hash() == task.final_state_hash
         out.vs_gold = compare_to_gold(final, gold)
-    elif task.gold_state_hash is not None:
+    elif task.final_state_hash is not None:
         out.note = out.note or "the task has an S* hash but no gold calls to rebuild S* from"
     out.truncated = len(out.changes) > limit or len(out.vs_gold) > limit
     out.changes, out.vs_gold = out.changes[:limit], out.vs_gold[:limit]

@@ -23,13 +23,6 @@ from autoforge.rollout.runner import (
     read_trajectories,
     rollout_episode,
 )
-from autoforge.rollout.task import (
-    EvaluationCriteria,
-    RolloutTask,
-    TaskSpec,
-    as_rollout_task,
-    from_task_model,
-)
 from autoforge.rollout.trajectory import EndReason, RewardInfo, Trajectory
 from autoforge.rollout.user import FaultyUser, LLMUser, ScriptedUser, UserConfig
 
@@ -41,7 +34,6 @@ __all__ = [
     "EndReason",
     "EnvBinding",
     "EpisodeConfig",
-    "EvaluationCriteria",
     "FaultyUser",
     "JudgeVerdict",
     "LLMUser",
@@ -49,17 +41,13 @@ __all__ = [
     "RewardInfo",
     "RolloutConfig",
     "RolloutDeps",
-    "RolloutTask",
     "Runner",
     "ScriptedUser",
-    "TaskSpec",
     "Trajectory",
     "UserConfig",
-    "as_rollout_task",
     "bind_environment",
     "compute_reward",
     "episode_fn",
-    "from_task_model",
     "judge_user",
     "meu_judge",
     "nl_assertion_judge",

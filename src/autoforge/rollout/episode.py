@@ -27,9 +27,9 @@ from pydantic import BaseModel
 from autoforge.llm.types import LLMFailure, TransportError
 from autoforge.rollout.agent import Agent, AgentStep, ParsedCall
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge, score_episode
-from autoforge.rollout.task import RolloutTask, task_difficulty, task_domain
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
 from autoforge.rollout.user import SimulatedUser
+from autoforge.tasks.model import Task
 
 INFRA_ERRORS: tuple[type[BaseException], ...] = (
     LLMFailure,
@@ -65,7 +65,7 @@ class EpisodeConfig(BaseModel):
 
 @dataclass
 class _Loop:
-    task: RolloutTask
+    task: Task
     agent: Agent
     user: SimulatedUser
     env: EnvEpisode
@@ -146,21 +146,21 @@ def _final_hashes(traj: Trajectory, env: EnvEpisode) -> None:
         traj.infra_error = traj.infra_error or f"state hash failed: {type(exc).__name__}: {exc}"
 
 
-def new_trajectory(task: RolloutTask, trial: int, seed: int | None) -> Trajectory:
+def new_trajectory(task: Task, trial: int, seed: int | None) -> Trajectory:
     """An empty trajectory for ``task`` (ids, domain, difficulty filled in)."""
     return Trajectory(
         task_id=task.id,
         trial=trial,
         seed=seed,
         env_id=task.env_id,
-        domain=task_domain(task),
-        difficulty=task_difficulty(task),
+        domain=task.domain or task.env_id,
+        difficulty=task.difficulty_level(),
         started_at=time.time(),
     )
 
 
 async def run_episode(
-    task: RolloutTask,
+    task: Task,
     agent: Agent,
     user: SimulatedUser,
     env: EnvEpisode,

@@ -15,7 +15,7 @@ from typing import Any
 from autoforge.errors import UserError
 from autoforge.examples import ENVIRONMENT_FILE, example_path, list_examples
 from autoforge.serve.service import EnvService, Limits
-from autoforge.serve.tasks import ServedTask, load_tasks
+from autoforge.tasks.model import Task, read_tasks
 
 TASKS_FILE = "tasks.jsonl"
 
@@ -92,7 +92,7 @@ def load_service(
         if call_timeout_s is None
         else Environment.load(target.env_dir, call_timeout_s=call_timeout_s)
     )
-    served: list[ServedTask] = load_tasks(target.tasks_file) if target.tasks_file else []
+    served: list[Task] = read_tasks(target.tasks_file) if target.tasks_file else []
     wrong = sorted({t.env_id for t in served} - {env.spec.name})
     if wrong:
         raise UserError(
