@@ -28,12 +28,12 @@ from autoforge.rollout import (  # noqa: E402
     RolloutDeps,
     Runner,
     ScriptedUser,
-    Task,
     Trajectory,
     bind_environment,
     episode_fn,
 )
 from autoforge.rollout.ray_executor import RayExecutor, make_executor  # noqa: E402
+from autoforge.tasks import Task  # noqa: E402
 
 BOOKS = ["B-201", "B-204", "B-206", "B-209", "B-999"]
 PENDING = ["ORD-8", "ORD-9", "ORD-10"]
@@ -75,7 +75,9 @@ def scripted_worker() -> Any:
     deps = RolloutDeps(
         client=SeededAgent(),
         env_factory=lambda task: bind_environment(env, task),
-        user_factory=lambda task, seed: ScriptedUser([task.scenario, "Thanks! ###STOP###"]),
+        user_factory=lambda task, seed: ScriptedUser(
+            [task.scenario.as_text(), "Thanks! ###STOP###"]
+        ),
     )
     return episode_fn(RolloutConfig(), deps)
 

@@ -84,6 +84,15 @@ def test_version_1_rollout_record_migrates() -> None:
     assert Task.model_validate_json(task.model_dump_json()) == task
 
 
+def test_version_1_rollout_record_with_its_defaults_dumped() -> None:
+    # the former record wrote every field: null difficulty, domain and criteria included
+    dumped = {**V1_RECORD, "difficulty": None, "domain": None, "criteria": None}
+    task = Task.model_validate(dumped)
+    assert task.difficulty_level() is None and task.domain is None and task.gold_calls == []
+    assert task.criteria.reward_basis == ["DB", "COMMUNICATE"]
+    assert [o.text for o in task.required_outputs] == ["19.90", "Dune"]
+
+
 def test_version_1_synthesized_line_reads_and_round_trips(generated: Any) -> None:
     task = generated[0][0]
     old = json.loads(task_line(task))

@@ -248,8 +248,11 @@ def migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
             _output_v1(o, alternatives) for o in out.get("required_outputs") or []
         ]
         out["criteria"] = criteria
-    if isinstance(out.get("difficulty"), str):
-        out["meta"] = {**(out.get("meta") or {}), "difficulty_level": out.pop("difficulty")}
+    difficulty = out.pop("difficulty", None)
+    if isinstance(difficulty, str):
+        out["meta"] = {**(out.get("meta") or {}), "difficulty_level": difficulty}
+    elif difficulty is not None:
+        out["difficulty"] = difficulty
     return out
 
 
