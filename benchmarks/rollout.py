@@ -524,6 +524,7 @@ class AskedOracle:
 
     def __init__(self, task: Any) -> None:
         from autoforge.rollout.goals import task_goals
+
         self.goals = task_goals(task)
         self.calls = [a for a in task.gold_calls if a.requestor != "user"]
         self.outputs = [o.text for o in task.required_outputs]

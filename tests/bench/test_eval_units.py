@@ -266,9 +266,7 @@ def test_bench_binding_skips_what_it_cannot_cover(benchmarks_dir: Path, tmp_path
     assert target.tasks and target.skipped
     assert all(r.startswith("environment lacks tools") for r in target.skipped.values())
     task = next(
-        t
-        for t in target.tasks
-        if any(a.name == "cancel_pending_order" for a in t.gold_calls)
+        t for t in target.tasks if any(a.name == "cancel_pending_order" for a in t.gold_calls)
     )
     ep = target.env.episode()
     for action in task.gold_calls:

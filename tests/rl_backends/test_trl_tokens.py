@@ -101,9 +101,7 @@ def test_episode_keeps_exact_tokens_and_masks_context(
     task = bookstore_tasks[0]
     policy = ScriptedPolicy(tokenizer, solve(task))
     cfg = TokenEpisodeConfig(max_completion_tokens=2048, max_turn_tokens=128)
-    out = asyncio.run(
-        token_episode(task, 7, _deps(tokenizer, bookstore, policy), cfg)
-    )
+    out = asyncio.run(token_episode(task, 7, _deps(tokenizer, bookstore, policy), cfg))
 
     assert out.trajectory.end_reason == EndReason.USER_STOP
     assert out.reward == 1.0 and out.user_error is False
@@ -157,9 +155,7 @@ def test_token_budget_stops_the_agent(
     task = bookstore_tasks[0]
     policy = ScriptedPolicy(tokenizer, ["word " * 40] * 5)
     cfg = TokenEpisodeConfig(max_completion_tokens=30, max_turn_tokens=20)
-    out = asyncio.run(
-        token_episode(task, 1, _deps(tokenizer, bookstore, policy), cfg)
-    )
+    out = asyncio.run(token_episode(task, 1, _deps(tokenizer, bookstore, policy), cfg))
     assert out.trace.truncated
     assert out.trajectory.end_reason == EndReason.AGENT_STOP
     assert out.trace.agent_tokens == 20 and len(out.trace.completion_ids) >= 30
@@ -194,9 +190,7 @@ def _thinking_episode(tokenizer: Any, env: Any, task: Any, solve: Any, keep: boo
     ]
     policy = ScriptedPolicy(tokenizer, turns)
     cfg = TokenEpisodeConfig(max_completion_tokens=4096, max_turn_tokens=512, keep_thinking=keep)
-    out = asyncio.run(
-        token_episode(task, 7, _deps(tokenizer, env, policy), cfg)
-    )
+    out = asyncio.run(token_episode(task, 7, _deps(tokenizer, env, policy), cfg))
     return policy, out
 
 

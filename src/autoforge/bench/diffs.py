@@ -79,9 +79,7 @@ def _replay(env: Any, task: Task, calls: Iterable[tuple[str, dict[str, Any]]]) -
     return ep
 
 
-def episode_diff(
-    env: Any, task: Task, traj: Trajectory, limit: int = MAX_OPS
-) -> EpisodeDiff:
+def episode_diff(env: Any, task: Task, traj: Trajectory, limit: int = MAX_OPS) -> EpisodeDiff:
     """Rebuild the episode's final state (and S*) in ``env`` and compare them."""
     out = EpisodeDiff()
     if traj.final_state_hash is None:

@@ -131,9 +131,7 @@ def _tau2_scenario(raw: dict[str, Any]) -> tuple[str, dict[str, str]]:
 
 def tau_task(domain: str, raw: dict[str, Any], record: ReplayRecord | None) -> Task:
     """A tau-bench task as a :class:`Task` (reward: DB hash + outputs)."""
-    actions = [
-        GoldCall(name=a["name"], arguments=a.get("arguments") or {}) for a in raw["actions"]
-    ]
+    actions = [GoldCall(name=a["name"], arguments=a.get("arguments") or {}) for a in raw["actions"]]
     return Task(
         id=str(raw["id"]),
         env_id=f"tau-bench/{domain}",

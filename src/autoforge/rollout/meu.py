@@ -160,9 +160,7 @@ def _seen(message: Mapping[str, object]) -> str:
     return content if isinstance(content, str) and message.get("role") == "tool" else ""
 
 
-def code_hits(
-    task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None
-) -> list[RuleHit]:
+def code_hits(task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None) -> list[RuleHit]:
     """Every code rule that fires on the episode, in transcript order (stop rules last)."""
     facts = {k: str(v) for k, v in task.known_facts().items()}
     known = [task.scenario.as_text(), *(v for raw in facts.values() for v in fact_leaves(raw))]

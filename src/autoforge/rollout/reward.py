@@ -48,9 +48,7 @@ def action_matches(gold: GoldCall, call: ToolCallRecord) -> bool:
     return got == want
 
 
-def check_db(
-    task: Task, traj: Trajectory, crit: EvaluationCriteria
-) -> tuple[float | None, str]:
+def check_db(task: Task, traj: Trajectory, crit: EvaluationCriteria) -> tuple[float | None, str]:
     """The DB component: final hashes against the gold hashes."""
     if task.final_state_hash is None:
         return None, "task has no gold state hash"

@@ -109,9 +109,7 @@ def grpo_args(
 
 def task_rows(tasks: Sequence[Task]) -> list[dict[str, str]]:
     """Dataset rows: a readable prompt (the task's question) and the ids the trainer reads."""
-    return [
-        {"prompt": t.scenario.opening(), "task_id": t.id, "env_id": t.env_id} for t in tasks
-    ]
+    return [{"prompt": t.scenario.opening(), "task_id": t.id, "env_id": t.env_id} for t in tasks]
 
 
 class ERPOTrainer(GRPOTrainer):
