@@ -47,7 +47,7 @@ class FakeModels:
     """Agent and judge answers decided from the request, whatever order episodes run in."""
 
     def __init__(self, tasks: list[Task]) -> None:
-        self.by_request = {_request_text(t.scenario): t for t in tasks}
+        self.by_request = {_request_text(t.scenario.as_text()): t for t in tasks}
         self.good, self.gives_up, self.broken, self.blamed = tasks
         self.agent_calls: list[str] = []
 
