@@ -1,4 +1,4 @@
-"""What an evaluation runs on: the environment and its tasks, as rollout tasks.
+"""What an evaluation runs on: the environment and its tasks (:class:`~autoforge.tasks.model.Task`).
 
 Two sources:
 

@@ -1,4 +1,4 @@
-"""Adapter for tau-bench and tau2-bench domains: their tasks as rollout tasks, their data and
+"""Adapter for tau-bench and tau2-bench domains: their tasks as autoforge ``Task``s, their data and
 gold-replay records, with the benchmark's own hash reproduced.
 
 A domain directory (``tau-bench/retail``, ``tau2-bench/airline``, ...) holds ``tasks.json``,
