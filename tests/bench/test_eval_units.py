@@ -21,7 +21,7 @@ from autoforge.examples import example_path
 from autoforge.llm.config import build_config, resolve_endpoint
 from autoforge.rollout.judge import JudgeVerdict
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
-from autoforge.tasks.model import EvaluationCriteria, GoldCall, Task
+from autoforge.tasks.model import GoldCall, Task
 
 # --------------------------------------------------------------------------- role specs
 
@@ -152,19 +152,17 @@ def bookstore() -> Any:
 def cancel_task(env: Any) -> Task:
     gold = env.episode()
     assert gold.call("cancel_order", {"order_id": "ORD-9", "reason": "ordered_by_mistake"}).ok
-    crit = EvaluationCriteria(
-        actions=[
-            GoldCall(
-                name="cancel_order", arguments={"order_id": "ORD-9", "reason": "ordered_by_mistake"}
-            )
-        ]
-    )
+    actions = [
+        GoldCall(
+            name="cancel_order", arguments={"order_id": "ORD-9", "reason": "ordered_by_mistake"}
+        )
+    ]
     return Task(
         id="cancel<9>",
         env_id="bookstore",
         scenario="s",
         final_state_hash=gold.state_hash(),
-        criteria=crit,
+        gold_calls=actions,
     )
 
 

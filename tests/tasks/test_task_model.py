@@ -107,6 +107,9 @@ def test_old_names_in_a_version_2_record_are_refused() -> None:
     record = {**V1_RECORD, "schema_version": TASK_SCHEMA_VERSION, "criteria": {}}
     with pytest.raises(ValueError, match="gold_state_hash"):
         Task.model_validate(record)
+    moved = {"id": "t", "env_id": "e", "scenario": "s", "criteria": {"actions": []}}
+    with pytest.raises(ValueError, match="actions"):  # gold actions live in gold_calls now
+        Task.model_validate({**moved, "schema_version": TASK_SCHEMA_VERSION})
 
 
 def test_read_tasks_drops_a_cut_off_last_line(tmp_path: Path, generated: Any) -> None:

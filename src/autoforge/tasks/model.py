@@ -145,6 +145,8 @@ class EnvAssertion(BaseModel):
 class EvaluationCriteria(BaseModel):
     """How a task is scored beyond its S* hash and required outputs (tau2's reward bases)."""
 
+    model_config = ConfigDict(extra="forbid")
+
     reward_basis: list[RewardBasis] = Field(default_factory=lambda: list(DEFAULT_REWARD_BASIS))
     env_assertions: list[EnvAssertion] = Field(default_factory=list)
     nl_assertions: list[str] = Field(default_factory=list)
