@@ -48,7 +48,6 @@ from autoforge.bench.judgeval import (
 )
 from autoforge.bench.players import OracleClient, scripted_user
 from autoforge.bench.rulejudge import rule_judge
-from autoforge.bench.targets import task_spec_of
 from autoforge.env import Environment
 from autoforge.examples import example_path
 from autoforge.rollout.agent import AgentConfig
@@ -63,20 +62,19 @@ from autoforge.rollout.runner import (
     episode_seed,
     rollout_episode,
 )
-from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.trajectory import Trajectory
 from autoforge.rollout.user import UserConfig
-from autoforge.tasks import generate_tasks
+from autoforge.tasks import Task, generate_tasks
 
-Pair = tuple[TaskSpec, Trajectory]
+Pair = tuple[Task, Trajectory]
 
 
-def make_tasks(env: Any, n: int, difficulty: str, seed: int) -> list[TaskSpec]:
+def make_tasks(env: Any, n: int, difficulty: str, seed: int) -> list[Task]:
     tasks, _ = generate_tasks(env, n=n, difficulty=difficulty, seed=seed)
-    return [task_spec_of(t) for t in tasks]
+    return tasks
 
 
-async def scripted_episodes(env: Any, tasks: list[TaskSpec], p: float, repeats: int) -> list[Pair]:
+async def scripted_episodes(env: Any, tasks: list[Task], p: float, repeats: int) -> list[Pair]:
     """Oracle agent x scripted user under the fault wrapper."""
     config = EpisodeConfig(fault_p=p, limits=EpisodeLimits(max_steps=30))
     out: list[Pair] = []
@@ -99,7 +97,7 @@ def llm_config(model: str) -> Any:
 
 
 async def llm_episodes(
-    env: Any, tasks: list[TaskSpec], client: Any, p: float, max_steps: int, work: Path
+    env: Any, tasks: list[Task], client: Any, p: float, max_steps: int, work: Path
 ) -> list[Pair]:
     """Embedded agent x embedded user under the fault wrapper (checkpointed in ``work``)."""
     config = EpisodeConfig(

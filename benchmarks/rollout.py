@@ -53,7 +53,7 @@ from autoforge.llm.types import ChatResponse, TokenUsage
 from autoforge.rollout.agent import AgentConfig
 from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.runner import EnvBinding, RolloutDeps, Runner, episode_fn
-from autoforge.rollout.task import TaskSpec
+from autoforge.tasks.model import RequiredOutput, Task, UserScenario
 
 USER_TURNS = 5  # per episode: 5 x (user, agent tool call, agent reply) + the user's stop = 16
 HTTP_USER_TURNS = 2  # shorter episodes over HTTP (7 calls) to keep the run short
@@ -231,16 +231,16 @@ class OrdersEpisode:
         return hashlib.sha256(json.dumps(self.state, sort_keys=True).encode()).hexdigest()
 
 
-def make_tasks(n: int) -> list[TaskSpec]:
+def make_tasks(n: int) -> list[Task]:
     gold = OrdersEpisode().state_hash()
     return [
-        TaskSpec(
+        Task(
             id=f"t{i}",
             env_id="orders",
-            scenario="Ask about order o1.",
-            user_known_facts={"order_id": "o1"},
-            gold_state_hash=gold,
-            required_outputs=["1250"],
+            scenario=UserScenario(text="Ask about order o1."),
+            user_facts={"order_id": "o1"},
+            final_state_hash=gold,
+            required_outputs=[RequiredOutput(text="1250")],
         )
         for i in range(n)
     ]
@@ -450,8 +450,8 @@ def goal_share(eval_dir: str, trajs: list[Any]) -> float | None:
     run's ``eval.json`` tasks source; ``None`` when it cannot be read)."""
     from pathlib import Path
 
-    from autoforge.bench.targets import read_tasks
     from autoforge.rollout.goals import conveyed, task_goals
+    from autoforge.tasks import read_tasks
 
     meta = Path(eval_dir, "eval.json")
     if not meta.is_file():
@@ -535,11 +535,10 @@ class AskedOracle:
 
     def __init__(self, task: Any) -> None:
         from autoforge.rollout.goals import task_goals
-        from autoforge.rollout.task import task_criteria
 
         self.goals = task_goals(task)
-        self.calls = [a for a in task_criteria(task).actions if a.requestor != "user"]
-        self.outputs = list(task.required_outputs)
+        self.calls = [a for a in task.gold_calls if a.requestor != "user"]
+        self.outputs = [o.text for o in task.required_outputs]
         self.next_call = self.writes_seen = 0
         self.answered = False
 

@@ -17,15 +17,14 @@ import pytest
 from typer.testing import CliRunner
 
 from autoforge.bench.players import _request_text, closing_text
-from autoforge.bench.targets import read_tasks
 from autoforge.cli.main import app, main
 from autoforge.env import Environment
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient
 from autoforge.llm.transport import RecordedRequest
 from autoforge.llm.types import TransportError
-from autoforge.rollout.task import TaskSpec
-from autoforge.tasks import TaskSet, generate_tasks
+from autoforge.tasks import TaskSet, generate_tasks, read_tasks
+from autoforge.tasks.model import Task
 
 runner = CliRunner()
 # Remote endpoints (native tool calls); the scripted transport answers instead of HTTP.
@@ -47,12 +46,12 @@ def tasks_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 class FakeModels:
     """Agent and judge answers decided from the request, whatever order episodes run in."""
 
-    def __init__(self, tasks: list[TaskSpec]) -> None:
-        self.by_request = {_request_text(t.scenario): t for t in tasks}
+    def __init__(self, tasks: list[Task]) -> None:
+        self.by_request = {_request_text(t.scenario.as_text()): t for t in tasks}
         self.good, self.gives_up, self.broken, self.blamed = tasks
         self.agent_calls: list[str] = []
 
-    def task_of(self, text: str) -> TaskSpec:
+    def task_of(self, text: str) -> Task:
         return next(t for req, t in self.by_request.items() if req in text)
 
     def agent(self, request: RecordedRequest) -> Any:
@@ -61,7 +60,7 @@ class FakeModels:
         self.agent_calls.append(task.id)
         if task.id == self.broken.id:
             return TransportError("endpoint down", retryable=False)
-        gold = [] if task.id == self.gives_up.id else task.criteria.actions  # type: ignore[union-attr]
+        gold = [] if task.id == self.gives_up.id else task.gold_calls
         done = sum(m["role"] == "tool" for m in request.messages)
         if done < len(gold):
             action = gold[done]
@@ -88,7 +87,7 @@ class FakeModels:
             return {"contradictions": []}
         said = re.search(r"CUSTOMER \[1\]: (.{12})", transcript)
         assert said is not None
-        fact = next(iter(task.user_known_facts))
+        fact = next(iter(task.known_facts()))
         return {"contradictions": [{"turn": 1, "quote": said.group(1), "against": fact}]}
 
     def client(self, config: Any) -> LLMClient:

@@ -16,7 +16,6 @@ import pytest
 from autoforge.bench.diffs import episode_diff
 from autoforge.bench.evaluation import EvalSettings, run_info, run_trials, summarize
 from autoforge.bench.html import render_eval_html
-from autoforge.bench.targets import task_spec_of
 from autoforge.env import Environment
 from autoforge.examples import example_path
 from autoforge.llm.config import LLMConfig, build_config
@@ -47,7 +46,7 @@ def small() -> LLMConfig:
 def test_small_model_evaluation(small: LLMConfig, tmp_path: Path) -> None:
     env_dir = example_path("bookstore")
     env = Environment.load(env_dir)
-    tasks = [task_spec_of(t) for t in generate_tasks(env, n=2, difficulty="easy", seed=5)[0]]
+    tasks = generate_tasks(env, n=2, difficulty="easy", seed=5)[0]
     episode = EpisodeConfig(
         agent=AgentConfig(max_tokens=160),
         user=UserConfig(max_tokens=96),
@@ -68,7 +67,7 @@ def test_small_model_evaluation(small: LLMConfig, tmp_path: Path) -> None:
         assert t.n_user_turns == 0 or t.tokens["agent"].calls >= 1
         assert t.reward in (0.0, 1.0) and t.final_state_hash is not None
         task = by_id[t.task_id]
-        assert (t.reward == 1.0) <= (t.final_state_hash == task.gold_state_hash)
+        assert (t.reward == 1.0) <= (t.final_state_hash == task.final_state_hash)
         assert all(c.name in names or c.error_kind == "unknown_tool" for c in t.tool_calls)
         assert t.user_error is not None  # the rule judge always answers
         assert episode_diff(env, task, t).hash_matches is True

@@ -20,8 +20,8 @@ from autoforge.errors import UserError
 from autoforge.examples import example_path
 from autoforge.llm.config import build_config, resolve_endpoint
 from autoforge.rollout.judge import JudgeVerdict
-from autoforge.rollout.task import EvaluationCriteria, GoldAction, TaskSpec
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
+from autoforge.tasks.model import GoldCall, Task
 
 # --------------------------------------------------------------------------- role specs
 
@@ -56,11 +56,11 @@ def test_role_specs_set_each_role_independently() -> None:
 
 # --------------------------------------------------------------------------- rule judge
 
-TASK = TaskSpec(
+TASK = Task(
     id="t",
     env_id="shop",
     scenario="Cancel your order.",
-    user_known_facts={"order_id": "ORD-1234", "email": "ada@example.com"},
+    user_facts={"order_id": "ORD-1234", "email": "ada@example.com"},
 )
 
 
@@ -149,26 +149,24 @@ def bookstore() -> Any:
     return Environment.load(example_path("bookstore"))
 
 
-def cancel_task(env: Any) -> TaskSpec:
+def cancel_task(env: Any) -> Task:
     gold = env.episode()
     assert gold.call("cancel_order", {"order_id": "ORD-9", "reason": "ordered_by_mistake"}).ok
-    crit = EvaluationCriteria(
-        actions=[
-            GoldAction(
-                name="cancel_order", arguments={"order_id": "ORD-9", "reason": "ordered_by_mistake"}
-            )
-        ]
-    )
-    return TaskSpec(
+    actions = [
+        GoldCall(
+            name="cancel_order", arguments={"order_id": "ORD-9", "reason": "ordered_by_mistake"}
+        )
+    ]
+    return Task(
         id="cancel<9>",
         env_id="bookstore",
         scenario="s",
-        gold_state_hash=gold.state_hash(),
-        criteria=crit,
+        final_state_hash=gold.state_hash(),
+        gold_calls=actions,
     )
 
 
-def played(env: Any, task: TaskSpec, calls: list[tuple[str, dict[str, Any]]]) -> Trajectory:
+def played(env: Any, task: Task, calls: list[tuple[str, dict[str, Any]]]) -> Trajectory:
     ep = env.episode()
     records = []
     for i, (name, args) in enumerate(calls):
@@ -200,7 +198,7 @@ def test_episode_diff_against_gold(bookstore: Any) -> None:
     assert d.changes and all(op["path"][:2] != ["orders", "NOPE"] for op in d.changes)
     reason = [op for op in d.vs_gold if op["path"][-1] == "cancel_reason"]
     assert reason and reason[0]["old"] == "ordered_by_mistake" and reason[0]["new"] == "other"
-    right = played(bookstore, task, [("cancel_order", task.criteria.actions[0].arguments)])  # type: ignore[union-attr]
+    right = played(bookstore, task, [("cancel_order", task.gold_calls[0].arguments)])
     assert episode_diff(bookstore, task, right).vs_gold == []
     tampered = wrong.model_copy(update={"final_state_hash": "0" * 64})
     assert episode_diff(bookstore, task, tampered).hash_matches is False
@@ -266,14 +264,12 @@ def test_bench_binding_skips_what_it_cannot_cover(benchmarks_dir: Path, tmp_path
     assert target.tasks and target.skipped
     assert all(r.startswith("environment lacks tools") for r in target.skipped.values())
     task = next(
-        t
-        for t in target.tasks
-        if any(a.name == "cancel_pending_order" for a in t.criteria.actions)  # type: ignore[union-attr]
+        t for t in target.tasks if any(a.name == "cancel_pending_order" for a in t.gold_calls)
     )
     ep = target.env.episode()
-    for action in task.criteria.actions:  # type: ignore[union-attr]
+    for action in task.gold_calls:
         ep.call(action.name, action.arguments)
-    assert task.gold_state_hash == ep.state_hash() != target.env.episode().state_hash()
+    assert task.final_state_hash == ep.state_hash() != target.env.episode().state_hash()
 
 
 # --------------------------------------------------------------------------- eval defaults

@@ -108,11 +108,11 @@ def test_cached_hasher_equals_plain_hash(domain) -> None:  # type: ignore[no-unt
         assert CachedStateHasher(domain.hash_kind).hash(domain.user_db) == plain(domain.user_db)
 
 
-def test_tasks_adapt_to_the_rollout_protocol(domain) -> None:  # type: ignore[no-untyped-def]
-    from autoforge.rollout.task import RolloutTask
+def test_tasks_are_the_one_task_model(domain) -> None:  # type: ignore[no-untyped-def]
+    from autoforge.tasks.model import Task
 
     task = domain.tasks[0]
-    assert isinstance(task, RolloutTask)
+    assert isinstance(task, Task) and task.blueprint is None
     assert task.env_id == f"{domain.family}/{domain.name}"
-    assert task.scenario
-    assert task.gold_state_hash
+    assert task.scenario.as_text()
+    assert task.final_state_hash

@@ -19,7 +19,7 @@ from autoforge.rl.trl.episodes import (
     token_episode,
 )
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
-from autoforge.rollout import as_rollout_task, bind_environment
+from autoforge.rollout import bind_environment
 from autoforge.rollout.agent import AgentConfig
 from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.trajectory import EndReason
@@ -92,7 +92,7 @@ def _deps(tokenizer: Any, env: Any, policy: ScriptedPolicy) -> EpisodeDeps:
     return EpisodeDeps(
         policy,  # type: ignore[arg-type]
         ChatCodec(tokenizer),
-        lambda rtask: bind_environment(env, rtask),
+        lambda task: bind_environment(env, task),
         scripted_user,
         fault_oracle,
     )
@@ -104,9 +104,7 @@ def test_episode_keeps_exact_tokens_and_masks_context(
     task = bookstore_tasks[0]
     policy = ScriptedPolicy(tokenizer, solve(task))
     cfg = TokenEpisodeConfig(budget=TokenBudget(episode=2048, turn=128))
-    out = asyncio.run(
-        token_episode(task, as_rollout_task(task), 7, _deps(tokenizer, bookstore, policy), cfg)
-    )
+    out = asyncio.run(token_episode(task, 7, _deps(tokenizer, bookstore, policy), cfg))
 
     assert out.trajectory.end_reason == EndReason.USER_STOP
     assert out.reward == 1.0 and out.user_error is False
@@ -118,7 +116,7 @@ def test_episode_keeps_exact_tokens_and_masks_context(
         lp for lp, m in zip(trace.logprobs, trace.mask, strict=True) if m == 0
     ]
     # the prompt is the template rendering of the agent's opening context with its tools
-    binding = bind_environment(bookstore, as_rollout_task(task))
+    binding = bind_environment(bookstore, task)
     opening = [
         {"role": "system", "content": binding.policy},
         {"role": "assistant", "content": "Hi! How can I help you today?"},
@@ -160,9 +158,7 @@ def test_token_budget_stops_the_agent(
     task = bookstore_tasks[0]
     policy = ScriptedPolicy(tokenizer, ["word " * 40] * 5)
     cfg = TokenEpisodeConfig(budget=TokenBudget(episode=30, turn=20))
-    out = asyncio.run(
-        token_episode(task, as_rollout_task(task), 1, _deps(tokenizer, bookstore, policy), cfg)
-    )
+    out = asyncio.run(token_episode(task, 1, _deps(tokenizer, bookstore, policy), cfg))
     assert out.trace.truncated
     assert out.trajectory.end_reason == EndReason.AGENT_STOP
     assert out.trace.agent_tokens == 20 and len(out.trace.completion_ids) >= 30
@@ -181,7 +177,7 @@ def test_gold_solutions_score_one_on_every_synthesized_task(
         policy = ScriptedPolicy(tokenizer, solve(task))
         deps = _deps(tokenizer, bookstore, policy)
         cfg = TokenEpisodeConfig(budget=TokenBudget(episode=4096, turn=512))
-        return await token_episode(task, as_rollout_task(task), 0, deps, cfg)
+        return await token_episode(task, 0, deps, cfg)
 
     outs = [asyncio.run(play(t)) for t in bookstore_tasks]
     assert any(t.changes_state for t in bookstore_tasks)
@@ -200,9 +196,7 @@ def _thinking_episode(tokenizer: Any, env: Any, task: Any, solve: Any, keep: boo
         budget=TokenBudget(episode=4096, turn=512),
         episode=EpisodeConfig(agent=AgentConfig(keep_thinking=keep)),
     )
-    out = asyncio.run(
-        token_episode(task, as_rollout_task(task), 7, _deps(tokenizer, env, policy), cfg)
-    )
+    out = asyncio.run(token_episode(task, 7, _deps(tokenizer, env, policy), cfg))
     return policy, out
 
 

@@ -25,14 +25,13 @@ KEPT_TOOLS = {"find_customer_by_email", "get_customer", "get_book", "get_order"}
 
 
 def _letter_task(task: Any) -> Any:
-    from autoforge.rollout import from_task_model
+    from autoforge.tasks import RequiredOutput
 
-    spec = from_task_model(task)
-    return spec.model_copy(
+    return task.model_copy(
         update={
             "id": f"{task.id}-x",
-            "required_outputs": ["x"],
-            "gold_state_hash": task.initial_state_hash,
+            "required_outputs": [RequiredOutput(text="x")],
+            "final_state_hash": task.initial_state_hash,
         }
     )
 
@@ -43,7 +42,6 @@ def trained(tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], tmp_path
 
     from autoforge.rl.trl.episodes import (
         EpisodeDeps,
-        PoolTask,
         TokenEpisodeConfig,
         fault_oracle,
         scripted_user,
@@ -51,13 +49,13 @@ def trained(tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], tmp_path
     from autoforge.rl.trl.model import tiny_qwen2
     from autoforge.rl.trl.policy import SamplingConfig
     from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
-    from autoforge.rollout import as_rollout_task, bind_environment
+    from autoforge.rollout import bind_environment
 
     out = tmp_path_factory.mktemp("erpo")
-    pool = {t.id: PoolTask(t, as_rollout_task(t)) for t in bookstore_tasks[:2]}
+    pool = {t.id: t for t in bookstore_tasks[:2]}
     for t in bookstore_tasks[2:4]:
         spec = _letter_task(t)
-        pool[spec.id] = PoolTask(t, spec)
+        pool[spec.id] = spec
 
     def bind(rtask: Any) -> Any:  # a smaller tool list keeps the CPU prompt short
         binding = bind_environment(bookstore, rtask)
@@ -180,15 +178,15 @@ def test_k3_kl_to_a_reference_model_enters_the_loss(
     a reference the trainer refuses (TRL would reload the policy from a path it does not have)."""
     from datasets import Dataset
 
-    from autoforge.rl.trl.episodes import EpisodeDeps, PoolTask, TokenEpisodeConfig, scripted_user
+    from autoforge.rl.trl.episodes import EpisodeDeps, TokenEpisodeConfig, scripted_user
     from autoforge.rl.trl.model import tiny_qwen2
     from autoforge.rl.trl.policy import SamplingConfig
     from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
-    from autoforge.rollout import as_rollout_task, bind_environment
+    from autoforge.rollout import bind_environment
 
     task = bookstore_tasks[0]
     spec = _letter_task(task)
-    pool = {spec.id: PoolTask(task, spec), task.id: PoolTask(task, as_rollout_task(task))}
+    pool = {spec.id: spec, task.id: task}
     erpo = ERPOConfig(group_size=2, tasks_per_batch=1, max_sampling_rounds=1, kl_beta=0.5)
     episode = TokenEpisodeConfig(
         budget=TokenBudget(episode=40, turn=8),

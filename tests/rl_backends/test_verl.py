@@ -96,12 +96,11 @@ class FakeServer:
 
 
 def _context(bookstore: Any, tasks: list[Any], meu: Any) -> Any:
-    from autoforge.rl.trl.episodes import PoolTask, scripted_user
+    from autoforge.rl.trl.episodes import scripted_user
     from autoforge.rl.verl.episode import AgentLoopSettings, EpisodeContext
-    from autoforge.rollout import as_rollout_task
 
     settings = AgentLoopSettings(tasks=[], env_dirs=[], user="scripted", meu="faults")
-    pool = {t.id: PoolTask(t, as_rollout_task(t)) for t in tasks}
+    pool = {t.id: t for t in tasks}
     return EpisodeContext(settings, {"bookstore": bookstore}, pool, scripted_user, meu)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from autoforge.llm import LLMClient
 from autoforge.llm.transport import RecordedRequest
-from autoforge.rollout.task import TaskSpec
+from autoforge.tasks.model import Task
 
 INITIAL = {"orders": {"o1": {"status": "open", "total": 1250}, "o2": {"status": "open"}}}
 
@@ -78,15 +78,15 @@ def cancelled_hash() -> str:
     return state_hash(state)
 
 
-def make_task() -> TaskSpec:
-    return TaskSpec(
+def make_task() -> Task:
+    return Task(
         id="t1",
         env_id="shop",
         domain="shop",
         difficulty="easy",
         scenario="You want to cancel order o1.",
-        user_known_facts={"order_id": "o1", "name": "Ada Lovelace"},
-        gold_state_hash=cancelled_hash(),
+        user_facts={"order_id": "o1", "name": "Ada Lovelace"},
+        final_state_hash=cancelled_hash(),
         required_outputs=["1250"],
     )
 

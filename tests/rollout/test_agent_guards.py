@@ -13,9 +13,9 @@ from rollout_fakes import INITIAL, TOOLS, FakeEpisode, routed  # type: ignore[im
 from autoforge.rollout.agent import Agent, AgentConfig
 from autoforge.rollout.agent_guards import check_calls, check_reply, claimed_actions, tool_docs
 from autoforge.rollout.episode import run_episode
-from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.trajectory import EndReason
 from autoforge.rollout.user import LLMUser
+from autoforge.tasks.model import Task
 
 NAMES = ["get_order", "cancel_order", "update_shipping_address", "add_review"]
 
@@ -60,7 +60,7 @@ def test_ordinary_replies_and_nouns_in_tool_names_do_not_fire() -> None:
     assert claimed_actions("I have updated the address.", NAMES) == ["updated"]
 
 
-async def _play(task: TaskSpec, agent: list[Any], user: list[Any], **cfg: Any) -> Any:
+async def _play(task: Task, agent: list[Any], user: list[Any], **cfg: Any) -> Any:
     client = routed(agent=agent, user=user)
     config = AgentConfig(tool_mode=cfg.pop("tool_mode", "protocol"), **cfg)
     tools = cfg.pop("tools", TOOLS)
@@ -70,7 +70,7 @@ async def _play(task: TaskSpec, agent: list[Any], user: list[Any], **cfg: Any) -
     return traj, client
 
 
-async def test_claim_guard_reasks_and_the_retry_calls_the_tool(task: TaskSpec) -> None:
+async def test_claim_guard_reasks_and_the_retry_calls_the_tool(task: Task) -> None:
     traj, client = await _play(
         task,
         agent=[
@@ -89,7 +89,7 @@ async def test_claim_guard_reasks_and_the_retry_calls_the_tool(task: TaskSpec) -
     assert not any("has been cancelled" in (m.get("content") or "") for m in traj.messages)
 
 
-async def test_refusal_guard_fires_once_per_user_turn(task: TaskSpec) -> None:
+async def test_refusal_guard_fires_once_per_user_turn(task: Task) -> None:
     sorry = {"action": "reply", "content": "I'm sorry, but I can't assist with that."}
     traj, client = await _play(task, agent=[sorry, sorry], user=["cancel o1", "ok ###STOP###"])
     assert traj.end_reason == EndReason.USER_STOP
@@ -99,7 +99,7 @@ async def test_refusal_guard_fires_once_per_user_turn(task: TaskSpec) -> None:
     ]
 
 
-async def test_native_mode_is_untouched(task: TaskSpec) -> None:
+async def test_native_mode_is_untouched(task: Task) -> None:
     sorry = "I'm sorry, but I can't assist with that."
     traj, client = await _play(
         task, agent=[sorry], user=["cancel o1", "ok ###STOP###"], tool_mode="native"
@@ -166,7 +166,7 @@ def _episode_with_open_order(order_id: str) -> FakeEpisode:
     return FakeEpisode(state)
 
 
-async def test_example_value_call_is_not_run_and_the_agent_asks_instead(task: TaskSpec) -> None:
+async def test_example_value_call_is_not_run_and_the_agent_asks_instead(task: Task) -> None:
     """Without the guard, cancel_order("ord-9") runs and cancels the wrong order."""
     episode = _episode_with_open_order("ord-9")
     traj, client = await _play(
@@ -195,7 +195,7 @@ async def test_example_value_call_is_not_run_and_the_agent_asks_instead(task: Ta
     assert not any("documentation's example" in str(m.get("content")) for m in traj.messages)
 
 
-async def test_example_value_the_user_said_is_run(task: TaskSpec) -> None:
+async def test_example_value_the_user_said_is_run(task: Task) -> None:
     episode = FakeEpisode()
     traj, client = await _play(
         task,
@@ -213,7 +213,7 @@ async def test_example_value_the_user_said_is_run(task: TaskSpec) -> None:
     assert len([r for r in client.requests if r.role == "agent"]) == 2  # no re-ask
 
 
-async def test_example_value_in_the_call_a_refusal_reask_returns_is_caught(task: TaskSpec) -> None:
+async def test_example_value_in_the_call_a_refusal_reask_returns_is_caught(task: Task) -> None:
     """Measured (eval3): the refusal nudge's retry was the example-email call, run unchecked."""
     episode = _episode_with_open_order("ord-9")
     traj, client = await _play(

@@ -10,9 +10,9 @@ from rollout_fakes import TOOLS, FakeEpisode, call, routed  # type: ignore[impor
 from autoforge.llm import TransportError
 from autoforge.rollout.agent import Agent, AgentConfig
 from autoforge.rollout.episode import EpisodeLimits, run_episode
-from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user import LLMUser, ScriptedUser
+from autoforge.tasks.model import Task
 
 
 def make_agent(client: Any, **cfg: Any) -> Agent:
@@ -21,7 +21,7 @@ def make_agent(client: Any, **cfg: Any) -> Agent:
 
 
 async def play(
-    task: TaskSpec,
+    task: Task,
     client: Any,
     user: Any,
     env: FakeEpisode | None = None,
@@ -33,7 +33,7 @@ async def play(
     )
 
 
-async def test_user_stop_success_with_full_record(task: TaskSpec) -> None:
+async def test_user_stop_success_with_full_record(task: Task) -> None:
     client = routed(
         agent=[call("cancel_order", order_id="o1"), "Done: order o1 (total 1,250) is cancelled."],
         user=["Please cancel my order o1.", "Thanks! ###STOP###"],
@@ -56,7 +56,7 @@ async def test_user_stop_success_with_full_record(task: TaskSpec) -> None:
     assert not traj.is_infra_error and traj.success
 
 
-async def test_do_nothing_agent_scores_zero(task: TaskSpec) -> None:
+async def test_do_nothing_agent_scores_zero(task: Task) -> None:
     client = routed(agent=["I cannot help with that."], user=["Cancel o1", "ok ###STOP###"])
     traj = await play(task, client, LLMUser(client, task))
     assert traj.end_reason == EndReason.USER_STOP
@@ -64,7 +64,7 @@ async def test_do_nothing_agent_scores_zero(task: TaskSpec) -> None:
     assert "DB" in traj.reward_reason and "missing required outputs" in traj.reward_reason
 
 
-async def test_agent_stop_token(task: TaskSpec) -> None:
+async def test_agent_stop_token(task: Task) -> None:
     client = routed(agent=["Goodbye ###STOP###"], user=["hi, cancel order o1"])
     traj = await play(task, client, LLMUser(client, task))
     assert traj.end_reason == EndReason.AGENT_STOP
@@ -72,14 +72,14 @@ async def test_agent_stop_token(task: TaskSpec) -> None:
     assert traj.reward == 0.0
 
 
-async def test_transfer_ends_episode(task: TaskSpec) -> None:
+async def test_transfer_ends_episode(task: Task) -> None:
     client = routed(agent=[call("transfer_to_human_agents")], user=["I want a human for my order"])
     traj = await play(task, client, LLMUser(client, task))
     assert traj.end_reason == EndReason.TRANSFER
     assert traj.tool_calls[-1].name == "transfer_to_human_agents"
 
 
-async def test_max_turns(task: TaskSpec) -> None:
+async def test_max_turns(task: Task) -> None:
     client = routed(agent=[call("get_order", order_id="o2")] * 10, user=["look at my order o1"])
     traj = await play(task, client, LLMUser(client, task), limits=EpisodeLimits(max_steps=4))
     assert traj.end_reason == EndReason.MAX_TURNS
@@ -87,7 +87,7 @@ async def test_max_turns(task: TaskSpec) -> None:
     assert traj.reward == 0.0 and "did not finish" in traj.reward_reason
 
 
-async def test_tool_error_budget(task: TaskSpec) -> None:
+async def test_tool_error_budget(task: Task) -> None:
     client = routed(agent=[call("refund_everything")] * 5, user=["refund my order"])
     limits = EpisodeLimits(tool_error_budget=2)
     traj = await play(task, client, LLMUser(client, task), limits=limits)
@@ -96,7 +96,7 @@ async def test_tool_error_budget(task: TaskSpec) -> None:
     assert all(c.error_kind == "unknown_tool" for c in traj.tool_calls)
 
 
-async def test_invalid_json_arguments_are_agent_errors(task: TaskSpec) -> None:
+async def test_invalid_json_arguments_are_agent_errors(task: Task) -> None:
     bad = {
         "role": "assistant",
         "content": None,
@@ -112,7 +112,7 @@ async def test_invalid_json_arguments_are_agent_errors(task: TaskSpec) -> None:
     assert traj.n_tool_errors == 1
 
 
-async def test_llm_failure_is_infra_error_not_zero(task: TaskSpec) -> None:
+async def test_llm_failure_is_infra_error_not_zero(task: Task) -> None:
     errors = [TransportError("down", retryable=True)] * 5
     client = routed(agent=errors, user=["hi, cancel order o1"])
     traj = await play(task, client, LLMUser(client, task))
@@ -122,14 +122,14 @@ async def test_llm_failure_is_infra_error_not_zero(task: TaskSpec) -> None:
     assert not traj.success
 
 
-async def test_environment_crash_is_internal_error(task: TaskSpec) -> None:
+async def test_environment_crash_is_internal_error(task: Task) -> None:
     client = routed(agent=[call("get_order", order_id="o1")], user=["hi, cancel order o1"])
     traj = await play(task, client, LLMUser(client, task), env=FakeEpisode(crash=True))
     assert traj.end_reason == EndReason.INTERNAL_ERROR
     assert traj.is_infra_error and "environment bug" in (traj.infra_error or "")
 
 
-async def test_scripted_user_runs_out(task: TaskSpec) -> None:
+async def test_scripted_user_runs_out(task: Task) -> None:
     client = routed(agent=["What is your order id?", "ok"], user=[])
     user = ScriptedUser(["cancel please", "o1"])
     traj = await play(task, client, user)
@@ -142,7 +142,7 @@ def _thinking_agent_msg(text: str) -> dict[str, Any]:
     return {"role": "assistant", "content": text, "reasoning_content": "secret plan"}
 
 
-async def _thinking_run(task: TaskSpec, keep: bool) -> Any:
+async def _thinking_run(task: Task, keep: bool) -> Any:
     client = routed(
         agent=[_thinking_agent_msg("Which order?"), _thinking_agent_msg("Noted.")],
         user=["<think>I am user, hidden</think>cancel", "o1", "bye ###STOP###"],
@@ -151,14 +151,14 @@ async def _thinking_run(task: TaskSpec, keep: bool) -> Any:
     return client
 
 
-async def test_keep_thinking_keeps_reasoning_in_agent_context(task: TaskSpec) -> None:
+async def test_keep_thinking_keeps_reasoning_in_agent_context(task: Task) -> None:
     client = await _thinking_run(task, keep=True)
     second = [r for r in client.requests if r.role == "agent"][1]
     assistant = [m for m in second.messages if m["role"] == "assistant"]
     assert assistant[-1]["reasoning_content"] == "secret plan"
 
 
-async def test_drop_thinking_and_privacy(task: TaskSpec) -> None:
+async def test_drop_thinking_and_privacy(task: Task) -> None:
     client = await _thinking_run(task, keep=False)
     agent_reqs = [r for r in client.requests if r.role == "agent"]
     assert all("reasoning_content" not in m for m in agent_reqs[1].messages)
@@ -171,14 +171,14 @@ async def test_drop_thinking_and_privacy(task: TaskSpec) -> None:
             assert "hidden" not in text
 
 
-async def test_transcript_keeps_reasoning_even_when_context_drops_it(task: TaskSpec) -> None:
+async def test_transcript_keeps_reasoning_even_when_context_drops_it(task: Task) -> None:
     client = routed(agent=[_thinking_agent_msg("Bye ###STOP###")], user=["hi, cancel order o1"])
     traj = await play(task, client, LLMUser(client, task), keep_thinking=False)
     assert traj.messages[-1]["reasoning_content"] == "secret plan"
     assert "secret" not in " ".join(traj.agent_texts())
 
 
-async def test_protocol_tool_mode(task: TaskSpec) -> None:
+async def test_protocol_tool_mode(task: Task) -> None:
     """The embedded model's action protocol: JSON actions become the same tool calls."""
     client = routed(
         agent=[
@@ -194,7 +194,7 @@ async def test_protocol_tool_mode(task: TaskSpec) -> None:
     assert agent_req.response_format is not None and agent_req.tools is None
 
 
-async def test_broken_state_hash_is_internal_error(task: TaskSpec) -> None:
+async def test_broken_state_hash_is_internal_error(task: Task) -> None:
     class Broken(FakeEpisode):
         def state_hash(self) -> str:
             raise ValueError("unhashable state")

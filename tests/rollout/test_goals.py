@@ -10,7 +10,7 @@ from autoforge.rollout.goals import (
     request_sentences,
     task_goals,
 )
-from autoforge.rollout.task import EvaluationCriteria, GoldAction, TaskSpec
+from autoforge.tasks.model import GoldCall, Task
 
 SCENARIO = (
     "Your goal: You want the agent to (1) add review (book id: B-7; rating: 5); (2) find out "
@@ -20,26 +20,26 @@ SCENARIO = (
 )
 
 
-def bookstore_task(writes: bool | None = True) -> TaskSpec:
+def bookstore_task(writes: bool | None = True) -> Task:
     actions = [
-        GoldAction(
+        GoldCall(
             name="get_order",
             arguments={"order_id": "ORD-4722"},
             writes=None if writes is None else False,
         ),
-        GoldAction(
+        GoldCall(
             name="add_review",
             arguments={"customer_id": "C-1", "book_id": "B-7", "rating": 5},
             writes=writes,
         ),
     ]
-    return TaskSpec(
+    return Task(
         id="t",
         env_id="bookstore",
         scenario=SCENARIO,
-        user_known_facts={"order_id": "ORD-4722", "book_id": "B-7", "rating": "5", "x": "zz"},
+        user_facts={"order_id": "ORD-4722", "book_id": "B-7", "rating": "5", "x": "zz"},
         required_outputs=["4.99"],
-        criteria=EvaluationCriteria(actions=actions),
+        gold_calls=actions,
     )
 
 
@@ -103,16 +103,16 @@ def test_checklist_marks_said_goals() -> None:
 
 def test_only_values_telling_two_calls_of_a_tool_apart_are_required() -> None:
     actions = [
-        GoldAction(name="place_order", arguments={"customer": "C-1", "book": "B-11"}, writes=True),
-        GoldAction(name="place_order", arguments={"customer": "C-1", "book": "B-22"}, writes=True),
-        GoldAction(name="add_review", arguments={"customer": "C-1", "book": "B-11"}, writes=True),
+        GoldCall(name="place_order", arguments={"customer": "C-1", "book": "B-11"}, writes=True),
+        GoldCall(name="place_order", arguments={"customer": "C-1", "book": "B-22"}, writes=True),
+        GoldCall(name="add_review", arguments={"customer": "C-1", "book": "B-11"}, writes=True),
     ]
-    task = TaskSpec(
+    task = Task(
         id="t",
         env_id="bookstore",
         scenario="Order two books and review one.",
-        user_known_facts={"customer_id": "C-1", "first": "B-11", "second": "B-22"},
-        criteria=EvaluationCriteria(actions=actions),
+        user_facts={"customer_id": "C-1", "first": "B-11", "second": "B-22"},
+        gold_calls=actions,
     )
     requests = [g for g in task_goals(task) if g.kind == "request"]
     assert [(g.key, g.values) for g in requests] == [

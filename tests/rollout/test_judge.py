@@ -14,8 +14,8 @@ from autoforge.rollout.judge import (
     nl_assertion_judge,
     verdict_from,
 )
-from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.trajectory import EndReason, Trajectory
+from autoforge.tasks.model import Task
 
 USER_TURNS = ["Hi, I want to cancel order o1.", "My name is Ada Lovelace, zip 19123.", "ok bye"]
 
@@ -77,13 +77,13 @@ def test_premature_stop_needs_a_real_user_stop() -> None:
     assert not verdict_from(met, convo()).user_error
 
 
-def test_judge_prompt_numbers_customer_turns(task: TaskSpec) -> None:
+def test_judge_prompt_numbers_customer_turns(task: Task) -> None:
     body = judge_messages(task, convo())[1]["content"]
     assert "CUSTOMER [2]: My name is Ada Lovelace, zip 19123." in body
     assert "- order_id: o1" in body and "ended by: the customer" in body
 
 
-async def test_judge_user_via_structured_output(task: TaskSpec) -> None:
+async def test_judge_user_via_structured_output(task: Task) -> None:
     answer = {
         "contradictions": [
             {"turn": 2, "quote": "my name is ada lovelace", "against": "order_id"},
@@ -105,7 +105,7 @@ async def test_judge_user_via_structured_output(task: TaskSpec) -> None:
     assert llm_only.rules == ["llm_contradiction"]
 
 
-async def test_meu_hook_keeps_the_code_verdict_when_the_llm_fails(task: TaskSpec) -> None:
+async def test_meu_hook_keeps_the_code_verdict_when_the_llm_fails(task: Task) -> None:
     client = routed(agent=[], user=[], judge=["not json"] * 5)
     traj = convo()
     verdict = await meu_judge(client)(task, traj)

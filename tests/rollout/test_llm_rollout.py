@@ -17,9 +17,9 @@ from autoforge.rollout.agent import AgentConfig
 from autoforge.rollout.episode import EpisodeConfig, EpisodeLimits
 from autoforge.rollout.judge import meu_judge
 from autoforge.rollout.runner import RolloutDeps, bind_environment, rollout_episode
-from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.trajectory import EndReason
 from autoforge.rollout.user import LLMUser, UserConfig
+from autoforge.tasks.model import Task
 
 pytestmark = pytest.mark.llm
 
@@ -46,11 +46,11 @@ def small_config() -> LLMConfig:
     return embedded_config("small", "model-small")
 
 
-CANCEL = TaskSpec(
+CANCEL = Task(
     id="u",
     env_id="bookstore",
     scenario="You ordered ORD-9 by mistake and want it cancelled.",
-    user_known_facts={"order_id": "ORD-9", "email": "ingrid.kallstrom@example.se"},
+    user_facts={"order_id": "ORD-9", "email": "ingrid.kallstrom@example.se"},
 )
 
 
@@ -97,12 +97,12 @@ async def test_embedded_model_episode(small_config: LLMConfig) -> None:
     env = Environment.load(example_path("bookstore"))
     gold = env.episode()
     assert gold.call("cancel_order", {"order_id": "ORD-9", "reason": "ordered_by_mistake"}).ok
-    task = TaskSpec(
+    task = Task(
         id="cancel-ord-9",
         env_id="bookstore",
         scenario="You ordered ORD-9 by mistake and want it cancelled.",
-        user_known_facts={"order_id": "ORD-9", "email": "ingrid.kallstrom@example.se"},
-        gold_state_hash=gold.state_hash(),
+        user_facts={"order_id": "ORD-9", "email": "ingrid.kallstrom@example.se"},
+        final_state_hash=gold.state_hash(),
     )
     client = LLMClient(small_config, cache=False)
     config = EpisodeConfig(agent=AgentConfig(max_tokens=200), limits=EpisodeLimits(max_steps=6))
@@ -121,7 +121,7 @@ async def test_embedded_model_episode(small_config: LLMConfig) -> None:
     assert all(c.name in names or c.error_kind == "unknown_tool" for c in traj.tool_calls)
     assert traj.final_state_hash is not None and traj.reward in (0.0, 1.0)
     if traj.end_reason.is_natural:
-        assert (traj.reward == 1.0) == (traj.final_state_hash == task.gold_state_hash)
+        assert (traj.reward == 1.0) == (traj.final_state_hash == task.final_state_hash)
     else:  # max turns or the tool-error budget: not finished, whatever the state
         assert traj.reward == 0.0 and "did not finish" in traj.reward_reason
     assert all(

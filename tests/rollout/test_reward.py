@@ -7,20 +7,36 @@ from typing import Any
 import pytest
 
 from autoforge.rollout.reward import action_matches, compute_reward, output_found, score_episode
-from autoforge.rollout.task import EnvAssertion, EvaluationCriteria, GoldAction, TaskSpec
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
+from autoforge.tasks.model import (
+    EnvAssertion,
+    EvaluationCriteria,
+    GoldCall,
+    RequiredOutput,
+    Task,
+    UserScenario,
+)
 
 GOLD = "a" * 64
 
 
-def task(outputs: list[str] | None = None, **crit: Any) -> TaskSpec:
-    return TaskSpec(
+def task(
+    outputs: list[str] | None = None,
+    actions: list[GoldCall] | None = None,
+    output_alternatives: dict[str, list[str]] | None = None,
+    **crit: Any,
+) -> Task:
+    alternatives = output_alternatives or {}
+    return Task(
         id="t",
         env_id="e",
-        scenario="s",
-        gold_state_hash=GOLD,
-        required_outputs=outputs or [],
-        criteria=EvaluationCriteria(**crit) if crit else None,
+        scenario=UserScenario(text="s"),
+        final_state_hash=GOLD,
+        required_outputs=[
+            RequiredOutput(text=o, alternatives=alternatives.get(o, [])) for o in outputs or []
+        ],
+        gold_calls=actions or [],
+        criteria=EvaluationCriteria(**crit),
     )
 
 
@@ -85,7 +101,7 @@ def test_do_nothing_agent() -> None:
 
 
 def test_no_gold_hash_is_unscored_not_zero() -> None:
-    t = TaskSpec(id="t", env_id="e", scenario="s")
+    t = Task(id="t", env_id="e", scenario="s")
     info = compute_reward(t, traj("hi"))
     assert info.reward is None and "no gold state hash" in info.reason
 
@@ -109,11 +125,11 @@ def call(name: str, **args: Any) -> ToolCallRecord:
 
 
 def test_action_matching_rule() -> None:
-    gold = GoldAction(name="refund", arguments={"order": "o1", "amount": 5})
+    gold = GoldCall(name="refund", arguments={"order": "o1", "amount": 5})
     assert action_matches(gold, call("refund", order="o1", amount=5))
     assert not action_matches(gold, call("refund", order="o1", amount=6))
     assert not action_matches(gold, call("cancel", order="o1", amount=5))
-    partial = GoldAction(
+    partial = GoldCall(
         name="refund", arguments={"order": "o1", "amount": 5}, compare_args=["order"]
     )
     assert action_matches(partial, call("refund", order="o1", amount=99))
@@ -122,7 +138,7 @@ def test_action_matching_rule() -> None:
 
 
 def test_action_basis() -> None:
-    t = task(reward_basis=["ACTION"], actions=[GoldAction(name="refund", arguments={"o": 1})])
+    t = task(reward_basis=["ACTION"], actions=[GoldCall(name="refund", arguments={"o": 1})])
     assert compute_reward(t, traj(tool_calls=[call("refund", o=1)])).reward == 1.0
     info = compute_reward(t, traj(tool_calls=[call("refund", o=2)]))
     assert info.reward == 0.0 and "refund" in info.reason

@@ -19,11 +19,11 @@ from autoforge.rollout.runner import (
     episode_fn,
     episode_seed,
 )
-from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user import ScriptedUser
+from autoforge.tasks.model import Task
 
-TASKS = [TaskSpec(id=f"t{i}", env_id="e", scenario="s") for i in range(4)]
+TASKS = [Task(id=f"t{i}", env_id="e", scenario="s") for i in range(4)]
 
 
 def ok_traj(task: Any, trial: int, seed: int, reward: float = 1.0) -> Trajectory:

@@ -6,7 +6,6 @@ from rollout_fakes import routed  # type: ignore[import-not-found]
 from test_goals import bookstore_task  # type: ignore[import-not-found]
 
 from autoforge.rollout.goals import conveyed, task_goals
-from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.user import (
     STOP_TOKEN,
     USER_PROMPT_VERSION,
@@ -21,6 +20,7 @@ from autoforge.rollout.user import (
     render_user_turn,
     uses_transcript,
 )
+from autoforge.tasks.model import Task
 
 
 def test_prompts_are_versioned_package_data() -> None:
@@ -57,7 +57,7 @@ def test_turn_templates() -> None:
     assert "Agent: Id?\n\nStill to tell the agent: Give your zip: 19122\nCustomer:" in v3
 
 
-async def test_llm_user_v1_flips_roles_and_detects_stop(task: TaskSpec) -> None:
+async def test_llm_user_v1_flips_roles_and_detects_stop(task: Task) -> None:
     client = routed(agent=[], user=["I want to cancel.", "Great, thanks. ###STOP###"])
     user = LLMUser(client, task, UserConfig(prompt_version="user_v1"), seed=3)
     first = await user.reply("Hi! How can I help?")
@@ -73,7 +73,7 @@ async def test_llm_user_v1_flips_roles_and_detects_stop(task: TaskSpec) -> None:
     assert user.usage.calls == 2 and user.notes == []
 
 
-async def test_llm_user_v2_sends_the_transcript(task: TaskSpec) -> None:
+async def test_llm_user_v2_sends_the_transcript(task: Task) -> None:
     client = routed(agent=[], user=["Customer: I want to cancel o1.", "Great ### STOP ###"])
     user = LLMUser(client, task, seed=3)
     first = await user.reply("Hi! How can I help?")
@@ -89,14 +89,14 @@ async def test_llm_user_v2_sends_the_transcript(task: TaskSpec) -> None:
     assert user.notes == ["turn 0: removed a speaker prefix"]
 
 
-async def test_llm_user_v1_empty_answer_stops(task: TaskSpec) -> None:
+async def test_llm_user_v1_empty_answer_stops(task: Task) -> None:
     client = routed(agent=[], user=["<think>nothing to say</think>"])
     config = UserConfig(prompt_version="user_v1")
     reply = await LLMUser(client, task, config).reply("anything else?")
     assert reply.stop and reply.text == ""
 
 
-async def test_v2_first_turn_refusal_is_asked_again(task: TaskSpec) -> None:
+async def test_v2_first_turn_refusal_is_asked_again(task: Task) -> None:
     client = routed(agent=[], user=["I'm sorry, but I can't assist with that.", "Cancel o1 pls"])
     user = LLMUser(client, task)
     reply = await user.reply("Hi!")
@@ -108,7 +108,7 @@ async def test_v2_first_turn_refusal_is_asked_again(task: TaskSpec) -> None:
 
 async def test_v2_first_turn_falls_back_to_the_tasks_request() -> None:
     scenario = "Your goal: cancel ORD-5\nWhat you ask for: Hi! Please cancel order ORD-5."
-    task = TaskSpec(id="x", env_id="e", scenario=scenario, user_known_facts={"id": "ORD-5"})
+    task = Task(id="x", env_id="e", scenario=scenario, user_facts={"id": "ORD-5"})
     client = routed(agent=[], user=["###STOP###", "Thank you for your assistance."])
     user = LLMUser(client, task)
     reply = await user.reply("Hi!")
@@ -117,13 +117,13 @@ async def test_v2_first_turn_falls_back_to_the_tasks_request() -> None:
     assert "does not state the request" in user.notes[1] and "task's request" in user.notes[1]
 
 
-async def test_v2_first_message_keeps_going_after_a_stop(task: TaskSpec) -> None:
+async def test_v2_first_message_keeps_going_after_a_stop(task: Task) -> None:
     client = routed(agent=[], user=["Cancel order o1 please. ###STOP###"])
     reply = await LLMUser(client, task).reply("Hi!")
     assert (reply.text, reply.stop) == ("Cancel order o1 please.", False)
 
 
-async def test_v2_echo_is_asked_again_then_bare_stop_after_question(task: TaskSpec) -> None:
+async def test_v2_echo_is_asked_again_then_bare_stop_after_question(task: Task) -> None:
     client = routed(
         agent=[],
         user=["cancel o1", "What is your phone number?", "I don't know it.", "###STOP###"],
@@ -195,7 +195,7 @@ async def test_faulty_user_p_zero_is_transparent_and_seeded() -> None:
     assert await run(11) == await run(11)
 
 
-async def test_v2_refusal_twice_later_gives_up(task: TaskSpec) -> None:
+async def test_v2_refusal_twice_later_gives_up(task: Task) -> None:
     refusal = "I'm sorry, but I can't assist with that."
     client = routed(agent=[], user=["cancel order o1", refusal, "Agent: " + refusal])
     user = LLMUser(client, task)
@@ -205,7 +205,7 @@ async def test_v2_refusal_twice_later_gives_up(task: TaskSpec) -> None:
     assert "gave up" in user.notes[-1]
 
 
-async def test_v2_echo_twice_gives_up_and_an_echo_that_stops_stops(task: TaskSpec) -> None:
+async def test_v2_echo_twice_gives_up_and_an_echo_that_stops_stops(task: Task) -> None:
     said = "I'm sorry, but I can't cancel this order. It has already been shipped."
     client = routed(agent=[], user=["cancel order o1", said, said, f"{said} ###STOP##"])
     user = LLMUser(client, task)
@@ -217,7 +217,7 @@ async def test_v2_echo_twice_gives_up_and_an_echo_that_stops_stops(task: TaskSpe
     assert last.stop and len(client.requests) == 4
 
 
-async def test_v2_invented_value_is_asked_again_then_not_known(task: TaskSpec) -> None:
+async def test_v2_invented_value_is_asked_again_then_not_known(task: Task) -> None:
     client = routed(agent=[], user=["cancel order o1", "It was $15.", "About $16."])
     user = LLMUser(client, task)
     await user.reply("Hi!")
@@ -286,7 +286,7 @@ async def test_faulty_user_drops_a_goal_from_every_message() -> None:
     request = f"Please add review (book id: B-7; rating: 5). {QUESTION}"
     inner = ScriptedUser([request, "It is B-7 and rating 5, and please add the review.", "ok"])
     goals = task_goals(task)
-    user = FaultyUser(inner, task.user_known_facts, p=1.0, seed=0, goals=goals,
+    user = FaultyUser(inner, task.known_facts(), p=1.0, seed=0, goals=goals,
                       kinds=["drop_goal"])  # fmt: skip
     first = await user.reply("Hi")
     second = await user.reply("Details?")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rollout_fakes import routed  # type: ignore[import-not-found]
 
-from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.user import LLMUser, UserConfig, uses_choices
 from autoforge.rollout.user_choice import compose, rule_choice, rule_done
+from autoforge.tasks.model import Task
 
 FACTS = {"order_id": "ORD-9", "email": "a.b@example.se", "book_id": "B-1", "rating": "3"}
 CHOICE = UserConfig(prompt_version="user_choice_v1")
@@ -45,7 +45,7 @@ def test_rule_done_and_compose() -> None:
 
 async def test_choice_user_plays_a_whole_chat() -> None:
     scenario = "Your goal: cancel ORD-9\nWhat you ask for: Hi! Please cancel order ORD-9."
-    task = TaskSpec(id="c", env_id="e", scenario=scenario, user_known_facts=FACTS)
+    task = Task(id="c", env_id="e", scenario=scenario, user_facts=FACTS)
     client = routed(agent=[], user=[{"request_done": False}])
     user = LLMUser(client, task, CHOICE)
     assert uses_choices("user_choice_v1") and not uses_choices("user_v2")

@@ -16,8 +16,8 @@ from autoforge.rollout.runner import (
     bind_environment,
     episode_fn,
 )
-from autoforge.rollout.task import TaskSpec
 from autoforge.rollout.user import ScriptedUser
+from autoforge.tasks.model import Task
 
 
 @pytest.fixture(scope="module")
@@ -45,14 +45,14 @@ def cancel_call() -> dict[str, object]:
 async def test_episode_over_the_bookstore_runtime(bookstore, tmp_path) -> None:  # type: ignore[no-untyped-def]
     gold = bookstore.episode()
     assert gold.call("cancel_order", {"order_id": "ORD-9", "reason": "ordered_by_mistake"}).ok
-    task = TaskSpec(
+    task = Task(
         id="cancel-ord-9",
         env_id="bookstore",
         scenario="Cancel order ORD-9, you ordered it by mistake.",
-        user_known_facts={"order_id": "ORD-9"},
-        gold_state_hash=gold.state_hash(),
+        user_facts={"order_id": "ORD-9"},
+        final_state_hash=gold.state_hash(),
     )
-    assert task.gold_state_hash != bookstore.episode().state_hash()
+    assert task.final_state_hash != bookstore.episode().state_hash()
     client = routed(agent=[cancel_call(), "Your order ORD-9 is cancelled."], user=[])
     deps = RolloutDeps(
         client=client,
@@ -63,7 +63,7 @@ async def test_episode_over_the_bookstore_runtime(bookstore, tmp_path) -> None: 
     runner = Runner(fn, checkpoint=tmp_path / "t.jsonl", progress=False)
     [traj] = await runner.run([task], trials=1)
     assert traj.reward == 1.0, traj.reward_reason
-    assert traj.tool_calls[0].ok and traj.final_state_hash == task.gold_state_hash
+    assert traj.tool_calls[0].ok and traj.final_state_hash == task.final_state_hash
     agent_request = next(r for r in client.requests if r.role == "agent")
     assert {t["function"]["name"] for t in agent_request.tools or []} >= {"cancel_order"}
     assert agent_request.messages[0]["content"] == bookstore.spec.policy

@@ -13,7 +13,6 @@ import pytest
 
 from autoforge.examples import example_path
 from autoforge.serve.service import EnvService, Limits
-from autoforge.serve.tasks import ServedTask, from_task
 from autoforge.tasks.blueprint import Blueprint
 from autoforge.tasks.model import RequiredOutput, Task, UserScenario
 
@@ -71,12 +70,12 @@ def bookstore_tasks(bookstore_env: Any, sequences: list[list[Call]]) -> list[Tas
 
 
 @pytest.fixture(scope="session")
-def served_tasks(bookstore_tasks: list[Task]) -> list[ServedTask]:
-    return [from_task(t) for t in bookstore_tasks]
+def served_tasks(bookstore_tasks: list[Task]) -> list[Task]:
+    return bookstore_tasks
 
 
 @pytest.fixture
-def make_service(bookstore_env: Any, served_tasks: list[ServedTask]) -> Callable[..., EnvService]:
+def make_service(bookstore_env: Any, served_tasks: list[Task]) -> Callable[..., EnvService]:
     def make(max_sessions: int = 256, idle_timeout_s: float = 600.0) -> EnvService:
         return EnvService(bookstore_env, served_tasks, limits=Limits(max_sessions, idle_timeout_s))
 

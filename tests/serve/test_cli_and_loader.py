@@ -19,7 +19,7 @@ from autoforge.errors import UserError
 from autoforge.examples import example_path
 from autoforge.serve.auth import check_bind, is_loopback
 from autoforge.serve.loader import load_service
-from autoforge.serve.tasks import load_tasks
+from autoforge.tasks import read_tasks
 
 
 def _cli(*args: str) -> Any:
@@ -100,13 +100,13 @@ def test_bad_task_lines_name_the_line(tmp_path: Path, tasks_file: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(lines[0] + "\n{not json\n")
     with pytest.raises(UserError, match=r"bad.jsonl:2: not JSON"):
-        load_tasks(bad)
+        read_tasks(bad)
     bad.write_text(lines[0] + "\n" + '{"id": "x"}\n')
     with pytest.raises(UserError, match=r"bad.jsonl:2: env_id"):
-        load_tasks(bad)
+        read_tasks(bad)
     partial = tmp_path / "partial.jsonl"
     partial.write_text(lines[0] + "\n" + lines[1][:40])  # an interrupted write
-    assert [t.id for t in load_tasks(partial)] == ["order"]
+    assert [t.id for t in read_tasks(partial)] == ["order"]
 
 
 def test_tau_style_task_specs_are_served(tmp_path: Path) -> None:
@@ -115,8 +115,9 @@ def test_tau_style_task_specs_are_served(tmp_path: Path) -> None:
         '{"id": "t1", "env_id": "bookstore", "scenario": "Find B-204.", '
         '"gold_state_hash": null, "required_outputs": ["Orbitfall"]}\n'
     )
-    (task,) = load_tasks(spec)
-    assert (task.question, task.spec.required_outputs, task.initial_state) == (
+    (task,) = read_tasks(spec)
+    outputs = [o.text for o in task.required_outputs]
+    assert (task.scenario.opening(), outputs, task.initial_state) == (
         "Find B-204.", ["Orbitfall"], None,
     )  # fmt: skip
 

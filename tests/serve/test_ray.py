@@ -28,12 +28,12 @@ from autoforge.rollout import (  # noqa: E402
     RolloutDeps,
     Runner,
     ScriptedUser,
-    TaskSpec,
     Trajectory,
     bind_environment,
     episode_fn,
 )
 from autoforge.rollout.ray_executor import RayExecutor, make_executor  # noqa: E402
+from autoforge.tasks import Task  # noqa: E402
 
 BOOKS = ["B-201", "B-204", "B-206", "B-209", "B-999"]
 PENDING = ["ORD-8", "ORD-9", "ORD-10"]
@@ -75,12 +75,14 @@ def scripted_worker() -> Any:
     deps = RolloutDeps(
         client=SeededAgent(),
         env_factory=lambda task: bind_environment(env, task),
-        user_factory=lambda task, seed: ScriptedUser([task.scenario, "Thanks! ###STOP###"]),
+        user_factory=lambda task, seed: ScriptedUser(
+            [task.scenario.as_text(), "Thanks! ###STOP###"]
+        ),
     )
     return episode_fn(EpisodeConfig(), deps)
 
 
-def _tasks() -> list[TaskSpec]:
+def _tasks() -> list[Task]:
     from autoforge.env import Environment
 
     env = Environment.load(example_path("bookstore"))
@@ -89,19 +91,19 @@ def _tasks() -> list[TaskSpec]:
         episode = env.episode()
         episode.call("cancel_order", {"order_id": order, "reason": "other"})
         tasks.append(
-            TaskSpec(
+            Task(
                 id=f"cancel-{order}",
                 env_id="bookstore",
                 scenario=f"Please cancel {order}.",
-                gold_state_hash=episode.state_hash(),
+                final_state_hash=episode.state_hash(),
             )
         )
     tasks.append(
-        TaskSpec(
+        Task(
             id="browse",
             env_id="bookstore",
             scenario="Just browsing.",
-            gold_state_hash=env.episode().state_hash(),
+            final_state_hash=env.episode().state_hash(),
         )
     )
     return tasks

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from autoforge.rollout.task import from_task_model
 from autoforge.tasks.identity import user_identity
 from autoforge.tasks.model import GoldCall
 
@@ -40,4 +39,4 @@ def test_generated_tasks_give_the_user_their_identity_not_the_request(bookstore_
         email = task.initial_state["customers"][order["customer_id"]]["email"]
         assert task.user_identity["email"] == email
         assert email not in task.scenario.question  # known to the user, not in the request
-        assert from_task_model(task).user_known_facts["email"] == email
+        assert task.known_facts()["email"] == email

@@ -28,12 +28,12 @@ from datasets import Dataset
 from autoforge.adapters.forged import agent_messages, load_forged
 from autoforge.errors import UserError
 from autoforge.rollout.episode import OPENING
-from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.user import SimulatedUser
 from autoforge.serve.errors import ServeError
 from autoforge.serve.service import EnvService
+from autoforge.tasks.model import Task
 
-UserFactory = Callable[[RolloutTask, int], SimulatedUser]
+UserFactory = Callable[[Task, int], SimulatedUser]
 USERS = ("scripted", "llm")
 _STATE_KEY = "autoforge"
 
@@ -43,7 +43,7 @@ def task_dataset(service: EnvService) -> Dataset:
     rows = []
     for task_id in service.tasks.ids():
         task = service.tasks.get(task_id)
-        prompt = [{"role": "user", "content": task.question}]
+        prompt = [{"role": "user", "content": task.scenario.opening()}]
         if service.policy:
             prompt.insert(0, {"role": "system", "content": service.policy})
         rows.append({"prompt": prompt, "answer": "", "info": {"task_id": task_id}})
@@ -107,7 +107,7 @@ class ForgedToolEnv(vf.MultiTurnEnv):
         opened = self.service.open_episode(task_id)
         state[_STATE_KEY] = {"episode_id": opened["episode_id"], "task_id": task_id}
         seed = int(state.get("example_id") or 0)
-        user = self._live[state["trajectory_id"]] = self.users(task.spec, seed)
+        user = self._live[state["trajectory_id"]] = self.users(task, seed)
         first = await user.reply(OPENING)
         if first.text:
             state["prompt"] = [*state["prompt"][:-1], {"role": "user", "content": first.text}]

@@ -3,7 +3,7 @@
 ```python
 from autoforge.bench import evaluate, load_domain, GoldReplayer
 report = evaluate(trajectories)          # EvalReport: pass_hat_k {k: value}, n_infra_errors, ...
-dom = load_domain("../shared/benchmarks/tau2-bench/retail")   # tasks as rollout TaskSpecs
+dom = load_domain("../shared/benchmarks/tau2-bench/retail")   # tasks as autoforge Tasks
 ```
 """
 

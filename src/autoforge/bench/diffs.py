@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autoforge.env import Environment, Episode, diff_states
-from autoforge.rollout.task import RolloutTask, task_criteria
 from autoforge.rollout.trajectory import Trajectory
+from autoforge.tasks.model import Task
 
 MAX_OPS = 200
 
@@ -73,7 +73,7 @@ def compare_to_gold(final: Episode, gold: Episode) -> list[dict[str, Any]]:
 
 
 def _replay(
-    env: Environment, task: RolloutTask, calls: Iterable[tuple[str, dict[str, Any]]]
+    env: Environment, task: Task, calls: Iterable[tuple[str, dict[str, Any]]]
 ) -> Episode:
     ep = env.episode(state=task.initial_state)
     for name, arguments in calls:
@@ -82,7 +82,7 @@ def _replay(
 
 
 def episode_diff(
-    env: Environment, task: RolloutTask, traj: Trajectory, limit: int = MAX_OPS
+    env: Environment, task: Task, traj: Trajectory, limit: int = MAX_OPS
 ) -> EpisodeDiff:
     """Rebuild the episode's final state (and S*) in ``env`` and compare them."""
     out = EpisodeDiff()
@@ -98,14 +98,14 @@ def episode_diff(
     if not out.hash_matches:
         out.note = "replaying the agent's calls did not reproduce the recorded final state"
     out.changes = final.diff()
-    gold_actions = [a for a in task_criteria(task).actions if a.requestor != "user"]
+    gold_actions = [a for a in task.gold_calls if a.requestor != "user"]
     if gold_actions:
         gold = _replay(env, task, [(a.name, dict(a.arguments)) for a in gold_actions])
         out.gold_known = True
-        if task.gold_state_hash is not None:
-            out.gold_matches_task = gold.state_hash() == task.gold_state_hash
+        if task.final_state_hash is not None:
+            out.gold_matches_task = gold.state_hash() == task.final_state_hash
         out.vs_gold = compare_to_gold(final, gold)
-    elif task.gold_state_hash is not None:
+    elif task.final_state_hash is not None:
         out.note = out.note or "the task has an S* hash but no gold calls to rebuild S* from"
     out.truncated = len(out.changes) > limit or len(out.vs_gold) > limit
     out.changes, out.vs_gold = out.changes[:limit], out.vs_gold[:limit]

@@ -36,8 +36,8 @@ from autoforge.rollout.runner import (
     bind_environment,
     rollout_episode,
 )
-from autoforge.rollout.task import RolloutTask, TaskSpec
 from autoforge.rollout.trajectory import Trajectory
+from autoforge.tasks.model import Task
 
 CHECKPOINT = "trajectories.jsonl"
 CONFIG_FILE = "eval_config.json"
@@ -105,7 +105,7 @@ class EvalWorker:
         self.client = make_client(s.llm) if needs_llm else None
         meu, nl = self._judges()
 
-        async def fn(task: RolloutTask, trial: int, seed: int) -> Trajectory:
+        async def fn(task: Task, trial: int, seed: int) -> Trajectory:
             agent = OracleClient(task) if s.agent == "oracle" else self.client
             deps = RolloutDeps(
                 client=RoutedClient({"agent": agent}, default=self.client or agent),
@@ -296,7 +296,7 @@ def check_resumable(out_dir: Path, settings: EvalSettings, restart: bool) -> Non
 
 async def run_trials(
     settings: EvalSettings,
-    tasks: Sequence[TaskSpec],
+    tasks: Sequence[Task],
     out_dir: Path,
     *,
     trials: int,
@@ -323,7 +323,7 @@ async def run_trials(
     return trajs, runner.stats.total
 
 
-async def _unused(task: RolloutTask, trial: int, seed: int) -> Trajectory:
+async def _unused(task: Task, trial: int, seed: int) -> Trajectory:
     raise RuntimeError("episodes run on the executor's workers, not on the driver")
 
 

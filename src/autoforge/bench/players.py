@@ -2,7 +2,7 @@
 plus a client that routes each role to its own player.
 
 - :class:`OracleClient` answers the ``agent`` role for one task: it asks for the user's
-  details once, then makes the task's gold calls one per step (``criteria.actions``: the gold
+  details once, then makes the task's gold calls one per step (``task.gold_calls``: the gold
   calls of a synthesized task, the gold actions of a benchmark task), then says the required
   outputs. ``autoforge eval --agent oracle`` with it should reach pass^k = 1 on every task whose
   gold is reproducible; anything less points at the environment or the tasks, not at an agent.
@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from autoforge.llm.types import ChatResponse
-from autoforge.rollout.task import RolloutTask, task_criteria
 from autoforge.rollout.user import STOP_TOKEN, ScriptedUser
+from autoforge.tasks.model import Task
 
 ASK_DETAILS = "Sure, I can help with that. Could you give me the details I need (ids, names)?"
 DONE_FOLLOW_UP = "Is there anything else I can help you with?"
@@ -48,10 +48,10 @@ def closing_text(outputs: list[str]) -> str:
 class OracleClient:
     """The gold agent of one task, speaking the LLM client's ``chat`` interface (no model)."""
 
-    def __init__(self, task: RolloutTask, *, ask_first: bool = True) -> None:
-        crit = task_criteria(task)
-        self.calls = [(a.name, dict(a.arguments)) for a in crit.actions if a.requestor != "user"]
-        self.outputs = list(task.required_outputs)
+    def __init__(self, task: Task, *, ask_first: bool = True) -> None:
+        gold = task.gold_calls
+        self.calls = [(a.name, dict(a.arguments)) for a in gold if a.requestor != "user"]
+        self.outputs = [o.text for o in task.required_outputs]
         self.phase = 0 if ask_first else 1
         self.next_call = 0
         self.closed = False
@@ -73,10 +73,10 @@ class OracleClient:
         return ChatResponse(message=self._next(), role="agent", purpose=str(kwargs["purpose"]))
 
 
-def scripted_user(task: RolloutTask, seed: int = 0) -> ScriptedUser:
+def scripted_user(task: Task, seed: int = 0) -> ScriptedUser:
     """A user that asks, gives every known fact when asked, then thanks and stops."""
-    facts = "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in task.user_known_facts.items())
-    request = _request_text(task.scenario)
+    facts = "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in task.known_facts().items())
+    request = _request_text(task.scenario.as_text())
     turns = [request, f"Sure. {facts}." if facts else "I have no other details."]
     turns.append(f"Thank you, that is all. {STOP_TOKEN}")
     return ScriptedUser(turns)

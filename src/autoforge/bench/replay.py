@@ -21,8 +21,8 @@ from typing import Any
 
 from autoforge.bench.statehash import apply_diff
 from autoforge.bench.tau import BenchDomain, ReplayRecord
-from autoforge.rollout.task import EnvAssertion, GoldAction, TaskSpec
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
+from autoforge.tasks.model import EnvAssertion, GoldCall, Task
 
 _NUMBER = re.compile(r"^-?\d{4,}(\.\d+)?$")
 NOOP_REPLY = "I'm sorry, I cannot help with that."
@@ -63,14 +63,14 @@ class GoldReplayer:
             user = self.domain.hasher.hash(user_state)
         return final, user, "computed"
 
-    def _trajectory(self, task: TaskSpec, record: ReplayRecord) -> Trajectory:
+    def _trajectory(self, task: Task, record: ReplayRecord) -> Trajectory:
         return Trajectory(
             task_id=task.id,
             env_id=task.env_id,
             domain=task.domain,
             messages=[
                 {"role": "system", "content": self.domain.policy},
-                {"role": "user", "content": task.scenario},
+                {"role": "user", "content": task.scenario.as_text()},
             ],
             end_reason=EndReason.USER_STOP,
             meta={"replay_of": record.task_id},
@@ -83,12 +83,12 @@ class GoldReplayer:
         final, user, source = self.final_hashes(record)
         traj.final_state_hash, traj.final_user_state_hash = final, user
         traj.meta["hash_source"] = source
-        actions = task.criteria.actions if task.criteria else []
+        actions = task.gold_calls
         for step, result in enumerate(record.action_results):
             call = _tool_call(step, result, _gold_action(actions, step, result))
             traj.tool_calls.append(call)
             traj.messages.extend(_call_messages(call))
-        said = [say_output(o) for o in task.required_outputs]
+        said = [say_output(o.text) for o in task.required_outputs]
         closing = "Done." + ("" if not said else " To confirm: " + "; ".join(said) + ".")
         traj.messages.append({"role": "assistant", "content": closing})
         return traj
@@ -109,7 +109,7 @@ class GoldReplayer:
         return traj
 
 
-def _gold_action(actions: list[GoldAction], step: int, result: dict[str, Any]) -> GoldAction | None:
+def _gold_action(actions: list[GoldCall], step: int, result: dict[str, Any]) -> GoldCall | None:
     action_id = result.get("action_id")
     if action_id is not None:
         return next((a for a in actions if a.action_id == action_id), None)
@@ -118,7 +118,7 @@ def _gold_action(actions: list[GoldAction], step: int, result: dict[str, Any]) -
     return None
 
 
-def _tool_call(step: int, result: dict[str, Any], action: GoldAction | None) -> ToolCallRecord:
+def _tool_call(step: int, result: dict[str, Any], action: GoldCall | None) -> ToolCallRecord:
     return ToolCallRecord(
         step=step,
         call_id=f"gold_{step}",

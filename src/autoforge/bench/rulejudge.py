@@ -30,9 +30,9 @@ from autoforge.rollout.judge import (
     apply_verdict,
     verdict_from,
 )
-from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.thinking import visible_text
 from autoforge.rollout.trajectory import EndReason, Trajectory
+from autoforge.tasks.model import Task
 
 _TOKEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#?[A-Za-z]*[\w-]*\d[\w-]*")
 MIN_TOKEN = 3
@@ -123,10 +123,10 @@ def _stop(traj: Trajectory) -> StopClaim:
     return StopClaim(stopped=True, reason="premature" if asked else "goal_met")
 
 
-def rule_extraction(task: RolloutTask, traj: Trajectory) -> JudgeExtraction:
+def rule_extraction(task: Task, traj: Trajectory) -> JudgeExtraction:
     """The claims the rules find in the user's messages, and how the user stopped."""
-    facts = fact_values(task.user_known_facts)
-    corpus = [task.scenario.lower(), *(v.lower() for v in facts.values())]
+    facts = fact_values(task.known_facts())
+    corpus = [task.scenario.as_text().lower(), *(v.lower() for v in facts.values())]
     claims: list[UserClaim] = []
     turn = 0
     for message in traj.messages:
@@ -139,7 +139,7 @@ def rule_extraction(task: RolloutTask, traj: Trajectory) -> JudgeExtraction:
     return JudgeExtraction(claims=claims, stop=_stop(traj))
 
 
-def rule_judge(task: RolloutTask, traj: Trajectory, *, apply: bool = True) -> JudgeVerdict:
+def rule_judge(task: Task, traj: Trajectory, *, apply: bool = True) -> JudgeVerdict:
     """The rule-based verdict (stored on ``traj`` unless ``apply=False``)."""
     verdict = verdict_from(rule_extraction(task, traj), traj)
     if apply:
@@ -147,6 +147,6 @@ def rule_judge(task: RolloutTask, traj: Trajectory, *, apply: bool = True) -> Ju
     return verdict
 
 
-async def rule_judge_hook(task: RolloutTask, traj: Trajectory) -> JudgeVerdict:
+async def rule_judge_hook(task: Task, traj: Trajectory) -> JudgeVerdict:
     """:func:`rule_judge` as a ``RolloutDeps.meu_judge`` hook."""
     return rule_judge(task, traj)

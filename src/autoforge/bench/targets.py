@@ -1,10 +1,10 @@
-"""What an evaluation runs on: the environment and its tasks, as rollout tasks.
+"""What an evaluation runs on: the environment and its tasks (:class:`~autoforge.tasks.model.Task`).
 
 Two sources:
 
-- a ``tasks.jsonl`` (synthesized :class:`~autoforge.tasks.model.Task` lines, or
-  :class:`~autoforge.rollout.task.TaskSpec` lines) beside an environment or run directory,
-  found as ``autoforge serve`` finds it (:meth:`autoforge.env.EnvDir.resolve`);
+- a ``tasks.jsonl`` (:class:`~autoforge.tasks.model.Task` lines, read with
+  :func:`~autoforge.tasks.model.read_tasks`) beside an environment or run directory, found
+  as ``autoforge serve`` finds it (:meth:`autoforge.env.EnvDir.resolve`);
 - a tau-bench / tau2-bench domain directory (``--bench``), run in an environment synthesized
   for that domain: the benchmark's ``db.json`` becomes the initial state, and S* is the state
   the task's gold actions reach *in this environment* (the synthesized state cannot reproduce
@@ -13,8 +13,8 @@ Two sources:
   environment lacks. The user-side database of tau2 is not modelled, so its hash is not
   checked; environment assertions cannot be evaluated here (their reward stays unscored).
 
-Either way each task's gold calls travel in ``criteria.actions``, so the viewer can rebuild S*
-and the oracle agent can replay them.
+Either way each task's gold calls travel in ``gold_calls``, so the viewer can rebuild S* and the
+oracle agent can replay them.
 """
 
 from __future__ import annotations
@@ -24,12 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from autoforge.env import EnvDir, Environment
 from autoforge.errors import UserError
-from autoforge.rollout.task import GoldAction, TaskSpec, from_task_model, task_criteria
-from autoforge.tasks.model import Task
+from autoforge.tasks.model import Task, read_tasks
 
 
 @dataclass
@@ -38,52 +35,10 @@ class EvalTarget:
 
     env: Environment
     env_dir: Path
-    tasks: list[TaskSpec]
+    tasks: list[Task]
     tasks_source: str
     bench_dir: Path | None = None
     skipped: dict[str, str] = field(default_factory=dict)
-
-
-def task_spec_of(task: Task) -> TaskSpec:
-    """A synthesized task as a :class:`TaskSpec` whose criteria carry its gold calls."""
-    spec = from_task_model(task)
-    crit = task_criteria(spec)
-    actions = [
-        GoldAction(name=c.name, arguments=dict(c.arguments), writes=c.writes)
-        for c in task.gold_calls
-    ]
-    return spec.model_copy(update={"criteria": crit.model_copy(update={"actions": actions})})
-
-
-def parse_task_line(obj: dict[str, Any]) -> TaskSpec:
-    """One ``tasks.jsonl`` object: a synthesized ``Task`` (it has a blueprint) or a TaskSpec."""
-    if "blueprint" in obj:
-        return task_spec_of(Task.model_validate(obj))
-    return TaskSpec.model_validate(obj)
-
-
-def read_tasks(path: Path) -> list[TaskSpec]:
-    """Every task of a JSONL file; ``UserError`` naming the bad line. A torn last line (no
-    newline: an interrupted append) is ignored, as ``TaskSet`` does."""
-    if not path.is_file():
-        raise UserError(f"tasks file not found: {path}")
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    if not text.endswith("\n"):
-        lines = lines[:-1]
-    tasks: list[TaskSpec] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            tasks.append(parse_task_line(json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise UserError(f"{path}:{number}: not JSON: {exc.msg}") from None
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise UserError(f"{path}:{number}: {where}: {first['msg']}") from None
-    return tasks
 
 
 def load_env(env_dir: Path, bench_dir: Path | None = None) -> Environment:
@@ -100,8 +55,8 @@ def load_env(env_dir: Path, bench_dir: Path | None = None) -> Environment:
     return env.with_initial_state(state)
 
 
-def _skip_reason(env: Environment, raw: dict[str, Any], task: TaskSpec) -> str | None:
-    actions = task_criteria(task).actions
+def _skip_reason(env: Environment, raw: dict[str, Any], task: Task) -> str | None:
+    actions = task.gold_calls
     if raw.get("initial_state"):
         return "task has its own initial state"
     if any(a.requestor == "user" for a in actions):
@@ -112,21 +67,21 @@ def _skip_reason(env: Environment, raw: dict[str, Any], task: TaskSpec) -> str |
     return None
 
 
-def bind_bench_task(env: Environment, task: TaskSpec) -> TaskSpec:
+def bind_bench_task(env: Environment, task: Task) -> Task:
     """``task`` with S* = the state its gold actions reach in ``env`` (user DB not checked)."""
     ep = env.episode()
-    for action in task_criteria(task).actions:
+    for action in task.gold_calls:
         ep.call(action.name, action.arguments)
-    crit = task_criteria(task).model_copy(update={"gold_user_state_hash": None})
-    return task.model_copy(update={"gold_state_hash": ep.state_hash(), "criteria": crit})
+    crit = task.criteria.model_copy(update={"gold_user_state_hash": None})
+    return task.model_copy(update={"final_state_hash": ep.state_hash(), "criteria": crit})
 
 
-def bench_tasks(env: Environment, bench_dir: Path) -> tuple[list[TaskSpec], dict[str, str]]:
+def bench_tasks(env: Environment, bench_dir: Path) -> tuple[list[Task], dict[str, str]]:
     """The domain's tasks bound to ``env``, and the skipped ones with their reasons."""
     from autoforge.bench.tau import load_domain
 
     domain = load_domain(bench_dir, with_replay=False)
-    tasks: list[TaskSpec] = []
+    tasks: list[Task] = []
     skipped: dict[str, str] = {}
     for task in domain.tasks:
         reason = _skip_reason(env, domain.raw_tasks[task.id], task)

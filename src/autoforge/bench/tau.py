@@ -1,4 +1,4 @@
-"""Adapter for tau-bench and tau2-bench domains: their tasks as rollout tasks, their data and
+"""Adapter for tau-bench and tau2-bench domains: their tasks as autoforge ``Task``s, their data and
 gold-replay records, with the benchmark's own hash reproduced.
 
 A domain directory (``tau-bench/retail``, ``tau2-bench/airline``, ...) holds ``tasks.json``,
@@ -18,7 +18,14 @@ from typing import Any, Literal
 
 from autoforge.bench.statehash import CachedStateHasher, HashKind
 from autoforge.errors import UserError
-from autoforge.rollout.task import EnvAssertion, EvaluationCriteria, GoldAction, TaskSpec
+from autoforge.tasks.model import (
+    EnvAssertion,
+    EvaluationCriteria,
+    GoldCall,
+    RequiredOutput,
+    Task,
+    UserScenario,
+)
 
 Family = Literal["tau-bench", "tau2-bench"]
 
@@ -78,7 +85,7 @@ class BenchDomain:
     user_db: dict[str, Any] | None
     policy: str
     tools: list[dict[str, Any]]
-    tasks: list[TaskSpec] = field(default_factory=list)
+    tasks: list[Task] = field(default_factory=list)
     raw_tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
     replay: dict[str, ReplayRecord] = field(default_factory=dict)
     hasher: CachedStateHasher = field(init=False)
@@ -91,7 +98,7 @@ class BenchDomain:
         """``family/name``, e.g. ``tau2-bench/retail``."""
         return f"{self.family}/{self.name}"
 
-    def task(self, task_id: str) -> TaskSpec:
+    def task(self, task_id: str) -> Task:
         """The task with this id; ``KeyError`` otherwise."""
         for task in self.tasks:
             if task.id == task_id:
@@ -122,42 +129,41 @@ def _tau2_scenario(raw: dict[str, Any]) -> tuple[str, dict[str, str]]:
     return scenario, _facts_from_lines(instructions.get("known_info"))
 
 
-def tau_task(domain: str, raw: dict[str, Any], record: ReplayRecord | None) -> TaskSpec:
-    """A tau-bench task as a :class:`TaskSpec` (reward: DB hash + outputs)."""
-    actions = [
-        GoldAction(name=a["name"], arguments=a.get("arguments") or {}) for a in raw["actions"]
-    ]
-    return TaskSpec(
+def tau_task(domain: str, raw: dict[str, Any], record: ReplayRecord | None) -> Task:
+    """A tau-bench task as a :class:`Task` (reward: DB hash + outputs)."""
+    actions = [GoldCall(name=a["name"], arguments=a.get("arguments") or {}) for a in raw["actions"]]
+    return Task(
         id=str(raw["id"]),
         env_id=f"tau-bench/{domain}",
         domain=domain,
-        scenario=str(raw.get("user_instruction", "")),
-        user_known_facts={"user_id": str(raw["user_id"])} if raw.get("user_id") else {},
-        gold_state_hash=record.gold_hash if record else None,
-        required_outputs=[str(o) for o in raw.get("outputs") or []],
-        criteria=EvaluationCriteria(reward_basis=["DB", "COMMUNICATE"], actions=actions),
+        scenario=UserScenario(text=str(raw.get("user_instruction", ""))),
+        user_facts={"user_id": str(raw["user_id"])} if raw.get("user_id") else {},
+        final_state_hash=record.gold_hash if record else None,
+        gold_calls=actions,
+        required_outputs=[RequiredOutput(text=str(o)) for o in raw.get("outputs") or []],
+        criteria=EvaluationCriteria(reward_basis=["DB", "COMMUNICATE"]),
     )
 
 
-def tau2_task(domain: str, raw: dict[str, Any], record: ReplayRecord | None) -> TaskSpec:
-    """A tau2-bench task as a :class:`TaskSpec`, keeping its ``reward_basis``."""
+def tau2_task(domain: str, raw: dict[str, Any], record: ReplayRecord | None) -> Task:
+    """A tau2-bench task as a :class:`Task`, keeping its ``reward_basis``."""
     crit = raw.get("evaluation_criteria") or {}
     scenario, facts = _tau2_scenario(raw)
     criteria = EvaluationCriteria(
         reward_basis=list(crit.get("reward_basis") or raw.get("reward_basis") or ["DB"]),
-        actions=[GoldAction.model_validate(a) for a in crit.get("actions") or []],
         env_assertions=[EnvAssertion.model_validate(a) for a in crit.get("env_assertions") or []],
         nl_assertions=[str(a) for a in crit.get("nl_assertions") or []],
         gold_user_state_hash=record.gold_user_hash if record else None,
     )
-    return TaskSpec(
+    return Task(
         id=str(raw["id"]),
         env_id=f"tau2-bench/{domain}",
         domain=domain,
-        scenario=scenario,
-        user_known_facts=facts,
-        gold_state_hash=record.gold_hash if record else None,
-        required_outputs=[str(o) for o in crit.get("communicate_info") or []],
+        scenario=UserScenario(text=scenario),
+        user_facts=facts,
+        final_state_hash=record.gold_hash if record else None,
+        gold_calls=[GoldCall.model_validate(a) for a in crit.get("actions") or []],
+        required_outputs=[RequiredOutput(text=str(o)) for o in crit.get("communicate_info") or []],
         criteria=criteria,
     )
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from autoforge.bench.roles import RoleSpec
     from autoforge.bench.targets import EvalTarget
     from autoforge.llm.config import LLMConfig
-    from autoforge.rollout.task import TaskSpec
+    from autoforge.tasks.model import Task
 
 _HELP = (
     "Evaluate an agent on an environment's tasks: TRIALS episodes per task (agent x simulated "
@@ -253,7 +253,7 @@ def _judge_kind(judge: RoleSpec, config: LLMConfig, no_judge: bool) -> JudgeKind
 def _run(
     settings: EvalSettings,
     loaded: EvalTarget,
-    tasks: list[TaskSpec],
+    tasks: list[Task],
     out_dir: Path,
     trials: int,
     seed: int,

@@ -54,7 +54,7 @@ def verify_task(env: EnvironmentLike, task: Task) -> TaskVerdict:
         return TaskVerdict(
             task_id=task.id,
             ok=False,
-            reason=f"S0 hash {start[:12]} != recorded {task.initial_state_hash[:12]}",
+            reason=f"S0 hash {start[:12]} != recorded {str(task.initial_state_hash)[:12]}",
         )
     failed = []
     for call in task.gold_calls:
@@ -66,7 +66,7 @@ def verify_task(env: EnvironmentLike, task: Task) -> TaskVerdict:
     if callable(close):
         close()
     if final != task.final_state_hash:
-        reason = f"final hash {final[:12]} != S* {task.final_state_hash[:12]}"
+        reason = f"final hash {final[:12]} != S* {str(task.final_state_hash)[:12]}"
         return TaskVerdict(
             task_id=task.id, ok=False, reason=reason, calls=len(task.gold_calls),
             failed_calls=failed,

@@ -48,8 +48,7 @@ def reasoning_text(node: ReasonNode) -> str:
     return f"{node.spec.op}({field}){cmp}" if field or cmp else node.spec.op
 
 
-def _nodes(task: Task) -> dict[str, _Node]:
-    bp = task.blueprint
+def _nodes(task: Task, bp: Blueprint) -> dict[str, _Node]:
     writes = {c.node for c in task.gold_calls if c.writes}
     out: dict[str, _Node] = {}
     for name in bp.fact_names_used():
@@ -111,7 +110,9 @@ def _bary(g: nx.DiGraph, node: str, position: dict[str, int]) -> float:
 
 def blueprint_svg(task: Task, max_width: int = 600) -> Markup:
     """The SVG drawing of ``task``'s blueprint (facts, calls, reasoning steps, data flow)."""
-    nodes, g = _nodes(task), _graph(task.blueprint)
+    if task.blueprint is None:
+        return Markup("")
+    nodes, g = _nodes(task, task.blueprint), _graph(task.blueprint)
     rows = _rows(g)
     widest = max((len(r) for r in rows), default=1)
     width = max(PAD * 2 + widest * (W + GX) - GX, 200)

@@ -83,7 +83,7 @@ def task_card(task: Task, verdict: Markup) -> Markup:
     metrics = (f"{m.tool_calls} calls ({m.write_calls} writes) · {m.distinct_tools} tools · "
                f"{m.reasoning_nodes} reasoning · depth {m.depth} · width {m.width} · "
                f"{m.merged_walks} walk(s) · level {m.level()}")  # fmt: skip
-    steps = reasoning_steps(task.blueprint)
+    steps = reasoning_steps(task.blueprint) if task.blueprint is not None else []
     parts = [
         tag("h3", join([task.id, " ", verdict])),
         tag("div", metrics, cls="metrics"),
@@ -99,7 +99,7 @@ def task_card(task: Task, verdict: Markup) -> Markup:
         tag("ol", join(tag("li", tag("code", s)) for s in steps)) if steps
         else tag("p", "none", cls="muted"),
         tag("h4", "required outputs"), _outputs(task),
-        tag("p", f"S0 {task.initial_state_hash[:16]} → S* {task.final_state_hash[:16]}",
+        tag("p", f"S0 {str(task.initial_state_hash)[:16]} → S* {str(task.final_state_hash)[:16]}",
             cls="muted"),
     ]  # fmt: skip
     return tag("div", join(parts), cls="task", id=f"task-{task.id}")

@@ -22,13 +22,6 @@ from autoforge.rollout.runner import (
     read_trajectories,
     rollout_episode,
 )
-from autoforge.rollout.task import (
-    EvaluationCriteria,
-    RolloutTask,
-    TaskSpec,
-    as_rollout_task,
-    from_task_model,
-)
 from autoforge.rollout.trajectory import EndReason, RewardInfo, Trajectory
 from autoforge.rollout.user import FaultyUser, LLMUser, ScriptedUser, UserConfig
 
@@ -41,24 +34,19 @@ __all__ = [
     "EnvBinding",
     "EpisodeConfig",
     "EpisodeLimits",
-    "EvaluationCriteria",
     "FaultyUser",
     "JudgeVerdict",
     "LLMUser",
     "LocalExecutor",
     "RewardInfo",
     "RolloutDeps",
-    "RolloutTask",
     "Runner",
     "ScriptedUser",
-    "TaskSpec",
     "Trajectory",
     "UserConfig",
-    "as_rollout_task",
     "bind_environment",
     "compute_reward",
     "episode_fn",
-    "from_task_model",
     "judge_user",
     "meu_judge",
     "nl_assertion_judge",

@@ -27,9 +27,9 @@ from autoforge.env import EpisodeLike
 from autoforge.llm.types import LLMFailure, TransportError
 from autoforge.rollout.agent import Agent, AgentConfig, AgentStep, ParsedCall
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge, score_episode
-from autoforge.rollout.task import RolloutTask, task_difficulty, task_domain
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
 from autoforge.rollout.user import SimulatedUser, UserConfig
+from autoforge.tasks.model import Task
 
 INFRA_ERRORS: tuple[type[BaseException], ...] = (
     LLMFailure,
@@ -72,7 +72,7 @@ class EpisodeConfig(BaseModel):
 
 @dataclass
 class _Loop:
-    task: RolloutTask
+    task: Task
     agent: Agent
     user: SimulatedUser
     env: EpisodeLike
@@ -153,21 +153,21 @@ def _final_hashes(traj: Trajectory, env: EpisodeLike) -> None:
         traj.infra_error = traj.infra_error or f"state hash failed: {type(exc).__name__}: {exc}"
 
 
-def new_trajectory(task: RolloutTask, trial: int, seed: int | None) -> Trajectory:
+def new_trajectory(task: Task, trial: int, seed: int | None) -> Trajectory:
     """An empty trajectory for ``task`` (ids, domain, difficulty filled in)."""
     return Trajectory(
         task_id=task.id,
         trial=trial,
         seed=seed,
         env_id=task.env_id,
-        domain=task_domain(task),
-        difficulty=task_difficulty(task),
+        domain=task.domain or task.env_id,
+        difficulty=task.difficulty_level(),
         started_at=time.time(),
     )
 
 
 async def run_episode(
-    task: RolloutTask,
+    task: Task,
     agent: Agent,
     user: SimulatedUser,
     env: EpisodeLike,

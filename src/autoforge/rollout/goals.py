@@ -28,8 +28,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from autoforge.rollout.task import RolloutTask, task_criteria
 from autoforge.rollout.user_guards import STOPWORDS, WORD_RE, fact_label, task_request
+from autoforge.tasks.model import Task
 
 GoalKind = Literal["request", "question", "fact"]
 
@@ -250,9 +250,9 @@ def _request_goal(index: int, name: str, sentences: list[str], distinct: list[st
     )
 
 
-def _write_goals(task: RolloutTask, sentences: list[str], facts: list[str]) -> list[Goal] | None:
+def _write_goals(task: Task, sentences: list[str], facts: list[str]) -> list[Goal] | None:
     """Request goals from the gold calls that write; ``None`` when the task does not say."""
-    actions = [a for a in task_criteria(task).actions if a.requestor != "user"]
+    actions = [a for a in task.gold_calls if a.requestor != "user"]
     if not actions or all(a.writes is None for a in actions):
         return None
     writes = [a for a in actions if a.writes]
@@ -274,11 +274,11 @@ def _write_goals(task: RolloutTask, sentences: list[str], facts: list[str]) -> l
     return goals
 
 
-def _fact_goals(task: RolloutTask, request: str) -> list[Goal]:
+def _fact_goals(task: Task, request: str) -> list[Goal]:
     """A goal per fact the agent needs: its value is a gold call argument or in the request."""
-    args = {normal(v) for a in task_criteria(task).actions for v in _leaves(a.arguments)}
+    args = {normal(v) for a in task.gold_calls for v in _leaves(a.arguments)}
     goals = []
-    for name, value in task.user_known_facts.items():
+    for name, value in task.known_facts().items():
         leaves = [v for v in fact_leaves(str(value)) if v.strip()]
         if leaves and any(normal(v) in args or has_value(request, v) for v in leaves):
             shown = ", ".join(leaves)
@@ -293,14 +293,14 @@ def _fact_goals(task: RolloutTask, request: str) -> list[Goal]:
     return goals
 
 
-def task_goals(task: RolloutTask) -> list[Goal]:
+def task_goals(task: Task) -> list[Goal]:
     """The user's checklist for ``task``: requests, then questions, then facts.
 
     The one place that reads the task for goals: a richer task (explicit user goals) only
     needs this function to change.
     """
-    sentences = request_sentences(task.scenario)
-    facts = [v for value in task.user_known_facts.values() for v in fact_leaves(str(value))]
+    sentences = request_sentences(task.scenario.as_text())
+    facts = [v for value in task.known_facts().values() for v in fact_leaves(str(value))]
     requests = _write_goals(task, sentences, facts)
     if requests is None:
         asks = [s for s in sentences if not s.endswith("?")]

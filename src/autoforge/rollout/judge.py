@@ -30,8 +30,8 @@ from pydantic import BaseModel, Field
 
 from autoforge.rollout.goals import fact_leaves
 from autoforge.rollout.meu import RuleHit, code_hits
-from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.trajectory import EndReason, Trajectory
+from autoforge.tasks.model import Task
 
 JUDGE_PROMPT_VERSION = "meu_v2"
 
@@ -145,9 +145,9 @@ made clear it cannot be done), "premature" (ended while the goal was still open)
 "not_stopped". Answer with JSON only."""
 
 
-def judge_messages(task: RolloutTask, traj: Trajectory) -> list[dict[str, Any]]:
+def judge_messages(task: Task, traj: Trajectory) -> list[dict[str, Any]]:
     """The judge's prompt: the scenario, the facts, and the numbered transcript."""
-    facts = "\n".join(f"- {k}: {v}" for k, v in task.user_known_facts.items()) or "- (none)"
+    facts = "\n".join(f"- {k}: {v}" for k, v in task.known_facts().items()) or "- (none)"
     lines, n = [], 0
     for m in traj.messages:
         if m.get("role") == "user":
@@ -157,7 +157,7 @@ def judge_messages(task: RolloutTask, traj: Trajectory) -> list[dict[str, Any]]:
             lines.append(f"AGENT: {m['content']}")
     ended = "the customer" if traj.end_reason == EndReason.USER_STOP else traj.end_reason.value
     body = (
-        f"# Scenario\n{task.scenario}\n\n# Scenario facts\n{facts}\n\n"
+        f"# Scenario\n{task.scenario.as_text()}\n\n# Scenario facts\n{facts}\n\n"
         f"# Transcript (ended by: {ended})\n" + "\n".join(lines)
     )
     return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": body}]
@@ -187,17 +187,17 @@ quote of the earlier message. Say nothing about messages that agree with the sce
 with JSON only: {"contradictions": [...]} (an empty list when there is none)."""
 
 
-def paraphrase_messages(task: RolloutTask, traj: Trajectory) -> list[dict[str, Any]]:
+def paraphrase_messages(task: Task, traj: Trajectory) -> list[dict[str, Any]]:
     """The ``meu_v2`` prompt: scenario, facts and the numbered transcript."""
     return [{"role": "system", "content": _SYSTEM_V2}, judge_messages(task, traj)[1]]
 
 
 def llm_hits(
-    extraction: ParaphraseExtraction, task: RolloutTask, traj: Trajectory
+    extraction: ParaphraseExtraction, task: Task, traj: Trajectory
 ) -> tuple[list[RuleHit], int]:
     """The LLM's contradictions that survive the quote checks, and how many were dropped."""
     turns = user_turns(traj)
-    facts = {k: str(v) for k, v in task.user_known_facts.items()}
+    facts = {k: str(v) for k, v in task.known_facts().items()}
     hits, dropped = [], 0
     for c in extraction.contradictions:
         claim = UserClaim(turn=c.turn, quote=c.quote, relation="contradicts")
@@ -235,7 +235,7 @@ def verdict_of(hits: list[RuleHit], ignored: int = 0) -> JudgeVerdict:
     )
 
 
-def code_verdict(task: RolloutTask, traj: Trajectory, *, apply: bool = True) -> JudgeVerdict:
+def code_verdict(task: Task, traj: Trajectory, *, apply: bool = True) -> JudgeVerdict:
     """The verdict of the code rules alone (no model)."""
     verdict = verdict_of(code_hits(task, traj))
     if apply:
@@ -243,13 +243,13 @@ def code_verdict(task: RolloutTask, traj: Trajectory, *, apply: bool = True) -> 
     return verdict
 
 
-async def code_judge_hook(task: RolloutTask, traj: Trajectory) -> JudgeVerdict:
+async def code_judge_hook(task: Task, traj: Trajectory) -> JudgeVerdict:
     """:func:`code_verdict` as a ``RolloutDeps.meu_judge`` hook."""
     return code_verdict(task, traj)
 
 
 async def judge_user(
-    client: Any, task: RolloutTask, traj: Trajectory, *, apply: bool = True, code: bool = True
+    client: Any, task: Task, traj: Trajectory, *, apply: bool = True, code: bool = True
 ) -> JudgeVerdict:
     """Code rules plus the LLM's verified paraphrase contradictions (``code=False``: the LLM
     part alone, for validation); the verdict is stored on ``traj`` unless ``apply=False``."""
@@ -270,7 +270,7 @@ def meu_judge(client: Any) -> Any:
     """A ``RolloutDeps.meu_judge`` hook; when the LLM fails the code rules' verdict stands
     (its reason says the LLM part is missing)."""
 
-    async def hook(task: RolloutTask, traj: Trajectory) -> JudgeVerdict | None:
+    async def hook(task: Task, traj: Trajectory) -> JudgeVerdict | None:
         try:
             return await judge_user(client, task, traj)
         except Exception as exc:  # LLMFailure and transport errors: not the episode's fault

@@ -27,10 +27,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pydantic import BaseModel
 
 from autoforge.rollout.goals import Goal, fact_leaves, normal, open_goals, task_goals
-from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.thinking import visible_text
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user_guards import asks_for_information, fact_label
+from autoforge.tasks.model import Task
 
 CODE_RULES = ("goal_unsaid", "stopped_early", "contradicted_fact", "invented_identifier")
 #: The fault kind (``FaultyUser``) each rule detects, for validation.
@@ -160,12 +160,10 @@ def _seen(message: Mapping[str, object]) -> str:
     return content if isinstance(content, str) and message.get("role") == "tool" else ""
 
 
-def code_hits(
-    task: RolloutTask, traj: Trajectory, goals: Sequence[Goal] | None = None
-) -> list[RuleHit]:
+def code_hits(task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None) -> list[RuleHit]:
     """Every code rule that fires on the episode, in transcript order (stop rules last)."""
-    facts = {k: str(v) for k, v in task.user_known_facts.items()}
-    known = [task.scenario, *(v for raw in facts.values() for v in fact_leaves(raw))]
+    facts = {k: str(v) for k, v in task.known_facts().items()}
+    known = [task.scenario.as_text(), *(v for raw in facts.values() for v in fact_leaves(raw))]
     hits: list[RuleHit] = []
     turn = 0
     for message in traj.messages:

@@ -21,14 +21,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from autoforge.rollout.task import (
-    EnvAssertion,
-    EvaluationCriteria,
-    GoldAction,
-    RolloutTask,
-    task_criteria,
-)
 from autoforge.rollout.trajectory import RewardInfo, ToolCallRecord, Trajectory
+from autoforge.tasks.model import EnvAssertion, EvaluationCriteria, GoldCall, RequiredOutput, Task
 
 #: ``(assertion, trajectory) -> value of the assertion function``, or None when it cannot tell.
 AssertionEvaluator = Callable[[EnvAssertion, Trajectory], bool | None]
@@ -42,7 +36,7 @@ def output_found(output: str, texts: Iterable[str]) -> bool:
     return any(needle in text.lower().replace(",", "") for text in texts)
 
 
-def action_matches(gold: GoldAction, call: ToolCallRecord) -> bool:
+def action_matches(gold: GoldCall, call: ToolCallRecord) -> bool:
     """tau2's rule: same name; the compared arguments equal (all the call's, when unspecified)."""
     if gold.name != call.name:
         return False
@@ -54,15 +48,13 @@ def action_matches(gold: GoldAction, call: ToolCallRecord) -> bool:
     return got == want
 
 
-def check_db(
-    task: RolloutTask, traj: Trajectory, crit: EvaluationCriteria
-) -> tuple[float | None, str]:
+def check_db(task: Task, traj: Trajectory, crit: EvaluationCriteria) -> tuple[float | None, str]:
     """The DB component: final hashes against the gold hashes."""
-    if task.gold_state_hash is None:
+    if task.final_state_hash is None:
         return None, "task has no gold state hash"
-    if traj.final_state_hash != task.gold_state_hash:
+    if traj.final_state_hash != task.final_state_hash:
         return 0.0, (
-            f"final state {_short(traj.final_state_hash)} != gold {_short(task.gold_state_hash)}"
+            f"final state {_short(traj.final_state_hash)} != gold {_short(task.final_state_hash)}"
         )
     gold_user = crit.gold_user_state_hash
     if gold_user is not None and traj.final_user_state_hash != gold_user:
@@ -72,19 +64,18 @@ def check_db(
     return 1.0, "final state matches the gold"
 
 
-def check_outputs(
-    outputs: Sequence[str], traj: Trajectory, alternatives: dict[str, list[str]] | None = None
-) -> tuple[float, str]:
+def check_outputs(outputs: Sequence[RequiredOutput], traj: Trajectory) -> tuple[float, str]:
     """The COMMUNICATE component; an output is said when it or one of its alternatives is."""
     texts = traj.agent_texts()
-    alts = alternatives or {}
-    missing = [o for o in outputs if not any(output_found(v, texts) for v in [o, *alts.get(o, [])])]
+    missing = [
+        o for o in outputs if not any(output_found(v, texts) for v in [o.text, *o.alternatives])
+    ]
     if missing:
-        return 0.0, "missing required outputs: " + ", ".join(repr(m) for m in missing)
+        return 0.0, "missing required outputs: " + ", ".join(repr(m.text) for m in missing)
     return 1.0, f"all {len(outputs)} required outputs said"
 
 
-def check_actions(actions: Sequence[GoldAction], traj: Trajectory) -> tuple[float, str]:
+def check_actions(actions: Sequence[GoldCall], traj: Trajectory) -> tuple[float, str]:
     """The ACTION component."""
     missing = [a for a in actions if not any(action_matches(a, c) for c in traj.tool_calls)]
     if missing:
@@ -119,7 +110,7 @@ def _short(value: str | None) -> str:
 
 
 def _deterministic(
-    task: RolloutTask,
+    task: Task,
     traj: Trajectory,
     crit: EvaluationCriteria,
     evaluator: AssertionEvaluator | None,
@@ -129,11 +120,9 @@ def _deterministic(
         if basis == "DB":
             parts[basis] = check_db(task, traj, crit)
         elif basis == "COMMUNICATE":
-            parts[basis] = check_outputs(
-                list(task.required_outputs), traj, crit.output_alternatives
-            )
+            parts[basis] = check_outputs(task.required_outputs, traj)
         elif basis == "ACTION":
-            parts[basis] = check_actions(crit.actions, traj)
+            parts[basis] = check_actions(task.gold_calls, traj)
         elif basis == "ENV_ASSERTION":
             parts[basis] = check_assertions(crit.env_assertions, traj, evaluator)
     return parts
@@ -166,13 +155,13 @@ def _early(traj: Trajectory) -> RewardInfo | None:
 
 
 def compute_reward(
-    task: RolloutTask, traj: Trajectory, *, assertions: AssertionEvaluator | None = None
+    task: Task, traj: Trajectory, *, assertions: AssertionEvaluator | None = None
 ) -> RewardInfo:
     """The reward from every deterministic basis; an NL_ASSERTION basis stays unscored here."""
     early = _early(traj)
     if early is not None:
         return early
-    crit = task_criteria(task)
+    crit = task.criteria
     parts = _deterministic(task, traj, crit, assertions)
     if "NL_ASSERTION" in crit.reward_basis:
         parts["NL_ASSERTION"] = (
@@ -184,7 +173,7 @@ def compute_reward(
 
 
 async def score_episode(
-    task: RolloutTask,
+    task: Task,
     traj: Trajectory,
     *,
     assertions: AssertionEvaluator | None = None,
@@ -197,7 +186,7 @@ async def score_episode(
     early = _early(traj)
     if early is not None:
         return early
-    crit = task_criteria(task)
+    crit = task.criteria
     parts = _deterministic(task, traj, crit, assertions)
     if "NL_ASSERTION" in crit.reward_basis:
         parts["NL_ASSERTION"] = await _nl_part(crit, traj, nl_judge, parts)

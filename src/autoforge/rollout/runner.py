@@ -29,11 +29,11 @@ from autoforge.rollout.agent import Agent, ChatClient
 from autoforge.rollout.episode import EpisodeConfig, new_trajectory, run_episode
 from autoforge.rollout.goals import task_goals
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge
-from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user import FaultyUser, LLMUser, SimulatedUser
+from autoforge.tasks.model import Task
 
-EpisodeFn = Callable[[RolloutTask, int, int], Awaitable[Trajectory]]
+EpisodeFn = Callable[[Task, int, int], Awaitable[Trajectory]]
 Key = tuple[str, int]
 
 
@@ -86,7 +86,7 @@ class Checkpoint:
 class Job:
     """One episode to run."""
 
-    task: RolloutTask
+    task: Task
     trial: int
     seed: int
 
@@ -170,7 +170,7 @@ def episode_line(traj: Trajectory, done: int, total: int) -> str:
 def _never_raises(fn: EpisodeFn) -> EpisodeFn:
     """``fn``, turning an exception (a bad environment, a bug) into an infra-error trajectory."""
 
-    async def safe(task: RolloutTask, trial: int, seed: int) -> Trajectory:
+    async def safe(task: Task, trial: int, seed: int) -> Trajectory:
         try:
             return await fn(task, trial, seed)
         except Exception as exc:
@@ -205,7 +205,7 @@ class Runner:
         self.stats = RunStats()
 
     def plan(
-        self, tasks: Iterable[RolloutTask], trials: int, base_seed: int, done: dict[Key, Trajectory]
+        self, tasks: Iterable[Task], trials: int, base_seed: int, done: dict[Key, Trajectory]
     ) -> list[Job]:
         """The jobs still to run, in task-then-trial order."""
         jobs = []
@@ -218,7 +218,7 @@ class Runner:
         return jobs
 
     async def run(
-        self, tasks: Sequence[RolloutTask], *, trials: int = 1, base_seed: int = 0
+        self, tasks: Sequence[Task], *, trials: int = 1, base_seed: int = 0
     ) -> list[Trajectory]:
         """Every ``(task, trial)`` trajectory, from the checkpoint or freshly run."""
         done = self.checkpoint.load() if self.checkpoint else {}
@@ -297,7 +297,7 @@ class EnvBinding:
     assertions: AssertionEvaluator | None = None
 
 
-def bind_environment(env: EnvironmentLike, task: RolloutTask) -> EnvBinding:
+def bind_environment(env: EnvironmentLike, task: Task) -> EnvBinding:
     """An :class:`EnvBinding` from an ``autoforge.env.Environment`` (per the env contract)."""
     state = dict(task.initial_state) if task.initial_state is not None else None
     return EnvBinding(
@@ -307,8 +307,8 @@ def bind_environment(env: EnvironmentLike, task: RolloutTask) -> EnvBinding:
     )
 
 
-UserFactory = Callable[[RolloutTask, int], SimulatedUser]
-MEUJudgeFn = Callable[[RolloutTask, Trajectory], Awaitable[Any]]
+UserFactory = Callable[[Task, int], SimulatedUser]
+MEUJudgeFn = Callable[[Task, Trajectory], Awaitable[Any]]
 
 
 @dataclass
@@ -316,14 +316,14 @@ class RolloutDeps:
     """Live resources of a worker: the LLM client, environments, optional hooks."""
 
     client: ChatClient
-    env_factory: Callable[[RolloutTask], EnvBinding]
+    env_factory: Callable[[Task], EnvBinding]
     user_factory: UserFactory | None = None
     nl_judge: NLJudge | None = None
     meu_judge: MEUJudgeFn | None = None
 
 
 async def rollout_episode(
-    task: RolloutTask, trial: int, seed: int, config: EpisodeConfig, deps: RolloutDeps
+    task: Task, trial: int, seed: int, config: EpisodeConfig, deps: RolloutDeps
 ) -> Trajectory:
     """The per-episode unit: build agent, user and environment, play, score, judge."""
     binding = deps.env_factory(task)
@@ -337,7 +337,7 @@ async def rollout_episode(
         user = LLMUser(deps.client, task, config.user, seed=seed)
     if config.fault_p > 0:
         user = FaultyUser(
-            user, task.user_known_facts, p=config.fault_p, seed=seed, goals=task_goals(task)
+            user, task.known_facts(), p=config.fault_p, seed=seed, goals=task_goals(task)
         )
     traj = await run_episode(
         task,
@@ -358,7 +358,7 @@ async def rollout_episode(
 def episode_fn(config: EpisodeConfig, deps: RolloutDeps) -> EpisodeFn:
     """:func:`rollout_episode` with its configs bound: a function of (task, trial, seed)."""
 
-    async def fn(task: RolloutTask, trial: int, seed: int) -> Trajectory:
+    async def fn(task: Task, trial: int, seed: int) -> Trajectory:
         return await rollout_episode(task, trial, seed, config, deps)
 
     return fn

@@ -46,7 +46,6 @@ from autoforge.rollout.goals import (
     stems,
     task_goals,
 )
-from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.thinking import split_thinking
 from autoforge.rollout.trajectory import FaultRecord
 from autoforge.rollout.user_choice import (
@@ -69,6 +68,7 @@ from autoforge.rollout.user_guards import (
     split_stop,
     task_request,
 )
+from autoforge.tasks.model import Task
 
 USER_PROMPT_VERSION = "user_v2"
 
@@ -218,7 +218,7 @@ class LLMUser:
     def __init__(
         self,
         client: ChatClient,
-        task: RolloutTask,
+        task: Task,
         config: UserConfig | None = None,
         seed: int | None = None,
     ) -> None:
@@ -229,15 +229,15 @@ class LLMUser:
         self.faults: list[FaultRecord] = []
         self.notes: list[str] = []
         self.prompt_version: str | None = self.config.prompt_version
-        self.scenario = task.scenario
-        self.facts = dict(task.user_known_facts)
-        self.terms = request_terms(task.scenario, task.user_known_facts)
+        self.scenario = task.scenario.as_text()
+        self.facts = task.known_facts()
+        self.terms = request_terms(self.scenario, self.facts)
         self.chat: list[tuple[str, str]] = []
         self.goals = task_goals(task) if self.config.checklist_on() else []
         self.delivered: list[str] = []
         self.nudged = False
         system = render_user_prompt(
-            task.scenario, task.user_known_facts, self.config.prompt_version, self.goals
+            self.scenario, self.facts, self.config.prompt_version, self.goals
         )
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from autoforge.env import EnvDir, Environment
 from autoforge.errors import UserError
 from autoforge.serve.service import EnvService, Limits
-from autoforge.serve.tasks import ServedTask, load_tasks
+from autoforge.tasks.model import Task, read_tasks
 
 
 def load_service(
@@ -30,7 +30,7 @@ def load_service(
     """
     target = EnvDir.resolve(path, tasks)
     env: Environment = target.load(call_timeout_s=call_timeout_s)
-    served: list[ServedTask] = load_tasks(target.tasks_file) if target.tasks_file else []
+    served: list[Task] = read_tasks(target.tasks_file) if target.tasks_file else []
     wrong = sorted({t.env_id for t in served} - {env.spec.name})
     if wrong:
         raise UserError(

@@ -28,7 +28,8 @@ from autoforge.serve.sessions import (
     SessionStore,
     bounded_entry,
 )
-from autoforge.serve.tasks import ServedTask, TaskIndex
+from autoforge.serve.tasks import TaskIndex
+from autoforge.tasks.model import Task
 
 #: How episodes run: each in a worker of its own, inline (trusted code), or in shared lanes.
 ServeMode = Literal["isolated", "inline", "lanes"]
@@ -65,7 +66,7 @@ class EnvService:
     def __init__(
         self,
         env: Environment,
-        tasks: Sequence[ServedTask] = (),
+        tasks: Sequence[Task] = (),
         *,
         limits: Limits | None = None,
         isolated: bool = False,
@@ -128,12 +129,12 @@ class EnvService:
             "env_id": self.env_id,
             "task_id": session.task_id,
             "seed": seed,
-            "question": task.question if task else None,
+            "question": task.scenario.opening() if task else None,
             "policy": self.policy,
             "tools": self.tools,
         }
 
-    def _env_for(self, task: ServedTask | None) -> Environment:
+    def _env_for(self, task: Task | None) -> Environment:
         """The environment over the task's S0, built once per task: opening an episode then
         copies nothing and rehashes nothing (the runtime shares the base state's digests)."""
         if task is None or task.initial_state is None:
@@ -209,7 +210,7 @@ class EnvService:
             )
         task = self.tasks.get(session.task_id)
         traj = self.trajectory(session, task, messages)
-        info = compute_reward(task.spec, traj)
+        info = compute_reward(task, traj)
         return {
             "episode_id": session.id,
             "task_id": task.id,
@@ -218,11 +219,11 @@ class EnvService:
             "components": info.components,
             "details": info.details,
             "state_hash": traj.final_state_hash,
-            "gold_state_hash": task.spec.gold_state_hash,
+            "gold_state_hash": task.final_state_hash,
         }
 
     def trajectory(
-        self, session: Session[EpisodeLike], task: ServedTask, messages: Sequence[Any]
+        self, session: Session[EpisodeLike], task: Task, messages: Sequence[Any]
     ) -> Trajectory:
         """The episode so far as a rollout ``Trajectory`` (ended by the agent)."""
         records = [

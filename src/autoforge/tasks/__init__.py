@@ -17,7 +17,17 @@ from autoforge.tasks.export import export_parquet, export_tau2
 from autoforge.tasks.gates import GateStats
 from autoforge.tasks.graph import EdgeJudge, EdgeVerdict, RuleJudge, ToolGraph, build_graph
 from autoforge.tasks.merge import MergeAdvisor, RuleMergeAdvisor, merge_walks
-from autoforge.tasks.model import GoldCall, RequiredOutput, Task, TaskSet, UserScenario
+from autoforge.tasks.model import (
+    EnvAssertion,
+    EvaluationCriteria,
+    GoldCall,
+    RequiredOutput,
+    Task,
+    TaskSet,
+    TaskSetError,
+    UserScenario,
+    read_tasks,
+)
 from autoforge.tasks.pipeline import GenerationStats, TaskHooks, generate_tasks
 from autoforge.tasks.question import ScenarioRequest, ScenarioWriter, TemplateWriter, missing_facts
 from autoforge.tasks.svg import graph_svg
@@ -30,6 +40,8 @@ __all__ = [
     "DifficultySpec",
     "EdgeJudge",
     "EdgeVerdict",
+    "EnvAssertion",
+    "EvaluationCriteria",
     "FactSpec",
     "GateStats",
     "GenerationStats",
@@ -43,6 +55,7 @@ __all__ = [
     "Task",
     "TaskHooks",
     "TaskSet",
+    "TaskSetError",
     "TemplateWriter",
     "ToolGraph",
     "UserScenario",
@@ -58,4 +71,5 @@ __all__ = [
     "parse_difficulty",
     "preset",
     "random_walks",
+    "read_tasks",
 ]

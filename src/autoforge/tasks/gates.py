@@ -123,7 +123,8 @@ class Deduplicator:
     def __init__(self, existing: Iterable[Task] = ()) -> None:
         self.seen: set[str] = set()
         for task in existing:
-            self.seen.add(task.blueprint.signature(task.user_facts))
+            if task.blueprint is not None:
+                self.seen.add(task.blueprint.signature(task.user_facts))
 
     def is_new(self, signature: str) -> bool:
         """True (and remembered) the first time a signature is seen."""

@@ -259,7 +259,10 @@ def _feedback(problems: list[str]) -> str:
 
 
 def scenario_request(task: Task, spec: EnvironmentSpec) -> ScenarioRequest:
-    """The writer's request for an existing task (what the pipeline asked when it made it)."""
+    """The writer's request for an existing task (what the pipeline asked when it made it);
+    ``ValueError`` for a task without a blueprint (imported: nothing to write from)."""
+    if task.blueprint is None:
+        raise ValueError(f"task {task.id} has no blueprint: only synthesized tasks are rewritten")
     hidden = hidden_values(task.required_outputs, task.gold_calls, task.user_facts)
     return ScenarioRequest(
         spec=spec, blueprint=task.blueprint, facts=task.user_facts, seed=task.seed, hidden=hidden

@@ -15,7 +15,7 @@ fault; ground truth for tests), or none.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -27,14 +27,14 @@ from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
 from autoforge.rollout.agent import Agent
 from autoforge.rollout.episode import EpisodeConfig, run_episode
 from autoforge.rollout.runner import EnvBinding
-from autoforge.rollout.task import RolloutTask
 from autoforge.rollout.trajectory import Trajectory
 from autoforge.rollout.user import STOP_TOKEN, FaultyUser, ScriptedUser, SimulatedUser
+from autoforge.tasks.model import Task
 
 UserKind = Literal["scripted", "llm"]
 MEUKind = Literal["judge", "faults", "off"]
-MEUHook = Callable[[RolloutTask, Trajectory], Awaitable[Any]]
-UserFactory = Callable[[Any, RolloutTask, int], SimulatedUser]
+MEUHook = Callable[[Task, Trajectory], Awaitable[Any]]
+UserFactory = Callable[[Task, int], SimulatedUser]
 
 
 class TokenEpisodeConfig(BaseModel):
@@ -64,14 +64,6 @@ class TokenEpisodeConfig(BaseModel):
         return self.episode.agent.keep_thinking
 
 
-@dataclass(frozen=True)
-class PoolTask:
-    """A training task: the original record (for the scripted user) and its rollout view."""
-
-    raw: Any
-    rollout: RolloutTask
-
-
 @dataclass
 class TokenRollout:
     """One finished training episode: its tokens and its scored trajectory."""
@@ -92,20 +84,10 @@ class TokenRollout:
         return bool(self.trajectory.user_error)
 
 
-def _question(task: Any) -> str:
-    scenario = getattr(task, "scenario", "")
-    return str(getattr(scenario, "question", scenario))
-
-
-def _facts(task: Any) -> Mapping[str, Any]:
-    facts = getattr(task, "user_facts", None)
-    return facts if facts is not None else getattr(task, "user_known_facts", {})
-
-
-def scripted_turns(task: Any) -> list[str]:
+def scripted_turns(task: Task) -> list[str]:
     """The scripted user's turns: the question, then every known fact, then the stop token."""
-    facts = _facts(task)
-    turns = [_question(task)]
+    facts = task.user_facts
+    turns = [task.scenario.opening()]
     if facts:
         parts = [f"{k}: {v if isinstance(v, str) else json.dumps(v)}" for k, v in facts.items()]
         turns.append("Here is what I know. " + "; ".join(parts) + ".")
@@ -113,7 +95,7 @@ def scripted_turns(task: Any) -> list[str]:
     return turns
 
 
-def scripted_user(task: Any, rtask: RolloutTask, seed: int) -> SimulatedUser:
+def scripted_user(task: Task, seed: int) -> SimulatedUser:
     """A :class:`ScriptedUser` playing :func:`scripted_turns` (deterministic, no LLM)."""
     return ScriptedUser(scripted_turns(task))
 
@@ -122,13 +104,13 @@ def llm_user_factory(client: Any) -> UserFactory:
     """The rollout stage's LLM user over ``client`` (role ``user``)."""
     from autoforge.rollout.user import LLMUser
 
-    def make(task: Any, rtask: RolloutTask, seed: int) -> SimulatedUser:
-        return LLMUser(client, rtask, seed=seed)
+    def make(task: Task, seed: int) -> SimulatedUser:
+        return LLMUser(client, task, seed=seed)
 
     return make
 
 
-async def fault_oracle(task: RolloutTask, traj: Trajectory) -> None:
+async def fault_oracle(task: Task, traj: Trajectory) -> None:
     """MEU ground truth: the user erred iff a ``FaultyUser`` injected a fault."""
     traj.user_error = bool(traj.faults)
     traj.user_error_reason = "; ".join(f.detail for f in traj.faults) or "no fault injected"
@@ -154,21 +136,20 @@ class EpisodeDeps:
 
     generator: BatchedGenerator
     codec: ChatCodec
-    bind: Callable[[RolloutTask], EnvBinding]
+    bind: Callable[[Task], EnvBinding]
     user_factory: UserFactory
     meu: MEUHook | None = None
 
 
 async def token_episode(
-    task: Any,
-    rtask: RolloutTask,
+    task: Task,
     seed: int,
     deps: EpisodeDeps,
     config: TokenEpisodeConfig,
     trial: int = 0,
 ) -> TokenRollout:
-    """Play one episode of ``rtask`` with the policy as agent; never raises for agent errors."""
-    binding = deps.bind(rtask)
+    """Play one episode of ``task`` with the policy as agent; never raises for agent errors."""
+    binding = deps.bind(task)
     client = TokenAgentClient(
         deps.generator, deps.codec, config.max_completion_tokens, config.max_turn_tokens,
         keep_thinking=config.keep_thinking,
@@ -177,16 +158,16 @@ async def token_episode(
         update={"tool_mode": "native", "max_tokens": config.max_turn_tokens}
     )
     agent = Agent(client, policy=binding.policy, tools=binding.tools, config=agent_cfg, seed=seed)
-    user = deps.user_factory(task, rtask, seed)
+    user = deps.user_factory(task, seed)
     fault_p = config.episode.fault_p
     if fault_p > 0:
-        user = FaultyUser(user, rtask.user_known_facts, p=fault_p, seed=seed)
+        user = FaultyUser(user, task.known_facts(), p=fault_p, seed=seed)
     traj = await run_episode(
-        rtask, agent, user, binding.episode, limits=config.episode.limits, trial=trial, seed=seed,
+        task, agent, user, binding.episode, limits=config.episode.limits, trial=trial, seed=seed,
         assertions=binding.assertions,
     )  # fmt: skip
     if deps.meu is not None and not traj.is_infra_error:
-        await deps.meu(rtask, traj)
+        await deps.meu(task, traj)
     trace = client.trace or TokenTrace(
         prompt_ids=deps.codec.prompt_ids(agent.messages, agent.tools)
     )
@@ -196,4 +177,4 @@ async def token_episode(
         {"agent_tokens": trace.agent_tokens, "truncated": trace.truncated,
          "dropped_agent_tokens": trace.dropped_agent_tokens}
     )  # fmt: skip
-    return TokenRollout(rtask.id, rtask.env_id, trace, traj)
+    return TokenRollout(task.id, task.env_id, trace, traj)

@@ -22,7 +22,6 @@ from autoforge.rl.config import ERPOConfig
 from autoforge.rl.trl.episodes import (
     EpisodeDeps,
     MEUKind,
-    PoolTask,
     TokenEpisodeConfig,
     UserKind,
     llm_user_factory,
@@ -32,7 +31,7 @@ from autoforge.rl.trl.episodes import (
 from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
 from autoforge.rl.trl.tokens import ChatCodec
 from autoforge.rollout.runner import EnvBinding, bind_environment
-from autoforge.rollout.task import RolloutTask, as_rollout_task
+from autoforge.tasks.model import Task, read_tasks
 
 RUN_CONFIG_SCHEMA_VERSION = 1
 
@@ -82,25 +81,22 @@ def load_environments(dirs: Sequence[str]) -> dict[str, Environment]:
     return envs
 
 
-def load_task_pool(config: TRLRunConfig, envs: dict[str, Environment]) -> dict[str, Any]:
-    """``{task id: PoolTask}`` from tasks files and/or freshly generated tasks."""
-    from autoforge.tasks import TaskSet, generate_tasks
+def load_task_pool(config: TRLRunConfig, envs: dict[str, Environment]) -> dict[str, Task]:
+    """``{task id: Task}`` from tasks files and/or freshly generated tasks."""
+    from autoforge.tasks import generate_tasks
 
-    raw: list[Any] = []
+    tasks: list[Task] = []
     for path in config.tasks:
-        if not Path(path).is_file():
-            raise UserError(f"tasks file not found: {path}")
-        raw.extend(TaskSet(path).load())
+        tasks.extend(read_tasks(path))
     for env in envs.values():
         if config.synth_tasks:
             made, _ = generate_tasks(env, config.synth_tasks, config.synth_difficulty, config.seed)
-            raw.extend(made)
-    pool: dict[str, Any] = {}
-    for task in raw:
-        rtask: RolloutTask = as_rollout_task(task)
-        if rtask.env_id not in envs:
-            raise UserError(f"task {rtask.id} needs environment {rtask.env_id!r}: pass --env")
-        pool[rtask.id] = PoolTask(raw=task, rollout=rtask)
+            tasks.extend(made)
+    pool: dict[str, Task] = {}
+    for task in tasks:
+        if task.env_id not in envs:
+            raise UserError(f"task {task.id} needs environment {task.env_id!r}: pass --env")
+        pool[task.id] = task
     if len(pool) < config.erpo.tasks_per_batch:
         raise UserError(
             f"{len(pool)} tasks for batches of {config.erpo.tasks_per_batch}: "
@@ -126,8 +122,8 @@ def _deps_factory(
     meu = meu_hook(config.meu, client)
 
     def make(generator: BatchedGenerator, codec: ChatCodec) -> EpisodeDeps:
-        def bind(rtask: RolloutTask) -> EnvBinding:
-            return bind_environment(envs[rtask.env_id], rtask)
+        def bind(task: Task) -> EnvBinding:
+            return bind_environment(envs[task.env_id], task)
 
         return EpisodeDeps(generator, codec, bind, users, meu)
 

@@ -41,10 +41,11 @@ from trl import GRPOConfig, GRPOTrainer
 
 from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig
 from autoforge.rl.trl.batch import StepBatch, sample_step, step_advantages
-from autoforge.rl.trl.episodes import EpisodeDeps, PoolTask, TokenEpisodeConfig, token_episode
+from autoforge.rl.trl.episodes import EpisodeDeps, TokenEpisodeConfig, token_episode
 from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
 from autoforge.rl.trl.tokens import ChatCodec
 from autoforge.rollout.runner import episode_seed
+from autoforge.tasks.model import Task
 
 
 def verifier_reward(prompts: Any, completions: Any, **kwargs: Any) -> list[float | None]:
@@ -106,19 +107,9 @@ def grpo_args(
     return GRPOConfig(**values)
 
 
-def task_rows(tasks: Sequence[PoolTask]) -> list[dict[str, str]]:
+def task_rows(tasks: Sequence[Task]) -> list[dict[str, str]]:
     """Dataset rows: a readable prompt (the task's question) and the ids the trainer reads."""
-    rows = []
-    for t in tasks:
-        question = getattr(getattr(t.raw, "scenario", None), "question", None)
-        rows.append(
-            {
-                "prompt": str(question or t.rollout.scenario),
-                "task_id": t.rollout.id,
-                "env_id": t.rollout.env_id,
-            }
-        )
-    return rows
+    return [{"prompt": t.scenario.opening(), "task_id": t.id, "env_id": t.env_id} for t in tasks]
 
 
 class ERPOTrainer(GRPOTrainer):
@@ -131,7 +122,7 @@ class ERPOTrainer(GRPOTrainer):
         tokenizer: Any,
         args: GRPOConfig,
         train_dataset: Any,
-        tasks: Mapping[str, PoolTask],
+        tasks: Mapping[str, Task],
         deps_factory: Any,
         erpo: ERPOConfig | None = None,
         episode: TokenEpisodeConfig | None = None,
@@ -215,8 +206,7 @@ class ERPOTrainer(GRPOTrainer):
         base = self.args.seed * 1_000_003 + self.state.global_step * 101 + round_index
         jobs = [
             token_episode(
-                self.pool[tid].raw,
-                self.pool[tid].rollout,
+                self.pool[tid],
                 episode_seed(base, tid, j),
                 self.deps,
                 self.episode_config,

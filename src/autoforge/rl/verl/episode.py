@@ -36,6 +36,7 @@ from autoforge.rl.trl.episodes import (
 from autoforge.rl.trl.tokens import ChatCodec
 from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.runner import bind_environment
+from autoforge.tasks.model import Task
 
 _CONTEXTS: dict[str, EpisodeContext] = {}
 
@@ -62,7 +63,7 @@ class EpisodeContext:
 
     settings: AgentLoopSettings
     envs: dict[str, Environment]
-    pool: dict[str, Any]
+    pool: dict[str, Task]
     users: Any
     meu: Any
     codecs: dict[int, ChatCodec] = field(default_factory=dict)
@@ -160,13 +161,12 @@ async def verl_episode(
     seed: int = 0,
 ) -> EpisodeOutput:
     """Play the row's task once against ``server``; the verl output fields."""
-    pooled = ctx.pool[task_key(row)]
     codec = ctx.codec(tokenizer)
     generator = ServerGenerator(server, sampling_params, _eos(tokenizer))
     deps = EpisodeDeps(
         generator,  # type: ignore[arg-type]
         codec,
-        lambda rtask: bind_environment(ctx.envs[rtask.env_id], rtask),
+        lambda task: bind_environment(ctx.envs[task.env_id], task),
         ctx.users,
         ctx.meu,
     )
@@ -175,7 +175,7 @@ async def verl_episode(
         turn=s.max_turn_tokens, episode=response_length, prompt=DEFAULT_BUDGET.prompt
     )
     config = TokenEpisodeConfig(episode=s.episode, budget=budget)
-    out = await token_episode(pooled.raw, pooled.rollout, seed, deps, config)
+    out = await token_episode(ctx.pool[task_key(row)], seed, deps, config)
     excluded = out.reward is None or (s.mask_user_errors and out.user_error)
     trace = out.trace
     n = min(len(trace.completion_ids), response_length)
