@@ -419,9 +419,38 @@ def test_nested_all_of_and_deep_fields_of_an_object_attribute() -> None:
     }
     tools = [_tool("uploadFile", listed, "write")]
     derived = derive_state(tools)
-    entries = derived.schema.collection("entries")
+    entries = derived.schema.collection("files")  # ``entries`` names no entity: the tool's noun
     assert entries is not None and {"id", "size", "permissions"} <= {
         a.name for a in entries.attributes
     }
-    pointer = derived.provenance["entries"]["permissions"]
+    pointer = derived.provenance["files"]["permissions"]
     assert fields_under(tools, pointer) == {"lock", "by"}
+
+
+def test_a_singleton_keeps_its_own_fields_and_an_envelope_with_meta_is_no_record() -> None:
+    browser = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {}}}
+    info = {
+        "type": "object",
+        "properties": {
+            "balance": {"type": "integer"},
+            "browsers": {"type": "array", "items": browser},
+        },
+    }
+    derived = derive_state([_tool("GetAccountInfo", info, "read")])
+    account = derived.schema.collection("accounts")
+    assert account is not None and [a.name for a in account.attributes] == ["account_id", "balance"]
+    gif = {"type": "object", "properties": {"id": {"type": "string"}, "url": {}}}
+    search = {
+        "type": "object",
+        "properties": {
+            "data": {"type": "array", "items": gif},
+            "meta": {"type": "object", "properties": {"msg": {}}},
+            "pagination": {"type": "object", "properties": {"total_count": {}, "offset": {}}},
+        },
+    }
+    tools = [_tool("search_gifs", search, "read")]
+    gifs = derive_state(tools).schema
+    assert [(c.name, [a.name for a in c.attributes]) for c in gifs.collections] == [
+        ("gifs", ["id", "url"])
+    ]
+    assert doc_field_names(tools) == {"id", "url", "meta", "msg"}

@@ -56,6 +56,7 @@ _PAGINATION = {
     "max_results",
     "is_truncated",
     "request_id",
+    "pagination",
 }
 _KEY_WORDS = ("id", "key", "arn", "name", "code", "number", "uuid", "slug")
 _WRAPPER_TITLE = re.compile(r"^(list|search|batch|query|get)?(.*?)(response|result|results|page)$")
@@ -191,6 +192,15 @@ def _entity_name(node: Mapping[str, Any], key: str, hint: str | None) -> str:
     return plural(singular(hint)) if hint else "records"
 
 
+_CONTAINERS = {"data", "items", "results", "result", "entries", "records", "value", "values"}
+
+
+def _named(prop: str, hint: str | None) -> str:
+    """The noun for what ``prop`` holds: ``data``/``items``/``value`` name no entity, so the
+    enclosing one (the tool's noun at the top) does."""
+    return hint if hint and snake(prop) in _CONTAINERS else prop
+
+
 @dataclass
 class _At:
     """Where the walk is: inside a tool's own result (``top``), a list's element, a read."""
@@ -236,26 +246,52 @@ class _Collector:
         if inner is not None:
             self.unwrapped.append(f"{where} -> {inner}")
             sub = f"{where}/properties/{inner}"
-            return self.walk(_props(node)[inner], sub, inner, depth + 1, at)
+            return self.walk(_props(node)[inner], sub, _named(inner, hint), depth + 1, at)
         key = _id_property(node, hint, at.top)
-        nested = _At(top=False, read=at.read)
-        holders = set()
-        for name, prop in _props(node).items():
-            if self.walk(prop, f"{where}/properties/{name}", name, depth + 1, nested):
-                holders.add(name)
-        if key is None and at.top and holders:
-            self.fields.update(n for n in _props(node) if n not in holders)  # holders: envelope
-        else:
-            self.fields.update(_props(node))
+        holders = self._walk_props(node, where, hint, depth, at, key)
+        if key is not None:
+            return self._add(node, key, where, hint)
+        key = _keyless_record(node, hint, at, holders)
         if key is None:
-            key = _keyless_record(node, hint, at, holders)
-            if key is None:
-                return None
-        return self._add(node, key, where, hint)
+            return None
+        own = {n: p for n, p in _props(node).items() if n not in holders}
+        self._add({**node, "properties": own}, key, where, hint, keyless=True)
+        return None  # nothing refers to a keyless record by its key
 
-    def _add(self, node: Mapping[str, Any], key: str, where: str, hint: str | None) -> str:
+    def _walk_props(
+        self,
+        node: Mapping[str, Any],
+        where: str,
+        hint: str | None,
+        depth: int,
+        at: _At,
+        key: str | None,
+    ) -> set[str]:
+        """Walk the properties; returns those holding an entity. A result that is no record
+        but holds entities is an envelope: those properties and its paging are not fields."""
+        props = _props(node)
+        nested = _At(top=False, read=at.read)
+        paging = {n for n in props if snake(n) in _PAGINATION} if key is None and at.top else set()
+        holders = set()
+        for name, prop in props.items():
+            if name not in paging and self.walk(
+                prop, f"{where}/properties/{name}", _named(name, hint), depth + 1, nested
+            ):
+                holders.add(name)
+        if holders and key is None and at.top:
+            self.fields.update(n for n in props if n not in holders | paging)
+            return holders
+        for name in paging:
+            self.walk(props[name], f"{where}/properties/{name}", name, depth + 1, nested)
+        self.fields.update(props)
+        return holders
+
+    def _add(
+        self, node: Mapping[str, Any], key: str, where: str, hint: str | None, keyless: bool = False
+    ) -> str:
         name = _entity_name(node, key, hint)
         ident = key if key != "id" else f"{singular(name)}_id"
+        ident += " (keyless)" if keyless else ""  # never merged into an entity with a real key
         entity = self.by_key.get(ident)
         if entity is None:
             desc = str(node.get("description") or "")
@@ -283,10 +319,12 @@ def _keyless_record(
     the tools read. Envelopes (only entity-holding properties) and what writes return (an
     operation's result, not a stored record) are not.
     """
-    if not at.top or not hint:
+    if not at.top or not hint or not (at.element or at.read):
         return None
-    fields = [n for n in _props(node) if n not in holders and snake(n) not in _PAGINATION]
-    if not fields or not (at.element or at.read):
+    props = _props(node)
+    fields = [n for n in props if n not in holders and snake(n) not in _PAGINATION]
+    scalar = [n for n in fields if _attr_type(props[n]) not in ("object", "array")]
+    if not fields or (holders and not scalar):  # {data: [Gif], meta: {...}}: an envelope
         return None
     return f"{singular(snake(hint))}_id"
 
