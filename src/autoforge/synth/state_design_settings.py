@@ -37,7 +37,10 @@ _NUMBERS = {
     "thirty": 30, "fifty": 50, "hundred": 100,
 }  # fmt: skip
 _NUM = r"(\d+(?:\.\d+)?|" + "|".join(_NUMBERS) + r")"
-_STOP = {"a", "an", "the", "of", "per", "each", "for", "to", "in", "on", "and", "or", "be"}
+_STOP = {
+    "a", "an", "the", "of", "per", "each", "for", "to", "in", "on", "and", "or", "be", "at",
+    "after", "before", "by", "with", "which", "that", "long", "from", "into", "is", "are",
+}  # fmt: skip
 _LIMITS = [
     (re.compile(rf"\b(?:at most|no more than|up to|a maximum of|maximum of|max\.?)\s+{_NUM}"
                 r"\s+((?:[a-z][a-z\-]*\s*){1,3})", re.I), "max"),
@@ -84,7 +87,15 @@ def _number(text: str) -> int | float:
 
 
 def _noun(words: str) -> str:
-    kept = [w for w in re.findall(r"[a-z][a-z\-]*", words.lower()) if w not in _STOP]
+    """The noun phrase a number counts: ``bikes``, ``travel certificates``; it ends at the
+    first small word (``10 times per second`` -> ``times``)."""
+    kept: list[str] = []
+    for word in re.findall(r"[a-z][a-z\-]*", words.lower()):
+        if word in _STOP:
+            if kept:
+                break
+            continue
+        kept.append(word)
     return identifier("_".join(kept[:2]).replace("-", "_")) if kept else ""
 
 
