@@ -23,7 +23,7 @@ A late return fee of $15 applies per started hour, and a $40 deposit is charged 
 | basic | $8 | 0 |
 | member | $6.50 | 1 |
 
-Be polite and never make more than one tool call at a time.
+Be polite and never make more than one tool call at a time. Make at most one tool call per turn.
 """
 
 TOOLS = [

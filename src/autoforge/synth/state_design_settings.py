@@ -41,6 +41,8 @@ _STOP = {
     "a", "an", "the", "of", "per", "each", "for", "to", "in", "on", "and", "or", "be", "at",
     "after", "before", "by", "with", "which", "that", "long", "from", "into", "is", "are",
 }  # fmt: skip
+#: Limits on the agent's own conduct ("at most one tool call at a time") are no state.
+_CONDUCT = {"tool", "tools", "call", "calls", "message", "messages", "question", "questions"}
 _LIMITS = [
     (re.compile(rf"\b(?:at most|no more than|up to|a maximum of|maximum of|max\.?)\s+{_NUM}"
                 r"\s+((?:[a-z][a-z\-]*\s*){1,3})", re.I), "max"),
@@ -125,7 +127,7 @@ def _from_sentence(sentence: str, source: str) -> list[Setting]:
     for pattern, prefix in _LIMITS:
         for m in pattern.finditer(sentence):
             noun = _noun(m.group(2))
-            if noun:
+            if noun and noun.split("_")[0] not in _CONDUCT:
                 value = _number(m.group(1))
                 typ = "integer" if isinstance(value, int) else "number"
                 name = f"{prefix}_{plural(singular(noun))}"
