@@ -4,17 +4,22 @@ For each document set, the state schema is designed as ``autoforge synth env`` d
 ``design_state``; with ``+data``: inference from the data) and scored against the document:
 
 * ``doc_fields``: the fields the document defines: every property of an object that a tool
-  returns (response / output schemas) plus every entity-naming tool parameter (ids, names,
-  emails, phones);
-* ``coverage``: the share of those present in the designed state (as an attribute, a nested
-  field of one, or a collection key);
+  returns (response / output schemas, at any depth) plus every entity-naming tool parameter
+  (ids, names, emails, phones). The response envelope is not counted: a list wrapper's element
+  property and its pagination (``orders``, ``next_page_token``) and a result property that only
+  holds an entity (``{"Budget": {...}}``) describe the response, not anything stored;
+* ``coverage``: the share of those present in the designed state: an attribute, a collection
+  key, or a field nested (at any depth) in an object attribute read from a docs schema (the
+  attribute's provenance points at that schema, which the state generator fills it from);
 * ``invented``: attributes whose name appears nowhere in the document (no returned property, no
-  parameter) nor in the data: what the model guessed;
+  parameter) nor in the data, and that are no setting quoting a sentence the docs contain:
+  what the model guessed;
+* ``settings``: facts stated in the policy/descriptions kept in the ``settings`` singleton;
 * ``model_calls`` and ``seconds`` for the design.
 
-Baselines in the same run: ``--compare REF`` also designs with git REF's code (run in a
-subprocess per document, alternating with the working tree), and the model ``none`` (a client
-that never answers) shows what the rules alone give.
+Baselines in the same run: ``--compare REF`` also designs with git REF's code (one worker
+process per code version, each designing every document; the working tree's runs second), and
+the model ``none`` (a client that never answers) shows what the rules alone give.
 
 Run: ``python benchmarks/state_design.py`` (rules only, seconds) or
 ``python benchmarks/state_design.py --model small --compare main`` (embedded 0.5B, before/after;
@@ -67,19 +72,19 @@ def presets() -> dict[str, dict[str, Any]]:
     for name, rel in [("tau2-retail", "tau2-bench/retail"), ("tau2-airline", "tau2-bench/airline")]:
         d = BENCH / rel
         if d.is_dir():
-            out[name] = {"docs": [d / "tools.json"]}
-            out[f"{name}+data"] = {"docs": [d / "tools.json"], "data": d / "db.json"}
+            out[name] = {"docs": [d]}  # tools.json + policy.md
+            out[f"{name}+data"] = {"docs": [d], "data": d / "db.json"}
     for dom in ("ota", "delivery", "instore"):
         d = BENCH / "vitabench" / dom
         if d.is_dir():
-            out[f"vita-{dom}"] = {"docs": [d / "tools.json"]}
+            out[f"vita-{dom}"] = {"docs": [d]}
     return out
 
 
-def _client(model: str) -> LLMClient:
+def _client(model: str, no_cache: bool = False) -> LLMClient:
     if model == "none":
         return LLMClient.scripted([lambda _req: "no answer"] * 10_000)
-    return LLMClient(config_from_cli(model=model))
+    return LLMClient(config_from_cli(model=model, no_cache=no_cache))
 
 
 def _logical_calls(client: LLMClient) -> int:
@@ -98,18 +103,22 @@ def _logical_calls(client: LLMClient) -> int:
     return calls
 
 
-def _design(spec: dict[str, Any], model: str) -> dict[str, Any]:
+def _design(spec: dict[str, Any], model: str, no_cache: bool = False) -> dict[str, Any]:
     """Design one document's state; the schema and the cost."""
     docs = load_docs([Path(p) for p in spec["docs"]])
     start, cpu = time.perf_counter(), time.process_time()
+    provenance: dict[str, dict[str, str]] = {}
+    settings: list[dict[str, Any]] = []
     if spec.get("data"):
         state, _ = data_to_state(json.loads(Path(spec["data"]).read_text()))
         schema, calls = infer_schema(state), 0
         data_fields = nested_field_names(state)
     else:
-        client = _client(model)
+        client = _client(model, no_cache)
         result = asyncio.run(design_state(client, docs.tools, docs.policy))
         schema, calls, data_fields = result.state_schema, _logical_calls(client), set()
+        provenance = result.provenance
+        settings = [x.model_dump(mode="json") for x in getattr(result, "settings", [])]
     wall, cpu_s = time.perf_counter() - start, time.process_time() - cpu
     return {
         "schema": schema.model_dump(mode="json"),
@@ -117,6 +126,8 @@ def _design(spec: dict[str, Any], model: str) -> dict[str, Any]:
         "wall_s": round(wall, 2),
         "cpu_s": round(cpu_s, 2),
         "data_fields": sorted(data_fields),
+        "provenance": provenance,
+        "settings": settings,
     }
 
 
@@ -132,6 +143,33 @@ def _list_item_keys(schema: Any) -> set[str]:
     }
 
 
+def _documented_shapes(tools: Any, provenance: dict[str, dict[str, str]]) -> set[str]:
+    """Keys nested inside object attributes read from a docs schema: the attribute holds that
+    whole documented shape (the state generator fills it from the same schema)."""
+    from autoforge.synth.schema_entities import fields_under
+
+    return {
+        name.lower()
+        for origins in provenance.values()
+        for origin in origins.values()
+        if origin.startswith("docs:")
+        for name in fields_under(tools, origin)
+    }
+
+
+def _stated_in(origin: str, docs: Any) -> bool:
+    """Whether a setting's origin (``policy: "<sentence>"`` or ``... table A | B``) is text
+    the docs really contain: such an attribute is read, not invented."""
+    texts = [docs.policy or ""] + [t.description for t in docs.tools]
+    if '"' in origin:
+        quote = origin[origin.index('"') + 1 : origin.rindex('"')]
+        return bool(quote) and any(quote in " ".join(t.split()) or quote in t for t in texts)
+    if ": table " in origin:
+        cols = [c.strip() for c in origin.split(": table ", 1)[1].split("|")]
+        return any(all(c in t for c in cols if c) for t in texts)
+    return False
+
+
 def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
     """Coverage of document-defined fields and invented attributes of one designed schema."""
     from autoforge.env.spec import StateSchema
@@ -143,13 +181,17 @@ def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
     params = {p for t in docs.tools for p in t.param_names}
     defined = returned | {p for p in params if is_entity_param(p)}
     known = _known_names(schema, design["data_fields"]) | _list_item_keys(schema)
+    known |= _documented_shapes(docs.tools, design.get("provenance") or {})
     present = {f for f in defined if f.lower() in known or collection_of_key(f, schema)}
     traceable = {n.lower() for n in returned | params | set(design["data_fields"])}
+    origins = design.get("provenance") or {}
     invented = sorted(
         f"{c.name}.{a.name}"
         for c in schema.collections
         for a in c.attributes
-        if a.name != c.primary_key and a.name.lower() not in traceable
+        if a.name != c.primary_key
+        and a.name.lower() not in traceable
+        and not _stated_in(origins.get(c.name, {}).get(a.name, ""), docs)
     )
     return {
         "doc_fields": len(defined),
@@ -158,6 +200,7 @@ def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
         "invented": len(invented),
         "invented_examples": invented[:8],
         "collections": len(schema.collections),
+        "settings": len(design.get("settings") or []),
         "has_return_schemas": bool(returned),
         "model_calls": design["calls"],
         "wall_s": design["wall_s"],
@@ -174,16 +217,24 @@ def _extract(ref: str, root: Path) -> Path:
     return root / "src"
 
 
-def _in_subprocess(src: Path | None, name: str, spec: dict[str, Any], model: str) -> dict[str, Any]:
+def _in_subprocess(
+    src: Path | None, specs: dict[str, dict[str, Any]], model: str, no_cache: bool = False
+) -> dict[str, dict[str, Any]]:
+    """Design every document in one worker process running ``src``'s code (None: this tree)."""
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")])
-    payload = json.dumps({"spec": {k: [str(p) for p in v] if isinstance(v, list) else str(v)
-                                   for k, v in spec.items()}, "model": model})  # fmt: skip
-    cmd = [sys.executable, __file__, "--worker", payload]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
-    design: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return design
+    plain = {
+        name: {k: [str(p) for p in v] if isinstance(v, list) else str(v) for k, v in spec.items()}
+        for name, spec in specs.items()
+    }
+    payload = json.dumps({"specs": plain, "model": model, "no_cache": no_cache})
+    cmd = [sys.executable, __file__, "--worker", "-"]
+    out = subprocess.run(
+        cmd, input=payload, check=True, capture_output=True, text=True, env=env
+    ).stdout
+    designs: dict[str, dict[str, Any]] = json.loads(out.strip().splitlines()[-1])
+    return designs
 
 
 def _corpus(root: Path) -> dict[str, dict[str, Any]]:
@@ -193,7 +244,7 @@ def _corpus(root: Path) -> dict[str, dict[str, Any]]:
 
 def _table(rows: dict[str, dict[str, Any]], compare: bool) -> Table:
     table = Table(title="State design: document-defined fields kept, attributes invented")
-    cols = ["doc set", "schemas", "fields", "coverage", "invented", "calls", "wall s"]
+    cols = ["doc set", "schemas", "fields", "coverage", "invented", "settings", "calls", "wall s"]
     if compare:
         cols += ["coverage (ref)", "invented (ref)", "calls (ref)", "wall s (ref)"]
     for col in cols:
@@ -201,7 +252,9 @@ def _table(rows: dict[str, dict[str, Any]], compare: bool) -> Table:
     for name, row in rows.items():
         a = row["after"]
         cells = [name, "yes" if a["has_return_schemas"] else "no", str(a["doc_fields"])]
-        cells += [str(a[k]) for k in ("coverage", "invented", "model_calls", "wall_s")]
+        cells += [
+            str(a.get(k)) for k in ("coverage", "invented", "settings", "model_calls", "wall_s")
+        ]
         if compare and "before" in row:
             b = row["before"]
             cells += [str(b["coverage"]), str(b["invented"]), str(b["model_calls"]),
@@ -220,6 +273,7 @@ def _summary(rows: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
         "invented_with_schemas": sum(r["invented"] for r in with_schemas),
         "invented_total": sum(r["invented"] for r in got),
         "max_model_calls": max((r["model_calls"] for r in docs_mode), default=0),
+        "settings_total": sum(r.get("settings", 0) for r in got),
         "max_wall_s": max(r["wall_s"] for r in got),
     }
 
@@ -227,6 +281,7 @@ def _summary(rows: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default="none", help="none (rules only), small, default, ...")
+    ap.add_argument("--no-cache", action="store_true", help="do not read or write the LLM cache")
     ap.add_argument("--compare", metavar="REF", help="also design with git REF's code")
     ap.add_argument(
         "--only", nargs="*", help="preset names to run (default: all; none: only --corpus)"
@@ -235,8 +290,10 @@ def main() -> None:
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        job = json.loads(args.worker)
-        print(json.dumps(_design(job["spec"], job["model"])))
+        job = json.loads(sys.stdin.read())
+        no_cache = job.get("no_cache", False)
+        designs = {n: _design(sp, job["model"], no_cache) for n, sp in job["specs"].items()}
+        print(json.dumps(designs))
         return
     load = Load()
     sets = {k: v for k, v in presets().items() if args.only is None or k in args.only}
@@ -244,11 +301,13 @@ def main() -> None:
     rows: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         src = _extract(args.compare, Path(tmp)) if args.compare else None
+        before = _in_subprocess(src, sets, args.model, args.no_cache) if src else {}
+        after = _in_subprocess(None, sets, args.model, args.no_cache)
         for name, spec in sets.items():
             row: dict[str, Any] = {}
-            if src is not None:
-                row["before"] = score(spec, _in_subprocess(src, name, spec, args.model))
-            row["after"] = score(spec, _in_subprocess(None, name, spec, args.model))
+            if name in before:
+                row["before"] = score(spec, before[name])
+            row["after"] = score(spec, after[name])
             rows[name] = row
             print(f"{name}: {json.dumps(row)}", flush=True)
     console = Console(width=160)

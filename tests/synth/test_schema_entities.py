@@ -10,7 +10,7 @@ from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient
 from autoforge.synth.mapping import unmapped_params
-from autoforge.synth.schema_entities import derive_state, doc_field_names
+from autoforge.synth.schema_entities import derive_state, doc_field_names, fields_under
 from autoforge.synth.state_design import design_state, merge_unused_collections
 from autoforge.tooldocs import ToolDocs, load_docs, parse_text
 from autoforge.tooldocs.spec import ToolSpec
@@ -271,3 +271,186 @@ def test_named_refs_keep_their_name_as_title() -> None:
     returns = docs.tool("catalog_products_get").returns
     assert returns is not None and returns["title"] == "Product"
     assert {"amount", "currency", "severity"} <= doc_field_names(docs.tools)
+
+
+def test_a_proposed_kind_of_an_existing_collection_is_merged_into_it() -> None:
+    """``locks`` with its own attributes next to ``devices.kind`` in {lock, light}: no tool
+    passes ``lock_id``, so its attributes move to ``devices`` instead of a parallel table."""
+    tools = [
+        ToolSpec(
+            name="lock_device",
+            parameters={"type": "object", "properties": {"device_id": {"type": "string"}}},
+        )
+    ]
+    devices = CollectionSchema(
+        name="devices",
+        primary_key="device_id",
+        attributes=[
+            Attribute(name="device_id", type="id"),
+            Attribute(name="kind", type="enum", enum=["lock", "light"]),
+        ],
+    )
+    locks = CollectionSchema(
+        name="locks",
+        primary_key="lock_id",
+        attributes=[
+            Attribute(name="lock_id", type="id"),
+            Attribute(name="is_locked", type="boolean"),
+        ],
+    )
+    schema = StateSchema(collections=[devices, locks])
+    merged = merge_unused_collections(schema, tools)
+    assert [c.name for c in schema.collections] == ["devices"]
+    assert [a.name for a in devices.attributes] == ["device_id", "kind", "is_locked"]
+    assert merged == ["locks: a kind of devices (devices.kind), merged into it"]
+
+
+def test_a_kind_that_a_tool_reaches_by_its_key_is_kept() -> None:
+    tools = [
+        ToolSpec(
+            name="lock_door",
+            parameters={"type": "object", "properties": {"lock_id": {"type": "string"}}},
+        )
+    ]
+    devices = CollectionSchema(
+        name="devices",
+        primary_key="device_id",
+        attributes=[
+            Attribute(name="device_id", type="id"),
+            Attribute(name="kind", type="enum", enum=["lock"]),
+        ],
+    )
+    locks = CollectionSchema(
+        name="locks",
+        primary_key="lock_id",
+        attributes=[
+            Attribute(name="lock_id", type="id"),
+            Attribute(name="is_locked", type="boolean"),
+        ],
+    )
+    schema = StateSchema(collections=[devices, locks])
+    assert merge_unused_collections(schema, tools) == []
+    assert [c.name for c in schema.collections] == ["devices", "locks"]
+
+
+def _tool(name: str, returns: dict[str, Any], access: str | None = None) -> ToolSpec:
+    return ToolSpec(
+        name=name,
+        parameters={"type": "object", "properties": {}},
+        returns=returns,
+        access=access,  # type: ignore[arg-type]
+    )
+
+
+NOTIFICATION = {
+    "type": "object",
+    "properties": {"Threshold": {"type": "number"}, "ComparisonOperator": {"type": "string"}},
+}
+
+
+def test_records_a_list_returns_without_an_identifier_become_a_collection() -> None:
+    """AWS-style ``{Notifications: [...], NextToken}``: the elements are records of a
+    collection (keyed by the state's own key), the envelope and its token are no fields."""
+    listed = {
+        "type": "object",
+        "properties": {
+            "Notifications": {"type": "array", "items": NOTIFICATION},
+            "NextToken": {"type": "string"},
+        },
+    }
+    derived = derive_state([_tool("DescribeNotificationsForBudget", listed, "write")])
+    coll = derived.schema.collection("notifications")
+    assert coll is not None and coll.primary_key == "notification_id"
+    assert [a.name for a in coll.attributes] == [
+        "notification_id",
+        "Threshold",
+        "ComparisonOperator",
+    ]
+    assert derived.provenance["notifications"]["notification_id"].startswith("rules:key")
+    assert doc_field_names([_tool("DescribeNotificationsForBudget", listed)]) == {
+        "Threshold",
+        "ComparisonOperator",
+    }
+
+
+def test_the_object_a_read_returns_without_an_identifier_is_a_singleton() -> None:
+    info = {
+        "type": "object",
+        "properties": {
+            "balance": {"type": "integer"},
+            "free_screenshots_left": {"type": "integer"},
+        },
+    }
+    read = derive_state([_tool("GetAccountInfo", info, "read")])
+    coll = read.schema.collection("accounts")
+    assert coll is not None and "balance" in [a.name for a in coll.attributes]
+    # what a write returns without an identifier is the operation's result, not a record
+    assert derive_state([_tool("RegenerateKey", info, "write")]).schema.collections == []
+
+
+def test_an_envelope_holding_one_entity_is_no_field() -> None:
+    budget = {
+        "type": "object",
+        "properties": {"BudgetName": {"type": "string"}, "Limit": {"type": "number"}},
+    }
+    envelope = {"type": "object", "properties": {"Budget": budget}}
+    tools = [_tool("DescribeBudget", envelope, "read")]
+    assert doc_field_names(tools) == {"BudgetName", "Limit"}
+    assert [c.name for c in derive_state(tools).schema.collections] == ["budgets"]
+
+
+def test_nested_all_of_and_deep_fields_of_an_object_attribute() -> None:
+    reference = {"type": "object", "properties": {"id": {"type": "string"}}}
+    file = {
+        "type": "object",
+        "properties": {
+            "size": {"type": "integer"},
+            "permissions": {
+                "type": "object",
+                "properties": {"lock": {"type": "object", "properties": {"by": {}}}},
+            },
+        },
+    }
+    listed = {
+        "type": "object",
+        "properties": {
+            "entries": {"type": "array", "items": {"allOf": [{"allOf": [reference]}, file]}}
+        },
+    }
+    tools = [_tool("uploadFile", listed, "write")]
+    derived = derive_state(tools)
+    entries = derived.schema.collection("files")  # ``entries`` names no entity: the tool's noun
+    assert entries is not None and {"id", "size", "permissions"} <= {
+        a.name for a in entries.attributes
+    }
+    pointer = derived.provenance["files"]["permissions"]
+    assert fields_under(tools, pointer) == {"lock", "by"}
+
+
+def test_a_singleton_keeps_its_own_fields_and_an_envelope_with_meta_is_no_record() -> None:
+    browser = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {}}}
+    info = {
+        "type": "object",
+        "properties": {
+            "balance": {"type": "integer"},
+            "browsers": {"type": "array", "items": browser},
+        },
+    }
+    derived = derive_state([_tool("GetAccountInfo", info, "read")])
+    account = derived.schema.collection("accounts")
+    assert account is not None and [a.name for a in account.attributes] == ["account_id", "balance"]
+    gif = {"type": "object", "properties": {"id": {"type": "string"}, "url": {}}}
+    search = {
+        "type": "object",
+        "properties": {
+            "data": {"type": "array", "items": gif},
+            "meta": {"type": "object", "properties": {"msg": {}}},
+            "pagination": {"type": "object", "properties": {"total_count": {}, "offset": {}}},
+        },
+    }
+    tools = [_tool("search_gifs", search, "read")]
+    gifs = derive_state(tools).schema
+    assert [(c.name, [a.name for a in c.attributes]) for c in gifs.collections] == [
+        ("gifs", ["id", "url"])
+    ]
+    assert doc_field_names(tools) == {"id", "url", "meta", "msg"}

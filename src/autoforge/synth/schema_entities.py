@@ -56,6 +56,7 @@ _PAGINATION = {
     "max_results",
     "is_truncated",
     "request_id",
+    "pagination",
 }
 _KEY_WORDS = ("id", "key", "arn", "name", "code", "number", "uuid", "slug")
 _WRAPPER_TITLE = re.compile(r"^(list|search|batch|query|get)?(.*?)(response|result|results|page)$")
@@ -174,7 +175,9 @@ def _id_property(node: Mapping[str, Any], hint: str | None, top: bool) -> str | 
         if (says_id and is_id_like(name)) or (name == "name" and "resource name" in desc):
             return name
     own = [n for n in names if tokens(n)[-1:] == ["id"]]
-    return own[0] if top and len(own) == 1 else None
+    if top and len(own) == 1:
+        return own[0]
+    return "name" if top and not own and "name" in props else None
 
 
 def _entity_name(node: Mapping[str, Any], key: str, hint: str | None) -> str:
@@ -189,59 +192,153 @@ def _entity_name(node: Mapping[str, Any], key: str, hint: str | None) -> str:
     return plural(singular(hint)) if hint else "records"
 
 
+_CONTAINERS = {"data", "items", "results", "result", "entries", "records", "value", "values"}
+
+
+def _named(prop: str, hint: str | None) -> str:
+    """The noun for what ``prop`` holds: ``data``/``items``/``value`` name no entity, so the
+    enclosing one (the tool's noun at the top) does."""
+    return hint if hint and snake(prop) in _CONTAINERS else prop
+
+
+@dataclass
+class _At:
+    """Where the walk is: inside a tool's own result (``top``), a list's element, a read."""
+
+    top: bool = True
+    element: bool = False
+    read: bool = False
+
+
 class _Collector:
-    """Walks return schemas and gathers entities, merging sightings by identifier property."""
+    """Walks return schemas and gathers entities, merging sightings by identifier property.
+
+    It also takes the census of the fields the docs define on records (``fields``): every
+    property it walks, except the envelope around records (a wrapper's list property and its
+    pagination, a result property that only holds an entity), which describes the response,
+    not anything stored.
+    """
 
     def __init__(self) -> None:
         self.by_key: dict[str, DocEntity] = {}
         self.unwrapped: list[str] = []
+        self.fields: set[str] = set()
 
     def walk(
-        self, node: Any, where: str, hint: str | None, depth: int = 0, top: bool = True
+        self, node: Any, where: str, hint: str | None, depth: int = 0, at: _At | None = None
     ) -> str | None:
         """Record the entities in ``node``; returns the entity name ``node`` is, if any."""
+        at = at or _At()
         if depth > 6 or not isinstance(node, dict):
             return None
         items = _array_items(node)
         if items is not None:
-            return self.walk(items, f"{where}/items", hint, depth + 1, top)
+            inner_at = _At(at.top, element=at.top, read=at.read)
+            return self.walk(items, f"{where}/items", hint, depth + 1, inner_at)
         for combo in ("allOf", "oneOf", "anyOf"):
             if isinstance(node.get(combo), list) and not _props(node):
                 merged = _merge_combo(node[combo])
                 sub = f"{where}/{combo}"
-                return self.walk(merged, sub, hint, depth + 1, top) if merged else None
+                return self.walk(merged, sub, hint, depth + 1, at) if merged else None
         if not _is_object(node):
             return None
         inner = _is_wrapper(node)
         if inner is not None:
             self.unwrapped.append(f"{where} -> {inner}")
             sub = f"{where}/properties/{inner}"
-            return self.walk(_props(node)[inner], sub, inner, depth + 1, top)
-        key = _id_property(node, hint, top)
-        for name, prop in _props(node).items():
-            self.walk(prop, f"{where}/properties/{name}", name, depth + 1, top=False)
+            return self.walk(_props(node)[inner], sub, _named(inner, hint), depth + 1, at)
+        key = _id_property(node, hint, at.top)
+        holders = self._walk_props(node, where, hint, depth, at, key)
+        if key is not None:
+            return self._add(node, key, where, hint)
+        key = _keyless_record(node, hint, at, holders)
         if key is None:
             return None
-        return self._add(node, key, where, hint)
+        own = {n: p for n, p in _props(node).items() if n not in holders}
+        self._add({**node, "properties": own}, key, where, hint, keyless=True)
+        return None  # nothing refers to a keyless record by its key
 
-    def _add(self, node: Mapping[str, Any], key: str, where: str, hint: str | None) -> str:
+    def _walk_props(
+        self,
+        node: Mapping[str, Any],
+        where: str,
+        hint: str | None,
+        depth: int,
+        at: _At,
+        key: str | None,
+    ) -> set[str]:
+        """Walk the properties; returns those holding an entity. A result that is no record
+        but holds entities is an envelope: those properties and its paging are not fields."""
+        props = _props(node)
+        nested = _At(top=False, read=at.read)
+        paging = {n for n in props if snake(n) in _PAGINATION} if key is None and at.top else set()
+        holders = set()
+        for name, prop in props.items():
+            if name not in paging and self.walk(
+                prop, f"{where}/properties/{name}", _named(name, hint), depth + 1, nested
+            ):
+                holders.add(name)
+        if holders and key is None and at.top:
+            self.fields.update(n for n in props if n not in holders | paging)
+            return holders
+        for name in paging:
+            self.walk(props[name], f"{where}/properties/{name}", name, depth + 1, nested)
+        self.fields.update(props)
+        return holders
+
+    def _add(
+        self, node: Mapping[str, Any], key: str, where: str, hint: str | None, keyless: bool = False
+    ) -> str:
         name = _entity_name(node, key, hint)
         ident = key if key != "id" else f"{singular(name)}_id"
+        ident += " (keyless)" if keyless else ""  # never merged into an entity with a real key
         entity = self.by_key.get(ident)
         if entity is None:
             desc = str(node.get("description") or "")
+            if key not in _props(node):
+                desc = (desc + " " if desc else "") + _KEYLESS_NOTE
             entity = DocEntity(name=identifier(name), primary_key=key, description=desc)
+            if key not in _props(node):
+                entity.origins[key] = f"rules:key for records {where} lists without an identifier"
             self.by_key[ident] = entity
         entity.absorb(_props(node), node.get("required") or [], where)
         return entity.name
 
 
-def _merge_combo(parts: list[Any]) -> dict[str, Any] | None:
-    """``allOf``/``oneOf`` of object schemas as one object (properties united)."""
+_KEYLESS_NOTE = "(The docs give these records no identifier; the key is the state's own.)"
+
+
+def _keyless_record(
+    node: Mapping[str, Any], hint: str | None, at: _At, holders: set[str]
+) -> str | None:
+    """A key for records the docs return without an identifier property, else None.
+
+    The elements of a list a tool returns are records of a collection even without an id
+    (``Notifications: [{Threshold, ComparisonOperator}]``), and the one object a read returns
+    is a singleton (``GetAccountInfo -> {balance, free_screenshots_left}``); both are state
+    the tools read. Envelopes (only entity-holding properties) and what writes return (an
+    operation's result, not a stored record) are not.
+    """
+    if not at.top or not hint or not (at.element or at.read):
+        return None
+    props = _props(node)
+    fields = [n for n in props if n not in holders and snake(n) not in _PAGINATION]
+    scalar = [n for n in fields if _attr_type(props[n]) not in ("object", "array")]
+    if not fields or (holders and not scalar):  # {data: [Gif], meta: {...}}: an envelope
+        return None
+    return f"{singular(snake(hint))}_id"
+
+
+def _merge_combo(parts: list[Any], depth: int = 0) -> dict[str, Any] | None:
+    """``allOf``/``oneOf`` of object schemas as one object (properties united, nested
+    combinations included: ``allOf: [{allOf: [Reference, Item]}, File]``)."""
     props: dict[str, Any] = {}
     required: list[str] = []
     for part in parts:
         if isinstance(part, dict):
+            for combo in ("allOf", "oneOf", "anyOf"):
+                if isinstance(part.get(combo), list) and depth < 6:
+                    props.update(_props(_merge_combo(part[combo], depth + 1) or {}))
             props.update(_props(part))
             required.extend(r for r in part.get("required") or [] if isinstance(r, str))
     return {"type": "object", "properties": props, "required": required} if props else None
@@ -305,10 +402,7 @@ def derive_state(tools: Sequence[ToolSpec]) -> Derivation:
     Empty when the docs carry no usable schemas (plain function lists): the caller then designs
     from parameters, descriptions and data instead.
     """
-    collector = _Collector()
-    for spec in tools:
-        if spec.returns:
-            collector.walk(spec.returns, f"{spec.name}/returns", _hint(spec))
+    collector = _collect(tools)
     entities = list(collector.by_key.values())
     _dedupe_names(entities)
     keys = {_key_alias(e): e.name for e in entities}
@@ -324,6 +418,8 @@ def derive_state(tools: Sequence[ToolSpec]) -> Derivation:
             else a
             for a in attrs
         ]
+        if entity.primary_key not in entity.properties:
+            attrs.insert(0, Attribute(name=entity.primary_key, type="id"))
         schema.collections.append(
             CollectionSchema(
                 name=entity.name,
@@ -332,11 +428,29 @@ def derive_state(tools: Sequence[ToolSpec]) -> Derivation:
                 attributes=attrs,
             )
         )
-        provenance[entity.name] = {name: f"docs:{where}" for name, where in entity.origins.items()}
+        provenance[entity.name] = {
+            name: where if where.startswith("rules:") else f"docs:{where}"
+            for name, where in entity.origins.items()
+        }
     return Derivation(schema=schema, provenance=provenance, unwrapped=collector.unwrapped)
 
 
 _NOISE = {"all", "my", "details", "detail", "info", "information", "one", "many"}
+_READ_VERBS = {"get", "list", "describe", "search", "find", "fetch", "retrieve", "show", "lookup"}
+
+
+def _collect(tools: Sequence[ToolSpec]) -> _Collector:
+    collector = _Collector()
+    for spec in tools:
+        if spec.returns:
+            at = _At(read=_is_read(spec))
+            collector.walk(spec.returns, f"{spec.name}/returns", _hint(spec), at=at)
+    return collector
+
+
+def _is_read(spec: ToolSpec) -> bool:
+    """A read by its access hint (HTTP GET) or its leading verb (RPC APIs POST their reads)."""
+    return spec.access == "read" or (tokens(spec.name)[:1] or [""])[0] in _READ_VERBS
 
 
 def _hint(spec: ToolSpec) -> str | None:
@@ -366,20 +480,44 @@ def _dedupe_names(entities: list[DocEntity]) -> None:
 
 
 def doc_field_names(tools: Sequence[ToolSpec]) -> set[str]:
-    """Every property name the docs define on a returned object (for coverage figures)."""
+    """The fields the docs define on returned records, at any depth (for coverage figures).
+
+    Every property of a returned object counts except the response envelope: a list
+    wrapper's element property and its pagination (``orders``, ``next_page_token``), and a
+    result property that only holds an entity (``{"Budget": {...}}``). Those describe the
+    response, not a record, so no state holds them.
+    """
+    return _collect(tools).fields
+
+
+def fields_under(tools: Sequence[ToolSpec], pointer: str) -> set[str]:
+    """The property names nested (at any depth) under the schema a provenance pointer names.
+
+    ``pointer`` is an origin from :func:`derive_state` (``docs:<tool>/returns/...``): an object
+    attribute read from the docs holds its whole documented shape, deeper keys included.
+    """
+    tool, _, path = pointer.removeprefix("docs:").partition("/")
+    node: Any = next((t.returns for t in tools if t.name == tool), None)
+    for part in path.split("/")[1:]:  # the first part is "returns"
+        if isinstance(node, dict) and part in ("allOf", "oneOf", "anyOf"):
+            node = _merge_combo(node.get(part) or [])
+        elif isinstance(node, dict):
+            node = node.get(part)
+        else:
+            return set()
     names: set[str] = set()
 
-    def visit(node: Any, depth: int) -> None:
-        if depth > 6 or not isinstance(node, dict):
+    def visit(sub: Any, depth: int) -> None:
+        if depth > 6 or not isinstance(sub, dict):
             return
-        for name, prop in _props(node).items():
+        for name, prop in _props(sub).items():
             names.add(name)
             visit(prop, depth + 1)
-        for key in ("items", "allOf", "oneOf", "anyOf"):
-            sub = node.get(key)
-            for part in sub if isinstance(sub, list) else [sub]:
-                visit(part, depth + 1)
+        items = _array_items(sub)
+        visit(items, depth + 1)
+        for combo in ("allOf", "oneOf", "anyOf"):
+            if isinstance(sub.get(combo), list):
+                visit(_merge_combo(sub[combo]), depth + 1)
 
-    for spec in tools:
-        visit(spec.returns, 0)
+    visit(node, 0)
     return names

@@ -29,6 +29,7 @@ from autoforge.synth.naming import (
     tokens,
 )
 from autoforge.synth.schema_entities import derive_state
+from autoforge.synth.state_design_settings import Setting, extract_settings, settings_collection
 from autoforge.tooldocs.spec import ToolSpec
 
 _TYPES = {"string", "integer", "number", "boolean", "date", "datetime", "enum", "object", "array"}
@@ -133,6 +134,7 @@ class DesignResult(BaseModel):
     rejected: list[str] = Field(default_factory=list)
     merged: list[str] = Field(default_factory=list)
     unwrapped: list[str] = Field(default_factory=list)
+    settings: list[Setting] = Field(default_factory=list)
 
 
 def _param_type(spec: ToolSpec, param: str) -> AttributeType:
@@ -391,6 +393,7 @@ async def design_state(
     added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
     merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
     enums_from_docs(schema, tools)
+    settings = _add_settings(schema, tools, policy, provenance)
     _fill_provenance(schema, provenance)
     return DesignResult(
         state_schema=schema,
@@ -405,7 +408,26 @@ async def design_state(
         rejected=rejected,
         merged=merged,
         unwrapped=derived.unwrapped,
+        settings=settings,
     )
+
+
+def _add_settings(
+    schema: StateSchema,
+    tools: Sequence[ToolSpec],
+    policy: str | None,
+    provenance: dict[str, dict[str, str]],
+) -> list[Setting]:
+    """The singleton ``settings`` collection for the facts the docs state that are no records
+    (skipped when the docs already define a collection of that name)."""
+    settings = extract_settings(tools, policy)
+    if not settings or schema.collection("settings") is not None:
+        return []
+    coll = settings_collection(settings)
+    schema.collections.append(coll)
+    provenance[coll.name] = {coll.primary_key: "rules:singleton key"}
+    provenance[coll.name].update({s.name: s.source for s in settings})
+    return settings
 
 
 async def _design_open(
@@ -637,10 +659,32 @@ def merge_unused_collections(
             continue
         used = any(collection_of_key(p, schema) is coll for p in params)
         targeted = any(target_collection(t, schema) is coll for t in tools)
-        if not used and not targeted and len(coll.attributes) <= 1:
+        if used or targeted:
+            continue
+        parent = _kind_parent(coll, schema)
+        if parent is not None:
+            _merge(parent[0], [a for a in coll.attributes if a.name != coll.primary_key])
+            schema.collections.remove(coll)
+            merged.append(f"{coll.name}: a kind of {parent[0].name} ({parent[1]}), merged into it")
+        elif len(coll.attributes) <= 1:
             schema.collections.remove(coll)
             merged.append(f"{coll.name}: nothing but its key, and no tool reaches it")
     return merged
+
+
+def _kind_parent(
+    coll: CollectionSchema, schema: StateSchema
+) -> tuple[CollectionSchema, str] | None:
+    """The collection whose enum attribute lists ``coll`` as a kind of its records (``locks``
+    next to ``devices.kind`` in {lock, light}), with that attribute, else None."""
+    names = {coll.name.lower(), singular(coll.name).lower()}
+    for other in schema.collections:
+        if other is coll:
+            continue
+        for attr in other.attributes:
+            if attr.enum and names & {str(v).lower() for v in attr.enum}:
+                return other, f"{other.name}.{attr.name}"
+    return None
 
 
 async def _feedback_round(
