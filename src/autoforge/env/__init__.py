@@ -18,7 +18,7 @@ from autoforge.env.checker import CheckItem, CheckReport, check_directory, check
 from autoforge.env.contained import probe_boundary
 from autoforge.env.diff import diff_states
 from autoforge.env.errors import EnvLoadError, SandboxViolation, ToolError
-from autoforge.env.hashing import state_hash, tau2_hash
+from autoforge.env.hashing import state_hash
 from autoforge.env.runtime import Environment, Episode, ErrorKind, Observation
 from autoforge.env.sandbox import check_source
 from autoforge.env.signatures import python_param_name
@@ -48,5 +48,4 @@ __all__ = [
     "probe_boundary",
     "python_param_name",
     "state_hash",
-    "tau2_hash",
 ]

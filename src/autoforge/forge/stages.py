@@ -14,6 +14,7 @@ import shutil
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from autoforge.env import Environment
@@ -281,7 +282,8 @@ def _fp_exports(ctx: ForgeContext) -> str:
 
 
 async def _run_exports(ctx: ForgeContext, rec: StageRecord) -> Outcome:
-    from autoforge.tasks import export_parquet, export_tau2
+    from autoforge.profiles import profile_mapping
+    from autoforge.tasks import export_parquet
 
     if not ctx.options.exports:
         return Outcome(detail={"skipped": "--no-exports"}, summary="skipped (--no-exports)")
@@ -290,16 +292,21 @@ async def _run_exports(ctx: ForgeContext, rec: StageRecord) -> Outcome:
         return Outcome(detail={"skipped": "no tasks"}, summary="nothing to export (no tasks)")
     env = Environment.load(ctx.layout.env)
     out = ctx.layout.exports
-    export_tau2(tasks, env.spec, out / "tau2")
-    artifacts = ["exports/tau2/tasks.json", "exports/tau2/db.json"]
-    detail: dict[str, Any] = {"tau2": "exports/tau2", "tasks": len(tasks)}
+    artifacts: list[str] = []
+    detail: dict[str, Any] = {}
+    for name, write in profile_mapping("TASK_EXPORTERS").items():  # benchmark layouts
+        written = write(tasks, env.spec, out / name)
+        artifacts += [f"exports/{Path(f).relative_to(out).as_posix()}" for f in written]
+        detail[name] = f"exports/{name}"
+    detail["tasks"] = len(tasks)
     if _has_pyarrow():
         export_parquet(tasks, out / "tasks.parquet", policy=env.spec.policy)
         artifacts.append("exports/tasks.parquet")
         detail["parquet"] = "exports/tasks.parquet"
     else:
         detail["parquet"] = "skipped: pip install 'autoforge[parquet]'"
-    summary = f"{len(tasks)} tasks as tau2-bench" + (" and parquet" if _has_pyarrow() else "")
+    formats = [k for k in detail if k != "tasks" and (k != "parquet" or _has_pyarrow())]
+    summary = f"{len(tasks)} tasks as " + " and ".join(formats)
     return Outcome(detail=detail, artifacts=artifacts, summary=summary)
 
 

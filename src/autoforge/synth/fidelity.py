@@ -14,7 +14,8 @@ in the synthesized environment and compared with the oracle's recording (``gt_re
 
 Every figure is computed twice by the same code: for the environment and for the null
 environment (every call succeeds, returns nothing, changes nothing), so a figure that doing
-nothing reaches is visible as such. Tasks come from one split of ``splits.json`` (``test`` by
+nothing reaches is visible as such. The recording (:class:`Bench`) is read by a benchmark
+adapter (:func:`autoforge.adapters.tau.load_bench`: one split of ``splits.json``, ``test`` by
 default when there is one). The oracle's final state is the initial state with the recorded
 ``db_diff`` applied.
 """
@@ -29,9 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autoforge.errors import UserError
 from autoforge.synth.agreement import results_equal
-from autoforge.synth.infer import data_to_state
 
 FIDELITY_SCHEMA_VERSION = 3
 MISSING_EFFECTS = "all actions agree, final state differs (missing effects)"
@@ -268,9 +267,9 @@ class FidelityReport(BaseModel):
         }
 
 
-# -- benchmark loading -------------------------------------------------------------------------
+# -- the benchmark recording -----------------------------------------------------------------
 
-_NO_OUTPUT = object()
+NO_OUTPUT = object()
 
 
 @dataclass
@@ -280,7 +279,7 @@ class BenchAction:
     name: str
     arguments: dict[str, Any]
     oracle_error: bool
-    oracle_output: Any = _NO_OUTPUT
+    oracle_output: Any = NO_OUTPUT
 
 
 @dataclass
@@ -303,91 +302,6 @@ class Bench:
     writes: set[str] = field(default_factory=set)
     tool_names: list[str] = field(default_factory=list)
     split: str = "all"
-
-
-def _read_json(path: Path) -> Any:
-    if not path.is_file():
-        raise UserError(
-            f"{path} not found: a benchmark dir needs db.json, tasks.json, gt_replay.json"
-        )
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _task_actions(task: Mapping[str, Any]) -> list[dict[str, Any]]:
-    crit = task.get("evaluation_criteria") or {}
-    actions = crit.get("actions") if isinstance(crit, Mapping) else None
-    return list(actions if actions is not None else task.get("actions") or [])
-
-
-def split_ids(path: Path, split: str | None) -> tuple[str, set[str] | None]:
-    """The task ids of ``split`` in ``path/splits.json``.
-
-    ``None`` picks ``test`` when the file has one (so a reported figure is on held-out tasks),
-    else every task; ``"all"`` is every task. An unknown split is a :class:`UserError`.
-    """
-    file = path / "splits.json"
-    splits = json.loads(file.read_text(encoding="utf-8")) if file.is_file() else {}
-    if split is None:
-        split = "test" if "test" in splits else "all"
-    if split == "all":
-        return "all", None
-    if split not in splits:
-        have = ", ".join(sorted(splits)) or "none (no splits.json)"
-        raise UserError(f"--split {split!r}: {path} has splits {have}; or use --split all")
-    return split, {str(i) for i in splits[split]}
-
-
-def _bench_action(raw: Mapping[str, Any], result: Mapping[str, Any] | None) -> BenchAction:
-    return BenchAction(
-        name=str(raw["name"]),
-        arguments=dict(raw.get("arguments") or {}),
-        oracle_error=bool((result or {}).get("error")),
-        oracle_output=(result or {}).get("observation", _NO_OUTPUT),
-    )
-
-
-def load_bench(path: Path, split: str | None = None) -> Bench:
-    """Read ``db.json``, ``tasks.json``, ``gt_replay.json`` (and ``tools_meta.json``), keeping
-    the tasks of ``split`` (:func:`split_ids`)."""
-    state, _ = data_to_state(_read_json(path / "db.json"))
-    tasks_raw = _read_json(path / "tasks.json")
-    replay = _read_json(path / "gt_replay.json")
-    split_name, wanted = split_ids(path, split)
-    by_id = {str(t["id"]): t for t in replay.get("tasks", [])}
-    tasks = []
-    for raw in tasks_raw:
-        tid = str(raw["id"])
-        if wanted is not None and tid not in wanted:
-            continue
-        oracle = by_id.get(tid)
-        acts = _task_actions(raw)
-        skip = ""
-        if oracle is None:
-            skip = "no oracle replay"
-        elif raw.get("initial_state"):
-            skip = "task has its own initial state"
-        elif any(a.get("requestor") not in (None, "assistant") for a in acts):
-            skip = "user-side actions"
-        results = (oracle or {}).get("action_results", [])
-        actions = [
-            _bench_action(a, results[i] if i < len(results) else None) for i, a in enumerate(acts)
-        ]
-        diff = list((oracle or {}).get("db_diff", []))
-        tasks.append(BenchTask(id=tid, actions=actions, diff=diff, skipped=skip))
-    writes: set[str] = set()
-    meta_path = path / "tools_meta.json"
-    if meta_path.is_file():
-        for m in json.loads(meta_path.read_text(encoding="utf-8")):
-            if m.get("mutates_state"):
-                writes.add(str(m["name"]))
-    names: list[str] = []
-    tools_path = path / "tools.json"
-    if tools_path.is_file():
-        for t in json.loads(tools_path.read_text(encoding="utf-8")):
-            names.append(str((t.get("function") or t).get("name")))
-    return Bench(
-        path=path, state=state, tasks=tasks, writes=writes, tool_names=names, split=split_name
-    )
 
 
 # -- replay ------------------------------------------------------------------------------------
@@ -442,7 +356,7 @@ def _verdict(
         write=is_write,
         oracle_error=action.oracle_error,
     )
-    answered = not action.oracle_error and action.oracle_output is not _NO_OUTPUT
+    answered = not action.oracle_error and action.oracle_output is not NO_OUTPUT
     if answered:
         v.result_ok = obs.ok and results_equal(obs.content, action.oracle_output)
     if action.name not in known:
@@ -615,20 +529,18 @@ def figures(results: Sequence[TaskFidelity], verdicts: Sequence[_Verdict]) -> Fi
     return f
 
 
-def run_fidelity(
-    env_dir: Path, bench_dir: Path, *, limit: int | None = None, split: str | None = None
-) -> FidelityReport:
-    """Replay the tasks of ``split`` of ``bench_dir`` in the environment at ``env_dir`` and in
-    the null environment; score both with the same code."""
+def run_fidelity(env_dir: Path, bench: Bench, *, limit: int | None = None) -> FidelityReport:
+    """Replay the tasks of a loaded benchmark recording (a benchmark adapter reads it, e.g.
+    :func:`autoforge.adapters.tau.load_bench`) in the environment at ``env_dir`` and in the
+    null environment; score both with the same code."""
     import time
 
     from autoforge.synth.agreement import NullEnvironment
 
     start = time.monotonic()
-    bench = load_bench(bench_dir, split)
     env = _load_env(env_dir, bench.state)
     known = {t.name for t in env.spec.tools}
-    report = FidelityReport(env=str(env_dir), bench=str(bench_dir), split=bench.split)
+    report = FidelityReport(env=str(env_dir), bench=str(bench.path), split=bench.split)
     report.missing_tools = sorted(set(bench.tool_names) - known)
     tasks = [t for t in bench.tasks if not t.skipped]
     report.skipped_tasks = len(bench.tasks) - len(tasks)
