@@ -19,41 +19,75 @@ Names are imported on first use, so loading the profile stays cheap.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-_EXPORTS: dict[str, str] = {
-    "BenchDomain": "domain",
-    "ReplayRecord": "domain",
-    "load_domain": "domain",
-    "tau2_normalise": "domain",
-    "CachedStateHasher": "statehash",
-    "HashKind": "statehash",
-    "apply_diff": "statehash",
-    "state_hash_of": "statehash",
-    "tau2_hash": "statehash",
-    "tau_hash": "statehash",
-    "GoldReplayer": "replay",
-    "RecordedAssertions": "replay",
-    "say_output": "replay",
-    "bench_target": "targets",
-    "bench_tasks": "targets",
-    "bind_bench_task": "targets",
-    "bench_fidelity": "fidelity",
-    "load_bench": "fidelity",
-    "split_ids": "fidelity",
-    "export_tau2": "export",
+if TYPE_CHECKING:
+    from autoforge.adapters.tau.domain import BenchDomain, ReplayRecord, load_domain, tau2_normalise
+    from autoforge.adapters.tau.export import export_tau2
+    from autoforge.adapters.tau.fidelity import bench_fidelity, load_bench, split_ids
+    from autoforge.adapters.tau.replay import GoldReplayer, RecordedAssertions, say_output
+    from autoforge.adapters.tau.statehash import (
+        CachedStateHasher,
+        HashKind,
+        apply_diff,
+        state_hash_of,
+        tau2_hash,
+        tau_hash,
+    )
+    from autoforge.adapters.tau.targets import bench_target, bench_tasks, bind_bench_task
+
+_LAZY: dict[str, str] = {
+    "BenchDomain": "autoforge.adapters.tau.domain",
+    "ReplayRecord": "autoforge.adapters.tau.domain",
+    "load_domain": "autoforge.adapters.tau.domain",
+    "tau2_normalise": "autoforge.adapters.tau.domain",
+    "CachedStateHasher": "autoforge.adapters.tau.statehash",
+    "HashKind": "autoforge.adapters.tau.statehash",
+    "apply_diff": "autoforge.adapters.tau.statehash",
+    "state_hash_of": "autoforge.adapters.tau.statehash",
+    "tau2_hash": "autoforge.adapters.tau.statehash",
+    "tau_hash": "autoforge.adapters.tau.statehash",
+    "GoldReplayer": "autoforge.adapters.tau.replay",
+    "RecordedAssertions": "autoforge.adapters.tau.replay",
+    "say_output": "autoforge.adapters.tau.replay",
+    "bench_target": "autoforge.adapters.tau.targets",
+    "bench_tasks": "autoforge.adapters.tau.targets",
+    "bind_bench_task": "autoforge.adapters.tau.targets",
+    "bench_fidelity": "autoforge.adapters.tau.fidelity",
+    "load_bench": "autoforge.adapters.tau.fidelity",
+    "split_ids": "autoforge.adapters.tau.fidelity",
+    "export_tau2": "autoforge.adapters.tau.export",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "BenchDomain",
+    "CachedStateHasher",
+    "GoldReplayer",
+    "HashKind",
+    "RecordedAssertions",
+    "ReplayRecord",
+    "apply_diff",
+    "bench_fidelity",
+    "bench_target",
+    "bench_tasks",
+    "bind_bench_task",
+    "export_tau2",
+    "load_bench",
+    "load_domain",
+    "say_output",
+    "split_ids",
+    "state_hash_of",
+    "tau2_hash",
+    "tau2_normalise",
+    "tau_hash",
+]
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
+    module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'autoforge.adapters.tau' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"autoforge.adapters.tau.{module}"), name)
-    globals()[name] = value
-    return value
+    return getattr(importlib.import_module(module), name)
 
 
 def __dir__() -> list[str]:
