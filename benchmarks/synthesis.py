@@ -158,7 +158,7 @@ def _rules_env(docs: Any, data: Any, out: Path, conventions: str, policy: str | 
 
 
 def _suite_fidelity(tmp: Path) -> dict[str, Any]:
-    from autoforge.synth.fidelity import run_fidelity
+    from autoforge.adapters.tau import bench_fidelity as run_fidelity
 
     out: dict[str, Any] = {}
     for label, domain, split, role in SUITE:
@@ -338,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         "env_dir": str(out),
     }
     if args.fidelity and preset.get("bench"):
-        from autoforge.synth.fidelity import run_fidelity
+        from autoforge.adapters.tau import bench_fidelity as run_fidelity
 
         try:
             fid = run_fidelity(out, preset["bench"], split=args.split)

@@ -233,7 +233,7 @@ def test_viewer_escapes_everything(bookstore: Any) -> None:
 
 
 def test_bench_binding_skips_what_it_cannot_cover(benchmarks_dir: Path, tmp_path: Path) -> None:
-    from autoforge.bench.targets import load_target
+    from autoforge.adapters.tau import bench_target
 
     retail = benchmarks_dir / "tau-bench" / "retail"
     tools = json.loads((retail / "tools.json").read_text())
@@ -260,7 +260,7 @@ def test_bench_binding_skips_what_it_cannot_cover(benchmarks_dir: Path, tmp_path
         "def cancel_pending_order(state, order_id, reason):\n"
         "    state['orders'][order_id]['status'] = 'cancelled'\n    return 'ok'\n"
     )
-    target = load_target(env_dir, bench_dir=retail)
+    target = bench_target(env_dir, retail)
     assert target.tasks and target.skipped
     assert all(r.startswith("environment lacks tools") for r in target.skipped.values())
     task = next(

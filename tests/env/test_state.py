@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from autoforge.env import diff_states, state_hash, tau2_hash
+from autoforge.adapters.tau import tau2_hash
+from autoforge.env import diff_states, state_hash
 from autoforge.env.cow import CowState
 
 STATE: dict[str, Any] = {

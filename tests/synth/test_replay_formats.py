@@ -8,7 +8,8 @@ from pathlib import Path
 
 from tests.synth.test_fidelity import _env, _tool
 
-from autoforge.synth.fidelity import SETUP_DIFFERS, run_fidelity, setup_matches
+from autoforge.adapters.tau import bench_fidelity as run_fidelity
+from autoforge.synth.fidelity import SETUP_DIFFERS, setup_matches
 from autoforge.synth.infer import data_to_state
 from autoforge.synth.replay_formats import per_task_states, rekey_diff
 

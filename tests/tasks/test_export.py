@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from autoforge.adapters.tau import export_tau2
 from autoforge.errors import UserError
-from autoforge.tasks.export import export_parquet, export_tau2, parquet_rows, splits
+from autoforge.tasks.export import export_parquet, parquet_rows, splits
 
 
 def test_tau2_export_matches_the_real_layout(

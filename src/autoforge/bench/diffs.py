@@ -72,9 +72,7 @@ def compare_to_gold(final: Episode, gold: Episode) -> list[dict[str, Any]]:
     return diff_states(_sub_state(gold.state, keys), _sub_state(final.state, keys))
 
 
-def _replay(
-    env: Environment, task: Task, calls: Iterable[tuple[str, dict[str, Any]]]
-) -> Episode:
+def _replay(env: Environment, task: Task, calls: Iterable[tuple[str, dict[str, Any]]]) -> Episode:
     ep = env.episode(state=task.initial_state)
     for name, arguments in calls:
         ep.call(name, arguments)

@@ -50,7 +50,7 @@ _HELP = (
     "--trials 4\n\n"
     "  autoforge eval bookstore --tasks tasks.jsonl --agent small --user small --limit 5 "
     "--trials 2 --out eval-small\n\n"
-    "  autoforge eval runs/retail/env --bench ../shared/benchmarks/tau-bench/retail "
+    "  autoforge eval runs/retail/env --bench tau-bench/retail "
     "--agent oracle --user scripted --no-judge --trials 1\n\n"
     "Rerun the same command to resume an interrupted evaluation."
 )
@@ -126,6 +126,7 @@ def eval_command(
     llm_set: LlmSetOpt = None,
 ) -> None:
     """Run the evaluation and write its outputs."""
+    from autoforge.adapters.tau import bench_target
     from autoforge.bench.roles import apply_role_specs, parse_role_spec
     from autoforge.bench.targets import load_target
 
@@ -138,7 +139,7 @@ def eval_command(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
     )
     config = apply_role_specs(base, specs)
-    loaded = load_target(target, tasks, bench)
+    loaded = bench_target(target, bench) if bench is not None else load_target(target, tasks)
     selected = loaded.tasks[:limit] if limit else loaded.tasks
     if not selected:
         raise UserError(f"no tasks to run from {loaded.tasks_source}")

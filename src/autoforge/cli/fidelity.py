@@ -21,7 +21,7 @@ _HELP = (
     "precondition violations, unknown ids, wrong types). Every figure is shown beside the null "
     "environment's (every call succeeds, nothing changes), computed by the same code.\n\n"
     "Examples:\n\n"
-    "  autoforge fidelity envs/retail --against ../shared/benchmarks/tau2-bench/retail\n\n"
+    "  autoforge fidelity envs/retail --against tau2-bench/retail\n\n"
     "  autoforge fidelity envs/bookstore --against src/autoforge/examples/bookstore/tools.py\n\n"
     "  autoforge fidelity envs/shop --against http://127.0.0.1:8000 --openapi openapi.yaml"
 )
@@ -97,9 +97,9 @@ def _replay(
     out: Any,
     agent_side: bool = False,
 ) -> None:
-    from autoforge.synth.fidelity import run_fidelity
+    from autoforge.adapters.tau import bench_fidelity
 
-    report = run_fidelity(env_dir, bench, limit=limit, split=split, agent_side=agent_side)
+    report = bench_fidelity(env_dir, bench, limit=limit, split=split, agent_side=agent_side)
     _write(out, report)
     if as_json:
         typer.echo(json.dumps(report.headline()))

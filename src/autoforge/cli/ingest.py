@@ -30,7 +30,7 @@ _EXAMPLE = (
     "Examples:\n\n"
     "  autoforge ingest api/openapi.yaml --out tools.json\n\n"
     "  autoforge ingest mcp_tools.json extra_tools.json --domain shop --out tools.json\n\n"
-    "  autoforge ingest ../shared/benchmarks/tau2-bench/airline --format bench --out -"
+    "  autoforge ingest tau2-bench/airline --format bench --out -"
 )
 
 

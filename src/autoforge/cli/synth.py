@@ -50,8 +50,8 @@ _HELP = (
     "accepted are kept under ENV_DIR/.synth/ and not regenerated.\n\n"
     "Examples:\n\n"
     "  autoforge synth env tools.openai.json --policy policy.md --out envs/todo\n\n"
-    "  autoforge synth env ../shared/benchmarks/tau2-bench/retail "
-    "--data ../shared/benchmarks/tau2-bench/retail/db.json --out envs/retail"
+    "  autoforge synth env tau2-bench/retail "
+    "--data tau2-bench/retail/db.json --out envs/retail"
 )
 
 

@@ -20,7 +20,7 @@ from autoforge.env.diff import diff_states
 from autoforge.env.envdir import EnvDir
 from autoforge.env.errors import EnvLoadError, SandboxViolation, ToolError
 from autoforge.env.files import EnvParts
-from autoforge.env.hashing import state_hash, tau2_hash
+from autoforge.env.hashing import state_hash
 from autoforge.env.protocols import EnvironmentLike, EpisodeLike, ObservationLike
 from autoforge.env.runtime import Environment, Episode, ErrorKind, Observation
 from autoforge.env.sandbox import check_source
@@ -56,5 +56,4 @@ __all__ = [
     "probe_boundary",
     "python_param_name",
     "state_hash",
-    "tau2_hash",
 ]

@@ -72,15 +72,6 @@ def state_hash(state: Mapping[str, Any]) -> str:
     return combine(parts)
 
 
-def tau2_hash(obj: Any) -> str:
-    """tau2-bench's ``get_dict_hash``: ``sha256(json.dumps(obj, sort_keys=True, default=str))``.
-
-    For comparing with the hashes recorded in ``gt_replay.json``; not canonical (``86.0`` and
-    ``86`` differ) and slower than :func:`state_hash` on large states.
-    """
-    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
-
-
 class BaseDigests:
     """Per-record digests of one base state, computed lazily (once) and shared by episodes.
 

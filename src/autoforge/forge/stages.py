@@ -15,6 +15,7 @@ import shutil
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from autoforge.env import EnvDir
@@ -279,7 +280,8 @@ def _fp_exports(ctx: ForgeContext) -> str:
 
 
 async def _run_exports(ctx: ForgeContext, rec: StageRecord) -> Outcome:
-    from autoforge.tasks import export_parquet, export_tau2
+    from autoforge.profiles import profile_mapping
+    from autoforge.tasks import export_parquet
 
     if not ctx.options.exports:
         return Outcome(detail={"skipped": "--no-exports"}, summary="skipped (--no-exports)")
@@ -288,16 +290,21 @@ async def _run_exports(ctx: ForgeContext, rec: StageRecord) -> Outcome:
         return Outcome(detail={"skipped": "no tasks"}, summary="nothing to export (no tasks)")
     spec = ctx.layout.env_dir.read_spec()
     out = ctx.layout.exports
-    export_tau2(tasks, spec, out / "tau2")
-    artifacts = ["exports/tau2/tasks.json", "exports/tau2/db.json"]
-    detail: dict[str, Any] = {"tau2": "exports/tau2", "tasks": len(tasks)}
+    artifacts: list[str] = []
+    detail: dict[str, Any] = {}
+    for name, write in profile_mapping("TASK_EXPORTERS").items():  # benchmark layouts
+        written = write(tasks, spec, out / name)
+        artifacts += [f"exports/{Path(f).relative_to(out).as_posix()}" for f in written]
+        detail[name] = f"exports/{name}"
+    detail["tasks"] = len(tasks)
     if _has_pyarrow():
         export_parquet(tasks, out / "tasks.parquet", policy=spec.policy)
         artifacts.append("exports/tasks.parquet")
         detail["parquet"] = "exports/tasks.parquet"
     else:
         detail["parquet"] = "skipped: pip install 'autoforge[parquet]'"
-    summary = f"{len(tasks)} tasks as tau2-bench" + (" and parquet" if _has_pyarrow() else "")
+    formats = [k for k in detail if k != "tasks" and (k != "parquet" or _has_pyarrow())]
+    summary = f"{len(tasks)} tasks as " + " and ".join(formats)
     return Outcome(detail=detail, artifacts=artifacts, summary=summary)
 
 

@@ -236,10 +236,6 @@ def ensure_server(name: str, cfg: EmbeddedConfig | None = None) -> EmbeddedServe
         return server
 
 
-def running_servers() -> dict[str, EmbeddedServer]:
-    return dict(_servers)
-
-
 @atexit.register
 def shutdown_all() -> None:
     """Stop every embedded server of this process (registered with ``atexit``)."""

@@ -179,9 +179,9 @@ def _example_value(name: str, schema: Any) -> Any:
 def example_call(tools: list[dict[str, Any]]) -> str:
     """A worked example of one tool call and its report (empty when no tool fits).
 
-    Small models (1.5B, measured on bookstore tasks) answered "done" without calling any tool
-    until shown the round trip; the example uses the first tool whose required arguments are
-    all scalars, with placeholders, so it does not leak domain values.
+    Small models answer "done" without calling any tool until shown the round trip; the
+    example uses the first tool whose required arguments are all scalars, with placeholders,
+    so it does not leak domain values.
     """
     for tool in normalize_tools(tools):
         props = tool["parameters"].get("properties") or {}

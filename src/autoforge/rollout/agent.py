@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, Field
 
 from autoforge.llm.types import TokenUsage, ToolMode
+from autoforge.profiles import profile_values
 from autoforge.rollout.agent_guards import check_calls, check_reply
 from autoforge.rollout.thinking import message_reasoning, split_thinking
 
@@ -50,7 +51,11 @@ class AgentConfig(BaseModel):
     temperature: float = 0.0
     max_tokens: int = 1024
     stop_token: str = AGENT_STOP_TOKEN
-    transfer_tools: list[str] = Field(default_factory=lambda: ["transfer_to_human_agents"])
+    transfer_tools: list[str] = Field(
+        default_factory=lambda: [str(t) for t in profile_values("TRANSFER_TOOLS")],
+        description="tools whose successful call hands over to a human (ends as TRANSFER); "
+        "default: the active profiles' (autoforge.profiles)",
+    )
     greeting: str | None = "Hi! How can I help you today?"
     guards: Literal["protocol", "on", "off"] = Field(
         default="protocol",

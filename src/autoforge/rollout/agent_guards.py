@@ -1,10 +1,10 @@
 """Deterministic checks on the agent's replies, for small models in protocol mode.
 
-Measured with the embedded 1.5B model on bookstore tasks (36/36 episodes at reward 0): the agent
-refused plain requests ("I'm sorry, but I can't assist with that.") or claimed an action ("The
-order has been cancelled") that no tool call did. Each check here returns a note and a nudge;
-the agent then asks the model once more with the nudge (see ``Agent.step``). Pure and general:
-the claim check matches the claimed verb against the names of the tools, never a domain.
+Small models (the embedded 1.5B) refuse plain requests ("I'm sorry, but I can't assist with
+that.") or claim an action ("The order has been cancelled") that no tool call did. Each check
+here returns a note and a nudge; the agent then asks the model once more with the nudge (see
+``Agent.step``). Pure and general: the claim check matches the claimed verb against the names
+of the tools, never a domain.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def check_reply(
     success in this episode. A refusal fires always; a claim fires when the claimed verb names
     a tool and no successful call of a tool with that verb exists. "I can't <tool verb>"
     before any successful call counts as a refusal (nothing was checked yet). A template
-    reply ("Done: ...", a ``<placeholder>``; the 1.5B copied the protocol example) fires
+    reply ("Done: ...", a ``<placeholder>``: small models copy the protocol example) fires
     always; "Done" with no tool call since the user last spoke (``turn_calls``) is a claim.
     """
     snippet = " ".join(text.split())[:80]
@@ -222,9 +222,9 @@ def check_calls(
     """A guard hit when a tool call passes a value copied from that tool's documentation.
 
     ``calls``: (tool name, arguments) pairs; ``tools``: the tool specs (OpenAI format);
-    ``known``: see ``copied_examples``. Measured: the 1.5B called ``find_customer_by_email``
-    with the "e.g." address of its parameter description in 4/4 multi-part bookstore tasks,
-    never asking the customer. The call is not run; the agent is asked again.
+    ``known``: see ``copied_examples``. Small models pass the "e.g." value of a parameter
+    description (an email address) instead of asking the customer. The call is not run; the
+    agent is asked again.
     """
     by_name = {_tool_name(t): t for t in tools}
     for name, arguments in calls:

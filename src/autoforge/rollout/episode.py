@@ -6,7 +6,7 @@ with a typed :class:`EndReason`:
 
 - ``USER_STOP``: the user wrote the stop token; ``AGENT_STOP``: the agent did;
 - ``USER_INCOMPLETE``: the user stopped with a goal of its checklist unsaid (after a nudge);
-- ``TRANSFER``: the agent called a transfer tool (``transfer_to_human_agents``);
+- ``TRANSFER``: the agent called a transfer tool (``AgentConfig.transfer_tools``);
 - ``MAX_TURNS``: ``max_steps`` LLM calls (agent and user together) were spent;
 - ``TOOL_ERROR_BUDGET``: more than ``tool_error_budget`` tool calls failed;
 - ``LLM_FAILURE``: the LLM endpoint failed (``LLMFailure``/transport): an infrastructure error,

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -367,10 +366,3 @@ def episode_fn(config: EpisodeConfig, deps: RolloutDeps) -> EpisodeFn:
 def read_trajectories(path: str | Path) -> list[Trajectory]:
     """All trajectories of a checkpoint file (last line per key)."""
     return list(Checkpoint(path).load().values())
-
-
-def dump_jsonl(trajs: Iterable[Trajectory], path: str | Path) -> None:
-    """Write trajectories as JSONL (one per line)."""
-    with Path(path).open("w", encoding="utf-8") as fh:
-        for traj in trajs:
-            fh.write(json.dumps(traj.model_dump(mode="json")) + "\n")

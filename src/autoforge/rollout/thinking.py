@@ -51,11 +51,3 @@ def visible_text(message: dict[str, Any]) -> str:
     """The text of a message without any reasoning."""
     content = message.get("content")
     return split_thinking(content)[0] if isinstance(content, str) else ""
-
-
-def strip_reasoning(message: dict[str, Any]) -> dict[str, Any]:
-    """A copy of an assistant message with its reasoning removed (for a context without it)."""
-    out = {k: v for k, v in message.items() if k != "reasoning_content"}
-    if isinstance(out.get("content"), str):
-        out["content"] = split_thinking(out["content"])[0]
-    return out

@@ -212,7 +212,7 @@ def invented_values(text: str, known: str) -> list[str]:
 def speaks_as_agent(text: str) -> bool:
     """Whether the customer's message is phrased as the agent's ("anything else I can help
     with?", "please provide your ...", "let me check", "To confirm: ... Shall I go ahead?",
-    the last copied from the prompt's example by the 1.5B)."""
+    the last copied from the prompt's example by small models)."""
     return bool(_AGENT_SPEAK_RE.search(text))
 
 

@@ -3,7 +3,7 @@
 ```python
 from autoforge.synth import SynthOptions, synthesize, run_fidelity
 report = await synthesize(docs, Path("envs/retail"), client, data=db, options=SynthOptions())
-fid = run_fidelity(Path("envs/retail"), Path("../shared/benchmarks/tau2-bench/retail"))
+fid = run_fidelity(Path("envs/retail"), bench)   # bench: a recording, e.g. adapters.tau.load_bench
 ```
 
 Stages: ``state_design`` (LLM, docs mode) or ``infer`` (data mode) for the state schema;

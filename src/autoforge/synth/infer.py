@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -274,11 +273,6 @@ def record_sample(state: Mapping[str, Mapping[str, Any]], collection: str, max_c
         if len(text) <= max_chars:
             return text
     return text[: max_chars - 3] + "..."
-
-
-def most_common_keys(coll: Mapping[str, Any], n: int = 3) -> list[str]:
-    """The first ``n`` keys of a collection (stable, for building test states)."""
-    return [k for k, _ in Counter(list(coll)[:n]).most_common()]
 
 
 def field_paths(records: Iterable[Any], depth: int = 3) -> dict[str, list[str]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from autoforge.tasks.blueprint import Blueprint, BlueprintError, FactSpec
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec, parse_difficulty, preset
-from autoforge.tasks.export import export_parquet, export_tau2
+from autoforge.tasks.export import export_parquet
 from autoforge.tasks.gates import GateStats
 from autoforge.tasks.graph import EdgeJudge, EdgeVerdict, RuleJudge, ToolGraph, build_graph
 from autoforge.tasks.merge import MergeAdvisor, RuleMergeAdvisor, merge_walks
@@ -63,7 +63,6 @@ __all__ = [
     "WalkConfig",
     "build_graph",
     "export_parquet",
-    "export_tau2",
     "generate_tasks",
     "graph_svg",
     "merge_walks",

@@ -780,8 +780,8 @@ def instantiate(
 def _doomed(previous: GoldFailure | None, failure: GoldFailure) -> bool:
     """Whether a run's failure says the S0 is hopeless: the same reasoning node degenerate
     twice in a row (other facts did not help: the data has no tie-free maximum, no list of
-    two, no selective filter value there; measured on the bookstore, such runs went on to
-    succeed 2 times in 54, at the cost of two more runs each)."""
+    two, no selective filter value there; such runs rarely succeed later, and each retry costs
+    two more runs)."""
     return (
         previous is not None
         and failure.reason == previous.reason == "degenerate"

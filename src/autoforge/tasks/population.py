@@ -55,11 +55,6 @@ _MONEY = ("price", "amount", "total", "subtotal", "cost", "fee", "balance", "dis
 _COUNTS = ("stock", "quantity", "count", "qty", "copies", "seats", "inventory")
 
 
-def _person(rng: random.Random) -> tuple[str, str]:
-    fake = faker(rng)
-    return fake.first_name(), fake.last_name()
-
-
 def value_for(name: str, schema: dict[str, Any], rng: random.Random, person: bool = False) -> Any:
     """A plausible value for a field called ``name`` with JSON Schema ``schema``."""
     kind = schema.get("type")

@@ -1,9 +1,10 @@
 """The importer registry and the entry points ``load_doc``, ``load_docs`` and ``parse_text``.
 
 An importer is a name, a ``detect(doc) -> bool`` and a ``load(doc) -> ToolDocs`` over a
-:class:`DocInput`. Built-in ones (``bench``, ``autoforge``, ``openapi``, ``swagger2``, ``mcp``,
-``openai``) are registered here; another (e.g. an LLM-based Markdown importer) registers itself
-the same way::
+:class:`DocInput`. Built-in ones (``autoforge``, ``openapi``, ``swagger2``, ``mcp``, ``openai``,
+``markdown``) are registered here; a benchmark's own layout comes from its profile
+(:mod:`autoforge.profiles`, e.g. ``bench`` from the tau adapter), registered on first use of the
+registry; another importer registers itself the same way::
 
     register_importer("markdown", detect=lambda d: d.suffix in {".md", ".txt"}, load=my_load)
 
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from autoforge.tooldocs.importers import bench, mcp, native, openai_tools, openapi, swagger2
+from autoforge.tooldocs.importers import mcp, native, openai_tools, openapi, swagger2
 from autoforge.tooldocs.refs import inline_local_refs
 from autoforge.tooldocs.schema import check_tool_name, normalize_parameters, normalize_returns
 from autoforge.tooldocs.source import DocInput, LLMFactory, pointer_join
@@ -42,6 +43,20 @@ class Importer:
 
 
 _REGISTRY: dict[str, Importer] = {}
+_profiles_loaded = False
+
+
+def _load_profile_importers() -> None:
+    """Register the importers the active profiles provide (once, on first use)."""
+    global _profiles_loaded
+    if _profiles_loaded:
+        return
+    _profiles_loaded = True
+    from autoforge.profiles import profile_values
+
+    for spec in profile_values("IMPORTERS"):
+        if spec["name"] not in _REGISTRY:
+            register_importer(**spec)
 
 
 def register_importer(
@@ -75,6 +90,7 @@ def unregister_importer(name: str) -> None:
 
 def importers() -> list[Importer]:
     """The registered importers in detection order."""
+    _load_profile_importers()
     order = {name: i for i, name in enumerate(_REGISTRY)}
     return sorted(_REGISTRY.values(), key=lambda imp: (-imp.priority, order[imp.name]))
 
@@ -86,6 +102,7 @@ def importer_names() -> list[str]:
 
 def get_importer(name: str, *, file: str | None = None) -> Importer:
     """The importer called ``name``; a :class:`DocParseError` listing the known ones if none."""
+    _load_profile_importers()
     if name not in _REGISTRY:
         known = ", ".join([AUTO, *sorted(_REGISTRY)])
         raise DocParseError(
@@ -237,10 +254,6 @@ def _duplicate(tool: ToolSpec, first: ToolSpec) -> DocParseError:
     )
 
 
-register_importer(
-    "bench", bench.detect, bench.load, priority=50, normalizes=True,
-    description="benchmark domain directory: tools.json + policy.md + tools_meta.json",
-)  # fmt: skip
 register_importer(
     "autoforge", native.detect, native.load, priority=40, normalizes=True,
     description="ToolDocs JSON written by `autoforge ingest`",

@@ -105,9 +105,7 @@ def load_task_pool(config: TRLRunConfig, envs: dict[str, Environment]) -> dict[s
     return pool
 
 
-def _deps_factory(
-    config: TRLRunConfig, envs: dict[str, Environment], llm: LLMConfig | None
-) -> Any:
+def _deps_factory(config: TRLRunConfig, envs: dict[str, Environment], llm: LLMConfig | None) -> Any:
     client = None
     if config.user == "llm" or config.meu == "judge":
         from autoforge.llm import get_client

@@ -19,8 +19,8 @@ import json
 import re
 from typing import Any
 
-from autoforge.bench.statehash import apply_diff
-from autoforge.bench.tau import BenchDomain, ReplayRecord
+from autoforge.adapters.tau.domain import BenchDomain, ReplayRecord
+from autoforge.adapters.tau.statehash import apply_diff
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
 from autoforge.tasks.model import EnvAssertion, GoldCall, Task
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoforge.bench.statehash import CachedStateHasher, apply_diff, state_hash_of
+from autoforge.adapters.tau.statehash import CachedStateHasher, apply_diff, state_hash_of
 
 STATES = [
     {},

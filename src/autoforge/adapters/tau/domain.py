@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from autoforge.bench.statehash import CachedStateHasher, HashKind
+from autoforge.adapters.tau.statehash import CachedStateHasher, HashKind
 from autoforge.errors import UserError
 from autoforge.tasks.model import (
     EnvAssertion,

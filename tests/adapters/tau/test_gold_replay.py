@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from autoforge.bench.replay import GoldReplayer, RecordedAssertions
-from autoforge.bench.statehash import CachedStateHasher, tau2_hash, tau_hash
-from autoforge.bench.tau import load_domain
+from autoforge.adapters.tau.domain import load_domain
+from autoforge.adapters.tau.replay import GoldReplayer, RecordedAssertions
+from autoforge.adapters.tau.statehash import CachedStateHasher, tau2_hash, tau_hash
 from autoforge.rollout.reward import compute_reward
 
 DOMAINS = [

@@ -1,0 +1,107 @@
+"""The package boundaries of ``docs/architecture.md``, checked on every CI run.
+
+- the layers contract of ``.importlinter`` (a stage imports only the stages below it);
+- an import from another package goes through that package's ``__init__``
+  (``from autoforge.tasks import Task``, not ``from autoforge.tasks.model import Task``);
+  ``python tools/dev/route_imports.py`` rewrites the imports that do not.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
+PKG = SRC / "autoforge"
+#: ``module:name`` imports allowed to bypass: the name is also a submodule of the package, so
+#: the package attribute would be the module, not the function
+SAME_NAME_AS_MODULE = {"autoforge.tasks.llm_hooks:llm_hooks"}
+
+
+def test_layers_contract_is_kept() -> None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
+    code = (
+        "import sys\nfrom importlinter.cli import lint_imports\n"
+        "sys.exit(lint_imports(config_filename='.importlinter', no_cache=True, no_logo=True))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0, "import contract broken:\n" + run.stdout + run.stderr
+
+
+def _owner(module: str, src: Path = SRC) -> str:
+    """The package a module belongs to: ``autoforge.X`` (or ``autoforge.X.Y`` for a
+    subpackage, which is a boundary of its own)."""
+    parts = module.split(".")
+    owner = parts[:2]
+    for i in range(2, len(parts)):
+        if (src.joinpath(*parts[: i + 1]) / "__init__.py").is_file():
+            owner = parts[: i + 1]
+    return ".".join(owner)
+
+
+def _is_package(module: str, src: Path) -> bool:
+    path = src.joinpath(*module.split("."))
+    return (path / "__init__.py").is_file() or module.count(".") == 1
+
+
+def _is_submodule(package: str, name: str, src: Path) -> bool:
+    return (src.joinpath(*package.split(".")) / f"{name}.py").is_file()
+
+
+def bypassing_imports(pkg: Path = PKG) -> list[str]:
+    """``file:line: from X import Y`` for every import of another package that bypasses its
+    ``__init__`` (a plain module as the target, or a module imported by name)."""
+    src = pkg.parent
+    found = []
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(src).with_suffix("")
+        parts = list(rel.parts)
+        here = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        mine = _owner(here, src) if here.count(".") else here
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                targets = [(node.module, [a.name for a in node.names])]
+            elif isinstance(node, ast.Import):
+                targets = [(a.name, []) for a in node.names]
+            else:
+                continue
+            for module, names in targets:
+                theirs = _owner(module, src) if module.startswith("autoforge.") else mine
+                if theirs == mine or theirs.startswith(mine + ".") or mine.startswith(theirs + "."):
+                    continue  # not autoforge, same package, or a package and its subpackage
+                if names and all(f"{module}:{n}" in SAME_NAME_AS_MODULE for n in names):
+                    continue
+                if not _is_package(module, src) or any(
+                    _is_submodule(module, n, src) for n in names
+                ):
+                    shown = f"from {module} import {', '.join(names)}" if names else module
+                    found.append(f"{path.relative_to(src)}:{node.lineno}: {shown}")
+    return found
+
+
+def test_cross_package_imports_go_through_the_package_init() -> None:
+    found = bypassing_imports()
+    assert not found, (
+        f"{len(found)} imports bypass the package __init__ "
+        "(fix: python tools/dev/route_imports.py):\n" + "\n".join(found)
+    )
+
+
+def test_the_check_sees_a_bypass(tmp_path: Path) -> None:
+    """The AST check itself: a deep import from another package is reported."""
+    pkg = tmp_path / "autoforge"
+    (pkg / "a").mkdir(parents=True)
+    (pkg / "a" / "__init__.py").write_text("from autoforge.errors import UserError\n")
+    (pkg / "a" / "m.py").write_text(
+        "from autoforge.tasks.model import Task\nfrom autoforge.tasks import Task\n"
+    )
+    found = bypassing_imports(pkg)
+    assert [f.split(": ", 1)[1] for f in found] == ["from autoforge.tasks.model import Task"]
