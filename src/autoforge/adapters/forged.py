@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from autoforge.errors import UserError
-from autoforge.serve.service import EnvService, Limits
+from autoforge.serve import EnvService, Limits
 
 #: Name of the tool an agent calls to end an episode with its final message (OpenEnv, TRL).
 FINISH_TOOL = "finish_episode"
@@ -35,7 +35,7 @@ def load_forged(
     ``path``: a run directory, an environment directory (then ``tasks`` names the tasks file),
     a bundled example, or the name of an installed environment package.
     """
-    from autoforge.serve.loader import load_service
+    from autoforge.serve import load_service
 
     service = load_service(path, tasks, limits=limits, call_timeout_s=call_timeout_s)
     if len(service.tasks) == 0:

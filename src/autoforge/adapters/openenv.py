@@ -44,8 +44,7 @@ from pydantic import ConfigDict, PrivateAttr
 
 from autoforge.adapters.forged import FINISH_DESCRIPTION, FINISH_TOOL, finish_tool_name
 from autoforge.errors import UserError
-from autoforge.serve.errors import ServeError
-from autoforge.serve.service import EnvService
+from autoforge.serve import EnvService, ServeError
 
 FINISH_SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from autoforge.env import EnvDir
-from autoforge.env.envdir import ENTRY_POINT_GROUP
+from autoforge.env import ENTRY_POINT_GROUP, EnvDir
 from autoforge.errors import UserError
 
 VERIFIERS_REQUIREMENT = "verifiers>=0.1.10"

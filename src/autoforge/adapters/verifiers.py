@@ -27,11 +27,9 @@ from datasets import Dataset
 
 from autoforge.adapters.forged import agent_messages, load_forged
 from autoforge.errors import UserError
-from autoforge.rollout.episode import OPENING
-from autoforge.rollout.user import SimulatedUser
-from autoforge.serve.errors import ServeError
-from autoforge.serve.service import EnvService
-from autoforge.tasks.model import Task
+from autoforge.rollout import OPENING, SimulatedUser
+from autoforge.serve import EnvService, ServeError
+from autoforge.tasks import Task
 
 UserFactory = Callable[[Task, int], SimulatedUser]
 USERS = ("scripted", "llm")
@@ -54,12 +52,12 @@ def user_factory(kind: str, llm: Any = None) -> UserFactory:
     """The simulated user: ``scripted`` (no model) or ``llm`` (the ``user`` role of ``llm``, an
     ``autoforge.llm.LLMConfig`` or its dict)."""
     if kind == "scripted":
-        from autoforge.bench.players import scripted_user
+        from autoforge.bench import scripted_user
 
         return scripted_user
     if kind == "llm":
         from autoforge.llm import LLMConfig, get_client
-        from autoforge.rollout.user import LLMUser
+        from autoforge.rollout import LLMUser
 
         if llm is None:
             raise UserError("user='llm' needs llm=LLMConfig(...) (or its dict): the user's model")

@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autoforge.env import Environment, Episode, diff_states
-from autoforge.rollout.trajectory import Trajectory
-from autoforge.tasks.model import Task
+from autoforge.rollout import Trajectory
+from autoforge.tasks import Task
 
 MAX_OPS = 200
 

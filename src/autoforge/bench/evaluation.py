@@ -27,17 +27,17 @@ from autoforge.bench.passk import EvalReport, evaluate, pass_hat_k
 from autoforge.bench.players import OracleClient, RoutedClient, scripted_user
 from autoforge.env import Environment
 from autoforge.errors import UserError
-from autoforge.llm.config import DEFAULT_REMOTE_CONCURRENCY, LLMConfig, resolve_endpoint
-from autoforge.rollout.episode import EpisodeConfig
-from autoforge.rollout.runner import (
+from autoforge.llm import DEFAULT_REMOTE_CONCURRENCY, LLMConfig, resolve_endpoint
+from autoforge.rollout import (
+    EpisodeConfig,
     EpisodeFn,
     RolloutDeps,
     Runner,
+    Trajectory,
     bind_environment,
     rollout_episode,
 )
-from autoforge.rollout.trajectory import Trajectory
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 CHECKPOINT = "trajectories.jsonl"
 CONFIG_FILE = "eval_config.json"
@@ -123,7 +123,7 @@ class EvalWorker:
     def _judges(self) -> tuple[Any, Any]:
         """The MEU judge hook and the NL-assertion judge of these settings (``rule``: the MEU
         code rules alone, no model)."""
-        from autoforge.rollout.judge import code_judge_hook, meu_judge, nl_assertion_judge
+        from autoforge.rollout import code_judge_hook, meu_judge, nl_assertion_judge
 
         if self.settings.judge == "rule":
             return code_judge_hook, None
@@ -309,7 +309,7 @@ async def run_trials(
 ) -> tuple[list[Trajectory], int]:
     """Run (or resume) every trial; ``(all trajectories of these tasks, episodes run now)``.
     ``env``: the environment of ``settings`` when the caller has it loaded already."""
-    from autoforge.rollout.ray_executor import make_executor as default_make
+    from autoforge.rollout import make_executor as default_make
 
     worker = EvalWorker(settings, env)
     factory = make_executor or default_make

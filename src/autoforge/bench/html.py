@@ -19,7 +19,7 @@ from typing import Any
 from autoforge.bench.diffs import EpisodeDiff
 from autoforge.bench.evaluation import EvalOutput
 from autoforge.bench.passk import PassK
-from autoforge.report.html import (
+from autoforge.report import (
     Cell,
     Markup,
     badge,
@@ -33,8 +33,7 @@ from autoforge.report.html import (
     table,
     tag,
 )
-from autoforge.rollout.thinking import message_reasoning, visible_text
-from autoforge.rollout.trajectory import Trajectory
+from autoforge.rollout import Trajectory, message_reasoning, visible_text
 
 MAX_TEXT = 4000
 DiffFn = Callable[[Trajectory], EpisodeDiff | None]

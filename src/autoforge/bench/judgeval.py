@@ -16,9 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel
 
-from autoforge.rollout.judge import JudgeVerdict
-from autoforge.rollout.trajectory import Trajectory
-from autoforge.rollout.user import FAULT_KINDS
+from autoforge.rollout import FAULT_KINDS, JudgeVerdict, Trajectory
 
 #: Words of ``verdict_from``'s reasons -> the fault kind they detect.
 REASON_KINDS: dict[str, str] = {

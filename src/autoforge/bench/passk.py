@@ -23,7 +23,7 @@ from math import comb
 
 from pydantic import BaseModel, Field
 
-from autoforge.rollout.trajectory import Trajectory
+from autoforge.rollout import Trajectory
 
 EVAL_SCHEMA_VERSION = 1
 

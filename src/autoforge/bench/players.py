@@ -16,9 +16,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from autoforge.llm.types import ChatResponse
-from autoforge.rollout.user import STOP_TOKEN, ScriptedUser
-from autoforge.tasks.model import Task
+from autoforge.llm import ChatResponse
+from autoforge.rollout import STOP_TOKEN, ScriptedUser
+from autoforge.tasks import Task
 
 ASK_DETAILS = "Sure, I can help with that. Could you give me the details I need (ids, names)?"
 DONE_FOLLOW_UP = "Is there anything else I can help you with?"

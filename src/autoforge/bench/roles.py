@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from autoforge.errors import UserError
-from autoforge.llm.config import EMBEDDED_NAMES, LLMConfig, RoleConfig
+from autoforge.llm import EMBEDDED_NAMES, LLMConfig, RoleConfig
 
 Role = Literal["agent", "user", "judge"]
 #: The scripted (no-LLM) player each role accepts.

@@ -22,17 +22,18 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 
-from autoforge.rollout.judge import (
+from autoforge.rollout import (
+    EndReason,
     JudgeExtraction,
     JudgeVerdict,
     StopClaim,
+    Trajectory,
     UserClaim,
     apply_verdict,
     verdict_from,
+    visible_text,
 )
-from autoforge.rollout.thinking import visible_text
-from autoforge.rollout.trajectory import EndReason, Trajectory
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 _TOKEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#?[A-Za-z]*[\w-]*\d[\w-]*")
 MIN_TOKEN = 3

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from autoforge.env import EnvDir, Environment
 from autoforge.errors import UserError
-from autoforge.tasks.model import Task, read_tasks
+from autoforge.tasks import Task, read_tasks
 
 
 @dataclass
@@ -38,7 +38,7 @@ def load_env(env_dir: Path, bench_dir: Path | None = None) -> Environment:
     env = EnvDir(env_dir).load()
     if bench_dir is None:
         return env
-    from autoforge.synth.infer import data_to_state
+    from autoforge.synth import data_to_state
 
     db_path = bench_dir / "db.json"
     if not db_path.is_file():

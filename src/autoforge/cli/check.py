@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from autoforge.env.checker import CheckItem, CheckReport, check_directory
+from autoforge.env import CheckItem, CheckReport, check_directory
 from autoforge.errors import UserError
 
 _EXAMPLE = (
@@ -78,7 +78,7 @@ def check(
 def with_doc_checks(report: CheckReport, env_dir: Path, *, trusted: bool) -> CheckReport:
     """``report`` plus the checks the tools' docs and the initial state make possible
     (:func:`autoforge.synth.envdir_checks.check_env_dir`); a failing one fails the report."""
-    from autoforge.synth.envdir_checks import check_env_dir
+    from autoforge.synth import check_env_dir
 
     items = [
         CheckItem(check=f"docs:{name}", tool=tool, ok=ok, detail=detail)

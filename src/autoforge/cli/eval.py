@@ -24,11 +24,9 @@ from autoforge.cli.llm import (
 from autoforge.errors import UserError
 
 if TYPE_CHECKING:
-    from autoforge.bench.evaluation import EvalOutput, EvalSettings, JudgeKind
-    from autoforge.bench.roles import RoleSpec
-    from autoforge.bench.targets import EvalTarget
-    from autoforge.llm.config import LLMConfig
-    from autoforge.tasks.model import Task
+    from autoforge.bench import EvalOutput, EvalSettings, EvalTarget, JudgeKind, RoleSpec
+    from autoforge.llm import LLMConfig
+    from autoforge.tasks import Task
 
 _HELP = (
     "Evaluate an agent on an environment's tasks: TRIALS episodes per task (agent x simulated "
@@ -127,8 +125,7 @@ def eval_command(
 ) -> None:
     """Run the evaluation and write its outputs."""
     from autoforge.adapters.tau import bench_target
-    from autoforge.bench.roles import apply_role_specs, parse_role_spec
-    from autoforge.bench.targets import load_target
+    from autoforge.bench import apply_role_specs, load_target, parse_role_spec
 
     specs = [
         parse_role_spec("agent", agent),
@@ -165,8 +162,8 @@ def eval_command(
 def check_thinking(settings: EvalSettings) -> None:
     """``--keep-thinking``: probe once whether the agent endpoint's chat template keeps earlier
     reasoning; when it keeps only inline ``<think>`` blocks, send it that way; else warn."""
-    from autoforge.bench.evaluation import make_client
-    from autoforge.llm.thinking import probe_reasoning
+    from autoforge.bench import make_client
+    from autoforge.llm import probe_reasoning
 
     err = Console(stderr=True)
     try:
@@ -193,7 +190,7 @@ def default_out(target: str) -> Path:
 
 
 def _label(spec: RoleSpec, config: LLMConfig) -> str:
-    from autoforge.llm.config import resolve_endpoint
+    from autoforge.llm import resolve_endpoint
 
     if spec.kind == "scripted":
         return spec.label
@@ -209,8 +206,8 @@ def _settings(
     keep_thinking: bool,
     max_steps: int | None,
 ) -> EvalSettings:
-    from autoforge.bench.evaluation import EvalSettings
-    from autoforge.rollout.episode import EpisodeConfig
+    from autoforge.bench import EvalSettings
+    from autoforge.rollout import EpisodeConfig
 
     agent, user, judge = specs
     episode = EpisodeConfig()
@@ -240,7 +237,7 @@ def _judge_kind(judge: RoleSpec, config: LLMConfig, no_judge: bool) -> JudgeKind
     an embedded judge (the embedded 1.5B scored precision and recall 0.00 on the faulty-user
     validation set, at minutes per episode); else ``llm`` (code rules plus the model's
     verified claims)."""
-    from autoforge.llm.config import resolve_endpoint
+    from autoforge.llm import resolve_endpoint
 
     if no_judge:
         return "none"
@@ -264,16 +261,16 @@ def _run(
     restart: bool,
 ) -> EvalOutput:
     """Run or resume the trials, then write eval.json and eval.html."""
-    from autoforge.bench.diffs import episode_diff
-    from autoforge.bench.evaluation import (
+    from autoforge.bench import (
         check_resumable,
         default_concurrency,
+        episode_diff,
+        render_eval_html,
         run_info,
         run_trials,
         summarize,
         write_outputs,
     )
-    from autoforge.bench.html import render_eval_html
 
     check_resumable(out_dir, settings, restart)
     started, clock = time.time(), time.perf_counter()

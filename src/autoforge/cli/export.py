@@ -48,7 +48,7 @@ def verifiers(
         raise UserError(
             "autoforge export verifiers needs verifiers: pip install 'autoforge[adapters]'"
         )
-    from autoforge.adapters.package import export_package
+    from autoforge.adapters import export_package
 
     exported = export_package(run_dir, out, name=name, wheel=wheel)
     err = Console(stderr=True)

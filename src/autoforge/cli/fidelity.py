@@ -116,7 +116,7 @@ def _replay(
 def _probe(
     env_dir: Path, ref: str, openapi: Path | None, reset: str | None, as_json: bool, out: Any
 ) -> None:
-    from autoforge.synth.probing import run_probes
+    from autoforge.synth import run_probes
 
     report = run_probes(env_dir, ref, openapi=openapi, reset=reset)
     _write(out, report)
@@ -156,7 +156,7 @@ def figures_table(ours: dict[str, Any], null: dict[str, Any], split: str) -> Tab
 
 def fidelity_table(report: object) -> Table:
     """One row per tool: calls, error-flag, result and write agreement, overall agreement."""
-    from autoforge.synth.fidelity import FidelityReport
+    from autoforge.synth import FidelityReport
 
     assert isinstance(report, FidelityReport)
     table = Table(title=f"fidelity of {report.env} against {report.bench} ({report.split})")

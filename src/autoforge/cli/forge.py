@@ -31,7 +31,7 @@ from autoforge.cli.llm import (
 )
 from autoforge.cli.synth import DesignRoundsOpt, MaxRepairsOpt, synth_options
 from autoforge.errors import UserError
-from autoforge.llm.config import NO_MODEL
+from autoforge.llm import NO_MODEL
 
 _HELP = (
     "Run the whole pipeline into one run directory: ingest the tool docs, synthesize the "
@@ -297,7 +297,7 @@ def forge(
     )
     options.rules_only = config.role("synthesizer").model == NO_MODEL
     console = Console()
-    from autoforge.forge.batch import is_doc_set_dir
+    from autoforge.forge import is_doc_set_dir
 
     if docs and len(docs) == 1 and is_doc_set_dir(docs[0]) and example is None:
         _forge_many(console, docs[0], options, config, executor, workers)
@@ -334,8 +334,7 @@ def _forge_many(
     workers: int,
 ) -> None:
     """Forge each doc set of ``root`` into ``--out/NAME``; print the summary table."""
-    from autoforge.forge import ForgeOptions
-    from autoforge.forge.batch import ItemResult, discover, forge_many
+    from autoforge.forge import ForgeOptions, ItemResult, discover, forge_many
     from autoforge.llm import LLMConfig
 
     assert isinstance(options, ForgeOptions) and isinstance(config, LLMConfig)
@@ -365,7 +364,7 @@ def _forge_many(
 
 def batch_table(report: object) -> Table:
     """One row per doc set: status, tools, check, tasks, verified, seconds."""
-    from autoforge.forge.batch import BatchReport
+    from autoforge.forge import BatchReport
 
     assert isinstance(report, BatchReport)
     table = Table(title=f"autoforge forge: {len(report.items)} doc sets")

@@ -23,9 +23,17 @@ from rich.console import Console
 from rich.table import Table
 
 from autoforge.errors import UserError
-from autoforge.llm import LLMClient, LLMConfig, LLMFailure, config_from_cli
-from autoforge.llm.config import EMBEDDED_NAMES, EmbeddedConfig, Endpoint, build_config
-from autoforge.llm.types import ROLES
+from autoforge.llm import (
+    EMBEDDED_NAMES,
+    ROLES,
+    EmbeddedConfig,
+    Endpoint,
+    LLMClient,
+    LLMConfig,
+    LLMFailure,
+    build_config,
+    config_from_cli,
+)
 
 LlmConfigOpt = Annotated[
     Path | None,
@@ -112,7 +120,7 @@ def serve(
     ctx_size: Annotated[int, typer.Option("--ctx-size", help="Context tokens per slot.")] = 8192,
 ) -> None:
     """Start the embedded server and block until interrupted."""
-    from autoforge.llm.embedded import ensure_server, shutdown_all
+    from autoforge.llm import ensure_server, shutdown_all
 
     if model not in EMBEDDED_NAMES:
         raise UserError(f"--model must be one of {', '.join(EMBEDDED_NAMES)}, got {model!r}")
@@ -199,7 +207,7 @@ def _distinct(client: LLMClient) -> dict[tuple[str, str], Endpoint]:
 
 async def _round_trip(client: LLMClient, ep: Endpoint) -> dict[str, Any]:
     """One tiny uncached request; an embedded server is started before the clock starts."""
-    from autoforge.llm.embedded import ensure_server
+    from autoforge.llm import ensure_server
 
     row: dict[str, Any] = {"endpoint": ep.label, "model": ep.model, "error": "", "latency_s": 0.0}
     if ep.disabled:

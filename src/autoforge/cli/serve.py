@@ -11,8 +11,7 @@ from rich.console import Console
 from autoforge.errors import UserError
 
 if TYPE_CHECKING:
-    from autoforge.serve.guard import HttpLimits
-    from autoforge.serve.service import EnvService
+    from autoforge.serve import EnvService, HttpLimits
 
 _EXAMPLE = (
     "Examples:\n\n"
@@ -97,10 +96,7 @@ def serve(
         _serve_openenv(target, tasks, host=host, port=port, max_sessions=max_sessions)
         return
     _require_extra(mcp)
-    from autoforge.serve.auth import check_bind
-    from autoforge.serve.guard import HttpLimits
-    from autoforge.serve.loader import load_service
-    from autoforge.serve.service import Limits
+    from autoforge.serve import HttpLimits, Limits, check_bind, load_service
 
     if transport not in ("stdio", "http"):
         raise UserError(f"--transport must be stdio or http, not {transport!r}")
@@ -147,8 +143,7 @@ def _serve_http(
     token: list[str] | None,
     http: HttpLimits,
 ) -> None:
-    from autoforge.serve.app import create_app
-    from autoforge.serve.server import run
+    from autoforge.serve import create_app, run
 
     app = create_app(service, token=token, http=http, bind=host)
     auth = "bearer token required" if token else "no auth (loopback only)"
@@ -171,13 +166,13 @@ def _serve_mcp(
     task: str | None,
     http: HttpLimits,
 ) -> None:
-    from autoforge.serve.mcp_server import mcp_http_app, serve_stdio
+    from autoforge.serve import mcp_http_app, serve_stdio
 
     if kind == "stdio":
         err.print(f"MCP server for {service.env_id} on stdio", highlight=False)
         serve_stdio(service, task_id=task)
         return
-    from autoforge.serve.server import run
+    from autoforge.serve import run
 
     app = mcp_http_app(service, host=host, token=token, task_id=task, http=http)
     err.print(
@@ -193,7 +188,7 @@ def _serve_openenv(
     """OpenEnv clients send no credentials, so this transport stays on loopback."""
     import importlib.util
 
-    from autoforge.serve.auth import is_loopback
+    from autoforge.serve import is_loopback
 
     if importlib.util.find_spec("openenv") is None:
         raise UserError(
@@ -204,10 +199,8 @@ def _serve_openenv(
             f"--openenv serves without authentication, so only on loopback, not {host}: "
             "bind 127.0.0.1 (put an authenticating proxy in front to share it)"
         )
-    from autoforge.adapters.forged import load_forged
-    from autoforge.adapters.openenv import create_openenv_app
-    from autoforge.serve.server import run
-    from autoforge.serve.service import Limits
+    from autoforge.adapters import create_openenv_app, load_forged
+    from autoforge.serve import Limits, run
 
     service = load_forged(target, tasks, limits=Limits(max_sessions=max(1, max_sessions)))
     Console(stderr=True).print(

@@ -38,7 +38,7 @@ DesignRoundsOpt = Annotated[
 
 def synth_options(**given: Any) -> Any:
     """``SynthOptions`` from the given values; ``None`` keeps the option's default."""
-    from autoforge.synth.options import SynthOptions
+    from autoforge.synth import SynthOptions
 
     return SynthOptions(**{k: v for k, v in given.items() if v is not None})
 
@@ -139,7 +139,7 @@ def env(
 ) -> None:
     """Run the synthesis and print the per-tool report and the conformance verdict."""
     from autoforge.llm import LLMClient
-    from autoforge.synth.pipeline import synthesize
+    from autoforge.synth import synthesize
     from autoforge.tooldocs import load_docs
 
     config = llm_config_from_options(
@@ -173,7 +173,7 @@ def env(
 def _print_result(console: Console, report: Any, client: Any, out: Path) -> None:
     """The per-tool table, LLM usage, the counts and the conformance verdict (exit 1 if bad)."""
     from autoforge.llm import print_usage
-    from autoforge.synth.pipeline import report_table
+    from autoforge.synth import report_table
 
     console.print(report_table(report))
     print_usage(client.usage, console)

@@ -70,7 +70,7 @@ PAPER_CLIP_HIGH = 0.28  # the paper's (DAPO's) clip-higher: --emit-config's defa
 def _erpo(
     group_size: int, tasks_per_batch: int, env_std: bool, meu: bool, dyn: bool, **more: Any
 ) -> Any:
-    from autoforge.rl.config import ERPOConfig
+    from autoforge.rl import ERPOConfig
 
     return ERPOConfig.model_validate(
         {"group_size": group_size, "tasks_per_batch": tasks_per_batch, "env_level_std": env_std,
@@ -80,7 +80,7 @@ def _erpo(
 
 def _episode(keep_thinking: bool, max_steps: int | None) -> Any:
     """The rollout's episode settings (defaults shared with eval and verl) with the flags."""
-    from autoforge.rollout.episode import EpisodeConfig
+    from autoforge.rollout import EpisodeConfig
 
     episode = EpisodeConfig()
     episode.agent.keep_thinking = keep_thinking
@@ -164,9 +164,8 @@ def train(
               (llm, episode), steps, lr, (max_turn_tokens, max_completion_tokens))  # fmt: skip
         return
     _need_train_extra()
-    from autoforge.rl.config import DEFAULT_BUDGET, TokenBudget
-    from autoforge.rl.trl.episodes import TokenEpisodeConfig
-    from autoforge.rl.trl.run import TRLRunConfig, train_trl
+    from autoforge.rl import DEFAULT_BUDGET, TokenBudget
+    from autoforge.rl.trl import TokenEpisodeConfig, TRLRunConfig, train_trl
 
     budget = TokenBudget(
         turn=max_turn_tokens or DEFAULT_BUDGET.turn,
@@ -189,12 +188,12 @@ def _emit(
     nnodes: int, gpus: int, erpo: Any, settings: tuple[Any, Any], steps: int, lr: float,
     budgets: tuple[int | None, int | None] = (None, None),
 ) -> None:  # fmt: skip
-    from autoforge.rl.verl.launch import VerlLaunchSpec, emit_config
+    from autoforge.rl.verl import VerlLaunchSpec, emit_config
 
     if not train_files or not tasks or not env:
         raise UserError("--emit-config needs --train-files, --tasks and --env")
     llm, episode_config = settings
-    from autoforge.rl.config import DEFAULT_BUDGET
+    from autoforge.rl import DEFAULT_BUDGET
 
     turn, episode = budgets
     spec = VerlLaunchSpec(
@@ -241,7 +240,7 @@ def sft(
     if not env:
         raise UserError("--env is needed (the tools in the prompt)")
     _need_train_extra()
-    from autoforge.rl.sft import SFTRunConfig, train_sft
+    from autoforge.rl import SFTRunConfig, train_sft
 
     config = SFTRunConfig(
         trajectories=[str(p) for p in trajectories], env_dirs=[str(p) for p in env],

@@ -34,7 +34,7 @@ from autoforge.env.boundary import describe
 from autoforge.env.contained import probe_boundary
 from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.runtime import Environment, Episode, Mode, Observation
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 CHECK_SCHEMA_VERSION = 1
 UNKNOWN_ID = "zz-unknown-0000"

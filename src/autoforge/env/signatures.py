@@ -31,7 +31,7 @@ from autoforge.env.files import TOOLS_FILE
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.env.validation import Validator, compile_validator, schema_problem
 from autoforge.env.values import jcopy
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 _SCALARS = (str, int, float, bool, type(None))
 

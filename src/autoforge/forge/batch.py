@@ -204,7 +204,7 @@ async def _on_ray(
     record: OnItem,
     ray_init: dict[str, object] | None,
 ) -> None:
-    from autoforge.rollout.ray_executor import RayPool
+    from autoforge.rollout import RayPool
 
     pool: RayPool[DocSet, ItemResult] = RayPool(
         worker, actors=max(1, min(workers, len(items))), concurrency_per_actor=1, init=ray_init

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from autoforge.forge.manifest import write_atomic
-from autoforge.report.html import Markup, badge, card, join, page, section, table, tag
+from autoforge.report import Markup, badge, card, join, page, section, table, tag
 
 INDEX_FILE = "index.html"
 ItemStatus = Literal["done", "failed"]

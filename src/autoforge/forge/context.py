@@ -19,7 +19,7 @@ from autoforge.errors import UserError
 from autoforge.forge.layout import ForgeOptions, RunLayout
 from autoforge.forge.manifest import RunManifest, StageStatus
 from autoforge.llm import LLMClient, TokenUsage
-from autoforge.tasks.pipeline import TaskHooks
+from autoforge.tasks import TaskHooks
 
 
 class ForgeError(UserError):

@@ -19,10 +19,14 @@ from typing import Any
 from autoforge.env import Environment
 from autoforge.forge.context import ForgeContext, ForgeError, Outcome
 from autoforge.forge.manifest import StageRecord, write_atomic
-from autoforge.tasks import ToolGraph
-from autoforge.tasks.llm_hooks import generate_tasks_async
-from autoforge.tasks.model import Task, TaskSet, task_line
-from autoforge.tasks.pipeline import GenerationStats
+from autoforge.tasks import (
+    GenerationStats,
+    Task,
+    TaskSet,
+    ToolGraph,
+    generate_tasks_async,
+    task_line,
+)
 
 
 class _Appender:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from autoforge.env import EnvDir
-from autoforge.synth.options import SynthOptions
+from autoforge.synth import SynthOptions
 
 StateSource = Literal["generate", "initial"]
 

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from autoforge.errors import UserError
-from autoforge.llm.types import TokenUsage
+from autoforge.llm import TokenUsage
 
 RUN_SCHEMA_VERSION = 1
 MANIFEST_FILE = "run.json"

@@ -14,29 +14,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autoforge.env.spec import Attribute, EnvironmentSpec
+from autoforge.env import Attribute, EnvironmentSpec
 from autoforge.forge.layout import STAGE_HELP, STAGES, RunLayout
 from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
 from autoforge.forge.verify import VerifyReport
-from autoforge.report.charts import bars, hbars, histogram
-from autoforge.report.html import (
+from autoforge.report import (
     Cell,
     Markup,
+    adjacency_table,
     badge,
+    bars,
     card,
     code_json,
     details,
     esc,
+    gallery,
+    hbars,
+    histogram,
     join,
     page,
     section,
     table,
     tag,
+    tool_graph_svg,
 )
-from autoforge.report.tasks import gallery
-from autoforge.report.toolgraph import adjacency_table, tool_graph_svg
-from autoforge.tasks.graph import ToolGraph
-from autoforge.tasks.model import Task, TaskSet
+from autoforge.tasks import Task, TaskSet, ToolGraph
 
 #: How many tasks the gallery shows (the rest are counted, not drawn, to keep the page light).
 GALLERY_LIMIT = 40

@@ -33,7 +33,7 @@ from autoforge.forge.manifest import (
 )
 from autoforge.forge.stages import STAGE_DEFS, Stage
 from autoforge.llm import LLMClient
-from autoforge.tasks.pipeline import TaskHooks
+from autoforge.tasks import TaskHooks
 
 #: Failures a user can act on: reported in one line (with the stage), no traceback.
 _EXPECTED = USER_FIXABLE

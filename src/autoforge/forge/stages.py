@@ -23,8 +23,8 @@ from autoforge.forge.context import ForgeContext, ForgeError, Outcome, path_dige
 from autoforge.forge.generation import generate_into
 from autoforge.forge.manifest import StageRecord, fingerprint, write_atomic
 from autoforge.forge.verify import VerifyReport, verify_task
-from autoforge.synth.options import SynthOptions
-from autoforge.tasks.model import TaskSet
+from autoforge.synth import SynthOptions
+from autoforge.tasks import TaskSet
 from autoforge.tooldocs import DocWarning, ToolDocs, load_docs
 
 
@@ -115,7 +115,7 @@ def _synth_counts(report: Any) -> dict[str, Any]:
 
 
 async def _synthesize(ctx: ForgeContext) -> dict[str, Any]:
-    from autoforge.synth.pipeline import synthesize
+    from autoforge.synth import synthesize
 
     docs = ToolDocs.model_validate_json(ctx.layout.tools.read_text(encoding="utf-8"))
     data = None
@@ -136,7 +136,7 @@ async def _synthesize(ctx: ForgeContext) -> dict[str, Any]:
 
 
 def _copy_env(ctx: ForgeContext) -> dict[str, Any]:
-    from autoforge.synth.pipeline import conformance
+    from autoforge.synth import conformance
 
     source = ctx.inputs.env_dir
     assert source is not None
@@ -181,8 +181,7 @@ def _fp_graph(ctx: ForgeContext) -> str:
 
 
 async def _run_graph(ctx: ForgeContext, rec: StageRecord) -> Outcome:
-    from autoforge.tasks import graph_svg
-    from autoforge.tasks.llm_hooks import build_graph_async
+    from autoforge.tasks import build_graph_async, graph_svg
 
     spec = ctx.layout.env_dir.read_spec()
     graph = await build_graph_async(spec, ctx.hooks().edge_judge)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pydantic import BaseModel, Field
 
 from autoforge.env import EnvironmentLike
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 VERIFY_SCHEMA_VERSION = 1
 

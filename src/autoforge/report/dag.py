@@ -14,8 +14,7 @@ from html import escape
 import networkx as nx
 
 from autoforge.report.html import Markup
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, ReasonNode, iter_refs
-from autoforge.tasks.model import Task
+from autoforge.tasks import Blueprint, CallNode, FactRef, ReasonNode, Task, iter_refs
 
 W, H, GX, GY, PAD = 150, 38, 22, 34, 10
 FACTS_PER_ROW = 4  # more facts wrap, so a wide task keeps a readable scale

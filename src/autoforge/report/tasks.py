@@ -12,15 +12,15 @@ from typing import Any
 
 from autoforge.report.dag import blueprint_svg, reasoning_text
 from autoforge.report.html import Markup, badge, details, join, tag
-from autoforge.tasks.blueprint import (
+from autoforge.tasks import (
     Binding,
     Blueprint,
     FactRef,
     ListBinding,
     ObjectBinding,
     ReasonNode,
+    Task,
 )
-from autoforge.tasks.model import Task
 
 
 def _args(arguments: dict[str, Any], limit: int = 220) -> str:

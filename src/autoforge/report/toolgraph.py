@@ -13,7 +13,7 @@ import math
 from html import escape
 
 from autoforge.report.html import Markup, table, tag
-from autoforge.tasks.graph import ToolGraph
+from autoforge.tasks import ToolGraph
 
 FILL = {"read": "#dbeafe", "write": "#fde3c8"}
 STROKE = {"read": "#2563eb", "write": "#c2410c"}

@@ -31,7 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from autoforge.errors import AutoforgeError, UserError
-from autoforge.rollout.trajectory import Trajectory
+from autoforge.rollout import Trajectory
 
 Selection = Literal["success", "all"]
 
@@ -290,7 +290,7 @@ def _tools_by_env(env_dirs: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
 
 def load_trajectories(paths: Sequence[str]) -> list[Trajectory]:
     """Every trajectory of the JSONL files (last line per ``(task_id, trial)`` in each)."""
-    from autoforge.rollout.runner import read_trajectories
+    from autoforge.rollout import read_trajectories
 
     trajs: list[Trajectory] = []
     for path in paths:

@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from autoforge.llm.types import TokenUsage, ToolMode
+from autoforge.llm import TokenUsage, ToolMode
 from autoforge.profiles import profile_values
 from autoforge.rollout.agent_guards import check_calls, check_reply
 from autoforge.rollout.thinking import message_reasoning, split_thinking

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from autoforge.env import EpisodeLike
-from autoforge.llm.types import LLMFailure, TransportError
+from autoforge.llm import LLMFailure, TransportError
 from autoforge.rollout.agent import Agent, AgentConfig, AgentStep, ParsedCall
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge, score_episode
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
 from autoforge.rollout.user import SimulatedUser, UserConfig
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 INFRA_ERRORS: tuple[type[BaseException], ...] = (
     LLMFailure,

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from autoforge.rollout.user_guards import STOPWORDS, WORD_RE, fact_label, task_request
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 GoalKind = Literal["request", "question", "fact"]
 

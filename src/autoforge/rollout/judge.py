@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 from autoforge.rollout.goals import fact_leaves
 from autoforge.rollout.meu import RuleHit, code_hits
 from autoforge.rollout.trajectory import EndReason, Trajectory
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 JUDGE_PROMPT_VERSION = "meu_v2"
 

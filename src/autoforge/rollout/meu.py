@@ -30,7 +30,7 @@ from autoforge.rollout.goals import Goal, fact_leaves, normal, open_goals, task_
 from autoforge.rollout.thinking import visible_text
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user_guards import asks_for_information, fact_label
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 CODE_RULES = ("goal_unsaid", "stopped_early", "contradicted_fact", "invented_identifier")
 #: The fault kind (``FaultyUser``) each rule detects, for validation.

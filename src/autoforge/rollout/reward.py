@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from autoforge.rollout.trajectory import RewardInfo, ToolCallRecord, Trajectory
-from autoforge.tasks.model import EnvAssertion, EvaluationCriteria, GoldCall, RequiredOutput, Task
+from autoforge.tasks import EnvAssertion, EvaluationCriteria, GoldCall, RequiredOutput, Task
 
 #: ``(assertion, trajectory) -> value of the assertion function``, or None when it cannot tell.
 AssertionEvaluator = Callable[[EnvAssertion, Trajectory], bool | None]

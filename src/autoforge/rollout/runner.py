@@ -30,7 +30,7 @@ from autoforge.rollout.goals import task_goals
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user import FaultyUser, LLMUser, SimulatedUser
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 EpisodeFn = Callable[[Task, int, int], Awaitable[Trajectory]]
 Key = tuple[str, int]

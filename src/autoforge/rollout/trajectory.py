@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autoforge.llm.types import TokenUsage
+from autoforge.llm import TokenUsage
 from autoforge.rollout.thinking import visible_text
 
 TRAJECTORY_SCHEMA_VERSION = 1

@@ -35,7 +35,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from autoforge.llm.types import TokenUsage
+from autoforge.llm import TokenUsage
 from autoforge.rollout.agent import ChatClient
 from autoforge.rollout.goals import (
     Goal,
@@ -68,7 +68,7 @@ from autoforge.rollout.user_guards import (
     split_stop,
     task_request,
 )
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 USER_PROMPT_VERSION = "user_v2"
 

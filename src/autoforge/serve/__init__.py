@@ -38,6 +38,12 @@ _LAZY = {
     "create_app": "autoforge.serve.app",
     "build_mcp_server": "autoforge.serve.mcp_server",
     "load_service": "autoforge.serve.loader",
+    "HttpLimits": "autoforge.serve.guard",
+    "check_bind": "autoforge.serve.auth",
+    "is_loopback": "autoforge.serve.auth",
+    "mcp_http_app": "autoforge.serve.mcp_server",
+    "run": "autoforge.serve.server",
+    "serve_stdio": "autoforge.serve.mcp_server",
 }
 
 

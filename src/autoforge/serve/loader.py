@@ -12,7 +12,7 @@ from pathlib import Path
 from autoforge.env import EnvDir, Environment
 from autoforge.errors import UserError
 from autoforge.serve.service import EnvService, Limits
-from autoforge.tasks.model import Task, read_tasks
+from autoforge.tasks import Task, read_tasks
 
 
 def load_service(

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from autoforge.env import Environment, EpisodeLike
-from autoforge.rollout.reward import compute_reward
-from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
+from autoforge.rollout import EndReason, ToolCallRecord, Trajectory, compute_reward
 from autoforge.serve.errors import InvalidArguments, NoTask, UnknownTool
 from autoforge.serve.sessions import (
     LOCAL_OWNER,
@@ -29,7 +28,7 @@ from autoforge.serve.sessions import (
     bounded_entry,
 )
 from autoforge.serve.tasks import TaskIndex
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 #: How episodes run: each in a worker of its own, inline (trusted code), or in shared lanes.
 ServeMode = Literal["isolated", "inline", "lanes"]
@@ -99,7 +98,7 @@ class EnvService:
         mode = self.mode
         if mode != "lanes" or env._runtime is None:
             return env.episode(mode=None if mode == "lanes" else mode)
-        from autoforge.env.contained import ContainedEpisode, ContainedRuntime
+        from autoforge.env import ContainedEpisode, ContainedRuntime
 
         if not self._lanes:
             memory = int(env._runtime.memory_mb)

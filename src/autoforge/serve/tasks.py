@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from autoforge.errors import UserError
 from autoforge.serve.errors import UnknownTask
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 
 class TaskIndex:

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from autoforge.env.spec import EnvironmentSpec, StateSchema
+from autoforge.env import EnvironmentSpec, StateSchema
 from autoforge.synth import doc_checks
 from autoforge.synth.classify import READ_CLASSES, Classification
 from autoforge.synth.codegen import ToolCode
 from autoforge.synth.report import CheckResult
 from autoforge.synth.teststate import State, unknown_key_calls
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 if TYPE_CHECKING:
     from autoforge.env import Environment

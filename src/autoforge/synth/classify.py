@@ -12,10 +12,10 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.infer import schema_field_paths
 from autoforge.synth.naming import id_base, singular, tokens
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 ToolClass = Literal[
     "lookup", "list", "create", "update", "delete", "transition", "compute", "generic"

@@ -29,11 +29,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.codegen import ToolCode, extract_function
 from autoforge.synth.naming import singular, tokens
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 RuleKind = Literal["status", "range", "enum", "unique"]
 

@@ -33,11 +33,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.headers import head
 from autoforge.synth.naming import plural, singular, tokens
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 _MIN_RECORDS = 3
 

@@ -14,8 +14,7 @@ import ast
 import builtins
 import functools
 
-from autoforge.env import EnvDir
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvDir, EnvironmentSpec
 from autoforge.synth.classify import ToolClass, classify_tool
 
 _RELATED: dict[str, tuple[str, ...]] = {
@@ -193,7 +192,7 @@ def example_helpers() -> dict[str, str]:
 def _example_imports() -> dict[str, str]:
     """Import line per name the examples import (``copy`` -> ``import copy``), plus the plain
     ``import <module>`` of every module the sandbox allows."""
-    from autoforge.env.sandbox import ALLOWED_MODULES
+    from autoforge.env import ALLOWED_MODULES
 
     out = {m: f"import {m}" for m in ALLOWED_MODULES if "." not in m}
     loaded = _bookstore_sources()

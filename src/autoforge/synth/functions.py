@@ -148,8 +148,7 @@ def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:
     source = skeleton_for(job)
     if "not implemented" in source or not any(not x.expect_error for x in cases):
         return cases
-    from autoforge.env import Environment
-    from autoforge.env.spec import EnvironmentSpec
+    from autoforge.env import Environment, EnvironmentSpec
 
     try:
         env = Environment.from_parts(
@@ -185,8 +184,7 @@ class _Happy:
 def _happy_leaves(source: str, job: ToolJob, args: dict[str, Any] | None = None) -> _Happy:
     """Run one call of ``source`` (the happy-path one by default) on the test state;
     ``(path, value)`` of every leaf it writes."""
-    from autoforge.env import Environment, diff_states
-    from autoforge.env.spec import EnvironmentSpec
+    from autoforge.env import Environment, EnvironmentSpec, diff_states
 
     ctx = job.ctx
     try:

@@ -7,8 +7,8 @@ every generated function binds its parameters the way the runtime does.
 
 from __future__ import annotations
 
-from autoforge.env.signatures import python_param_name
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.env import python_param_name
+from autoforge.tooldocs import ToolSpec
 
 
 def signature(spec: ToolSpec) -> tuple[str, dict[str, str]]:

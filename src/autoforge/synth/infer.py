@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from autoforge.env.spec import Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
 from autoforge.errors import UserError
 from autoforge.synth.naming import is_id_like, singular
 

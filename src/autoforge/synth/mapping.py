@@ -11,11 +11,11 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel
 
-from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
+from autoforge.env import Attribute, CollectionSchema, StateSchema
 from autoforge.synth.classify import collection_of_key, target_collection
 from autoforge.synth.infer import schema_field_paths
 from autoforge.synth.naming import id_base, is_entity_param, is_id_like, plural, singular, tokens
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 
 class Unmapped(BaseModel):

@@ -18,8 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from autoforge.env import EnvDir, Environment, EnvLoadError, SandboxViolation
-from autoforge.env.spec import EnvironmentSpec, StateSchema
+from autoforge.env import (
+    EnvDir,
+    Environment,
+    EnvironmentSpec,
+    EnvLoadError,
+    SandboxViolation,
+    StateSchema,
+)
 from autoforge.llm import LLMClient
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
@@ -42,7 +48,7 @@ from autoforge.synth.report import SynthesisReport, ToolRecord, ToolReport, repo
 from autoforge.synth.state_design import design_state, schema_summary
 from autoforge.synth.state_design_settings import SETTINGS, Setting, settings_record
 from autoforge.synth.teststate import State, happy_arguments, slice_state, synthetic_state
-from autoforge.tooldocs.spec import ToolDocs, ToolSpec
+from autoforge.tooldocs import ToolDocs, ToolSpec
 
 SYNTH_VERSION = "2"
 STORE = EnvDir.SYNTH_STORE
@@ -312,7 +318,7 @@ def write_environment(
 
 def conformance(out_dir: Path) -> dict[str, Any]:
     """Run the conformance checker (as ``autoforge check`` does) on ``out_dir``; a summary."""
-    from autoforge.env.checker import check_directory
+    from autoforge.env import check_directory
 
     try:
         result = check_directory(out_dir)

@@ -33,8 +33,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import Environment
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import Environment, EnvironmentSpec
 from autoforge.errors import AutoforgeError, UserError
 from autoforge.synth.agreement import results_equal
 from autoforge.synth.classify import classify_tool

@@ -11,12 +11,11 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from autoforge.env.signatures import python_param_name
-from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.env import CollectionSchema, StateSchema, python_param_name
 from autoforge.llm import Message
 from autoforge.synth.classify import Classification
 from autoforge.synth.mapping import Unmapped
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 ALLOWED_IMPORTS = ("copy", "math", "re", "datetime", "decimal", "json", "itertools", "collections")
 

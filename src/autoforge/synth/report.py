@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 from rich.table import Table
 
-from autoforge.llm.types import TokenUsage
+from autoforge.llm import TokenUsage
 from autoforge.synth.codegen import ToolCode
 
 SYNTH_REPORT_SCHEMA_VERSION = 1

@@ -25,9 +25,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env.spec import Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
 from autoforge.synth.naming import identifier, is_id_like, plural, singular, snake, tokens
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 _PAGINATION = {
     "next",

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autoforge.env.spec import Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
 from autoforge.llm import LLMClient, LLMFailure
 from autoforge.synth import prompts
 from autoforge.synth.classify import classify_tool, collection_of_key, target_collection
@@ -30,7 +30,7 @@ from autoforge.synth.naming import (
 )
 from autoforge.synth.schema_entities import derive_state
 from autoforge.synth.state_design_settings import Setting, extract_settings, settings_collection
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 _TYPES = {"string", "integer", "number", "boolean", "date", "datetime", "enum", "object", "array"}
 _JSON_TO_ATTR: dict[str, AttributeType] = {

@@ -22,9 +22,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from autoforge.env.spec import Attribute, AttributeType, CollectionSchema
+from autoforge.env import Attribute, AttributeType, CollectionSchema
 from autoforge.synth.naming import identifier, plural, singular
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 SETTINGS = "settings"
 SETTINGS_KEY = "settings_id"

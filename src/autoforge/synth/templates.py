@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.effects import (
@@ -28,7 +28,7 @@ from autoforge.synth.effects import (
 )
 from autoforge.synth.headers import head
 from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 FieldMap = Mapping[str, list[str]]
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import jsonschema
 
-from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
+from autoforge.env import Attribute, CollectionSchema, StateSchema
 from autoforge.synth.classify import READ_CLASSES, Classification, collection_of_key
 from autoforge.synth.naming import id_base, is_id_like, singular
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 State = dict[str, dict[str, Any]]
 

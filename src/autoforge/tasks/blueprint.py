@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentSpec
 from autoforge.errors import AutoforgeError
 from autoforge.tasks.reasoning import OP_INPUTS, PathSeg, ReasoningSpec
 

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentSpec
 from autoforge.tasks.blueprint import (
     Binding,
     Blueprint,
@@ -45,7 +45,7 @@ from autoforge.tasks.schema import (
     tool_access,
 )
 from autoforge.tasks.walks import Walk
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 _NAME_FIELDS = ("title", "name", "label", "full_name")
 

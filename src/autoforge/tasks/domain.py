@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env.spec import Attribute, EnvironmentSpec
+from autoforge.env import Attribute, EnvironmentSpec
 
 _ONE_OF = re.compile(r"\bone of\b[:\s]*(?P<list>[^.;\n]+)", re.IGNORECASE)
 #: Observed numbers needed before their range bounds generated ones (3 ratings of 4-5 stars

@@ -16,7 +16,7 @@ from typing import Literal, Protocol
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentSpec
 from autoforge.tasks.schema import (
     Leaf,
     is_identifier_name,
@@ -24,7 +24,7 @@ from autoforge.tasks.schema import (
     param_leaves,
     tool_access,
 )
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 GRAPH_SCHEMA_VERSION = 1
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from autoforge.env.spec import StateSchema
+from autoforge.env import StateSchema
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.schema import entity_of

@@ -20,8 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentLike, EpisodeLike
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike
 from autoforge.errors import AutoforgeError
 from autoforge.tasks.blueprint import (
     Binding,

@@ -13,10 +13,10 @@ from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, Field
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentSpec
 from autoforge.llm import LLMClient, LLMFailure
 from autoforge.tasks.schema import output_leaves, param_leaves
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.tooldocs import ToolSpec
 
 HOOK_STATS_SCHEMA_VERSION = 1
 T = TypeVar("T")

@@ -35,8 +35,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, create_model
 
-from autoforge.env import EnvironmentLike
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentLike, EnvironmentSpec
 from autoforge.llm import LLMClient
 from autoforge.tasks.graph import (
     EdgeVerdict,

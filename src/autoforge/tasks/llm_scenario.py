@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel, Field
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentSpec
 from autoforge.llm import LLMClient
 from autoforge.tasks.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.llm_base import HookStats, Message, ask, run_sync

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from autoforge.env.spec import EnvironmentSpec, StateSchema
+from autoforge.env import EnvironmentSpec, StateSchema
 from autoforge.tasks.graph import ToolGraph
 from autoforge.tasks.walks import Walk, WalkStep, concat
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentSpec
 from autoforge.tasks.domain import domains
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall

@@ -21,7 +21,7 @@ from typing import Any
 import networkx as nx
 from faker import Faker
 
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec
+from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec
 from autoforge.tasks.domain import domains
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
 

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any, Literal
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentSpec
 from autoforge.tasks.schema import singular
 
 _TOKEN = re.compile(r"[\w-]+")

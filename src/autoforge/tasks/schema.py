@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env.spec import CollectionSchema, StateSchema
-from autoforge.tooldocs.spec import ToolSpec
+from autoforge.env import CollectionSchema, StateSchema
+from autoforge.tooldocs import ToolSpec
 
 #: Primary-key names too generic to identify a collection without a record around them.
 GENERIC_KEYS = frozenset({"id", "code", "key", "name", "number", "uuid"})

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from autoforge.adapters.tau.statehash import CachedStateHasher, HashKind
 from autoforge.errors import UserError
-from autoforge.tasks.model import (
+from autoforge.tasks import (
     EnvAssertion,
     EvaluationCriteria,
     GoldCall,

@@ -17,10 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env import EnvironmentSpec
 from autoforge.errors import UserError
-from autoforge.tasks.export import splits
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task, splits
 
 
 def tau2_task(task: Task, domain: str, shared_state: bool) -> dict[str, Any]:

@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from autoforge.errors import UserError
-from autoforge.synth.fidelity import (
+from autoforge.synth import (
     NO_OUTPUT,
     Bench,
     BenchAction,
     BenchTask,
     FidelityReport,
+    data_to_state,
     run_fidelity,
 )
-from autoforge.synth.infer import data_to_state
 
 
 def _read_json(path: Path) -> Any:
@@ -103,7 +103,7 @@ def _load_task(
     """One task of a shared-``db.json`` benchmark; with ``agent_side`` the user's actions are
     dropped (the agent's database is what is compared) and the agent-side initialisation calls
     become the task's setup."""
-    from autoforge.synth.replay_formats import rekey_diff
+    from autoforge.synth import rekey_diff
 
     skip = _skip_reason(raw, oracle, agent_side, tools)
     setup = (_agent_setup(raw, tools) or []) if agent_side and not skip else []
@@ -123,7 +123,7 @@ def _load_per_task_states(
     path: Path, db: Mapping[str, Any], replay: Mapping[str, Any]
 ) -> list[BenchTask]:
     """Tasks that carry their own initial state and final state (ACEBench's agent shape)."""
-    from autoforge.synth.replay_formats import per_task_states
+    from autoforge.synth import per_task_states
 
     tasks_raw = {str(t["id"]): t for t in _read_json(path / "tasks.json")}
     out = []

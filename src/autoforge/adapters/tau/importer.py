@@ -11,10 +11,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from autoforge.tooldocs.importers.openai_tools import tool_items, tools_from_items
-from autoforge.tooldocs.safeload import read_text
-from autoforge.tooldocs.source import DocInput, parse_structured, pointer_join
-from autoforge.tooldocs.spec import AccessHint, DocParseError, ToolDocs
+from autoforge.tooldocs import (
+    AccessHint,
+    DocInput,
+    DocParseError,
+    ToolDocs,
+    parse_structured,
+    pointer_join,
+    read_text,
+)
+from autoforge.tooldocs.importers import tool_items, tools_from_items
 
 TOOLS_FILE = "tools.json"
 POLICY_FILE = "policy.md"

@@ -21,8 +21,8 @@ from typing import Any
 
 from autoforge.adapters.tau.domain import BenchDomain, ReplayRecord
 from autoforge.adapters.tau.statehash import apply_diff
-from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
-from autoforge.tasks.model import EnvAssertion, GoldCall, Task
+from autoforge.rollout import EndReason, ToolCallRecord, Trajectory
+from autoforge.tasks import EnvAssertion, GoldCall, Task
 
 _NUMBER = re.compile(r"^-?\d{4,}(\.\d+)?$")
 NOOP_REPLY = "I'm sorry, I cannot help with that."

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from autoforge.adapters.tau.domain import load_domain
-from autoforge.bench.targets import EvalTarget, load_env
+from autoforge.bench import EvalTarget, load_env
 from autoforge.env import EnvDir, Environment
-from autoforge.tasks.model import Task
+from autoforge.tasks import Task
 
 
 def _skip_reason(env: Environment, raw: dict[str, Any], task: Task) -> str | None:

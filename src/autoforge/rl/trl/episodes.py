@@ -24,12 +24,18 @@ from pydantic import BaseModel, Field
 from autoforge.rl.config import DEFAULT_BUDGET, TokenBudget
 from autoforge.rl.trl.policy import BatchedGenerator, TokenAgentClient
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
-from autoforge.rollout.agent import Agent
-from autoforge.rollout.episode import EpisodeConfig, run_episode
-from autoforge.rollout.runner import EnvBinding
-from autoforge.rollout.trajectory import Trajectory
-from autoforge.rollout.user import STOP_TOKEN, FaultyUser, ScriptedUser, SimulatedUser
-from autoforge.tasks.model import Task
+from autoforge.rollout import (
+    STOP_TOKEN,
+    Agent,
+    EnvBinding,
+    EpisodeConfig,
+    FaultyUser,
+    ScriptedUser,
+    SimulatedUser,
+    Trajectory,
+    run_episode,
+)
+from autoforge.tasks import Task
 
 UserKind = Literal["scripted", "llm"]
 MEUKind = Literal["judge", "faults", "off"]
@@ -102,7 +108,7 @@ def scripted_user(task: Task, seed: int) -> SimulatedUser:
 
 def llm_user_factory(client: Any) -> UserFactory:
     """The rollout stage's LLM user over ``client`` (role ``user``)."""
-    from autoforge.rollout.user import LLMUser
+    from autoforge.rollout import LLMUser
 
     def make(task: Task, seed: int) -> SimulatedUser:
         return LLMUser(client, task, seed=seed)
@@ -124,7 +130,7 @@ def meu_hook(kind: MEUKind, client: Any | None = None) -> MEUHook | None:
         return fault_oracle
     if client is None:
         raise ValueError("the MEU judge needs an LLM client")
-    from autoforge.rollout.judge import meu_judge
+    from autoforge.rollout import meu_judge
 
     hook: MEUHook = meu_judge(client)
     return hook

@@ -26,14 +26,14 @@ EMBEDDED_SMALL = "embedded-small"
 
 def _gguf_path() -> Path:
     """The assembled (sha256-verified) embedded 0.5B GGUF file."""
-    from autoforge.llm.embedded import assemble, model_spec
+    from autoforge.llm import assemble, model_spec
 
     return assemble(model_spec("small"))
 
 
 def tokenizer_cache_dir() -> Path:
     """Where the tokenizer read from the GGUF is saved for fast reloading."""
-    from autoforge.llm.config import cache_dir
+    from autoforge.llm import cache_dir
 
     return cache_dir() / "tokenizers" / "qwen2.5-coder-0.5b-instruct"
 

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.llm.types import TokenUsage
+from autoforge.llm import TokenUsage
 from autoforge.rl.config import DEFAULT_BUDGET
 from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
-from autoforge.rollout.agent import AGENT_STOP_TOKEN
+from autoforge.rollout import AGENT_STOP_TOKEN
 
 
 @dataclass(frozen=True)

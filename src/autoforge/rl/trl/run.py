@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from autoforge.env import Environment
 from autoforge.errors import UserError
-from autoforge.llm.config import LLMConfig
+from autoforge.llm import LLMConfig
 from autoforge.rl.config import ERPOConfig
 from autoforge.rl.trl.episodes import (
     EpisodeDeps,
@@ -30,8 +30,8 @@ from autoforge.rl.trl.episodes import (
 )
 from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
 from autoforge.rl.trl.tokens import ChatCodec
-from autoforge.rollout.runner import EnvBinding, bind_environment
-from autoforge.tasks.model import Task, read_tasks
+from autoforge.rollout import EnvBinding, bind_environment
+from autoforge.tasks import Task, read_tasks
 
 RUN_CONFIG_SCHEMA_VERSION = 1
 

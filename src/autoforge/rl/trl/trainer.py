@@ -44,8 +44,8 @@ from autoforge.rl.trl.batch import StepBatch, sample_step, step_advantages
 from autoforge.rl.trl.episodes import EpisodeDeps, TokenEpisodeConfig, token_episode
 from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
 from autoforge.rl.trl.tokens import ChatCodec
-from autoforge.rollout.runner import episode_seed
-from autoforge.tasks.model import Task
+from autoforge.rollout import episode_seed
+from autoforge.tasks import Task
 
 
 def verifier_reward(prompts: Any, completions: Any, **kwargs: Any) -> list[float | None]:

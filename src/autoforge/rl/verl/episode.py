@@ -21,9 +21,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autoforge.env import Environment
-from autoforge.llm.config import LLMConfig
+from autoforge.llm import LLMConfig
 from autoforge.rl.config import DEFAULT_BUDGET, TokenBudget
-from autoforge.rl.trl.episodes import (
+from autoforge.rl.trl import (
+    ChatCodec,
     EpisodeDeps,
     MEUKind,
     TokenEpisodeConfig,
@@ -33,10 +34,8 @@ from autoforge.rl.trl.episodes import (
     scripted_user,
     token_episode,
 )
-from autoforge.rl.trl.tokens import ChatCodec
-from autoforge.rollout.episode import EpisodeConfig
-from autoforge.rollout.runner import bind_environment
-from autoforge.tasks.model import Task
+from autoforge.rollout import EpisodeConfig, bind_environment
+from autoforge.tasks import Task
 
 _CONTEXTS: dict[str, EpisodeContext] = {}
 
@@ -70,7 +69,7 @@ class EpisodeContext:
 
     @classmethod
     def load(cls, settings: AgentLoopSettings) -> EpisodeContext:
-        from autoforge.rl.trl.run import TRLRunConfig, load_environments, load_task_pool
+        from autoforge.rl.trl import TRLRunConfig, load_environments, load_task_pool
 
         envs = load_environments(settings.env_dirs)
         probe = TRLRunConfig.model_validate(

@@ -28,10 +28,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_serializer
 
-from autoforge.llm.config import LLMConfig
+from autoforge.llm import LLMConfig
 from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig
 from autoforge.rl.verl.estimator import ABLATION_NAME, ESTIMATOR_NAME
-from autoforge.rollout.episode import EpisodeConfig
+from autoforge.rollout import EpisodeConfig
 
 AGENT_LOOP_TARGET = "autoforge.rl.verl.agent_loop.AutoforgeAgentLoop"
 SETUP_HOOK = "autoforge.rl.verl.register.setup"
