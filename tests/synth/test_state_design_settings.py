@@ -87,3 +87,19 @@ async def test_the_synthesis_test_state_holds_the_documented_values(tmp_path: Pa
         record = p1.test_state["settings"]["settings"]
         assert record["max_bikes"] == 3 and record["late_return_fee"] == 15
         assert list(p1.test_state["settings"]) == ["settings"]
+
+
+async def test_generated_task_states_hold_the_documented_settings_unchanged() -> None:
+    """The task generator's states carry the settings record exactly as the docs state it:
+    never sampled, never perturbed (a tool reading ``max_bikes`` sees 3 in every task)."""
+    import random
+
+    from autoforge.env import EnvironmentSpec
+    from autoforge.tasks.population import StateGenerator
+
+    result = await design_state(LLMClient.scripted(["no answer"] * 20), TOOLS, POLICY)
+    spec = EnvironmentSpec(name="bikes", tools=TOOLS, state_schema=result.state_schema)
+    gen = StateGenerator(spec, perturbations=50)
+    expected = settings_record(result.settings)
+    for seed in range(5):
+        assert gen.sample(random.Random(seed))["settings"] == expected

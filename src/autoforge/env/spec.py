@@ -6,7 +6,7 @@ tool, ``def tool_name(state, **arguments)``) and optionally ``initial_state.json
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -48,6 +48,11 @@ class CollectionSchema(BaseModel):
     primary_key: str
     description: str = ""
     attributes: list[Attribute] = Field(default_factory=list)
+    fixed: dict[str, dict[str, Any]] | None = Field(
+        default=None,
+        description="records the docs fix (a settings singleton): every generated state holds "
+        "exactly these, never sampled ones",
+    )
 
     def attribute(self, name: str) -> Attribute | None:
         """The attribute called ``name``, or None."""

@@ -46,7 +46,6 @@ from autoforge.synth.mapping import unmapped_params
 from autoforge.synth.options import SynthOptions
 from autoforge.synth.report import SynthesisReport, ToolRecord, ToolReport, report_table
 from autoforge.synth.state_design import design_state, schema_summary
-from autoforge.synth.state_design_settings import SETTINGS, Setting, settings_record
 from autoforge.synth.teststate import State, happy_arguments, slice_state, synthetic_state
 from autoforge.tooldocs import ToolDocs, ToolSpec
 
@@ -158,9 +157,9 @@ async def _phase1_docs(
             {"fingerprint": fp, "schema": schema.model_dump(mode="json"), "info": info}
         )
     test_state = synthetic_state(schema)
-    settings = [Setting.model_validate(x) for x in info.get("settings") or []]
-    if settings and schema.collection(SETTINGS) is not None:
-        test_state[SETTINGS] = settings_record(settings)  # the documented values, not samples
+    for coll in schema.collections:
+        if coll.fixed is not None:  # the documented values (settings), not samples
+            test_state[coll.name] = json.loads(json.dumps(coll.fixed))
     return Phase1(
         schema=schema,
         test_state=test_state,

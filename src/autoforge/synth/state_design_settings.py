@@ -208,6 +208,7 @@ def settings_collection(settings: Sequence[Setting]) -> CollectionSchema:
         description=f"Singleton: one record, key {SETTINGS_RECORD!r}, holding facts the docs "
         "state that are no records (limits, fees, hours, today's date).",
         attributes=attrs,
+        fixed=settings_record(settings),
     )
 
 

@@ -206,12 +206,15 @@ class StateGenerator:
         state: dict[str, dict[str, Any]] = {}
         sizes = self.sizes(rng)
         for coll in self.order:
+            if coll.fixed is not None:  # documented constants: as the docs state them
+                state[coll.name] = copy_json(coll.fixed)
+                continue
             state[coll.name] = self._records(coll, sizes[coll.name], state, rng)
         for coll in self.schema.collections:
             state.setdefault(coll.name, {})
         for coll in self.order:
             for attr in coll.attributes:
-                if attr.type == "array" and attr.references:
+                if attr.type == "array" and attr.references and coll.fixed is None:
                     self._key_lists(coll, attr, state, rng)
         return state
 
@@ -269,6 +272,7 @@ class StateGenerator:
             )
             and attr.name != coll.primary_key
             and not attr.references
+            and coll.fixed is None
             and state.get(coll.name)
         ]
         for _ in range(changes if options else 0):
