@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from autoforge.env import Environment
 from autoforge.env.contained import ContainedEpisode
 
@@ -62,3 +64,32 @@ def test_episodes_share_one_worker_and_stay_apart(shop_parts: Any, shop_initial:
     assert second.call("get_item", {"item_id": "i1"}).result["price"] == 12.5
     assert second.snapshot() == shop_initial
     assert first.call("get_item", {"item_id": "i1"}).result["price"] == 1
+
+
+def test_the_seccomp_layer_is_a_core_dependency_and_a_missing_one_is_named_as_such(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The README's install (no dev extra) must carry the seccomp layer; and where pyseccomp
+    is absent, the worker (past its descriptor limit, where a module search fails with EMFILE)
+    reports it as not installed rather than as a load error."""
+    import builtins
+    import sys
+    import tomllib
+    from pathlib import Path
+
+    from autoforge.env import boundary
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert any(d.startswith("pyseccomp") for d in project["project"]["dependencies"])
+
+    real_import = builtins.__import__
+
+    def emfile(name: str, *args: object, **kwargs: object) -> object:
+        if name == "pyseccomp":
+            raise OSError(24, "Too many open files")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.delitem(sys.modules, "pyseccomp", raising=False)
+    monkeypatch.setattr(builtins, "__import__", emfile)
+    with pytest.raises(ImportError):
+        boundary._seccomp()

@@ -280,7 +280,13 @@ def _drop_capabilities(libc: Any) -> None:
 
 
 def _seccomp() -> None:
-    import pyseccomp as sc  # type: ignore[import-untyped]  # optional: reported if missing
+    sc: Any = sys.modules.get("pyseccomp")  # the fork server imports it before any limit
+    if sc is None:
+        try:
+            import pyseccomp  # type: ignore[import-untyped]  # reported if missing
+        except OSError as exc:  # past the descriptor limit an absent module cannot be searched
+            raise ImportError("pyseccomp") from exc
+        sc = pyseccomp
 
     flt = sc.SyscallFilter(defaction=sc.ALLOW)
     flt.set_attr(sc.Attr.CTL_TSYNC, 1)  # every thread of the worker, the watchdog's too
