@@ -202,7 +202,7 @@ def out_of_domain(tasks: list[Any], domains: dict[tuple[str, str], set[Any]]) ->
 
 def forged_set(run_dir: Path, env: Any, tasks: list[Any]) -> dict[str, Any]:
     """Figures of one forged task set (tasks of ``env``)."""
-    from autoforge.forge.verify import as_task_env, verify_task
+    from autoforge.forge import verify_task
     from autoforge.tasks.schema import tool_access
 
     writes = {t.name for t in env.spec.tools if tool_access(t) == "write"}
@@ -219,7 +219,7 @@ def forged_set(run_dir: Path, env: Any, tasks: list[Any]) -> dict[str, Any]:
             "do_nothing": task.final_state_hash == task.initial_state_hash
             and not any(o.text for o in task.required_outputs),
         })  # fmt: skip
-        verified += verify_task(as_task_env(env), task).ok
+        verified += verify_task(env, task).ok
     out = summarize(rows, writes, "forged")
     bad = out_of_domain(tasks, categorical_domains(env))
     out["out_of_domain"] = len(bad)
@@ -247,7 +247,6 @@ def generate_set(target: str, seed: int) -> tuple[str, Any, list[Any], float]:
     the path."""
     from autoforge.env import Environment
     from autoforge.examples import example_path
-    from autoforge.forge.verify import as_task_env
     from autoforge.tasks import generate_tasks
 
     parts = target.split(":")
@@ -256,7 +255,7 @@ def generate_set(target: str, seed: int) -> tuple[str, Any, list[Any], float]:
     env_dir, difficulty, n = parts[0], (parts[1:2] or ["medium"])[0], int((parts[2:3] or ["50"])[0])
     env = Environment.load(Path(env_dir))
     cpu = time.process_time()
-    tasks, _ = generate_tasks(as_task_env(env), n, difficulty, seed=seed)
+    tasks, _ = generate_tasks(env, n, difficulty, seed=seed)
     return f"{Path(env_dir).name}:{difficulty}", env, tasks, time.process_time() - cpu
 
 
