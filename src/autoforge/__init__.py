@@ -45,6 +45,8 @@ _EXPORTS: dict[str, str] = {
     # rollouts
     "run_episode": "autoforge.rollout",
     "Runner": "autoforge.rollout",
+    # evaluation
+    "run_evaluation": "autoforge.bench",
     # training
     "compute_advantages": "autoforge.rl",
     "ERPOConfig": "autoforge.rl",

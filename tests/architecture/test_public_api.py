@@ -27,6 +27,7 @@ PINNED = [
     "TaskSet",
     "run_episode",
     "Runner",
+    "run_evaluation",
     "compute_advantages",
     "ERPOConfig",
     "LLMClient",

@@ -215,3 +215,25 @@ def test_ray_executor_gives_the_local_result(tasks_file: Path, tmp_path: Path) -
         trajs = sorted((json.loads(x) for x in lines), key=lambda t: (t["task_id"], t["trial"]))
         results[executor] = [(t["task_id"], t["trial"], t["final_state_hash"]) for t in trajs]
     assert results["ray"] == results["local"] and len(results["ray"]) == 8
+
+
+def test_run_evaluation_is_the_library_call_behind_the_command(
+    tasks_file: Path, tmp_path: Path
+) -> None:
+    """``autoforge.run_evaluation``: the same evaluation without the CLI (oracle agent, scripted
+    user, code-rule judge), writing the same files and resuming in the same directory."""
+    from autoforge import run_evaluation
+    from autoforge.bench import EvalSettings, load_target
+    from autoforge.llm import LLMConfig
+
+    target = load_target("bookstore", tasks_file)
+    settings = EvalSettings(
+        env_dir=str(target.env_dir), agent="oracle", user="scripted", judge="rule",
+        llm=LLMConfig(),
+    )  # fmt: skip
+    out = tmp_path / "lib"
+    output = run_evaluation(settings, target, target.tasks, out, trials=2)
+    assert output.pass_hat_k == {1: 1.0, 2: 1.0} and output.n_trials == 2 * len(target.tasks)
+    assert (out / "eval.json").is_file() and (out / "eval.html").is_file()
+    again = run_evaluation(settings, target, target.tasks, out, trials=2)
+    assert again.run.episodes_run == 0  # resumed: nothing left to run

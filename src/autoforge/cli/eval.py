@@ -4,7 +4,6 @@ score pass^k, and write ``eval.json`` and the ``eval.html`` trajectory viewer.""
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -26,7 +25,6 @@ from autoforge.errors import UserError
 if TYPE_CHECKING:
     from autoforge.bench import EvalOutput, EvalSettings, EvalTarget, JudgeKind, RoleSpec
     from autoforge.llm import LLMConfig
-    from autoforge.tasks import Task
 
 _HELP = (
     "Evaluate an agent on an environment's tasks: TRIALS episodes per task (agent x simulated "
@@ -125,7 +123,7 @@ def eval_command(
 ) -> None:
     """Run the evaluation and write its outputs."""
     from autoforge.adapters.tau import bench_target
-    from autoforge.bench import apply_role_specs, load_target, parse_role_spec
+    from autoforge.bench import apply_role_specs, load_target, parse_role_spec, run_evaluation
 
     specs = [
         parse_role_spec("agent", agent),
@@ -144,18 +142,10 @@ def eval_command(
     settings = _settings(loaded, specs, config, no_judge, keep_thinking, max_steps)
     if keep_thinking and settings.agent == "llm":
         check_thinking(settings)
-    output = _run(
-        settings,
-        loaded,
-        selected,
-        out_dir,
-        trials,
-        seed,
-        executor,
-        concurrency,
-        exclude_user_errors,
-        restart,
-    )
+    output = run_evaluation(
+        settings, loaded, selected, out_dir, trials=trials, seed=seed, executor=executor,
+        concurrency=concurrency, exclude_user_errors=exclude_user_errors, restart=restart,
+    )  # fmt: skip
     print_summary(Console(), output, out_dir)
 
 
@@ -246,64 +236,6 @@ def _judge_kind(judge: RoleSpec, config: LLMConfig, no_judge: bool) -> JudgeKind
     if judge.kind == "config" and resolve_endpoint(config, "judge").embedded:
         return "rule"
     return "llm"
-
-
-def _run(
-    settings: EvalSettings,
-    loaded: EvalTarget,
-    tasks: list[Task],
-    out_dir: Path,
-    trials: int,
-    seed: int,
-    executor: str,
-    concurrency: int | None,
-    exclude_user_errors: bool,
-    restart: bool,
-) -> EvalOutput:
-    """Run or resume the trials, then write eval.json and eval.html."""
-    from autoforge.bench import (
-        check_resumable,
-        default_concurrency,
-        episode_diff,
-        render_eval_html,
-        run_info,
-        run_trials,
-        summarize,
-        write_outputs,
-    )
-
-    check_resumable(out_dir, settings, restart)
-    started, clock = time.time(), time.perf_counter()
-    trajs, n_run = asyncio.run(
-        run_trials(
-            settings,
-            tasks,
-            out_dir,
-            trials=trials,
-            seed=seed,
-            executor=executor,
-            concurrency=concurrency or default_concurrency(settings),
-            env=loaded.env,
-        )
-    )
-    run = run_info(
-        settings,
-        loaded.env.spec.name,
-        loaded.tasks_source,
-        trials=trials,
-        seed=seed,
-        executor=executor,
-        started_at=started,
-        wall_s=time.perf_counter() - clock,
-        episodes_run=n_run,
-    )
-    output = summarize(trajs, run, exclude_user_errors=exclude_user_errors, skipped=loaded.skipped)
-    by_id = {t.id: t for t in tasks}
-    html = render_eval_html(
-        output, trajs, lambda tr: episode_diff(loaded.env, by_id[tr.task_id], tr)
-    )
-    write_outputs(out_dir, output, html)
-    return output
 
 
 def print_summary(console: Console, output: EvalOutput, out_dir: Path) -> None:
