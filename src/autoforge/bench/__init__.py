@@ -31,7 +31,6 @@ if _TYPE_CHECKING:
     from autoforge.bench.evaluation import check_resumable as check_resumable
     from autoforge.bench.evaluation import default_concurrency as default_concurrency
     from autoforge.bench.evaluation import make_client as make_client
-    from autoforge.bench.evaluation import run_evaluation as run_evaluation
     from autoforge.bench.evaluation import run_info as run_info
     from autoforge.bench.evaluation import run_trials as run_trials
     from autoforge.bench.evaluation import summarize as summarize
@@ -41,6 +40,7 @@ if _TYPE_CHECKING:
     from autoforge.bench.roles import RoleSpec as RoleSpec
     from autoforge.bench.roles import apply_role_specs as apply_role_specs
     from autoforge.bench.roles import parse_role_spec as parse_role_spec
+    from autoforge.bench.run import run_evaluation as run_evaluation
     from autoforge.bench.targets import EvalTarget as EvalTarget
     from autoforge.bench.targets import load_env as load_env
     from autoforge.bench.targets import load_target as load_target
@@ -60,7 +60,7 @@ _LAZY: dict[str, str] = {
     "make_client": "autoforge.bench.evaluation",
     "parse_role_spec": "autoforge.bench.roles",
     "render_eval_html": "autoforge.bench.html",
-    "run_evaluation": "autoforge.bench.evaluation",
+    "run_evaluation": "autoforge.bench.run",
     "run_info": "autoforge.bench.evaluation",
     "run_trials": "autoforge.bench.evaluation",
     "scripted_user": "autoforge.bench.players",

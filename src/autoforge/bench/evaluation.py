@@ -19,7 +19,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -38,9 +38,6 @@ from autoforge.rollout import (
     rollout_episode,
 )
 from autoforge.tasks import Task
-
-if TYPE_CHECKING:
-    from autoforge.bench.targets import EvalTarget
 
 CHECKPOINT = "trajectories.jsonl"
 CONFIG_FILE = "eval_config.json"
@@ -357,47 +354,3 @@ def run_info(settings: EvalSettings, env_name: str, tasks_source: str, **fields:
         started_at=fields.pop("started_at", time.time()),
         **fields,
     )
-
-
-def run_evaluation(
-    settings: EvalSettings,
-    target: EvalTarget,
-    tasks: Sequence[Task],
-    out_dir: Path,
-    *,
-    trials: int = 1,
-    seed: int = 0,
-    executor: str = "local",
-    concurrency: int | None = None,
-    exclude_user_errors: bool = False,
-    restart: bool = False,
-) -> EvalOutput:
-    """Evaluate an agent on ``tasks`` of ``target``: run or resume ``trials`` episodes per task
-    in ``out_dir``, then write ``eval.json`` and ``eval.html`` and return the summary (pass^k,
-    episode counts). What ``autoforge eval`` runs; ``concurrency`` None: the endpoint's
-    capacity (:func:`default_concurrency`)."""
-    import asyncio
-
-    from autoforge.bench.diffs import episode_diff
-    from autoforge.bench.html import render_eval_html
-
-    check_resumable(out_dir, settings, restart)
-    started, clock = time.time(), time.perf_counter()
-    trajs, n_run = asyncio.run(
-        run_trials(
-            settings, tasks, out_dir, trials=trials, seed=seed, executor=executor,
-            concurrency=concurrency or default_concurrency(settings), env=target.env,
-        )
-    )  # fmt: skip
-    run = run_info(
-        settings, target.env.spec.name, target.tasks_source, trials=trials, seed=seed,
-        executor=executor, started_at=started, wall_s=time.perf_counter() - clock,
-        episodes_run=n_run,
-    )  # fmt: skip
-    output = summarize(trajs, run, exclude_user_errors=exclude_user_errors, skipped=target.skipped)
-    by_id = {t.id: t for t in tasks}
-    html = render_eval_html(
-        output, trajs, lambda tr: episode_diff(target.env, by_id[tr.task_id], tr)
-    )
-    write_outputs(out_dir, output, html)
-    return output
