@@ -49,8 +49,6 @@ if _TYPE_CHECKING:
     from autoforge.synth.pipeline import conformance as conformance
     from autoforge.synth.pipeline import report_table as report_table
     from autoforge.synth.probing import run_probes as run_probes
-    from autoforge.synth.replay_formats import per_task_states as per_task_states
-    from autoforge.synth.replay_formats import rekey_diff as rekey_diff
 
 _LAZY: dict[str, str] = {
     "Bench": "autoforge.synth.fidelity",
@@ -59,8 +57,6 @@ _LAZY: dict[str, str] = {
     "NO_OUTPUT": "autoforge.synth.fidelity",
     "check_env_dir": "autoforge.synth.envdir_checks",
     "conformance": "autoforge.synth.pipeline",
-    "per_task_states": "autoforge.synth.replay_formats",
-    "rekey_diff": "autoforge.synth.replay_formats",
     "report_table": "autoforge.synth.pipeline",
     "run_probes": "autoforge.synth.probing",
 }

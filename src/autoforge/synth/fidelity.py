@@ -19,7 +19,8 @@ adapter (:func:`autoforge.adapters.tau.load_bench`: one split of ``splits.json``
 default when there is one). The oracle's final state is the initial state with the recorded
 ``db_diff`` applied. Benchmarks shaped otherwise (list-indexed diffs, agent-side replay with
 setup calls, per-task initial and final states) are read by
-:mod:`autoforge.synth.replay_formats` and :func:`load_bench` into the same tasks.
+:mod:`autoforge.adapters.tau.replay_formats` and :func:`autoforge.adapters.tau.load_bench`
+into the same tasks.
 """
 
 from __future__ import annotations

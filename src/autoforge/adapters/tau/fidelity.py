@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from autoforge.adapters.tau.replay_formats import per_task_states, rekey_diff
 from autoforge.errors import UserError
 from autoforge.synth import (
     NO_OUTPUT,
@@ -103,8 +104,6 @@ def _load_task(
     """One task of a shared-``db.json`` benchmark; with ``agent_side`` the user's actions are
     dropped (the agent's database is what is compared) and the agent-side initialisation calls
     become the task's setup."""
-    from autoforge.synth import rekey_diff
-
     skip = _skip_reason(raw, oracle, agent_side, tools)
     setup = (_agent_setup(raw, tools) or []) if agent_side and not skip else []
     acts = _task_actions(raw)
@@ -123,8 +122,6 @@ def _load_per_task_states(
     path: Path, db: Mapping[str, Any], replay: Mapping[str, Any]
 ) -> list[BenchTask]:
     """Tasks that carry their own initial state and final state (ACEBench's agent shape)."""
-    from autoforge.synth import per_task_states
-
     tasks_raw = {str(t["id"]): t for t in _read_json(path / "tasks.json")}
     out = []
     for oracle in replay.get("tasks", []):
@@ -154,7 +151,7 @@ def load_bench(path: Path, split: str | None = None, *, agent_side: bool = False
     ``agent_side``: tasks whose initialisation is all on the user's side are kept, and their
     user-side actions dropped, so the agent's tools are replayed against the agent's database
     (tau2 telecom). Replay tasks with their own ``initial_state`` and a final state per task
-    (ACEBench) are read by :mod:`autoforge.synth.replay_formats`.
+    (ACEBench) are read by :mod:`autoforge.adapters.tau.replay_formats`.
     """
     db = _read_json(path / "db.json")
     state, _ = data_to_state(db)

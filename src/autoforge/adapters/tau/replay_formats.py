@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from autoforge.env import diff_states
-from autoforge.synth.infer import data_to_state
+from autoforge.synth import data_to_state
 
 
 def _id_of(record: Mapping[str, Any], keys: Mapping[str, Any]) -> str | None:
