@@ -33,6 +33,7 @@ import asyncio
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -118,40 +119,34 @@ def rule_kinds(verdict: JudgeVerdict) -> list[str]:
     return sorted({RULE_FAULTS[r] for r in verdict.rules if r in RULE_FAULTS})
 
 
-def judge_by_rule(pairs: list[Pair], source: str) -> list[JudgedEpisode]:
-    """The earlier rule extractor (baseline)."""
+def _judge_by(
+    pairs: list[Pair],
+    source: str,
+    judge: str,
+    verdict_of: Callable[..., JudgeVerdict],
+    kinds: Callable[[JudgeVerdict], list[str]],
+) -> list[JudgedEpisode]:
+    """Each episode judged by a deterministic verdict function (nothing applied to it)."""
     out = []
     for task, traj in pairs:
-        verdict = rule_judge(task, traj.model_copy(deep=True), apply=False)
+        verdict = verdict_of(task, traj.model_copy(deep=True), apply=False)
         out.append(
             JudgedEpisode(
-                task_id=task.id,
-                source=source,
-                judge="rule_v1",
-                faults=fault_kinds(traj),
-                flags=verdict_kinds(verdict),
-                reason=verdict.reason,
+                task_id=task.id, source=source, judge=judge, faults=fault_kinds(traj),
+                flags=kinds(verdict), reason=verdict.reason,
             )
-        )
+        )  # fmt: skip
     return out
+
+
+def judge_by_rule(pairs: list[Pair], source: str) -> list[JudgedEpisode]:
+    """The earlier rule extractor (baseline)."""
+    return _judge_by(pairs, source, "rule_v1", rule_judge, verdict_kinds)
 
 
 def judge_by_code(pairs: list[Pair], source: str) -> list[JudgedEpisode]:
     """The code rules of the MEU judge."""
-    out = []
-    for task, traj in pairs:
-        verdict = code_verdict(task, traj.model_copy(deep=True), apply=False)
-        out.append(
-            JudgedEpisode(
-                task_id=task.id,
-                source=source,
-                judge="code",
-                faults=fault_kinds(traj),
-                flags=rule_kinds(verdict),
-                reason=verdict.reason,
-            )
-        )
-    return out
+    return _judge_by(pairs, source, "code", code_verdict, rule_kinds)
 
 
 async def judge_by_llm(client: Any, pairs: list[Pair], source: str) -> list[JudgedEpisode]:
