@@ -101,11 +101,6 @@ def build_isolation_flags() -> list[str]:
     return ["--no-build-isolation"] if parts >= _SETUPTOOLS_WITH_WHEEL else []
 
 
-def installed_names() -> list[str]:
-    """Names of the installed environment packages."""
-    return sorted({e.name for e in metadata.entry_points(group=ENTRY_POINT_GROUP)})
-
-
 def _module_source(env_name: str, dist: str, module: str) -> str:
     return f'''"""The forged environment {env_name!r} (autoforge) as an installable package.
 
