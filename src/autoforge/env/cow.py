@@ -26,7 +26,6 @@ independent and may run concurrently (the base is only read).
 
 from __future__ import annotations
 
-import json
 from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
 from marshal import dumps as _marshal_dumps
 from marshal import loads as _marshal_loads
@@ -41,9 +40,11 @@ from autoforge.env.hashing import (
     record_digest,
     value_digest,
 )
-from autoforge.env.values import jcopy, strict_equal, to_jsonable
+from autoforge.env.values import jcopy, json_encoder, strict_equal, to_jsonable
 
 _MISSING: Any = object()
+_encode = json_encoder(default=to_jsonable)
+_TOP: Any = object()  # the key of the top level's marshal cache in BaseDigests.raw
 
 
 class _Deleted:
@@ -88,7 +89,7 @@ def _not_json(key: Any, value: Any) -> str | None:
     if value is DELETED or type(value) in (str, int, float, bool, type(None)):
         return None
     try:
-        json.dumps(value, default=to_jsonable)
+        _encode(value)
     except (TypeError, ValueError, RecursionError) as exc:
         return f"a value at {key!r} in the state that is not JSON data ({exc})"
     return None
@@ -97,10 +98,11 @@ def _not_json(key: Any, value: Any) -> str | None:
 class _Layered(MutableMapping[Any, Any]):
     """A mapping over ``base`` with a committed layer ``_over`` and a per-call layer ``_tx``."""
 
-    __slots__ = ("_base", "_over", "_src", "_tx")
+    __slots__ = ("_base", "_over", "_raw", "_src", "_tx")
 
-    def __init__(self, base: Mapping[Any, Any]) -> None:
+    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, bytes] | None = None) -> None:
         self._base = base
+        self._raw: dict[Any, bytes] = {} if raw is None else raw
         self._over: dict[Any, Any] = {}
         self._tx: dict[Any, Any] = {}
         self._src: dict[Any, Any] = {}
@@ -135,17 +137,36 @@ class _Layered(MutableMapping[Any, Any]):
         self._tx[key] = copied
         return copied
 
+    def _copy_base(self, key: Any, value: Any) -> Any:
+        """:meth:`_copy_in` for the base value of ``key``: its ``marshal`` bytes are cached
+        (``_raw``, shared by every episode of the base, which is never mutated), so a record
+        read again costs one ``marshal.loads`` instead of a ``dumps`` and a ``loads``."""
+        raw = self._raw.get(key)
+        if raw is None:
+            try:
+                raw = _marshal_dumps(value, 2)
+            except ValueError:
+                return self._copy_in(key, value)
+            self._raw[key] = raw
+        copied = _marshal_loads(raw)
+        self._src[key] = raw
+        self._tx[key] = copied
+        return copied
+
     def _iter_items(self) -> Iterator[tuple[Any, Any]]:
         """``(key, private copy)`` pairs in iteration order (the scan fast path)."""
         over, tx = self._over, self._tx
-        copy_in = self._copy_in
+        copy_in, copy_base = self._copy_in, self._copy_base
         for key, value in self._base.items():
             current = tx.get(key, _MISSING)
             if current is _MISSING:
                 committed = over.get(key, _MISSING)
-                if committed is DELETED:
+                if committed is _MISSING:
+                    current = copy_base(key, value)
+                elif committed is DELETED:
                     continue
-                current = copy_in(key, value if committed is _MISSING else committed)
+                else:
+                    current = copy_in(key, committed)
             elif current is DELETED:
                 continue
             yield key, current
@@ -166,8 +187,8 @@ class _Layered(MutableMapping[Any, Any]):
         if value is _MISSING:
             value = self._over.get(key, _MISSING)
             if value is _MISSING:
-                value = self._base[key]
-            elif value is DELETED:
+                return self._copy_base(key, self._base[key])
+            if value is DELETED:
                 raise KeyError(key)
             return self._copy_in(key, value)
         if value is DELETED:
@@ -300,8 +321,8 @@ class CowCollection(_Layered):
 
     __slots__ = ("_digests",)
 
-    def __init__(self, base: Mapping[Any, Any]) -> None:
-        super().__init__(base)
+    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, bytes] | None = None) -> None:
+        super().__init__(base, raw)
         self._digests: dict[Any, int] = {}
 
     def _commit(self) -> list[Any]:
@@ -361,10 +382,11 @@ class CowState(_Layered):
     __slots__ = ("_children", "_digests", "_last_changes", "_touched")
 
     def __init__(self, base: Mapping[str, Any], digests: BaseDigests | None = None) -> None:
-        super().__init__(base)
+        digests = digests if digests is not None else BaseDigests(base)
+        super().__init__(base, digests.raw(_TOP))
         self._children: dict[Any, CowCollection] = {}
         self._touched: dict[Any, CowCollection] = {}
-        self._digests = digests if digests is not None else BaseDigests(base)
+        self._digests = digests
         self._last_changes: list[Change] = []
 
     def __getitem__(self, key: Any) -> Any:
@@ -375,7 +397,8 @@ class CowState(_Layered):
                 value = self._base[key]
                 if type(value) is dict:
                     return self._child(key, value)
-            elif value is DELETED:
+                return self._copy_base(key, value)
+            if value is DELETED:
                 raise KeyError(key)
             return self._copy_in(key, value)
         if value is DELETED:
@@ -385,7 +408,7 @@ class CowState(_Layered):
     def _child(self, key: Any, base: dict[Any, Any]) -> CowCollection:
         child = self._children.get(key)
         if child is None:
-            child = self._children[key] = CowCollection(base)
+            child = self._children[key] = CowCollection(base, self._digests.raw(key))
         self._touched[key] = child
         return child
 
@@ -400,7 +423,7 @@ class CowState(_Layered):
             return None
         child = self._children.get(key)
         if child is None:
-            child = self._children[key] = CowCollection(self._base[key])
+            child = self._children[key] = CowCollection(self._base[key], self._digests.raw(key))
         return child
 
     # -- transactions -----------------------------------------------------------------------

@@ -73,7 +73,8 @@ def state_hash(state: Mapping[str, Any]) -> str:
 
 
 class BaseDigests:
-    """Per-record digests of one base state, computed lazily (once) and shared by episodes.
+    """Per-record digests of one base state, computed lazily (once) and shared by episodes;
+    also the shared cache of the base records' ``marshal`` bytes (:meth:`raw`).
 
     Thread-safe: the first episode that needs a collection's digests computes them under a lock.
     The base state must never be mutated afterwards (the runtime never does).
@@ -84,6 +85,16 @@ class BaseDigests:
         self._lock = threading.Lock()
         self._records: dict[str, dict[Any, int]] = {}
         self._sums: dict[str, tuple[int, int]] = {}
+        self._raw: dict[Any, dict[Any, bytes]] = {}
+
+    def raw(self, name: Any) -> dict[Any, bytes]:
+        """The cache of ``marshal`` bytes of the base values under ``name`` (a collection,
+        or a key of the caller's choosing for the top level), filled by the copy-on-write
+        state as records are read."""
+        cache = self._raw.get(name)
+        if cache is None:
+            cache = self._raw.setdefault(name, {})  # atomic: racing episodes get one dict
+        return cache
 
     def collection(self, name: str) -> tuple[dict[Any, int], int, int]:
         """``(digest per key, count, digest sum)`` of base collection ``name``."""

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import copy
 import json
+import json.encoder
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 _CONTAINERS = (dict, list)
@@ -108,8 +109,50 @@ def canonical(value: Any) -> Any:
     return str(value)
 
 
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-_STRICT_ENCODER = json.JSONEncoder(
+def _not_serialisable(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def json_encoder(
+    *,
+    default: Callable[[Any], Any] | None = None,
+    separators: tuple[str, str] = (", ", ": "),
+    sort_keys: bool = False,
+    ensure_ascii: bool = True,
+    allow_nan: bool = True,
+) -> Callable[[Any], str]:
+    """``json.dumps`` with these options, with its C encoder built once instead of per call.
+
+    ``JSONEncoder.encode`` makes a new C encoder on every call, about a quarter of the cost of
+    encoding a 1 KB record; the text is the same. The encoder keeps no circular-reference
+    bookkeeping (a shared ``markers`` dict could not be used from several threads at once):
+    a value that contains itself fails with ``RecursionError`` instead of ``ValueError``.
+    Without the C accelerator it falls back to ``JSONEncoder.encode``.
+    """
+    hook = default or _not_serialisable
+    make = json.encoder.c_make_encoder
+    if make is None:  # pragma: no cover - CPython always has _json
+        encoder = json.JSONEncoder(
+            default=hook,
+            separators=separators,
+            sort_keys=sort_keys,
+            ensure_ascii=ensure_ascii,
+            allow_nan=allow_nan,
+        )
+        return encoder.encode
+    item_sep, key_sep = separators
+    quote = json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
+    chunks = make(None, hook, quote, None, key_sep, item_sep, sort_keys, False, allow_nan)
+    join = "".join
+
+    def encode(value: Any) -> str:
+        return join(chunks(value, 0))
+
+    return encode
+
+
+_ENCODE = json_encoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_STRICT_ENCODE = json_encoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
 )
 
@@ -121,11 +164,11 @@ def canonical_json(value: Any) -> str:
     ``json`` cannot dump directly) go through :func:`canonical` first.
     """
     try:
-        text: str | None = _ENCODER.encode(value)
+        text: str | None = _ENCODE(value)
     except (TypeError, ValueError):
         text = None
     if text is None or _may_need_canon(text):
-        text = _STRICT_ENCODER.encode(canonical(value))
+        text = _STRICT_ENCODE(canonical(value))
     return text
 
 
