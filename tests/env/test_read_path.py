@@ -9,6 +9,7 @@ compiled once keep rejecting bad arguments; nothing a caller gets back aliases t
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -210,3 +211,36 @@ def test_compiled_validators_keep_rejecting_bad_arguments(
         assert obs.error_kind == "invalid_arguments", bad
     assert ep.call("set_price", {"item_id": "i1", "price": -1}).error_kind == "invalid_arguments"
     assert ep.state_hash() == hash_after_good_calls
+
+
+def _random_record(rng: random.Random, depth: int = 0) -> Any:
+    floats = [86.0, -0.0, 0.0, 10.05, 54.04, 1e16, 1e-05, 2.5e-07, 100.0, 0.5, 3.0]
+    texts = ["e-mail 1.0,", "v1.0]", "1e+5", "x.0", "NaN?", "10.05", "e-", ".0", "a1e-"]
+    kind = rng.randrange(6 if depth < 3 else 4)
+    if kind == 0:
+        return rng.choice(floats) * rng.choice([1, -1, 10, 0.1])
+    if kind == 1:
+        return rng.choice(texts)
+    if kind == 2:
+        return rng.randrange(-5, 1000)
+    if kind == 3:
+        return rng.choice([True, False, None])
+    if kind == 4:
+        return [_random_record(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {rng.choice(texts) + str(i): _random_record(rng, depth + 1) for i in range(4)}
+
+
+def test_the_canonical_prefilter_never_misses_a_float_to_fix() -> None:
+    from autoforge.env.values import canonical, canonical_json
+
+    rng = random.Random(7)
+    for _ in range(600):
+        value = {"r": _random_record(rng)}
+        strict = json.dumps(
+            canonical(value),
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+            allow_nan=False,
+        )
+        assert canonical_json(value) == strict, value

@@ -11,24 +11,41 @@ import copy
 import json
 import json.encoder
 import math
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 _CONTAINERS = (dict, list)
 
-# Texts that may hold a float needing canonicalisation (integral floats, exponents, -0.0,
-# non-finite numbers). Strings that merely contain such text only trigger the slow, exact path.
-_NEEDS_CANON = re.compile(r"[0-9]\.0(?:[,}\]]|$)|[0-9]e[+-]?[0-9]|NaN|Infinity")
+_DIGITS = frozenset("0123456789")
+_FLOAT_END = frozenset(",}]")
 
 
 def _may_need_canon(text: str) -> bool:
-    """``_NEEDS_CANON.search(text)``, with substring tests first (a regex scan of a 1 KB record
-    costs more than encoding it). ``json`` writes floats with ``float.__repr__``, whose
-    exponents always carry a sign (``1e-05``, ``1e+16``)."""
-    return (
-        ".0" in text or "e-" in text or "e+" in text or "NaN" in text or "Infinity" in text
-    ) and _NEEDS_CANON.search(text) is not None
+    """Whether the compact JSON ``text`` may hold a float needing canonicalisation: an
+    integral float or ``-0.0`` (``86.0`` followed by ``,``, ``}``, ``]`` or the end), an
+    exponent, NaN or an infinity. Strings that merely contain such text only send the value
+    down the slow, exact path.
+
+    ``json`` writes floats with ``float.__repr__``, whose exponents always carry a sign
+    (``1e-05``, ``1e+16``). Found with ``str.find`` rather than one regular expression: the
+    regex has no literal prefix and scanned a 1 KB record slower than encoding it, whenever
+    the text held ``.0`` (any price like ``10.05``).
+    """
+    if "NaN" in text or "Infinity" in text:
+        return True
+    end = len(text)
+    at = text.find(".0")
+    while at >= 0:
+        if at and text[at - 1] in _DIGITS and (at + 2 == end or text[at + 2] in _FLOAT_END):
+            return True
+        at = text.find(".0", at + 2)
+    for sign in ("e-", "e+"):
+        at = text.find(sign)
+        while at >= 0:
+            if at and text[at - 1] in _DIGITS and at + 2 < end and text[at + 2] in _DIGITS:
+                return True
+            at = text.find(sign, at + 2)
+    return False
 
 
 def jcopy(value: Any) -> Any:
