@@ -244,3 +244,57 @@ def test_the_canonical_prefilter_never_misses_a_float_to_fix() -> None:
             allow_nan=False,
         )
         assert canonical_json(value) == strict, value
+
+
+def test_a_changed_record_is_encoded_once_for_its_check_and_its_digest(
+    trusted_shop: Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from autoforge.env import state_hash, values
+
+    encodes = [0]
+
+    def counting(real: Callable[[Any], str]) -> Callable[[Any], str]:
+        def encode(value: Any) -> str:
+            encodes[0] += 1
+            return real(value)
+
+        return encode
+
+    monkeypatch.setattr(values, "_ENCODE", counting(values._ENCODE))
+    monkeypatch.setattr(cow, "_encode", counting(cow._encode))
+    ep = trusted_shop.episode()
+    ep.state_hash()
+    encodes[0] = 0
+    assert ep.call("set_price", {"item_id": "i2", "price": 31.5}).ok
+    digest = ep.state_hash()
+    assert encodes[0] == 1  # the commit's check; the hash reuses its text's digest
+    assert digest == state_hash(ep.snapshot())
+    record = ep._state._children["items"]._over["i2"]
+    assert record["price"] == 31.5
+
+
+def test_a_write_that_is_not_json_is_still_refused(env_factory: Any, schema_obj: Any) -> None:
+    env = env_factory(
+        """
+        def put(state, kind):
+            record = state["items"]["a"]
+            if kind == "loop":
+                record["self"] = record
+            elif kind == "set":
+                record["tags"] = {1, 2}
+            else:
+                record["n"] = 2
+            return "ok"
+        """,
+        [ToolSpec(name="put", parameters=schema_obj({"kind": {"type": "string"}}, ["kind"]))],
+        {"items": {"a": {"n": 1}}},
+        trusted=True,
+    )
+    ep = env.episode()
+    before = ep.state_hash()
+    for kind in ("loop", "set"):
+        obs = ep.call("put", {"kind": kind})
+        assert obs.error_kind == "crash" and "not JSON" in obs.content, obs
+        assert ep.state_hash() == before
+    assert ep.call("put", {"kind": "ok"}).ok
+    assert ep.snapshot() == {"items": {"a": {"n": 2}}}

@@ -35,6 +35,7 @@ from autoforge.env.diff import diff_into
 from autoforge.env.hashing import (
     MOD,
     BaseDigests,
+    checked_record_digest,
     collection_summary,
     combine,
     record_digest,
@@ -91,8 +92,12 @@ def _not_json(key: Any, value: Any) -> str | None:
     try:
         _encode(value)
     except (TypeError, ValueError, RecursionError) as exc:
-        return f"a value at {key!r} in the state that is not JSON data ({exc})"
+        return _not_json_reason(key, exc)
     return None
+
+
+def _not_json_reason(key: Any, exc: BaseException) -> str:
+    return f"a value at {key!r} in the state that is not JSON data ({exc})"
 
 
 class _Layered(MutableMapping[Any, Any]):
@@ -436,16 +441,31 @@ class CowState(_Layered):
         """
         pending = [(name, child, child._changed_tx()) for name, child in self._touched.items()]
         top = self._changed_tx()
-        for _, _, changed in [*pending, (None, None, top)]:
+        digests: list[dict[Any, int]] = []
+        for _, _, changed in pending:
+            new: dict[Any, int] = {}
             for key, value in changed:
-                problem = _not_json(key, value)
-                if problem is not None:
-                    return problem
+                if value is not DELETED:
+                    try:  # the check and the record's digest from one encoding
+                        new[key] = checked_record_digest(key, value)
+                    except (TypeError, ValueError, RecursionError) as exc:
+                        return _not_json_reason(key, exc)
+            digests.append(new)
+        for key, value in top:
+            problem = _not_json(key, value)
+            if problem is not None:
+                return problem
         changes: list[Change] = []
-        for name, child, changed in pending:
+        for (name, child, changed), new in zip(pending, digests, strict=True):
+            over, known = child._over, child._digests
             for key in child._fold(changed):
-                child._digests.pop(key, None)
-                changes.append((name, key, child._over.get(key, _MISSING)))
+                value = over.get(key, _MISSING)
+                digest = new.get(key)
+                if digest is None or value is _MISSING or value is DELETED:
+                    known.pop(key, None)
+                else:
+                    known[key] = digest
+                changes.append((name, key, value))
         self._touched = {}
         for key in self._fold(top):
             changes.append((None, key, self._over.get(key, _MISSING)))

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from autoforge.env.values import canonical_json
+from autoforge.env.values import canonical_json, checked_canonical_json
 
 MOD = 1 << 256
 _US = "\x1f"
@@ -29,7 +29,17 @@ _US = "\x1f"
 
 def record_digest(key: Any, record: Any) -> int:
     """The 256-bit digest of one ``(key, record)`` entry of a collection."""
-    text = json.dumps(key if isinstance(key, str) else str(key)) + _US + canonical_json(record)
+    return _digest(key, canonical_json(record))
+
+
+def checked_record_digest(key: Any, record: Any) -> int:
+    """:func:`record_digest` of a record that must be JSON data; raises ``TypeError`` or
+    ``RecursionError`` when it is not (see :func:`~autoforge.env.values.checked_canonical_json`)."""
+    return _digest(key, checked_canonical_json(record))
+
+
+def _digest(key: Any, canonical_text: str) -> int:
+    text = json.dumps(key if isinstance(key, str) else str(key)) + _US + canonical_text
     return int.from_bytes(hashlib.sha256(text.encode()).digest(), "big")
 
 

@@ -189,8 +189,29 @@ def canonical_json(value: Any) -> str:
     return text
 
 
+def checked_canonical_json(value: Any) -> str:
+    """:func:`canonical_json` of a value that must be JSON data (a changed state record).
+
+    Raises what ``json.dumps(value, default=to_jsonable)`` raises for a value that is not
+    JSON data (``TypeError`` for an object, ``RecursionError`` for a value containing itself or
+    nested too deep) where :func:`canonical_json` would write ``str()`` of the object. One
+    encoding both checks a committed record and gives the text its digest is made from.
+    """
+    try:
+        text: str | None = _ENCODE(value)
+    except TypeError:
+        _ENCODE_JSONABLE(value)  # raises unless views/tuples were all that json refused
+        text = None
+    if text is None or _may_need_canon(text):
+        text = _STRICT_ENCODE(canonical(value))
+    return text
+
+
 def to_jsonable(value: Any) -> Any:
     """``json.dumps`` ``default=`` hook: mappings (state views) become dicts, tuples lists."""
     if isinstance(value, Mapping):
         return dict(value.items())
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_ENCODE_JSONABLE = json_encoder(default=to_jsonable)
