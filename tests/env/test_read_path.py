@@ -111,11 +111,43 @@ def test_a_base_record_read_again_is_not_marshalled_again(
     calls = _count_dumps(monkeypatch)
     first, second = trusted_shop.episode(), trusted_shop.episode()
     assert first.call("get_item", {"item_id": "i1"}).ok
-    assert calls[0] == 2  # the copy on read, the unchanged check at commit
+    assert calls[0] == 3  # the base bytes, a fresh copy's bytes, the check at commit
     calls[0] = 0
     assert second.call("get_item", {"item_id": "i1"}).ok  # another episode of the same base
     assert first.call("get_item", {"item_id": "i1"}).ok
-    assert calls[0] == 2  # only the two commit checks: the base bytes are shared
+    assert calls[0] == 2  # one quick unchanged check per call: the base bytes are shared
+
+
+def test_a_change_of_type_only_is_still_a_change(env_factory: Any, schema_obj: Any) -> None:
+    env = env_factory(
+        """
+        def swap(state, to):
+            record = state["items"]["a"]
+            record["v"] = {"int": 1, "float": 1.0, "bool": True}[to]
+            return "ok"
+
+        def touch(state):
+            keep = state["items"]["a"]["tags"]
+            return len(keep)
+        """,
+        [
+            ToolSpec(name="swap", parameters=schema_obj({"to": {"type": "string"}}, ["to"])),
+            ToolSpec(name="touch", parameters=schema_obj({})),
+        ],
+        {"items": {"a": {"v": True, "tags": ["x"]}}},
+        trusted=True,
+    )
+    ep = env.episode()
+    base = ep.state_hash()
+    assert ep.call("touch").result == 1
+    assert ep.diff() == [] and ep.state_hash() == base
+    assert ep.call("swap", {"to": "bool"}).ok
+    assert ep.diff() == [] and ep.state_hash() == base
+    assert ep.call("swap", {"to": "int"}).ok
+    assert ep.diff() == [{"op": "replace", "path": ["items", "a", "v"], "old": True, "new": 1}]
+    assert ep.state_hash() != base
+    assert ep.call("swap", {"to": "float"}).ok
+    assert ep.diff()[0]["new"] == 1.0 and type(ep.snapshot()["items"]["a"]["v"]) is float
 
 
 @pytest.mark.parametrize("trusted", [True, False])

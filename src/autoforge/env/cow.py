@@ -70,11 +70,43 @@ class _Obj:
         self.value = value
 
 
+class _BaseBytes:
+    """The cached ``marshal`` bytes of one base value (shared by the base's episodes).
+
+    ``raw``: version 4, what copies are loaded from (repeated keys are written once and
+    loaded as references: faster than version 2 both ways). ``fresh``: what a fresh, untouched
+    copy dumps to in version 4, the commit's quick unchanged check. Version 4 marks an object
+    shared when its reference count exceeds one, so a copy that the tool left equal may still
+    dump differently (the tool kept a reference to a part of it); equal bytes always mean an
+    equal value, and the check falls back to comparing version 2 bytes (no references) with
+    those of ``value``, the base value itself.
+    """
+
+    __slots__ = ("fresh", "raw", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.raw = _marshal_dumps(value, 4)
+        copy = _marshal_loads(self.raw)
+        self.fresh = _marshal_dumps(copy, 4)  # held in a variable, like a transaction copy
+        self.value = value
+
+    def unchanged(self, copy: Any) -> bool:
+        try:
+            return _marshal_dumps(copy, 4) == self.fresh or (
+                _marshal_dumps(copy, 2) == _marshal_dumps(self.value, 2)
+            )
+        except ValueError:
+            return False
+
+
 def _unchanged(value: Any, src: Any) -> bool:
     """Whether a transaction copy still equals (type-exactly) the value it was copied from.
 
-    ``src`` is the marshalled source (bytes), an :class:`_Obj`, or missing (a new value).
+    ``src`` is the marshalled source (bytes), the :class:`_BaseBytes` of a base value, an
+    :class:`_Obj`, or missing (a new value).
     """
+    if type(src) is _BaseBytes:
+        return src.unchanged(value)
     if type(src) is bytes:
         try:
             return _marshal_dumps(value, 2) == src
@@ -105,9 +137,9 @@ class _Layered(MutableMapping[Any, Any]):
 
     __slots__ = ("_base", "_over", "_raw", "_src", "_tx")
 
-    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, bytes] | None = None) -> None:
+    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, Any] | None = None) -> None:
         self._base = base
-        self._raw: dict[Any, bytes] = {} if raw is None else raw
+        self._raw: dict[Any, _BaseBytes] = {} if raw is None else raw
         self._over: dict[Any, Any] = {}
         self._tx: dict[Any, Any] = {}
         self._src: dict[Any, Any] = {}
@@ -146,15 +178,15 @@ class _Layered(MutableMapping[Any, Any]):
         """:meth:`_copy_in` for the base value of ``key``: its ``marshal`` bytes are cached
         (``_raw``, shared by every episode of the base, which is never mutated), so a record
         read again costs one ``marshal.loads`` instead of a ``dumps`` and a ``loads``."""
-        raw = self._raw.get(key)
-        if raw is None:
+        cached = self._raw.get(key)
+        if cached is None:
             try:
-                raw = _marshal_dumps(value, 2)
+                cached = _BaseBytes(value)
             except ValueError:
                 return self._copy_in(key, value)
-            self._raw[key] = raw
-        copied = _marshal_loads(raw)
-        self._src[key] = raw
+            self._raw[key] = cached
+        copied = _marshal_loads(cached.raw)
+        self._src[key] = cached
         self._tx[key] = copied
         return copied
 
@@ -326,7 +358,7 @@ class CowCollection(_Layered):
 
     __slots__ = ("_digests",)
 
-    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, bytes] | None = None) -> None:
+    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, Any] | None = None) -> None:
         super().__init__(base, raw)
         self._digests: dict[Any, int] = {}
 

@@ -95,9 +95,9 @@ class BaseDigests:
         self._lock = threading.Lock()
         self._records: dict[str, dict[Any, int]] = {}
         self._sums: dict[str, tuple[int, int]] = {}
-        self._raw: dict[Any, dict[Any, bytes]] = {}
+        self._raw: dict[Any, dict[Any, Any]] = {}
 
-    def raw(self, name: Any) -> dict[Any, bytes]:
+    def raw(self, name: Any) -> dict[Any, Any]:
         """The cache of ``marshal`` bytes of the base values under ``name`` (a collection,
         or a key of the caller's choosing for the top level), filled by the copy-on-write
         state as records are read."""

@@ -147,7 +147,7 @@ def json_encoder(
     Without the C accelerator it falls back to ``JSONEncoder.encode``.
     """
     hook = default or _not_serialisable
-    make = json.encoder.c_make_encoder
+    make = getattr(json.encoder, "c_make_encoder", None)  # not in typeshed: CPython's _json
     if make is None:  # pragma: no cover - CPython always has _json
         encoder = json.JSONEncoder(
             default=hook,
