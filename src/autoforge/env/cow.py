@@ -79,22 +79,25 @@ class _BaseBytes:
     shared when its reference count exceeds one, so a copy that the tool left equal may still
     dump differently (the tool kept a reference to a part of it); equal bytes always mean an
     equal value, and the check falls back to comparing version 2 bytes (no references) with
-    those of ``value``, the base value itself.
+    those of ``value``, the base value itself (made on the first fallback, then kept).
     """
 
-    __slots__ = ("fresh", "raw", "value")
+    __slots__ = ("fresh", "raw", "v2", "value")
 
     def __init__(self, value: Any) -> None:
         self.raw = _marshal_dumps(value, 4)
         copy = _marshal_loads(self.raw)
         self.fresh = _marshal_dumps(copy, 4)  # held in a variable, like a transaction copy
         self.value = value
+        self.v2: bytes | None = None
 
     def unchanged(self, copy: Any) -> bool:
         try:
-            return _marshal_dumps(copy, 4) == self.fresh or (
-                _marshal_dumps(copy, 2) == _marshal_dumps(self.value, 2)
-            )
+            if _marshal_dumps(copy, 4) == self.fresh:
+                return True
+            if self.v2 is None:
+                self.v2 = _marshal_dumps(self.value, 2)
+            return _marshal_dumps(copy, 2) == self.v2
         except ValueError:
             return False
 
