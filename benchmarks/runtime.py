@@ -20,6 +20,12 @@ from CPU time, the load average printed at start and end.
 
     python benchmarks/runtime.py            # prints a table, then one JSON line
     python benchmarks/runtime.py --repeats 9 --block 40 --reads 1000
+    python benchmarks/runtime.py --compare /work/main   # this checkout against another one
+
+``--compare CHECKOUT`` measures this checkout's autoforge against another one's (its ``src``)
+in the same run: each in a long-lived process of its own (this script with ``--serve``), the
+same blocks of calls alternating between the two, so both see the same load; the tool code
+and the scenario are this checkout's for both.
 """
 
 from __future__ import annotations
@@ -31,13 +37,14 @@ import hashlib
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench_method import Load, Series, finish, interleaved, process_cpu_s
+from bench_method import Load, Series, finish, interleaved, process_cpu_s, timed
 from rich.console import Console
 from rich.table import Table
 
@@ -187,7 +194,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     setup_s = time.perf_counter() - start
     start = time.perf_counter()
     env = Environment.from_parts(spec, source, db)  # the default: contained
-    ep = env.episode()
+    ep: Any = env.episode()  # a ContainedEpisode (call_many)
     ep.state_hash()
     ep.call("get_order_details", calls[1][1])
     setup_contained_s = time.perf_counter() - start
@@ -331,19 +338,126 @@ def report(figures: dict[str, Any], load: Load) -> None:
     finish(figures, load)
 
 
+BLOCKS = ("naive", "episode", "contained_episode", "read", "contained_read", "batched_read")
+
+
+def serve_blocks(args: argparse.Namespace) -> None:
+    """``--serve``: run the block named on each stdin line; print its wall and CPU seconds."""
+    retail = bench_root() / "tau-bench" / "retail"
+    db = _load(retail / "db.json")
+    source = (HERE / "retail_env" / "tools.py").read_text(encoding="utf-8")
+    calls, fns, spec = scenario(db), plain_tools(source), build_spec(retail)
+    inline = Environment.from_parts(spec, source, db, trusted=True).episode()
+    ep: Any = Environment.from_parts(spec, source, db).episode()  # contained: call_many
+    read = calls[1]
+    k, n = args.block, args.reads
+    blocks: dict[str, tuple[Callable[[], Any], int]] = {
+        "naive": (lambda: naive_episode(db, fns, calls), 1),
+        "episode": (lambda: [runtime_episode(inline, calls) for _ in range(k)], k),
+        "contained_episode": (lambda: [runtime_episode(ep, calls) for _ in range(k)], k),
+        "read": (lambda: [inline.call(*read) for _ in range(n)], n),
+        "contained_read": (lambda: [ep.call(*read) for _ in range(n)], n),
+        "batched_read": (lambda: ep.call_many([read] * n), n),
+    }
+    for episode in (inline, ep):
+        runtime_episode(episode, calls)
+    worker = _worker_cpu(ep)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        fn, count = blocks[line.strip()]
+        extra = worker if line.startswith(("contained", "batched")) else None
+        sample = timed(fn, extra)
+        print(json.dumps([sample.wall_s / count, sample.cpu_s / count]), flush=True)
+
+
+def compare(args: argparse.Namespace) -> dict[str, Any]:
+    """This checkout and ``args.compare``, block by block in alternation; medians."""
+    checkouts = {"this": HERE.parent, "other": Path(args.compare).resolve()}
+    procs = {}
+    for name, root in checkouts.items():
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--serve"]
+        cmd += ["--block", str(args.block), "--reads", str(args.reads)]
+        env = dict(os.environ, PYTHONPATH=str(root / "src"))
+        procs[name] = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+    samples: dict[str, dict[str, list[tuple[float, float]]]] = {
+        name: {b: [] for b in BLOCKS} for name in checkouts
+    }
+    try:
+        for proc in procs.values():
+            if proc.stdout is None or proc.stdout.readline().strip() != "ready":
+                sys.exit("a --serve process did not start (see its error above)")
+        for _ in range(args.repeats):
+            for block in BLOCKS:
+                for name, proc in procs.items():
+                    assert proc.stdin is not None and proc.stdout is not None
+                    proc.stdin.write(block + "\n")
+                    proc.stdin.flush()
+                    samples[name][block].append(tuple(json.loads(proc.stdout.readline())))
+    finally:
+        for proc in procs.values():
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait()
+    out: dict[str, Any] = {"checkouts": {k: str(v) for k, v in checkouts.items()}}
+    for name in checkouts:
+        med = {
+            b: {
+                "wall": statistics.median(w for w, _ in xs),
+                "cpu": statistics.median(c for _, c in xs),
+            }
+            for b, xs in samples[name].items()
+        }
+        out[name] = {
+            "read_call_cpu_us": round(med["read"]["cpu"] * 1e6, 1),
+            "read_call_us": round(med["read"]["wall"] * 1e6, 1),
+            "contained_read_call_cpu_us": round(med["contained_read"]["cpu"] * 1e6, 1),
+            "contained_batched_read_call_cpu_us": round(med["batched_read"]["cpu"] * 1e6, 1),
+            "episode_cpu_ms": round(med["episode"]["cpu"] * 1e3, 3),
+            "contained_episode_cpu_ms": round(med["contained_episode"]["cpu"] * 1e3, 3),
+            "naive_episode_cpu_ms": round(med["naive"]["cpu"] * 1e3, 2),
+            "speedup": round(med["naive"]["cpu"] / med["episode"]["cpu"], 1),
+            "speedup_contained": round(med["naive"]["cpu"] / med["contained_episode"]["cpu"], 1),
+        }
+    return out
+
+
+def report_compare(figures: dict[str, Any], load: Load) -> None:
+    """The comparison table (CPU time, medians), then the JSON line."""
+    table = Table(title="runtime: this checkout vs another, interleaved (CPU medians)")
+    table.add_column("measure")
+    table.add_column(f"this ({figures['checkouts']['this']})", justify="right")
+    table.add_column(f"other ({figures['checkouts']['other']})", justify="right")
+    for key in figures["this"]:
+        table.add_row(key, str(figures["this"][key]), str(figures["other"][key]))
+    Console().print(table)
+    finish(figures, load)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse options, measure, report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7, help="interleaved runs (>= 5)")
     parser.add_argument("--block", type=int, default=20, help="runtime episodes per run")
     parser.add_argument("--reads", type=int, default=500, help="read calls per run")
+    parser.add_argument("--compare", metavar="CHECKOUT", help="another checkout to measure")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     retail = bench_root() / "tau-bench" / "retail"
     if not (retail / "db.json").is_file():
         sys.exit(f"benchmark data not found at {retail} (set AUTOFORGE_BENCH_ROOT)")
+    if args.serve:
+        serve_blocks(args)
+        return
+    if args.repeats < 5:
+        sys.exit("the method asks for medians over at least 5 repetitions (--repeats)")
     load = Load()
     print("\n".join(load.lines()))
-    report(measure(args), load)
+    if args.compare:
+        report_compare(compare(args), load)
+    else:
+        report(measure(args), load)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ independent and may run concurrently (the base is only read).
 
 from __future__ import annotations
 
-import json
 from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
 from marshal import dumps as _marshal_dumps
 from marshal import loads as _marshal_loads
@@ -36,14 +35,17 @@ from autoforge.env.diff import diff_into
 from autoforge.env.hashing import (
     MOD,
     BaseDigests,
+    checked_record_digest,
     collection_summary,
     combine,
     record_digest,
     value_digest,
 )
-from autoforge.env.values import jcopy, strict_equal, to_jsonable
+from autoforge.env.values import jcopy, json_encoder, strict_equal, to_jsonable
 
 _MISSING: Any = object()
+_encode = json_encoder(default=to_jsonable)
+_TOP: Any = object()  # the key of the top level's marshal cache in BaseDigests.raw
 
 
 class _Deleted:
@@ -68,11 +70,46 @@ class _Obj:
         self.value = value
 
 
+class _BaseBytes:
+    """The cached ``marshal`` bytes of one base value (shared by the base's episodes).
+
+    ``raw``: version 4, what copies are loaded from (repeated keys are written once and
+    loaded as references: faster than version 2 both ways). ``fresh``: what a fresh, untouched
+    copy dumps to in version 4, the commit's quick unchanged check. Version 4 marks an object
+    shared when its reference count exceeds one, so a copy that the tool left equal may still
+    dump differently (the tool kept a reference to a part of it); equal bytes always mean an
+    equal value, and the check falls back to comparing version 2 bytes (no references) with
+    those of ``value``, the base value itself (made on the first fallback, then kept).
+    """
+
+    __slots__ = ("fresh", "raw", "v2", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.raw = _marshal_dumps(value, 4)
+        copy = _marshal_loads(self.raw)
+        self.fresh = _marshal_dumps(copy, 4)  # held in a variable, like a transaction copy
+        self.value = value
+        self.v2: bytes | None = None
+
+    def unchanged(self, copy: Any) -> bool:
+        try:
+            if _marshal_dumps(copy, 4) == self.fresh:
+                return True
+            if self.v2 is None:
+                self.v2 = _marshal_dumps(self.value, 2)
+            return _marshal_dumps(copy, 2) == self.v2
+        except ValueError:
+            return False
+
+
 def _unchanged(value: Any, src: Any) -> bool:
     """Whether a transaction copy still equals (type-exactly) the value it was copied from.
 
-    ``src`` is the marshalled source (bytes), an :class:`_Obj`, or missing (a new value).
+    ``src`` is the marshalled source (bytes), the :class:`_BaseBytes` of a base value, an
+    :class:`_Obj`, or missing (a new value).
     """
+    if type(src) is _BaseBytes:
+        return src.unchanged(value)
     if type(src) is bytes:
         try:
             return _marshal_dumps(value, 2) == src
@@ -88,19 +125,24 @@ def _not_json(key: Any, value: Any) -> str | None:
     if value is DELETED or type(value) in (str, int, float, bool, type(None)):
         return None
     try:
-        json.dumps(value, default=to_jsonable)
+        _encode(value)
     except (TypeError, ValueError, RecursionError) as exc:
-        return f"a value at {key!r} in the state that is not JSON data ({exc})"
+        return _not_json_reason(key, exc)
     return None
+
+
+def _not_json_reason(key: Any, exc: BaseException) -> str:
+    return f"a value at {key!r} in the state that is not JSON data ({exc})"
 
 
 class _Layered(MutableMapping[Any, Any]):
     """A mapping over ``base`` with a committed layer ``_over`` and a per-call layer ``_tx``."""
 
-    __slots__ = ("_base", "_over", "_src", "_tx")
+    __slots__ = ("_base", "_over", "_raw", "_src", "_tx")
 
-    def __init__(self, base: Mapping[Any, Any]) -> None:
+    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, Any] | None = None) -> None:
         self._base = base
+        self._raw: dict[Any, _BaseBytes] = {} if raw is None else raw
         self._over: dict[Any, Any] = {}
         self._tx: dict[Any, Any] = {}
         self._src: dict[Any, Any] = {}
@@ -135,17 +177,36 @@ class _Layered(MutableMapping[Any, Any]):
         self._tx[key] = copied
         return copied
 
+    def _copy_base(self, key: Any, value: Any) -> Any:
+        """:meth:`_copy_in` for the base value of ``key``: its ``marshal`` bytes are cached
+        (``_raw``, shared by every episode of the base, which is never mutated), so a record
+        read again costs one ``marshal.loads`` instead of a ``dumps`` and a ``loads``."""
+        cached = self._raw.get(key)
+        if cached is None:
+            try:
+                cached = _BaseBytes(value)
+            except ValueError:
+                return self._copy_in(key, value)
+            self._raw[key] = cached
+        copied = _marshal_loads(cached.raw)
+        self._src[key] = cached
+        self._tx[key] = copied
+        return copied
+
     def _iter_items(self) -> Iterator[tuple[Any, Any]]:
         """``(key, private copy)`` pairs in iteration order (the scan fast path)."""
         over, tx = self._over, self._tx
-        copy_in = self._copy_in
+        copy_in, copy_base = self._copy_in, self._copy_base
         for key, value in self._base.items():
             current = tx.get(key, _MISSING)
             if current is _MISSING:
                 committed = over.get(key, _MISSING)
-                if committed is DELETED:
+                if committed is _MISSING:
+                    current = copy_base(key, value)
+                elif committed is DELETED:
                     continue
-                current = copy_in(key, value if committed is _MISSING else committed)
+                else:
+                    current = copy_in(key, committed)
             elif current is DELETED:
                 continue
             yield key, current
@@ -166,8 +227,8 @@ class _Layered(MutableMapping[Any, Any]):
         if value is _MISSING:
             value = self._over.get(key, _MISSING)
             if value is _MISSING:
-                value = self._base[key]
-            elif value is DELETED:
+                return self._copy_base(key, self._base[key])
+            if value is DELETED:
                 raise KeyError(key)
             return self._copy_in(key, value)
         if value is DELETED:
@@ -300,8 +361,8 @@ class CowCollection(_Layered):
 
     __slots__ = ("_digests",)
 
-    def __init__(self, base: Mapping[Any, Any]) -> None:
-        super().__init__(base)
+    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, Any] | None = None) -> None:
+        super().__init__(base, raw)
         self._digests: dict[Any, int] = {}
 
     def _commit(self) -> list[Any]:
@@ -361,10 +422,11 @@ class CowState(_Layered):
     __slots__ = ("_children", "_digests", "_last_changes", "_touched")
 
     def __init__(self, base: Mapping[str, Any], digests: BaseDigests | None = None) -> None:
-        super().__init__(base)
+        digests = digests if digests is not None else BaseDigests(base)
+        super().__init__(base, digests.raw(_TOP))
         self._children: dict[Any, CowCollection] = {}
         self._touched: dict[Any, CowCollection] = {}
-        self._digests = digests if digests is not None else BaseDigests(base)
+        self._digests = digests
         self._last_changes: list[Change] = []
 
     def __getitem__(self, key: Any) -> Any:
@@ -375,7 +437,8 @@ class CowState(_Layered):
                 value = self._base[key]
                 if type(value) is dict:
                     return self._child(key, value)
-            elif value is DELETED:
+                return self._copy_base(key, value)
+            if value is DELETED:
                 raise KeyError(key)
             return self._copy_in(key, value)
         if value is DELETED:
@@ -385,7 +448,7 @@ class CowState(_Layered):
     def _child(self, key: Any, base: dict[Any, Any]) -> CowCollection:
         child = self._children.get(key)
         if child is None:
-            child = self._children[key] = CowCollection(base)
+            child = self._children[key] = CowCollection(base, self._digests.raw(key))
         self._touched[key] = child
         return child
 
@@ -400,7 +463,7 @@ class CowState(_Layered):
             return None
         child = self._children.get(key)
         if child is None:
-            child = self._children[key] = CowCollection(self._base[key])
+            child = self._children[key] = CowCollection(self._base[key], self._digests.raw(key))
         return child
 
     # -- transactions -----------------------------------------------------------------------
@@ -413,16 +476,31 @@ class CowState(_Layered):
         """
         pending = [(name, child, child._changed_tx()) for name, child in self._touched.items()]
         top = self._changed_tx()
-        for _, _, changed in [*pending, (None, None, top)]:
+        digests: list[dict[Any, int]] = []
+        for _, _, changed in pending:
+            new: dict[Any, int] = {}
             for key, value in changed:
-                problem = _not_json(key, value)
-                if problem is not None:
-                    return problem
+                if value is not DELETED:
+                    try:  # the check and the record's digest from one encoding
+                        new[key] = checked_record_digest(key, value)
+                    except (TypeError, ValueError, RecursionError) as exc:
+                        return _not_json_reason(key, exc)
+            digests.append(new)
+        for key, value in top:
+            problem = _not_json(key, value)
+            if problem is not None:
+                return problem
         changes: list[Change] = []
-        for name, child, changed in pending:
+        for (name, child, changed), new in zip(pending, digests, strict=True):
+            over, known = child._over, child._digests
             for key in child._fold(changed):
-                child._digests.pop(key, None)
-                changes.append((name, key, child._over.get(key, _MISSING)))
+                value = over.get(key, _MISSING)
+                digest = new.get(key)
+                if digest is None or value is _MISSING or value is DELETED:
+                    known.pop(key, None)
+                else:
+                    known[key] = digest
+                changes.append((name, key, value))
         self._touched = {}
         for key in self._fold(top):
             changes.append((None, key, self._over.get(key, _MISSING)))

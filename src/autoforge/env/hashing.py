@@ -21,7 +21,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from autoforge.env.values import canonical_json
+from autoforge.env.values import canonical_json, checked_canonical_json
 
 MOD = 1 << 256
 _US = "\x1f"
@@ -29,7 +29,17 @@ _US = "\x1f"
 
 def record_digest(key: Any, record: Any) -> int:
     """The 256-bit digest of one ``(key, record)`` entry of a collection."""
-    text = json.dumps(key if isinstance(key, str) else str(key)) + _US + canonical_json(record)
+    return _digest(key, canonical_json(record))
+
+
+def checked_record_digest(key: Any, record: Any) -> int:
+    """:func:`record_digest` of a record that must be JSON data; raises ``TypeError`` or
+    ``RecursionError`` when it is not (see :func:`~autoforge.env.values.checked_canonical_json`)."""
+    return _digest(key, checked_canonical_json(record))
+
+
+def _digest(key: Any, canonical_text: str) -> int:
+    text = json.dumps(key if isinstance(key, str) else str(key)) + _US + canonical_text
     return int.from_bytes(hashlib.sha256(text.encode()).digest(), "big")
 
 
@@ -73,7 +83,8 @@ def state_hash(state: Mapping[str, Any]) -> str:
 
 
 class BaseDigests:
-    """Per-record digests of one base state, computed lazily (once) and shared by episodes.
+    """Per-record digests of one base state, computed lazily (once) and shared by episodes;
+    also the shared cache of the base records' ``marshal`` bytes (:meth:`raw`).
 
     Thread-safe: the first episode that needs a collection's digests computes them under a lock.
     The base state must never be mutated afterwards (the runtime never does).
@@ -84,6 +95,16 @@ class BaseDigests:
         self._lock = threading.Lock()
         self._records: dict[str, dict[Any, int]] = {}
         self._sums: dict[str, tuple[int, int]] = {}
+        self._raw: dict[Any, dict[Any, Any]] = {}
+
+    def raw(self, name: Any) -> dict[Any, Any]:
+        """The cache of ``marshal`` bytes of the base values under ``name`` (a collection,
+        or a key of the caller's choosing for the top level), filled by the copy-on-write
+        state as records are read."""
+        cache = self._raw.get(name)
+        if cache is None:
+            cache = self._raw.setdefault(name, {})  # atomic: racing episodes get one dict
+        return cache
 
     def collection(self, name: str) -> tuple[dict[Any, int], int, int]:
         """``(digest per key, count, digest sum)`` of base collection ``name``."""

@@ -101,7 +101,9 @@ class Watchdog:
     """
 
     def __init__(self) -> None:
-        self._cond = threading.Condition(threading.Lock())
+        self._lock = threading.Lock()  # taken directly on the hot path (``with self._cond``
+        # runs Condition.__enter__ in Python); holding it is holding the condition
+        self._cond = threading.Condition(self._lock)
         self._active: dict[int, _Token] = {}
         self._wake_at: float | None = None
         self._linger_until = 0.0  # until then, sleep no longer than this when idle
@@ -127,7 +129,7 @@ class Watchdog:
                 self._statm = _open_statm()
             token.rss0 = _rss_bytes(self._statm)
         need_by = token.fire_at if limit is None else min(token.fire_at, now + POLL_S)
-        with self._cond:
+        with self._lock:
             if tid in self._active:
                 return None
             self._active[tid] = token
@@ -143,7 +145,7 @@ class Watchdog:
 
     def stop(self, token: _Token) -> None:
         """Unregister; clears a limit exception that was raised but not yet delivered."""
-        with self._cond:
+        with self._lock:
             if self._active.get(token.tid) is token:
                 del self._active[token.tid]
             token.done = True

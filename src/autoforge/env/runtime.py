@@ -39,7 +39,7 @@ from autoforge.env.limits import (
 from autoforge.env.sandbox import check_source, exec_module
 from autoforge.env.signatures import ToolBinding, bind_specs, bind_tools
 from autoforge.env.spec import EnvironmentSpec
-from autoforge.env.values import jcopy, to_jsonable
+from autoforge.env.values import jcopy, json_encoder, to_jsonable
 
 ErrorKind = Literal[
     "unknown_tool", "invalid_arguments", "tool_error", "timeout", "sandbox", "crash"
@@ -104,12 +104,7 @@ def _fail(tool: str, kind: ErrorKind, message: str) -> Observation:
     return Observation(tool, False, f"Error: {message}", kind, None)
 
 
-_ENCODER = json.JSONEncoder(default=to_jsonable)  # json.dumps(value, default=...) without
-# building an encoder per call; the text is exactly json.dumps's
-
-
-def _dumps(value: Any) -> str:
-    return _ENCODER.encode(value)
+_dumps = json_encoder(default=to_jsonable)  # json.dumps(value, default=to_jsonable)
 
 
 def classify_error(

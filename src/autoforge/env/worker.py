@@ -31,7 +31,7 @@ from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.limits import watchdog
 from autoforge.env.runtime import Environment, Episode, Observation
 from autoforge.env.spec import EnvironmentSpec
-from autoforge.env.values import to_jsonable
+from autoforge.env.values import json_encoder, to_jsonable
 
 WORKER_FD = 3
 READ_CHUNK = 1 << 16  # below malloc's mmap threshold: a 1 MB read buffer costs an mmap per read
@@ -62,7 +62,7 @@ def decode_changes(entries: list[list[Any]]) -> list[Change]:
     return [(c, k, flags.get(f, v)) for c, k, f, v in entries]
 
 
-_ENCODER = json.JSONEncoder(default=to_jsonable, separators=(",", ":"))
+_ENCODE = json_encoder(default=to_jsonable, separators=(",", ":"))
 _DECODER = json.JSONDecoder()
 #: requests between two looks at the worker's CPU time (a system call) for recycling
 RECYCLE_CHECK_EVERY = 32
@@ -70,7 +70,7 @@ RECYCLE_CHECK_EVERY = 32
 
 def dumps(message: Any) -> bytes:
     """One protocol line."""
-    return (_ENCODER.encode(message) + "\n").encode()
+    return (_ENCODE(message) + "\n").encode()
 
 
 def loads(line: bytes) -> Any:
