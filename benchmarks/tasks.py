@@ -42,6 +42,7 @@ Run: ``python benchmarks/tasks.py`` (a few minutes); ``--n 50 --repeats 1`` for 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import json
 import os
@@ -110,6 +111,7 @@ def measure(env: Any, difficulty: str, n: int, seed: int) -> dict[str, Any]:
         "floor_tasks_per_s": len(tasks) / floor_wall if floor_wall else 0.0,
         "floor_tasks_per_s_cpu": len(tasks) / floor_cpu if floor_cpu else 0.0,
         "mean_tool_calls": statistics.mean(t.difficulty.tool_calls for t in tasks) if tasks else 0,
+        "fingerprint": hashlib.sha256("".join(t.id for t in tasks).encode()).hexdigest()[:16],
     }
 
 
@@ -171,8 +173,23 @@ def compare(ref: str, presets: list[str], n: int, repeats: int) -> dict[str, Any
             for seed in range(repeats):
                 before.append(_in_subprocess(src, preset, n, seed))
                 after.append(_in_subprocess(None, preset, n, seed))
-            out[preset] = {"before": summarise(before), "after": summarise(after)}
+            out[preset] = {"before": summarise(before), "after": summarise(after),
+                           "paired": paired(before, after)}  # fmt: skip
     return out
+
+
+def paired(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per seed, before / after CPU seconds (host + worker) and their median: the same seed
+    makes both versions do the same work when they give the same tasks, so the per-seed ratio
+    cancels the spread between seeds; ``same_tasks`` says whether they did."""
+    ratios = [(b["host_cpu_s"] + b["worker_cpu_s"]) / (a["host_cpu_s"] + a["worker_cpu_s"])
+              for b, a in zip(before, after, strict=True)]  # fmt: skip
+    host = [b["host_cpu_s"] / a["host_cpu_s"] for b, a in zip(before, after, strict=True)]
+    same = all(b["fingerprint"] == a["fingerprint"] for b, a in zip(before, after, strict=True))
+    return {"speedup_cpu_with_worker": [round(r, 3) for r in ratios],
+            "median_speedup_cpu_with_worker": round(statistics.median(ratios), 3),
+            "median_speedup_host_cpu": round(statistics.median(host), 3),
+            "same_tasks": same}  # fmt: skip
 
 
 def _tokens(stage: dict[str, Any]) -> int:
@@ -274,6 +291,13 @@ def _compare_main(args: argparse.Namespace) -> dict[str, Any]:
     repeats = max(args.repeats, MIN_REPEATS)
     res = compare(args.compare, presets, args.n, repeats)
     Console(width=190).print(_compare_table(args.compare, res, args.n, repeats))
+    for preset, both in res.items():
+        p = both["paired"]
+        print(
+            f"{preset}: per-seed speed-up (host + worker CPU) {p['speedup_cpu_with_worker']}, "
+            f"median {p['median_speedup_cpu_with_worker']}x (host CPU alone "
+            f"{p['median_speedup_host_cpu']}x); same tasks per seed: {p['same_tasks']}"
+        )
     head = res.get(args.difficulty) or next(iter(res.values()))
     after, before = head["after"], head["before"]
     return {

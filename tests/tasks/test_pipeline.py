@@ -269,6 +269,14 @@ def test_taskset_roundtrip_append_only_and_resumable(generated: Any, tmp_path: P
         taskset.load()
 
 
+def test_the_same_seed_gives_the_same_tasks(bookstore_env: Any, generated: Any) -> None:
+    """Batched replays, memoised record digests and S0s handed to the runtime uncopied are
+    speed-ups only: a run with the session's seed gives exactly the session's tasks."""
+    again, stats = generate_tasks(bookstore_env, 8, "medium", seed=0)
+    assert [t.model_dump_json() for t in again] == [t.model_dump_json() for t in generated[0]]
+    assert stats.rejected == generated[1].rejected and stats.attempts == generated[1].attempts
+
+
 def test_resume_skips_existing_tasks(bookstore_env: Any, generated: Any) -> None:
     tasks = generated[0]
     more, stats = generate_tasks(bookstore_env, 3, "medium", seed=0, existing=tasks[:4])
