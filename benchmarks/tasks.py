@@ -18,6 +18,12 @@ alternating REF and the working tree run by run so that both see the same machin
 table then has a row per code version and the JSON a ``compare`` entry with REF's figures and
 the speed-ups.
 
+Method (``bench_method``): medians over at least 5 runs (seeds) per contender, CPU time beside
+wall time, the load average at start and end (with a warning above the core count). CPU time
+is counted three ways: this process (``host``), the sandbox worker process that runs the tool
+code (``worker``, from ``/proc``), and their sum, the honest cost of a verified task since the
+tool calls run in the worker. Speed-ups are computed from the sum.
+
 LLM tokens per accepted task, end to end: ``--runs RUN_DIR...`` reads forge run directories
 (``run.json``: tokens per stage; ``tasks.jsonl``: the tasks kept; ``generation.json``: attempts
 and rejections) and reports tokens per stage and per accepted task, with the accept rate and the
@@ -26,15 +32,17 @@ environment (``--env OTHER_RUN/env``) is charged the tokens OTHER_RUN spent synt
 ``--only-runs`` skips the throughput measurement.
 
 Last line: one JSON object with ``tasks_per_s`` (median wall-clock rate at ``--difficulty``),
-``tasks_per_s_cpu``, ``accept_rate``, the per-difficulty figures and (with ``--runs``) ``runs``.
-Run: ``python benchmarks/tasks.py`` (about a minute); ``--n 50 --repeats 1`` for a quick look;
-``--compare HEAD~5 --presets medium --repeats 5`` for before/after;
+``tasks_per_s_cpu`` (host CPU), ``tasks_per_s_cpu_with_worker`` (host + worker CPU),
+``accept_rate``, the per-difficulty figures, ``load`` and (with ``--runs``) ``runs``.
+Run: ``python benchmarks/tasks.py`` (a few minutes); ``--n 50 --repeats 1`` for a quick look;
+``--compare HEAD~5 --presets medium,hard`` for before/after;
 ``--only-runs --runs /tmp/kf/runs2/*`` for tokens per task of forge runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import json
 import os
@@ -48,6 +56,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench_method import MIN_REPEATS, Load, finish, process_cpu_s
 from rich.console import Console
 from rich.table import Table
 
@@ -58,31 +67,29 @@ from autoforge.tasks.runtime import bind_state
 
 
 def runtime_floor(env: Any, tasks: list[Task]) -> tuple[float, float]:
-    """(wall s, CPU s) to execute every task's gold calls 3 times from S0 and hash the result."""
-    wall, cpu = time.perf_counter(), time.process_time()
+    """(wall s, host + worker CPU s) to execute every task's gold calls 3 times from S0, call
+    by call, and hash the result."""
+    wall, cpu, sandbox = time.perf_counter(), time.process_time(), worker_cpu(env)
     for task in tasks:
-        bound = bind_state(env, task.initial_state)
+        bound = bind_state(env, task.initial_state or {})
         for _ in range(3):
             episode = bound.episode()
             for call in task.gold_calls:
                 episode.call(call.name, call.arguments)
             assert episode.state_hash() == task.final_state_hash
-    return time.perf_counter() - wall, time.process_time() - cpu
+    sandbox = max(0.0, worker_cpu(env) - sandbox)
+    return time.perf_counter() - wall, time.process_time() - cpu + sandbox
 
 
 def worker_cpu(env: Any) -> float:
-    """CPU seconds (user + system) used so far by ``env``'s sandbox worker process (0 when
-    it runs inline or the process cannot be read): the host's ``process_time`` misses it."""
+    """CPU seconds used so far by ``env``'s sandbox worker process (0 when it runs inline):
+    the host's ``process_time`` misses it."""
     worker: Any = getattr(getattr(env, "_runtime", None), "worker", None)
-    try:
-        fields = Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (AttributeError, OSError, IndexError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return process_cpu_s(worker.pid) if worker is not None else 0.0
 
 
 def measure(env: Any, difficulty: str, n: int, seed: int) -> dict[str, Any]:
-    """One generation run: rates, accept rate, rejections, stage times, runtime floor."""
+    """One generation run: times, rates, accept rate, rejections, stage times, runtime floor."""
     wall, cpu, sandbox = time.perf_counter(), time.process_time(), worker_cpu(env)
     tasks, stats = generate_tasks(env, n, difficulty, seed=seed)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -91,6 +98,9 @@ def measure(env: Any, difficulty: str, n: int, seed: int) -> dict[str, Any]:
     return {
         "accepted": len(tasks),
         "attempts": stats.attempts,
+        "wall_s": wall,
+        "host_cpu_s": cpu,
+        "worker_cpu_s": sandbox,
         "tasks_per_s": len(tasks) / wall,
         "tasks_per_s_cpu": len(tasks) / cpu,
         "tasks_per_s_cpu_with_worker": len(tasks) / (cpu + sandbox),
@@ -101,6 +111,7 @@ def measure(env: Any, difficulty: str, n: int, seed: int) -> dict[str, Any]:
         "floor_tasks_per_s": len(tasks) / floor_wall if floor_wall else 0.0,
         "floor_tasks_per_s_cpu": len(tasks) / floor_cpu if floor_cpu else 0.0,
         "mean_tool_calls": statistics.mean(t.difficulty.tool_calls for t in tasks) if tasks else 0,
+        "fingerprint": hashlib.sha256("".join(t.id for t in tasks).encode()).hexdigest()[:16],
     }
 
 
@@ -108,12 +119,13 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Medians over the repeats; rejection reasons summed."""
     keys = ("tasks_per_s", "tasks_per_s_cpu", "tasks_per_s_cpu_with_worker", "accept_rate",
             "floor_tasks_per_s", "floor_tasks_per_s_cpu", "mean_tool_calls",
-            "load_average")  # fmt: skip
+            "load_average", "wall_s", "host_cpu_s", "worker_cpu_s")  # fmt: skip
     out: dict[str, Any] = {k: round(statistics.median(r[k] for r in runs), 3) for k in keys}
     rejected: Counter[str] = Counter()
     for run in runs:
         rejected.update(run["rejected"])
     out["rejected"] = dict(rejected.most_common())
+    out["runs"] = len(runs)
     out["accepted"] = sum(r["accepted"] for r in runs)
     out["attempts"] = sum(r["attempts"] for r in runs)
     stages: Counter[str] = Counter()
@@ -161,8 +173,23 @@ def compare(ref: str, presets: list[str], n: int, repeats: int) -> dict[str, Any
             for seed in range(repeats):
                 before.append(_in_subprocess(src, preset, n, seed))
                 after.append(_in_subprocess(None, preset, n, seed))
-            out[preset] = {"before": summarise(before), "after": summarise(after)}
+            out[preset] = {"before": summarise(before), "after": summarise(after),
+                           "paired": paired(before, after)}  # fmt: skip
     return out
+
+
+def paired(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per seed, before / after CPU seconds (host + worker) and their median: the same seed
+    makes both versions do the same work when they give the same tasks, so the per-seed ratio
+    cancels the spread between seeds; ``same_tasks`` says whether they did."""
+    ratios = [(b["host_cpu_s"] + b["worker_cpu_s"]) / (a["host_cpu_s"] + a["worker_cpu_s"])
+              for b, a in zip(before, after, strict=True)]  # fmt: skip
+    host = [b["host_cpu_s"] / a["host_cpu_s"] for b, a in zip(before, after, strict=True)]
+    same = all(b["fingerprint"] == a["fingerprint"] for b, a in zip(before, after, strict=True))
+    return {"speedup_cpu_with_worker": [round(r, 3) for r in ratios],
+            "median_speedup_cpu_with_worker": round(statistics.median(ratios), 3),
+            "median_speedup_host_cpu": round(statistics.median(host), 3),
+            "same_tasks": same}  # fmt: skip
 
 
 def _tokens(stage: dict[str, Any]) -> int:
@@ -233,34 +260,53 @@ def _hist(h: dict[Any, int]) -> str:
 
 def _compare_table(ref: str, res: dict[str, Any], n: int, repeats: int) -> Table:
     table = Table(title=f"Before ({ref}) / after (working tree): {n} tasks x {repeats} seeds, "
-                  "medians, runs alternating")  # fmt: skip
-    for col in ("difficulty", "code", "tasks/s (wall)", "tasks/s (CPU)", "accept rate",
-                "calls/task", "speed-up (CPU)"):  # fmt: skip
+                  "medians, runs alternating; CPU s per run: host, worker, sum")  # fmt: skip
+    for col in ("difficulty", "code", "wall s", "host CPU s", "worker CPU s", "sum CPU s",
+                "tasks/s (wall)", "tasks/s (host CPU)", "tasks/s (host + worker CPU)",
+                "accept rate", "calls/task", "speed-up (sum CPU)"):  # fmt: skip
         table.add_column(col)
     for preset, both in res.items():
-        base = both["before"]["tasks_per_s_cpu"] or 1.0
+        base = both["before"]["tasks_per_s_cpu_with_worker"] or 1.0
         for code in ("before", "after"):
             r = both[code]
             table.add_row(preset, ref if code == "before" else "working tree",
+                          f"{r['wall_s']:.2f}", f"{r['host_cpu_s']:.2f}",
+                          f"{r['worker_cpu_s']:.2f}",
+                          f"{r['host_cpu_s'] + r['worker_cpu_s']:.2f}",
                           f"{r['tasks_per_s']:.1f}", f"{r['tasks_per_s_cpu']:.1f}",
+                          f"{r['tasks_per_s_cpu_with_worker']:.1f}",
                           f"{r['accept_rate']:.2f}", f"{r['mean_tool_calls']:.1f}",
-                          f"{r['tasks_per_s_cpu'] / base:.2f}x")  # fmt: skip
+                          f"{r['tasks_per_s_cpu_with_worker'] / base:.2f}x")  # fmt: skip
     return table
+
+
+def _rates(r: dict[str, Any]) -> dict[str, Any]:
+    keys = ("tasks_per_s", "tasks_per_s_cpu", "tasks_per_s_cpu_with_worker", "wall_s",
+            "host_cpu_s", "worker_cpu_s", "accept_rate")  # fmt: skip
+    return {k: r[k] for k in keys}
 
 
 def _compare_main(args: argparse.Namespace) -> dict[str, Any]:
     presets = args.presets.split(",")
-    res = compare(args.compare, presets, args.n, args.repeats)
-    Console(width=150).print(_compare_table(args.compare, res, args.n, args.repeats))
+    repeats = max(args.repeats, MIN_REPEATS)
+    res = compare(args.compare, presets, args.n, repeats)
+    Console(width=190).print(_compare_table(args.compare, res, args.n, repeats))
+    for preset, both in res.items():
+        p = both["paired"]
+        print(
+            f"{preset}: per-seed speed-up (host + worker CPU) {p['speedup_cpu_with_worker']}, "
+            f"median {p['median_speedup_cpu_with_worker']}x (host CPU alone "
+            f"{p['median_speedup_host_cpu']}x); same tasks per seed: {p['same_tasks']}"
+        )
     head = res.get(args.difficulty) or next(iter(res.values()))
     after, before = head["after"], head["before"]
     return {
-        "env": "bookstore", "difficulty": args.difficulty,
-        "tasks_per_s": after["tasks_per_s"], "tasks_per_s_cpu": after["tasks_per_s_cpu"],
-        "accept_rate": after["accept_rate"], "goal_tasks_per_s": 100,
-        "compare": {"ref": args.compare,
-                    "before_tasks_per_s": before["tasks_per_s"],
-                    "before_tasks_per_s_cpu": before["tasks_per_s_cpu"],
+        "env": "bookstore", "difficulty": args.difficulty, **_rates(after),
+        "goal_tasks_per_s_cpu_with_worker": 60,
+        "compare": {"ref": args.compare, "before": _rates(before),
+                    "speedup_cpu_with_worker": round(after["tasks_per_s_cpu_with_worker"]
+                                                     / (before["tasks_per_s_cpu_with_worker"]
+                                                        or 1.0), 3),
                     "speedup_cpu": round(after["tasks_per_s_cpu"]
                                          / (before["tasks_per_s_cpu"] or 1.0), 3),
                     "per_difficulty": res},
@@ -289,25 +335,19 @@ def _throughput_main(args: argparse.Namespace) -> dict[str, Any]:
                       f"{res['floor_tasks_per_s_cpu']:.0f}", top,
                       f"{res['load_average']:.1f}")  # fmt: skip
     Console(width=170).print(table)
-    print(
-        f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs); CPU = this process,"
-        " CPU + worker = also the sandbox worker's CPU",
-        file=sys.stderr,
-    )
+    print("CPU = this process; CPU + worker = also the sandbox worker's CPU", file=sys.stderr)
     head = results.get(args.difficulty) or next(iter(results.values()))
     return {
-        "env": "bookstore", "difficulty": args.difficulty,
-        "tasks_per_s": head["tasks_per_s"], "tasks_per_s_cpu": head["tasks_per_s_cpu"],
-        "tasks_per_s_cpu_with_worker": head["tasks_per_s_cpu_with_worker"],
-        "accept_rate": head["accept_rate"], "goal_tasks_per_s": 100, "per_difficulty": results,
-        "load_average": round(os.getloadavg()[0], 2),
+        "env": "bookstore", "difficulty": args.difficulty, **_rates(head),
+        "goal_tasks_per_s_cpu_with_worker": 60, "per_difficulty": results,
     }  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=100, help="tasks per run")
-    parser.add_argument("--repeats", type=int, default=3, help="runs (seeds) per difficulty")
+    parser.add_argument("--repeats", type=int, default=MIN_REPEATS,
+                        help="runs (seeds) per difficulty (--compare: at least 5)")  # fmt: skip
     parser.add_argument("--difficulty", default="medium", help="the headline difficulty")
     parser.add_argument("--presets", default="easy,medium,hard")
     parser.add_argument("--compare", metavar="REF", help="also measure git REF's code")
@@ -326,6 +366,7 @@ def main() -> None:
     if args.worker:
         _one_run(args.worker[0], int(args.worker[1]), int(args.worker[2]))
         return
+    load = Load()
     out: dict[str, Any] = {}
     if not args.only_runs:
         out = _compare_main(args) if args.compare else _throughput_main(args)
@@ -333,7 +374,7 @@ def main() -> None:
         figures = [run_dir_figures(d) for d in args.runs if (d / "run.json").is_file()]
         Console(width=170).print(_runs_table(figures))
         out["runs"] = figures
-    print(json.dumps(out))
+    finish(out, load)
 
 
 if __name__ == "__main__":

@@ -66,6 +66,21 @@ def test_episodes_share_one_worker_and_stay_apart(shop_parts: Any, shop_initial:
     assert first.call("get_item", {"item_id": "i1"}).result["price"] == 1
 
 
+def test_an_owned_initial_state_is_used_without_a_copy(shop_parts: Any, shop_initial: Any) -> None:
+    env = Environment.from_parts(*shop_parts, shop_initial)
+    state = {name: dict(records) for name, records in shop_initial.items()}
+    owned, copied = env.with_initial_state(state, owned=True), env.with_initial_state(state)
+    name = next(iter(state))
+    assert owned.initial_state[name] is state[name]  # handed over, not copied
+    assert copied.initial_state[name] is not state[name]
+    assert copied.initial_state == owned.initial_state == shop_initial
+    episode = owned.episode()  # the worker's decoded copy is handed over too
+    assert episode.call("set_price", {"item_id": "i1", "price": 3}).ok
+    assert episode.call("get_item", {"item_id": "i1"}).result["price"] == 3
+    assert owned.initial_state == shop_initial  # the base itself is never changed
+    assert owned.episode().call("get_item", {"item_id": "i1"}).result["price"] == 12.5
+
+
 def test_the_seccomp_layer_is_a_core_dependency_and_a_missing_one_is_named_as_such(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

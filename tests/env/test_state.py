@@ -259,3 +259,28 @@ def test_top_level_values_and_collections_can_be_replaced() -> None:
     other = CowState(copy.deepcopy(STATE))
     other._apply(state._committed_changes())
     assert other._snapshot() == snap
+
+
+def test_record_digests_are_memoised_type_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoforge.env import hashing
+
+    computed: list[Any] = []
+    direct = hashing._record_digest
+
+    def counting(key: Any, record: Any) -> int:
+        computed.append(record)
+        return direct(key, record)
+
+    monkeypatch.setattr(hashing, "_record_digest", counting)
+    monkeypatch.setattr(hashing, "_MEMO", {})
+    record = {"price": 12.5, "tags": ["a"], "vip": True}
+    first = hashing.record_digest("k", record)
+    assert hashing.record_digest("k", copy.deepcopy(record)) == first == direct("k", record)
+    assert len(computed) == 1  # an equal record (another object) is not digested again
+    for other in ({**record, "vip": 1}, {**record, "price": 12.50001}):
+        assert hashing.record_digest("k", other) == direct("k", other) != first
+    assert hashing.record_digest("k2", record) == direct("k2", record) != first
+    assert len(computed) == 4
+    monkeypatch.setattr(hashing, "MEMO_LIMIT_BYTES", 0)  # past the budget: cleared, still exact
+    assert hashing.record_digest("k", {"x": 1}) == direct("k", {"x": 1})
+    assert len(hashing._MEMO) == 1

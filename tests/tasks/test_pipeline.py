@@ -106,9 +106,9 @@ class _Batching:
             def __getattr__(self, name: str) -> Any:
                 return getattr(inner, name)
 
-            def call_many(self, calls: list[tuple[str, Any]]) -> list[Any]:
+            def call_many(self, calls: list[tuple[str, Any]], after: Any = None) -> list[Any]:
                 outer.batches.append(len(calls))
-                observed = inner.call_many(calls)
+                observed = inner.call_many(calls, after=after)
                 if skewed:
                     return [SimpleNamespace(ok=True, result=["other"])
                             if o.ok and o.tool.startswith(("get", "find", "search")) else o
@@ -133,6 +133,55 @@ def test_a_later_replay_runs_its_calls_in_one_batch_and_must_agree_call_by_call(
     skewed = _Batching(bookstore_env, task.initial_state, skew=2)
     args = (task.blueprint, skewed, task.initial_state, task.user_facts)
     assert replay_is_stable(*args, task.final_state_hash, run.values, bound=skewed) is None
+
+
+def test_with_the_gold_calls_both_replays_are_one_batch_each(
+    generated: Any, bookstore_env: Any
+) -> None:
+    tasks = generated[0]
+    for task in tasks:
+        batching = _Batching(bookstore_env, task.initial_state)
+        args = (task.blueprint, batching, task.initial_state, task.user_facts)
+        values = execute(
+            task.blueprint,
+            bookstore_env.spec,
+            bookstore_env.episode(state=task.initial_state),
+            task.user_facts,
+        ).values
+        replay = replay_is_stable(*args, task.final_state_hash, values, bound=batching,
+                                  calls=task.gold_calls)  # fmt: skip
+        # the same run as call by call, write flags included, in two round trips
+        assert replay is not None and replay.calls == task.gold_calls
+        assert batching.batches == [len(task.gold_calls)] * 2
+    task = next(t for t in tasks if any(not c.writes for c in t.gold_calls))
+    values = execute(
+        task.blueprint,
+        bookstore_env.spec,
+        bookstore_env.episode(state=task.initial_state),
+        task.user_facts,
+    ).values
+    for skew in (1, 2):  # reads answering differently in the first or the second batch
+        skewed = _Batching(bookstore_env, task.initial_state, skew=skew)
+        assert replay_is_stable(task.blueprint, skewed, task.initial_state, task.user_facts,
+                                task.final_state_hash, values, bound=skewed,
+                                calls=task.gold_calls) is None  # fmt: skip
+    # the blueprint asks for other calls than the ones given: not a replay of them
+    other = [c.model_copy(update={"arguments": {**c.arguments, "x": 1}}) if i == 0 else c
+             for i, c in enumerate(task.gold_calls)]  # fmt: skip
+    plain = _Batching(bookstore_env, task.initial_state)
+    assert (
+        replay_is_stable(
+            task.blueprint,
+            plain,
+            task.initial_state,
+            task.user_facts,
+            task.final_state_hash,
+            values,
+            bound=plain,
+            calls=other,
+        )
+        is None
+    )
 
 
 class _FlakyEnv:
@@ -218,6 +267,14 @@ def test_taskset_roundtrip_append_only_and_resumable(generated: Any, tmp_path: P
     path.write_text(path.read_text() + "not json\n")
     with pytest.raises(TaskSetError, match=":9:"):
         taskset.load()
+
+
+def test_the_same_seed_gives_the_same_tasks(bookstore_env: Any, generated: Any) -> None:
+    """Batched replays, memoised record digests and S0s handed to the runtime uncopied are
+    speed-ups only: a run with the session's seed gives exactly the session's tasks."""
+    again, stats = generate_tasks(bookstore_env, 8, "medium", seed=0)
+    assert [t.model_dump_json() for t in again] == [t.model_dump_json() for t in generated[0]]
+    assert stats.rejected == generated[1].rejected and stats.attempts == generated[1].attempts
 
 
 def test_resume_skips_existing_tasks(bookstore_env: Any, generated: Any) -> None:

@@ -45,9 +45,10 @@ def test_repairs_work_on_a_copy_of_the_shared_start(bookstore_env: Any) -> None:
     start = pool._current = Start(state, bind_state(bookstore_env, state))
     before, start_hash = json.dumps(start.state, sort_keys=True), start.hash()
     pool._left = 50  # the same start for every attempt below
-    repaired = 0
+    repaired, kept = 0, []
     for seed in range(12):
         inst = instantiate(_cancel_blueprint(bookstore_env), bookstore_env, seed, starts=pool)
+        kept.append(inst)
         if inst.initial_hash != start_hash:
             repaired += 1
             assert inst.initial_state is not start.state
@@ -58,6 +59,8 @@ def test_repairs_work_on_a_copy_of_the_shared_start(bookstore_env: Any) -> None:
         assert episode.state_hash() == inst.run.final_hash
     assert repaired > 0
     assert json.dumps(start.state, sort_keys=True) == before and start.hash() == start_hash
+    for inst in kept:  # states handed to the runtime uncopied: none changed afterwards
+        assert bookstore_env.episode(state=inst.initial_state).state_hash() == inst.initial_hash
 
 
 def test_tasks_with_one_start_per_attempt_are_still_verifiable(bookstore_env: Any) -> None:

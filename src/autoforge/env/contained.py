@@ -33,7 +33,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from autoforge.env.boundary import Boundary, describe
@@ -390,25 +390,46 @@ class ContainedEpisode(Episode):
             return _fail(tool, "crash", f"{tool}: the state or arguments are not JSON ({exc})")
         return self._observe(tool, reply)
 
-    def call_many(self, calls: list[tuple[str, Any]]) -> list[Observation]:
-        """Run ``(tool, arguments)`` calls in one round trip (falls back to one by one)."""
+    def call_many(
+        self, calls: list[tuple[str, Any]], after: Callable[[int], Any] | None = None
+    ) -> list[Observation]:
+        """Run ``(tool, arguments)`` calls in one round trip (falls back to one by one).
+
+        ``after(i)`` runs once call ``i``'s changes are on the mirror, before call ``i + 1``'s:
+        what the state was between two calls of the batch (a hash) can be read there.
+        """
         if any(t not in self.env.tools for t, _ in calls):
-            return [self.call(t, a) for t, a in calls]
+            return self._one_by_one(calls, after)
         parsed = [(t, _parse(a)) for t, a in calls]
         if any(p[1] is not None for _, p in parsed):
-            return [self.call(t, a) for t, a in calls]
+            return self._one_by_one(calls, after)
         timeout = len(calls) * self.env.call_timeout_s + self.runtime.grace_s
         message = {"op": "batch", "calls": [[t, p[0]] for t, p in parsed]}
         try:
             replies = self.runtime.request(self, message, timeout)
         except (WorkerFailure, EnvLoadError, TypeError, ValueError, RecursionError):
             self.restarts += 1
-            return [self.call(t, a) for t, a in calls]
+            return self._one_by_one(calls, after)
         if not isinstance(replies, list) or len(replies) != len(calls):
             self.runtime.retire()
-            return [self.call(t, a) for t, a in calls]
+            return self._one_by_one(calls, after)
         self.calls += len(calls)
-        return [self._observe(t, r) for (t, _), r in zip(calls, replies, strict=True)]
+        out = []
+        for i, ((tool, _), reply) in enumerate(zip(calls, replies, strict=True)):
+            out.append(self._observe(tool, reply))
+            if after is not None:
+                after(i)
+        return out
+
+    def _one_by_one(
+        self, calls: list[tuple[str, Any]], after: Callable[[int], Any] | None
+    ) -> list[Observation]:
+        out = []
+        for i, (tool, arguments) in enumerate(calls):
+            out.append(self.call(tool, arguments))
+            if after is not None:
+                after(i)
+        return out
 
     def _failed(self, tool: str, exc: Exception) -> Observation:
         self.restarts += 1

@@ -264,11 +264,16 @@ class Environment:
             trusted=trusted,
         )
 
-    def with_initial_state(self, state: Mapping[str, Any]) -> Environment:
-        """The same tools over another initial state (copied once; episodes share it)."""
+    def with_initial_state(self, state: Mapping[str, Any], *, owned: bool = False) -> Environment:
+        """The same tools over another initial state (copied once; episodes share it).
+
+        ``owned=True``: the caller hands over ``state``, plain JSON data that nothing changes
+        afterwards (a state it just decoded or generated); its records are used as they are,
+        not copied.
+        """
         clone = object.__new__(Environment)
         clone.__dict__.update(self.__dict__)
-        clone.initial_state = _initial_state(self.spec, state)
+        clone.initial_state = _initial_state(self.spec, state, copy=not owned)
         clone.base_id = next(_BASE_IDS)
         clone._digests = BaseDigests(clone.initial_state)
         clone._derived = OrderedDict()
@@ -421,11 +426,16 @@ def _scalar_or_unset(result: Any) -> Any:
     return result if type(result) in _SCALARS else _UNSET
 
 
-def _initial_state(spec: EnvironmentSpec, state: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A private copy of ``state`` with every declared collection present."""
+def _initial_state(
+    spec: EnvironmentSpec, state: Mapping[str, Any] | None, copy: bool = True
+) -> dict[str, Any]:
+    """A private copy of ``state`` with every declared collection present (``copy=False``:
+    only the top level is new, the collections are ``state``'s)."""
     if state is not None and not isinstance(state, Mapping):
         raise EnvLoadError("the initial state must be a JSON object of collections")
-    out: dict[str, Any] = jcopy(dict(state)) if state is not None else {}
+    out: dict[str, Any] = {}
+    if state is not None:
+        out = jcopy(dict(state)) if copy else dict(state)
     for coll in spec.state_schema.collections:
         out.setdefault(coll.name, {})
     return out

@@ -116,7 +116,7 @@ class Host:
         for op in ops:
             kind = op[0]
             if kind == "base":
-                self.bases[op[1]] = self.env.with_initial_state(op[2])
+                self.bases[op[1]] = self.env.with_initial_state(op[2], owned=True)  # decoded
             elif kind == "open":
                 episode = self.bases[op[2]].episode(mode="inline")
                 if op[3]:

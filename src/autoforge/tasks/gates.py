@@ -18,17 +18,19 @@ Every rejection is counted by reason in :class:`GateStats`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import EnvironmentLike
+from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike
 from autoforge.tasks.blueprint import Blueprint
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec
 from autoforge.tasks.instantiate import GoldFailure, GoldRun, execute
-from autoforge.tasks.model import RequiredOutput, Task
+from autoforge.tasks.model import GoldCall, RequiredOutput, Task
 from autoforge.tasks.runtime import bind_state
+from autoforge.tasks.schema import tool_access
 
 REASONS = (
     "no_walk",
@@ -77,6 +79,7 @@ def replay_is_stable(
     values: dict[str, Any],
     times: int = 2,
     bound: EnvironmentLike | None = None,
+    calls: list[GoldCall] | None = None,
 ) -> GoldRun | None:
     """Replay the gold run ``times`` times from S0 with fixed facts: same hash, same outputs?
 
@@ -89,20 +92,106 @@ def replay_is_stable(
     reasoning is pure code over those results, so that checks the same thing, and an episode
     with ``call_many`` (the contained runtime) then runs all of a replay's calls in one round
     trip to its sandbox worker instead of one per call.
+
+    ``calls``: the gold run's calls. The first replay then runs them in one batch too, and
+    re-executes the blueprint over that batch's results (:func:`replay_batched`); a blueprint
+    that asks for another call than the gold run made fails the replay.
     """
     bound = bound or bind_state(env, initial_state)
     if times < 1:
         return None
-    episode = bound.episode()
     try:
-        first = execute(bp, env.spec, episode, facts, initial_hash=episode.state_hash())
+        if calls:
+            first = replay_batched(bp, env.spec, bound, facts, calls)
+        else:
+            episode = bound.episode()
+            first = execute(bp, env.spec, episode, facts, initial_hash=episode.state_hash())
     except GoldFailure:
+        return None
+    if first is None:
         return None
     if first.final_hash != final_hash or any(first.values[o] != values[o] for o in bp.outputs):
         return None
     if not all(calls_agree(bound.episode(), first) for _ in range(times - 1)):
         return None
     return first
+
+
+class _Diverged(Exception):
+    """The blueprint asked for another call than the batch ran (or for none of the rest)."""
+
+
+class _Recorded:
+    """An episode whose calls were already run, in one batch, on a real episode: ``call``
+    hands back the next observation when the blueprint asks for exactly the next call of the
+    batch, and ``state_hash`` the hash the real episode had after the calls handed out so
+    far (:class:`_Diverged` otherwise)."""
+
+    def __init__(self, ran: list[tuple[str, str]], observed: list[Any], hashes: dict[int, str]):
+        self._ran, self._observed, self._hashes = ran, observed, hashes
+        self.served = 0
+
+    def call(self, tool: str, arguments: Any) -> Any:
+        i = self.served
+        if i >= len(self._ran) or self._ran[i] != (tool, _text(arguments)):
+            raise _Diverged
+        self.served += 1
+        return self._observed[i]
+
+    def state_hash(self) -> str:
+        found = self._hashes.get(self.served)
+        if found is None:
+            raise _Diverged
+        return found
+
+
+def _text(arguments: Any) -> str:
+    """Arguments as exact text (``True``, ``1`` and ``1.0`` differ, key order does not)."""
+    return json.dumps(arguments, sort_keys=True)
+
+
+def replay_batched(
+    bp: Blueprint,
+    spec: EnvironmentSpec,
+    bound: EnvironmentLike,
+    facts: dict[str, Any],
+    calls: list[GoldCall],
+) -> GoldRun | None:
+    """The first replay of :func:`replay_is_stable` in one round trip to the sandbox worker.
+
+    ``calls`` (the gold run's) run in one batch on a fresh episode from S0, with the state
+    hash taken after each state-changing call; then the blueprint is executed again with
+    ``facts``, each call it makes answered by the batch. Where every call the blueprint makes
+    is, in order and with the same arguments, the one the batch ran, the batch *is* a
+    call-by-call replay (each call saw the state the previous ones left), so the result is the
+    same as :func:`~autoforge.tasks.instantiate.execute` on a live episode. Returns None
+    where the blueprint asked for another call, or for fewer: with the same S0 and facts a
+    deterministic environment answers as it did in the gold run, so the blueprint makes the
+    same calls. Raises :class:`~autoforge.tasks.instantiate.GoldFailure` as ``execute`` does.
+    """
+    writes = {t.name for t in spec.tools if tool_access(t) == "write"}
+    episode = bound.episode()
+    hashes = {0: episode.state_hash()}
+    batch = [(c.name, c.arguments) for c in calls]
+
+    def after(i: int) -> None:
+        if batch[i][0] in writes or i == len(batch) - 1:
+            hashes[i + 1] = episode.state_hash()
+
+    many = getattr(episode, "call_many", None)
+    if callable(many):
+        observed = list(many(batch, after=after))
+    else:
+        observed = []
+        for i, (tool, arguments) in enumerate(batch):
+            observed.append(episode.call(tool, arguments))
+            after(i)
+    recorded = _Recorded([(t, _text(a)) for t, a in batch], observed, hashes)
+    try:
+        run = execute(bp, spec, cast(EpisodeLike, recorded), facts, initial_hash=hashes[0])
+    except _Diverged:
+        return None
+    return run if recorded.served == len(batch) else None
 
 
 def calls_agree(episode: Any, run: GoldRun) -> bool:

@@ -680,7 +680,7 @@ def fresh_start(
 ) -> Start:
     """A new S0 (generated, or a copy of the environment's initial state), bound."""
     state = generator.sample(rng) if generator else copy_json(env.initial_state)
-    return Start(state, bind_state(env, state))
+    return Start(state, bind_state(env, state, owned=True))  # a start is never changed
 
 
 class StartPool:
@@ -757,13 +757,13 @@ def instantiate(
                     break  # this S0 cannot make that reasoning step informative
                 failure, last, keep = exc, exc, {}
                 repair = "unchanged"
-                if exc.reason == "gold_error":
-                    state = state if state is not start.state else _own(state)
+                if exc.reason == "gold_error":  # a new shell: the last one may be bound
+                    state = _own(state)
                     repair = repair_state(state, env.spec, exc.detail, repaired)
                 if repair == "conflict":
                     raise exc  # the blueprint needs contradictory states: give up now
-                if repair == "changed":
-                    bound = bind_state(env, state)  # S0 repaired: the same facts may work now
+                if repair == "changed":  # S0 repaired: the same facts may work now
+                    bound = bind_state(env, state, owned=True)  # replaced records, not changed
                     keep = exc.facts
                     continue
                 for name, value in blame(bp, exc).items():

@@ -337,7 +337,7 @@ class _Run:
             return None
         replay = replay_is_stable(
             bp, self.env, inst.initial_state, run.facts, run.final_hash, run.values,
-            bound=inst.bound,
+            bound=inst.bound, calls=run.calls,
         )  # fmt: skip
         if replay is None:
             self.gates.reject("nondeterministic")

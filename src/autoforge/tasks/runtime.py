@@ -30,15 +30,16 @@ class _Bound:
         return self._env.episode(state=self._state if state is None else state)
 
 
-def bind_state(env: EnvironmentLike, state: dict[str, Any]) -> EnvironmentLike:
+def bind_state(env: EnvironmentLike, state: dict[str, Any], owned: bool = False) -> EnvironmentLike:
     """``env`` starting from ``state``: episodes of the result start there, cheaply.
 
     The real runtime copies a custom start state and digests it for hashing once per
     ``with_initial_state``; episodes of the bound environment then share that work, which
-    matters when one S0 is executed many times (retries, replays).
+    matters when one S0 is executed many times (retries, replays). ``owned``: ``state`` is
+    handed over (generated for this, never changed afterwards), so the runtime need not copy it.
     """
     with_state = getattr(env, "with_initial_state", None)
     if callable(with_state):
-        bound: EnvironmentLike = with_state(state)
+        bound: EnvironmentLike = with_state(state, owned=True) if owned else with_state(state)
         return bound
     return _Bound(env, state)
