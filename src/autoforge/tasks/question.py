@@ -222,7 +222,9 @@ class _Describer:
     def labelled(self, name: str, binding: Binding) -> str:
         """``the reason found_cheaper``: a field's words and its binding (no ``key: value``)."""
         value = self.binding(binding, labelled=True)
-        return f"{label(name)} {value}" if isinstance(binding, FactRef) else value
+        node = self.bp.node(binding.node) if isinstance(binding, ReasoningRef) else None
+        branch = isinstance(node, ReasonNode) and node.spec.op == "branch"
+        return f"{label(name)} {value}" if isinstance(binding, FactRef) or branch else value
 
     def named(self, call: CallNode, entity: str | None) -> str:
         """A record found by a finder, named by what the user holds: ``the book "Orbitfall"``."""
@@ -362,12 +364,12 @@ class _Describer:
             return f"the {field} of {self.binding(inputs['value'])}"
         if spec.op == "count":
             items = self.items(inputs["items"])
-            rest = items.removeprefix(f"the {noun}s ")
-            if rest != items and rest.startswith(("of ", "on ")):
-                where = (
-                    "on my account" if rest == "of my account" else rest.replace("of ", "in ", 1)
-                )
-                return f"how many {noun}s there are {where}"
+            listed, _, owner = items.partition(" of ")
+            if owner and listed.startswith("the ") and " among " not in listed:
+                where = "on my account" if owner == "my account" else f"in {owner}"
+                return f"how many {noun}s there are {where}"  # not "in the order ids of ..."
+            if items.startswith(f"the {noun}s on "):
+                return f"how many {noun}s there are {items.removeprefix(f'the {noun}s ')}"
             return f"how many {noun}s there are in {items}"
         if spec.op in ("sum", "average"):
             kind = "total" if spec.op == "sum" else "average"
@@ -396,7 +398,7 @@ class _Describer:
         """What a state-changing call does, as a verb phrase in the user's words:
         ``cancel order ORD-3 with the reason found_cheaper``, ``place an order for ...``."""
         verb = self.verb(call.tool)
-        subject, about, details = "", "", []
+        subject, about, details, new_value = "", "", [], ""
         parts = self.parts(call)
         for name, binding in call.args.items():
             if name in parts:
@@ -407,6 +409,8 @@ class _Describer:
             entity = entity_of(name, None, self.spec.state_schema)
             if not subject and (entity or not isinstance(binding, FactRef)):
                 subject, about = self.binding(binding), singular(entity) if entity else ""
+            elif words(name).split()[-1] == verb.split()[-1] and not new_value:
+                new_value = self.binding(binding)  # change the address ... to <the address>
             else:
                 details.append(text)
         inner = verb.split()[1:-1]
@@ -430,6 +434,8 @@ class _Describer:
                 verb = f"{verb} for {subject}"
         if parts:  # address1, city, zip...: the parts of one value, said as one
             verb += " to " + self.said_as_one(call, parts)
+        elif new_value:  # the value the named field gets
+            verb += " to " + new_value
         if subject:  # the record is named once: "the Laptop", not "... among the items of it"
             details = [d.replace(f" in {subject}", "") for d in details]
         if details:
