@@ -126,11 +126,13 @@ def test_related_identifiers_from_maps_and_catalogues() -> None:
 
 def _travel_spec() -> EnvironmentSpec:
     """A rules-only design of travel docs without result schemas: orders kept per kind."""
+
     def coll(name: str, key: str, *attrs: str, refs: dict[str, str] | None = None) -> Any:
         refs = refs or {}
-        return CollectionSchema(name=name, primary_key=key, attributes=[
-            Attribute(name=key, type="id"),
-            *(Attribute(name=a, type="string", references=refs.get(a)) for a in attrs)])  # fmt: skip
+        others = [Attribute(name=a, type="string", references=refs.get(a)) for a in attrs]
+        return CollectionSchema(
+            name=name, primary_key=key, attributes=[Attribute(name=key, type="id"), *others]
+        )
 
     refs = {"user_id": "users", "order_id": "orders"}
     state = StateSchema(collections=[
@@ -145,9 +147,14 @@ def _travel_spec() -> EnvironmentSpec:
                         parameters={"type": "object", "properties": props,
                                     "required": list(params[:1])})  # fmt: skip
 
-    tools = [tool("get_hotel_info", "hotel_id"), tool("search_hotel_order", "user_id", "date"),
-             tool("get_hotel_order_detail", "order_id"), tool("search_flight_order", "user_id"),
-             tool("get_flight_order_detail", "order_id"), tool("find_user_id_by_email", "email")]
+    tools = [
+        tool("get_hotel_info", "hotel_id"),
+        tool("search_hotel_order", "user_id", "date"),
+        tool("get_hotel_order_detail", "order_id"),
+        tool("search_flight_order", "user_id"),
+        tool("get_flight_order_detail", "order_id"),
+        tool("find_user_id_by_email", "email"),
+    ]
     return EnvironmentSpec(name="travel", tools=tools, state_schema=state)
 
 
@@ -213,3 +220,12 @@ def test_a_first_question_has_no_also_and_asides_vary(bookstore_env: Any) -> Non
         assert len(asides) == 2 and len({a.split(" ")[0] for a in asides}) == 2, text
     assert label("payment_method_id") == "payment method" and label("new_item_ids") == "new item"
     assert label("id") == "id"
+
+
+def test_a_new_value_keeps_to_the_category_the_data_shows() -> None:
+    from autoforge.tasks.related import observed_category
+
+    state = {"users": {str(i): {"address": {"country": "USA", "city": f"Town {i}"}}
+                       for i in range(6)}}  # fmt: skip
+    assert set(observed_category(state, "country")) == {"USA"}
+    assert observed_category(state, "city") == []  # six towns: no category

@@ -77,6 +77,7 @@ class _Builder:
     n_reason: int = 0
     know: Knowledge | None = None
     found: dict[str, str] = field(default_factory=dict)  # user collection -> its finder node
+    own_ids: bool = False  # the call being built took an id from its own record (related)
 
     # -- providers -------------------------------------------------------------------------
 
@@ -334,7 +335,10 @@ class _Builder:
                     return self.fact(
                         name, "attribute", schema, collection=coll.name, attribute=name
                     )
-        return self.fact(name, "value", schema)
+        # ids paired with an element of this call's own record (the replacement of the item
+        # taken from the order) are this call's own, not shared with another call's
+        fresh = self.own_ids and is_identifier_name(singular(name))
+        return self.fact(name, "value", schema, fresh=fresh)
 
     def related(
         self, index: int, tool: ToolSpec, name: str, schema: dict[str, Any],
@@ -551,11 +555,13 @@ class _Builder:
         args: dict[str, Binding] = {}
         if tool_access(tool) == "write" and self.rng.random() < self.reasoning_rate:
             args.update(self.flat_profile(index, tool))  # address1, city, zip: "my address"
+        self.own_ids = False
         for name in tool.required:
             if name not in args:
                 schema = props.get(name, {})
-                args[name] = self.related(index, tool, name, schema, args) or self.bind(
-                    index, tool, name, schema)  # fmt: skip
+                related = self.related(index, tool, name, schema, args)
+                self.own_ids = self.own_ids or related is not None
+                args[name] = related or self.bind(index, tool, name, schema)
         optional = [n for n in tool.param_names if n not in tool.required]
         if not tool.required and optional and self.rng.random() < 0.8:
             ranked = sorted(optional, key=lambda n: not props[n].get("enum"))

@@ -38,7 +38,7 @@ from autoforge.tasks.model import GoldCall
 from autoforge.tasks.outputs import render, required_outputs
 from autoforge.tasks.population import StateGenerator, copy_json, value_for
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
-from autoforge.tasks.related import map_keys, paired_values, replacements
+from autoforge.tasks.related import map_keys, observed_category, paired_values, replacements
 from autoforge.tasks.repair import repair_state
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.schema import (
@@ -340,6 +340,9 @@ class FactChooser:
             others = [v for v in enum if v != current and repr(v) not in banned]
             return self.rng.choice(others or enum)
         known = self._known_identifier(fact, tool, partial)
+        if known is _MISSING and schema.get("type", "string") == "string":
+            seen = observed_category(self.plain(), fact.name)  # a country the data always has
+            known = self.rng.choice(seen) if seen else _MISSING
         return value_for(fact.name, schema, self.rng) if known is _MISSING else known
 
     def _known_identifier(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from autoforge.tasks.domain import categorical
 from autoforge.tasks.schema import singular
 
 
@@ -76,3 +77,29 @@ def replacements(
                     if type(v) is kind and fresh and repr([v]) not in banned:
                         found.setdefault(repr(v), v)
     return found
+
+
+def observed_category(state: Mapping[str, Any], name: str, limit: int = 50) -> list[Any]:
+    """The values a nested field called ``name`` takes in the state's records when they look
+    like a category (an address ``country`` that is always "USA"), with repeats; else ``[]``.
+    A new value the user states is then one the data would hold, not a random country code."""
+    seen: list[Any] = []
+    for records in state.values():
+        if not isinstance(records, Mapping):
+            continue
+        for record in list(records.values())[:limit]:
+            if isinstance(record, Mapping):
+                seen.extend(v for v in _nested_values(record, name) if isinstance(v, str))
+    return seen if seen and categorical(seen) else []
+
+
+def _nested_values(value: Any, name: str) -> Iterator[Any]:
+    """Values under ``name`` inside the objects nested in a record (not its own attributes,
+    which the domains of :mod:`autoforge.tasks.domain` already cover)."""
+    for item in value.values() if isinstance(value, Mapping) else value:
+        if isinstance(item, Mapping):
+            if name in item:
+                yield item[name]
+            yield from _nested_values(item, name)
+        elif isinstance(item, list):
+            yield from _nested_values(item, name)
