@@ -368,7 +368,7 @@ class _Describer:
             if owner and listed.startswith("the ") and " among " not in listed:
                 where = "on my account" if owner == "my account" else f"in {owner}"
                 return f"how many {noun}s there are {where}"  # not "in the order ids of ..."
-            if items.startswith(f"the {noun}s on "):
+            if items.startswith((f"the {noun}s on ", f"the {noun}s with ")):
                 return f"how many {noun}s there are {items.removeprefix(f'the {noun}s ')}"
             return f"how many {noun}s there are in {items}"
         if spec.op in ("sum", "average"):
