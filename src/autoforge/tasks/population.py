@@ -145,6 +145,10 @@ _TYPE_SCHEMA = {
 }  # fmt: skip
 
 
+#: Most records a catalogue kept from the data may have (it is copied into every state).
+_CATALOGUE_LIMIT = 200
+
+
 class StateGenerator:
     """Generates whole states for an environment; one instance per environment, reused."""
 
@@ -191,6 +195,8 @@ class StateGenerator:
         for coll in self.schema.collections:
             records = self.examples.get(coll.name)
             if coll.fixed is not None or not isinstance(records, dict) or not records:
+                continue
+            if len(records) > _CATALOGUE_LIMIT:  # copied into every state: keep states small
                 continue
             keys = [json.dumps(str(k)) for k in records]
             if any(any(k in text for k in keys) for c, text in texts.items() if c != coll.name):
