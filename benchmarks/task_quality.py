@@ -154,8 +154,8 @@ def has_selection(task: Any, write_tools: set[str]) -> bool:
     for node in bp.reasoning:
         op = node.spec.op
         positional = op == "lookup" and node.spec.field and isinstance(node.spec.field[0], int)
-        if op not in SELECT_OPS and not positional:
-            continue
+        if (op not in SELECT_OPS and not positional) or node.spec.take == "named":
+            continue  # a record named by description ("the water bottle") selects nothing
         if node.id in outputs or _feeds(bp, node.id, write_ids | outputs):
             return True
     return False
@@ -256,7 +256,9 @@ def generate_set(target: str, seed: int) -> tuple[str, Any, list[Any], float]:
     env = Environment.load(Path(env_dir))
     cpu = time.process_time()
     tasks, _ = generate_tasks(env, n, difficulty, seed=seed)
-    return f"{Path(env_dir).name}:{difficulty}", env, tasks, time.process_time() - cpu
+    path = Path(env_dir)
+    name = path.parent.name if path.name == "env" else path.name  # RUN_DIR/env: the run's name
+    return f"{name}:{difficulty}", env, tasks, time.process_time() - cpu
 
 
 # -- benchmark task files -------------------------------------------------------------------

@@ -77,6 +77,7 @@ class _Builder:
     n_reason: int = 0
     know: Knowledge | None = None
     found: dict[str, str] = field(default_factory=dict)  # user collection -> its finder node
+    own_ids: bool = False  # the call being built took an id from its own record (related)
 
     # -- providers -------------------------------------------------------------------------
 
@@ -170,13 +171,39 @@ class _Builder:
         required parameters match one object's fields."""
         fields: dict[str, Any] = {p: {} for p in tool.required}
         found = self.from_profile(index, tool, {"properties": fields}, least=3)
+        owner = self.know.user if self.know is not None else None
         if not isinstance(found, OutputRef):
-            return {}
-        user = self.know.user if self.know is not None else None
-        paths = self.reader_paths(self.spec.tool(self.node_tool(found.node)), user or "")
+            found, owner = self.from_owned_record(index, tool, set(fields))
+            if not isinstance(found, OutputRef):
+                return {}
+        paths = self.reader_paths(self.spec.tool(self.node_tool(found.node)), owner or "")
         top = str(found.path[0])
         return {p: OutputRef(node=found.node, path=[top, p]) for p in tool.required
                 if f"{top}.{p}" in paths}  # fmt: skip
+
+    def from_owned_record(
+        self, index: int, tool: ToolSpec, fields: set[str]
+    ) -> tuple[OutputRef | None, str | None]:
+        """Flat arguments that change the user's own record (``modify_user_address``) taken
+        from an object of one of the user's other records with the same fields: "change my
+        address to the address of my most recent order"; with the record's collection.
+        ``(None, None)`` when there is none."""
+        know = self.know
+        user = self.spec.state_schema.collection(know.user) if know and know.user else None
+        if know is None or user is None or user.primary_key not in tool.required:
+            return None, None
+        for (coll, attr), names in sorted(know.nested.items()):
+            if coll == know.user or len(fields & set(names)) < 3:
+                continue
+            target = self.spec.state_schema.collection(coll)
+            reader = next((r for r in self.spec.tools if tool_access(r) == "read"
+                           and target is not None and r.required == [target.primary_key]),
+                          None)  # fmt: skip
+            chosen = self.owned(coll, index) if reader is not None else None
+            if reader is None or chosen is None:
+                continue
+            return OutputRef(node=self.reader_call(index, reader, chosen), path=[attr]), coll
+        return None, None
 
     def node_tool(self, node_id: str) -> str:
         """The tool of call node ``node_id``."""
@@ -308,7 +335,72 @@ class _Builder:
                     return self.fact(
                         name, "attribute", schema, collection=coll.name, attribute=name
                     )
-        return self.fact(name, "value", schema)
+        # ids paired with an element of this call's own record (the replacement of the item
+        # taken from the order) are this call's own, not shared with another call's
+        fresh = self.own_ids and is_identifier_name(singular(name))
+        return self.fact(name, "value", schema, fresh=fresh)
+
+    def related(
+        self, index: int, tool: ToolSpec, name: str, schema: dict[str, Any],
+        args: dict[str, Binding],
+    ) -> Binding | None:  # fmt: skip
+        """An identifier a write takes together with the key of a record R that lists such
+        identifiers (``item_ids`` with the ``order_id`` whose ``items`` hold ``item_id``):
+        the element of R's list described by what a person calls it (``the item whose name
+        is Water Bottle among the items of order #W1``), not quoted. The relation is read
+        from the data (:attr:`Knowledge.elements`); None when there is none."""
+        state = self.spec.state_schema
+        many = schema.get("type") == "array"
+        base = singular(name) if many else name
+        if (tool_access(tool) != "write" or self.know is None or not is_identifier_name(base)
+                or entity_of(base, None, state) is not None):  # fmt: skip
+            return None
+        for arg, bound in args.items():
+            coll = state.collection(entity_of(arg, None, state) or "")
+            for (owner, attr), fields in self.know.elements.items() if coll else ():
+                if coll is None or owner != coll.name or base not in fields:
+                    continue
+                by = _describing(fields, base)
+                reader = self.record_reader(coll.primary_key, attr)
+                if by is None or reader is None:
+                    continue
+                node_id = self.reader_call(index, reader, bound)
+                noun = singular(attr)
+                value = self.fact(f"{noun}_{by}", "predicate", {"type": "string"}, fresh=True)
+                spec = ReasoningSpec(op="filter", field=[by], cmp="eq", take="named")
+                items = OutputRef(node=node_id, path=[attr])
+                node = self.reason(spec, {"items": items, "value": value}, noun)
+                ref = ReasoningRef(node=node, path=[base])
+                return ListBinding(items=[ref]) if many else ref
+        return None
+
+    def reader_call(self, index: int, reader: ToolSpec, key: Binding) -> str:
+        """The id of a call of ``reader`` on ``key``: the one already in the blueprint (the
+        key read from that very call's result included), else a new one before the step."""
+        for node in self.nodes:
+            if not isinstance(node, CallNode) or node.tool != reader.name:
+                continue
+            same = node.args.get(reader.required[0]) == key
+            if same or (isinstance(key, OutputRef) and key.node == node.id):
+                return node.id
+        node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+        self.nodes.append(CallNode(id=node_id, tool=reader.name, args={reader.required[0]: key},
+                                   walk=self.walk.steps[index].origin))  # fmt: skip
+        return node_id
+
+    def record_reader(self, key: str, attr: str) -> ToolSpec | None:
+        """A read tool keyed by ``key`` alone whose result holds the list ``attr``."""
+        for reader in self.spec.tools:
+            if tool_access(reader) != "read" or len(reader.required) != 1:
+                continue
+            if entity_of(reader.required[0], None, self.spec.state_schema) != entity_of(
+                key, None, self.spec.state_schema
+            ):
+                continue
+            paths = {x.path for x in output_leaves(reader, self.spec.state_schema)}
+            if any(p == f"{attr}[]" or p.startswith(f"{attr}[].") for p in paths):
+                return reader
+        return None
 
     # -- reasoning -------------------------------------------------------------------------
 
@@ -353,6 +445,11 @@ class _Builder:
         entity = entity_of(segs[-1] if rest else (prefix[-1] if prefix else ""), None,
                            self.spec.state_schema)  # fmt: skip
         noun = singular(entity) if entity else singular(prefix[-1]) if prefix else "item"
+        holder = next((x.record_of for x in self.element_leaves(tool, list_path)
+                       if rest and x.name == rest[-1] and x.record_of), None)  # fmt: skip
+        coll = self.spec.state_schema.collection(holder) if holder else None
+        if coll is not None and rest and coll.primary_key != rest[-1]:
+            noun = singular(coll.name)  # a reference read off a record: "the hotel whose ..."
         if not rest:
             spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
             return ReasoningRef(node=self.reason(spec, {"value": items}, noun))
@@ -458,9 +555,13 @@ class _Builder:
         args: dict[str, Binding] = {}
         if tool_access(tool) == "write" and self.rng.random() < self.reasoning_rate:
             args.update(self.flat_profile(index, tool))  # address1, city, zip: "my address"
+        self.own_ids = False
         for name in tool.required:
             if name not in args:
-                args[name] = self.bind(index, tool, name, props.get(name, {}))
+                schema = props.get(name, {})
+                related = self.related(index, tool, name, schema, args)
+                self.own_ids = self.own_ids or related is not None
+                args[name] = related or self.bind(index, tool, name, schema)
         optional = [n for n in tool.param_names if n not in tool.required]
         if not tool.required and optional and self.rng.random() < 0.8:
             ranked = sorted(optional, key=lambda n: not props[n].get("enum"))
@@ -539,6 +640,12 @@ class _Builder:
             nodes=list(self.nodes), facts=list(self.facts.values()), outputs=self.outputs,
             walks=walks,
         )  # fmt: skip
+
+
+def _describing(fields: tuple[str, ...], base: str) -> str | None:
+    """The field a person describes an element by (its name or title); None when the
+    elements have none (a payment line is not described by its amount)."""
+    return next((f for f in _NAME_FIELDS if f in fields and f != base), None)
 
 
 def _remap(binding: Binding, rename: dict[str, str]) -> Binding:

@@ -38,6 +38,7 @@ from autoforge.tasks.model import GoldCall
 from autoforge.tasks.outputs import render, required_outputs
 from autoforge.tasks.population import StateGenerator, copy_json, value_for
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
+from autoforge.tasks.related import map_keys, observed_category, paired_values, replacements
 from autoforge.tasks.repair import repair_state
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.schema import (
@@ -213,7 +214,9 @@ class FactChooser:
         for attr, target in self._refs_out.get(collection, ()):
             keys = self.context.get(target)
             if keys:
-                score += 1 if record.get(attr) in keys else -1
+                value = record.get(attr)
+                held = value if isinstance(value, list) else [value]
+                score += 1 if any(isinstance(v, str) and v in keys for v in held) else -1
         state = self.plain()
         for other, attr in self._refs_in.get(collection, ()):
             for k in self.context.get(other, ()):
@@ -337,6 +340,9 @@ class FactChooser:
             others = [v for v in enum if v != current and repr(v) not in banned]
             return self.rng.choice(others or enum)
         known = self._known_identifier(fact, tool, partial)
+        if known is _MISSING and schema.get("type", "string") == "string":
+            seen = observed_category(self.plain(), fact.name)  # a country the data always has
+            known = self.rng.choice(seen) if seen else _MISSING
         return value_for(fact.name, schema, self.rng) if known is _MISSING else known
 
     def _known_identifier(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
@@ -360,13 +366,34 @@ class FactChooser:
         own = dict(self._entities_in(tool, partial))
         for scope in (own, self.context):
             found: dict[str, Any] = {}
+            held: dict[str, Any] = {}
             for record in self._records(scope):
                 for value in _values_under(record, name):
                     if type(value) is kind and repr([value] if many else value) not in banned:
                         found.setdefault(repr(value), value)
+                for value in map_keys(record, name):
+                    if type(value) is kind and repr([value] if many else value) not in banned:
+                        held.setdefault(repr(value), value)
+            found = held or found  # the record's own holdings before ids in its history
             if found:
                 value = self.rng.choice([found[k] for k in sorted(found)])
                 return [value] if many else value
+        sibling = self._sibling(fact.name, partial, own, kind, banned)
+        if sibling is not _MISSING:
+            return [sibling] if many else sibling
+        return _MISSING
+
+    def _sibling(
+        self, name: str, partial: dict[str, Any], own: Mapping[str, set[str]], kind: type,
+        banned: set[str],
+    ) -> Any:  # fmt: skip
+        """A replacement for an identifier the call also names (``new_item_ids`` beside
+        ``item_ids``): see :func:`related.replacements`. ``_MISSING`` when there is none."""
+        skip = set(own) | {t for c in own for _, t in self._refs_out.get(c, ())}
+        for field_name, olds in paired_values(name, partial):
+            found = replacements(self.plain(), skip, field_name, olds, kind, banned)
+            if found:
+                return self.rng.choice([found[k] for k in sorted(found)])
         return _MISSING
 
     def _entities_in(self, tool: str, partial: dict[str, Any]) -> Iterator[tuple[str, set[str]]]:
@@ -424,7 +451,7 @@ class FactChooser:
                 raise ReasoningError(f"expected a list of records, got {type(items).__name__}")
             values = [get_path(item, node.spec.field) for item in items]
             counts = {repr(v): values.count(v) for v in values}
-            if node.spec.take == "only":
+            if node.spec.take in ("only", "named"):
                 options = [v for v in values if counts[repr(v)] == 1]
             else:
                 options = [v for v in values if counts[repr(v)] < len(values)]

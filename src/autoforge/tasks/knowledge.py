@@ -73,6 +73,9 @@ class Knowledge:
     #: fields every sampled record has inside an object attribute (``address`` -> ``city``,
     #: ``zip``...), read from the data where the docs give the object no schema
     nested: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    #: scalar fields every sampled element of a list attribute has (an order's ``items``
+    #: with ``item_id, name, price``), read from the data: the records a value is drawn from
+    elements: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
 
     def internal_key(self, collection: str) -> bool:
         """Whether the primary key of ``collection`` is internal (found by a finder)."""
@@ -182,11 +185,36 @@ def _nested_fields(
     return out
 
 
+def _element_fields(
+    spec: EnvironmentSpec, examples: Mapping[str, Any]
+) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Per list attribute whose sampled values are lists of objects, the scalar fields all
+    their elements share (an order's ``items``: ``item_id, name, price, product_id``)."""
+    out: dict[tuple[str, str], tuple[str, ...]] = {}
+    for coll in spec.state_schema.collections:
+        records = examples.get(coll.name) if isinstance(examples, Mapping) else None
+        sample = list(records.values())[:20] if isinstance(records, Mapping) else []
+        for attr in coll.attributes:
+            if attr.type not in ("array", "object"):
+                continue
+            elems = [e for r in sample if isinstance(r, Mapping)
+                     and isinstance(r.get(attr.name), list) for e in r[attr.name]]  # fmt: skip
+            if not elems or not all(isinstance(e, Mapping) for e in elems):
+                continue
+            keys = [{k for k, x in e.items() if isinstance(x, str | int | float)}
+                    for e in elems]  # fmt: skip
+            shared = set.intersection(*keys)
+            if shared:
+                out[(coll.name, attr.name)] = tuple(sorted(shared))
+    return out
+
+
 def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) -> Knowledge:
     """The user's knowledge of ``spec``'s state (see the module docstring for the rules)."""
     names = _attribute_names(spec, examples or {})
     out = Knowledge(user=user_collection(spec.state_schema))
     out.nested = _nested_fields(spec, examples or {})
+    out.elements = _element_fields(spec, examples or {})
     for tool in spec.tools:
         found = _finder(tool, spec, names)
         if found is not None:

@@ -12,6 +12,7 @@ to the environment's example state.
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 import random
 import re
@@ -144,6 +145,10 @@ _TYPE_SCHEMA = {
 }  # fmt: skip
 
 
+#: Most records a catalogue kept from the data may have (it is copied into every state).
+_CATALOGUE_LIMIT = 200
+
+
 class StateGenerator:
     """Generates whole states for an environment; one instance per environment, reused."""
 
@@ -168,6 +173,35 @@ class StateGenerator:
             for a in c.attributes
             if a.type in ("object", "array")
         }
+        self.kept = self._catalogues()
+
+    def _catalogues(self) -> set[str]:
+        """Collections whose example records are kept as they are, keys included: those whose
+        keys the examples' nested values mention where those values are copied from the
+        examples (an order's ``items`` naming products and their variants). Generated records
+        under new keys left such copied values pointing at nothing, so no exchange or return
+        of an item could succeed."""
+        copied = [(c.name, a.name) for c in self.schema.collections for a in c.attributes
+                  if a.type in ("object", "array") and self.nested.get((c.name, a.name)) is None
+                  and c.fixed is None and not a.references]  # fmt: skip
+        texts: dict[str, str] = {}
+        for holder, attr in copied:
+            records = self.examples.get(holder)
+            if isinstance(records, dict):
+                texts[holder] = texts.get(holder, "") + json.dumps(
+                    [r.get(attr) for r in list(records.values())[:200] if isinstance(r, dict)]
+                )
+        kept: set[str] = set()
+        for coll in self.schema.collections:
+            records = self.examples.get(coll.name)
+            if coll.fixed is not None or not isinstance(records, dict) or not records:
+                continue
+            if len(records) > _CATALOGUE_LIMIT:  # copied into every state: keep states small
+                continue
+            keys = [json.dumps(str(k)) for k in records]
+            if any(any(k in text for k in keys) for c, text in texts.items() if c != coll.name):
+                kept.add(coll.name)
+        return kept
 
     def _collection_order(self) -> list[CollectionSchema]:
         graph = nx.DiGraph()
@@ -208,6 +242,9 @@ class StateGenerator:
         for coll in self.order:
             if coll.fixed is not None:  # documented constants: as the docs state them
                 state[coll.name] = copy_json(coll.fixed)
+                continue
+            if coll.name in self.kept:  # a catalogue the copied nested values point into
+                state[coll.name] = copy_json(self.examples[coll.name])
                 continue
             state[coll.name] = self._records(coll, sizes[coll.name], state, rng)
         for coll in self.schema.collections:

@@ -53,6 +53,13 @@ _ASK_PHRASES = (
     "Can you tell me {a}?", "I'd also like to know {a}.", "Could you check {a} for me?",
     "And please let me know {a}.",
 )  # fmt: skip
+#: Questions that open a request (nothing asked before them: no "also", no "and").
+_FIRST_ASK_PHRASES = ("Can you tell me {a}?", "Could you check {a} for me?")
+#: A detail the user adds that no sentence used (a reference a lookup needs).
+_ASIDE_PHRASES = (
+    "For reference, my {n} is {v}.", "My {n} is {v}, in case you need it.",
+    "If it helps, the {n} is {v}.", "The {n} is {v}.",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -161,6 +168,34 @@ def words(name: str) -> str:
     return name.replace("_", " ").replace("-", " ").strip()
 
 
+def label(name: str) -> str:
+    """An argument's name as a person says it before a value: without a trailing ``id``
+    (``payment_method_id`` -> ``payment method``, ``new_item_ids`` -> ``new item``); a bare
+    ``id`` stays."""
+    said = words(name).split()
+    if len(said) > 1 and said[-1].lower() in ("id", "ids"):
+        said = said[:-1]
+    return " ".join(said)
+
+
+#: Field names whose value names the thing itself: "the Laptop", not "the item with name ...".
+_NAME_WORDS = frozenset({"name", "title", "label", "full name"})
+
+
+def _listed_noun(tool: str) -> str:
+    """What a listing tool lists, from its name without the verb: ``search_hotel_order`` ->
+    ``hotel order``, ``search_books`` -> ``book``."""
+    said = [w for w in words(tool).split()[1:] if w not in ("all", "by", "my")]
+    if not said:
+        return "result"
+    return " ".join([*said[-2:-1], singular(said[-1])])
+
+
+def _enumerate(parts: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 class _Describer:
     """Noun phrases for bindings and calls of one blueprint, from the user's point of view."""
 
@@ -187,7 +222,9 @@ class _Describer:
     def labelled(self, name: str, binding: Binding) -> str:
         """``the reason found_cheaper``: a field's words and its binding (no ``key: value``)."""
         value = self.binding(binding, labelled=True)
-        return f"{words(name)} {value}" if isinstance(binding, FactRef) else value
+        node = self.bp.node(binding.node) if isinstance(binding, ReasoningRef) else None
+        branch = isinstance(node, ReasonNode) and node.spec.op == "branch"
+        return f"{label(name)} {value}" if isinstance(binding, FactRef) or branch else value
 
     def named(self, call: CallNode, entity: str | None) -> str:
         """A record found by a finder, named by what the user holds: ``the book "Orbitfall"``."""
@@ -265,10 +302,16 @@ class _Describer:
             assert isinstance(call, CallNode)
             if binding.path:
                 return f"the {field_words(binding.path)} of {self.subject(call)}"
-            noun = singular(call.tool.split("_")[-1]) if "_" in call.tool else "result"
+            noun = _listed_noun(call.tool)
             if not call.args:
                 return f"all the {noun}s you have"
-            criteria = " and ".join(self.labelled(k, b) for k, b in call.args.items())
+            said = [self.labelled(k, b) for k, b in call.args.items()]
+            own = {"my account", *(f"{label(k)} my account" for k in call.args)}
+            mine = [c for c in said if c in own]
+            criteria = _enumerate([c for c in said if c not in mine]) if len(mine) < len(
+                said) else ""  # fmt: skip
+            if mine:  # the user's own records: "the orders on my account (with ...)"
+                return f"the {noun}s on my account" + (f" with {criteria}" if criteria else "")
             return f"the {noun}s with {criteria}"
         return self.binding(binding)
 
@@ -295,6 +338,11 @@ class _Describer:
         if spec.op in ("argmax", "argmin"):
             best = "highest" if spec.op == "argmax" else "lowest"
             return f"the {noun} with the {best} {field} among {self.items(inputs['items'])}"
+        if spec.op == "filter" and spec.take == "named":
+            value = self.binding(inputs["value"])
+            owner = self.items(inputs["items"]).rsplit(" of ", 1)[-1]
+            said = f"the {value}" if field in _NAME_WORDS else f"the {noun} with {field} {value}"
+            return f"{said} in {owner}"
         if spec.op == "filter":
             value = self.binding(inputs["value"])
             cmp = CMP_WORDS[spec.cmp or "eq"]
@@ -315,7 +363,14 @@ class _Describer:
         if spec.op == "lookup":
             return f"the {field} of {self.binding(inputs['value'])}"
         if spec.op == "count":
-            return f"how many {noun}s there are in {self.items(inputs['items'])}"
+            items = self.items(inputs["items"])
+            listed, _, owner = items.partition(" of ")
+            if owner and listed.startswith("the ") and " among " not in listed:
+                where = "on my account" if owner == "my account" else f"in {owner}"
+                return f"how many {noun}s there are {where}"  # not "in the order ids of ..."
+            if items.startswith((f"the {noun}s on ", f"the {noun}s with ")):
+                return f"how many {noun}s there are {items.removeprefix(f'the {noun}s ')}"
+            return f"how many {noun}s there are in {items}"
         if spec.op in ("sum", "average"):
             kind = "total" if spec.op == "sum" else "average"
             return f"the {kind} {field} of {self.items(inputs['items'])}"
@@ -343,7 +398,7 @@ class _Describer:
         """What a state-changing call does, as a verb phrase in the user's words:
         ``cancel order ORD-3 with the reason found_cheaper``, ``place an order for ...``."""
         verb = self.verb(call.tool)
-        subject, about, details = "", "", []
+        subject, about, details, new_value = "", "", [], ""
         parts = self.parts(call)
         for name, binding in call.args.items():
             if name in parts:
@@ -354,6 +409,8 @@ class _Describer:
             entity = entity_of(name, None, self.spec.state_schema)
             if not subject and (entity or not isinstance(binding, FactRef)):
                 subject, about = self.binding(binding), singular(entity) if entity else ""
+            elif words(name).split()[-1] == verb.split()[-1] and not new_value:
+                new_value = self.binding(binding)  # change the address ... to <the address>
             else:
                 details.append(text)
         inner = verb.split()[1:-1]
@@ -377,8 +434,12 @@ class _Describer:
                 verb = f"{verb} for {subject}"
         if parts:  # address1, city, zip...: the parts of one value, said as one
             verb += " to " + self.said_as_one(call, parts)
+        elif new_value:  # the value the named field gets
+            verb += " to " + new_value
+        if subject:  # the record is named once: "the Laptop", not "... among the items of it"
+            details = [d.replace(f" in {subject}", "") for d in details]
         if details:
-            verb += ", with " + " and ".join(details)
+            verb += ", with " + _enumerate(details)
         return verb
 
     def said_as_one(self, call: CallNode, parts: list[str]) -> str:
@@ -456,15 +517,18 @@ class TemplateWriter:
         intent = "You want the agent to " + "; then ".join(steps) + "."
         intent = intent.replace(" my ", " your ").replace(" me ", " you ")
         lines = [rng.choice(_GOAL_PHRASES).format(g=g) for g in goals]
-        lines += [rng.choice(_ASK_PHRASES).format(a=a) for a in asks]
+        lines += [rng.choice(_ASK_PHRASES if lines else _FIRST_ASK_PHRASES).format(a=a)
+                  for a in asks]  # fmt: skip
         known = [spoken(v) for v in request.facts.values()]
         opener = rng.choice(_OPENERS)
         question = " ".join(filter(None, [opener, describe.identity(), *lines]))
         leftover = [k for k, v in request.facts.items() if k in missing_facts(
             UserScenario(intent=intent, question=question), {k: v})]  # fmt: skip
         if leftover:
+            asides = rng.sample(_ASIDE_PHRASES, len(_ASIDE_PHRASES))  # a new phrase for each
             question += " " + " ".join(
-                f"The {words(n)} is {fact_text(request.facts[n])}." for n in leftover
+                asides[i % len(asides)].format(n=words(n), v=fact_text(request.facts[n]))
+                for i, n in enumerate(leftover)
             )
         unknown = _unknown(bp, describe)
         persona = random.Random(request.seed).choice(PERSONAS)

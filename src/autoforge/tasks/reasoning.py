@@ -55,13 +55,15 @@ class ReasoningSpec(BaseModel):
 
     ``field`` is a path inside each list element (argmax, filter, sum, ...) or inside the value
     (lookup). ``take`` says whether a filter returns all matches or the single match (``only``:
-    "the order that is pending"), which then must be exactly one.
+    "the order that is pending"), which then must be exactly one; ``named`` is a single match
+    the user names by description ("the water bottle in my order"), which may be the list's
+    only element (a description, not a condition that narrows a choice).
     """
 
     op: ReasoningOp
     field: list[PathSeg] = Field(default_factory=list)
     cmp: CmpOp | None = None
-    take: Literal["all", "only"] = "all"
+    take: Literal["all", "only", "named"] = "all"
 
 
 def get_path(value: Any, path: Sequence[PathSeg]) -> Any:
@@ -128,7 +130,7 @@ def _extreme(spec: ReasoningSpec, items: list[Any]) -> Any:
 def _filter(spec: ReasoningSpec, items: list[Any], value: Any) -> Any:
     cmp = spec.cmp or "eq"
     kept = [item for item in items if compare(get_path(item, spec.field), cmp, value)]
-    if spec.take == "only":
+    if spec.take in ("only", "named"):
         if len(kept) != 1:
             raise ReasoningError(f"filter expected exactly one match, found {len(kept)}")
         return kept[0]
@@ -184,8 +186,9 @@ def degeneracy(spec: ReasoningSpec, inputs: dict[str, Any], result: Any) -> str 
         if keys.count(best) > 1:
             return f"{op} is not unique"
     elif op == "filter":
-        kept = 1 if spec.take == "only" else len(result)
-        if len(_as_list(items)) < 2 or kept in (0, len(_as_list(items))):
+        kept = 1 if spec.take in ("only", "named") else len(result)
+        named = spec.take == "named" and len(_as_list(items)) == 1
+        if not named and (len(_as_list(items)) < 2 or kept in (0, len(_as_list(items)))):
             return "filter keeps nothing or everything"
     elif op in ("count", "sum", "average") and len(_as_list(items)) < 2:
         return f"{op} over fewer than two elements"
@@ -216,7 +219,7 @@ def describe(spec: ReasoningSpec, noun: str = "item") -> str:
         return f"the {noun} with the lowest {field}"
     if spec.op == "filter":
         cmp = CMP_WORDS[spec.cmp or "eq"]
-        lead = f"the {noun}" if spec.take == "only" else f"the {noun}s"
+        lead = f"the {noun}" if spec.take in ("only", "named") else f"the {noun}s"
         return f"{lead} whose {field} {cmp} {{value}}"
     if spec.op == "count":
         return f"how many {noun}s there are"

@@ -236,13 +236,63 @@ def param_leaves(tool: ToolSpec, state: StateSchema) -> list[Leaf]:
 
 
 def assumed_returns(tool: ToolSpec, state: StateSchema) -> dict[str, Any] | None:
-    """For an undocumented result: a read tool keyed by C's primary key returns a record of C."""
-    for param in tool.required:
-        entity = entity_of(param, None, state)
-        coll = state.collection(entity) if entity else None
-        if coll is not None:
-            return collection_json_schema(coll)
+    """For an undocumented result, what the designed state says a read tool returns.
+
+    A tool keyed by C's primary key returns a record of C (``get_order(order_id)``), unless C
+    is a bare key collection (no attribute but its key) and the tool's name names another
+    collection that holds that key (``get_hotel_order_detail(order_id)`` reads ``hotels``).
+    A read tool whose name names a collection C and whose parameters are all attributes of C
+    searches C: a list of C's records for a listing verb, a plural noun or no parameters
+    (``search_hotel_order(user_id, date)``), else one record (``get_holiday(date)``). A name
+    that holds C's key (``find_user_id_by_email``) returns the key, so nothing is assumed.
+    """
+    keyed = next((c for p in tool.required
+                  if (c := state.collection(entity_of(p, None, state) or "")) is not None),
+                 None)  # fmt: skip
+    if keyed is not None and len(keyed.attributes) > 1:
+        return collection_json_schema(keyed)
+    if tool_access(tool) == "read":
+        named = _searched_collection(tool, state)
+        if named is not None:
+            record = collection_json_schema(named)
+            return {"type": "array", "items": record} if _lists(tool, named) else record
+    return collection_json_schema(keyed) if keyed is not None else None
+
+
+def _name_tokens(tool: ToolSpec) -> list[str]:
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tool.name)
+    return [t for t in snake.lower().replace("-", "_").split("_") if t]
+
+
+def _searched_collection(tool: ToolSpec, state: StateSchema) -> CollectionSchema | None:
+    """The collection a read tool's name names (its first noun after the verb) when every
+    parameter is an attribute of it and the name does not hold its key; else None."""
+    words = _name_tokens(tool)
+    params = set(tool.param_names)
+    for word in words[1:] or words:
+        coll = next((c for c in state.collections
+                     if word in (c.name.lower(), singular(c.name.lower()))
+                     or singular(word) == singular(c.name.lower())), None)  # fmt: skip
+        if coll is None:
+            continue
+        names = {a.name for a in coll.attributes} | {coll.primary_key}
+        key_words = set(coll.primary_key.lower().split("_"))
+        holds_key = len(key_words) > 1 and key_words <= set(words)  # find_user_id_by_email
+        if holds_key or not params <= names:
+            return None
+        return coll
     return None
+
+
+_LIST_VERBS = frozenset({"list", "search", "query", "browse", "filter", "find", "all"})
+
+
+def _lists(tool: ToolSpec, coll: CollectionSchema) -> bool:
+    """Whether a search of ``coll`` returns a list: a listing verb, the collection's plural
+    in the name, or no parameters to narrow it to one record."""
+    words = _name_tokens(tool)
+    plural = coll.name.lower() if coll.name.lower() != singular(coll.name.lower()) else ""
+    return not tool.param_names or bool(_LIST_VERBS & set(words)) or plural in words
 
 
 def collection_json_schema(coll: CollectionSchema) -> dict[str, Any]:
