@@ -50,7 +50,6 @@ from rich.table import Table
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient, config_from_cli
 from autoforge.synth.classify import collection_of_key
-from autoforge.synth.functions import usage_of
 from autoforge.synth.infer import data_to_state, infer_schema, nested_field_names
 from autoforge.synth.mapping import _known_names
 from autoforge.synth.naming import is_entity_param
@@ -87,20 +86,39 @@ def _client(model: str, no_cache: bool = False) -> LLMClient:
     return LLMClient(config_from_cli(model=model, no_cache=no_cache))
 
 
-def _logical_calls(client: LLMClient) -> int:
-    """Model calls, not attempts: a validation re-ask extends the previous request's messages.
+class _CallLog:
+    """Wraps a client's transport to record each request sent to the endpoint: why it was made
+    (its purpose; ``re-ask`` when it extends an earlier request's messages with a validation
+    error), prompt and generated tokens, seconds, and why generation stopped."""
 
-    A real endpoint records no requests; its accounted calls (attempts included) are used.
-    """
-    if not client.requests:
-        return usage_of(client).calls
-    calls, prev, prev_purpose = 0, None, None
-    for req in client.requests:
-        msgs = list(req.messages)
-        if prev is None or msgs[: len(prev)] != prev or req.purpose != prev_purpose:
-            calls += 1
-        prev, prev_purpose = msgs, req.purpose
-    return calls
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.calls = inner, []  # type: list[dict[str, Any]]
+        self._sent: list[list[Any]] = []
+
+    def cache_label(self, endpoint: Any) -> str:
+        return str(self.inner.cache_label(endpoint))
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def complete(self, endpoint: Any, body: dict[str, Any], purpose: str) -> dict[str, Any]:
+        msgs = list(body.get("messages", []))
+        reask = any(len(m) < len(msgs) and msgs[: len(m)] == m for m in self._sent)
+        self._sent.append(msgs)
+        start = time.perf_counter()
+        raw: dict[str, Any] = await self.inner.complete(endpoint, body, purpose)
+        usage = raw.get("usage") or {}
+        choice = (raw.get("choices") or [{}])[0]
+        self.calls.append({
+            "purpose": purpose + (" (re-ask)" if reask else ""),
+            "prompt_chars": sum(len(str(m.get("content") or "")) for m in msgs),
+            "prompt_tokens": usage.get("prompt_tokens", 0),
+            "gen_tokens": usage.get("completion_tokens", 0),
+            "max_tokens": body.get("max_tokens"),
+            "finish": choice.get("finish_reason"),
+            "seconds": round(time.perf_counter() - start, 2),
+        })  # fmt: skip
+        return raw
 
 
 def _design(spec: dict[str, Any], model: str, no_cache: bool = False) -> dict[str, Any]:
@@ -109,14 +127,20 @@ def _design(spec: dict[str, Any], model: str, no_cache: bool = False) -> dict[st
     start, cpu = time.perf_counter(), time.process_time()
     provenance: dict[str, dict[str, str]] = {}
     settings: list[dict[str, Any]] = []
+    call_log: list[dict[str, Any]] = []
     if spec.get("data"):
         state, _ = data_to_state(json.loads(Path(spec["data"]).read_text()))
         schema, calls = infer_schema(state), 0
         data_fields = nested_field_names(state)
     else:
         client = _client(model, no_cache)
+        log = _CallLog(client.transport)
+        client.transport = log
         result = asyncio.run(design_state(client, docs.tools, docs.policy))
-        schema, calls, data_fields = result.state_schema, _logical_calls(client), set()
+        schema, data_fields, call_log = result.state_schema, set(), log.calls
+        if model == "none":  # the stand-in that never answers: no model was asked
+            call_log = []
+        calls = len(call_log)  # requests sent, validation re-asks included
         provenance = result.provenance
         settings = [x.model_dump(mode="json") for x in getattr(result, "settings", [])]
     wall, cpu_s = time.perf_counter() - start, time.process_time() - cpu
@@ -128,6 +152,7 @@ def _design(spec: dict[str, Any], model: str, no_cache: bool = False) -> dict[st
         "data_fields": sorted(data_fields),
         "provenance": provenance,
         "settings": settings,
+        "call_log": call_log,
     }
 
 
@@ -203,6 +228,10 @@ def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
         "settings": len(design.get("settings") or []),
         "has_return_schemas": bool(returned),
         "model_calls": design["calls"],
+        "requests": len(design.get("call_log") or []),
+        "prompt_tokens": sum(c["prompt_tokens"] for c in design.get("call_log") or []),
+        "gen_tokens": sum(c["gen_tokens"] for c in design.get("call_log") or []),
+        "call_log": design.get("call_log") or [],
         "wall_s": design["wall_s"],
         "cpu_s": design["cpu_s"],
     }
