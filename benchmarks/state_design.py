@@ -14,8 +14,14 @@ For each document set, the state schema is designed as ``autoforge synth env`` d
 * ``invented``: attributes whose name appears nowhere in the document (no returned property, no
   parameter) nor in the data, and that are no setting quoting a sentence the docs contain:
   what the model guessed;
+* ``guessed``: those of the invented attributes whose name the documents' text does not state
+  either (not as words of a description or the policy: ``membership_tier`` is stated by
+  "membership tier" in a description, ``inventory_id`` by nothing);
 * ``settings``: facts stated in the policy/descriptions kept in the ``settings`` singleton;
-* ``model_calls`` and ``seconds`` for the design.
+* ``model_calls`` (requests sent to the model, validation re-asks included), the prompt and
+  generated tokens, CPU and wall seconds of the design (the embedded llama.cpp server runs in
+  the worker process, so its CPU time is counted); ``call_log`` has one entry per request:
+  why (purpose, ``re-ask``), tokens, seconds, llama.cpp's prompt/generation split, finish.
 
 Baselines in the same run: ``--compare REF`` also designs with git REF's code (one worker
 process per code version, each designing every document; the working tree's runs second), and
@@ -54,6 +60,7 @@ from autoforge.synth.infer import data_to_state, infer_schema, nested_field_name
 from autoforge.synth.mapping import _known_names
 from autoforge.synth.naming import is_entity_param
 from autoforge.synth.state_design import design_state
+from autoforge.synth.state_design_model import docs_words, stated
 from autoforge.tooldocs import load_docs
 
 REPO = Path(__file__).resolve().parents[1]
@@ -117,8 +124,16 @@ class _CallLog:
             "max_tokens": body.get("max_tokens"),
             "finish": choice.get("finish_reason"),
             "seconds": round(time.perf_counter() - start, 2),
+            **_server_timings(raw),
         })  # fmt: skip
         return raw
+
+
+def _server_timings(raw: dict[str, Any]) -> dict[str, float]:
+    """llama.cpp's own split of a request's time (prompt processing vs generation), if sent."""
+    t = raw.get("timings") or {}
+    keys = {"prompt_ms": "prompt_s", "predicted_ms": "gen_s"}
+    return {out: round(float(t[k]) / 1000, 2) for k, out in keys.items() if k in t}
 
 
 def _design(spec: dict[str, Any], model: str, no_cache: bool = False) -> dict[str, Any]:
@@ -218,12 +233,16 @@ def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
         and a.name.lower() not in traceable
         and not _stated_in(origins.get(c.name, {}).get(a.name, ""), docs)
     )
+    words = docs_words(docs.tools, docs.policy)
+    guessed = [n for n in invented if not stated(n.split(".", 1)[1], words)]
     return {
         "doc_fields": len(defined),
         "coverage": round(len(present) / len(defined), 3) if defined else None,
         "missing": sorted(defined - present)[:12],
         "invented": len(invented),
         "invented_examples": invented[:8],
+        "guessed": len(guessed),
+        "guessed_examples": guessed[:8],
         "collections": len(schema.collections),
         "settings": len(design.get("settings") or []),
         "has_return_schemas": bool(returned),
@@ -273,7 +292,8 @@ def _corpus(root: Path) -> dict[str, dict[str, Any]]:
 
 def _table(rows: dict[str, dict[str, Any]], compare: bool) -> Table:
     table = Table(title="State design: document-defined fields kept, attributes invented")
-    cols = ["doc set", "schemas", "fields", "coverage", "invented", "settings", "calls", "wall s"]
+    cols = ["doc set", "schemas", "fields", "coverage", "invented", "guessed", "settings"]
+    cols += ["calls", "prompt tok", "gen tok", "cpu s", "wall s"]
     if compare:
         cols += ["coverage (ref)", "invented (ref)", "calls (ref)", "wall s (ref)"]
     for col in cols:
@@ -281,9 +301,9 @@ def _table(rows: dict[str, dict[str, Any]], compare: bool) -> Table:
     for name, row in rows.items():
         a = row["after"]
         cells = [name, "yes" if a["has_return_schemas"] else "no", str(a["doc_fields"])]
-        cells += [
-            str(a.get(k)) for k in ("coverage", "invented", "settings", "model_calls", "wall_s")
-        ]
+        keys = ("coverage", "invented", "guessed", "settings", "model_calls", "prompt_tokens")
+        keys += ("gen_tokens", "cpu_s", "wall_s")
+        cells += [str(a.get(k)) for k in keys]
         if compare and "before" in row:
             b = row["before"]
             cells += [str(b["coverage"]), str(b["invented"]), str(b["model_calls"]),
@@ -301,8 +321,10 @@ def _summary(rows: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
         "min_coverage": min(r["coverage"] for r in got if r["coverage"] is not None),
         "invented_with_schemas": sum(r["invented"] for r in with_schemas),
         "invented_total": sum(r["invented"] for r in got),
+        "guessed_total": sum(r.get("guessed", 0) for r in got),
         "max_model_calls": max((r["model_calls"] for r in docs_mode), default=0),
         "settings_total": sum(r.get("settings", 0) for r in got),
+        "max_cpu_s": max(r["cpu_s"] for r in got),
         "max_wall_s": max(r["wall_s"] for r in got),
     }
 

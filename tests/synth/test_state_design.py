@@ -112,3 +112,17 @@ def test_rule_based_schema_for_the_todo_tools(todo_docs: ToolDocs) -> None:
     prio = tasks.attribute("priority")
     assert prio is not None and prio.enum == ["low", "normal", "high"]
     assert tasks.attribute("status") is not None  # complete_task is a transition
+
+
+async def test_without_any_rule_collection_the_model_is_still_asked() -> None:
+    from autoforge.tooldocs.spec import ToolSpec
+
+    tools = [ToolSpec(name="ping", description="Check that the lights service is up.")]
+    answer = {"collections": [{"name": "lights", "key": "light_id", "add": ["service: string"]}]}
+    client = LLMClient.scripted([answer])
+    result = await design_state(client, tools)
+    assert len(client.requests) == 1
+    assert "(none found yet)" in client.requests[0].messages[-1]["content"]
+    lights = result.state_schema.collection("lights")
+    assert lights is not None and lights.attribute("service") is not None
+    assert result.provenance["lights"]["light_id"] == "model"

@@ -253,7 +253,7 @@ async def design_state(
         open_colls = list(schema.collections)
         source = "llm"
     checks = _Checks(set(derived.provenance), provenance, rejected, docs_words(tools, policy))
-    if open_colls:
+    if open_colls or source == "llm":  # without schemas the model may name what rules missed
         ask = _Ask(client, tools, budget, failures, checks)
         await _design_open(ask, open_colls, schema, draft, policy, new=source == "llm")
     if source == "llm":

@@ -117,7 +117,7 @@ def design_messages(
     user = (
         f"Tools of an application (* = required):\n{docs_summary(tools)}\n{pol}\n{ctx}"
         f"Collections of its database, with the attributes known so far:\n"
-        f"{known_listing(known)}\n\n"
+        f"{known_listing(known) or '(none found yet)'}\n\n"
         "For each collection give name, key, and in add only the attributes its records "
         "still need that are not listed (values the tools return, look up, filter on or "
         f"change); an empty add when none are missing.{extra} {_FORMAT}\n{_EXAMPLE}"
