@@ -27,6 +27,7 @@ ANSWER = {
             "add": ["name: string", "archived: enum yes|no", "owner_id: id -> tasks"],
         },
         {"name": "list_tasks", "key": "list_task_id", "add": ["x: string"]},
+        {"name": "invoices", "key": "invoice_id", "add": ["total: number"]},
     ]
 }
 
@@ -55,7 +56,9 @@ async def test_one_compact_call_adds_what_the_rules_leave_open(todo_docs: ToolDo
     assert prio is not None and prio.enum == ["low", "normal", "high"]  # the docs' enum
     assert result.provenance["projects"]["archived"] == "model"
     assert result.provenance["tasks"]["title"].startswith("rules:")
-    # a collection named after an operation is rejected
+    # a collection named after an operation, or one the docs never name, is rejected
+    assert result.state_schema.collection("invoices") is None
+    assert "collection invoices: model guess, not in the docs" in result.rejected
     assert result.state_schema.collection("list_tasks") is None
     assert any("named after an operation" in r for r in result.rejected)
     prompt = client.requests[0].messages[-1]["content"]

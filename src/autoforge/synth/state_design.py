@@ -202,6 +202,7 @@ class _Checks:
     documented: set[str]
     provenance: dict[str, dict[str, str]]
     rejected: list[str]
+    tools: Sequence[ToolSpec] = ()
     words: str = ""
     repaired: list[str] = field(default_factory=list)
 
@@ -252,10 +253,12 @@ async def design_state(
         schema, provenance = _draft_state(draft)
         open_colls = list(schema.collections)
         source = "llm"
-    checks = _Checks(set(derived.provenance), provenance, rejected, docs_words(tools, policy))
+    checks = _Checks(
+        set(derived.provenance), provenance, rejected, tools, docs_words(tools, policy)
+    )
     if open_colls or source == "llm":  # without schemas the model may name what rules missed
-        ask = _Ask(client, tools, budget, failures, checks)
-        await _design_open(ask, open_colls, schema, draft, policy, new=source == "llm")
+        asker = _Ask(client, tools, budget, failures, checks)
+        await _design_open(asker, open_colls, schema, draft, policy, new=source == "llm")
     if source == "llm":
         rejected += _reject_operation_names(schema, tools, draft, provenance)
     initial = unmapped_params(tools, schema)
@@ -333,7 +336,7 @@ class _Ask:
 
 
 async def _design_open(
-    ask: _Ask,
+    asker: _Ask,
     open_colls: list[CollectionSchema],
     schema: StateSchema,
     draft: StateSchema,
@@ -348,23 +351,23 @@ async def _design_open(
         fallback = draft.collection(open_coll.name)
         _merge(open_coll, list(fallback.attributes) if fallback else [])
     known = [(c.name, c.primary_key, [a.name for a in c.attributes]) for c in open_colls]
-    documented = [c for c in schema.collections if c.name in ask.checks.documented]
+    documented = [c for c in schema.collections if c.name in asker.checks.documented]
     context = [(c.name, c.primary_key, [a.name for a in c.attributes]) for c in documented]
-    msgs = design_messages(ask.tools, known, policy, new_collections=new, context=context)
-    answer = await ask(msgs, "synth.state.design", len(open_colls) + (2 if new else 0))
+    msgs = design_messages(asker.tools, known, policy, new_collections=new, context=context)
+    answer = await asker(msgs, "synth.state.design", len(open_colls) + (2 if new else 0))
     if answer is None:
         return
     names = {c.name for c in open_colls}
     for item in answer.collections:
-        coll = _answered_collection(item, schema, ask.tools, names, new)
+        coll = _answered_collection(item, schema, names, new, asker.checks)
         if coll is None:
             continue
-        if coll.name not in names and coll.name not in ask.checks.provenance:
-            ask.checks.provenance[coll.name] = {coll.primary_key: "model"}
+        if coll.name not in names and coll.name not in asker.checks.provenance:
+            asker.checks.provenance[coll.name] = {coll.primary_key: "model"}
         added = _resolved(parse_lines(item.add), coll, schema)
-        added = ask.checks.evidenced(coll, _checked(added, coll, ask.checks.rejected))
+        added = asker.checks.evidenced(coll, _checked(added, coll, asker.checks.rejected))
         _merge(coll, added)
-        origins = ask.checks.provenance.setdefault(coll.name, {})
+        origins = asker.checks.provenance.setdefault(coll.name, {})
         for attr in added:
             origins.setdefault(attr.name, "model")
 
@@ -372,12 +375,13 @@ async def _design_open(
 def _answered_collection(
     item: CompactCollection,
     schema: StateSchema,
-    tools: Sequence[ToolSpec],
     asked: set[str],
     new: bool,
+    checks: _Checks,
 ) -> CollectionSchema | None:
     """The collection an answer item is about: an asked one (by name, or by the key the tools
-    pass), a new one when ``new`` allows it, else None (a documented collection is not open)."""
+    pass), a new one when ``new`` allows it and the docs name it, else None (a documented
+    collection is not open; a name the docs never use is a guess)."""
     name = identifier(item.name)
     if not name:
         return None
@@ -387,7 +391,10 @@ def _answered_collection(
         return found if found.name in asked else None
     if not new:
         return None
-    params = {p for t in tools for p in t.param_names}
+    if not stated(singular(name), checks.words):
+        checks.rejected.append(f"collection {name}: model guess, not in the docs")
+        return None
+    params = {p for t in checks.tools for p in t.param_names}
     if key not in params and f"{singular(name)}_id" in params:
         key = f"{singular(name)}_id"  # the key the tools actually pass
     coll = CollectionSchema(name=name, primary_key=key, attributes=[Attribute(name=key, type="id")])
@@ -559,28 +566,28 @@ def _kind_parent(
     return None
 
 
-async def _feedback_round(ask: _Ask, schema: StateSchema, missing: list[Unmapped]) -> None:
+async def _feedback_round(asker: _Ask, schema: StateSchema, missing: list[Unmapped]) -> None:
     """Ask the model where the unmapped parameters live, one call per target collection.
 
     For a collection the docs define, only the attributes asked for are taken: anything else
     the model adds would be an attribute the document does not have.
     """
-    by_tool = {t.name: t for t in ask.tools}
+    by_tool = {t.name: t for t in asker.tools}
     groups: dict[str, list[Unmapped]] = {}
     for item in missing:
         target = target_collection(by_tool[item.tool], schema)
         if target is not None:
             groups.setdefault(target.name, []).append(item)
-    checks = ask.checks
+    checks = asker.checks
     for name, items in groups.items():
         coll = schema.collection(name)
         assert coll is not None
         attrs = [a.name for a in coll.attributes]
         wanted = [(u.param, u.tool, u.description) for u in items]
-        msgs = feedback_messages(name, coll.primary_key, attrs, wanted, ask.tools)
-        answer = await ask(msgs, "synth.state.feedback", 1)
+        msgs = feedback_messages(name, coll.primary_key, attrs, wanted, asker.tools)
+        answer = await asker(msgs, "synth.state.feedback", 1)
         if answer is None:
-            if ask.budget.left <= 0:
+            if asker.budget.left <= 0:
                 return
             continue
         lines = [line for c in answer.collections for line in c.add]
