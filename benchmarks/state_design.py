@@ -60,7 +60,6 @@ from autoforge.synth.infer import data_to_state, infer_schema, nested_field_name
 from autoforge.synth.mapping import _known_names
 from autoforge.synth.naming import is_entity_param
 from autoforge.synth.state_design import design_state
-from autoforge.synth.state_design_model import docs_words, stated
 from autoforge.tooldocs import load_docs
 
 REPO = Path(__file__).resolve().parents[1]
@@ -214,6 +213,7 @@ def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
     """Coverage of document-defined fields and invented attributes of one designed schema."""
     from autoforge.env.spec import StateSchema
     from autoforge.synth.schema_entities import doc_field_names
+    from autoforge.synth.state_design_model import docs_words, stated  # scoring: this tree only
 
     docs = load_docs([Path(p) for p in spec["docs"]])
     schema = StateSchema.model_validate(design["schema"])
