@@ -98,7 +98,8 @@ class _CallLog:
     error), prompt and generated tokens, seconds, and why generation stopped."""
 
     def __init__(self, inner: Any) -> None:
-        self.inner, self.calls = inner, []  # type: list[dict[str, Any]]
+        self.inner = inner
+        self.calls: list[dict[str, Any]] = []
         self._sent: list[list[Any]] = []
 
     def cache_label(self, endpoint: Any) -> str:
@@ -301,8 +302,8 @@ def _table(rows: dict[str, dict[str, Any]], compare: bool) -> Table:
     for name, row in rows.items():
         a = row["after"]
         cells = [name, "yes" if a["has_return_schemas"] else "no", str(a["doc_fields"])]
-        keys = ("coverage", "invented", "guessed", "settings", "model_calls", "prompt_tokens")
-        keys += ("gen_tokens", "cpu_s", "wall_s")
+        keys = ["coverage", "invented", "guessed", "settings", "model_calls", "prompt_tokens"]
+        keys += ["gen_tokens", "cpu_s", "wall_s"]
         cells += [str(a.get(k)) for k in keys]
         if compare and "before" in row:
             b = row["before"]
