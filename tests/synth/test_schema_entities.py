@@ -150,11 +150,11 @@ def test_wrappers_are_unwrapped_and_nested_entities_kept_apart() -> None:
 
 
 async def test_only_open_collections_go_to_the_model_and_answers_are_checked() -> None:
-    move = "operationId: move_product\n      description: Move it to a warehouse in another city."
-    docs = parse_text(CATALOG.replace("operationId: move_product", move), filename="catalog.yaml")
+    city = "- {name: city, in: query, schema: {type: string}}\n        - {name: warehouse_id"
+    docs = parse_text(CATALOG.replace("- {name: warehouse_id", city), filename="catalog.yaml")
     answer = {
         "collections": [
-            {"name": "warehouses", "key": "warehouse_id", "add": ["city: string"]},
+            {"name": "warehouses", "key": "warehouse_id", "add": ["city: string", "capacity"]},
             {"name": "products", "key": "id", "add": ["color: string"]},
             {"name": "bins", "key": "bin_id", "add": ["size: integer"]},
         ]
@@ -168,6 +168,9 @@ async def test_only_open_collections_go_to_the_model_and_answers_are_checked() -
     assert result.provenance["warehouses"]["city"] == "model"
     assert result.provenance["products"]["title"].startswith("docs:")
     assert not any(c.name.startswith("catalog_") for c in result.state_schema.collections)
+    # with schemas, the model adds only names the docs define (a parameter, a returned field)
+    assert warehouses.attribute("capacity") is None
+    assert "warehouses.capacity: model guess, not in the docs" in result.rejected
     # only the open collection is asked about: no field added to a documented one, no new one
     products = result.state_schema.collection("products")
     assert products is not None and products.attribute("color") is None

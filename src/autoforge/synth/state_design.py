@@ -30,7 +30,7 @@ from autoforge.synth.naming import (
     singular,
     tokens,
 )
-from autoforge.synth.schema_entities import derive_state
+from autoforge.synth.schema_entities import derive_state, doc_field_names
 from autoforge.synth.state_design_model import (
     Budget,
     CompactCollection,
@@ -204,14 +204,21 @@ class _Checks:
     rejected: list[str]
     tools: Sequence[ToolSpec] = ()
     words: str = ""
+    vocabulary: frozenset[str] | None = None
     repaired: list[str] = field(default_factory=list)
 
     def evidenced(self, coll: CollectionSchema, new: list[Attribute]) -> list[Attribute]:
-        """The model's attributes the documents state (see :func:`stated`); a reference to a
-        known collection is evidence enough (it names that collection's key)."""
+        """The model's attributes the documents state: with schemas, names the docs define (a
+        parameter or a field of a returned record, ``vocabulary``); without, names their text
+        states (see :func:`stated`), or a reference to a known collection (it names that
+        collection's key)."""
         kept = []
         for attr in new:
-            if attr.references or stated(attr.name, self.words):
+            if self.vocabulary is not None:
+                known = attr.name.lower() in self.vocabulary
+            else:
+                known = bool(attr.references) or stated(attr.name, self.words)
+            if known:
                 kept.append(attr)
             elif coll.attribute(attr.name) is None:
                 self.rejected.append(f"{coll.name}.{attr.name}: model guess, not in the docs")
@@ -256,6 +263,9 @@ async def design_state(
     checks = _Checks(
         set(derived.provenance), provenance, rejected, tools, docs_words(tools, policy)
     )
+    if source == "docs":  # the docs define fields: those and the parameters are the vocabulary
+        names = doc_field_names(tools) | {p for t in tools for p in t.param_names}
+        checks.vocabulary = frozenset(n.lower() for n in names)
     if open_colls or source == "llm":  # without schemas the model may name what rules missed
         asker = _Ask(client, tools, budget, failures, checks)
         await _design_open(asker, open_colls, schema, draft, policy, new=source == "llm")
