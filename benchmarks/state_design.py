@@ -14,8 +14,14 @@ For each document set, the state schema is designed as ``autoforge synth env`` d
 * ``invented``: attributes whose name appears nowhere in the document (no returned property, no
   parameter) nor in the data, and that are no setting quoting a sentence the docs contain:
   what the model guessed;
+* ``guessed``: those of the invented attributes whose name the documents' text does not state
+  either (not as words of a description or the policy: ``membership_tier`` is stated by
+  "membership tier" in a description, ``inventory_id`` by nothing);
 * ``settings``: facts stated in the policy/descriptions kept in the ``settings`` singleton;
-* ``model_calls`` and ``seconds`` for the design.
+* ``model_calls`` (requests sent to the model, validation re-asks included), the prompt and
+  generated tokens, CPU and wall seconds of the design (the embedded llama.cpp server runs in
+  the worker process, so its CPU time is counted); ``call_log`` has one entry per request:
+  why (purpose, ``re-ask``), tokens, seconds, llama.cpp's prompt/generation split, finish.
 
 Baselines in the same run: ``--compare REF`` also designs with git REF's code (one worker
 process per code version, each designing every document; the working tree's runs second), and
@@ -50,7 +56,6 @@ from rich.table import Table
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient, config_from_cli
 from autoforge.synth.classify import collection_of_key
-from autoforge.synth.functions import usage_of
 from autoforge.synth.infer import data_to_state, infer_schema, nested_field_names
 from autoforge.synth.mapping import _known_names
 from autoforge.synth.naming import is_entity_param
@@ -87,20 +92,48 @@ def _client(model: str, no_cache: bool = False) -> LLMClient:
     return LLMClient(config_from_cli(model=model, no_cache=no_cache))
 
 
-def _logical_calls(client: LLMClient) -> int:
-    """Model calls, not attempts: a validation re-ask extends the previous request's messages.
+class _CallLog:
+    """Wraps a client's transport to record each request sent to the endpoint: why it was made
+    (its purpose; ``re-ask`` when it extends an earlier request's messages with a validation
+    error), prompt and generated tokens, seconds, and why generation stopped."""
 
-    A real endpoint records no requests; its accounted calls (attempts included) are used.
-    """
-    if not client.requests:
-        return usage_of(client).calls
-    calls, prev, prev_purpose = 0, None, None
-    for req in client.requests:
-        msgs = list(req.messages)
-        if prev is None or msgs[: len(prev)] != prev or req.purpose != prev_purpose:
-            calls += 1
-        prev, prev_purpose = msgs, req.purpose
-    return calls
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: list[dict[str, Any]] = []
+        self._sent: list[list[Any]] = []
+
+    def cache_label(self, endpoint: Any) -> str:
+        return str(self.inner.cache_label(endpoint))
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def complete(self, endpoint: Any, body: dict[str, Any], purpose: str) -> dict[str, Any]:
+        msgs = list(body.get("messages", []))
+        reask = any(len(m) < len(msgs) and msgs[: len(m)] == m for m in self._sent)
+        self._sent.append(msgs)
+        start = time.perf_counter()
+        raw: dict[str, Any] = await self.inner.complete(endpoint, body, purpose)
+        usage = raw.get("usage") or {}
+        choice = (raw.get("choices") or [{}])[0]
+        self.calls.append({
+            "purpose": purpose + (" (re-ask)" if reask else ""),
+            "prompt_chars": sum(len(str(m.get("content") or "")) for m in msgs),
+            "prompt_tokens": usage.get("prompt_tokens", 0),
+            "gen_tokens": usage.get("completion_tokens", 0),
+            "max_tokens": body.get("max_tokens"),
+            "finish": choice.get("finish_reason"),
+            "seconds": round(time.perf_counter() - start, 2),
+            **_server_timings(raw),
+        })  # fmt: skip
+        return raw
+
+
+def _server_timings(raw: dict[str, Any]) -> dict[str, float]:
+    """llama.cpp's own split of a request's time (prompt processing vs generation), if sent."""
+    t = raw.get("timings") or {}
+    keys = {"prompt_ms": "prompt_s", "predicted_ms": "gen_s"}
+    return {out: round(float(t[k]) / 1000, 2) for k, out in keys.items() if k in t}
 
 
 def _design(spec: dict[str, Any], model: str, no_cache: bool = False) -> dict[str, Any]:
@@ -109,14 +142,20 @@ def _design(spec: dict[str, Any], model: str, no_cache: bool = False) -> dict[st
     start, cpu = time.perf_counter(), time.process_time()
     provenance: dict[str, dict[str, str]] = {}
     settings: list[dict[str, Any]] = []
+    call_log: list[dict[str, Any]] = []
     if spec.get("data"):
         state, _ = data_to_state(json.loads(Path(spec["data"]).read_text()))
         schema, calls = infer_schema(state), 0
         data_fields = nested_field_names(state)
     else:
         client = _client(model, no_cache)
+        log = _CallLog(client.transport)
+        client.transport = log
         result = asyncio.run(design_state(client, docs.tools, docs.policy))
-        schema, calls, data_fields = result.state_schema, _logical_calls(client), set()
+        schema, data_fields, call_log = result.state_schema, set(), log.calls
+        if model == "none":  # the stand-in that never answers: no model was asked
+            call_log = []
+        calls = len(call_log)  # requests sent, validation re-asks included
         provenance = result.provenance
         settings = [x.model_dump(mode="json") for x in getattr(result, "settings", [])]
     wall, cpu_s = time.perf_counter() - start, time.process_time() - cpu
@@ -128,6 +167,7 @@ def _design(spec: dict[str, Any], model: str, no_cache: bool = False) -> dict[st
         "data_fields": sorted(data_fields),
         "provenance": provenance,
         "settings": settings,
+        "call_log": call_log,
     }
 
 
@@ -174,6 +214,7 @@ def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
     """Coverage of document-defined fields and invented attributes of one designed schema."""
     from autoforge.env.spec import StateSchema
     from autoforge.synth.schema_entities import doc_field_names
+    from autoforge.synth.state_design_model import docs_words, stated  # scoring: this tree only
 
     docs = load_docs([Path(p) for p in spec["docs"]])
     schema = StateSchema.model_validate(design["schema"])
@@ -193,16 +234,24 @@ def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
         and a.name.lower() not in traceable
         and not _stated_in(origins.get(c.name, {}).get(a.name, ""), docs)
     )
+    words = docs_words(docs.tools, docs.policy)
+    guessed = [n for n in invented if not stated(n.split(".", 1)[1], words)]
     return {
         "doc_fields": len(defined),
         "coverage": round(len(present) / len(defined), 3) if defined else None,
         "missing": sorted(defined - present)[:12],
         "invented": len(invented),
         "invented_examples": invented[:8],
+        "guessed": len(guessed),
+        "guessed_examples": guessed[:8],
         "collections": len(schema.collections),
         "settings": len(design.get("settings") or []),
         "has_return_schemas": bool(returned),
         "model_calls": design["calls"],
+        "requests": len(design.get("call_log") or []),
+        "prompt_tokens": sum(c["prompt_tokens"] for c in design.get("call_log") or []),
+        "gen_tokens": sum(c["gen_tokens"] for c in design.get("call_log") or []),
+        "call_log": design.get("call_log") or [],
         "wall_s": design["wall_s"],
         "cpu_s": design["cpu_s"],
     }
@@ -244,7 +293,8 @@ def _corpus(root: Path) -> dict[str, dict[str, Any]]:
 
 def _table(rows: dict[str, dict[str, Any]], compare: bool) -> Table:
     table = Table(title="State design: document-defined fields kept, attributes invented")
-    cols = ["doc set", "schemas", "fields", "coverage", "invented", "settings", "calls", "wall s"]
+    cols = ["doc set", "schemas", "fields", "coverage", "invented", "guessed", "settings"]
+    cols += ["calls", "prompt tok", "gen tok", "cpu s", "wall s"]
     if compare:
         cols += ["coverage (ref)", "invented (ref)", "calls (ref)", "wall s (ref)"]
     for col in cols:
@@ -252,9 +302,9 @@ def _table(rows: dict[str, dict[str, Any]], compare: bool) -> Table:
     for name, row in rows.items():
         a = row["after"]
         cells = [name, "yes" if a["has_return_schemas"] else "no", str(a["doc_fields"])]
-        cells += [
-            str(a.get(k)) for k in ("coverage", "invented", "settings", "model_calls", "wall_s")
-        ]
+        keys = ["coverage", "invented", "guessed", "settings", "model_calls", "prompt_tokens"]
+        keys += ["gen_tokens", "cpu_s", "wall_s"]
+        cells += [str(a.get(k)) for k in keys]
         if compare and "before" in row:
             b = row["before"]
             cells += [str(b["coverage"]), str(b["invented"]), str(b["model_calls"]),
@@ -272,8 +322,10 @@ def _summary(rows: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
         "min_coverage": min(r["coverage"] for r in got if r["coverage"] is not None),
         "invented_with_schemas": sum(r["invented"] for r in with_schemas),
         "invented_total": sum(r["invented"] for r in got),
+        "guessed_total": sum(r.get("guessed", 0) for r in got),
         "max_model_calls": max((r["model_calls"] for r in docs_mode), default=0),
         "settings_total": sum(r.get("settings", 0) for r in got),
+        "max_cpu_s": max(r["cpu_s"] for r in got),
         "max_wall_s": max(r["wall_s"] for r in got),
     }
 

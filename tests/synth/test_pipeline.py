@@ -13,40 +13,12 @@ from autoforge.tooldocs import ToolDocs
 
 from .conftest import GOOD_CODE, dispatcher, tool_in_request  # type: ignore[import-not-found]
 
-ENTITIES = {
+DESIGN = {  # the compact state-design answer: what the rules' draft leaves open
     "collections": [
-        {"name": "projects", "primary_key": "project_id"},
-        {"name": "tasks", "primary_key": "task_id"},
+        {"name": "projects", "key": "project_id", "add": ["archived: boolean"]},
+        {"name": "tasks", "key": "task_id", "add": ["status: enum open|done"]},
     ]
 }
-
-
-PROJECT_ATTRS = [
-    {"name": "project_id", "type": "id"},
-    {"name": "archived", "type": "boolean"},
-]
-TASK_ATTRS = [
-    {"name": "task_id", "type": "id"},
-    {"name": "project_id", "type": "id", "references": "projects"},
-    {"name": "title", "type": "string"},
-    {"name": "priority", "type": "enum", "enum": ["low", "normal", "high"]},
-    {"name": "due_date", "type": "date"},
-    {"name": "status", "type": "enum", "enum": ["open", "done"]},
-]
-
-
-def _attributes(req: RecordedRequest) -> Any:
-    text = req.messages[-1]["content"]
-    if "Collections to design" in text:  # both collections in one call (the call budget)
-        return {
-            "collections": [
-                {"name": "projects", "attributes": PROJECT_ATTRS},
-                {"name": "tasks", "attributes": TASK_ATTRS},
-            ]
-        }
-    if text.startswith("Collection `projects`"):
-        return {"attributes": PROJECT_ATTRS}
-    return {"attributes": TASK_ATTRS}
 
 
 def _code(req: RecordedRequest) -> str:
@@ -54,8 +26,7 @@ def _code(req: RecordedRequest) -> str:
 
 
 ANSWERS = {
-    "synth.state.entities": ENTITIES,
-    "synth.state.attributes": _attributes,
+    "synth.state.design": DESIGN,
     "synth.tests": {"cases": []},
     "synth.tool": _code,
     "synth.repair": _code,

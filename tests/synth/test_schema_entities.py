@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -149,23 +150,31 @@ def test_wrappers_are_unwrapped_and_nested_entities_kept_apart() -> None:
 
 
 async def test_only_open_collections_go_to_the_model_and_answers_are_checked() -> None:
-    docs = parse_text(CATALOG, filename="catalog.yaml")
+    city = "- {name: city, in: query, schema: {type: string}}\n        - {name: warehouse_id"
+    docs = parse_text(CATALOG.replace("- {name: warehouse_id", city), filename="catalog.yaml")
     answer = {
-        "attributes": [
-            {"name": "warehouse_id", "type": "id"},
-            {"name": "city", "type": "string"},
-            {"name": "warehouse_id", "type": "integer"},
+        "collections": [
+            {"name": "warehouses", "key": "warehouse_id", "add": ["city: string", "capacity"]},
+            {"name": "products", "key": "id", "add": ["color: string"]},
+            {"name": "bins", "key": "bin_id", "add": ["size: integer"]},
         ]
     }
     client = LLMClient.scripted([answer])
     result = await design_state(client, docs.tools)
     assert result.model_calls == 1
-    assert [r.purpose for r in client.requests] == ["synth.state.attributes"]
+    assert [r.purpose for r in client.requests] == ["synth.state.design"]
     warehouses = result.state_schema.collection("warehouses")
     assert warehouses is not None and warehouses.attribute("city") is not None
     assert result.provenance["warehouses"]["city"] == "model"
     assert result.provenance["products"]["title"].startswith("docs:")
     assert not any(c.name.startswith("catalog_") for c in result.state_schema.collections)
+    # with schemas, the model adds only names the docs define (a parameter, a returned field)
+    assert warehouses.attribute("capacity") is None
+    assert "warehouses.capacity: model guess, not in the docs" in result.rejected
+    # only the open collection is asked about: no field added to a documented one, no new one
+    products = result.state_schema.collection("products")
+    assert products is not None and products.attribute("color") is None
+    assert result.state_schema.collection("bins") is None
 
 
 async def test_on_documented_collections_the_model_adds_only_what_was_asked() -> None:
@@ -180,12 +189,10 @@ async def test_on_documented_collections_the_model_adds_only_what_was_asked() ->
         "200": {description: ok}
 components:"""
     docs = parse_text(CATALOG.replace("\ncomponents:", tag, 1), filename="catalog.yaml")
-    warehouse = {"attributes": [{"name": "city", "type": "string"}]}
+    warehouse = {"collections": [{"name": "warehouses", "key": "warehouse_id", "add": ["city"]}]}
     feedback = {
-        "attributes": [
-            {"name": "tag_name", "type": "string"},
-            {"name": "color", "type": "string"},
-            {"name": "updated", "type": "integer"},
+        "collections": [
+            {"name": "products", "key": "id", "add": ["tag_name", "color", "updated: integer"]}
         ]
     }
     client = LLMClient.scripted([warehouse, feedback])
@@ -216,11 +223,11 @@ async def test_without_schemas_at_most_three_model_calls() -> None:
     ]
     entities = {
         "collections": [
-            {"name": n, "primary_key": f"{n[:-1]}_id"}
+            {"name": n, "key": f"{n[:-1]}_id", "add": ["owner_email: string"]}
             for n in ("orders", "users", "flights", "seats", "hotels", "rooms")
         ]
     }
-    useless = {"attributes": [{"name": "note", "type": "string"}]}
+    useless = {"collections": [{"name": "orders", "key": "order_id", "add": ["note"]}]}
     client = LLMClient.scripted([entities] + [useless] * 20)
     result = await design_state(client, tools)
     assert result.model_calls <= 3 and len(client.requests) <= 3
@@ -234,8 +241,8 @@ async def test_collections_named_after_operations_are_rejected() -> None:
             parameters={"type": "object", "properties": {"order_id": {"type": "string"}}},
         )
     ]
-    entities = {"collections": [{"name": "list_orders", "primary_key": "order_id"}]}
-    client = LLMClient.scripted([entities, {"attributes": []}, {"attributes": []}])
+    entities = {"collections": [{"name": "list_orders", "key": "list_order_id", "add": ["x"]}]}
+    client = LLMClient.scripted([entities, {"collections": []}, {"collections": []}])
     result = await design_state(client, tools)
     names = {c.name for c in result.state_schema.collections}
     assert "list_orders" not in names and "orders" in names
@@ -454,3 +461,62 @@ def test_a_singleton_keeps_its_own_fields_and_an_envelope_with_meta_is_no_record
         ("gifs", ["id", "url"])
     ]
     assert doc_field_names(tools) == {"id", "url", "meta", "msg"}
+
+
+TAG = """
+  /products/{product_id}/tag:
+    post:
+      operationId: tag_product
+      parameters:
+        - {name: product_id, in: path, required: true, schema: {type: string}}
+        - {name: tag_name, in: query, required: true, schema: {type: string}}
+      responses:
+        "200": {description: ok}
+components:"""
+
+
+async def test_every_request_counts_against_the_budget_re_asks_included() -> None:
+    docs = parse_text(CATALOG.replace("\ncomponents:", TAG, 1), filename="catalog.yaml")
+    client = LLMClient.scripted(["[[[ not json"] * 30)
+    result = await design_state(client, docs.tools, max_rounds=5)
+    # every answer is unusable: the design and feedback calls still stop at three requests
+    assert len(client.requests) == 3 == result.model_calls
+    assert all(len(r.messages) == 2 for r in client.requests)  # no re-ask of an earlier one
+    assert unmapped_params(docs.tools, result.state_schema) == []
+
+
+def _large_api(operations: int = 30, fields: int = 150) -> str:
+    """An OpenAPI document with ``operations`` operations on one entity of ``fields`` long-
+    described fields, and one collection (warehouses) only an id parameter names."""
+    long = "A very long description of this field that the model does not need to read. " * 4
+    props = {f"field_{i}": {"type": "string", "description": long} for i in range(fields)}
+    props["id"] = {"type": "string"}
+    item = {"$ref": "#/components/schemas/Product"}
+    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": item}}}}
+    paths: dict[str, Any] = {}
+    for i in range(operations):
+        params = [
+            {"name": "product_id", "in": "path", "required": True, "schema": {"type": "string"}},
+            {"name": "warehouse_id", "in": "query", "schema": {"type": "string"}},
+        ]
+        op = {"operationId": f"update_product_{i}", "description": long, "parameters": params}
+        paths[f"/products/{{product_id}}/op{i}"] = {"post": {**op, "responses": ok}}
+    doc = {
+        "openapi": "3.0.3",
+        "info": {"title": "Big", "version": "1"},
+        "paths": paths,
+        "components": {"schemas": {"Product": {"type": "object", "properties": props}}},
+    }
+    return json.dumps(doc)
+
+
+async def test_a_large_schema_reaches_the_model_summarised() -> None:
+    text = _large_api()
+    docs = parse_text(text, filename="big.json")
+    client = LLMClient.scripted([{"collections": []}] * 3)
+    await design_state(client, docs.tools)
+    assert client.requests, "the open warehouses collection is asked about"
+    prompt = "\n".join(m["content"] for r in client.requests for m in r.messages)
+    assert len(text) > 70_000 and len(prompt) < 7_000
+    assert "does not need to read" not in prompt  # field descriptions are left out
+    assert "field_0" in prompt and "warehouses (key warehouse_id)" in prompt

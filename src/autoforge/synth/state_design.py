@@ -1,23 +1,25 @@
 """Phase 1: design the state structure (collections, keys, attributes) from the tool docs.
 
-Decomposed for small models: first the list of entities, then the attributes of each collection
-in its own small prompt. The result is validated (every entity-naming parameter must map to an
-attribute); unmapped parameters are fed back for a few rounds and whatever is still missing is
-placed by rules, so a weak model yields a usable (if plain) schema rather than none. Without any
-model answer, :func:`rule_based_schema` alone gives the schema.
+What the documents define is read, not asked: their schemas give collections and attributes
+(:mod:`autoforge.synth.schema_entities`); without schemas the rules give collections from id
+parameters and tool names and attributes from the parameters. The model is asked once, in a
+compact format (:mod:`autoforge.synth.state_design_model`), for what those leave open; the
+result is validated (every entity-naming parameter must map to an attribute), unmapped
+parameters are fed back while the call budget lasts, and whatever is still missing is placed
+by rules, so a weak model yields a usable (if plain) schema rather than none. Without any model
+answer, :func:`rule_based_schema` alone gives the schema.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
-from autoforge.llm import LLMClient, LLMFailure
-from autoforge.synth import prompts
+from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth.classify import classify_tool, collection_of_key, target_collection
 from autoforge.synth.mapping import Unmapped, place_by_rules, unmapped_params
 from autoforge.synth.naming import (
@@ -28,11 +30,20 @@ from autoforge.synth.naming import (
     singular,
     tokens,
 )
-from autoforge.synth.schema_entities import derive_state
+from autoforge.synth.schema_entities import derive_state, doc_field_names
+from autoforge.synth.state_design_model import (
+    Budget,
+    CompactCollection,
+    CompactDesign,
+    ask,
+    docs_words,
+    parse_lines,
+    stated,
+)
+from autoforge.synth.state_design_prompts import design_messages, feedback_messages
 from autoforge.synth.state_design_settings import Setting, extract_settings, settings_collection
 from autoforge.tooldocs import ToolSpec
 
-_TYPES = {"string", "integer", "number", "boolean", "date", "datetime", "enum", "object", "array"}
 _JSON_TO_ATTR: dict[str, AttributeType] = {
     "string": "string",
     "integer": "integer",
@@ -72,49 +83,6 @@ _NOISE = {
 }
 
 
-class EntityItem(BaseModel):
-    """One collection proposed by the LLM."""
-
-    name: str
-    primary_key: str
-    description: str = ""
-
-
-class EntityDesign(BaseModel):
-    """Step-1 answer: the collections of the state."""
-
-    collections: list[EntityItem] = Field(default_factory=list)
-
-
-class AttributeItem(BaseModel):
-    """One attribute proposed by the LLM."""
-
-    name: str
-    type: str = "string"
-    description: str = ""
-    enum: list[str] | None = None
-    references: str | None = None
-
-
-class AttributeDesign(BaseModel):
-    """Step-2 answer: the attributes of one collection's records."""
-
-    attributes: list[AttributeItem] = Field(default_factory=list)
-
-
-class CollectionAttributes(BaseModel):
-    """One collection of a batched step-2 answer."""
-
-    name: str
-    attributes: list[AttributeItem] = Field(default_factory=list)
-
-
-class BatchAttributeDesign(BaseModel):
-    """Batched step-2 answer: the attributes of several collections."""
-
-    collections: list[CollectionAttributes] = Field(default_factory=list)
-
-
 class DesignResult(BaseModel):
     """The designed schema and how it came about (for the synthesis report).
 
@@ -135,6 +103,7 @@ class DesignResult(BaseModel):
     merged: list[str] = Field(default_factory=list)
     unwrapped: list[str] = Field(default_factory=list)
     settings: list[Setting] = Field(default_factory=list)
+    repaired: list[str] = Field(default_factory=list)
 
 
 def _param_type(spec: ToolSpec, param: str) -> AttributeType:
@@ -220,102 +189,6 @@ def _ensure(schema: StateSchema, name: str, key: str) -> CollectionSchema:
     return coll
 
 
-_ECHO = {"name", "type", "description", "enum", "enum_values", "references", "primary_key"}
-
-
-def _clean_attributes(items: list[AttributeItem], pk: str, known: set[str]) -> list[Attribute]:
-    """Sanitise the LLM's attributes: identifiers, valid types, references only on ids."""
-    names = {identifier(i.name) for i in items}
-    echoed = names & _ECHO if len(names & _ECHO) >= 3 else set()  # the model copied the format
-    out: dict[str, Attribute] = {}
-    for item in items:
-        name = identifier(item.name)
-        if name in echoed and name != pk:
-            continue
-        typ = item.type.lower().strip()
-        if typ not in _TYPES and typ != "id":
-            typ = "id" if is_id_like(name) else "string"
-        enum = [str(e) for e in item.enum] if item.enum else None
-        if typ == "enum" and not enum:
-            typ = "string"
-        ref = identifier(item.references) if item.references else None
-        if typ not in ("id", "array") or name == pk:
-            ref = None
-        out.setdefault(
-            name,
-            Attribute(
-                name=name,
-                type=typ,  # type: ignore[arg-type]
-                description=prompts.clip(item.description, 200),
-                enum=enum if typ == "enum" else None,
-                references=ref if ref in known else None,
-            ),
-        )
-    if pk not in out:
-        out = {pk: Attribute(name=pk, type="id"), **out}
-    else:
-        out[pk] = out[pk].model_copy(update={"type": "id", "references": None})
-    return list(out.values())
-
-
-def _tools_for(
-    coll: CollectionSchema, tools: Sequence[ToolSpec], schema: StateSchema
-) -> list[ToolSpec]:
-    noun = singular(coll.name)
-    picked = []
-    for spec in tools:
-        target = target_collection(spec, schema)
-        mentions = noun in spec.name.lower() or coll.primary_key in spec.param_names
-        if (target is not None and target.name == coll.name) or mentions:
-            picked.append(spec)
-    return picked[:8]
-
-
-async def _entities(
-    client: LLMClient, tools: Sequence[ToolSpec], policy: str | None
-) -> list[EntityItem]:
-    design = await client.structured(
-        prompts.entities_messages(tools, policy),
-        EntityDesign,
-        role="synthesizer",
-        purpose="synth.state.entities",
-        max_tokens=600,
-    )
-    params = {p for t in tools for p in t.param_names}
-    seen: dict[str, EntityItem] = {}
-    for item in design.collections:
-        name = identifier(item.name)
-        if name and name not in seen:
-            pk = identifier(item.primary_key) or f"{singular(name)}_id"
-            if pk not in params and f"{singular(name)}_id" in params:
-                pk = f"{singular(name)}_id"  # the key the tools actually pass
-            seen[name] = EntityItem(name=name, primary_key=pk, description=item.description)
-    return list(seen.values())
-
-
-async def _attributes(
-    client: LLMClient,
-    coll: CollectionSchema,
-    tools: Sequence[ToolSpec],
-    schema: StateSchema,
-    feedback: str = "",
-) -> list[Attribute]:
-    others = [c.name for c in schema.collections if c.name != coll.name]
-    msgs = prompts.attributes_messages(
-        coll.name,
-        coll.primary_key,
-        coll.description,
-        _tools_for(coll, tools, schema),
-        [f"{c} (key {schema.collection(c).primary_key})" for c in others],  # type: ignore[union-attr]
-        feedback,
-    )
-    design = await client.structured(
-        msgs, AttributeDesign, role="synthesizer", purpose="synth.state.attributes", max_tokens=900
-    )
-    known = {c.name for c in schema.collections}
-    return _clean_attributes(design.attributes, coll.primary_key, known)
-
-
 def _merge(coll: CollectionSchema, new: list[Attribute]) -> None:
     for attr in new:
         if coll.attribute(attr.name) is None:
@@ -329,23 +202,27 @@ class _Checks:
     documented: set[str]
     provenance: dict[str, dict[str, str]]
     rejected: list[str]
+    tools: Sequence[ToolSpec] = ()
+    words: str = ""
+    vocabulary: frozenset[str] | None = None
+    repaired: list[str] = field(default_factory=list)
 
-
-class _Budget:
-    """At most ``limit`` model calls for one state design (the laptop-sized cost bound)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit, self.used = limit, 0
-
-    @property
-    def left(self) -> int:
-        return self.limit - self.used
-
-    def take(self) -> bool:
-        if self.used >= self.limit:
-            return False
-        self.used += 1
-        return True
+    def evidenced(self, coll: CollectionSchema, new: list[Attribute]) -> list[Attribute]:
+        """The model's attributes the documents state: with schemas, names the docs define (a
+        parameter or a field of a returned record, ``vocabulary``); without, names their text
+        states (see :func:`stated`), or a reference to a known collection (it names that
+        collection's key)."""
+        kept = []
+        for attr in new:
+            if self.vocabulary is not None:
+                known = attr.name.lower() in self.vocabulary
+            else:
+                known = bool(attr.references) or stated(attr.name, self.words)
+            if known:
+                kept.append(attr)
+            elif coll.attribute(attr.name) is None:
+                self.rejected.append(f"{coll.name}.{attr.name}: model guess, not in the docs")
+        return kept
 
 
 async def design_state(
@@ -359,15 +236,17 @@ async def design_state(
     """Design the state schema for ``tools``: read what the docs define, ask the model the rest.
 
     Collections and attributes that the docs' schemas define are derived without a model
-    (:mod:`autoforge.synth.schema_entities`); the model is asked, within ``max_calls`` calls, only
-    for collections the schemas leave open (entities known only from id parameters), and its
-    answers are checked against the docs. Without schemas the model proposes the entities and
-    the attributes of the collections most tools touch; rules fill the rest. Never raises for bad
-    model output: failed calls are recorded and rules fill the gaps. Without a model
-    (``--llm none``) no call is made: the docs' schemas and the rules give the whole design.
+    (:mod:`autoforge.synth.schema_entities`); without schemas the rules give the collections
+    (id parameters, tool-name nouns) and the attributes the parameters name. One model call
+    (:mod:`autoforge.synth.state_design_model`'s compact answer) then asks only what those
+    leave open: the attributes the open collections still need and, without schemas, any
+    missing collection; its answers are checked against the docs. Parameters still unmapped
+    are fed back while the budget of ``max_calls`` requests (re-asks included) lasts, and the
+    rules place whatever is left. Never raises for bad model output: failed calls are recorded
+    and rules fill the gaps. Without a model (``--llm none``) no call is made.
     """
     rules_only = client.rules_only("synthesizer")
-    budget = _Budget(0 if rules_only else max_calls)
+    budget = Budget(0 if rules_only else max_calls)
     failures: list[str] = []
     rejected: list[str] = []
     derived = derive_state(tools)
@@ -378,17 +257,25 @@ async def design_state(
         open_colls = _open_collections(schema, draft, provenance)
         source = "docs"
     else:
-        schema, provenance = await _model_entities(client, tools, policy, draft, budget, failures)
-        rejected += _reject_operation_names(schema, tools, draft, provenance)
+        schema, provenance = _draft_state(draft)
         open_colls = list(schema.collections)
         source = "llm"
-    checks = _Checks(set(derived.provenance), provenance, rejected)
-    await _design_open(client, open_colls, tools, schema, draft, budget, failures, checks)
+    checks = _Checks(
+        set(derived.provenance), provenance, rejected, tools, docs_words(tools, policy)
+    )
+    if source == "docs":  # the docs define fields: those and the parameters are the vocabulary
+        names = doc_field_names(tools) | {p for t in tools for p in t.param_names}
+        checks.vocabulary = frozenset(n.lower() for n in names)
+    if open_colls or source == "llm":  # without schemas the model may name what rules missed
+        asker = _Ask(client, tools, budget, failures, checks)
+        await _design_open(asker, open_colls, schema, draft, policy, new=source == "llm")
+    if source == "llm":
+        rejected += _reject_operation_names(schema, tools, draft, provenance)
     initial = unmapped_params(tools, schema)
     missing, rounds = initial, 0
-    while missing and rounds < max_rounds and budget.used < budget.limit:
+    while missing and rounds < max_rounds and budget.left > 0:
         rounds += 1
-        await _feedback_round(client, tools, schema, missing, failures, budget, checks)
+        await _feedback_round(_Ask(client, tools, budget, failures, checks), schema, missing)
         missing = unmapped_params(tools, schema)
     added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
     merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
@@ -409,7 +296,140 @@ async def design_state(
         merged=merged,
         unwrapped=derived.unwrapped,
         settings=settings,
+        repaired=checks.repaired,
     )
+
+
+def _draft_state(draft: StateSchema) -> tuple[StateSchema, dict[str, dict[str, str]]]:
+    """The rule draft as the starting state (no schemas): collections from id parameters and
+    tool names, attributes from the parameters."""
+    schema = draft.model_copy(deep=True)
+    provenance = {
+        c.name: {
+            a.name: "rules:id parameter of the tools"
+            if a.name == c.primary_key
+            else "rules:tool parameters"
+            for a in c.attributes
+        }
+        for c in schema.collections
+    }
+    return schema, provenance
+
+
+@dataclass
+class _Ask:
+    """What one model request of the design needs: the client, the tools, the shared budget,
+    and where failures and checks are recorded."""
+
+    client: LLMClient
+    tools: Sequence[ToolSpec]
+    budget: Budget
+    failures: list[str]
+    checks: _Checks
+
+    async def __call__(
+        self, messages: list[Message], purpose: str, collections: int
+    ) -> CompactDesign | None:
+        """The answer, or None when the budget is spent or the call failed (recorded)."""
+        try:
+            return await ask(
+                self.client,
+                messages,
+                self.budget,
+                purpose=purpose,
+                collections=collections,
+                notes=self.checks.repaired,
+            )
+        except LLMFailure as exc:
+            self.failures.append(f"{purpose}: {exc}")
+            return None
+
+
+async def _design_open(
+    asker: _Ask,
+    open_colls: list[CollectionSchema],
+    schema: StateSchema,
+    draft: StateSchema,
+    policy: str | None,
+    *,
+    new: bool,
+) -> None:
+    """One call for all collections the docs leave open: the attributes their records still
+    need and (``new``: no schemas) collections the rules missed. The rule draft's attributes
+    stay; the model's are added after the checks."""
+    for open_coll in open_colls:
+        fallback = draft.collection(open_coll.name)
+        _merge(open_coll, list(fallback.attributes) if fallback else [])
+    known = [(c.name, c.primary_key, [a.name for a in c.attributes]) for c in open_colls]
+    documented = [c for c in schema.collections if c.name in asker.checks.documented]
+    context = [(c.name, c.primary_key, [a.name for a in c.attributes]) for c in documented]
+    msgs = design_messages(asker.tools, known, policy, new_collections=new, context=context)
+    answer = await asker(msgs, "synth.state.design", len(open_colls) + (2 if new else 0))
+    if answer is None:
+        return
+    names = {c.name for c in open_colls}
+    for item in answer.collections:
+        coll = _answered_collection(item, schema, names, new, asker.checks)
+        if coll is None:
+            continue
+        if coll.name not in names and coll.name not in asker.checks.provenance:
+            asker.checks.provenance[coll.name] = {coll.primary_key: "model"}
+        added = _resolved(parse_lines(item.add), coll, schema)
+        added = asker.checks.evidenced(coll, _checked(added, coll, asker.checks.rejected))
+        _merge(coll, added)
+        origins = asker.checks.provenance.setdefault(coll.name, {})
+        for attr in added:
+            origins.setdefault(attr.name, "model")
+
+
+def _answered_collection(
+    item: CompactCollection,
+    schema: StateSchema,
+    asked: set[str],
+    new: bool,
+    checks: _Checks,
+) -> CollectionSchema | None:
+    """The collection an answer item is about: an asked one (by name, or by the key the tools
+    pass), a new one when ``new`` allows it and the docs name it, else None (a documented
+    collection is not open; a name the docs never use is a guess)."""
+    name = identifier(item.name)
+    if not name:
+        return None
+    key = identifier(item.key) or f"{singular(name)}_id"
+    found = schema.collection(name) or collection_of_key(key, schema)
+    if found is not None:
+        return found if found.name in asked else None
+    if not new:
+        return None
+    if not stated(singular(name), checks.words):
+        checks.rejected.append(f"collection {name}: model guess, not in the docs")
+        return None
+    params = {p for t in checks.tools for p in t.param_names}
+    if key not in params and f"{singular(name)}_id" in params:
+        key = f"{singular(name)}_id"  # the key the tools actually pass
+    coll = CollectionSchema(name=name, primary_key=key, attributes=[Attribute(name=key, type="id")])
+    schema.collections.append(coll)
+    return coll
+
+
+def _resolved(
+    attrs: list[Attribute], coll: CollectionSchema, schema: StateSchema
+) -> list[Attribute]:
+    """Parsed attributes made consistent: the key stays an id, references only to known
+    collections (an id-named attribute refers to the collection whose key it names)."""
+    out = []
+    for attr in attrs:
+        if attr.name == coll.primary_key:
+            continue
+        ref = schema.collection(attr.references) if attr.references else None
+        if ref is None and attr.type == "id":
+            ref = collection_of_key(attr.name, schema)
+        if ref is coll:
+            ref = None
+        if attr.type == "id" and not is_id_like(attr.name) and ref is None:
+            attr = attr.model_copy(update={"type": "string"})
+        out.append(attr.model_copy(update={"references": ref.name if ref else None}))
+    return out
 
 
 def _add_settings(
@@ -428,33 +448,6 @@ def _add_settings(
     provenance[coll.name] = {coll.primary_key: "rules:singleton key"}
     provenance[coll.name].update({s.name: s.source for s in settings})
     return settings
-
-
-async def _design_open(
-    client: LLMClient,
-    open_colls: list[CollectionSchema],
-    tools: Sequence[ToolSpec],
-    schema: StateSchema,
-    draft: StateSchema,
-    budget: _Budget,
-    failures: list[str],
-    checks: _Checks,
-) -> None:
-    """Attributes of the collections the docs leave open, most-needed first, within budget:
-    one call each while calls remain for all of them, else the rest in one batched call."""
-    queue = _by_need(open_colls, tools, schema)
-    provenance = checks.provenance
-    while queue:
-        if len(queue) > 1 and len(queue) >= budget.left:
-            await _design_batch(client, queue, tools, schema, draft, budget, failures, provenance)
-            return
-        coll = queue.pop(0)
-        origin = await _design_attributes(
-            client, coll, tools, schema, draft, budget, failures, checks.rejected
-        )
-        origins = provenance.setdefault(coll.name, {})
-        for attr in coll.attributes:
-            origins.setdefault(attr.name, origin)
 
 
 def _source_label(source: str, failures: list[str], rules_only: bool) -> str:
@@ -492,33 +485,6 @@ def _open_collections(
     return opened
 
 
-async def _model_entities(
-    client: LLMClient,
-    tools: Sequence[ToolSpec],
-    policy: str | None,
-    draft: StateSchema,
-    budget: _Budget,
-    failures: list[str],
-) -> tuple[StateSchema, dict[str, dict[str, str]]]:
-    entities: list[EntityItem] = []
-    if budget.take():
-        try:
-            entities = await _entities(client, tools, policy)
-        except LLMFailure as exc:
-            failures.append(f"entities: {exc}")
-    by_model = bool(entities)
-    if not entities:
-        entities = [EntityItem(name=c.name, primary_key=c.primary_key) for c in draft.collections]
-    schema = StateSchema(
-        collections=[
-            CollectionSchema(name=e.name, primary_key=e.primary_key, description=e.description)
-            for e in entities
-        ]
-    )
-    origin = "model" if by_model else "rules:tool and parameter names"
-    return schema, {e.name: {e.primary_key: origin} for e in entities}
-
-
 def _reject_operation_names(
     schema: StateSchema,
     tools: Sequence[ToolSpec],
@@ -543,83 +509,6 @@ def _reject_operation_names(
             schema.collections.append(coll.model_copy(deep=True))
             provenance[coll.name] = {coll.primary_key: "rules:id parameter of the tools"}
     return rejected
-
-
-def _by_need(
-    colls: list[CollectionSchema], tools: Sequence[ToolSpec], schema: StateSchema
-) -> list[CollectionSchema]:
-    """The collections most tools touch first, so a tight call budget goes where it counts."""
-    return sorted(colls, key=lambda c: -len(_tools_for(c, tools, schema)))
-
-
-async def _design_attributes(
-    client: LLMClient,
-    coll: CollectionSchema,
-    tools: Sequence[ToolSpec],
-    schema: StateSchema,
-    draft: StateSchema,
-    budget: _Budget,
-    failures: list[str],
-    rejected: list[str],
-) -> str:
-    """Attributes of ``coll`` from the model (within budget), else from the rule draft.
-
-    Returns the origin to record for the attributes added.
-    """
-    fallback = draft.collection(coll.name)
-    if budget.take():
-        try:
-            new = await _attributes(client, coll, tools, schema)
-            _merge(coll, _checked(new, coll, rejected))
-            return "model"
-        except LLMFailure as exc:
-            failures.append(f"attributes of {coll.name}: {exc}")
-    _merge(coll, list(fallback.attributes) if fallback else [])
-    _merge(coll, [Attribute(name=coll.primary_key, type="id")])
-    return "rules:tool parameters"
-
-
-async def _design_batch(
-    client: LLMClient,
-    colls: list[CollectionSchema],
-    tools: Sequence[ToolSpec],
-    schema: StateSchema,
-    draft: StateSchema,
-    budget: _Budget,
-    failures: list[str],
-    provenance: dict[str, dict[str, str]],
-) -> None:
-    """The attributes of all ``colls`` in one call (more collections than calls left)."""
-    answered: dict[str, list[AttributeItem]] = {}
-    if budget.take():
-        msgs = prompts.attributes_batch_messages(
-            [(c.name, c.primary_key, c.description) for c in colls], tools
-        )
-        try:
-            design = await client.structured(
-                msgs,
-                BatchAttributeDesign,
-                role="synthesizer",
-                purpose="synth.state.attributes",
-                max_tokens=400 + 250 * len(colls),
-            )
-            answered = {identifier(c.name): c.attributes for c in design.collections}
-        except LLMFailure as exc:
-            failures.append(f"attributes of {', '.join(c.name for c in colls)}: {exc}")
-    known = {c.name for c in schema.collections}
-    for coll in colls:
-        items = answered.get(coll.name)
-        if items:
-            _merge(coll, _clean_attributes(items, coll.primary_key, known))
-            origin = "model"
-        else:
-            fallback = draft.collection(coll.name)
-            _merge(coll, list(fallback.attributes) if fallback else [])
-            _merge(coll, [Attribute(name=coll.primary_key, type="id")])
-            origin = "rules:tool parameters"
-        origins = provenance.setdefault(coll.name, {})
-        for attr in coll.attributes:
-            origins.setdefault(attr.name, origin)
 
 
 def _checked(new: list[Attribute], coll: CollectionSchema, rejected: list[str]) -> list[Attribute]:
@@ -687,43 +576,40 @@ def _kind_parent(
     return None
 
 
-async def _feedback_round(
-    client: LLMClient,
-    tools: Sequence[ToolSpec],
-    schema: StateSchema,
-    missing: list[Unmapped],
-    failures: list[str],
-    budget: _Budget,
-    checks: _Checks,
-) -> None:
+async def _feedback_round(asker: _Ask, schema: StateSchema, missing: list[Unmapped]) -> None:
     """Ask the model where the unmapped parameters live, one call per target collection.
 
     For a collection the docs define, only the attributes asked for are taken: anything else
     the model adds would be an attribute the document does not have.
     """
-    by_tool = {t.name: t for t in tools}
+    by_tool = {t.name: t for t in asker.tools}
     groups: dict[str, list[Unmapped]] = {}
     for item in missing:
         target = target_collection(by_tool[item.tool], schema)
         if target is not None:
             groups.setdefault(target.name, []).append(item)
+    checks = asker.checks
     for name, items in groups.items():
         coll = schema.collection(name)
         assert coll is not None
-        if not budget.take():
-            return
-        try:
-            new = await _attributes(client, coll, tools, schema, prompts.unmapped_feedback(items))
-        except LLMFailure as exc:
-            failures.append(f"feedback for {name}: {exc}")
+        attrs = [a.name for a in coll.attributes]
+        wanted = [(u.param, u.tool, u.description) for u in items]
+        msgs = feedback_messages(name, coll.primary_key, attrs, wanted, asker.tools)
+        answer = await asker(msgs, "synth.state.feedback", 1)
+        if answer is None:
+            if asker.budget.left <= 0:
+                return
             continue
+        lines = [line for c in answer.collections for line in c.add]
+        kept = _checked(_resolved(parse_lines(lines), coll, schema), coll, checks.rejected)
         asked = {u.param.lower() for u in items} | {id_base(u.param) for u in items}
-        kept = _checked(new, coll, checks.rejected)
         if name in checks.documented:
             for attr in kept:
                 if attr.name.lower() not in asked and coll.attribute(attr.name) is None:
                     checks.rejected.append(f"{name}.{attr.name}: not in the docs' schema")
             kept = [a for a in kept if a.name.lower() in asked]
+        else:
+            kept = checks.evidenced(coll, kept)
         _merge(coll, kept)
         origins = checks.provenance.setdefault(name, {})
         for attr in kept:
