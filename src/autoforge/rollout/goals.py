@@ -225,8 +225,13 @@ def request_sentences(scenario: str) -> list[str]:
     return [s for s in parts if s and not _SKIP_SENTENCE.match(s)]
 
 
-def _stem_goal(key: str, kind: GoalKind, sentence: str, share: float) -> Goal:
-    words = tuple(sorted(stems(sentence)))
+def _stem_goal(
+    key: str, kind: GoalKind, sentence: str, share: float, things: frozenset[str] = frozenset()
+) -> Goal:
+    """A goal said by ``share`` of the sentence's content stems; stems in ``things`` (the
+    task's nouns and the user's values: "order", "ORD-4722") are left out when others remain,
+    since saying them asks nothing ("my order is ORD-4722" asks no shipping fee)."""
+    words = tuple(sorted(stems(sentence) - things)) or tuple(sorted(stems(sentence)))
     return Goal(
         key=key,
         kind=kind,
@@ -346,5 +351,10 @@ def task_goals(task: Task) -> list[Goal]:
     asked = [
         s for s in sentences if s.endswith("?") and not any(goal_said(r, s) for r in writes or ())
     ]
-    questions = [_stem_goal(f"question:{i}", "question", s, 0.6) for i, s in enumerate(asked)]
+    things = frozenset(
+        {w[:5] for w in task_nouns(task) if len(w) >= 4} | {normal(v) for v in facts if v.strip()}
+    )
+    questions = [
+        _stem_goal(f"question:{i}", "question", s, 0.6, things) for i, s in enumerate(asked)
+    ]
     return [*requests, *questions, *_fact_goals(task, " ".join(sentences))]
