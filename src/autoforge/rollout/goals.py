@@ -266,12 +266,13 @@ def _request_goal(
     name: str,
     sentences: list[str],
     distinct: list[str],
-    nouns: frozenset[str] = frozenset(),
+    things: frozenset[str] = frozenset(),
 ) -> Goal:
-    """The request goal of one write call: its verb (or a synonym) and its other name words,
-    plus the user-known values that tell it apart from another call of the same tool."""
+    """The request goal of one write call: its verb (or a synonym, less the task's nouns
+    ``things``) and its other name words, plus the user-known values that tell it apart from
+    another call of the same tool."""
     parts = _name_parts(name)
-    verbs = _verb_class(parts[0], nouns) if len(parts) > 1 else ()
+    verbs = _verb_class(parts[0], things) if len(parts) > 1 else ()
     nouns = tuple(sorted(stems(" ".join(parts[1:] if verbs else parts))))
     label = " ".join(parts)
     goal = Goal(
