@@ -1,29 +1,36 @@
 """Judge validation: precision and recall of the MEU judge's user-error flags, per fault kind.
 
-Episodes on the bundled bookstore example (tasks from ``autoforge.tasks.generate_tasks``) are
-played with a ``FaultyUser``: with probability ``p`` per user turn (at most one fault per
-episode) it changes a known fact, invents one, or stops early, or (decided at the first turn)
-drops a goal of the user's checklist from every message, and records what it did, so the
-ground truth of every episode is known. Two sets of episodes:
+Ground truth comes from faults whose place is known:
 
-1. ``scripted``: the oracle agent (gold calls) and the scripted user (request, facts, thanks)
-   under the fault wrapper; fast and deterministic, many episodes;
-2. ``llm``: the embedded model (``--model small`` = 0.5B by default) as agent and user under the
-   fault wrapper; bounded (``--llm-episodes``, short ``--max-steps``), slow on CPU.
+1. ``scripted``: the oracle agent (gold calls) and the scripted user under a ``FaultyUser``
+   (with probability ``p`` per user turn, at most one fault per episode: a changed fact, an
+   invented one, an early stop, or a checklist goal dropped from every message), on bookstore
+   tasks from ``autoforge.tasks.generate_tasks``;
+2. ``scripted-injected``: the same episodes played clean, then one fault written into a copy
+   of each (``autoforge.rollout.transcript_faults``: the kinds above plus
+   ``contradict_words``, a word-valued fact said with another task's value), each kind once
+   per episode where it has a place, beside the clean episode itself;
+3. ``played-injected`` (``--played FILE --played-tasks TASKS``, repeatable): model-played
+   episodes (an eval's ``trajectories.jsonl`` or ``benchmarks/rollout.py --faithful-user``
+   rows) used as clean bases when no code rule fires on them and they were not read as faulty
+   by hand (``--exclude TASK_ID``), with faults written in the same way.
 
-Judges, each reported per fault kind (precision/recall):
+Judges:
 
-- ``code``: the code rules of ``autoforge.rollout.meu`` (goal never said, stop mid-question,
-  contradicted fact value, invented identifier); each rule maps to the fault kind it detects
-  (``RULE_FAULTS``);
-- ``llm``: the LLM part of ``autoforge.rollout.judge`` alone (paraphrase contradictions checked
-  against quotes; the embedded model, answer capped at ``--judge-max-tokens``), on a subset of
-  the scripted episodes (``--llm-judged``) and on the model-played ones;
-- baselines in the same run: a judge that never flags, and ``rule_v1`` (the earlier rule
-  extractor, ``autoforge.bench.rulejudge``).
+- ``code``: the code rules of ``autoforge.rollout.meu``, each mapped to the fault kind it
+  detects (``RULE_FAULTS``), per kind on every set;
+- ``llm``: the LLM part of ``autoforge.rollout.judge`` alone (``judge_user(code=False)``:
+  contradictions in paraphrase, checked against quotes), on a stratified sample of each
+  injected set (``--llm-judged``, ``--llm-played``: half contradiction faults, a quarter clean,
+  the rest other faults), scored on the one question it is asked (a contradiction: a
+  ``change_fact`` or ``contradict_words`` fault), with its flag rate per kind; the code rules
+  on the same sample beside it;
+- baselines in the same run: never-flag, always-flag, and ``rule_v1`` (the earlier rule
+  extractor, ``autoforge.bench.rulejudge``) on the scripted episodes.
 
-Run: ``python benchmarks/judge_validation.py`` (``--llm none`` for the scripted part only).
-Prints tables and, last, one JSON line with the headline figures.
+Run: ``python benchmarks/judge_validation.py`` (``--llm none`` for the code rules only;
+``--llm default,small`` for the 1.5B and the 0.5B). Prints tables and, last, one JSON line
+with the headline figures; each LLM-judged episode is also printed to stderr as it finishes.
 """
 
 from __future__ import annotations
@@ -453,7 +460,7 @@ async def llm_part(
     figures: dict[str, Any] = {}
     sizes = {"scripted-injected": args.llm_judged, "played-injected": args.llm_played}
     try:
-        for name, pairs in sets.items():
+        for name, pairs in sorted(sets.items(), key=lambda kv: kv[0] != "played-injected"):
             subset = stratified(pairs, sizes.get(name, 0), args.seed)
             if not subset:
                 continue
