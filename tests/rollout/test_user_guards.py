@@ -122,6 +122,9 @@ def test_invented_values_and_agent_speak() -> None:
     assert speaks_as_agent("Sure, I'll place the order for you.")
     assert speaks_as_agent("Can you please provide me with your email address?")
     assert not speaks_as_agent("Sure, I'll wait.")
+    assert speaks_as_agent("Sure, I'll do that. What is your email?")
+    # a customer taking up "anything else?" (seen after a nudge): its request, not agent speech
+    assert not speaks_as_agent("Sure, I'll add a review for the book B-7, with rating 3.")
     assert not speaks_as_agent("Can you provide me with the tracking number?")
     ctx = TurnContext(first=False, heard=("What is the unit price?",), known=known)
     assert read_reply("It is $15.", ctx, guards=True).problem == "invented 15"

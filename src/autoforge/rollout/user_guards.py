@@ -197,7 +197,7 @@ _AGENT_SPEAK_RE = re.compile(
     r"|feel free to (?:ask|reach out|contact)|i(?:'ll| will) (?:process|cancel|send you|look into)"
     r"|let me (?:check|look|see)|please provide (?:the|your)|shall i (?:go ahead|proceed)"
     r"|provide me with your|^(?:sure|certainly|of course)\b[,!.]?\s*i(?:'ll| will) "
-    r"(?:do that|help|take care|get (?:that|this)|place|add|update|process)\b"
+    r"(?:do that|take care of|help you|[^.?!]*\bfor you\b)"
     r"|^to confirm:)",
     re.I,
 )
@@ -218,7 +218,8 @@ def invented_values(text: str, known: str) -> list[str]:
 
 def speaks_as_agent(text: str) -> bool:
     """Whether the customer's message is phrased as the agent's ("anything else I can help
-    with?", "please provide your ...", "can you provide me with your ...", "Sure, I'll ...",
+    with?", "please provide your ...", "can you provide me with your ...", "Sure, I'll place
+    the order for you", "Sure, I'll do that",
     "let me check", "To confirm: ... Shall I go ahead?", the last copied from the prompt's
     example by small models)."""
     return bool(_AGENT_SPEAK_RE.search(text))
