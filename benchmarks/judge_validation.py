@@ -1,35 +1,43 @@
 """Judge validation: precision and recall of the MEU judge's user-error flags, per fault kind.
 
-Episodes on the bundled bookstore example (tasks from ``autoforge.tasks.generate_tasks``) are
-played with a ``FaultyUser``: with probability ``p`` per user turn (at most one fault per
-episode) it changes a known fact, invents one, or stops early, or (decided at the first turn)
-drops a goal of the user's checklist from every message, and records what it did, so the
-ground truth of every episode is known. Two sets of episodes:
+Ground truth comes from faults whose place is known:
 
-1. ``scripted``: the oracle agent (gold calls) and the scripted user (request, facts, thanks)
-   under the fault wrapper; fast and deterministic, many episodes;
-2. ``llm``: the embedded model (``--model small`` = 0.5B by default) as agent and user under the
-   fault wrapper; bounded (``--llm-episodes``, short ``--max-steps``), slow on CPU.
+1. ``scripted``: the oracle agent (gold calls) and the scripted user under a ``FaultyUser``
+   (with probability ``p`` per user turn, at most one fault per episode: a changed fact, an
+   invented one, an early stop, or a checklist goal dropped from every message), on bookstore
+   tasks from ``autoforge.tasks.generate_tasks``;
+2. ``scripted-injected``: the same episodes played clean, then one fault written into a copy
+   of each (``autoforge.rollout.transcript_faults``: the kinds above plus
+   ``contradict_words``, a word-valued fact said with another task's value), each kind once
+   per episode where it has a place, beside the clean episode itself;
+3. ``played-injected`` (``--played FILE --played-tasks TASKS``, repeatable): model-played
+   episodes (an eval's ``trajectories.jsonl`` or ``benchmarks/rollout.py --faithful-user``
+   rows) used as clean bases when no code rule fires on them and they were not read as faulty
+   by hand (``--exclude TASK_ID``), with faults written in the same way.
 
-Judges, each reported per fault kind (precision/recall):
+Judges:
 
-- ``code``: the code rules of ``autoforge.rollout.meu`` (goal never said, stop mid-question,
-  contradicted fact value, invented identifier); each rule maps to the fault kind it detects
-  (``RULE_FAULTS``);
-- ``llm``: the LLM part of ``autoforge.rollout.judge`` alone (paraphrase contradictions checked
-  against quotes; the embedded model, answer capped at ``--judge-max-tokens``), on a subset of
-  the scripted episodes (``--llm-judged``) and on the model-played ones;
-- baselines in the same run: a judge that never flags, and ``rule_v1`` (the earlier rule
-  extractor, ``autoforge.bench.rulejudge``).
+- ``code``: the code rules of ``autoforge.rollout.meu``, each mapped to the fault kind it
+  detects (``RULE_FAULTS``), per kind on every set;
+- ``llm``: the LLM part of ``autoforge.rollout.judge`` alone (``judge_user(code=False)``:
+  contradictions in paraphrase, checked against quotes), on a stratified sample of each
+  injected set (``--llm-judged``, ``--llm-played``: half contradiction faults, a quarter clean,
+  the rest other faults), scored on the one question it is asked (a contradiction: a
+  ``change_fact`` or ``contradict_words`` fault), with its flag rate per kind; the code rules
+  on the same sample beside it;
+- baselines in the same run: never-flag, always-flag, and ``rule_v1`` (the earlier rule
+  extractor, ``autoforge.bench.rulejudge``) on the scripted episodes.
 
-Run: ``python benchmarks/judge_validation.py`` (``--llm none`` for the scripted part only).
-Prints tables and, last, one JSON line with the headline figures.
+Run: ``python benchmarks/judge_validation.py`` (``--llm none`` for the code rules only;
+``--llm default,small`` for the 1.5B and the 0.5B). Prints tables and, last, one JSON line
+with the headline figures; each LLM-judged episode is also printed to stderr as it finishes.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import sys
 import time
@@ -41,6 +49,7 @@ from bench_method import Load, finish
 
 from autoforge.bench.judgeval import (
     KINDS,
+    FlagScore,
     JudgedEpisode,
     fault_kinds,
     judge_failures,
@@ -51,21 +60,22 @@ from autoforge.bench.players import OracleClient, scripted_user
 from autoforge.bench.rulejudge import rule_judge
 from autoforge.env import Environment
 from autoforge.examples import example_path
-from autoforge.rollout.agent import AgentConfig
 from autoforge.rollout.episode import EpisodeConfig, EpisodeLimits
 from autoforge.rollout.judge import JudgeVerdict, code_verdict, judge_user
 from autoforge.rollout.meu import RULE_FAULTS
 from autoforge.rollout.runner import (
     RolloutDeps,
-    Runner,
     bind_environment,
-    episode_fn,
     episode_seed,
     rollout_episode,
 )
 from autoforge.rollout.trajectory import Trajectory
-from autoforge.rollout.user import UserConfig
-from autoforge.tasks import Task, generate_tasks
+from autoforge.rollout.transcript_faults import (
+    TRANSCRIPT_FAULTS,
+    fact_alternatives,
+    inject,
+)
+from autoforge.tasks import Task, generate_tasks, read_tasks
 
 Pair = tuple[Task, Trajectory]
 
@@ -95,23 +105,6 @@ def llm_config(model: str) -> Any:
     from autoforge.llm.config import build_config
 
     return build_config(environ={}, overrides={"embedded": {"model": model, "ctx_size": 8192}})
-
-
-async def llm_episodes(
-    env: Any, tasks: list[Task], client: Any, p: float, max_steps: int, work: Path
-) -> list[Pair]:
-    """Embedded agent x embedded user under the fault wrapper (checkpointed in ``work``)."""
-    config = EpisodeConfig(
-        fault_p=p,
-        agent=AgentConfig(max_tokens=256),
-        user=UserConfig(max_tokens=160),
-        limits=EpisodeLimits(max_steps=max_steps),
-    )
-    deps = RolloutDeps(client=client, env_factory=lambda t: bind_environment(env, t))
-    runner = Runner(episode_fn(config, deps), checkpoint=work / "llm_episodes.jsonl", concurrency=2)
-    trajs = await runner.run(tasks, trials=1)
-    by_id = {t.id: t for t in tasks}
-    return [(by_id[t.task_id], t) for t in trajs if not t.is_infra_error]
 
 
 def rule_kinds(verdict: JudgeVerdict) -> list[str]:
@@ -193,6 +186,159 @@ class CappedJudge:
         )
 
 
+# --------------------------------------------------------------------------- injected faults
+
+#: The fault kinds the LLM part is asked about: a fact said with another value.
+CONTRADICTIONS = ("change_fact", "contradict_words")
+INJECTED_KINDS: tuple[str, ...] = (*TRANSCRIPT_FAULTS, "any")
+
+
+def is_clean(task: Task, traj: Trajectory) -> bool:
+    """An episode with no recorded fault on which no code rule fires (a base to inject into)."""
+    return not traj.faults and not code_verdict(task, traj.model_copy(deep=True), apply=False).rules
+
+
+def injected_set(
+    pairs: list[Pair], alternatives: dict[str, list[str]], seed: int, clean_copies: int = 1
+) -> list[Pair]:
+    """Each clean episode once as it is (``clean_copies`` times) and once per fault kind that
+    has a place in it: the ground truth of every episode is the fault written in."""
+    rng = random.Random(seed)
+    out: list[Pair] = []
+    for task, traj in pairs:
+        if not is_clean(task, traj):
+            continue
+        out += [(task, traj)] * clean_copies
+        for kind in TRANSCRIPT_FAULTS:
+            faulted = inject(kind, task, traj, rng, alternatives)
+            if faulted is not None:
+                out.append((task, faulted))
+    return out
+
+
+def stratified(pairs: list[Pair], n: int, seed: int) -> list[Pair]:
+    """``n`` episodes, half with a contradiction fault, a quarter clean, the rest other faults."""
+    rng = random.Random(seed)
+    groups: dict[str, list[Pair]] = {"contradiction": [], "clean": [], "other": []}
+    for pair in pairs:
+        kinds = fault_kinds(pair[1])
+        key = (
+            "clean"
+            if not kinds
+            else "contradiction"
+            if set(kinds) & set(CONTRADICTIONS)
+            else "other"
+        )
+        groups[key].append(pair)
+    want = {"contradiction": n // 2, "clean": n // 4}
+    want["other"] = n - sum(want.values())
+    out: list[Pair] = []
+    for key, group in groups.items():
+        out += rng.sample(group, min(want[key], len(group)))
+    return out
+
+
+def score_kinds(records: list[JudgedEpisode], kinds: tuple[str, ...]) -> dict[str, FlagScore]:
+    """Per kind (and ``any``) confusion counts over the episodes the judge answered."""
+    scores = {k: FlagScore(kind=k) for k in kinds}
+    for rec in records:
+        if rec.flags is None:
+            continue
+        for kind in kinds:
+            truth = bool(rec.faults) if kind == "any" else kind in rec.faults
+            flag = bool(rec.flags) if kind == "any" else kind in rec.flags
+            s = scores[kind]
+            s.tp += truth and flag
+            s.fp += flag and not truth
+            s.fn += truth and not flag
+            s.tn += not truth and not flag
+    return scores
+
+
+def contradiction_view(records: list[JudgedEpisode]) -> list[JudgedEpisode]:
+    """Records re-labelled for the LLM part's one question: ``contradiction`` is true when a
+    contradiction fault was written in, flagged when the judge flagged any contradiction."""
+    out = []
+    for rec in records:
+        truth = ["contradiction"] if set(rec.faults) & set(CONTRADICTIONS) else []
+        flags = (
+            None
+            if rec.flags is None
+            else (["contradiction"] if set(rec.flags) & set(CONTRADICTIONS) else [])
+        )
+        out.append(rec.model_copy(update={"faults": truth, "flags": flags}))
+    return out
+
+
+def contradiction_table(title: str, records: list[JudgedEpisode]) -> dict[str, Any]:
+    """P/R of flagging a contradiction, beside recall per written-in kind and the flag rate on
+    episodes without a contradiction (clean, other faults)."""
+    s = score_kinds(contradiction_view(records), ("contradiction",))["contradiction"]
+    answered = [r for r in records if r.flags is not None]
+    by_kind: dict[str, Any] = {}
+    for kind in (*CONTRADICTIONS, "other", "clean"):
+        group = [
+            r
+            for r in answered
+            if (kind in r.faults)
+            or (kind == "clean" and not r.faults)
+            or (kind == "other" and r.faults and not set(r.faults) & set(CONTRADICTIONS))
+        ]
+        hit = sum(bool(set(r.flags or []) & set(CONTRADICTIONS)) for r in group)
+        by_kind[kind] = {"n": len(group), "flagged": hit}
+    print(
+        f"\n{title}: {len(records)} episodes, judge failures {judge_failures(records)}\n"
+        f"  contradiction: tp {s.tp} fp {s.fp} fn {s.fn} tn {s.tn}  "
+        f"precision {_rate(s.precision)} recall {_rate(s.recall)}\n  flagged by kind: "
+        + ", ".join(f"{k} {v['flagged']}/{v['n']}" for k, v in by_kind.items())
+    )
+    return {
+        "episodes": len(records),
+        "judge_failures": judge_failures(records),
+        "contradiction": s.row(),
+        "flagged_by_kind": by_kind,
+    }
+
+
+def always_flags(records: list[JudgedEpisode], kinds: tuple[str, ...]) -> list[JudgedEpisode]:
+    """The flag-everything baseline: every kind flagged on every episode."""
+    every = [k for k in kinds if k != "any"]
+    return [r.model_copy(update={"judge": "always", "flags": every}) for r in records]
+
+
+def kinds_table(title: str, records: list[JudgedEpisode], kinds: tuple[str, ...]) -> dict[str, Any]:
+    """Print one judge x source table over ``kinds``; return its figures."""
+    scores = score_kinds(records, kinds)
+    failed = judge_failures(records)
+    print(f"\n{title}: {len(records)} episodes, judge failures {failed}")
+    cols = ("truth", "flag", "tp", "fp", "fn", "prec", "rec")
+    print(f"{'kind':<17} " + " ".join(f"{c:>5}" for c in cols))
+    for kind in kinds:
+        s = scores[kind]
+        print(
+            f"{kind:<17} {s.tp + s.fn:>5} {s.tp + s.fp:>5} {s.tp:>5} {s.fp:>5} {s.fn:>5} "
+            f"{_rate(s.precision):>5} {_rate(s.recall):>5}"
+        )
+    return {"episodes": len(records), "judge_failures": failed, **{
+        k: scores[k].row() for k in kinds
+    }}  # fmt: skip
+
+
+def read_played(path: Path, tasks_file: Path) -> list[Pair]:
+    """Model-played episodes: an eval's ``trajectories.jsonl`` (one trajectory per line) or
+    ``benchmarks/rollout.py --faithful-user`` rows (``trajectory`` per row), with their tasks."""
+    tasks = {t.id: t for t in read_tasks(tasks_file)}
+    out: list[Pair] = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        traj = Trajectory.model_validate(row.get("trajectory", row))
+        if traj.task_id in tasks and not traj.is_infra_error:
+            out.append((tasks[traj.task_id], traj))
+    return out
+
+
 def never_flags(records: list[JudgedEpisode]) -> list[JudgedEpisode]:
     """The do-nothing baseline: the same episodes, nothing flagged."""
     return [r.model_copy(update={"judge": "never", "flags": []}) for r in records]
@@ -260,45 +406,114 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ),
         "code/scripted": table("code rules x scripted episodes", code_s),
     }
+    alternatives = fact_alternatives(tasks)
+    clean = await scripted_episodes(env, tasks, 0.0, 1)
+    sets = {"scripted-injected": injected_set(clean, alternatives, args.seed)}
     meta: dict[str, Any] = {"p": args.p, "scripted_episodes": len(scripted)}
+    if args.played:
+        played = [
+            pair
+            for path, tasks_file in zip(args.played, args.played_tasks, strict=True)
+            for pair in read_played(Path(path), Path(tasks_file))
+        ]
+        read_faulty = set(args.exclude)
+        meta["played_read_as_faulty"] = sorted(read_faulty & {t.id for t, _ in played})
+        played = [(t, tr) for t, tr in played if t.id not in read_faulty]
+        flagged = [p for p in played if not is_clean(*p)]
+        meta.update(played_episodes=len(played), played_flagged_by_code=len(flagged))
+        for task, traj in flagged:
+            verdict = code_verdict(task, traj.model_copy(deep=True), apply=False)
+            print(f"  played {task.id}: code rules {verdict.reason[:160]}", file=sys.stderr)
+        more = fact_alternatives([t for t, _ in played])
+        merged = {
+            k: sorted({*alternatives.get(k, []), *more.get(k, [])}) for k in {*alternatives, *more}
+        }
+        sets["played-injected"] = injected_set(played, merged, args.seed)
+    for name, pairs in sets.items():
+        meta[f"{name}_episodes"] = len(pairs)
+        records = judge_by_code(pairs, name)
+        figures[f"never/{name}"] = kinds_table(
+            f"never-flag x {name}", never_flags(records), INJECTED_KINDS
+        )
+        figures[f"always/{name}"] = kinds_table(
+            f"always-flag x {name}", always_flags(records, INJECTED_KINDS), INJECTED_KINDS
+        )
+        figures[f"code/{name}"] = kinds_table(f"code rules x {name}", records, INJECTED_KINDS)
     if args.llm != "none":
-        figures.update(await llm_part(args, env, scripted, work, meta))
+        for model in args.llm.split(","):
+            figures.update(await llm_part(args, model, sets, meta))
     meta["wall_s"] = round(time.perf_counter() - started, 1)
     meta["cpu_s"] = round(time.process_time() - cpu, 1)  # this process (the model's server too)
     return {"meta": meta, "figures": figures}
 
 
 async def llm_part(
-    args: argparse.Namespace, env: Any, scripted: list[Pair], work: Path, meta: dict[str, Any]
+    args: argparse.Namespace, model: str, sets: dict[str, list[Pair]], meta: dict[str, Any]
 ) -> dict[str, Any]:
+    """The LLM part alone (``judge_user(code=False)``) on a stratified sample of each injected
+    set, scored on the one question it is asked (a contradiction), beside the code rules and the
+    never/always baselines on the same sample."""
     from autoforge.llm import LLMClient
 
-    client = LLMClient(llm_config(args.llm))
+    client = LLMClient(llm_config(model))
     judge = CappedJudge(client, args.judge_max_tokens)
     figures: dict[str, Any] = {}
+    sizes = {"scripted-injected": args.llm_judged, "played-injected": args.llm_played}
     try:
-        subset = random.Random(args.seed).sample(scripted, min(args.llm_judged, len(scripted)))
-        t0 = time.perf_counter()
-        llm_s = await judge_by_llm(judge, subset, "scripted")
-        meta["llm_judge_s_per_episode"] = round((time.perf_counter() - t0) / max(1, len(subset)), 1)
-        figures["llm/scripted"] = table(f"LLM judge ({args.llm}) x scripted episodes", llm_s)
-        figures["code/scripted-subset"] = table(
-            "code rules x the same scripted subset", judge_by_code(subset, "scripted")
-        )
-        if args.llm_episodes:
-            llm_tasks = make_tasks(env, args.llm_episodes, "easy", args.seed + 1)
+        for name, pairs in sorted(sets.items(), key=lambda kv: kv[0] != "played-injected"):
+            subset = stratified(pairs, sizes.get(name, 0), args.seed)
+            if not subset:
+                continue
             t0 = time.perf_counter()
-            pairs = await llm_episodes(env, llm_tasks, client, args.p, args.max_steps, work)
-            wall = time.perf_counter() - t0
-            meta.update(llm_episodes=len(pairs), llm_episode_wall_s=round(wall, 1))
-            figures["code/llm"] = table("code rules x LLM episodes", judge_by_code(pairs, "llm"))
-            figures["llm/llm"] = table(
-                f"LLM judge ({args.llm}) x LLM episodes", await judge_by_llm(judge, pairs, "llm")
+            records = await judge_by_llm(judge, subset, name)
+            meta[f"llm_{model}_{name}_s_per_episode"] = round(
+                (time.perf_counter() - t0) / len(subset), 1
             )
+            code = judge_by_code(subset, name)
+            figures[f"llm-{model}/{name}"] = contradiction_table(
+                f"LLM part ({model}) x {name} sample", records
+            )
+            if f"code/{name}-sample" not in figures:
+                figures[f"code/{name}-sample"] = contradiction_table(
+                    f"code rules x the same {name} sample", code
+                )
+                figures[f"never/{name}-sample"] = contradiction_table(
+                    "never-flag x the same sample", never_flags(code)
+                )
+                figures[f"always/{name}-sample"] = contradiction_table(
+                    "always-flag x the same sample", always_flags(code, INJECTED_KINDS)
+                )
     finally:
         await client.aclose()
-    meta["model"] = args.llm
+    meta.setdefault("models", []).append(model)
     return figures
+
+
+def headline_injected(figures: dict[str, Any]) -> dict[str, Any]:
+    """The injected-set figures, rounded: per kind P/R of the code rules and the baselines,
+    and the contradiction P/R of the LLM part and its comparators."""
+    out: dict[str, Any] = {}
+    for name, fig in figures.items():
+        if "contradiction" in fig:
+            row = fig["contradiction"]
+            out[name] = {
+                "n": fig["episodes"],
+                "failures": fig["judge_failures"],
+                "precision": _round(row["precision"]),
+                "recall": _round(row["recall"]),
+                "flagged_by_kind": fig["flagged_by_kind"],
+            }
+        elif "contradict_words" in fig:
+            out[name] = {"n": fig["episodes"]} | {
+                f"{rate}_{kind}": _round(fig[kind][rate])
+                for kind in INJECTED_KINDS
+                for rate in ("precision", "recall")
+            }
+    return out
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
 
 
 def main() -> None:
@@ -306,20 +521,47 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=40, help="tasks for scripted episodes")
     parser.add_argument("--repeats", type=int, default=3, help="scripted episodes per task")
     parser.add_argument("--p", type=float, default=0.35, help="fault probability per user turn")
-    parser.add_argument("--llm", default="small", help="embedded model: small|default|none")
     parser.add_argument(
-        "--llm-judged", type=int, default=16, help="scripted episodes the LLM judges"
+        "--llm",
+        default="default",
+        help="embedded judge model(s), comma-separated: "
+        "default (1.5B), small (0.5B); none: code rules only",
     )
-    parser.add_argument("--llm-episodes", type=int, default=12, help="LLM-played episodes")
-    parser.add_argument("--max-steps", type=int, default=10, help="LLM calls per LLM episode")
-    parser.add_argument("--judge-max-tokens", type=int, default=768, help="cap per judge answer")
+    parser.add_argument(
+        "--llm-judged", type=int, default=14, help="scripted injected episodes the LLM judges"
+    )
+    parser.add_argument(
+        "--llm-played", type=int, default=12, help="model-played injected episodes the LLM judges"
+    )
+    parser.add_argument(
+        "--played",
+        action="append",
+        default=[],
+        help="model-played episodes (repeatable): an eval's trajectories.jsonl or "
+        "benchmarks/rollout.py --faithful-user rows",
+    )
+    parser.add_argument(
+        "--played-tasks", action="append", default=[], help="the tasks.jsonl of each --played"
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        help="task id of a model-played episode read as faulty by hand (repeatable): not used "
+        "as a clean base",
+    )
+    parser.add_argument("--judge-max-tokens", type=int, default=384, help="cap per judge answer")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--work", default="/tmp/autoforge-judge-validation")
     args = parser.parse_args()
+    if len(args.played) != len(args.played_tasks):
+        parser.error("each --played needs its --played-tasks (the tasks file it was played on)")
     load = Load()
     print("\n".join(load.lines()), file=sys.stderr)
     result = asyncio.run(run(args))
-    finish({"meta": result["meta"], **headline(result["figures"])}, load)
+    figures = result["figures"]
+    plain = {k: v for k, v in figures.items() if "any" in v and "contradict_words" not in v}
+    finish({"meta": result["meta"], **headline(plain), **headline_injected(figures)}, load)
 
 
 if __name__ == "__main__":

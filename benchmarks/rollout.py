@@ -25,8 +25,10 @@ Real episodes per hour with an embedded model: run ``autoforge eval`` with ``--a
 oracle agent that performs the task's gold calls only once the user has asked for them (a write
 after its request was said, reads once anything was asked) and answers the questions after the
 calls: the share of episodes in which the user conveyed every goal of its checklist
-(:mod:`autoforge.rollout.goals`), with ``--user-prompt user_v2`` for the user without the
-checklist ("before"). Episodes go to ``--out`` as JSONL as they finish.
+(:mod:`autoforge.rollout.goals`); ``--checklist off`` for the user without the checklist
+(``--user-prompt`` picks another prompt version; the default is the product's). Episodes go to
+``--out`` as JSONL as they finish, each with its trajectory (model-played material for
+``benchmarks/judge_validation.py --played``).
 
 Prints tables and, last, one JSON line with the headline figures.
 """
@@ -53,6 +55,7 @@ from autoforge.llm.types import ChatResponse, TokenUsage
 from autoforge.rollout.agent import AgentConfig
 from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.runner import EnvBinding, RolloutDeps, Runner, episode_fn
+from autoforge.rollout.user import USER_PROMPT_VERSION
 from autoforge.tasks.model import RequiredOutput, Task, UserScenario
 
 USER_TURNS = 5  # per episode: 5 x (user, agent tool call, agent reply) + the user's stop = 16
@@ -629,6 +632,7 @@ async def faithful_user(
             "load1": round(os.getloadavg()[0], 2),
             "user_notes": traj.user_notes,
             "user_messages": user,
+            "trajectory": traj.model_dump(mode="json"),
         }
         with path.open("a") as fh:
             fh.write(json.dumps(row) + "\n")
@@ -666,7 +670,11 @@ async def faithful_user(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--faithful-user", metavar="TASKS", help="bookstore tasks.jsonl")
-    parser.add_argument("--user-prompt", default="user_v3", help="user prompt version")
+    parser.add_argument(
+        "--user-prompt",
+        default=USER_PROMPT_VERSION,
+        help="user prompt version (default: the product's default)",
+    )
     parser.add_argument("--out", default="faithful_user.jsonl", help="episode rows (resumed)")
     parser.add_argument("--concurrency", type=int, default=2, help="episodes in flight")
     parser.add_argument(

@@ -73,7 +73,9 @@ async def test_agent_stop_token(task: Task) -> None:
 
 
 async def test_transfer_ends_episode(task: Task) -> None:
-    client = routed(agent=[call("transfer_to_human_agents")], user=["I want a human for my order"])
+    client = routed(
+        agent=[call("transfer_to_human_agents")], user=["Cancel my order o1, or get me a human"]
+    )
     traj = await play(task, client, LLMUser(client, task))
     assert traj.end_reason == EndReason.TRANSFER
     assert traj.tool_calls[-1].name == "transfer_to_human_agents"
@@ -88,7 +90,9 @@ async def test_max_turns(task: Task) -> None:
 
 
 async def test_tool_error_budget(task: Task) -> None:
-    client = routed(agent=[call("refund_everything")] * 5, user=["refund my order"])
+    client = routed(
+        agent=[call("refund_everything")] * 5, user=["refund my order o1, or cancel it"]
+    )
     limits = EpisodeLimits(tool_error_budget=2)
     traj = await play(task, client, LLMUser(client, task), limits=limits)
     assert traj.end_reason == EndReason.TOOL_ERROR_BUDGET
@@ -145,7 +149,7 @@ def _thinking_agent_msg(text: str) -> dict[str, Any]:
 async def _thinking_run(task: Task, keep: bool) -> Any:
     client = routed(
         agent=[_thinking_agent_msg("Which order?"), _thinking_agent_msg("Noted.")],
-        user=["<think>I am user, hidden</think>cancel", "o1", "bye ###STOP###"],
+        user=["<think>I am user, hidden</think>cancel my order o1", "o1", "bye ###STOP###"],
     )
     await play(task, client, LLMUser(client, task), keep_thinking=keep)
     return client

@@ -122,3 +122,44 @@ def test_only_values_telling_two_calls_of_a_tool_apart_are_required() -> None:
     ]
     said = conveyed(requests, ["Please order B-11, and leave a review."])
     assert said == {"request:0:place_order", "request:2:add_review"}
+
+
+def _facts_task(question: str) -> Task:
+    """A bookstore task whose request is a question and whose facts hold words that are also
+    request words ("book id", "ordered_by_mistake")."""
+    actions = [
+        GoldCall(name="place_order", arguments={"customer_id": "C-9", "book": "B-5"}, writes=True),
+        GoldCall(name="add_review", arguments={"customer_id": "C-9", "book": "B-5"}, writes=True),
+    ]
+    return Task(
+        id="t",
+        env_id="bookstore",
+        scenario=f"What you ask for: Hi! {question} Please add a review for book B-5.",
+        user_facts={"customer_id": "C-9", "book_id": "B-5", "reason": "ordered_by_mistake"},
+        gold_calls=actions,
+    )
+
+
+def test_a_question_asking_for_a_write_is_that_request_not_a_question() -> None:
+    goals = task_goals(_facts_task("Can you help me place an order for book B-5?"))
+    assert [g.key for g in goals if g.kind != "fact"] == [
+        "request:0:place_order",
+        "request:1:add_review",
+    ]
+    assert goals[0].text == "Can you help me place an order for book B-5?"
+
+
+def test_a_list_of_details_says_no_request() -> None:
+    goals = task_goals(_facts_task("Can you help me place an order for book B-5?"))
+    details = "Hi! My customer id is C-9; my book id is B-5; my reason: ordered_by_mistake."
+    assert conveyed(goals, [details]) & {"request:0:place_order", "request:1:add_review"} == set()
+    assert "request:0:place_order" in conveyed(goals, ["I'd like to place an order for B-5."])
+
+
+def test_a_request_verb_must_stand_near_its_noun() -> None:
+    goals = task_goals(_facts_task("Please place an order for book B-5."))
+    review = (
+        "Could you add a review for the book whose title is Winter among the items of my order?"
+    )
+    assert conveyed(goals, [review]) == {"request:1:add_review"}
+    assert "request:0:place_order" in conveyed(goals, ["Please cancel, no, place the order."])

@@ -295,3 +295,31 @@ async def test_faulty_user_drops_a_goal_from_every_message() -> None:
     dropped = next(g for g in goals if fault.detail.startswith(f"left out {g.key}"))
     assert dropped.kind != "fact"
     assert dropped.key not in conveyed(goals, [first.text, second.text])
+
+
+async def test_a_first_message_listing_details_but_no_request_is_asked_again() -> None:
+    task = bookstore_task()
+    details = "Hi! My order id is ORD-4722, my book id is B-7 and my rating is 5."
+    client = routed(agent=[], user=[details, QUESTION])
+    user = LLMUser(client, task)
+    reply = await user.reply("Hello! How can I help?")
+    assert reply.text == QUESTION
+    assert user.notes[0].startswith("turn 0: first message states no goal")
+
+
+async def test_a_first_message_with_no_goal_twice_is_the_tasks_request() -> None:
+    task = bookstore_task()
+    details = "Hi! My order id is ORD-4722."
+    user = LLMUser(routed(agent=[], user=[details, details]), task)
+    reply = await user.reply("Hello! How can I help?")
+    assert reply.text.startswith("Hi! I'm a customer. Please add review (book id: B-7")
+    assert "used the task's request" in user.notes[-1]
+
+
+async def test_a_reply_labelled_as_the_agent_is_asked_again(task: Task) -> None:
+    agent_line = "Agent: Sure, I'll cancel order o1 for you. Can you give me your name?"
+    client = routed(agent=[], user=[agent_line, "Please cancel my order o1."])
+    user = LLMUser(client, task)
+    reply = await user.reply("Hi!")
+    assert reply.text == "Please cancel my order o1."
+    assert "spoke as the agent" in user.notes[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from autoforge.rollout.user_guards import (
+    AGENT_LABEL_NOTE,
     TurnContext,
     asks_for_information,
     clean_reply,
@@ -46,7 +47,7 @@ def test_clean_reply_cuts_prefixes_and_run_on_lines() -> None:
     assert clean_reply("Customer: It's o1.") == ("It's o1.", ["removed a speaker prefix"])
     text, notes = clean_reply("It's o1.\nAgent: Thanks, done.\nCustomer: bye")
     assert text == "It's o1." and notes == ["cut a run-on agent line"]
-    assert clean_reply("Agent: It's o1.")[0] == "It's o1."
+    assert clean_reply("Agent: It's o1.") == ("It's o1.", [AGENT_LABEL_NOTE])
     assert clean_reply('"Cancel it, please."')[0] == "Cancel it, please."
 
 
@@ -118,6 +119,22 @@ def test_invented_values_and_agent_speak() -> None:
     assert speaks_as_agent("To confirm: cancel order ORD-9. Shall I go ahead?")
     assert not speaks_as_agent("Can you help me cancel my order?")
     assert not speaks_as_agent("Yes, please go ahead.")
+    assert speaks_as_agent("Sure, I'll place the order for you.")
+    assert speaks_as_agent("Can you please provide me with your email address?")
+    assert not speaks_as_agent("Sure, I'll wait.")
+    assert speaks_as_agent("Sure, I'll do that. What is your email?")
+    # a customer taking up "anything else?" (seen after a nudge): its request, not agent speech
+    assert not speaks_as_agent("Sure, I'll add a review for the book B-7, with rating 3.")
+    assert not speaks_as_agent("Can you provide me with the tracking number?")
     ctx = TurnContext(first=False, heard=("What is the unit price?",), known=known)
     assert read_reply("It is $15.", ctx, guards=True).problem == "invented 15"
     assert read_reply("It is ORD-9.", ctx, guards=True).problem is None
+
+
+def test_a_message_labelled_as_the_agents_is_a_problem() -> None:
+    reading = read_reply(
+        "Agent: Sure, what is your order id?", TurnContext(first=False), guards=True
+    )
+    assert reading.problem == "spoke as the agent"
+    plain = read_reply("Customer: It's o1.", TurnContext(first=False), guards=True)
+    assert plain.problem is None and plain.text == "It's o1."

@@ -7,7 +7,8 @@ decides what must be said and whether it was said:
 - a *request* goal per state-changing gold call (its tool name, e.g. ``add_review``), or, when
   the task does not say which calls write, per imperative sentence of the user's request;
 - a *question* goal per question sentence of the request (``Can you tell me ...?``): the
-  required outputs the agent must answer;
+  required outputs the agent must answer; a question that asks for one of the writes ("Can
+  you help me place an order ...?") is that write's request, not a question of its own;
 - a *fact* goal per user fact the agent will need: one whose value is a gold call argument or
   is written in the request.
 
@@ -132,12 +133,26 @@ def has_value(text: str, value: str) -> bool:
     return re.search(pattern, normal(text)) is not None
 
 
+#: How many words apart a request's verb and its noun may be ("cancel the most recent order").
+VERB_REACH = 5
+
+
+def _verb_near_noun(text: str, verbs: Sequence[str], nouns: Sequence[str]) -> bool:
+    """Whether a verb of ``verbs`` stands within :data:`VERB_REACH` words of a noun stem of
+    ``nouns`` ("add a review", "the order, cancel it"; not "add a review of a book in my
+    order", which asks for no order)."""
+    words = WORD_RE.findall(normal(text))
+    at_verb = [i for i, w in enumerate(words) if w in verbs]
+    at_noun = [i for i, w in enumerate(words) if w[:5] in nouns or w in nouns]
+    return any(0 < abs(i - j) <= VERB_REACH for i in at_verb for j in at_noun)
+
+
 def goal_said(goal: Goal, text: str) -> bool:
-    """Whether ``text`` (the user's messages so far) conveys ``goal``."""
+    """Whether ``text`` (the user's messages so far) conveys ``goal``: its values, its words,
+    and (a request) one of its verbs near one of its nouns."""
     if not all(has_value(text, v) for v in goal.values):
         return False
-    words = set(WORD_RE.findall(normal(text)))
-    if goal.verbs and not words & set(goal.verbs):
+    if goal.verbs and not _verb_near_noun(text, goal.verbs, goal.words or goal.verbs):
         return False
     return len(stems(text) & set(goal.words)) >= goal.need
 
@@ -210,8 +225,13 @@ def request_sentences(scenario: str) -> list[str]:
     return [s for s in parts if s and not _SKIP_SENTENCE.match(s)]
 
 
-def _stem_goal(key: str, kind: GoalKind, sentence: str, share: float) -> Goal:
-    words = tuple(sorted(stems(sentence)))
+def _stem_goal(
+    key: str, kind: GoalKind, sentence: str, share: float, things: frozenset[str] = frozenset()
+) -> Goal:
+    """A goal said by ``share`` of the sentence's content stems; stems in ``things`` (the
+    task's nouns and the user's values: "order", "ORD-4722") are left out when others remain,
+    since saying them asks nothing ("my order is ORD-4722" asks no shipping fee)."""
+    words = tuple(sorted(stems(sentence) - things)) or tuple(sorted(stems(sentence)))
     return Goal(
         key=key,
         kind=kind,
@@ -221,33 +241,55 @@ def _stem_goal(key: str, kind: GoalKind, sentence: str, share: float) -> Goal:
     )
 
 
-def _verb_class(verb: str) -> tuple[str, ...]:
+def _verb_class(verb: str, nouns: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The verbs a customer uses for ``verb``, less the task's nouns (in a bookstore "book"
+    and "order" name things: "my book id" or "my order" says no purchase)."""
     for group in VERB_CLASSES:
         if verb in group:
-            return tuple(sorted(group))
+            return tuple(sorted(v for v in group if v == verb or v not in nouns))
     return (verb,)
 
 
-def _request_goal(index: int, name: str, sentences: list[str], distinct: list[str]) -> Goal:
-    """The request goal of one write call: its verb (or a synonym) and its other name words,
-    plus the user-known values that tell it apart from another call of the same tool."""
-    parts = [p for p in name.lower().replace("-", "_").split("_") if p]
-    verbs = _verb_class(parts[0]) if len(parts) > 1 else ()
+def _name_parts(name: str) -> list[str]:
+    return [p for p in name.lower().replace("-", "_").split("_") if p]
+
+
+def task_nouns(task: Task) -> frozenset[str]:
+    """Words that name things in ``task``: its fact labels and the nouns of its tool names."""
+    words = {w for name in task.known_facts() for w in _name_parts(name)}
+    words |= {w for a in task.gold_calls for w in _name_parts(a.name)[1:]}
+    return frozenset(words)
+
+
+def _request_goal(
+    index: int,
+    name: str,
+    sentences: list[str],
+    distinct: list[str],
+    things: frozenset[str] = frozenset(),
+) -> Goal:
+    """The request goal of one write call: its verb (or a synonym, less the task's nouns
+    ``things``) and its other name words, plus the user-known values that tell it apart from
+    another call of the same tool."""
+    parts = _name_parts(name)
+    verbs = _verb_class(parts[0], things) if len(parts) > 1 else ()
     nouns = tuple(sorted(stems(" ".join(parts[1:] if verbs else parts))))
     label = " ".join(parts)
-    text = next(
-        (s for s in sentences if stems(label) <= stems(s) and not s.endswith("?")),
-        f"Ask the agent to {label}.",
-    )
-    return Goal(
+    goal = Goal(
         key=f"request:{index}:{name}",
         kind="request",
-        text=text,
+        text=f"Ask the agent to {label}.",
         values=tuple(distinct),
         verbs=verbs,
         words=nouns,
         need=math.ceil(len(nouns) / 2),
     )
+    # the request's own sentence: one that says it (a synonym verb, or a question such as "Can
+    # you help me place an order?"), else one that holds the tool's name words
+    said = [s for s in sentences if goal_said(goal, s)]
+    named = [s for s in sentences if stems(label) <= stems(s) and not s.endswith("?")]
+    text = next(iter(said or named), goal.text)
+    return goal.model_copy(update={"text": text})
 
 
 def _write_goals(task: Task, sentences: list[str], facts: list[str]) -> list[Goal] | None:
@@ -263,7 +305,7 @@ def _write_goals(task: Task, sentences: list[str], facts: list[str]) -> list[Goa
         twins = [held[j] for j, w in enumerate(writes) if w.name == action.name and j != i]
         common = held[i].intersection(*twins)
         distinct = sorted(held[i] - common) if twins else []
-        goal = _request_goal(i, action.name, sentences, distinct)
+        goal = _request_goal(i, action.name, sentences, distinct, task_nouns(task))
         same = [
             g
             for g in goals
@@ -301,12 +343,19 @@ def task_goals(task: Task) -> list[Goal]:
     """
     sentences = request_sentences(task.scenario.as_text())
     facts = [v for value in task.known_facts().values() for v in fact_leaves(str(value))]
-    requests = _write_goals(task, sentences, facts)
+    writes = _write_goals(task, sentences, facts)
+    requests = writes
     if requests is None:
         asks = [s for s in sentences if not s.endswith("?")]
         requests = [_stem_goal(f"request:{i}", "request", s, 0.5) for i, s in enumerate(asks)]
+    # a question that asks for a write ("Can you help me cancel my order?") is that request
+    asked = [
+        s for s in sentences if s.endswith("?") and not any(goal_said(r, s) for r in writes or ())
+    ]
+    things = frozenset(
+        {w[:5] for w in task_nouns(task) if len(w) >= 4} | {normal(v) for v in facts if v.strip()}
+    )
     questions = [
-        _stem_goal(f"question:{i}", "question", s, 0.6)
-        for i, s in enumerate(s for s in sentences if s.endswith("?"))
+        _stem_goal(f"question:{i}", "question", s, 0.6, things) for i, s in enumerate(asked)
     ]
     return [*requests, *questions, *_fact_goals(task, " ".join(sentences))]

@@ -6,9 +6,11 @@ the checklist in the prompt but made the embedded 1.5B write the agent's lines: 
 conveyed every goal against 5 of 6 with ``user_v2``); it reveals facts only when asked, never
 invents, and ends with ``###STOP###`` when the goal is met or impossible. It carries a checklist
 (:mod:`goals`): the goals code derived from the task, marked said by code after every
-message. A stop while a request or question is neither said nor declined by the agent (facts
-alone do not hold it) is turned into one nudge ("you still need to ..."); a nudge that says
-none of them, or a second such stop, ends the episode as ``user_incomplete``. Its
+message. A first message that says none of its requests and questions is asked again, then
+replaced by the task's own request. A stop while a request or question is neither said nor
+declined by the agent (facts alone do not hold it) is turned into one nudge ("you still need
+to ..."); a nudge that says none of them, or a second such stop, ends the episode as
+``user_incomplete``. Its
 reasoning (``reasoning_content`` or ``<think>`` blocks) is stripped before the agent sees its
 message. Small models need deterministic guards around the prompt (:mod:`user_guards`): the
 first message never stops and is never a refusal, the stop token is found in mangled forms, and
@@ -266,6 +268,23 @@ class LLMUser:
     def _still_open(self) -> str:
         return "; ".join(g.text for g in self._open())
 
+    def _states_a_goal(self, reading: Reading, ctx: TurnContext) -> Reading:
+        """A first message that says none of the checklist's requests and questions is a
+        problem (a list of the customer's details is no request), so it is asked again."""
+        asks = [g for g in self.goals if g.kind != "fact"]
+        if not ctx.first or reading.problem is not None or not asks:
+            return reading
+        if conveyed(asks, [reading.text]):
+            return reading
+        return Reading(reading.text, reading.stop, reading.notes, "first message states no goal")
+
+    def _opening(self) -> str:
+        """The fallback first message: the task's own request, else its goals' sentences."""
+        asks = [g.text for g in self.goals if g.kind != "fact"]
+        if task_request(self.scenario) is None and asks:
+            return " ".join(asks)
+        return opening_request(self.scenario)
+
     async def _hold_to_goals(self, reading: Reading, ctx: TurnContext) -> tuple[Reading, bool]:
         """A stop while goals are open: kept when it says one of them (then not a stop),
         else nudged once; ``(reading, incomplete)``."""
@@ -355,7 +374,7 @@ class LLMUser:
         nudge = _NUDGE_FIRST if ctx.first else _NUDGE
         retry = [*self._request(), {"role": "assistant", "content": visible}]
         again = await self._generate([*retry, {"role": "user", "content": nudge}])
-        second = read_reply(again, ctx, guards=True)
+        second = self._states_a_goal(read_reply(again, ctx, guards=True), ctx)
         if second.problem is None:
             return second
         if ctx.first:
@@ -363,7 +382,7 @@ class LLMUser:
             self.notes.append(
                 f"turn {self.turns}: {second.problem} ({said!r}); used the task's request"
             )
-            return Reading(opening_request(self.scenario), False, [], None)
+            return Reading(self._opening(), False, [], None)
         if second.problem.startswith("invented"):  # say what a customer without it says
             self.notes.append(f"turn {self.turns}: {second.problem} again; said it does not know")
             return Reading("Sorry, I don't know that.", False, [], None)
@@ -397,6 +416,7 @@ class LLMUser:
         else:
             visible = await self._generate(self._request())
             reading = read_reply(visible, ctx, guards=guards)
+            reading = self._states_a_goal(reading, ctx) if guards else reading
         if guards and reading.problem is not None:
             reading = await self._repair(visible, reading, ctx)
         reading, incomplete = await self._hold_to_goals(reading, ctx)

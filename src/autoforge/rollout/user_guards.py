@@ -44,14 +44,19 @@ def split_stop(text: str) -> tuple[str, bool]:
     return re.sub(r"[ \t]{2,}", " ", cleaned).strip(), True
 
 
+AGENT_LABEL_NOTE = "wrote the agent's line"
+
+
 def clean_reply(text: str) -> tuple[str, list[str]]:
     """The customer's message alone: no ``Customer:`` prefix, nothing after a run-on
-    ``Agent:`` line, no wrapping quotes. Returns ``(text, notes on what was cut)``."""
+    ``Agent:`` line, no wrapping quotes. Returns ``(text, notes on what was cut)``; a message
+    that opens with the agent's label is noted (:data:`AGENT_LABEL_NOTE`): the model wrote the
+    agent's next line, not the customer's ("Agent: Sure, I'll place the order for you.")."""
     notes: list[str] = []
     lead = _RUN_ON_RE.match(text)
-    if lead:  # the customer's message labelled as the agent's
+    if lead:
         text = text[lead.end() :]
-        notes.append("removed a wrong speaker prefix")
+        notes.append(AGENT_LABEL_NOTE)
     match = _RUN_ON_RE.search(text)
     if match and match.start() > 0:
         text = text[: match.start()]
@@ -191,6 +196,8 @@ _AGENT_SPEAK_RE = re.compile(
     r"\b(?:anything else i can (?:help|assist|do)|how (?:can|may) i (?:help|assist)"
     r"|feel free to (?:ask|reach out|contact)|i(?:'ll| will) (?:process|cancel|send you|look into)"
     r"|let me (?:check|look|see)|please provide (?:the|your)|shall i (?:go ahead|proceed)"
+    r"|provide me with your|^(?:sure|certainly|of course)\b[,!.]?\s*i(?:'ll| will) "
+    r"(?:do that|take care of|help you|[^.?!]*\bfor you\b)"
     r"|^to confirm:)",
     re.I,
 )
@@ -211,8 +218,10 @@ def invented_values(text: str, known: str) -> list[str]:
 
 def speaks_as_agent(text: str) -> bool:
     """Whether the customer's message is phrased as the agent's ("anything else I can help
-    with?", "please provide your ...", "let me check", "To confirm: ... Shall I go ahead?",
-    the last copied from the prompt's example by small models)."""
+    with?", "please provide your ...", "can you provide me with your ...", "Sure, I'll place
+    the order for you", "Sure, I'll do that",
+    "let me check", "To confirm: ... Shall I go ahead?", the last copied from the prompt's
+    example by small models)."""
     return bool(_AGENT_SPEAK_RE.search(text))
 
 
@@ -244,9 +253,11 @@ class Reading:
     problem: str | None
 
 
-def _problem(text: str, stop: bool, ctx: TurnContext) -> str | None:
+def _problem(text: str, stop: bool, ctx: TurnContext, notes: list[str]) -> str | None:
     if is_refusal(text):
         return "refusal"
+    if AGENT_LABEL_NOTE in notes and text:
+        return "spoke as the agent"
     if not text:
         if ctx.first:
             return "stopped before stating the request"
@@ -272,9 +283,9 @@ def read_reply(visible: str, ctx: TurnContext, *, guards: bool) -> Reading:
     With guards: prefixes and run-on agent lines are cut, mangled stop tokens count, and a
     refusal, an empty answer, an echo of the agent or of itself, a first message that stops
     or does not mention the request, a bare stop token in answer to a question, a message
-    phrased as the agent's, or an id/number/email found neither in the task nor in the chat
-    is a problem (the caller re-asks once); a first message that states the request and stops is
-    kept without the stop, so the agent gets its turn.
+    phrased or labelled as the agent's, or an id/number/email found neither in the task nor in
+    the chat is a problem (the caller re-asks once); a first message that states the request
+    and stops is kept without the stop, so the agent gets its turn.
     """
     if not guards:
         stop = STOP_TOKEN in visible
@@ -282,7 +293,7 @@ def read_reply(visible: str, ctx: TurnContext, *, guards: bool) -> Reading:
         return Reading(text, stop or not text, [], None)
     cleaned, notes = clean_reply(visible)
     text, stop = split_stop(cleaned)
-    problem = _problem(text, stop, ctx)
+    problem = _problem(text, stop, ctx, notes)
     if problem is None and ctx.first and stop:
         stop = False
         notes.append("ignored a stop on the first message")
