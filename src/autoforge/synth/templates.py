@@ -11,11 +11,12 @@ the documented parameters, ``ToolError`` from the globals, no imports.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.conventions import GENERIC, Conventions
+from autoforge.synth.doc_templates import documented_list
 from autoforge.synth.effects import (
     EffectCode,
     MirrorEffect,
@@ -25,6 +26,7 @@ from autoforge.synth.effects import (
     owned_ref_checks,
     pair_effect,
     refund_effect,
+    restore_effect,
 )
 from autoforge.synth.headers import head
 from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
@@ -429,7 +431,13 @@ def render_template(
     """The complete rule-based implementation of a plain tool, or None when it is not plain.
 
     ``schema`` (the whole state) lets a keyed lookup compute the documented lists of records
-    that reference it (:func:`derived_key_lists`)."""
+    that reference it (:func:`derived_key_lists`). A list whose every parameter the docs
+    explain (:func:`documented_list`) gets that template even when it is not plain CRUD.
+    """
+    if c.cls == "list" and coll is not None:
+        documented = documented_list(spec, coll, dict(paths))
+        if documented is not None:
+            return documented
     if not c.plain:
         return None
     if c.cls in ("generic", "compute"):
@@ -511,6 +519,19 @@ def stored_name(verb: str, param: str, conv: Conventions = GENERIC) -> str:
     return f"{verb}_{param}"
 
 
+_QUALIFIERS = {"new", "target", "destination", "dest", "to", "updated"}
+
+
+def qualified_field(coll: CollectionSchema, param: str) -> str | None:
+    """The attribute a qualified parameter names: ``new_status`` -> ``status``,
+    ``destination_folder_id`` -> ``folder_id`` (a move names the field it changes)."""
+    toks = tokens(param)
+    if len(toks) < 2 or toks[0] not in _QUALIFIERS:
+        return None
+    attr = coll.attribute("_".join(toks[1:]))
+    return attr.name if attr is not None and attr.name != coll.primary_key else None
+
+
 def existing_field(spec: ToolSpec, coll: CollectionSchema, param: str) -> str | None:
     """An attribute the data already has for a parameter without a field of its own: one named
     ``<words of the tool's name>_<param>`` (``cancel_order(reason)`` -> ``cancel_reason`` when
@@ -540,6 +561,7 @@ def render_skeleton(
     schema: StateSchema | None = None,
     mirrors: Sequence[MirrorEffect] = (),
     conv: Conventions = GENERIC,
+    covered: Callable[[str], bool] | None = None,
 ) -> str:
     """A runnable draft for a tool the templates cannot fully write, with TODOs for the LLM.
 
@@ -547,7 +569,9 @@ def render_skeleton(
     and computes what the docs and data make explicit (:mod:`autoforge.synth.effects`: paired
     old/new id lists, mirrored entries, balance credits), sets the status a transition verb
     implies, and stores the parameters it can place (multisets sorted). It is also the
-    last-resort fallback when no LLM attempt passes the checks.
+    last-resort fallback when no LLM attempt passes the checks. ``covered`` tells the doc
+    sentences that the guards already enforce (:func:`autoforge.synth.doc_rules.covered_by_rules`):
+    they are no TODO, so a draft can come out complete (no TODO line at all).
     """
     top, exprs = head(spec)
     lines = list(top)
@@ -566,21 +590,71 @@ def render_skeleton(
     mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
     if mirror is None and transition and conv.negated_refunds:
         mirror = refund_effect(spec, coll, policy)
+    restore = restore_effect(coll, schema, spec.description + "\n" + policy) if transition else None
     if pair is not None:
         lines += pair.checks
     has_difference = pair is not None and "difference" in "\n".join(pair.checks)
     lines += owned_ref_checks(spec, coll, schema, exprs, c.key_param, policy, has_difference)
+    lines += _reference_checks(coll, spec, exprs, "    ", {**_qualified_refs(spec, coll), **c.refs})
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
     lines += _store_params(spec, c, paths, exprs, verb, pair, conv, coll)
-    for effect in (pair, mirror):
+    for effect in (pair, mirror, restore):
         if effect is not None:
             lines += effect.writes
+    done = [restore.clause] if restore is not None else []
     effects = effect_sentences(spec.description + "\n" + policy)
-    lines.append("    # TODO: apply the other effects the docs state (checks, amounts, ...):")
-    lines += [f"    #   - {e}" for e in effects]
+    effects = [e for e in effects if open_clauses(e, done, covered, schema)]
+    if effects:
+        lines.append("    # TODO: apply the other effects the docs state (checks, amounts, ...):")
+        lines += [f"    #   - {e}" for e in effects]
     lines.append("    return record")
     return "\n".join(lines)
+
+
+_CLAUSE = re.compile(r";\s*|,?\s+and\s+(?=(?:the|its|their|a|an)\b)", re.IGNORECASE)
+
+
+def schema_stems(schema: StateSchema) -> set[str]:
+    """4-letter stems of every name the state has: collections, attributes, entry keys."""
+    names = [c.name for c in schema.collections]
+    for coll in schema.collections:
+        for attr in coll.attributes:
+            names.append(attr.name)
+            if ":" in attr.description and "keys" in attr.description:
+                names += [k.strip() for k in attr.description.split(":", 1)[1].split(",")]
+    return {t[:4] for name in names for t in tokens(name) if len(t) >= 3}
+
+
+def unmodelled(clause: str, schema: StateSchema) -> bool:
+    """Whether a clause names nothing the state holds ("the payment is refunded to the original
+    payment method" where no collection or attribute is about payments or refunds): no code
+    can carry it out, so it is no TODO."""
+    words = re.findall(r"[a-z]{4,}", clause.lower())
+    stems = schema_stems(schema)
+    return bool(words) and not any(w[:4] in stems for w in words)
+
+
+def open_clauses(
+    sentence: str,
+    done: Sequence[str],
+    covered: Callable[[str], bool] | None,
+    schema: StateSchema | None,
+) -> bool:
+    """Whether some clause of a doc sentence is still to be implemented: not carried out by an
+    effect of the draft (``done``), not enforced by a guard (``covered``), and about something
+    the state holds (:func:`unmodelled`)."""
+    if covered is not None and covered(sentence):
+        return False
+    for clause in (c.strip() for c in _CLAUSE.split(sentence)):
+        if not clause or any(d and d.lower() in clause.lower() for d in done):
+            continue
+        if covered is not None and covered(clause):
+            continue
+        if schema is not None and unmodelled(clause, schema):
+            continue
+        return True
+    return False
 
 
 def _store_params(
@@ -607,7 +681,9 @@ def _store_params(
         if param == c.key_param or param in handled:
             continue
         known = paths.get(param)
-        found = existing_field(spec, coll, param) if coll is not None and known is None else None
+        found = None
+        if coll is not None and known is None:
+            found = existing_field(spec, coll, param) or qualified_field(coll, param)
         if found is not None and not conv.verb_plural_names:
             known = [found]
         if known is None and not conv.verb_plural_names:
@@ -622,8 +698,24 @@ def _store_params(
         value = exprs[param]
         if known is None and conv.sorted_multisets and is_multiset(spec, param):
             value = f"sorted({value})"
-        lines += set_lines("record", path, value, "    ", seen)
+        if param in spec.required:
+            lines += set_lines("record", path, value, "    ", seen)
+        else:  # an optional parameter not given leaves its field as it is
+            lines.append(f"    if {exprs[param]} is not None:")
+            lines += set_lines("record", path, value, "        ")
     return lines
+
+
+def _qualified_refs(spec: ToolSpec, coll: CollectionSchema) -> dict[str, str]:
+    """Qualified parameters (``destination_folder_id``) whose attribute references another
+    collection: that record must exist."""
+    out: dict[str, str] = {}
+    for param in spec.param_names:
+        name = qualified_field(coll, param)
+        attr = coll.attribute(name) if name is not None else None
+        if attr is not None and attr.references:
+            out[param] = attr.references
+    return out
 
 
 _EFFECT = re.compile(
