@@ -143,7 +143,7 @@ def test_documented_transition_is_a_complete_draft_with_its_guard() -> None:
     job, _ = _job(CLOSE, p1, docs, None)
     code = complete_draft(job)
     assert code is not None
-    got, ep = _run(code.source, CLOSE, {"ticket_id": "TK-1"})
+    got, _ = _run(code.source, CLOSE, {"ticket_id": "TK-1"})
     assert got["state"] == "closed"  # a status value the data shows
     refused, _ = _run(code.source, CLOSE, {"ticket_id": "TK-4"})  # "waiting": not open
     assert refused == "tool_error"

@@ -30,6 +30,7 @@ from autoforge.synth.checks import (
 from autoforge.synth.classify import READ_CLASSES
 from autoforge.synth.codegen import CodeError, ToolCode, extract_function, from_source
 from autoforge.synth.conventions import GENERIC, Conventions
+from autoforge.synth.create_draft import CREATE_TODO
 from autoforge.synth.doc_rules import (
     DocRule,
     covered_by_rules,
@@ -332,7 +333,7 @@ _LOST = object()
 def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     ctx = job.ctx
     source = skeleton_for(job)
-    if "not implemented" in source:
+    if "not implemented" in source or CREATE_TODO in source:  # an unfinished create: no tool
         return None, []
     code = job.guard(from_source(source, ctx.spec.name))
     saved, ctx.cases = ctx.cases, []

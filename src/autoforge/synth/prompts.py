@@ -32,6 +32,13 @@ def _param_line(name: str, schema: Mapping[str, Any], required: bool) -> str:
     typ = schema.get("type", "any")
     if typ == "array" and isinstance(schema.get("items"), dict):
         typ = f"array of {schema['items'].get('type', 'any')}"
+        keys = schema["items"].get("properties")
+        if isinstance(keys, dict) and keys:  # the entries' shape: where each value is
+            typ += (
+                " {"
+                + ", ".join(f"{k}: {(v or {}).get('type', 'any')}" for k, v in keys.items())
+                + "}"
+            )
     extra = f" one of {schema['enum']}" if schema.get("enum") else ""
     req = "required" if required else "optional"
     desc = clip(str(schema.get("description", "")).replace("\n", " "), 160)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.conventions import GENERIC, Conventions
+from autoforge.synth.create_draft import create_draft, entry_refs
 from autoforge.synth.doc_templates import documented_list
 from autoforge.synth.effects import (
     EffectCode,
@@ -575,6 +576,10 @@ def render_skeleton(
     """
     top, exprs = head(spec)
     lines = list(top)
+    if c.cls == "create" and coll is not None and c.key_param is None:
+        return "\n".join(
+            [*lines, *_create_body(spec, c, coll, paths, policy, schema, conv, covered)]
+        )
     if coll is None or c.key_param is None:
         lines += [
             "    # TODO: implement from the tool description using the state collections",
@@ -655,6 +660,35 @@ def open_clauses(
             continue
         return True
     return False
+
+
+def _create_body(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema,
+    paths: FieldMap,
+    policy: str,
+    schema: StateSchema | None,
+    conv: Conventions,
+    covered: Callable[[str], bool] | None,
+) -> list[str]:
+    """The draft of a create that computes part of its record (:mod:`.create_draft`)."""
+    _, exprs = head(spec)
+    effects = effect_sentences(spec.description + "\n" + policy)
+    effects = [e for e in effects if open_clauses(e, [], covered, schema)]
+    listed = {p for p in spec.param_names if schema is not None and entry_refs(spec, p, schema)}
+    props = {k: v for k, v in spec.parameters.get("properties", {}).items() if k not in listed}
+    plain = spec.model_copy(update={"parameters": {**spec.parameters, "properties": props}})
+    stored = _store_params(plain, c, paths, exprs, "", None, conv, coll)
+    refs = {p: t for p in spec.param_names if (t := _ref_target(coll, p, c.refs))}
+    return create_draft(spec, c, coll, exprs, schema, effects, stored, refs)
+
+
+def _ref_target(coll: CollectionSchema, param: str, refs: Mapping[str, str]) -> str | None:
+    """The collection a scalar parameter names a record of (classifier refs, then schema)."""
+    attr = coll.attribute(param)
+    target = refs.get(param) or (attr.references if attr is not None else None)
+    return target if target and param != coll.primary_key else None
 
 
 def _store_params(
