@@ -244,3 +244,40 @@ def test_crash_hints_point_at_the_line_and_the_record_that_has_the_key() -> None
     assert "return t['capacity']" in hints[0] and "queues records" in hints[0]
     none = crash_hints(code, ["runs: f failed: KeyError: 'colour'"], state, {})
     assert "No record and no argument" in none[0]
+
+
+def test_create_draft_reads_each_named_record_and_is_never_a_fallback() -> None:
+    from autoforge.synth.create_draft import CREATE_TODO
+    from autoforge.synth.functions import _try_skeleton
+    from autoforge.synth.prompts import tool_doc
+
+    entry = {"type": "object", "properties": {"queue_id": {"type": "string"}, "count": {}}}
+    spec = _spec(
+        "create_ticket",
+        "Create a ticket. Its priority is the total of the queues' capacity.",
+        {
+            "subject": _param("string", "Subject."),
+            "seats": _param("array", "Queues to book.", items=entry),
+        },
+        ["subject", "seats"],
+    )
+    docs, p1 = _phase1(spec)
+    job, c = _job(spec, p1, docs, None)
+    assert c.cls == "create" and not c.plain
+    draft = skeleton_for(job)
+    assert CREATE_TODO in draft and "priority is the total" in draft  # the effect is a TODO
+    assert "queue = state.get('queues', {}).get(str(entry.get('queue_id')))" in draft
+    assert _try_skeleton(job) == (None, [])  # an unfinished create is no tool
+    unknown, _ = _run(draft, spec, {"subject": "x", "seats": [{"queue_id": "Q-9", "count": 1}]})
+    assert unknown == "tool_error"
+    got, _ = _run(draft, spec, {"subject": "x", "seats": [{"queue_id": "Q-1", "count": 1}]})
+    assert got["ticket_id"] == "TK-5" and got["subject"] == "x"  # next key, field stored
+    assert "array of object {queue_id: string, count: any}" in tool_doc(spec)
+
+
+def test_repair_prompt_carries_the_hints() -> None:
+    from autoforge.synth.prompts import repair_messages
+
+    msgs = repair_messages([], "def f(state): pass", ["runs: crash"], ["KeyError 'x' comes from"])
+    assert "Where it fails:\n- KeyError 'x' comes from" in msgs[-1]["content"]
+    assert "do not send the same function again" in msgs[-1]["content"]
