@@ -177,8 +177,8 @@ def complete_draft(job: ToolJob) -> ToolCode | None:
     source = skeleton_for(job)
     if "TODO" in source or "not implemented" in source:
         return None
-    if c.cls == "transition":
-        coll = ctx.schema.collection(c.collection)
+    coll = ctx.schema.collection(c.collection)
+    if c.cls == "transition" and coll is not None:
         verb = (tokens(ctx.spec.name) or [""])[0]
         excerpt = prompts.relevant_policy(job.policy, ctx.spec)
         target = target_status(verb, coll, ctx.spec.description, excerpt, job.conventions)
