@@ -191,6 +191,11 @@ def documented_list(
     if fields:
         picked = ", ".join(f"{x!r}: record.get({x!r})" for x in fields)
         body.append("        results.append({" + picked + "})")
+    elif heavy := [a.name for a in coll.attributes if a.description.startswith("map from id")]:
+        # summaries: big nested maps (a product's variants) would flood the agent
+        body.append(
+            f"        results.append({{k: v for k, v in record.items() if k not in {heavy!r}}})"
+        )
     else:
         body.append("        results.append(record)")
     for param in ("offset", "limit"):
