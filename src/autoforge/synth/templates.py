@@ -600,7 +600,11 @@ def render_skeleton(
         lines += pair.checks
     has_difference = pair is not None and "difference" in "\n".join(pair.checks)
     lines += owned_ref_checks(spec, coll, schema, exprs, c.key_param, policy, has_difference)
-    lines += _reference_checks(coll, spec, exprs, "    ", {**_qualified_refs(spec, coll), **c.refs})
+    for param, target in _qualified_refs(spec, coll).items():  # a move's destination exists
+        lines += [
+            f"    if str({exprs[param]}) not in state.get({target!r}, {{}}):",
+            f'        raise ToolError(f"{singular(target)} not found: {{{exprs[param]}}}")',
+        ]
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
     lines += _store_params(spec, c, paths, exprs, verb, pair, conv, coll)
