@@ -281,3 +281,20 @@ def test_repair_prompt_carries_the_hints() -> None:
     msgs = repair_messages([], "def f(state): pass", ["runs: crash"], ["KeyError 'x' comes from"])
     assert "Where it fails:\n- KeyError 'x' comes from" in msgs[-1]["content"]
     assert "do not send the same function again" in msgs[-1]["content"]
+
+
+def test_documented_list_leaves_big_id_keyed_maps_out() -> None:
+    from autoforge.env.spec import Attribute, CollectionSchema
+
+    coll = CollectionSchema(
+        name="products",
+        primary_key="product_id",
+        attributes=[
+            Attribute(name="product_id", type="id"),
+            Attribute(name="name", type="string"),
+            Attribute(name="variants", type="object", description="map from id to variant"),
+        ],
+    )
+    spec = _spec("list_all_products", "List all products.", {}, [])
+    source = documented_list(spec, coll, {"product_id": ["product_id"], "name": ["name"]})
+    assert source is not None and "not in ['variants']" in source
