@@ -16,6 +16,9 @@ A list tool is written without a model when the docs say what every parameter do
 Anything else (a parameter the docs leave open, a sort key that is no attribute, a free
 ``query``) makes :func:`documented_list` return ``None``, and the tool goes to the model as
 before: a template is only chosen where the docs leave no choice.
+
+:func:`qualified_field` gives the attribute a qualified parameter names (a move's
+``destination_queue_id`` -> ``queue_id``), for the class drafts of updates and transitions.
 """
 
 from __future__ import annotations
@@ -204,3 +207,28 @@ def documented_list(
             body += [f"    if {exprs[param]} is not None:", f"        results = results[{sl}]"]
     body.append("    return results")
     return "\n".join([*top, *body])
+
+
+_QUALIFIERS = {"new", "target", "destination", "dest", "to", "updated"}
+
+
+def qualified_field(coll: CollectionSchema, param: str) -> str | None:
+    """The attribute a qualified parameter names: ``new_status`` -> ``status``,
+    ``destination_folder_id`` -> ``folder_id`` (a move names the field it changes)."""
+    toks = tokens(param)
+    if len(toks) < 2 or toks[0] not in _QUALIFIERS:
+        return None
+    attr = coll.attribute("_".join(toks[1:]))
+    return attr.name if attr is not None and attr.name != coll.primary_key else None
+
+
+def qualified_refs(spec: ToolSpec, coll: CollectionSchema) -> dict[str, str]:
+    """Qualified parameters (``destination_folder_id``) whose attribute references another
+    collection: that record must exist."""
+    out: dict[str, str] = {}
+    for param in spec.param_names:
+        name = qualified_field(coll, param)
+        attr = coll.attribute(name) if name is not None else None
+        if attr is not None and attr.references:
+            out[param] = attr.references
+    return out

@@ -17,7 +17,7 @@ from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.create_draft import create_draft, entry_refs
-from autoforge.synth.doc_templates import documented_list
+from autoforge.synth.doc_templates import documented_list, qualified_field, qualified_refs
 from autoforge.synth.effects import (
     EffectCode,
     MirrorEffect,
@@ -520,19 +520,6 @@ def stored_name(verb: str, param: str, conv: Conventions = GENERIC) -> str:
     return f"{verb}_{param}"
 
 
-_QUALIFIERS = {"new", "target", "destination", "dest", "to", "updated"}
-
-
-def qualified_field(coll: CollectionSchema, param: str) -> str | None:
-    """The attribute a qualified parameter names: ``new_status`` -> ``status``,
-    ``destination_folder_id`` -> ``folder_id`` (a move names the field it changes)."""
-    toks = tokens(param)
-    if len(toks) < 2 or toks[0] not in _QUALIFIERS:
-        return None
-    attr = coll.attribute("_".join(toks[1:]))
-    return attr.name if attr is not None and attr.name != coll.primary_key else None
-
-
 def existing_field(spec: ToolSpec, coll: CollectionSchema, param: str) -> str | None:
     """An attribute the data already has for a parameter without a field of its own: one named
     ``<words of the tool's name>_<param>`` (``cancel_order(reason)`` -> ``cancel_reason`` when
@@ -600,10 +587,10 @@ def render_skeleton(
         lines += pair.checks
     has_difference = pair is not None and "difference" in "\n".join(pair.checks)
     lines += owned_ref_checks(spec, coll, schema, exprs, c.key_param, policy, has_difference)
-    for param, target in _qualified_refs(spec, coll).items():  # a move's destination exists
+    for param, dest in qualified_refs(spec, coll).items():  # a move's destination exists
         lines += [
-            f"    if str({exprs[param]}) not in state.get({target!r}, {{}}):",
-            f'        raise ToolError(f"{singular(target)} not found: {{{exprs[param]}}}")',
+            f"    if str({exprs[param]}) not in state.get({dest!r}, {{}}):",
+            f'        raise ToolError(f"{singular(dest)} not found: {{{exprs[param]}}}")',
         ]
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
@@ -742,18 +729,6 @@ def _store_params(
             lines.append(f"    if {exprs[param]} is not None:")
             lines += set_lines("record", path, value, "        ")
     return lines
-
-
-def _qualified_refs(spec: ToolSpec, coll: CollectionSchema) -> dict[str, str]:
-    """Qualified parameters (``destination_folder_id``) whose attribute references another
-    collection: that record must exist."""
-    out: dict[str, str] = {}
-    for param in spec.param_names:
-        name = qualified_field(coll, param)
-        attr = coll.attribute(name) if name is not None else None
-        if attr is not None and attr.references:
-            out[param] = attr.references
-    return out
 
 
 _EFFECT = re.compile(
