@@ -18,6 +18,7 @@ from autoforge.forge import (
     verify_task,
 )
 from autoforge.llm import LLMClient, RecordedRequest
+from autoforge.synth import SynthOptions
 from autoforge.tasks.model import TaskSet
 
 ARTIFACTS = [
@@ -202,7 +203,15 @@ async def test_interrupted_synthesis_resumes_without_redoing_finished_work(
     tmp_path: Path, scripted_llm: Callable[..., LLMClient]
 ) -> None:
     out = tmp_path / "run"
-    options = ForgeOptions(out=out, example="bookstore", example_data=False, tasks=2)
+    # every tool to the model (the templates would write most of them): two model-written
+    # tools to interrupt between
+    options = ForgeOptions(
+        out=out,
+        example="bookstore",
+        example_data=False,
+        tasks=2,
+        synth=SynthOptions(use_templates=False),
+    )
     tool_calls: list[str] = []
 
     def stop_at_second_tool(req: RecordedRequest) -> None:

@@ -308,6 +308,33 @@ def _dedupe(rules: list[DocRule]) -> list[DocRule]:
     return list(out.values())
 
 
+_REFUSAL = re.compile(r"\b(?:can ?not|can't|may not|must not|never|only)\b")
+_STATE_WORDS = re.compile(
+    r"\b(?:refund\w*|balance|deduct\w*|charg\w*|stock|total|amount|added|subtract\w*|"
+    r"increase\w*|decrease\w*|append\w*|recorded|becomes?|set to|changed to)\b"
+)
+
+
+def covered_by_rules(sentence: str, rules: list[DocRule], statuses: list[str]) -> bool:
+    """Whether the guards already enforce what ``sentence`` says, so no code must be written
+    for it: it is the sentence a rule came from, or it refuses records in statuses (named from
+    ``statuses``, the collection's status values) that a status rule refuses already, and
+    states no effect on the state ("Orders that have shipped cannot be redirected" when the
+    rule allows only ``pending``)."""
+    if any(r.sentence == sentence for r in rules):
+        return True
+    low = _plain(sentence)
+    if not _REFUSAL.search(low) or _STATE_WORDS.search(low):
+        return False
+    status = [r for r in rules if r.kind == "status"]
+    named = [v for v in statuses if re.search(rf"\b{re.escape(v.lower())}\b", low)]
+    if not status or not named:
+        return False
+    return all(
+        any((r.allowed and v not in r.allowed) or v in r.forbidden for r in status) for v in named
+    )
+
+
 def guard_for(c: Classification, rules: list[DocRule]) -> tuple[str, str] | None:
     """The single status a tool needs, for choosing test records that meet it."""
     if c.guard is not None:

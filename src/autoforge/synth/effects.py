@@ -232,6 +232,7 @@ class EffectCode:
     checks: list[str]
     writes: list[str]
     stored: set[str]
+    clause: str = ""  # the doc text the effect implements (no TODO for it)
 
 
 def pair_effect(
@@ -391,6 +392,54 @@ def owned_ref_checks(
                 f'            raise ToolError("insufficient {cover} to cover the difference")',
             ]
     return lines
+
+
+_BACK = re.compile(
+    r"\b(\w+) (?:go|goes|are put|is put|are returned|is returned|are added|is added) back "
+    r"(?:in|into|to|on) (?:the )?(\w+)",
+    re.IGNORECASE,
+)
+_COUNT_WORDS = {"quantity", "qty", "count", "units"}
+
+
+def restore_effect(
+    coll: CollectionSchema, schema: StateSchema | None, text: str
+) -> EffectCode | None:
+    """Entries of the record's list go back into a numeric field of the records they name.
+
+    "The books go back into stock": ``books`` is a collection with a numeric ``stock``, and the
+    record has a list whose entries hold a book key (``book_id``) and at most one count field
+    (``quantity``); each entry's count (1 without one) is added back to its book's ``stock``.
+    """
+    if schema is None:
+        return None
+    for m in _BACK.finditer(text):
+        noun, word = m.group(1).lower(), m.group(2).lower()
+        other = next(
+            (c for c in schema.collections if noun in (c.name, plural(singular(c.name)))), None
+        )
+        attr = other.attribute(word) if other is not None else None
+        if other is None or attr is None or attr.type not in ("integer", "number"):
+            continue
+        for lst in coll.attributes:
+            keys = _entry_keys(coll, lst.name) if lst.type == "array" else []
+            ids = (other.primary_key, f"{singular(other.name)}_id")
+            ref = next((k for k in keys if k in ids), None)
+            counts = [k for k in keys if set(tokens(k)) & _COUNT_WORDS]
+            if ref is None or len(counts) > 1:
+                continue
+            amount = f"(_e.get({counts[0]!r}) or 0)" if counts else "1"
+            writes = [
+                f"    for _e in record.get({lst.name!r}) or []:",
+                "        if not isinstance(_e, dict):",
+                "            continue",
+                f"        _x = state.get({other.name!r}, {{}}).get(str(_e.get({ref!r})))",
+                f"        if isinstance(_x, dict) and isinstance(_x.get({attr.name!r}), "
+                "(int, float)):",
+                f"            _x[{attr.name!r}] = _x[{attr.name!r}] + {amount}",
+            ]
+            return EffectCode(checks=[], writes=writes, stored=set(), clause=m.group(0))
+    return None
 
 
 def mirror_effect(

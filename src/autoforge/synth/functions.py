@@ -30,13 +30,23 @@ from autoforge.synth.checks import (
 from autoforge.synth.classify import READ_CLASSES
 from autoforge.synth.codegen import CodeError, ToolCode, extract_function, from_source
 from autoforge.synth.conventions import GENERIC, Conventions
-from autoforge.synth.doc_rules import DocRule, guard_lines, guarded
+from autoforge.synth.create_draft import CREATE_TODO
+from autoforge.synth.doc_rules import (
+    DocRule,
+    covered_by_rules,
+    guard_lines,
+    guarded,
+    status_values,
+)
+from autoforge.synth.doc_templates import documented_list
 from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
 from autoforge.synth.headers import signature
+from autoforge.synth.naming import tokens
 from autoforge.synth.options import SynthOptions
+from autoforge.synth.repair import crash_hints
 from autoforge.synth.report import CheckResult, ToolReport
-from autoforge.synth.templates import FieldMap, render_skeleton, render_template
+from autoforge.synth.templates import FieldMap, render_skeleton, render_template, target_status
 from autoforge.synth.teststate import slice_state
 
 
@@ -126,6 +136,14 @@ def _try_template(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     return code, run_checks(code, ctx)
 
 
+def _template_kind(job: ToolJob) -> str:
+    ctx, c = job.ctx, job.ctx.classification
+    coll = ctx.schema.collection(c.collection) if c.collection else None
+    if c.cls == "list" and coll is not None and documented_list(ctx.spec, coll, dict(job.paths)):
+        return "documented list"
+    return "crud"
+
+
 def skeleton_for(job: ToolJob) -> str:
     """The rule-based draft of ``job``'s tool, with the policy sections about that tool."""
     ctx = job.ctx
@@ -133,8 +151,41 @@ def skeleton_for(job: ToolJob) -> str:
     coll = ctx.schema.collection(c.collection) if c.collection else None
     excerpt = prompts.relevant_policy(job.policy, ctx.spec)
     return render_skeleton(
-        ctx.spec, c, coll, job.paths, excerpt, ctx.schema, job.mirrors, job.conventions
-    )
+        ctx.spec, c, coll, job.paths, excerpt, ctx.schema, job.mirrors, job.conventions,
+        covered=lambda sentence: covered_by_rules(sentence, job.rules, _statuses(job)),
+    )  # fmt: skip
+
+
+def _statuses(job: ToolJob) -> list[str]:
+    """The status values of the tool's collection (schema enum, else the test data's)."""
+    c = job.ctx.classification
+    coll = job.ctx.schema.collection(c.collection) if c.collection else None
+    found = status_values(coll, job.ctx.state) if coll is not None else None
+    return found[1] if found else []
+
+
+def complete_draft(job: ToolJob) -> ToolCode | None:
+    """The class draft as the whole tool, when the docs leave nothing for a model to write.
+
+    An update or transition whose draft has no TODO line: every parameter has its field, every
+    sentence that states an effect or a rule is enforced by a guard, and a transition's target
+    status is one the data, the schema's enum or the docs name (not a guessed participle).
+    """
+    ctx, c = job.ctx, job.ctx.classification
+    if c.cls not in ("update", "transition") or c.collection is None:
+        return None
+    source = skeleton_for(job)
+    if "TODO" in source or "not implemented" in source:
+        return None
+    coll = ctx.schema.collection(c.collection)
+    if c.cls == "transition" and coll is not None:
+        verb = (tokens(ctx.spec.name) or [""])[0]
+        excerpt = prompts.relevant_policy(job.policy, ctx.spec)
+        target = target_status(verb, coll, ctx.spec.description, excerpt, job.conventions)
+        text = f"{ctx.spec.description}\n{excerpt}".lower()
+        if target is None or (target[1] not in _statuses(job) and target[1].lower() not in text):
+            return None
+    return job.guard(from_source(source, ctx.spec.name))
 
 
 def consistent_cases(job: ToolJob, cases: list[Any]) -> list[Any]:
@@ -282,7 +333,7 @@ _LOST = object()
 def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     ctx = job.ctx
     source = skeleton_for(job)
-    if "not implemented" in source:
+    if "not implemented" in source or CREATE_TODO in source:  # an unfinished create: no tool
         return None, []
     code = job.guard(from_source(source, ctx.spec.name))
     saved, ctx.cases = ctx.cases, []
@@ -318,10 +369,18 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthOption
         code, results = _try_template(job)
         if code is not None and _passed(results):
             report.source, report.status, report.accepted_attempt = "template", "accepted", 0
-            report.checks = results
+            report.template, report.checks = _template_kind(job), results
             return done(code)
         if code is not None:
             report.errors.append("template: " + "; ".join(failures(results)))
+        draft = complete_draft(job)
+        if draft is not None:
+            results = run_checks(draft, ctx)
+            if _passed(results):
+                report.source, report.status, report.accepted_attempt = "template", "accepted", 0
+                report.template, report.checks = "complete draft", results
+                return done(draft)
+            report.errors.append("complete draft: " + "; ".join(failures(results)))
     rules_only = client.rules_only("synthesizer")  # --llm none: template or skeleton only
     if settings.llm_tests and not rules_only:
         proposed = await propose_cases(client, job)
@@ -460,7 +519,8 @@ async def _llm_loop(
             return code
         problems = failures(results)
         report.errors.append(f"attempt {attempt}: " + "; ".join(problems)[:600])
-        messages = prompts.repair_messages(first, code.source, problems)
+        hints = crash_hints(code.body, problems, ctx.state, ctx.happy)
+        messages = prompts.repair_messages(first, code.source, problems, hints)
     return None
 
 

@@ -32,6 +32,13 @@ def _param_line(name: str, schema: Mapping[str, Any], required: bool) -> str:
     typ = schema.get("type", "any")
     if typ == "array" and isinstance(schema.get("items"), dict):
         typ = f"array of {schema['items'].get('type', 'any')}"
+        keys = schema["items"].get("properties")
+        if isinstance(keys, dict) and keys:  # the entries' shape: where each value is
+            typ += (
+                " {"
+                + ", ".join(f"{k}: {(v or {}).get('type', 'any')}" for k, v in keys.items())
+                + "}"
+            )
     extra = f" one of {schema['enum']}" if schema.get("enum") else ""
     req = "required" if required else "optional"
     desc = clip(str(schema.get("description", "")).replace("\n", " "), 160)
@@ -302,17 +309,23 @@ def relevant_collections(
     return [x for n in seen[:5] if (x := schema.collection(n)) is not None]
 
 
-def repair_messages(first: list[Message], code: str, problems: list[str]) -> list[Message]:
-    """The original prompt, the failed attempt, and what failed (only the last attempt kept)."""
+def repair_messages(
+    first: list[Message], code: str, problems: list[str], hints: Iterable[str] = ()
+) -> list[Message]:
+    """The original prompt, the failed attempt, what failed (only the last attempt kept) and
+    ``hints`` on where the failure is (:func:`autoforge.synth.repair.crash_hints`)."""
     listed = "\n".join(f"- {clip(p, 400)}" for p in problems[:6])
+    notes = "\n".join(f"- {clip(h, 600)}" for h in hints)
+    where = f"Where it fails:\n{notes}\n" if notes else ""
     return [
         *first,
         {"role": "assistant", "content": f"```python\n{code}\n```"},
         {
             "role": "user",
             "content": (
-                f"The function failed these checks:\n{listed}\n"
-                "Fix it. Answer with the complete corrected function in one ```python block."
+                f"The function failed these checks:\n{listed}\n{where}"
+                "Fix it: change the code that fails, do not send the same function again. "
+                "Answer with the complete corrected function in one ```python block."
             ),
         },
     ]

@@ -33,6 +33,11 @@ class ToolReport(BaseModel):
     plain: bool = False
     source: CodeSource = "none"
     status: ToolStatus = "failed"
+    template: str = Field(
+        default="",
+        description="for source template: crud, documented list, or complete draft (the class "
+        "draft with nothing left to write)",
+    )
     attempts: int = 0
     accepted_attempt: int | None = Field(
         default=None, description="1 = first attempt; 0 = template, no LLM attempt needed"

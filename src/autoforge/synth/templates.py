@@ -11,11 +11,13 @@ the documented parameters, ``ToolError`` from the globals, no imports.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.conventions import GENERIC, Conventions
+from autoforge.synth.create_draft import create_draft, entry_refs
+from autoforge.synth.doc_templates import documented_list, qualified_field, qualified_refs
 from autoforge.synth.effects import (
     EffectCode,
     MirrorEffect,
@@ -25,6 +27,7 @@ from autoforge.synth.effects import (
     owned_ref_checks,
     pair_effect,
     refund_effect,
+    restore_effect,
 )
 from autoforge.synth.headers import head
 from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
@@ -429,7 +432,13 @@ def render_template(
     """The complete rule-based implementation of a plain tool, or None when it is not plain.
 
     ``schema`` (the whole state) lets a keyed lookup compute the documented lists of records
-    that reference it (:func:`derived_key_lists`)."""
+    that reference it (:func:`derived_key_lists`). A list whose every parameter the docs
+    explain (:func:`documented_list`) gets that template even when it is not plain CRUD.
+    """
+    if c.cls == "list" and coll is not None:
+        documented = documented_list(spec, coll, dict(paths))
+        if documented is not None:
+            return documented
     if not c.plain:
         return None
     if c.cls in ("generic", "compute"):
@@ -540,6 +549,7 @@ def render_skeleton(
     schema: StateSchema | None = None,
     mirrors: Sequence[MirrorEffect] = (),
     conv: Conventions = GENERIC,
+    covered: Callable[[str], bool] | None = None,
 ) -> str:
     """A runnable draft for a tool the templates cannot fully write, with TODOs for the LLM.
 
@@ -547,10 +557,16 @@ def render_skeleton(
     and computes what the docs and data make explicit (:mod:`autoforge.synth.effects`: paired
     old/new id lists, mirrored entries, balance credits), sets the status a transition verb
     implies, and stores the parameters it can place (multisets sorted). It is also the
-    last-resort fallback when no LLM attempt passes the checks.
+    last-resort fallback when no LLM attempt passes the checks. ``covered`` tells the doc
+    sentences that the guards already enforce (:func:`autoforge.synth.doc_rules.covered_by_rules`):
+    they are no TODO, so a draft can come out complete (no TODO line at all).
     """
     top, exprs = head(spec)
     lines = list(top)
+    if c.cls == "create" and coll is not None and c.key_param is None:
+        return "\n".join(
+            [*lines, *_create_body(spec, c, coll, paths, policy, schema, conv, covered)]
+        )
     if coll is None or c.key_param is None:
         lines += [
             "    # TODO: implement from the tool description using the state collections",
@@ -566,21 +582,104 @@ def render_skeleton(
     mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
     if mirror is None and transition and conv.negated_refunds:
         mirror = refund_effect(spec, coll, policy)
+    restore = restore_effect(coll, schema, spec.description + "\n" + policy) if transition else None
     if pair is not None:
         lines += pair.checks
     has_difference = pair is not None and "difference" in "\n".join(pair.checks)
     lines += owned_ref_checks(spec, coll, schema, exprs, c.key_param, policy, has_difference)
+    for param, dest in qualified_refs(spec, coll).items():  # a move's destination exists
+        lines += [
+            f"    if str({exprs[param]}) not in state.get({dest!r}, {{}}):",
+            f'        raise ToolError(f"{singular(dest)} not found: {{{exprs[param]}}}")',
+        ]
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
     lines += _store_params(spec, c, paths, exprs, verb, pair, conv, coll)
-    for effect in (pair, mirror):
+    for effect in (pair, mirror, restore):
         if effect is not None:
             lines += effect.writes
+    done = [restore.clause] if restore is not None else []
     effects = effect_sentences(spec.description + "\n" + policy)
-    lines.append("    # TODO: apply the other effects the docs state (checks, amounts, ...):")
-    lines += [f"    #   - {e}" for e in effects]
+    effects = [e for e in effects if open_clauses(e, done, covered, schema)]
+    if effects:
+        lines.append("    # TODO: apply the other effects the docs state (checks, amounts, ...):")
+        lines += [f"    #   - {e}" for e in effects]
     lines.append("    return record")
     return "\n".join(lines)
+
+
+_CLAUSE = re.compile(r";\s*|,?\s+and\s+(?=(?:the|its|their|a|an)\b)", re.IGNORECASE)
+
+
+def schema_stems(schema: StateSchema) -> set[str]:
+    """4-letter stems of every name the state has: collections, attributes, entry keys."""
+    names = [c.name for c in schema.collections]
+    for coll in schema.collections:
+        for attr in coll.attributes:
+            names.append(attr.name)
+            if ":" in attr.description and "keys" in attr.description:
+                names += [k.strip() for k in attr.description.split(":", 1)[1].split(",")]
+    return {t[:4] for name in names for t in tokens(name) if len(t) >= 3}
+
+
+def unmodelled(clause: str, schema: StateSchema) -> bool:
+    """Whether a clause names nothing the state holds ("the payment is refunded to the original
+    payment method" where no collection or attribute is about payments or refunds): no code
+    can carry it out, so it is no TODO."""
+    words = re.findall(r"[a-z]{4,}", clause.lower())
+    stems = schema_stems(schema)
+    return bool(words) and not any(w[:4] in stems for w in words)
+
+
+def open_clauses(
+    sentence: str,
+    done: Sequence[str],
+    covered: Callable[[str], bool] | None,
+    schema: StateSchema | None,
+) -> bool:
+    """Whether some clause of a doc sentence is still to be implemented: not carried out by an
+    effect of the draft (``done``), not enforced by a guard (``covered``), and about something
+    the state holds (:func:`unmodelled`)."""
+    if covered is not None and covered(sentence):
+        return False
+    for clause in (c.strip() for c in _CLAUSE.split(sentence)):
+        if not clause or any(d and d.lower() in clause.lower() for d in done):
+            continue
+        if covered is not None and covered(clause):
+            continue
+        if schema is not None and unmodelled(clause, schema):
+            continue
+        return True
+    return False
+
+
+def _create_body(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema,
+    paths: FieldMap,
+    policy: str,
+    schema: StateSchema | None,
+    conv: Conventions,
+    covered: Callable[[str], bool] | None,
+) -> list[str]:
+    """The draft of a create that computes part of its record (:mod:`.create_draft`)."""
+    _, exprs = head(spec)
+    effects = effect_sentences(spec.description + "\n" + policy)
+    effects = [e for e in effects if open_clauses(e, [], covered, schema)]
+    listed = {p for p in spec.param_names if schema is not None and entry_refs(spec, p, schema)}
+    props = {k: v for k, v in spec.parameters.get("properties", {}).items() if k not in listed}
+    plain = spec.model_copy(update={"parameters": {**spec.parameters, "properties": props}})
+    stored = _store_params(plain, c, paths, exprs, "", None, conv, coll)
+    refs = {p: t for p in spec.param_names if (t := _ref_target(coll, p, c.refs))}
+    return create_draft(spec, c, coll, exprs, schema, effects, stored, refs)
+
+
+def _ref_target(coll: CollectionSchema, param: str, refs: Mapping[str, str]) -> str | None:
+    """The collection a scalar parameter names a record of (classifier refs, then schema)."""
+    attr = coll.attribute(param)
+    target = refs.get(param) or (attr.references if attr is not None else None)
+    return target if target and param != coll.primary_key else None
 
 
 def _store_params(
@@ -607,7 +706,9 @@ def _store_params(
         if param == c.key_param or param in handled:
             continue
         known = paths.get(param)
-        found = existing_field(spec, coll, param) if coll is not None and known is None else None
+        found = None
+        if coll is not None and known is None:
+            found = existing_field(spec, coll, param) or qualified_field(coll, param)
         if found is not None and not conv.verb_plural_names:
             known = [found]
         if known is None and not conv.verb_plural_names:
@@ -622,7 +723,11 @@ def _store_params(
         value = exprs[param]
         if known is None and conv.sorted_multisets and is_multiset(spec, param):
             value = f"sorted({value})"
-        lines += set_lines("record", path, value, "    ", seen)
+        if param in spec.required:
+            lines += set_lines("record", path, value, "    ", seen)
+        else:  # an optional parameter not given leaves its field as it is
+            lines.append(f"    if {exprs[param]} is not None:")
+            lines += set_lines("record", path, value, "        ")
     return lines
 
 
