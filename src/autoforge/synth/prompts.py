@@ -14,12 +14,9 @@ from typing import Any
 from autoforge.env import CollectionSchema, StateSchema, python_param_name
 from autoforge.llm import Message
 from autoforge.synth.classify import Classification
-from autoforge.synth.mapping import Unmapped
 from autoforge.tooldocs import ToolSpec
 
 ALLOWED_IMPORTS = ("copy", "math", "re", "datetime", "decimal", "json", "itertools", "collections")
-
-_ATTR_TYPES = "string, integer, number, boolean, date, datetime, enum, object, array, id"
 
 
 def clip(text: str, limit: int) -> str:
@@ -152,78 +149,6 @@ def entities_messages(tools: Iterable[ToolSpec], policy: str | None) -> list[Mes
         {"role": "user", "content": user},
     ]
 
-
-def attributes_messages(
-    coll_name: str,
-    primary_key: str,
-    description: str,
-    tools: Iterable[ToolSpec],
-    others: Iterable[str],
-    feedback: str = "",
-) -> list[Message]:
-    """Step 2 of state design: the attributes of one collection's records."""
-    docs = "\n".join(tool_doc(t, 300) for t in tools)
-    user = (
-        f"Collection `{coll_name}` (primary key `{primary_key}`): {description}\n"
-        f"Other collections: {', '.join(others) or 'none'}\n\n"
-        f"Tools that use it:\n{docs}\n\n"
-        f"List the attributes of one `{coll_name}` record: name (snake_case), type (one of "
-        f"{_ATTR_TYPES}), description, enum values for an enum, and references (the other "
-        "collection whose key the attribute holds, or null). Include the primary key, every "
-        "value the tools look up, filter on, set or return, and status fields the rules need.\n"
-        'Example answer for a `loans` collection: {"attributes": [{"name": "loan_id", "type": '
-        '"id", "description": "loan id"}, {"name": "book_id", "type": "id", "description": '
-        '"borrowed book", "references": "books"}, {"name": "status", "type": "enum", '
-        '"description": "loan state", "enum": ["active", "returned"]}, {"name": "due_date", '
-        '"type": "date", "description": "when it must be back"}]}'
-    )
-    if feedback:
-        user += f"\n\nFix this: {feedback}"
-    return [
-        {"role": "system", "content": "You design databases for simulated apps. Answer in JSON."},
-        {"role": "user", "content": user},
-    ]
-
-
-def attributes_batch_messages(
-    colls: Iterable[tuple[str, str, str]], tools: Iterable[ToolSpec], feedback: str = ""
-) -> list[Message]:
-    """Step 2 for several collections in one call: ``colls`` are (name, primary key, description).
-
-    Used when there are more collections to design than model calls left in the budget.
-    """
-    docs = "\n".join(tool_doc(t, 200) for t in tools)
-    listing = "\n".join(
-        f"- Collection `{n}` (primary key `{k}`): {clip(d, 120)}" for n, k, d in colls
-    )
-    user = (
-        f"Tools of an application:\n{docs}\n\nCollections to design:\n{listing}\n\n"
-        "For each collection list the attributes of one record: name (snake_case), type (one of "
-        f"{_ATTR_TYPES}), description, enum values for an enum, and references (the other "
-        "collection whose key the attribute holds, or null). Include the primary key and every "
-        "value the tools look up, filter on, set or return.\n"
-        'Example answer: {"collections": [{"name": "loans", "attributes": [{"name": "loan_id", '
-        '"type": "id", "description": "loan id"}, {"name": "book_id", "type": "id", '
-        '"description": "borrowed book", "references": "books"}]}]}'
-    )
-    if feedback:
-        user += f"\n\nFix this: {feedback}"
-    return [
-        {"role": "system", "content": "You design databases for simulated apps. Answer in JSON."},
-        {"role": "user", "content": user},
-    ]
-
-
-def unmapped_feedback(items: Iterable[Unmapped]) -> str:
-    """The validation result fed back to the attribute step."""
-    parts = [f"{u.param} (used by {u.tool}: {clip(u.description, 80)})" for u in items]
-    return (
-        "these tool parameters name an entity but no attribute holds them; add an attribute "
-        "for each: " + "; ".join(parts)
-    )
-
-
-# -- tool functions ----------------------------------------------------------------------------
 
 SYSTEM_TOOL = f"""You write one Python function that implements a tool of a simulated app.
 Rules:
