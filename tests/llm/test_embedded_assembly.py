@@ -66,3 +66,12 @@ def test_model_registry_pins_what_the_extras_install() -> None:
 
 def test_default_threads_is_at_least_one() -> None:
     assert embedded.default_threads() >= 1
+
+
+def test_default_threads_take_the_cores_that_other_work_leaves_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(embedded.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    for load, threads in ((0.1, 2), (0.9, 2), (1.2, 1), (9.0, 1)):
+        monkeypatch.setattr(embedded.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
+        assert embedded.default_threads() == threads

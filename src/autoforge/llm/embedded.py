@@ -154,13 +154,20 @@ def assemble(spec: ModelSpec, dest: Path | None = None) -> Path:
 
 
 def default_threads() -> int:
-    """Threads for generation: half the usable cores (llama.cpp is memory-bound; on a shared
-    2-core machine 2 threads ran 3.4x slower than 1). Override with ``AUTOFORGE_THREADS``."""
+    """Threads for generation: the usable cores that other work leaves idle (the 1-minute load
+    average, counted in whole processes), at least one. llama.cpp is memory-bound and slows down
+    sharply when its threads compete: on a 2-core machine the README's main command took 1 min
+    51 s with 2 threads on an idle box and 3 min 13 s with 1, while on a busy box 2 threads ran
+    3.4x slower than 1. Override with ``AUTOFORGE_THREADS``."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 2
-    return max(1, cores // 2)
+    try:
+        busy = int(os.getloadavg()[0])
+    except (AttributeError, OSError):  # no load average on this platform
+        busy = cores // 2
+    return max(1, min(cores, cores - busy))
 
 
 def _server_params(model_path: Path, cfg: EmbeddedConfig) -> Any:
