@@ -138,3 +138,12 @@ def test_a_message_labelled_as_the_agents_is_a_problem() -> None:
     assert reading.problem == "spoke as the agent"
     plain = read_reply("Customer: It's o1.", TurnContext(first=False), guards=True)
     assert plain.problem is None and plain.text == "It's o1."
+
+
+def test_the_customers_own_words_under_the_agents_label_are_the_customers() -> None:
+    ctx = TurnContext(first=False, asked=True, known="cancel ORD-9; email a.b@example.se")
+    for said in ("Agent: It's a.b@example.se.", "Agent: I ordered it by mistake."):
+        reading = read_reply(said, ctx, guards=True)
+        assert reading.problem is None and not reading.text.startswith("Agent"), said
+    for said in ("Agent: Sure, what is your order id?", "Agent: Sure, I'll do that for you."):
+        assert read_reply(said, ctx, guards=True).problem == "spoke as the agent", said

@@ -225,6 +225,21 @@ def speaks_as_agent(text: str) -> bool:
     return bool(_AGENT_SPEAK_RE.search(text))
 
 
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|my|me|mine)\b", re.I)
+
+
+def _customer_content(text: str, ctx: TurnContext) -> bool:
+    """Whether a message under the agent's label still carries the customer's words: not
+    phrased as the agent's, and in the first person or stating a value the customer holds
+    (small models prefix their own answer with "Agent:"; "Agent: It's a.b@example.se." is the
+    customer giving the e-mail, "Agent: Sure, what is your order id?" the agent's next line)."""
+    if speaks_as_agent(text):
+        return False
+    values = [m.group(0).strip(".-+") for m in _VALUE_RE.finditer(_normal(text))]
+    held = any(v and v in _normal(ctx.known) for v in values)
+    return held or bool(_FIRST_PERSON_RE.search(text))
+
+
 @dataclass(frozen=True)
 class TurnContext:
     """What the guards know about the turn being answered: whether it is the first, whether
@@ -256,7 +271,7 @@ class Reading:
 def _problem(text: str, stop: bool, ctx: TurnContext, notes: list[str]) -> str | None:
     if is_refusal(text):
         return "refusal"
-    if AGENT_LABEL_NOTE in notes and text:
+    if AGENT_LABEL_NOTE in notes and text and not _customer_content(text, ctx):
         return "spoke as the agent"
     if not text:
         if ctx.first:
