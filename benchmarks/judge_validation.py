@@ -49,7 +49,6 @@ from bench_method import Load, finish
 
 from autoforge.bench.judgeval import (
     KINDS,
-    FlagScore,
     JudgedEpisode,
     fault_kinds,
     judge_failures,
@@ -238,23 +237,6 @@ def stratified(pairs: list[Pair], n: int, seed: int) -> list[Pair]:
     return out
 
 
-def score_kinds(records: list[JudgedEpisode], kinds: tuple[str, ...]) -> dict[str, FlagScore]:
-    """Per kind (and ``any``) confusion counts over the episodes the judge answered."""
-    scores = {k: FlagScore(kind=k) for k in kinds}
-    for rec in records:
-        if rec.flags is None:
-            continue
-        for kind in kinds:
-            truth = bool(rec.faults) if kind == "any" else kind in rec.faults
-            flag = bool(rec.flags) if kind == "any" else kind in rec.flags
-            s = scores[kind]
-            s.tp += truth and flag
-            s.fp += flag and not truth
-            s.fn += truth and not flag
-            s.tn += not truth and not flag
-    return scores
-
-
 def contradiction_view(records: list[JudgedEpisode]) -> list[JudgedEpisode]:
     """Records re-labelled for the LLM part's one question: ``contradiction`` is true when a
     contradiction fault was written in, flagged when the judge flagged any contradiction."""
@@ -273,7 +255,7 @@ def contradiction_view(records: list[JudgedEpisode]) -> list[JudgedEpisode]:
 def contradiction_table(title: str, records: list[JudgedEpisode]) -> dict[str, Any]:
     """P/R of flagging a contradiction, beside recall per written-in kind and the flag rate on
     episodes without a contradiction (clean, other faults)."""
-    s = score_kinds(contradiction_view(records), ("contradiction",))["contradiction"]
+    s = score(contradiction_view(records), ("contradiction",))["contradiction"]
     answered = [r for r in records if r.flags is not None]
     by_kind: dict[str, Any] = {}
     for kind in (*CONTRADICTIONS, "other", "clean"):
@@ -308,7 +290,7 @@ def always_flags(records: list[JudgedEpisode], kinds: tuple[str, ...]) -> list[J
 
 def kinds_table(title: str, records: list[JudgedEpisode], kinds: tuple[str, ...]) -> dict[str, Any]:
     """Print one judge x source table over ``kinds``; return its figures."""
-    scores = score_kinds(records, kinds)
+    scores = score(records, kinds)
     failed = judge_failures(records)
     print(f"\n{title}: {len(records)} episodes, judge failures {failed}")
     cols = ("truth", "flag", "tp", "fp", "fn", "prec", "rec")
@@ -349,23 +331,8 @@ def _rate(value: float | None) -> str:
 
 
 def table(title: str, records: list[JudgedEpisode]) -> dict[str, Any]:
-    """Print one judge x source table; return its figures."""
-    scores = score(records)
-    failed = judge_failures(records)
-    print(f"\n{title}: {len(records)} episodes, judge failures {failed}")
-    cols = ("truth", "flag", "tp", "fp", "fn", "prec", "rec")
-    print(f"{'kind':<12} " + " ".join(f"{c:>5}" for c in cols))
-    for kind in KINDS:
-        s = scores[kind]
-        print(
-            f"{kind:<12} {s.tp + s.fn:>5} {s.tp + s.fp:>5} {s.tp:>5} {s.fp:>5} {s.fn:>5} "
-            f"{_rate(s.precision):>5} {_rate(s.recall):>5}"
-        )
-    return {
-        "episodes": len(records),
-        "judge_failures": failed,
-        **{k: scores[k].row() for k in KINDS},
-    }
+    """Print one judge x source table over every fault kind; return its figures."""
+    return kinds_table(title, records, KINDS)
 
 
 def headline(figures: dict[str, Any]) -> dict[str, Any]:

@@ -75,13 +75,13 @@ def verdict_kinds(verdict: JudgeVerdict | None) -> list[str] | None:
     return sorted({kind for words, kind in REASON_KINDS.items() if words in verdict.reason})
 
 
-def score(records: Iterable[JudgedEpisode]) -> dict[str, FlagScore]:
+def score(records: Iterable[JudgedEpisode], kinds: tuple[str, ...] = KINDS) -> dict[str, FlagScore]:
     """Per kind (and ``any``) confusion counts over the episodes the judge answered."""
-    scores = {k: FlagScore(kind=k) for k in KINDS}
+    scores = {k: FlagScore(kind=k) for k in kinds}
     for rec in records:
         if rec.flags is None:
             continue
-        for kind in KINDS:
+        for kind in kinds:
             truth = bool(rec.faults) if kind == "any" else kind in rec.faults
             flag = bool(rec.flags) if kind == "any" else kind in rec.flags
             s = scores[kind]
