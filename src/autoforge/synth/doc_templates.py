@@ -190,23 +190,28 @@ def documented_list(
     body = ["    results = []", f"    for key, record in {rows}:"]
     for f in filters:
         body += [f"        if {_condition(f, exprs[f.param])}:", "            continue"]
-    fields = projected_fields(spec, coll)
+    body += list_results(coll, exprs, projected_fields(spec, coll))
+    return "\n".join([*top, *body])
+
+
+def list_results(coll: CollectionSchema, exprs: dict[str, str], fields: list[str]) -> list[str]:
+    """The end of a list tool's body: each kept record appended (only ``fields`` when the docs
+    name the item fields; without big id-keyed maps, which would flood the agent, otherwise),
+    then ``offset``/``limit`` applied where the tool has them, then the return."""
     if fields:
         picked = ", ".join(f"{x!r}: record.get({x!r})" for x in fields)
-        body.append("        results.append({" + picked + "})")
+        body = ["        results.append({" + picked + "})"]
     elif heavy := [a.name for a in coll.attributes if a.description.startswith("map from id")]:
-        # summaries: big nested maps (a product's variants) would flood the agent
-        body.append(
+        body = [
             f"        results.append({{k: v for k, v in record.items() if k not in {heavy!r}}})"
-        )
+        ]
     else:
-        body.append("        results.append(record)")
+        body = ["        results.append(record)"]
     for param in ("offset", "limit"):
         if param in exprs:
             sl = f"int({exprs[param]}):" if param == "offset" else f":int({exprs[param]})"
             body += [f"    if {exprs[param]} is not None:", f"        results = results[{sl}]"]
-    body.append("    return results")
-    return "\n".join([*top, *body])
+    return [*body, "    return results"]
 
 
 _QUALIFIERS = {"new", "target", "destination", "dest", "to", "updated"}

@@ -17,7 +17,12 @@ from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.create_draft import create_draft, entry_refs
-from autoforge.synth.doc_templates import documented_list, qualified_field, qualified_refs
+from autoforge.synth.doc_templates import (
+    documented_list,
+    list_results,
+    qualified_field,
+    qualified_refs,
+)
 from autoforge.synth.effects import (
     EffectCode,
     MirrorEffect,
@@ -258,18 +263,7 @@ def _list(spec: ToolSpec, coll: CollectionSchema, paths: FieldMap) -> str:
         else:
             continue
         body.append("            continue")
-    heavy = [a.name for a in coll.attributes if a.description.startswith("map from id")]
-    if heavy:  # summaries: big nested maps (product variants...) would flood the agent
-        body.append(
-            f"        results.append({{k: v for k, v in record.items() if k not in {heavy!r}}})"
-        )
-    else:
-        body.append("        results.append(record)")
-    for param in ("offset", "limit"):
-        if param in exprs:
-            sl = f"int({exprs[param]}):" if param == "offset" else f":int({exprs[param]})"
-            body += [f"    if {exprs[param]} is not None:", f"        results = results[{sl}]"]
-    body.append("    return results")
+    body += list_results(coll, exprs, [])
     return "\n".join([*top, *body])
 
 
