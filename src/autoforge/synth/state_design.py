@@ -30,7 +30,7 @@ from autoforge.synth.naming import (
     singular,
     tokens,
 )
-from autoforge.synth.schema_entities import derive_state, doc_field_names
+from autoforge.synth.schema_entities import Derivation, derive_state, doc_field_names
 from autoforge.synth.state_design_model import (
     Budget,
     CompactCollection,
@@ -250,22 +250,8 @@ async def design_state(
     failures: list[str] = []
     rejected: list[str] = []
     derived = derive_state(tools)
-    draft = rule_based_schema(tools)
-    if derived.schema.collections:
-        schema, provenance = derived.schema.model_copy(deep=True), dict(derived.provenance)
-        draft = _params_only(draft, tools)  # the docs have schemas: guess no further fields
-        open_colls = _open_collections(schema, draft, provenance)
-        source = "docs"
-    else:
-        schema, provenance = _draft_state(draft)
-        open_colls = list(schema.collections)
-        source = "llm"
-    checks = _Checks(
-        set(derived.provenance), provenance, rejected, tools, docs_words(tools, policy)
-    )
-    if source == "docs":  # the docs define fields: those and the parameters are the vocabulary
-        names = doc_field_names(tools) | {p for t in tools for p in t.param_names}
-        checks.vocabulary = frozenset(n.lower() for n in names)
+    schema, provenance, draft, open_colls, source = _starting_state(tools, derived)
+    checks = _checks_for(tools, policy, derived, provenance, rejected, source)
     if open_colls or source == "llm":  # without schemas the model may name what rules missed
         asker = _Ask(client, tools, budget, failures, checks)
         await _design_open(asker, open_colls, schema, draft, policy, new=source == "llm")
@@ -298,6 +284,40 @@ async def design_state(
         settings=settings,
         repaired=checks.repaired,
     )
+
+
+def _starting_state(
+    tools: Sequence[ToolSpec], derived: Derivation
+) -> tuple[StateSchema, dict[str, dict[str, str]], StateSchema, list[CollectionSchema], str]:
+    """Where the design starts: the docs' schemas when they define collections (``docs``; the
+    rule draft keeps only what parameters name), else the rule draft (``llm``); with the
+    collections still open to the model."""
+    draft = rule_based_schema(tools)
+    if derived.schema.collections:
+        schema, provenance = derived.schema.model_copy(deep=True), dict(derived.provenance)
+        draft = _params_only(draft, tools)  # the docs have schemas: guess no further fields
+        return schema, provenance, draft, _open_collections(schema, draft, provenance), "docs"
+    schema, provenance = _draft_state(draft)
+    return schema, provenance, draft, list(schema.collections), "llm"
+
+
+def _checks_for(
+    tools: Sequence[ToolSpec],
+    policy: str | None,
+    derived: Derivation,
+    provenance: dict[str, dict[str, str]],
+    rejected: list[str],
+    source: str,
+) -> _Checks:
+    """The checks the model's answers meet; with schemas the docs' field names and the
+    parameters are the whole vocabulary."""
+    checks = _Checks(
+        set(derived.provenance), provenance, rejected, tools, docs_words(tools, policy)
+    )
+    if source == "docs":
+        names = doc_field_names(tools) | {p for t in tools for p in t.param_names}
+        checks.vocabulary = frozenset(n.lower() for n in names)
+    return checks
 
 
 def _draft_state(draft: StateSchema) -> tuple[StateSchema, dict[str, dict[str, str]]]:

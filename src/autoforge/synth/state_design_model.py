@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 import json_repair
 from pydantic import BaseModel, Field, StringConstraints, ValidationError
@@ -38,21 +38,7 @@ LINE_CHARS = 64
 _Name = Annotated[str, StringConstraints(max_length=NAME_CHARS)]
 _Line = Annotated[str, StringConstraints(max_length=LINE_CHARS)]
 
-_TYPES: dict[str, AttributeType] = {
-    t: t
-    for t in (
-        "string",
-        "integer",
-        "number",
-        "boolean",
-        "date",
-        "datetime",
-        "enum",
-        "object",
-        "array",
-        "id",
-    )
-}
+_TYPES: dict[str, AttributeType] = {t: t for t in get_args(AttributeType)}
 _ALIASES: dict[str, AttributeType] = {
     "str": "string",
     "text": "string",
