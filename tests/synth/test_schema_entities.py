@@ -177,8 +177,7 @@ async def test_only_open_collections_go_to_the_model_and_answers_are_checked() -
     assert result.state_schema.collection("bins") is None
 
 
-async def test_on_documented_collections_the_model_adds_only_what_was_asked() -> None:
-    tag = """
+TAG = """
   /products/{product_id}/tag:
     post:
       operationId: tag_product
@@ -188,7 +187,10 @@ async def test_on_documented_collections_the_model_adds_only_what_was_asked() ->
       responses:
         "200": {description: ok}
 components:"""
-    docs = parse_text(CATALOG.replace("\ncomponents:", tag, 1), filename="catalog.yaml")
+
+
+async def test_on_documented_collections_the_model_adds_only_what_was_asked() -> None:
+    docs = parse_text(CATALOG.replace("\ncomponents:", TAG, 1), filename="catalog.yaml")
     warehouse = {"collections": [{"name": "warehouses", "key": "warehouse_id", "add": ["city"]}]}
     feedback = {
         "collections": [
@@ -461,18 +463,6 @@ def test_a_singleton_keeps_its_own_fields_and_an_envelope_with_meta_is_no_record
         ("gifs", ["id", "url"])
     ]
     assert doc_field_names(tools) == {"id", "url", "meta", "msg"}
-
-
-TAG = """
-  /products/{product_id}/tag:
-    post:
-      operationId: tag_product
-      parameters:
-        - {name: product_id, in: path, required: true, schema: {type: string}}
-        - {name: tag_name, in: query, required: true, schema: {type: string}}
-      responses:
-        "200": {description: ok}
-components:"""
 
 
 async def test_every_request_counts_against_the_budget_re_asks_included() -> None:
