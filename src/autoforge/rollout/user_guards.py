@@ -212,8 +212,13 @@ def invented_values(text: str, known: str) -> list[str]:
     """Ids, numbers and emails in ``text`` that occur nowhere in ``known`` (the scenario, the
     facts and the chat so far): a customer who says one has made it up."""
     haystack = _normal(known)
+    return [v for v in _values(text) if v not in haystack]
+
+
+def _values(text: str) -> list[str]:
+    """The ids, numbers and emails in ``text``, normalised (see :func:`_normal`)."""
     values = (m.group(0).strip(".-+") for m in _VALUE_RE.finditer(_normal(text)))
-    return [v for v in values if v and v not in haystack]
+    return [v for v in values if v]
 
 
 def speaks_as_agent(text: str) -> bool:
@@ -235,8 +240,7 @@ def _customer_content(text: str, ctx: TurnContext) -> bool:
     customer giving the e-mail, "Agent: Sure, what is your order id?" the agent's next line)."""
     if speaks_as_agent(text):
         return False
-    values = [m.group(0).strip(".-+") for m in _VALUE_RE.finditer(_normal(text))]
-    held = any(v and v in _normal(ctx.known) for v in values)
+    held = len(invented_values(text, ctx.known)) < len(_values(text))
     return held or bool(_FIRST_PERSON_RE.search(text))
 
 
