@@ -202,6 +202,7 @@ def _settings(
     agent, user, judge = specs
     episode = EpisodeConfig()
     episode.agent.keep_thinking = keep_thinking
+    episode.agent.transfer_tools = list(loaded.transfer_tools)
     if max_steps is not None:
         episode.limits.max_steps = max_steps
     judge_kind = _judge_kind(judge, config, no_judge)
