@@ -41,6 +41,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -178,8 +179,24 @@ def _per(series: Series, n: int, scale: float) -> dict[str, float]:
     return {"wall": series.wall_s / n * scale, "cpu": series.cpu_s / n * scale}
 
 
-def measure(args: argparse.Namespace) -> dict[str, Any]:
-    """Run every measurement (contenders interleaved, medians); the headline figures."""
+@dataclass
+class Setup:
+    """What every measurement runs on: the data, the scenario, the plain functions, and one
+    episode of each execution mode, with the one-time setup cost of each."""
+
+    retail: Path
+    db: Any
+    calls: list[Call]
+    fns: Any
+    env: Environment
+    inline: Any
+    ep: Any  # a ContainedEpisode (call_many)
+    setup_s: float
+    setup_contained_s: float
+
+
+def build_setup() -> Setup:
+    """Load tau-bench retail and build the inline and the contained episode, timing each."""
     retail = bench_root() / "tau-bench" / "retail"
     db = _load(retail / "db.json")
     source = (HERE / "retail_env" / "tools.py").read_text(encoding="utf-8")
@@ -194,66 +211,106 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     setup_s = time.perf_counter() - start
     start = time.perf_counter()
     env = Environment.from_parts(spec, source, db)  # the default: contained
-    ep: Any = env.episode()  # a ContainedEpisode (call_many)
+    ep: Any = env.episode()
     ep.state_hash()
     ep.call("get_order_details", calls[1][1])
     setup_contained_s = time.perf_counter() - start
+    return Setup(retail, db, calls, fns, env, inline, ep, setup_s, setup_contained_s)
 
-    _, naive_contents, naive_state = naive_episode(db, fns, calls)
-    for episode in (inline, ep):
-        _, contents = runtime_episode(episode, calls)
+
+def check_agreement(s: Setup) -> None:
+    """Both execution modes return what the plain functions return and end in their state."""
+    _, naive_contents, naive_state = naive_episode(s.db, s.fns, s.calls)
+    for episode in (s.inline, s.ep):
+        _, contents = runtime_episode(episode, s.calls)
         assert contents == naive_contents, "runtime and plain functions disagree"
         assert episode.snapshot() == naive_state, "runtime state differs from the baseline's"
         assert episode.diff(), "the scenario changes nothing"
 
-    gc.collect()
-    k = args.block
-    worker = _worker_cpu(ep)
+
+def measure_episodes(s: Setup, repeats: int, k: int) -> dict[str, dict[str, float]]:
+    """Per episode (ms), wall and CPU: the naive baseline, inline and contained (in blocks of
+    ``k`` episodes, so the worker's CPU can be read)."""
     episodes = interleaved(
         {
-            "naive": lambda: naive_episode(db, fns, calls),
-            "inline": lambda: [runtime_episode(inline, calls) for _ in range(k)],
-            "contained": lambda: [runtime_episode(ep, calls) for _ in range(k)],
+            "naive": lambda: naive_episode(s.db, s.fns, s.calls),
+            "inline": lambda: [runtime_episode(s.inline, s.calls) for _ in range(k)],
+            "contained": lambda: [runtime_episode(s.ep, s.calls) for _ in range(k)],
         },
-        args.repeats,
-        extra_cpu={"contained": worker},
+        repeats,
+        extra_cpu={"contained": _worker_cpu(s.ep)},
     )
-    naive_ep = _per(episodes["naive"], 1, 1e3)
-    inline_ep = _per(episodes["inline"], k, 1e3)
-    contained_ep = _per(episodes["contained"], k, 1e3)
+    return {
+        "naive": _per(episodes["naive"], 1, 1e3),
+        "inline": _per(episodes["inline"], k, 1e3),
+        "contained": _per(episodes["contained"], k, 1e3),
+    }
 
-    read_args = calls[1][1]
-    inline.reset()
-    ep.reset()
-    state = copy.deepcopy(db)
-    n = args.reads
+
+def measure_reads(s: Setup, state: Any, repeats: int, n: int) -> dict[str, dict[str, float]]:
+    """Per read call (us), wall and CPU: plain function, inline, contained, and batched."""
+    read_args = s.calls[1][1]
     batch = [("get_order_details", read_args)] * n
+    worker = _worker_cpu(s.ep)
     reads = interleaved(
         {
             "plain": lambda: [
-                plain_call(fns, state, "get_order_details", read_args) for _ in range(n)
+                plain_call(s.fns, state, "get_order_details", read_args) for _ in range(n)
             ],
-            "inline": lambda: [inline.call("get_order_details", read_args) for _ in range(n)],
-            "contained": lambda: [ep.call("get_order_details", read_args) for _ in range(n)],
-            "batched": lambda: ep.call_many(batch),
+            "inline": lambda: [s.inline.call("get_order_details", read_args) for _ in range(n)],
+            "contained": lambda: [s.ep.call("get_order_details", read_args) for _ in range(n)],
+            "batched": lambda: s.ep.call_many(batch),
         },
-        args.repeats,
+        repeats,
         extra_cpu={"contained": worker, "batched": worker},
     )
-    read = {name: _per(series, n, 1e6) for name, series in reads.items()}
-    user = db["users"][calls[0][1]["user_id"]]
+    return {name: _per(series, n, 1e6) for name, series in reads.items()}
+
+
+def measure_scans(s: Setup, state: Any, repeats: int) -> dict[str, Series]:
+    """One full-scan call (the copy-on-write worst case): plain function and inline."""
+    user = s.db["users"][s.calls[0][1]["user_id"]]
     scan_args = {
         "first_name": user["name"]["first_name"],
         "last_name": user["name"]["last_name"],
         "zip": user["address"]["zip"],
     }
-    scans = interleaved(
+    return interleaved(
         {
-            "plain": lambda: plain_call(fns, state, "find_user_id_by_name_zip", scan_args),
-            "inline": lambda: inline.call("find_user_id_by_name_zip", scan_args),
+            "plain": lambda: plain_call(s.fns, state, "find_user_id_by_name_zip", scan_args),
+            "inline": lambda: s.inline.call("find_user_id_by_name_zip", scan_args),
         },
-        args.repeats,
+        repeats,
     )
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Run every measurement (contenders interleaved, medians); the headline figures."""
+    s = build_setup()
+    check_agreement(s)
+    gc.collect()
+    episodes = measure_episodes(s, args.repeats, args.block)
+    s.inline.reset()
+    s.ep.reset()
+    state = copy.deepcopy(s.db)
+    read = measure_reads(s, state, args.repeats, args.reads)
+    scans = measure_scans(s, state, args.repeats)
+    return {
+        **read_figures(read),
+        **episode_figures(episodes),
+        "scan_call_us": round(scans["inline"].wall_s * 1e6, 1),
+        "scan_call_plain_us": round(scans["plain"].wall_s * 1e6, 1),
+        "setup_ms": round(s.setup_s * 1e3, 1),
+        "setup_contained_ms": round(s.setup_contained_s * 1e3, 1),
+        "boundary": s.env.boundary.level,
+        "repeats": args.repeats,
+        "cpus": os.cpu_count() or 0,
+        "state_bytes": (s.retail / "db.json").stat().st_size,
+    }
+
+
+def read_figures(read: dict[str, dict[str, float]]) -> dict[str, float]:
+    """The read-call figures of the JSON line (us, and ratios to inline)."""
     return {
         "read_call_us": round(read["inline"]["wall"], 1),
         "read_call_cpu_us": round(read["inline"]["cpu"], 1),
@@ -266,6 +323,15 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "batched_vs_inline_wall": round(read["batched"]["wall"] / read["inline"]["wall"], 2),
         "read_call_plain_us": round(read["plain"]["wall"], 1),
         "read_call_plain_cpu_us": round(read["plain"]["cpu"], 1),
+    }
+
+
+def episode_figures(episodes: dict[str, dict[str, float]]) -> dict[str, float]:
+    """The episode figures of the JSON line (ms, and speed-ups over the naive baseline)."""
+    naive_ep, inline_ep, contained_ep = (
+        episodes["naive"], episodes["inline"], episodes["contained"]
+    )  # fmt: skip
+    return {
         "speedup": round(naive_ep["cpu"] / inline_ep["cpu"], 1),
         "speedup_contained": round(naive_ep["cpu"] / contained_ep["cpu"], 1),
         "speedup_wall": round(naive_ep["wall"] / inline_ep["wall"], 1),
@@ -276,14 +342,6 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "contained_episode_cpu_ms": round(contained_ep["cpu"], 3),
         "naive_episode_ms": round(naive_ep["wall"], 2),
         "naive_episode_cpu_ms": round(naive_ep["cpu"], 2),
-        "scan_call_us": round(scans["inline"].wall_s * 1e6, 1),
-        "scan_call_plain_us": round(scans["plain"].wall_s * 1e6, 1),
-        "setup_ms": round(setup_s * 1e3, 1),
-        "setup_contained_ms": round(setup_contained_s * 1e3, 1),
-        "boundary": env.boundary.level,
-        "repeats": args.repeats,
-        "cpus": os.cpu_count() or 0,
-        "state_bytes": (retail / "db.json").stat().st_size,
     }
 
 

@@ -6,7 +6,9 @@ module under ``autoforge.adapters`` and is read here, by attribute, when a stage
 
 - ``IMPORTERS``: keyword dicts for :func:`autoforge.tooldocs.register_importer`;
 - ``TRANSFER_TOOLS``: tool names whose successful call hands the conversation to a human
-  (the episode ends as ``TRANSFER``; default of ``AgentConfig.transfer_tools``);
+  (the episode ends as ``TRANSFER``). Read only for the profile an evaluation opted into
+  (:func:`named_profile_values`: a benchmark target, or an environment synthesized with
+  ``--conventions NAME``), never by default: ``AgentConfig.transfer_tools`` is empty;
 - ``TASK_EXPORTERS``: ``name -> write(tasks, spec, out_dir) -> [files]``, run by the forge
   ``exports`` stage into ``exports/<name>/``.
 
@@ -33,14 +35,23 @@ def register_profile(name: str, module: str) -> None:
     _loaded.pop(name, None)
 
 
+def _profile(name: str) -> ModuleType:
+    if name not in _loaded:
+        _loaded[name] = importlib.import_module(PROFILES[name])
+    return _loaded[name]
+
+
 def active_profiles() -> list[ModuleType]:
     """The profile modules, imported on first use, in registration order."""
-    out = []
-    for name, module in list(PROFILES.items()):
-        if name not in _loaded:
-            _loaded[name] = importlib.import_module(module)
-        out.append(_loaded[name])
-    return out
+    return [_profile(name) for name in list(PROFILES)]
+
+
+def named_profile_values(name: str, attribute: str) -> list[Any]:
+    """The items of ``attribute`` (a sequence) of the profile called ``name`` alone; nothing
+    when no profile has that name."""
+    if name not in PROFILES:
+        return []
+    return list(getattr(_profile(name), attribute, ()))
 
 
 def profile_values(attribute: str) -> list[Any]:

@@ -54,7 +54,7 @@ def test_the_commands_default_to_the_same_episode(tmp_path: Path) -> None:
     class _Spec:
         kind, role, label = "scripted", "agent", "x"
 
-    loaded = type("Loaded", (), {"env_dir": Path("."), "bench_dir": None})()
+    loaded = type("Loaded", (), {"env_dir": Path("."), "bench_dir": None, "transfer_tools": []})()
     specs = [_Spec(), _Spec(), _Spec()]
     eval_settings = _settings(loaded, specs, None, True, True, None)  # type: ignore[arg-type]
     assert eval_settings.episode == EpisodeConfig()

@@ -232,34 +232,38 @@ def test_viewer_escapes_everything(bookstore: Any) -> None:
 # --------------------------------------------------------------------------- --bench binding
 
 
+RETAIL_TOOLS_PY = {
+    "get_order_details": "def get_order_details(state, order_id):\n"
+    "    return state['orders'][order_id]\n",
+    "cancel_pending_order": "def cancel_pending_order(state, order_id, reason):\n"
+    "    state['orders'][order_id]['status'] = 'cancelled'\n    return 'ok'\n",
+    "transfer_to_human_agents": "def transfer_to_human_agents(state, summary):\n"
+    "    return 'Transfer successful'\n",
+}
+
+
+def _retail_env(retail: Path, env_dir: Path, names: tuple[str, ...]) -> Path:
+    """An environment of the tau-bench retail tools ``names`` (hand-written, tiny)."""
+    from autoforge.env import EnvironmentSpec
+    from autoforge.tooldocs.spec import ToolSpec
+
+    tools = json.loads((retail / "tools.json").read_text())
+    keep = [t["function"] for t in tools if t["function"]["name"] in names]
+    spec = EnvironmentSpec(
+        name="retail-mini",
+        tools=[ToolSpec(name=f["name"], description="d", parameters=f["parameters"]) for f in keep],
+    )
+    env_dir.mkdir()
+    (env_dir / "environment.json").write_text(spec.model_dump_json())
+    (env_dir / "tools.py").write_text("\n".join(RETAIL_TOOLS_PY[n] for n in names))
+    return env_dir
+
+
 def test_bench_binding_skips_what_it_cannot_cover(benchmarks_dir: Path, tmp_path: Path) -> None:
     from autoforge.adapters.tau import bench_target
 
     retail = benchmarks_dir / "tau-bench" / "retail"
-    tools = json.loads((retail / "tools.json").read_text())
-    keep = [
-        t for t in tools if t["function"]["name"] in ("get_order_details", "cancel_pending_order")
-    ]
-    env_dir = tmp_path / "env"
-    env_dir.mkdir()
-    from autoforge.env import EnvironmentSpec
-    from autoforge.tooldocs.spec import ToolSpec
-
-    spec = EnvironmentSpec(
-        name="retail-mini",
-        tools=[
-            ToolSpec(
-                name=t["function"]["name"], description="d", parameters=t["function"]["parameters"]
-            )
-            for t in keep
-        ],
-    )
-    (env_dir / "environment.json").write_text(spec.model_dump_json())
-    (env_dir / "tools.py").write_text(
-        "def get_order_details(state, order_id):\n    return state['orders'][order_id]\n\n"
-        "def cancel_pending_order(state, order_id, reason):\n"
-        "    state['orders'][order_id]['status'] = 'cancelled'\n    return 'ok'\n"
-    )
+    env_dir = _retail_env(retail, tmp_path / "env", ("get_order_details", "cancel_pending_order"))
     target = bench_target(env_dir, retail)
     assert target.tasks and target.skipped
     assert all(r.startswith("environment lacks tools") for r in target.skipped.values())
@@ -270,6 +274,51 @@ def test_bench_binding_skips_what_it_cannot_cover(benchmarks_dir: Path, tmp_path
     for action in task.gold_calls:
         ep.call(action.name, action.arguments)
     assert task.final_state_hash == ep.state_hash() != target.env.episode().state_hash()
+
+
+def _oracle_end_reasons(target: Any, tasks: list[Task], out: Path) -> list[str]:
+    """End reasons of ``autoforge eval``'s settings for ``target`` (oracle agent, scripted
+    user, no judge), one trial per task."""
+    from autoforge.bench import run_evaluation
+    from autoforge.cli.eval import _settings
+
+    specs = [parse_role_spec("agent", "oracle"), parse_role_spec("user", "scripted")]
+    specs.append(parse_role_spec("judge", "rule"))
+    settings = _settings(target, specs, build_config(environ={}), True, False, None)
+    run_evaluation(settings, target, tasks, out)
+    lines = (out / "trajectories.jsonl").read_text().splitlines()
+    return [json.loads(line)["end_reason"] for line in lines]
+
+
+def test_tau_bench_target_ends_an_episode_on_transfer(benchmarks_dir: Path, tmp_path: Path) -> None:
+    """``eval --bench``: tau's hand-off tool comes from the tau adapter and ends the episode;
+    the same environment evaluated generically names no hand-off tool."""
+    from autoforge.adapters.tau import bench_target
+    from autoforge.bench import EvalTarget
+
+    retail = benchmarks_dir / "tau-bench" / "retail"
+    env_dir = _retail_env(retail, tmp_path / "env", ("transfer_to_human_agents",))
+    target = bench_target(env_dir, retail)
+    assert target.transfer_tools == ["transfer_to_human_agents"]
+    task = next(
+        t for t in target.tasks if [a.name for a in t.gold_calls] == ["transfer_to_human_agents"]
+    )
+    assert _oracle_end_reasons(target, [task], tmp_path / "tau") == [EndReason.TRANSFER]
+    generic = EvalTarget(target.env, target.env_dir, [task], "generic")
+    assert _oracle_end_reasons(generic, [task], tmp_path / "generic") == [EndReason.USER_STOP]
+
+
+def test_an_environment_synthesized_with_tau_conventions_declares_tau_hand_off(
+    tmp_path: Path,
+) -> None:
+    from autoforge.bench.targets import declared_transfer_tools
+
+    assert declared_transfer_tools(tmp_path) == []  # no synthesis report
+    report = tmp_path / "synthesis_report.json"
+    report.write_text(json.dumps({"conventions": "generic"}))
+    assert declared_transfer_tools(tmp_path) == []
+    report.write_text(json.dumps({"conventions": "tau"}))
+    assert declared_transfer_tools(tmp_path) == ["transfer_to_human_agents"]
 
 
 # --------------------------------------------------------------------------- eval defaults

@@ -8,6 +8,7 @@ from typing import Any
 from rollout_fakes import TOOLS, FakeEpisode, call, routed  # type: ignore[import-not-found]
 
 from autoforge.llm import TransportError
+from autoforge.profiles import named_profile_values
 from autoforge.rollout.agent import Agent, AgentConfig
 from autoforge.rollout.episode import EpisodeLimits, run_episode
 from autoforge.rollout.trajectory import EndReason, Trajectory
@@ -76,9 +77,21 @@ async def test_transfer_ends_episode(task: Task) -> None:
     client = routed(
         agent=[call("transfer_to_human_agents")], user=["Cancel my order o1, or get me a human"]
     )
-    traj = await play(task, client, LLMUser(client, task))
+    tau = named_profile_values("tau", "TRANSFER_TOOLS")
+    traj = await play(task, client, LLMUser(client, task), transfer_tools=tau)
     assert traj.end_reason == EndReason.TRANSFER
     assert traj.tool_calls[-1].name == "transfer_to_human_agents"
+
+
+async def test_transfer_tool_not_named_does_not_end_episode(task: Task) -> None:
+    """Generic settings name no hand-off tool: the same call is an ordinary tool call."""
+    client = routed(
+        agent=[call("transfer_to_human_agents"), "A colleague will follow up."],
+        user=["Cancel my order o1, or get me a human", "ok ###STOP###"],
+    )
+    traj = await play(task, client, LLMUser(client, task))
+    assert traj.end_reason == EndReason.USER_STOP
+    assert [c.name for c in traj.tool_calls] == ["transfer_to_human_agents"]
 
 
 async def test_max_turns(task: Task) -> None:

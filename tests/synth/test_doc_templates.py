@@ -12,9 +12,9 @@ from autoforge.synth.doc_rules import DocRule, covered_by_rules
 from autoforge.synth.doc_templates import documented_list, list_filters, qualified_field
 from autoforge.synth.functions import complete_draft, skeleton_for
 from autoforge.synth.infer import data_to_state, field_paths, infer_schema
+from autoforge.synth.open_effects import unmodelled
 from autoforge.synth.pipeline import Phase1, _job, _phase1_data
 from autoforge.synth.repair import crash_hints
-from autoforge.synth.templates import unmodelled
 from autoforge.tooldocs import ToolDocs
 from autoforge.tooldocs.spec import ToolSpec
 

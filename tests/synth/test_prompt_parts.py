@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from autoforge.env.spec import Attribute, CollectionSchema
 from autoforge.synth.conventions import TAU
+from autoforge.synth.open_effects import effect_sentences
 from autoforge.synth.prompts import relevant_policy
-from autoforge.synth.templates import effect_sentences, stored_name, target_status
+from autoforge.synth.templates import stored_name, target_status
 from autoforge.tooldocs.spec import ToolSpec
 
 POLICY = """# Shop policy

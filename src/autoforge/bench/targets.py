@@ -8,6 +8,11 @@ own tasks (``--bench DIR``) are bound to the environment by the benchmark's adap
 
 Each task's gold calls travel in ``gold_calls``, so the viewer can rebuild S* and the
 oracle agent can replay them.
+
+An environment's hand-off tools (a successful call ends the episode as a transfer) are named
+only by what knows them: the benchmark adapter that bound the tasks, or the convention profile
+the environment was synthesized with (``synthesis_report.json``'s ``conventions``, read through
+:func:`autoforge.profiles.named_profile_values`). Generic environments have none.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from pathlib import Path
 
 from autoforge.env import EnvDir, Environment
 from autoforge.errors import UserError
+from autoforge.profiles import named_profile_values
 from autoforge.tasks import Task, read_tasks
 
 
@@ -31,6 +37,7 @@ class EvalTarget:
     tasks_source: str
     bench_dir: Path | None = None
     skipped: dict[str, str] = field(default_factory=dict)
+    transfer_tools: list[str] = field(default_factory=list)
 
 
 def load_env(env_dir: Path, bench_dir: Path | None = None) -> Environment:
@@ -64,4 +71,18 @@ def load_target(path: str | Path, tasks_file: str | Path | None = None) -> EvalT
             f"{target.tasks_file} has tasks of environment(s) {', '.join(wrong)}, but "
             f"{target.root} is {env.spec.name!r}"
         )
-    return EvalTarget(env, target.root, tasks, str(target.tasks_file))
+    return EvalTarget(
+        env, target.root, tasks, str(target.tasks_file),
+        transfer_tools=declared_transfer_tools(target.root),
+    )  # fmt: skip
+
+
+def declared_transfer_tools(env_dir: Path) -> list[str]:
+    """The hand-off tools of the convention profile ``env_dir`` was synthesized with (its
+    ``synthesis_report.json``'s ``conventions``, e.g. ``--conventions tau``); none for the
+    generic profile or an environment without a report."""
+    report = EnvDir(env_dir).report_path
+    if not report.is_file():
+        return []
+    name = json.loads(report.read_text(encoding="utf-8")).get("conventions") or "generic"
+    return [str(t) for t in named_profile_values(str(name), "TRANSFER_TOOLS")]

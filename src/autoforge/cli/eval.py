@@ -25,6 +25,7 @@ from autoforge.errors import UserError
 if TYPE_CHECKING:
     from autoforge.bench import EvalOutput, EvalSettings, EvalTarget, JudgeKind, RoleSpec
     from autoforge.llm import LLMConfig
+    from autoforge.tasks import Task
 
 _HELP = (
     "Evaluate an agent on an environment's tasks: TRIALS episodes per task (agent x simulated "
@@ -52,6 +53,58 @@ _HELP = (
 )
 
 
+AgentOpt = Annotated[
+    str | None, typer.Option(metavar="SPEC", help="embedded | small | BASE_URL/MODEL | oracle")
+]
+UserOpt = Annotated[
+    str | None, typer.Option(metavar="SPEC", help="embedded | small | BASE_URL/MODEL | scripted")
+]
+JudgeOpt = Annotated[
+    str | None,
+    typer.Option(metavar="SPEC", help="MEU judge: embedded | small | BASE_URL/MODEL | rule"),
+]
+NoJudgeOpt = Annotated[
+    bool, typer.Option("--no-judge", help="Do not judge user errors (nor NL assertions).")
+]
+TrialsOpt = Annotated[int, typer.Option("--trials", "-k", min=1, help="Episodes per task.")]
+TasksOpt = Annotated[Path | None, typer.Option(help="tasks.jsonl (default: the run dir's).")]
+BenchOpt = Annotated[
+    Path | None,
+    typer.Option(help="A tau-bench / tau2-bench domain dir whose tasks to run instead."),
+]
+LimitOpt = Annotated[int | None, typer.Option(min=1, help="Only the first N tasks.")]
+ExecutorOpt = Annotated[Literal["local", "ray"], typer.Option(help="local or ray.")]
+ConcurrencyOpt = Annotated[
+    int | None,
+    typer.Option(
+        min=1, help="Episodes in flight at once (default: the endpoint's parallel capacity)."
+    ),
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(help="Output dir (default: TARGET/eval, or ./eval-NAME for an example)."),
+]
+KeepThinkingOpt = Annotated[
+    bool,
+    typer.Option(
+        "--keep-thinking/--drop-thinking",
+        help="Keep the agent's reasoning in its own context across turns.",
+    ),
+]
+MaxStepsOpt = Annotated[
+    int | None,
+    typer.Option(min=2, help="LLM calls per episode (agent + user) [default: 30, as train]."),
+]
+SeedOpt = Annotated[int, typer.Option(help="Base seed of the episodes.")]
+ExcludeUserErrorsOpt = Annotated[
+    bool,
+    typer.Option("--exclude-user-errors", help="Leave episodes the judge blames out of pass^k."),
+]
+RestartOpt = Annotated[
+    bool, typer.Option("--restart", help="Discard OUT's earlier episodes instead of resuming.")
+]
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``eval`` command to ``app``."""
     app.command("eval", help=_HELP)(eval_command)
@@ -59,61 +112,22 @@ def register(app: typer.Typer) -> None:
 
 def eval_command(
     target: Annotated[str, typer.Argument(help="Environment dir, run dir, or bundled example.")],
-    agent: Annotated[
-        str | None, typer.Option(metavar="SPEC", help="embedded | small | BASE_URL/MODEL | oracle")
-    ] = None,
-    user: Annotated[
-        str | None,
-        typer.Option(metavar="SPEC", help="embedded | small | BASE_URL/MODEL | scripted"),
-    ] = None,
-    judge: Annotated[
-        str | None,
-        typer.Option(metavar="SPEC", help="MEU judge: embedded | small | BASE_URL/MODEL | rule"),
-    ] = None,
-    no_judge: Annotated[
-        bool, typer.Option("--no-judge", help="Do not judge user errors (nor NL assertions).")
-    ] = False,
-    trials: Annotated[int, typer.Option("--trials", "-k", min=1, help="Episodes per task.")] = 4,
-    tasks: Annotated[
-        Path | None, typer.Option(help="tasks.jsonl (default: the run dir's).")
-    ] = None,
-    bench: Annotated[
-        Path | None,
-        typer.Option(help="A tau-bench / tau2-bench domain dir whose tasks to run instead."),
-    ] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N tasks.")] = None,
-    executor: Annotated[Literal["local", "ray"], typer.Option(help="local or ray.")] = "local",
-    concurrency: Annotated[
-        int | None,
-        typer.Option(
-            min=1, help="Episodes in flight at once (default: the endpoint's parallel capacity)."
-        ),
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Output dir (default: TARGET/eval, or ./eval-NAME for an example)."),
-    ] = None,
-    keep_thinking: Annotated[
-        bool,
-        typer.Option(
-            "--keep-thinking/--drop-thinking",
-            help="Keep the agent's reasoning in its own context across turns.",
-        ),
-    ] = True,
-    max_steps: Annotated[
-        int | None,
-        typer.Option(min=2, help="LLM calls per episode (agent + user) [default: 30, as train]."),
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Base seed of the episodes.")] = 0,
-    exclude_user_errors: Annotated[
-        bool,
-        typer.Option(
-            "--exclude-user-errors", help="Leave episodes the judge blames out of pass^k."
-        ),
-    ] = False,
-    restart: Annotated[
-        bool, typer.Option("--restart", help="Discard OUT's earlier episodes instead of resuming.")
-    ] = False,
+    agent: AgentOpt = None,
+    user: UserOpt = None,
+    judge: JudgeOpt = None,
+    no_judge: NoJudgeOpt = False,
+    trials: TrialsOpt = 4,
+    tasks: TasksOpt = None,
+    bench: BenchOpt = None,
+    limit: LimitOpt = None,
+    executor: ExecutorOpt = "local",
+    concurrency: ConcurrencyOpt = None,
+    out: OutOpt = None,
+    keep_thinking: KeepThinkingOpt = True,
+    max_steps: MaxStepsOpt = None,
+    seed: SeedOpt = 0,
+    exclude_user_errors: ExcludeUserErrorsOpt = False,
+    restart: RestartOpt = False,
     llm_config: LlmConfigOpt = None,
     llm_base_url: LlmBaseUrlOpt = None,
     llm_model: LlmModelOpt = None,
@@ -122,22 +136,14 @@ def eval_command(
     llm_set: LlmSetOpt = None,
 ) -> None:
     """Run the evaluation and write its outputs."""
-    from autoforge.adapters.tau import bench_target
-    from autoforge.bench import apply_role_specs, load_target, parse_role_spec, run_evaluation
+    from autoforge.bench import apply_role_specs, run_evaluation
 
-    specs = [
-        parse_role_spec("agent", agent),
-        parse_role_spec("user", user),
-        parse_role_spec("judge", judge),
-    ]
+    specs = _role_specs(agent, user, judge)
     base = llm_config_from_options(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
     )
     config = apply_role_specs(base, specs)
-    loaded = bench_target(target, bench) if bench is not None else load_target(target, tasks)
-    selected = loaded.tasks[:limit] if limit else loaded.tasks
-    if not selected:
-        raise UserError(f"no tasks to run from {loaded.tasks_source}")
+    loaded, selected = _load(target, tasks, bench, limit)
     out_dir = out or default_out(target)
     settings = _settings(loaded, specs, config, no_judge, keep_thinking, max_steps)
     if keep_thinking and settings.agent == "llm":
@@ -147,6 +153,32 @@ def eval_command(
         concurrency=concurrency, exclude_user_errors=exclude_user_errors, restart=restart,
     )  # fmt: skip
     print_summary(Console(), output, out_dir)
+
+
+def _role_specs(agent: str | None, user: str | None, judge: str | None) -> list[RoleSpec]:
+    """The ``--agent``, ``--user`` and ``--judge`` specs, in that order."""
+    from autoforge.bench import parse_role_spec
+
+    return [
+        parse_role_spec("agent", agent),
+        parse_role_spec("user", user),
+        parse_role_spec("judge", judge),
+    ]
+
+
+def _load(
+    target: str, tasks: Path | None, bench: Path | None, limit: int | None
+) -> tuple[EvalTarget, list[Task]]:
+    """The evaluation target (a benchmark domain's tasks with ``--bench``) and the tasks to run
+    (the first ``limit``); a clear error when there are none."""
+    from autoforge.adapters.tau import bench_target
+    from autoforge.bench import load_target
+
+    loaded = bench_target(target, bench) if bench is not None else load_target(target, tasks)
+    selected = loaded.tasks[:limit] if limit else loaded.tasks
+    if not selected:
+        raise UserError(f"no tasks to run from {loaded.tasks_source}")
+    return loaded, selected
 
 
 def check_thinking(settings: EvalSettings) -> None:
@@ -202,6 +234,7 @@ def _settings(
     agent, user, judge = specs
     episode = EpisodeConfig()
     episode.agent.keep_thinking = keep_thinking
+    episode.agent.transfer_tools = list(loaded.transfer_tools)
     if max_steps is not None:
         episode.limits.max_steps = max_steps
     judge_kind = _judge_kind(judge, config, no_judge)

@@ -29,7 +29,16 @@ from autoforge.cli.llm import (
     NoCacheOpt,
     llm_config_from_options,
 )
-from autoforge.cli.synth import DesignRoundsOpt, MaxRepairsOpt, synth_options
+from autoforge.cli.synth import (
+    DataOpt,
+    DesignRoundsOpt,
+    FormatOpt,
+    LlmTestsOpt,
+    MaxRepairsOpt,
+    NameOpt,
+    OnlyOpt,
+    synth_options,
+)
 from autoforge.errors import UserError
 from autoforge.llm import NO_MODEL
 
@@ -185,84 +194,87 @@ def register(app: typer.Typer) -> None:
     app.command("forge", help=_HELP)(forge)
 
 
-def forge(
-    docs: Annotated[
-        list[Path] | None, typer.Argument(help="Tool documents (any ingest format).")
-    ] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (created).")] = Path(
-        "runs/forge"
+DocsArg = Annotated[list[Path] | None, typer.Argument(help="Tool documents (any ingest format).")]
+OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (created).")]
+TasksOpt = Annotated[int, typer.Option("--tasks", "-n", min=0, help="Tasks to generate.")]
+DifficultyOpt = Annotated[
+    str,
+    typer.Option(
+        "--difficulty", "-d", help="easy, medium, hard, any, or ranges like tool_calls=4-"
     ),
-    tasks: Annotated[int, typer.Option("--tasks", "-n", min=0, help="Tasks to generate.")] = 50,
-    difficulty: Annotated[
-        str,
-        typer.Option(
-            "--difficulty", "-d", help="easy, medium, hard, any, or ranges like tool_calls=4-"
-        ),
-    ] = "medium",
-    data: Annotated[
-        Path | None, typer.Option("--data", help="db.json: infer the state from this data.")
-    ] = None,
-    policy: Annotated[
-        Path | None, typer.Option("--policy", help="Policy text (Markdown) for the domain.")
-    ] = None,
+]
+PolicyOpt = Annotated[
+    Path | None, typer.Option("--policy", help="Policy text (Markdown) for the domain.")
+]
+ExampleOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--example", help="Use a bundled example's docs, policy and sample data (bookstore)."
+    ),
+]
+ExampleDataOpt = Annotated[
+    bool,
+    typer.Option(
+        "--example-data/--no-example-data",
+        help="With --example: infer the state from the example's data (else design it).",
+    ),
+]
+EnvOpt = Annotated[
+    Path | None,
+    typer.Option("--env", help="Start from this environment dir (or example:NAME)."),
+]
+MaxAttemptsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-attempts", min=1, help="Task attempts before giving up (default 50*tasks+100)."
+    ),
+]
+StateOpt = Annotated[
+    str, typer.Option("--state", help="S0 per task: generate (fresh) or initial (env data).")
+]
+LlmTasksOpt = Annotated[
+    bool,
+    typer.Option(
+        "--llm-tasks/--no-llm-tasks",
+        help="LLM edge judge, merge advice and user scenarios in task synthesis.",
+    ),
+]
+UntilOpt = Annotated[
+    str | None, typer.Option("--until", help="Stop after this stage (report still written).")
+]
+ExecutorOpt = Annotated[
+    str,
+    typer.Option("--executor", help="With a directory of doc sets: local (one by one) or ray."),
+]
+WorkersOpt = Annotated[
+    int, typer.Option("--workers", min=1, help="With --executor ray: parallel doc sets.")
+]
+
+
+def forge(
+    docs: DocsArg = None,
+    out: OutOpt = Path("runs/forge"),
+    tasks: TasksOpt = 50,
+    difficulty: DifficultyOpt = "medium",
+    data: DataOpt = None,
+    policy: PolicyOpt = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of task generation.")] = 0,
-    example: Annotated[
-        str | None,
-        typer.Option(
-            "--example", help="Use a bundled example's docs, policy and sample data (bookstore)."
-        ),
-    ] = None,
-    example_data: Annotated[
-        bool,
-        typer.Option(
-            "--example-data/--no-example-data",
-            help="With --example: infer the state from the example's data (else design it).",
-        ),
-    ] = True,
-    env_dir: Annotated[
-        Path | None,
-        typer.Option("--env", help="Start from this environment dir (or example:NAME)."),
-    ] = None,
-    max_attempts: Annotated[
-        int | None,
-        typer.Option(
-            "--max-attempts", min=1, help="Task attempts before giving up (default 50*tasks+100)."
-        ),
-    ] = None,
-    state: Annotated[
-        str, typer.Option("--state", help="S0 per task: generate (fresh) or initial (env data).")
-    ] = "generate",
+    example: ExampleOpt = None,
+    example_data: ExampleDataOpt = True,
+    env_dir: EnvOpt = None,
+    max_attempts: MaxAttemptsOpt = None,
+    state: StateOpt = "generate",
     max_repairs: MaxRepairsOpt = None,
     design_rounds: DesignRoundsOpt = None,
-    llm_tests: Annotated[
-        bool | None,
-        typer.Option(
-            "--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases [default: off]."
-        ),
-    ] = None,
-    llm_tasks: Annotated[
-        bool,
-        typer.Option(
-            "--llm-tasks/--no-llm-tasks",
-            help="LLM edge judge, merge advice and user scenarios in task synthesis.",
-        ),
-    ] = False,
-    only: Annotated[
-        list[str] | None, typer.Option("--only", help="Synthesize only these tools.")
-    ] = None,
-    until: Annotated[
-        str | None, typer.Option("--until", help="Stop after this stage (report still written).")
-    ] = None,
+    llm_tests: LlmTestsOpt = None,
+    llm_tasks: LlmTasksOpt = False,
+    only: OnlyOpt = None,
+    until: UntilOpt = None,
     no_exports: Annotated[bool, typer.Option("--no-exports", help="Skip the exports.")] = False,
-    format: Annotated[str, typer.Option("--format", "-f", help="Doc format (auto).")] = "auto",
-    name: Annotated[str | None, typer.Option("--name", help="Environment name.")] = None,
-    executor: Annotated[
-        str,
-        typer.Option("--executor", help="With a directory of doc sets: local (one by one) or ray."),
-    ] = "local",
-    workers: Annotated[
-        int, typer.Option("--workers", min=1, help="With --executor ray: parallel doc sets.")
-    ] = 2,
+    format: FormatOpt = "auto",
+    name: NameOpt = None,
+    executor: ExecutorOpt = "local",
+    workers: WorkersOpt = 2,
     llm_config: LlmConfigOpt = None,
     llm_base_url: LlmBaseUrlOpt = None,
     llm_model: LlmModelOpt = None,
@@ -271,18 +283,12 @@ def forge(
     llm_set: LlmSetOpt = None,
 ) -> None:
     """Run or resume the pipeline and print the stage table."""
-    from autoforge.forge import ForgeOptions, run_forge
-    from autoforge.llm import LLMClient
+    from autoforge.forge import ForgeOptions, is_doc_set_dir
 
     if state not in ("generate", "initial"):
         raise UserError(f"--state must be generate or initial, got {state!r}")
-    synth = synth_options(
-        name=name,
-        max_repairs=max_repairs,
-        design_rounds=design_rounds,
-        llm_tests=llm_tests,
-        only=list(only or []),
-    )
+    synth = synth_options(name=name, max_repairs=max_repairs, design_rounds=design_rounds,
+                          llm_tests=llm_tests, only=list(only or []))  # fmt: skip
     options = ForgeOptions(
         out=out, docs=list(docs or []), example=example, example_data=example_data,
         env_dir=env_dir, data=data,
@@ -297,13 +303,20 @@ def forge(
     )
     options.rules_only = config.role("synthesizer").model == NO_MODEL
     console = Console()
-    from autoforge.forge import is_doc_set_dir
-
     if docs and len(docs) == 1 and is_doc_set_dir(docs[0]) and example is None:
         _forge_many(console, docs[0], options, config, executor, workers)
         return
     if executor != "local":
         raise UserError("--executor ray forges a directory of doc sets: give one DIR")
+    _forge_one(console, options, config, out)
+
+
+def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
+    """Run or resume one forge run with progress (bars on a terminal, else log lines), then
+    print the stage table and the verdict."""
+    from autoforge.forge import run_forge
+    from autoforge.llm import LLMClient
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
     signal.signal(signal.SIGTERM, _interrupt)  # record the stage as interrupted in run.json

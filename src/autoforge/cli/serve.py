@@ -36,60 +36,72 @@ def register(app: typer.Typer) -> None:
     )(serve)
 
 
+TargetArg = Annotated[
+    str, typer.Argument(help="Environment dir, run dir, or bundled example name.")
+]
+TokenOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        envvar="AUTOFORGE_SERVE_TOKEN",
+        help="Bearer token clients must send; required beyond loopback. Repeat it for "
+        "several clients: each token owns its episodes and has its own quota.",
+    ),
+]
+TasksOpt = Annotated[
+    Path | None,
+    typer.Option(help="tasks.jsonl to start episodes from (default: the run dir's)."),
+]
+TransportOpt = Annotated[
+    str, typer.Option(help="MCP transport: stdio or http (streamable HTTP at /mcp).")
+]
+TaskOpt = Annotated[
+    str | None, typer.Option(help="MCP: start each session's episode from this task.")
+]
+IdleTimeoutOpt = Annotated[
+    float, typer.Option(help="Seconds without a call after which an episode is dropped.")
+]
+CallTimeoutOpt = Annotated[
+    float | None,
+    typer.Option(help="Per tool call time limit in seconds (default: the runtime's)."),
+]
+IsolatedOpt = Annotated[
+    bool, typer.Option("--isolated", help="Run tool code in a subprocess per episode.")
+]
+PerTokenOpt = Annotated[
+    int | None, typer.Option(help="Most episodes one token may hold (default: all).")
+]
+AllowHostOpt = Annotated[
+    list[str] | None,
+    typer.Option(help="Also answer for this Host name (e.g. behind a proxy); repeatable."),
+]
+AllowOriginOpt = Annotated[
+    list[str] | None,
+    typer.Option(help="Let web pages of this origin call the server; repeatable."),
+]
+OpenEnvOpt = Annotated[
+    bool,
+    typer.Option("--openenv", help="Serve as an OpenEnv environment (loopback only; needs tasks)."),
+]
+
+
 def serve(
-    target: Annotated[
-        str, typer.Argument(help="Environment dir, run dir, or bundled example name.")
-    ],
+    target: TargetArg,
     host: Annotated[str, typer.Option(help="Address to bind (HTTP transports).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to bind (HTTP transports).")] = 8000,
-    token: Annotated[
-        list[str] | None,
-        typer.Option(
-            envvar="AUTOFORGE_SERVE_TOKEN",
-            help="Bearer token clients must send; required beyond loopback. Repeat it for "
-            "several clients: each token owns its episodes and has its own quota.",
-        ),
-    ] = None,
-    tasks: Annotated[
-        Path | None,
-        typer.Option(help="tasks.jsonl to start episodes from (default: the run dir's)."),
-    ] = None,
+    token: TokenOpt = None,
+    tasks: TasksOpt = None,
     mcp: Annotated[bool, typer.Option("--mcp", help="Serve the tools over MCP instead.")] = False,
-    transport: Annotated[
-        str, typer.Option(help="MCP transport: stdio or http (streamable HTTP at /mcp).")
-    ] = "stdio",
-    task: Annotated[
-        str | None, typer.Option(help="MCP: start each session's episode from this task.")
-    ] = None,
+    transport: TransportOpt = "stdio",
+    task: TaskOpt = None,
     max_sessions: Annotated[int, typer.Option(help="Most episodes open at once.")] = 256,
-    idle_timeout: Annotated[
-        float, typer.Option(help="Seconds without a call after which an episode is dropped.")
-    ] = 600.0,
-    call_timeout: Annotated[
-        float | None,
-        typer.Option(help="Per tool call time limit in seconds (default: the runtime's)."),
-    ] = None,
-    isolated: Annotated[
-        bool, typer.Option("--isolated", help="Run tool code in a subprocess per episode.")
-    ] = False,
-    max_sessions_per_token: Annotated[
-        int | None, typer.Option(help="Most episodes one token may hold (default: all).")
-    ] = None,
+    idle_timeout: IdleTimeoutOpt = 600.0,
+    call_timeout: CallTimeoutOpt = None,
+    isolated: IsolatedOpt = False,
+    max_sessions_per_token: PerTokenOpt = None,
     max_body_bytes: Annotated[int, typer.Option(help="Largest request body accepted.")] = 1_048_576,
-    allow_host: Annotated[
-        list[str] | None,
-        typer.Option(help="Also answer for this Host name (e.g. behind a proxy); repeatable."),
-    ] = None,
-    allow_origin: Annotated[
-        list[str] | None,
-        typer.Option(help="Let web pages of this origin call the server; repeatable."),
-    ] = None,
-    openenv: Annotated[
-        bool,
-        typer.Option(
-            "--openenv", help="Serve as an OpenEnv environment (loopback only; needs tasks)."
-        ),
-    ] = False,
+    allow_host: AllowHostOpt = None,
+    allow_origin: AllowOriginOpt = None,
+    openenv: OpenEnvOpt = False,
 ) -> None:
     """Load the environment and serve it until interrupted."""
     if openenv:
@@ -98,12 +110,8 @@ def serve(
     _require_extra(mcp)
     from autoforge.serve import HttpLimits, Limits, check_bind, load_service
 
-    if transport not in ("stdio", "http"):
-        raise UserError(f"--transport must be stdio or http, not {transport!r}")
-    if max_sessions < 1 or idle_timeout <= 0 or (call_timeout is not None and call_timeout <= 0):
-        raise UserError("--max-sessions must be >= 1, --idle-timeout and --call-timeout > 0")
-    if (max_sessions_per_token is not None and max_sessions_per_token < 1) or max_body_bytes < 1:
-        raise UserError("--max-sessions-per-token and --max-body-bytes must be >= 1")
+    _check_options(transport, max_sessions, idle_timeout, call_timeout, max_sessions_per_token,
+                   max_body_bytes)  # fmt: skip
     http = not mcp or transport == "http"
     if http:
         check_bind(host, token)
@@ -120,9 +128,7 @@ def serve(
     service = load_service(
         target, tasks, limits=limits, call_timeout_s=call_timeout, isolated=isolated
     )
-    if task is not None and task not in service.tasks.ids():  # fail now, not at the first call
-        known = ", ".join(service.tasks.ids()[:10]) or "none: pass --tasks"
-        raise UserError(f"unknown task {task!r} for --task (tasks: {known})")
+    _check_task(service, task)
     err = Console(stderr=True)
     err.print(f"execution boundary: {service.boundary()}", highlight=False)
     if mcp:
@@ -132,6 +138,30 @@ def serve(
         )  # fmt: skip
     else:
         _serve_http(service, err, host=host, port=port, token=token, http=http_limits)
+
+
+def _check_options(
+    transport: str,
+    max_sessions: int,
+    idle_timeout: float,
+    call_timeout: float | None,
+    max_sessions_per_token: int | None,
+    max_body_bytes: int,
+) -> None:
+    """One clear error for an option value out of range."""
+    if transport not in ("stdio", "http"):
+        raise UserError(f"--transport must be stdio or http, not {transport!r}")
+    if max_sessions < 1 or idle_timeout <= 0 or (call_timeout is not None and call_timeout <= 0):
+        raise UserError("--max-sessions must be >= 1, --idle-timeout and --call-timeout > 0")
+    if (max_sessions_per_token is not None and max_sessions_per_token < 1) or max_body_bytes < 1:
+        raise UserError("--max-sessions-per-token and --max-body-bytes must be >= 1")
+
+
+def _check_task(service: EnvService, task: str | None) -> None:
+    """``--task`` names one of the service's tasks: fail now, not at the first call."""
+    if task is not None and task not in service.tasks.ids():
+        known = ", ".join(service.tasks.ids()[:10]) or "none: pass --tasks"
+        raise UserError(f"unknown task {task!r} for --task (tasks: {known})")
 
 
 def _serve_http(

@@ -34,6 +34,31 @@ DesignRoundsOpt = Annotated[
     int | None,
     typer.Option("--design-rounds", min=0, help="State-design feedback rounds (LLM) [default: 1]."),
 ]
+LlmTestsOpt = Annotated[
+    bool | None,
+    typer.Option("--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases [default: off]."),
+]
+OnlyOpt = Annotated[list[str] | None, typer.Option("--only", help="Synthesize only these tools.")]
+DataOpt = Annotated[
+    Path | None, typer.Option("--data", help="db.json: infer the state from this data.")
+]
+NameOpt = Annotated[str | None, typer.Option("--name", help="Environment name.")]
+FormatOpt = Annotated[str, typer.Option("--format", "-f", help="Doc format (auto).")]
+PolicyOpt = Annotated[
+    Path | None, typer.Option("--policy", help="Policy text (Markdown) for the prompts.")
+]
+NoTemplatesOpt = Annotated[
+    bool, typer.Option("--no-templates", help="Let the LLM write plain CRUD tools too.")
+]
+NoFallbackOpt = Annotated[
+    bool, typer.Option("--no-fallback", help="Never keep the rule-based skeleton.")
+]
+ConventionsOpt = Annotated[
+    str,
+    typer.Option(
+        "--conventions", help="Opt-in benchmark convention profile (generic|tau); off by default."
+    ),
+]
 
 
 def synth_options(**given: Any) -> Any:
@@ -98,38 +123,17 @@ def _read_data(path: Path | None) -> dict[str, Any] | None:
 def env(
     docs: Annotated[list[Path], typer.Argument(help="Tool documents (any ingest format).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Environment directory to write.")],
-    data: Annotated[
-        Path | None, typer.Option("--data", help="db.json: infer the state from this data.")
-    ] = None,
-    policy: Annotated[
-        Path | None, typer.Option("--policy", help="Policy text (Markdown) for the prompts.")
-    ] = None,
+    data: DataOpt = None,
+    policy: PolicyOpt = None,
     max_repairs: MaxRepairsOpt = None,
     design_rounds: DesignRoundsOpt = None,
-    name: Annotated[str | None, typer.Option("--name", help="Environment name.")] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help="Doc format (auto).")] = "auto",
-    no_templates: Annotated[
-        bool, typer.Option("--no-templates", help="Let the LLM write plain CRUD tools too.")
-    ] = False,
-    llm_tests: Annotated[
-        bool | None,
-        typer.Option(
-            "--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases [default: off]."
-        ),
-    ] = None,
-    no_fallback: Annotated[
-        bool, typer.Option("--no-fallback", help="Never keep the rule-based skeleton.")
-    ] = False,
-    only: Annotated[
-        list[str] | None, typer.Option("--only", help="Synthesize only these tools.")
-    ] = None,
-    conventions: Annotated[
-        str,
-        typer.Option(
-            "--conventions",
-            help="Opt-in benchmark convention profile (generic|tau); off by default.",
-        ),
-    ] = "generic",
+    name: NameOpt = None,
+    format: FormatOpt = "auto",
+    no_templates: NoTemplatesOpt = False,
+    llm_tests: LlmTestsOpt = None,
+    no_fallback: NoFallbackOpt = False,
+    only: OnlyOpt = None,
+    conventions: ConventionsOpt = "generic",
     llm_config: LlmConfigOpt = None,
     llm_base_url: LlmBaseUrlOpt = None,
     llm_model: LlmModelOpt = None,

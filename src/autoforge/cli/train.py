@@ -37,6 +37,39 @@ _SFT_EXAMPLE = (
 )
 
 Paths = Annotated[list[Path], typer.Option("--env", help="Environment directory (repeatable).")]
+BackendOpt = Annotated[
+    Literal["trl", "verl"], typer.Option(help="trl (this machine) or verl (cluster).")
+]
+UserOpt = Annotated[
+    Literal["llm", "scripted"], typer.Option(help="Simulated user: llm or scripted.")
+]
+MeuOpt = Annotated[
+    Literal["judge", "faults", "off"], typer.Option(help="MEU judge: judge, faults or off.")
+]
+EpisodeTokensOpt = Annotated[
+    int | None, typer.Option(help="Tokens per episode [default: TokenBudget.episode].")
+]
+TurnTokensOpt = Annotated[
+    int | None, typer.Option(help="Tokens per agent turn [default: TokenBudget.turn].")
+]
+ClipHighOpt = Annotated[
+    float | None,
+    typer.Option(help="Upper clip epsilon [default: = lower; --emit-config: 0.28, the paper]."),
+]
+RefModelOpt = Annotated[
+    str | None, typer.Option(help="trl: KL reference model [default: the initial policy].")
+]
+KeepThinkingOpt = Annotated[
+    bool, typer.Option(help="Keep earlier turns' reasoning in the agent's context.")
+]
+MaxEpisodeStepsOpt = Annotated[
+    int | None,
+    typer.Option(min=2, help="LLM calls per episode (agent + user) [default: 30, as eval]."),
+]
+StdPoolOpt = Annotated[
+    Literal["kept", "generated"],
+    typer.Option(help="Env std over 'kept' groups or every 'generated' group."),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -90,9 +123,7 @@ def _episode(keep_thinking: bool, max_steps: int | None) -> Any:
 
 
 def train(
-    backend: Annotated[
-        Literal["trl", "verl"], typer.Option(help="trl (this machine) or verl (cluster).")
-    ] = "trl",
+    backend: BackendOpt = "trl",
     env: Paths = [],  # noqa: B006
     tasks: Annotated[list[Path], typer.Option("--tasks", help="tasks.jsonl (repeatable).")] = [],  # noqa: B006
     synth_tasks: Annotated[int, typer.Option(help="Or generate N tasks per env.")] = 0,
@@ -102,39 +133,18 @@ def train(
     lr: Annotated[float, typer.Option(help="Learning rate.")] = 1e-6,
     group_size: Annotated[int, typer.Option(help="Rollouts per task.")] = 8,
     tasks_per_batch: Annotated[int, typer.Option(help="Tasks per step.")] = 32,
-    user: Annotated[
-        Literal["llm", "scripted"], typer.Option(help="Simulated user: llm or scripted.")
-    ] = "llm",
-    meu: Annotated[
-        Literal["judge", "faults", "off"], typer.Option(help="MEU judge: judge, faults or off.")
-    ] = "judge",
+    user: UserOpt = "llm",
+    meu: MeuOpt = "judge",
     env_std: Annotated[bool, typer.Option(help="ERPO env-level std (off: GRPO).")] = True,
     dynamic_sampling: Annotated[bool, typer.Option(help="Drop/refill flat groups.")] = True,
-    max_completion_tokens: Annotated[
-        int | None, typer.Option(help="Tokens per episode [default: TokenBudget.episode].")
-    ] = None,
-    max_turn_tokens: Annotated[
-        int | None, typer.Option(help="Tokens per agent turn [default: TokenBudget.turn].")
-    ] = None,
-    clip_high: Annotated[
-        float | None,
-        typer.Option(help="Upper clip epsilon [default: = lower; --emit-config: 0.28, the paper]."),
-    ] = None,
+    max_completion_tokens: EpisodeTokensOpt = None,
+    max_turn_tokens: TurnTokensOpt = None,
+    clip_high: ClipHighOpt = None,
     kl_beta: Annotated[float, typer.Option(help="k3 KL weight to the reference (0: none).")] = 0.0,
-    ref_model: Annotated[
-        str | None, typer.Option(help="trl: KL reference model [default: the initial policy].")
-    ] = None,
-    keep_thinking: Annotated[
-        bool, typer.Option(help="Keep earlier turns' reasoning in the agent's context.")
-    ] = True,
-    max_episode_steps: Annotated[
-        int | None,
-        typer.Option(min=2, help="LLM calls per episode (agent + user) [default: 30, as eval]."),
-    ] = None,
-    std_pool: Annotated[
-        Literal["kept", "generated"],
-        typer.Option(help="Env std over 'kept' groups or every 'generated' group."),
-    ] = "kept",
+    ref_model: RefModelOpt = None,
+    keep_thinking: KeepThinkingOpt = True,
+    max_episode_steps: MaxEpisodeStepsOpt = None,
+    std_pool: StdPoolOpt = "kept",
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
     emit_config: Annotated[Path | None, typer.Option(help="verl: write config here.")] = None,
     train_files: Annotated[list[str], typer.Option(help="verl: parquet files.")] = [],  # noqa: B006
@@ -157,37 +167,45 @@ def train(
     )
     episode = _episode(keep_thinking, max_episode_steps)
     if backend == "verl":
-        if emit_config is None:
-            raise UserError("--backend verl runs on a cluster: add --emit-config DIR, then run "
-                            "DIR/launch.sh there")  # fmt: skip
         _emit(emit_config, model, train_files, tasks, env, nnodes, gpus_per_node, erpo,
               (llm, episode), steps, lr, (max_turn_tokens, max_completion_tokens))  # fmt: skip
         return
     _need_train_extra()
-    from autoforge.rl import DEFAULT_BUDGET, TokenBudget
-    from autoforge.rl.trl import TokenEpisodeConfig, TRLRunConfig, train_trl
+    from autoforge.rl.trl import TRLRunConfig, train_trl
 
-    budget = TokenBudget(
-        turn=max_turn_tokens or DEFAULT_BUDGET.turn,
-        episode=max_completion_tokens or DEFAULT_BUDGET.episode,
-        prompt=DEFAULT_BUDGET.prompt,
-    )
     config = TRLRunConfig(
         env_dirs=[str(p) for p in env], tasks=[str(p) for p in tasks], synth_tasks=synth_tasks,
         model=model, output_dir=str(out), max_steps=steps, learning_rate=lr, seed=seed,
         user=user, meu=meu, erpo=erpo, ref_model=ref_model,
-        episode=TokenEpisodeConfig(episode=episode, budget=budget),
+        episode=_token_episode(episode, max_turn_tokens, max_completion_tokens),
     )  # fmt: skip
     records = train_trl(config, llm=llm)
     Console().print(step_table(records))
     Console().print(f"policy and logs in {out}")
 
 
+def _token_episode(episode: Any, turn_tokens: int | None, episode_tokens: int | None) -> Any:
+    """TRL's episode: the rollout's settings and the token budget (defaults where not given)."""
+    from autoforge.rl import DEFAULT_BUDGET, TokenBudget
+    from autoforge.rl.trl import TokenEpisodeConfig
+
+    budget = TokenBudget(
+        turn=turn_tokens or DEFAULT_BUDGET.turn,
+        episode=episode_tokens or DEFAULT_BUDGET.episode,
+        prompt=DEFAULT_BUDGET.prompt,
+    )
+    return TokenEpisodeConfig(episode=episode, budget=budget)
+
+
 def _emit(
-    out: Path, model: str, train_files: list[str], tasks: list[Path], env: list[Path],
+    out: Path | None, model: str, train_files: list[str], tasks: list[Path], env: list[Path],
     nnodes: int, gpus: int, erpo: Any, settings: tuple[Any, Any], steps: int, lr: float,
     budgets: tuple[int | None, int | None] = (None, None),
 ) -> None:  # fmt: skip
+    """``--backend verl``: write the cluster config and launch script into ``out``."""
+    if out is None:
+        raise UserError("--backend verl runs on a cluster: add --emit-config DIR, then run "
+                        "DIR/launch.sh there")  # fmt: skip
     from autoforge.rl.verl import VerlLaunchSpec, emit_config
 
     if not train_files or not tasks or not env:

@@ -18,7 +18,6 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, Field
 
 from autoforge.llm import TokenUsage, ToolMode
-from autoforge.profiles import profile_values
 from autoforge.rollout.agent_guards import check_calls, check_reply
 from autoforge.rollout.thinking import message_reasoning, split_thinking
 
@@ -52,9 +51,10 @@ class AgentConfig(BaseModel):
     max_tokens: int = 1024
     stop_token: str = AGENT_STOP_TOKEN
     transfer_tools: list[str] = Field(
-        default_factory=lambda: [str(t) for t in profile_values("TRANSFER_TOOLS")],
+        default_factory=list,
         description="tools whose successful call hands over to a human (ends as TRANSFER); "
-        "default: the active profiles' (autoforge.profiles)",
+        "none by default: whoever knows the environment's hand-off tool names it (a benchmark "
+        "adapter, or the convention profile the environment was synthesized with)",
     )
     greeting: str | None = "Hi! How can I help you today?"
     guards: Literal["protocol", "on", "off"] = Field(

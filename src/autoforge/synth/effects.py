@@ -260,12 +260,51 @@ def pair_effect(
     items = _list_with(coll, entry_key, word) if word else _list_with(coll, entry_key)
     if items is None:
         return None
-    noun = singular(coll.name).replace("_", " ")
-    o, n = exprs[old], exprs[new]
     checks = [
         *_FIND.splitlines(),
-        f"    if len({o}) != len({n}):",
+        *_pair_length_check(old, new, exprs),
+        *_pair_swap_checks(coll, exprs[old], exprs[new], items, entry_key, flags),
+    ]
+    if word:
+        checks.append(
+            f"        difference += float(entry.get({word!r}) or 0) - float(old.get({word!r}) or 0)"
+        )
+    if replace:
+        return EffectCode(checks=checks, writes=list(_REPLACE_WRITES), stored={old, new})
+    writes = (
+        [f"    record[{f'{verb}_{word}_difference'!r}] = round(difference, 2)"]
+        if word and conv.difference_field
+        else []
+    )
+    return EffectCode(checks=checks, writes=writes, stored=set())
+
+
+#: an update's writes: each new entry's shared fields copied over the old entry
+_REPLACE_WRITES = (
+    "    for old, entry in swaps:",
+    "        for key in list(old):",
+    "            if key in entry:",
+    "                value = entry[key]",
+    "                old[key] = dict(value) if isinstance(value, dict) else value",
+)
+
+
+def _pair_length_check(old: str, new: str, exprs: Mapping[str, str]) -> list[str]:
+    """Refuse old/new id lists of different lengths."""
+    return [
+        f"    if len({exprs[old]}) != len({exprs[new]}):",
         f'        raise ToolError("{old} and {new} must have the same length")',
+    ]
+
+
+def _pair_swap_checks(
+    coll: CollectionSchema, o: str, n: str, items: str, entry_key: str, flags: Sequence[str]
+) -> list[str]:
+    """The loop over old/new id pairs (``o``, ``n``: their expressions): each old id must be in
+    the record's ``items`` (once per pair), each new id must name an entry whose ``flags`` are
+    not ``False``; the pairs are collected in ``swaps``."""
+    noun = singular(coll.name).replace("_", " ")
+    return [
         f"    remaining = list(record.get({items!r}) or [])",
         "    difference = 0.0",
         "    swaps = []",
@@ -289,25 +328,6 @@ def pair_effect(
         ),
         "        swaps.append((old, entry))",
     ]
-    if word:
-        checks.append(
-            f"        difference += float(entry.get({word!r}) or 0) - float(old.get({word!r}) or 0)"
-        )
-    if replace:
-        writes = [
-            "    for old, entry in swaps:",
-            "        for key in list(old):",
-            "            if key in entry:",
-            "                value = entry[key]",
-            "                old[key] = dict(value) if isinstance(value, dict) else value",
-        ]
-        return EffectCode(checks=checks, writes=writes, stored={old, new})
-    writes = (
-        [f"    record[{f'{verb}_{word}_difference'!r}] = round(difference, 2)"]
-        if word and conv.difference_field
-        else []
-    )
-    return EffectCode(checks=checks, writes=writes, stored=set())
 
 
 _COVER = re.compile(r"enough (\w+) to cover the (?:\w+ )?difference", re.IGNORECASE)

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.llm import LLMClient, LLMFailure, Message, TokenUsage
+from autoforge.llm import ChatResponse, LLMClient, LLMFailure, Message, TokenUsage
 from autoforge.synth import prompts
 from autoforge.synth.checks import (
     CheckContext,
@@ -464,55 +464,36 @@ def _attempt_checks(
 async def _llm_loop(
     client: LLMClient, job: ToolJob, settings: SynthOptions, report: ToolReport
 ) -> ToolCode | None:
+    """Ask the model for the tool, then repair with the failures shown, until an answer passes
+    the checks; gives up on the same failure twice or the same code twice."""
     ctx = job.ctx
     first = first_messages(job)
     messages = first
     seen_code: set[str] = set()
-    draft, draft_todos = _draft(job)
+    drafted = _draft(job)
     probes = draft_effects(job)
     last_error = ""
     for attempt in range(1, settings.max_repairs + 2):
         report.attempts = attempt
         try:
-            # repairs sample a little (seeded, so still cached and reproducible): at
-            # temperature 0 an unchanged prompt would give back the same failing code
-            resp = await client.chat(
-                messages,
-                role="synthesizer",
-                purpose="synth.tool" if attempt == 1 else "synth.repair",
-                max_tokens=settings.max_tokens,
-                temperature=0.0 if attempt == 1 else 0.3,
-                seed=None if attempt == 1 else attempt,
-            )
+            resp = await _ask(client, messages, attempt, settings)
         except LLMFailure as exc:
             report.errors.append(f"attempt {attempt}: LLM call failed: {exc}")
             continue
-        text = resp.content or ""
-        try:
-            code = extract_function(text, ctx.spec.name)
-        except CodeError as exc:
-            report.errors.append(f"attempt {attempt}: {exc}")
-            if str(exc) == last_error:
+        code, unusable, shown = _usable_code(resp.content or "", resp.finish_reason, job, report)
+        if code is None:
+            report.errors.append(f"attempt {attempt}: {unusable}")
+            if unusable == last_error:
                 report.errors.append(f"attempt {attempt}: same failure twice; giving up")
                 break
-            last_error = str(exc)
-            messages = prompts.repair_messages(first, text.strip()[:3000], [str(exc)])
-            continue
-        code = job.guard(_with_example_helpers(code, report))
-        sloppy = degenerate(code, resp.finish_reason)
-        if sloppy:
-            report.errors.append(f"attempt {attempt}: {sloppy}")
-            if sloppy == last_error:
-                report.errors.append(f"attempt {attempt}: same failure twice; giving up")
-                break
-            last_error = sloppy
-            messages = prompts.repair_messages(first, code.source[:3000], [sloppy])
+            last_error = unusable
+            messages = prompts.repair_messages(first, shown, [unusable])
             continue
         if code.source in seen_code:
             report.errors.append(f"attempt {attempt}: same code as before; giving up")
             break
         seen_code.add(code.source)
-        results = _attempt_checks(code, job, (draft, draft_todos), probes)
+        results = _attempt_checks(code, job, drafted, probes)
         report.checks = results
         if _passed(results):
             report.source, report.status, report.accepted_attempt = "llm", "accepted", attempt
@@ -522,6 +503,39 @@ async def _llm_loop(
         hints = crash_hints(code.body, problems, ctx.state, ctx.happy)
         messages = prompts.repair_messages(first, code.source, problems, hints)
     return None
+
+
+async def _ask(
+    client: LLMClient, messages: list[Message], attempt: int, settings: SynthOptions
+) -> ChatResponse:
+    """One synthesizer call: the first attempt at temperature 0; repairs sample a little
+    (seeded, so still cached and reproducible), since at temperature 0 an unchanged prompt
+    would give back the same failing code."""
+    return await client.chat(
+        messages,
+        role="synthesizer",
+        purpose="synth.tool" if attempt == 1 else "synth.repair",
+        max_tokens=settings.max_tokens,
+        temperature=0.0 if attempt == 1 else 0.3,
+        seed=None if attempt == 1 else attempt,
+    )
+
+
+def _usable_code(
+    text: str, finish_reason: str | None, job: ToolJob, report: ToolReport
+) -> tuple[ToolCode | None, str, str]:
+    """``(code, "", "")``: the answer's function, with the few-shot helpers it calls and the
+    job's guards; or ``(None, why it is unusable, the text to show back in the repair)`` when
+    it holds no such function or is degenerate (:func:`degenerate`)."""
+    try:
+        code = extract_function(text, job.ctx.spec.name)
+    except CodeError as exc:
+        return None, str(exc), text.strip()[:3000]
+    code = job.guard(_with_example_helpers(code, report))
+    sloppy = degenerate(code, finish_reason)
+    if sloppy:
+        return None, sloppy, code.source[:3000]
+    return code, "", ""
 
 
 def _with_example_helpers(code: ToolCode, report: ToolReport) -> ToolCode:

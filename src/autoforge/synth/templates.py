@@ -36,6 +36,7 @@ from autoforge.synth.effects import (
 )
 from autoforge.synth.headers import head
 from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
+from autoforge.synth.open_effects import effect_sentences, effect_todos, open_clauses
 from autoforge.tooldocs import ToolSpec
 
 FieldMap = Mapping[str, list[str]]
@@ -562,30 +563,17 @@ def render_skeleton(
             [*lines, *_create_body(spec, c, coll, paths, policy, schema, conv, covered)]
         )
     if coll is None or c.key_param is None:
-        lines += [
-            "    # TODO: implement from the tool description using the state collections",
-            '    raise ToolError("not implemented")',
-        ]
-        return "\n".join(lines)
+        return "\n".join([*lines, *_UNPLACED_BODY])
     lines += _load_record(coll, exprs[c.key_param], c.guard)
     verb = tokens(spec.name)[0] if tokens(spec.name) else ""
-    transition = c.cls == "transition"
-    target = target_status(verb, coll, spec.description, policy, conv) if transition else None
-    flags = new_entry_flags(spec.description + "\n" + policy, schema)
-    pair = pair_effect(spec, coll, exprs, verb, replace=not transition, conv=conv, flags=flags)
-    mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
-    if mirror is None and transition and conv.negated_refunds:
-        mirror = refund_effect(spec, coll, policy)
-    restore = restore_effect(coll, schema, spec.description + "\n" + policy) if transition else None
+    target, pair, mirror, restore = _record_effects(
+        spec, c, coll, exprs, verb, policy, schema, mirrors, conv
+    )
     if pair is not None:
         lines += pair.checks
     has_difference = pair is not None and "difference" in "\n".join(pair.checks)
     lines += owned_ref_checks(spec, coll, schema, exprs, c.key_param, policy, has_difference)
-    for param, dest in qualified_refs(spec, coll).items():  # a move's destination exists
-        lines += [
-            f"    if str({exprs[param]}) not in state.get({dest!r}, {{}}):",
-            f'        raise ToolError(f"{singular(dest)} not found: {{{exprs[param]}}}")',
-        ]
+    lines += _destination_checks(spec, coll, exprs)
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
     lines += _store_params(spec, c, paths, exprs, verb, pair, conv, coll)
@@ -593,58 +581,55 @@ def render_skeleton(
         if effect is not None:
             lines += effect.writes
     done = [restore.clause] if restore is not None else []
-    effects = effect_sentences(spec.description + "\n" + policy)
-    effects = [e for e in effects if open_clauses(e, done, covered, schema)]
-    if effects:
-        lines.append("    # TODO: apply the other effects the docs state (checks, amounts, ...):")
-        lines += [f"    #   - {e}" for e in effects]
+    lines += effect_todos(spec.description + "\n" + policy, done, covered, schema)
     lines.append("    return record")
     return "\n".join(lines)
 
 
-_CLAUSE = re.compile(r";\s*|,?\s+and\s+(?=(?:the|its|their|a|an)\b)", re.IGNORECASE)
+#: the body of a draft that has no collection or no key to load a record by
+_UNPLACED_BODY = (
+    "    # TODO: implement from the tool description using the state collections",
+    '    raise ToolError("not implemented")',
+)
 
 
-def schema_stems(schema: StateSchema) -> set[str]:
-    """4-letter stems of every name the state has: collections, attributes, entry keys."""
-    names = [c.name for c in schema.collections]
-    for coll in schema.collections:
-        for attr in coll.attributes:
-            names.append(attr.name)
-            if ":" in attr.description and "keys" in attr.description:
-                names += [k.strip() for k in attr.description.split(":", 1)[1].split(",")]
-    return {t[:4] for name in names for t in tokens(name) if len(t) >= 3}
-
-
-def unmodelled(clause: str, schema: StateSchema) -> bool:
-    """Whether a clause names nothing the state holds ("the payment is refunded to the original
-    payment method" where no collection or attribute is about payments or refunds): no code
-    can carry it out, so it is no TODO."""
-    words = re.findall(r"[a-z]{4,}", clause.lower())
-    stems = schema_stems(schema)
-    return bool(words) and not any(w[:4] in stems for w in words)
-
-
-def open_clauses(
-    sentence: str,
-    done: Sequence[str],
-    covered: Callable[[str], bool] | None,
+def _record_effects(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema,
+    exprs: Mapping[str, str],
+    verb: str,
+    policy: str,
     schema: StateSchema | None,
-) -> bool:
-    """Whether some clause of a doc sentence is still to be implemented: not carried out by an
-    effect of the draft (``done``), not enforced by a guard (``covered``), and about something
-    the state holds (:func:`unmodelled`)."""
-    if covered is not None and covered(sentence):
-        return False
-    for clause in (c.strip() for c in _CLAUSE.split(sentence)):
-        if not clause or any(d and d.lower() in clause.lower() for d in done):
-            continue
-        if covered is not None and covered(clause):
-            continue
-        if schema is not None and unmodelled(clause, schema):
-            continue
-        return True
-    return False
+    mirrors: Sequence[MirrorEffect],
+    conv: Conventions,
+) -> tuple[tuple[str, str] | None, EffectCode | None, EffectCode | None, EffectCode | None]:
+    """What a draft on one record does besides storing parameters: ``(status to set, paired
+    id lists, mirrored entries or refund, restored stock)``, each ``None`` when it does not
+    apply (the status and the restore apply to transitions only)."""
+    text = spec.description + "\n" + policy
+    transition = c.cls == "transition"
+    target = target_status(verb, coll, spec.description, policy, conv) if transition else None
+    flags = new_entry_flags(text, schema)
+    pair = pair_effect(spec, coll, exprs, verb, replace=not transition, conv=conv, flags=flags)
+    mirror = mirror_effect(spec, coll, schema, target[1] if target else None, mirrors)
+    if mirror is None and transition and conv.negated_refunds:
+        mirror = refund_effect(spec, coll, policy)
+    restore = restore_effect(coll, schema, text) if transition else None
+    return target, pair, mirror, restore
+
+
+def _destination_checks(
+    spec: ToolSpec, coll: CollectionSchema, exprs: Mapping[str, str]
+) -> list[str]:
+    """A move's destination exists: each parameter naming a record of another collection."""
+    lines: list[str] = []
+    for param, dest in qualified_refs(spec, coll).items():
+        lines += [
+            f"    if str({exprs[param]}) not in state.get({dest!r}, {{}}):",
+            f'        raise ToolError(f"{singular(dest)} not found: {{{exprs[param]}}}")',
+        ]
+    return lines
 
 
 def _create_body(
@@ -723,49 +708,3 @@ def _store_params(
             lines.append(f"    if {exprs[param]} is not None:")
             lines += set_lines("record", path, value, "        ")
     return lines
-
-
-_EFFECT = re.compile(
-    r"\b(refund\w*|balance|deduct\w*|charg\w*|price difference|added|subtract\w*|increase\w*|"
-    r"decrease\w*|stock|append\w*|recorded|becomes?|set to|changed to|total|amount|only if|"
-    r"must|cannot|can only|fails? if)\b",
-    re.IGNORECASE,
-)
-_CONFIRMED = re.compile(
-    r"^(if the user confirms|after (the )?user confirmation|once confirmed)[,;:]?\s*", re.I
-)
-_NOT_EFFECT = re.compile(r"\b(agent|explain|email|transfer|ask)\b", re.IGNORECASE)
-
-
-def effect_sentences(text: str, limit: int = 5) -> list[str]:
-    """Sentences of the docs that state an effect or a rule the code must implement.
-
-    ``"The refund will be added to the user's gift card balance immediately if the payment was
-    made using a gift card"`` becomes a TODO line of the skeleton: a small model completes a
-    list of stated requirements far more reliably than a bare "apply the other effects".
-    """
-    body = re.sub(r"^\s*#.*$", "", text.replace("**", ""), flags=re.MULTILINE)
-    paras: list[str] = []
-    for para in re.split(r"\n\s*\n", body):
-        if paras and not paras[-1].rstrip().endswith((".", "!", "?", ":")):
-            paras[-1] += " " + para  # a sentence broken by a blank line
-        else:
-            paras.append(para)
-    sentences = [
-        sentence
-        for para in paras
-        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z'\"])", re.sub(r"\s+", " ", para))
-    ]
-    out: list[str] = []
-    for sentence in sentences:
-        # the agent confirmed with the user before calling: that part is not for the code
-        sentence = _CONFIRMED.sub("", sentence.strip(" -#"))
-        sentence = sentence[:1].upper() + sentence[1:]
-        if not _EFFECT.search(sentence) or _NOT_EFFECT.search(sentence):
-            continue
-        short = sentence if len(sentence) <= 220 else sentence[:217] + "..."
-        if short not in out:
-            out.append(short)
-        if len(out) >= limit:
-            break
-    return out

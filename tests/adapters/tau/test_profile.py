@@ -34,15 +34,26 @@ def only_profile() -> Iterator[types.ModuleType]:
 
 
 def test_tau_profile_supplies_transfer_tool_importer_and_export() -> None:
-    assert AgentConfig().transfer_tools == ["transfer_to_human_agents"]
+    assert profiles.named_profile_values("tau", "TRANSFER_TOOLS") == ["transfer_to_human_agents"]
     assert "bench" in importer_names()
     assert set(profiles.profile_mapping("TASK_EXPORTERS")) == {"tau2"}
 
 
-def test_transfer_tools_come_from_the_active_profiles(only_profile: types.ModuleType) -> None:
-    assert AgentConfig().transfer_tools == []  # generic code names no hand-off tool
+def test_generic_episode_default_names_no_hand_off_tool() -> None:
+    """The tau profile is active (its importer and export), yet the episode settings' default
+    names no transfer tool: tau's hand-off ends an episode only where tau is opted into."""
+    from autoforge.rollout import EpisodeConfig
+
+    assert "tau" in profiles.PROFILES
+    assert AgentConfig().transfer_tools == []
+    assert EpisodeConfig().agent.transfer_tools == []
+
+
+def test_transfer_tools_come_from_the_named_profile_only(only_profile: types.ModuleType) -> None:
     only_profile.TRANSFER_TOOLS = ("escalate_to_agent",)
-    assert AgentConfig().transfer_tools == ["escalate_to_agent"]
+    assert AgentConfig().transfer_tools == []  # an active profile does not set the default
+    assert profiles.named_profile_values("test", "TRANSFER_TOOLS") == ["escalate_to_agent"]
+    assert profiles.named_profile_values("generic", "TRANSFER_TOOLS") == []
     assert AgentConfig(transfer_tools=["x"]).transfer_tools == ["x"]
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from autoforge.adapters.tau.domain import load_domain
+from autoforge.adapters.tau.profile import TRANSFER_TOOLS
 from autoforge.bench import EvalTarget, load_env
 from autoforge.env import EnvDir, Environment
 from autoforge.tasks import Task
@@ -57,9 +58,9 @@ def bench_tasks(env: Environment, bench_dir: Path) -> tuple[list[Task], dict[str
 
 def bench_target(path: str | Path, bench_dir: str | Path) -> EvalTarget:
     """The environment at ``path`` over the domain's ``db.json``, and the domain's tasks bound
-    to it (``autoforge eval PATH --bench DIR``)."""
+    to it (``autoforge eval PATH --bench DIR``); tau's hand-off tool ends an episode."""
     bench = Path(bench_dir)
     target = EnvDir.resolve(path)
     env = load_env(target.root, bench)
     tasks, skipped = bench_tasks(env, bench)
-    return EvalTarget(env, target.root, tasks, str(bench), bench, skipped)
+    return EvalTarget(env, target.root, tasks, str(bench), bench, skipped, list(TRANSFER_TOOLS))
