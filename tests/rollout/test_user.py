@@ -258,6 +258,20 @@ async def test_a_stop_with_a_goal_unsaid_is_nudged_once() -> None:
     assert any("nudged" in note for note in user.notes)
 
 
+async def test_a_nudged_reply_written_as_the_agent_is_asked_again() -> None:
+    task = bookstore_task()
+    said = "Also, please add a review for book B-7, rating 5."
+    as_agent = "Agent: Sure. To confirm: add the review. Shall I go ahead?\nCustomer: Yes, please."
+    client = routed(agent=[], user=[QUESTION, "Thanks! ###STOP###", as_agent, said])
+    user = LLMUser(client, task)
+    await user.reply("Hello! How can I help?")
+    reply = await user.reply("The fee is 4.99.")
+    assert (reply.text, reply.stop, reply.incomplete) == (said, False, False)
+    reminder = client.requests[-1].messages[-1]["content"]
+    assert "you are the customer" in reminder and "you still need to tell the agent" in reminder
+    assert any("nudged reply spoke as the agent; asked again" in n for n in user.notes)
+
+
 async def test_a_second_stop_with_a_goal_unsaid_is_incomplete() -> None:
     task = bookstore_task()
     client = routed(agent=[], user=[QUESTION, "Thanks! ###STOP###", "Bye ###STOP###"])

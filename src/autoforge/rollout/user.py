@@ -302,16 +302,29 @@ class LLMUser:
         self.nudged = True
         nudge = _NUDGE_GOALS.replace("{goals}", "; ".join(g.text for g in left))
         retry = [*self._request(), {"role": "assistant", "content": reading.text}]
-        again = read_reply(
-            await self._generate([*retry, {"role": "user", "content": nudge}]), ctx, guards=True
-        )
+        again = await self._nudged(retry, nudge, ctx)
         said = conveyed(left, [*self.delivered, again.text]) & keys
+        rejected = f" but {again.problem}" if again.problem else ""
         self.notes.append(
-            f"turn {self.turns}: stopped with {names} open; nudged, said {sorted(said)}"
+            f"turn {self.turns}: stopped with {names} open; nudged, said {sorted(said)}{rejected}"
         )
         if said and again.problem is None:
             return Reading(again.text, False, again.notes, None), False
         return reading, True
+
+    async def _nudged(self, retry: list[dict[str, Any]], nudge: str, ctx: TurnContext) -> Reading:
+        """The answer to a goal nudge; one with a guard problem (the model wrote the agent's
+        line, echoed, ...) is asked again once with the role-play reminder, as any turn is."""
+        again = read_reply(
+            await self._generate([*retry, {"role": "user", "content": nudge}]), ctx, guards=True
+        )
+        if again.problem is None:
+            return again
+        self.notes.append(f"turn {self.turns}: the nudged reply {again.problem}; asked again")
+        reminder = f"{_NUDGE} {nudge}"
+        return read_reply(
+            await self._generate([*retry, {"role": "user", "content": reminder}]), ctx, guards=True
+        )
 
     async def _choose(self, ctx: TurnContext) -> Reading:
         """``user_choice_v1``: code answers questions; the model only says whether the request
