@@ -226,6 +226,26 @@ async def test_v2_invented_value_is_asked_again_then_not_known(task: Task) -> No
     assert "invented 15" in user.notes[0] and "said it does not know" in user.notes[-1]
 
 
+async def test_v2_an_answer_without_the_detail_asked_for_is_asked_again() -> None:
+    task = bookstore_task()  # holds the book id B-7
+    client = routed(agent=[], user=[QUESTION, "Sure, please.", "It is B-7."])
+    user = LLMUser(client, task)
+    await user.reply("Hello! How can I help?")
+    reply = await user.reply("Before I go ahead, could you tell me the book id?")
+    assert (reply.text, reply.stop) == ("It is B-7.", False)
+    assert "did not give the detail asked for" in user.notes[0]
+
+
+async def test_v2_a_detail_not_known_or_not_asked_is_not_asked_again() -> None:
+    task = bookstore_task()
+    client = routed(agent=[], user=[QUESTION, "Sorry, I don't know it.", "Yes, please."])
+    user = LLMUser(client, task)
+    await user.reply("Hello! How can I help?")
+    assert (await user.reply("Could you tell me the book id?")).text.startswith("Sorry")
+    assert (await user.reply("Shall I add the review, rating 5?")).text == "Yes, please."
+    assert len(client.requests) == 3 and not user.notes
+
+
 # --------------------------------------------------------------------------- the checklist
 
 QUESTION = "Can you tell me the shipping fee of order ORD-4722?"

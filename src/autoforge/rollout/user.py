@@ -43,6 +43,7 @@ from autoforge.rollout.goals import (
     Goal,
     checklist_text,
     conveyed,
+    fact_leaves,
     goal_said,
     open_goals,
     stems,
@@ -63,7 +64,10 @@ from autoforge.rollout.user_guards import (
     Reading,
     TurnContext,
     asks_for_information,
+    details_asked,
+    fact_label,
     first_person_facts,
+    holds_value,
     opening_request,
     read_reply,
     request_terms,
@@ -414,7 +418,16 @@ class LLMUser:
             earlier=earlier,
             terms=self.terms,
             known="\n".join([self.scenario, *map(str, self.facts.values())]),
+            wanted=self._wanted(agent_text) if earlier else (),
         )
+
+    def _wanted(self, agent_text: str) -> tuple[str, ...]:
+        """The values of the customer's details that the agent's message asks for (not those
+        it states itself: "Shall I add the review with rating 5?" asks to confirm)."""
+        labels = set(details_asked(agent_text, self.facts, strict=True))
+        named = [v for k, v in self.facts.items() if fact_label(k) in labels]
+        leaves = [fact_leaves(str(value)) for value in named]
+        return tuple(v for vs in leaves if not holds_value(agent_text, vs) for v in vs)
 
     async def reply(self, agent_text: str) -> UserReply:
         """Roles flip in the user's own context: the agent speaks as ``user``."""
