@@ -22,7 +22,7 @@ from autoforge.examples import example_path
 from autoforge.rollout import STOP_TOKEN, EpisodeConfig, ScriptedUser
 from autoforge.rollout.goals import has_value, task_goals
 from autoforge.rollout.runner import RolloutDeps, bind_environment, rollout_episode
-from autoforge.rollout.user_guards import task_request
+from autoforge.rollout.user_guards import details_asked, task_request
 from autoforge.tasks import Task, generate_tasks
 
 
@@ -81,6 +81,8 @@ def test_never_states_a_fact_value(tasks: list[Task]) -> None:
             for again in (False, True):
                 text = fact_question(goal, again=again)
                 assert not any(has_value(text, v) for v in goal.values), (goal, text)
+                name = goal.key.removeprefix("fact:")  # a user reads the question sentence
+                assert details_asked(text, [name], strict=True), (goal, text)
                 questions += 1
     assert questions >= 24
 

@@ -104,11 +104,12 @@ def _request_text(scenario: str) -> str:
 
 def fact_question(goal: Goal, again: bool = False) -> str:
     """The agent's question for a fact goal: its label ("email", "book title"; a numbered
-    duplicate such as ``email_2`` reads as ``email``), never its value."""
+    duplicate such as ``email_2`` reads as ``email``) in the question sentence itself, never
+    its value."""
     name = goal.key.removeprefix("fact:")
     label = fact_label(re.sub(r"[_\s-]*\d+$", "", name) or name)
     text = (
-        f"Sorry, I still need the {label} before I can go ahead. What is it?"
+        f"Sorry, I still need it before I can go ahead: what is the {label}?"
         if again
         else f"Before I go ahead, could you tell me the {label}?"
     )
