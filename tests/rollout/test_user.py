@@ -234,6 +234,7 @@ async def test_v2_an_answer_without_the_detail_asked_for_is_asked_again() -> Non
     reply = await user.reply("Before I go ahead, could you tell me the book id?")
     assert (reply.text, reply.stop) == ("It is B-7.", False)
     assert "did not give the detail asked for" in user.notes[0]
+    assert "The agent asked for your book id." in client.requests[-1].messages[-1]["content"]
 
 
 async def test_v2_a_detail_not_known_or_not_asked_is_not_asked_again() -> None:

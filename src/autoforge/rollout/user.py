@@ -60,6 +60,7 @@ from autoforge.rollout.user_choice import (
     rule_done,
 )
 from autoforge.rollout.user_guards import (
+    DETAIL_NOT_GIVEN,
     STOP_TOKEN,
     Reading,
     TurnContext,
@@ -211,6 +212,10 @@ _FIRST_MESSAGE = (
 _NUDGE = (
     "(Stay in the role-play: you are the customer, not an assistant. Write only the "
     "customer's next message.)"
+)
+_NUDGE_DETAIL = (
+    "(Stay in the role-play: you are the customer. The agent asked for your {labels}. Write "
+    "the customer's next message giving it exactly as written in your details.)"
 )
 _NUDGE_GOALS = (
     "(Do not end the chat yet: you still need to tell the agent this: {goals}. Write the "
@@ -389,6 +394,8 @@ class LLMUser:
         said = " ".join(visible.split())[:80]
         self.notes.append(f"turn {self.turns}: {reading.problem} ({said!r}); asked again")
         nudge = _NUDGE_FIRST if ctx.first else _NUDGE
+        if reading.problem == DETAIL_NOT_GIVEN:
+            nudge = _NUDGE_DETAIL.replace("{labels}", " and ".join(ctx.wanted_labels))
         retry = [*self._request(), {"role": "assistant", "content": visible}]
         again = await self._generate([*retry, {"role": "user", "content": nudge}])
         second = self._states_a_goal(read_reply(again, ctx, guards=True), ctx)
@@ -418,16 +425,20 @@ class LLMUser:
             earlier=earlier,
             terms=self.terms,
             known="\n".join([self.scenario, *map(str, self.facts.values())]),
-            wanted=self._wanted(agent_text) if earlier else (),
+            **(self._wanted(agent_text) if earlier else {}),
         )
 
-    def _wanted(self, agent_text: str) -> tuple[str, ...]:
-        """The values of the customer's details that the agent's message asks for (not those
-        it states itself: "Shall I add the review with rating 5?" asks to confirm)."""
-        labels = set(details_asked(agent_text, self.facts, strict=True))
-        named = [v for k, v in self.facts.items() if fact_label(k) in labels]
-        leaves = [fact_leaves(str(value)) for value in named]
-        return tuple(v for vs in leaves if not holds_value(agent_text, vs) for v in vs)
+    def _wanted(self, agent_text: str) -> dict[str, tuple[str, ...]]:
+        """The customer's details that the agent's message asks for, as the
+        :class:`TurnContext` fields ``wanted`` (values) and ``wanted_labels``; not those it
+        states itself ("Shall I add the review with rating 5?" asks to confirm)."""
+        asked = details_asked(agent_text, self.facts, strict=True)
+        named = {k: fact_leaves(str(v)) for k, v in self.facts.items() if fact_label(k) in asked}
+        owed = {k: vs for k, vs in named.items() if not holds_value(agent_text, vs)}
+        return {
+            "wanted": tuple(v for vs in owed.values() for v in vs),
+            "wanted_labels": tuple(dict.fromkeys(fact_label(k) for k in owed)),
+        }
 
     async def reply(self, agent_text: str) -> UserReply:
         """Roles flip in the user's own context: the agent speaks as ``user``."""

@@ -104,6 +104,9 @@ _NOT_KNOWN_RE = re.compile(
 )
 
 
+DETAIL_NOT_GIVEN = "did not give the detail asked for"
+
+
 def asking_sentences(agent_text: str) -> list[str]:
     """The sentences of the message that ask the customer for something."""
     sentences = [m.group(0).strip() for m in _SENTENCE_RE.finditer(agent_text)]
@@ -298,7 +301,8 @@ class TurnContext:
     """What the guards know about the turn being answered: whether it is the first, whether
     the agent asked for information, what the agent said so far (last first), what the
     customer said so far, the task's request terms, the scenario and facts as text, and the
-    values of the customer's details the agent's last message asks for (any one answers)."""
+    values of the customer's details the agent's last message asks for (any one answers) and
+    their labels."""
 
     first: bool
     asked: bool = False
@@ -307,6 +311,7 @@ class TurnContext:
     terms: frozenset[str] = field(default_factory=frozenset)
     known: str = ""
     wanted: tuple[str, ...] = ()
+    wanted_labels: tuple[str, ...] = ()
 
     def known_text(self) -> str:
         """Everything the customer may repeat: scenario and facts, and the chat so far."""
@@ -341,7 +346,7 @@ def _problem(text: str, stop: bool, ctx: TurnContext, notes: list[str]) -> str |
     if speaks_as_agent(text):
         return "spoke as the agent"
     if ctx.wanted and not stop and not gives_detail(text, ctx.wanted):
-        return "did not give the detail asked for"
+        return DETAIL_NOT_GIVEN
     invented = invented_values(text, ctx.known_text()) if ctx.known else []
     if invented:
         return f"invented {', '.join(invented[:3])}"
