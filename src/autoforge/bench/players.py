@@ -23,9 +23,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from autoforge.llm import ChatResponse
-from autoforge.rollout import STOP_TOKEN, ScriptedUser
-from autoforge.rollout.goals import Goal, conveyed, fact_leaves, has_value, normal, task_goals
-from autoforge.rollout.user_guards import fact_label
+from autoforge.rollout import (
+    STOP_TOKEN,
+    Goal,
+    ScriptedUser,
+    conveyed,
+    fact_label,
+    fact_leaves,
+    has_value,
+    normal,
+    task_goals,
+)
 from autoforge.tasks import Task
 
 ASK_DETAILS = "Sure, I can help with that. Could you give me the details I need (ids, names)?"
