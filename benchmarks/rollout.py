@@ -22,9 +22,11 @@ Real episodes per hour with an embedded model: run ``autoforge eval`` with ``--a
 --user embedded`` (AUTOFORGE_THREADS=1 on a shared box), then ``python benchmarks/rollout.py
 --eval-dir OUT`` summarizes its trajectories (also an interrupted run's).
 ``--faithful-user TASKS.jsonl``: the embedded model as the simulated user against a scripted
-oracle agent that performs the task's gold calls only once the user has asked for them (a write
-after its request was said, reads once anything was asked) and answers the questions after the
-calls: the share of episodes in which the user conveyed every goal of its checklist
+oracle agent (:class:`autoforge.bench.players.AskedOracle`) that asks for each fact a gold call
+needs which the user has not given (naming the fact, never its value), performs the task's gold
+calls only once the user has asked for them (a write after its request was said, reads once
+anything was asked) and answers the questions after the calls: the share of episodes in which
+the user conveyed every goal of its checklist
 (:mod:`autoforge.rollout.goals`); ``--checklist off`` for the user without the checklist
 (``--user-prompt`` picks another prompt version; the default is the product's). Episodes go to
 ``--out`` as JSONL as they finish, each with its trajectory (model-played material for
@@ -531,56 +533,6 @@ def real_episodes(eval_dir: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- faithful user
 
 
-class AskedOracle:
-    """The gold agent of one task that acts only on what the user asked (no model): a write
-    gold call once its request goal was said, a read once any goal was said; after the calls
-    it says the required outputs, then asks whether there is anything else."""
-
-    def __init__(self, task: Any) -> None:
-        from autoforge.rollout.goals import task_goals
-
-        self.goals = task_goals(task)
-        self.calls = [a for a in task.gold_calls if a.requestor != "user"]
-        self.outputs = [o.text for o in task.required_outputs]
-        self.next_call = self.writes_seen = 0
-        self.answered = False
-
-    def _asked(self, said: set[str]) -> bool:
-        """Whether the next gold call was asked for."""
-        action = self.calls[self.next_call]
-        if not action.writes:
-            return bool(said)
-        names = [g.key for g in self.goals if g.key.endswith(f":{action.name}")]
-        mine = f"request:{self.writes_seen}:{action.name}"
-        return mine in said if mine in names else any(n in said for n in names)
-
-    async def chat(self, messages: list[dict[str, Any]], **kwargs: Any) -> ChatResponse:
-        from autoforge.bench.players import DONE_FOLLOW_UP, closing_text
-        from autoforge.rollout.goals import conveyed
-
-        user = [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
-        said = conveyed(self.goals, user)
-        message: dict[str, Any]
-        if self.next_call < len(self.calls) and self._asked(said):
-            action = self.calls[self.next_call]
-            self.next_call += 1
-            self.writes_seen += int(bool(action.writes))
-            call = {"name": action.name, "arguments": json.dumps(action.arguments)}
-            tool_call = {"id": f"oracle_{self.next_call}", "type": "function", "function": call}
-            message = {"role": "assistant", "content": None, "tool_calls": [tool_call]}
-        elif self.next_call >= len(self.calls) and not self.answered:
-            self.answered = True
-            message = {"role": "assistant", "content": closing_text(self.outputs)}
-        else:
-            message = {
-                "role": "assistant",
-                "content": DONE_FOLLOW_UP
-                if said
-                else "Sure, I can help. What would you like me to do?",
-            }
-        return ChatResponse(message=message, role="agent", purpose=str(kwargs["purpose"]))
-
-
 async def faithful_user(
     tasks_file: str, prompt: str, out: str, concurrency: int, checklist: bool | None = None
 ) -> dict[str, Any]:
@@ -588,7 +540,7 @@ async def faithful_user(
     import os
     from pathlib import Path
 
-    from autoforge.bench.players import RoutedClient
+    from autoforge.bench.players import AskedOracle, RoutedClient
     from autoforge.bench.targets import load_target
     from autoforge.llm import get_client
     from autoforge.rollout.goals import conveyed, task_goals

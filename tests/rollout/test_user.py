@@ -226,6 +226,27 @@ async def test_v2_invented_value_is_asked_again_then_not_known(task: Task) -> No
     assert "invented 15" in user.notes[0] and "said it does not know" in user.notes[-1]
 
 
+async def test_v2_an_answer_without_the_detail_asked_for_is_asked_again() -> None:
+    task = bookstore_task()  # holds the book id B-7
+    client = routed(agent=[], user=[QUESTION, "Sure, please.", "It is B-7."])
+    user = LLMUser(client, task)
+    await user.reply("Hello! How can I help?")
+    reply = await user.reply("Before I go ahead, could you tell me the book id?")
+    assert (reply.text, reply.stop) == ("It is B-7.", False)
+    assert "did not give the detail asked for" in user.notes[0]
+    assert "The agent asked for your book id." in client.requests[-1].messages[-1]["content"]
+
+
+async def test_v2_a_detail_not_known_or_not_asked_is_not_asked_again() -> None:
+    task = bookstore_task()
+    client = routed(agent=[], user=[QUESTION, "Sorry, I don't know it.", "Yes, please."])
+    user = LLMUser(client, task)
+    await user.reply("Hello! How can I help?")
+    assert (await user.reply("Could you tell me the book id?")).text.startswith("Sorry")
+    assert (await user.reply("Shall I add the review, rating 5?")).text == "Yes, please."
+    assert len(client.requests) == 3 and not user.notes
+
+
 # --------------------------------------------------------------------------- the checklist
 
 QUESTION = "Can you tell me the shipping fee of order ORD-4722?"
@@ -256,6 +277,20 @@ async def test_a_stop_with_a_goal_unsaid_is_nudged_once() -> None:
     nudge = client.requests[-1].messages[-1]["content"]
     assert "you still need to tell the agent this: Please add review" in nudge
     assert any("nudged" in note for note in user.notes)
+
+
+async def test_a_nudged_reply_written_as_the_agent_is_asked_again() -> None:
+    task = bookstore_task()
+    said = "Also, please add a review for book B-7, rating 5."
+    as_agent = "Agent: Sure. To confirm: add the review. Shall I go ahead?\nCustomer: Yes, please."
+    client = routed(agent=[], user=[QUESTION, "Thanks! ###STOP###", as_agent, said])
+    user = LLMUser(client, task)
+    await user.reply("Hello! How can I help?")
+    reply = await user.reply("The fee is 4.99.")
+    assert (reply.text, reply.stop, reply.incomplete) == (said, False, False)
+    reminder = client.requests[-1].messages[-1]["content"]
+    assert "you are the customer" in reminder and "you still need to tell the agent" in reminder
+    assert any("nudged reply spoke as the agent; asked again" in n for n in user.notes)
 
 
 async def test_a_second_stop_with_a_goal_unsaid_is_incomplete() -> None:

@@ -147,3 +147,17 @@ def test_the_customers_own_words_under_the_agents_label_are_the_customers() -> N
         assert reading.problem is None and not reading.text.startswith("Agent"), said
     for said in ("Agent: Sure, what is your order id?", "Agent: Sure, I'll do that for you."):
         assert read_reply(said, ctx, guards=True).problem == "spoke as the agent", said
+
+
+def test_details_asked_names_labels_strictly_on_request() -> None:
+    from autoforge.rollout.user_guards import details_asked, gives_detail
+
+    facts = ["order_id", "email", "book_title"]
+    assert details_asked("Could you tell me the email?", facts) == ["email"]
+    assert details_asked("What did the order cost?", facts) == ["order id"]  # loose: "order"
+    assert details_asked("What did the order cost?", facts, strict=True) == []
+    assert details_asked("Thanks. The book title, please?", facts, strict=True) == ["book title"]
+    assert details_asked("The email is on file.", facts) == []  # not a question
+    assert gives_detail("It's a.b@example.com.", ["a.b@example.com"])
+    assert gives_detail("Sorry, I don't know it.", ["a.b@example.com"])
+    assert not gives_detail("Sure, please.", ["a.b@example.com"])

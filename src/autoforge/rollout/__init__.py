@@ -65,6 +65,12 @@ from typing import Any as _Any
 if _TYPE_CHECKING:
     from autoforge.rollout.agent import AGENT_STOP_TOKEN as AGENT_STOP_TOKEN
     from autoforge.rollout.episode import OPENING as OPENING
+    from autoforge.rollout.goals import Goal as Goal
+    from autoforge.rollout.goals import conveyed as conveyed
+    from autoforge.rollout.goals import fact_leaves as fact_leaves
+    from autoforge.rollout.goals import has_value as has_value
+    from autoforge.rollout.goals import normal as normal
+    from autoforge.rollout.goals import task_goals as task_goals
     from autoforge.rollout.judge import JudgeExtraction as JudgeExtraction
     from autoforge.rollout.judge import StopClaim as StopClaim
     from autoforge.rollout.judge import UserClaim as UserClaim
@@ -81,11 +87,13 @@ if _TYPE_CHECKING:
     from autoforge.rollout.user import FAULT_KINDS as FAULT_KINDS
     from autoforge.rollout.user import STOP_TOKEN as STOP_TOKEN
     from autoforge.rollout.user import SimulatedUser as SimulatedUser
+    from autoforge.rollout.user_guards import fact_label as fact_label
 
 _LAZY: dict[str, str] = {
     "AGENT_STOP_TOKEN": "autoforge.rollout.agent",
     "EpisodeFn": "autoforge.rollout.runner",
     "FAULT_KINDS": "autoforge.rollout.user",
+    "Goal": "autoforge.rollout.goals",
     "JudgeExtraction": "autoforge.rollout.judge",
     "OPENING": "autoforge.rollout.episode",
     "RayPool": "autoforge.rollout.ray_executor",
@@ -96,9 +104,15 @@ _LAZY: dict[str, str] = {
     "UserClaim": "autoforge.rollout.judge",
     "apply_verdict": "autoforge.rollout.judge",
     "code_judge_hook": "autoforge.rollout.judge",
+    "conveyed": "autoforge.rollout.goals",
     "episode_seed": "autoforge.rollout.runner",
+    "fact_label": "autoforge.rollout.user_guards",
+    "fact_leaves": "autoforge.rollout.goals",
+    "has_value": "autoforge.rollout.goals",
     "make_executor": "autoforge.rollout.ray_executor",
     "message_reasoning": "autoforge.rollout.thinking",
+    "normal": "autoforge.rollout.goals",
+    "task_goals": "autoforge.rollout.goals",
     "verdict_from": "autoforge.rollout.judge",
     "visible_text": "autoforge.rollout.thinking",
 }

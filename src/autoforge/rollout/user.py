@@ -43,6 +43,7 @@ from autoforge.rollout.goals import (
     Goal,
     checklist_text,
     conveyed,
+    fact_leaves,
     goal_said,
     open_goals,
     stems,
@@ -59,11 +60,15 @@ from autoforge.rollout.user_choice import (
     rule_done,
 )
 from autoforge.rollout.user_guards import (
+    DETAIL_NOT_GIVEN,
     STOP_TOKEN,
     Reading,
     TurnContext,
     asks_for_information,
+    details_asked,
+    fact_label,
     first_person_facts,
+    holds_value,
     opening_request,
     read_reply,
     request_terms,
@@ -208,6 +213,10 @@ _NUDGE = (
     "(Stay in the role-play: you are the customer, not an assistant. Write only the "
     "customer's next message.)"
 )
+_NUDGE_DETAIL = (
+    "(Stay in the role-play: you are the customer. The agent asked for your {labels}. Write "
+    "the customer's next message giving it exactly as written in your details.)"
+)
 _NUDGE_GOALS = (
     "(Do not end the chat yet: you still need to tell the agent this: {goals}. Write the "
     "customer's next message saying it, without ending the chat.)"
@@ -302,16 +311,29 @@ class LLMUser:
         self.nudged = True
         nudge = _NUDGE_GOALS.replace("{goals}", "; ".join(g.text for g in left))
         retry = [*self._request(), {"role": "assistant", "content": reading.text}]
-        again = read_reply(
-            await self._generate([*retry, {"role": "user", "content": nudge}]), ctx, guards=True
-        )
+        again = await self._nudged(retry, nudge, ctx)
         said = conveyed(left, [*self.delivered, again.text]) & keys
+        rejected = f" but {again.problem}" if again.problem else ""
         self.notes.append(
-            f"turn {self.turns}: stopped with {names} open; nudged, said {sorted(said)}"
+            f"turn {self.turns}: stopped with {names} open; nudged, said {sorted(said)}{rejected}"
         )
         if said and again.problem is None:
             return Reading(again.text, False, again.notes, None), False
         return reading, True
+
+    async def _nudged(self, retry: list[dict[str, Any]], nudge: str, ctx: TurnContext) -> Reading:
+        """The answer to a goal nudge; one with a guard problem (the model wrote the agent's
+        line, echoed, ...) is asked again once with the role-play reminder, as any turn is."""
+        again = read_reply(
+            await self._generate([*retry, {"role": "user", "content": nudge}]), ctx, guards=True
+        )
+        if again.problem is None:
+            return again
+        self.notes.append(f"turn {self.turns}: the nudged reply {again.problem}; asked again")
+        reminder = f"{_NUDGE} {nudge}"
+        return read_reply(
+            await self._generate([*retry, {"role": "user", "content": reminder}]), ctx, guards=True
+        )
 
     async def _choose(self, ctx: TurnContext) -> Reading:
         """``user_choice_v1``: code answers questions; the model only says whether the request
@@ -372,6 +394,8 @@ class LLMUser:
         said = " ".join(visible.split())[:80]
         self.notes.append(f"turn {self.turns}: {reading.problem} ({said!r}); asked again")
         nudge = _NUDGE_FIRST if ctx.first else _NUDGE
+        if reading.problem == DETAIL_NOT_GIVEN:
+            nudge = _NUDGE_DETAIL.replace("{labels}", " and ".join(ctx.wanted_labels))
         retry = [*self._request(), {"role": "assistant", "content": visible}]
         again = await self._generate([*retry, {"role": "user", "content": nudge}])
         second = self._states_a_goal(read_reply(again, ctx, guards=True), ctx)
@@ -401,7 +425,20 @@ class LLMUser:
             earlier=earlier,
             terms=self.terms,
             known="\n".join([self.scenario, *map(str, self.facts.values())]),
+            **(self._wanted(agent_text) if earlier else {}),
         )
+
+    def _wanted(self, agent_text: str) -> dict[str, tuple[str, ...]]:
+        """The customer's details that the agent's message asks for, as the
+        :class:`TurnContext` fields ``wanted`` (values) and ``wanted_labels``; not those it
+        states itself ("Shall I add the review with rating 5?" asks to confirm)."""
+        asked = details_asked(agent_text, self.facts, strict=True)
+        named = {k: fact_leaves(str(v)) for k, v in self.facts.items() if fact_label(k) in asked}
+        owed = {k: vs for k, vs in named.items() if not holds_value(agent_text, vs)}
+        return {
+            "wanted": tuple(v for vs in owed.values() for v in vs),
+            "wanted_labels": tuple(dict.fromkeys(fact_label(k) for k in owed)),
+        }
 
     async def reply(self, agent_text: str) -> UserReply:
         """Roles flip in the user's own context: the agent speaks as ``user``."""

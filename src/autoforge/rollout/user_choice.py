@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel
 
-from autoforge.rollout.user_guards import fact_label
+from autoforge.rollout.user_guards import asking_sentences, details_asked, fact_label
 
 CONFIRMATION = "confirmation"
 OTHER = "other information"
@@ -32,30 +32,11 @@ class DoneChoice(BaseModel):
     request_done: bool
 
 
-_SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?]?")
-_ASKING_RE = re.compile(
-    r"\?\s*$|\b(?:please|kindly)\s+(?:provide|give|tell|share|send|confirm|enter)\b", re.I
-)
 _CONFIRM_RE = re.compile(
     r"\b(?:confirm|shall i|should i|go ahead|proceed|is (?:that|this) (?:correct|right)"
     r"|do you want me to|would you like me to|can i go|may i)\b",
     re.I,
 )
-_LABEL_STOPWORDS = frozenset({"your", "the", "you", "number", "name"})
-
-
-def _asking_sentences(agent_text: str) -> list[str]:
-    """The sentences of the message that ask the customer for something."""
-    sentences = [m.group(0).strip() for m in _SENTENCE_RE.finditer(agent_text)]
-    return [s for s in sentences if _ASKING_RE.search(s)]
-
-
-def _label_words(label: str) -> set[str]:
-    words = set(re.findall(r"[a-z]+", label.lower()))
-    kept = {w for w in words if len(w) >= 3 and w not in _LABEL_STOPWORDS}
-    return kept or words
-
-
 _CLOSING_RE = re.compile(
     r"\b(?:anything else|something else|any other (?:questions|requests)|have a (?:nice|good|"
     r"great) day|goodbye|bye)\b",
@@ -73,14 +54,10 @@ def rule_choice(agent_text: str, facts: Mapping[str, str]) -> list[str]:
     """What code can answer without the model: the labels of the details a question names
     (every significant word of the label in one asking sentence), else ``["confirmation"]``
     for a request to confirm, else ``[]`` (the model decides)."""
-    asking = [s.lower() for s in _asking_sentences(agent_text)]
+    asking = asking_sentences(agent_text)
     if not asking:
         return []
-    named = []
-    for label in dict.fromkeys(fact_label(name) for name in facts):
-        words = _label_words(label)
-        if any(all(re.search(rf"\b{w}", s) for w in words) for s in asking):
-            named.append(label)
+    named = details_asked(agent_text, facts)
     if named:
         return named
     if any(_CONFIRM_RE.search(s) for s in asking):

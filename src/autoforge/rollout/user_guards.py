@@ -10,7 +10,7 @@ task does not hold, and every repair is visible (``LLMUser.notes``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 STOP_TOKEN = "###STOP###"
@@ -92,6 +92,58 @@ def asks_for_information(agent_text: str) -> bool:
 def fact_label(name: str) -> str:
     """``customer_id`` -> ``customer id``; names already written in words are kept."""
     return re.sub(r"\s+", " ", name.replace("_", " ")).strip()
+
+
+_SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?]?")
+_ASKING_RE = re.compile(
+    r"\?\s*$|\b(?:please|kindly)\s+(?:provide|give|tell|share|send|confirm|enter)\b", re.I
+)
+_LABEL_STOPWORDS = frozenset({"your", "the", "you", "number", "name"})
+_NOT_KNOWN_RE = re.compile(
+    r"\b(?:(?:don'?t|do not|doesn'?t|does not) (?:know|have|remember)|not sure|no idea)\b", re.I
+)
+
+
+DETAIL_NOT_GIVEN = "did not give the detail asked for"
+
+
+def asking_sentences(agent_text: str) -> list[str]:
+    """The sentences of the message that ask the customer for something."""
+    sentences = [m.group(0).strip() for m in _SENTENCE_RE.finditer(agent_text)]
+    return [s for s in sentences if _ASKING_RE.search(s)]
+
+
+def _label_words(label: str) -> set[str]:
+    words = set(re.findall(r"[a-z]+", label.lower()))
+    kept = {w for w in words if len(w) >= 3 and w not in _LABEL_STOPWORDS}
+    return kept or words
+
+
+def details_asked(agent_text: str, names: Iterable[str], *, strict: bool = False) -> list[str]:
+    """The labels of the customer's details (fact names) that one asking sentence of the
+    agent's message names, every significant word of the label ("the email?", "your book
+    title?"); ``strict``: every word of it ("order id", not "the order")."""
+    asking = [s.lower() for s in asking_sentences(agent_text)]
+    named = []
+    for label in dict.fromkeys(fact_label(name) for name in names):
+        words = set(re.findall(r"[a-z]+", label.lower())) if strict else _label_words(label)
+        if any(all(re.search(rf"\b{w}", s) for w in words) for s in asking):
+            named.append(label)
+    return named
+
+
+def holds_value(text: str, values: Iterable[str]) -> bool:
+    """Whether ``text`` holds one of ``values`` as whole tokens (normalised)."""
+    said = _normal(text)
+    wanted = [_normal(v).strip() for v in values if v.strip()]
+    return any(re.search(rf"(?<![\w@.-]){re.escape(v)}(?![\w@-])", said) for v in wanted)
+
+
+def gives_detail(text: str, values: Iterable[str]) -> bool:
+    """Whether the reply gives one of ``values`` or says it does not know; no values to give:
+    nothing is owed."""
+    wanted = [v for v in values if v.strip()]
+    return not wanted or holds_value(text, wanted) or bool(_NOT_KNOWN_RE.search(text))
 
 
 def first_person_facts(facts: Mapping[str, str]) -> str:
@@ -248,7 +300,9 @@ def _customer_content(text: str, ctx: TurnContext) -> bool:
 class TurnContext:
     """What the guards know about the turn being answered: whether it is the first, whether
     the agent asked for information, what the agent said so far (last first), what the
-    customer said so far, the task's request terms, and the scenario and facts as text."""
+    customer said so far, the task's request terms, the scenario and facts as text, and the
+    values of the customer's details the agent's last message asks for (any one answers) and
+    their labels."""
 
     first: bool
     asked: bool = False
@@ -256,6 +310,8 @@ class TurnContext:
     earlier: tuple[str, ...] = ()
     terms: frozenset[str] = field(default_factory=frozenset)
     known: str = ""
+    wanted: tuple[str, ...] = ()
+    wanted_labels: tuple[str, ...] = ()
 
     def known_text(self) -> str:
         """Everything the customer may repeat: scenario and facts, and the chat so far."""
@@ -289,6 +345,8 @@ def _problem(text: str, stop: bool, ctx: TurnContext, notes: list[str]) -> str |
         return "first message does not state the request"
     if speaks_as_agent(text):
         return "spoke as the agent"
+    if ctx.wanted and not stop and not gives_detail(text, ctx.wanted):
+        return DETAIL_NOT_GIVEN
     invented = invented_values(text, ctx.known_text()) if ctx.known else []
     if invented:
         return f"invented {', '.join(invented[:3])}"
@@ -302,9 +360,11 @@ def read_reply(visible: str, ctx: TurnContext, *, guards: bool) -> Reading:
     With guards: prefixes and run-on agent lines are cut, mangled stop tokens count, and a
     refusal, an empty answer, an echo of the agent or of itself, a first message that stops
     or does not mention the request, a bare stop token in answer to a question, a message
-    phrased or labelled as the agent's, or an id/number/email found neither in the task nor in
-    the chat is a problem (the caller re-asks once); a first message that states the request
-    and stops is kept without the stop, so the agent gets its turn.
+    phrased or labelled as the agent's, an answer to a question for one of the customer's
+    details that neither gives it nor says it is not known, or an id/number/email found
+    neither in the task nor in the chat is a problem (the caller re-asks once); a first
+    message that states the request and stops is kept without the stop, so the agent gets its
+    turn.
     """
     if not guards:
         stop = STOP_TOKEN in visible
