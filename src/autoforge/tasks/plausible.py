@@ -8,6 +8,13 @@ must have. :func:`implausible` says why a gold run breaks them (a state-changing
 record an earlier call cancelled or deleted; a call on a record whose S0 value the policy
 forbids), and :func:`refusal` picks, for hard tasks, a request the policy forbids: the task then
 asks for it too, and the correct outcome of that part is a refusal (S* unchanged by it).
+
+Before a gold call is made, :func:`call_guards` gives the preconditions the docs state per write
+tool (the status and uniqueness rules of :mod:`autoforge.synth.doc_rules`, the same rules the
+synthesized code enforces as guards): :func:`guarded_facts` says which facts of a blueprint
+become a guarded record key, so instantiation chooses records that meet the rule, and
+:func:`breach` tells, from the state the host already mirrors, that a call would be refused,
+so that the call is not sent to the sandbox to fail there.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env import EnvironmentSpec
+from autoforge.synth.classify import classify_tool
+from autoforge.synth.doc_rules import DocRule, extract_rules, status_values
+from autoforge.tasks.blueprint import Binding, Blueprint, CallNode, FactRef, OutputRef
 from autoforge.tasks.domain import domains
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall
@@ -165,5 +175,103 @@ def user_key(spec: EnvironmentSpec, calls: list[GoldCall]) -> str | None:
     return keys.pop() if len(keys) == 1 else None
 
 
-__all__ = ["TERMINAL_VERBS", "Eligibility", "eligibility_rules", "implausible", "refusal",
+@dataclass(frozen=True)
+class Guard:
+    """A stated precondition of a write tool (``rule``); for a status rule, ``allowed``: the
+    status values that meet it (the rule's own, or the domain's values it does not forbid)."""
+
+    rule: DocRule
+    allowed: tuple[Any, ...] = ()
+
+    def admits(self, record: Mapping[str, Any]) -> bool:
+        """Whether a record meets the status rule."""
+        value = record.get(self.rule.attribute or "")
+        return value in self.allowed if self.allowed else value not in self.rule.forbidden
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A call a guard refuses: why (naming the values), and for a status rule the record."""
+
+    guard: Guard
+    message: str
+    key: str | None = None
+
+
+def call_guards(
+    spec: EnvironmentSpec, data: Mapping[str, Any] | None = None
+) -> dict[str, list[Guard]]:
+    """Per write tool, the status and uniqueness rules its docs and the policy state."""
+    out: dict[str, list[Guard]] = {}
+    for tool in spec.tools:
+        if tool_access(tool) != "write":
+            continue
+        c = classify_tool(tool, spec.state_schema)
+        rules = extract_rules(tool, c, spec.state_schema, spec.policy, data)
+        guards = [_guard(spec, rule, data) for rule in rules
+                  if rule.kind in ("status", "unique") and rule.collection]  # fmt: skip
+        if guards:
+            out[tool.name] = guards
+    return out
+
+
+def _guard(spec: EnvironmentSpec, rule: DocRule, data: Mapping[str, Any] | None) -> Guard:
+    if rule.kind != "status" or rule.allowed:
+        return Guard(rule, tuple(rule.allowed))
+    coll = spec.state_schema.collection(rule.collection or "")
+    found = status_values(coll, data) if coll is not None else None
+    values = [v for v in found[1] if v not in rule.forbidden] if found else []
+    return Guard(rule, tuple(values))
+
+
+def breach(guards: list[Guard], args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
+    """The first guard the call ``args`` breaks in ``state``, or None (what the guard code
+    of :func:`autoforge.synth.doc_rules.guard_lines` would refuse)."""
+    for guard in guards:
+        rule = guard.rule
+        records = state.get(rule.collection or "") or {}
+        if rule.kind == "status":
+            key = args.get(rule.param)
+            record = records.get(str(key)) if key is not None else None
+            if isinstance(record, Mapping) and not guard.admits(record):
+                why = f"{key} is {record.get(rule.attribute or '')}: {rule.describe()}"
+                return Breach(guard, why, str(key))
+        elif rule.fields and all(f in args for f in rule.fields):
+            wanted = [args[f] for f in rule.fields]
+            if any(isinstance(r, Mapping) and [r.get(f) for f in rule.fields] == wanted
+                   for r in records.values()):  # fmt: skip
+                return Breach(guard, f"{' + '.join(map(str, wanted))}: {rule.describe()}")
+    return None
+
+
+def guarded_facts(bp: Blueprint, guards: Mapping[str, list[Guard]]) -> dict[str, list[Guard]]:
+    """The status guards each fact of ``bp`` meets as the key of a guarded call's record:
+    bound to that argument directly, or through calls that echo their key argument
+    (``get_order(order_id=F).order_id`` feeding ``cancel_order(order_id)``)."""
+    nodes = {n.id: n for n in bp.nodes}
+    out: dict[str, list[Guard]] = {}
+    for node in bp.nodes:
+        if not isinstance(node, CallNode):
+            continue
+        for guard in guards.get(node.tool, ()):
+            if guard.rule.kind == "status":
+                name = _source_fact(node.args.get(guard.rule.param), nodes)
+                if name is not None:
+                    out.setdefault(name, []).append(guard)
+    return out
+
+
+def _source_fact(binding: Binding | None, nodes: Mapping[str, Any], depth: int = 0) -> str | None:
+    if isinstance(binding, FactRef):
+        return binding.name
+    if isinstance(binding, OutputRef) and len(binding.path) == 1 and depth < 8:
+        source = nodes.get(binding.node)
+        field = binding.path[0]
+        if isinstance(source, CallNode) and isinstance(field, str) and field in source.args:
+            return _source_fact(source.args[field], nodes, depth + 1)
+    return None
+
+
+__all__ = ["TERMINAL_VERBS", "Breach", "Eligibility", "Guard", "breach", "call_guards",
+           "eligibility_rules", "guarded_facts", "implausible", "refusal",
            "user_key"]  # fmt: skip
