@@ -431,7 +431,12 @@ class FactChooser:
     def breach(self, tool: str, args: dict[str, Any]) -> Breach | None:
         """A stated guard of ``tool`` that ``args`` break in the current state, or None."""
         guards = self.guards.get(tool)
-        return breach(guards, args, self.plain()) if guards else None
+        return breach(guards, args, self._reading()) if guards else None
+
+    def _reading(self) -> Mapping[str, Any]:
+        """The current state, to read a few records of: the plain start state until the first
+        write, then the episode's own (no collection copied out of it)."""
+        return self._plain if isinstance(self._plain, dict) else self.episode.state
 
     def fix(self, found: Breach) -> tuple[str, str, str, Any] | None:
         """The S0 change that meets a broken status rule: the record's status set to an
@@ -439,9 +444,9 @@ class FactChooser:
         rule, key = found.guard.rule, found.key
         coll, attr = rule.collection or "", rule.attribute or ""
         start = ((self.base_state or {}).get(coll) or {}).get(key or "")
-        now = (self.plain().get(coll) or {}).get(key or "")
+        now = (self._reading().get(coll) or {}).get(key or "")
         if key is None or not found.guard.allowed or not isinstance(start, dict) or (
-                not isinstance(now, dict) or start.get(attr) != now.get(attr)):  # fmt: skip
+                not isinstance(now, Mapping) or start.get(attr) != now.get(attr)):  # fmt: skip
             return None
         return coll, key, attr, self.rng.choice(sorted(found.guard.allowed, key=repr))
 
