@@ -48,34 +48,39 @@ class _Counting:
         return getattr(self._episode, name)
 
 
-def test_call_guards_are_the_rules_the_docs_state(bookstore_env: Any) -> None:
-    guards = call_guards(bookstore_env.spec, bookstore_env.initial_state)
+def test_call_guards_are_the_rules_the_policy_states(bookstore_env: Any) -> None:
+    # "Only `pending` orders can be cancelled or have their shipping address changed."
+    guards = call_guards(bookstore_env.spec, data=bookstore_env.initial_state)
+    assert set(guards) == {"cancel_order", "update_shipping_address", "add_review"}  # writes
     for tool in ("cancel_order", "update_shipping_address"):
-        (status,) = [g for g in guards[tool] if g.rule.kind == "status"]
-        assert (status.rule.param, status.rule.collection, status.rule.attribute) == (
-            "order_id", "orders", "status")  # fmt: skip
-        assert status.allowed == ("pending",)
+        (status,) = guards[tool]
+        assert (status.param, status.collection, status.attribute, status.allowed) == (
+            "order_id", "orders", "status", ("pending",))  # fmt: skip
+    # add_review: "may review each book only once" (its description)
     (unique,) = guards["add_review"]
-    assert unique.rule.kind == "unique" and unique.rule.fields == ["customer_id", "book_id"]
-    assert not {"get_order", "search_books", "find_customer_by_email"} & set(guards)
+    assert (unique.collection, unique.fields) == ("reviews", ("customer_id", "book_id"))
+    policy = "Only `pending` orders can be cancelled."  # the second action no longer named
+    spec = bookstore_env.spec.model_copy(update={"policy": policy})
+    assert set(call_guards(spec, data=bookstore_env.initial_state)) == {"cancel_order",
+                                                                         "add_review"}  # fmt: skip
 
 
 def test_breach_refuses_what_the_guard_code_refuses(bookstore_env: Any) -> None:
-    guards = call_guards(bookstore_env.spec, bookstore_env.initial_state)
+    guards = call_guards(bookstore_env.spec, data=bookstore_env.initial_state)
     state = bookstore_env.initial_state
     shipped = next(k for k, o in state["orders"].items() if o["status"] == "shipped")
     pending = next(k for k, o in state["orders"].items() if o["status"] == "pending")
     found = breach(guards["cancel_order"], {"order_id": shipped, "reason": "other"}, state)
     assert found is not None and found.key == shipped and shipped in found.message
     assert breach(guards["cancel_order"], {"order_id": pending, "reason": "other"}, state) is None
+    assert breach(guards["cancel_order"], {"order_id": "ORD-0", "reason": "other"}, state) is None
     review = next(iter(state["reviews"].values()))
     taken = {"customer_id": review["customer_id"], "book_id": review["book_id"], "rating": 3}
     assert breach(guards["add_review"], taken, state) is not None
-    books = [b for b in state["books"] if b != review["book_id"]]
-    fresh = next(b for b in books if not any(
-        r["customer_id"] == review["customer_id"] and r["book_id"] == b
-        for r in state["reviews"].values()))  # fmt: skip
-    assert breach(guards["add_review"], {**taken, "book_id": fresh}, state) is None
+    mine = {r["book_id"] for r in state["reviews"].values()
+            if r["customer_id"] == review["customer_id"]}  # fmt: skip
+    other = next(b for b in state["books"] if b not in mine)
+    assert breach(guards["add_review"], {**taken, "book_id": other}, state) is None
     # the real tool agrees: the refused call fails, the admitted one succeeds
     episode = bookstore_env.episode(state=state)
     assert not episode.call("cancel_order", {"order_id": shipped, "reason": "other"}).ok
@@ -85,9 +90,9 @@ def test_breach_refuses_what_the_guard_code_refuses(bookstore_env: Any) -> None:
 def test_guarded_fact_choice_skips_records_the_rule_forbids(bookstore_env: Any) -> None:
     spec, state = bookstore_env.spec, bookstore_env.initial_state
     bp = _get_then_cancel(spec)
-    guards = call_guards(spec, state)
+    guards = call_guards(spec, data=state)
     guarded = guarded_facts(bp, guards)  # the fact reaches cancel_order through get_order
-    assert [g.rule.attribute for g in guarded["order_id"]] == ["status"]
+    assert [g.attribute for g in guarded["order_id"]] == ["status"]
     fact = bp.fact("order_id")
     statuses = {o["status"] for o in state["orders"].values()}
     assert "pending" in statuses and len(statuses) > 1  # the choice matters
@@ -113,7 +118,7 @@ def test_refused_call_is_not_sent_and_names_its_repair(bookstore_env: Any) -> No
     bp = _get_then_cancel(spec)
     episode = _Counting(bookstore_env.episode(state=state))
     chooser = FactChooser(spec, episode, random.Random(0), base_state=state,
-                          guards=call_guards(spec, state))  # fmt: skip
+                          guards=call_guards(spec, data=state))  # fmt: skip
     with pytest.raises(GoldFailure) as err:
         execute(bp, spec, episode, {"order_id": shipped, "reason": "other"}, chooser)
     assert episode.tools == ["get_order"]  # cancel_order was refused on the host

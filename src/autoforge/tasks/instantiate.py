@@ -308,7 +308,7 @@ class FactChooser:
                 scored = several  # shared values exist: those left, or none (fail early)
         if not scored:
             raise GoldFailure("no_fact_value", f"no usable record of {collection} for {fact.name}")
-        guards = [g for g in self.guarded.get(fact.name, ()) if g.rule.collection == collection]
+        guards = [g for g in self.guarded.get(fact.name, ()) if g.collection == collection]
         admitted = [(s, k) for s, k in scored if all(g.admits(records[k]) for g in guards)]
         scored = admitted or scored  # records a stated rule refuses: only when nothing else
         best = max(s for s, _ in scored)
@@ -441,12 +441,13 @@ class FactChooser:
     def fix(self, found: Breach) -> tuple[str, str, str, Any] | None:
         """The S0 change that meets a broken status rule: the record's status set to an
         allowed value, when no earlier call of this run changed it (else None)."""
-        rule, key = found.guard.rule, found.key
-        coll, attr = rule.collection or "", rule.attribute or ""
-        start = ((self.base_state or {}).get(coll) or {}).get(key or "")
-        now = (self._reading().get(coll) or {}).get(key or "")
-        if key is None or not found.guard.allowed or not isinstance(start, dict) or (
-                not isinstance(now, Mapping) or start.get(attr) != now.get(attr)):  # fmt: skip
+        if found.guard.fields:
+            return None  # a uniqueness rule: no status to set
+        key, coll, attr = found.key, found.guard.collection, found.guard.attribute
+        start = ((self.base_state or {}).get(coll) or {}).get(key)
+        now = (self._reading().get(coll) or {}).get(key)
+        if not isinstance(start, dict) or not isinstance(now, Mapping) or (
+                start.get(attr) != now.get(attr)):  # fmt: skip
             return None
         return coll, key, attr, self.rng.choice(sorted(found.guard.allowed, key=repr))
 

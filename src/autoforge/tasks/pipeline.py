@@ -474,7 +474,7 @@ def generate_tasks(
     run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
                Feasibility(), StartPool(env, generator, uses=start_uses), know, rules)  # fmt: skip
     run.writes = frozenset(graph.writes())
-    run.guards = call_guards(env.spec, env.initial_state)
+    run.guards = call_guards(env.spec, rules)
     rng = random.Random(seed)
     tasks: list[Task] = []
     limit = max_attempts if max_attempts is not None else 50 * n + 100
