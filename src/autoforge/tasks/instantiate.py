@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike
-from autoforge.errors import AutoforgeError
 from autoforge.tasks.blueprint import (
     Binding,
     Blueprint,
@@ -34,12 +33,14 @@ from autoforge.tasks.blueprint import (
     iter_refs,
 )
 from autoforge.tasks.domain import enum_from_text
+from autoforge.tasks.failures import GoldFailure, blame, blames_given, mentioned
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.outputs import render, required_outputs
+from autoforge.tasks.plausible import Breach, Guard, breach, guarded_facts
 from autoforge.tasks.population import StateGenerator, value_for
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
 from autoforge.tasks.related import map_keys, observed_category, paired_values, replacements
-from autoforge.tasks.repair import repair_state
+from autoforge.tasks.repair import repair_state, set_value
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.schema import (
     is_identifier_name,
@@ -50,17 +51,6 @@ from autoforge.tasks.schema import (
     tool_access,
 )
 from autoforge.tasks.starts import Start, StartPool, fresh_start
-
-
-class GoldFailure(AutoforgeError):
-    """The gold run failed; ``reason`` is a rejection reason (``gold_error``, ``degenerate``)."""
-
-    def __init__(self, reason: str, detail: str, node: str | None = None) -> None:
-        self.reason = reason
-        self.detail = detail
-        self.node = node
-        self.facts: dict[str, Any] = {}
-        super().__init__(f"{reason}: {detail}")
 
 
 @dataclass
@@ -142,6 +132,8 @@ class FactChooser:
     base_state: dict[str, Any] | None = None
     context: dict[str, set[str]] = field(default_factory=dict)
     texts: JsonCache = field(default_factory=lambda: _TEXTS)
+    guards: Mapping[str, list[Guard]] = field(default_factory=dict)  # per tool
+    guarded: Mapping[str, list[Guard]] = field(default_factory=dict)  # per fact
 
     def __post_init__(self) -> None:
         self._plain: Mapping[str, Any] | None = self.base_state
@@ -316,6 +308,9 @@ class FactChooser:
                 scored = several  # shared values exist: those left, or none (fail early)
         if not scored:
             raise GoldFailure("no_fact_value", f"no usable record of {collection} for {fact.name}")
+        guards = [g for g in self.guarded.get(fact.name, ()) if g.collection == collection]
+        admitted = [(s, k) for s, k in scored if all(g.admits(records[k]) for g in guards)]
+        scored = admitted or scored  # records a stated rule refuses: only when nothing else
         best = max(s for s, _ in scored)
         key = self.rng.choice(sorted(k for s, k in scored if s == best))
         self._in_play(collection, key)
@@ -432,6 +427,29 @@ class FactChooser:
                 if isinstance(record, dict) and name in record:
                     return record[name]
         return None
+
+    def breach(self, tool: str, args: dict[str, Any]) -> Breach | None:
+        """A stated guard of ``tool`` that ``args`` break in the current state, or None."""
+        guards = self.guards.get(tool)
+        return breach(guards, args, self._reading()) if guards else None
+
+    def _reading(self) -> Mapping[str, Any]:
+        """The current state, to read a few records of: the plain start state until the first
+        write, then the episode's own (no collection copied out of it)."""
+        return self._plain if isinstance(self._plain, dict) else self.episode.state
+
+    def fix(self, found: Breach) -> tuple[str, str, str, Any] | None:
+        """The S0 change that meets a broken status rule: the record's status set to an
+        allowed value, when no earlier call of this run changed it (else None)."""
+        if found.guard.fields:
+            return None  # a uniqueness rule: no status to set
+        key, coll, attr = found.key, found.guard.collection, found.guard.attribute
+        start = ((self.base_state or {}).get(coll) or {}).get(key)
+        now = (self._reading().get(coll) or {}).get(key)
+        if not isinstance(start, dict) or not isinstance(now, Mapping) or (
+                start.get(attr) != now.get(attr)):  # fmt: skip
+            return None
+        return coll, key, attr, self.rng.choice(sorted(found.guard.allowed, key=repr))
 
     def for_reasoning(self, fact: FactSpec, node: ReasonNode, inputs: dict[str, Any]) -> Any:
         """A value for a fact a reasoning node needs (filter value, threshold, branch choice).
@@ -572,17 +590,31 @@ def _run_call(
     for probe in range(probes):
         known = set(run.facts)
         args = _resolve_args(node, bp, run, chooser)
-        obs = episode.call(node.tool, args)
-        if obs.ok and _ambiguous(node, bp, obs.result):
-            raise GoldFailure("ambiguous_reference",
-                              f"{node.id} {node.tool}: the user's reference matches "
-                              f"{len(obs.result)} records")  # fmt: skip
-        if obs.ok:
-            break
+        refused = chooser.breach(node.tool, args) if chooser is not None else None
+        if refused is None:
+            obs = episode.call(node.tool, args)
+            if obs.ok and _ambiguous(node, bp, obs.result):
+                raise GoldFailure("ambiguous_reference",
+                                  f"{node.id} {node.tool}: the user's reference matches "
+                                  f"{len(obs.result)} records")  # fmt: skip
+            if obs.ok:
+                break
+            why = obs.content
+        else:  # a call a stated guard refuses is not sent to fail in the sandbox
+            why = f"Error: {refused.message}"
         fresh = [n for n in run.facts if n not in known]
-        if chooser is None or not fresh or probe == probes - 1:
-            raise GoldFailure("gold_error", f"{node.id} {node.tool}: {obs.content}")
-        named = [n for n in fresh if _mentioned(run.facts[n], obs.content)] or fresh
+        named = [n for n in fresh if mentioned(run.facts[n], why, words=True)]
+        if (
+            chooser is None
+            or not fresh
+            or probe == probes - 1
+            or (not named and blames_given(args, [run.facts[n] for n in fresh], why))
+        ):
+            failure = GoldFailure("gold_error", f"{node.id} {node.tool}: {why}")
+            if refused is not None and chooser is not None:
+                failure.fix = chooser.fix(refused)
+            raise failure
+        named = named or fresh
         for name in named:
             chooser.excluded.setdefault(name, set()).add(repr(run.facts[name]))
         for name in fresh:
@@ -658,36 +690,6 @@ def execute(
     return run
 
 
-def blame(bp: Blueprint, failure: GoldFailure) -> dict[str, str]:
-    """The facts to exclude after a failed run: those the failing node depends on.
-
-    Among the facts feeding the failing node (directly or through its ancestors), those whose
-    value the error message names are blamed; when the message names none, all of them.
-    """
-    if failure.node is None:
-        return {}
-    dag = bp.dag()
-    import networkx as nx
-
-    nodes = nx.ancestors(dag, failure.node) | {failure.node}
-    names = {
-        ref.name
-        for node_id in nodes
-        for binding in bp.bindings(bp.node(node_id)).values()
-        for ref in iter_refs(binding)
-        if isinstance(ref, FactRef) and ref.name in failure.facts
-    }
-    named = {n for n in names if _mentioned(failure.facts[n], failure.detail)}
-    return {n: repr(failure.facts[n]) for n in sorted(named or names)}
-
-
-def _mentioned(value: Any, text: str) -> bool:
-    if isinstance(value, str | int | float) and not isinstance(value, bool):
-        token = str(value)
-        return len(token) >= 3 and token in text
-    return False
-
-
 def _own(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``state`` whose collections may be changed (records are shared: repairs
     replace a record instead of changing it)."""
@@ -703,6 +705,7 @@ def instantiate(
     attempts: int = 1,
     retries: int = 4,
     starts: StartPool | None = None,
+    guards: Mapping[str, list[Guard]] | None = None,
 ) -> Instance:
     """S0 and facts under which ``bp`` runs cleanly; :class:`GoldFailure` when none is found.
 
@@ -710,8 +713,13 @@ def instantiate(
     there is no ``generator``; from ``starts`` when given); on each S0 up to ``retries`` runs
     are tried, every failure excluding the fact values it blames (:func:`blame`) from the next
     run, or repairing S0 (a copy) when the error names a business rule. An S0 is given up
-    early when one reasoning node is degenerate twice in a row (:func:`_doomed`).
+    early when one reasoning node is degenerate twice in a row (:func:`_doomed`). ``guards``:
+    the stated preconditions per write tool (:func:`~autoforge.tasks.plausible.call_guards`):
+    facts are chosen to meet them, a call that breaks one is refused before it is sent, and
+    a refused status is met by setting it in S0.
     """
+    guards = guards or {}
+    guarded = guarded_facts(bp, guards) if guards else {}
     failure: GoldFailure | None = None
     tries = 0
     for attempt in range(attempts):
@@ -725,7 +733,8 @@ def instantiate(
         for _ in range(retries):
             tries += 1
             episode = bound.episode()
-            chooser = FactChooser(env.spec, episode, rng, excluded=excluded, base_state=state)
+            chooser = FactChooser(env.spec, episode, rng, excluded=excluded, base_state=state,
+                                  guards=guards, guarded=guarded)  # fmt: skip
             try:
                 run = execute(bp, env.spec, episode, keep, chooser)
             except GoldFailure as exc:
@@ -736,7 +745,8 @@ def instantiate(
                 repair = "unchanged"
                 if exc.reason == "gold_error":  # a new shell: the last one may be bound
                     state = _own(state)
-                    repair = repair_state(state, env.spec, exc.detail, repaired)
+                    repair = (set_value(state, *exc.fix, repaired) if exc.fix is not None
+                              else repair_state(state, env.spec, exc.detail, repaired))  # fmt: skip
                 if repair == "conflict":
                     raise exc  # the blueprint needs contradictory states: give up now
                 if repair == "changed":  # S0 repaired: the same facts may work now

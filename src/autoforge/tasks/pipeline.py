@@ -43,7 +43,15 @@ from autoforge.tasks.instantiate import (
 from autoforge.tasks.knowledge import Knowledge, knowledge
 from autoforge.tasks.merge import MergeAdvisor, merge_walks
 from autoforge.tasks.model import GoldCall, Task, UserScenario
-from autoforge.tasks.plausible import Eligibility, eligibility_rules, implausible, refusal, user_key
+from autoforge.tasks.plausible import (
+    Eligibility,
+    Guard,
+    call_guards,
+    eligibility_rules,
+    implausible,
+    refusal,
+    user_key,
+)
 from autoforge.tasks.population import StateGenerator
 from autoforge.tasks.question import (
     ScenarioRequest,
@@ -175,6 +183,7 @@ class _Run:
     starts: StartPool
     know: Knowledge | None = None
     rules: list[Eligibility] = field(default_factory=list)
+    guards: dict[str, list[Guard]] = field(default_factory=dict)  # stated, per write tool
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
     errors: dict[str, str] = field(default_factory=dict)  # first message per error type
@@ -279,7 +288,7 @@ class _Run:
         bp, walk = built
         t1 = time.perf_counter()
         try:
-            inst = instantiate(bp, self.env, task_seed, starts=self.starts)
+            inst = instantiate(bp, self.env, task_seed, starts=self.starts, guards=self.guards)
         except GoldFailure as exc:
             self.gates.reject(exc.reason)
             self.feasibility.record(walk, _failed_step(bp, exc.node))
@@ -465,6 +474,7 @@ def generate_tasks(
     run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
                Feasibility(), StartPool(env, generator, uses=start_uses), know, rules)  # fmt: skip
     run.writes = frozenset(graph.writes())
+    run.guards = call_guards(env.spec, rules)
     rng = random.Random(seed)
     tasks: list[Task] = []
     limit = max_attempts if max_attempts is not None else 50 * n + 100

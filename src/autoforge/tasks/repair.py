@@ -133,3 +133,25 @@ def repair_state(
                     history[slot] = record[attr.name] = best
                     changed = True
     return "changed" if changed else "unchanged"
+
+
+def set_value(
+    state: dict[str, Any],
+    collection: str,
+    key: str,
+    attribute: str,
+    value: Any,
+    history: dict[tuple[str, str, str], Any] | None = None,
+) -> Repair:
+    """Set one attribute of one record of ``state`` (as a changed copy of the record), the
+    repair a stated guard asks for; ``conflict`` / ``unchanged`` as :func:`repair_state`."""
+    record = (state.get(collection) or {}).get(key)
+    if not isinstance(record, dict) or record.get(attribute) == value:
+        return "unchanged"
+    history = {} if history is None else history
+    slot = (collection, key, attribute)
+    if slot in history and history[slot] != value:
+        return "conflict"
+    record = state[collection][key] = dict(record)
+    history[slot] = record[attribute] = value
+    return "changed"
