@@ -63,7 +63,7 @@ def _trip_env() -> Environment:
         params = {"type": "object", "properties": {param: _string(param.replace("_", " "))},
                   "required": [param]}  # fmt: skip
         return ToolSpec(name=name, description=name.replace("_", " "), access=access,
-                        parameters=params, required=[param], returns=returns)  # fmt: skip
+                        parameters=params, returns=returns)  # fmt: skip
 
     tools = [tool("list_my_bookings", "user_id", "read", {"type": "array", "items": record}),
              tool("get_booking", "booking_id", "read", record),
@@ -113,3 +113,20 @@ def test_the_users_records_are_named_by_a_condition_never_by_their_key() -> None
         users = {c.arguments["user_id"] for c in task.gold_calls if "user_id" in c.arguments}
         assert len(users) <= 1  # one user per task: the account the user gives
     assert by_condition, "some cancellation targets a booking chosen by a condition"
+
+
+def test_a_lister_may_take_optional_filters_but_needs_nothing_but_the_users_key() -> None:
+    env = _trip_env()
+    record = env.spec.tool("get_booking").returns
+    params = {"type": "object", "properties": {"user_id": _string("User ID"),
+                                               "city": _string("City")}}  # fmt: skip
+    optional = ToolSpec(name="search_bookings", access="read", parameters=params,
+                        returns={"type": "array", "items": record})  # fmt: skip
+    needs_city = optional.model_copy(
+        update={"name": "bookings_in_city", "parameters": {**params, "required": ["city"]}}
+    )
+    spec = env.spec.model_copy(update={"tools": [t for t in env.spec.tools
+                                                 if t.name != "list_my_bookings"]
+                                       + [optional, needs_city]})  # fmt: skip
+    know = knowledge(spec, env.initial_state)
+    assert [x.tool for x in know.listers["bookings"]] == ["search_bookings"]

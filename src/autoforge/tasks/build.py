@@ -291,10 +291,11 @@ class _Builder:
         if lister is None or lister.tool == tool.name:
             return None
         reader = self.spec.tool(lister.tool)
-        pk = reader.required[0]
-        key = self.find(str(know.user), reader, index) or self.param_fact(
+        pk = self.spec.state_schema.collection(know.user).primary_key  # type: ignore[union-attr]
+        key = self.find(know.user, reader, index) or self.param_fact(
             reader, pk, dict(reader.parameters.get("properties", {}).get(pk, {})))  # fmt: skip
-        items = OutputRef(node=self.reader_call(index, reader, key), path=_path(lister.list_path))
+        call = self.reader_call(index, reader, key, pk)
+        items = OutputRef(node=call, path=_path(lister.list_path))
         leaves = [x for x in self.element_leaves(reader.name, lister.list_path)
                   if x.name != lister.field]  # fmt: skip
         return self.choose(items, leaves, [lister.field], singular(lister.record_of or entity))
@@ -397,17 +398,19 @@ class _Builder:
                 return ListBinding(items=[ref]) if many else ref
         return None
 
-    def reader_call(self, index: int, reader: ToolSpec, key: Binding) -> str:
-        """The id of a call of ``reader`` on ``key``: the one already in the blueprint (the
-        key read from that very call's result included), else a new one before the step."""
+    def reader_call(self, index: int, reader: ToolSpec, key: Binding, param: str = "") -> str:
+        """The id of a call of ``reader`` on ``key`` (as ``param``, by default its one
+        required parameter): the one already in the blueprint (the key read from that very
+        call's result included), else a new one before the step."""
+        param = param or reader.required[0]
         for node in self.nodes:
             if not isinstance(node, CallNode) or node.tool != reader.name:
                 continue
-            same = node.args.get(reader.required[0]) == key
+            same = node.args.get(param) == key
             if same or (isinstance(key, OutputRef) and key.node == node.id):
                 return node.id
         node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
-        self.nodes.append(CallNode(id=node_id, tool=reader.name, args={reader.required[0]: key},
+        self.nodes.append(CallNode(id=node_id, tool=reader.name, args={param: key},
                                    walk=self.walk.steps[index].origin))  # fmt: skip
         return node_id
 

@@ -61,10 +61,10 @@ class Finder:
 class Lister:
     """A read tool that lists the user's own records carrying ``collection``'s key.
 
-    ``tool`` takes the user's key alone; ``list_path`` is where the list sits in its result
-    (``""`` for a top-level list); ``field`` the element field holding the key; ``record_of``
-    the collection of the listed records (an order lists its hotel's key: ``hotels`` via
-    ``orders``).
+    ``tool`` takes the user's key and requires nothing else; ``list_path`` is where the list
+    sits in its result (``""`` for a top-level list); ``field`` the element field holding the
+    key; ``record_of`` the collection of the listed records (an order lists its hotel's key:
+    ``hotels`` via ``orders``).
     """
 
     tool: str
@@ -287,13 +287,15 @@ def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) 
 
 
 def _listers(spec: EnvironmentSpec, user: str | None) -> Iterator[Lister]:
-    """The read tools that take the user's key alone and return a list of records, one
-    :class:`Lister` per key (other than the user's) those records carry."""
+    """The read tools that take the user's key and need nothing else (optional filters
+    aside) and return a list of records, one :class:`Lister` per key (other than the
+    user's) those records carry."""
     ucoll = spec.state_schema.collection(user) if user else None
     if ucoll is None:
         return
+    pk = ucoll.primary_key
     for tool in spec.tools:
-        if tool_access(tool) != "read" or list(tool.required) != [ucoll.primary_key]:
+        if tool_access(tool) != "read" or pk not in tool.param_names or set(tool.required) - {pk}:
             continue
         for leaf in output_leaves(tool, spec.state_schema):
             head, sep, rest = leaf.path.rpartition("[].")
