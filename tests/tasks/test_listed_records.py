@@ -10,7 +10,9 @@ from typing import Any
 from autoforge.env import Environment
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.tasks.blueprint import OutputRef, ReasoningRef
+from autoforge.tasks.identity import several_users
 from autoforge.tasks.knowledge import knowledge
+from autoforge.tasks.model import GoldCall
 from autoforge.tasks.pipeline import generate_tasks
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -130,3 +132,16 @@ def test_a_lister_may_take_optional_filters_but_needs_nothing_but_the_users_key(
                                        + [optional, needs_city]})  # fmt: skip
     know = knowledge(spec, env.initial_state)
     assert [x.tool for x in know.listers["bookings"]] == ["search_bookings"]
+
+
+def test_a_task_that_passes_two_users_keys_is_about_two_accounts() -> None:
+    """A user id read off another user's record and passed on would be worded "my account"
+    while naming someone else's: such call lists are found (and rejected as
+    ``several_users``)."""
+    schema = _trip_env().spec.state_schema
+    mine = GoldCall(node="f0", name="list_my_bookings", arguments={"user_id": "U1"})
+    other = mine.model_copy(update={"node": "c1", "arguments": {"user_id": "U2"}})
+    detail = GoldCall(node="c0", name="get_booking", arguments={"booking_id": "BK-20"})
+    assert not several_users(schema, [mine, detail, mine])
+    assert several_users(schema, [mine, detail, other])
+    assert not several_users(StateSchema(collections=[]), [mine, other])  # no user collection
