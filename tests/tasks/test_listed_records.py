@@ -12,6 +12,7 @@ from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, Sta
 from autoforge.tasks.blueprint import OutputRef, ReasoningRef
 from autoforge.tasks.identity import several_users
 from autoforge.tasks.knowledge import knowledge
+from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.pipeline import generate_tasks
 from autoforge.tooldocs.spec import ToolSpec
@@ -145,3 +146,17 @@ def test_a_task_that_passes_two_users_keys_is_about_two_accounts() -> None:
     assert not several_users(schema, [mine, detail, mine])
     assert several_users(schema, [mine, detail, other])
     assert not several_users(StateSchema(collections=[]), [mine, other])  # no user collection
+
+
+def test_a_tie_between_referenced_collections_goes_to_the_account_holder() -> None:
+    """Orders reference their store and their user once each, and neither has a login
+    field: the user is the collection named for a person, whatever the schema's order."""
+
+    def coll(name: str, *refs: str) -> CollectionSchema:
+        attrs = [Attribute(name=f"{name[:-1]}_id", type="id")]
+        attrs += [Attribute(name=f"{r[:-1]}_id", type="id", references=r) for r in refs]
+        return CollectionSchema(name=name, primary_key=f"{name[:-1]}_id", attributes=attrs)
+
+    schema = StateSchema(collections=[coll("stores"), coll("users"),
+                                      coll("orders", "stores", "users")])  # fmt: skip
+    assert user_collection(schema) == "users"
