@@ -141,7 +141,9 @@ class _Builder:
         found once per task (a task has one user).
         """
         finder = self.know.finder(entity) if self.know is not None else None
-        if finder is None or finder.tool == tool.name:
+        if finder is None:
+            return self.listed(entity, tool, index)
+        if finder.tool == tool.name:
             return None
         if entity != self.know.user and self.rng.random() < self.reasoning_rate:  # type: ignore[union-attr]
             chosen = self.find_by_condition(entity, index)
@@ -276,6 +278,28 @@ class _Builder:
             return ReasoningRef(node=self.reason(spec, {"value": items}, singular(entity)))
         return None
 
+    def listed(self, entity: str, tool: ToolSpec, index: int) -> Binding | None:
+        """The key of one of the user's own records that nothing finds from what the user
+        holds, picked by a condition over the list a tool gives of them ("the hotel whose
+        date is 2024-10-13 among the hotel orders on my account"); None without such a list
+        (:attr:`Knowledge.listers`)."""
+        know = self.know
+        if know is None or not know.user or not know.listers.get(entity):
+            return None
+        reads = {x.record_of for x in output_leaves(tool, self.spec.state_schema)}
+        lister = know.lister(entity, {r for r in reads if r})
+        if lister is None or lister.tool == tool.name:
+            return None
+        reader = self.spec.tool(lister.tool)
+        pk = self.spec.state_schema.collection(know.user).primary_key  # type: ignore[union-attr]
+        key = self.find(know.user, reader, index) or self.param_fact(
+            reader, pk, dict(reader.parameters.get("properties", {}).get(pk, {})))  # fmt: skip
+        call = self.reader_call(index, reader, key, pk)
+        items = OutputRef(node=call, path=_path(lister.list_path))
+        leaves = [x for x in self.element_leaves(reader.name, lister.list_path)
+                  if x.name != lister.field]  # fmt: skip
+        return self.choose(items, leaves, [lister.field], singular(lister.record_of or entity))
+
     def find_by_condition(self, entity: str, index: int) -> Binding | None:
         """A record chosen by a condition the user states instead of naming it: a search by a
         shared attribute, then the element with the highest/lowest number (``the cheapest
@@ -374,17 +398,19 @@ class _Builder:
                 return ListBinding(items=[ref]) if many else ref
         return None
 
-    def reader_call(self, index: int, reader: ToolSpec, key: Binding) -> str:
-        """The id of a call of ``reader`` on ``key``: the one already in the blueprint (the
-        key read from that very call's result included), else a new one before the step."""
+    def reader_call(self, index: int, reader: ToolSpec, key: Binding, param: str = "") -> str:
+        """The id of a call of ``reader`` on ``key`` (as ``param``, by default its one
+        required parameter): the one already in the blueprint (the key read from that very
+        call's result included), else a new one before the step."""
+        param = param or reader.required[0]
         for node in self.nodes:
             if not isinstance(node, CallNode) or node.tool != reader.name:
                 continue
-            same = node.args.get(reader.required[0]) == key
+            same = node.args.get(param) == key
             if same or (isinstance(key, OutputRef) and key.node == node.id):
                 return node.id
         node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
-        self.nodes.append(CallNode(id=node_id, tool=reader.name, args={reader.required[0]: key},
+        self.nodes.append(CallNode(id=node_id, tool=reader.name, args={param: key},
                                    walk=self.walk.steps[index].origin))  # fmt: skip
         return node_id
 
@@ -454,6 +480,13 @@ class _Builder:
             spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
             return ReasoningRef(node=self.reason(spec, {"value": items}, noun))
         leaves = [x for x in self.element_leaves(tool, list_path) if x.name != rest[-1]]
+        return self.choose(items, leaves, list(rest), noun)
+
+    def choose(self, items: OutputRef, leaves: list[Leaf], rest: list[PathSeg],
+               noun: str) -> Binding:  # fmt: skip
+        """The element of ``items`` picked by a condition over its fields ``leaves`` (the
+        highest/lowest number, the only one with a value), else by its place; ``rest`` is
+        read off the chosen element."""
         numeric = [x for x in leaves if x.type in ("integer", "number")]
         categorical = [
             x for x in leaves
@@ -465,15 +498,15 @@ class _Builder:
         if not choices:
             spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
             node = self.reason(spec, {"value": items}, noun)
-            return ReasoningRef(node=node, path=list(rest))
+            return ReasoningRef(node=node, path=rest)
         kind, leaf = self.rng.choice(choices)
         if kind == "extreme":
             spec = ReasoningSpec(op=self.rng.choice(["argmax", "argmin"]), field=[leaf.name])
-            return ReasoningRef(node=self.reason(spec, {"items": items}, noun), path=list(rest))
+            return ReasoningRef(node=self.reason(spec, {"items": items}, noun), path=rest)
         value = self.fact(f"{noun}_{leaf.name}", "predicate", dict(leaf.schema))
         spec = ReasoningSpec(op="filter", field=[leaf.name], cmp="eq", take="only")
         node = self.reason(spec, {"items": items, "value": value}, noun)
-        return ReasoningRef(node=node, path=list(rest))
+        return ReasoningRef(node=node, path=rest)
 
     def branch(self, index: int, name: str, schema: dict[str, Any]) -> Binding | None:
         """``then if <earlier number> > threshold else otherwise`` for an enumerated argument."""

@@ -6,6 +6,9 @@ policy makes the agent authenticate by email first, so no agent could succeed. T
 found from the records in play (the gold calls' arguments): a user key itself, or a record that
 references the user collection (an order's ``customer_id``). It goes to the user-known facts
 (``Task.user_identity``), never into the request text.
+
+A task is about one user: a request that reads another user's key off a record and then acts
+on "my account" would be unsolvable as written; :func:`several_users` finds such call lists.
 """
 
 from __future__ import annotations
@@ -76,3 +79,14 @@ def user_identity(
         return {}
     record = state[user][keys[0]]
     return {a: record[a] for a in IDENTITY_ATTRS if record.get(a) not in (None, "", [], {})}
+
+
+def several_users(schema: StateSchema, calls: Iterable[GoldCall]) -> bool:
+    """Whether the calls pass more than one distinct key of the user collection (a user id
+    read off another user's record and used as if it were the requester's own)."""
+    user = user_collection(schema)
+    if user is None:
+        return False
+    keys = {str(value) for call in calls for name, value in _keyed(call.arguments)
+            if entity_of(name, None, schema) == user}  # fmt: skip
+    return len(keys) > 1

@@ -9,8 +9,12 @@ something the person holds. The rule reads the docs only:
   C's primary key (``find_customer_by_email(email) -> customer_id``,
   ``search_books(title) -> [{book_id, ...}]``);
 * the primary key of C is **internal** when C has a finder (the agent can and must find it),
-  otherwise it is **held** by the user: the user collection's key when nothing finds it, the
-  key of records the user owns (they reference the user collection: orders, reservations), or
+  or when a **lister** gives it: a read tool that takes only the user's key and returns a list
+  of records carrying C's key (``search_orders(user_id) -> [{order_id, date, ...}]``); a task
+  then names the record by a condition over that list ("my hotel order dated 2024-10-13"),
+  never by its key. Otherwise the key is **held** by the user: the user collection's key when
+  nothing else identifies the user (said once, as "my user id"), the key of records the user
+  owns (they reference the user collection: orders, reservations) when no tool lists them, or
   of something handed out (a coupon code);
 * a non-key attribute is held when a finder takes it, when it describes the user (on the user
   collection: name, email, phone, address), or when it references a held key; otherwise it is
@@ -54,6 +58,23 @@ class Finder:
 
 
 @dataclass(frozen=True)
+class Lister:
+    """A read tool that lists the user's own records carrying ``collection``'s key.
+
+    ``tool`` takes the user's key and requires nothing else; ``list_path`` is where the list
+    sits in its result (``""`` for a top-level list); ``field`` the element field holding the
+    key; ``record_of`` the collection of the listed records (an order lists its hotel's key:
+    ``hotels`` via ``orders``).
+    """
+
+    tool: str
+    collection: str
+    list_path: str
+    field: str
+    record_of: str | None = None
+
+
+@dataclass(frozen=True)
 class Holding:
     """Whether the user holds ``collection.attribute``, and why (the rule that decided)."""
 
@@ -69,6 +90,8 @@ class Knowledge:
 
     holdings: dict[tuple[str, str], Holding] = field(default_factory=dict)
     finders: dict[str, list[Finder]] = field(default_factory=dict)
+    #: per collection, the tools that list the user's own records carrying its key
+    listers: dict[str, list[Lister]] = field(default_factory=dict)
     user: str | None = None
     #: fields every sampled record has inside an object attribute (``address`` -> ``city``,
     #: ``zip``...), read from the data where the docs give the object no schema
@@ -78,8 +101,19 @@ class Knowledge:
     elements: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
 
     def internal_key(self, collection: str) -> bool:
-        """Whether the primary key of ``collection`` is internal (found by a finder)."""
-        return bool(self.finders.get(collection))
+        """Whether the primary key of ``collection`` is internal (found by a finder, or
+        chosen from a list of the user's own records)."""
+        return bool(self.finders.get(collection) or self.listers.get(collection))
+
+    def lister(self, collection: str, records: set[str] | None = None) -> Lister | None:
+        """The lister to use for ``collection``'s key: one whose listed records are of a
+        collection in ``records`` first (the records the calling tool reads), then a list of
+        ``collection``'s own records, then by tool name (deterministic)."""
+        found = self.listers.get(collection) or []
+        wanted = records or set()
+        return min(found, key=lambda x: (x.record_of not in wanted,
+                                         x.record_of != collection, x.tool),
+                   default=None)  # fmt: skip
 
     def finder(self, collection: str) -> Finder | None:
         """The finder to use for ``collection`` (a single-record one first)."""
@@ -219,6 +253,8 @@ def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) 
         found = _finder(tool, spec, names)
         if found is not None:
             out.finders.setdefault(found.collection, []).append(found)
+    for found_list in _listers(spec, out.user):
+        out.listers.setdefault(found_list.collection, []).append(found_list)
     finder_params = {(f.collection, p): f.tool for fs in out.finders.values() for f in fs
                      for p in f.params}  # fmt: skip
     for tool in spec.tools:  # search parameters: the user describes records by them too
@@ -250,15 +286,39 @@ def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) 
     return out
 
 
+def _listers(spec: EnvironmentSpec, user: str | None) -> Iterator[Lister]:
+    """The read tools that take the user's key and need nothing else (optional filters
+    aside) and return a list of records, one :class:`Lister` per key (other than the
+    user's) those records carry."""
+    ucoll = spec.state_schema.collection(user) if user else None
+    if ucoll is None:
+        return
+    pk = ucoll.primary_key
+    for tool in spec.tools:
+        if tool_access(tool) != "read" or pk not in tool.param_names or set(tool.required) - {pk}:
+            continue
+        for leaf in output_leaves(tool, spec.state_schema):
+            head, sep, rest = leaf.path.rpartition("[].")
+            if (not leaf.entity or leaf.entity == user or not sep or "[]" in head
+                    or rest != leaf.name):  # fmt: skip
+                continue
+            yield Lister(tool.name, leaf.entity, head, leaf.name, leaf.record_of)
+
+
 def _key_holding(out: Knowledge, coll: str, owned: bool) -> tuple[bool, str]:
     finder = out.finder(coll)
     if finder is not None:
         return False, f"internal: {finder.tool}({', '.join(finder.params)}) finds it"
     if coll == out.user:
-        return True, "no tool finds the user from other details: the user gives it"
+        return True, ("the user's own account key: nothing else identifies the user, so "
+                      "the user gives it (once)")  # fmt: skip
+    lister = out.lister(coll)
+    if lister is not None:
+        return False, (f"internal: {lister.tool} lists the user's own records with it; a "
+                       "task names one by a condition")  # fmt: skip
     if owned:
         return True, "a reference the user is handed for their own record (e.g. a receipt)"
     return True, "no tool finds it from other attributes: the user must give it"
 
 
-__all__ = ["Finder", "Holding", "Knowledge", "knowledge"]
+__all__ = ["Finder", "Holding", "Knowledge", "Lister", "knowledge"]

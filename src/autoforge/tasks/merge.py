@@ -21,9 +21,13 @@ from typing import Protocol
 
 from autoforge.env import EnvironmentSpec, StateSchema
 from autoforge.tasks.graph import ToolGraph
+from autoforge.tasks.schema import singular
 from autoforge.tasks.walks import Walk, WalkStep, concat
 
 _USER_ATTRS = ("email", "phone", "username", "user_name", "login")
+#: Nouns of a person who holds an account: break a tie between equally referenced collections
+#: (orders reference both their store and their user once).
+_PERSON_NOUNS = ("user", "customer", "client", "member", "account", "person", "patient", "guest")
 
 
 class MergeAdvisor(Protocol):
@@ -77,7 +81,10 @@ def _user_collection(schema: StateSchema) -> str | None:
         coll = schema.collection(name)
         return coll is not None and any(coll.attribute(a) for a in _USER_ATTRS)
 
-    ranked = sorted(refs, key=lambda n: (login(n), refs[n]), reverse=True)
+    def person(name: str) -> bool:
+        return singular(name.lower().split("_")[-1]) in _PERSON_NOUNS
+
+    ranked = sorted(refs, key=lambda n: (login(n), refs[n], person(n)), reverse=True)
     if not ranked or (refs[ranked[0]] == 0 and not login(ranked[0])):
         return None
     return ranked[0]

@@ -30,7 +30,7 @@ from autoforge.tasks.gates import (
     replay_is_stable,
 )
 from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
-from autoforge.tasks.identity import user_identity
+from autoforge.tasks.identity import several_users, user_identity
 from autoforge.tasks.instantiate import (
     GoldFailure,
     GoldRun,
@@ -338,6 +338,9 @@ class _Run:
             bp = bp.model_copy(update={"outputs": [o.node for o in outputs]})
         if do_nothing_passes(inst.initial_hash, run.final_hash, outputs):
             self.gates.reject("do_nothing_passes")
+            return None
+        if several_users(self.env.spec.state_schema, run.calls):
+            self.gates.reject("several_users")  # "my account" would name two accounts
             return None
         signature = bp.signature(run.facts)
         if signature in self.dedupe.seen:
