@@ -14,7 +14,11 @@ Baselines measured in the same run:
   same prompt at temperature 0, so it is read off the full run).
 
 With ``--fidelity`` the result is also replayed against the preset's benchmark (``autoforge
-fidelity``, on ``--split``), every figure beside the null environment's.
+fidelity``, on ``--split``), every figure beside the null environment's, and so is the
+rules-only environment. Benchmark presets (``BENCH_PRESETS``) are the suite's: tau2/tau retail
+and airline (default split ``test``), and the held-out domains ``tau2-mock``, ``tau2-telecom``
+(agent side) and ``acebench-agent`` (every task), each from the same docs + policy + data and
+replayed the same way as its ``--suite`` row.
 
 ``--suite`` measures fidelity over every preset without any model (rules only: templates,
 skeletons, doc-derived guards), once with the generic profile and once with the opt-in ``tau``
@@ -41,6 +45,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,19 +61,45 @@ from autoforge.tooldocs import load_docs
 BENCH_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "benchmarks"
 
 
+@dataclass(frozen=True)
+class BenchPreset:
+    """A preset replayed against a benchmark: its directory under ``../shared/benchmarks``, the
+    split the suite scores it on, and whether only the agent's side is replayed."""
+
+    domain: str
+    split: str | None = None  # None: ``test`` where splits.json has one (``split_ids``)
+    agent_side: bool = False
+
+
+# dev domains and their held-out tasks (test split by default), and the held-out domains, scored
+# on every task as in the suite
+BENCH_PRESETS: dict[str, BenchPreset] = {
+    "tau2-retail": BenchPreset("tau2-bench/retail"),
+    "tau2-airline": BenchPreset("tau2-bench/airline"),
+    "tau-retail": BenchPreset("tau-bench/retail"),
+    "tau-airline": BenchPreset("tau-bench/airline"),
+    "tau2-mock": BenchPreset("tau2-bench/mock", split="all"),
+    "tau2-telecom": BenchPreset("tau2-bench/telecom", split="all", agent_side=True),
+    "acebench-agent": BenchPreset("acebench/agent", split="all"),
+}
+
+
 def _preset(name: str) -> dict[str, Any]:
-    if name == "bookstore":
-        root = example_path("bookstore")
+    """Inputs of a preset: docs, policy (``None``: the docs' own), data and, for a benchmark
+    preset, its directory, split and replay side. A benchmark directory's docs carry its
+    ``policy.md``, so every preset is synthesized from docs + policy + data, as in the suite."""
+    if name in ("bookstore", "todo"):
+        root = example_path(name)
         return {"docs": [root / "tools.openai.json"], "policy": root / "policy.md", "data": None}
-    if name == "todo":
-        root = example_path("todo")
-        return {"docs": [root / "tools.openai.json"], "policy": root / "policy.md", "data": None}
-    domains = {"tau2-retail": "tau2-bench/retail", "tau2-airline": "tau2-bench/airline",
-               "tau-retail": "tau-bench/retail", "tau-airline": "tau-bench/airline"}  # fmt: skip
-    if name in domains:
-        d = BENCH_ROOT / domains[name]
-        return {"docs": [d], "policy": None, "data": d / "db.json", "bench": d}
-    raise SystemExit(f"unknown preset {name!r}")
+    if name in BENCH_PRESETS:
+        bp = BENCH_PRESETS[name]
+        d = BENCH_ROOT / bp.domain
+        return {
+            "docs": [d], "policy": None, "data": d / "db.json", "bench": d,
+            "split": bp.split, "agent_side": bp.agent_side,
+        }  # fmt: skip
+    known = ", ".join(["bookstore", "todo", *BENCH_PRESETS])
+    raise SystemExit(f"unknown preset {name!r}: use one of {known}")
 
 
 def _median(values: list[float]) -> float:
@@ -137,46 +168,65 @@ def _fid_headline(fid: Any) -> dict[str, Any]:
 # -- the rules-only suite ------------------------------------------------------------------------
 
 SUITE: list[tuple[str, str, str, str]] = [
-    # (label, benchmark dir under ../shared/benchmarks, split, role)
-    ("tau2-retail train", "tau2-bench/retail", "train", "dev"),
-    ("tau2-airline train", "tau2-bench/airline", "train", "dev"),
-    ("tau2-retail test", "tau2-bench/retail", "test", "generalisation (held-out tasks)"),
-    ("tau2-airline test", "tau2-bench/airline", "test", "held-out tasks of a dev domain"),
-    ("tau2-mock", "tau2-bench/mock", "all", "generalisation (held-out domain)"),
-    ("tau2-telecom agent side", "tau2-bench/telecom", "all", "generalisation (held-out domain)"),
-    ("acebench-agent", "acebench/agent", "all", "generalisation (held-out domain)"),
+    # (label, preset of BENCH_PRESETS, split, role)
+    ("tau2-retail train", "tau2-retail", "train", "dev"),
+    ("tau2-airline train", "tau2-airline", "train", "dev"),
+    ("tau2-retail test", "tau2-retail", "test", "generalisation (held-out tasks)"),
+    ("tau2-airline test", "tau2-airline", "test", "held-out tasks of a dev domain"),
+    ("tau2-mock", "tau2-mock", "all", "generalisation (held-out domain)"),
+    ("tau2-telecom agent side", "tau2-telecom", "all", "generalisation (held-out domain)"),
+    ("acebench-agent", "acebench-agent", "all", "generalisation (held-out domain)"),
 ]
-# replayed with the user's side left out (the agent's database is compared)
-AGENT_SIDE = {"tau2-bench/telecom"}
 NOT_MEASURED: dict[str, str] = {}
 
 
-def _rules_env(docs: Any, data: Any, out: Path, conventions: str, policy: str | None) -> Path:
+def _inputs(preset: dict[str, Any]) -> tuple[Any, Any, str | None]:
+    """Docs, data and policy text of a preset (the same for the suite and a single run)."""
+    docs = load_docs(preset["docs"])
+    data = json.loads(Path(preset["data"]).read_text()) if preset.get("data") else None
+    policy = Path(preset["policy"]).read_text() if preset.get("policy") else None
+    return docs, data, policy
+
+
+def _bench_fidelity(env: Path, preset: dict[str, Any], split: str | None) -> Any:
+    """Replay ``env`` against the preset's benchmark on ``split`` (the preset's own when
+    ``None``), on the side the suite replays."""
+    from autoforge.adapters.tau import bench_fidelity
+
+    split = split if split is not None else preset.get("split")
+    return bench_fidelity(env, preset["bench"], split=split, agent_side=preset["agent_side"])
+
+
+def _fid_row(fid: Any) -> dict[str, Any]:
+    """A fidelity report's headline plus what the replay left out."""
+    return {
+        **_fid_headline(fid),
+        "skipped_tasks": fid.skipped_tasks,
+        "dropped_user_actions": fid.dropped_user_actions,
+        "missing_tools": len(fid.missing_tools),
+    }
+
+
+def _rules_env(
+    docs: Any, data: Any, out: Path, conventions: str, policy: str | None
+) -> tuple[SynthesisReport, Path]:
+    """The rules-only synthesis into ``out`` (templates, skeletons, doc-derived guards; a model
+    that never answers, no repairs): the baseline of the suite and of every single run."""
     opts = SynthOptions(max_repairs=0, conventions=conventions, policy=policy, llm_tests=False)
-    asyncio.run(_run(docs, out, _refusing_client(), data, opts))
-    return out
+    return asyncio.run(_run(docs, out, _refusing_client(), data, opts)), out
 
 
 def _suite_fidelity(tmp: Path) -> dict[str, Any]:
-    from autoforge.adapters.tau import bench_fidelity as run_fidelity
-
     out: dict[str, Any] = {}
-    for label, domain, split, role in SUITE:
-        d = BENCH_ROOT / domain
-        docs = load_docs([d])
-        data = json.loads((d / "db.json").read_text())
+    for label, name, split, role in SUITE:
+        preset = _preset(name)
+        docs, data, policy = _inputs(preset)
         row: dict[str, Any] = {"role": role, "split": split}
         for conv in ("generic", "tau"):
-            env = tmp / f"{domain.replace('/', '-')}-{conv}"
+            env = tmp / f"{name}-{conv}"
             if not env.exists():
-                _rules_env(docs, data, env, conv, None)
-            fid = run_fidelity(env, d, split=split, agent_side=domain in AGENT_SIDE)
-            row[conv] = {
-                **_fid_headline(fid),
-                "skipped_tasks": fid.skipped_tasks,
-                "dropped_user_actions": fid.dropped_user_actions,
-                "missing_tools": len(fid.missing_tools),
-            }
+                _rules_env(docs, data, env, conv, policy)
+            row[conv] = _fid_row(_bench_fidelity(env, preset, split))
         out[label] = row
     return out
 
@@ -190,7 +240,7 @@ def _suite_probes(tmp: Path) -> dict[str, Any]:
     policy = (root / "policy.md").read_text()
     row: dict[str, Any] = {"role": "generalisation (probes against hand-written tools.py)"}
     for conv in ("generic", "tau"):
-        env = _rules_env(docs, data, tmp / f"bookstore-{conv}", conv, policy)
+        _, env = _rules_env(docs, data, tmp / f"bookstore-{conv}", conv, policy)
         rep = run_probes(env, str(root / "tools.py"))
         row[conv] = {
             **rep.figures.rounded(),
@@ -255,20 +305,6 @@ def suite() -> int:
     return 0
 
 
-def _rules_only(docs: Any, data: Any, opts: SynthOptions) -> SynthesisReport:
-    with tempfile.TemporaryDirectory() as tmp:
-        quiet = SynthOptions(**{**opts.__dict__, "max_repairs": 0})
-        return asyncio.run(_run(docs, Path(tmp) / "env", _refusing_client(), data, quiet))
-
-
-def _rules_only_env(docs: Any, data: Any, opts: SynthOptions) -> Path:
-    """The rules-only environment on disk (for the fidelity baseline)."""
-    out = Path(tempfile.mkdtemp(prefix="synth-rules-")) / "env"
-    quiet = SynthOptions(**{**opts.__dict__, "max_repairs": 0})
-    asyncio.run(_run(docs, out, _refusing_client(), data, quiet))
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--preset", default="bookstore")
@@ -278,29 +314,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-cache", action="store_true", help="do not reuse cached LLM answers")
     ap.add_argument("--keep", action="store_true", help="resume from --out instead of wiping it")
     ap.add_argument("--fidelity", action="store_true", help="also replay the preset's benchmark")
-    ap.add_argument("--split", default=None, help="splits.json split for --fidelity (test)")
+    ap.add_argument(
+        "--split", default=None,
+        help="splits.json split for --fidelity (default: the suite's, test or all)",
+    )  # fmt: skip
     ap.add_argument("--conventions", default="generic", help="convention profile: generic|tau")
     ap.add_argument("--suite", action="store_true", help="rules-only fidelity, every preset")
     args = ap.parse_args(argv)
     if args.suite:
         return suite()
     preset = _preset(args.preset)
-    docs = load_docs(preset["docs"])
-    data = json.loads(Path(preset["data"]).read_text()) if preset.get("data") else None
-    policy = Path(preset["policy"]).read_text() if preset.get("policy") else None
+    docs, data, policy = _inputs(preset)
     opts = SynthOptions(
         max_repairs=args.max_repairs, policy=policy, name=args.preset, conventions=args.conventions
     )
     console = Console(width=140)
 
-    baseline = _rules_only(docs, data, opts)
+    rules_dir = Path(tempfile.mkdtemp(prefix="synth-rules-")) / "env"
+    baseline, rules_env = _rules_env(docs, data, rules_dir, args.conventions, policy)
     out = args.out or Path(tempfile.mkdtemp(prefix="synth-bench-")) / args.preset
     if out.exists() and not args.keep:
         shutil.rmtree(out)
     client = LLMClient(config_from_cli(model=args.model, no_cache=args.no_cache))
-    start = time.monotonic()
+    start, cpu0 = time.monotonic(), time.process_time()
     report = asyncio.run(_run(docs, out, client, data, opts))
-    wall = time.monotonic() - start
+    wall, cpu = time.monotonic() - start, time.process_time() - cpu0
 
     console.print(report_table(report))
     console.print(_tool_table(report))
@@ -310,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     first = [t for t in report.tools if t.status == "accepted" and (t.accepted_attempt or 0) <= 1]
     headline: dict[str, Any] = {
         "preset": args.preset,
+        "conventions": args.conventions,
         "model": report.model,
         "tools": len(report.tools),
         "share_template": shares["template"],
@@ -326,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         "tools_wall_s": round(sum(t.wall_s for t in report.tools), 1),
         "state_design_wall_s": _design(report, "wall_s"),
         "this_run_wall_s": round(wall, 1),
+        "this_run_cpu_s": round(cpu, 1),
         "resumed_tools": len(report.resumed),
         "conformance_ok": bool((report.conformance or {}).get("ok")),
         "baseline_rules_only_accepted_share": round(
@@ -338,14 +378,11 @@ def main(argv: list[str] | None = None) -> int:
         "env_dir": str(out),
     }
     if args.fidelity and preset.get("bench"):
-        from autoforge.adapters.tau import bench_fidelity as run_fidelity
-
         try:
-            fid = run_fidelity(out, preset["bench"], split=args.split)
-            headline["fidelity"] = _fid_headline(fid)
-            rules_env = _rules_only_env(docs, data, opts)
-            base = run_fidelity(rules_env, preset["bench"], split=args.split)
-            headline["fidelity_rules_only"] = _fid_headline(base)
+            fid = _bench_fidelity(out, preset, args.split)
+            headline["fidelity"] = _fid_row(fid)
+            base = _bench_fidelity(rules_env, preset, args.split)
+            headline["fidelity_rules_only"] = _fid_row(base)
             console.print(_causes_table(fid.causes(), base.causes()))
         except Exception as exc:  # report, do not lose the synthesis figures
             headline["fidelity"] = {"error": f"{type(exc).__name__}: {exc}"}
