@@ -33,7 +33,7 @@ from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.classify import Classification
 from autoforge.synth.codegen import ToolCode, extract_function
 from autoforge.synth.naming import singular, tokens
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ONCE_ONLY, ToolSpec
 
 RuleKind = Literal["status", "range", "enum", "unique"]
 
@@ -266,7 +266,7 @@ def extract_rules(
     texts += [(s, "policy") for s in sentences(policy or "")]
     write = c.cls not in ("lookup", "list", "compute", "generic")
     for sentence, source in texts:
-        if coll is not None and c.cls == "create" and _ONCE.search(sentence.lower()):
+        if coll is not None and c.cls == "create" and ONCE_ONLY.search(sentence):
             unique = _unique_rule(spec, c, coll, sentence, source)
             if unique is not None and (
                 source == "description" or _action_named(_plain(sentence), spec, "")
@@ -279,9 +279,6 @@ def extract_rules(
         if source == "description" or _action_named(_plain(sentence), spec, ""):
             rules += _text_rules(spec, sentence, source)
     return _dedupe(rules)
-
-
-_ONCE = re.compile(r"\bonly once\b|\bonce per\b|\bat most once\b")
 
 
 def _unique_rule(

@@ -33,6 +33,7 @@ from autoforge.tasks.domain import domains
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.schema import entity_of, singular, tool_access
+from autoforge.tooldocs import ONCE_ONLY
 
 #: Verbs after which the record is gone or closed: nothing more is done to it in one task.
 TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "terminate")
@@ -241,9 +242,6 @@ def call_guards(
     return out
 
 
-_ONCE = re.compile(r"\bonly once\b|\bonce per\b|\bat most once\b", re.IGNORECASE)
-
-
 def _unique_guards(spec: EnvironmentSpec) -> list[Guard]:
     """ "May review each book only once": a write tool whose created collection a sentence
     of its description or the policy names with a once-only phrase may not create a second
@@ -261,8 +259,9 @@ def _unique_guards(spec: EnvironmentSpec) -> list[Guard]:
             continue
         noun = singular(coll.name)
         clauses = [c for t in [*texts, tool.description or ""] for c in re.split(r"[,;:]", t)]
-        said = [c for c in clauses  # the once-only phrase and the noun in one clause
-                if _ONCE.search(c) and re.search(rf"\b{re.escape(noun)}", c.lower())]  # fmt: skip
+        noun_re = re.compile(rf"\b{re.escape(noun)}", re.IGNORECASE)
+        # the once-only phrase and the noun in one clause
+        said = [c for c in clauses if ONCE_ONLY.search(c) and noun_re.search(c)]
         params = tool.parameters.get("properties") or {}
         fields = tuple(p for p in params
                        if (a := coll.attribute(p)) is not None and a.references)  # fmt: skip

@@ -71,11 +71,13 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
+    from autoforge.tooldocs.phrases import ONCE_ONLY as ONCE_ONLY
     from autoforge.tooldocs.safeload import read_text as read_text
     from autoforge.tooldocs.source import parse_structured as parse_structured
     from autoforge.tooldocs.source import pointer_join as pointer_join
 
 _LAZY: dict[str, str] = {
+    "ONCE_ONLY": "autoforge.tooldocs.phrases",
     "parse_structured": "autoforge.tooldocs.source",
     "pointer_join": "autoforge.tooldocs.source",
     "read_text": "autoforge.tooldocs.safeload",
