@@ -696,6 +696,29 @@ def _own(state: dict[str, Any]) -> dict[str, Any]:
     return {k: dict(v) if isinstance(v, dict) else v for k, v in state.items()}
 
 
+def _exclude(excluded: dict[str, set[str]], blamed: Mapping[str, str]) -> None:
+    """Exclude the blamed fact values from the next runs on the same S0."""
+    for name, value in blamed.items():
+        excluded.setdefault(name, set()).add(value)
+
+
+def _repair_start(
+    exc: GoldFailure,
+    state: dict[str, Any],
+    env: EnvironmentLike,
+    repaired: dict[tuple[str, str, str], Any],
+) -> tuple[str, dict[str, Any]]:
+    """After a failed run: the S0 repair its business-rule error asks for (the guard's fix, or
+    what the error text names) on a new shell of S0, since the last one may be bound; the
+    repair's outcome (``changed``, ``unchanged``, ``conflict``) and the S0 to go on with."""
+    if exc.reason != "gold_error":
+        return "unchanged", state
+    state = _own(state)
+    repair = (set_value(state, *exc.fix, repaired) if exc.fix is not None
+              else repair_state(state, env.spec, exc.detail, repaired))  # fmt: skip
+    return repair, state
+
+
 def instantiate(
     bp: Blueprint,
     env: EnvironmentLike,
@@ -742,19 +765,14 @@ def instantiate(
                     failure = exc
                     break  # this S0 cannot make that reasoning step informative
                 failure, last, keep = exc, exc, {}
-                repair = "unchanged"
-                if exc.reason == "gold_error":  # a new shell: the last one may be bound
-                    state = _own(state)
-                    repair = (set_value(state, *exc.fix, repaired) if exc.fix is not None
-                              else repair_state(state, env.spec, exc.detail, repaired))  # fmt: skip
+                repair, state = _repair_start(exc, state, env, repaired)
                 if repair == "conflict":
                     raise exc  # the blueprint needs contradictory states: give up now
                 if repair == "changed":  # S0 repaired: the same facts may work now
                     bound = bind_state(env, state, owned=True)  # replaced records, not changed
                     keep = exc.facts
                     continue
-                for name, value in blame(bp, exc).items():
-                    excluded.setdefault(name, set()).add(value)
+                _exclude(excluded, blame(bp, exc))
                 continue
             # only now: failed runs never hash
             initial_hash = start.hash() if bound is start.bound else bound.episode().state_hash()

@@ -42,7 +42,7 @@ from autoforge.tasks.instantiate import (
 )
 from autoforge.tasks.knowledge import Knowledge, knowledge
 from autoforge.tasks.merge import MergeAdvisor, merge_walks
-from autoforge.tasks.model import GoldCall, Task, UserScenario
+from autoforge.tasks.model import GoldCall, RequiredOutput, Task, UserScenario
 from autoforge.tasks.plausible import (
     Eligibility,
     Guard,
@@ -326,6 +326,21 @@ class _Run:
             return None
         return refusal(self.env.spec, self.rules, inst.initial_state, run.calls, key, rng)
 
+    def scenario(
+        self, bp: Blueprint, run: GoldRun, outputs: list[RequiredOutput], task_seed: int
+    ) -> UserScenario | None:
+        """The user's scenario from the configured writer (the template one by default), or
+        None (a ``scenario`` rejection) when it leaves out a fact the user must hold."""
+        writer = self.hooks.writer or TemplateWriter()
+        hidden = hidden_values(outputs, run.calls, run.facts) if self.hooks.writer else ()
+        request = ScenarioRequest(spec=self.env.spec, blueprint=bp, facts=run.facts,
+                                  seed=task_seed, hidden=hidden)  # fmt: skip
+        scenario = writer.write(request)
+        if missing_facts(scenario, run.facts):
+            self.gates.reject("scenario")
+            return None
+        return scenario
+
     def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
         slimmed = self.without_repeats(bp, inst)
         if slimmed is None:
@@ -364,13 +379,8 @@ class _Run:
         if difficulty_violations(metrics, self.spec):
             self.gates.reject("difficulty")
             return None
-        writer = self.hooks.writer or TemplateWriter()
-        hidden = hidden_values(outputs, run.calls, run.facts) if self.hooks.writer else ()
-        request = ScenarioRequest(spec=self.env.spec, blueprint=bp, facts=run.facts,
-                                  seed=task_seed, hidden=hidden)  # fmt: skip
-        scenario = writer.write(request)
-        if missing_facts(scenario, run.facts):
-            self.gates.reject("scenario")
+        scenario = self.scenario(bp, run, outputs, task_seed)
+        if scenario is None:
             return None
         refused = self.refused(inst, run, task_seed)
         if refused is not None:
