@@ -533,17 +533,67 @@ def real_episodes(eval_dir: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- faithful user
 
 
+def _faithful_row(task: Any, traj: Any, prompt: str, started: float, cpu: float) -> dict[str, Any]:
+    """One faithful-user episode's row: the goals left unsaid by the user's messages (code
+    matching, :func:`autoforge.rollout.goals.conveyed`), end reason, reward, time and load."""
+    import os
+
+    from autoforge.rollout.goals import conveyed, task_goals
+
+    goals = task_goals(task)
+    user = [str(m.get("content") or "") for m in traj.messages if m.get("role") == "user"]
+    said = conveyed(goals, user)
+    return {
+        "task_id": task.id,
+        "prompt": prompt,
+        "goals": len(goals),
+        "unsaid": [g.key for g in goals if g.key not in said],
+        "all_conveyed": len(said) == len(goals),
+        "end_reason": traj.end_reason.value,
+        "reward": traj.reward,
+        "user_turns": traj.n_user_turns,
+        "seconds": round(time.perf_counter() - started, 1),
+        "cpu_s": round(time.process_time() - cpu, 1),
+        "load1": round(os.getloadavg()[0], 2),
+        "user_notes": traj.user_notes,
+        "user_messages": user,
+        "trajectory": traj.model_dump(mode="json"),
+    }
+
+
+def _faithful_summary(
+    rows: list[dict[str, Any]], prompt: str, checklist: bool, wall: float
+) -> dict[str, Any]:
+    """The faithful-user figures over the episodes' rows."""
+    import os
+
+    n = len(rows)
+    secs = sorted(r["seconds"] for r in rows)
+    return {
+        "faithful_user_prompt": prompt,
+        "checklist": checklist,
+        "episodes": n,
+        "all_goals_conveyed_share": round(sum(r["all_conveyed"] for r in rows) / n, 3),
+        "requests_questions_conveyed_share": round(
+            sum(not any(not k.startswith("fact:") for k in r["unsaid"]) for r in rows) / n, 3
+        ),
+        "nudges": sum("nudged" in note for r in rows for note in r["user_notes"]),
+        "episodes_per_hour": round(n * 3600.0 / max(wall, 1e-9), 2),
+        "end_reasons": dict(Counter(r["end_reason"] for r in rows)),
+        "median_episode_s": secs[n // 2],
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
 async def faithful_user(
     tasks_file: str, prompt: str, out: str, concurrency: int, checklist: bool | None = None
 ) -> dict[str, Any]:
     """Episodes of the embedded user against :class:`AskedOracle`; goal-conveyed share."""
-    import os
     from pathlib import Path
 
     from autoforge.bench.players import AskedOracle, RoutedClient
     from autoforge.bench.targets import load_target
     from autoforge.llm import get_client
-    from autoforge.rollout.goals import conveyed, task_goals
     from autoforge.rollout.runner import bind_environment, rollout_episode
     from autoforge.rollout.user import UserConfig
 
@@ -567,25 +617,7 @@ async def faithful_user(
             )
             started, cpu = time.perf_counter(), time.process_time()
             traj = await rollout_episode(task, 0, 0, config, deps)
-        goals = task_goals(task)
-        user = [str(m.get("content") or "") for m in traj.messages if m.get("role") == "user"]
-        said = conveyed(goals, user)
-        row = {
-            "task_id": task.id,
-            "prompt": prompt,
-            "goals": len(goals),
-            "unsaid": [g.key for g in goals if g.key not in said],
-            "all_conveyed": len(said) == len(goals),
-            "end_reason": traj.end_reason.value,
-            "reward": traj.reward,
-            "user_turns": traj.n_user_turns,
-            "seconds": round(time.perf_counter() - started, 1),
-            "cpu_s": round(time.process_time() - cpu, 1),
-            "load1": round(os.getloadavg()[0], 2),
-            "user_notes": traj.user_notes,
-            "user_messages": user,
-            "trajectory": traj.model_dump(mode="json"),
-        }
+        row = _faithful_row(task, traj, prompt, started, cpu)
         with path.open("a") as fh:
             fh.write(json.dumps(row) + "\n")
         print(
@@ -601,22 +633,7 @@ async def faithful_user(
     finally:
         await client.aclose()
     wall = time.perf_counter() - clock
-    n = len(rows)
-    secs = sorted(r["seconds"] for r in rows)
-    return {
-        "faithful_user_prompt": prompt,
-        "checklist": config.user.checklist_on(),
-        "episodes": n,
-        "all_goals_conveyed_share": round(sum(r["all_conveyed"] for r in rows) / n, 3),
-        "requests_questions_conveyed_share": round(
-            sum(not any(not k.startswith("fact:") for k in r["unsaid"]) for r in rows) / n, 3
-        ),
-        "nudges": sum("nudged" in note for r in rows for note in r["user_notes"]),
-        "episodes_per_hour": round(n * 3600.0 / max(wall, 1e-9), 2),
-        "end_reasons": dict(Counter(r["end_reason"] for r in rows)),
-        "median_episode_s": secs[n // 2],
-        "load_avg": [round(x, 2) for x in os.getloadavg()],
-    }
+    return _faithful_summary(rows, prompt, config.user.checklist_on(), wall)
 
 
 def main() -> None:
