@@ -305,6 +305,52 @@ def suite() -> int:
     return 0
 
 
+def _headline(
+    args: argparse.Namespace,
+    report: SynthesisReport,
+    baseline: SynthesisReport,
+    shares: dict[str, float],
+    out: Path,
+    times: tuple[float, float],
+) -> dict[str, Any]:
+    """The run's figures for the last JSON line: acceptance shares, cost per model-written
+    tool, totals (resumed tools and state design included), the rules-only and no-repair
+    baselines; ``times`` is this run's (wall, CPU) seconds."""
+    llm_ok = [t for t in report.tools if t.status == "accepted" and t.source == "llm"]
+    first = [t for t in report.tools if t.status == "accepted" and (t.accepted_attempt or 0) <= 1]
+    return {
+        "preset": args.preset,
+        "conventions": args.conventions,
+        "model": report.model,
+        "tools": len(report.tools),
+        "share_template": shares["template"],
+        "share_first_attempt": shares["first_attempt"],
+        "share_after_repair": shares["after_repair"],
+        "share_fallback": shares["fallback"],
+        "share_never": shares["failed"],
+        "median_tokens_per_llm_tool": _median([t.usage.total_tokens for t in llm_ok]),
+        "median_calls_per_llm_tool": _median([t.usage.calls for t in llm_ok]),
+        "median_wall_s_per_llm_tool": _median([t.wall_s for t in llm_ok]),
+        # over every tool, resumed ones included (their stored usage), plus state design
+        "total_tokens": sum(t.usage.total_tokens for t in report.tools) + _design(report, "tokens"),
+        "total_llm_calls": sum(t.usage.calls for t in report.tools) + _design(report, "calls"),
+        "tools_wall_s": round(sum(t.wall_s for t in report.tools), 1),
+        "state_design_wall_s": _design(report, "wall_s"),
+        "this_run_wall_s": round(times[0], 1),
+        "this_run_cpu_s": round(times[1], 1),
+        "resumed_tools": len(report.resumed),
+        "conformance_ok": bool((report.conformance or {}).get("ok")),
+        "baseline_rules_only_accepted_share": round(
+            sum(t.status == "accepted" for t in baseline.tools) / max(len(baseline.tools), 1), 3
+        ),
+        "baseline_rules_only_kept_share": round(
+            sum(t.status != "failed" for t in baseline.tools) / max(len(baseline.tools), 1), 3
+        ),
+        "baseline_no_repair_accepted_share": round(len(first) / max(len(report.tools), 1), 3),
+        "env_dir": str(out),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--preset", default="bookstore")
@@ -343,40 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     console.print(report_table(report))
     console.print(_tool_table(report))
     print_usage(client.usage, console)
-    llm_ok = [t for t in report.tools if t.status == "accepted" and t.source == "llm"]
     shares = _shares(report)
-    first = [t for t in report.tools if t.status == "accepted" and (t.accepted_attempt or 0) <= 1]
-    headline: dict[str, Any] = {
-        "preset": args.preset,
-        "conventions": args.conventions,
-        "model": report.model,
-        "tools": len(report.tools),
-        "share_template": shares["template"],
-        "share_first_attempt": shares["first_attempt"],
-        "share_after_repair": shares["after_repair"],
-        "share_fallback": shares["fallback"],
-        "share_never": shares["failed"],
-        "median_tokens_per_llm_tool": _median([t.usage.total_tokens for t in llm_ok]),
-        "median_calls_per_llm_tool": _median([t.usage.calls for t in llm_ok]),
-        "median_wall_s_per_llm_tool": _median([t.wall_s for t in llm_ok]),
-        # over every tool, resumed ones included (their stored usage), plus state design
-        "total_tokens": sum(t.usage.total_tokens for t in report.tools) + _design(report, "tokens"),
-        "total_llm_calls": sum(t.usage.calls for t in report.tools) + _design(report, "calls"),
-        "tools_wall_s": round(sum(t.wall_s for t in report.tools), 1),
-        "state_design_wall_s": _design(report, "wall_s"),
-        "this_run_wall_s": round(wall, 1),
-        "this_run_cpu_s": round(cpu, 1),
-        "resumed_tools": len(report.resumed),
-        "conformance_ok": bool((report.conformance or {}).get("ok")),
-        "baseline_rules_only_accepted_share": round(
-            sum(t.status == "accepted" for t in baseline.tools) / max(len(baseline.tools), 1), 3
-        ),
-        "baseline_rules_only_kept_share": round(
-            sum(t.status != "failed" for t in baseline.tools) / max(len(baseline.tools), 1), 3
-        ),
-        "baseline_no_repair_accepted_share": round(len(first) / max(len(report.tools), 1), 3),
-        "env_dir": str(out),
-    }
+    headline = _headline(args, report, baseline, shares, out, (wall, cpu))
     if args.fidelity and preset.get("bench"):
         try:
             fid = _bench_fidelity(out, preset, args.split)
