@@ -341,6 +341,15 @@ class _Run:
             return None
         return scenario
 
+    def session_facts(self, bp: Blueprint, facts: dict[str, Any]) -> dict[str, Any]:
+        """The facts the agent is given as session context instead of the user saying them:
+        the user's key where the docs show a session user (:meth:`Knowledge.session_key`)."""
+        know = self.know
+        if know is None or not know.session_key():
+            return {}
+        return {f.name: facts[f.name] for f in bp.facts if f.name in facts
+                and f.collection == know.user and f.role == "entity"}  # fmt: skip
+
     def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
         slimmed = self.without_repeats(bp, inst)
         if slimmed is None:
@@ -379,6 +388,8 @@ class _Run:
         if difficulty_violations(metrics, self.spec):
             self.gates.reject("difficulty")
             return None
+        session = self.session_facts(bp, run.facts)
+        run.facts = {k: v for k, v in run.facts.items() if k not in session}
         scenario = self.scenario(bp, run, outputs, task_seed)
         if scenario is None:
             return None
@@ -392,7 +403,8 @@ class _Run:
             id=f"{self.env.spec.name}-{signature[:12]}", env_id=self.env.spec.name, blueprint=bp,
             initial_state=inst.initial_state, initial_state_hash=inst.initial_hash,
             final_state_hash=run.final_hash, gold_calls=run.calls, required_outputs=outputs,
-            scenario=scenario, user_facts=run.facts, difficulty=metrics, seed=task_seed,
+            scenario=scenario, user_facts=run.facts, session=session, difficulty=metrics,
+            seed=task_seed,
             user_identity=user_identity(self.env.spec.state_schema, inst.initial_state, run.calls),
             meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
                   "graph_judge": self.graph.judge,
