@@ -80,10 +80,14 @@ def scalars(value: Any, name: str = "") -> Iterator[tuple[str, Any]]:
 
 
 def renderings(value: Any) -> list[str]:
-    """How a value may be written in text (``19.9`` also as ``19.90``)."""
+    """How a value may be written in text (``19.9`` also as ``19.90``; a ``snake_case`` word
+    value also in words, as the template writer says it: ``ordered by mistake``)."""
     if isinstance(value, float):
         return sorted({f"{value:.2f}", f"{value:g}", str(value)})
-    return [str(value)]
+    text = str(value)
+    if isinstance(value, str) and re.fullmatch(r"[a-z]+(_[a-z]+)+", value):
+        return [text, text.replace("_", " ")]
+    return [text]
 
 
 def stated(value: Any, text: str) -> bool:

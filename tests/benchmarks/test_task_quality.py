@@ -21,3 +21,11 @@ def test_session_given_values_are_counted_apart_and_never_as_verbatim() -> None:
     assert task_quality.session_given(calls, text, {}) == 0
     # a value the user also says is verbatim, not session-given
     assert task_quality.session_given(calls, "I am U1", {"user_id": "U1"}) == 0
+
+
+def test_a_snake_case_value_said_in_words_counts_as_stated() -> None:
+    """The template writer says ``ordered_by_mistake`` as "ordered by mistake": the user
+    still states the value, so it counts as verbatim (the share is not lowered by rewording)."""
+    calls = [("cancel_order", {"order_id": "O-1", "reason": "ordered_by_mistake"})]
+    assert task_quality.verbatim(calls, "Cancel O-1, I ordered by mistake.") == (2, 2, 1, 1)
+    assert task_quality.verbatim(calls, "Cancel it, I ordered it by mistake.") == (0, 2, 0, 1)

@@ -303,9 +303,11 @@ class _Run:
         return task
 
     def without_repeats(self, bp: Blueprint, inst: Instance) -> tuple[Blueprint, GoldRun] | None:
-        """Drop state-changing calls that repeat an earlier one exactly, and re-run the rest
-        (merged walks can converge on one action through different bindings)."""
+        """Drop state-changing calls that repeat an earlier one exactly, and reads that repeat
+        one with nothing written between them, and re-run the rest (merged walks can converge
+        on one action, or find the same record, through different bindings)."""
         repeats = _repeated_writes(inst.run.calls, self.graph.writes())
+        repeats.update(_repeated_reads(inst.run, self.graph.writes(), set(bp.outputs)))
         if not repeats:
             return bp, inst.run
         slim = without_calls(bp, repeats)
@@ -443,6 +445,26 @@ def _repeated_writes(calls: list[GoldCall], writes: set[str]) -> dict[str, str]:
                 repeats[call.node] = seen[key]
             else:
                 seen[key] = call.node
+    return repeats
+
+
+def _repeated_reads(run: GoldRun, writes: set[str], keep: set[str]) -> dict[str, str]:
+    """Read calls that repeat an earlier identical one and got the same result in the gold
+    run (an agent asks once; merged walks each found the user by the same email):
+    ``{later node: earlier node}``. A read whose result a write changed stays, and so do
+    nodes in ``keep`` (asked about)."""
+    seen: dict[tuple[str, str], list[str]] = {}
+    repeats: dict[str, str] = {}
+    for call in run.calls:
+        if call.name in writes:
+            continue
+        key = (call.name, json.dumps(call.arguments, sort_keys=True))
+        value = run.values.get(call.node)
+        same = next((n for n in seen.get(key, []) if run.values.get(n) == value), None)
+        if same is not None and call.node not in keep:
+            repeats[call.node] = same
+        else:
+            seen.setdefault(key, []).append(call.node)
     return repeats
 
 
