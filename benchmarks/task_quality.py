@@ -6,6 +6,10 @@ task set this script measures:
 - ``arg_verbatim``: share of gold-call argument values (scalars, nested ones included) that the
   user-visible text states verbatim (question, known info, intent); ``id_verbatim``: the same
   for identifier arguments (``*_id``, ``*_ids``, ``code``, ``number``, ...);
+- ``session_args``: share of gold-call argument values the episode hands the agent as session
+  context (``Task.session``: the logged-in user's key, where the docs show a session user) and
+  the user's text does not state; shown beside the verbatim shares, never folded into them;
+  ``verbatim_by_arg`` gives ``[stated, total]`` per ``tool.argument`` (the ones stated at all);
 - ``selection_share``: share of tasks with a selection or aggregation (argmax/argmin, filter,
   count, sum, average, compare/branch, first/last) whose result feeds a state-changing call's
   argument or a required output. Forged tasks: read from the blueprint. Benchmark files have no
@@ -76,10 +80,14 @@ def scalars(value: Any, name: str = "") -> Iterator[tuple[str, Any]]:
 
 
 def renderings(value: Any) -> list[str]:
-    """How a value may be written in text (``19.9`` also as ``19.90``)."""
+    """How a value may be written in text (``19.9`` also as ``19.90``; a ``snake_case`` word
+    value also in words, as the template writer says it: ``ordered by mistake``)."""
     if isinstance(value, float):
         return sorted({f"{value:.2f}", f"{value:g}", str(value)})
-    return [str(value)]
+    text = str(value)
+    if isinstance(value, str) and re.fullmatch(r"[a-z]+(_[a-z]+)+", value):
+        return [text, text.replace("_", " ")]
+    return [text]
 
 
 def stated(value: Any, text: str) -> bool:
@@ -91,19 +99,38 @@ def stated(value: Any, text: str) -> bool:
     return False
 
 
-def verbatim(calls: list[tuple[str, dict[str, Any]]], text: str) -> tuple[int, int, int, int]:
-    """(args stated, args, id args stated, id args) over the calls' scalar arguments."""
+def verbatim(
+    calls: list[tuple[str, dict[str, Any]]], text: str, by_arg: dict[str, list[int]] | None = None
+) -> tuple[int, int, int, int]:
+    """(args stated, args, id args stated, id args) over the calls' scalar arguments;
+    ``by_arg`` (when given) counts ``[stated, total]`` per ``tool.argument``."""
     text = text.lower()
     hits = total = id_hits = id_total = 0
-    for _, arguments in calls:
+    for tool, arguments in calls:
         for name, value in scalars(arguments):
             found = stated(value, text)
             total += 1
             hits += found
+            if by_arg is not None:
+                row = by_arg.setdefault(f"{tool}.{name}", [0, 0])
+                row[0] += found
+                row[1] += 1
             if is_identifier_arg(name):
                 id_total += 1
                 id_hits += found
     return hits, total, id_hits, id_total
+
+
+def session_given(
+    calls: list[tuple[str, dict[str, Any]]], text: str, session: dict[str, Any]
+) -> int:
+    """How many of the calls' scalar arguments the episode's session context gives the agent
+    (the logged-in user's key, ``Task.session``) and the user's text does not state: values
+    the agent is handed like a login, counted apart from both verbatim and looked-up ones."""
+    given = {str(v) for _, v in scalars(session)}
+    text = text.lower()
+    return sum(1 for _, arguments in calls for _, value in scalars(arguments)
+               if str(value) in given and not stated(value, text))  # fmt: skip
 
 
 def _median(values: list[float]) -> float:
@@ -206,13 +233,16 @@ def forged_set(run_dir: Path, env: Any, tasks: list[Any]) -> dict[str, Any]:
     from autoforge.tasks.schema import tool_access
 
     writes = {t.name for t in env.spec.tools if tool_access(t) == "write"}
-    rows = []
+    rows: list[dict[str, Any]] = []
     verified = 0
+    by_arg: dict[str, list[int]] = {}
     for task in tasks:
         calls = [(c.name, c.arguments) for c in task.gold_calls]
-        hits, total, id_hits, id_total = verbatim(calls, user_text(task))
+        text = user_text(task)
+        hits, total, id_hits, id_total = verbatim(calls, text, by_arg)
         rows.append({
             "args_stated": hits, "args": total, "ids_stated": id_hits, "ids": id_total,
+            "args_session": session_given(calls, text, getattr(task, "session", None) or {}),
             "selection": has_selection(task, writes), "calls": len(task.gold_calls),
             "reasoning": len(task.blueprint.reasoning),
             "write_tools": {c.name for c in task.gold_calls if c.name in writes},
@@ -221,6 +251,10 @@ def forged_set(run_dir: Path, env: Any, tasks: list[Any]) -> dict[str, Any]:
         })  # fmt: skip
         verified += verify_task(env, task).ok
     out = summarize(rows, writes, "forged")
+    args = sum(r["args"] for r in rows)
+    out["session_args"] = round(sum(r["args_session"] for r in rows) / args, 3) if args else None
+    out["verbatim_by_arg"] = {k: v for k, v in sorted(by_arg.items(), key=lambda kv: -kv[1][0])
+                              if v[0]}  # fmt: skip
     bad = out_of_domain(tasks, categorical_domains(env))
     out["out_of_domain"] = len(bad)
     out["out_of_domain_examples"] = bad[:5]
@@ -324,17 +358,20 @@ def _fmt(value: Any) -> str:
 
 def show(sets: dict[str, dict[str, Any]], console: Console) -> None:
     """The side-by-side table."""
-    cols = ["tasks", "arg_verbatim", "id_verbatim", "selection_share", "out_of_domain",
-            "tool_coverage", "calls_per_task", "reasoning_per_task", "do_nothing",
-            "verified"]  # fmt: skip
-    table = Table(title="task quality (do_nothing = share a do-nothing agent passes)")
+    cols = ["tasks", "arg_verbatim", "id_verbatim", "session_args", "selection_share",
+            "out_of_domain", "tool_coverage", "calls_per_task", "reasoning_per_task",
+            "do_nothing", "verified"]  # fmt: skip
+    table = Table(title="task quality (do_nothing = share a do-nothing agent passes; session "
+                  "args = argument values the agent is given as session context, the "
+                  "logged-in user's key: context, not user text, counted in neither verbatim "
+                  "share)")  # fmt: skip
     table.add_column("set")
     for col in cols:
         table.add_column(col.replace("_", " "), justify="right")
     for name, figs in sets.items():
         cells = [_fmt(figs.get(c)) for c in cols]
         if figs.get("selection_note"):
-            cells[3] += " (text)"
+            cells[cols.index("selection_share")] += " (text)"
         table.add_row(name, *cells)
     console.print(table)
     for name, figs in sets.items():

@@ -339,3 +339,16 @@ def test_the_fast_path_answers_tool_calls_before_fastapi(service: EnvService) ->
         assert _call(http, episode, "nope", {}).status_code == 404
         assert http.post(f"/episodes/{episode}/tools/").status_code == 404  # no tool name
     assert routed == ["/episodes", f"/episodes/{episode}/tools/"]
+
+
+def test_open_with_a_session_task_gives_the_agent_the_signed_in_user(
+    bookstore_env: Any, served_tasks: list[Any]
+) -> None:
+    """A task's session context (``Task.session``) is part of the policy an external agent
+    gets; other tasks' policy is the environment's."""
+    signed = served_tasks[0].model_copy(update={"session": {"user_id": "U7"}})
+    service = EnvService(bookstore_env, [signed, *served_tasks[1:]])
+    start = service.open_episode(task_id=signed.id)
+    assert start["policy"] == signed.with_session(bookstore_env.spec.policy)
+    assert "user_id: U7" in start["policy"]
+    assert service.open_episode(task_id=served_tasks[1].id)["policy"] == bookstore_env.spec.policy

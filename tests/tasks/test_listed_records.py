@@ -160,3 +160,66 @@ def test_a_tie_between_referenced_collections_goes_to_the_account_holder() -> No
     schema = StateSchema(collections=[coll("stores"), coll("users"),
                                       coll("orders", "stores", "users")])  # fmt: skip
     assert user_collection(schema) == "users"
+
+
+_SESSION_TOOL = '''
+
+def get_my_bookings(state):
+    """The signed-in user's bookings."""
+    return list(state["bookings"].values())
+'''
+
+
+def _session_env(by: str = "tool") -> Environment:
+    """The trips environment where the docs show a session user: an argument-less tool that
+    acts for the signed-in user (``by="tool"``), or the listing's ``user_id`` described as
+    the logged-in user's (``by="param"``)."""
+    env = _trip_env()
+    tools = list(env.spec.tools)
+    if by == "tool":
+        record = env.spec.tool("get_booking").returns
+        tools.append(ToolSpec(name="get_my_bookings", access="read",
+                              description="All bookings of the signed-in user.",
+                              returns={"type": "array", "items": record}))  # fmt: skip
+    else:
+        lister = env.spec.tool("list_my_bookings")
+        params = {"type": "object", "required": ["user_id"], "properties": {
+            "user_id": _string("ID of the currently logged-in user")}}  # fmt: skip
+        tools[tools.index(lister)] = lister.model_copy(update={"parameters": params})
+    spec = env.spec.model_copy(update={"tools": tools})
+    code = _TRIP_TOOLS + (_SESSION_TOOL if by == "tool" else "")
+    return Environment.from_parts(spec, code, env.initial_state)
+
+
+def test_the_docs_show_a_session_user_by_a_tool_or_a_parameter() -> None:
+    assert knowledge(_trip_env().spec).session is None  # nothing acts for a signed-in user
+    for by, evidence in (("tool", "get_my_bookings()"), ("param", "logged-in")):
+        know = knowledge(_session_env(by).spec)
+        assert know.session is not None and evidence in know.session, know.session
+        assert know.session_key()
+        user = next(h for h in know.holdings.values() if h.attribute == "user_id"
+                    and h.collection == "users")  # fmt: skip
+        assert user.held is False and user.reason.startswith("session")
+
+
+def test_the_session_users_key_goes_to_the_agent_never_into_the_users_words() -> None:
+    """With a session user, the account key is episode context the agent is given (as an
+    app knows who is signed in); the user neither says it nor is told it."""
+    for env, session in ((_session_env(), True), (_trip_env(), False)):
+        tasks, stats = generate_tasks(env, 8, "medium", seed=0)
+        assert tasks, stats.rejected
+        keyed = [t for t in tasks if any("user_id" in c.arguments for c in t.gold_calls)]
+        assert keyed
+        for task in keyed:
+            user = next(c.arguments["user_id"] for c in task.gold_calls if "user_id" in c.arguments)
+            text = f"{task.scenario.question} {task.scenario.known_info} {task.scenario.intent}"
+            said = bool(re.search(rf"\b{re.escape(user)}\b", text))
+            if session:
+                assert task.session == {"user_id": user} and not said, text
+                assert user not in task.user_facts.values()
+                assert f"user_id: {user}" in task.with_session("POLICY")
+                # a resumed run recognises the task (its id is its signature over all facts)
+                facts = {**task.user_facts, **task.session}
+                assert task.id.endswith(task.blueprint.signature(facts)[:12])
+            else:
+                assert not task.session and said, text

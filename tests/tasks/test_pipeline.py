@@ -324,3 +324,30 @@ def test_repeated_write_gate() -> None:
     again = order.model_copy(update={"node": "c2"})
     assert _repeated_writes([order, look, again], {"place_order"}) == {"c2": "c1"}
     assert _repeated_writes([look, look, order], {"place_order"}) == {}
+
+
+def test_a_read_repeated_with_the_same_answer_is_asked_once(generated: Any) -> None:
+    """Merged walks each found the user by the same email: the gold asks once. A read whose
+    answer a write changed, or one whose value is asked about, stays."""
+    import json
+
+    from autoforge.tasks.instantiate import GoldRun
+    from autoforge.tasks.model import GoldCall
+    from autoforge.tasks.pipeline import _repeated_reads
+
+    find = GoldCall(node="f0", name="find_customer_by_email", arguments={"email": "a@x.org"})
+    order = GoldCall(node="c1", name="place_order", arguments={"customer_id": "C-1"})
+    again = find.model_copy(update={"node": "f1"})
+    calls = [find, order, again]
+    run = GoldRun(facts={}, values={"f0": "C-1", "f1": "C-1"}, calls=calls, final_hash="")
+    writes = {"place_order"}
+    assert _repeated_reads(run, writes, set()) == {"f1": "f0"}
+    assert _repeated_reads(run, writes, {"f1"}) == {}
+    changed = GoldRun(facts={}, values={"f0": "C-1", "f1": "C-2"}, calls=calls, final_hash="")
+    assert _repeated_reads(changed, writes, set()) == {}
+    tasks, _ = generated
+    for task in tasks:  # before anything is written, no generated gold reads a thing twice
+        first = next((i for i, c in enumerate(task.gold_calls) if c.writes), None)
+        before = [(c.name, json.dumps(c.arguments, sort_keys=True))
+                  for c in task.gold_calls[:first]]  # fmt: skip
+        assert len(set(before)) == len(before), task.gold_calls

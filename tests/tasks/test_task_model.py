@@ -134,3 +134,23 @@ def test_read_tasks_names_file_and_line(tmp_path: Path, generated: Any) -> None:
     with pytest.raises(TaskSetError, match="tasks file not found"):
         read_tasks(tmp_path / "missing.jsonl")
     assert TaskSet(tmp_path / "missing.jsonl").load() == []
+
+
+def test_the_session_reaches_the_agent_through_every_runner(bookstore_env: Any) -> None:
+    """A task's session context (who is signed in) is appended to the agent's system text by
+    ``Task.with_session``, which ``bind_environment`` (eval, TRL, verl), ``serve`` and the
+    parquet export use; a task without one leaves the policy as it is."""
+    from autoforge.rollout import bind_environment
+    from autoforge.tasks.export import prompt_messages
+
+    plain = Task(id="t", env_id="bookstore", scenario=UserScenario(question="Hi"))
+    signed = plain.model_copy(update={"session": {"user_id": "U7"}})
+    assert plain.with_session("POLICY") == "POLICY"
+    assert signed.with_session("POLICY").startswith("POLICY\n\n# Session")
+    assert "- user_id: U7" in signed.with_session("")
+    binding = bind_environment(bookstore_env, signed)
+    assert binding.policy == signed.with_session(bookstore_env.spec.policy)
+    assert "U7" in binding.policy and "U7" not in bind_environment(bookstore_env, plain).policy
+    assert "U7" in prompt_messages(signed, "POLICY")[0]["content"]
+    line = json.loads(task_line(signed))
+    assert Task.model_validate(line).session == {"user_id": "U7"}

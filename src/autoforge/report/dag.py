@@ -51,7 +51,7 @@ def _nodes(task: Task, bp: Blueprint) -> dict[str, _Node]:
     writes = {c.node for c in task.gold_calls if c.writes}
     out: dict[str, _Node] = {}
     for name in bp.fact_names_used():
-        value = task.user_facts.get(name)
+        value = task.user_facts.get(name, task.session.get(name))  # session: the agent's
         out[f"fact:{name}"] = _Node(
             f"fact:{name}", "fact", name, _short(value), f"{name} = {value}"
         )

@@ -301,7 +301,7 @@ def bind_environment(env: EnvironmentLike, task: Task) -> EnvBinding:
     state = dict(task.initial_state) if task.initial_state is not None else None
     return EnvBinding(
         episode=env.episode(state=state),
-        policy=env.spec.policy,
+        policy=task.with_session(env.spec.policy),
         tools=[tool.openai_tool() for tool in env.spec.tools],
     )
 

@@ -129,7 +129,7 @@ class EnvService:
             "task_id": session.task_id,
             "seed": seed,
             "question": task.scenario.opening() if task else None,
-            "policy": self.policy,
+            "policy": task.with_session(self.policy) if task else self.policy,
             "tools": self.tools,
         }
 

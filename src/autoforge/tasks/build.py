@@ -344,7 +344,7 @@ class _Builder:
             if found is not None:
                 return found
         if (entity is not None and index >= 0
-                and self.rng.random() < self.reasoning_rate * 0.5):  # fmt: skip
+                and self.rng.random() < self.reasoning_rate):  # fmt: skip
             listed = self.owned(entity, index)
             if listed is not None:
                 return listed

@@ -34,8 +34,9 @@ def splits(tasks: Sequence[Task], test_fraction: float = 0.2) -> dict[str, list[
 
 
 def prompt_messages(task: Task, policy: str = "") -> list[dict[str, str]]:
-    """The chat prompt of a task: the policy as system message, the user's question."""
-    system = policy or f"You are a helpful agent of the {task.env_id} service."
+    """The chat prompt of a task: the policy (with the task's session context) as system
+    message, the user's question."""
+    system = task.with_session(policy or f"You are a helpful agent of the {task.env_id} service.")
     return [
         {"role": "system", "content": system},
         {"role": "user", "content": task.scenario.question},

@@ -213,7 +213,7 @@ class Deduplicator:
         self.seen: set[str] = set()
         for task in existing:
             if task.blueprint is not None:
-                self.seen.add(task.blueprint.signature(task.user_facts))
+                self.seen.add(task.blueprint.signature({**task.user_facts, **task.session}))
 
     def is_new(self, signature: str) -> bool:
         """True (and remembered) the first time a signature is seen."""

@@ -16,6 +16,12 @@ something the person holds. The rule reads the docs only:
   nothing else identifies the user (said once, as "my user id"), the key of records the user
   owns (they reference the user collection: orders, reservations) when no tool lists them, or
   of something handed out (a coupon code);
+* the user is a **session user** when the docs show tools acting for whoever is signed in:
+  a read tool without parameters whose name and description speak of the user (VitaBench's
+  ``get_user_all_orders()``, "Get all order information for user"), or a parameter holding
+  the user's key described as the current/logged-in user. Then the user's key, when no
+  finder finds it, is neither held nor looked up: the app knows it, as it knows a login, and
+  a task hands it to the agent as episode context (``Task.session``); the user never says it;
 * a non-key attribute is held when a finder takes it, when it describes the user (on the user
   collection: name, email, phone, address), or when it references a held key; otherwise it is
   internal (a price, a stock level: the agent reads it).
@@ -26,6 +32,7 @@ per attribute with its reason (shown in ``generation.json``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +46,12 @@ from autoforge.tasks.schema import entity_of, output_leaves, singular, tool_acce
 _PERSONAL = ("name", "email", "phone", "zip", "postal", "address", "birth", "dob", "username")
 #: Finder parameters that identify one record best (preferred when a search has no required one).
 _NAMING = ("email", "title", "name", "full_name", "username", "phone", "label")
+#: Name words of an argument-less tool that acts for the signed-in user (``get_my_orders``).
+_SELF_WORDS = {"me", "my", "mine", "self", "current", "account", "profile"}
+#: A parameter description that names the signed-in user ("ID of the logged-in user").
+_SESSION_TEXT = re.compile(
+    r"\b(current(ly)?|logged[- ]?in|signed[- ]?in|authenticated|session)\b", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,9 @@ class Knowledge:
     #: per collection, the tools that list the user's own records carrying its key
     listers: dict[str, list[Lister]] = field(default_factory=dict)
     user: str | None = None
+    #: why the docs show a session user (the tool or parameter that acts for whoever is signed
+    #: in), or None: the user's key then goes to the agent as context (:meth:`session_key`)
+    session: str | None = None
     #: fields every sampled record has inside an object attribute (``address`` -> ``city``,
     #: ``zip``...), read from the data where the docs give the object no schema
     nested: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
@@ -104,6 +120,11 @@ class Knowledge:
         """Whether the primary key of ``collection`` is internal (found by a finder, or
         chosen from a list of the user's own records)."""
         return bool(self.finders.get(collection) or self.listers.get(collection))
+
+    def session_key(self) -> bool:
+        """Whether the user's key is the session's: the docs show a session user and no
+        finder finds the key from what the user holds (a finder keeps it internal)."""
+        return bool(self.session and self.user and self.finder(self.user) is None)
 
     def lister(self, collection: str, records: set[str] | None = None) -> Lister | None:
         """The lister to use for ``collection``'s key: one whose listed records are of a
@@ -247,6 +268,7 @@ def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) 
     """The user's knowledge of ``spec``'s state (see the module docstring for the rules)."""
     names = _attribute_names(spec, examples or {})
     out = Knowledge(user=user_collection(spec.state_schema))
+    out.session = session_user(spec, out.user)
     out.nested = _nested_fields(spec, examples or {})
     out.elements = _element_fields(spec, examples or {})
     for tool in spec.tools:
@@ -305,10 +327,37 @@ def _listers(spec: EnvironmentSpec, user: str | None) -> Iterator[Lister]:
             yield Lister(tool.name, leaf.entity, head, leaf.name, leaf.record_of)
 
 
+def session_user(spec: EnvironmentSpec, user: str | None) -> str | None:
+    """Why the docs show a session user (see the module docstring), or None: the first read
+    tool without parameters whose name holds the user's noun or a self word (``me``,
+    ``current``...) and whose description speaks of the user, else the first parameter named
+    as the user's key and described as the current/logged-in user."""
+    coll = spec.state_schema.collection(user) if user else None
+    if coll is None:
+        return None
+    noun = singular(coll.name).lower()
+    for tool in spec.tools:
+        if tool_access(tool) != "read" or tool.parameters.get("properties"):
+            continue
+        name = set(re.split(r"[^a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_",
+                                                   tool.name).lower()))  # fmt: skip
+        said = set(re.findall(r"[a-z]+", (tool.description or "").lower()))
+        if (noun in name or name & _SELF_WORDS) and (said & ({noun} | _SELF_WORDS)):
+            return f"{tool.name}() acts for the signed-in {noun}"
+    for tool in spec.tools:
+        prop = tool.parameters.get("properties", {}).get(coll.primary_key)
+        if isinstance(prop, dict) and _SESSION_TEXT.search(str(prop.get("description", ""))):
+            return f"{tool.name}'s {coll.primary_key} is described as {prop['description']!r}"
+    return None
+
+
 def _key_holding(out: Knowledge, coll: str, owned: bool) -> tuple[bool, str]:
     finder = out.finder(coll)
     if finder is not None:
         return False, f"internal: {finder.tool}({', '.join(finder.params)}) finds it"
+    if coll == out.user and out.session_key():
+        return False, (f"session: {out.session}, so the agent is given the signed-in user's "
+                       "key as episode context; the user never says it")  # fmt: skip
     if coll == out.user:
         return True, ("the user's own account key: nothing else identifies the user, so "
                       "the user gives it (once)")  # fmt: skip
@@ -321,4 +370,4 @@ def _key_holding(out: Knowledge, coll: str, owned: bool) -> tuple[bool, str]:
     return True, "no tool finds it from other attributes: the user must give it"
 
 
-__all__ = ["Finder", "Holding", "Knowledge", "Lister", "knowledge"]
+__all__ = ["Finder", "Holding", "Knowledge", "Lister", "knowledge", "session_user"]

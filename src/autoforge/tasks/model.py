@@ -179,6 +179,12 @@ class Task(BaseModel):
         description="who the user is (email, name of the user record in play): known to the "
         "simulated user, not part of the request (tasks.identity)",
     )
+    session: dict[str, Any] = Field(
+        default_factory=dict,
+        description="episode context the agent is given, as an app knows who is signed in: "
+        "the session user's key where the docs show one (tasks.knowledge); never said by the "
+        "simulated user (see with_session)",
+    )
     criteria: EvaluationCriteria = Field(default_factory=EvaluationCriteria)
     difficulty: DifficultyMetrics = Field(
         default_factory=DifficultyMetrics,
@@ -207,6 +213,17 @@ class Task(BaseModel):
         for key, value in self.user_identity.items():
             facts.setdefault(key, _fact_text(value))
         return facts
+
+    def with_session(self, policy: str) -> str:
+        """The agent's system text for this task: ``policy``, then the session context (who
+        is signed in) when the task has one. Every episode runner builds the agent's system
+        message through this, so the session reaches the agent in rollouts, eval and
+        training alike."""
+        if not self.session:
+            return policy
+        lines = "\n".join(f"- {k}: {_fact_text(v)}" for k, v in self.session.items())
+        block = f"# Session\nThe user in this conversation is signed in as:\n{lines}"
+        return f"{policy.rstrip()}\n\n{block}" if policy.strip() else block
 
     def difficulty_level(self) -> str | None:
         """The preset level the difficulty metrics meet (synthesized tasks: they have a

@@ -303,9 +303,11 @@ class _Run:
         return task
 
     def without_repeats(self, bp: Blueprint, inst: Instance) -> tuple[Blueprint, GoldRun] | None:
-        """Drop state-changing calls that repeat an earlier one exactly, and re-run the rest
-        (merged walks can converge on one action through different bindings)."""
+        """Drop state-changing calls that repeat an earlier one exactly, and reads that repeat
+        one with nothing written between them, and re-run the rest (merged walks can converge
+        on one action, or find the same record, through different bindings)."""
         repeats = _repeated_writes(inst.run.calls, self.graph.writes())
+        repeats.update(_repeated_reads(inst.run, self.graph.writes(), set(bp.outputs)))
         if not repeats:
             return bp, inst.run
         slim = without_calls(bp, repeats)
@@ -340,6 +342,15 @@ class _Run:
             self.gates.reject("scenario")
             return None
         return scenario
+
+    def session_facts(self, bp: Blueprint, facts: dict[str, Any]) -> dict[str, Any]:
+        """The facts the agent is given as session context instead of the user saying them:
+        the user's key where the docs show a session user (:meth:`Knowledge.session_key`)."""
+        know = self.know
+        if know is None or not know.session_key():
+            return {}
+        return {f.name: facts[f.name] for f in bp.facts if f.name in facts
+                and f.collection == know.user and f.role == "entity"}  # fmt: skip
 
     def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
         slimmed = self.without_repeats(bp, inst)
@@ -379,6 +390,8 @@ class _Run:
         if difficulty_violations(metrics, self.spec):
             self.gates.reject("difficulty")
             return None
+        session = self.session_facts(bp, run.facts)
+        run.facts = {k: v for k, v in run.facts.items() if k not in session}
         scenario = self.scenario(bp, run, outputs, task_seed)
         if scenario is None:
             return None
@@ -392,7 +405,8 @@ class _Run:
             id=f"{self.env.spec.name}-{signature[:12]}", env_id=self.env.spec.name, blueprint=bp,
             initial_state=inst.initial_state, initial_state_hash=inst.initial_hash,
             final_state_hash=run.final_hash, gold_calls=run.calls, required_outputs=outputs,
-            scenario=scenario, user_facts=run.facts, difficulty=metrics, seed=task_seed,
+            scenario=scenario, user_facts=run.facts, session=session, difficulty=metrics,
+            seed=task_seed,
             user_identity=user_identity(self.env.spec.state_schema, inst.initial_state, run.calls),
             meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
                   "graph_judge": self.graph.judge,
@@ -431,6 +445,26 @@ def _repeated_writes(calls: list[GoldCall], writes: set[str]) -> dict[str, str]:
                 repeats[call.node] = seen[key]
             else:
                 seen[key] = call.node
+    return repeats
+
+
+def _repeated_reads(run: GoldRun, writes: set[str], keep: set[str]) -> dict[str, str]:
+    """Read calls that repeat an earlier identical one and got the same result in the gold
+    run (an agent asks once; merged walks each found the user by the same email):
+    ``{later node: earlier node}``. A read whose result a write changed stays, and so do
+    nodes in ``keep`` (asked about)."""
+    seen: dict[tuple[str, str], list[str]] = {}
+    repeats: dict[str, str] = {}
+    for call in run.calls:
+        if call.name in writes:
+            continue
+        key = (call.name, json.dumps(call.arguments, sort_keys=True))
+        value = run.values.get(call.node)
+        same = next((n for n in seen.get(key, []) if run.values.get(n) == value), None)
+        if same is not None and call.node not in keep:
+            repeats[call.node] = same
+        else:
+            seen.setdefault(key, []).append(call.node)
     return repeats
 
 
