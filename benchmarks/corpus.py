@@ -218,6 +218,47 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def _medians(results: list[ItemResult], figures: dict[str, Any]) -> dict[str, Any]:
+    """Per API medians: documented tools, environment tools, verified tasks, forge seconds
+    (0 where there is nothing to take the median of)."""
+    ingested = [r for r in results if r.stages.get("ingest") == "done"]
+    tools = [r.tools_documented for r in ingested]
+    env_tools = [r.tools for r in ingested if r.tools]
+    medium = list(figures["medium_verified"].values())
+    times = [r.forge_seconds for r in results]
+    return {
+        "tools": median(tools) if tools else 0,
+        "env_tools": median(env_tools) if env_tools else 0,
+        "verified": median(medium) if medium else 0,
+        "seconds": median(times) if times else 0,
+    }
+
+
+def _print_summary(
+    args: argparse.Namespace,
+    n: int,
+    figures: dict[str, Any],
+    baseline: float,
+    medians: dict[str, Any],
+    wall: float,
+    cpu_used: float,
+) -> None:
+    """The run's figures as text, the baseline first."""
+    print(f"\n{n} doc sets from {args.dir}, LLM: {args.llm}, seed {args.seed}, "
+          f"{args.tasks} {args.difficulty} tasks asked per API")  # fmt: skip
+    print(f"baseline (OpenAPI-3-only importer, before Swagger 2.0): ingest {100 * baseline:.1f}%")
+    for stage in ("ingest", "environment", "tasks"):
+        f = figures[stage]
+        print(f"  {stage:12s} {f['ok']:3d}/{n} = {100 * f['share']:.1f}%")
+        _print_causes(stage, f["causes"])
+    print(f"documented tools per API: median {medians['tools']}, "
+          f"env tools median {medians['env_tools']}; verified {args.difficulty} "
+          f"tasks per "
+          f"API: median {medians['verified']}")  # fmt: skip
+    print(f"time per API: median {medians['seconds']:.1f}s forge; total wall "
+          f"{wall:.0f}s, CPU {cpu_used:.0f}s")  # fmt: skip
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Forge every doc set of ``args.dir``; print the figures; return the JSON summary."""
     items = discover(args.dir)
@@ -241,25 +282,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     results = report.items
     figures = stage_figures(results, args.min_verified, args.difficulty)
     baseline = baseline_ingest(items)
-    ingested = [r for r in results if r.stages.get("ingest") == "done"]
-    tools = [r.tools_documented for r in ingested]
-    env_tools = [r.tools for r in ingested if r.tools]
-    medium = list(figures["medium_verified"].values())
-    times = [r.forge_seconds for r in results]
+    medians = _medians(results, figures)
     load.finish()
-    print(f"\n{len(results)} doc sets from {args.dir}, LLM: {args.llm}, seed {args.seed}, "
-          f"{args.tasks} {args.difficulty} tasks asked per API")  # fmt: skip
-    print(f"baseline (OpenAPI-3-only importer, before Swagger 2.0): ingest {100 * baseline:.1f}%")
-    for stage in ("ingest", "environment", "tasks"):
-        f = figures[stage]
-        print(f"  {stage:12s} {f['ok']:3d}/{len(results)} = {100 * f['share']:.1f}%")
-        _print_causes(stage, f["causes"])
-    print(f"documented tools per API: median {median(tools) if tools else 0}, "
-          f"env tools median {median(env_tools) if env_tools else 0}; verified {args.difficulty} "
-          f"tasks per "
-          f"API: median {median(medium) if medium else 0}")  # fmt: skip
-    print(f"time per API: median {median(times) if times else 0:.1f}s forge; total wall "
-          f"{wall:.0f}s, CPU {cpu_used:.0f}s")  # fmt: skip
+    _print_summary(args, len(results), figures, baseline, medians, wall, cpu_used)
     summary = {
         "apis": len(results),
         "llm": args.llm,
@@ -272,10 +297,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "tasks_ge_min_share": figures["tasks"]["share"],
         "min_verified": args.min_verified,
         "failure_causes": {s: figures[s]["causes"] for s in ("ingest", "environment", "tasks")},
-        "tools_per_api_median": median(tools) if tools else 0,
-        "env_tools_per_api_median": median(env_tools) if env_tools else 0,
-        "verified_tasks_per_api_median": median(medium) if medium else 0,
-        "seconds_per_api_median": round(median(times), 2) if times else 0,
+        "tools_per_api_median": medians["tools"],
+        "env_tools_per_api_median": medians["env_tools"],
+        "verified_tasks_per_api_median": medians["verified"],
+        "seconds_per_api_median": round(medians["seconds"], 2) if results else 0,
         "wall_s": round(wall, 1),
         "cpu_s": round(cpu_used, 1),
         "load": load.as_json(),

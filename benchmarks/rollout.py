@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import hashlib
 import json
 import multiprocessing as mp
@@ -47,6 +48,7 @@ import sys
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,22 +217,29 @@ class InstantTransport:
 
 @dataclass
 class Obs:
+    """An observation (``autoforge.env.ObservationLike``)."""
+
     ok: bool
     content: str
     error_kind: str | None = None
+    result: Any = None
 
 
 class OrdersEpisode:
-    """A minimal environment episode: one order, a read tool, a canonical hash."""
+    """A minimal environment episode (``autoforge.env.EpisodeLike``): one order, a read tool,
+    a canonical hash."""
 
     def __init__(self) -> None:
-        self.state = {"orders": {"o1": {"status": "open", "total": 1250}}}
+        self.state: dict[str, Any] = {"orders": {"o1": {"status": "open", "total": 1250}}}
 
-    def call(self, name: str, arguments: dict[str, Any]) -> Obs:
+    def call(self, name: str, arguments: Mapping[str, Any], /) -> Obs:
         order = self.state["orders"].get(arguments.get("order_id", ""))
         if name != "get_order" or order is None:
             return Obs(False, "Error: not found", "tool_error")
-        return Obs(True, json.dumps(order))
+        return Obs(True, json.dumps(order), result=order)
+
+    def snapshot(self) -> dict[str, Any]:
+        return copy.deepcopy(self.state)
 
     def state_hash(self) -> str:
         return hashlib.sha256(json.dumps(self.state, sort_keys=True).encode()).hexdigest()

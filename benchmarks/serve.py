@@ -287,22 +287,15 @@ async def measure_all(args: argparse.Namespace) -> dict[str, dict[str, float]]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--calls", type=int, default=100, help="per client, per tool")
-    parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args()
-    if args.repeats < MIN_REPEATS:
-        parser.error(f"--repeats: the benchmark method asks for at least {MIN_REPEATS}")
-    console = Console()
-    load = Load()
-    floor = direct(2000)
-    enc = encoders()
-    inproc = asgi_overhead(2000, args.repeats)
-    results = asyncio.run(measure_all(args))
-    fast, two, plain, unguarded, before = (results[name] for name in VARIANTS)
-
+def _print_tables(
+    console: Console,
+    args: argparse.Namespace,
+    results: dict[str, dict[str, float]],
+    floor: dict[str, float],
+    enc: dict[str, float],
+    inproc: dict[str, dict[str, float]],
+) -> None:
+    """The latency table over HTTP (the direct call as the floor), then the in-process one."""
     table = Table(title=f"autoforge serve, {args.clients} clients x {args.calls} calls per tool "
                   f"(median of {args.repeats} runs; {os.cpu_count()} CPUs)")  # fmt: skip
     table.add_column("path")
@@ -333,7 +326,18 @@ def main() -> None:
     for name, m in inproc.items():
         inner.add_row(name, f"{m['wall_us']:.0f} us", f"{m['cpu_us']:.0f} us")
     console.print(inner)
-    headline = {
+
+
+def _headline(
+    args: argparse.Namespace,
+    results: dict[str, dict[str, float]],
+    floor: dict[str, float],
+    enc: dict[str, float],
+    inproc: dict[str, dict[str, float]],
+) -> dict[str, Any]:
+    """The last line's figures: the served path, beside the variants it is compared with."""
+    fast, two, plain, unguarded, before = (results[name] for name in VARIANTS)
+    return {
         "clients": args.clients,
         "read_p50_ms": round(fast["read_p50_ms"], 3),
         "read_p99_ms": round(fast["read_p99_ms"], 3),
@@ -363,7 +367,23 @@ def main() -> None:
         "orjson_encode_us": round(enc["orjson_us"], 2),
         "goal_p99_ms": 5.0,
     }
-    finish(headline, load)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--calls", type=int, default=100, help="per client, per tool")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    if args.repeats < MIN_REPEATS:
+        parser.error(f"--repeats: the benchmark method asks for at least {MIN_REPEATS}")
+    load = Load()
+    floor = direct(2000)
+    enc = encoders()
+    inproc = asgi_overhead(2000, args.repeats)
+    results = asyncio.run(measure_all(args))
+    _print_tables(Console(), args, results, floor, enc, inproc)
+    finish(_headline(args, results, floor, enc, inproc), load)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from autoforge.serve.server import _CoalescingTransport, http_protocol
+from autoforge.serve.server import http_protocol
+from autoforge.serve.wire import CoalescingTransport
 
 
 class Recorder:
@@ -30,7 +31,7 @@ HEAD = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n"
 def test_head_and_body_are_one_write_and_a_lone_head_is_flushed() -> None:
     async def main() -> list[bytes]:
         raw = Recorder()
-        transport = _CoalescingTransport(raw, asyncio.get_running_loop())  # type: ignore[arg-type]
+        transport = CoalescingTransport(raw, asyncio.get_running_loop())  # type: ignore[arg-type]
         transport.write(HEAD)
         transport.write(b"{}")
         assert raw.writes == [HEAD + b"{}"]

@@ -6,11 +6,12 @@ import json
 from typing import Any
 
 from autoforge.env import Environment
+from autoforge.env.rules import _schema_rules
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.examples import example_path
 from autoforge.synth import pipeline as P
 from autoforge.synth.codegen import from_source
-from autoforge.synth.doc_rules import _schema_rules, extract_rules, guard_lines, guarded
+from autoforge.synth.doc_rules import extract_rules, guard_lines, guarded
 from autoforge.synth.functions import skeleton_for, synthesize_tool
 from autoforge.synth.options import SynthOptions
 from autoforge.tooldocs import ToolDocs, load_docs
@@ -209,3 +210,26 @@ def test_a_status_field_holding_objects_is_no_status_list() -> None:
     assert status_values(coll, state) is None  # it used to raise TypeError: unhashable dict
     state["devices"]["d2"] = {"id": "d2", "last_error_status": "failing"}
     assert status_values(coll, state) == ("last_error_status", ["failing"])
+
+
+async def test_synthesis_records_the_rules_its_guards_enforce(tmp_path: Any) -> None:
+    """``rules.json`` holds each kept tool's rules with its sentence, as the report lists
+    them; a resumed synthesis writes the same file."""
+    from autoforge.cli.llm import llm_config_from_options
+    from autoforge.env import EnvDir
+    from autoforge.llm import LLMClient
+
+    docs, policy, data = _bookstore()
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    out = tmp_path / "env"
+    options = SynthOptions(policy=policy)
+    report = await P.synthesize(docs, out, client, data=data, options=options)
+    rules = EnvDir(out).read_rules()
+    assert rules.origin == "synthesis"
+    kept = [t for t in report.tools if t.status != "failed"]
+    listed = {(t.name, r["rule"], r["sentence"]) for t in kept for r in t.rules}
+    assert {(r.tool, r.describe(), r.sentence) for r in rules.rules} == listed
+    cancel = [r for r in rules.rules if r.tool == "cancel_order" and r.kind == "status"]
+    assert cancel and cancel[0].allowed == ["pending"]
+    again = await P.synthesize(docs, out, client, data=data, options=options)
+    assert again.resumed and EnvDir(out).read_rules() == rules

@@ -144,3 +144,47 @@ def test_a_failed_call_is_probed_again_only_when_that_can_help() -> None:
     assert mentioned(4, "not enough stock: 1 left, 4 requested", words=True)
     assert not mentioned(4, "not enough stock: 14 left", words=True)
     assert not mentioned(4, "1 left, 4 requested")  # blame keeps its three-character rule
+
+
+def test_task_guards_are_the_recorded_rules_not_a_second_reading_of_the_policy(
+    bookstore_env: Any, tmp_path: Any
+) -> None:
+    import shutil
+
+    from autoforge.env import DocRule, EnvDir, RuleSet
+    from autoforge.examples import example_path
+    from autoforge.tasks.plausible import stated_rules
+
+    env_dir = EnvDir(tmp_path / "env")
+    shutil.copytree(example_path("bookstore"), env_dir.root)
+    parts = env_dir.read()
+    # the policy still says "Only `pending` orders can be cancelled ..."; the artifact says
+    # what synthesis enforced, and that is what task generation follows
+    only = DocRule(tool="cancel_order", kind="status", param="order_id", collection="orders",
+                   attribute="status", allowed=["shipped"], sentence="(recorded)",
+                   source="policy")  # fmt: skip
+    env_dir.write(parts.spec, parts.tools_source, parts.initial_state, RuleSet(rules=[only]))
+    env = env_dir.load(trusted=True)
+    guards = call_guards(env.spec, stated_rules(env), env.initial_state)
+    assert set(guards) == {"cancel_order"}
+    (guard,) = guards["cancel_order"]
+    assert guard.allowed == ("shipped",) and "(recorded)" in guard.rule
+    # without the artifact: the same extractor over the spec (what synthesis would record)
+    assert set(call_guards(bookstore_env.spec, stated_rules(bookstore_env),
+                           bookstore_env.initial_state)) == {"cancel_order",
+                                                            "update_shipping_address",
+                                                            "add_review"}  # fmt: skip
+
+
+def test_a_rule_naming_forbidden_statuses_admits_the_other_statuses(bookstore_env: Any) -> None:
+    from autoforge.env import DocRule
+
+    spec, state = bookstore_env.spec, bookstore_env.initial_state
+    rule = DocRule(tool="cancel_order", kind="status", param="order_id", collection="orders",
+                   attribute="status", forbidden=["shipped", "delivered"], source="policy",
+                   sentence="Shipped or delivered orders cannot be cancelled.")  # fmt: skip
+    (guard,) = call_guards(spec, [rule], state)["cancel_order"]
+    statuses = {o["status"] for o in state["orders"].values()}
+    assert set(guard.allowed) == statuses - {"shipped", "delivered"} and guard.allowed
+    shipped = next(k for k, o in state["orders"].items() if o["status"] == "shipped")
+    assert breach([guard], {"order_id": shipped, "reason": "other"}, state) is not None

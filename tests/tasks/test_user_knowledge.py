@@ -9,7 +9,7 @@ from typing import Any
 from autoforge.tasks.domain import domains, enum_from_text, out_of_domain
 from autoforge.tasks.knowledge import knowledge
 from autoforge.tasks.model import GoldCall
-from autoforge.tasks.plausible import eligibility_rules, implausible
+from autoforge.tasks.plausible import call_guards, implausible, stated_rules
 from autoforge.tasks.population import StateGenerator
 
 
@@ -73,9 +73,10 @@ def test_generated_states_stay_in_the_observed_domain(bookstore_env: Any) -> Non
 
 def test_policy_eligibility_and_terminal_writes(bookstore_env: Any) -> None:
     spec = bookstore_env.spec
-    rules = eligibility_rules(spec, bookstore_env.initial_state)
-    assert any(r.verb == "cancel" and r.attribute == "status" and r.value == "pending"
+    rules = stated_rules(bookstore_env)
+    assert any(r.tool == "cancel_order" and r.attribute == "status" and r.allowed == ["pending"]
                for r in rules)  # fmt: skip
+    rules = call_guards(spec, rules, bookstore_env.initial_state)
     state = {"orders": {"ORD-1": {"order_id": "ORD-1", "status": "delivered"},
                         "ORD-2": {"order_id": "ORD-2", "status": "pending"}}}  # fmt: skip
     cancel = GoldCall(node="c0", name="cancel_order", arguments={"order_id": "ORD-2",

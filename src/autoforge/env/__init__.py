@@ -67,15 +67,39 @@ if _TYPE_CHECKING:
     from autoforge.env.contained import ContainedEpisode as ContainedEpisode
     from autoforge.env.contained import ContainedRuntime as ContainedRuntime
     from autoforge.env.envdir import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
+    from autoforge.env.rules import DocRule as DocRule
+    from autoforge.env.rules import RuleSet as RuleSet
+    from autoforge.env.rules import environment_rules as environment_rules
+    from autoforge.env.rules import extract_rules as extract_rules
+    from autoforge.env.rules import sentences as sentences
+    from autoforge.env.rules import status_values as status_values
     from autoforge.env.sandbox import ALLOWED_MODULES as ALLOWED_MODULES
     from autoforge.env.spec import AttributeType as AttributeType
+    from autoforge.env.toolscope import READ_CLASSES as READ_CLASSES
+    from autoforge.env.toolscope import ToolClass as ToolClass
+    from autoforge.env.toolscope import collection_of_key as collection_of_key
+    from autoforge.env.toolscope import key_param as key_param
+    from autoforge.env.toolscope import target_collection as target_collection
+    from autoforge.env.toolscope import tool_scope as tool_scope
 
 _LAZY: dict[str, str] = {
     "ALLOWED_MODULES": "autoforge.env.sandbox",
     "AttributeType": "autoforge.env.spec",
     "ContainedEpisode": "autoforge.env.contained",
     "ContainedRuntime": "autoforge.env.contained",
+    "DocRule": "autoforge.env.rules",
     "ENTRY_POINT_GROUP": "autoforge.env.envdir",
+    "READ_CLASSES": "autoforge.env.toolscope",
+    "RuleSet": "autoforge.env.rules",
+    "ToolClass": "autoforge.env.toolscope",
+    "collection_of_key": "autoforge.env.toolscope",
+    "environment_rules": "autoforge.env.rules",
+    "extract_rules": "autoforge.env.rules",
+    "key_param": "autoforge.env.toolscope",
+    "sentences": "autoforge.env.rules",
+    "status_values": "autoforge.env.rules",
+    "target_collection": "autoforge.env.toolscope",
+    "tool_scope": "autoforge.env.toolscope",
 }
 
 

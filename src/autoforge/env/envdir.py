@@ -8,7 +8,8 @@ one, the report reads one.
 env_dir = EnvDir.resolve("runs/shop")        # a run dir, an env dir, example:NAME, a package
 env = env_dir.load()                         # the sandboxed runtime Environment
 spec = env_dir.read_spec()                   # the spec alone (no tool code runs)
-EnvDir(Path("out")).write(spec, source, initial_state)
+EnvDir(Path("out")).write(spec, source, initial_state, rules)
+rules = env_dir.read_rules()                 # rules.json, else extracted from the spec
 ```
 
 What :meth:`EnvDir.resolve` accepts, in this order:
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from autoforge.env import files
+from autoforge.env.rules import RuleSet, environment_rules
 from autoforge.env.runtime import DEFAULT_CALL_TIMEOUT_S, Environment
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.errors import UserError
@@ -53,6 +55,7 @@ class EnvDir:
     SPEC: ClassVar[str] = files.SPEC_FILE
     TOOLS: ClassVar[str] = files.TOOLS_FILE
     INITIAL_STATE: ClassVar[str] = files.INITIAL_STATE_FILE
+    RULES: ClassVar[str] = files.RULES_FILE
     REPORT: ClassVar[str] = files.REPORT_FILE
     SYNTH_STORE: ClassVar[str] = files.SYNTH_STORE
     TASKS: ClassVar[str] = files.TASKS_FILE
@@ -75,6 +78,11 @@ class EnvDir:
         return self.root / self.INITIAL_STATE
 
     @property
+    def rules_path(self) -> Path:
+        """``rules.json``: the rules synthesis extracted (optional, :class:`RuleSet`)."""
+        return self.root / self.RULES
+
+    @property
     def report_path(self) -> Path:
         """``synthesis_report.json`` (synthesized environments only)."""
         return self.root / self.REPORT
@@ -84,16 +92,28 @@ class EnvDir:
         return self.spec_path.is_file()
 
     def artifact_files(self) -> Iterator[Path]:
-        """The files of :attr:`ARTIFACT` that exist, in that order."""
-        return (self.root / name for name in self.ARTIFACT if (self.root / name).is_file())
+        """The files of :attr:`ARTIFACT` that exist, in that order, then ``rules.json`` if it
+        exists (what a copy or a package of the environment carries)."""
+        names = (*self.ARTIFACT, *files.DERIVED_FILES)
+        return (self.root / name for name in names if (self.root / name).is_file())
 
     def read_spec(self) -> EnvironmentSpec:
         """The spec alone (no tool code is compiled); ``EnvLoadError`` naming the problem."""
         return files.read_spec(self.spec_path)
 
     def read(self) -> files.EnvParts:
-        """Spec, tool source and initial state as written; ``EnvLoadError`` naming the file."""
+        """Spec, tool source, initial state and rules as written; ``EnvLoadError`` naming the
+        file."""
         return files.read_parts(self.root)
+
+    def read_rules(self) -> RuleSet:
+        """The environment's rules: ``rules.json`` as synthesis recorded it, else extracted
+        from the spec now (:func:`autoforge.env.rules.environment_rules`, the same extractor)."""
+        recorded = files.read_rules(self.rules_path)
+        if recorded is not None:
+            return recorded
+        parts = self.read()
+        return environment_rules(parts.spec, parts.initial_state)
 
     def load(self, *, call_timeout_s: float | None = None, trusted: bool = False) -> Environment:
         """The runtime environment (tool code sandboxed unless ``trusted``); ``call_timeout_s``:
@@ -106,9 +126,11 @@ class EnvDir:
         spec: EnvironmentSpec,
         tools_source: str,
         initial_state: Mapping[str, Any] | None = None,
+        rules: RuleSet | None = None,
     ) -> None:
-        """Write the artifact (``root`` created if needed; no initial state: none written)."""
-        files.write_parts(self.root, spec, tools_source, initial_state)
+        """Write the artifact (``root`` created if needed; no initial state: none written; no
+        ``rules``: no ``rules.json``, the rules are then read from the spec when loaded)."""
+        files.write_parts(self.root, spec, tools_source, initial_state, rules)
 
     def write_report(self, json_text: str) -> None:
         """Write ``synthesis_report.json``."""

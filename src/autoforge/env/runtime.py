@@ -36,6 +36,7 @@ from autoforge.env.limits import (
     ResourceLimit,
     call_limited,
 )
+from autoforge.env.rules import RuleSet, environment_rules
 from autoforge.env.sandbox import check_source, exec_module
 from autoforge.env.signatures import ToolBinding, bind_specs, bind_tools
 from autoforge.env.spec import EnvironmentSpec
@@ -168,8 +169,10 @@ class Environment:
         filename: str = TOOLS_FILE,
         path: Path | None = None,
         trusted: bool = False,
+        rules: RuleSet | None = None,
     ) -> None:
         self.spec = spec
+        self._rules = rules
         self.tools_source = tools_source
         self.path = path
         self.filename = filename
@@ -210,6 +213,14 @@ class Environment:
         boundary: Boundary = self._runtime.boundary
         return boundary
 
+    @property
+    def rules(self) -> RuleSet:
+        """The rules the docs and policy state about the tools: as synthesis recorded them
+        (``rules.json``), else extracted from the spec once, on first use (same extractor)."""
+        if self._rules is None:
+            self._rules = environment_rules(self.spec, self.initial_state)
+        return self._rules
+
     def close(self) -> None:
         """Stop the sandbox worker (a later episode call starts a new one)."""
         if self._runtime is not None:
@@ -224,8 +235,8 @@ class Environment:
         memory_limit_mb: float | None = DEFAULT_MEMORY_LIMIT_MB,
         trusted: bool = False,
     ) -> Environment:
-        """Load ``environment.json``, ``tools.py`` and the optional ``initial_state.json``
-        (:func:`autoforge.env.files.read_parts`).
+        """Load ``environment.json``, ``tools.py`` and the optional ``initial_state.json`` and
+        ``rules.json`` (:func:`autoforge.env.files.read_parts`).
 
         The tool code runs in a sandboxed worker process unless ``trusted=True`` (reviewed
         code only: it then runs in this process, see ``docs/sandbox.md``).
@@ -241,6 +252,7 @@ class Environment:
             filename=str(parts.tools_path),
             path=root,
             trusted=trusted,
+            rules=parts.rules,
         )
 
     @classmethod

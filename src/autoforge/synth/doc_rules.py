@@ -1,23 +1,12 @@
-"""Preconditions the docs, the policy and the parameter schemas state, enforced as guards.
+"""Preconditions the docs state, enforced as guards in the tool code.
 
-A rule is kept only when it is stated about this tool and names values the domain has:
-
-* **status** -- "Only `pending` orders can be cancelled", "Cancel an order that is still
-  pending", "Shipped, delivered or already cancelled orders cannot be cancelled": the record the
-  tool's key parameter names must (not) be in those statuses; the values must be enum values of
-  the collection's status attribute, and a policy sentence must name the tool's action;
-* **range** -- a parameter's JSON-schema ``minimum``/``maximum``, or a sentence naming the
-  parameter with "from 1 to 5" / "between 1 and 5";
-* **enum** -- a parameter's JSON-schema ``enum``, or a sentence about the tool's action that
-  names the parameter and lists two or more quoted values ("a reason (`a`, `b` or `c`)");
-* **unique** -- a create whose docs say it may happen "only once" ("may review each book only
-  once"): no record of the collection may already hold the same values of the parameters
-  that name other records (``customer_id`` + ``book_id``).
-
-Each rule keeps the sentence it came from; the synthesis report lists them. :func:`guard_lines`
-renders them as code that raises ``ToolError`` before the tool body runs, and :func:`guarded`
-puts that code into any implementation (template, model answer or skeleton), so a rule holds
-whoever wrote the rest.
+The rules themselves (what each kind means, how they are read from the docs, the policy and
+the parameter schemas) have one owner, :mod:`autoforge.env.rules`; synthesis extracts them per
+tool with :func:`extract_rules` and records them in the environment directory (``rules.json``).
+Here :func:`guard_lines` renders them as code that raises ``ToolError`` before the tool body
+runs, and :func:`guarded` puts that code into any implementation (template, model answer or
+skeleton), so a rule holds whoever wrote the rest; the synthesis report lists each rule with
+the sentence it came from.
 """
 
 from __future__ import annotations
@@ -25,62 +14,27 @@ from __future__ import annotations
 import ast
 import math
 import re
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel
-
-from autoforge.env import CollectionSchema, StateSchema
+from autoforge.env import DocRule, extract_rules, sentences, status_values
 from autoforge.synth.classify import Classification
 from autoforge.synth.codegen import ToolCode, extract_function
-from autoforge.synth.naming import singular, tokens
-from autoforge.tooldocs import ONCE_ONLY, ToolSpec
 
-RuleKind = Literal["status", "range", "enum", "unique"]
-
-
-class DocRule(BaseModel):
-    """One precondition and the sentence that states it."""
-
-    tool: str
-    kind: RuleKind
-    param: str
-    collection: str | None = None
-    attribute: str | None = None
-    allowed: list[Any] = []
-    forbidden: list[Any] = []
-    low: float | None = None
-    high: float | None = None
-    fields: list[str] = []
-    sentence: str
-    source: Literal["description", "policy", "parameter schema"]
-
-    def describe(self) -> str:
-        """The rule in words (for reports and error messages)."""
-        if self.kind == "status":
-            which = (
-                f"one of {', '.join(map(str, self.allowed))}"
-                if self.allowed
-                else f"not {', '.join(map(str, self.forbidden))}"
-            )
-            return f"{self.collection}.{self.attribute} of {self.param} must be {which}"
-        if self.kind == "unique":
-            return f"one {self.collection} record per {' + '.join(self.fields)}"
-        if self.kind == "range":
-            return _range_text(self.param, self.low, self.high)
-        return f"{self.param} must be one of {', '.join(map(str, self.allowed))}"
+__all__ = [
+    "DocRule",
+    "covered_by_rules",
+    "extract_rules",
+    "guard_for",
+    "guard_lines",
+    "guarded",
+    "meet_rules",
+    "sentences",
+    "status_values",
+]
 
 
 def _finite(value: float | None) -> bool:
     return value is not None and math.isfinite(value)
-
-
-def _range_text(param: str, low: float | None, high: float | None) -> str:
-    """``x must be from 1 to 5`` / ``at least 0`` / ``at most 9``: no infinite bound written."""
-    if _finite(low) and _finite(high):
-        return f"{param} must be from {low:g} to {high:g}"
-    if _finite(low):
-        return f"{param} must be at least {low:g}"
-    return f"{param} must be at most {high:g}"
 
 
 def _bounds(rule: DocRule, p: str) -> str:
@@ -90,219 +44,8 @@ def _bounds(rule: DocRule, p: str) -> str:
     return " and ".join(parts) or "True"
 
 
-def sentences(text: str) -> list[str]:
-    """Sentences of Markdown-ish text, with emphasis and list markers removed."""
-    body = re.sub(r"^\s*#.*$", "", text.replace("**", ""), flags=re.MULTILINE)
-    out: list[str] = []
-    for para in re.split(r"\n\s*\n|\n\s*[-*] ", body):
-        flat = " ".join(para.split()).strip(" -*")
-        out += [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z`'\"])", flat) if s.strip()]
-    return out
-
-
 def _plain(sentence: str) -> str:
     return re.sub(r"[`'\"]", "", sentence.lower())
-
-
-def status_values(coll: CollectionSchema, state: Any = None) -> tuple[str, list[str]] | None:
-    """The status attribute of ``coll`` and its values: the schema's enum, else the distinct
-    values the data shows (few records make no enum, yet their statuses are still known)."""
-    for attr in coll.attributes:
-        if "status" not in attr.name and attr.name != "state":
-            continue
-        if attr.enum:
-            return attr.name, list(attr.enum)
-        records = (state or {}).get(coll.name) or {}
-        # only string values are statuses: a field named like one may hold an object
-        strings = (r.get(attr.name) for r in records.values() if isinstance(r, dict))
-        values = sorted({v for v in strings if isinstance(v, str)})
-        if values:
-            return attr.name, values
-    return None
-
-
-def _values_in(fragment: str, values: list[str]) -> list[str]:
-    """The status values a list fragment ("shipped, delivered or already cancelled") names."""
-    words = re.split(r",\s*|\s+or\s+|\s+and\s+|\s+nor\s+", fragment)
-    found: list[str] = []
-    for word in words:
-        word = re.sub(r"^(already|still|not yet)\s+", "", word.strip())
-        match = next((v for v in values if v.lower() == word), None)
-        if match is None:
-            return []
-        found.append(match)
-    return found
-
-
-def _action_named(sentence: str, spec: ToolSpec, noun: str) -> bool:
-    """Whether a sentence names the tool's action: its verb's stem or another word of its name."""
-    toks = [t for t in tokens(spec.name) if t not in (noun, singular(noun), "order")]
-    verb = toks[0][:5] if toks else ""
-    if verb and re.search(rf"\b{re.escape(verb)}", sentence):
-        return True
-    return any(len(t) > 3 and t in sentence for t in toks[1:])
-
-
-def _status_rule(
-    spec: ToolSpec, coll: CollectionSchema, key: str, sentence: str, source: str, state: Any
-) -> DocRule | None:
-    found = status_values(coll, state)
-    if found is None:
-        return None
-    attr, values = found
-    low = _plain(sentence)
-    noun = singular(coll.name).replace("_", " ")
-    vals = "|".join(re.escape(v.lower()) for v in sorted(values, key=len, reverse=True))
-    items = rf"((?:(?:already |still )?(?:{vals})(?:,\s*|\s+or\s+|\s+and\s+)?)+)"
-    named = source == "description" or _action_named(low, spec, noun)
-    base = dict(tool=spec.name, kind="status", param=key, collection=coll.name, attribute=attr)
-    only = re.search(rf"\bonly {items} {re.escape(noun)}s? (?:can|may)\b", low)
-    if only and named and (allowed := _values_in(only.group(1).strip(), values)):
-        return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
-    still = re.search(rf"\b(?:that|which) (?:is|are) (?:still )?({vals})\b", low)
-    if still and source == "description":
-        allowed = _values_in(still.group(1), values)
-        return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
-    never = re.search(rf"{items} {re.escape(noun)}s? (?:can ?not|can't|may not|cannot)\b", low)
-    if never and named and (forbidden := _values_in(never.group(1).strip(), values)):
-        return DocRule(**base, forbidden=forbidden, sentence=sentence, source=source)  # type: ignore[arg-type]
-    return None
-
-
-def _schema_rules(spec: ToolSpec) -> list[DocRule]:
-    out: list[DocRule] = []
-    for param, prop in spec.parameters.get("properties", {}).items():
-        prop = prop or {}
-        if prop.get("enum"):
-            out.append(
-                DocRule(
-                    tool=spec.name,
-                    kind="enum",
-                    param=param,
-                    allowed=list(prop["enum"]),
-                    sentence=f"{param}: enum {prop['enum']}",
-                    source="parameter schema",
-                )
-            )
-        if prop.get("type") in ("integer", "number") and ("minimum" in prop or "maximum" in prop):
-            out.append(
-                DocRule(
-                    tool=spec.name,
-                    kind="range",
-                    param=param,
-                    low=float(prop.get("minimum", float("-inf"))),
-                    high=float(prop.get("maximum", float("inf"))),
-                    sentence=f"{param}: minimum {prop.get('minimum')}, "
-                    f"maximum {prop.get('maximum')}",
-                    source="parameter schema",
-                )
-            )
-    return out
-
-
-_RANGE = re.compile(r"\b(?:from|between) (-?\d+(?:\.\d+)?) (?:to|and) (-?\d+(?:\.\d+)?)\b")
-_QUOTED = re.compile(r"`([^`]+)`|'([^']+)'|\"([^\"]+)\"")
-
-
-def _listed_after(sentence: str, param: str) -> list[str]:
-    """Quoted values in parentheses right after the parameter's name: "a reason (`a`, `b`)"."""
-    for word in _param_words(param):
-        m = re.search(rf"\b{re.escape(word)}\s*\(([^()]*)\)", sentence, re.IGNORECASE)
-        if m is None:
-            continue
-        rest = _QUOTED.sub("", m.group(1))
-        if re.sub(r",|\bor\b|\band\b|\s", "", rest):
-            continue  # not only quoted values
-        return [next(x for x in q if x) for q in _QUOTED.findall(m.group(1))]
-    return []
-
-
-def _param_words(param: str) -> list[str]:
-    base = param.replace("_", " ")
-    return [base, f"{base}s", f"{singular(base)}s"]
-
-
-def _text_rules(spec: ToolSpec, sentence: str, source: str) -> list[DocRule]:
-    """Range and enum rules a sentence states about one of the tool's parameters."""
-    low = sentence.lower()
-    props = spec.parameters.get("properties", {})
-    out: list[DocRule] = []
-    for param, prop in props.items():
-        prop = prop or {}
-        if not any(re.search(rf"\b{re.escape(w)}\b", low) for w in _param_words(param)):
-            continue
-        rng = _RANGE.search(low)
-        if rng and prop.get("type") in ("integer", "number"):
-            lo, hi = float(rng.group(1)), float(rng.group(2))
-            out.append(
-                DocRule(
-                    tool=spec.name, kind="range", param=param, low=lo, high=hi,
-                    sentence=sentence, source=source,  # type: ignore[arg-type]
-                )
-            )  # fmt: skip
-        values = _listed_after(sentence, param)
-        if len(values) >= 2 and prop.get("type") in (None, "string") and not prop.get("enum"):
-            out.append(
-                DocRule(
-                    tool=spec.name, kind="enum", param=param, allowed=values,
-                    sentence=sentence, source=source,  # type: ignore[arg-type]
-                )
-            )  # fmt: skip
-    return out
-
-
-def extract_rules(
-    spec: ToolSpec,
-    c: Classification,
-    schema: StateSchema,
-    policy: str | None = None,
-    state: Any = None,
-) -> list[DocRule]:
-    """Every precondition the docs state about ``spec`` (see the module docstring); status
-    values come from the schema or, in data mode, from the records in ``state``."""
-    coll = schema.collection(c.collection) if c.collection else None
-    rules = _schema_rules(spec)
-    texts = [(s, "description") for s in sentences(spec.description)]
-    texts += [(s, "policy") for s in sentences(policy or "")]
-    write = c.cls not in ("lookup", "list", "compute", "generic")
-    for sentence, source in texts:
-        if coll is not None and c.cls == "create" and ONCE_ONLY.search(sentence):
-            unique = _unique_rule(spec, c, coll, sentence, source)
-            if unique is not None and (
-                source == "description" or _action_named(_plain(sentence), spec, "")
-            ):
-                rules.append(unique)
-        if coll is not None and c.key_param is not None and write:
-            rule = _status_rule(spec, coll, c.key_param, sentence, source, state)
-            if rule is not None:
-                rules.append(rule)
-        if source == "description" or _action_named(_plain(sentence), spec, ""):
-            rules += _text_rules(spec, sentence, source)
-    return _dedupe(rules)
-
-
-def _unique_rule(
-    spec: ToolSpec, c: Classification, coll: CollectionSchema, sentence: str, source: str
-) -> DocRule | None:
-    names = {a.name for a in coll.attributes}
-    fields = [p for p in spec.param_names if p in c.refs and p in names]
-    if not fields:
-        return None
-    return DocRule(
-        tool=spec.name, kind="unique", param=fields[0], collection=coll.name, fields=fields,
-        sentence=sentence, source=source,  # type: ignore[arg-type]
-    )  # fmt: skip
-
-
-def _dedupe(rules: list[DocRule]) -> list[DocRule]:
-    """One rule per (kind, param): the first stated wins; an allowed set beats a forbidden one."""
-    out: dict[tuple[str, str], DocRule] = {}
-    for rule in rules:
-        key = (rule.kind, rule.param)
-        have = out.get(key)
-        if have is None or (have.kind == "status" and not have.allowed and rule.allowed):
-            out[key] = rule
-    return list(out.values())
 
 
 _REFUSAL = re.compile(r"\b(?:can ?not|can't|may not|must not|never|only)\b")

@@ -1,91 +1,33 @@
-"""Name handling shared by the synthesis stages: tokens, singular/plural, id-like names.
-
-Tool names (``get_order_details``, ``listBooks``) and parameter names (``user_id``, ``item_ids``)
-are the cheapest signal about which collection a tool touches; these helpers turn them into
-comparable tokens without any model.
-"""
+"""The name helpers synthesis uses; their owner is :mod:`autoforge.tooldocs.naming`."""
 
 from __future__ import annotations
 
-import re
+from autoforge.tooldocs import (
+    EMAIL_LIKE,
+    ID_SUFFIXES,
+    NAME_LIKE,
+    PHONE_LIKE,
+    id_base,
+    identifier,
+    is_entity_param,
+    is_id_like,
+    plural,
+    singular,
+    snake,
+    tokens,
+)
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_SPLIT = re.compile(r"[^A-Za-z0-9]+")
-
-ID_SUFFIXES = ("_id", "_ids", "id", "ids", "_key", "_code", "_number", "_no")
-NAME_LIKE = ("name", "title", "username", "login", "handle")
-EMAIL_LIKE = ("email", "e_mail", "mail")
-PHONE_LIKE = ("phone", "phone_number", "mobile")
-
-
-def tokens(name: str) -> list[str]:
-    """Lower-case word tokens of a snake, kebab or camel case identifier."""
-    parts = _SPLIT.split(_CAMEL.sub("_", name))
-    return [p.lower() for p in parts if p]
-
-
-def singular(word: str) -> str:
-    """A crude English singular (``orders`` -> ``order``, ``categories`` -> ``category``)."""
-    w = word.lower()
-    if w.endswith("ies") and len(w) > 4:
-        return w[:-3] + "y"
-    if w.endswith(("ses", "xes", "zes", "ches", "shes")) and len(w) > 4:
-        return w[:-2]
-    if w.endswith("s") and not w.endswith("ss") and len(w) > 3:
-        return w[:-1]
-    return w
-
-
-def plural(word: str) -> str:
-    """A crude English plural, the inverse of :func:`singular` for ordinary nouns."""
-    w = word.lower()
-    if w.endswith("y") and len(w) > 2 and w[-2] not in "aeiou":
-        return w[:-1] + "ies"
-    if w.endswith(("s", "x", "z", "ch", "sh")):
-        return w + "es"
-    return w + "s"
-
-
-def is_id_like(name: str) -> bool:
-    """Whether a parameter or attribute name holds an identifier (``order_id``, ``isbn``)."""
-    low = name.lower()
-    if low in ("id", "ids", "isbn", "sku", "uuid", "key", "code", "slug"):
-        return True
-    toks = tokens(name)
-    return bool(toks) and toks[-1] in ("id", "ids", "key", "number", "code", "isbn", "sku")
-
-
-def is_entity_param(name: str) -> bool:
-    """Whether a tool parameter names an entity: an id, a name, an e-mail or a phone number.
-
-    These are the parameters whose values must exist somewhere in the state, so the state
-    design must have an attribute for each of them.
-    """
-    low = name.lower()
-    if is_id_like(name):
-        return True
-    toks = tokens(name)
-    last = toks[-1] if toks else low
-    return last in NAME_LIKE or last in ("email", "mail") or low in EMAIL_LIKE + PHONE_LIKE
-
-
-def id_base(name: str) -> str:
-    """The attribute an id-list parameter refers to: ``item_ids`` -> ``item_id``
-    (camel case in snake form: ``NamedQueryIds`` -> ``named_query_id``)."""
-    low = snake(name) if _CAMEL.search(name) else name.lower()
-    if low.endswith("_ids"):
-        return low[:-1]
-    if low.endswith("ids") and len(low) > 3:
-        return low[:-1]
-    return low
-
-
-def snake(name: str) -> str:
-    """``getOrderDetails`` -> ``get_order_details``."""
-    return "_".join(tokens(name))
-
-
-def identifier(name: str) -> str:
-    """A valid Python identifier from any name (for collection/attribute names from the LLM)."""
-    out = "_".join(tokens(name)) or "x"
-    return out if not out[0].isdigit() else f"x_{out}"
+__all__ = [
+    "EMAIL_LIKE",
+    "ID_SUFFIXES",
+    "NAME_LIKE",
+    "PHONE_LIKE",
+    "id_base",
+    "identifier",
+    "is_entity_param",
+    "is_id_like",
+    "plural",
+    "singular",
+    "snake",
+    "tokens",
+]

@@ -23,6 +23,7 @@ from autoforge.env import (
     Environment,
     EnvironmentSpec,
     EnvLoadError,
+    RuleSet,
     SandboxViolation,
     StateSchema,
 )
@@ -31,7 +32,7 @@ from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
 from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
-from autoforge.synth.doc_rules import extract_rules, guard_for, meet_rules
+from autoforge.synth.doc_rules import DocRule, extract_rules, guard_for, meet_rules
 from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
 from autoforge.synth.functions import ToolJob, synthesize_tool, usage_of
 from autoforge.synth.infer import (
@@ -193,11 +194,26 @@ def _phase1_data(docs: ToolDocs, data: Mapping[str, Any]) -> Phase1:
     )
 
 
+def _tool_rules(spec: ToolSpec, c: Classification, p1: Phase1, policy: str | None) -> list[DocRule]:
+    """The preconditions the docs and policy state about one tool: its guards, and its part of
+    the environment's ``rules.json``."""
+    return extract_rules(spec, c, p1.schema, policy, p1.data_state or p1.test_state)
+
+
+def _rule_set(tools: list[ToolSpec], p1: Phase1, policy: str | None) -> RuleSet:
+    """The rules of ``tools`` as their guards were written (the artifact task generation reads
+    instead of reading the policy again)."""
+    rules = [
+        r for t in tools for r in _tool_rules(t, classify_tool(t, p1.schema, p1.paths), p1, policy)
+    ]
+    return RuleSet(origin="synthesis", rules=rules)
+
+
 def _job(
     spec: ToolSpec, p1: Phase1, docs: ToolDocs, policy: str | None, conv: Conventions = GENERIC
 ) -> tuple[ToolJob, Classification]:
     c = classify_tool(spec, p1.schema, p1.paths)
-    rules = extract_rules(spec, c, p1.schema, policy, p1.data_state or p1.test_state)
+    rules = _tool_rules(spec, c, p1, policy)
     c = c.model_copy(update={"guard": guard_for(c, rules)})
     happy = happy_arguments(spec, c, p1.schema, p1.test_state)
     happy = meet_rules(happy, rules, c.refs, p1.test_state)
@@ -294,8 +310,10 @@ def write_environment(
     schema: StateSchema,
     records: list[ToolRecord],
     data_state: State | None,
+    rules: RuleSet | None = None,
 ) -> EnvironmentSpec:
-    """Write ``environment.json``, ``tools.py`` and (data mode) ``initial_state.json``."""
+    """Write ``environment.json``, ``tools.py``, (data mode) ``initial_state.json`` and, when
+    given, ``rules.json`` with the rules of the tools kept."""
     kept = {r.report.name: r for r in records if r.code is not None and r.report.status != "failed"}
     tools = [t for t in docs.tools if t.name in kept]
     spec = EnvironmentSpec(
@@ -311,7 +329,9 @@ def write_environment(
         Environment.from_parts(spec, source)
     except (EnvLoadError, SandboxViolation):  # helpers still collide: one copy per tool
         source = assemble(codes, _header(name), share=False)
-    EnvDir(out_dir).write(spec, source, data_state)
+    if rules is not None:
+        rules = rules.model_copy(update={"rules": [r for r in rules.rules if r.tool in kept]})
+    EnvDir(out_dir).write(spec, source, data_state, rules)
     return spec
 
 
@@ -361,7 +381,9 @@ async def synthesize(
         p1 = await _phase1_docs(client, docs, opts, store, policy)
     rep.advance()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy)
-    write_environment(out_dir, name, docs, policy, p1.schema, records, p1.data_state)
+    kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
+    rules = _rule_set(kept, p1, policy)
+    write_environment(out_dir, name, docs, policy, p1.schema, records, p1.data_state, rules)
     rep.phase("check", 1)
     check = conformance(out_dir)
     rep.advance()

@@ -560,6 +560,39 @@ async def generate_tasks_async(
     return tasks, stats
 
 
+def _produce_in_thread(
+    env: EnvironmentLike,
+    n: int,
+    difficulty: Any,
+    seed: int,
+    hooks: TaskHooks,
+    graph: ToolGraph,
+    options: dict[str, Any],
+) -> tuple[asyncio.Queue[Task | None], asyncio.Future[tuple[list[Task], GenerationStats]]]:
+    """Start :func:`generate_tasks` in a thread: each accepted task is put on the returned
+    queue as it comes, then None when generation ends (also on an error, which the returned
+    future raises)."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[Task | None] = asyncio.Queue()
+
+    def produce() -> tuple[list[Task], GenerationStats]:
+        try:
+            return generate_tasks(
+                env,
+                n,
+                difficulty,
+                seed,
+                hooks,
+                graph=graph,
+                on_task=lambda t: loop.call_soon_threadsafe(queue.put_nowait, t),
+                **options,
+            )
+        finally:
+            loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    return queue, asyncio.ensure_future(asyncio.to_thread(produce))
+
+
 async def _generate_streaming(
     env: EnvironmentLike,
     n: int,
@@ -573,26 +606,8 @@ async def _generate_streaming(
     options: dict[str, Any],
 ) -> tuple[list[Task], GenerationStats]:
     """Deterministic generation in a thread; scenarios written as tasks come, in order."""
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[Task | None] = asyncio.Queue()
     plain = TaskHooks(edge_judge=hooks.edge_judge, merge_advisor=hooks.merge_advisor)
-
-    def produce() -> tuple[list[Task], GenerationStats]:
-        try:
-            return generate_tasks(
-                env,
-                n,
-                difficulty,
-                seed,
-                plain,
-                graph=graph,
-                on_task=lambda t: loop.call_soon_threadsafe(queue.put_nowait, t),
-                **options,
-            )
-        finally:
-            loop.call_soon_threadsafe(queue.put_nowait, None)
-
-    producer = asyncio.ensure_future(asyncio.to_thread(produce))
+    queue, producer = _produce_in_thread(env, n, difficulty, seed, plain, graph, options)
     gate = asyncio.Semaphore(max(1, concurrency))
     pending: list[asyncio.Future[Task]] = []
     written: list[Task] = []

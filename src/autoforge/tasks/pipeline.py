@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import EnvironmentLike
+from autoforge.env import DocRule, EnvironmentLike
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
 from autoforge.tasks.build import build_blueprint, without_calls
 from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty
@@ -44,12 +44,11 @@ from autoforge.tasks.knowledge import Knowledge, knowledge
 from autoforge.tasks.merge import MergeAdvisor, merge_walks
 from autoforge.tasks.model import GoldCall, RequiredOutput, Task, UserScenario
 from autoforge.tasks.plausible import (
-    Eligibility,
     Guard,
     call_guards,
-    eligibility_rules,
     implausible,
     refusal,
+    stated_rules,
     user_key,
 )
 from autoforge.tasks.population import StateGenerator
@@ -182,7 +181,7 @@ class _Run:
     feasibility: Feasibility
     starts: StartPool
     know: Knowledge | None = None
-    rules: list[Eligibility] = field(default_factory=list)
+    rules: list[DocRule] = field(default_factory=list)  # the environment's (env.rules)
     guards: dict[str, list[Guard]] = field(default_factory=dict)  # stated, per write tool
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
@@ -326,7 +325,7 @@ class _Run:
         key = user_key(self.env.spec, run.calls)
         if key is None:
             return None
-        return refusal(self.env.spec, self.rules, inst.initial_state, run.calls, key, rng)
+        return refusal(self.env.spec, self.guards, inst.initial_state, run.calls, key, rng)
 
     def scenario(
         self, bp: Blueprint, run: GoldRun, outputs: list[RequiredOutput], task_seed: int
@@ -381,7 +380,7 @@ class _Run:
             self.gates.reject("nondeterministic")
             return None
         run.calls = replay.calls  # the same calls, marked with which ones changed the state
-        why = implausible(self.env.spec, self.rules, inst.initial_state, run.calls)
+        why = implausible(self.env.spec, self.guards, inst.initial_state, run.calls)
         if why:
             self.gates.reject(f"implausible_{why}")
             return None
@@ -517,11 +516,11 @@ def generate_tasks(
     gates = GateStats()
     know = knowledge(env.spec, env.initial_state)
     stats.knowledge = know.report()
-    rules = eligibility_rules(env.spec, env.initial_state)
+    rules = stated_rules(env)
     run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
                Feasibility(), StartPool(env, generator, uses=start_uses), know, rules)  # fmt: skip
     run.writes = frozenset(graph.writes())
-    run.guards = call_guards(env.spec, rules)
+    run.guards = call_guards(env.spec, rules, env.initial_state)
     rng = random.Random(seed)
     tasks: list[Task] = []
     limit = max_attempts if max_attempts is not None else 50 * n + 100

@@ -1,109 +1,54 @@
-"""Plausible sequences: what the policy says a record must be before a tool may change it.
+"""Plausible sequences: what the docs and policy say a record must be before a tool may change it.
 
 A real user does not ask to redirect an order they just cancelled, and an agent must not
-cancel an order the policy says can no longer be cancelled. The rules are read from the policy
-text ("Only `pending` orders can be cancelled", "An order can only be returned if its status is
-'delivered'") as :class:`Eligibility` rules: a verb, a collection, an attribute and the value it
-must have. :func:`implausible` says why a gold run breaks them (a state-changing call on a
-record an earlier call cancelled or deleted; a call on a record whose S0 value the policy
-forbids), and :func:`refusal` picks, for hard tasks, a request the policy forbids: the task then
-asks for it too, and the correct outcome of that part is a refusal (S* unchanged by it).
+cancel an order the policy says can no longer be cancelled. The rules are not read here: they
+are the environment's :class:`~autoforge.env.rules.DocRule` list, recorded by synthesis in
+``rules.json`` (the rules its tool guards enforce) or, for an environment without that file,
+extracted from its spec by the same extractor (:func:`environment_rules`).
 
-Before a gold call is made, :func:`call_guards` turns the same rules into preconditions per
-write tool (the tool's key argument must name a record with the allowed value), with the
-uniqueness the docs state ("only once per book": no second record of what the tool creates
-for the same referenced records):
-:func:`guarded_facts` says which facts of a blueprint become a guarded record key, so
-instantiation chooses records that meet the rule, and :func:`breach` tells, from the state
-the host already mirrors, that a call would be refused, so that the call is not sent to the
-sandbox to fail there.
+:func:`call_guards` turns the status and uniqueness rules into preconditions per tool (the
+tool's key argument must name a record with an allowed status; no second record of what the
+tool creates for the same referenced records): :func:`guarded_facts` says which facts of a
+blueprint become a guarded record key, so instantiation chooses records that meet the rule,
+and :func:`breach` tells, from the state the host already mirrors, that a call would be
+refused, so that the call is not sent to the sandbox to fail there. :func:`implausible` says
+why a gold run breaks them (a state-changing call on a record an earlier call cancelled or
+deleted; a call on a record whose S0 status a rule forbids), and :func:`refusal` picks, for
+hard tasks, a request a rule forbids: the task then asks for it too, and the correct outcome
+of that part is a refusal (S* unchanged by it).
 """
 
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env import EnvironmentSpec
+from autoforge.env import (
+    DocRule,
+    Environment,
+    EnvironmentLike,
+    EnvironmentSpec,
+    environment_rules,
+    status_values,
+)
 from autoforge.tasks.blueprint import Binding, Blueprint, CallNode, FactRef, OutputRef
-from autoforge.tasks.domain import domains
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall
-from autoforge.tasks.schema import entity_of, singular, tool_access
-from autoforge.tooldocs import ONCE_ONLY
+from autoforge.tasks.schema import entity_of, tool_access
 
 #: Verbs after which the record is gone or closed: nothing more is done to it in one task.
 TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "terminate")
 
-_ONLY = re.compile(
-    r"only\s+[`'\"]?(?P<value>[\w ]{1,30}?)[`'\"]?\s+(?P<noun>[a-z_]+?)s?\s+can\s+be\s+"
-    r"(?P<verb>[a-z]+)(?P<rest>(?:\s+or\s+have\s+(?:their|its)\s+[a-z ]{1,40}?\s+[a-z]+ed\b)?)",
-    re.IGNORECASE,
-)  # fmt: skip
-#: "... or have their shipping address changed": a second action the same rule covers
-_HAVE = re.compile(r"have\s+(?:their|its)\s+(?P<object>[a-z ]{1,40}?)\s+(?P<verb>[a-z]+ed)\b",
-                   re.IGNORECASE)  # fmt: skip
-_IF = re.compile(
-    r"(?:an?|the)\s+(?P<noun>[a-z_]+)\s+can\s+only\s+be\s+(?P<verb>[a-z]+)\s+if\s+its\s+"
-    r"(?P<attr>[a-z_]+)\s+is\s+[`'\"](?P<value>[^`'\"]{1,30})[`'\"]", re.IGNORECASE,
-)  # fmt: skip
 
-
-@dataclass(frozen=True)
-class Eligibility:
-    """``verb`` (a word stem, ``cancel``) applies to ``collection`` records only when
-    ``attribute`` is ``value``."""
-
-    verb: str
-    collection: str
-    attribute: str
-    value: Any
-    object: str = ""  # the attribute the action changes (``shipping_address``), if named
-
-    def applies(self, tool: str) -> bool:
-        """Whether the rule covers a tool: its name has the verb, or the object changed."""
-        name = tool.lower()
-        return (self.object or self.verb) in name
-
-
-def _stem(verb: str) -> str:
-    verb = verb.lower()
-    if verb.endswith("ied"):
-        return verb[:-3] + "y"  # modified -> modify
-    for suffix in ("led", "ed", "d"):
-        if verb.endswith(suffix) and len(verb) - len(suffix) >= 4:
-            return verb[: -len(suffix)]
-    return verb
-
-
-def eligibility_rules(
-    spec: EnvironmentSpec, data: Mapping[str, Any] | None = None
-) -> list[Eligibility]:
-    """The eligibility rules the policy states, resolved against the state schema (the
-    collection named by the noun, the attribute whose domain holds the value)."""
-    found = domains(spec, data)
-    rules: list[Eligibility] = []
-    for match in [*_ONLY.finditer(spec.policy or ""), *_IF.finditer(spec.policy or "")]:
-        noun, value = match.group("noun").lower(), match.group("value").strip()
-        coll = next((c for c in spec.state_schema.collections
-                     if singular(c.name) == singular(noun)), None)  # fmt: skip
-        if coll is None:
-            continue
-        named = match.groupdict().get("attr")
-        for attr in coll.attributes:
-            allowed = found.allowed(coll.name, attr.name) or set()
-            if (named is None or attr.name == named) and value in allowed:
-                rules.append(Eligibility(_stem(match.group("verb")), coll.name, attr.name, value))
-                rest = _HAVE.search(match.groupdict().get("rest") or "")
-                if rest:  # "or have their shipping address changed"
-                    thing = "_".join(rest.group("object").lower().split())
-                    rules.append(Eligibility(_stem(rest.group("verb")), coll.name, attr.name,
-                                             value, thing))  # fmt: skip
-                break
-    return rules
+def stated_rules(env: EnvironmentLike) -> list[DocRule]:
+    """The rules of ``env``: those synthesis recorded (:attr:`Environment.rules`, which falls
+    back to extracting them from the spec), or, for another environment type, extracted from
+    its spec and initial state by the same extractor."""
+    if isinstance(env, Environment):
+        return list(env.rules.rules)
+    return environment_rules(env.spec, env.initial_state).rules
 
 
 def _keys(spec: EnvironmentSpec, call: GoldCall) -> list[tuple[str, str]]:
@@ -117,13 +62,16 @@ def _keys(spec: EnvironmentSpec, call: GoldCall) -> list[tuple[str, str]]:
 
 
 def implausible(
-    spec: EnvironmentSpec, rules: list[Eligibility], state: Mapping[str, Any], calls: list[GoldCall]
+    spec: EnvironmentSpec,
+    guards: Mapping[str, list[Guard]],
+    state: Mapping[str, Any],
+    calls: list[GoldCall],
 ) -> str:
     """Why the gold calls are not a sequence a user would ask for, or ``""``.
 
     ``after_terminal``: a state-changing call on a record an earlier call cancelled/deleted;
-    ``ineligible``: a call the policy forbids on a record as it is in S0 (records an earlier
-    call of the task changed or created are not judged by S0).
+    ``ineligible``: a call a status guard (:func:`call_guards`) refuses on a record as it is in
+    S0 (records an earlier call of the task changed or created are not judged by S0).
     """
     closed: set[tuple[str, str]] = set()
     touched: set[tuple[str, str]] = set()
@@ -134,14 +82,13 @@ def implausible(
         keys = _keys(spec, call)
         if any(k in closed for k in keys):
             return "after_terminal"
-        for rule in rules:
-            if not rule.applies(call.name):
+        for guard in guards.get(call.name, ()):
+            key = call.arguments.get(guard.param)
+            if guard.fields or not isinstance(key, str) or (guard.collection, key) in touched:
                 continue
-            for coll, key in keys:
-                record = (state.get(coll) or {}).get(key)
-                if coll == rule.collection and (coll, key) not in touched and isinstance(
-                    record, Mapping) and record.get(rule.attribute) != rule.value:  # fmt: skip
-                    return "ineligible"
+            record = (state.get(guard.collection) or {}).get(key)
+            if isinstance(record, Mapping) and not guard.admits(record):
+                return "ineligible"
         touched.update(keys)
         if any(v in call.name.lower() for v in TERMINAL_VERBS):
             closed.update(keys)
@@ -150,36 +97,37 @@ def implausible(
 
 def refusal(
     spec: EnvironmentSpec,
-    rules: list[Eligibility],
+    guards: Mapping[str, list[Guard]],
     state: Mapping[str, Any],
     calls: list[GoldCall],
     user_key: str,
     rng: random.Random,
 ) -> dict[str, Any] | None:
-    """A request the policy forbids, on a record of the user ``user_key`` that the gold calls
-    do not touch: ``{"tool", "collection", "key", "rule"}``; None when there is none."""
+    """A request a status guard refuses, on a record of the user ``user_key`` that the gold
+    calls do not touch: ``{"tool", "collection", "key", "rule"}``; None when there is none."""
     used = {k for call in calls for k in _keys(spec, call)}
     user = user_collection(spec.state_schema)
     options = []
-    for rule in rules:
-        coll = spec.state_schema.collection(rule.collection)
-        refs = [a.name for a in coll.attributes if a.references == user] if coll else []
-        link = refs[0] if refs else None
-        owner = {link: user_key} if link else {}
-        tools = [t for t in spec.tools if tool_access(t) == "write" and rule.applies(t.name)
-                 and any(entity_of(p, None, spec.state_schema) == rule.collection
-                         for p in t.required)]  # fmt: skip
-        for key, record in sorted((state.get(rule.collection) or {}).items()):
-            if not isinstance(record, Mapping) or (rule.collection, key) in used:
+    for name, tool_guards in guards.items():
+        tool = spec.tool(name)
+        for guard in tool_guards:
+            if guard.fields or tool_access(tool) != "write" or not any(
+                    entity_of(p, None, spec.state_schema) == guard.collection
+                    for p in tool.required):  # fmt: skip
                 continue
-            mine = owner and all(record.get(k) == v for k, v in owner.items())
-            if mine and record.get(rule.attribute) not in (None, rule.value):
-                options += [(t.name, rule, key) for t in tools]
+            coll = spec.state_schema.collection(guard.collection)
+            refs = [a.name for a in coll.attributes if a.references == user] if coll else []
+            owner = {refs[0]: user_key} if refs else {}
+            for key, record in sorted((state.get(guard.collection) or {}).items()):
+                if not isinstance(record, Mapping) or (guard.collection, key) in used:
+                    continue
+                mine = owner and all(record.get(k) == v for k, v in owner.items())
+                if mine and record.get(guard.attribute) not in (None, *guard.allowed):
+                    options.append((name, guard, key))
     if not options:
         return None
-    tool, rule, key = rng.choice(options)
-    return {"tool": tool, "collection": rule.collection, "key": key,
-            "rule": f"only {rule.attribute} {rule.value!r} may be {rule.verb}ed"}  # fmt: skip
+    tool_name, guard, key = rng.choice(options)
+    return {"tool": tool_name, "collection": guard.collection, "key": key, "rule": guard.rule}
 
 
 def user_key(spec: EnvironmentSpec, calls: list[GoldCall]) -> str | None:
@@ -193,9 +141,11 @@ def user_key(spec: EnvironmentSpec, calls: list[GoldCall]) -> str | None:
 
 @dataclass(frozen=True)
 class Guard:
-    """A precondition of a write tool: the record of ``collection`` that argument ``param``
-    names must have ``attribute`` in ``allowed``; with ``fields``, instead: no record of
-    ``collection`` may already hold the call's values of those arguments."""
+    """A status or uniqueness :class:`~autoforge.env.rules.DocRule` as a check on one call:
+    the record of ``collection`` that argument ``param`` names must have ``attribute`` in
+    ``allowed`` (a rule that names the forbidden statuses allows the others); with ``fields``,
+    instead: no record of ``collection`` may already hold the call's values of those
+    arguments. ``rule``: the rule in words, with the sentence it came from."""
 
     tool: str
     param: str
@@ -203,6 +153,7 @@ class Guard:
     attribute: str = ""
     allowed: tuple[Any, ...] = ()
     fields: tuple[str, ...] = ()
+    rule: str = ""
 
     def admits(self, record: Mapping[str, Any]) -> bool:
         """Whether a record meets the rule."""
@@ -219,55 +170,35 @@ class Breach:
 
 
 def call_guards(
-    spec: EnvironmentSpec, rules: list[Eligibility] | None = None, data: Any = None
+    spec: EnvironmentSpec, rules: Iterable[DocRule] | None = None, data: Any = None
 ) -> dict[str, list[Guard]]:
-    """Per write tool, the guards the policy's eligibility rules (:func:`eligibility_rules`,
-    or ``rules``) put on its key arguments: the rule applies to the tool and the argument
-    names a record of the rule's collection."""
-    rules = eligibility_rules(spec, data) if rules is None else rules
+    """Per tool, the guards its status and uniqueness rules put on a call: ``rules`` (the
+    environment's, :func:`stated_rules`), or, when None, those extracted from ``spec`` with
+    ``data`` as the records (:func:`~autoforge.env.rules.environment_rules`)."""
+    found = environment_rules(spec, data).rules if rules is None else rules
     out: dict[str, list[Guard]] = {}
-    for tool in spec.tools:
-        if tool_access(tool) != "write":
-            continue
-        params = tool.parameters.get("properties") or {}
-        for rule in rules:
-            if not rule.applies(tool.name):
-                continue
-            for param in params:
-                if entity_of(param, None, spec.state_schema) == rule.collection:
-                    guard = Guard(tool.name, param, rule.collection, rule.attribute, (rule.value,))
-                    out.setdefault(tool.name, []).append(guard)
-    for guard in _unique_guards(spec):
-        out.setdefault(guard.tool, []).append(guard)
+    for rule in found:
+        guard = _guard(spec, rule, data)
+        if guard is not None:
+            out.setdefault(rule.tool, []).append(guard)
     return out
 
 
-def _unique_guards(spec: EnvironmentSpec) -> list[Guard]:
-    """ "May review each book only once": a write tool whose created collection a sentence
-    of its description or the policy names with a once-only phrase may not create a second
-    record with the same referenced records (the tool's arguments that are references of
-    that collection)."""
-    texts = re.split(r"(?<=[.!?])\s+|\n", spec.policy or "")
-    out: list[Guard] = []
-    for tool in spec.tools:
-        if tool_access(tool) != "write":
-            continue
-        words = set(tool.name.lower().split("_"))
-        coll = next((c for c in spec.state_schema.collections
-                     if singular(c.name) in words or c.name in words), None)  # fmt: skip
-        if coll is None:
-            continue
-        noun = singular(coll.name)
-        clauses = [c for t in [*texts, tool.description or ""] for c in re.split(r"[,;:]", t)]
-        noun_re = re.compile(rf"\b{re.escape(noun)}", re.IGNORECASE)
-        # the once-only phrase and the noun in one clause
-        said = [c for c in clauses if ONCE_ONLY.search(c) and noun_re.search(c)]
-        params = tool.parameters.get("properties") or {}
-        fields = tuple(p for p in params
-                       if (a := coll.attribute(p)) is not None and a.references)  # fmt: skip
-        if said and fields:
-            out.append(Guard(tool.name, fields[0], coll.name, fields=fields))
-    return out
+def _guard(spec: EnvironmentSpec, rule: DocRule, data: Any) -> Guard | None:
+    """The call check of a status or uniqueness rule (None for other kinds)."""
+    if rule.collection is None or rule.kind not in ("status", "unique"):
+        return None
+    said = f"{rule.describe()} (docs: {rule.sentence})"
+    if rule.kind == "unique":
+        return Guard(rule.tool, rule.param, rule.collection, fields=tuple(rule.fields), rule=said)
+    allowed = tuple(rule.allowed)
+    coll = spec.state_schema.collection(rule.collection)
+    if not allowed and coll is not None:  # "shipped or cancelled orders cannot be ...": the rest
+        known = status_values(coll, data)
+        allowed = tuple(v for v in (known[1] if known else []) if v not in rule.forbidden)
+    if not allowed or rule.attribute is None:
+        return None
+    return Guard(rule.tool, rule.param, rule.collection, rule.attribute, allowed, rule=said)
 
 
 def breach(guards: list[Guard], args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
@@ -329,6 +260,5 @@ def _source_fact(binding: Binding | None, nodes: Mapping[str, Any], depth: int =
     return None
 
 
-__all__ = ["TERMINAL_VERBS", "Breach", "Eligibility", "Guard", "breach", "call_guards",
-           "eligibility_rules", "guarded_facts", "implausible", "refusal",
-           "user_key"]  # fmt: skip
+__all__ = ["TERMINAL_VERBS", "Breach", "Guard", "breach", "call_guards", "guarded_facts",
+           "implausible", "refusal", "stated_rules", "user_key"]  # fmt: skip

@@ -71,16 +71,40 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
+    from autoforge.tooldocs.naming import EMAIL_LIKE as EMAIL_LIKE
+    from autoforge.tooldocs.naming import ID_SUFFIXES as ID_SUFFIXES
+    from autoforge.tooldocs.naming import NAME_LIKE as NAME_LIKE
+    from autoforge.tooldocs.naming import PHONE_LIKE as PHONE_LIKE
+    from autoforge.tooldocs.naming import id_base as id_base
+    from autoforge.tooldocs.naming import identifier as identifier
+    from autoforge.tooldocs.naming import is_entity_param as is_entity_param
+    from autoforge.tooldocs.naming import is_id_like as is_id_like
+    from autoforge.tooldocs.naming import plural as plural
+    from autoforge.tooldocs.naming import singular as singular
+    from autoforge.tooldocs.naming import snake as snake
+    from autoforge.tooldocs.naming import tokens as tokens
     from autoforge.tooldocs.phrases import ONCE_ONLY as ONCE_ONLY
     from autoforge.tooldocs.safeload import read_text as read_text
     from autoforge.tooldocs.source import parse_structured as parse_structured
     from autoforge.tooldocs.source import pointer_join as pointer_join
 
 _LAZY: dict[str, str] = {
+    "EMAIL_LIKE": "autoforge.tooldocs.naming",
+    "ID_SUFFIXES": "autoforge.tooldocs.naming",
+    "NAME_LIKE": "autoforge.tooldocs.naming",
     "ONCE_ONLY": "autoforge.tooldocs.phrases",
+    "PHONE_LIKE": "autoforge.tooldocs.naming",
+    "id_base": "autoforge.tooldocs.naming",
+    "identifier": "autoforge.tooldocs.naming",
+    "is_entity_param": "autoforge.tooldocs.naming",
+    "is_id_like": "autoforge.tooldocs.naming",
     "parse_structured": "autoforge.tooldocs.source",
+    "plural": "autoforge.tooldocs.naming",
     "pointer_join": "autoforge.tooldocs.source",
     "read_text": "autoforge.tooldocs.safeload",
+    "singular": "autoforge.tooldocs.naming",
+    "snake": "autoforge.tooldocs.naming",
+    "tokens": "autoforge.tooldocs.naming",
 }
 
 

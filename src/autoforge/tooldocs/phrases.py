@@ -1,8 +1,7 @@
 """Phrases of documentation text whose meaning every stage reads the same way.
 
-Synthesis turns them into guards in the tool code (:mod:`autoforge.synth.doc_rules`) and task
-generation into preconditions it checks before calling (:mod:`autoforge.tasks.plausible`); one
-pattern keeps the two readings of a document from drifting apart.
+The rule extractor (:mod:`autoforge.env.rules`) reads them; synthesis turns its rules into
+guards in the tool code and task generation into preconditions it checks before calling.
 """
 
 from __future__ import annotations

@@ -1,0 +1,188 @@
+"""What a tool acts on, read from its name and parameters: its class, collection, key, refs.
+
+Both the synthesis classifier (:mod:`autoforge.synth.classify`, which adds how plain a tool is)
+and the rule extractor (:mod:`autoforge.env.rules`, which every stage may import) need to know
+which record a tool's preconditions are about; they read it here, one way, without any model.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from autoforge.env.spec import CollectionSchema, StateSchema
+from autoforge.tooldocs import ToolSpec, id_base, singular, tokens
+
+ToolClass = Literal[
+    "lookup", "list", "create", "update", "delete", "transition", "compute", "generic"
+]
+READ_CLASSES: frozenset[str] = frozenset({"lookup", "list", "compute", "generic"})
+
+VERBS: dict[str, ToolClass] = {}
+for _cls, _words in (
+    ("lookup", "get fetch read show view retrieve find lookup describe check verify inspect"),
+    ("list", "list search query browse filter enumerate all"),
+    ("create", "create add new book register insert place make post submit open reserve"),
+    ("update", "update modify edit change set rename patch replace assign move upgrade"),
+    ("delete", "delete remove destroy drop erase purge unregister"),
+    (
+        "transition",
+        "cancel return exchange approve reject complete close archive activate deactivate "
+        "confirm checkout borrow lend renew refund pay send suspend resume ship deliver mark "
+        "start stop finish enable disable lock unlock restore accept decline process apply "
+        "redeem issue revoke toggle",
+    ),
+    ("compute", "calculate compute count sum total estimate convert average evaluate"),
+    ("generic", "think transfer noop echo wait log"),
+):
+    for _w in _words.split():
+        VERBS[_w] = _cls  # type: ignore[assignment]
+
+FILLER = {
+    "by",
+    "all",
+    "details",
+    "detail",
+    "info",
+    "information",
+    "the",
+    "a",
+    "an",
+    "for",
+    "of",
+    "to",
+    "from",
+    "with",
+    "in",
+    "on",
+    "my",
+    "new",
+    "current",
+}
+
+
+class ToolScope(BaseModel):
+    """Which records a tool's preconditions are about: its class, the collection it acts on,
+    the parameter naming that collection's record, and the parameters naming other records."""
+
+    tool: str
+    cls: ToolClass
+    collection: str | None = None
+    key_param: str | None = None
+    refs: dict[str, str] = {}
+    reason: str = ""
+
+
+def _collection_for_token(tok: str, schema: StateSchema) -> CollectionSchema | None:
+    for coll in schema.collections:
+        names = {coll.name.lower(), singular(coll.name)}
+        if tok in names or singular(tok) in names:
+            return coll
+    return None
+
+
+def target_collection(spec: ToolSpec, schema: StateSchema) -> CollectionSchema | None:
+    """The collection a tool acts on: first noun of its name, else the collection of an id param.
+
+    Words of the name that are enum values in the schema (``pending`` in
+    ``cancel_pending_order`` when some status takes that value) qualify the noun: skipped.
+    """
+    values = {v.lower() for c in schema.collections for a in c.attributes for v in a.enum or []}
+    for tok in tokens(spec.name)[1:] or tokens(spec.name):
+        if tok in FILLER or tok in VERBS or tok in values:
+            continue
+        coll = _collection_for_token(tok, schema)
+        if coll is not None:
+            return coll
+    for param in spec.param_names:
+        coll = collection_of_key(param, schema)
+        if coll is not None:
+            return coll
+    return None
+
+
+def collection_of_key(param: str, schema: StateSchema) -> CollectionSchema | None:
+    """The collection whose primary key a parameter names (``order_id`` -> ``orders``)."""
+    base = id_base(param)
+    for coll in schema.collections:
+        if base in (coll.primary_key.lower(), f"{singular(coll.name)}_id"):
+            return coll
+    return None
+
+
+def key_param(spec: ToolSpec, coll: CollectionSchema | None) -> str | None:
+    """The parameter holding the primary key of ``coll``, if the tool has one."""
+    if coll is None:
+        return None
+    wanted = {coll.primary_key.lower(), f"{singular(coll.name)}_id"}
+    for param in spec.param_names:
+        if param.lower() in wanted or id_base(param) in wanted:  # id_base: camelCase too
+            return param
+    if "id" in spec.param_names:
+        return "id"
+    return None
+
+
+def verb_class(spec: ToolSpec) -> tuple[ToolClass | None, str]:
+    """The class the verb of the tool's name says, and that verb (``None, ""`` if none)."""
+    toks = tokens(spec.name)
+    if not toks:
+        return None, ""
+    if toks[0] in VERBS:
+        return VERBS[toks[0]], toks[0]
+    for tok in toks[1:]:
+        if tok in VERBS and VERBS[tok] not in ("lookup", "list"):
+            return VERBS[tok], tok
+    return None, ""
+
+
+def adjust_class(cls: ToolClass | None, spec: ToolSpec, has_key: bool) -> tuple[ToolClass, str]:
+    """Reconcile the verb's class with the read/write hint and the parameters."""
+    toks = tokens(spec.name)
+    plural_noun = any(t.endswith("s") and singular(t) != t for t in toks[1:] if t not in FILLER)
+    if cls is None:
+        if spec.access == "read":
+            return ("lookup" if has_key else "list"), "no known verb; read hint"
+        return ("update" if has_key and spec.access == "write" else "transition"), "no known verb"
+    if cls in ("lookup", "list") and spec.access == "write":
+        return "update", "read verb but write hint"
+    if cls in ("create", "update", "delete", "transition") and spec.access == "read":
+        return ("lookup" if has_key else "list"), "write verb but read hint"
+    if cls == "lookup" and not has_key and plural_noun and "id" not in toks:
+        return "list", "lookup verb on a plural noun without a key"
+    if cls == "generic" and spec.access == "write":
+        return "transition", "generic verb with write hint"
+    return cls, "verb"
+
+
+def param_refs(
+    spec: ToolSpec, schema: StateSchema, coll: CollectionSchema | None, key: str | None
+) -> dict[str, str]:
+    """Scalar parameters holding another record's key: ``add_review(customer_id)`` -> customers."""
+    out: dict[str, str] = {}
+    props = spec.parameters.get("properties", {})
+    for param in spec.param_names:
+        if param == key or (props.get(param) or {}).get("type") not in (None, "string", "integer"):
+            continue
+        ref = collection_of_key(param, schema)
+        if ref is not None and (coll is None or ref.name != coll.name):
+            out[param] = ref.name
+    return out
+
+
+def tool_scope(spec: ToolSpec, schema: StateSchema) -> ToolScope:
+    """The class, collection, key parameter and references of ``spec`` over ``schema``."""
+    verb_cls, verb = verb_class(spec)
+    coll = target_collection(spec, schema)
+    key = key_param(spec, coll)
+    cls, why = adjust_class(verb_cls, spec, key is not None)
+    reason = f"{why} {verb!r}" if verb else why
+    return ToolScope(
+        tool=spec.name,
+        cls=cls,
+        collection=coll.name if coll else None,
+        key_param=key,
+        refs=param_refs(spec, schema, coll, key),
+        reason=reason.strip(),
+    )

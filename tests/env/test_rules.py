@@ -1,0 +1,99 @@
+"""The environment's rules: one model and one extractor, recorded by synthesis in ``rules.json``
+or, for a directory without that file, extracted from the spec when it is read."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from autoforge.env import (
+    Attribute,
+    CollectionSchema,
+    DocRule,
+    EnvDir,
+    EnvironmentSpec,
+    EnvLoadError,
+    RuleSet,
+    StateSchema,
+    environment_rules,
+)
+from autoforge.examples import example_path
+from autoforge.tooldocs import ToolSpec
+
+
+def _bookstore_copy(tmp_path: Path) -> EnvDir:
+    shutil.copytree(example_path("bookstore"), tmp_path / "env")
+    return EnvDir(tmp_path / "env")
+
+
+def _shipped_only() -> RuleSet:
+    rule = DocRule(tool="cancel_order", kind="status", param="order_id", collection="orders",
+                   attribute="status", allowed=["shipped"],
+                   sentence="Only shipped orders can be cancelled.", source="policy")  # fmt: skip
+    return RuleSet(rules=[rule])
+
+
+def test_an_env_dir_without_rules_gets_them_from_its_own_docs() -> None:
+    env_dir = EnvDir(example_path("bookstore"))  # hand-written: no rules.json
+    assert not env_dir.rules_path.exists()
+    rules = env_dir.read_rules()
+    assert rules.origin == "extracted"
+    by = {(r.tool, r.kind): r for r in rules.rules}
+    assert by[("cancel_order", "status")].allowed == ["pending"]
+    assert "still pending" in by[("cancel_order", "status")].sentence
+    assert by[("add_review", "unique")].fields == ["customer_id", "book_id"]
+    assert all(r.sentence for r in rules.rules)
+    # the artifact round-trips (a one-sided schema bound is no infinite number in JSON)
+    assert RuleSet.model_validate_json(rules.model_dump_json()) == rules
+
+
+def test_recorded_rules_are_what_reading_and_loading_give(tmp_path: Path) -> None:
+    env_dir = _bookstore_copy(tmp_path)
+    parts = env_dir.read()
+    env_dir.write(parts.spec, parts.tools_source, parts.initial_state, _shipped_only())
+    assert env_dir.read_rules() == _shipped_only()
+    env = env_dir.load(trusted=True)
+    assert env.rules == _shipped_only() and env.rules.origin == "synthesis"
+    assert [p.name for p in env_dir.artifact_files()][-1] == EnvDir.RULES  # copied, packaged
+    env_dir.write(parts.spec, parts.tools_source, parts.initial_state)  # no rules: file removed
+    assert not env_dir.rules_path.exists()
+    assert env_dir.load(trusted=True).rules.origin == "extracted"
+
+
+def test_a_bad_rules_file_names_the_file_and_the_fix(tmp_path: Path) -> None:
+    env_dir = _bookstore_copy(tmp_path)
+    env_dir.rules_path.write_text(json.dumps({"version": 2, "rules": []}), encoding="utf-8")
+    with pytest.raises(EnvLoadError, match=r"rules\.json: rules version 2.*delete the file"):
+        env_dir.read_rules()
+    env_dir.rules_path.write_text(json.dumps({"version": 1, "rules": [{"tool": "x"}]}))
+    with pytest.raises(EnvLoadError, match=r"rules\.json: invalid rules at rules\.0"):
+        env_dir.load(trusted=True)
+
+
+def _orders_spec(policy: str) -> EnvironmentSpec:
+    orders = CollectionSchema(name="orders", primary_key="order_id", attributes=[
+        Attribute(name="order_id"),
+        Attribute(name="status", enum=["pending", "delivered", "cancelled"]),
+    ])  # fmt: skip
+    params = {"type": "object", "properties": {"order_id": {"type": "string"}},
+              "required": ["order_id"]}  # fmt: skip
+    tools = [ToolSpec(name=n, description="", parameters=params, access="write")
+             for n in ("return_order", "exchange_order", "cancel_order")]  # fmt: skip
+    return EnvironmentSpec(name="shop", policy=policy, tools=tools,
+                           state_schema=StateSchema(collections=[orders]))  # fmt: skip
+
+
+def test_a_conditional_policy_sentence_binds_only_the_action_it_names() -> None:
+    policy = (
+        "An order can only be returned if its status is 'delivered', and you should check it "
+        "first. An order can only be cancelled if its status is 'pending'."
+    )
+    rules = environment_rules(_orders_spec(policy)).rules
+    found = {r.tool: (r.allowed, r.sentence[:30]) for r in rules if r.kind == "status"}
+    assert found == {
+        "return_order": (["delivered"], "An order can only be returned "),
+        "cancel_order": (["pending"], "An order can only be cancelled"),
+    }  # exchange_order: no sentence names its action
