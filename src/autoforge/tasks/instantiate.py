@@ -98,16 +98,22 @@ _TEXTS_LIMIT = 50_000
 
 
 class _LazyState(Mapping[str, Any]):
-    """An episode's current state as plain data, each collection copied when first read."""
+    """An episode's current state as plain data, each collection read out when first asked:
+    without a copy where the episode can ``peek`` (its committed records, read-only), else
+    copied through ``episode.state``."""
 
     def __init__(self, episode: EpisodeLike) -> None:
         self._episode = episode
         self._copied: dict[str, Any] = {}
+        self._peek: Callable[[str], Any] | None = getattr(episode, "peek", None)
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._copied:
-            value = self._episode.state[name]
-            self._copied[name] = dict(value.items()) if isinstance(value, Mapping) else value
+            if self._peek is not None:
+                self._copied[name] = self._peek(name)
+            else:
+                value = self._episode.state[name]
+                self._copied[name] = dict(value.items()) if isinstance(value, Mapping) else value
         return self._copied[name]
 
     def __iter__(self) -> Iterator[str]:
