@@ -36,6 +36,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from autoforge.env.base_delta import Delta, Fingerprint, delta, fingerprint, records
 from autoforge.env.boundary import Boundary, describe
 from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.runtime import Environment, Episode, Observation, _fail
@@ -50,6 +51,8 @@ DEFAULT_MEMORY_MB = 1024
 MAX_REPLY_BYTES = 64 << 20
 READ_CHUNK = 1 << 16  # below malloc's mmap threshold: a 1 MB read buffer costs an mmap per read
 MAX_BASES = 16
+#: a new base is sent as changes to a held one when at most 1/DELTA_SHARE of its records differ
+DELTA_SHARE = 4
 _KINDS = frozenset(
     {"unknown_tool", "invalid_arguments", "tool_error", "timeout", "sandbox", "crash"}
 )
@@ -243,7 +246,8 @@ class ContainedRuntime:
         self.generation = 0
         self.restarts = 0
         self.boundary = Boundary("process")
-        self.bases: collections.OrderedDict[int, None] = collections.OrderedDict()
+        # the bases the worker holds, each with its fingerprint (None: sent whole, no deltas)
+        self.bases: collections.OrderedDict[int, Fingerprint | None] = collections.OrderedDict()
         self.pending: collections.deque[list[Any]] = collections.deque()
         if eager:
             with self.lock:
@@ -305,8 +309,7 @@ class ContainedRuntime:
             pre.append(self.pending.popleft())
         env = episode.env
         if env.base_id not in self.bases:
-            pre.append(["base", env.base_id, env.initial_state])
-            self.bases[env.base_id] = None
+            pre.append(self._register(env))
             while len(self.bases) > MAX_BASES:
                 old, _ = self.bases.popitem(last=False)
                 pre.append(["dropbase", old])
@@ -320,6 +323,26 @@ class ContainedRuntime:
             pre.append(["reset", episode.eid])
         episode.reset_pending = False
         return pre
+
+    def _register(self, env: Environment) -> list[Any]:
+        """The op that gives the worker ``env``'s base state: the changes from the closest
+        base it holds when they are few (:mod:`autoforge.env.base_delta`), else the state."""
+        state = env.initial_state
+        mine = fingerprint(state)
+        self.bases[env.base_id] = mine
+        if mine is None:
+            return ["base", env.base_id, state]
+        best: tuple[int, int, Delta] | None = None
+        limit = records(mine) // DELTA_SHARE
+        for parent, theirs in reversed(self.bases.items()):
+            if theirs is None or parent == env.base_id:
+                continue
+            changes, size = delta(mine, theirs, state)
+            if size <= limit and (best is None or size < best[0]):
+                best = (size, parent, changes)
+        if best is None:
+            return ["base", env.base_id, state]
+        return ["derive", env.base_id, best[1], best[2]]
 
     def drop(self, episode: ContainedEpisode) -> None:
         """Forget ``episode`` in the worker (sent with the next request)."""

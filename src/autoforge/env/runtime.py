@@ -364,6 +364,20 @@ class Episode:
         """The current state, read-only (records come back as copies)."""
         return self._state._view()
 
+    def peek(self, name: str) -> Any:
+        """The committed value of ``state[name]`` without copying: a collection as a plain
+        dict whose records are the episode's own (KeyError when there is none).
+
+        For read-heavy host-side callers (task generation's fact choice reads whole
+        collections after each write): :attr:`state` deep-copies every record it returns.
+        Read-only: committed records are shared with the episode and its base, and a caller
+        that changed one would change the episode's state behind its hash.
+        """
+        child = self._state._collection_view(name)
+        if child is not None:
+            return {key: child._committed(key) for key in child}
+        return self._state._committed(name)
+
     def call(self, tool: str, arguments: Mapping[str, Any] | str | None = None) -> Observation:
         """Call ``tool``; agent mistakes come back as error observations, never exceptions."""
         self.calls += 1

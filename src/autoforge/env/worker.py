@@ -11,8 +11,8 @@ A worker loads one ``tools.py`` (module body run here, never in the host) and ho
 of episodes of that environment: base states by id, episodes by id, each an inline
 :class:`~autoforge.env.runtime.Episode` with its copy-on-write state. Requests and replies
 are JSON lines (never pickle); requests may carry preparatory operations (``pre``: register a
-base state, open/reset/drop an episode) so that an episode's first call costs no extra round
-trip.
+base state, whole or as changes to a held one; open/reset/drop an episode) so that an
+episode's first call costs no extra round trip.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import time
 from typing import Any
 
 from autoforge.env import boundary as _boundary
+from autoforge.env.base_delta import derive
 from autoforge.env.cow import DELETED, RESTORED, Change
 from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.limits import watchdog
@@ -117,6 +118,9 @@ class Host:
             kind = op[0]
             if kind == "base":
                 self.bases[op[1]] = self.env.with_initial_state(op[2], owned=True)  # decoded
+            elif kind == "derive":  # a base given as changes to one held (env.base_delta)
+                state = derive(self.bases[op[2]].initial_state, op[3])
+                self.bases[op[1]] = self.env.with_initial_state(state, owned=True)
             elif kind == "open":
                 episode = self.bases[op[2]].episode(mode="inline")
                 if op[3]:

@@ -59,16 +59,19 @@ _TEXTS_LIMIT = 50_000
 
 
 class _LazyState(Mapping[str, Any]):
-    """An episode's current state as plain data, each collection copied when first read."""
+    """An episode's current state as plain data, each collection read when first asked:
+    shared with the episode where it can ``peek`` (read-only), else copied from ``state``."""
 
     def __init__(self, episode: EpisodeLike) -> None:
         self._episode = episode
         self._copied: dict[str, Any] = {}
+        self._peek: Callable[[str], Any] | None = getattr(episode, "peek", None)
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._copied:
-            value = self._episode.state[name]
-            self._copied[name] = dict(value.items()) if isinstance(value, Mapping) else value
+            value = self._episode.state[name] if self._peek is None else self._peek(name)
+            plain = self._peek is not None or not isinstance(value, Mapping)
+            self._copied[name] = value if plain else dict(value.items())
         return self._copied[name]
 
     def __iter__(self) -> Iterator[str]:
