@@ -373,7 +373,8 @@ async def fill_todos(
     report.checks = state.results
     if accepted and not state.failed:
         report.source, report.status = "llm", "accepted"
-        report.accepted_attempt = report.attempts
+        # 1 when every kept step was the model's first answer, as for a whole function
+        report.accepted_attempt = max(f.attempts for f in report.fills if f.status == "accepted")
         return state.code
     if accepted:
         report.errors.append("filled tool: " + "; ".join(failures(state.results))[:600])
