@@ -24,7 +24,7 @@ import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth import prompts
@@ -33,6 +33,9 @@ from autoforge.synth.codegen import CodeError, ToolCode, from_source
 from autoforge.synth.headers import signature
 from autoforge.synth.options import SynthOptions
 from autoforge.synth.report import CheckResult, FillResult, ToolReport
+
+if TYPE_CHECKING:  # functions.py imports this module
+    from autoforge.synth.functions import Probe, ToolJob
 
 #: the shape of a whole-step answer, on another app, one for an effect and one for a rule;
 #: neither can be pasted into a tool here (no such collection), which ``copies_example`` checks
@@ -103,7 +106,7 @@ def _bound(source: str, before: int) -> list[str]:
     return list(seen.values())
 
 
-def _collections_text(job: Any) -> str:
+def _collections_text(job: ToolJob) -> str:
     """The attributes (with types) of the collections the tool touches, one record of its own."""
     ctx = job.ctx
     colls = prompts.relevant_collections(ctx.spec, ctx.classification, ctx.schema)[:3]
@@ -124,7 +127,7 @@ def example_for(sentence: str) -> tuple[str, str]:
     return EXAMPLES["rule" if _RULE_WORDS.search(sentence) else "effect"]
 
 
-def fill_messages(job: Any, source: str, todo: Todo) -> list[Message]:
+def fill_messages(job: ToolJob, source: str, todo: Todo) -> list[Message]:
     """The short prompt for one step of ``job``'s draft ``source``."""
     spec = job.ctx.spec
     bound = _bound(source, todo.line)
@@ -209,7 +212,7 @@ def splice(source: str, todo: Todo, lines: Sequence[str]) -> str:
     return "\n".join(out)
 
 
-def _behaviour(source: str, job: Any, args: dict[str, Any]) -> tuple[bool, str, str]:
+def _behaviour(source: str, job: ToolJob, args: dict[str, Any]) -> tuple[bool, str, str]:
     """``(ok, content, state hash)`` of one call of ``source`` on the test state."""
     from autoforge.env import Environment, EnvironmentSpec
 
@@ -221,7 +224,7 @@ def _behaviour(source: str, job: Any, args: dict[str, Any]) -> tuple[bool, str, 
     return obs.ok, obs.content, ep.state_hash()
 
 
-def _changes_behaviour(before: ToolCode, after: ToolCode, job: Any) -> bool:
+def _changes_behaviour(before: ToolCode, after: ToolCode, job: ToolJob) -> bool:
     """Whether ``after`` answers or writes differently from ``before`` on some test call (the
     probe calls and the proposed test cases)."""
     from autoforge.synth.functions import probe_calls
@@ -235,7 +238,7 @@ def _changes_behaviour(before: ToolCode, after: ToolCode, job: Any) -> bool:
         return True
 
 
-def _refuses_happy(before: ToolCode, after: ToolCode, job: Any) -> str:
+def _refuses_happy(before: ToolCode, after: ToolCode, job: ToolJob) -> str:
     """Why ``after`` is worse on the happy-path call (built to meet every rule the docs state):
     ``before`` succeeds on it and ``after`` refuses it; "" otherwise. The ``runs`` check asks
     success only of plain tools, so a step that refuses every call would pass it."""
@@ -255,7 +258,7 @@ def _refuses_happy(before: ToolCode, after: ToolCode, job: Any) -> str:
 
 
 def _judge(
-    cand: ToolCode, current: ToolCode, cur_failed: set[str], job: Any, probes: list[Any]
+    cand: ToolCode, current: ToolCode, cur_failed: set[str], job: ToolJob, probes: list[Probe]
 ) -> tuple[list[CheckResult], str]:
     """The candidate's checks and why it is rejected ("" when the fill is accepted): it
     must fail no check the tool did not fail already and keep the draft's writes, and a
@@ -294,7 +297,7 @@ async def _ask_fill(
 
 async def _fill_one(
     client: LLMClient,
-    job: Any,
+    job: ToolJob,
     state: _FillState,
     todo: Todo,
     settings: SynthOptions,
@@ -338,7 +341,7 @@ class _FillState:
     source: str
     code: ToolCode
     results: list[CheckResult]
-    probes: list[Any]
+    probes: list[Probe]
     offset: int = 0
 
     @property
@@ -351,7 +354,7 @@ class _FillState:
 
 
 async def fill_todos(
-    client: LLMClient, job: Any, settings: SynthOptions, report: ToolReport
+    client: LLMClient, job: ToolJob, settings: SynthOptions, report: ToolReport
 ) -> ToolCode | None:
     """Fill the draft's TODO steps one at a time; the filled tool when at least one fill was
     accepted and it passes every check, else ``None`` (each fill is in ``report.fills``)."""
