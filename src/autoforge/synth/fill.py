@@ -239,7 +239,7 @@ def _changes_behaviour(before: ToolCode, after: ToolCode, job: ToolJob) -> bool:
 
 
 def _refuses_happy(before: ToolCode, after: ToolCode, job: ToolJob) -> str:
-    """Why ``after`` is worse on the happy-path call (built to meet every rule the docs state):
+    """Why ``after`` is worse on the happy-path call (built to meet the rules read from the docs):
     ``before`` succeeds on it and ``after`` refuses it; "" otherwise. The ``runs`` check asks
     success only of plain tools, so a step that refuses every call would pass it."""
     try:
@@ -251,8 +251,8 @@ def _refuses_happy(before: ToolCode, after: ToolCode, job: ToolJob) -> str:
         return ""
     if was[0] and not now[0]:
         return (
-            f"happy_path: the step refuses the test call {job.ctx.happy}, which meets every "
-            f"rule the docs state and succeeds without the step: {now[1][:200]}"
+            f"happy_path: the step refuses the test call {job.ctx.happy}, which meets the "
+            f"rules read from the docs and succeeds without the step: {now[1][:200]}"
         )
     return ""
 
