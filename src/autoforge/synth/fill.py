@@ -263,10 +263,10 @@ def _judge(
     """The candidate's checks and why it is rejected ("" when the fill is accepted): it
     must fail no check the tool did not fail already and keep the draft's writes, and a
     fill that refuses nothing must change some call's answer or state."""
-    from autoforge.synth.functions import _keeps_draft
+    from autoforge.synth.functions import keeps_draft
 
     results = run_checks(cand, job.ctx)
-    kept = _keeps_draft(cand, job, probes)
+    kept = keeps_draft(cand, job, probes)
     if kept is not None:
         results.append(kept)
     new = [f for r in results if not r.ok and r.name not in cur_failed for f in failures([r])]

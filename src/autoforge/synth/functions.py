@@ -301,7 +301,7 @@ def draft_effects(job: ToolJob) -> list[Probe]:
     return out
 
 
-def _keeps_draft(code: ToolCode, job: ToolJob, probes: list[Probe]) -> CheckResult | None:
+def keeps_draft(code: ToolCode, job: ToolJob, probes: list[Probe]) -> CheckResult | None:
     """The ``keeps_draft`` check: on every probe call, the answer succeeds where the draft
     does and makes every draft write with the same value."""
     if not probes:
@@ -469,7 +469,7 @@ def _attempt_checks(
     more than repeat a draft that still has TODO lines."""
     draft, draft_todos = drafted
     results = run_checks(code, job.ctx)
-    kept = _keeps_draft(code, job, probes)
+    kept = keeps_draft(code, job, probes)
     if kept is not None:
         results.append(kept)
     if draft is not None and _same_code(code, draft):
