@@ -1,7 +1,8 @@
 """Per-TODO fills: the model writes only the lines one TODO of the rule draft leaves open.
 
-The rule draft (:func:`autoforge.synth.functions.skeleton_for`) already holds what the docs make
-explicit (the record load, the guards, the status, the stored parameters, the paired effects);
+The rule draft (:func:`autoforge.synth.functions.skeleton_for`, handed over as a
+:class:`Draft`) already holds what the docs make explicit (the record load, the guards, the
+status, the stored parameters, the paired effects);
 what it cannot derive is listed as ``# TODO`` lines, each one sentence of the docs or policy.
 Asking a 1.5B model to rewrite the whole function with those lines done gives back the draft
 unchanged; asking it for the few lines of *one* step, with a short context (the ``def`` line,
@@ -22,20 +23,38 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth import prompts
-from autoforge.synth.checks import failures, run_checks
+from autoforge.synth.checks import CheckContext, failures, run_checks
 from autoforge.synth.codegen import CodeError, ToolCode, from_source
 from autoforge.synth.headers import signature
 from autoforge.synth.options import SynthOptions
 from autoforge.synth.report import CheckResult, FillResult, ToolReport
 
-if TYPE_CHECKING:  # functions.py imports this module
-    from autoforge.synth.functions import Probe, ToolJob
+
+class FillJob(Protocol):
+    """What a fill needs of a tool's job (:class:`autoforge.synth.functions.ToolJob`)."""
+
+    ctx: CheckContext
+    samples: dict[str, str]
+
+    def guard(self, code: ToolCode) -> ToolCode: ...
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The rule draft of one tool as the fills start from it (built by ``functions.py``):
+    its raw text with the TODO lines, the probe calls (the happy-path call and the same on
+    other records), and the ``keeps_draft`` check bound to the draft's own writes."""
+
+    source: str
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    keeps: Callable[[ToolCode], CheckResult | None] = lambda code: None
+
 
 #: the shape of a whole-step answer, on another app, one for an effect and one for a rule;
 #: neither can be pasted into a tool here (no such collection), which ``copies_example`` checks
@@ -106,7 +125,7 @@ def _bound(source: str, before: int) -> list[str]:
     return list(seen.values())
 
 
-def _collections_text(job: ToolJob) -> str:
+def _collections_text(job: FillJob) -> str:
     """The attributes (with types) of the collections the tool touches, one record of its own."""
     ctx = job.ctx
     colls = prompts.relevant_collections(ctx.spec, ctx.classification, ctx.schema)[:3]
@@ -127,7 +146,7 @@ def example_for(sentence: str) -> tuple[str, str]:
     return EXAMPLES["rule" if _RULE_WORDS.search(sentence) else "effect"]
 
 
-def fill_messages(job: ToolJob, source: str, todo: Todo) -> list[Message]:
+def fill_messages(job: FillJob, source: str, todo: Todo) -> list[Message]:
     """The short prompt for one step of ``job``'s draft ``source``."""
     spec = job.ctx.spec
     bound = _bound(source, todo.line)
@@ -212,7 +231,7 @@ def splice(source: str, todo: Todo, lines: Sequence[str]) -> str:
     return "\n".join(out)
 
 
-def _behaviour(source: str, job: ToolJob, args: dict[str, Any]) -> tuple[bool, str, str]:
+def _behaviour(source: str, job: FillJob, args: dict[str, Any]) -> tuple[bool, str, str]:
     """``(ok, content, state hash)`` of one call of ``source`` on the test state."""
     from autoforge.env import Environment, EnvironmentSpec
 
@@ -224,12 +243,10 @@ def _behaviour(source: str, job: ToolJob, args: dict[str, Any]) -> tuple[bool, s
     return obs.ok, obs.content, ep.state_hash()
 
 
-def _changes_behaviour(before: ToolCode, after: ToolCode, job: ToolJob) -> bool:
+def _changes_behaviour(before: ToolCode, after: ToolCode, job: FillJob, draft: Draft) -> bool:
     """Whether ``after`` answers or writes differently from ``before`` on some test call (the
     probe calls and the proposed test cases)."""
-    from autoforge.synth.functions import probe_calls
-
-    calls = [*probe_calls(job), *(c.arguments for c in job.ctx.cases)]
+    calls = [*draft.calls, *(c.arguments for c in job.ctx.cases)]
     try:
         return any(
             _behaviour(before.source, job, a) != _behaviour(after.source, job, a) for a in calls
@@ -238,7 +255,7 @@ def _changes_behaviour(before: ToolCode, after: ToolCode, job: ToolJob) -> bool:
         return True
 
 
-def _refuses_happy(before: ToolCode, after: ToolCode, job: ToolJob) -> str:
+def _refuses_happy(before: ToolCode, after: ToolCode, job: FillJob) -> str:
     """Why ``after`` is worse on the happy-path call (built to meet the rules read from the docs):
     ``before`` succeeds on it and ``after`` refuses it; "" otherwise. The ``runs`` check asks
     success only of plain tools, so a step that refuses every call would pass it."""
@@ -258,15 +275,13 @@ def _refuses_happy(before: ToolCode, after: ToolCode, job: ToolJob) -> str:
 
 
 def _judge(
-    cand: ToolCode, current: ToolCode, cur_failed: set[str], job: ToolJob, probes: list[Probe]
+    cand: ToolCode, current: ToolCode, cur_failed: set[str], job: FillJob, draft: Draft
 ) -> tuple[list[CheckResult], str]:
     """The candidate's checks and why it is rejected ("" when the fill is accepted): it
     must fail no check the tool did not fail already and keep the draft's writes, and a
     fill that refuses nothing must change some call's answer or state."""
-    from autoforge.synth.functions import keeps_draft
-
     results = run_checks(cand, job.ctx)
-    kept = keeps_draft(cand, job, probes)
+    kept = draft.keeps(cand)
     if kept is not None:
         results.append(kept)
     new = [f for r in results if not r.ok and r.name not in cur_failed for f in failures([r])]
@@ -276,7 +291,7 @@ def _judge(
     if refused:
         return results, refused
     refuses = "ToolError" in cand.body and cand.body.count("raise") > current.body.count("raise")
-    if not refuses and not _changes_behaviour(current, cand, job):
+    if not refuses and not _changes_behaviour(current, cand, job, draft):
         return results, "implements_todo: the step's code changes nothing on any test call"
     return results, ""
 
@@ -297,7 +312,7 @@ async def _ask_fill(
 
 async def _fill_one(
     client: LLMClient,
-    job: ToolJob,
+    job: FillJob,
     state: _FillState,
     todo: Todo,
     settings: SynthOptions,
@@ -321,7 +336,7 @@ async def _fill_one(
         except CodeError as exc:
             why = str(exc)
         else:
-            results, why = _judge(cand, state.code, state.failed, job, state.probes)
+            results, why = _judge(cand, state.code, state.failed, job, state.draft)
             if not why:
                 state.accept(spliced, cand, results)
                 return FillResult(todo=todo.text, status="accepted", attempts=attempt)
@@ -341,7 +356,7 @@ class _FillState:
     source: str
     code: ToolCode
     results: list[CheckResult]
-    probes: list[Probe]
+    draft: Draft
     offset: int = 0
 
     @property
@@ -354,17 +369,15 @@ class _FillState:
 
 
 async def fill_todos(
-    client: LLMClient, job: ToolJob, settings: SynthOptions, report: ToolReport
+    client: LLMClient, job: FillJob, draft: Draft, settings: SynthOptions, report: ToolReport
 ) -> ToolCode | None:
     """Fill the draft's TODO steps one at a time; the filled tool when at least one fill was
     accepted and it passes every check, else ``None`` (each fill is in ``report.fills``)."""
-    from autoforge.synth.functions import draft_effects, skeleton_for
-
     ctx = job.ctx
-    source = skeleton_for(job)
+    source = draft.source
     todos = todo_items(source, ctx.spec.description)
     code = job.guard(from_source(source, ctx.spec.name))
-    state = _FillState(source, code, run_checks(code, ctx), draft_effects(job))
+    state = _FillState(source, code, run_checks(code, ctx), draft)
     for todo in todos:
         moved = Todo(line=todo.line + state.offset, indent=todo.indent, text=todo.text)
         result = await _fill_one(client, job, state, moved, settings)
@@ -390,4 +403,13 @@ def fill_summary(report: ToolReport) -> dict[str, int]:
     return {"accepted": ok, "rejected": len(report.fills) - ok}
 
 
-__all__ = ["Todo", "fill_messages", "fill_todos", "parse_fill", "splice", "todo_items"]
+__all__ = [
+    "Draft",
+    "FillJob",
+    "Todo",
+    "fill_messages",
+    "fill_todos",
+    "parse_fill",
+    "splice",
+    "todo_items",
+]

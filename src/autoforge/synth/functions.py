@@ -41,7 +41,7 @@ from autoforge.synth.doc_rules import (
 from autoforge.synth.doc_templates import documented_list
 from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
-from autoforge.synth.fill import fill_todos, todo_items
+from autoforge.synth.fill import Draft, fill_todos, todo_items
 from autoforge.synth.headers import signature
 from autoforge.synth.naming import tokens
 from autoforge.synth.options import SynthOptions
@@ -412,7 +412,13 @@ async def _model_code(
     """The model's code for the tool: per-TODO fills of the draft (``fill="todo"``, default),
     else the whole function (``fill="function"``, or a draft with no step to fill)."""
     if settings.fill == "todo" and fillable(job):
-        return await fill_todos(client, job, settings, report)
+        probes = draft_effects(job)
+        draft = Draft(
+            source=skeleton_for(job),
+            calls=probe_calls(job),
+            keeps=lambda code: keeps_draft(code, job, probes),
+        )
+        return await fill_todos(client, job, draft, settings, report)
     return await _llm_loop(client, job, settings, report)
 
 
