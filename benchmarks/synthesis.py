@@ -54,6 +54,7 @@ from rich.table import Table
 
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient, config_from_cli, print_usage
+from autoforge.synth.fill import fill_summary
 from autoforge.synth.pipeline import SynthOptions, report_table, synthesize
 from autoforge.synth.report import SynthesisReport
 from autoforge.tooldocs import load_docs
@@ -120,11 +121,14 @@ def _design(report: SynthesisReport, key: str) -> float:
 
 def _tool_table(report: SynthesisReport) -> Table:
     table = Table(title="per tool (LLM-written and repaired tools)")
-    for col in ("tool", "class", "source", "status", "attempts", "calls", "tokens", "wall s"):
+    cols = ("tool", "class", "source", "status", "attempts", "fills ok/rej", "calls", "tokens")
+    for col in (*cols, "wall s"):
         table.add_column(col, justify="left" if col in ("tool", "class") else "right")
     for t in report.tools:
+        fills = fill_summary(t)
         table.add_row(
-            t.name, t.cls, t.source, t.status, str(t.attempts), str(t.usage.calls),
+            t.name, t.cls, t.source, t.status, str(t.attempts),
+            f"{fills['accepted']}/{fills['rejected']}" if t.fills else "-", str(t.usage.calls),
             str(t.usage.total_tokens), f"{t.wall_s:.1f}",
         )  # fmt: skip
     return table
@@ -321,6 +325,7 @@ def _headline(
     return {
         "preset": args.preset,
         "conventions": args.conventions,
+        "fill": args.fill,
         "model": report.model,
         "tools": len(report.tools),
         "share_template": shares["template"],
@@ -339,6 +344,9 @@ def _headline(
         "this_run_wall_s": round(times[0], 1),
         "this_run_cpu_s": round(times[1], 1),
         "resumed_tools": len(report.resumed),
+        # per-TODO fills (the model writes one step of the rule draft at a time)
+        "fills_accepted": sum(fill_summary(t)["accepted"] for t in report.tools),
+        "fills_rejected": sum(fill_summary(t)["rejected"] for t in report.tools),
         "conformance_ok": bool((report.conformance or {}).get("ok")),
         "baseline_rules_only_accepted_share": round(
             sum(t.status == "accepted" for t in baseline.tools) / max(len(baseline.tools), 1), 3
@@ -351,7 +359,8 @@ def _headline(
     }
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line of a single run or the suite."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--preset", default="bookstore")
     ap.add_argument("--out", type=Path, default=None, help="env dir (default: a temp dir)")
@@ -366,14 +375,23 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     ap.add_argument("--conventions", default="generic", help="convention profile: generic|tau")
     ap.add_argument("--suite", action="store_true", help="rules-only fidelity, every preset")
-    args = ap.parse_args(argv)
+    ap.add_argument(
+        "--fill", default="todo", choices=("todo", "function"),
+        help="the model fills the draft's TODO steps one at a time, or writes whole functions",
+    )  # fmt: skip
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     if args.suite:
         return suite()
     preset = _preset(args.preset)
     docs, data, policy = _inputs(preset)
     opts = SynthOptions(
-        max_repairs=args.max_repairs, policy=policy, name=args.preset, conventions=args.conventions
-    )
+        max_repairs=args.max_repairs, policy=policy, name=args.preset,
+        conventions=args.conventions, fill=args.fill,
+    )  # fmt: skip
     console = Console(width=140)
 
     rules_dir = Path(tempfile.mkdtemp(prefix="synth-rules-")) / "env"

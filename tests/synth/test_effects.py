@@ -269,7 +269,7 @@ def cancel_pending_order(state, order_id, reason):
 async def test_an_answer_dropping_draft_effects_is_not_accepted(phase1: P.Phase1) -> None:
     job, _ = P._job(DOCS.tool("cancel_pending_order"), phase1, DOCS, None, TAU)
     client = dispatcher({"synth.tests": {"cases": []}, "*": DROPS_REFUND})
-    out = await synthesize_tool(client, job, SynthOptions(max_repairs=1))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=1, fill="function"))
     assert out.report.status == "fallback"  # the draft, with the refund, is kept instead
     assert any("keeps_draft" in e and "payment_history" in e for e in out.report.errors)
     assert out.code is not None and "'refund'" in out.code.source
@@ -283,7 +283,7 @@ async def test_an_answer_keeping_the_draft_and_adding_to_it_is_accepted(
         "    return record", "    record['note'] = 1\n    return record"
     )
     client = dispatcher({"synth.tests": {"cases": []}, "*": f"```python\n{draft}\n```"})
-    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0, fill="function"))
     assert out.report.status == "accepted" and out.report.source == "llm"
     assert any(c.name == "keeps_draft" and c.ok for c in out.report.checks)
 
@@ -330,7 +330,7 @@ async def test_an_answer_failing_where_the_draft_succeeds_is_not_accepted(
     recheck = "    if record.get('status') != 'pending':\n        raise ToolError('not pending')\n"
     broken = skeleton_for(job).replace("    return record", recheck + "    return record")
     client = dispatcher({"synth.tests": {"cases": []}, "*": f"```python\n{broken}\n```"})
-    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0, fill="function"))
     assert out.report.status == "fallback"
     assert any("the draft succeeds on" in e for e in out.report.errors)
 
@@ -344,7 +344,7 @@ async def test_draft_effects_are_compared_on_several_records(phase1: P.Phase1) -
     loop = draft[draft.index("    for e in added:") : draft.index("    # TODO")]
     twice = draft.replace(loop, loop + loop)
     client = dispatcher({"synth.tests": {"cases": []}, "*": f"```python\n{twice}\n```"})
-    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0, fill="function"))
     assert out.report.status == "fallback"
     assert any("keeps_draft" in e and "balance" in e for e in out.report.errors)
 

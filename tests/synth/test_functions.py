@@ -101,7 +101,7 @@ async def test_repair_loop_feeds_the_error_back(
             "synth.repair": lambda r: next(answers),
         }
     )
-    settings = SynthOptions(max_repairs=2, llm_tests=True)
+    settings = SynthOptions(max_repairs=2, llm_tests=True, fill="function")
     out = await synthesize_tool(client, make_job(todo_docs, todo_schema, "complete_task"), settings)
     assert out.report.status == "accepted" and out.report.source == "llm"
     assert out.report.accepted_attempt == 2 and out.report.attempts == 2
@@ -136,7 +136,7 @@ async def test_llm_test_cases_catch_a_missing_precondition(
     out = await synthesize_tool(
         client,
         make_job(todo_docs, todo_schema, "complete_task"),
-        SynthOptions(max_repairs=1, llm_tests=True),
+        SynthOptions(max_repairs=1, llm_tests=True, fill="function"),
     )
     assert out.report.llm_tests == 2
     assert "test:1" in out.report.errors[0] and "should fail with ToolError" in out.report.errors[0]
@@ -150,7 +150,7 @@ async def test_a_tool_that_never_passes_is_reported_failed(
         return "I cannot write this function."
 
     client = dispatcher({"synth.tests": "not json", "*": prose})
-    settings = SynthOptions(max_repairs=2, fallback=False)
+    settings = SynthOptions(max_repairs=2, fallback=False, fill="function")
     out = await synthesize_tool(client, make_job(todo_docs, todo_schema, "complete_task"), settings)
     assert out.report.status == "failed" and out.code is None
     # the same failure twice ends the loop early (no third identical attempt)
@@ -164,7 +164,9 @@ async def test_fallback_keeps_a_passing_skeleton_and_says_so(
 ) -> None:
     client = dispatcher({"synth.tests": {"cases": []}, "*": "no code here"})
     out = await synthesize_tool(
-        client, make_job(todo_docs, todo_schema, "complete_task"), SynthOptions(max_repairs=0)
+        client,
+        make_job(todo_docs, todo_schema, "complete_task"),
+        SynthOptions(max_repairs=0, fill="function"),
     )
     assert out.report.status == "fallback" and out.report.source == "skeleton"
     assert out.code is not None and "'done'" in out.code.body
@@ -181,7 +183,9 @@ async def test_cases_contradicting_the_docs_are_dropped(
     }
     client = dispatcher({"synth.tests": cases, "*": GOOD_CODE["complete_task"]})
     out = await synthesize_tool(
-        client, make_job(todo_docs, todo_schema, "complete_task"), SynthOptions(llm_tests=True)
+        client,
+        make_job(todo_docs, todo_schema, "complete_task"),
+        SynthOptions(llm_tests=True, fill="function"),
     )
     assert out.report.llm_tests == 1 and out.report.llm_tests_dropped == 1
     assert out.report.status == "accepted" and out.report.accepted_attempt == 1
@@ -191,7 +195,7 @@ async def test_repairs_stop_when_the_model_repeats_itself(
     todo_docs: ToolDocs, todo_schema: StateSchema
 ) -> None:
     client = dispatcher({"synth.tests": {"cases": []}, "*": BUGGY_COMPLETE})
-    settings = SynthOptions(max_repairs=3, fallback=False)
+    settings = SynthOptions(max_repairs=3, fallback=False, fill="function")
     out = await synthesize_tool(client, make_job(todo_docs, todo_schema, "complete_task"), settings)
     assert out.report.status == "failed" and out.report.attempts == 2
     assert "same code as before" in out.report.errors[-1]
@@ -213,7 +217,7 @@ async def test_repeating_the_draft_is_not_accepted(
         {"synth.tests": {"cases": []}, "synth.tool": lambda r: next(answers),
          "synth.repair": lambda r: next(answers)}
     )  # fmt: skip
-    out = await synthesize_tool(client, job, SynthOptions(max_repairs=1))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=1, fill="function"))
     assert "implements_todo" in out.report.errors[0]
     assert out.report.status == "accepted" and out.report.accepted_attempt == 2
 

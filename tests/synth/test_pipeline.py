@@ -36,7 +36,9 @@ ANSWERS = {
 async def test_synthesis_writes_a_loadable_environment(todo_docs: ToolDocs, tmp_path: Path) -> None:
     out = tmp_path / "todo"
     client = dispatcher(ANSWERS)
-    report = await synthesize(todo_docs, out, client, options=SynthOptions(max_repairs=1))
+    report = await synthesize(
+        todo_docs, out, client, options=SynthOptions(max_repairs=1, fill="function")
+    )
     status = {t.name: (t.status, t.source) for t in report.tools}
     assert status == {
         "create_task": ("accepted", "llm"),  # not plain: status is not a parameter
@@ -66,10 +68,12 @@ async def test_synthesis_writes_a_loadable_environment(todo_docs: ToolDocs, tmp_
 async def test_rerun_skips_accepted_tools(todo_docs: ToolDocs, tmp_path: Path) -> None:
     out = tmp_path / "todo"
     first = dispatcher(ANSWERS)
-    await synthesize(todo_docs, out, first, options=SynthOptions(max_repairs=1))
+    await synthesize(todo_docs, out, first, options=SynthOptions(max_repairs=1, fill="function"))
     assert first.requests
     again = dispatcher({})  # any LLM call would get None and fail the tool
-    report = await synthesize(todo_docs, out, again, options=SynthOptions(max_repairs=1))
+    report = await synthesize(
+        todo_docs, out, again, options=SynthOptions(max_repairs=1, fill="function")
+    )
     assert again.requests == []
     assert sorted(report.resumed) == sorted(t.name for t in todo_docs.tools)
     assert all(t.status == "accepted" for t in report.tools)
@@ -80,7 +84,7 @@ async def test_failed_tool_is_retried_and_left_out_of_the_env(
 ) -> None:
     out = tmp_path / "todo"
     broken = dict(ANSWERS, **{"synth.tool": "nothing", "synth.repair": "nothing"})
-    opts = SynthOptions(max_repairs=0, fallback=False, llm_tests=True)
+    opts = SynthOptions(max_repairs=0, fallback=False, llm_tests=True, fill="function")
     report = await synthesize(todo_docs, out, dispatcher(broken), options=opts)
     failed = {t.name for t in report.tools if t.status == "failed"}
     assert failed == {"create_task", "complete_task"}
@@ -114,7 +118,8 @@ async def test_data_mode_writes_the_initial_state(tmp_path: Path, todo_docs: Too
         ],
     }
     out = tmp_path / "env"
-    report = await synthesize(todo_docs, out, dispatcher(ANSWERS), data=data)
+    opts = SynthOptions(fill="function")
+    report = await synthesize(todo_docs, out, dispatcher(ANSWERS), data=data, options=opts)
     assert report.mode == "data" and report.state["source"] == "data"
     state = json.loads((out / "initial_state.json").read_text())
     assert state["tasks"]["T-1"]["title"] == "a"

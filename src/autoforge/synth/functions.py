@@ -41,6 +41,7 @@ from autoforge.synth.doc_rules import (
 from autoforge.synth.doc_templates import documented_list
 from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
+from autoforge.synth.fill import Draft, fill_todos, todo_items
 from autoforge.synth.headers import signature
 from autoforge.synth.naming import tokens
 from autoforge.synth.options import SynthOptions
@@ -300,7 +301,7 @@ def draft_effects(job: ToolJob) -> list[Probe]:
     return out
 
 
-def _keeps_draft(code: ToolCode, job: ToolJob, probes: list[Probe]) -> CheckResult | None:
+def keeps_draft(code: ToolCode, job: ToolJob, probes: list[Probe]) -> CheckResult | None:
     """The ``keeps_draft`` check: on every probe call, the answer succeeds where the draft
     does and makes every draft write with the same value."""
     if not probes:
@@ -387,7 +388,7 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthOption
         ctx.cases = consistent_cases(job, proposed)
         report.llm_tests = len(ctx.cases)
         report.llm_tests_dropped = len(proposed) - len(ctx.cases)
-    code = None if rules_only else await _llm_loop(client, job, settings, report)
+    code = None if rules_only else await _model_code(client, job, settings, report)
     if code is not None:
         return done(code)
     if settings.fallback:
@@ -396,6 +397,29 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthOption
             report.source, report.status, report.checks = "skeleton", "fallback", results
             return done(code)
     return done(None)
+
+
+def fillable(job: ToolJob) -> bool:
+    """Whether the draft has TODO steps to fill one at a time: it is runnable (it loaded its
+    record or builds one) and lists what is left open."""
+    source = skeleton_for(job)
+    return "not implemented" not in source and bool(todo_items(source))
+
+
+async def _model_code(
+    client: LLMClient, job: ToolJob, settings: SynthOptions, report: ToolReport
+) -> ToolCode | None:
+    """The model's code for the tool: per-TODO fills of the draft (``fill="todo"``, default),
+    else the whole function (``fill="function"``, or a draft with no step to fill)."""
+    if settings.fill == "todo" and fillable(job):
+        probes = draft_effects(job)
+        draft = Draft(
+            source=skeleton_for(job),
+            calls=probe_calls(job),
+            keeps=lambda code: keeps_draft(code, job, probes),
+        )
+        return await fill_todos(client, job, draft, settings, report)
+    return await _llm_loop(client, job, settings, report)
 
 
 def degenerate(code: ToolCode, finish_reason: str | None) -> str:
@@ -451,7 +475,7 @@ def _attempt_checks(
     more than repeat a draft that still has TODO lines."""
     draft, draft_todos = drafted
     results = run_checks(code, job.ctx)
-    kept = _keeps_draft(code, job, probes)
+    kept = keeps_draft(code, job, probes)
     if kept is not None:
         results.append(kept)
     if draft is not None and _same_code(code, draft):

@@ -12,6 +12,7 @@ gains from ``--max-repairs 3 --design-rounds 2 --llm-tests``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 
 @dataclass
@@ -28,3 +29,8 @@ class SynthOptions:
     only: list[str] = field(default_factory=list)
     conventions: str = "generic"
     max_tokens: int = 1200
+    #: "todo": the model fills the draft's TODO steps one at a time (short prompts a 1.5B
+    #: answers); "function": it rewrites the whole function from the draft. A draft with no
+    #: step to fill (nothing placed, "not implemented") always takes the whole-function path.
+    fill: Literal["todo", "function"] = "todo"
+    fill_tokens: int = 300

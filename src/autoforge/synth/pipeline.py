@@ -252,6 +252,8 @@ async def _phase2(
     reporter.phase("tools", len(tools))
     schema_fp = _sha(p1.schema.model_dump(mode="json"))
     knobs: list[Any] = [opts.use_templates, opts.llm_tests, opts.fallback, opts.max_repairs]
+    if opts.fill != "todo":
+        knobs.append(opts.fill)
     conv = conventions_profile(opts.conventions)
     if conv.name != "generic":
         knobs.append(conv.name)

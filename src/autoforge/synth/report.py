@@ -24,6 +24,15 @@ class CheckResult(BaseModel):
     detail: str = ""
 
 
+class FillResult(BaseModel):
+    """One TODO step of a draft the model was asked to fill (:mod:`autoforge.synth.fill`)."""
+
+    todo: str
+    status: Literal["accepted", "rejected"]
+    attempts: int = 0
+    detail: str = Field(default="", description="why the last answer was rejected")
+
+
 class ToolReport(BaseModel):
     """What happened to one tool."""
 
@@ -51,6 +60,11 @@ class ToolReport(BaseModel):
     llm_tests: int = 0
     llm_tests_dropped: int = Field(
         default=0, description="proposed cases contradicting the docs' preconditions"
+    )
+    fills: list[FillResult] = Field(
+        default_factory=list,
+        description="per-TODO fills: each step of the draft the model was asked for, and whether "
+        "its lines were kept (a rejected step stays as the draft has it)",
     )
     usage: TokenUsage = Field(default_factory=TokenUsage)
     wall_s: float = 0.0
