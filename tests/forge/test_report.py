@@ -129,3 +129,22 @@ def test_task_dag_and_tool_graph_drawings_match_their_graphs() -> None:
     assert svg.count('class="tg-edge"') == len(graph.edges)
     assert svg.count("<rect") == len(graph.nodes)
     assert adjacency_table(graph).count("●") == len(graph.edges)
+
+
+async def test_report_lists_the_rules_with_their_sentences(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    await run_forge(ForgeOptions(out=out, env_dir=Path("example:bookstore"), tasks=2,
+                                 exports=False))  # fmt: skip
+    text = "".join(_scan(render_forge_report(out)).text)
+    assert "Rules the docs state" in text
+    assert "extracted from the environment's docs and policy" in text  # the example has none
+    assert "orders.status of order_id must be one of pending" in text
+    assert "Only `pending` orders can be cancelled" in text  # the policy sentence it came from
+    recorded = {"version": 1, "origin": "synthesis", "rules": [{
+        "tool": "add_review", "kind": "range", "param": "rating", "low": 1, "high": 3,
+        "sentence": "Ratings go from 1 to 3.", "source": "policy"}]}  # fmt: skip
+    (out / "env" / "rules.json").write_text(json.dumps(recorded))
+    text = "".join(_scan(render_forge_report(out)).text)
+    assert "recorded by synthesis (rules.json)" in text
+    assert "rating must be from 1 to 3" in text and "Ratings go from 1 to 3." in text
+    assert "orders.status of order_id" not in text  # the recorded rules, not re-extracted

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autoforge.env import Attribute, EnvironmentSpec
+from autoforge.env import Attribute, EnvironmentSpec, RuleSet
+from autoforge.errors import AutoforgeError
 from autoforge.forge.layout import STAGE_HELP, STAGES, RunLayout
 from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
 from autoforge.forge.verify import VerifyReport
@@ -77,6 +78,7 @@ class RunData:
     tasks: list[Task] = field(default_factory=list)
     generation: dict[str, Any] | None = None
     verify: VerifyReport | None = None
+    rules: RuleSet | None = None
 
 
 def _read_json(path: Path) -> Any:
@@ -102,7 +104,17 @@ def load_run(run_dir: Path, manifest: RunManifest | None = None) -> RunData:
     data.generation = _read_json(layout.generation)
     verify = _read_json(layout.verify)
     data.verify = VerifyReport.model_validate(verify) if verify else None
+    data.rules = _read_rules(layout) if data.spec is not None else None
     return data
+
+
+def _read_rules(layout: RunLayout) -> RuleSet | None:
+    """The environment's rules (``rules.json``, else extracted from its spec); None when the
+    environment directory cannot be read (the report then says so instead of failing)."""
+    try:
+        return layout.env_dir.read_rules()
+    except (AutoforgeError, OSError, ValueError):
+        return None
 
 
 # -------------------------------------------------------------------------------- overview
@@ -330,6 +342,22 @@ def _conformance(check: dict[str, Any] | None) -> Markup:
     return join(parts)
 
 
+def _rules(rules: RuleSet | None) -> Markup:
+    """Each precondition read from the docs, the policy or the parameter schemas, with the
+    sentence it came from: what the tools enforce and what task generation respects."""
+    if rules is None:
+        return tag("p", "the environment's rules could not be read", cls="muted")
+    if not rules.rules:
+        return tag("p", "no rule stated in the docs or the policy was found", cls="muted")
+    origin = ("recorded by synthesis (rules.json)" if rules.origin == "synthesis" else
+              "extracted from the environment's docs and policy (no rules.json)")  # fmt: skip
+    rows: list[list[Cell]] = [
+        [tag("code", r.tool), r.describe(), r.source, r.sentence] for r in rules.rules
+    ]
+    return join([tag("p", f"{len(rules.rules)} rules, {origin}", cls="muted"),
+                 table(["tool", "rule", "from", "sentence"], rows)])  # fmt: skip
+
+
 def _provenance(d: RunData) -> dict[str, dict[str, str]]:
     state = (d.synthesis or {}).get("state") or {}
     prov = state.get("provenance") if isinstance(state, dict) else None
@@ -352,6 +380,7 @@ def _environment(d: RunData) -> Markup:
         details("policy", tag("pre", spec.policy or "(none)", cls="json")),
         tag("h3", "State schema"), _schema(spec, _provenance(d)),
         tag("h3", "Tools"), _tools(d),
+        tag("h3", "Rules the docs state"), _rules(d.rules),
         tag("h3", "Checks"), _conformance(d.check),
     ]  # fmt: skip
     return join(parts)
