@@ -139,7 +139,7 @@ class ForgedEnvironment(MCPEnvironment):
             env_id=self.service.env_id,
             task_id=opened["task_id"],
             question=opened["question"],
-            policy=self.service.policy,
+            policy=opened["policy"] or "",
         )
 
     async def reset_async(

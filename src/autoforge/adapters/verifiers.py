@@ -37,13 +37,15 @@ _STATE_KEY = "autoforge"
 
 
 def task_dataset(service: EnvService) -> Dataset:
-    """One row per task: the system policy and the user's request, the task id in ``info``."""
+    """One row per task: the system policy (with the task's session user, where it has one) and
+    the user's request, the task id in ``info``."""
     rows = []
     for task_id in service.tasks.ids():
         task = service.tasks.get(task_id)
         prompt = [{"role": "user", "content": task.scenario.opening()}]
-        if service.policy:
-            prompt.insert(0, {"role": "system", "content": service.policy})
+        system = task.with_session(service.policy)  # the policy, then who is signed in
+        if system:
+            prompt.insert(0, {"role": "system", "content": system})
         rows.append({"prompt": prompt, "answer": "", "info": {"task_id": task_id}})
     return Dataset.from_list(rows)
 

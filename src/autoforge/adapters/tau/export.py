@@ -7,7 +7,9 @@
 S0, ``db.json`` is that state and each task's ``initial_state`` is null. Otherwise ``db.json``
 holds the empty collections and each task carries its full S0 as
 ``initial_state.initialization_data.agent_data``, which tau2 merges into the (empty) database,
-so every task starts from exactly its own S0.
+so every task starts from exactly its own S0. A task's session user (who is signed in, told to
+the agent in autoforge's own runners) goes into the user's ``known_info``: tau2 has no per-task
+context for the agent.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def tau2_task(task: Task, domain: str, shared_state: bool) -> dict[str, Any]:
             "instructions": {
                 "domain": domain,
                 "reason_for_call": scenario.question,
-                "known_info": scenario.known_info,
+                "known_info": _known_info(task),
                 "unknown_info": scenario.unknown_info,
                 "task_instructions": scenario.intent,
             },
@@ -71,6 +73,18 @@ def tau2_task(task: Task, domain: str, shared_state: bool) -> dict[str, Any]:
             "reward_basis": ["DB", "COMMUNICATE"] if communicate else ["DB"],
         },
     }
+
+
+def _known_info(task: Task) -> str:
+    """The user's facts, plus the session user's key where the task has one: tau2 gives the
+    agent no per-task context (the forged environment tells the agent who is signed in), so in
+    the export the user holds it and gives it when asked, as tau2 airline's users do."""
+    info = task.scenario.known_info
+    if not task.session:
+        return info
+    keys = ", ".join(f"{k} {v}" for k, v in task.session.items())
+    signed = f"You are signed in to your account ({keys}); give it if you are asked."
+    return f"{info} {signed}".strip()
 
 
 def export_tau2(
