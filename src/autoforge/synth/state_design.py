@@ -69,8 +69,6 @@ _NOISE = {
     "on",
     "my",
     "new",
-    "pending",
-    "delivered",
     "current",
     "id",
     "ids",
@@ -117,7 +115,7 @@ def _param_type(spec: ToolSpec, param: str) -> AttributeType:
     return _JSON_TO_ATTR.get(str(prop.get("type")), "string")
 
 
-_ADJECTIVES = {"new", "old", "current", "pending", "target", "source", "original", "default"}
+_ADJECTIVES = {"new", "old", "current", "target", "source", "original", "default"}
 
 
 def _head_noun(spec: ToolSpec) -> str | None:
