@@ -77,7 +77,7 @@ BUILTIN: dict[str, list[tuple[str, str]]] = {
             "transfer_to_librarian",
             '''def transfer_to_librarian(state, summary):
     """Hand the conversation to a human librarian; nothing in the state changes."""
-    return "Transfer successful"''',
+    return "A librarian will take over the conversation."''',
         )
     ],
 }
