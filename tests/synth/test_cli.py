@@ -79,3 +79,17 @@ def test_fidelity_against_a_reference_module_prints_the_null_baseline(
     assert result["refusal_agreement"] == 1.0 and result["null"]["refusal_agreement"] < 1.0
     code, _, err = _run(["fidelity", str(env), "--against", str(tmp_path / "x.txt")], capsys)
     assert code == 2 and "not a directory, a .py file or an http(s) URL" in err
+
+
+def test_fill_option_reaches_the_synthesis_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from autoforge.cli.synth import synth_options
+    from autoforge.errors import UserError
+
+    assert synth_options(fill=None).fill == "todo"  # the default: per-TODO fills
+    assert synth_options(fill="function").fill == "function"
+    with pytest.raises(UserError, match="--fill must be todo or function"):
+        synth_options(fill="lines")
+    code, out, _ = _run(["synth", "env", "--help"], capsys)
+    assert code == 0 and "--fill" in out
+    code, out, _ = _run(["forge", "--help"], capsys)
+    assert code == 0 and "--fill" in out

@@ -32,6 +32,7 @@ from autoforge.cli.llm import (
 from autoforge.cli.synth import (
     DataOpt,
     DesignRoundsOpt,
+    FillOpt,
     FormatOpt,
     LlmTestsOpt,
     MaxRepairsOpt,
@@ -267,6 +268,7 @@ def forge(
     max_repairs: MaxRepairsOpt = None,
     design_rounds: DesignRoundsOpt = None,
     llm_tests: LlmTestsOpt = None,
+    fill: FillOpt = None,
     llm_tasks: LlmTasksOpt = False,
     only: OnlyOpt = None,
     until: UntilOpt = None,
@@ -288,7 +290,7 @@ def forge(
     if state not in ("generate", "initial"):
         raise UserError(f"--state must be generate or initial, got {state!r}")
     synth = synth_options(name=name, max_repairs=max_repairs, design_rounds=design_rounds,
-                          llm_tests=llm_tests, only=list(only or []))  # fmt: skip
+                          llm_tests=llm_tests, fill=fill, only=list(only or []))  # fmt: skip
     options = ForgeOptions(
         out=out, docs=list(docs or []), example=example, example_data=example_data,
         env_dir=env_dir, data=data,

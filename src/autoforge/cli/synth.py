@@ -38,6 +38,15 @@ LlmTestsOpt = Annotated[
     bool | None,
     typer.Option("--llm-tests/--no-llm-tests", help="LLM-proposed tool test cases [default: off]."),
 ]
+FillOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--fill",
+        help="How the model writes a tool no template covers: 'todo' fills the rule draft's "
+        "TODO steps one short prompt at a time (what a 1.5B can do), 'function' asks for the "
+        "whole function [default: todo].",
+    ),
+]
 OnlyOpt = Annotated[list[str] | None, typer.Option("--only", help="Synthesize only these tools.")]
 DataOpt = Annotated[
     Path | None, typer.Option("--data", help="db.json: infer the state from this data.")
@@ -65,6 +74,8 @@ def synth_options(**given: Any) -> Any:
     """``SynthOptions`` from the given values; ``None`` keeps the option's default."""
     from autoforge.synth import SynthOptions
 
+    if given.get("fill") not in (None, "todo", "function"):
+        raise UserError(f"--fill must be todo or function, got {given['fill']!r}")
     return SynthOptions(**{k: v for k, v in given.items() if v is not None})
 
 
@@ -132,6 +143,7 @@ def env(
     no_templates: NoTemplatesOpt = False,
     llm_tests: LlmTestsOpt = None,
     no_fallback: NoFallbackOpt = False,
+    fill: FillOpt = None,
     only: OnlyOpt = None,
     conventions: ConventionsOpt = "generic",
     llm_config: LlmConfigOpt = None,
@@ -160,6 +172,7 @@ def env(
         use_templates=not no_templates,
         llm_tests=llm_tests,
         fallback=not no_fallback,
+        fill=fill,
         policy=policy_text,
         only=list(only or []),
         conventions=conventions,
