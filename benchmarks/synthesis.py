@@ -121,14 +121,16 @@ def _design(report: SynthesisReport, key: str) -> float:
 
 def _tool_table(report: SynthesisReport) -> Table:
     table = Table(title="per tool (LLM-written and repaired tools)")
-    cols = ("tool", "class", "source", "status", "attempts", "fills ok/rej", "calls", "tokens")
+    cols = ("tool", "class", "source", "status", "attempts", "fills ok/rej (untriggered)",
+            "calls", "tokens")  # fmt: skip
     for col in (*cols, "wall s"):
         table.add_column(col, justify="left" if col in ("tool", "class") else "right")
     for t in report.tools:
         fills = fill_summary(t)
         table.add_row(
             t.name, t.cls, t.source, t.status, str(t.attempts),
-            f"{fills['accepted']}/{fills['rejected']}" if t.fills else "-", str(t.usage.calls),
+            f"{fills['accepted']}/{fills['rejected']} ({fills['untriggered']})" if t.fills else "-",
+            str(t.usage.calls),
             str(t.usage.total_tokens), f"{t.wall_s:.1f}",
         )  # fmt: skip
     return table
@@ -347,6 +349,7 @@ def _headline(
         # per-TODO fills (the model writes one step of the rule draft at a time)
         "fills_accepted": sum(fill_summary(t)["accepted"] for t in report.tools),
         "fills_rejected": sum(fill_summary(t)["rejected"] for t in report.tools),
+        "fills_untriggered": sum(fill_summary(t)["untriggered"] for t in report.tools),
         "conformance_ok": bool((report.conformance or {}).get("ok")),
         "baseline_rules_only_accepted_share": round(
             sum(t.status == "accepted" for t in baseline.tools) / max(len(baseline.tools), 1), 3

@@ -9,7 +9,15 @@ import pytest
 from autoforge.env.spec import StateSchema
 from autoforge.llm import RecordedRequest
 from autoforge.synth.codegen import CodeError
-from autoforge.synth.fill import EXAMPLES, fill_messages, parse_fill, splice, todo_items
+from autoforge.synth.fill import (
+    EXAMPLES,
+    UNTRIGGERED,
+    fill_messages,
+    fill_summary,
+    parse_fill,
+    splice,
+    todo_items,
+)
 from autoforge.synth.functions import skeleton_for, synthesize_tool
 from autoforge.synth.options import SynthOptions
 from autoforge.tooldocs import ToolDocs
@@ -165,3 +173,26 @@ async def test_a_step_that_refuses_the_happy_call_is_rejected(
     assert out.report.fills and all(f.status == "rejected" for f in out.report.fills)
     assert all("happy_path" in f.detail for f in out.report.fills)
     assert out.code is None  # the unfinished create draft is not kept either
+
+
+async def test_a_refusal_no_call_triggers_is_kept_but_marked(
+    todo_docs: ToolDocs, todo_schema: StateSchema
+) -> None:
+    """A step that only adds a guard no test or probe call meets is kept (it may be right for a
+    case the test state lacks) but marked, and counted apart in the summary; a step that
+    changes an answer or the state carries no such note."""
+    job = make_job(todo_docs, todo_schema, "create_task")
+    never = "```python\nif title == 'no test call has this title':\n    raise ToolError('no')\n```"
+    n = len(todo_items(skeleton_for(job)))
+    client = _fill_answers(never, *["```python\npass\n```"] * (n - 1))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0))
+    first = out.report.fills[0]
+    assert first.status == "accepted" and first.detail == UNTRIGGERED
+    assert fill_summary(out.report) == {"accepted": 1, "rejected": n - 1, "untriggered": 1}
+    # a step that changes what a call does is kept without a note
+    job = make_job(todo_docs, todo_schema, "create_task")
+    changes = "```python\nrecord['title'] = title.upper()\n```"
+    client = _fill_answers(changes, *["```python\npass\n```"] * (n - 1))
+    out = await synthesize_tool(client, job, SynthOptions(max_repairs=0))
+    assert out.report.fills[0].status == "accepted" and out.report.fills[0].detail == ""
+    assert fill_summary(out.report)["untriggered"] == 0

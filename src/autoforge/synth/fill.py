@@ -274,26 +274,34 @@ def _refuses_happy(before: ToolCode, after: ToolCode, job: FillJob) -> str:
     return ""
 
 
+#: The note on an accepted step that only adds a refusal no test call triggers: it may be a
+#: correct guard for a case the test state lacks, or dead code; either way nothing showed it.
+UNTRIGGERED = "untriggered: adds a refusal that no test or probe call triggers"
+
+
 def _judge(
     cand: ToolCode, current: ToolCode, cur_failed: set[str], job: FillJob, draft: Draft
-) -> tuple[list[CheckResult], str]:
-    """The candidate's checks and why it is rejected ("" when the fill is accepted): it
-    must fail no check the tool did not fail already and keep the draft's writes, and a
-    fill that refuses nothing must change some call's answer or state."""
+) -> tuple[list[CheckResult], str, str]:
+    """The candidate's checks, why it is rejected ("" when the fill is accepted) and a note on
+    an accepted one: it must fail no check the tool did not fail already and keep the draft's
+    writes; a fill that refuses nothing must change some call's answer or state, and one that
+    only adds a refusal no call triggers is kept with the note :data:`UNTRIGGERED`."""
     results = run_checks(cand, job.ctx)
     kept = draft.keeps(cand)
     if kept is not None:
         results.append(kept)
     new = [f for r in results if not r.ok and r.name not in cur_failed for f in failures([r])]
     if new:
-        return results, "; ".join(new)
+        return results, "; ".join(new), ""
     refused = _refuses_happy(current, cand, job)
     if refused:
-        return results, refused
+        return results, refused, ""
     refuses = "ToolError" in cand.body and cand.body.count("raise") > current.body.count("raise")
-    if not refuses and not _changes_behaviour(current, cand, job, draft):
-        return results, "implements_todo: the step's code changes nothing on any test call"
-    return results, ""
+    if _changes_behaviour(current, cand, job, draft):
+        return results, "", ""
+    if not refuses:
+        return results, "implements_todo: the step's code changes nothing on any test call", ""
+    return results, "", UNTRIGGERED
 
 
 async def _ask_fill(
@@ -336,10 +344,10 @@ async def _fill_one(
         except CodeError as exc:
             why = str(exc)
         else:
-            results, why = _judge(cand, state.code, state.failed, job, state.draft)
+            results, why, note = _judge(cand, state.code, state.failed, job, state.draft)
             if not why:
                 state.accept(spliced, cand, results)
-                return FillResult(todo=todo.text, status="accepted", attempts=attempt)
+                return FillResult(todo=todo.text, status="accepted", attempts=attempt, detail=note)
         messages = [
             *first,
             {"role": "assistant", "content": text},
@@ -398,12 +406,15 @@ async def fill_todos(
 
 
 def fill_summary(report: ToolReport) -> dict[str, int]:
-    """Accepted and rejected fills of one tool (for tables)."""
+    """Accepted and rejected fills of one tool, and the accepted ones that only add a refusal
+    no test call triggers (``untriggered``; for tables)."""
     ok = sum(f.status == "accepted" for f in report.fills)
-    return {"accepted": ok, "rejected": len(report.fills) - ok}
+    untriggered = sum(f.status == "accepted" and f.detail == UNTRIGGERED for f in report.fills)
+    return {"accepted": ok, "rejected": len(report.fills) - ok, "untriggered": untriggered}
 
 
 __all__ = [
+    "UNTRIGGERED",
     "Draft",
     "FillJob",
     "Todo",

@@ -30,7 +30,11 @@ class FillResult(BaseModel):
     todo: str
     status: Literal["accepted", "rejected"]
     attempts: int = 0
-    detail: str = Field(default="", description="why the last answer was rejected")
+    detail: str = Field(
+        default="",
+        description="why the last answer was rejected; on an accepted step, a note (a refusal "
+        "no test call triggers: autoforge.synth.fill.UNTRIGGERED)",
+    )
 
 
 class ToolReport(BaseModel):
