@@ -75,6 +75,7 @@ if _TYPE_CHECKING:
     from autoforge.env.rules import status_values as status_values
     from autoforge.env.sandbox import ALLOWED_MODULES as ALLOWED_MODULES
     from autoforge.env.spec import AttributeType as AttributeType
+    from autoforge.env.toolscope import FILLER as FILLER
     from autoforge.env.toolscope import READ_CLASSES as READ_CLASSES
     from autoforge.env.toolscope import ToolClass as ToolClass
     from autoforge.env.toolscope import collection_of_key as collection_of_key
@@ -89,6 +90,7 @@ _LAZY: dict[str, str] = {
     "ContainedRuntime": "autoforge.env.contained",
     "DocRule": "autoforge.env.rules",
     "ENTRY_POINT_GROUP": "autoforge.env.envdir",
+    "FILLER": "autoforge.env.toolscope",
     "READ_CLASSES": "autoforge.env.toolscope",
     "RuleSet": "autoforge.env.rules",
     "ToolClass": "autoforge.env.toolscope",

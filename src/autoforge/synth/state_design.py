@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.env import FILLER, Attribute, AttributeType, CollectionSchema, StateSchema
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth.classify import classify_tool, collection_of_key, target_collection
 from autoforge.synth.mapping import Unmapped, place_by_rules, unmapped_params
@@ -52,33 +52,8 @@ _JSON_TO_ATTR: dict[str, AttributeType] = {
     "object": "object",
     "array": "array",
 }
-_NOISE = {
-    "by",
-    "all",
-    "details",
-    "detail",
-    "info",
-    "information",
-    "the",
-    "for",
-    "of",
-    "to",
-    "from",
-    "with",
-    "in",
-    "on",
-    "my",
-    "new",
-    "current",
-    "id",
-    "ids",
-    "status",
-    "human",
-    "agents",
-    "agent",
-    "types",
-    "type",
-}
+# words of a tool name that are no collection noun: the shared filler words, plus these
+_NOISE = FILLER | {"id", "ids", "status", "human", "agents", "agent", "types", "type"}
 
 
 class DesignResult(BaseModel):
