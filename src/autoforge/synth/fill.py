@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from autoforge.llm import LLMClient, LLMFailure, Message
+from autoforge.llm import ChatResponse, LLMClient, LLMFailure, Message
 from autoforge.synth import prompts
 from autoforge.synth.checks import CheckContext, failures, run_checks
 from autoforge.synth.codegen import CodeError, ToolCode, from_source
@@ -304,17 +304,32 @@ def _judge(
     return results, "", UNTRIGGERED
 
 
-async def _ask_fill(
-    client: LLMClient, messages: list[Message], attempt: int, settings: SynthOptions
-) -> str:
-    resp = await client.chat(
+async def ask_synthesizer(
+    client: LLMClient,
+    messages: list[Message],
+    attempt: int,
+    purposes: tuple[str, str],
+    max_tokens: int,
+) -> ChatResponse:
+    """One synthesizer call, tagged ``purposes[0]`` on the first attempt and ``purposes[1]`` on a
+    repair: the first at temperature 0; repairs sample a little (seeded, so still cached and
+    reproducible), since at temperature 0 an unchanged prompt would give back the same failing
+    code. Shared by the per-TODO fills and the whole-function path."""
+    return await client.chat(
         messages,
         role="synthesizer",
-        purpose="synth.fill" if attempt == 1 else "synth.fill_repair",
-        max_tokens=settings.fill_tokens,
+        purpose=purposes[0] if attempt == 1 else purposes[1],
+        max_tokens=max_tokens,
         temperature=0.0 if attempt == 1 else 0.3,
         seed=None if attempt == 1 else attempt,
     )
+
+
+async def _ask_fill(
+    client: LLMClient, messages: list[Message], attempt: int, settings: SynthOptions
+) -> str:
+    purposes = ("synth.fill", "synth.fill_repair")
+    resp = await ask_synthesizer(client, messages, attempt, purposes, settings.fill_tokens)
     return resp.content or ""
 
 
@@ -418,6 +433,7 @@ __all__ = [
     "Draft",
     "FillJob",
     "Todo",
+    "ask_synthesizer",
     "fill_messages",
     "fill_todos",
     "parse_fill",

@@ -41,7 +41,7 @@ from autoforge.synth.doc_rules import (
 from autoforge.synth.doc_templates import documented_list
 from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
-from autoforge.synth.fill import Draft, fill_todos, todo_items
+from autoforge.synth.fill import Draft, ask_synthesizer, fill_todos, todo_items
 from autoforge.synth.headers import signature
 from autoforge.synth.naming import tokens
 from autoforge.synth.options import SynthOptions
@@ -532,17 +532,9 @@ async def _llm_loop(
 async def _ask(
     client: LLMClient, messages: list[Message], attempt: int, settings: SynthOptions
 ) -> ChatResponse:
-    """One synthesizer call: the first attempt at temperature 0; repairs sample a little
-    (seeded, so still cached and reproducible), since at temperature 0 an unchanged prompt
-    would give back the same failing code."""
-    return await client.chat(
-        messages,
-        role="synthesizer",
-        purpose="synth.tool" if attempt == 1 else "synth.repair",
-        max_tokens=settings.max_tokens,
-        temperature=0.0 if attempt == 1 else 0.3,
-        seed=None if attempt == 1 else attempt,
-    )
+    """One whole-function synthesizer call (:func:`autoforge.synth.fill.ask_synthesizer`)."""
+    purposes = ("synth.tool", "synth.repair")
+    return await ask_synthesizer(client, messages, attempt, purposes, settings.max_tokens)
 
 
 def _usable_code(
