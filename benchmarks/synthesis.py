@@ -235,8 +235,8 @@ TARGETS: dict[str, float] = {
 
 
 def _ceilings(preset: dict[str, Any], split: str, docs: Any, data: Any, policy: str | None) -> Any:
-    """The derivability ceiling of a preset's split in both phrase modes (same replayable
-    tasks as the fidelity replay)."""
+    """The derivability ceiling of a preset's split in the headline phrase mode, the exact one
+    and the loose one (same replayable tasks as the fidelity replay)."""
     from autoforge.adapters.tau import load_bench
     from autoforge.synth.ceiling import bench_ceiling, vocabulary
 
@@ -244,19 +244,20 @@ def _ceilings(preset: dict[str, Any], split: str, docs: Any, data: Any, policy: 
     dump = docs.model_dump(mode="json", exclude={"tools": {"__all__": {"source"}}})
     vocab = vocabulary(data, dump, [policy] if policy else [])
     vocab.add_data(bench.state)
-    return bench_ceiling(bench, vocab, "phrase"), bench_ceiling(bench, vocab, "sentence")
+    return tuple(bench_ceiling(bench, vocab, m) for m in ("phrase", "exact", "sentence"))
 
 
 def _ceiling_row(label: str, row: dict[str, Any], ceils: Any, fids: dict[str, Any]) -> None:
     """Add the ceiling figures to a suite row: the ceiling beside the null baseline and the
     target, why tasks are not derivable, the derivable tasks the generic environment still
     fails (what synthesis could still close) and agreeing tasks that are not derivable."""
-    phrase, sentence = ceils
+    phrase, exact, sentence = ceils
     null = row["generic"]["null"]["task_agreement"]
     derivable = phrase.derivable_ids()
     agree = {c: {r.id for r in f.task_results if r.agree} for c, f in fids.items()}
     causes = {r.id: r.cause for r in fids["generic"].task_results if not r.agree}
     row["ceiling"] = phrase.ceiling
+    row["ceiling_exact"] = exact.ceiling
     row["ceiling_loose"] = sentence.ceiling
     row["ceiling_minus_null"] = round(phrase.ceiling - null, 4)
     row["ceiling_target"] = TARGETS.get(label)
@@ -292,8 +293,8 @@ def _ceiling_table(results: dict[str, Any]) -> Table:
         title="derivability ceiling (share of replayable tasks whose recorded outcome the "
         "domain's docs, policy and data state) beside null, generic and tau task agreement"
     )
-    cols = ("preset", "ceiling (loose)", "null", "generic", "tau", "ceiling - null", "target",
-            "derivable, generic fails", "agree, not derivable (gen/tau)")  # fmt: skip
+    cols = ("preset", "ceiling (exact / loose)", "null", "generic", "tau", "ceiling - null",
+            "target", "derivable, generic fails", "agree, not derivable (gen/tau)")  # fmt: skip
     for col in cols:
         table.add_column(col, justify="left" if col == "preset" else "right")
     for label, row in results.items():
@@ -301,7 +302,8 @@ def _ceiling_table(results: dict[str, Any]) -> Table:
             continue
         g, t, target = row["generic"], row["tau"], row["ceiling_target"]
         table.add_row(
-            label, f"{row['ceiling']:.3f} ({row['ceiling_loose']:.3f})",
+            label,
+            f"{row['ceiling']:.3f} ({row['ceiling_exact']:.3f} / {row['ceiling_loose']:.3f})",
             f"{g['null']['task_agreement']:.3f}", f"{g['task_agreement']:.3f}",
             f"{t['task_agreement']:.3f}", f"{row['ceiling_minus_null']:.3f}",
             "-" if target is None else f">= {target}",

@@ -108,6 +108,8 @@ def test_phrase_mode_needs_consecutive_words_the_sentence_mode_does_not() -> Non
     assert phrase_in(words("orderReason"), sentences("Order reasons are kept."), "phrase")
     assert not phrase_in(("ord",), sentences("an order"), "phrase")  # a prefix under four letters
     assert phrase_in(("cancel",), sentences("a cancellation"), "phrase")
+    assert not phrase_in(("cancel",), sentences("a cancellation"), "exact")
+    assert phrase_in(words("cancel_reason"), sentences("Cancel reason: kept."), "exact")
 
 
 def test_the_task_own_initial_state_counts_as_data() -> None:
@@ -120,7 +122,7 @@ def test_the_task_own_initial_state_counts_as_data() -> None:
     assert task_ceiling(own, _vocab(), set(), "phrase").derivable
 
 
-@pytest.mark.parametrize("mode", ["phrase", "sentence"])
+@pytest.mark.parametrize("mode", ["exact", "phrase", "sentence"])
 def test_bench_ceiling_is_the_share_of_replayable_derivable_tasks(mode: str) -> None:
     ok = _cancel(_write("status", "cancelled"))
     bad = _cancel(_write("refund_ledger_code", 1))

@@ -24,13 +24,15 @@ when everything it holds can be read off the domain:
   ...).
 
 Phrase matching (the normalisation): names and texts are split into lower-case words (on
-non-alphanumerics and camelCase boundaries); two words match when equal, or when the shorter has
-at least four letters and begins the longer (``cancel``/``cancellation``, ``item``/``items``).
-``phrase`` mode needs the words consecutive, in order, inside one sentence; ``sentence`` mode
-(the looser bound) needs them anywhere in one sentence. A task is derivable when all its
-actions' outcomes and its whole diff are. The ceiling is the share of replayable tasks that are;
-a synthesizer bound to the domain's own statements cannot agree on more tasks than that (plus
-those the null environment already matches).
+non-alphanumerics and camelCase boundaries). Three modes, strictest first: ``exact`` needs the
+words equal, consecutive and in order inside one sentence (``cancel_reason`` = "cancel
+reason"); ``phrase`` (the headline) also lets two words match when the shorter has at least
+four letters and begins the longer (``cancel``/``cancellation``, ``item``/``items``);
+``sentence`` (the loosest bound) needs the ``phrase``-matched words anywhere in one sentence, in
+any order. A task is derivable when all its actions' outcomes and its whole diff are. The
+ceiling is the share of replayable tasks that are. A task the null environment agrees on is
+derivable (its diff is empty and every answer it matched is ``None``), so ``ceiling - null``
+bounds what synthesis bound to the domain's own statements can add over doing nothing.
 
 Pure core: the caller passes the loaded :class:`~autoforge.synth.fidelity.Bench`, the data and
 the docs' and policy's text.
@@ -50,7 +52,7 @@ from pydantic import BaseModel, Field
 from autoforge.synth.agreement import normalize_result
 from autoforge.synth.fidelity import NO_OUTPUT, Bench, BenchAction, BenchTask
 
-Mode = Literal["phrase", "sentence"]
+Mode = Literal["exact", "phrase", "sentence"]
 #: words of a sentence that states a rule (compared with :func:`words`' output)
 CONSTRAINT_WORDS = frozenset(
     {"only", "must", "cannot", "not", "never", "unless", "no", "required", "requires", "should"}
@@ -78,7 +80,9 @@ def word_match(a: str, b: str) -> bool:
     return len(short) >= 4 and long.startswith(short)
 
 
-def _phrase_at(ws: Sequence[str], sentence: Sequence[str], i: int) -> bool:
+def _phrase_at(ws: Sequence[str], sentence: Sequence[str], i: int, exact: bool = False) -> bool:
+    if exact:
+        return tuple(sentence[i : i + len(ws)]) == tuple(ws)
     return all(word_match(w, sentence[i + j]) for j, w in enumerate(ws))
 
 
@@ -87,8 +91,8 @@ def phrase_in(ws: Sequence[str], sentences: Iterable[Sequence[str]], mode: Mode)
     if not ws:
         return True
     for s in sentences:
-        if mode == "phrase":
-            if any(_phrase_at(ws, s, i) for i in range(len(s) - len(ws) + 1)):
+        if mode != "sentence":
+            if any(_phrase_at(ws, s, i, mode == "exact") for i in range(len(s) - len(ws) + 1)):
                 return True
         elif all(any(word_match(w, x) for x in s) for w in ws):
             return True
