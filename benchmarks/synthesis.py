@@ -260,6 +260,7 @@ def _ceiling_row(label: str, row: dict[str, Any], ceils: Any, fids: dict[str, An
     row["ceiling_exact"] = exact.ceiling
     row["ceiling_loose"] = sentence.ceiling
     row["ceiling_minus_null"] = round(phrase.ceiling - null, 4)
+    row["ceiling_without_result_values"] = phrase.ceiling_without_result_values
     row["ceiling_target"] = TARGETS.get(label)
     row["ceiling_tasks"] = f"{phrase.derivable_tasks}/{phrase.tasks}"
     row["ceiling_actions"] = f"{phrase.derivable_actions}/{phrase.actions}"
@@ -294,7 +295,7 @@ def _ceiling_table(results: dict[str, Any]) -> Table:
         "domain's docs, policy and data state) beside null, generic and tau task agreement"
     )
     cols = ("preset", "ceiling (exact / loose)", "null", "generic", "tau", "ceiling - null",
-            "target", "derivable, generic fails", "agree, not derivable (gen/tau)")  # fmt: skip
+            "target", "derivable, gen. fails", "agree, not deriv. (gen/tau)")  # fmt: skip
     for col in cols:
         table.add_column(col, justify="left" if col == "preset" else "right")
     for label, row in results.items():
@@ -322,6 +323,11 @@ def _print_ceiling_details(console: Console, results: dict[str, Any]) -> None:
         console.print(f"{label} non-derivable (tasks): {top}", highlight=False)
         sole = ", ".join(f"{k} ({n})" for k, n in row["non_derivable_sole"].items()) or "none"
         console.print(f"  {label} the only non-derivable item of (tasks): {sole}", highlight=False)
+        console.print(
+            f"  {label} ceiling if returned string values were not compared: "
+            f"{row['ceiling_without_result_values']:.3f}",
+            highlight=False,
+        )
         for tid, cause in row["derivable_generic_fails"].items():
             console.print(f"  {label} derivable, generic fails: {tid}: {cause}", highlight=False)
 

@@ -134,3 +134,12 @@ def test_bench_ceiling_is_the_share_of_replayable_derivable_tasks(mode: str) -> 
     assert report.derivable_ids() == {"ok"}
     assert report.top_gaps == {"attribute: refund_ledger_code": 1}
     assert report.sole_gaps == {"refund_ledger_code": 1}
+    assert report.ceiling_without_result_values == 0.5  # the gap is a name, not a reply text
+
+
+def test_the_ceiling_without_result_values_counts_tasks_only_reply_texts_block() -> None:
+    reply = BenchAction("get_order", {"order_id": "#O1001"}, False, "Shipped OK")
+    task = BenchTask(id="r", actions=[reply], diff=[])
+    bench = Bench(path=Path("."), state=DATA, tasks=[task])
+    report = bench_ceiling(bench, _vocab())
+    assert (report.ceiling, report.ceiling_without_result_values) == (0.0, 1.0)

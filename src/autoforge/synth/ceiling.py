@@ -372,6 +372,11 @@ class CeilingReport(BaseModel):
     ceiling: float = 0.0
     actions: int = 0
     derivable_actions: int = 0
+    ceiling_without_result_values: float = Field(
+        default=0.0,
+        description="share of tasks derivable if returned string values were not compared "
+        "(every gap is a result value, e.g. a reply message no doc states)",
+    )
     top_gaps: dict[str, int] = Field(
         default_factory=dict, description="gap label -> tasks it makes non-derivable"
     )
@@ -399,6 +404,7 @@ def bench_ceiling(
         if len(items) == 1:
             sole.update(items)
     derivable = sum(r.derivable for r in results)
+    values_only = sum(all(g.kind == "result value" for g in r.gaps) for r in results)
     return CeilingReport(
         mode=mode,
         tasks=len(results),
@@ -406,6 +412,7 @@ def bench_ceiling(
         ceiling=round(derivable / len(results), 4) if results else 0.0,
         actions=sum(r.actions for r in results),
         derivable_actions=sum(r.derivable_actions for r in results),
+        ceiling_without_result_values=round(values_only / len(results), 4) if results else 0.0,
         top_gaps=dict(counts.most_common(top)),
         sole_gaps=dict(sole.most_common(top)),
         task_results=results,
