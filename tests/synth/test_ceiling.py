@@ -78,6 +78,12 @@ def test_a_task_with_one_non_derivable_action_is_not_derivable() -> None:
     assert [g.label() for g in result.gaps] == ["result value: Shipped OK"]
 
 
+def test_a_gap_is_listed_once_per_task() -> None:
+    twice = _cancel(_write("refund_ledger_code", 1), _write("refund_ledger_code", 2))
+    result = task_ceiling(twice, _vocab(), set(), "phrase")
+    assert [g.label() for g in result.gaps] == ["attribute: refund_ledger_code"]
+
+
 def test_call_arguments_and_earlier_calls_make_values_derivable() -> None:
     write = BenchAction("set_note", {"order_id": "#O1001", "note": "leave at door"}, False)
     read = BenchAction("get_order", {"order_id": "#O1001"}, False, '{"status": "leave at door"}')

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from autoforge.synth.agreement import normalize_result
 from autoforge.synth.fidelity import NO_OUTPUT, Bench, BenchAction, BenchTask
@@ -205,6 +205,8 @@ def vocabulary(data: Any, docs: Mapping[str, Any], texts: Sequence[str] = ()) ->
 class Gap(BaseModel):
     """One thing an outcome holds that the domain does not state."""
 
+    model_config = ConfigDict(frozen=True)
+
     kind: Literal["attribute", "value", "result key", "result value", "refusal"]
     item: str
     tool: str = ""
@@ -356,7 +358,7 @@ def task_ceiling(task: BenchTask, vocab: Vocabulary, writes: set[str], mode: Mod
         args = _strings(task.actions[i].arguments) if i >= 0 else set()
         gaps = diff_gaps(op, judge, args, task.actions[i].name if i >= 0 else "(no action)")
         (per_action[i] if i >= 0 else unplaced).extend(gaps)
-    every = [g for gs in per_action for g in gs] + unplaced
+    every = list(dict.fromkeys(g for gs in [*per_action, unplaced] for g in gs))
     return TaskCeiling(
         id=task.id, derivable=not every, actions=len(task.actions),
         derivable_actions=sum(not gs for gs in per_action), gaps=every,
