@@ -26,7 +26,12 @@ convention profile, side by side: development domains (tau2 retail/airline, trai
 generalisation (tau2 retail/airline test split; held-out domains: tau2 mock, tau2 telecom's
 agent side, ACEBench agent; and the bookstore environment synthesized from its docs and data,
 probed against its hand-written ``tools.py``). Only the generic column is a generalisation
-figure.
+figure. Beside each replayed preset it prints the **derivability ceiling**
+(:mod:`autoforge.synth.ceiling`): the share of the same replayable tasks whose recorded outcome
+the domain's docs, policy and data state, ``ceiling - null`` against the issue's target, the
+items that make tasks non-derivable (with task counts), the derivable tasks the generic
+environment still fails (what synthesis could still close) and agreeing tasks that are not
+derivable (a profile using knowledge the domain does not state).
 
 Run: ``python benchmarks/synthesis.py --suite`` (a few minutes on 2 shared cores), or
 ``python benchmarks/synthesis.py --preset tau2-retail --fidelity`` for one run with the embedded
@@ -222,19 +227,109 @@ def _rules_env(
     return asyncio.run(_run(docs, out, _refusing_client(), data, opts)), out
 
 
+# the issue's targets for task agreement minus null (default profile), per generalisation row
+TARGETS: dict[str, float] = {
+    "tau2-retail test": 0.4, "tau2-mock": 0.3, "tau2-telecom agent side": 0.3,
+    "acebench-agent": 0.3,
+}  # fmt: skip
+
+
+def _ceilings(preset: dict[str, Any], split: str, docs: Any, data: Any, policy: str | None) -> Any:
+    """The derivability ceiling of a preset's split in the headline phrase mode, the exact one
+    and the loose one (same replayable tasks as the fidelity replay)."""
+    from autoforge.adapters.tau import load_bench
+    from autoforge.synth.ceiling import bench_ceiling, vocabulary
+
+    bench = load_bench(preset["bench"], split, agent_side=preset["agent_side"])
+    dump = docs.model_dump(mode="json", exclude={"tools": {"__all__": {"source"}}})
+    vocab = vocabulary(data, dump, [policy] if policy else [])
+    vocab.add_data(bench.state)
+    return tuple(bench_ceiling(bench, vocab, m) for m in ("phrase", "exact", "sentence"))
+
+
+def _ceiling_row(label: str, row: dict[str, Any], ceils: Any, fids: dict[str, Any]) -> None:
+    """Add the ceiling figures to a suite row: the ceiling beside the null baseline and the
+    target, why tasks are not derivable, the derivable tasks the generic environment still
+    fails (what synthesis could still close) and agreeing tasks that are not derivable."""
+    phrase, exact, sentence = ceils
+    null = row["generic"]["null"]["task_agreement"]
+    derivable = phrase.derivable_ids()
+    agree = {c: {r.id for r in f.task_results if r.agree} for c, f in fids.items()}
+    causes = {r.id: r.cause for r in fids["generic"].task_results if not r.agree}
+    row["ceiling"] = phrase.ceiling
+    row["ceiling_exact"] = exact.ceiling
+    row["ceiling_loose"] = sentence.ceiling
+    row["ceiling_minus_null"] = round(phrase.ceiling - null, 4)
+    row["ceiling_without_result_values"] = phrase.ceiling_without_result_values
+    row["ceiling_target"] = TARGETS.get(label)
+    row["ceiling_tasks"] = f"{phrase.derivable_tasks}/{phrase.tasks}"
+    row["ceiling_actions"] = f"{phrase.derivable_actions}/{phrase.actions}"
+    row["non_derivable_top"] = phrase.top_gaps
+    row["non_derivable_sole"] = phrase.sole_gaps
+    row["non_derivable_top_loose"] = sentence.top_gaps
+    row["derivable_generic_fails"] = {i: causes[i] for i in sorted(derivable) if i in causes}
+    row["agree_not_derivable"] = {c: sorted(a - derivable) for c, a in agree.items()}
+
+
 def _suite_fidelity(tmp: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for label, name, split, role in SUITE:
         preset = _preset(name)
         docs, data, policy = _inputs(preset)
         row: dict[str, Any] = {"role": role, "split": split}
+        fids: dict[str, Any] = {}
         for conv in ("generic", "tau"):
             env = tmp / f"{name}-{conv}"
             if not env.exists():
                 _rules_env(docs, data, env, conv, policy)
-            row[conv] = _fid_row(_bench_fidelity(env, preset, split))
+            fids[conv] = _bench_fidelity(env, preset, split)
+            row[conv] = _fid_row(fids[conv])
+        _ceiling_row(label, row, _ceilings(preset, split, docs, data, policy), fids)
         out[label] = row
     return out
+
+
+def _ceiling_table(results: dict[str, Any]) -> Table:
+    table = Table(
+        title="derivability ceiling (share of replayable tasks whose recorded outcome the "
+        "domain's docs, policy and data state) beside null, generic and tau task agreement"
+    )
+    cols = ("preset", "ceiling (exact / loose)", "null", "generic", "tau", "ceiling - null",
+            "target", "derivable, gen. fails", "agree, not deriv. (gen/tau)")  # fmt: skip
+    for col in cols:
+        table.add_column(col, justify="left" if col == "preset" else "right")
+    for label, row in results.items():
+        if "ceiling" not in row:
+            continue
+        g, t, target = row["generic"], row["tau"], row["ceiling_target"]
+        table.add_row(
+            label,
+            f"{row['ceiling']:.3f} ({row['ceiling_exact']:.3f} / {row['ceiling_loose']:.3f})",
+            f"{g['null']['task_agreement']:.3f}", f"{g['task_agreement']:.3f}",
+            f"{t['task_agreement']:.3f}", f"{row['ceiling_minus_null']:.3f}",
+            "-" if target is None else f">= {target}",
+            str(len(row["derivable_generic_fails"])),
+            "/".join(str(len(v)) for v in row["agree_not_derivable"].values()),
+        )  # fmt: skip
+    return table
+
+
+def _print_ceiling_details(console: Console, results: dict[str, Any]) -> None:
+    """Why tasks are not derivable, and which derivable tasks the generic env fails."""
+    for label, row in results.items():
+        if "ceiling" not in row:
+            continue
+        top = ", ".join(f"{k} ({n})" for k, n in row["non_derivable_top"].items()) or "none"
+        console.print(f"{label} non-derivable (tasks): {top}", highlight=False)
+        sole = ", ".join(f"{k} ({n})" for k, n in row["non_derivable_sole"].items()) or "none"
+        console.print(f"  {label} the only non-derivable item of (tasks): {sole}", highlight=False)
+        console.print(
+            f"  {label} ceiling if returned string values were not compared: "
+            f"{row['ceiling_without_result_values']:.3f}",
+            highlight=False,
+        )
+        for tid, cause in row["derivable_generic_fails"].items():
+            console.print(f"  {label} derivable, generic fails: {tid}: {cause}", highlight=False)
 
 
 def _suite_probes(tmp: Path) -> dict[str, Any]:
@@ -296,6 +391,8 @@ def suite() -> int:
         results = _suite_fidelity(Path(tmp))
         results["bookstore probes"] = _suite_probes(Path(tmp))
     console.print(_suite_table(results))
+    console.print(_ceiling_table(results))
+    _print_ceiling_details(console, results)
     for label, row in results.items():
         for d in row["generic"].get("disagreements", []):
             console.print(f"  {label} disagreement: {d}", highlight=False)
