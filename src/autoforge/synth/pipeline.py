@@ -34,7 +34,7 @@ from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
 from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
 from autoforge.synth.doc_rules import DocRule, extract_rules, guard_for, meet_rules
-from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
+from autoforge.synth.effects import MirrorEffect, learn_mirror_effects, tool_entry_flags
 from autoforge.synth.functions import ToolJob, synthesize_tool, usage_of
 from autoforge.synth.infer import (
     data_to_state,
@@ -230,7 +230,8 @@ def _job(
     c = classify_tool(spec, p1.schema, p1.paths)
     rules = _tool_rules(spec, c, p1, policy)
     c = c.model_copy(update={"guard": guard_for(c, rules)})
-    happy = happy_arguments(spec, c, p1.schema, p1.test_state)
+    flags = tool_entry_flags(spec, policy, p1.schema, conv)
+    happy = happy_arguments(spec, c, p1.schema, p1.test_state, flags)
     happy = meet_rules(happy, rules, c.refs, p1.test_state)
     ctx = CheckContext(
         spec=spec,

@@ -38,6 +38,7 @@ from autoforge.errors import AutoforgeError, UserError
 from autoforge.synth.agreement import results_equal
 from autoforge.synth.classify import classify_tool
 from autoforge.synth.doc_rules import extract_rules, status_values
+from autoforge.synth.effects import tool_entry_flags
 from autoforge.synth.teststate import happy_arguments
 
 PROBE_SCHEMA_VERSION = 1
@@ -225,7 +226,8 @@ def make_probes(spec: Any, state: Mapping[str, Any], max_per_kind: int = 6) -> l
     probes: list[Probe] = []
     for tool in spec.tools:
         c = classify_tool(tool, schema)
-        base = happy_arguments(tool, c, schema, dict(state))
+        flags = tool_entry_flags(tool, spec.policy, schema)
+        base = happy_arguments(tool, c, schema, dict(state), flags)
         coll = schema.collection(c.collection) if c.collection else None
         found: list[Probe] = [Probe(tool.name, "valid", dict(base))]
         if coll is not None and c.key_param is not None:
