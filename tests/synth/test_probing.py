@@ -213,3 +213,37 @@ def test_a_reference_file_runs_behind_the_sandbox_not_in_this_process(tmp_path: 
     with pytest.raises(UserError, match="cannot load"):
         run_probes(_bookstore_env(tmp_path / "env"), str(hostile))
     assert not canary.exists()
+
+
+def test_probes_follow_the_env_dirs_rules_file(tmp_path: Path) -> None:
+    """The rules probed are the environment's ``rules.json`` (its one owner, read through
+    ``EnvDir.read_rules``); only a directory without the file has them extracted again."""
+    from autoforge.env import EnvDir
+    from autoforge.env.rules import RuleSet
+
+    ref = str(example_path("bookstore") / "tools.py")
+    env = _bookstore_env(tmp_path)
+    (env / EnvDir.RULES).unlink(missing_ok=True)
+    extracted = run_probes(env, ref).figures.probes
+    (env / EnvDir.RULES).write_text(RuleSet(rules=[]).model_dump_json())
+    recorded = run_probes(env, ref).figures.probes
+    assert recorded < extracted  # no rule recorded: no "violates" probe (add_review's rating)
+
+
+def test_autoforge_check_meets_the_env_dirs_rules_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from autoforge.env import EnvDir
+    from autoforge.synth.envdir_checks import check_env_dir
+
+    read: list[Path] = []
+    real = EnvDir.read_rules
+
+    def spy(self: EnvDir) -> Any:
+        read.append(self.root)
+        return real(self)
+
+    monkeypatch.setattr(EnvDir, "read_rules", spy)
+    env = _bookstore_env(tmp_path)
+    assert check_env_dir(env)
+    assert read == [env]

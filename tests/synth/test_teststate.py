@@ -68,3 +68,32 @@ def test_synthetic_state_respects_references(todo_schema: StateSchema) -> None:
     assert set(state["tasks"]) == {"TAS-1", "TAS-2"}
     assert all(t["project_id"] in state["projects"] for t in state["tasks"].values())
     assert ToolSpec(name="x").param_names == []
+
+
+def test_a_new_entry_avoids_only_the_flags_the_docs_require() -> None:
+    """``new_item_ids`` next to ``item_ids`` names a sibling entry; an entry whose field is
+    false is skipped only when the docs require that field of a new entry: no field name
+    (``available``) is built in."""
+    from autoforge.env.spec import Attribute, CollectionSchema
+    from autoforge.synth.effects import tool_entry_flags
+    from autoforge.synth.teststate import _pair_new_ids
+
+    entries = "map from id to object with keys: item_id, stocked, available"
+    schema = StateSchema(collections=[CollectionSchema(
+        name="products", primary_key="product_id", attributes=[
+            Attribute(name="product_id", type="id"),
+            Attribute(name="variants", type="object", description=entries)])])  # fmt: skip
+    variants = {"i1": {"item_id": "i1", "stocked": True, "available": True},
+                "i2": {"item_id": "i2", "stocked": False, "available": False},
+                "i3": {"item_id": "i3", "stocked": True, "available": True}}  # fmt: skip
+    state = {"products": {"p1": {"product_id": "p1", "variants": variants}}}
+
+    def new_ids(description: str) -> tuple[list[str], list[str]]:
+        flags = tool_entry_flags(ToolSpec(name="exchange_items", description=description),
+                                 "", schema)  # fmt: skip
+        args: dict[str, list[str]] = {"item_ids": ["i1"], "new_item_ids": []}
+        _pair_new_ids(args, state, flags)  # type: ignore[arg-type]
+        return args["new_item_ids"], flags
+
+    assert new_ids("Each item can be exchanged for a stocked new item.") == (["i3"], ["stocked"])
+    assert new_ids("Each item can be exchanged for another one.") == (["i2"], [])

@@ -7,6 +7,7 @@ which record a tool's preconditions are about; they read it here, one way, witho
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel
@@ -87,19 +88,37 @@ def target_collection(spec: ToolSpec, schema: StateSchema) -> CollectionSchema |
 
     Words of the name that are enum values in the schema (``pending`` in
     ``cancel_pending_order`` when some status takes that value) qualify the noun: skipped.
+    Without parameters, a later noun whose records the first one owns is the target
+    (:func:`_owned_by`).
     """
     values = {v.lower() for c in schema.collections for a in c.attributes for v in a.enum or []}
-    for tok in tokens(spec.name)[1:] or tokens(spec.name):
+    toks = tokens(spec.name)[1:] or tokens(spec.name)
+    for i, tok in enumerate(toks):
         if tok in FILLER or tok in VERBS or tok in values:
             continue
         coll = _collection_for_token(tok, schema)
         if coll is not None:
-            return coll
+            return _owned_by(coll, toks[i + 1 :], schema) if not spec.param_names else coll
     for param in spec.param_names:
         coll = collection_of_key(param, schema)
         if coll is not None:
             return coll
     return None
+
+
+def _owned_by(owner: CollectionSchema, rest: list[str], schema: StateSchema) -> CollectionSchema:
+    """For a tool without parameters, ``<owner noun> ... <noun>``: the later noun's collection
+    when its records reference the owner (``get_user_all_orders()`` lists the orders of a
+    user: orders), else the owner."""
+    for tok in rest:
+        coll = _collection_for_token(tok, schema)
+        if (
+            coll is not None
+            and coll.name != owner.name
+            and any(a.references == owner.name for a in coll.attributes)
+        ):
+            return coll
+    return owner
 
 
 def collection_of_key(param: str, schema: StateSchema) -> CollectionSchema | None:
@@ -186,3 +205,40 @@ def tool_scope(spec: ToolSpec, schema: StateSchema) -> ToolScope:
         refs=param_refs(spec, schema, coll, key),
         reason=reason.strip(),
     )
+
+
+#: First name words of a read tool (when the docs give no read/write hint).
+_READ_VERBS = frozenset(
+    [
+        "get",
+        "fetch",
+        "read",
+        "show",
+        "view",
+        "retrieve",
+        "find",
+        "lookup",
+        "describe",
+        "check",
+        "verify",
+        "inspect",
+        "list",
+        "search",
+        "query",
+        "browse",
+        "filter",
+        "calculate",
+        "compute",
+        "count",
+        "estimate",
+    ]
+)
+
+
+def tool_access(tool: ToolSpec) -> str:
+    """``read`` or ``write``: the documented hint, else a guess from the verb of the name."""
+    if tool.access is not None:
+        return tool.access
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tool.name)  # DescribeBudgets: describe
+    verb = snake.lower().replace("-", "_").split("_")[0]
+    return "read" if verb in _READ_VERBS else "write"

@@ -26,6 +26,15 @@ class ForgeError(UserError):
     """A stage could not finish; the message names the stage and how to go on."""
 
 
+def env_dir_digest(root: Path) -> str:
+    """Content digest of an environment directory: its artifact files, and ``rules.json``
+    when it has one. The rules decide what tasks and checks enforce, so a changed rules file
+    re-runs the stages after it; a directory without one keeps the digest it always had
+    (runs made before rules files existed are not redone)."""
+    rules = [EnvDir.RULES] if (root / EnvDir.RULES).is_file() else []
+    return dir_digest(root, [*EnvDir.ARTIFACT, *rules])
+
+
 @dataclass
 class Outcome:
     """What a stage run produced: status, figures and artifact paths (relative to RUN_DIR)."""
@@ -126,7 +135,7 @@ class Inputs:
         return {
             "docs": [path_digest(p) for p in self.docs],
             "policy": path_digest(self.policy) if self.policy else None,
-            "env": dir_digest(self.env_dir, EnvDir.ARTIFACT) if self.env_dir else None,
+            "env": env_dir_digest(self.env_dir) if self.env_dir else None,
             "data": path_digest(self.data) if self.data else None,
         }
 
@@ -257,8 +266,8 @@ class ForgeContext:
         return self._hooks
 
     def env_digest(self) -> str:
-        """Content digest of the run's environment directory."""
-        return dir_digest(self.layout.env, EnvDir.ARTIFACT)
+        """Content digest of the run's environment directory (:func:`env_dir_digest`)."""
+        return env_dir_digest(self.layout.env)
 
     async def aclose(self) -> None:
         """Close the LLM client if one was created."""

@@ -37,6 +37,7 @@ from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.headers import head
 from autoforge.synth.naming import plural, singular, tokens
+from autoforge.synth.prompts import relevant_policy
 from autoforge.tooldocs import ToolSpec
 
 _MIN_RECORDS = 3
@@ -250,7 +251,7 @@ def pair_effect(
     (:func:`new_entry_flags`) is ``False`` is refused. With the ``tau`` profile a transition
     also stores the summed difference the docs name (``<verb>_price_difference``) and an entry
     marked ``available: false`` is refused."""
-    flags = sorted({*flags, *(["available"] if conv.balance_words else [])})
+    flags = entry_flags(flags, conv)
     pair = id_pairs(spec)
     if pair is None:
         return None
@@ -331,6 +332,21 @@ def _pair_swap_checks(
 
 
 _COVER = re.compile(r"enough (\w+) to cover the (?:\w+ )?difference", re.IGNORECASE)
+
+
+def entry_flags(flags: Sequence[str], conv: Conventions = GENERIC) -> list[str]:
+    """The fields a new entry of an old/new id pair must not have false: ``flags`` (what the
+    docs require, :func:`new_entry_flags`), plus ``available`` with the ``tau`` profile."""
+    return sorted({*flags, *(["available"] if conv.balance_words else [])})
+
+
+def tool_entry_flags(
+    spec: ToolSpec, policy: str | None, schema: StateSchema | None, conv: Conventions = GENERIC
+) -> list[str]:
+    """:func:`entry_flags` of ``spec`` as its draft reads them: from its description and the
+    policy sections about it (the test and probe calls pick new entries that pass them)."""
+    text = spec.description + "\n" + relevant_policy(policy, spec)
+    return entry_flags(new_entry_flags(text, schema), conv)
 
 
 def new_entry_flags(text: str, schema: StateSchema | None) -> list[str]:

@@ -1,5 +1,6 @@
 """An environment directory checked against its own docs and data (what ``autoforge check``
-runs besides the conformance checker): each tool's happy call, with the checks of
+runs besides the conformance checker): each tool's happy call, meeting the rules of its
+``rules.json`` (:meth:`~autoforge.env.EnvDir.read_rules`), with the checks of
 :mod:`autoforge.synth.doc_checks` and a documented read that must leave the state alone.
 
 Kept apart from :mod:`autoforge.synth.doc_checks` because it builds the same
@@ -16,25 +17,36 @@ from typing import Any
 from autoforge.env import EnvDir, Environment
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import READ_CLASSES, classify_tool
+from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
 from autoforge.synth.doc_checks import (
     id_pattern_check,
     list_return_check,
     schema_attrs_check,
     untouched_check,
 )
-from autoforge.synth.doc_rules import extract_rules, guard_for, meet_rules
+from autoforge.synth.doc_rules import DocRule, guard_for, meet_rules
+from autoforge.synth.effects import tool_entry_flags
 from autoforge.synth.infer import field_paths
 from autoforge.synth.report import CheckResult
 from autoforge.synth.teststate import happy_arguments, slice_state
 
 
-def _context(spec: Any, schema: Any, state: dict[str, dict[str, Any]], paths: Any) -> Any:
+def _context(
+    spec: Any,
+    schema: Any,
+    state: dict[str, dict[str, Any]],
+    paths: Any,
+    rules: list[DocRule],
+    policy: str = "",
+    conv: Conventions = GENERIC,
+) -> Any:
     """The :class:`~autoforge.synth.checks.CheckContext` synthesis would build for ``spec``:
-    its class, the preconditions its description states, arguments that should succeed."""
+    its class, its preconditions (``rules``, the environment's), arguments that should
+    succeed."""
     c = classify_tool(spec, schema, paths)
-    rules = extract_rules(spec, c, schema, None, state)
     c = c.model_copy(update={"guard": guard_for(c, rules)})
-    happy = meet_rules(happy_arguments(spec, c, schema, state), rules, c.refs, state)
+    flags = tool_entry_flags(spec, policy, schema, conv)
+    happy = meet_rules(happy_arguments(spec, c, schema, state, flags), rules, c.refs, state)
     return CheckContext(
         spec=spec, classification=c, schema=schema, state=state, happy=happy,
         paths=paths.get(c.collection or "", {}),
@@ -82,9 +94,13 @@ def check_env_dir(env_dir: Any, *, trusted: bool = False) -> list[tuple[str, str
     report = d.report_path
     profile = json.loads(report.read_text()).get("conventions") if report.is_file() else None
     paths = {name: field_paths(coll.values()) for name, coll in state.items()}
+    rules = d.read_rules()  # rules.json, else extracted from the spec now (same extractor)
+    conv = conventions_profile(profile)
     out: list[tuple[str, str, bool, str]] = []
     for spec in parts.spec.tools:
-        ctx = _context(spec, schema, state, paths)
+        ctx = _context(
+            spec, schema, state, paths, rules.for_tool(spec.name), parts.spec.policy, conv
+        )
         ctx.allow_new_attrs = profile not in (None, "generic")
         for r in tool_doc_checks(small, ctx):
             if r.name == "schema_attrs" and ctx.allow_new_attrs:

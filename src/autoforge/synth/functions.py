@@ -47,6 +47,7 @@ from autoforge.synth.naming import tokens
 from autoforge.synth.options import SynthOptions
 from autoforge.synth.repair import crash_hints
 from autoforge.synth.report import CheckResult, ToolReport
+from autoforge.synth.session_scope import session_read
 from autoforge.synth.templates import FieldMap, render_skeleton, render_template, target_status
 from autoforge.synth.teststate import slice_state
 
@@ -140,6 +141,8 @@ def _try_template(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
 def _template_kind(job: ToolJob) -> str:
     ctx, c = job.ctx, job.ctx.classification
     coll = ctx.schema.collection(c.collection) if c.collection else None
+    if session_read(ctx.spec, c, coll, ctx.schema) is not None:
+        return "session read"
     if c.cls == "list" and coll is not None and documented_list(ctx.spec, coll, dict(job.paths)):
         return "documented list"
     return "crud"

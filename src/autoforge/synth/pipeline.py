@@ -27,13 +27,14 @@ from autoforge.env import (
     SandboxViolation,
     StateSchema,
 )
+from autoforge.env.session import add_session, session_owner, sign_in
 from autoforge.llm import LLMClient
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
 from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
 from autoforge.synth.doc_rules import DocRule, extract_rules, guard_for, meet_rules
-from autoforge.synth.effects import MirrorEffect, learn_mirror_effects
+from autoforge.synth.effects import MirrorEffect, learn_mirror_effects, tool_entry_flags
 from autoforge.synth.functions import ToolJob, synthesize_tool, usage_of
 from autoforge.synth.infer import (
     data_to_state,
@@ -50,7 +51,7 @@ from autoforge.synth.state_design import design_state, schema_summary
 from autoforge.synth.teststate import State, happy_arguments, slice_state, synthetic_state
 from autoforge.tooldocs import ToolDocs, ToolSpec
 
-SYNTH_VERSION = "2"
+SYNTH_VERSION = "3"
 STORE = EnvDir.SYNTH_STORE
 
 
@@ -161,6 +162,7 @@ async def _phase1_docs(
     for coll in schema.collections:
         if coll.fixed is not None:  # the documented values (settings), not samples
             test_state[coll.name] = json.loads(json.dumps(coll.fixed))
+    _sign_in_first(test_state, schema)
     return Phase1(
         schema=schema,
         test_state=test_state,
@@ -173,16 +175,20 @@ async def _phase1_docs(
 def _phase1_data(docs: ToolDocs, data: Mapping[str, Any]) -> Phase1:
     state, warnings = data_to_state(data)
     schema = infer_schema(state)
+    session = add_session(schema, docs.tools)  # the data never says who is signed in
+    test_state = slice_state(state)
+    _sign_in_first(test_state, schema)
     nested = nested_field_names(state)
     unmapped = [str(u) for u in unmapped_params(docs.tools, schema, nested)]
     return Phase1(
         schema=schema,
-        test_state=slice_state(state),
+        test_state=test_state,
         paths={name: field_paths(coll.values()) for name, coll in state.items()},
         samples={name: record_sample(state, name, 700) for name in state},
         info={
             "source": "data",
             "warnings": warnings,
+            "session": session,
             "unmapped_final": unmapped,
             "collections": schema_summary(schema),
             "provenance": {
@@ -192,6 +198,15 @@ def _phase1_data(docs: ToolDocs, data: Mapping[str, Any]) -> Phase1:
         data_state=state,
         mirrors=learn_mirror_effects(state, schema),
     )
+
+
+def _sign_in_first(state: dict[str, Any], schema: StateSchema) -> None:
+    """The synthesis test state's session: its first user signed in (the checks and probes
+    of the tools acting for that user need one)."""
+    owner = session_owner(schema)
+    users = state.get(owner[0]) if owner is not None else None
+    if isinstance(users, dict) and users:
+        sign_in(state, schema, str(next(iter(users))))
 
 
 def _tool_rules(spec: ToolSpec, c: Classification, p1: Phase1, policy: str | None) -> list[DocRule]:
@@ -215,7 +230,8 @@ def _job(
     c = classify_tool(spec, p1.schema, p1.paths)
     rules = _tool_rules(spec, c, p1, policy)
     c = c.model_copy(update={"guard": guard_for(c, rules)})
-    happy = happy_arguments(spec, c, p1.schema, p1.test_state)
+    flags = tool_entry_flags(spec, policy, p1.schema, conv)
+    happy = happy_arguments(spec, c, p1.schema, p1.test_state, flags)
     happy = meet_rules(happy, rules, c.refs, p1.test_state)
     ctx = CheckContext(
         spec=spec,

@@ -33,11 +33,13 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import Environment, EnvironmentSpec
+from autoforge.env import EnvDir, Environment, EnvironmentSpec
+from autoforge.env.rules import RuleSet, environment_rules
 from autoforge.errors import AutoforgeError, UserError
 from autoforge.synth.agreement import results_equal
 from autoforge.synth.classify import classify_tool
-from autoforge.synth.doc_rules import extract_rules, status_values
+from autoforge.synth.doc_rules import status_values
+from autoforge.synth.effects import tool_entry_flags
 from autoforge.synth.teststate import happy_arguments
 
 PROBE_SCHEMA_VERSION = 1
@@ -219,20 +221,25 @@ _WRONG_TYPE: dict[str, Any] = {
 }
 
 
-def make_probes(spec: Any, state: Mapping[str, Any], max_per_kind: int = 6) -> list[Probe]:
-    """The probes for every tool of the environment spec ``spec`` over ``state``."""
+def make_probes(
+    spec: Any, state: Mapping[str, Any], max_per_kind: int = 6, rules: RuleSet | None = None
+) -> list[Probe]:
+    """The probes for every tool of the environment spec ``spec`` over ``state``, violating
+    each of ``rules`` (the environment's ``rules.json``, :meth:`EnvDir.read_rules`; without
+    it, the rules extracted from the spec now by the same extractor)."""
     schema = spec.state_schema
+    rules = rules if rules is not None else environment_rules(spec, state)
     probes: list[Probe] = []
     for tool in spec.tools:
         c = classify_tool(tool, schema)
-        base = happy_arguments(tool, c, schema, dict(state))
+        flags = tool_entry_flags(tool, spec.policy, schema)
+        base = happy_arguments(tool, c, schema, dict(state), flags)
         coll = schema.collection(c.collection) if c.collection else None
         found: list[Probe] = [Probe(tool.name, "valid", dict(base))]
         if coll is not None and c.key_param is not None:
             found += _status_probes(tool.name, base, c.key_param, coll, state)
             found.append(Probe(tool.name, "unknown id", {**base, c.key_param: UNKNOWN_ID}))
-        rules = extract_rules(tool, c, schema, spec.policy, state)
-        found += _rule_probes(tool.name, base, rules)
+        found += _rule_probes(tool.name, base, rules.for_tool(tool.name))
         found += _type_probes(tool, base)
         probes += _cap(found, max_per_kind)
     return probes
@@ -463,7 +470,7 @@ def run_probes(
         ref = HttpSide(against, load_openapi(openapi), reset)
     else:
         ref = PythonSide(Path(against), state, env.spec)
-    probes = make_probes(env.spec, state)
+    probes = make_probes(env.spec, state, rules=EnvDir(Path(env_dir)).read_rules())
     report = ProbeReport(env=str(env_dir), against=against)
     report.figures, report.per_tool, report.disagreements = compare(probes, EnvSide(env), ref)
     report.null, _, _ = compare(probes, NullSide(state), ref)

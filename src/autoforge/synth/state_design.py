@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autoforge.env import FILLER, Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.env.session import SESSION, add_session
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth.classify import classify_tool, collection_of_key, target_collection
 from autoforge.synth.mapping import Unmapped, place_by_rules, unmapped_params
@@ -76,6 +77,8 @@ class DesignResult(BaseModel):
     merged: list[str] = Field(default_factory=list)
     unwrapped: list[str] = Field(default_factory=list)
     settings: list[Setting] = Field(default_factory=list)
+    #: why the docs show a session user (the state then has the ``session`` singleton)
+    session: str | None = None
     repaired: list[str] = Field(default_factory=list)
 
 
@@ -240,6 +243,7 @@ async def design_state(
     merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
     enums_from_docs(schema, tools)
     settings = _add_settings(schema, tools, policy, provenance)
+    session = _add_session(schema, tools, provenance)
     _fill_provenance(schema, provenance)
     return DesignResult(
         state_schema=schema,
@@ -255,6 +259,7 @@ async def design_state(
         merged=merged,
         unwrapped=derived.unwrapped,
         settings=settings,
+        session=session,
         repaired=checks.repaired,
     )
 
@@ -423,6 +428,20 @@ def _resolved(
             attr = attr.model_copy(update={"type": "string"})
         out.append(attr.model_copy(update={"references": ref.name if ref else None}))
     return out
+
+
+def _add_session(
+    schema: StateSchema, tools: Sequence[ToolSpec], provenance: dict[str, dict[str, str]]
+) -> str | None:
+    """The singleton ``session`` collection when the docs show a session user
+    (:mod:`autoforge.env.session`): who is signed in is state, so the tools acting for that
+    user read it there and replay stays pure."""
+    reason = add_session(schema, tools)
+    coll = schema.collection(SESSION) if reason is not None else None
+    if coll is not None:
+        provenance[coll.name] = {a.name: f"rules:{reason}" for a in coll.attributes}
+        provenance[coll.name][coll.primary_key] = "rules:singleton key"
+    return reason
 
 
 def _add_settings(

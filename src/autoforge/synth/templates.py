@@ -37,6 +37,7 @@ from autoforge.synth.effects import (
 from autoforge.synth.headers import head
 from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
 from autoforge.synth.open_effects import effect_sentences, effect_todos, open_clauses
+from autoforge.synth.session_scope import SESSION_PARAM, session_key_lines, session_read
 from autoforge.tooldocs import ToolSpec
 
 FieldMap = Mapping[str, list[str]]
@@ -427,9 +428,14 @@ def render_template(
     """The complete rule-based implementation of a plain tool, or None when it is not plain.
 
     ``schema`` (the whole state) lets a keyed lookup compute the documented lists of records
-    that reference it (:func:`derived_key_lists`). A list whose every parameter the docs
-    explain (:func:`documented_list`) gets that template even when it is not plain CRUD.
+    that reference it (:func:`derived_key_lists`) and tells whether a session record says who
+    is signed in (:func:`~autoforge.synth.session_scope.session_read` scopes argument-less
+    reads to that user). A list whose every parameter the docs explain
+    (:func:`documented_list`) gets that template even when it is not plain CRUD.
     """
+    scoped = session_read(spec, c, coll, schema)
+    if scoped is not None:  # acts for whoever is signed in: that user's records only
+        return scoped
     if c.cls == "list" and coll is not None:
         documented = documented_list(spec, coll, dict(paths))
         if documented is not None:
@@ -562,6 +568,11 @@ def render_skeleton(
         return "\n".join(
             [*lines, *_create_body(spec, c, coll, paths, policy, schema, conv, covered)]
         )
+    signed_in = session_key_lines(c, coll, schema)
+    if signed_in is not None:  # acts on the signed-in user's own record
+        lines += signed_in
+        exprs = {**exprs, SESSION_PARAM: "me"}
+        c = c.model_copy(update={"key_param": SESSION_PARAM})
     if coll is None or c.key_param is None:
         return "\n".join([*lines, *_UNPLACED_BODY])
     lines += _load_record(coll, exprs[c.key_param], c.guard)

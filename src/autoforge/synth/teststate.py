@@ -9,7 +9,7 @@ accept on that state (existing keys, values taken from the record a lookup searc
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import jsonschema
@@ -189,13 +189,19 @@ def sample_value(
 
 
 def happy_arguments(
-    spec: ToolSpec, c: Classification, schema: StateSchema, state: State
+    spec: ToolSpec,
+    c: Classification,
+    schema: StateSchema,
+    state: State,
+    flags: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Arguments a correct implementation must handle on ``state`` (required ones always).
 
     Keys come from existing records (one meeting the status guard when there is one); a lookup
     by attribute uses the attribute's value in that record; a write tool gets fresh values so a
-    successful call visibly changes the state.
+    successful call visibly changes the state. ``flags``: the fields the docs require a new
+    entry to have (:func:`autoforge.synth.effects.entry_flags`, "an available new item"): a
+    new id of an old/new pair names an entry where none of them is false.
     """
     picked = _pick_record(c, schema, state)
     rec = picked[1] if picked else {}
@@ -211,24 +217,25 @@ def happy_arguments(
             args[param] = (
                 value if value is not None else sample_value(prop, param, schema, state, write)
             )
-    _pair_new_ids(args, state)
+    _pair_new_ids(args, state, flags)
     return args
 
 
-def _pair_new_ids(args: dict[str, Any], state: State) -> None:
+def _pair_new_ids(args: dict[str, Any], state: State, flags: Sequence[str] = ()) -> None:
     """``new_item_ids`` next to ``item_ids``: a sibling of each old id in the nested map that
     holds it (another variant of the same product), so a write can succeed on the test state."""
     for param, value in list(args.items()):
         new = f"new_{param}"
         if not isinstance(value, list) or new not in args:
             continue
-        picked = [_sibling_key(state, str(v)) for v in value]
+        picked = [_sibling_key(state, str(v), flags) for v in value]
         if all(p is not None for p in picked):
             args[new] = picked
 
 
-def _sibling_key(state: State, key: str) -> str | None:
-    """Another key of the nested map (inside some record) that has ``key``, else ``key``."""
+def _sibling_key(state: State, key: str, flags: Sequence[str] = ()) -> str | None:
+    """Another key of the nested map (inside some record) that has ``key``, one whose
+    ``flags`` fields are not false, else ``key``."""
     for table in state.values():
         for rec in table.values() if isinstance(table, dict) else []:
             for value in rec.values() if isinstance(rec, dict) else []:
@@ -236,7 +243,9 @@ def _sibling_key(state: State, key: str) -> str | None:
                     others = [
                         k
                         for k, v in value.items()
-                        if k != key and isinstance(v, dict) and v.get("available") is not False
+                        if k != key
+                        and isinstance(v, dict)
+                        and all(v.get(f) is not False for f in flags)
                     ]
                     return str(others[0]) if others else key
     return None

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import EnvironmentSpec, EpisodeLike
+from autoforge.env.session import signed_in, user_collection
 from autoforge.tasks.blueprint import (
     FactSpec,
     ReasonNode,
@@ -248,6 +249,9 @@ class FactChooser:
         """
         collection = fact.collection or ""
         records = self.plain().get(collection) or {}
+        me = signed_in(self.plain(), self.spec.state_schema)
+        if me is not None and collection == user_collection(self.spec.state_schema):
+            records = {k: r for k, r in records.items() if k == me}  # the user is who is in
         banned = self.excluded.get(fact.name, set())
         attr = fact.attribute if fact.role in ("attribute", "reference") else None
         shared: dict[str, int] = {}

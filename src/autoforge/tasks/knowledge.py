@@ -32,13 +32,12 @@ per attribute with its reason (shown in ``generation.json``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import EnvironmentSpec
-from autoforge.tasks.merge import user_collection
+from autoforge.env.session import session_user, user_collection
 from autoforge.tasks.reasoning import PathSeg
 from autoforge.tasks.schema import entity_of, output_leaves, singular, tool_access
 
@@ -46,12 +45,6 @@ from autoforge.tasks.schema import entity_of, output_leaves, singular, tool_acce
 _PERSONAL = ("name", "email", "phone", "zip", "postal", "address", "birth", "dob", "username")
 #: Finder parameters that identify one record best (preferred when a search has no required one).
 _NAMING = ("email", "title", "name", "full_name", "username", "phone", "label")
-#: Name words of an argument-less tool that acts for the signed-in user (``get_my_orders``).
-_SELF_WORDS = {"me", "my", "mine", "self", "current", "account", "profile"}
-#: A parameter description that names the signed-in user ("ID of the logged-in user").
-_SESSION_TEXT = re.compile(
-    r"\b(current(ly)?|logged[- ]?in|signed[- ]?in|authenticated|session)\b", re.IGNORECASE
-)
 
 
 @dataclass(frozen=True)
@@ -268,7 +261,7 @@ def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) 
     """The user's knowledge of ``spec``'s state (see the module docstring for the rules)."""
     names = _attribute_names(spec, examples or {})
     out = Knowledge(user=user_collection(spec.state_schema))
-    out.session = session_user(spec, out.user)
+    out.session = session_user(spec.tools, spec.state_schema, out.user)
     out.nested = _nested_fields(spec, examples or {})
     out.elements = _element_fields(spec, examples or {})
     for tool in spec.tools:
@@ -325,30 +318,6 @@ def _listers(spec: EnvironmentSpec, user: str | None) -> Iterator[Lister]:
                     or rest != leaf.name):  # fmt: skip
                 continue
             yield Lister(tool.name, leaf.entity, head, leaf.name, leaf.record_of)
-
-
-def session_user(spec: EnvironmentSpec, user: str | None) -> str | None:
-    """Why the docs show a session user (see the module docstring), or None: the first read
-    tool without parameters whose name holds the user's noun or a self word (``me``,
-    ``current``...) and whose description speaks of the user, else the first parameter named
-    as the user's key and described as the current/logged-in user."""
-    coll = spec.state_schema.collection(user) if user else None
-    if coll is None:
-        return None
-    noun = singular(coll.name).lower()
-    for tool in spec.tools:
-        if tool_access(tool) != "read" or tool.parameters.get("properties"):
-            continue
-        name = set(re.split(r"[^a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_",
-                                                   tool.name).lower()))  # fmt: skip
-        said = set(re.findall(r"[a-z]+", (tool.description or "").lower()))
-        if (noun in name or name & _SELF_WORDS) and (said & ({noun} | _SELF_WORDS)):
-            return f"{tool.name}() acts for the signed-in {noun}"
-    for tool in spec.tools:
-        prop = tool.parameters.get("properties", {}).get(coll.primary_key)
-        if isinstance(prop, dict) and _SESSION_TEXT.search(str(prop.get("description", ""))):
-            return f"{tool.name}'s {coll.primary_key} is described as {prop['description']!r}"
-    return None
 
 
 def _key_holding(out: Knowledge, coll: str, owned: bool) -> tuple[bool, str]:

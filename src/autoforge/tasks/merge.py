@@ -19,15 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from autoforge.env import EnvironmentSpec, StateSchema
+from autoforge.env import EnvironmentSpec
+from autoforge.env.session import user_collection as user_collection  # its owner: env
 from autoforge.tasks.graph import ToolGraph
-from autoforge.tasks.schema import singular
 from autoforge.tasks.walks import Walk, WalkStep, concat
-
-_USER_ATTRS = ("email", "phone", "username", "user_name", "login")
-#: Nouns of a person who holds an account: break a tie between equally referenced collections
-#: (orders reference both their store and their user once).
-_PERSON_NOUNS = ("user", "customer", "client", "member", "account", "person", "patient", "guest")
 
 
 class MergeAdvisor(Protocol):
@@ -48,46 +43,6 @@ class RuleMergeAdvisor:
     def same_lookup(self, spec: EnvironmentSpec, walk: Walk, earlier: int, later: int) -> bool:
         """Never."""
         return False
-
-
-_USER_CACHE: dict[int, tuple[StateSchema, str | None]] = {}
-
-
-def user_collection(schema: StateSchema) -> str | None:
-    """The collection that identifies the user: referenced by most others, with a login field.
-
-    Collections with an email/phone/username attribute win; among those (or all, if none has
-    one) the one referenced by the most attributes of other collections. None if no collection
-    is referenced at all. Memoised per schema object.
-    """
-    cached = _USER_CACHE.get(id(schema))
-    if cached is not None and cached[0] is schema:
-        return cached[1]
-    found = _user_collection(schema)
-    if len(_USER_CACHE) > 256:
-        _USER_CACHE.clear()
-    _USER_CACHE[id(schema)] = (schema, found)
-    return found
-
-
-def _user_collection(schema: StateSchema) -> str | None:
-    refs = {c.name: 0 for c in schema.collections}
-    for coll in schema.collections:
-        for attr in coll.attributes:
-            if attr.references in refs and attr.references != coll.name:
-                refs[attr.references] += 1
-
-    def login(name: str) -> bool:
-        coll = schema.collection(name)
-        return coll is not None and any(coll.attribute(a) for a in _USER_ATTRS)
-
-    def person(name: str) -> bool:
-        return singular(name.lower().split("_")[-1]) in _PERSON_NOUNS
-
-    ranked = sorted(refs, key=lambda n: (login(n), refs[n], person(n)), reverse=True)
-    if not ranked or (refs[ranked[0]] == 0 and not login(ranked[0])):
-        return None
-    return ranked[0]
 
 
 def _user_lookup(graph: ToolGraph, tool: str, user: str | None) -> bool:

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from autoforge.env import DocRule, EnvironmentLike
+from autoforge.env.session import session_owner, signed_in
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
 from autoforge.tasks.build import build_blueprint, without_calls
 from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty
@@ -342,14 +343,22 @@ class _Run:
             return None
         return scenario
 
-    def session_facts(self, bp: Blueprint, facts: dict[str, Any]) -> dict[str, Any]:
+    def session_facts(
+        self, bp: Blueprint, facts: dict[str, Any], start: dict[str, Any]
+    ) -> dict[str, Any]:
         """The facts the agent is given as session context instead of the user saying them:
-        the user's key where the docs show a session user (:meth:`Knowledge.session_key`)."""
+        the user's key where the docs show a session user (:meth:`Knowledge.session_key`),
+        and the one S0's session record signs in (the same key: the chooser picks no other)."""
         know = self.know
         if know is None or not know.session_key():
             return {}
-        return {f.name: facts[f.name] for f in bp.facts if f.name in facts
-                and f.collection == know.user and f.role == "entity"}  # fmt: skip
+        out = {f.name: facts[f.name] for f in bp.facts if f.name in facts
+               and f.collection == know.user and f.role == "entity"}  # fmt: skip
+        schema = self.env.spec.state_schema
+        me, owner = signed_in(start, schema), session_owner(schema)
+        if me is not None and owner is not None:
+            out.setdefault(owner[1], me)
+        return out
 
     def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
         slimmed = self.without_repeats(bp, inst)
@@ -389,7 +398,7 @@ class _Run:
         if difficulty_violations(metrics, self.spec):
             self.gates.reject("difficulty")
             return None
-        session = self.session_facts(bp, run.facts)
+        session = self.session_facts(bp, run.facts, inst.initial_state)
         run.facts = {k: v for k, v in run.facts.items() if k not in session}
         scenario = self.scenario(bp, run, outputs, task_seed)
         if scenario is None:

@@ -23,6 +23,7 @@ import networkx as nx
 from faker import Faker
 
 from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec
+from autoforge.env.session import session_owner, sign_in
 from autoforge.tasks.domain import domains
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
 
@@ -253,7 +254,16 @@ class StateGenerator:
             for attr in coll.attributes:
                 if attr.type == "array" and attr.references and coll.fixed is None:
                     self._key_lists(coll, attr, state, rng)
+        self._sign_in(state, rng)
         return state
+
+    def _sign_in(self, state: dict[str, Any], rng: random.Random) -> None:
+        """Where the state says who is signed in (:mod:`autoforge.env.session`): one user of
+        the state, at random."""
+        owner = session_owner(self.schema)
+        users = sorted(state.get(owner[0]) or {}) if owner is not None else []
+        if users:
+            sign_in(state, self.schema, rng.choice(users))
 
     def _key_lists(
         self, coll: CollectionSchema, attr: Attribute, state: dict[str, Any], rng: random.Random
@@ -295,6 +305,7 @@ class StateGenerator:
         """
         state = copy_json(self.base(rng.randrange(self.pool_size)))
         self.perturb(state, rng, self.perturbations)
+        self._sign_in(state, rng)
         return state
 
     def perturb(self, state: dict[str, Any], rng: random.Random, changes: int) -> None:

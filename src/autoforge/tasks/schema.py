@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env import CollectionSchema, StateSchema
+from autoforge.env.toolscope import tool_access as tool_access  # its owner: env
 from autoforge.tooldocs import ToolSpec
 
 #: Primary-key names too generic to identify a collection without a record around them.
@@ -20,31 +21,6 @@ GENERIC_KEYS = frozenset({"id", "code", "key", "name", "number", "uuid"})
 #: Last name tokens that mark an identifier-like field (safe to match by name alone).
 IDENT_TOKENS = frozenset(
     {"id", "ids", "code", "codes", "key", "email", "sku", "number", "username", "handle", "uuid"}
-)
-_READ_VERBS = frozenset(
-    [
-        "get",
-        "fetch",
-        "read",
-        "show",
-        "view",
-        "retrieve",
-        "find",
-        "lookup",
-        "describe",
-        "check",
-        "verify",
-        "inspect",
-        "list",
-        "search",
-        "query",
-        "browse",
-        "filter",
-        "calculate",
-        "compute",
-        "count",
-        "estimate",
-    ]
 )
 
 
@@ -103,15 +79,6 @@ def is_identifier_name(name: str) -> bool:
     """Whether a field name looks like an identifier (``order_id``, ``email``, ``sku``)."""
     token = name.lower().replace("-", "_").split("_")[-1]
     return token in IDENT_TOKENS or name.lower().endswith("id")
-
-
-def tool_access(tool: ToolSpec) -> str:
-    """``read`` or ``write``: the documented hint, else a guess from the verb of the name."""
-    if tool.access is not None:
-        return tool.access
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tool.name)  # DescribeBudgets: describe
-    verb = snake.lower().replace("-", "_").split("_")[0]
-    return "read" if verb in _READ_VERBS else "write"
 
 
 _ENTITY_CACHE: dict[int, tuple[StateSchema, dict[tuple[str, str | None], str | None]]] = {}
