@@ -74,6 +74,14 @@ if _TYPE_CHECKING:
     from autoforge.env.rules import sentences as sentences
     from autoforge.env.rules import status_values as status_values
     from autoforge.env.sandbox import ALLOWED_MODULES as ALLOWED_MODULES
+    from autoforge.env.session import SESSION as SESSION
+    from autoforge.env.session import SESSION_RECORD as SESSION_RECORD
+    from autoforge.env.session import add_session as add_session
+    from autoforge.env.session import session_owner as session_owner
+    from autoforge.env.session import session_user as session_user
+    from autoforge.env.session import sign_in as sign_in
+    from autoforge.env.session import signed_in as signed_in
+    from autoforge.env.session import user_collection as user_collection
     from autoforge.env.spec import AttributeType as AttributeType
     from autoforge.env.toolscope import FILLER as FILLER
     from autoforge.env.toolscope import READ_CLASSES as READ_CLASSES
@@ -81,6 +89,7 @@ if _TYPE_CHECKING:
     from autoforge.env.toolscope import collection_of_key as collection_of_key
     from autoforge.env.toolscope import key_param as key_param
     from autoforge.env.toolscope import target_collection as target_collection
+    from autoforge.env.toolscope import tool_access as tool_access
     from autoforge.env.toolscope import tool_scope as tool_scope
 
 _LAZY: dict[str, str] = {
@@ -93,15 +102,24 @@ _LAZY: dict[str, str] = {
     "FILLER": "autoforge.env.toolscope",
     "READ_CLASSES": "autoforge.env.toolscope",
     "RuleSet": "autoforge.env.rules",
+    "SESSION": "autoforge.env.session",
+    "SESSION_RECORD": "autoforge.env.session",
     "ToolClass": "autoforge.env.toolscope",
+    "add_session": "autoforge.env.session",
     "collection_of_key": "autoforge.env.toolscope",
     "environment_rules": "autoforge.env.rules",
     "extract_rules": "autoforge.env.rules",
     "key_param": "autoforge.env.toolscope",
     "sentences": "autoforge.env.rules",
+    "session_owner": "autoforge.env.session",
+    "session_user": "autoforge.env.session",
+    "sign_in": "autoforge.env.session",
+    "signed_in": "autoforge.env.session",
     "status_values": "autoforge.env.rules",
     "target_collection": "autoforge.env.toolscope",
+    "tool_access": "autoforge.env.toolscope",
     "tool_scope": "autoforge.env.toolscope",
+    "user_collection": "autoforge.env.session",
 }
 
 

@@ -26,8 +26,10 @@ from autoforge.env import (
     RuleSet,
     SandboxViolation,
     StateSchema,
+    add_session,
+    session_owner,
+    sign_in,
 )
-from autoforge.env.session import add_session, session_owner, sign_in
 from autoforge.llm import LLMClient
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool

@@ -33,8 +33,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import EnvDir, Environment, EnvironmentSpec
-from autoforge.env.rules import RuleSet, environment_rules
+from autoforge.env import EnvDir, Environment, EnvironmentSpec, RuleSet, environment_rules
 from autoforge.errors import AutoforgeError, UserError
 from autoforge.synth.agreement import results_equal
 from autoforge.synth.classify import classify_tool

@@ -20,8 +20,7 @@ other templates. The code reads only the state, so replay and state hashing are 
 
 from __future__ import annotations
 
-from autoforge.env import CollectionSchema, StateSchema
-from autoforge.env.session import SESSION, SESSION_RECORD, session_owner
+from autoforge.env import SESSION, SESSION_RECORD, CollectionSchema, StateSchema, session_owner
 from autoforge.synth.classify import Classification
 from autoforge.synth.headers import head
 from autoforge.synth.naming import singular

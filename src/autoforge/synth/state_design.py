@@ -18,8 +18,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import FILLER, Attribute, AttributeType, CollectionSchema, StateSchema
-from autoforge.env.session import SESSION, add_session
+from autoforge.env import (
+    FILLER,
+    SESSION,
+    Attribute,
+    AttributeType,
+    CollectionSchema,
+    StateSchema,
+    add_session,
+)
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth.classify import classify_tool, collection_of_key, target_collection
 from autoforge.synth.mapping import Unmapped, place_by_rules, unmapped_params

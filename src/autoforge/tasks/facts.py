@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, EpisodeLike
-from autoforge.env.session import signed_in, user_collection
+from autoforge.env import EnvironmentSpec, EpisodeLike, signed_in, user_collection
 from autoforge.tasks.blueprint import (
     FactSpec,
     ReasonNode,

@@ -36,8 +36,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec
-from autoforge.env.session import session_user, user_collection
+from autoforge.env import EnvironmentSpec, session_user, user_collection
 from autoforge.tasks.reasoning import PathSeg
 from autoforge.tasks.schema import entity_of, output_leaves, singular, tool_access
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from autoforge.env import EnvironmentSpec
-from autoforge.env.session import user_collection as user_collection  # its owner: env
+from autoforge.env import user_collection as user_collection  # its owner: env
 from autoforge.tasks.graph import ToolGraph
 from autoforge.tasks.walks import Walk, WalkStep, concat
 

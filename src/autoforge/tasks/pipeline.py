@@ -18,8 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import DocRule, EnvironmentLike
-from autoforge.env.session import session_owner, signed_in
+from autoforge.env import DocRule, EnvironmentLike, session_owner, signed_in
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
 from autoforge.tasks.build import build_blueprint, without_calls
 from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty

@@ -22,8 +22,7 @@ from typing import Any
 import networkx as nx
 from faker import Faker
 
-from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec
-from autoforge.env.session import session_owner, sign_in
+from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec, session_owner, sign_in
 from autoforge.tasks.domain import domains
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
 
