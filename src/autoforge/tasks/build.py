@@ -35,9 +35,11 @@ from autoforge.tasks.knowledge import Knowledge
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.reasoning import PathSeg, ReasoningSpec
 from autoforge.tasks.schema import (
+    NAME_FIELDS,
     Leaf,
     entity_of,
     is_identifier_name,
+    names_record,
     output_leaves,
     schema_leaves,
     singular,
@@ -46,8 +48,6 @@ from autoforge.tasks.schema import (
 )
 from autoforge.tasks.walks import Walk
 from autoforge.tooldocs import ToolSpec
-
-_NAME_FIELDS = ("title", "name", "label", "full_name")
 
 
 def _path(path: str) -> list[PathSeg]:
@@ -146,9 +146,12 @@ class _Builder:
         if finder.tool == tool.name:
             return None
         if entity != self.know.user and self.rng.random() < self.reasoning_rate:  # type: ignore[union-attr]
-            chosen = self.find_by_condition(entity, index)
-            if chosen is not None:
-                return chosen
+            ways = [self.find_by_condition, self.in_own_records]
+            self.rng.shuffle(ways)  # the cheapest fantasy book / the book in my last order
+            for way in ways:
+                chosen = way(entity, index)
+                if chosen is not None:
+                    return chosen
         node_id = self.found.get(entity) if entity == self.know.user else None  # type: ignore[union-attr]
         if node_id is None:
             spec = self.spec.tool(finder.tool)
@@ -333,6 +336,28 @@ class _Builder:
             return ReasoningRef(node=chosen, path=[coll.primary_key])
         return None
 
+    def in_own_records(self, entity: str, index: int) -> Binding | None:
+        """A record one of the user's own records refers to, chosen by a condition over that
+        record's list of references: "the book with the highest quantity among the items of
+        my most recent order". The list is read from the data (:attr:`Knowledge.elements`);
+        None when no record the user owns lists ``entity``'s key."""
+        know, state = self.know, self.spec.state_schema
+        coll = state.collection(entity)
+        for (owner, attr), fields in sorted(know.elements.items()) if know and coll else ():
+            holder = state.collection(owner)
+            if coll is None or holder is None or owner in (entity, know.user) or (  # type: ignore[union-attr]
+                    coll.primary_key not in fields):  # fmt: skip
+                continue
+            reader = self.record_reader(holder.primary_key, attr)
+            record = self.owned(owner, index) if reader is not None else None
+            if reader is None or record is None:
+                continue
+            items = OutputRef(node=self.reader_call(index, reader, record), path=[attr])
+            leaves = [x for x in self.element_leaves(reader.name, attr)
+                      if x.name != coll.primary_key]  # fmt: skip
+            return self.choose(items, leaves, [coll.primary_key], singular(entity))
+        return None
+
     def param_fact(
         self, tool: ToolSpec, path: str, schema: dict[str, Any], index: int = -1
     ) -> Binding:
@@ -491,6 +516,7 @@ class _Builder:
         categorical = [
             x for x in leaves
             if x.type == "string" and not is_identifier_name(x.name) and x.entity is None
+            and not names_record(x.name)  # "the book whose title is X" names, not chooses
         ]  # fmt: skip
         choices = [("extreme", leaf) for leaf in numeric] + [
             ("filter", leaf) for leaf in categorical
@@ -627,9 +653,7 @@ class _Builder:
                     options.append((total, {"items": items}, noun))
         user = user_collection(self.spec.state_schema)
         own = [
-            x
-            for x in scalars
-            if x.record_of == user and x.name in (*_NAME_FIELDS, "email", "phone")
+            x for x in scalars if x.record_of == user and x.name in (*NAME_FIELDS, "email", "phone")
         ]
         scalars = [x for x in scalars if x not in own]  # the user knows their own name
         for leaf in scalars:
@@ -678,7 +702,7 @@ class _Builder:
 def _describing(fields: tuple[str, ...], base: str) -> str | None:
     """The field a person describes an element by (its name or title); None when the
     elements have none (a payment line is not described by its amount)."""
-    return next((f for f in _NAME_FIELDS if f in fields and f != base), None)
+    return next((f for f in NAME_FIELDS if f in fields and f != base), None)
 
 
 def _remap(binding: Binding, rename: dict[str, str]) -> Binding:

@@ -105,6 +105,21 @@ def is_identifier_name(name: str) -> bool:
     return token in IDENT_TOKENS or name.lower().endswith("id")
 
 
+#: Fields whose value is what a person calls the record itself (a book's title, a product's
+#: name), not a property it has.
+NAME_FIELDS = ("title", "name", "label", "full_name")
+
+
+def names_record(name: str) -> bool:
+    """Whether a field's value names its record (``title``, ``name``, ``full_name``,
+    ``hotelName``): a condition on it picks a record by its own identifying value ("the book
+    whose title is X"), which is naming the record, not choosing it."""
+    spaced = (
+        re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("-", "_").replace(" ", "_")
+    )
+    return spaced in NAME_FIELDS or spaced.rsplit("_", 1)[-1] in ("name", "title", "label")
+
+
 def tool_access(tool: ToolSpec) -> str:
     """``read`` or ``write``: the documented hint, else a guess from the verb of the name."""
     if tool.access is not None:

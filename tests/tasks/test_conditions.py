@@ -1,0 +1,108 @@
+"""A record a write acts on is chosen by a condition a person would use, never by its name.
+
+"The book whose title is X among the romance books" names the book by its own identifying
+value dressed as a selection; "the book with the highest quantity among the items of my most
+recent order" chooses it. These tests pin the second and forbid the first.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+from autoforge.env import Environment
+from autoforge.tasks.blueprint import (
+    Blueprint,
+    CallNode,
+    FactRef,
+    OutputRef,
+    ReasoningRef,
+    ReasonNode,
+)
+from autoforge.tasks.build import build_blueprint
+from autoforge.tasks.graph import build_graph
+from autoforge.tasks.knowledge import knowledge
+from autoforge.tasks.pipeline import generate_tasks
+from autoforge.tasks.reasoning import ReasoningSpec
+from autoforge.tasks.schema import names_record
+from autoforge.tasks.walks import Walk, WalkStep
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+import task_quality
+
+
+def test_a_field_names_its_record_when_it_is_a_name_or_title() -> None:
+    named = ("title", "name", "full_name", "full name", "hotelName", "product_name", "label")
+    assert all(names_record(n) for n in named)
+    assert not any(names_record(n) for n in ("genre", "author", "price", "username", "status"))
+
+
+def _name_filters(bp: Blueprint) -> list[ReasonNode]:
+    return [n for n in bp.reasoning if n.spec.op == "filter" and n.spec.take != "named"
+            and n.spec.field and names_record(str(n.spec.field[-1]))]  # fmt: skip
+
+
+def test_medium_tasks_never_pick_a_record_by_a_condition_on_its_own_name(
+    bookstore_env: Environment,
+) -> None:
+    """Seed 1 gave six of twenty medium tasks "the book whose title is X among ..."."""
+    tasks, _ = generate_tasks(bookstore_env, 20, "medium", seed=1)
+    assert len(tasks) == 20
+    assert [t.id for t in tasks if _name_filters(t.blueprint)] == []
+    assert not any(" whose title is " in t.scenario.question for t in tasks)
+
+
+def _book_from_own_order(bp: Blueprint, write: str) -> bool:
+    """Whether ``write``'s book is picked among the items of an order chosen by its place in
+    the user's own list (not named by the user)."""
+    call = next(c for c in bp.calls if c.tool == write)
+    book = call.args.get("book_id")
+    if not isinstance(book, ReasoningRef):
+        return False
+    pick = bp.node(book.node)
+    items = pick.inputs.get("items") if isinstance(pick, ReasonNode) else None
+    reader = bp.node(items.node) if isinstance(items, OutputRef) else None
+    if not isinstance(reader, CallNode) or items.path != ["items"]:  # type: ignore[union-attr]
+        return False
+    order = reader.args.get("order_id")
+    chosen = bp.node(order.node) if isinstance(order, ReasoningRef) else None
+    return isinstance(chosen, ReasonNode) and chosen.spec.op == "lookup"
+
+
+def test_a_book_can_be_chosen_among_the_items_of_the_users_own_order(
+    bookstore_env: Environment,
+) -> None:
+    """With conditions always on, a review's book comes from a search condition or from the
+    items of one of the user's orders; the user never names it by title."""
+    spec = bookstore_env.spec
+    graph, know = build_graph(spec), knowledge(spec, bookstore_env.initial_state)
+    walk = Walk(steps=(WalkStep(tool="add_review"),))
+    blueprints = [build_blueprint(walk, graph, spec, random.Random(seed), 1.0, know=know)
+                  for seed in range(12)]  # fmt: skip
+    own = [bp for bp in blueprints if _book_from_own_order(bp, "add_review")]
+    assert own, "no review picked its book from the user's own orders"
+    for bp in blueprints:
+        assert not any(c.tool == "search_books" and "title" in c.args for c in bp.calls)
+        assert _name_filters(bp) == []
+
+
+def _picked_by(field: str) -> SimpleNamespace:
+    """A task whose review's book is the only search result with ``field`` = a value."""
+    search = CallNode(id="c0", tool="search_books", args={"genre": FactRef(name="genre")})
+    pick = ReasonNode(id="r0", spec=ReasoningSpec(op="filter", field=[field], cmp="eq",
+                                                  take="only"),
+                      inputs={"items": OutputRef(node="c0"), "value": FactRef(name="v")},
+                      noun="book")  # fmt: skip
+    review = CallNode(id="c1", tool="add_review",
+                      args={"book_id": ReasoningRef(node="r0", path=["book_id"])})  # fmt: skip
+    return SimpleNamespace(blueprint=Blueprint(nodes=[search, pick, review]), required_outputs=[])
+
+
+def test_selection_share_does_not_count_a_filter_on_the_records_own_name() -> None:
+    """The metric: "the book whose title is X among the romance books" is no selection (it
+    names the book); "the only book by author Y among them" still is one."""
+    assert task_quality.has_selection(_picked_by("author"), {"add_review"})
+    assert not task_quality.has_selection(_picked_by("title"), {"add_review"})
