@@ -60,6 +60,9 @@ def _book_from_own_order(bp: Blueprint, write: str) -> bool:
     the user's own list (not named by the user)."""
     call = next(c for c in bp.calls if c.tool == write)
     book = call.args.get("book_id")
+    if write == "place_order":
+        line = call.args["items"].items[0]  # type: ignore[union-attr]
+        book = line.fields["book_id"]  # type: ignore[union-attr]
     if not isinstance(book, ReasoningRef):
         return False
     pick = bp.node(book.node)
@@ -72,19 +75,37 @@ def _book_from_own_order(bp: Blueprint, write: str) -> bool:
     return isinstance(chosen, ReasonNode) and chosen.spec.op == "lookup"
 
 
-def test_a_book_can_be_chosen_among_the_items_of_the_users_own_order(
+def test_a_write_about_a_record_the_user_already_has_is_read_from_the_docs(
     bookstore_env: Environment,
 ) -> None:
-    """With conditions always on, a review's book comes from a search condition or from the
-    items of one of the user's orders; the user never names it by title."""
+    """add_review's docs say the customer "received the book in a delivered order": the book
+    is one the user has in their orders. place_order puts a book in a new order."""
+    know = knowledge(bookstore_env.spec, bookstore_env.initial_state)
+    tool = bookstore_env.spec.tool
+    assert know.already_had(tool("add_review"), "book_id")
+    assert not know.already_had(tool("place_order"), "book_id")
+    assert not know.already_had(tool("add_review"), "coupon_code")
+
+
+def test_a_book_the_user_has_is_chosen_among_the_items_of_their_own_order(
+    bookstore_env: Environment,
+) -> None:
+    """With conditions always on, a review's book comes from the items of one of the user's
+    orders; a new purchase's book from those or from a catalogue condition. Neither names the
+    book by its title."""
     spec = bookstore_env.spec
     graph, know = build_graph(spec), knowledge(spec, bookstore_env.initial_state)
-    walk = Walk(steps=(WalkStep(tool="add_review"),))
-    blueprints = [build_blueprint(walk, graph, spec, random.Random(seed), 1.0, know=know)
-                  for seed in range(12)]  # fmt: skip
-    own = [bp for bp in blueprints if _book_from_own_order(bp, "add_review")]
-    assert own, "no review picked its book from the user's own orders"
-    for bp in blueprints:
+
+    def blueprints(*tools: str) -> list[Blueprint]:
+        walk = Walk(steps=tuple(WalkStep(tool=t) for t in tools))
+        return [build_blueprint(walk, graph, spec, random.Random(seed), 1.0, know=know)
+                for seed in range(12)]  # fmt: skip
+
+    reviews, orders = blueprints("add_review"), blueprints("place_order")
+    assert all(_book_from_own_order(bp, "add_review") for bp in reviews)
+    own = [_book_from_own_order(bp, "place_order") for bp in orders]
+    assert any(own) and not all(own)
+    for bp in reviews + orders:
         assert not any(c.tool == "search_books" and "title" in c.args for c in bp.calls)
         assert _name_filters(bp) == []
 

@@ -146,12 +146,9 @@ class _Builder:
         if finder.tool == tool.name:
             return None
         if entity != self.know.user and self.rng.random() < self.reasoning_rate:  # type: ignore[union-attr]
-            ways = [self.find_by_condition, self.in_own_records]
-            self.rng.shuffle(ways)  # the cheapest fantasy book / the book in my last order
-            for way in ways:
-                chosen = way(entity, index)
-                if chosen is not None:
-                    return chosen
+            chosen = self.by_condition(entity, tool, index)
+            if chosen is not None:
+                return chosen
         node_id = self.found.get(entity) if entity == self.know.user else None  # type: ignore[union-attr]
         if node_id is None:
             spec = self.spec.tool(finder.tool)
@@ -169,6 +166,21 @@ class _Builder:
             if user:
                 self.found[entity] = node_id
         return OutputRef(node=node_id, path=list(finder.key_path))
+
+    def by_condition(self, entity: str, tool: ToolSpec, index: int) -> Binding | None:
+        """An ``entity`` record chosen by a condition: among the user's own records that list
+        it ("the book with the highest quantity among the items of my last order") first when
+        ``tool`` is about one the user already has (a review of a book they received), else
+        that or a catalogue condition ("the cheapest fantasy book") in random order."""
+        coll = self.spec.state_schema.collection(entity)
+        ways = [self.in_own_records, self.find_by_condition]
+        if coll is None or self.know is None or not self.know.already_had(tool, coll.primary_key):
+            self.rng.shuffle(ways)
+        for way in ways:
+            chosen = way(entity, index)
+            if chosen is not None:
+                return chosen
+        return None
 
     def flat_profile(self, index: int, tool: ToolSpec) -> dict[str, Binding]:
         """Flat arguments (``address1, city, zip``) taken from one object of the user's record,

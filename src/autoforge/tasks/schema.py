@@ -274,7 +274,8 @@ def assumed_returns(tool: ToolSpec, state: StateSchema) -> dict[str, Any] | None
     return collection_json_schema(keyed) if keyed is not None else None
 
 
-def _name_tokens(tool: ToolSpec) -> list[str]:
+def name_tokens(tool: ToolSpec) -> list[str]:
+    """The words of a tool's name: ``getHotelOrder`` / ``get_hotel_order`` -> get, hotel, order."""
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tool.name)
     return [t for t in snake.lower().replace("-", "_").split("_") if t]
 
@@ -282,7 +283,7 @@ def _name_tokens(tool: ToolSpec) -> list[str]:
 def _searched_collection(tool: ToolSpec, state: StateSchema) -> CollectionSchema | None:
     """The collection a read tool's name names (its first noun after the verb) when every
     parameter is an attribute of it and the name does not hold its key; else None."""
-    words = _name_tokens(tool)
+    words = name_tokens(tool)
     params = set(tool.param_names)
     for word in words[1:] or words:
         coll = next((c for c in state.collections
@@ -305,7 +306,7 @@ _LIST_VERBS = frozenset({"list", "search", "query", "browse", "filter", "find", 
 def _lists(tool: ToolSpec, coll: CollectionSchema) -> bool:
     """Whether a search of ``coll`` returns a list: a listing verb, the collection's plural
     in the name, or no parameters to narrow it to one record."""
-    words = _name_tokens(tool)
+    words = name_tokens(tool)
     plural = coll.name.lower() if coll.name.lower() != singular(coll.name.lower()) else ""
     return not tool.param_names or bool(_LIST_VERBS & set(words)) or plural in words
 
