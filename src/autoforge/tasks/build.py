@@ -168,10 +168,9 @@ class _Builder:
         return OutputRef(node=node_id, path=list(finder.key_path))
 
     def by_condition(self, entity: str, tool: ToolSpec, index: int) -> Binding | None:
-        """An ``entity`` record chosen by a condition: among the user's own records that list
-        it ("the book with the highest quantity among the items of my last order") first when
-        ``tool`` is about one the user already has (a review of a book they received), else
-        that or a catalogue condition ("the cheapest fantasy book") in random order."""
+        """An ``entity`` record chosen by a condition: among the user's records that list it
+        first when ``tool`` is about one they already have (:meth:`Knowledge.already_had`),
+        else that or a catalogue condition ("the cheapest fantasy book") at random."""
         coll = self.spec.state_schema.collection(entity)
         ways = [self.in_own_records, self.find_by_condition]
         if coll is None or self.know is None or not self.know.already_had(tool, coll.primary_key):
@@ -349,10 +348,9 @@ class _Builder:
         return None
 
     def in_own_records(self, entity: str, index: int) -> Binding | None:
-        """A record one of the user's own records refers to, chosen by a condition over that
-        record's list of references: "the book with the highest quantity among the items of
-        my most recent order". The list is read from the data (:attr:`Knowledge.elements`);
-        None when no record the user owns lists ``entity``'s key."""
+        """A record one of the user's own records lists (:attr:`Knowledge.elements`), chosen
+        by a condition over that list: "the book with the highest quantity among the items of
+        my most recent order"; None when no record the user owns lists ``entity``'s key."""
         know, state = self.know, self.spec.state_schema
         coll = state.collection(entity)
         for (owner, attr), fields in sorted(know.elements.items()) if know and coll else ():
