@@ -12,9 +12,10 @@ task set this script measures:
   ``verbatim_by_arg`` gives ``[stated, total]`` per ``tool.argument`` (the ones stated at all);
 - ``selection_share``: share of tasks with a selection or aggregation (argmax/argmin, filter,
   count, sum, average, compare/branch, first/last) whose result feeds a state-changing call's
-  argument or a required output. Forged tasks: read from the blueprint. Benchmark files have no
-  blueprint: the share of tasks whose instruction states a criterion (cheapest, most recent,
-  if ..., bigger, ...), marked ``text`` in the table;
+  argument or a required output (a filter on the record's own name, "the book whose title is
+  X", names the record and selects nothing). Forged tasks: read from the blueprint. Benchmark
+  files have no blueprint: the share of tasks whose instruction states a criterion (cheapest,
+  most recent, if ..., bigger, ...), marked ``text`` in the table;
 - ``out_of_domain``: distinct values in the tasks' S0 outside the domain of their attribute
   (the schema enum; for string attributes the example/initial data shows as categorical, the
   observed values);
@@ -175,6 +176,8 @@ def _feeds(bp: Any, node_id: str, targets: set[str]) -> bool:
 
 def has_selection(task: Any, write_tools: set[str]) -> bool:
     """Whether a selection/aggregation node feeds a write argument or a required output."""
+    from autoforge.tasks.schema import names_record
+
     bp = task.blueprint
     write_ids = {c.id for c in bp.calls if c.tool in write_tools}
     outputs = {o.node for o in task.required_outputs}
@@ -183,6 +186,8 @@ def has_selection(task: Any, write_tools: set[str]) -> bool:
         positional = op == "lookup" and node.spec.field and isinstance(node.spec.field[0], int)
         if (op not in SELECT_OPS and not positional) or node.spec.take == "named":
             continue  # a record named by description ("the water bottle") selects nothing
+        if op == "filter" and node.spec.field and names_record(str(node.spec.field[-1])):
+            continue  # "the book whose title is X among ...": named by its own name
         if node.id in outputs or _feeds(bp, node.id, write_ids | outputs):
             return True
     return False

@@ -35,9 +35,11 @@ from autoforge.tasks.knowledge import Knowledge
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.reasoning import PathSeg, ReasoningSpec
 from autoforge.tasks.schema import (
+    NAME_FIELDS,
     Leaf,
     entity_of,
     is_identifier_name,
+    names_record,
     output_leaves,
     schema_leaves,
     singular,
@@ -46,8 +48,6 @@ from autoforge.tasks.schema import (
 )
 from autoforge.tasks.walks import Walk
 from autoforge.tooldocs import ToolSpec
-
-_NAME_FIELDS = ("title", "name", "label", "full_name")
 
 
 def _path(path: str) -> list[PathSeg]:
@@ -146,7 +146,7 @@ class _Builder:
         if finder.tool == tool.name:
             return None
         if entity != self.know.user and self.rng.random() < self.reasoning_rate:  # type: ignore[union-attr]
-            chosen = self.find_by_condition(entity, index)
+            chosen = self.by_condition(entity, tool, index)
             if chosen is not None:
                 return chosen
         node_id = self.found.get(entity) if entity == self.know.user else None  # type: ignore[union-attr]
@@ -166,6 +166,20 @@ class _Builder:
             if user:
                 self.found[entity] = node_id
         return OutputRef(node=node_id, path=list(finder.key_path))
+
+    def by_condition(self, entity: str, tool: ToolSpec, index: int) -> Binding | None:
+        """An ``entity`` record chosen by a condition: among the user's records that list it
+        first when ``tool`` is about one they already have (:meth:`Knowledge.already_had`),
+        else that or a catalogue condition ("the cheapest fantasy book") at random."""
+        coll = self.spec.state_schema.collection(entity)
+        ways = [self.in_own_records, self.find_by_condition]
+        if coll is None or self.know is None or not self.know.already_had(tool, coll.primary_key):
+            self.rng.shuffle(ways)
+        for way in ways:
+            chosen = way(entity, index)
+            if chosen is not None:
+                return chosen
+        return None
 
     def flat_profile(self, index: int, tool: ToolSpec) -> dict[str, Binding]:
         """Flat arguments (``address1, city, zip``) taken from one object of the user's record,
@@ -333,6 +347,27 @@ class _Builder:
             return ReasoningRef(node=chosen, path=[coll.primary_key])
         return None
 
+    def in_own_records(self, entity: str, index: int) -> Binding | None:
+        """A record one of the user's own records lists (:attr:`Knowledge.elements`), chosen
+        by a condition over that list: "the book with the highest quantity among the items of
+        my most recent order"; None when no record the user owns lists ``entity``'s key."""
+        know, state = self.know, self.spec.state_schema
+        coll = state.collection(entity)
+        for (owner, attr), fields in sorted(know.elements.items()) if know and coll else ():
+            holder = state.collection(owner)
+            if coll is None or holder is None or owner in (entity, know.user) or (  # type: ignore[union-attr]
+                    coll.primary_key not in fields):  # fmt: skip
+                continue
+            reader = self.record_reader(holder.primary_key, attr)
+            record = self.owned(owner, index) if reader is not None else None
+            if reader is None or record is None:
+                continue
+            items = OutputRef(node=self.reader_call(index, reader, record), path=[attr])
+            leaves = [x for x in self.element_leaves(reader.name, attr)
+                      if x.name != coll.primary_key]  # fmt: skip
+            return self.choose(items, leaves, [coll.primary_key], singular(entity))
+        return None
+
     def param_fact(
         self, tool: ToolSpec, path: str, schema: dict[str, Any], index: int = -1
     ) -> Binding:
@@ -491,6 +526,7 @@ class _Builder:
         categorical = [
             x for x in leaves
             if x.type == "string" and not is_identifier_name(x.name) and x.entity is None
+            and not names_record(x.name)  # "the book whose title is X" names, not chooses
         ]  # fmt: skip
         choices = [("extreme", leaf) for leaf in numeric] + [
             ("filter", leaf) for leaf in categorical
@@ -627,9 +663,7 @@ class _Builder:
                     options.append((total, {"items": items}, noun))
         user = user_collection(self.spec.state_schema)
         own = [
-            x
-            for x in scalars
-            if x.record_of == user and x.name in (*_NAME_FIELDS, "email", "phone")
+            x for x in scalars if x.record_of == user and x.name in (*NAME_FIELDS, "email", "phone")
         ]
         scalars = [x for x in scalars if x not in own]  # the user knows their own name
         for leaf in scalars:
@@ -678,7 +712,7 @@ class _Builder:
 def _describing(fields: tuple[str, ...], base: str) -> str | None:
     """The field a person describes an element by (its name or title); None when the
     elements have none (a payment line is not described by its amount)."""
-    return next((f for f in _NAME_FIELDS if f in fields and f != base), None)
+    return next((f for f in NAME_FIELDS if f in fields and f != base), None)
 
 
 def _remap(binding: Binding, rename: dict[str, str]) -> Binding:

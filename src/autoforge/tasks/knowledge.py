@@ -38,7 +38,7 @@ from typing import Any
 
 from autoforge.env import EnvironmentSpec, session_user, user_collection
 from autoforge.tasks.reasoning import PathSeg
-from autoforge.tasks.schema import entity_of, output_leaves, singular, tool_access
+from autoforge.tasks.schema import entity_of, name_tokens, output_leaves, singular, tool_access
 
 #: Attributes of the user record a person knows about themselves (substring match).
 _PERSONAL = ("name", "email", "phone", "zip", "postal", "address", "birth", "dob", "username")
@@ -112,6 +112,22 @@ class Knowledge:
         """Whether the primary key of ``collection`` is internal (found by a finder, or
         chosen from a list of the user's own records)."""
         return bool(self.finders.get(collection) or self.listers.get(collection))
+
+    def already_had(self, tool: Any, key: str) -> bool:
+        """Whether a write taking ``key`` (a book's id) is about a record the user already
+        has in their own records: its description speaks of a collection whose list elements
+        carry that key (a review of a book "received in a delivered order") and the tool is
+        none of that collection's own (placing an order puts a book in a new one). Such a
+        record is then chosen among the user's records rather than from a catalogue."""
+        text = str(getattr(tool, "description", "") or "").lower()
+        own = set(name_tokens(tool))
+        for (holder, _attr), fields in sorted(self.elements.items()):
+            noun = singular(holder).lower()
+            if holder == self.user or key not in fields or noun in own:
+                continue
+            if re.search(rf"\b{re.escape(noun)}s?\b", text):
+                return True
+        return False
 
     def session_key(self) -> bool:
         """Whether the user's key is the session's: the docs show a session user and no

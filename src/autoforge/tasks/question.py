@@ -32,7 +32,7 @@ from autoforge.tasks.blueprint import (
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
 from autoforge.tasks.reasoning import CMP_WORDS, field_words
-from autoforge.tasks.schema import entity_of, output_leaves, singular, tool_access
+from autoforge.tasks.schema import entity_of, names_record, output_leaves, singular, tool_access
 
 PERSONAS = (
     "You are polite and brief, and answer only what you are asked.",
@@ -178,10 +178,6 @@ def label(name: str) -> str:
     return " ".join(said)
 
 
-#: Field names whose value names the thing itself: "the Laptop", not "the item with name ...".
-_NAME_WORDS = frozenset({"name", "title", "label", "full name"})
-
-
 def _listed_noun(tool: str) -> str:
     """What a listing tool lists, from its name without the verb: ``search_hotel_order`` ->
     ``hotel order``, ``search_books`` -> ``book``."""
@@ -232,7 +228,7 @@ class _Describer:
         parts = []
         for name, binding in call.args.items():
             value = self.binding(binding)
-            plain = name in ("title", "name", "full_name", "label")
+            plain = names_record(name)
             parts.append(f'"{value}"' if plain else f"with {words(name)} {value}")
         return f"the {noun} " + " and ".join(parts)
 
@@ -341,7 +337,7 @@ class _Describer:
         if spec.op == "filter" and spec.take == "named":
             value = self.binding(inputs["value"])
             owner = self.items(inputs["items"]).rsplit(" of ", 1)[-1]
-            said = f"the {value}" if field in _NAME_WORDS else f"the {noun} with {field} {value}"
+            said = f"the {value}" if names_record(field) else f"the {noun} with {field} {value}"
             return f"{said} in {owner}"
         if spec.op == "filter":
             value = self.binding(inputs["value"])

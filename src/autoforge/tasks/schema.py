@@ -81,6 +81,21 @@ def is_identifier_name(name: str) -> bool:
     return token in IDENT_TOKENS or name.lower().endswith("id")
 
 
+#: Fields whose value is what a person calls the record itself (a book's title, a product's
+#: name), not a property it has.
+NAME_FIELDS = ("title", "name", "label", "full_name")
+
+
+def names_record(name: str) -> bool:
+    """Whether a field's value names its record (``title``, ``name``, ``full_name``,
+    ``hotelName``): a condition on it picks a record by its own identifying value ("the book
+    whose title is X"), which is naming the record, not choosing it."""
+    spaced = (
+        re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("-", "_").replace(" ", "_")
+    )
+    return spaced in NAME_FIELDS or spaced.rsplit("_", 1)[-1] in ("name", "title", "label")
+
+
 _ENTITY_CACHE: dict[int, tuple[StateSchema, dict[tuple[str, str | None], str | None]]] = {}
 
 
@@ -226,7 +241,8 @@ def assumed_returns(tool: ToolSpec, state: StateSchema) -> dict[str, Any] | None
     return collection_json_schema(keyed) if keyed is not None else None
 
 
-def _name_tokens(tool: ToolSpec) -> list[str]:
+def name_tokens(tool: ToolSpec) -> list[str]:
+    """The words of a tool's name: ``getHotelOrder`` / ``get_hotel_order`` -> get, hotel, order."""
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tool.name)
     return [t for t in snake.lower().replace("-", "_").split("_") if t]
 
@@ -234,7 +250,7 @@ def _name_tokens(tool: ToolSpec) -> list[str]:
 def _searched_collection(tool: ToolSpec, state: StateSchema) -> CollectionSchema | None:
     """The collection a read tool's name names (its first noun after the verb) when every
     parameter is an attribute of it and the name does not hold its key; else None."""
-    words = _name_tokens(tool)
+    words = name_tokens(tool)
     params = set(tool.param_names)
     for word in words[1:] or words:
         coll = next((c for c in state.collections
@@ -257,7 +273,7 @@ _LIST_VERBS = frozenset({"list", "search", "query", "browse", "filter", "find", 
 def _lists(tool: ToolSpec, coll: CollectionSchema) -> bool:
     """Whether a search of ``coll`` returns a list: a listing verb, the collection's plural
     in the name, or no parameters to narrow it to one record."""
-    words = _name_tokens(tool)
+    words = name_tokens(tool)
     plural = coll.name.lower() if coll.name.lower() != singular(coll.name.lower()) else ""
     return not tool.param_names or bool(_LIST_VERBS & set(words)) or plural in words
 
