@@ -32,6 +32,7 @@ per attribute with its reason (shown in ``generation.json``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
