@@ -324,7 +324,7 @@ def test_a_parameter_keying_a_per_value_map_filters_and_merges_its_entry() -> No
         "search_rooms",
         "Search the rooms of a building on a day.",
         {"building": _param("string", "Building name."), "day": _param("string", "The day.")},
-        ["building", "day"],
+        ["building"],
     )
     paths = field_paths(state["rooms"].values())
     assert [f.op for f in list_filters(spec, coll, paths) or []] == ["eq", "entry"]
@@ -338,10 +338,12 @@ def test_a_parameter_keying_a_per_value_map_filters_and_merges_its_entry() -> No
     out = env.episode().call("search_rooms", {"building": "north", "day": MON})
     assert out.ok
     assert out.result == [{"room_id": "R1", "building": "north", "state": "free", "seats": 1}]
+    whole = env.episode().call("search_rooms", {"building": "south"})  # no day: whole records
+    assert whole.result == [rooms["R3"]]
     # a parameter whose plural is no map attribute stays open: no template
     other = spec.model_copy(
         update={"name": "search_slots", "parameters": {**spec.parameters, "properties": {
             "building": _param("string", "Building name."), "slot": _param("string", "Slot.")
-        }, "required": ["building", "slot"]}}
+        }, "required": ["building"]}}
     )  # fmt: skip
     assert documented_list(other, coll, paths) is None

@@ -220,12 +220,14 @@ def list_results(
     maps, which would flood the agent, otherwise), then ``offset``/``limit`` applied where the
     tool has them, then the return."""
     if entries and not fields:
-        maps = [m for m, _ in entries]
-        merged = " ".join(f"**record[{m!r}][str({e})]," for m, e in entries)
-        body = [
-            f"        base = {{k: v for k, v in record.items() if k not in {maps!r}}}",
-            f"        results.append({{**base, {merged}}})",
-        ]
+        body = ["        item = dict(record)"]
+        for m, e in entries:  # a value not given leaves the record whole
+            body += [
+                f"        if {e} is not None:",
+                f"            item.pop({m!r}, None)",
+                f"            item.update((record.get({m!r}) or {{}}).get(str({e})) or {{}})",
+            ]
+        body.append("        results.append(item)")
     elif fields:
         picked = ", ".join(f"{x!r}: record.get({x!r})" for x in fields)
         body = ["        results.append({" + picked + "})"]
