@@ -298,3 +298,52 @@ def test_documented_list_leaves_big_id_keyed_maps_out() -> None:
     spec = _spec("list_all_products", "List all products.", {}, [])
     source = documented_list(spec, coll, {"product_id": ["product_id"], "name": ["name"]})
     assert source is not None and "not in ['variants']" in source
+
+
+MON, TUE = "2025-03-03", "2025-03-04"
+
+
+def test_a_parameter_keying_a_per_value_map_filters_and_merges_its_entry() -> None:
+    """A meeting-room API: each room has a ``days`` map from a day to that day's booking
+    state; ``search_rooms(building, day)`` keeps the rooms with an entry for the day and
+    returns each room as it stands on that day (the map replaced by the entry)."""
+    rooms = {
+        f"R{i}": {
+            "room_id": f"R{i}",
+            "building": building,
+            "days": {d: {"state": "free", "seats": i} for d in days},
+        }
+        for i, (building, days) in enumerate(
+            [("north", [MON, TUE]), ("north", [TUE]), ("south", [MON])], start=1
+        )
+    }
+    state, _ = data_to_state({"rooms": rooms})
+    coll = infer_schema(state).collection("rooms")
+    assert coll is not None
+    spec = _spec(
+        "search_rooms",
+        "Search the rooms of a building on a day.",
+        {"building": _param("string", "Building name."), "day": _param("string", "The day.")},
+        ["building"],
+    )
+    paths = field_paths(state["rooms"].values())
+    assert [f.op for f in list_filters(spec, coll, paths) or []] == ["eq", "entry"]
+    source = documented_list(spec, coll, paths)
+    assert source is not None
+    env = Environment.from_parts(
+        EnvironmentSpec(name="t", tools=[spec], state_schema=infer_schema(state)),
+        from_source(source, spec.name).source,
+        initial_state=state,
+    )
+    out = env.episode().call("search_rooms", {"building": "north", "day": MON})
+    assert out.ok
+    assert out.result == [{"room_id": "R1", "building": "north", "state": "free", "seats": 1}]
+    whole = env.episode().call("search_rooms", {"building": "south"})  # no day: whole records
+    assert whole.result == [rooms["R3"]]
+    # a parameter whose plural is no map attribute stays open: no template
+    other = spec.model_copy(
+        update={"name": "search_slots", "parameters": {**spec.parameters, "properties": {
+            "building": _param("string", "Building name."), "slot": _param("string", "Slot.")
+        }, "required": ["building"]}}
+    )  # fmt: skip
+    assert documented_list(other, coll, paths) is None

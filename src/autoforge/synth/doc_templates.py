@@ -10,6 +10,10 @@ A list tool is written without a model when the docs say what every parameter do
 * a boolean ``<attr>_only`` / ``only_<attr>`` / ``in_<attr>_only`` keeps, when true, the records
   whose boolean attribute is true, or whose numeric attribute is at least 1 when the docs say "at
   least one";
+* a parameter whose plural names a map attribute keyed by its values (``date`` and a record's
+  ``dates``: date -> object) keeps the records that have an **entry** under the value given,
+  and each result is the record without that map, merged with the entry (the record as it
+  stands on that date);
 * ``offset`` / ``limit`` slice the result; "sorted by <attribute or id>" sorts it; a documented
   item schema whose fields are all attributes projects each record onto them.
 
@@ -29,10 +33,10 @@ from typing import Any, Literal
 
 from autoforge.env import CollectionSchema
 from autoforge.synth.headers import head
-from autoforge.synth.naming import singular, tokens
+from autoforge.synth.naming import plural, singular, tokens
 from autoforge.tooldocs import ToolSpec
 
-FilterOp = Literal["eq", "contains", "contains_ci", "le", "ge", "true", "positive"]
+FilterOp = Literal["eq", "contains", "contains_ci", "le", "ge", "true", "positive", "entry"]
 
 _PARTIAL = re.compile(r"\bpart of\b|\bcontain(?:s|ing)?\b|\bsubstrings?\b|\bpartial\b", re.I)
 _NO_CASE = re.compile(r"\bcase[- ]insensitive\b|\bignor(?:es|ing) case\b", re.I)
@@ -94,6 +98,14 @@ def _flag(param: str, prop: dict[str, Any], coll: CollectionSchema) -> ListFilte
     return None
 
 
+def _entry(param: str, coll: CollectionSchema) -> ListFilter | None:
+    """``date`` over a ``dates`` map from key to object -> the record's entry for that date."""
+    attr = coll.attribute(plural(param))
+    if attr is None or attr.type != "object" or not attr.description.startswith("map from"):
+        return None
+    return ListFilter(param, (attr.name,), "entry")
+
+
 def _match(
     spec: ToolSpec, param: str, prop: dict[str, Any], path: list[str], coll: CollectionSchema
 ) -> ListFilter:
@@ -122,7 +134,7 @@ def list_filters(
         found = (
             _match(spec, param, prop, path, coll)
             if path is not None
-            else _bound(param, coll) or _flag(param, prop, coll)
+            else _bound(param, coll) or _flag(param, prop, coll) or _entry(param, coll)
         )
         if found is None:
             return None
@@ -170,6 +182,7 @@ def _condition(f: ListFilter, expr: str) -> str:
         "ge": f"{expr} is not None and not (isinstance({got}, (int, float)) and {got} >= {expr})",
         "true": f"{expr} and not {got}",
         "positive": f"{expr} and not (isinstance({got}, (int, float)) and {got} >= 1)",
+        "entry": f"{expr} is not None and not isinstance(({got} or {{}}).get(str({expr})), dict)",
     }[f.op]
 
 
@@ -190,15 +203,32 @@ def documented_list(
     body = ["    results = []", f"    for key, record in {rows}:"]
     for f in filters:
         body += [f"        if {_condition(f, exprs[f.param])}:", "            continue"]
-    body += list_results(coll, exprs, projected_fields(spec, coll))
+    entries = [(f.path[0], exprs[f.param]) for f in filters if f.op == "entry"]
+    body += list_results(coll, exprs, projected_fields(spec, coll), entries)
     return "\n".join([*top, *body])
 
 
-def list_results(coll: CollectionSchema, exprs: dict[str, str], fields: list[str]) -> list[str]:
+def list_results(
+    coll: CollectionSchema,
+    exprs: dict[str, str],
+    fields: list[str],
+    entries: list[tuple[str, str]] | None = None,
+) -> list[str]:
     """The end of a list tool's body: each kept record appended (only ``fields`` when the docs
-    name the item fields; without big id-keyed maps, which would flood the agent, otherwise),
-    then ``offset``/``limit`` applied where the tool has them, then the return."""
-    if fields:
+    name the item fields; the record without the map and merged with its entry for a keyed-map
+    filter's value, ``entries`` = ``(map attribute, value expression)``; without big id-keyed
+    maps, which would flood the agent, otherwise), then ``offset``/``limit`` applied where the
+    tool has them, then the return."""
+    if entries and not fields:
+        body = ["        item = dict(record)"]
+        for m, e in entries:  # a value not given leaves the record whole
+            body += [
+                f"        if {e} is not None:",
+                f"            item.pop({m!r}, None)",
+                f"            item.update((record.get({m!r}) or {{}}).get(str({e})) or {{}})",
+            ]
+        body.append("        results.append(item)")
+    elif fields:
         picked = ", ".join(f"{x!r}: record.get({x!r})" for x in fields)
         body = ["        results.append({" + picked + "})"]
     elif heavy := [a.name for a in coll.attributes if a.description.startswith("map from id")]:

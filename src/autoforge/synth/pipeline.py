@@ -35,6 +35,7 @@ from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
 from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
+from autoforge.synth.doc_attrs import with_documented_attributes
 from autoforge.synth.doc_rules import DocRule, extract_rules, guard_for, meet_rules
 from autoforge.synth.effects import MirrorEffect, learn_mirror_effects, tool_entry_flags
 from autoforge.synth.functions import ToolJob, synthesize_tool, usage_of
@@ -399,6 +400,7 @@ async def synthesize(
         p1 = _phase1_data(docs, data)
     else:
         p1 = await _phase1_docs(client, docs, opts, store, policy)
+    p1.schema = with_documented_attributes(docs.tools, p1.schema, policy or "")
     rep.advance()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
