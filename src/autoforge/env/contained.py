@@ -337,8 +337,9 @@ class ContainedRuntime:
         for parent, theirs in reversed(self.bases.items()):
             if theirs is None or parent == env.base_id:
                 continue
-            changes, size = delta(mine, theirs, state)
-            if size <= limit and (best is None or size < best[0]):
+            bound = limit if best is None else best[0] - 1  # only a smaller one replaces best
+            changes, size = delta(mine, theirs, state, bound)
+            if size <= bound:
                 best = (size, parent, changes)
         if best is None:
             return ["base", env.base_id, state]
