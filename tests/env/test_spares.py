@@ -4,6 +4,7 @@ next read instead of a new ``marshal`` copy, and never when anything could still
 from __future__ import annotations
 
 import copy
+import marshal
 from typing import Any
 
 from autoforge.env import cow
@@ -98,3 +99,20 @@ def test_reads_through_spares_give_the_same_states_and_hashes() -> None:
             cow._FREE_REFS = saved
 
     assert run(True) == run(False)
+
+
+def test_the_fresh_bytes_of_an_equal_record_are_remembered_not_recomputed(
+    monkeypatch: Any,
+) -> None:
+    """A record equal (type-exactly) to one of an earlier base reuses its ``fresh`` bytes,
+    which equal what a fresh copy dumps to; a record that differs only in type does not."""
+    monkeypatch.setattr(cow, "_FRESH", {})
+    record = {"id": "o9", "items": [{"sku": "z", "n": 2}], "vip": True, "total": 1.5}
+    first = cow._BaseBytes(record)
+    loaded = marshal.loads(first.raw)
+    assert first.fresh == marshal.dumps(loaded, 4)
+    second = cow._BaseBytes(copy.deepcopy(record))
+    assert second.fresh is first.fresh and len(cow._FRESH) == 1
+    third = cow._BaseBytes({**record, "vip": 1})
+    assert third.fresh is not first.fresh and len(cow._FRESH) == 2
+    assert third.unchanged(marshal.loads(third.raw)) == cow._PRISTINE

@@ -91,9 +91,13 @@ class _BaseBytes:
     __slots__ = ("fresh", "raw", "v2", "value")
 
     def __init__(self, value: Any) -> None:
-        self.raw = _marshal_dumps(value, 4)
-        copy = _marshal_loads(self.raw)
-        self.fresh = _marshal_dumps(copy, 4)  # held in a variable, like a transaction copy
+        self.raw = raw = _marshal_dumps(value, 4)
+        fresh = _FRESH.get(raw)
+        if fresh is None:
+            copy = _marshal_loads(raw)
+            fresh = _marshal_dumps(copy, 4)  # held in a variable, like a transaction copy
+            _remember_fresh(raw, fresh)
+        self.fresh = fresh
         self.value = value
         self.v2: bytes | None = None
 
@@ -111,6 +115,21 @@ class _BaseBytes:
 
 
 _PRISTINE = 2
+
+#: ``raw`` -> ``fresh`` of :class:`_BaseBytes`, a function of the bytes alone: start states
+#: are perturbed copies of a few populations, so most of a new base's records were seen in
+#: an earlier one. Cleared past a byte budget.
+_FRESH: dict[bytes, bytes] = {}
+_FRESH_BYTES = [0]
+FRESH_LIMIT_BYTES = 16 << 20
+
+
+def _remember_fresh(raw: bytes, fresh: bytes) -> None:
+    if _FRESH_BYTES[0] > FRESH_LIMIT_BYTES:
+        _FRESH.clear()
+        _FRESH_BYTES[0] = 0
+    _FRESH[raw] = fresh
+    _FRESH_BYTES[0] += len(raw) + len(fresh) + 100
 
 
 def _unchanged(value: Any, src: Any) -> bool:
