@@ -84,3 +84,39 @@ def test_the_worker_runs_on_a_base_sent_as_changes(shop: Environment) -> None:
     )
     assert sent == ["base", "derive"]
     assert b.state_hash() == shop.with_initial_state(second).episode().state_hash()
+
+
+def test_a_bounded_delta_stops_past_the_bound_and_is_whole_within_it() -> None:
+    old = _state()
+    new = copy.deepcopy(old)
+    for i in (2, 5, 9):
+        new["items"][f"i{i}"]["stock"] = 100 + i
+    old_fp, new_fp = fingerprint(old), fingerprint(new)
+    assert old_fp is not None and new_fp is not None
+    full = delta(new_fp, old_fp, new)
+    assert full[1] == 3 and delta(new_fp, old_fp, new, 3) == full
+    cut, size = delta(new_fp, old_fp, new, 1)
+    assert size == 2 and len(cut) == 2  # stopped at the second change: over the bound
+
+
+def test_the_closest_held_base_is_chosen_as_before(
+    shop: Environment, shop_initial: Any, monkeypatch: Any
+) -> None:
+    """With the search pruned by the best delta so far, a new base is still sent as the
+    smallest delta (the first found among equals) and the worker's state is exact."""
+    runtime = shop._runtime
+    near = copy.deepcopy(shop_initial)
+    name = next(iter(near))
+    key = next(iter(near[name]))
+    near[name][key] = {**near[name][key], "note": "x"}
+    bases = [shop.with_initial_state(s) for s in (near, shop_initial)]  # newest checked first
+    for env in bases:
+        env.episode().call("list_items", {})  # registers each base in the worker
+    nearer = copy.deepcopy(near)
+    target = shop.with_initial_state(nearer)
+    ops: list[Any] = []
+    real = runtime._register
+    monkeypatch.setattr(runtime, "_register", lambda env: ops.append(real(env)) or ops[-1])
+    assert target.episode().call("list_items", {}).ok
+    assert [op[0] for op in ops] == ["derive"]
+    assert ops[0][2] == bases[0].base_id and ops[0][3] == []

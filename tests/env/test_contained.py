@@ -8,6 +8,7 @@ import pytest
 
 from autoforge.env import Environment
 from autoforge.env.contained import ContainedEpisode
+from autoforge.tooldocs.spec import ToolSpec
 
 CALLS = [
     ("get_item", {"item_id": "i1"}),
@@ -108,3 +109,83 @@ def test_the_seccomp_layer_is_a_core_dependency_and_a_missing_one_is_named_as_su
     monkeypatch.setattr(builtins, "__import__", emfile)
     with pytest.raises(ImportError):
         boundary._seccomp()
+
+
+def _again(episode: Any, calls: list[tuple[str, Any]], times: int) -> tuple[Any, Any]:
+    observed, reruns = episode.call_many_again(calls, times)
+    return observed, reruns
+
+
+def _seen(observed: list[Any]) -> list[tuple[Any, ...]]:
+    return [(o.ok, o.content, o.error_kind, o.result) for o in observed]
+
+
+def test_a_batch_run_again_equals_runs_call_by_call(shop_parts: Any, shop_initial: Any) -> None:
+    """Every run of ``call_many_again`` (failing calls included) observes and ends as a run
+    call by call from the same start does, in one round trip."""
+    contained = Environment.from_parts(*shop_parts, shop_initial)
+    inline = Environment.from_parts(*shop_parts, shop_initial, trusted=True)
+    reference = inline.episode()
+    single = _seen([reference.call(t, args) for t, args in CALLS])
+    assert any(not ok for ok, *_ in single)  # errors inside the batch: reported the same way
+    episode = contained.episode()
+    sent: list[Any] = []
+    real = contained._runtime.request
+    contained._runtime.request = lambda ep, msg, t: sent.append(msg["op"]) or real(ep, msg, t)
+    observed, reruns = _again(episode, CALLS, 2)
+    assert sent == ["again"]
+    assert _seen(observed) == single and episode.state_hash() == reference.state_hash()
+    assert [(_seen(r.observations), r.final_hash) for r in reruns] == [
+        (single, reference.state_hash())
+    ] * 2
+    with pytest.raises(ValueError):  # only from the start state: reruns start there
+        episode.call_many_again(CALLS, 1)
+
+
+def test_a_rerun_that_answers_differently_is_replayed_on_its_own_mirror(
+    shop_parts: Any, shop_initial: Any
+) -> None:
+    """A further run whose replies differ from the first's (here: a worker that wrote
+    another price the second time) gets its own observations and its own final state."""
+    contained = Environment.from_parts(*shop_parts, shop_initial)
+    calls = [("set_price", {"item_id": "i1", "price": 3.5}), ("get_item", {"item_id": "i1"})]
+    real = contained._runtime.request
+
+    def other_price(ep: Any, msg: Any, t: float) -> Any:
+        runs = real(ep, msg, t)
+        runs[1][0][3][0][3]["price"] = 4.0  # the change the second run's write committed
+        runs[1][1][1] = runs[1][1][1].replace("3.5", "4.0")
+        return runs
+
+    contained._runtime.request = other_price
+    episode = contained.episode()
+    observed, reruns = _again(episode, calls, 1)
+    inline = Environment.from_parts(*shop_parts, shop_initial, trusted=True)
+    reference = inline.episode()
+    reference.call("set_price", {"item_id": "i1", "price": 4.0})
+    assert observed[1].result["price"] == 3.5
+    assert reruns[0].observations[1].result["price"] == 4.0
+    assert reruns[0].final_hash == reference.state_hash() != episode.state_hash()
+
+
+def test_limits_hold_in_a_batch_run_again(env_factory: Any, schema_obj: Any) -> None:
+    """A call past its time limit is a timeout observation in every run of the batch, and
+    the calls after it still run (in the same worker)."""
+    tools = [
+        ToolSpec(name="spin", parameters=schema_obj({})),
+        ToolSpec(name="echo", parameters=schema_obj({"x": {"type": "integer"}}, ["x"])),
+    ]
+    source = """
+    def spin(state):
+        while True:
+            pass
+
+    def echo(state, x):
+        return x
+    """
+    env = env_factory(source, tools, {}, call_timeout_s=0.2)
+    episode = env.episode()
+    observed, reruns = _again(episode, [("spin", {}), ("echo", {"x": 3})], 1)
+    for run in (observed, reruns[0].observations):
+        assert [o.error_kind for o in run] == ["timeout", None]
+        assert run[1].result == 3

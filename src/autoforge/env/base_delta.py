@@ -48,14 +48,23 @@ def fingerprint(state: Mapping[str, Any]) -> Fingerprint | None:
     return out
 
 
-def delta(new: Fingerprint, old: Fingerprint, state: Mapping[str, Any]) -> tuple[Delta, int]:
+def delta(
+    new: Fingerprint, old: Fingerprint, state: Mapping[str, Any], bound: int = 1 << 30
+) -> tuple[Delta, int]:
     """The changes that turn the base fingerprinted ``old`` into ``state`` (fingerprinted
-    ``new``), and their size in records (a collection sent whole counts all its records)."""
+    ``new``), and their size in records (a collection sent whole counts all its records).
+
+    ``bound``: the caller has no use for a delta larger than this; the comparison stops as
+    soon as the size passes it (the size returned then exceeds ``bound``, the changes are
+    incomplete). Most held bases are other populations that differ in almost every record.
+    """
     changes: Delta = []
     size = 0
     if list(new) != list(old):
         return [[None, name, "v", state[name]] for name in new], 1 << 30
     for name, part in new.items():
+        if size > bound:
+            break
         prev = old[name]
         if isinstance(part, bytes) or isinstance(prev, bytes):
             if part != prev:
@@ -71,6 +80,8 @@ def delta(new: Fingerprint, old: Fingerprint, state: Mapping[str, Any]) -> tuple
             if raw != prev[key]:
                 changes.append([name, key, "v", records[key]])
                 size += 1
+                if size > bound:
+                    break
     return changes, size
 
 

@@ -24,6 +24,7 @@ import collections
 import itertools
 import json
 import logging
+import marshal
 import os
 import select
 import signal
@@ -34,6 +35,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env.base_delta import Delta, Fingerprint, delta, fingerprint, records
@@ -337,8 +339,9 @@ class ContainedRuntime:
         for parent, theirs in reversed(self.bases.items()):
             if theirs is None or parent == env.base_id:
                 continue
-            changes, size = delta(mine, theirs, state)
-            if size <= limit and (best is None or size < best[0]):
+            bound = limit if best is None else best[0] - 1  # only a smaller one replaces best
+            changes, size = delta(mine, theirs, state, bound)
+            if size <= bound:
                 best = (size, parent, changes)
         if best is None:
             return ["base", env.base_id, state]
@@ -444,6 +447,66 @@ class ContainedEpisode(Episode):
                 after(i)
         return out
 
+    def call_many_again(
+        self,
+        calls: list[tuple[str, Any]],
+        times: int,
+        after: Callable[[int], Any] | None = None,
+    ) -> tuple[list[Observation], list[Rerun]]:
+        """:meth:`call_many`, and in the same round trip ``times`` more runs of the same calls,
+        each on a fresh episode of the worker from this episode's start (which it must be
+        at): the verification replays of task generation in one request instead of one each.
+
+        The further runs come back as :class:`Rerun` (observations, final state hash). A run
+        whose replies equal the first run's exactly (``marshal`` bytes: types and key order
+        included) made the same changes from the same start, so it has the first run's
+        observations and final state; any other run is replayed on a mirror of its own.
+        """
+        if self._state._committed_changes() or self._state._tx:
+            raise ValueError("call_many_again runs from the episode's start state")
+        parsed = [(t, _parse(a)) for t, a in calls]
+        if any(t not in self.env.tools for t, _ in calls) or any(p[1] is not None
+                                                                 for _, p in parsed):  # fmt: skip
+            return self._again_one_by_one(calls, times, after)
+        timeout = (times + 1) * len(calls) * self.env.call_timeout_s + self.runtime.grace_s
+        message = {"op": "again", "calls": [[t, p[0]] for t, p in parsed], "times": times}
+        try:
+            runs = self.runtime.request(self, message, timeout)
+        except (WorkerFailure, EnvLoadError, TypeError, ValueError, RecursionError):
+            self.restarts += 1
+            return self._again_one_by_one(calls, times, after)
+        if not (type(runs) is list and len(runs) == times + 1
+                and all(type(r) is list and len(r) == len(calls) for r in runs)):  # fmt: skip
+            self.runtime.retire()
+            return self._again_one_by_one(calls, times, after)
+        self.calls += len(calls)
+        out = []
+        for i, ((tool, _), reply) in enumerate(zip(calls, runs[0], strict=True)):
+            out.append(self._observe(tool, reply))
+            if after is not None:
+                after(i)
+        first = _exact(runs[0])
+        reruns = []
+        for run in runs[1:]:
+            if first is not None and _exact(run) == first:
+                reruns.append(Rerun(out, self.state_hash()))
+                continue
+            twin = ContainedEpisode(self.env, self._runtime)  # a mirror: never opened there
+            seen = [twin._observe(tool, reply) for (tool, _), reply in zip(calls, run, strict=True)]
+            reruns.append(Rerun(seen, twin.state_hash()))
+        return out, reruns
+
+    def _again_one_by_one(
+        self, calls: list[tuple[str, Any]], times: int, after: Callable[[int], Any] | None
+    ) -> tuple[list[Observation], list[Rerun]]:
+        out = self._one_by_one(calls, after)
+        reruns = []
+        for _ in range(times):
+            twin = ContainedEpisode(self.env, self._runtime)
+            reruns.append(Rerun(twin._one_by_one(calls, None), twin.state_hash()))
+            twin.close()
+        return out, reruns
+
     def _one_by_one(
         self, calls: list[tuple[str, Any]], after: Callable[[int], Any] | None
     ) -> list[Observation]:
@@ -512,6 +575,23 @@ class ContainedEpisode(Episode):
                 worker.kill()
         else:
             runtime.drop(self)
+
+
+@dataclass
+class Rerun:
+    """A further run of :meth:`ContainedEpisode.call_many_again`: what each call observed,
+    and the hash of the state the run ended in."""
+
+    observations: list[Observation]
+    final_hash: str
+
+
+def _exact(replies: list[Any]) -> bytes | None:
+    """Replies as type-exact bytes (``True``, ``1`` and ``1.0`` differ), or None."""
+    try:
+        return marshal.dumps(replies, 2)
+    except ValueError:
+        return None
 
 
 def _parse(arguments: Mapping[str, Any] | str | None) -> tuple[Any, str | None]:

@@ -15,6 +15,11 @@ Design (measured in ``benchmarks/runtime.py``; choices and costs in ``docs/sandb
   ``_over`` keeping only records that really changed (their ``marshal`` bytes differ from the
   source's: type-exact, ``True`` is not ``1``); :meth:`CowState._abort` drops it, so a call that
   fails (tool error, timeout, crash) leaves the state exactly as it was.
+* A read copy the call left unchanged and that nothing refers to any more (its ``marshal``
+  bytes equal a fresh copy's and its reference count is the transaction's own) is kept as a
+  *spare* of that base record, shared by the base's episodes: the next read of the record
+  takes it instead of loading a new copy. Scans (``for o in state["orders"].values()``) read
+  the same records call after call; a spare halves what such a read costs.
 * Deleted keys are marked :data:`DELETED`; iteration yields base keys in base order, then keys
   added by the episode.
 * Hashing reuses per-record digests of the base (:class:`~autoforge.env.hashing.BaseDigests`)
@@ -29,6 +34,7 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
 from marshal import dumps as _marshal_dumps
 from marshal import loads as _marshal_loads
+from sys import getrefcount as _getrefcount
 from typing import Any
 
 from autoforge.env.diff import diff_into
@@ -85,21 +91,45 @@ class _BaseBytes:
     __slots__ = ("fresh", "raw", "v2", "value")
 
     def __init__(self, value: Any) -> None:
-        self.raw = _marshal_dumps(value, 4)
-        copy = _marshal_loads(self.raw)
-        self.fresh = _marshal_dumps(copy, 4)  # held in a variable, like a transaction copy
+        self.raw = raw = _marshal_dumps(value, 4)
+        fresh = _FRESH.get(raw)
+        if fresh is None:
+            copy = _marshal_loads(raw)
+            fresh = _marshal_dumps(copy, 4)  # held in a variable, like a transaction copy
+            _remember_fresh(raw, fresh)
+        self.fresh = fresh
         self.value = value
         self.v2: bytes | None = None
 
-    def unchanged(self, copy: Any) -> bool:
+    def unchanged(self, copy: Any) -> int:
+        """0: changed; 1: unchanged; :data:`_PRISTINE`: unchanged and dumps as a fresh copy
+        does (no part of it is referenced from elsewhere, see :func:`_spare`)."""
         try:
             if _marshal_dumps(copy, 4) == self.fresh:
-                return True
+                return _PRISTINE
             if self.v2 is None:
                 self.v2 = _marshal_dumps(self.value, 2)
             return _marshal_dumps(copy, 2) == self.v2
         except ValueError:
-            return False
+            return 0
+
+
+_PRISTINE = 2
+
+#: ``raw`` -> ``fresh`` of :class:`_BaseBytes`, a function of the bytes alone: start states
+#: are perturbed copies of a few populations, so most of a new base's records were seen in
+#: an earlier one. Cleared past a byte budget.
+_FRESH: dict[bytes, bytes] = {}
+_FRESH_BYTES = [0]
+FRESH_LIMIT_BYTES = 16 << 20
+
+
+def _remember_fresh(raw: bytes, fresh: bytes) -> None:
+    if _FRESH_BYTES[0] > FRESH_LIMIT_BYTES:
+        _FRESH.clear()
+        _FRESH_BYTES[0] = 0
+    _FRESH[raw] = fresh
+    _FRESH_BYTES[0] += len(raw) + len(fresh) + 100
 
 
 def _unchanged(value: Any, src: Any) -> bool:
@@ -109,7 +139,7 @@ def _unchanged(value: Any, src: Any) -> bool:
     :class:`_Obj`, or missing (a new value).
     """
     if type(src) is _BaseBytes:
-        return src.unchanged(value)
+        return src.unchanged(value) > 0
     if type(src) is bytes:
         try:
             return _marshal_dumps(value, 2) == src
@@ -138,11 +168,17 @@ def _not_json_reason(key: Any, exc: BaseException) -> str:
 class _Layered(MutableMapping[Any, Any]):
     """A mapping over ``base`` with a committed layer ``_over`` and a per-call layer ``_tx``."""
 
-    __slots__ = ("_base", "_over", "_raw", "_src", "_tx")
+    __slots__ = ("_base", "_over", "_raw", "_spares", "_src", "_tx")
 
-    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, Any] | None = None) -> None:
+    def __init__(
+        self,
+        base: Mapping[Any, Any],
+        raw: dict[Any, Any] | None = None,
+        spares: dict[Any, Any] | None = None,
+    ) -> None:
         self._base = base
         self._raw: dict[Any, _BaseBytes] = {} if raw is None else raw
+        self._spares: dict[Any, Any] = {} if spares is None else spares
         self._over: dict[Any, Any] = {}
         self._tx: dict[Any, Any] = {}
         self._src: dict[Any, Any] = {}
@@ -180,7 +216,8 @@ class _Layered(MutableMapping[Any, Any]):
     def _copy_base(self, key: Any, value: Any) -> Any:
         """:meth:`_copy_in` for the base value of ``key``: its ``marshal`` bytes are cached
         (``_raw``, shared by every episode of the base, which is never mutated), so a record
-        read again costs one ``marshal.loads`` instead of a ``dumps`` and a ``loads``."""
+        read again costs one ``marshal.loads`` instead of a ``dumps`` and a ``loads``; or
+        nothing, when an earlier transaction left a pristine copy of it (``_spares``)."""
         cached = self._raw.get(key)
         if cached is None:
             try:
@@ -188,7 +225,9 @@ class _Layered(MutableMapping[Any, Any]):
             except ValueError:
                 return self._copy_in(key, value)
             self._raw[key] = cached
-        copied = _marshal_loads(cached.raw)
+        copied = self._spares.pop(key, None)  # atomic: racing episodes never share a spare
+        if copied is None:
+            copied = _marshal_loads(cached.raw)
         self._src[key] = cached
         self._tx[key] = copied
         return copied
@@ -303,13 +342,33 @@ class _Layered(MutableMapping[Any, Any]):
 
     # -- transactions -----------------------------------------------------------------------
     def _changed_tx(self) -> list[tuple[Any, Any]]:
-        """``(key, value)`` of the transaction entries that really changed (reads dropped)."""
-        srcs = self._src
-        return [
-            (key, value)
-            for key, value in self._tx.items()
-            if value is DELETED or not _unchanged(value, srcs.get(key, _MISSING))
-        ]
+        """``(key, value)`` of the transaction entries that really changed (reads dropped).
+
+        A copy of a base record that is unchanged, dumps as a fresh copy and is referenced by
+        nothing but this transaction (its reference count, see :func:`_free_refs`) is kept as
+        the record's spare: the next read of the record takes it instead of loading a new
+        copy. Nothing can tell it from a fresh copy: same value, types and inner sharing,
+        and no reference to it or to any part of it left anywhere."""
+        srcs, spares, free = self._src, self._spares, _FREE_REFS
+        changed: list[tuple[Any, Any]] = []
+        for key, value in self._tx.items():
+            if value is DELETED:
+                changed.append((key, value))
+                continue
+            src = srcs.get(key, _MISSING)
+            if type(src) is _BaseBytes:
+                verdict = src.unchanged(value)
+                if verdict == _PRISTINE:
+                    refs = _getrefcount(value)
+                    if refs == free:
+                        spares[key] = value
+                    elif free == 0:  # calibrating
+                        _SEEN.append(refs)
+                elif not verdict:
+                    changed.append((key, value))
+            elif not _unchanged(value, src):
+                changed.append((key, value))
+        return changed
 
     def _fold(self, changed: list[tuple[Any, Any]]) -> list[Any]:
         """Fold changed entries into the committed layer; their keys."""
@@ -341,6 +400,33 @@ class _Layered(MutableMapping[Any, Any]):
         self._src = {}
 
 
+#: references a pristine transaction copy has in :meth:`_Layered._changed_tx` when nothing
+#: else holds it (measured by :func:`_free_refs`; -1: spares off)
+_FREE_REFS = 0
+_SEEN: list[int] = []
+
+
+def _free_refs() -> int:
+    """The reference count :meth:`_Layered._changed_tx` sees for a transaction copy nothing
+    else refers to, measured on that very code (the count depends on the interpreter); -1
+    (no spares) unless one more reference shows as exactly one more."""
+    counts = []
+    for held in (False, True):
+        _SEEN.clear()
+        layer = _Layered({"k": {"v": [1.5, "x"]}})
+        layer["k"]  # a transaction copy, held by the layer only
+        keep = layer._tx["k"] if held else None
+        layer._changed_tx()
+        counts.append(_SEEN[0] if len(_SEEN) == 1 else -1)
+        del keep
+    _SEEN.clear()
+    free, held_count = counts
+    return free if free > 0 and held_count == free + 1 else -1
+
+
+_FREE_REFS = _free_refs()
+
+
 class _Items(ItemsView[Any, Any]):
     _mapping: _Layered
 
@@ -361,8 +447,13 @@ class CowCollection(_Layered):
 
     __slots__ = ("_digests",)
 
-    def __init__(self, base: Mapping[Any, Any], raw: dict[Any, Any] | None = None) -> None:
-        super().__init__(base, raw)
+    def __init__(
+        self,
+        base: Mapping[Any, Any],
+        raw: dict[Any, Any] | None = None,
+        spares: dict[Any, Any] | None = None,
+    ) -> None:
+        super().__init__(base, raw, spares)
         self._digests: dict[Any, int] = {}
 
     def _commit(self) -> list[Any]:
@@ -423,7 +514,7 @@ class CowState(_Layered):
 
     def __init__(self, base: Mapping[str, Any], digests: BaseDigests | None = None) -> None:
         digests = digests if digests is not None else BaseDigests(base)
-        super().__init__(base, digests.raw(_TOP))
+        super().__init__(base, digests.raw(_TOP), digests.spares(_TOP))
         self._children: dict[Any, CowCollection] = {}
         self._touched: dict[Any, CowCollection] = {}
         self._digests = digests
@@ -448,7 +539,9 @@ class CowState(_Layered):
     def _child(self, key: Any, base: dict[Any, Any]) -> CowCollection:
         child = self._children.get(key)
         if child is None:
-            child = self._children[key] = CowCollection(base, self._digests.raw(key))
+            child = self._children[key] = CowCollection(
+                base, self._digests.raw(key), self._digests.spares(key)
+            )
         self._touched[key] = child
         return child
 
@@ -463,7 +556,9 @@ class CowState(_Layered):
             return None
         child = self._children.get(key)
         if child is None:
-            child = self._children[key] = CowCollection(self._base[key], self._digests.raw(key))
+            child = self._children[key] = CowCollection(
+                self._base[key], self._digests.raw(key), self._digests.spares(key)
+            )
         return child
 
     # -- transactions -----------------------------------------------------------------------

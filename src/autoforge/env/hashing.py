@@ -122,6 +122,7 @@ class BaseDigests:
         self._records: dict[str, dict[Any, int]] = {}
         self._sums: dict[str, tuple[int, int]] = {}
         self._raw: dict[Any, dict[Any, Any]] = {}
+        self._spares: dict[Any, dict[Any, Any]] = {}
 
     def raw(self, name: Any) -> dict[Any, Any]:
         """The cache of ``marshal`` bytes of the base values under ``name`` (a collection,
@@ -130,6 +131,14 @@ class BaseDigests:
         cache = self._raw.get(name)
         if cache is None:
             cache = self._raw.setdefault(name, {})  # atomic: racing episodes get one dict
+        return cache
+
+    def spares(self, name: Any) -> dict[Any, Any]:
+        """Pristine copies of base values under ``name`` that no one holds, left by
+        committed transactions for the next read to take (``CowState``)."""
+        cache = self._spares.get(name)
+        if cache is None:
+            cache = self._spares.setdefault(name, {})
         return cache
 
     def collection(self, name: str) -> tuple[dict[Any, int], int, int]:

@@ -134,7 +134,9 @@ class Host:
                 self.bases.pop(op[1], None)
 
     def call(self, eid: int, tool: str, arguments: Any) -> list[Any]:
-        episode = self.episodes[eid]
+        return self._call(self.episodes[eid], tool, arguments)
+
+    def _call(self, episode: Episode, tool: str, arguments: Any) -> list[Any]:
         obs: Observation = episode.call(tool, arguments)
         changes = encode_changes(episode._state._last_changes) if obs.ok else []
         raw = obs.ok and type(obs._result) is str  # a returned string is the content itself
@@ -149,7 +151,21 @@ class Host:
             return self.call(message["ep"], message["tool"], message["args"])
         if op == "batch":
             return [self.call(message["ep"], t, a) for t, a in message["calls"]]
+        if op == "again":
+            return self.again(message["ep"], message["calls"], int(message["times"]))
         return {"ok": True}
+
+    def again(self, eid: int, calls: list[list[Any]], times: int) -> list[list[Any]]:
+        """The calls on episode ``eid`` (which must be at its start), then ``times`` more
+        times, each on a fresh episode from the same start (dropped afterwards): the
+        replies of every run, the first run's first. A replay and its repetitions in one
+        round trip."""
+        episode = self.episodes[eid]
+        runs = [[self._call(episode, t, a) for t, a in calls]]
+        for _ in range(times):
+            fresh = episode.env.episode(mode="inline")
+            runs.append([self._call(fresh, t, a) for t, a in calls])
+        return runs
 
 
 def _read_lines(fd: int) -> Any:

@@ -19,7 +19,7 @@ Every rejection is counted by reason in :class:`GateStats`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from pydantic import BaseModel, Field
@@ -95,14 +95,17 @@ def replay_is_stable(
 
     ``calls``: the gold run's calls. The first replay then runs them in one batch too, and
     re-executes the blueprint over that batch's results (:func:`replay_batched`); a blueprint
-    that asks for another call than the gold run made fails the replay.
+    that asks for another call than the gold run made fails the replay. Where the episode
+    has ``call_many_again`` (the contained runtime), the later replays travel in that same
+    round trip, each still run from S0 on its own episode in the worker.
     """
     bound = bound or bind_state(env, initial_state)
     if times < 1:
         return None
+    reruns: list[Any] | None = None
     try:
         if calls:
-            first = replay_batched(bp, env.spec, bound, facts, calls)
+            first, reruns = replay_batched(bp, env.spec, bound, facts, calls, times - 1)
         else:
             episode = bound.episode()
             first = execute(bp, env.spec, episode, facts, initial_hash=episode.state_hash())
@@ -112,6 +115,8 @@ def replay_is_stable(
         return None
     if first.final_hash != final_hash or any(first.values[o] != values[o] for o in bp.outputs):
         return None
+    if reruns is not None:
+        return first if all(_agree(r.observations, r.final_hash, first) for r in reruns) else None
     if not all(calls_agree(bound.episode(), first) for _ in range(times - 1)):
         return None
     return first
@@ -156,7 +161,8 @@ def replay_batched(
     bound: EnvironmentLike,
     facts: dict[str, Any],
     calls: list[GoldCall],
-) -> GoldRun | None:
+    again: int = 0,
+) -> tuple[GoldRun | None, list[Any] | None]:
     """The first replay of :func:`replay_is_stable` in one round trip to the sandbox worker.
 
     ``calls`` (the gold run's) run in one batch on a fresh episode from S0, with the state
@@ -168,6 +174,10 @@ def replay_batched(
     where the blueprint asked for another call, or for fewer: with the same S0 and facts a
     deterministic environment answers as it did in the gold run, so the blueprint makes the
     same calls. Raises :class:`~autoforge.tasks.instantiate.GoldFailure` as ``execute`` does.
+
+    ``again``: where the episode has ``call_many_again``, the calls also run that many more
+    times from S0 in the same round trip; their runs (observations and final hash) come back
+    second, else None (the caller replays them itself).
     """
     writes = {t.name for t in spec.tools if tool_access(t) == "write"}
     episode = bound.episode()
@@ -179,7 +189,11 @@ def replay_batched(
             hashes[i + 1] = episode.state_hash()
 
     many = getattr(episode, "call_many", None)
-    if callable(many):
+    twice = getattr(episode, "call_many_again", None)
+    reruns: list[Any] | None = None
+    if again and callable(twice):
+        observed, reruns = twice(batch, again, after=after)
+    elif callable(many):
         observed = list(many(batch, after=after))
     else:
         observed = []
@@ -190,8 +204,8 @@ def replay_batched(
     try:
         run = execute(bp, spec, cast(EpisodeLike, recorded), facts, initial_hash=hashes[0])
     except _Diverged:
-        return None
-    return run if recorded.served == len(batch) else None
+        return None, reruns
+    return (run if recorded.served == len(batch) else None), reruns
 
 
 def calls_agree(episode: Any, run: GoldRun) -> bool:
@@ -200,10 +214,16 @@ def calls_agree(episode: Any, run: GoldRun) -> bool:
     calls = [(c.name, c.arguments) for c in run.calls]
     many = getattr(episode, "call_many", None)
     observed = many(calls) if callable(many) else [episode.call(t, a) for t, a in calls]
+    return _agree(observed, lambda: str(episode.state_hash()), run)
+
+
+def _agree(observed: list[Any], final_hash: str | Callable[[], str], run: GoldRun) -> bool:
+    """Whether a replay's observations all succeeded with the results ``run`` saw and its
+    final state hash (a string, or read when needed) is ``run``'s."""
     for call, obs in zip(run.calls, observed, strict=True):
         if not obs.ok or obs.result != run.values.get(call.node):
             return False
-    return bool(episode.state_hash() == run.final_hash)
+    return (final_hash() if callable(final_hash) else final_hash) == run.final_hash
 
 
 class Deduplicator:
