@@ -347,3 +347,31 @@ def test_a_parameter_keying_a_per_value_map_filters_and_merges_its_entry() -> No
         }, "required": ["building"]}}
     )  # fmt: skip
     assert documented_list(other, coll, paths) is None
+
+
+def test_list_twins_get_no_template() -> None:
+    """Two list tools over the same collection with the same parameters differ by what their
+    names and descriptions say (open vs. closed, direct vs. one-stop); one template would answer
+    both alike, so neither gets it. A list tool without such a twin keeps its template."""
+    from autoforge.synth.functions import _try_template
+
+    open_ = _spec(
+        "list_open_tickets",
+        "List the open tickets of an agent.",
+        {"assignee": _param("string", "Login of the agent the ticket is assigned to.")},
+        ["assignee"],
+    )
+    closed = open_.model_copy(
+        update={
+            "name": "list_closed_tickets",
+            "description": "List the closed tickets of an agent.",
+        }
+    )
+    docs, p1 = _phase1(open_, closed)
+    job, c = _job(open_, p1, docs, None)
+    assert c.cls == "list" and job.twins == ("list_closed_tickets",)
+    assert _try_template(job) == (None, [])
+    docs, p1 = _phase1(open_)
+    job, _ = _job(open_, p1, docs, None)
+    code, results = _try_template(job)
+    assert job.twins == () and code is not None and results

@@ -64,6 +64,10 @@ class ToolJob:
     mirrors: list[MirrorEffect] = field(default_factory=list)
     conventions: Conventions = GENERIC
     rules: list[DocRule] = field(default_factory=list)
+    #: Other list tools over the same collection with the same parameters: what tells them
+    #: apart is in their names and descriptions, not in anything a template reads, so none
+    #: of them gets one (the model writes them).
+    twins: tuple[str, ...] = ()
 
     def guard(self, code: ToolCode) -> ToolCode:
         """``code`` with the doc-stated preconditions (:mod:`autoforge.synth.doc_rules`) first."""
@@ -128,6 +132,8 @@ def first_messages(job: ToolJob) -> list[Message]:
 def _try_template(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     ctx = job.ctx
     c = ctx.classification
+    if job.twins and c.cls == "list":
+        return None, []
     coll = ctx.schema.collection(c.collection) if c.collection else None
     source = render_template(ctx.spec, c, coll, job.paths, job.conventions, ctx.schema)
     if source is None and c.cls == "lookup" and c.key_param is None:

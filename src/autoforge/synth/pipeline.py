@@ -254,8 +254,26 @@ def _job(
         mirrors=p1.mirrors,
         conventions=conv,
         rules=rules,
+        twins=_list_twins(spec, c, p1, docs),
     )
     return job, c
+
+
+def _list_twins(spec: ToolSpec, c: Classification, p1: Phase1, docs: ToolDocs) -> tuple[str, ...]:
+    """The other list tools over ``spec``'s collection that take exactly its parameters
+    (``search_direct_flight`` and ``search_onestop_flight``): one template would answer both
+    alike, though their docs say they differ."""
+    if c.cls != "list":
+        return ()
+    params = set(spec.parameters.get("properties", {}))
+    twins = []
+    for other in docs.tools:
+        if other.name == spec.name or set(other.parameters.get("properties", {})) != params:
+            continue
+        oc = classify_tool(other, p1.schema, p1.paths)
+        if oc.cls == "list" and oc.collection == c.collection:
+            twins.append(other.name)
+    return tuple(twins)
 
 
 async def _phase2(
