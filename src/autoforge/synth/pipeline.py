@@ -262,10 +262,11 @@ def _job(
 def _list_twins(spec: ToolSpec, c: Classification, p1: Phase1, docs: ToolDocs) -> tuple[str, ...]:
     """The other list tools over ``spec``'s collection that take exactly its parameters
     (``search_direct_flight`` and ``search_onestop_flight``): one template would answer both
-    alike, though their docs say they differ."""
-    if c.cls != "list":
-        return ()
+    alike, though their docs say they differ. Tools without parameters are left out: their
+    template lists the whole collection or the signed-in user's records."""
     params = set(spec.parameters.get("properties", {}))
+    if c.cls != "list" or not params:
+        return ()  # parameterless reads are whole-collection or session-scoped, not filters
     twins = []
     for other in docs.tools:
         if other.name == spec.name or set(other.parameters.get("properties", {})) != params:
