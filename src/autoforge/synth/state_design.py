@@ -208,6 +208,23 @@ class _Checks:
         return kept
 
 
+def _finish(
+    schema: StateSchema,
+    tools: Sequence[ToolSpec],
+    policy: str | None,
+    provenance: dict[str, dict[str, str]],
+    derived: Derivation,
+) -> tuple[list[str], list[Setting], str | None]:
+    """What every design gets after the model's rounds, from the docs alone: unused collections
+    merged, documented enums, the settings and session records, provenance filled in."""
+    merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
+    enums_from_docs(schema, tools)
+    settings = _add_settings(schema, tools, policy, provenance)
+    session = _add_session(schema, tools, provenance)
+    _fill_provenance(schema, provenance)
+    return merged, settings, session
+
+
 async def design_state(
     client: LLMClient,
     tools: Sequence[ToolSpec],
@@ -247,11 +264,7 @@ async def design_state(
         await _feedback_round(_Ask(client, tools, budget, failures, checks), schema, missing)
         missing = unmapped_params(tools, schema)
     added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
-    merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
-    enums_from_docs(schema, tools)
-    settings = _add_settings(schema, tools, policy, provenance)
-    session = _add_session(schema, tools, provenance)
-    _fill_provenance(schema, provenance)
+    merged, settings, session = _finish(schema, tools, policy, provenance, derived)
     return DesignResult(
         state_schema=schema,
         source=_source_label(source, failures, rules_only),
