@@ -11,13 +11,13 @@ import pytest
 from autoforge.synth.ceiling import (
     Vocabulary,
     bench_ceiling,
-    phrase_in,
     sentences,
     task_ceiling,
     vocabulary,
     words,
 )
 from autoforge.synth.fidelity import Bench, BenchAction, BenchTask
+from autoforge.tooldocs import phrase_in
 
 DATA = {"orders": {"#O1001": {"order_id": "#O1001", "status": "pending", "total": 10.0}}}
 DOCS: dict[str, Any] = {

@@ -43,7 +43,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -51,8 +51,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from autoforge.synth.agreement import normalize_result
 from autoforge.synth.fidelity import NO_OUTPUT, Bench, BenchAction, BenchTask
+from autoforge.tooldocs import PhraseMode, phrase_in, word_match
 
-Mode = Literal["exact", "phrase", "sentence"]
+Mode = PhraseMode
 #: words of a sentence that states a rule (compared with :func:`words`' output)
 CONSTRAINT_WORDS = frozenset(
     {"only", "must", "cannot", "not", "never", "unless", "no", "required", "requires", "should"}
@@ -70,33 +71,6 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 def words(text: str) -> tuple[str, ...]:
     """``text`` as lower-case words: split on camelCase boundaries and non-alphanumerics."""
     return tuple(re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower()))
-
-
-def word_match(a: str, b: str) -> bool:
-    """Equal words, or the shorter (four letters or more) begins the longer."""
-    if a == b:
-        return True
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return len(short) >= 4 and long.startswith(short)
-
-
-def _phrase_at(ws: Sequence[str], sentence: Sequence[str], i: int, exact: bool = False) -> bool:
-    if exact:
-        return tuple(sentence[i : i + len(ws)]) == tuple(ws)
-    return all(word_match(w, sentence[i + j]) for j, w in enumerate(ws))
-
-
-def phrase_in(ws: Sequence[str], sentences: Iterable[Sequence[str]], mode: Mode) -> bool:
-    """Whether the words ``ws`` occur in one of ``sentences`` (see the module docstring)."""
-    if not ws:
-        return True
-    for s in sentences:
-        if mode != "sentence":
-            if any(_phrase_at(ws, s, i, mode == "exact") for i in range(len(s) - len(ws) + 1)):
-                return True
-        elif all(any(word_match(w, x) for x in s) for w in ws):
-            return True
-    return False
 
 
 def shape(value: str) -> str:

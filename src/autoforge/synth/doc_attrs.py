@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from autoforge.env import READ_CLASSES, Attribute, StateSchema, tool_scope
 from autoforge.synth.naming import singular, tokens
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, phrase_in, word_match
 
 _ATTR_WORDS = frozenset({"attribute", "attributes", "field", "fields", "property", "properties"})
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -33,27 +33,13 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
-def _match(a: str, b: str) -> bool:
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return a == b or (len(short) >= 4 and long.startswith(short))
-
-
-def _states(name: Sequence[str], sentence: Sequence[str]) -> bool:
-    """Whether ``name``'s words occur consecutively (matched as above) in ``sentence``."""
-    n = len(name)
-    return any(
-        all(_match(w, sentence[i + j]) for j, w in enumerate(name))
-        for i in range(len(sentence) - n + 1)
-    )
-
-
 def attribute_sentences(text: str, collection: str) -> list[list[str]]:
     """The sentences of ``text`` that speak of attributes and name ``collection`` (as words)."""
     noun = singular(collection).replace("_", " ").split()[-1]
     out = []
     for part in _SENTENCE.split(text):
         ws = _words(part)
-        if _ATTR_WORDS & set(ws) and any(_match(noun, w) for w in ws):
+        if _ATTR_WORDS & set(ws) and any(word_match(noun, w) for w in ws):
             out.append(ws)
     return out
 
@@ -88,7 +74,7 @@ def documented_attributes(
             continue
         sentences = attribute_sentences(text, coll)
         for name, param in pairs:
-            stated = next((s for s in sentences if _states(tokens(name), s)), None)
+            stated = next((s for s in sentences if phrase_in(tokens(name), [s], "phrase")), None)
             if stated is None or any(a.name == name for a in out.get(coll, [])):
                 continue
             prop = spec.parameters.get("properties", {}).get(param, {})

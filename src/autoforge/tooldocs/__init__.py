@@ -75,14 +75,17 @@ if _TYPE_CHECKING:
     from autoforge.tooldocs.naming import ID_SUFFIXES as ID_SUFFIXES
     from autoforge.tooldocs.naming import NAME_LIKE as NAME_LIKE
     from autoforge.tooldocs.naming import PHONE_LIKE as PHONE_LIKE
+    from autoforge.tooldocs.naming import PhraseMode as PhraseMode
     from autoforge.tooldocs.naming import id_base as id_base
     from autoforge.tooldocs.naming import identifier as identifier
     from autoforge.tooldocs.naming import is_entity_param as is_entity_param
     from autoforge.tooldocs.naming import is_id_like as is_id_like
+    from autoforge.tooldocs.naming import phrase_in as phrase_in
     from autoforge.tooldocs.naming import plural as plural
     from autoforge.tooldocs.naming import singular as singular
     from autoforge.tooldocs.naming import snake as snake
     from autoforge.tooldocs.naming import tokens as tokens
+    from autoforge.tooldocs.naming import word_match as word_match
     from autoforge.tooldocs.phrases import ONCE_ONLY as ONCE_ONLY
     from autoforge.tooldocs.safeload import read_text as read_text
     from autoforge.tooldocs.source import parse_structured as parse_structured
@@ -94,17 +97,20 @@ _LAZY: dict[str, str] = {
     "NAME_LIKE": "autoforge.tooldocs.naming",
     "ONCE_ONLY": "autoforge.tooldocs.phrases",
     "PHONE_LIKE": "autoforge.tooldocs.naming",
+    "PhraseMode": "autoforge.tooldocs.naming",
     "id_base": "autoforge.tooldocs.naming",
     "identifier": "autoforge.tooldocs.naming",
     "is_entity_param": "autoforge.tooldocs.naming",
     "is_id_like": "autoforge.tooldocs.naming",
     "parse_structured": "autoforge.tooldocs.source",
+    "phrase_in": "autoforge.tooldocs.naming",
     "plural": "autoforge.tooldocs.naming",
     "pointer_join": "autoforge.tooldocs.source",
     "read_text": "autoforge.tooldocs.safeload",
     "singular": "autoforge.tooldocs.naming",
     "snake": "autoforge.tooldocs.naming",
     "tokens": "autoforge.tooldocs.naming",
+    "word_match": "autoforge.tooldocs.naming",
 }
 
 

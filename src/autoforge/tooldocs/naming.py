@@ -10,6 +10,8 @@ model.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
@@ -91,3 +93,37 @@ def identifier(name: str) -> str:
     """A valid Python identifier from any name (for collection/attribute names from the LLM)."""
     out = "_".join(tokens(name)) or "x"
     return out if not out[0].isdigit() else f"x_{out}"
+
+
+#: How :func:`phrase_in` matches words: ``exact`` (equal, consecutive), ``phrase`` (consecutive,
+#: a word of four letters or more may begin the other), ``sentence`` (phrase-matched words
+#: anywhere in one sentence, in any order).
+PhraseMode = Literal["exact", "phrase", "sentence"]
+
+
+def word_match(a: str, b: str) -> bool:
+    """Equal words, or the shorter (four letters or more) begins the longer."""
+    if a == b:
+        return True
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 4 and long.startswith(short)
+
+
+def _phrase_at(ws: Sequence[str], sentence: Sequence[str], i: int, exact: bool = False) -> bool:
+    if exact:
+        return tuple(sentence[i : i + len(ws)]) == tuple(ws)
+    return all(word_match(w, sentence[i + j]) for j, w in enumerate(ws))
+
+
+def phrase_in(ws: Sequence[str], sentences: Iterable[Sequence[str]], mode: PhraseMode) -> bool:
+    """Whether the words ``ws`` occur in one of ``sentences`` (lists of lower-case words), as
+    ``mode`` (:data:`PhraseMode`) matches them."""
+    if not ws:
+        return True
+    for s in sentences:
+        if mode != "sentence":
+            if any(_phrase_at(ws, s, i, mode == "exact") for i in range(len(s) - len(ws) + 1)):
+                return True
+        elif all(any(word_match(w, x) for x in s) for w in ws):
+            return True
+    return False
