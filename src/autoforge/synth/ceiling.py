@@ -73,6 +73,11 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower()))
 
 
+def _top(counts: Counter[str], n: int) -> dict[str, int]:
+    """The ``n`` commonest items, ties by name, so a report does not depend on set order."""
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:n])
+
+
 def shape(value: str) -> str:
     """``value`` with digits, capitals and small letters replaced by their class."""
     return re.sub(r"[a-z]", "a", re.sub(r"[A-Z]", "A", re.sub(r"[0-9]", "9", value)))
@@ -389,7 +394,7 @@ def bench_ceiling(
         actions=sum(r.actions for r in results),
         derivable_actions=sum(r.derivable_actions for r in results),
         ceiling_without_result_values=round(values_only / len(results), 4) if results else 0.0,
-        top_gaps=dict(counts.most_common(top)),
-        sole_gaps=dict(sole.most_common(top)),
+        top_gaps=_top(counts, top),
+        sole_gaps=_top(sole, top),
         task_results=results,
     )
