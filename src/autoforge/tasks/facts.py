@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, EpisodeLike, signed_in, user_collection
+from autoforge.env import EnvironmentSpec, EpisodeLike, signed_in, tool_access, user_collection
 from autoforge.tasks.blueprint import (
     FactSpec,
     ReasonNode,
@@ -32,7 +32,6 @@ from autoforge.tasks.schema import (
     output_leaves,
     param_leaves,
     singular,
-    tool_access,
 )
 
 

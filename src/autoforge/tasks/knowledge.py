@@ -37,9 +37,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, session_user, user_collection
+from autoforge.env import EnvironmentSpec, session_user, tool_access, user_collection
 from autoforge.tasks.reasoning import PathSeg
-from autoforge.tasks.schema import entity_of, name_tokens, output_leaves, singular, tool_access
+from autoforge.tasks.schema import entity_of, name_tokens, output_leaves, singular
 
 #: Attributes of the user record a person knows about themselves (substring match).
 _PERSONAL = ("name", "email", "phone", "zip", "postal", "address", "birth", "dob", "username")

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from autoforge.env import EnvironmentSpec
+from autoforge.env import EnvironmentSpec, tool_access
 from autoforge.tasks.blueprint import (
     Binding,
     Blueprint,
@@ -32,7 +32,7 @@ from autoforge.tasks.blueprint import (
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
 from autoforge.tasks.reasoning import CMP_WORDS, field_words
-from autoforge.tasks.schema import entity_of, names_record, output_leaves, singular, tool_access
+from autoforge.tasks.schema import entity_of, names_record, output_leaves, singular
 
 PERSONAS = (
     "You are polite and brief, and answer only what you are asked.",
