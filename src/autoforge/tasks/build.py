@@ -262,10 +262,46 @@ class _Builder(Chooser):
         entity = entity_of(name, None, self.spec.state_schema) if name else None
         return singular(entity or name or "item")
 
+    def derive_values(self) -> None:
+        """Values the user would state, read instead from their own records where the
+        difficulty's limits leave room for the lookups: an entry of a map on the user's
+        record described by its kind (:meth:`Chooser.from_user_map`), an object copied from
+        another of their records (:meth:`Chooser.from_other_record`). A change that breaks a
+        limit is undone, so the lookups never push a task out of its difficulty."""
+        writes = [n.id for n in self.nodes if isinstance(n, CallNode)
+                  and tool_access(self.spec.tool(n.tool)) == "write"]  # fmt: skip
+        for node_id in writes:
+            for way in (self.from_user_map, self.from_other_record):
+                pos = next((i for i, n in enumerate(self.nodes) if n.id == node_id), None)
+                if pos is None:  # merged into an identical call by the last change
+                    break
+                saved = (list(self.nodes), dict(self.facts), dict(self.found), self.n_reason,
+                         self.rng.getstate())  # fmt: skip
+                if not way(pos):
+                    continue
+                self.nodes = _dedupe_calls(self.nodes)
+                if not self.fits():
+                    self.nodes, self.facts, self.found, self.n_reason, state = saved
+                    self.rng.setstate(state)
+
+    def fits(self) -> bool:
+        """Whether the blueprint so far, with an answer for each read that feeds nothing,
+        keeps within the most calls and reasoning nodes :attr:`limits` allow."""
+        bp = Blueprint(nodes=list(self.nodes), facts=list(self.facts.values()))
+        used = {dep for node in bp.nodes for dep in bp.dependencies(node)}
+        idle = sum(1 for c in bp.calls if c.id not in used
+                   and tool_access(self.spec.tool(c.tool)) == "read")  # fmt: skip
+        most_calls = self.limits.get("tool_calls", (None, None))[1]
+        most_reasoning = self.limits.get("reasoning_nodes", (None, None))[1]
+        return (most_calls is None or len(bp.calls) <= most_calls) and (
+            most_reasoning is None or len(bp.reasoning) + idle <= most_reasoning
+        )
+
     def build(self) -> Blueprint:
         for index in range(len(self.walk.steps)):
             self.nodes.append(self.call(index))
         self.nodes = _dedupe_calls(self.nodes)
+        self.derive_values()
         bp = Blueprint(nodes=list(self.nodes), facts=list(self.facts.values()))
         used = {dep for node in bp.nodes for dep in bp.dependencies(node)}
         reads = [c for c in bp.calls if tool_access(self.spec.tool(c.tool)) == "read"]
@@ -283,10 +319,12 @@ class _Builder(Chooser):
             self.answer(extra.pop())
         origins = sorted({s.origin for s in self.walk.steps})
         walks = [[s.tool for s in self.walk.steps if s.origin == o] for o in origins]
-        return Blueprint(
+        bp = Blueprint(
             nodes=list(self.nodes), facts=list(self.facts.values()), outputs=self.outputs,
             walks=walks,
         )  # fmt: skip
+        used = set(bp.fact_names_used())  # a stated value replaced by a record's own drops out
+        return bp.model_copy(update={"facts": [f for f in bp.facts if f.name in used]})
 
 
 def _remap(binding: Binding, rename: dict[str, str]) -> Binding:
@@ -356,6 +394,7 @@ def build_blueprint(
     reasoning_rate: float = 0.5,
     min_reasoning: int = 0,
     know: Knowledge | None = None,
+    limits: dict[str, tuple[int | None, int | None]] | None = None,
 ) -> Blueprint:
     """The blueprint of a walk; validated against ``spec`` (raises ``BlueprintError``).
 
@@ -363,10 +402,12 @@ def build_blueprint(
     with ``min_reasoning``, intermediate read results are also asked about until the blueprint
     has that many reasoning nodes (when it has enough reads). With ``know``, a key the user
     does not hold is found by its finder call from what the user holds (an email, a title).
+    ``limits`` (the difficulty's ``[min, max]`` per metric) bound the lookups added to read a
+    value from the user's records instead of having it stated.
     """
     builder = _Builder(spec=spec, graph=graph, walk=walk, rng=rng,
                        reasoning_rate=reasoning_rate, min_reasoning=min_reasoning,
-                       know=know)  # fmt: skip
+                       know=know, limits=dict(limits or {}))  # fmt: skip
     blueprint = builder.build()
     blueprint.validate_against(spec)
     return blueprint

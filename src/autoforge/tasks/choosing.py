@@ -23,6 +23,7 @@ from autoforge.tasks.blueprint import (
     FactRole,
     FactSpec,
     ListBinding,
+    ObjectBinding,
     OutputRef,
     ReasoningRef,
     ReasonNode,
@@ -30,6 +31,7 @@ from autoforge.tasks.blueprint import (
 from autoforge.tasks.graph import ToolGraph
 from autoforge.tasks.knowledge import Knowledge
 from autoforge.tasks.reasoning import PathSeg, ReasoningSpec
+from autoforge.tasks.related import names_map
 from autoforge.tasks.schema import (
     NAME_FIELDS,
     Leaf,
@@ -75,8 +77,16 @@ class Chooser:
     know: Knowledge | None = None
     found: dict[str, str] = field(default_factory=dict)  # user collection -> its finder node
     own_ids: bool = False  # the call being built took an id from its own record (related)
+    #: the difficulty's ``[min, max]`` per metric: optional lookups stay within them
+    limits: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
 
     # -- facts -----------------------------------------------------------------------------
+
+    def next_id(self, prefix: str = "f") -> str:
+        """A new node id: ``prefix`` and one more than the highest number in use."""
+        taken = [int(n.id[len(prefix):]) for n in self.nodes
+                 if n.id.startswith(prefix) and n.id[len(prefix):].isdigit()]  # fmt: skip
+        return f"{prefix}{max(taken, default=-1) + 1}"
 
     def fact(
         self, name: str, role: FactRole, schema: dict[str, Any], fresh: bool = False, **where: Any
@@ -121,7 +131,7 @@ class Chooser:
                              collection=entity, attribute=p)
                 for p in finder.params
             }  # fmt: skip
-            node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+            node_id = self.next_id()
             origin = self.walk.steps[index].origin
             self.nodes.append(CallNode(id=node_id, tool=finder.tool, args=args, walk=origin))
             if user:
@@ -207,7 +217,7 @@ class Chooser:
                 if (inside == len(fields)) if not least else inside >= least:
                     key = self.find(coll.name, reader, index) or self.param_fact(
                         reader, coll.primary_key, {"type": "string"})  # fmt: skip
-                    node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+                    node_id = self.next_id()
                     origin = self.walk.steps[index].origin
                     call = CallNode(id=node_id, tool=reader.name, args={coll.primary_key: key},
                                     walk=origin)  # fmt: skip
@@ -225,10 +235,10 @@ class Chooser:
                       if coll == user for name in names}  # fmt: skip
         return paths
 
-    def owned(self, entity: str, index: int) -> Binding | None:
+    def owned(self, entity: str, index: int, place: int | None = None) -> Binding | None:
         """One of the user's own records chosen by its place in their list (``my most recent
         order``) instead of its key: a lookup of the user whose result lists the keys, then the
-        first or last one. None when the user has no such list."""
+        first or last one (``place``: that one). None when the user has no such list."""
         user = self.know.user if self.know is not None else None
         coll = self.spec.state_schema.collection(user) if user else None
         if coll is None or entity == user:
@@ -243,15 +253,111 @@ class Chooser:
                 continue
             key = self.find(coll.name, reader, index) or self.param_fact(
                 reader, coll.primary_key, {"type": "string"})  # fmt: skip
-            node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+            node_id = self.next_id()
             origin = self.walk.steps[index].origin
             call = CallNode(id=node_id, tool=reader.name, args={coll.primary_key: key},
                             walk=origin)  # fmt: skip
             self.nodes.append(call)
             items = OutputRef(node=node_id, path=[lists[0].path[:-2]])
-            spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
+            at = self.rng.choice([0, -1]) if place is None else place
+            spec = ReasoningSpec(op="lookup", field=[at])
             return ReasoningRef(node=self.reason(spec, {"value": items}, singular(entity)))
         return None
+
+    def from_user_map(self, pos: int) -> bool:
+        """Replace the first stated identifier of the write at ``self.nodes[pos]`` that names
+        an entry of an id-keyed map of the user's record (a payment method id) by that entry
+        described by its kind (:meth:`in_user_map`); the lookups go just before the write.
+        Whether it replaced one."""
+        call = self.nodes[pos]
+        for name, bound in call.args.items() if isinstance(call, CallNode) else ():
+            if not isinstance(bound, FactRef) or self.facts[bound.name].role != "value":
+                continue
+            before = len(self.nodes)
+            held = self.in_user_map(int(call.id[1:]) if call.id[1:].isdigit() else 0, name)
+            if held is not None:
+                self.splice(pos, before, {name: held})
+                return True
+        return False
+
+    def splice(self, pos: int, before: int, args: dict[str, Binding]) -> None:
+        """Move the nodes added since ``before`` to just before the call at ``pos`` and set
+        its ``args``."""
+        call = self.nodes[pos]
+        assert isinstance(call, CallNode)
+        added = self.nodes[before:]
+        self.nodes[before:] = []
+        bound = call.model_copy(update={"args": {**call.args, **args}})
+        self.nodes[pos : pos + 1] = [*added, bound]
+
+    def from_other_record(self, pos: int) -> bool:
+        """Replace, at the reasoning rate, the stated parts of an object that the write at
+        ``self.nodes[pos]`` sets (a new ``address``, or flat ``address1, city, zip``) by the
+        same object of another of the user's own records of the kind the write acts on:
+        "change the address of my most recent order to the address of my oldest order". Only
+        when the write's record is picked by its place in the user's list, so that the other
+        end of the list is another record; the object's fields must be ones every record of
+        the data has there (:attr:`Knowledge.nested`). The lookups it needs go just before
+        the write. Whether it replaced anything."""
+        know, state, call = self.know, self.spec.state_schema, self.nodes[pos]
+        if know is None or not isinstance(call, CallNode):
+            return False
+        index = int(call.id[1:]) if call.id[1:].isdigit() else 0  # c<step>: the walk step
+        for name, target in call.args.items():
+            coll = state.collection(entity_of(name, None, state) or "")
+            place = self.place_of(target)
+            reader = next((r for r in self.spec.tools if coll is not None
+                           and tool_access(r) == "read" and r.required == [coll.primary_key]),
+                          None)  # fmt: skip
+            if coll is None or place is None or reader is None:
+                continue
+            for (owner, attr), fields in sorted(know.nested.items()):
+                parts = self.stated_parts(call.args, set(fields)) if owner == coll.name else {}
+                if not parts or self.rng.random() >= self.reasoning_rate:
+                    continue
+                before = len(self.nodes)
+                other = self.owned(coll.name, index, -1 - place)
+                if other is None:
+                    return False
+                node = self.reader_call(index, reader, other)
+                paths = {a: OutputRef(node=node, path=[attr, *p]) for a, p in parts.items()}
+                self.splice(pos, before, dict(paths))
+                return True
+        return False
+
+    def place_of(self, binding: Binding) -> int | None:
+        """The place (0 or -1) of a record picked by its place in a list, also when read back
+        from the result of a call on that record (``get_order(<my first order>).order_id``);
+        else None."""
+        node = next((n for n in self.nodes if isinstance(binding, OutputRef | ReasoningRef)
+                     and n.id == binding.node), None)  # fmt: skip
+        if isinstance(node, CallNode) and isinstance(binding, OutputRef) and len(binding.path) == 1:
+            key = binding.path[0]
+            same = node.args.get(key) if isinstance(key, str) else None
+            return self.place_of(same) if same is not None else None
+        if (not isinstance(node, ReasonNode) or binding.path  # type: ignore[union-attr]
+                or node.spec.op != "lookup" or not node.spec.field):  # fmt: skip
+            return None
+        first = node.spec.field[0]
+        return first if isinstance(first, int) and first in (0, -1) else None
+
+    def stated_parts(self, args: dict[str, Binding], fields: set[str]) -> dict[str, list[str]]:
+        """Arguments the user would state that are parts of one object with ``fields``: an
+        object of plain values whose keys are all among them (``{arg: []}``), or three or
+        more plain-value arguments named after them (``{arg: [arg]}``); ``{}`` otherwise."""
+
+        def plain(binding: Binding) -> bool:
+            return isinstance(binding, FactRef) and self.facts[binding.name].role == "value"
+
+        for arg, bound in args.items():
+            keys = set(bound.fields) if isinstance(bound, ObjectBinding) else set()
+            if isinstance(bound, FactRef) and plain(bound):  # one stated object: an address
+                keys = set(self.facts[bound.name].json_schema.get("properties") or {})
+            if keys and keys <= fields and (not isinstance(bound, ObjectBinding) or all(
+                    plain(b) for b in bound.fields.values())):  # fmt: skip
+                return {arg: []}
+        flat = {arg: [arg] for arg, bound in args.items() if arg in fields and plain(bound)}
+        return flat if len(flat) >= 3 else {}
 
     def listed(self, entity: str, tool: ToolSpec, index: int) -> Binding | None:
         """The key of one of the user's own records that nothing finds from what the user
@@ -298,7 +404,7 @@ class Chooser:
                 by: self.fact(f"{singular(entity)}_{by}", "attribute", dict(props[by]), fresh=True,
                               collection=entity, attribute=by)
             }  # fmt: skip
-            node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+            node_id = self.next_id()
             origin = self.walk.steps[index].origin
             self.nodes.append(CallNode(id=node_id, tool=tool.name, args=args, walk=origin))
             leaf = self.rng.choice(numeric)
@@ -360,6 +466,35 @@ class Chooser:
         fresh = self.own_ids and is_identifier_name(singular(name))
         return self.fact(name, "value", schema, fresh=fresh)
 
+    def in_user_map(self, index: int, name: str) -> Binding | None:
+        """An identifier of one of the user's own entries in an id-keyed map of their record
+        (``payment_method_id`` from ``payment_methods``, :attr:`Knowledge.maps`), described
+        by its kind instead of quoted: "the payment method with source paypal in my
+        account". None when the user's record has no such map or the data shows no field a
+        person describes its entries by."""
+        know = self.know
+        user = self.spec.state_schema.collection(know.user) if know and know.user else None
+        if know is None or user is None or not is_identifier_name(name):
+            return None
+        reader = next((r for r in self.spec.tools if tool_access(r) == "read"
+                       and r.required == [user.primary_key]), None)  # fmt: skip
+        for (coll, attr), fields in sorted(know.maps.items()):
+            if coll != user.name or not names_map(attr, name) or not fields.described:
+                continue
+            if reader is None:
+                return None
+            key = self.find(user.name, reader, index) or self.param_fact(
+                reader, user.primary_key, {"type": "string"})  # fmt: skip
+            items = OutputRef(node=self.reader_call(index, reader, key), path=[attr])
+            by = self.rng.choice(fields.described)
+            noun = singular(attr).replace("_", " ")
+            value = self.fact(f"{singular(attr)}_{by}", "predicate", {"type": "string"},
+                              fresh=True)  # fmt: skip
+            spec = ReasoningSpec(op="filter", field=[by], cmp="eq", take="named")
+            node = self.reason(spec, {"items": items, "value": value}, noun)
+            return ReasoningRef(node=node, path=[fields.key])
+        return None
+
     def related(
         self, index: int, tool: ToolSpec, name: str, schema: dict[str, Any],
         args: dict[str, Binding],
@@ -405,7 +540,7 @@ class Chooser:
             same = node.args.get(param) == key
             if same or (isinstance(key, OutputRef) and key.node == node.id):
                 return node.id
-        node_id = f"f{sum(1 for n in self.nodes if n.id.startswith('f'))}"
+        node_id = self.next_id()
         self.nodes.append(CallNode(id=node_id, tool=reader.name, args={param: key},
                                    walk=self.walk.steps[index].origin))  # fmt: skip
         return node_id

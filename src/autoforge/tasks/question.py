@@ -337,8 +337,8 @@ class _Describer:
         if spec.op == "filter" and spec.take == "named":
             value = self.binding(inputs["value"])
             owner = self.items(inputs["items"]).rsplit(" of ", 1)[-1]
-            said = f"the {value}" if names_record(field) else f"the {noun} with {field} {value}"
-            return f"{said} in {owner}"
+            said = f"the {value}" if names_record(field) else f"the {value} {noun}"
+            return f"{said} {'on' if owner == 'my account' else 'in'} {owner}"
         if spec.op == "filter":
             value = self.binding(inputs["value"])
             cmp = CMP_WORDS[spec.cmp or "eq"]
