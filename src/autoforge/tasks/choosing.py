@@ -304,8 +304,10 @@ class Chooser:
             return False
         index = int(call.id[1:]) if call.id[1:].isdigit() else 0  # c<step>: the walk step
         for name, target in call.args.items():
-            coll = state.collection(entity_of(name, None, state) or "")
             place = self.place_of(target)
+            if place is None:
+                continue
+            coll = state.collection(entity_of(name, None, state) or "")
             reader = next((r for r in self.spec.tools if coll is not None
                            and tool_access(r) == "read" and r.required == [coll.primary_key]),
                           None)  # fmt: skip
