@@ -207,3 +207,23 @@ def test_the_lookups_stay_within_the_difficultys_limits(venue: Environment) -> N
     pay = next(c for c in tight.calls if c.tool == "pay_booking")
     assert isinstance(pay.args["wallet_id"], FactRef)
     assert {f.name for f in tight.facts} == set(tight.fact_names_used())
+
+
+def test_no_copy_from_the_other_end_of_another_list(venue: Environment) -> None:
+    """A booking picked as the first of some other listing (not the member's own list) may be
+    either end of the member's list, so its delivery is never copied from that list's other
+    end: it stays stated."""
+    listing = ToolSpec(name="list_open_bookings", access="read",
+                       parameters={"type": "object", "properties": {}},
+                       returns={"type": "object", "properties": {
+                           "booking_ids": {"type": "array", "items": _string()}}})  # fmt: skip
+    spec = venue.spec.model_copy(update={"tools": [*venue.spec.tools, listing]})
+    walk = Walk(steps=(WalkStep(tool="list_open_bookings", parent=None),
+                       WalkStep(tool="move_booking", parent=0)))  # fmt: skip
+    know = knowledge(spec, venue.initial_state)
+    for seed in range(4):
+        bp = build_blueprint(walk, build_graph(spec), spec, random.Random(seed), 1.0, know=know)
+        move = next(c for c in bp.calls if c.tool == "move_booking")
+        pick = move.args["booking_id"]
+        assert isinstance(pick, ReasoningRef) and bp.node(pick.node).spec.op == "lookup"  # type: ignore[union-attr]
+        assert all(isinstance(move.args[k], FactRef) for k in ("line1", "town", "postcode"))

@@ -304,44 +304,57 @@ class Chooser:
             return False
         index = int(call.id[1:]) if call.id[1:].isdigit() else 0  # c<step>: the walk step
         for name, target in call.args.items():
-            place = self.place_of(target)
-            if place is None:
+            pick = self.placed(target)
+            if pick is None:
                 continue
             coll = state.collection(entity_of(name, None, state) or "")
             reader = next((r for r in self.spec.tools if coll is not None
                            and tool_access(r) == "read" and r.required == [coll.primary_key]),
                           None)  # fmt: skip
-            if coll is None or place is None or reader is None:
+            if coll is None or reader is None:
                 continue
             for (owner, attr), fields in sorted(know.nested.items()):
                 parts = self.stated_parts(call.args, set(fields)) if owner == coll.name else {}
                 if not parts or self.rng.random() >= self.reasoning_rate:
                     continue
-                before = len(self.nodes)
-                other = self.owned(coll.name, index, -1 - place)
-                if other is None:
-                    return False
+                before, n_reason, found = len(self.nodes), self.n_reason, dict(self.found)
+                other = self.owned(coll.name, index, -1 - int(pick.spec.field[0]))
+                if other is None or not self.same_list(pick, other):
+                    self.nodes[before:], self.n_reason, self.found = [], n_reason, found
+                    return False  # the other end of another list may be the very record
                 node = self.reader_call(index, reader, other)
                 paths = {a: OutputRef(node=node, path=[attr, *p]) for a, p in parts.items()}
                 self.splice(pos, before, dict(paths))
                 return True
         return False
 
-    def place_of(self, binding: Binding) -> int | None:
-        """The place (0 or -1) of a record picked by its place in a list, also when read back
-        from the result of a call on that record (``get_order(<my first order>).order_id``);
-        else None."""
+    def placed(self, binding: Binding) -> ReasonNode | None:
+        """The lookup that picked a record by its place (0 or -1) in a list, also when the
+        key is read back from the result of a call on that record (``get_order(<my first
+        order>).order_id``); else None."""
         node = next((n for n in self.nodes if isinstance(binding, OutputRef | ReasoningRef)
                      and n.id == binding.node), None)  # fmt: skip
         if isinstance(node, CallNode) and isinstance(binding, OutputRef) and len(binding.path) == 1:
             key = binding.path[0]
             same = node.args.get(key) if isinstance(key, str) else None
-            return self.place_of(same) if same is not None else None
+            return self.placed(same) if same is not None else None
         if (not isinstance(node, ReasonNode) or binding.path  # type: ignore[union-attr]
                 or node.spec.op != "lookup" or not node.spec.field):  # fmt: skip
             return None
-        first = node.spec.field[0]
-        return first if isinstance(first, int) and first in (0, -1) else None
+        return node if node.spec.field[0] in (0, -1) else None
+
+    def same_list(self, pick: ReasonNode, other: Binding) -> bool:
+        """Whether the lookup behind ``other`` reads the same list as ``pick`` (the same tool
+        on the same arguments, the same path), so that their two ends are two records."""
+        nodes = {n.id: n for n in self.nodes}
+        node = nodes.get(other.node) if isinstance(other, ReasoningRef) else None
+        a = pick.inputs.get("value")
+        b = node.inputs.get("value") if isinstance(node, ReasonNode) else None
+        if not isinstance(a, OutputRef) or not isinstance(b, OutputRef) or a.path != b.path:
+            return False
+        first, second = nodes.get(a.node), nodes.get(b.node)
+        return (isinstance(first, CallNode) and isinstance(second, CallNode)
+                and (first.tool, first.args) == (second.tool, second.args))  # fmt: skip
 
     def stated_parts(self, args: dict[str, Binding], fields: set[str]) -> dict[str, list[str]]:
         """Arguments the user would state that are parts of one object with ``fields``: an
