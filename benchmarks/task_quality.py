@@ -234,8 +234,8 @@ def out_of_domain(tasks: list[Any], domains: dict[tuple[str, str], set[Any]]) ->
 
 def forged_set(run_dir: Path, env: Any, tasks: list[Any]) -> dict[str, Any]:
     """Figures of one forged task set (tasks of ``env``)."""
+    from autoforge.env import tool_access
     from autoforge.forge import verify_task
-    from autoforge.tasks.schema import tool_access
 
     writes = {t.name for t in env.spec.tools if tool_access(t) == "write"}
     rows: list[dict[str, Any]] = []
@@ -311,7 +311,7 @@ def _tau2_writes(domain: Path) -> set[str]:
         found = {name for name, m in items if isinstance(m, dict) and m.get("access") == "write"}
         if found:
             return found
-    from autoforge.tasks.schema import tool_access
+    from autoforge.env import tool_access
     from autoforge.tooldocs import load_docs
 
     docs = load_docs([domain / "tools.json"])

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, EpisodeLike, signed_in, user_collection
+from autoforge.env import EnvironmentSpec, EpisodeLike, signed_in, tool_access, user_collection
 from autoforge.tasks.blueprint import (
     FactSpec,
     ReasonNode,
@@ -25,14 +25,13 @@ from autoforge.tasks.domain import enum_from_text
 from autoforge.tasks.failures import GoldFailure
 from autoforge.tasks.plausible import Breach, Guard, breach
 from autoforge.tasks.population import value_for
-from autoforge.tasks.reasoning import ReasoningError, get_path
+from autoforge.tasks.reasoning import ReasoningError, as_items, get_path
 from autoforge.tasks.related import map_keys, observed_category, paired_values, replacements
 from autoforge.tasks.schema import (
     is_identifier_name,
     output_leaves,
     param_leaves,
     singular,
-    tool_access,
 )
 
 
@@ -432,9 +431,7 @@ class FactChooser:
     def _for_reasoning(self, fact: FactSpec, node: ReasonNode, inputs: dict[str, Any]) -> Any:
         op = node.spec.op
         if op == "filter":
-            items = inputs.get("items")
-            if not isinstance(items, list):
-                raise ReasoningError(f"expected a list of records, got {type(items).__name__}")
+            items = as_items(inputs.get("items"))
             values = [get_path(item, node.spec.field) for item in items]
             counts = {repr(v): values.count(v) for v in values}
             if node.spec.take in ("only", "named"):

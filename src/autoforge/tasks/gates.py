@@ -24,13 +24,12 @@ from typing import Any, cast
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike
+from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike, tool_access
 from autoforge.tasks.blueprint import Blueprint
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec
 from autoforge.tasks.instantiate import GoldFailure, GoldRun, execute
 from autoforge.tasks.model import GoldCall, RequiredOutput, Task
 from autoforge.tasks.runtime import bind_state
-from autoforge.tasks.schema import tool_access
 
 REASONS = (
     "no_walk",

@@ -16,13 +16,12 @@ from typing import Literal, Protocol
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from autoforge.env import EnvironmentSpec
+from autoforge.env import EnvironmentSpec, tool_access
 from autoforge.tasks.schema import (
     Leaf,
     is_identifier_name,
     output_leaves,
     param_leaves,
-    tool_access,
 )
 from autoforge.tooldocs import ToolSpec
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike
+from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike, tool_access
 from autoforge.tasks.blueprint import (
     Binding,
     Blueprint,
@@ -39,7 +39,7 @@ from autoforge.tasks.population import StateGenerator
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
 from autoforge.tasks.repair import repair_state, set_value
 from autoforge.tasks.runtime import bind_state
-from autoforge.tasks.schema import split_path, tool_access
+from autoforge.tasks.schema import split_path
 from autoforge.tasks.starts import Start, StartPool, fresh_start
 
 

@@ -37,9 +37,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, session_user, user_collection
+from autoforge.env import EnvironmentSpec, session_user, tool_access, user_collection
+from autoforge.tasks.domain import categorical
 from autoforge.tasks.reasoning import PathSeg
-from autoforge.tasks.schema import entity_of, name_tokens, output_leaves, singular, tool_access
+from autoforge.tasks.schema import (
+    entity_of,
+    is_identifier_name,
+    name_tokens,
+    output_leaves,
+    singular,
+)
 
 #: Attributes of the user record a person knows about themselves (substring match).
 _PERSONAL = ("name", "email", "phone", "zip", "postal", "address", "birth", "dob", "username")
@@ -90,6 +97,15 @@ class Holding:
     reason: str
 
 
+@dataclass(frozen=True)
+class MapFields:
+    """An id-keyed map attribute: ``key`` the element field equal to the element's own key,
+    ``described`` the categorical string fields every element has (sorted)."""
+
+    key: str
+    described: tuple[str, ...]
+
+
 @dataclass
 class Knowledge:
     """The holdings of every attribute and the finders of every collection."""
@@ -108,6 +124,11 @@ class Knowledge:
     #: scalar fields every sampled element of a list attribute has (an order's ``items``
     #: with ``item_id, name, price``), read from the data: the records a value is drawn from
     elements: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    #: id-keyed maps of objects, read from the data (a user's ``payment_methods`` keyed by
+    #: ``paypal_1`` with ``{"id": "paypal_1", "source": "paypal"}``): the field holding each
+    #: element's own key and the fields a person describes an element by (a kind the data
+    #: repeats: ``source``)
+    maps: dict[tuple[str, str], MapFields] = field(default_factory=dict)
 
     def internal_key(self, collection: str) -> bool:
         """Whether the primary key of ``collection`` is internal (found by a finder, or
@@ -273,6 +294,36 @@ def _element_fields(
     return out
 
 
+def _map_fields(
+    spec: EnvironmentSpec, examples: Mapping[str, Any]
+) -> dict[tuple[str, str], MapFields]:
+    """Per object attribute whose sampled values are maps of objects keyed by an element
+    field (``payment_methods: {"paypal_1": {"id": "paypal_1", "source": "paypal"}}``): that
+    key field, and the string fields all elements share whose values look like a category
+    (:func:`~autoforge.tasks.domain.categorical`: ``source``, not a free-text name)."""
+    out: dict[tuple[str, str], MapFields] = {}
+    for coll in spec.state_schema.collections:
+        records = examples.get(coll.name) if isinstance(examples, Mapping) else None
+        sample = list(records.values())[:50] if isinstance(records, Mapping) else []
+        for attr in coll.attributes:
+            maps = [r[attr.name] for r in sample if isinstance(r, Mapping)
+                    and isinstance(r.get(attr.name), Mapping) and r[attr.name]]  # fmt: skip
+            pairs = [(k, e) for m in maps for k, e in m.items()]
+            if attr.type != "object" or not pairs or not all(isinstance(e, Mapping)
+                                                             for _, e in pairs):  # fmt: skip
+                continue
+            keys = sorted(set.intersection(*({f for f, v in e.items() if v == k}
+                                              for k, e in pairs)))  # fmt: skip
+            if not keys:
+                continue
+            shared = set.intersection(*({f for f, v in e.items() if isinstance(v, str)}
+                                        for _, e in pairs)) - set(keys)  # fmt: skip
+            described = tuple(sorted(f for f in shared if not is_identifier_name(f)
+                                     and categorical([e[f] for _, e in pairs])))  # fmt: skip
+            out[(coll.name, attr.name)] = MapFields(keys[0], described)
+    return out
+
+
 def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) -> Knowledge:
     """The user's knowledge of ``spec``'s state (see the module docstring for the rules)."""
     names = _attribute_names(spec, examples or {})
@@ -280,6 +331,7 @@ def knowledge(spec: EnvironmentSpec, examples: Mapping[str, Any] | None = None) 
     out.session = session_user(spec.tools, spec.state_schema, out.user)
     out.nested = _nested_fields(spec, examples or {})
     out.elements = _element_fields(spec, examples or {})
+    out.maps = _map_fields(spec, examples or {})
     for tool in spec.tools:
         found = _finder(tool, spec, names)
         if found is not None:
@@ -355,4 +407,4 @@ def _key_holding(out: Knowledge, coll: str, owned: bool) -> tuple[bool, str]:
     return True, "no tool finds it from other attributes: the user must give it"
 
 
-__all__ = ["Finder", "Holding", "Knowledge", "Lister", "knowledge", "session_user"]
+__all__ = ["Finder", "Holding", "Knowledge", "Lister", "MapFields", "knowledge", "session_user"]

@@ -211,7 +211,8 @@ class _Run:
         try:
             min_reasoning = self.spec.ranges.get("reasoning_nodes", (None, None))[0] or 0
             bp = build_blueprint(merged, self.graph, self.env.spec, rng, self.spec.reasoning_rate,
-                                 min_reasoning, know=self.know)  # fmt: skip
+                                 min_reasoning, know=self.know,
+                                 limits=self.spec.ranges)  # fmt: skip
         except BlueprintError:
             self.miss("invalid_blueprint", "invalid blueprint")
             return None

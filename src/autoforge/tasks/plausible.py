@@ -32,11 +32,12 @@ from autoforge.env import (
     EnvironmentSpec,
     environment_rules,
     status_values,
+    tool_access,
 )
 from autoforge.tasks.blueprint import Binding, Blueprint, CallNode, FactRef, OutputRef
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall
-from autoforge.tasks.schema import entity_of, tool_access
+from autoforge.tasks.schema import entity_of
 
 #: Verbs after which the record is gone or closed: nothing more is done to it in one task.
 TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "terminate")

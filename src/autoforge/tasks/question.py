@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from autoforge.env import EnvironmentSpec
+from autoforge.env import EnvironmentSpec, tool_access
 from autoforge.tasks.blueprint import (
     Binding,
     Blueprint,
@@ -32,7 +32,7 @@ from autoforge.tasks.blueprint import (
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
 from autoforge.tasks.reasoning import CMP_WORDS, field_words
-from autoforge.tasks.schema import entity_of, names_record, output_leaves, singular, tool_access
+from autoforge.tasks.schema import entity_of, names_record, output_leaves, singular
 
 PERSONAS = (
     "You are polite and brief, and answer only what you are asked.",
@@ -337,8 +337,8 @@ class _Describer:
         if spec.op == "filter" and spec.take == "named":
             value = self.binding(inputs["value"])
             owner = self.items(inputs["items"]).rsplit(" of ", 1)[-1]
-            said = f"the {value}" if names_record(field) else f"the {noun} with {field} {value}"
-            return f"{said} in {owner}"
+            said = f"the {value}" if names_record(field) else f"the {value} {noun}"
+            return f"{said} {'on' if owner == 'my account' else 'in'} {owner}"
         if spec.op == "filter":
             value = self.binding(inputs["value"])
             cmp = CMP_WORDS[spec.cmp or "eq"]

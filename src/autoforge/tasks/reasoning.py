@@ -86,7 +86,11 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _as_list(value: Any) -> list[Any]:
+def as_items(value: Any) -> list[Any]:
+    """The elements of a list, or of an id-keyed map of records (``{"paypal_1": {...}}``, in
+    its order): the operators choose among either; anything else raises."""
+    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+        return list(value.values())
     if not isinstance(value, list):
         raise ReasoningError(f"expected a list, got {_short(value)}")
     return value
@@ -153,13 +157,13 @@ def evaluate(spec: ReasoningSpec, inputs: dict[str, Any]) -> Any:
         raise ReasoningError(f"{spec.op} is missing input(s) {', '.join(missing)}")
     op = spec.op
     if op in ("argmax", "argmin"):
-        return _extreme(spec, _as_list(inputs["items"]))
+        return _extreme(spec, as_items(inputs["items"]))
     if op == "filter":
-        return _filter(spec, _as_list(inputs["items"]), inputs["value"])
+        return _filter(spec, as_items(inputs["items"]), inputs["value"])
     if op == "count":
-        return len(_as_list(inputs["items"]))
+        return len(as_items(inputs["items"]))
     if op in ("sum", "average"):
-        return _total(spec, _as_list(inputs["items"]))
+        return _total(spec, as_items(inputs["items"]))
     if op == "compare":
         return compare(inputs["left"], spec.cmp or "eq", inputs["right"])
     if op == "branch":
@@ -179,7 +183,7 @@ def degeneracy(spec: ReasoningSpec, inputs: dict[str, Any], result: Any) -> str 
     op = spec.op
     items = inputs.get("items")
     if op in ("argmax", "argmin"):
-        keys = [_number(get_path(item, spec.field)) for item in _as_list(items)]
+        keys = [_number(get_path(item, spec.field)) for item in as_items(items)]
         best = max(keys) if op == "argmax" else min(keys)
         if len(keys) < 2:
             return f"{op} over fewer than two elements"
@@ -187,10 +191,10 @@ def degeneracy(spec: ReasoningSpec, inputs: dict[str, Any], result: Any) -> str 
             return f"{op} is not unique"
     elif op == "filter":
         kept = 1 if spec.take in ("only", "named") else len(result)
-        named = spec.take == "named" and len(_as_list(items)) == 1
-        if not named and (len(_as_list(items)) < 2 or kept in (0, len(_as_list(items)))):
+        named = spec.take == "named" and len(as_items(items)) == 1
+        if not named and (len(as_items(items)) < 2 or kept in (0, len(as_items(items)))):
             return "filter keeps nothing or everything"
-    elif op in ("count", "sum", "average") and len(_as_list(items)) < 2:
+    elif op in ("count", "sum", "average") and len(as_items(items)) < 2:
         return f"{op} over fewer than two elements"
     elif op == "branch" and inputs["then"] == inputs["else"]:
         return "branch chooses between equal values"
@@ -198,7 +202,7 @@ def degeneracy(spec: ReasoningSpec, inputs: dict[str, Any], result: Any) -> str 
         op == "lookup"
         and spec.field
         and isinstance(spec.field[0], int)
-        and len(_as_list(inputs["value"])) < 2
+        and len(as_items(inputs["value"])) < 2
     ):
         return "positional lookup in a list of fewer than two elements"
     return None

@@ -16,12 +16,17 @@ from autoforge.tasks.domain import categorical
 from autoforge.tasks.schema import singular
 
 
+def names_map(attr: str, key: str) -> bool:
+    """Whether a map attribute is named after the records ``key`` identifies
+    (``payment_methods`` for ``payment_method_id``)."""
+    return f"{singular(attr)}_id" == key or f"{singular(attr)}id" == key.lower()
+
+
 def map_keys(record: Mapping[str, Any], key: str) -> Iterator[str]:
     """The keys of a map attribute named after ``key``'s records and keyed by their ids
     (``payment_methods: {"paypal_1": {...}}`` for ``payment_method_id``)."""
     for attr, value in record.items():
-        named = f"{singular(attr)}_id" == key or f"{singular(attr)}id" == key.lower()
-        if not (named and isinstance(value, dict) and value):
+        if not (names_map(attr, key) and isinstance(value, dict) and value):
             continue
         if all(isinstance(v, dict) for v in value.values()):
             yield from (k for k in value if isinstance(k, str))

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env import CollectionSchema, StateSchema
-from autoforge.env import tool_access as tool_access  # its owner: env
+from autoforge.env import CollectionSchema, StateSchema, tool_access
 from autoforge.tooldocs import ToolSpec
 
 #: Primary-key names too generic to identify a collection without a record around them.
