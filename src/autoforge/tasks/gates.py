@@ -11,7 +11,10 @@
   converge on one action through different bindings) and the blueprint without the repeat
   no longer runs (usually the repeat is simply dropped);
 * ``difficulty``: a metric is outside the requested range;
-* ``scenario``: the written scenario leaves out a fact the blueprint needs.
+* ``scenario``: the written scenario leaves out a fact the blueprint needs;
+* ``doomed_after_terminal`` / ``doomed_repeat_unique``: decided from the blueprint before any
+  S0 is drawn (:func:`~autoforge.tasks.plausible.doomed`): a write on a record an earlier call
+  cancelled, or a second record a uniqueness rule forbids; no instantiation run is spent.
 
 Every rejection is counted by reason in :class:`GateStats`.
 """

@@ -46,6 +46,7 @@ from autoforge.tasks.model import GoldCall, RequiredOutput, Task, UserScenario
 from autoforge.tasks.plausible import (
     Guard,
     call_guards,
+    doomed,
     implausible,
     refusal,
     stated_rules,
@@ -281,10 +282,15 @@ class _Run:
     def _attempt(self, task_seed: int, clock: _Clock) -> Task | None:
         t0 = time.perf_counter()
         built = self.blueprint(task_seed)
+        found = doomed(built[0], self.env.spec, self.guards) if built is not None else None
         clock("blueprint", t0)
         if built is None:
             return None
         bp, walk = built
+        if found is not None:  # no S0 could make it a task: no run is spent on it
+            self.gates.reject(f"doomed_{found[0]}")
+            self.feasibility.record(walk, _failed_step(bp, found[1]))
+            return None
         t1 = time.perf_counter()
         try:
             inst = instantiate(bp, self.env, task_seed, starts=self.starts, guards=self.guards)
