@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
 from autoforge.tasks import pipeline
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
-from autoforge.tasks.instantiate import GoldFailure, StartPool, instantiate
+from autoforge.tasks.blueprint import (
+    Blueprint,
+    CallNode,
+    FactRef,
+    FactRole,
+    FactSpec,
+    OutputRef,
+    ReasonNode,
+)
+from autoforge.tasks.instantiate import GoldFailure, StartPool, instantiate, over_one_record
 from autoforge.tasks.pipeline import generate_tasks
 from autoforge.tasks.plausible import call_guards, doomed, stated_rules
 from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.reasoning import PathSeg, ReasoningOp, ReasoningSpec
 
 
 def _schema(spec: Any, tool: str, param: str) -> dict[str, Any]:
@@ -121,7 +130,8 @@ def test_generation_rejects_doomed_blueprints_before_instantiation(
     real = pipeline.instantiate
 
     def spy(bp: Blueprint, *args: Any, **kwargs: Any) -> Any:
-        instantiated.append(doomed(bp, bookstore_env.spec, kwargs.get("guards") or {}))
+        guards = kwargs.get("guards") or {}
+        instantiated.append(doomed(bp, bookstore_env.spec, guards) or over_one_record(bp))
         return real(bp, *args, **kwargs)
 
     monkeypatch.setattr(pipeline, "instantiate", spy)
@@ -129,5 +139,46 @@ def test_generation_rejects_doomed_blueprints_before_instantiation(
     assert len(tasks) == 4
     assert instantiated and not any(instantiated)  # none reached instantiation
     counted = {k: v for k, v in stats.rejected.items() if k.startswith("doomed_")}
-    assert counted and set(counted) <= {"doomed_after_terminal", "doomed_repeat_unique"}
+    reasons = {"doomed_after_terminal", "doomed_repeat_unique", "doomed_one_record"}
+    assert counted and set(counted) <= reasons
     assert stats.attempts == stats.accepted + sum(stats.rejected.values())
+
+
+def _count_found(
+    op: ReasoningOp, take: Literal["all", "only", "named"] = "all", role: FactRole = "reference"
+) -> Blueprint:
+    """Find books by the title the user holds, then reason over the whole result."""
+    inputs: dict[str, Any] = {"items": OutputRef(node="f0", path=[])}
+    if op == "filter":
+        inputs["value"] = FactRef(name="genre")
+    field: list[PathSeg] = (
+        ["price"] if op in ("argmax", "sum") else (["genre"] if op == "filter" else [])
+    )
+    return Blueprint(
+        nodes=[
+            CallNode(id="f0", tool="search_books", args={"title": FactRef(name="title")}),
+            ReasonNode(id="r0", spec=ReasoningSpec(op=op, field=field, take=take), inputs=inputs,
+                       noun="book"),
+        ],
+        facts=[FactSpec(name="title", role=role, collection="books", attribute="title"),
+               FactSpec(name="genre", role="predicate")],
+        outputs=["r0"],
+    )  # fmt: skip
+
+
+def test_a_step_needing_several_elements_over_the_one_record_a_finder_returns_is_doomed(
+    bookstore_env: Any,
+) -> None:
+    ops: tuple[ReasoningOp, ...] = ("count", "argmax", "sum", "filter")
+    for op in ops:
+        assert over_one_record(_count_found(op)) == "r0", op
+    # a filter naming the one record ("the book called X") is a description, not a selection
+    assert over_one_record(_count_found("filter", take="named")) is None
+    # a search by a value that is not a reference the user holds may find several
+    assert over_one_record(_count_found("count", role="attribute")) is None
+    starts = StartPool(
+        bookstore_env, StateGenerator(bookstore_env.spec, bookstore_env.initial_state)
+    )
+    for seed in range(3):
+        with pytest.raises(GoldFailure):
+            instantiate(_count_found("count"), bookstore_env, seed, starts=starts)

@@ -12,9 +12,11 @@
   no longer runs (usually the repeat is simply dropped);
 * ``difficulty``: a metric is outside the requested range;
 * ``scenario``: the written scenario leaves out a fact the blueprint needs;
-* ``doomed_after_terminal`` / ``doomed_repeat_unique``: decided from the blueprint before any
-  S0 is drawn (:func:`~autoforge.tasks.plausible.doomed`): a write on a record an earlier call
-  cancelled, or a second record a uniqueness rule forbids; no instantiation run is spent.
+* ``doomed_after_terminal`` / ``doomed_repeat_unique`` / ``doomed_one_record``: decided from
+  the blueprint before any S0 is drawn (:func:`~autoforge.tasks.plausible.doomed`,
+  :func:`~autoforge.tasks.instantiate.over_one_record`): a write on a record an earlier call
+  cancelled, a second record a uniqueness rule forbids, or a step that needs several elements
+  over the one record a finder must return; no instantiation run is spent on them.
 
 Every rejection is counted by reason in :class:`GateStats`.
 """

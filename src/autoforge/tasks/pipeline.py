@@ -38,6 +38,7 @@ from autoforge.tasks.instantiate import (
     StartPool,
     execute,
     instantiate,
+    over_one_record,
     required_outputs,
 )
 from autoforge.tasks.knowledge import Knowledge, knowledge
@@ -223,6 +224,15 @@ class _Run:
         self.built += 1
         return bp, merged
 
+    def doomed(self, bp: Blueprint) -> tuple[str, str] | None:
+        """Why no S0 and no facts can make ``bp`` a task, decided before instantiation spends
+        runs on it: ``(reason, node)`` (:func:`~autoforge.tasks.plausible.doomed`,
+        :func:`~autoforge.tasks.instantiate.over_one_record`), or None."""
+        found = doomed(bp, self.env.spec, self.guards)
+        if found is None and (node := over_one_record(bp)) is not None:
+            found = ("one_record", node)
+        return found
+
     def cover(self, signature: str, calls: list[GoldCall]) -> None:
         """Count a task's write tools for the coverage weights, once per task signature (an
         accepted task, or a task of the file being resumed met again as a duplicate: both
@@ -282,7 +292,7 @@ class _Run:
     def _attempt(self, task_seed: int, clock: _Clock) -> Task | None:
         t0 = time.perf_counter()
         built = self.blueprint(task_seed)
-        found = doomed(built[0], self.env.spec, self.guards) if built is not None else None
+        found = self.doomed(built[0]) if built is not None else None
         clock("blueprint", t0)
         if built is None:
             return None
