@@ -217,7 +217,8 @@ class _Run:
         except BlueprintError:
             self.miss("invalid_blueprint", "invalid blueprint")
             return None
-        violations = self.spec.violations(measure(bp, ()), skip=("write_calls",))
+        shape = "depth" in self.spec.ranges or "width" in self.spec.ranges
+        violations = self.spec.violations(measure(bp, (), shape), skip=("write_calls",))
         if violations:  # write_calls: known after the run
             self.miss("difficulty", violations[0].split("=")[0])
             return None

@@ -1,4 +1,5 @@
-"""Blueprints that no S0 can make a task are rejected before instantiation spends runs on them."""
+"""Work saved before instantiation: blueprints no S0 can make a task are rejected before any
+run is spent on them, and the difficulty pre-check computes only the metrics it checks."""
 
 from __future__ import annotations
 
@@ -182,3 +183,31 @@ def test_a_step_needing_several_elements_over_the_one_record_a_finder_returns_is
     for seed in range(3):
         with pytest.raises(GoldFailure):
             instantiate(_count_found("count"), bookstore_env, seed, starts=starts)
+
+
+def test_the_difficulty_precheck_computes_depth_and_width_only_when_a_range_asks(
+    bookstore_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from autoforge.tasks.difficulty import measure
+
+    bp = _cancel_then(bookstore_env.spec, "update_shipping_address")
+    full, flat = measure(bp), measure(bp, shape=False)
+    assert (full.depth, full.width) == (3, 1) and (flat.depth, flat.width) == (0, 0)
+    assert full.model_dump(exclude={"depth", "width"}) == flat.model_dump(
+        exclude={"depth", "width"}
+    )
+    levels: list[int] = []
+    real = Blueprint.levels
+
+    def counted(self: Blueprint) -> dict[str, int]:
+        levels.append(1)
+        return real(self)
+
+    monkeypatch.setattr(Blueprint, "levels", counted)
+    tasks, stats = generate_tasks(bookstore_env, 2, "medium", seed=3)
+    before = len(levels)  # only the accepted tasks' own metrics (depth and width) asked
+    assert len(tasks) == 2 and stats.attempts > 2 and before <= 2 * len(tasks)
+    # a range on depth: checked before instantiation, so computed for every blueprint built
+    deep, stats = generate_tasks(bookstore_env, 2, "tool_calls=3-6,depth=4-", seed=3)
+    assert deep and all(t.difficulty.depth >= 4 for t in deep)
+    assert len(levels) - before > 2 * len(deep)
