@@ -138,15 +138,21 @@ def parse_difficulty(text: str) -> DifficultySpec:
     return spec
 
 
-def measure(blueprint: Blueprint, write_tools: Collection[str] = ()) -> DifficultyMetrics:
-    """The difficulty metrics of a blueprint; ``write_tools`` names the state-changing tools."""
+def measure(
+    blueprint: Blueprint, write_tools: Collection[str] = (), shape: bool = True
+) -> DifficultyMetrics:
+    """The difficulty metrics of a blueprint; ``write_tools`` names the state-changing tools.
+
+    ``shape=False`` leaves ``depth`` and ``width`` at 0: they need the dependency levels of the
+    DAG, the one costly metric, and a check of other ranges (before instantiation) need not
+    pay for them."""
     calls = blueprint.calls
     return DifficultyMetrics(
         tool_calls=len(calls),
         write_calls=sum(1 for c in calls if c.tool in write_tools),
         distinct_tools=len({c.tool for c in calls}),
         reasoning_nodes=len(blueprint.reasoning),
-        depth=blueprint.depth(),
-        width=blueprint.width(),
+        depth=blueprint.depth() if shape else 0,
+        width=blueprint.width() if shape else 0,
         merged_walks=max(1, len(blueprint.walks)),
     )

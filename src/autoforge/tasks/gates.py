@@ -11,7 +11,12 @@
   converge on one action through different bindings) and the blueprint without the repeat
   no longer runs (usually the repeat is simply dropped);
 * ``difficulty``: a metric is outside the requested range;
-* ``scenario``: the written scenario leaves out a fact the blueprint needs.
+* ``scenario``: the written scenario leaves out a fact the blueprint needs;
+* ``doomed_after_terminal`` / ``doomed_repeat_unique`` / ``doomed_one_record``: decided from
+  the blueprint before any S0 is drawn (:func:`~autoforge.tasks.plausible.doomed`,
+  :func:`~autoforge.tasks.instantiate.over_one_record`): a write on a record an earlier call
+  cancelled, a second record a uniqueness rule forbids, or a step that needs several elements
+  over the one record a finder must return; no instantiation run is spent on them.
 
 Every rejection is counted by reason in :class:`GateStats`.
 """

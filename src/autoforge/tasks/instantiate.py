@@ -27,6 +27,7 @@ from autoforge.tasks.blueprint import (
     FactSpec,
     ListBinding,
     ObjectBinding,
+    OutputRef,
     ReasonNode,
     iter_refs,
 )
@@ -173,10 +174,38 @@ def _run_call(
 def _ambiguous(node: CallNode, bp: Blueprint, result: Any) -> bool:
     """Whether a finder call (its arguments all references the user holds, see
     ``build.find``) found other than exactly one record."""
-    if not isinstance(result, list) or len(result) == 1 or not node.args:
+    if not isinstance(result, list) or len(result) == 1:
         return False
-    return all(isinstance(b, FactRef) and bp.fact(b.name).role == "reference"
-               for b in node.args.values())  # fmt: skip
+    return _finds_one(node, bp)
+
+
+#: Operators that need two or more elements (:func:`~autoforge.tasks.reasoning.degeneracy`).
+_NEED_SEVERAL = ("argmax", "argmin", "count", "sum", "average")
+
+
+def over_one_record(bp: Blueprint) -> str | None:
+    """A reasoning node of ``bp`` that can never be informative, or None: one that needs two or
+    more elements (an extreme, an aggregate, a filter that narrows, a positional lookup) over
+    the whole result of a finder call whose arguments are all references the user holds. Such
+    a call must find exactly one record (:func:`_ambiguous` fails the run otherwise), so the
+    node is degenerate on every S0 and with any facts."""
+    finders = {n.id for n in bp.calls if _finds_one(n, bp)}
+    for node in bp.reasoning:
+        spec = node.spec
+        several = spec.op in _NEED_SEVERAL or (spec.op == "filter" and spec.take != "named")
+        listed = spec.op == "lookup" and bool(spec.field) and isinstance(spec.field[0], int)
+        source = node.inputs.get("value" if spec.op == "lookup" else "items")
+        if (several or listed) and isinstance(source, OutputRef) and not source.path and (
+                source.node in finders):  # fmt: skip
+            return node.id
+    return None
+
+
+def _finds_one(node: CallNode, bp: Blueprint) -> bool:
+    """Whether a call's arguments are all references the user holds (see :func:`_ambiguous`)."""
+    return bool(node.args) and all(
+        isinstance(b, FactRef) and bp.fact(b.name).role == "reference" for b in node.args.values()
+    )
 
 
 def _run_reasoning(
@@ -335,5 +364,5 @@ def _doomed(previous: GoldFailure | None, failure: GoldFailure) -> bool:
 
 
 __all__ = ["FactChooser", "GoldFailure", "GoldRun", "Instance", "Start", "StartPool", "execute",
-           "fresh_start", "instantiate", "render", "required_outputs", "split_path",
-           "values_at"]  # fmt: skip
+           "fresh_start", "instantiate", "over_one_record", "render", "required_outputs",
+           "split_path", "values_at"]  # fmt: skip

@@ -38,6 +38,7 @@ from autoforge.tasks.instantiate import (
     StartPool,
     execute,
     instantiate,
+    over_one_record,
     required_outputs,
 )
 from autoforge.tasks.knowledge import Knowledge, knowledge
@@ -46,6 +47,7 @@ from autoforge.tasks.model import GoldCall, RequiredOutput, Task, UserScenario
 from autoforge.tasks.plausible import (
     Guard,
     call_guards,
+    doomed,
     implausible,
     refusal,
     stated_rules,
@@ -216,12 +218,22 @@ class _Run:
         except BlueprintError:
             self.miss("invalid_blueprint", "invalid blueprint")
             return None
-        violations = self.spec.violations(measure(bp, ()), skip=("write_calls",))
+        shape = "depth" in self.spec.ranges or "width" in self.spec.ranges
+        violations = self.spec.violations(measure(bp, (), shape), skip=("write_calls",))
         if violations:  # write_calls: known after the run
             self.miss("difficulty", violations[0].split("=")[0])
             return None
         self.built += 1
         return bp, merged
+
+    def doomed(self, bp: Blueprint) -> tuple[str, str] | None:
+        """Why no S0 and no facts can make ``bp`` a task, decided before instantiation spends
+        runs on it: ``(reason, node)`` (:func:`~autoforge.tasks.plausible.doomed`,
+        :func:`~autoforge.tasks.instantiate.over_one_record`), or None."""
+        found = doomed(bp, self.env.spec, self.guards)
+        if found is None and (node := over_one_record(bp)) is not None:
+            found = ("one_record", node)
+        return found
 
     def cover(self, signature: str, calls: list[GoldCall]) -> None:
         """Count a task's write tools for the coverage weights, once per task signature (an
@@ -282,10 +294,15 @@ class _Run:
     def _attempt(self, task_seed: int, clock: _Clock) -> Task | None:
         t0 = time.perf_counter()
         built = self.blueprint(task_seed)
+        found = self.doomed(built[0]) if built is not None else None
         clock("blueprint", t0)
         if built is None:
             return None
         bp, walk = built
+        if found is not None:  # no S0 could make it a task: no run is spent on it
+            self.gates.reject(f"doomed_{found[0]}")
+            self.feasibility.record(walk, _failed_step(bp, found[1]))
+            return None
         t1 = time.perf_counter()
         try:
             inst = instantiate(bp, self.env, task_seed, starts=self.starts, guards=self.guards)

@@ -34,10 +34,20 @@ from autoforge.env import (
     status_values,
     tool_access,
 )
-from autoforge.tasks.blueprint import Binding, Blueprint, CallNode, FactRef, OutputRef
+from autoforge.tasks.blueprint import (
+    Binding,
+    Blueprint,
+    CallNode,
+    FactRef,
+    OutputRef,
+    ReasoningRef,
+)
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.schema import entity_of
+
+#: Where a binding's value comes from (:func:`doomed`): a fact, or a node's output path.
+Source = tuple[Any, ...]
 
 #: Verbs after which the record is gone or closed: nothing more is done to it in one task.
 TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "terminate")
@@ -250,16 +260,75 @@ def guarded_facts(bp: Blueprint, guards: Mapping[str, list[Guard]]) -> dict[str,
     return out
 
 
-def _source_fact(binding: Binding | None, nodes: Mapping[str, Any], depth: int = 0) -> str | None:
+def _source_fact(binding: Binding | None, nodes: Mapping[str, Any]) -> str | None:
+    found = _source(binding, nodes)
+    return found[1] if found is not None and found[0] == "fact" else None
+
+
+def _source(binding: Binding | None, nodes: Mapping[str, Any], depth: int = 0) -> Source | None:
+    """Where a single-value binding's value comes from, through calls that echo their key
+    argument: ``("fact", name)`` or ``("node", node id, path)``; None for a list or object
+    built from bindings (or no binding)."""
     if isinstance(binding, FactRef):
-        return binding.name
+        return ("fact", binding.name)
     if isinstance(binding, OutputRef) and len(binding.path) == 1 and depth < 8:
         source = nodes.get(binding.node)
         field = binding.path[0]
         if isinstance(source, CallNode) and isinstance(field, str) and field in source.args:
-            return _source_fact(source.args[field], nodes, depth + 1)
+            return _source(source.args[field], nodes, depth + 1)
+    if isinstance(binding, OutputRef | ReasoningRef):
+        return ("node", binding.node, tuple(binding.path))
     return None
 
 
-__all__ = ["TERMINAL_VERBS", "Breach", "Guard", "breach", "call_guards", "guarded_facts",
-           "implausible", "refusal", "stated_rules", "user_key"]  # fmt: skip
+def doomed(
+    bp: Blueprint, spec: EnvironmentSpec, guards: Mapping[str, list[Guard]]
+) -> tuple[str, str] | None:
+    """Why ``bp`` can never give a task, decided from its structure before any S0 is drawn:
+    ``(reason, call node)`` or None.
+
+    ``after_terminal``: a state-changing call names a record that an earlier call with a
+    terminal verb (:data:`TERMINAL_VERBS`) names by the same source (the same fact, or the
+    same output through calls that echo their key argument): :func:`implausible` rejects
+    every gold run of it, and a status guard usually fails it before. ``repeat_unique``: a
+    tool with a uniqueness guard is called twice with the guard's fields from the same
+    sources: the second call always finds the record the first one created (:func:`breach`).
+    Either way instantiation could only spend its runs on it and fail.
+    """
+    nodes = {n.id: n for n in bp.nodes}
+    closed: set[tuple[str, Source]] = set()
+    unique: set[tuple[str, tuple[Source | None, ...]]] = set()
+    for node_id in bp.topo_order():
+        node = nodes[node_id]
+        if not isinstance(node, CallNode) or tool_access(spec.tool(node.tool)) != "write":
+            continue
+        keys = _record_sources(node, nodes, spec)
+        if keys & closed:
+            return "after_terminal", node.id
+        for guard in guards.get(node.tool, ()):
+            if guard.fields and all(f in node.args for f in guard.fields):
+                fields = tuple(_source(node.args[f], nodes) for f in guard.fields)
+                if None not in fields and (node.tool, fields) in unique:
+                    return "repeat_unique", node.id
+                unique.add((node.tool, fields))
+        if any(v in node.tool.lower() for v in TERMINAL_VERBS):
+            closed.update(keys)
+    return None
+
+
+def _record_sources(
+    node: CallNode, nodes: Mapping[str, Any], spec: EnvironmentSpec
+) -> set[tuple[str, Source]]:
+    """``(collection, source)`` of the records a call names by a top-level key argument (the
+    arguments :func:`implausible` reads)."""
+    out = set()
+    for name, binding in node.args.items():
+        coll = entity_of(name, None, spec.state_schema)
+        source = _source(binding, nodes)
+        if coll is not None and source is not None:
+            out.add((coll, source))
+    return out
+
+
+__all__ = ["TERMINAL_VERBS", "Breach", "Guard", "breach", "call_guards", "doomed",
+           "guarded_facts", "implausible", "refusal", "stated_rules", "user_key"]  # fmt: skip
