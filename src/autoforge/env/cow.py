@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
 from marshal import dumps as _marshal_dumps
 from marshal import loads as _marshal_loads
+from operator import itemgetter
 from sys import getrefcount as _getrefcount
 from typing import Any
 
@@ -52,6 +53,7 @@ from autoforge.env.values import jcopy, json_encoder, strict_equal, to_jsonable
 _MISSING: Any = object()
 _encode = json_encoder(default=to_jsonable)
 _TOP: Any = object()  # the key of the top level's marshal cache in BaseDigests.raw
+_second = itemgetter(1)
 
 
 class _Deleted:
@@ -107,11 +109,19 @@ class _BaseBytes:
         try:
             if _marshal_dumps(copy, 4) == self.fresh:
                 return _PRISTINE
+        except ValueError:
+            return 0
+        return self.equal_v2(copy)
+
+    def equal_v2(self, copy: Any) -> bool:
+        """Whether ``copy`` equals the base value type-exactly, by version 2 bytes (no
+        references): the check for a copy whose version 4 bytes differ from a fresh one's."""
+        try:
             if self.v2 is None:
                 self.v2 = _marshal_dumps(self.value, 2)
             return _marshal_dumps(copy, 2) == self.v2
         except ValueError:
-            return 0
+            return False
 
 
 _PRISTINE = 2
@@ -233,15 +243,27 @@ class _Layered(MutableMapping[Any, Any]):
         return copied
 
     def _iter_items(self) -> Iterator[tuple[Any, Any]]:
-        """``(key, private copy)`` pairs in iteration order (the scan fast path)."""
-        over, tx = self._over, self._tx
+        """``(key, private copy)`` pairs in iteration order (the scan fast path).
+
+        The common case of :meth:`_copy_base` (the record's bytes cached, a spare or one
+        ``marshal.loads``) is written out here: a scan does it for every record."""
+        over, tx, raw = self._over, self._tx, self._raw
+        take = self._spares.pop
         copy_in, copy_base = self._copy_in, self._copy_base
         for key, value in self._base.items():
             current = tx.get(key, _MISSING)
             if current is _MISSING:
-                committed = over.get(key, _MISSING)
+                committed = over.get(key, _MISSING) if over else _MISSING
                 if committed is _MISSING:
-                    current = copy_base(key, value)
+                    cached = raw.get(key)
+                    if cached is None:
+                        current = copy_base(key, value)
+                    else:
+                        current = take(key, None)  # atomic, as in _copy_base
+                        if current is None:
+                            current = _marshal_loads(cached.raw)
+                        self._src[key] = cached
+                        self._tx[key] = current
                 elif committed is DELETED:
                     continue
                 else:
@@ -356,15 +378,19 @@ class _Layered(MutableMapping[Any, Any]):
                 changed.append((key, value))
                 continue
             src = srcs.get(key, _MISSING)
-            if type(src) is _BaseBytes:
-                verdict = src.unchanged(value)
-                if verdict == _PRISTINE:
+            if type(src) is _BaseBytes:  # _BaseBytes.unchanged, its common case written out
+                try:
+                    pristine = _marshal_dumps(value, 4) == src.fresh
+                except ValueError:
+                    changed.append((key, value))
+                    continue
+                if pristine:
                     refs = _getrefcount(value)
                     if refs == free:
                         spares[key] = value
                     elif free == 0:  # calibrating
                         _SEEN.append(refs)
-                elif not verdict:
+                elif not src.equal_v2(value):
                     changed.append((key, value))
             elif not _unchanged(value, src):
                 changed.append((key, value))
@@ -438,8 +464,7 @@ class _Values(ValuesView[Any]):
     _mapping: _Layered
 
     def __iter__(self) -> Iterator[Any]:
-        for _, value in self._mapping._iter_items():
-            yield value
+        return map(_second, self._mapping._iter_items())  # no generator frame per record
 
 
 class CowCollection(_Layered):
@@ -647,7 +672,18 @@ class CowState(_Layered):
 
     # -- whole-state operations (between calls) ---------------------------------------------
     def _state_hash(self) -> str:
-        """The canonical hash of the committed state; equals ``state_hash(self._snapshot())``."""
+        """The canonical hash of the committed state; equals ``state_hash(self._snapshot())``.
+
+        An episode that changed nothing is in its base state, whose hash the base keeps."""
+        if not self._over and not any(child._over for child in self._children.values()):
+            digests = self._digests
+            found = digests.base_hash
+            if found is None:
+                found = digests.base_hash = self._hash_of_committed()
+            return found
+        return self._hash_of_committed()
+
+    def _hash_of_committed(self) -> str:
         parts: dict[str, tuple[str, int, int]] = {}
         for name in self:
             child = self._collection_view(name)

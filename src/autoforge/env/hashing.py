@@ -15,6 +15,7 @@ cannot choose records freely); it is exact for telling states apart in practice.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import marshal
@@ -37,6 +38,21 @@ _MEMO_BYTES = [0]
 MEMO_LIMIT_BYTES = 32 << 20
 
 
+#: the same for :func:`checked_record_digest`, holding only entries that passed its check
+#: (``_MEMO`` may hold a record with a set, which :func:`record_digest` accepts): a changed
+#: record is committed again and again with the same value (a task's gold run and its replays)
+_CHECKED: dict[bytes, int] = {}
+
+
+def _remember(memo: dict[bytes, int], raw: bytes, digest: int) -> None:
+    if _MEMO_BYTES[0] > MEMO_LIMIT_BYTES:
+        _MEMO.clear()
+        _CHECKED.clear()
+        _MEMO_BYTES[0] = 0
+    memo[raw] = digest
+    _MEMO_BYTES[0] += len(raw) + 100
+
+
 def record_digest(key: Any, record: Any) -> int:
     """The 256-bit digest of one ``(key, record)`` entry of a collection (memoised)."""
     try:
@@ -46,11 +62,7 @@ def record_digest(key: Any, record: Any) -> int:
     digest = _MEMO.get(raw)
     if digest is None:
         digest = _record_digest(key, record)
-        if _MEMO_BYTES[0] > MEMO_LIMIT_BYTES:
-            _MEMO.clear()
-            _MEMO_BYTES[0] = 0
-        _MEMO[raw] = digest
-        _MEMO_BYTES[0] += len(raw) + 100
+        _remember(_MEMO, raw, digest)
     return digest
 
 
@@ -60,8 +72,20 @@ def _record_digest(key: Any, record: Any) -> int:
 
 def checked_record_digest(key: Any, record: Any) -> int:
     """:func:`record_digest` of a record that must be JSON data; raises ``TypeError`` or
-    ``RecursionError`` when it is not (see :func:`~autoforge.env.values.checked_canonical_json`)."""
-    return _digest(key, checked_canonical_json(record))
+    ``RecursionError`` when it is not (see :func:`~autoforge.env.values.checked_canonical_json`).
+
+    Memoised by ``marshal`` bytes like :func:`record_digest`: equal bytes mean a value of the
+    same builtin types, equal type-exactly (``marshal`` refuses subclasses and other objects),
+    so a value that passed the check once passes it again with the same digest."""
+    try:
+        raw = marshal.dumps((key, record), 2)
+    except ValueError:  # not plain data (or too deep): no memo, the check decides
+        return _digest(key, checked_canonical_json(record))
+    digest = _CHECKED.get(raw)
+    if digest is None:
+        digest = _digest(key, checked_canonical_json(record))  # raises: nothing remembered
+        _remember(_CHECKED, raw, digest)
+    return digest
 
 
 def _digest(key: Any, canonical_text: str) -> int:
@@ -82,10 +106,15 @@ def collection_summary(records: Mapping[Any, Any]) -> tuple[int, int]:
     return len(records), total % MOD
 
 
+@functools.lru_cache(maxsize=1024)
+def _name_json(name: str) -> str:
+    return json.dumps(name)
+
+
 def combine(parts: Mapping[str, tuple[str, int, int]]) -> str:
     """The state hash from ``name -> (kind, count, digest)`` of every top-level entry."""
     lines = [
-        f"{json.dumps(name)}\x1e{kind}\x1e{count}\x1e{digest:064x}\n"
+        f"{_name_json(name)}\x1e{kind}\x1e{count}\x1e{digest:064x}\n"
         for name, (kind, count, digest) in sorted(parts.items())
     ]
     return hashlib.sha256(("autoforge-state-v1\n" + "".join(lines)).encode()).hexdigest()
@@ -123,6 +152,9 @@ class BaseDigests:
         self._sums: dict[str, tuple[int, int]] = {}
         self._raw: dict[Any, dict[Any, Any]] = {}
         self._spares: dict[Any, dict[Any, Any]] = {}
+        #: the hash of the base state itself (set by the first episode that hashes it
+        #: unchanged; every fresh episode of the base starts there)
+        self.base_hash: str | None = None
 
     def raw(self, name: Any) -> dict[Any, Any]:
         """The cache of ``marshal`` bytes of the base values under ``name`` (a collection,
