@@ -136,6 +136,12 @@ def test_a_write_that_names_its_user_is_not_scoped(env: Environment) -> None:
     assert (
         episode.call("place_hold", {"member_id": "m1", "book_id": "b1"}).result["member_id"] == "m1"
     )
+    by_email = ToolSpec(
+        name="add_address",
+        description="Add an address for the member with this email.",
+        parameters={"type": "object", "properties": {"email": {}, "street": {}}},
+    )
+    assert acting_for(by_email, schema.collection("addresses"), schema) is None
     bare = StateSchema(collections=[c for c in schema.collections if c.name != SESSION])
     loan = _spec(DOCS[6])
     assert acting_for(loan, bare.collection("loans"), bare) is None  # nobody signs in here

@@ -171,18 +171,21 @@ def acting_for(
     """``(user collection, session attribute, owner attribute of coll)`` when ``spec`` acts on
     records of ``coll`` for the signed-in user: the schema says who is signed in, ``coll`` is
     another collection whose records belong to a user (:func:`owner_attribute`), and no
-    parameter names a user (the owner attribute, a key of the user collection). Else None: the
-    tool says whose records it means, or they belong to nobody."""
+    parameter names a user (the owner attribute, a key of the user collection, a login field of
+    it such as ``email``). Else None: the tool says whose records it means, or they belong to
+    nobody."""
     owner = session_owner(schema)
     if owner is None or coll is None or coll.name == owner[0]:
         return None
     user, attr = owner
     by = owner_attribute(coll, user)
-    if by is None:
+    ucoll = schema.collection(user)
+    if by is None or ucoll is None:
         return None
     for param in spec.param_names:
         ref = collection_of_key(param, schema)
-        if param == by or (ref is not None and ref.name == user):
+        login = param in _USER_ATTRS and ucoll.attribute(param) is not None
+        if param == by or login or (ref is not None and ref.name == user):
             return None
     return user, attr, by
 
