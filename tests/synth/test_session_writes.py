@@ -203,6 +203,20 @@ def test_a_users_list_read_gives_the_listed_collection_a_user_reference() -> Non
     assert user_lists(schema, VISITS, provenance) == []  # once only
 
 
+def test_a_field_already_named_as_the_users_key_becomes_the_reference() -> None:
+    schema = rule_based_schema(VISITS)
+    visits = schema.collection("visits")
+    assert visits is not None
+    visits.attributes.insert(1, Attribute(name="patient_id", type="string", description="who"))
+    provenance = {"visits": {"patient_id": "docs:get_visit/returns/properties/patient_id"}}
+    assert user_lists(schema, VISITS, provenance) == ["visits.patient_id"]
+    owner = visits.attributes[1]
+    assert (owner.name, owner.type, owner.references) == ("patient_id", "id", "patients")
+    names = [a.name for a in visits.attributes]
+    assert owner.description == "who" and names.count("patient_id") == 1
+    assert provenance["visits"]["patient_id"].startswith("docs:")  # where it came from stays
+
+
 @pytest.mark.parametrize(
     "read",
     [

@@ -480,10 +480,17 @@ def user_lists(
         if listed is None or any(a.references == ucoll.name for a in listed.attributes):
             continue
         key = ucoll.primary_key
+        have = listed.attribute(key)
+        if have is not None and have.type == "array":
+            continue  # records shared by several users: no one owner
         ref = Attribute(name=key, type="id", references=ucoll.name)
-        listed.attributes = [a for a in listed.attributes if a.name != key] + [ref]
+        if have is None:
+            listed.attributes.append(ref)
+        else:  # a documented field of that name: now the reference it names
+            update = {"type": "id", "references": ucoll.name}
+            listed.attributes[listed.attributes.index(have)] = have.model_copy(update=update)
         why = f"rules:{spec.name}() lists the signed-in {noun}'s {listed.name}"
-        provenance.setdefault(listed.name, {})[key] = why
+        provenance.setdefault(listed.name, {}).setdefault(key, why)
         made.append(f"{listed.name}.{key}")
     return made
 
