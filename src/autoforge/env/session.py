@@ -7,7 +7,9 @@ described as the current/logged-in user. Both the environment and the tasks need
 * synthesis gives the state a singleton ``session`` collection (key ``session_id``, one record
   ``"session"``) whose one attribute references the user collection
   (:func:`session_collection`), and the argument-less reads of the user's records filter by
-  it -- the environment stays pure state, so replay and state hashing need nothing new;
+  it, as the writes that name no user act on that user's records only (:func:`acting_for`,
+  :func:`owner_attribute`) -- the environment stays pure state, so replay and state hashing
+  need nothing new;
 * task generation puts the signed-in user into that record of S0 (:func:`sign_in`) and hands
   the same key to the agent as episode context (``Task.session``).
 
@@ -22,8 +24,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
-from autoforge.env.toolscope import tool_access
-from autoforge.tooldocs import ToolSpec, singular
+from autoforge.env.toolscope import collection_of_key, tool_access
+from autoforge.tooldocs import ToolSpec, singular, tokens
 
 #: The singleton collection, its key and the key of its one record.
 SESSION = "session"
@@ -45,23 +47,25 @@ _USER_CACHE: dict[int, tuple[StateSchema, str | None]] = {}
 
 
 def user_collection(schema: StateSchema) -> str | None:
-    """The collection that identifies the user: referenced by most others, with a login field.
-
-    Collections with an email/phone/username attribute win; among those (or all, if none has
-    one) the one referenced by the most attributes of other collections. None if no collection
-    is referenced at all. Memoised per schema object.
-    """
+    """The collection that identifies the user (:func:`find_user_collection`), memoised per
+    schema object: for a finished schema, not one still being designed."""
     cached = _USER_CACHE.get(id(schema))
     if cached is not None and cached[0] is schema:
         return cached[1]
-    found = _user_collection(schema)
+    found = find_user_collection(schema)
     if len(_USER_CACHE) > 256:
         _USER_CACHE.clear()
     _USER_CACHE[id(schema)] = (schema, found)
     return found
 
 
-def _user_collection(schema: StateSchema) -> str | None:
+def find_user_collection(schema: StateSchema) -> str | None:
+    """The collection that identifies the user: referenced by most others, with a login field.
+
+    Collections with an email/phone/username attribute win; among those (or all, if none has
+    one) the one referenced by the most attributes of other collections. None if no collection
+    is referenced at all.
+    """
     refs = {c.name: 0 for c in schema.collections}
     for coll in schema.collections:
         for attr in coll.attributes:
@@ -81,9 +85,17 @@ def _user_collection(schema: StateSchema) -> str | None:
     return ranked[0]
 
 
-def _name_words(name: str) -> set[str]:
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
-    return set(re.split(r"[^a-z0-9]+", snake))
+def self_word_at(tool: ToolSpec, noun: str) -> int | None:
+    """Where in its name words a read without parameters says it acts for the signed-in user
+    (the user's ``noun`` or a self word: ``get_user_all_orders``, ``get_my_loans``), when its
+    description speaks of the user too; else None."""
+    if tool_access(tool) != "read" or tool.parameters.get("properties"):
+        return None
+    words = tokens(tool.name)
+    said = set(re.findall(r"[a-z]+", (tool.description or "").lower()))
+    if not said & ({noun} | _SELF_WORDS):
+        return None
+    return next((i for i, w in enumerate(words) if w == noun or w in _SELF_WORDS), None)
 
 
 def session_user(tools: Sequence[ToolSpec], schema: StateSchema, user: str | None) -> str | None:
@@ -96,11 +108,7 @@ def session_user(tools: Sequence[ToolSpec], schema: StateSchema, user: str | Non
         return None
     noun = singular(coll.name).lower()
     for tool in tools:
-        if tool_access(tool) != "read" or tool.parameters.get("properties"):
-            continue
-        name = _name_words(tool.name)
-        said = set(re.findall(r"[a-z]+", (tool.description or "").lower()))
-        if (noun in name or name & _SELF_WORDS) and (said & ({noun} | _SELF_WORDS)):
+        if self_word_at(tool, noun) is not None:
             return f"{tool.name}() acts for the signed-in {noun}"
     for tool in tools:
         prop = tool.parameters.get("properties", {}).get(coll.primary_key)
@@ -148,6 +156,40 @@ def session_owner(schema: StateSchema) -> tuple[str, str] | None:
     return (ref.references, ref.name) if ref is not None and ref.references else None
 
 
+def owner_attribute(coll: CollectionSchema, user: str) -> str | None:
+    """The attribute by which ``coll``'s records belong to a user: the key itself for the
+    user collection, else the one attribute referencing it (None: none, or several)."""
+    if coll.name == user:
+        return coll.primary_key
+    refs = [a.name for a in coll.attributes if a.references == user and a.type != "array"]
+    return refs[0] if len(refs) == 1 else None
+
+
+def acting_for(
+    spec: ToolSpec, coll: CollectionSchema | None, schema: StateSchema
+) -> tuple[str, str, str] | None:
+    """``(user collection, session attribute, owner attribute of coll)`` when ``spec`` acts on
+    records of ``coll`` for the signed-in user: the schema says who is signed in, ``coll`` is
+    another collection whose records belong to a user (:func:`owner_attribute`), and no
+    parameter names a user (the owner attribute, a key of the user collection, a login field of
+    it such as ``email``). Else None: the tool says whose records it means, or they belong to
+    nobody."""
+    owner = session_owner(schema)
+    if owner is None or coll is None or coll.name == owner[0]:
+        return None
+    user, attr = owner
+    by = owner_attribute(coll, user)
+    ucoll = schema.collection(user)
+    if by is None or ucoll is None:
+        return None
+    for param in spec.param_names:
+        ref = collection_of_key(param, schema)
+        login = param in _USER_ATTRS and ucoll.attribute(param) is not None
+        if param == by or login or (ref is not None and ref.name == user):
+            return None
+    return user, attr, by
+
+
 def signed_in(state: Mapping[str, Any], schema: StateSchema) -> str | None:
     """The key of the signed-in user in ``state``, or None (no session, nobody signed in)."""
     owner = session_owner(schema)
@@ -170,7 +212,11 @@ __all__ = [
     "SESSION",
     "SESSION_KEY",
     "SESSION_RECORD",
+    "acting_for",
     "add_session",
+    "find_user_collection",
+    "owner_attribute",
+    "self_word_at",
     "session_collection",
     "session_owner",
     "session_user",

@@ -23,6 +23,7 @@ from autoforge.env import (
     target_collection,
     tool_scope,
 )
+from autoforge.env.session import acting_for
 from autoforge.synth.infer import schema_field_paths
 from autoforge.synth.naming import singular, tokens
 from autoforge.tooldocs import ToolSpec
@@ -70,7 +71,11 @@ def classify_tool(
     paths: Mapping[str, list[str]] = {}
     if coll is not None:
         paths = (fields or {}).get(coll.name) or schema_field_paths(coll)
-    plain = _is_plain(cls, spec, coll, key, set(paths))
+    given = set(spec.param_names)
+    acting = acting_for(spec, coll, schema) if cls == "create" else None
+    if acting is not None:  # the new record's owner is the signed-in user
+        given.add(acting[2])
+    plain = _is_plain(cls, spec, coll, key, set(paths), given)
     return Classification(
         tool=spec.name,
         cls=cls,
@@ -114,8 +119,11 @@ def _is_plain(
     coll: CollectionSchema | None,
     key: str | None,
     known: set[str],
+    given: set[str],
 ) -> bool:
-    """Whether a code template implements the tool exactly (plain CRUD over one collection)."""
+    """Whether a code template implements the tool exactly (plain CRUD over one collection);
+    ``given``: the attributes a create gets from its call (the parameters, and the owner when
+    it acts for the signed-in user)."""
     params = spec.param_names
     if cls == "generic":
         return True
@@ -134,7 +142,7 @@ def _is_plain(
     if cls == "create":
         # every stored attribute must come from a parameter, or the tool computes something
         stored = {a.name for a in coll.attributes if a.name != coll.primary_key}
-        return bool(others) and all(p in attrs for p in others) and stored <= set(params)
+        return bool(others) and all(p in attrs for p in others) and stored <= given
     if cls == "update":
         return key is not None and bool(others) and all(p in attrs for p in others)
     if cls == "delete":

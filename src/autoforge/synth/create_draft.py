@@ -61,16 +61,19 @@ def create_draft(
     effects: Sequence[str],
     stored: list[str],
     refs: Mapping[str, str],
+    owner: tuple[Sequence[str], Sequence[str]] = ((), ()),
 ) -> list[str]:
     """The body lines of the draft (after the ``def`` and docstring).
 
     ``stored`` are the lines storing the parameters that have a field in ``record``; ``refs``
     maps each scalar parameter naming a record to its collection: that record is loaded under
-    its singular name, or the call is refused. A list parameter whose
+    its singular name, or the call is refused. ``owner``: the lines binding the signed-in user
+    and the lines attaching the new record to them, for a create acting for that user
+    (:func:`autoforge.synth.session_scope.create_owner_lines`). A list parameter whose
     entries name records is not stored as given: the record's entries have their own shape.
     """
     pk = coll.primary_key
-    body: list[str] = []
+    body: list[str] = list(owner[0])
     for param, other in refs.items():
         noun = singular(other)
         body += [
@@ -89,6 +92,7 @@ def create_draft(
         '    key = f"{stem}{n}"',
         "    record = {" + ", ".join(f"{a.name!r}: None" for a in coll.attributes) + "}",
         f"    record[{pk!r}] = key",
+        *owner[1],
     ]
     body += stored
     for param in spec.param_names:

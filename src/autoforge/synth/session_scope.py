@@ -14,6 +14,15 @@ A write on the user collection that takes no key of it (``update_user_email(emai
 the docs show a session user) acts on the signed-in user's record: :func:`session_key_lines`
 gives the draft its record key (:func:`autoforge.synth.templates.render_skeleton`).
 
+A write on a collection whose records belong to a user (one attribute references the user
+collection) that takes no parameter naming a user acts for the signed-in user too
+(:func:`~autoforge.env.session.acting_for`), as the API does for whoever holds the session:
+
+* a create (``add_address(street, city)``) attaches the new record to that user
+  (:func:`create_owner_lines`);
+* a write on one record by its key (``cancel_order(order_id)``) refuses a record of another
+  user (:func:`owned_record_lines`), as it refuses when nobody is signed in.
+
 Any other tool (a read with parameters, a collection the user does not own) is left to the
 other templates. The code reads only the state, so replay and state hashing are unchanged.
 """
@@ -21,19 +30,11 @@ other templates. The code reads only the state, so replay and state hashing are 
 from __future__ import annotations
 
 from autoforge.env import SESSION, SESSION_RECORD, CollectionSchema, StateSchema, session_owner
+from autoforge.env.session import acting_for, owner_attribute
 from autoforge.synth.classify import Classification
-from autoforge.synth.headers import head
+from autoforge.synth.headers import head, signature
 from autoforge.synth.naming import singular
 from autoforge.tooldocs import ToolSpec
-
-
-def owner_attribute(coll: CollectionSchema, user: str) -> str | None:
-    """The attribute by which ``coll``'s records belong to a user: the key itself for the
-    user collection, else the one attribute referencing it (None: none, or several)."""
-    if coll.name == user:
-        return coll.primary_key
-    refs = [a.name for a in coll.attributes if a.references == user and a.type != "array"]
-    return refs[0] if len(refs) == 1 else None
 
 
 def session_read(
@@ -101,4 +102,58 @@ def session_key_lines(
     return _me_lines(*owner)
 
 
-__all__ = ["SESSION_PARAM", "owner_attribute", "session_key_lines", "session_read"]
+def _acting(
+    spec: ToolSpec, coll: CollectionSchema | None, schema: StateSchema | None
+) -> tuple[str, str, str] | None:
+    """:func:`~autoforge.env.session.acting_for`, unless a parameter's Python name is ``me``
+    (the name the generated code binds the signed-in user's key to)."""
+    if schema is None or "me" in signature(spec)[1].values():
+        return None
+    return acting_for(spec, coll, schema)
+
+
+def owned_record_lines(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema | None,
+    schema: StateSchema | None,
+    key_expr: str,
+) -> list[str]:
+    """For a write on one record (loaded as ``record`` by ``key_expr``) that acts for the
+    signed-in user (:func:`~autoforge.env.session.acting_for`): the lines refusing when
+    nobody is signed in or the record belongs to another user; else no lines."""
+    writes = c.cls in ("update", "transition", "delete")
+    found = _acting(spec, coll, schema) if writes else None
+    if found is None or coll is None:
+        return []
+    user, attr, by = found
+    noun = singular(coll.name).replace("_", " ")
+    return [
+        *_me_lines(user, attr),
+        f"    if str(record.get({by!r})) != str(me):",
+        f'        raise ToolError(f"{noun} {{{key_expr}}} does not belong to the signed-in '
+        f'{singular(user)}")',
+    ]
+
+
+def create_owner_lines(
+    spec: ToolSpec, c: Classification, coll: CollectionSchema | None, schema: StateSchema | None
+) -> tuple[list[str], list[str]]:
+    """For a create that acts for the signed-in user
+    (:func:`~autoforge.env.session.acting_for`): ``(lines binding me, refusing when nobody is
+    signed in; lines attaching the new ``record`` to me)``; two empty lists for any other
+    tool."""
+    found = _acting(spec, coll, schema) if c.cls == "create" else None
+    if found is None:
+        return [], []
+    user, attr, by = found
+    return _me_lines(user, attr), [f"    record[{by!r}] = me"]
+
+
+__all__ = [
+    "SESSION_PARAM",
+    "create_owner_lines",
+    "owned_record_lines",
+    "session_key_lines",
+    "session_read",
+]

@@ -27,6 +27,7 @@ from autoforge.env import (
     StateSchema,
     add_session,
 )
+from autoforge.env.session import find_user_collection, self_word_at
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth.classify import classify_tool, collection_of_key, target_collection
 from autoforge.synth.mapping import Unmapped, place_by_rules, unmapped_params
@@ -215,8 +216,10 @@ def _finish(
     provenance: dict[str, dict[str, str]],
     derived: Derivation,
 ) -> tuple[list[str], list[Setting], str | None]:
-    """What every design gets after the model's rounds, from the docs alone: unused collections
-    merged, documented enums, the settings and session records, provenance filled in."""
+    """What every design gets after the model's rounds, from the docs alone: the user's lists
+    owned, unused collections merged, documented enums, the settings and session records,
+    provenance filled in."""
+    user_lists(schema, tools, provenance)
     merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
     enums_from_docs(schema, tools)
     settings = _add_settings(schema, tools, policy, provenance)
@@ -448,6 +451,56 @@ def _resolved(
             attr = attr.model_copy(update={"type": "string"})
         out.append(attr.model_copy(update={"references": ref.name if ref else None}))
     return out
+
+
+def user_lists(
+    schema: StateSchema, tools: Sequence[ToolSpec], provenance: dict[str, dict[str, str]]
+) -> list[str]:
+    """Give each collection a read of "the user's X" lists a reference to the user collection.
+
+    A read without parameters that acts for the signed-in user and names a collection after
+    the word saying so (:func:`~autoforge.env.session.self_word_at`: ``get_user_all_orders()``,
+    ``get_my_loans()``) lists the records of that collection that belong to the user, so they
+    must say whose they are; tool parameters rarely do (``cancel_order(order_id)``). When no
+    attribute of it references the user collection
+    (:func:`~autoforge.env.session.find_user_collection`), the one named as that collection's
+    key becomes (or is added as) that reference. Returns ``collection.attribute`` per reference.
+    """
+    user = find_user_collection(schema)
+    ucoll = schema.collection(user) if user else None
+    made: list[str] = []
+    if ucoll is None:
+        return made
+    noun = singular(ucoll.name).lower()
+    for spec in tools:
+        at = self_word_at(spec, noun)
+        words = tokens(spec.name)[at + 1 :] if at is not None else []
+        named = (c for w in words if (c := _named_by(w, schema)) is not None)
+        listed = next((c for c in named if c is not ucoll), None)
+        if listed is None or any(a.references == ucoll.name for a in listed.attributes):
+            continue
+        key = ucoll.primary_key
+        have = listed.attribute(key)
+        if have is not None and have.type == "array":
+            continue  # records shared by several users: no one owner
+        ref = Attribute(name=key, type="id", references=ucoll.name)
+        if have is None:
+            listed.attributes.append(ref)
+        else:  # a documented field of that name: now the reference it names
+            update = {"type": "id", "references": ucoll.name}
+            listed.attributes[listed.attributes.index(have)] = have.model_copy(update=update)
+        why = f"rules:{spec.name}() lists the signed-in {noun}'s {listed.name}"
+        provenance.setdefault(listed.name, {}).setdefault(key, why)
+        made.append(f"{listed.name}.{key}")
+    return made
+
+
+def _named_by(tok: str, schema: StateSchema) -> CollectionSchema | None:
+    """The collection a word of a tool name names (``orders``/``order`` -> ``orders``)."""
+    for coll in schema.collections:
+        if {tok, singular(tok)} & {coll.name.lower(), singular(coll.name)}:
+            return coll
+    return None
 
 
 def _add_session(

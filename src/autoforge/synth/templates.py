@@ -37,7 +37,13 @@ from autoforge.synth.effects import (
 from autoforge.synth.headers import head
 from autoforge.synth.naming import NAME_LIKE, plural, singular, tokens
 from autoforge.synth.open_effects import effect_sentences, effect_todos, open_clauses
-from autoforge.synth.session_scope import SESSION_PARAM, session_key_lines, session_read
+from autoforge.synth.session_scope import (
+    SESSION_PARAM,
+    create_owner_lines,
+    owned_record_lines,
+    session_key_lines,
+    session_read,
+)
 from autoforge.tooldocs import ToolSpec
 
 FieldMap = Mapping[str, list[str]]
@@ -269,10 +275,17 @@ def _list(spec: ToolSpec, coll: CollectionSchema, paths: FieldMap) -> str:
     return "\n".join([*top, *body])
 
 
-def _create(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: FieldMap) -> str:
+def _create(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema,
+    paths: FieldMap,
+    schema: StateSchema | None = None,
+) -> str:
     top, exprs = head(spec)
     prefix = f"{singular(coll.name)[:3]}_"
-    body = [f"    table = state.setdefault({coll.name!r}, {{}})"]
+    signed_in, attach = create_owner_lines(spec, c, coll, schema)  # acts for the signed-in user
+    body = [*signed_in, f"    table = state.setdefault({coll.name!r}, {{}})"]
     if c.key_param is not None:
         body.append(f"    key = {exprs[c.key_param]}")
     else:
@@ -293,6 +306,7 @@ def _create(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
         + ", ".join(f"{a.name!r}: None" for a in coll.attributes if a.name != coll.primary_key)
         + "}",
         f"    record[{coll.primary_key!r}] = key",
+        *attach,
     ]
     seen: set[str] = set()
     for param in spec.param_names:
@@ -302,10 +316,17 @@ def _create(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
     return "\n".join([*top, *body])
 
 
-def _update(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: FieldMap) -> str:
+def _update(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema,
+    paths: FieldMap,
+    schema: StateSchema | None = None,
+) -> str:
     top, exprs = head(spec)
     assert c.key_param is not None
     body = [*_load_record(coll, exprs[c.key_param], c.guard)]
+    body += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
     body += _reference_checks(coll, spec, exprs, "    ", c.refs)
     seen: set[str] = set()
     for param in spec.param_names:
@@ -321,10 +342,13 @@ def _update(spec: ToolSpec, c: Classification, coll: CollectionSchema, paths: Fi
     return "\n".join([*top, *body])
 
 
-def _delete(spec: ToolSpec, c: Classification, coll: CollectionSchema) -> str:
+def _delete(
+    spec: ToolSpec, c: Classification, coll: CollectionSchema, schema: StateSchema | None = None
+) -> str:
     top, exprs = head(spec)
     assert c.key_param is not None
     body = [*_load_record(coll, exprs[c.key_param], c.guard)]
+    body += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
     body += [f"    del state[{coll.name!r}][str({exprs[c.key_param]})]", "    return record"]
     return "\n".join([*top, *body])
 
@@ -451,11 +475,11 @@ def render_template(
     if c.cls == "list":
         return _list(spec, coll, paths)
     if c.cls == "create":
-        return _create(spec, c, coll, paths)
+        return _create(spec, c, coll, paths, schema)
     if c.cls == "update" and c.key_param is not None:
-        return _update(spec, c, coll, paths)
+        return _update(spec, c, coll, paths, schema)
     if c.cls == "delete" and c.key_param is not None:
-        return _delete(spec, c, coll)
+        return _delete(spec, c, coll, schema)
     return None
 
 
@@ -576,6 +600,7 @@ def render_skeleton(
     if coll is None or c.key_param is None:
         return "\n".join([*lines, *_UNPLACED_BODY])
     lines += _load_record(coll, exprs[c.key_param], c.guard)
+    lines += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
     verb = tokens(spec.name)[0] if tokens(spec.name) else ""
     target, pair, mirror, restore = _record_effects(
         spec, c, coll, exprs, verb, policy, schema, mirrors, conv
@@ -662,7 +687,8 @@ def _create_body(
     plain = spec.model_copy(update={"parameters": {**spec.parameters, "properties": props}})
     stored = _store_params(plain, c, paths, exprs, "", None, conv, coll)
     refs = {p: t for p in spec.param_names if (t := _ref_target(coll, p, c.refs))}
-    return create_draft(spec, c, coll, exprs, schema, effects, stored, refs)
+    owner = create_owner_lines(spec, c, coll, schema)  # acts for the signed-in user
+    return create_draft(spec, c, coll, exprs, schema, effects, stored, refs, owner)
 
 
 def _ref_target(coll: CollectionSchema, param: str, refs: Mapping[str, str]) -> str | None:

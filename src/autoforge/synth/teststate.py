@@ -14,7 +14,8 @@ from typing import Any
 
 import jsonschema
 
-from autoforge.env import Attribute, CollectionSchema, StateSchema
+from autoforge.env import Attribute, CollectionSchema, StateSchema, session_owner, signed_in
+from autoforge.env.session import owner_attribute
 from autoforge.synth.classify import READ_CLASSES, Classification, collection_of_key
 from autoforge.synth.naming import id_base, is_id_like, singular
 from autoforge.tooldocs import ToolSpec
@@ -118,13 +119,27 @@ def _pick_record(
 ) -> tuple[str, dict[str, Any]] | None:
     if c.collection is None or not state.get(c.collection):
         return None
-    records = state[c.collection]
+    records = _own_first(c.collection, schema, state)
     if c.guard is not None:
         attr, wanted = c.guard
         for key, rec in records.items():
             if rec.get(attr) == wanted:
                 return key, rec
     return next(iter(records.items()))
+
+
+def _own_first(name: str, schema: StateSchema, state: State) -> dict[str, Any]:
+    """The records of ``name``, the signed-in user's first where the state says who is signed
+    in and the records belong to users: a tool acting for that user refuses the others'."""
+    records = state[name]
+    owner = session_owner(schema)
+    coll = schema.collection(name)
+    by = owner_attribute(coll, owner[0]) if owner is not None and coll is not None else None
+    me = signed_in(state, schema) if by is not None else None
+    if me is None:
+        return records
+    mine = {k: r for k, r in records.items() if isinstance(r, dict) and str(r.get(by)) == me}
+    return {**mine, **records}
 
 
 def _number(prop: Mapping[str, Any], preferred: float) -> float:
