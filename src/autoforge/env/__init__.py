@@ -76,7 +76,11 @@ if _TYPE_CHECKING:
     from autoforge.env.sandbox import ALLOWED_MODULES as ALLOWED_MODULES
     from autoforge.env.session import SESSION as SESSION
     from autoforge.env.session import SESSION_RECORD as SESSION_RECORD
+    from autoforge.env.session import acting_for as acting_for
     from autoforge.env.session import add_session as add_session
+    from autoforge.env.session import find_user_collection as find_user_collection
+    from autoforge.env.session import owner_attribute as owner_attribute
+    from autoforge.env.session import self_word_at as self_word_at
     from autoforge.env.session import session_owner as session_owner
     from autoforge.env.session import session_user as session_user
     from autoforge.env.session import sign_in as sign_in
@@ -105,11 +109,15 @@ _LAZY: dict[str, str] = {
     "SESSION": "autoforge.env.session",
     "SESSION_RECORD": "autoforge.env.session",
     "ToolClass": "autoforge.env.toolscope",
+    "acting_for": "autoforge.env.session",
     "add_session": "autoforge.env.session",
     "collection_of_key": "autoforge.env.toolscope",
     "environment_rules": "autoforge.env.rules",
     "extract_rules": "autoforge.env.rules",
+    "find_user_collection": "autoforge.env.session",
     "key_param": "autoforge.env.toolscope",
+    "owner_attribute": "autoforge.env.session",
+    "self_word_at": "autoforge.env.session",
     "sentences": "autoforge.env.rules",
     "session_owner": "autoforge.env.session",
     "session_user": "autoforge.env.session",

@@ -18,12 +18,12 @@ from autoforge.env import (
     CollectionSchema,
     StateSchema,
     ToolClass,
+    acting_for,
     collection_of_key,
     key_param,
     target_collection,
     tool_scope,
 )
-from autoforge.env.session import acting_for
 from autoforge.synth.infer import schema_field_paths
 from autoforge.synth.naming import singular, tokens
 from autoforge.tooldocs import ToolSpec

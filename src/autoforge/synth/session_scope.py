@@ -29,8 +29,15 @@ other templates. The code reads only the state, so replay and state hashing are 
 
 from __future__ import annotations
 
-from autoforge.env import SESSION, SESSION_RECORD, CollectionSchema, StateSchema, session_owner
-from autoforge.env.session import acting_for, owner_attribute
+from autoforge.env import (
+    SESSION,
+    SESSION_RECORD,
+    CollectionSchema,
+    StateSchema,
+    acting_for,
+    owner_attribute,
+    session_owner,
+)
 from autoforge.synth.classify import Classification
 from autoforge.synth.headers import head, signature
 from autoforge.synth.naming import singular

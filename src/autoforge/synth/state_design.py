@@ -26,8 +26,9 @@ from autoforge.env import (
     CollectionSchema,
     StateSchema,
     add_session,
+    find_user_collection,
+    self_word_at,
 )
-from autoforge.env.session import find_user_collection, self_word_at
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth.classify import classify_tool, collection_of_key, target_collection
 from autoforge.synth.mapping import Unmapped, place_by_rules, unmapped_params

@@ -14,8 +14,14 @@ from typing import Any
 
 import jsonschema
 
-from autoforge.env import Attribute, CollectionSchema, StateSchema, session_owner, signed_in
-from autoforge.env.session import owner_attribute
+from autoforge.env import (
+    Attribute,
+    CollectionSchema,
+    StateSchema,
+    owner_attribute,
+    session_owner,
+    signed_in,
+)
 from autoforge.synth.classify import READ_CLASSES, Classification, collection_of_key
 from autoforge.synth.naming import id_base, is_id_like, singular
 from autoforge.tooldocs import ToolSpec
