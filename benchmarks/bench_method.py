@@ -4,7 +4,11 @@
   the same machine load;
 * medians over at least 5 repetitions, with CPU time (``time.process_time``) beside wall time;
 * the load average printed at start and end, with a warning when it exceeds the core count
-  (then wall-clock figures are upper bounds, and ratios should be read from CPU time).
+  (then wall-clock figures are upper bounds, and ratios should be read from CPU time);
+* the machine's speed at start and end: the CPU time of a fixed pure-Python reference workload
+  (``reference_cpu_s``). On a shared virtual machine the same code's CPU time can move by a
+  factor of two between days while the load average stays low; a figure in absolute units
+  (tasks per CPU second) is only comparable across runs beside this reference.
 
 Scripts import it as ``from bench_method import ...`` (``python benchmarks/x.py`` puts this
 folder on ``sys.path``).
@@ -12,6 +16,7 @@ folder on ``sys.path``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import statistics
@@ -105,6 +110,28 @@ def process_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def reference_cpu_s(rounds: int = 5) -> float:
+    """CPU seconds of a fixed pure-Python workload (dicts, JSON, hashing, string work: what
+    the pipeline's hot loops do), the median of ``rounds``: smaller is a faster machine."""
+    times = []
+    for _ in range(rounds):
+        cpu = time.process_time()
+        acc = 0
+        for i in range(8000):
+            record = {
+                "id": f"R-{i}",
+                "n": i,
+                "tags": [str(i % 7), "x" * (i % 13)],
+                "ok": i % 2 == 0,
+            }
+            text = json.dumps(record, sort_keys=True)
+            acc += len(json.loads(text)["tags"][1]) + len(hashlib.sha256(text.encode()).digest())
+            acc += sum(1 for k in record if k.startswith(("i", "n")))
+        times.append(time.process_time() - cpu)
+        assert acc > 0
+    return statistics.median(times)
+
+
 def finish(figures: Mapping[str, Any], load: Load) -> None:
     """Print the load lines, then the last line: one JSON object (``figures`` + ``load``)."""
     load.finish()
@@ -120,9 +147,12 @@ class Load:
     start: float = field(default_factory=lambda: os.getloadavg()[0])
     end: float | None = None
     cores: int = field(default_factory=lambda: len(os.sched_getaffinity(0)))
+    reference_start_s: float = field(default_factory=reference_cpu_s)
+    reference_end_s: float | None = None
 
     def finish(self) -> Load:
         self.end = os.getloadavg()[0]
+        self.reference_end_s = reference_cpu_s()
         return self
 
     @property
@@ -131,7 +161,11 @@ class Load:
 
     def lines(self) -> list[str]:
         """Human-readable load lines (with the warning when the machine was busy)."""
-        out = [f"load average: start {self.start:.2f}, end {self.end or 0:.2f}; {self.cores} cores"]
+        out = [
+            f"load average: start {self.start:.2f}, end {self.end or 0:.2f}; {self.cores} cores",
+            f"machine speed: reference workload {self.reference_start_s * 1000:.0f} ms CPU at "
+            f"start, {(self.reference_end_s or 0) * 1000:.0f} ms at end (smaller is faster)",
+        ]
         if self.busy:
             out.append(
                 "WARNING: load average above the core count: wall-clock figures are upper "
@@ -140,7 +174,13 @@ class Load:
         return out
 
     def as_json(self) -> dict[str, Any]:
-        return {"start": self.start, "end": self.end, "cores": self.cores, "busy": self.busy}
+        return {
+            "start": self.start,
+            "end": self.end,
+            "cores": self.cores,
+            "busy": self.busy,
+            "reference_cpu_s": [self.reference_start_s, self.reference_end_s],
+        }
 
 
 def ratio(baseline: Series, ours: Series, by: str = "cpu") -> float:

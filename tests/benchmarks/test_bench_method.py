@@ -72,3 +72,10 @@ def test_finish_prints_the_json_object_last(capsys: pytest.CaptureFixture[str]) 
     last = json.loads(lines[-1])
     assert last["speedup"] == 2.0 and last["load"]["busy"] is True
     assert any(line.startswith("WARNING") for line in lines[:-1])
+
+
+def test_the_load_record_carries_the_machine_speed_at_start_and_end() -> None:
+    load = bench_method.Load().finish()
+    start, end = load.as_json()["reference_cpu_s"]
+    assert start > 0 and end is not None and end > 0
+    assert any(line.startswith("machine speed: reference workload") for line in load.lines())
