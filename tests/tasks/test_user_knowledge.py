@@ -98,9 +98,25 @@ def test_hard_tasks_include_refusals(bookstore_env: Any) -> None:
     for task in refusals:
         key = task.meta["refusal"]["key"]
         assert key in task.scenario.question
+        tool = task.meta["refusal"]["tool"]
+        assert tool.replace("_", " ") not in task.scenario.question  # no tool name read out
         record = task.initial_state["orders"][key]
         assert record["status"] != "pending"  # the policy forbids it
         assert all(key not in str(c.arguments) for c in task.gold_calls)  # S* leaves it alone
+
+
+def test_a_refused_request_is_said_in_the_users_words() -> None:
+    from autoforge.tasks.question import request_on
+
+    assert request_on("cancel_order", "orders", "O-1") == "cancel order O-1"
+    assert request_on("update_shipping_address", "orders", "O-1") == (
+        "change the shipping address of order O-1"
+    )
+    assert request_on("modify_pending_order_address", "orders", "O-1") == (
+        "change the address of order O-1"
+    )
+    assert request_on("add_review", "books", "B-1") == "add a review for book B-1"
+    assert request_on("delete", "pets", "P-1") == "remove pet P-1"
 
 
 def test_report_shows_sample_requests_first(generated: Any) -> None:

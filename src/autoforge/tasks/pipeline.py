@@ -61,7 +61,7 @@ from autoforge.tasks.question import (
     fact_text,
     hidden_values,
     missing_facts,
-    words,
+    request_on,
 )
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
@@ -447,7 +447,7 @@ def _with_refusal(
     scenario: UserScenario, refused: dict[str, Any], facts: dict[str, Any]
 ) -> tuple[UserScenario, dict[str, Any]]:
     """The scenario and facts with the forbidden request added (the key is a user fact)."""
-    ask = f"{words(refused['tool'])} {refused['key']}"
+    ask = request_on(refused["tool"], refused["collection"], refused["key"])
     question = f"{scenario.question} I'd also like to {ask}."
     intent = (f"{scenario.intent} You also ask to {ask}; if the agent explains that this is not "
               "possible, accept it.")  # fmt: skip

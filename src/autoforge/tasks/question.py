@@ -471,6 +471,28 @@ class _Describer:
         return names if len(names) >= 3 else []
 
 
+def request_on(tool: str, collection: str, key: str) -> str:
+    """A request to run ``tool`` on the record ``key`` of ``collection``, in the user's words
+    and without its arguments (a request the policy refuses needs none):
+    ``cancel_order`` -> ``cancel order ORD-3``; ``update_shipping_address`` -> ``change the
+    shipping address of order ORD-3``."""
+    noun = singular(collection).replace("_", " ")
+    parts = words(tool).split()
+    verb = [_EVERYDAY.get(parts[0], parts[0]), *parts[1:]]
+    last = noun.split()[-1]
+    if len(verb) == 1:
+        return f"{verb[0]} {noun} {key}"
+    if verb[-1] == last:
+        return f"{' '.join(verb)} {key}"
+    if last in verb[1:-1]:  # modify pending order address: the words after the record's noun
+        verb = [verb[0], "the", *verb[verb.index(last, 1) + 1 :]]
+        return f"{' '.join(verb)} of {noun} {key}"
+    if len(verb) == 2:  # add review -> add a review for book B-1
+        article = "an" if verb[1][0] in "aeiou" else "a"
+        return f"{verb[0]} {article} {verb[1]} for {noun} {key}"
+    return f"{verb[0]} the {' '.join(verb[1:])} of {noun} {key}"
+
+
 #: Verbs of tool names and the everyday verb a person uses instead.
 _EVERYDAY = {
     "modify": "change", "update": "change", "create": "make", "delete": "remove",
