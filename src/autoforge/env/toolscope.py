@@ -7,6 +7,7 @@ which record a tool's preconditions are about; they read it here, one way, witho
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Literal
 
@@ -86,7 +87,9 @@ def _collection_for_token(tok: str, schema: StateSchema) -> CollectionSchema | N
     return None
 
 
-def _named(spec: ToolSpec, schema: StateSchema) -> tuple[list[str], list[tuple[int, CollectionSchema]]]:
+def _named(
+    spec: ToolSpec, schema: StateSchema
+) -> tuple[list[str], list[tuple[int, CollectionSchema]]]:
     """The words of a tool's name after its verb, and the collections they name, in order
     (filler, verbs and enum values of the schema skipped)."""
     values = {v.lower() for c in schema.collections for a in c.attributes for v in a.enum or []}
@@ -115,7 +118,8 @@ def target_collection(spec: ToolSpec, schema: StateSchema) -> CollectionSchema |
     if named and not spec.param_names:
         return _owned_by(named[0][1], toks[named[0][0] + 1 :], schema)
     if named:
-        return _qualified_target(spec, named, schema) or named[0][1]
+        phrase = [(i, c) for i, c in named if not any(t in _PREPOSITIONS for t in toks[:i])]
+        return _qualified_target(spec, phrase, schema) or named[0][1]
     for param in spec.param_names:
         coll = collection_of_key(param, schema)
         if coll is not None:
@@ -129,14 +133,18 @@ def qualifier(spec: ToolSpec, schema: StateSchema, coll: CollectionSchema | None
     reference to ``shops``) is set, ``search_shop_invoice(client_id)`` lists only those."""
     if coll is None or not spec.param_names:
         return None
-    _, named = _named(spec, schema)
-    for _, other in named:
-        if other is coll:
+    toks, named = _named(spec, schema)
+    for i, other in named:
+        if other is coll or any(t in _PREPOSITIONS for t in toks[:i]):
             return None
         for attr in coll.attributes:
             if attr.references == other.name and attr.name not in spec.param_names:
                 return attr.name
     return None
+
+
+#: words after which a noun is the object of a preposition (``get_bills_for_customer``: bills)
+_PREPOSITIONS = frozenset({"by", "for", "of", "with", "from", "to", "in", "on"})
 
 
 def _qualified_target(
@@ -151,6 +159,9 @@ def _qualified_target(
       not a parameter;
     * without any of their keys, two adjacent nouns are a compound whose head is the second:
       ``search_shop_invoice(client_id)`` searches invoices.
+
+    Only the nouns before a preposition count: ``get_invoices_for_client(client_id)`` gets
+    invoices (the client is the preposition's object).
     """
     if len(named) < 2:
         return None
@@ -161,7 +172,7 @@ def _qualified_target(
         return made[-1] if given and made else None
     if given:
         return given[0]
-    for (i, _), (j, later) in zip(named, named[1:]):
+    for (i, _), (j, later) in itertools.pairwise(named):
         if j == i + 1:
             return later
     return None

@@ -9,8 +9,8 @@ writes those lines and lists the doc sentences still to implement as TODO lines,
 model edits working code that already reads each collection the right way instead of
 guessing where a value lives. It ends in a TODO and is never kept as a fallback: a record
 without the documented computations is not the tool. When the docs state no computation and
-every parameter has its field, the draft is the whole tool: the record is what the call gives,
-its other attributes stay unset until the tools that set them run.
+every parameter is a scalar with its field, the draft is the whole tool: the record is what the
+call gives, its other attributes stay unset until the tools that set them run.
 """
 
 from __future__ import annotations
@@ -100,7 +100,9 @@ def create_draft(
     shaped = [p for p in spec.param_names if schema is not None and entry_refs(spec, p, schema)]
     for param in shaped:
         body.append(f"    # TODO: store {param} in the shape the record sample shows")
-    if effects or shaped or "TODO" in "\n".join(stored):
+    props = spec.parameters.get("properties", {})
+    lists = [p for p in spec.param_names if (props.get(p) or {}).get("type") == "array"]
+    if effects or shaped or lists or "TODO" in "\n".join(stored):  # not the call as given
         body.append(CREATE_TODO + (":" if effects else ""))
     body += [f"    #   - {e}" for e in effects]
     body += ["    table[key] = record", "    return record"]
