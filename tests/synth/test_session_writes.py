@@ -170,7 +170,7 @@ VISITS = [
         parameters={"type": "object", "properties": {"patient_id": {"type": "string"}}},
     ),
     ToolSpec(
-        name="book_clinic_visit",
+        name="book_clinic",  # acts on the clinic: no visits tool takes the patient
         description="Book a visit at a clinic for a patient.",
         parameters={
             "type": "object",

@@ -7,6 +7,7 @@ which record a tool's preconditions are about; they read it here, one way, witho
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Literal
 
@@ -72,6 +73,9 @@ class ToolScope(BaseModel):
     collection: str | None = None
     key_param: str | None = None
     refs: dict[str, str] = {}
+    #: the attribute of the record that a qualifying noun of the name requires set
+    #: (``pay_shop_invoice`` pays an invoice whose ``shop_id`` is set: a shop's invoice)
+    qualifier: str | None = None
     reason: str = ""
 
 
@@ -83,26 +87,94 @@ def _collection_for_token(tok: str, schema: StateSchema) -> CollectionSchema | N
     return None
 
 
-def target_collection(spec: ToolSpec, schema: StateSchema) -> CollectionSchema | None:
-    """The collection a tool acts on: first noun of its name, else the collection of an id param.
-
-    Words of the name that are enum values in the schema (``pending`` in
-    ``cancel_pending_order`` when some status takes that value) qualify the noun: skipped.
-    Without parameters, a later noun whose records the first one owns is the target
-    (:func:`_owned_by`).
-    """
+def _named(
+    spec: ToolSpec, schema: StateSchema
+) -> tuple[list[str], list[tuple[int, CollectionSchema]]]:
+    """The words of a tool's name after its verb, and the collections they name, in order
+    (filler, verbs and enum values of the schema skipped)."""
     values = {v.lower() for c in schema.collections for a in c.attributes for v in a.enum or []}
     toks = tokens(spec.name)[1:] or tokens(spec.name)
+    named: list[tuple[int, CollectionSchema]] = []
     for i, tok in enumerate(toks):
         if tok in FILLER or tok in VERBS or tok in values:
             continue
         coll = _collection_for_token(tok, schema)
-        if coll is not None:
-            return _owned_by(coll, toks[i + 1 :], schema) if not spec.param_names else coll
+        if coll is not None and all(coll is not c for _, c in named):
+            named.append((i, coll))
+    return toks, named
+
+
+def target_collection(spec: ToolSpec, schema: StateSchema) -> CollectionSchema | None:
+    """The collection a tool acts on: a noun of its name, else the collection of an id param.
+
+    Words of the name that are enum values in the schema (``pending`` in
+    ``cancel_pending_order`` when some status takes that value) qualify the noun: skipped.
+    Without parameters, a later noun whose records the first one owns is the target
+    (:func:`_owned_by`). When the name holds several collection nouns, the parameters say
+    which one is acted on and which only qualify it (:func:`_qualified_target`); otherwise
+    the first noun is the target.
+    """
+    toks, named = _named(spec, schema)
+    if named and not spec.param_names:
+        return _owned_by(named[0][1], toks[named[0][0] + 1 :], schema)
+    if named:
+        phrase = [(i, c) for i, c in named if not any(t in _PREPOSITIONS for t in toks[:i])]
+        return _qualified_target(spec, phrase, schema) or named[0][1]
     for param in spec.param_names:
         coll = collection_of_key(param, schema)
         if coll is not None:
             return coll
+    return None
+
+
+def qualifier(spec: ToolSpec, schema: StateSchema, coll: CollectionSchema | None) -> str | None:
+    """The attribute a noun before the target's in the name requires set, when no parameter
+    gives it: ``pay_shop_invoice(invoice_id)`` acts on an invoice whose ``shop_id`` (a
+    reference to ``shops``) is set, ``search_shop_invoice(client_id)`` lists only those."""
+    if coll is None or not spec.param_names:
+        return None
+    toks, named = _named(spec, schema)
+    for i, other in named:
+        if other is coll or any(t in _PREPOSITIONS for t in toks[:i]):
+            return None
+        for attr in coll.attributes:
+            if attr.references == other.name and attr.name not in spec.param_names:
+                return attr.name
+    return None
+
+
+#: words after which a noun is the object of a preposition (``get_bills_for_customer``: bills)
+_PREPOSITIONS = frozenset({"by", "for", "of", "with", "from", "to", "in", "on"})
+
+
+def _qualified_target(
+    spec: ToolSpec, named: list[tuple[int, CollectionSchema]], schema: StateSchema
+) -> CollectionSchema | None:
+    """Of several collection nouns in a tool's name, the one it acts on (``None``: no rule).
+
+    * a tool taking the key of one of them acts on that record, the other nouns qualify it:
+      ``pay_shop_invoice(invoice_id)`` pays an invoice (of a shop), not a shop;
+    * a create takes the keys of the records it refers to, not the key of the record it makes:
+      ``open_shop_invoice(shop_id, client_id)`` makes an invoice, the last noun whose key is
+      not a parameter;
+    * without any of their keys, two adjacent nouns are a compound whose head is the second:
+      ``search_shop_invoice(client_id)`` searches invoices.
+
+    Only the nouns before a preposition count: ``get_invoices_for_client(client_id)`` gets
+    invoices (the client is the preposition's object).
+    """
+    if len(named) < 2:
+        return None
+    keyed = {c.name for p in spec.param_names if (c := collection_of_key(p, schema)) is not None}
+    given = [c for _, c in named if c.name in keyed]
+    if verb_class(spec)[0] == "create":
+        made = [c for _, c in named if c.name not in keyed]
+        return made[-1] if given and made else None
+    if given:
+        return given[0]
+    for (i, _), (j, later) in itertools.pairwise(named):
+        if j == i + 1:
+            return later
     return None
 
 
@@ -203,6 +275,7 @@ def tool_scope(spec: ToolSpec, schema: StateSchema) -> ToolScope:
         collection=coll.name if coll else None,
         key_param=key,
         refs=param_refs(spec, schema, coll, key),
+        qualifier=qualifier(spec, schema, coll),
         reason=reason.strip(),
     )
 

@@ -50,6 +50,8 @@ class Classification(BaseModel):
     plain: bool = False
     guard: tuple[str, str] | None = None
     refs: dict[str, str] = {}
+    #: the attribute a qualifying noun of the name requires set (see ``ToolScope.qualifier``)
+    qualifier: str | None = None
     reason: str = ""
 
 
@@ -84,6 +86,7 @@ def classify_tool(
         plain=plain,
         guard=status_guard(spec, coll) if cls not in READ_CLASSES else None,
         refs=scope.refs,
+        qualifier=scope.qualifier,
         reason=scope.reason,
     )
 

@@ -8,7 +8,9 @@ the collection's attributes, and the parameters with a field of their own go the
 writes those lines and lists the doc sentences still to implement as TODO lines, so a small
 model edits working code that already reads each collection the right way instead of
 guessing where a value lives. It ends in a TODO and is never kept as a fallback: a record
-without the documented computations is not the tool.
+without the documented computations is not the tool. When the docs state no computation and
+every parameter is a scalar with its field, the draft is the whole tool: the record is what the
+call gives, its other attributes stay unset until the tools that set them run.
 """
 
 from __future__ import annotations
@@ -95,10 +97,13 @@ def create_draft(
         *owner[1],
     ]
     body += stored
-    for param in spec.param_names:
-        if schema is not None and entry_refs(spec, param, schema):
-            body.append(f"    # TODO: store {param} in the shape the record sample shows")
-    body.append(CREATE_TODO + (":" if effects else ""))
+    shaped = [p for p in spec.param_names if schema is not None and entry_refs(spec, p, schema)]
+    for param in shaped:
+        body.append(f"    # TODO: store {param} in the shape the record sample shows")
+    props = spec.parameters.get("properties", {})
+    lists = [p for p in spec.param_names if (props.get(p) or {}).get("type") == "array"]
+    if effects or shaped or lists or "TODO" in "\n".join(stored):  # not the call as given
+        body.append(CREATE_TODO + (":" if effects else ""))
     body += [f"    #   - {e}" for e in effects]
     body += ["    table[key] = record", "    return record"]
     return body

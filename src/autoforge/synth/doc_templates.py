@@ -187,9 +187,13 @@ def _condition(f: ListFilter, expr: str) -> str:
 
 
 def documented_list(
-    spec: ToolSpec, coll: CollectionSchema, paths: dict[str, list[str]]
+    spec: ToolSpec,
+    coll: CollectionSchema,
+    paths: dict[str, list[str]],
+    qualifier: str | None = None,
 ) -> str | None:
-    """The whole list tool from its documented filters, sort and item fields, or None."""
+    """The whole list tool from its documented filters, sort and item fields, or None;
+    ``qualifier``: an attribute the records listed must have set (a noun of the name)."""
     filters = list_filters(spec, coll, paths)
     order = sort_key(spec.description, coll)
     if filters is None or order is None:
@@ -201,6 +205,8 @@ def documented_list(
         value = "str(kv[0])" if attr == coll.primary_key else f"str(kv[1].get({attr!r}))"
         rows = f"sorted({rows}, key=lambda kv: {value}, reverse={desc!r})"
     body = ["    results = []", f"    for key, record in {rows}:"]
+    if qualifier is not None:
+        body += [f"        if record.get({qualifier!r}) is None:", "            continue"]
     for f in filters:
         body += [f"        if {_condition(f, exprs[f.param])}:", "            continue"]
     entries = [(f.path[0], exprs[f.param]) for f in filters if f.op == "entry"]

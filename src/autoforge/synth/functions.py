@@ -149,7 +149,11 @@ def _template_kind(job: ToolJob) -> str:
     coll = ctx.schema.collection(c.collection) if c.collection else None
     if session_read(ctx.spec, c, coll, ctx.schema) is not None:
         return "session read"
-    if c.cls == "list" and coll is not None and documented_list(ctx.spec, coll, dict(job.paths)):
+    if (
+        c.cls == "list"
+        and coll is not None
+        and documented_list(ctx.spec, coll, dict(job.paths), c.qualifier)
+    ):
         return "documented list"
     return "crud"
 

@@ -262,7 +262,8 @@ def _job(
 def _list_twins(spec: ToolSpec, c: Classification, p1: Phase1, docs: ToolDocs) -> tuple[str, ...]:
     """The other list tools over ``spec``'s collection that take exactly its parameters
     (``search_direct_flight`` and ``search_onestop_flight``): one template would answer both
-    alike, though their docs say they differ. Tools without parameters are left out: their
+    alike, though their docs say they differ (unless a noun of their names tells them apart,
+    ``Classification.qualifier``). Tools without parameters are left out: their
     template lists the whole collection or the signed-in user's records."""
     params = set(spec.parameters.get("properties", {}))
     if c.cls != "list" or not params:
@@ -272,7 +273,7 @@ def _list_twins(spec: ToolSpec, c: Classification, p1: Phase1, docs: ToolDocs) -
         if other.name == spec.name or set(other.parameters.get("properties", {})) != params:
             continue
         oc = classify_tool(other, p1.schema, p1.paths)
-        if oc.cls == "list" and oc.collection == c.collection:
+        if oc.cls == "list" and oc.collection == c.collection and oc.qualifier == c.qualifier:
             twins.append(other.name)
     return tuple(twins)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from autoforge.env import CollectionSchema, StateSchema
+from autoforge.env import CollectionSchema, StateSchema, find_user_collection
 from autoforge.synth.classify import Classification
 from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.create_draft import create_draft, entry_refs
@@ -127,13 +127,26 @@ def _noun(coll: CollectionSchema) -> str:
     return singular(coll.name).replace("_", " ")
 
 
-def _load_record(coll: CollectionSchema, key_expr: str, guard: tuple[str, str] | None) -> list[str]:
+def _load_record(
+    coll: CollectionSchema,
+    key_expr: str,
+    guard: tuple[str, str] | None,
+    qualifier: str | None = None,
+) -> list[str]:
+    """Lines loading ``record`` by key, refusing an unknown key, a record whose status is not
+    the ``guard``'s, and one without the ``qualifier`` attribute the tool's name requires
+    (``pay_shop_invoice`` on an invoice of no shop)."""
     noun = _noun(coll)
     lines = [
         f"    record = state.get({coll.name!r}, {{}}).get(str({key_expr}))",
         "    if record is None:",
         f'        raise ToolError(f"{noun} not found: {{{key_expr}}}")',
     ]
+    if qualifier is not None:
+        lines += [
+            f"    if record.get({qualifier!r}) is None:",
+            f'        raise ToolError(f"{noun} {{{key_expr}}} has no {qualifier}")',
+        ]
     if guard is not None:
         attr, value = guard
         lines += [
@@ -176,7 +189,7 @@ def _lookup(
 ) -> str:
     top, exprs = head(spec)
     if c.key_param is not None:
-        load = _load_record(coll, exprs[c.key_param], None)
+        load = _load_record(coll, exprs[c.key_param], None, c.qualifier)
         derived = [
             f"    record = {{**record, {name!r}: [k for k, r in state.get({other!r}, {{}}).items()"
             f" if str(r.get({ref!r})) == str({exprs[c.key_param]})]}}"
@@ -256,9 +269,13 @@ def returned_fields(description: str, coll: CollectionSchema) -> list[str]:
     return out
 
 
-def _list(spec: ToolSpec, coll: CollectionSchema, paths: FieldMap) -> str:
+def _list(
+    spec: ToolSpec, coll: CollectionSchema, paths: FieldMap, qualifier: str | None = None
+) -> str:
     top, exprs = head(spec)
     body = ["    results = []", f"    for record in state.get({coll.name!r}, {{}}).values():"]
+    if qualifier is not None:
+        body += [f"        if record.get({qualifier!r}) is None:", "            continue"]
     for param in spec.param_names:
         expr = exprs[param]
         path = paths.get(param)
@@ -325,12 +342,14 @@ def _update(
 ) -> str:
     top, exprs = head(spec)
     assert c.key_param is not None
-    body = [*_load_record(coll, exprs[c.key_param], c.guard)]
+    body = [*_load_record(coll, exprs[c.key_param], c.guard, c.qualifier)]
     body += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
+    owner, checked = owner_param_checks(spec, c, coll, schema, exprs)
+    body += owner
     body += _reference_checks(coll, spec, exprs, "    ", c.refs)
     seen: set[str] = set()
     for param in spec.param_names:
-        if param == c.key_param:
+        if param == c.key_param or param in checked:
             continue
         path = field_path(paths, param)
         if param in spec.required:
@@ -347,7 +366,7 @@ def _delete(
 ) -> str:
     top, exprs = head(spec)
     assert c.key_param is not None
-    body = [*_load_record(coll, exprs[c.key_param], c.guard)]
+    body = [*_load_record(coll, exprs[c.key_param], c.guard, c.qualifier)]
     body += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
     body += [f"    del state[{coll.name!r}][str({exprs[c.key_param]})]", "    return record"]
     return "\n".join([*top, *body])
@@ -461,7 +480,7 @@ def render_template(
     if scoped is not None:  # acts for whoever is signed in: that user's records only
         return scoped
     if c.cls == "list" and coll is not None:
-        documented = documented_list(spec, coll, dict(paths))
+        documented = documented_list(spec, coll, dict(paths), c.qualifier)
         if documented is not None:
             return documented
     if not c.plain:
@@ -473,7 +492,7 @@ def render_template(
     if c.cls == "lookup":
         return _lookup(spec, c, coll, paths, schema)
     if c.cls == "list":
-        return _list(spec, coll, paths)
+        return _list(spec, coll, paths, c.qualifier)
     if c.cls == "create":
         return _create(spec, c, coll, paths, schema)
     if c.cls == "update" and c.key_param is not None:
@@ -599,8 +618,10 @@ def render_skeleton(
         c = c.model_copy(update={"key_param": SESSION_PARAM})
     if coll is None or c.key_param is None:
         return "\n".join([*lines, *_UNPLACED_BODY])
-    lines += _load_record(coll, exprs[c.key_param], c.guard)
+    lines += _load_record(coll, exprs[c.key_param], c.guard, c.qualifier)
     lines += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
+    owner, checked = owner_param_checks(spec, c, coll, schema, exprs)
+    lines += owner
     verb = tokens(spec.name)[0] if tokens(spec.name) else ""
     target, pair, mirror, restore = _record_effects(
         spec, c, coll, exprs, verb, policy, schema, mirrors, conv
@@ -612,7 +633,7 @@ def render_skeleton(
     lines += _destination_checks(spec, coll, exprs)
     if target is not None:
         lines.append(f"    record[{target[0]!r}] = {target[1]!r}")
-    lines += _store_params(spec, c, paths, exprs, verb, pair, conv, coll)
+    lines += _store_params(spec, c, paths, exprs, verb, pair, conv, coll, checked)
     for effect in (pair, mirror, restore):
         if effect is not None:
             lines += effect.writes
@@ -691,6 +712,35 @@ def _create_body(
     return create_draft(spec, c, coll, exprs, schema, effects, stored, refs, owner)
 
 
+def owner_param_checks(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema,
+    schema: StateSchema | None,
+    exprs: Mapping[str, str],
+) -> tuple[list[str], frozenset[str]]:
+    """A write on one record that also takes its owner's key (``cancel_invoice(invoice_id,
+    client_id)``, ``client_id`` the attribute referencing the user collection) names whose
+    record it is, it does not hand the record to someone else: the lines refusing another
+    owner's record, and the parameters so checked (not stored)."""
+    user = find_user_collection(schema) if schema is not None else None
+    if user is None or c.cls not in ("update", "transition") or c.key_param is None:
+        return [], frozenset()
+    lines: list[str] = []
+    checked: set[str] = set()
+    for param in spec.param_names:
+        attr = coll.attribute(param)
+        if param == c.key_param or attr is None or attr.references != user:
+            continue
+        checked.add(param)
+        lines += [
+            f"    if str(record.get({param!r})) != str({exprs[param]}):",
+            f'        raise ToolError(f"{_noun(coll)} {{{exprs[c.key_param]}}} does not belong to '
+            f'{singular(user).replace("_", " ")} {{{exprs[param]}}}")',
+        ]
+    return lines, frozenset(checked)
+
+
 def _ref_target(coll: CollectionSchema, param: str, refs: Mapping[str, str]) -> str | None:
     """The collection a scalar parameter names a record of (classifier refs, then schema)."""
     attr = coll.attribute(param)
@@ -707,8 +757,10 @@ def _store_params(
     pair: EffectCode | None,
     conv: Conventions = GENERIC,
     coll: CollectionSchema | None = None,
+    checked: frozenset[str] = frozenset(),
 ) -> list[str]:
-    """Assignments of the parameters a draft can place.
+    """Assignments of the parameters a draft can place (``checked``: parameters the draft
+    compares with the record instead, :func:`owner_param_checks`).
 
     A parameter goes to its field, else to an attribute the data has for it
     (:func:`existing_field`); the rest stay TODOs: an attribute the schema does not have is
@@ -717,7 +769,7 @@ def _store_params(
     """
     lines: list[str] = []
     seen: set[str] = set()
-    handled = set(pair.stored) if pair is not None else set()
+    handled = (set(pair.stored) if pair is not None else set()) | checked
     for param in spec.param_names:
         if param == c.key_param or param in handled:
             continue
