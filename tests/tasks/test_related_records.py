@@ -171,6 +171,39 @@ def test_undocumented_reads_return_what_the_designed_state_says() -> None:
     assert assumed_returns(spec.tool("find_user_id_by_email"), state) is None  # returns the id
 
 
+def test_a_read_of_a_users_records_by_the_users_key_returns_those_records() -> None:
+    """``get_member_loans(member_id)`` takes a member's key but lists the member's loans (loans
+    reference members); it was taken for the member record, whose attributes then fed later
+    calls with fields the real result does not have."""
+    members = CollectionSchema(
+        name="members",
+        primary_key="member_id",
+        attributes=[Attribute(name="member_id", type="id"), Attribute(name="email", type="string")],
+    )
+    loans = CollectionSchema(name="loans", primary_key="loan_id", attributes=[
+        Attribute(name="loan_id", type="id"),
+        Attribute(name="member_id", type="id", references="members"),
+        Attribute(name="title", type="string")])  # fmt: skip
+    state = StateSchema(collections=[members, loans])
+
+    def read(name: str) -> ToolSpec:
+        return ToolSpec(
+            name=name,
+            access="read",
+            parameters={
+                "type": "object",
+                "properties": {"member_id": _string()},
+                "required": ["member_id"],
+            },
+        )
+
+    listing = assumed_returns(read("get_member_loans"), state)
+    assert listing is not None and listing["type"] == "array"
+    assert set(listing["items"]["properties"]) == {"loan_id", "member_id", "title"}
+    profile = assumed_returns(read("get_member_profile"), state)  # names no other collection
+    assert profile is not None and set(profile["properties"]) == {"member_id", "email"}
+
+
 def test_edges_without_documented_results() -> None:
     graph = build_graph(_travel_spec())
     pairs = {(e.source, e.target) for e in graph.edges}

@@ -97,6 +97,9 @@ class FactChooser:
     texts: JsonCache = field(default_factory=lambda: _TEXTS)
     guards: Mapping[str, list[Guard]] = field(default_factory=dict)  # per tool
     guarded: Mapping[str, list[Guard]] = field(default_factory=dict)  # per fact
+    #: per fact: the attribute of its record that must hold the signed-in user's key (the
+    #: record a write changes for that user: :func:`~autoforge.tasks.plausible.owned_facts`)
+    owned: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._plain: Mapping[str, Any] | None = self.base_state
@@ -240,7 +243,8 @@ class FactChooser:
     def record(self, fact: FactSpec, unique: bool = False) -> tuple[str, dict[str, Any]]:
         """A record for ``fact`` most consistent with the context (ties: at random).
 
-        Records whose key or attribute value an earlier failed run blamed are skipped. For an
+        Records whose key or attribute value an earlier failed run blamed are skipped, and so
+        are other users' records where a write acts for the signed-in user (``owned``). For an
         attribute fact (a genre to search by), values that several records share are preferred,
         so that a search returns a list worth reasoning over. ``unique``: only records whose
         attribute value no other record shares (a reference must name one record).
@@ -250,6 +254,9 @@ class FactChooser:
         me = signed_in(self.plain(), self.spec.state_schema)
         if me is not None and collection == user_collection(self.spec.state_schema):
             records = {k: r for k, r in records.items() if k == me}  # the user is who is in
+        by = self.owned.get(fact.name)
+        if me is not None and by is not None:  # a write for the user: one of their records
+            records = {k: r for k, r in records.items() if str(r.get(by)) == me}
         banned = self.excluded.get(fact.name, set())
         attr = fact.attribute if fact.role in ("attribute", "reference") else None
         shared: dict[str, int] = {}

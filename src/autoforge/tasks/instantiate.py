@@ -35,7 +35,7 @@ from autoforge.tasks.facts import FactChooser, NeedFact, values_at
 from autoforge.tasks.failures import GoldFailure, blame, blames_given, mentioned
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.outputs import render, required_outputs
-from autoforge.tasks.plausible import Guard, guarded_facts
+from autoforge.tasks.plausible import Guard, guarded_facts, owned_facts
 from autoforge.tasks.population import StateGenerator
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
 from autoforge.tasks.repair import repair_state, set_value
@@ -309,10 +309,12 @@ def instantiate(
     early when one reasoning node is degenerate twice in a row (:func:`_doomed`). ``guards``:
     the stated preconditions per write tool (:func:`~autoforge.tasks.plausible.call_guards`):
     facts are chosen to meet them, a call that breaks one is refused before it is sent, and
-    a refused status is met by setting it in S0.
+    a refused status is met by setting it in S0. A write that acts for the signed-in user gets
+    one of that user's records (:func:`~autoforge.tasks.plausible.owned_facts`).
     """
     guards = guards or {}
     guarded = guarded_facts(bp, guards) if guards else {}
+    owned = owned_facts(bp, env.spec)
     failure: GoldFailure | None = None
     tries = 0
     for attempt in range(attempts):
@@ -327,7 +329,7 @@ def instantiate(
             tries += 1
             episode = bound.episode()
             chooser = FactChooser(env.spec, episode, rng, excluded=excluded, base_state=state,
-                                  guards=guards, guarded=guarded)  # fmt: skip
+                                  guards=guards, guarded=guarded, owned=owned)  # fmt: skip
             try:
                 run = execute(bp, env.spec, episode, keep, chooser)
             except GoldFailure as exc:

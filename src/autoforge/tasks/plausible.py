@@ -9,13 +9,14 @@ extracted from its spec by the same extractor (:func:`environment_rules`).
 :func:`call_guards` turns the status and uniqueness rules into preconditions per tool (the
 tool's key argument must name a record with an allowed status; no second record of what the
 tool creates for the same referenced records): :func:`guarded_facts` says which facts of a
-blueprint become a guarded record key, so instantiation chooses records that meet the rule,
-and :func:`breach` tells, from the state the host already mirrors, that a call would be
-refused, so that the call is not sent to the sandbox to fail there. :func:`implausible` says
-why a gold run breaks them (a state-changing call on a record an earlier call cancelled or
-deleted; a call on a record whose S0 status a rule forbids), and :func:`refusal` picks, for
-hard tasks, a request a rule forbids: the task then asks for it too, and the correct outcome
-of that part is a refusal (S* unchanged by it).
+blueprint become a guarded record key, so instantiation chooses records that meet the rule (and
+:func:`owned_facts` which become the key of a record a write changes for the signed-in user, so
+instantiation chooses among that user's records), and :func:`breach` tells, from the state the
+host already mirrors, that a call would be refused, so that the call is not sent to the sandbox
+to fail there. :func:`implausible` says why a gold run breaks them (a state-changing call on a
+record an earlier call cancelled or deleted; a call on a record whose S0 status a rule
+forbids), and :func:`refusal` picks, for hard tasks, a request a rule forbids: the task then
+asks for it too, and the correct outcome of that part is a refusal (S* unchanged by it).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from autoforge.env import (
     Environment,
     EnvironmentLike,
     EnvironmentSpec,
+    acting_for,
     environment_rules,
     status_values,
     tool_access,
@@ -254,13 +256,42 @@ def guarded_facts(bp: Blueprint, guards: Mapping[str, list[Guard]]) -> dict[str,
         for guard in guards.get(node.tool, ()):
             if guard.fields:
                 continue  # no one record to choose
-            name = _source_fact(node.args.get(guard.param), nodes)
+            name = source_fact(node.args.get(guard.param), nodes)
             if name is not None:
                 out.setdefault(name, []).append(guard)
     return out
 
 
-def _source_fact(binding: Binding | None, nodes: Mapping[str, Any]) -> str | None:
+def owned_facts(bp: Blueprint, spec: EnvironmentSpec) -> dict[str, str]:
+    """Per fact of ``bp`` that names the record a write changes for the signed-in user: the
+    attribute of that record which must hold the signed-in user's key.
+
+    A write that acts for whoever is signed in (:func:`~autoforge.env.acting_for`: the docs
+    show a session user, the record belongs to a user, no parameter names one) refuses another
+    user's record, as the API it describes does; a real user asks about their own records
+    anyway. The fact is bound to the write's argument directly, or through calls that echo
+    their key argument (``get_booking(booking_id=F).booking_id`` feeding
+    ``cancel_booking``), as in :func:`guarded_facts`.
+    """
+    schema = spec.state_schema
+    nodes = {n.id: n for n in bp.nodes}
+    facts = {f.name: f for f in bp.facts}
+    out: dict[str, str] = {}
+    for node in bp.nodes:
+        if not isinstance(node, CallNode) or tool_access(spec.tool(node.tool)) != "write":
+            continue
+        for binding in node.args.values():
+            fact = facts.get(source_fact(binding, nodes) or "")
+            coll = schema.collection(fact.collection) if fact and fact.collection else None
+            found = acting_for(spec.tool(node.tool), coll, schema) if coll else None
+            if fact is not None and found is not None:
+                out[fact.name] = found[2]
+    return out
+
+
+def source_fact(binding: Binding | None, nodes: Mapping[str, Any]) -> str | None:
+    """The fact a single-value binding's value comes from (directly, or through calls that
+    echo their key argument), or None (a node's output, a list or object of bindings)."""
     found = _source(binding, nodes)
     return found[1] if found is not None and found[0] == "fact" else None
 
@@ -331,4 +362,5 @@ def _record_sources(
 
 
 __all__ = ["TERMINAL_VERBS", "Breach", "Guard", "breach", "call_guards", "doomed",
-           "guarded_facts", "implausible", "refusal", "stated_rules", "user_key"]  # fmt: skip
+           "guarded_facts", "implausible", "owned_facts", "refusal", "source_fact",
+           "stated_rules", "user_key"]  # fmt: skip

@@ -22,11 +22,20 @@ from typing import Any
 import networkx as nx
 from faker import Faker
 
-from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec, session_owner, sign_in
+from autoforge.env import (
+    Attribute,
+    CollectionSchema,
+    EnvironmentSpec,
+    owner_attribute,
+    session_owner,
+    sign_in,
+)
 from autoforge.tasks.domain import domains
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
 
 _FAKER: Faker | None = None
+#: The fewest records of each collection of users' records the signed-in user owns in S0.
+_OWN_LEAST = 4
 _SEEDED_BY: list[random.Random] = []  # the rng that last seeded the shared instance
 
 
@@ -258,11 +267,40 @@ class StateGenerator:
 
     def _sign_in(self, state: dict[str, Any], rng: random.Random) -> None:
         """Where the state says who is signed in (:mod:`autoforge.env.session`): one user of
-        the state, at random."""
+        the state, at random, who then owns a share of each collection of users' records
+        (:meth:`_give_records`)."""
         owner = session_owner(self.schema)
         users = sorted(state.get(owner[0]) or {}) if owner is not None else []
-        if users:
-            sign_in(state, self.schema, rng.choice(users))
+        if owner is not None and users:
+            me = rng.choice(users)
+            sign_in(state, self.schema, me)
+            self._give_records(state, owner[0], me, rng)
+
+    def _give_records(self, state: dict[str, Any], user: str, me: str, rng: random.Random) -> None:
+        """Make ``me`` the owner of at least a third (and at least :data:`_OWN_LEAST`) of the
+        records of every collection whose records belong to a user, in place, and keep the
+        user records' key lists of them consistent.
+
+        Why: writes that act for the signed-in user may change only that user's records, and
+        a task picks its target among them by a condition ("my cheapest order"); with owners
+        drawn uniformly the signed-in user held about two records per collection, so most
+        such selections had nothing to choose from."""
+        ucoll = self.schema.collection(user)
+        if ucoll is None:
+            return
+        for coll in self.order:
+            by = owner_attribute(coll, user) if coll.name != user else None
+            records = state.get(coll.name) or {}
+            if by is None or coll.fixed is not None or not records:
+                continue
+            want = min(len(records), max(_OWN_LEAST, len(records) // 3))
+            mine = sum(1 for r in records.values() if r.get(by) == me)
+            others = sorted(k for k, r in records.items() if r.get(by) != me)
+            for key in rng.sample(others, max(0, want - mine)):
+                records[key][by] = me
+            for attr in ucoll.attributes:
+                if attr.type == "array" and attr.references == coll.name:
+                    self._key_lists(ucoll, attr, state, rng)
 
     def _key_lists(
         self, coll: CollectionSchema, attr: Attribute, state: dict[str, Any], rng: random.Random

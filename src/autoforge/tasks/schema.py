@@ -224,20 +224,29 @@ def assumed_returns(tool: ToolSpec, state: StateSchema) -> dict[str, Any] | None
     collection that holds that key (``get_hotel_order_detail(order_id)`` reads ``hotels``).
     A read tool whose name names a collection C and whose parameters are all attributes of C
     searches C: a list of C's records for a listing verb, a plural noun or no parameters
-    (``search_hotel_order(user_id, date)``), else one record (``get_holiday(date)``). A name
-    that holds C's key (``find_user_id_by_email``) returns the key, so nothing is assumed.
+    (``search_hotel_order(user_id, date)``), else one record (``get_holiday(date)``). A read
+    keyed by C's key whose name also names another collection D whose records reference C
+    searches D (``get_member_loans(member_id)``, ``get_instore_reservations(user_id)``: the
+    user's loans or reservations, not the user). A name that holds C's key
+    (``find_user_id_by_email``) returns the key, so nothing is assumed.
     """
     keyed = next((c for p in tool.required
                   if (c := state.collection(entity_of(p, None, state) or "")) is not None),
                  None)  # fmt: skip
+    read = tool_access(tool) == "read"
     if keyed is not None and len(keyed.attributes) > 1:
-        return collection_json_schema(keyed)
-    if tool_access(tool) == "read":
-        named = _searched_collection(tool, state)
-        if named is not None:
-            record = collection_json_schema(named)
-            return {"type": "array", "items": record} if _lists(tool, named) else record
+        owned = _searched_collection(tool, state, owner=keyed) if read else None
+        return collection_json_schema(keyed) if owned is None else _search_result(tool, owned)
+    named = _searched_collection(tool, state) if read else None
+    if named is not None:
+        return _search_result(tool, named)
     return collection_json_schema(keyed) if keyed is not None else None
+
+
+def _search_result(tool: ToolSpec, coll: CollectionSchema) -> dict[str, Any]:
+    """What a search of ``coll`` returns: a list of its records or one (:func:`_lists`)."""
+    record = collection_json_schema(coll)
+    return {"type": "array", "items": record} if _lists(tool, coll) else record
 
 
 def name_tokens(tool: ToolSpec) -> list[str]:
@@ -246,17 +255,23 @@ def name_tokens(tool: ToolSpec) -> list[str]:
     return [t for t in snake.lower().replace("-", "_").split("_") if t]
 
 
-def _searched_collection(tool: ToolSpec, state: StateSchema) -> CollectionSchema | None:
+def _searched_collection(
+    tool: ToolSpec, state: StateSchema, owner: CollectionSchema | None = None
+) -> CollectionSchema | None:
     """The collection a read tool's name names (its first noun after the verb) when every
-    parameter is an attribute of it and the name does not hold its key; else None."""
+    parameter is an attribute of it and the name does not hold its key; else None. With
+    ``owner``: the first noun naming another collection, when its records reference
+    ``owner`` (words naming ``owner`` itself are passed over)."""
     words = name_tokens(tool)
     params = set(tool.param_names)
     for word in words[1:] or words:
         coll = next((c for c in state.collections
                      if word in (c.name.lower(), singular(c.name.lower()))
                      or singular(word) == singular(c.name.lower())), None)  # fmt: skip
-        if coll is None:
+        if coll is None or (owner is not None and coll.name == owner.name):
             continue
+        if owner is not None and not any(a.references == owner.name for a in coll.attributes):
+            return None
         names = {a.name for a in coll.attributes} | {coll.primary_key}
         key_words = set(coll.primary_key.lower().split("_"))
         holds_key = len(key_words) > 1 and key_words <= set(words)  # find_user_id_by_email
