@@ -383,7 +383,7 @@ class Chooser:
         if know is None or not know.user or not know.listers.get(entity):
             return None
         reads = {x.record_of for x in output_leaves(tool, self.spec.state_schema)}
-        lister = know.lister(entity, {r for r in reads if r})
+        lister = know.lister(entity, {r for r in reads if r}, tool, self.spec.state_schema)
         if lister is None or lister.tool == tool.name:
             return None
         reader = self.spec.tool(lister.tool)
