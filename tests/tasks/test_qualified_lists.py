@@ -56,22 +56,33 @@ def pay_lab_visit(state, visit_id):
     return _pay(state, visit_id, "lab_id")
 
 
-def _cancel(state, visit_id, kind):
+def _cancel(state, visit_id, user_id, kind):
     visit = state["visits"].get(visit_id)
-    if visit is None or visit.get(kind) is None:
+    if visit is None or visit.get(kind) is None or visit["user_id"] != user_id:
         raise ToolError(f"no such visit: {visit_id}")
     visit["status"] = "cancelled"
     return visit
 
 
-def cancel_clinic_visit(state, visit_id):
+def cancel_clinic_visit(state, visit_id, user_id):
     """Cancel a clinic visit."""
-    return _cancel(state, visit_id, "clinic_id")
+    return _cancel(state, visit_id, user_id, "clinic_id")
 
 
-def cancel_lab_visit(state, visit_id):
+def cancel_lab_visit(state, visit_id, user_id):
     """Cancel a lab visit."""
-    return _cancel(state, visit_id, "lab_id")
+    return _cancel(state, visit_id, user_id, "lab_id")
+
+
+def create_clinic_visit(state, clinic_id, room_id, user_id):
+    """Book a clinic visit."""
+    if clinic_id not in state["clinics"] or room_id not in state["rooms"]:
+        raise ToolError("no such clinic or room")
+    key = f"V-new{len(state['visits'])}"
+    state["visits"][key] = {"visit_id": key, "user_id": user_id, "clinic_id": clinic_id,
+                            "room_id": room_id, "lab_id": None, "date": None, "fee": None,
+                            "status": "open"}
+    return state["visits"][key]
 '''
 
 
@@ -86,32 +97,41 @@ def _clinic_env() -> Environment:
                   Attribute(name="user_id", type="id", references="users"),
                   Attribute(name="clinic_id", type="id", references="clinics", nullable=True),
                   Attribute(name="lab_id", type="id", references="labs", nullable=True),
+                  Attribute(name="room_id", type="id", references="rooms", nullable=True),
                   Attribute(name="date", type="string"), Attribute(name="fee", type="integer"),
                   Attribute(name="status", type="string"))  # fmt: skip
     schema = StateSchema(collections=[coll("users", "user_id"), coll("clinics", "clinic_id"),
-                                      coll("labs", "lab_id"), visits])  # fmt: skip
+                                      coll("labs", "lab_id"), coll("rooms", "room_id"),
+                                      visits])  # fmt: skip
 
-    def tool(name: str, access: str, *params: str) -> ToolSpec:
+    def tool(name: str, access: str, *params: str, required: int = 1) -> ToolSpec:
         props = {p: {"type": "string", "description": p.replace("_", " ")} for p in params}
         return ToolSpec(name=name, description=name.replace("_", " "), access=access,
                         parameters={"type": "object", "properties": props,
-                                    "required": list(params[:1])})  # fmt: skip
+                                    "required": list(params[:required])})  # fmt: skip
 
     tools = [tool("search_clinic_visit", "read", "user_id", "status"),
              tool("search_lab_visit", "read", "user_id", "status"),
              tool("pay_clinic_visit", "write", "visit_id"),
              tool("pay_lab_visit", "write", "visit_id"),
-             tool("cancel_clinic_visit", "write", "visit_id"),
-             tool("cancel_lab_visit", "write", "visit_id")]  # fmt: skip
-    state: dict[str, Any] = {"users": {}, "clinics": {"C1": {"clinic_id": "C1"}},
-                             "labs": {"L1": {"lab_id": "L1"}}, "visits": {}}  # fmt: skip
+             tool("cancel_clinic_visit", "write", "visit_id", "user_id", required=2),
+             tool("cancel_lab_visit", "write", "visit_id", "user_id", required=2),
+             tool("create_clinic_visit", "write", "clinic_id", "room_id", "user_id",
+                  required=3)]  # fmt: skip
+    state: dict[str, Any] = {"users": {}, "clinics": {}, "labs": {"L1": {"lab_id": "L1"}},
+                             "rooms": {}, "visits": {}}  # fmt: skip
+    for n in range(4):
+        state["clinics"][f"C{n}"] = {"clinic_id": f"C{n}"}
+        state["rooms"][f"R{n}"] = {"room_id": f"R{n}"}
     for u in range(5):
         state["users"][f"U{u}"] = {"user_id": f"U{u}"}
         for v in range(4):
             key = f"V-{u}{v}"
             clinic = v % 2 == 0
             state["visits"][key] = {
-                "visit_id": key, "user_id": f"U{u}", "clinic_id": "C1" if clinic else None,
+                "visit_id": key, "user_id": f"U{u}",
+                "clinic_id": f"C{(u + v) % 4}" if clinic else None,
+                "room_id": f"R{(u * v) % 4}" if clinic else None,
                 "lab_id": None if clinic else "L1", "date": f"2024-0{1 + v}-1{u}",
                 "fee": 10 * (1 + (u + 3 * v) % 7), "status": "open"}  # fmt: skip
     spec = EnvironmentSpec(name="clinic", tools=tools, state_schema=schema)
@@ -170,3 +190,27 @@ def test_visits_acted_on_are_chosen_by_a_condition_over_a_list_of_their_kind() -
             if n.tool.startswith(("pay_", "cancel_"))
         )
     assert chosen, "some write targets a visit chosen by a condition"
+
+
+def test_a_booking_takes_its_clinic_and_room_off_one_visit_of_the_users() -> None:
+    """A booking's clinic and room are read off one visit picked by a condition (said "the
+    clinic of the visit ..."), never off two; the user's own key is never picked off one
+    of their visits (it is theirs) nor said ("with user my account")."""
+    env = _clinic_env()
+    tasks, stats = generate_tasks(env, 12, "medium", seed=1)
+    booked = 0
+    for task in tasks:
+        text = f"{task.scenario.question} {task.scenario.intent}"
+        assert "user my account" not in text, text
+        creates = [n for n in task.blueprint.calls if n.tool == "create_clinic_visit"]
+        assert task.scenario.question.count("the clinic of the visit") >= len(creates), text
+        for node in task.blueprint.calls:
+            user = node.args.get("user_id")
+            assert not isinstance(user, ReasoningRef), (node.tool, user)
+            if node.tool != "create_clinic_visit":
+                continue
+            clinic, room = node.args["clinic_id"], node.args["room_id"]
+            if isinstance(clinic, ReasoningRef) and isinstance(room, ReasoningRef):
+                assert clinic.node == room.node, node.args
+                booked += 1
+    assert booked, stats.rejected
