@@ -98,13 +98,17 @@ class _Builder(Chooser):
         arg = call.args.get(name) if isinstance(call, CallNode) else None
         return isinstance(arg, ListBinding) and len(arg.items) == 1
 
-    def select(self, provider: int, mapping: FieldMapping) -> Binding | None:
-        """A reasoning node choosing one element of the list a mapping goes through."""
+    def select(self, provider: int, mapping: FieldMapping, index: int) -> Binding | None:
+        """A reasoning node choosing one element of the list a mapping goes through; the
+        step's other arguments from that list are read off the same element."""
         segs = split_path(mapping.output)
         cut = segs.index("[]")
         prefix, rest = segs[:cut], segs[cut + 1 :]
         if "[]" in rest:
             return None
+        user = self.know.user if self.know is not None else None
+        if user and rest and entity_of(rest[-1], None, self.spec.state_schema) == user:
+            return None  # the user's key is theirs, not picked off one of their records
         tool = self.walk.steps[provider].tool
         list_path = ".".join(prefix)
         if prefix and self.echoes_list(provider, prefix[0]):
@@ -121,8 +125,14 @@ class _Builder(Chooser):
         if not rest:
             spec = ReasoningSpec(op="lookup", field=[self.rng.choice([0, -1])])
             return ReasoningRef(node=self.reason(spec, {"value": items}, noun))
+        same = self.picked.get((index, f"c{provider}:{list_path}"))
+        if same is not None:  # the flight and the seat of one order, not of two
+            return ReasoningRef(node=same, path=list(rest))
         leaves = [x for x in self.element_leaves(tool, list_path) if x.name != rest[-1]]
-        return self.choose(items, leaves, list(rest), noun)
+        chosen = self.choose(items, leaves, list(rest), noun)
+        if isinstance(chosen, ReasoningRef):
+            self.picked[(index, f"c{provider}:{list_path}")] = chosen.node
+        return chosen
 
     def branch(self, index: int, name: str, schema: dict[str, Any]) -> Binding | None:
         """``then if <earlier number> > threshold else otherwise`` for an enumerated argument."""
@@ -158,7 +168,7 @@ class _Builder(Chooser):
                 continue
             if not mapping.through_list:
                 return OutputRef(node=f"c{provider}", path=path_of(mapping.output))
-            selected = self.select(provider, mapping)
+            selected = self.select(provider, mapping, index)
             if selected is not None:
                 return selected
         if self.any_mapping_under(index, tool.name, path) or self.holds_entity(path, schema):

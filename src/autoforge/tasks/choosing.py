@@ -77,6 +77,9 @@ class Chooser:
     know: Knowledge | None = None
     found: dict[str, str] = field(default_factory=dict)  # user collection -> its finder node
     own_ids: bool = False  # the call being built took an id from its own record (related)
+    #: per walk step and list (a lister tool, or ``c<step>:<path>``), the reasoning node that
+    #: picked one of its records: the call's other keys from that list are read off the same
+    picked: dict[tuple[int, str], str] = field(default_factory=dict)
     #: the difficulty's ``[min, max]`` per metric: optional lookups stay within them
     limits: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
 
@@ -383,9 +386,12 @@ class Chooser:
         if know is None or not know.user or not know.listers.get(entity):
             return None
         reads = {x.record_of for x in output_leaves(tool, self.spec.state_schema)}
-        lister = know.lister(entity, {r for r in reads if r})
+        lister = know.lister(entity, {r for r in reads if r}, tool, self.spec.state_schema)
         if lister is None or lister.tool == tool.name:
             return None
+        same = self.picked.get((index, lister.tool))
+        if same is not None:  # the flight and the seat of one order, not of two
+            return ReasoningRef(node=same, path=[lister.field])
         reader = self.spec.tool(lister.tool)
         pk = self.spec.state_schema.collection(know.user).primary_key  # type: ignore[union-attr]
         key = self.find(know.user, reader, index) or self.param_fact(
@@ -394,7 +400,10 @@ class Chooser:
         items = OutputRef(node=call, path=path_of(lister.list_path))
         leaves = [x for x in self.element_leaves(reader.name, lister.list_path)
                   if x.name != lister.field]  # fmt: skip
-        return self.choose(items, leaves, [lister.field], singular(lister.record_of or entity))
+        chosen = self.choose(items, leaves, [lister.field], singular(lister.record_of or entity))
+        if isinstance(chosen, ReasoningRef):
+            self.picked[(index, lister.tool)] = chosen.node
+        return chosen
 
     def find_by_condition(self, entity: str, index: int) -> Binding | None:
         """A record chosen by a condition the user states instead of naming it: a search by a

@@ -16,12 +16,13 @@ from typing import Literal, Protocol
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from autoforge.env import EnvironmentSpec, tool_access
+from autoforge.env import EnvironmentSpec, tool_access, tool_scope
 from autoforge.tasks.schema import (
     Leaf,
     is_identifier_name,
     output_leaves,
     param_leaves,
+    qualified_for,
 )
 from autoforge.tooldocs import ToolSpec
 
@@ -207,20 +208,25 @@ def _adds_nothing(target: ToolSpec, known: set[str], spec: EnvironmentSpec) -> b
 def propose_edges(spec: EnvironmentSpec) -> list[ToolEdge]:
     """All rule edges between the tools of ``spec``, in tool order.
 
-    No self-loops, and no edge into a read tool that would return nothing new.
+    No self-loops, no edge into a read tool that would return nothing new, and no field of
+    records the source's name qualifies into a tool they do not serve (:func:`qualified_for`:
+    a shop's invoice feeds no call about a client's invoice).
     """
     state = spec.state_schema
     edges: list[ToolEdge] = []
     for source in spec.tools:
         outs = output_leaves(source, state)
         out_names = {o.name for o in outs}
+        scope = tool_scope(source, state)
         for target in spec.tools:
             if target.name == source.name or _adds_nothing(target, out_names, spec):
                 continue
+            usable = outs if qualified_for(scope.qualifier, target, state) else [
+                o for o in outs if o.record_of != scope.collection]  # fmt: skip
             mappings = []
             for param in param_leaves(target, state):
                 required = param.path.split(".")[0].replace("[]", "") in target.required
-                mapping = _best_mapping(outs, param, required)
+                mapping = _best_mapping(usable, param, required)
                 if mapping is not None:
                     mappings.append(mapping)
             if mappings:

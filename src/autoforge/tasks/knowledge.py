@@ -37,7 +37,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, session_user, tool_access, user_collection
+from autoforge.env import (
+    EnvironmentSpec,
+    StateSchema,
+    session_user,
+    tool_access,
+    tool_scope,
+    user_collection,
+)
 from autoforge.tasks.domain import categorical
 from autoforge.tasks.reasoning import PathSeg
 from autoforge.tasks.schema import (
@@ -45,8 +52,10 @@ from autoforge.tasks.schema import (
     is_identifier_name,
     name_tokens,
     output_leaves,
+    qualified_for,
     singular,
 )
+from autoforge.tooldocs import ToolSpec
 
 #: Attributes of the user record a person knows about themselves (substring match).
 _PERSONAL = ("name", "email", "phone", "zip", "postal", "address", "birth", "dob", "username")
@@ -85,6 +94,13 @@ class Lister:
     list_path: str
     field: str
     record_of: str | None = None
+    #: the attribute the tool's name requires set on the records it lists
+    #: (``search_shop_invoice`` lists only invoices whose ``shop_id`` is set)
+    qualifier: str | None = None
+
+    def serves(self, tool: ToolSpec, state: StateSchema) -> bool:
+        """Whether this list holds the records ``tool`` is about (:func:`qualified_for`)."""
+        return qualified_for(self.qualifier, tool, state)
 
 
 @dataclass(frozen=True)
@@ -156,14 +172,22 @@ class Knowledge:
         finder finds the key from what the user holds (a finder keeps it internal)."""
         return bool(self.session and self.user and self.finder(self.user) is None)
 
-    def lister(self, collection: str, records: set[str] | None = None) -> Lister | None:
+    def lister(
+        self, collection: str, records: set[str] | None = None, tool: ToolSpec | None = None,
+        state: StateSchema | None = None,
+    ) -> Lister | None:  # fmt: skip
         """The lister to use for ``collection``'s key: one whose listed records are of a
         collection in ``records`` first (the records the calling tool reads), then a list of
-        ``collection``'s own records, then by tool name (deterministic)."""
-        found = self.listers.get(collection) or []
+        ``collection``'s own records, then one unqualified or qualified by that very key (the
+        user's shop invoices for a shop's key), then by tool name (deterministic). With the
+        calling ``tool`` and the state schema, only a list that serves it
+        (:meth:`Lister.serves`)."""
+        found = [x for x in self.listers.get(collection) or []
+                 if tool is None or state is None or x.serves(tool, state)]  # fmt: skip
         wanted = records or set()
         return min(found, key=lambda x: (x.record_of not in wanted,
-                                         x.record_of != collection, x.tool),
+                                         x.record_of != collection,
+                                         x.qualifier not in (None, x.field), x.tool),
                    default=None)  # fmt: skip
 
     def finder(self, collection: str) -> Finder | None:
@@ -385,7 +409,8 @@ def _listers(spec: EnvironmentSpec, user: str | None) -> Iterator[Lister]:
             if (not leaf.entity or leaf.entity == user or not sep or "[]" in head
                     or rest != leaf.name):  # fmt: skip
                 continue
-            yield Lister(tool.name, leaf.entity, head, leaf.name, leaf.record_of)
+            qualifier = tool_scope(tool, spec.state_schema).qualifier
+            yield Lister(tool.name, leaf.entity, head, leaf.name, leaf.record_of, qualifier)
 
 
 def _key_holding(out: Knowledge, coll: str, owned: bool) -> tuple[bool, str]:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from autoforge.env import EnvironmentSpec, tool_access
+from autoforge.env import EnvironmentSpec, StateSchema, tool_access
 from autoforge.tasks.blueprint import (
     Binding,
     Blueprint,
@@ -32,7 +32,7 @@ from autoforge.tasks.blueprint import (
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
 from autoforge.tasks.reasoning import CMP_WORDS, field_words
-from autoforge.tasks.schema import entity_of, names_record, output_leaves, singular
+from autoforge.tasks.schema import Leaf, entity_of, names_record, output_leaves, singular
 
 PERSONAS = (
     "You are polite and brief, and answer only what you are asked.",
@@ -257,8 +257,18 @@ class _Describer:
             return ", ".join(self.labelled(k, b) for k, b in binding.fields.items())
         node = self.bp.node(binding.node)
         if isinstance(node, ReasonNode):
-            return self.reasoning(node)
+            return self.picked_part(node, binding.path)
         return self.output(node, OutputRef(node=binding.node, path=binding.path), labelled)
+
+    def picked_part(self, node: ReasonNode, path: list[Any]) -> str:
+        """A reasoning result, or a reference read off the record it picked: ``the shop of
+        the invoice with the highest total among ...`` (not the invoice itself)."""
+        said = self.reasoning(node)
+        name = next((str(s) for s in reversed(path) if isinstance(s, str)), "")
+        entity = entity_of(name, None, self.spec.state_schema) if name else None
+        if entity is None or singular(entity) == node.noun or entity == self.user:
+            return said
+        return f"the {singular(entity)} of {said}"
 
     def subject(self, call: CallNode) -> str:
         """What a call is about: the entity it is keyed by, or its search criteria."""
@@ -281,11 +291,12 @@ class _Describer:
         if same is not None:
             # the call's own subject: "order ORD-3", "the book ordered"
             return self.binding(same, labelled=labelled)
-        if tool_access(self.spec.tool(call.tool)) == "write":
+        leaf = next((x for x in output_leaves(self.spec.tool(call.tool), state)
+                     if x.path == ".".join(str(p) for p in ref.path)), None)  # fmt: skip
+        made = not _acts_on(call, leaf, state)  # else a reference held by the record acted on
+        if tool_access(self.spec.tool(call.tool)) == "write" and (made or not entity):
             if entity:
                 return f"the new {singular(entity)}"  # the record the request creates
-            leaf = next((x for x in output_leaves(self.spec.tool(call.tool), state)
-                         if x.path == ".".join(str(p) for p in ref.path)), None)  # fmt: skip
             record = singular(leaf.record_of) if leaf and leaf.record_of else "result"
             return f"the {words(name)} of the {record} from the '{words(call.tool)}' request"
         noun = singular(entity) if entity else words(name or "result")
@@ -400,7 +411,7 @@ class _Describer:
             if name in parts:
                 continue
             text = self.labelled(name, binding)
-            if text in ("my account", f"{words(name)} my account"):
+            if text in ("my account", f"{words(name)} my account", f"{label(name)} my account"):
                 continue  # the user's own record: implied by who is asking
             entity = entity_of(name, None, self.spec.state_schema)
             if not subject and (entity or not isinstance(binding, FactRef)):
@@ -498,6 +509,14 @@ _EVERYDAY = {
     "modify": "change", "update": "change", "create": "make", "delete": "remove",
     "get": "look up", "retrieve": "look up", "fetch": "look up", "set": "change",
 }  # fmt: skip
+
+
+def _acts_on(call: CallNode, leaf: Leaf | None, state: StateSchema) -> bool:
+    """Whether a write returns a record it was given the key of (a payment returns the order
+    it paid), so that a field of its result is that record's (``the shop of invoice X``), not
+    one of a record the request creates."""
+    coll = state.collection(leaf.record_of) if leaf is not None and leaf.record_of else None
+    return coll is not None and coll.primary_key in call.args
 
 
 def _entity_binding(args: dict[str, Binding], entity: str, spec: EnvironmentSpec) -> Binding | None:

@@ -12,7 +12,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env import CollectionSchema, StateSchema, tool_access
+from autoforge.env import (
+    CollectionSchema,
+    StateSchema,
+    target_collection,
+    tool_access,
+    tool_scope,
+)
 from autoforge.tooldocs import ToolSpec
 
 #: Primary-key names too generic to identify a collection without a record around them.
@@ -258,12 +264,41 @@ def name_tokens(tool: ToolSpec) -> list[str]:
 def _searched_collection(
     tool: ToolSpec, state: StateSchema, owner: CollectionSchema | None = None
 ) -> CollectionSchema | None:
-    """The collection a read tool's name names (its first noun after the verb) when every
-    parameter is an attribute of it and the name does not hold its key; else None. With
-    ``owner``: the first noun naming another collection, when its records reference
-    ``owner`` (words naming ``owner`` itself are passed over)."""
+    """The collection a read tool's name names, when every parameter is an attribute of it
+    and the name does not hold its key; else None.
+
+    The noun the tool acts on by the synthesis's rule (:func:`autoforge.env.target_collection`:
+    the head of a compound, ``search_clinic_visit`` searches visits; the later noun a
+    parameterless tool's first one owns, ``get_user_all_visits()`` lists visits) comes first,
+    so that the task side reads the result the environment's tool returns; unless that is a
+    bare key collection, which says nothing of a result: then the first noun after the verb
+    (a design that keeps clinic visits in ``clinics``). With ``owner``: the first noun naming
+    another collection, when its records reference ``owner`` (words naming ``owner`` itself
+    are passed over)."""
     words = name_tokens(tool)
     params = set(tool.param_names)
+
+    def fits(coll: CollectionSchema) -> bool | None:
+        names = {a.name for a in coll.attributes} | {coll.primary_key}
+        key_words = set(coll.primary_key.lower().split("_"))
+        if len(key_words) > 1 and key_words <= set(words):  # find_user_id_by_email
+            return None
+        return params <= names
+
+    target = target_collection(tool, state)
+    if (
+        target is not None
+        and owner is not None
+        and (
+            target.name == owner.name
+            or not any(a.references == owner.name for a in target.attributes)
+        )
+    ):
+        target = None  # with an owner: only a collection that references it
+    if target is not None and len(target.attributes) > 1:
+        fit = fits(target)
+        if fit is not False:
+            return target if fit else None
     for word in words[1:] or words:
         coll = next((c for c in state.collections
                      if word in (c.name.lower(), singular(c.name.lower()))
@@ -272,13 +307,22 @@ def _searched_collection(
             continue
         if owner is not None and not any(a.references == owner.name for a in coll.attributes):
             return None
-        names = {a.name for a in coll.attributes} | {coll.primary_key}
-        key_words = set(coll.primary_key.lower().split("_"))
-        holds_key = len(key_words) > 1 and key_words <= set(words)  # find_user_id_by_email
-        if holds_key or not params <= names:
-            return None
-        return coll
+        return coll if fits(coll) else None
     return None
+
+
+def qualified_for(qualifier: str | None, tool: ToolSpec, state: StateSchema) -> bool:
+    """Whether records a tool's name qualifies by ``qualifier`` (the attribute a noun of the
+    name requires set, :attr:`autoforge.env.ToolScope.qualifier`: ``search_shop_invoice``
+    lists only invoices whose ``shop_id`` is set) may feed ``tool``: always when nothing
+    qualifies them; else only a tool of the same qualifier (``pay_shop_invoice``) or one that
+    takes the qualifying key (``open_shop_invoice(shop_id, ...)``). A shop's invoice is no
+    client's invoice, and carries no client key for a call about one."""
+    return (
+        qualifier is None
+        or qualifier in tool.param_names
+        or (tool_scope(tool, state).qualifier == qualifier)
+    )
 
 
 _LIST_VERBS = frozenset({"list", "search", "query", "browse", "filter", "find", "all"})
