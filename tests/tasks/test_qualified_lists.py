@@ -205,6 +205,8 @@ def test_a_booking_takes_its_clinic_and_room_off_one_visit_of_the_users() -> Non
         creates = [n for n in task.blueprint.calls if n.tool == "create_clinic_visit"]
         said = re.findall(r"the clinic of (?:the|that) visit", task.scenario.question)
         assert len(said) >= len(creates), text  # "that visit": one chosen before
+        assert "the visit of the clinic" not in text, text  # a booking is a new visit
+        assert not creates or "make a new visit for the clinic of" in text, text
         for node in task.blueprint.calls:
             user = node.args.get("user_id")
             assert not isinstance(user, ReasoningRef), (node.tool, user)

@@ -533,8 +533,9 @@ def refer_back(texts: list[str], selections: dict[str, str]) -> list[str]:
     """``texts`` (said in order) with each selection described once: a later mention of the
     selection said last for its noun becomes ``that <noun>`` ("pay the order whose date is
     2025-07-29 among my hotel orders" ... "cancel that order"), as a person refers back. A
-    mention after another selection of the same noun was described stays in full (``that``
-    would be ambiguous there); the first mention, which states the facts, always does."""
+    mention after another selection, a named record (``order ORD-7``) or a new record of the
+    same noun stays in full, as ``that`` would be ambiguous there; the first mention, which
+    states the facts, always does."""
     if not selections:
         return texts
     pattern = re.compile("|".join(re.escape(p) for p in sorted(selections, key=len, reverse=True)))
@@ -542,20 +543,36 @@ def refer_back(texts: list[str], selections: dict[str, str]) -> list[str]:
     last: dict[str, str] = {}
 
     def note(phrase: str) -> None:
+        forget(phrase)
         for inner in pattern.finditer(phrase, 1):  # selections inside it are described too
             said.add(inner.group())
             last[selections[inner.group()]] = inner.group()
         said.add(phrase)
         last[selections[phrase]] = phrase
 
-    def swap(match: re.Match[str]) -> str:
-        phrase, noun = match.group(), selections[match.group()]
-        if phrase in said and last.get(noun) == phrase:
-            return f"that {noun}"
-        note(phrase)
-        return phrase
+    def forget(gap: str) -> str:
+        for noun in [n for n in last if re.search(rf"\b{re.escape(n)} \S*\d", gap)]:
+            del last[noun]  # "order ORD-7" named in between: "that order" is ambiguous
+        return gap
 
-    return [pattern.sub(swap, text) for text in texts]
+    def swap(text: str) -> str:
+        out: list[str] = []
+        at = 0
+        for match in pattern.finditer(text):
+            gap = forget(text[at : match.start()])
+            phrase, noun = match.group(), selections[match.group()]
+            if phrase in said and last.get(noun) == phrase:
+                out += [gap, f"that {noun}"]
+            else:
+                note(phrase)
+                out += [gap, phrase]
+            at = match.end()
+        out.append(forget(text[at:]))
+        for noun in [n for n in last if re.search(rf"\ba new {re.escape(n)}\b", text)]:
+            del last[noun]  # after "make a new order", "that order" could be the new one
+        return "".join(out)
+
+    return [swap(text) for text in texts]
 
 
 #: Common verbs of API operation names: a tool named ``<prefix>_cancel_book`` is asked with
