@@ -222,3 +222,15 @@ def test_the_verb_of_a_tool_name_is_its_first_common_verb() -> None:
     assert request_on("instore_modify_reservation", "reservations", "R-2") == (
         "change instore reservation R-2"
     )
+
+
+def test_parts_read_off_one_record_are_said_once() -> None:
+    """A new booking of a chosen order's hotel and room: "the same hotel and room as <the
+    order>", not "the hotel of <the order>, with the room of <the order>"."""
+    from autoforge.tasks.question import _same_as
+
+    order = "the order whose date is 2025-07-29 among the hotel orders on my account"
+    subject, rest = _same_as(f"the hotel of {order}", [f"the room of {order}", "quantity 2"])
+    assert subject == f"the same hotel and room as {order}" and rest == ["quantity 2"]
+    other = "the room of the order with the lowest total"
+    assert _same_as(f"the hotel of {order}", [other]) == (f"the hotel of {order}", [other])

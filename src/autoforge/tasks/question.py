@@ -438,6 +438,7 @@ class _Describer:
         makes = verb_first(words(call.tool).split(), set())[0] in _CREATE_VERBS
         if subject and about in inner and makes:  # make hotel order -> make a new order for
             tail = verb.split()[inner.index(about) + 2 :]  # the hotel of ...
+            subject, details = _same_as(subject, details)
             verb = f"{verb.split()[0]} a new {' '.join(tail)} for {subject}"
         elif subject and about in inner:  # change pending order address -> change the address
             tail = verb.split()[inner.index(about) + 2 :]  # of order #W1 (the record's part)
@@ -596,6 +597,21 @@ def verb_first(parts: list[str], nouns: set[str]) -> list[str]:
         return parts
     at = next((i for i, p in enumerate(parts[1:], 1) if p in _API_VERBS and p not in nouns), None)
     return parts if at is None else [parts[at], *parts[:at], *parts[at + 1 :]]
+
+
+def _same_as(subject: str, details: list[str]) -> tuple[str, list[str]]:
+    """Parts read off one record, said once: ``the hotel of P`` with the detail ``the room of
+    P`` -> ``the same hotel and room as P`` (the other details stay)."""
+    head, sep, record = subject.partition(" of ")
+    if not sep or not head.startswith("the "):
+        return subject, details
+    same = [d for d in details if d.startswith("the ") and d.endswith(f" of {record}")
+            and " of " not in d[4 : -len(record) - 4]]  # fmt: skip
+    if not same:
+        return subject, details
+    parts = [head[4:], *(d[4 : -len(record) - 4] for d in same)]
+    rest = [d for d in details if d not in same]
+    return f"the same {_enumerate(parts)} as {record}", rest
 
 
 def _acts_on(call: CallNode, leaf: Leaf | None, state: StateSchema) -> bool:
