@@ -193,9 +193,10 @@ def test_visits_acted_on_are_chosen_by_a_condition_over_a_list_of_their_kind() -
 
 
 def test_a_booking_takes_its_clinic_and_room_off_one_visit_of_the_users() -> None:
-    """A booking's clinic and room are read off one visit picked by a condition (said "the
-    clinic of the visit ..."), never off two; the user's own key is never picked off one
-    of their visits (it is theirs) nor said ("with user my account")."""
+    """A booking's clinic and room are read off one visit picked by a condition (said "a new
+    visit for the same clinic and room as the visit ..."), never off two; the user's own key
+    is never picked off one of their visits (it is theirs) nor said ("with user my
+    account")."""
     env = _clinic_env()
     tasks, stats = generate_tasks(env, 12, "medium", seed=1)
     booked = 0
@@ -203,7 +204,10 @@ def test_a_booking_takes_its_clinic_and_room_off_one_visit_of_the_users() -> Non
         text = f"{task.scenario.question} {task.scenario.intent}"
         assert "user my account" not in text, text
         creates = [n for n in task.blueprint.calls if n.tool == "create_clinic_visit"]
-        assert task.scenario.question.count("the clinic of the visit") >= len(creates), text
+        said = re.findall(r"the same clinic and room as (?:the|that) visit",
+                          task.scenario.question)  # fmt: skip
+        assert len(said) >= len(creates), text  # "that visit": one chosen before
+        assert "the visit of the clinic" not in text, text  # a booking is a new visit
         for node in task.blueprint.calls:
             user = node.args.get("user_id")
             assert not isinstance(user, ReasoningRef), (node.tool, user)

@@ -147,3 +147,90 @@ def test_requests_use_everyday_verbs_and_say_the_parts_of_one_value_as_one() -> 
         text
     ), text
     assert "update" not in text.lower() and " and city" not in text
+
+
+def _review_then_order(bookstore_env: Any) -> ScenarioRequest:
+    """Two writes about one book chosen by a condition (the highest price of a genre)."""
+    pick = {"kind": "reasoning", "node": "r0", "path": ["book_id"]}
+    customer = {"kind": "user_fact", "name": "customer_id"}
+    bp = Blueprint.model_validate({
+        "nodes": [
+            {"kind": "call", "id": "c0", "tool": "search_books", "walk": 0,
+             "args": {"genre": {"kind": "user_fact", "name": "genre"}}},
+            {"kind": "reasoning", "id": "r0", "noun": "book",
+             "spec": {"op": "argmax", "field": ["price"]},
+             "inputs": {"items": {"kind": "output", "node": "c0", "path": []}}},
+            {"kind": "call", "id": "c1", "tool": "add_review", "walk": 0,
+             "args": {"customer_id": customer, "book_id": pick,
+                      "rating": {"kind": "user_fact", "name": "rating"}}},
+            {"kind": "call", "id": "c2", "tool": "place_order", "walk": 0,
+             "args": {"customer_id": customer, "items": {"kind": "list", "items": [
+                 {"kind": "object", "fields": {
+                     "book_id": pick, "quantity": {"kind": "user_fact", "name": "quantity"}}}]}}},
+        ],
+        "facts": [{"name": "genre", "role": "predicate", "json_schema": {"type": "string"}},
+                  {"name": "customer_id", "role": "entity", "json_schema": {"type": "string"},
+                   "collection": "customers", "attribute": "customer_id"},
+                  {"name": "rating", "role": "value", "json_schema": {"type": "integer"}},
+                  {"name": "quantity", "role": "value", "json_schema": {"type": "integer"}}],
+        "walks": [["search_books", "add_review", "place_order"]],
+    })  # fmt: skip
+    facts = {"genre": "fantasy", "customer_id": "C-1", "rating": 5, "quantity": 2}
+    return ScenarioRequest(spec=bookstore_env.spec, blueprint=bp, facts=facts)
+
+
+def test_a_chosen_record_is_described_once_then_referred_back(bookstore_env: Any) -> None:
+    """The second write about the same chosen book says "that book", as a person would, not
+    the whole condition again; every fact is still stated (in the first mention)."""
+    request = _review_then_order(bookstore_env)
+    scenario = TemplateWriter().write(request)
+    chosen = "the book with the highest price among the books with genre fantasy"
+    assert scenario.question.count(chosen) == 1, scenario.question
+    assert "place an order for that book, quantity 2" in scenario.question, scenario.question
+    assert missing_facts(scenario, request.facts) == []
+
+
+def test_a_reference_back_is_never_ambiguous() -> None:
+    """``that order`` only for the order described last: after another chosen order, a
+    named one (``order ORD-7``) or a new one, the condition is said again."""
+    from autoforge.tasks.question import refer_back
+
+    top, late = "the order with the highest total", "the order whose status is late"
+    picks = {top: "order", late: "order"}
+    assert refer_back([f"pay {top}", f"cancel {top}"], picks) == [f"pay {top}", "cancel that order"]
+    assert refer_back([f"pay {top}", f"pay {late}", f"cancel {top}"], picks)[2] == f"cancel {top}"
+    assert refer_back([f"pay {top}", "ship order ORD-7", f"cancel {top}"], picks)[2] == (
+        f"cancel {top}"
+    )
+    made = refer_back([f"make a new order for the hotel of {top}", f"cancel {top}"], picks)
+    assert made[1] == f"cancel {top}"
+    inner = {"the book with the highest price among the items of " + top: "book", top: "order"}
+    said = refer_back([f"review {next(iter(inner))}", f"cancel {top}"], inner)
+    assert said[1] == "cancel that order"  # described inside the first mention
+
+
+def test_the_verb_of_a_tool_name_is_its_first_common_verb() -> None:
+    """``instore_cancel_book`` is asked as "cancel ...", never "instore the book"; a word that
+    names a record of the environment (``book`` among books) is a noun there."""
+    from autoforge.tasks.question import request_on, verb_first
+
+    assert verb_first(["instore", "cancel", "book"], {"book"}) == ["cancel", "instore", "book"]
+    assert verb_first(["hotel", "book", "room"], {"hotel", "room"})[0] == "book"
+    assert verb_first(["shop", "book", "review"], {"book", "review"}) == ["shop", "book", "review"]
+    assert verb_first(["get", "order"], set()) == ["get", "order"]
+    assert request_on("instore_cancel_book", "books", "B-1") == "cancel instore book B-1"
+    assert request_on("instore_modify_reservation", "reservations", "R-2") == (
+        "change instore reservation R-2"
+    )
+
+
+def test_parts_read_off_one_record_are_said_once() -> None:
+    """A new booking of a chosen order's hotel and room: "the same hotel and room as <the
+    order>", not "the hotel of <the order>, with the room of <the order>"."""
+    from autoforge.tasks.question import _same_as
+
+    order = "the order whose date is 2025-07-29 among the hotel orders on my account"
+    subject, rest = _same_as(f"the hotel of {order}", [f"the room of {order}", "quantity 2"])
+    assert subject == f"the same hotel and room as {order}" and rest == ["quantity 2"]
+    other = "the room of the order with the lowest total"
+    assert _same_as(f"the hotel of {order}", [other]) == (f"the hotel of {order}", [other])

@@ -200,6 +200,8 @@ class _Describer:
         self.bp = request.blueprint
         self.facts = request.facts
         self.user = user_collection(request.spec.state_schema)
+        #: each selection's full description -> its noun, for :func:`refer_back`
+        self.selections: dict[str, str] = {}
 
     def fact(self, ref: FactRef, *, labelled: bool = False) -> str:
         """A fact as the user says it: ``order ORD-3``, or ``ORD-3`` after a label.
@@ -340,6 +342,17 @@ class _Describer:
         return ""
 
     def reasoning(self, node: ReasonNode) -> str:
+        """A reasoning node in words; a selection's description is recorded so that a later
+        mention of it can be said as a short reference (:func:`refer_back`)."""
+        said = self._reasoning(node)
+        spec = node.spec
+        if spec.op in ("argmax", "argmin", "filter") or (
+            spec.op == "lookup" and spec.field and isinstance(spec.field[0], int)
+        ):
+            self.selections[said] = node.noun
+        return said
+
+    def _reasoning(self, node: ReasonNode) -> str:
         spec, noun, inputs = node.spec, node.noun, node.inputs
         field = field_words(spec.field)
         if spec.op in ("argmax", "argmin"):
@@ -395,7 +408,8 @@ class _Describer:
         """A tool's name as the user's verb phrase: everyday verbs (``modify`` -> ``change``)
         and the user's own record as ``my`` (``modify user address`` -> ``change my
         address``), so the request does not spell the tool's name."""
-        parts = words(tool).split()
+        nouns = {singular(c.name) for c in self.spec.state_schema.collections}
+        parts = verb_first(words(tool).split(), nouns)
         user = singular(self.user) if self.user else None
         parts = [_EVERYDAY.get(parts[0], parts[0]), *("my" if p == user else p
                                                         for p in parts[1:])]  # fmt: skip
@@ -421,7 +435,12 @@ class _Describer:
             else:
                 details.append(text)
         inner = verb.split()[1:-1]
-        if subject and about in inner:  # change pending order address -> change the address
+        makes = verb_first(words(call.tool).split(), set())[0] in _CREATE_VERBS
+        if subject and about in inner and makes:  # make hotel order -> make a new order for
+            tail = verb.split()[inner.index(about) + 2 :]  # the hotel of ...
+            subject, details = _same_as(subject, details)
+            verb = f"{verb.split()[0]} a new {' '.join(tail)} for {subject}"
+        elif subject and about in inner:  # change pending order address -> change the address
             tail = verb.split()[inner.index(about) + 2 :]  # of order #W1 (the record's part)
             verb = f"{verb.split()[0]} the {' '.join(tail)} of {subject}"
         elif subject:
@@ -488,7 +507,7 @@ def request_on(tool: str, collection: str, key: str) -> str:
     ``cancel_order`` -> ``cancel order ORD-3``; ``update_shipping_address`` -> ``change the
     shipping address of order ORD-3``."""
     noun = singular(collection).replace("_", " ")
-    parts = words(tool).split()
+    parts = verb_first(words(tool).split(), set(noun.split()))
     verb = [_EVERYDAY.get(parts[0], parts[0]), *parts[1:]]
     last = noun.split()[-1]
     if len(verb) == 1:
@@ -509,6 +528,90 @@ _EVERYDAY = {
     "modify": "change", "update": "change", "create": "make", "delete": "remove",
     "get": "look up", "retrieve": "look up", "fetch": "look up", "set": "change",
 }  # fmt: skip
+
+
+def refer_back(texts: list[str], selections: dict[str, str]) -> list[str]:
+    """``texts`` (said in order) with each selection described once: a later mention of the
+    selection said last for its noun becomes ``that <noun>`` ("pay the order whose date is
+    2025-07-29 among my hotel orders" ... "cancel that order"), as a person refers back. A
+    mention after another selection, a named record (``order ORD-7``) or a new record of the
+    same noun stays in full, as ``that`` would be ambiguous there; the first mention, which
+    states the facts, always does."""
+    if not selections:
+        return texts
+    pattern = re.compile("|".join(re.escape(p) for p in sorted(selections, key=len, reverse=True)))
+    said: set[str] = set()
+    last: dict[str, str] = {}
+
+    def note(phrase: str) -> None:
+        forget(phrase)
+        for inner in pattern.finditer(phrase, 1):  # selections inside it are described too
+            said.add(inner.group())
+            last[selections[inner.group()]] = inner.group()
+        said.add(phrase)
+        last[selections[phrase]] = phrase
+
+    def forget(gap: str) -> str:
+        for noun in [n for n in last if re.search(rf"\b{re.escape(n)} \S*\d", gap)]:
+            del last[noun]  # "order ORD-7" named in between: "that order" is ambiguous
+        return gap
+
+    def swap(text: str) -> str:
+        out: list[str] = []
+        at = 0
+        for match in pattern.finditer(text):
+            gap = forget(text[at : match.start()])
+            phrase, noun = match.group(), selections[match.group()]
+            if phrase in said and last.get(noun) == phrase:
+                out += [gap, f"that {noun}"]
+            else:
+                note(phrase)
+                out += [gap, phrase]
+            at = match.end()
+        out.append(forget(text[at:]))
+        for noun in [n for n in last if re.search(rf"\ba new {re.escape(n)}\b", text)]:
+            del last[noun]  # after "make a new order", "that order" could be the new one
+        return "".join(out)
+
+    return [swap(text) for text in texts]
+
+
+#: Common verbs of API operation names: a tool named ``<prefix>_cancel_book`` is asked with
+#: "cancel" when its first word is none of these.
+_API_VERBS = frozenset(_EVERYDAY) | {
+    "add", "apply", "approve", "assign", "book", "buy", "cancel", "change", "check", "close",
+    "confirm", "edit", "exchange", "find", "list", "make", "move", "open", "order", "pay",
+    "place", "post", "purchase", "rate", "redeem", "refund", "register", "reject", "remove",
+    "renew", "rent", "request", "reserve", "reset", "return", "review", "schedule", "search",
+    "send", "submit", "subscribe", "track", "transfer", "unsubscribe", "upgrade",
+}  # fmt: skip
+#: First words of tool names that make a new record ("make a new order for ...").
+_CREATE_VERBS = frozenset({"create", "make", "add", "place", "new", "open", "submit"})
+
+
+def verb_first(parts: list[str], nouns: set[str]) -> list[str]:
+    """A tool name's words with its verb first: ``instore cancel book`` -> ``cancel instore
+    book`` when the first word is no common API verb and a later one is (a word that names a
+    record of the environment, ``book`` among books, counts as a noun there)."""
+    if not parts or parts[0] in _API_VERBS:
+        return parts
+    at = next((i for i, p in enumerate(parts[1:], 1) if p in _API_VERBS and p not in nouns), None)
+    return parts if at is None else [parts[at], *parts[:at], *parts[at + 1 :]]
+
+
+def _same_as(subject: str, details: list[str]) -> tuple[str, list[str]]:
+    """Parts read off one record, said once: ``the hotel of P`` with the detail ``the room of
+    P`` -> ``the same hotel and room as P`` (the other details stay)."""
+    head, sep, record = subject.partition(" of ")
+    if not sep or not head.startswith("the "):
+        return subject, details
+    same = [d for d in details if d.startswith("the ") and d.endswith(f" of {record}")
+            and " of " not in d[4 : -len(record) - 4]]  # fmt: skip
+    if not same:
+        return subject, details
+    parts = [head[4:], *(d[4 : -len(record) - 4] for d in same)]
+    rest = [d for d in details if d not in same]
+    return f"the same {_enumerate(parts)} as {record}", rest
 
 
 def _acts_on(call: CallNode, leaf: Leaf | None, state: StateSchema) -> bool:
@@ -549,6 +652,8 @@ class TemplateWriter:
         writes = [c for c in bp.calls if tool_access(request.spec.tool(c.tool)) == "write"]
         goals = [describe.goal(c) for c in writes]
         asks = [describe.binding(ReasoningRef(node=o)) for o in bp.outputs]
+        said = refer_back(goals + asks, describe.selections)
+        goals, asks = said[: len(goals)], said[len(goals) :]
         rng = random.Random(request.seed)
         steps = goals + [f"find out {a}" for a in asks]
         intent = "You want the agent to " + "; then ".join(steps) + "."
