@@ -538,7 +538,11 @@ def generate_tasks(
     started = time.perf_counter()
     graph = graph or build_graph(env.spec, hooks.edge_judge)
     clock("graph", started)
-    generator = StateGenerator(env.spec, env.initial_state) if state_source == "generate" else None
+    generator = (
+        StateGenerator(env.spec, env.initial_state, tools_source=env.tools_source or "")
+        if state_source == "generate"
+        else None
+    )
     gates = GateStats()
     know = knowledge(env.spec, env.initial_state)
     stats.knowledge = know.report()
