@@ -109,3 +109,18 @@ def test_each_record_is_of_one_kind() -> None:
         assert visit[set_refs[0]] in state[set_refs[0][:-3] + "s"]
         kinds.append(set_refs[0])
     assert abs(kinds.count("vet_id") - kinds.count("groomer_id")) <= 1  # spread evenly
+
+
+def test_a_status_only_transitions_write_is_also_unset_in_s0() -> None:
+    """Without the search's default, "called off" is the only stated value, and the tools
+    only write it: records before that transition leave ``state`` unset, so S0 is not all
+    cancelled visits."""
+    spec = _clinic()
+    search = next(t for t in spec.tools if t.name == "search_vet_visit")
+    search.parameters["properties"]["state"].pop("default")
+    found = domains(spec, None, _SOURCE)
+    assert found.allowed("visits", "state") == {"called off"}
+    assert found.unset == {("visits", "state")}
+    assert domains(_clinic(), None, _SOURCE).unset == set()  # "booked" is no transition's
+    state = StateGenerator(spec, tools_source=_SOURCE).generate(random.Random(1))
+    assert {v["state"] for v in state["visits"].values()} == {None, "called off"}

@@ -67,6 +67,10 @@ class Domains:
 
     values: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
     ranges: dict[tuple[str, str], tuple[float, float, bool]] = field(default_factory=dict)
+    #: attributes whose every stated value is one the tools write (a transition's target, the
+    #: end of a record's life as often as not): a record before any such write leaves them
+    #: unset, so S0 holds records a transition can still act on
+    unset: set[tuple[str, str]] = field(default_factory=set)
 
     def allowed(self, collection: str, attribute: str) -> set[Any] | None:
         """The set of allowed values, or None when the attribute has no closed domain."""
@@ -141,19 +145,31 @@ def stated_values(
     attribute of the collection the tool acts on (a search's ``status`` defaulting to
     ``paid``), and the constants the environment's tools (``tools_source``) write into that
     collection's records (the status a transition sets)."""
+    params, written = _stated(spec, tools_source)
+    out = {k: list(v) for k, v in params.items()}
+    for key, values in written.items():
+        out.setdefault(key, []).extend(v for v in values if v not in out[key])
+    return out
+
+
+def _stated(
+    spec: EnvironmentSpec, tools_source: str
+) -> tuple[dict[tuple[str, str], list[Any]], dict[tuple[str, str], list[Any]]]:
+    """The values tool parameters state, and those the tools write (:func:`stated_values`)."""
     schema = spec.state_schema
-    written = _written(tools_source) if tools_source else {}
-    out: dict[tuple[str, str], list[Any]] = {}
+    code = _written(tools_source) if tools_source else {}
+    params: dict[tuple[str, str], list[Any]] = {}
+    written: dict[tuple[str, str], list[Any]] = {}
     for tool in spec.tools:
         coll = schema.collection(tool_scope(tool, schema).collection or "")
         if coll is None or coll.fixed is not None:
             continue
         for name, param in _tool_params(tool).items():
             for value in _param_values(param):
-                _stated_add(out, coll, name, value)
-        for name, value in written.get(tool.name, []):
-            _stated_add(out, coll, name, value)
-    return out
+                _stated_add(params, coll, name, value)
+        for name, value in code.get(tool.name, []):
+            _stated_add(written, coll, name, value)
+    return params, written
 
 
 def _tool_params(tool: ToolSpec) -> dict[str, Any]:
@@ -169,6 +185,7 @@ def domains(
     (:func:`stated_values`)."""
     out = Domains()
     data = data or {}
+    written = _stated(spec, tools_source)[1]
     stated = stated_values(spec, tools_source)
     for coll in spec.state_schema.collections:
         table = data.get(coll.name)
@@ -177,9 +194,12 @@ def domains(
             if attr.name == coll.primary_key:
                 continue
             seen = _observed(records, attr.name)
-            values = _attribute_domain(attr, seen, stated.get((coll.name, attr.name), []))
+            key = (coll.name, attr.name)
+            values = _attribute_domain(attr, seen, stated.get(key, []))
             if values:
-                out.values[(coll.name, attr.name)] = values
+                out.values[key] = values
+            if values and values == stated.get(key) and set(values) <= set(written.get(key, [])):
+                out.unset.add(key)
             numbers = [v for v in seen if isinstance(v, int | float) and not isinstance(v, bool)]
             if attr.type in ("integer", "number") and len(numbers) >= _RANGE_MIN:
                 integer = all(isinstance(v, int) for v in numbers)

@@ -538,8 +538,9 @@ def generate_tasks(
     started = time.perf_counter()
     graph = graph or build_graph(env.spec, hooks.edge_judge)
     clock("graph", started)
+    source = getattr(env, "tools_source", "") or ""  # an environment wrapper may not carry it
     generator = (
-        StateGenerator(env.spec, env.initial_state, tools_source=env.tools_source or "")
+        StateGenerator(env.spec, env.initial_state, tools_source=source)
         if state_source == "generate"
         else None
     )

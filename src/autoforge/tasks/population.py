@@ -238,13 +238,15 @@ class StateGenerator:
         return None
 
     def sizes(self, rng: random.Random) -> dict[str, int]:
-        """How many records per collection: 8-12 roots, 2-3 children per referenced record."""
+        """How many records per collection: 8-12 roots, 2-3 children per referenced record,
+        as many again per further kind of record (:func:`record_kinds`: each kind of a user's
+        orders is a list to choose from)."""
         out: dict[str, int] = {}
         for coll in self.order:
             parents = [out[a.references] for a in coll.attributes
                        if a.references in out and a.references != coll.name]  # fmt: skip
             size = min(30, max(parents) * rng.randint(2, 3)) if parents else rng.randint(8, 12)
-            out[coll.name] = size
+            out[coll.name] = size * max(1, len(self.kinds.get(coll.name, {})))
         return out
 
     def generate(self, rng: random.Random) -> dict[str, dict[str, Any]]:
@@ -444,6 +446,8 @@ class StateGenerator:
         if observed:
             if attr.nullable and attr.type == "enum" and rng.random() < 0.5:
                 return None
+            if (coll.name, attr.name) in self.domains.unset:  # before any transition wrote it
+                return rng.choice([None, *observed])
             return rng.choice(observed)
         span = self.domains.ranges.get((coll.name, attr.name))
         if span is not None:
