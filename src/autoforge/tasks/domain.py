@@ -4,19 +4,26 @@ Enumerations come from the docs (a schema ``enum``; "one of a, b or c" or a list
 back-quoted values in a description) and, when data is given (``--data``, an example's sample
 data, the environment's initial state), from the values observed there, with their
 frequencies: a string attribute whose records share a handful of values (an order ``status``)
-is categorical, and generated records draw from those values only. Numbers keep to the range
-the data shows. A value outside the domain the docs or data define is a defect (an order status
-"calm-50"); :func:`out_of_domain` finds such values in a state.
+is categorical, and generated records draw from those values only. Where neither docs nor data
+close a string attribute's domain, the values the domain itself states are its domain
+(:func:`stated_values`: a tool parameter's ``default``, ``enum`` or ``examples`` for the
+attribute it filters or sets, and the constants the environment's own tools write into it, a
+transition's target status): an order ``status`` the docs leave open is "paid" or
+"cancelled" when those are the statuses the tools search by and set, never a Faker word.
+Numbers keep to the range the data shows. A value outside the domain the docs or data define
+is a defect (an order status "calm-50"); :func:`out_of_domain` finds such values in a state.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import Attribute, EnvironmentSpec
+from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec, tool_scope
+from autoforge.tooldocs import ToolSpec
 
 _ONE_OF = re.compile(r"\bone of\b[:\s]*(?P<list>[^.;\n]+)", re.IGNORECASE)
 #: Observed numbers needed before their range bounds generated ones (3 ratings of 4-5 stars
@@ -60,6 +67,10 @@ class Domains:
 
     values: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
     ranges: dict[tuple[str, str], tuple[float, float, bool]] = field(default_factory=dict)
+    #: attributes whose every stated value is one the tools write (a transition's target, the
+    #: end of a record's life as often as not): a record before any such write leaves them
+    #: unset, so S0 holds records a transition can still act on
+    unset: set[tuple[str, str]] = field(default_factory=set)
 
     def allowed(self, collection: str, attribute: str) -> set[Any] | None:
         """The set of allowed values, or None when the attribute has no closed domain."""
@@ -71,7 +82,7 @@ def _observed(records: list[Any], name: str) -> list[Any]:
     return [r.get(name) for r in records if isinstance(r, Mapping) and r.get(name) is not None]
 
 
-def _attribute_domain(attr: Attribute, seen: list[Any]) -> list[Any]:
+def _attribute_domain(attr: Attribute, seen: list[Any], stated: list[Any]) -> list[Any]:
     if attr.enum:
         inside = [v for v in seen if v in attr.enum]
         return inside if len(inside) >= 4 else list(attr.enum)  # the data's mix, else uniform
@@ -81,13 +92,101 @@ def _attribute_domain(attr: Attribute, seen: list[Any]) -> list[Any]:
     strings = [v for v in seen if isinstance(v, str)]
     if attr.type == "string" and not attr.references and strings and categorical(strings):
         return strings
+    if stated and attr.type == "string" and not attr.references and len(strings) < 4:
+        return stated  # the domain's own values; data that shows free text keeps Faker
     return []
 
 
-def domains(spec: EnvironmentSpec, data: Mapping[str, Any] | None = None) -> Domains:
-    """The domains of ``spec``'s attributes from its docs and from ``data`` (the sample data)."""
+def _stated_add(
+    out: dict[tuple[str, str], list[Any]], coll: CollectionSchema, name: str, value: Any
+) -> None:
+    attr = coll.attribute(name)
+    if attr is None or name == coll.primary_key or attr.references or attr.enum:
+        return
+    if isinstance(value, str) and value.strip():
+        found = out.setdefault((coll.name, name), [])
+        if value not in found:
+            found.append(value)
+
+
+def _param_values(schema: Any) -> list[Any]:
+    """The values a parameter's schema states: its ``default``, ``enum`` and ``examples``."""
+    if not isinstance(schema, Mapping):
+        return []
+    values = [schema.get("default"), *(schema.get("enum") or []), *(schema.get("examples") or [])]
+    return [v for v in values if v is not None]
+
+
+def _written(source: str) -> dict[str, list[tuple[str, Any]]]:
+    """Per function of ``source``: the ``(attribute, constant)`` pairs it writes into a record,
+    ``record['status'] = 'paid'`` (a dict literal is as often a reply as a record: skipped)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    out: dict[str, list[tuple[str, Any]]] = {}
+    for func in tree.body:
+        if not isinstance(func, ast.FunctionDef):
+            continue
+        pairs = out.setdefault(func.name, [])
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                for target in node.targets:
+                    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant):
+                        pairs.append((str(target.slice.value), node.value.value))
+    return out
+
+
+def stated_values(
+    spec: EnvironmentSpec, tools_source: str = ""
+) -> dict[tuple[str, str], list[Any]]:
+    """Per ``(collection, attribute)``: the string values the domain states for it, in order
+    of mention: the ``default``/``enum``/``examples`` of a tool parameter named like an
+    attribute of the collection the tool acts on (a search's ``status`` defaulting to
+    ``paid``), and the constants the environment's tools (``tools_source``) write into that
+    collection's records (the status a transition sets)."""
+    params, written = _stated(spec, tools_source)
+    out = {k: list(v) for k, v in params.items()}
+    for key, values in written.items():
+        out.setdefault(key, []).extend(v for v in values if v not in out[key])
+    return out
+
+
+def _stated(
+    spec: EnvironmentSpec, tools_source: str
+) -> tuple[dict[tuple[str, str], list[Any]], dict[tuple[str, str], list[Any]]]:
+    """The values tool parameters state, and those the tools write (:func:`stated_values`)."""
+    schema = spec.state_schema
+    code = _written(tools_source) if tools_source else {}
+    params: dict[tuple[str, str], list[Any]] = {}
+    written: dict[tuple[str, str], list[Any]] = {}
+    for tool in spec.tools:
+        coll = schema.collection(tool_scope(tool, schema).collection or "")
+        if coll is None or coll.fixed is not None:
+            continue
+        for name, param in _tool_params(tool).items():
+            for value in _param_values(param):
+                _stated_add(params, coll, name, value)
+        for name, value in code.get(tool.name, []):
+            _stated_add(written, coll, name, value)
+    return params, written
+
+
+def _tool_params(tool: ToolSpec) -> dict[str, Any]:
+    props = (tool.parameters or {}).get("properties")
+    return dict(props) if isinstance(props, Mapping) else {}
+
+
+def domains(
+    spec: EnvironmentSpec, data: Mapping[str, Any] | None = None, tools_source: str = ""
+) -> Domains:
+    """The domains of ``spec``'s attributes from its docs, from ``data`` (the sample data) and
+    from the values the docs and the environment's tools (``tools_source``) state
+    (:func:`stated_values`)."""
     out = Domains()
     data = data or {}
+    written = _stated(spec, tools_source)[1]
+    stated = stated_values(spec, tools_source)
     for coll in spec.state_schema.collections:
         table = data.get(coll.name)
         records = list(table.values()) if isinstance(table, Mapping) else []
@@ -95,9 +194,12 @@ def domains(spec: EnvironmentSpec, data: Mapping[str, Any] | None = None) -> Dom
             if attr.name == coll.primary_key:
                 continue
             seen = _observed(records, attr.name)
-            values = _attribute_domain(attr, seen)
+            key = (coll.name, attr.name)
+            values = _attribute_domain(attr, seen, stated.get(key, []))
             if values:
-                out.values[(coll.name, attr.name)] = values
+                out.values[key] = values
+            if values and values == stated.get(key) and set(values) <= set(written.get(key, [])):
+                out.unset.add(key)
             numbers = [v for v in seen if isinstance(v, int | float) and not isinstance(v, bool)]
             if attr.type in ("integer", "number") and len(numbers) >= _RANGE_MIN:
                 integer = all(isinstance(v, int) for v in numbers)
@@ -118,4 +220,6 @@ def out_of_domain(state: Mapping[str, Any], found: Domains) -> list[str]:
     return bad
 
 
-__all__ = ["Domains", "categorical", "domains", "enum_from_text", "out_of_domain"]
+__all__ = [
+    "Domains", "categorical", "domains", "enum_from_text", "out_of_domain", "stated_values",
+]  # fmt: skip

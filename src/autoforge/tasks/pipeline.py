@@ -538,7 +538,12 @@ def generate_tasks(
     started = time.perf_counter()
     graph = graph or build_graph(env.spec, hooks.edge_judge)
     clock("graph", started)
-    generator = StateGenerator(env.spec, env.initial_state) if state_source == "generate" else None
+    source = getattr(env, "tools_source", "") or ""  # an environment wrapper may not carry it
+    generator = (
+        StateGenerator(env.spec, env.initial_state, tools_source=source)
+        if state_source == "generate"
+        else None
+    )
     gates = GateStats()
     know = knowledge(env.spec, env.initial_state)
     stats.knowledge = know.report()

@@ -29,6 +29,7 @@ from autoforge.env import (
     owner_attribute,
     session_owner,
     sign_in,
+    tool_scope,
 )
 from autoforge.tasks.domain import domains
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
@@ -167,6 +168,7 @@ class StateGenerator:
         examples: dict[str, Any] | None = None,
         pool_size: int = 8,
         perturbations: int = 8,
+        tools_source: str = "",
     ) -> None:
         self.spec = spec
         self.pool_size = pool_size
@@ -174,7 +176,8 @@ class StateGenerator:
         self._pool: dict[int, dict[str, Any]] = {}
         self.schema = spec.state_schema
         self.examples = examples or {}
-        self.domains = domains(spec, self.examples)
+        self.domains = domains(spec, self.examples, tools_source)
+        self.kinds = {c.name: k for c in self.schema.collections if (k := record_kinds(spec, c))}
         self.order = self._collection_order()
         self.nested = {
             (c.name, a.name): self._nested_schema(c, a)
@@ -235,13 +238,15 @@ class StateGenerator:
         return None
 
     def sizes(self, rng: random.Random) -> dict[str, int]:
-        """How many records per collection: 8-12 roots, 2-3 children per referenced record."""
+        """How many records per collection: 8-12 roots, 2-3 children per referenced record,
+        as many again per further kind of record (:func:`record_kinds`: each kind of a user's
+        orders is a list to choose from)."""
         out: dict[str, int] = {}
         for coll in self.order:
             parents = [out[a.references] for a in coll.attributes
                        if a.references in out and a.references != coll.name]  # fmt: skip
             size = min(30, max(parents) * rng.randint(2, 3)) if parents else rng.randint(8, 12)
-            out[coll.name] = size
+            out[coll.name] = size * max(1, len(self.kinds.get(coll.name, {})))
         return out
 
     def generate(self, rng: random.Random) -> dict[str, dict[str, Any]]:
@@ -395,7 +400,22 @@ class StateGenerator:
                             record[attr.name], seen.setdefault(attr.name, set())
                         )
             records[key] = record
+        self._one_kind(coll, records, rng)
         return records
+
+    def _one_kind(
+        self, coll: CollectionSchema, records: dict[str, Any], rng: random.Random
+    ) -> None:
+        """Give each record of a collection whose tools treat it as several kinds (a hotel
+        order, a flight order: :func:`record_kinds`) one kind, spread evenly: the references
+        of the other kinds are cleared, in place."""
+        kinds = self.kinds.get(coll.name)
+        if not kinds:
+            return
+        spread = _spread(sorted(kinds), len(records), rng)
+        for record, kind in zip(records.values(), spread, strict=True):
+            for name in kinds[kind or ""]:
+                record[name] = None
 
     def _keys(self, coll: CollectionSchema, n: int, rng: random.Random) -> list[str]:
         example = next(iter(self.examples.get(coll.name, {})), None)
@@ -426,6 +446,8 @@ class StateGenerator:
         if observed:
             if attr.nullable and attr.type == "enum" and rng.random() < 0.5:
                 return None
+            if (coll.name, attr.name) in self.domains.unset:  # before any transition wrote it
+                return rng.choice([None, *observed])
             return rng.choice(observed)
         span = self.domains.ranges.get((coll.name, attr.name))
         if span is not None:
@@ -472,6 +494,33 @@ class StateGenerator:
         if not values:
             return [] if attr.type == "array" else {}
         return copy.deepcopy(rng.choice(values))
+
+
+def record_kinds(spec: EnvironmentSpec, coll: CollectionSchema) -> dict[str, frozenset[str]]:
+    """The kinds of a collection's records, when its tools qualify them by at least two
+    references (``pay_hotel_order`` and ``pay_flight_order`` act on an order whose
+    ``hotel_id`` resp. ``flight_id`` is set: :attr:`autoforge.env.ToolScope.qualifier`), as
+    ``{qualifier: the references a record of that kind leaves empty}``; else ``{}``.
+
+    A kind's references are its qualifier and the references the tools of that kind take as
+    parameters (a hotel order's ``room_id``); a reference every kind takes (the owner's
+    ``user_id``) belongs to all of them. Why: a record carrying every qualifier at once is
+    a hotel, flight and train order in one, which no documented tool ever makes.
+    """
+    scopes = [(t, tool_scope(t, spec.state_schema)) for t in spec.tools]
+    scopes = [(t, s) for t, s in scopes if s.collection == coll.name]
+    qualifiers = sorted({s.qualifier for _, s in scopes if s.qualifier})
+    if len(qualifiers) < 2:
+        return {}
+    refs = {a.name for a in coll.attributes if a.references and a.name != coll.primary_key}
+    groups: dict[str, set[str]] = {q: {q} for q in qualifiers}
+    for tool, scope in scopes:
+        for q in qualifiers:
+            if scope.qualifier == q or q in tool.param_names:
+                groups[q] |= refs & set(tool.param_names)
+    shared = set.intersection(*groups.values())
+    specific = set.union(*groups.values()) - shared
+    return {q: frozenset(specific - group) for q, group in groups.items()}
 
 
 def copy_json(value: Any) -> Any:
