@@ -92,6 +92,7 @@ if _TYPE_CHECKING:
     from autoforge.env.toolscope import ToolClass as ToolClass
     from autoforge.env.toolscope import collection_of_key as collection_of_key
     from autoforge.env.toolscope import key_param as key_param
+    from autoforge.env.toolscope import name_verb as name_verb
     from autoforge.env.toolscope import target_collection as target_collection
     from autoforge.env.toolscope import tool_access as tool_access
     from autoforge.env.toolscope import tool_scope as tool_scope
@@ -127,6 +128,7 @@ _LAZY: dict[str, str] = {
     "target_collection": "autoforge.env.toolscope",
     "tool_access": "autoforge.env.toolscope",
     "tool_scope": "autoforge.env.toolscope",
+    "name_verb": "autoforge.env.toolscope",
     "user_collection": "autoforge.env.session",
 }
 

@@ -228,6 +228,14 @@ def verb_class(spec: ToolSpec) -> tuple[ToolClass | None, str]:
     return None, ""
 
 
+def name_verb(spec: ToolSpec) -> str:
+    """The verb of a tool's name: the one :func:`verb_class` finds (``instore_cancel_book`` ->
+    ``cancel``), else the name's first word."""
+    found = verb_class(spec)[1]
+    toks = tokens(spec.name)
+    return found or (toks[0] if toks else "")
+
+
 def adjust_class(cls: ToolClass | None, spec: ToolSpec, has_key: bool) -> tuple[ToolClass, str]:
     """Reconcile the verb's class with the read/write hint and the parameters."""
     toks = tokens(spec.name)

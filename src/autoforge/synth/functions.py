@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from autoforge.env import name_verb
 from autoforge.llm import ChatResponse, LLMClient, LLMFailure, Message, TokenUsage
 from autoforge.synth import prompts
 from autoforge.synth.checks import (
@@ -43,7 +44,6 @@ from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
 from autoforge.synth.fill import Draft, ask_synthesizer, fill_todos, todo_items
 from autoforge.synth.headers import signature
-from autoforge.synth.naming import tokens
 from autoforge.synth.options import SynthOptions
 from autoforge.synth.repair import crash_hints
 from autoforge.synth.report import CheckResult, ToolReport
@@ -193,7 +193,7 @@ def complete_draft(job: ToolJob) -> ToolCode | None:
         return None
     coll = ctx.schema.collection(c.collection)
     if c.cls == "transition" and coll is not None:
-        verb = (tokens(ctx.spec.name) or [""])[0]
+        verb = name_verb(ctx.spec)
         excerpt = prompts.relevant_policy(job.policy, ctx.spec)
         target = target_status(verb, coll, ctx.spec.description, excerpt, job.conventions)
         text = f"{ctx.spec.description}\n{excerpt}".lower()

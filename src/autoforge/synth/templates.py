@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from autoforge.env import CollectionSchema, StateSchema, find_user_collection
+from autoforge.env import CollectionSchema, StateSchema, find_user_collection, name_verb
 from autoforge.synth.classify import Classification
 from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.create_draft import create_draft, entry_refs
@@ -622,7 +622,7 @@ def render_skeleton(
     lines += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
     owner, checked = owner_param_checks(spec, c, coll, schema, exprs)
     lines += owner
-    verb = tokens(spec.name)[0] if tokens(spec.name) else ""
+    verb = name_verb(spec)
     target, pair, mirror, restore = _record_effects(
         spec, c, coll, exprs, verb, policy, schema, mirrors, conv
     )
