@@ -1,9 +1,12 @@
-"""Fixtures for the synthesis tests: the todo docs, a todo schema, scripted LLM answers."""
+"""Fixtures for the synthesis tests: the todo docs, a todo schema, scripted LLM answers; the
+made-up documents module (``doc_tools``) on ``sys.path``."""
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +15,8 @@ from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient, RecordedRequest
 from autoforge.tooldocs import ToolDocs, load_docs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 GOOD_CODE = {
     "create_task": '''```python

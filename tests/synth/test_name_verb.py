@@ -6,16 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from doc_tools import doc_tool  # type: ignore[import-not-found]
+
 from autoforge.cli.main import main
 from autoforge.env import name_verb
 from autoforge.tooldocs import ToolSpec
-
-
-def _tool(name: str, description: str, **params: str) -> dict[str, object]:
-    props = {p: {"type": "string", "description": d} for p, d in params.items()}
-    parameters = {"type": "object", "properties": props, "required": list(props)}
-    return {"type": "function", "function": {"name": name, "description": description,
-                                             "parameters": parameters}}  # fmt: skip
 
 
 def test_the_verb_of_a_name_is_its_first_known_verb() -> None:
@@ -29,9 +24,9 @@ def test_the_verb_of_a_name_is_its_first_known_verb() -> None:
 
 def test_a_transition_named_after_its_place_sets_the_status_of_its_verb(tmp_path: Path) -> None:
     docs = [
-        _tool("get_ticket_detail", "Get a ticket by id; returns its status.", ticket_id="Id"),
-        _tool("search_ticket", "List tickets by status.", status="Ticket status"),
-        _tool("kiosk_cancel_ticket", "Cancel a ticket bought at a kiosk.", ticket_id="Id"),
+        doc_tool("get_ticket_detail", "Get a ticket by id; returns its status.", ticket_id="Id"),
+        doc_tool("search_ticket", "List tickets by status.", status="Ticket status"),
+        doc_tool("kiosk_cancel_ticket", "Cancel a ticket bought at a kiosk.", ticket_id="Id"),
     ]
     (tmp_path / "tools.json").write_text(json.dumps(docs), encoding="utf-8")
     out = str(tmp_path / "e")

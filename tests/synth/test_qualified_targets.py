@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
 from autoforge.env import Environment, target_collection, tool_scope
@@ -22,31 +23,20 @@ from autoforge.synth.state_design import rule_based_schema
 from autoforge.tasks.runtime import bind_state
 from autoforge.tooldocs import ToolSpec
 
-
-def _tool(name: str, description: str, **params: str) -> dict[str, Any]:
-    props = {p: {"type": "string", "description": d} for p, d in params.items()}
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {"type": "object", "properties": props, "required": list(props)},
-        },
-    }
-
-
 DOCS = [
-    _tool("get_shop_info", "Get a shop.", shop_id="Shop id"),
-    _tool("get_kiosk_info", "Get a kiosk.", kiosk_id="Kiosk id"),
-    _tool("get_client_details", "Get a client.", client_id="Client id"),
-    _tool("open_shop_invoice", "Open an invoice at a shop.", shop_id="Shop", client_id="Client"),
-    _tool("open_kiosk_invoice", "Open an invoice at a kiosk.", kiosk_id="K", client_id="Client"),
-    _tool("pay_shop_invoice", "Pay a shop invoice: status changed to 'paid'.", invoice_id="Id"),
-    _tool("pay_kiosk_invoice", "Pay a kiosk invoice: status changed to 'paid'.", invoice_id="Id"),
-    _tool("get_shop_invoice_detail", "Get a shop invoice.", invoice_id="Invoice id"),
-    _tool("search_shop_invoice", "List a client's shop invoices.", client_id="Client id"),
-    _tool("search_kiosk_invoice", "List a client's kiosk invoices.", client_id="Client id"),
-    _tool(
+    doc_tool("get_shop_info", "Get a shop.", shop_id="Shop id"),
+    doc_tool("get_kiosk_info", "Get a kiosk.", kiosk_id="Kiosk id"),
+    doc_tool("get_client_details", "Get a client.", client_id="Client id"),
+    doc_tool("open_shop_invoice", "Open an invoice at a shop.", shop_id="Shop", client_id="Client"),
+    doc_tool("open_kiosk_invoice", "Open an invoice at a kiosk.", kiosk_id="K", client_id="Client"),
+    doc_tool("pay_shop_invoice", "Pay a shop invoice: status changed to 'paid'.", invoice_id="Id"),
+    doc_tool(
+        "pay_kiosk_invoice", "Pay a kiosk invoice: status changed to 'paid'.", invoice_id="Id"
+    ),
+    doc_tool("get_shop_invoice_detail", "Get a shop invoice.", invoice_id="Invoice id"),
+    doc_tool("search_shop_invoice", "List a client's shop invoices.", client_id="Client id"),
+    doc_tool("search_kiosk_invoice", "List a client's kiosk invoices.", client_id="Client id"),
+    doc_tool(
         "move_shop_invoice",
         "Move a shop invoice to another date.",
         invoice_id="Invoice id",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
+from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
 from autoforge.env import Environment, StateSchema, target_collection
@@ -16,26 +16,15 @@ from autoforge.tasks import generate_tasks
 from autoforge.tasks.runtime import bind_state
 from autoforge.tooldocs import ToolSpec
 
-
-def _tool(name: str, description: str, **params: str) -> dict[str, Any]:
-    props = {p: {"type": "string", "description": d} for p, d in params.items()}
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {"type": "object", "properties": props, "required": list(props)},
-        },
-    }
-
-
 DOCS = [
-    _tool("get_user_details", "Get a user's profile.", user_id="The user's id"),
-    _tool("place_order", "Place an order for a user.", user_id="The user's id", item="Item name"),
-    _tool("get_order_details", "Get the details of an order.", order_id="The order id"),
-    _tool("cancel_order", "Cancel an order.", order_id="The order id"),
-    _tool("get_my_orders", "Get all orders of the current user."),
-    _tool("update_user_email", "Change the signed-in user's email.", email="The new email"),
+    doc_tool("get_user_details", "Get a user's profile.", user_id="The user's id"),
+    doc_tool(
+        "place_order", "Place an order for a user.", user_id="The user's id", item="Item name"
+    ),
+    doc_tool("get_order_details", "Get the details of an order.", order_id="The order id"),
+    doc_tool("cancel_order", "Cancel an order.", order_id="The order id"),
+    doc_tool("get_my_orders", "Get all orders of the current user."),
+    doc_tool("update_user_email", "Change the signed-in user's email.", email="The new email"),
 ]
 
 

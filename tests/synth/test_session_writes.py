@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
 from autoforge.env import Environment, target_collection
@@ -24,31 +25,22 @@ from autoforge.synth.teststate import happy_arguments
 from autoforge.tasks.runtime import bind_state
 from autoforge.tooldocs import ToolSpec
 
-
-def _tool(name: str, description: str, **params: str) -> dict[str, Any]:
-    props = {p: {"type": "string", "description": d} for p, d in params.items()}
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {"type": "object", "properties": props, "required": list(props)},
-        },
-    }
-
-
 DOCS = [
-    _tool("get_member_details", "Get a member's profile.", member_id="The member's id"),
-    _tool("find_member_by_email", "Find a member by email.", email="The member's email"),
-    _tool("place_hold", "Place a hold on a book for a member.", member_id="Member", book_id="Book"),
-    _tool("get_my_loans", "List all loans of the current member."),
-    _tool("add_loan", "Add a loan of a book.", book_id="The book id"),
-    _tool("get_loan_details", "Get a loan.", loan_id="The loan id"),
-    _tool("update_loan_note", "Update the note of a loan.", loan_id="The loan id", note="Note"),
-    _tool("delete_loan", "Delete a loan.", loan_id="The loan id"),
-    _tool("return_loan", "Return a loan.", loan_id="The loan id"),
-    _tool("add_address", "Add an address to the current member's account.", street="S", city="C"),
-    _tool("get_my_addresses", "List the current member's saved addresses."),
+    doc_tool("get_member_details", "Get a member's profile.", member_id="The member's id"),
+    doc_tool("find_member_by_email", "Find a member by email.", email="The member's email"),
+    doc_tool(
+        "place_hold", "Place a hold on a book for a member.", member_id="Member", book_id="Book"
+    ),
+    doc_tool("get_my_loans", "List all loans of the current member."),
+    doc_tool("add_loan", "Add a loan of a book.", book_id="The book id"),
+    doc_tool("get_loan_details", "Get a loan.", loan_id="The loan id"),
+    doc_tool("update_loan_note", "Update the note of a loan.", loan_id="The loan id", note="Note"),
+    doc_tool("delete_loan", "Delete a loan.", loan_id="The loan id"),
+    doc_tool("return_loan", "Return a loan.", loan_id="The loan id"),
+    doc_tool(
+        "add_address", "Add an address to the current member's account.", street="S", city="C"
+    ),
+    doc_tool("get_my_addresses", "List the current member's saved addresses."),
 ]
 
 
