@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, tool_access
+from autoforge.env import CollectionSchema, EnvironmentSpec, tool_access
 from autoforge.tasks.blueprint import (
     Binding,
     CallNode,
@@ -134,9 +134,7 @@ class Chooser:
                              collection=entity, attribute=p)
                 for p in finder.params
             }  # fmt: skip
-            node_id = self.next_id()
-            origin = self.walk.steps[index].origin
-            self.nodes.append(CallNode(id=node_id, tool=finder.tool, args=args, walk=origin))
+            node_id = self.add_call(index, finder.tool, args)
             if user:
                 self.found[entity] = node_id
         return OutputRef(node=node_id, path=list(finder.key_path))
@@ -218,13 +216,8 @@ class Chooser:
             for top in tops:
                 inside = sum(f"{top}.{f}" in paths for f in fields)
                 if (inside == len(fields)) if not least else inside >= least:
-                    key = self.find(coll.name, reader, index) or self.param_fact(
-                        reader, coll.primary_key, {"type": "string"})  # fmt: skip
-                    node_id = self.next_id()
-                    origin = self.walk.steps[index].origin
-                    call = CallNode(id=node_id, tool=reader.name, args={coll.primary_key: key},
-                                    walk=origin)  # fmt: skip
-                    self.nodes.append(call)
+                    key = self.user_key(coll, reader, index)
+                    node_id = self.add_call(index, reader.name, {coll.primary_key: key})
                     return OutputRef(node=node_id, path=[top])
         return None
 
@@ -254,13 +247,8 @@ class Chooser:
                      and "." not in x.path]  # fmt: skip
             if not lists:
                 continue
-            key = self.find(coll.name, reader, index) or self.param_fact(
-                reader, coll.primary_key, {"type": "string"})  # fmt: skip
-            node_id = self.next_id()
-            origin = self.walk.steps[index].origin
-            call = CallNode(id=node_id, tool=reader.name, args={coll.primary_key: key},
-                            walk=origin)  # fmt: skip
-            self.nodes.append(call)
+            key = self.user_key(coll, reader, index)
+            node_id = self.add_call(index, reader.name, {coll.primary_key: key})
             items = OutputRef(node=node_id, path=[lists[0].path[:-2]])
             at = self.rng.choice([0, -1]) if place is None else place
             spec = ReasoningSpec(op="lookup", field=[at])
@@ -428,9 +416,7 @@ class Chooser:
                 by: self.fact(f"{singular(entity)}_{by}", "attribute", dict(props[by]), fresh=True,
                               collection=entity, attribute=by)
             }  # fmt: skip
-            node_id = self.next_id()
-            origin = self.walk.steps[index].origin
-            self.nodes.append(CallNode(id=node_id, tool=tool.name, args=args, walk=origin))
+            node_id = self.add_call(index, tool.name, args)
             leaf = self.rng.choice(numeric)
             spec = ReasoningSpec(op=self.rng.choice(["argmax", "argmin"]), field=[leaf.name])
             noun = singular(entity)
@@ -507,8 +493,7 @@ class Chooser:
                 continue
             if reader is None:
                 return None
-            key = self.find(user.name, reader, index) or self.param_fact(
-                reader, user.primary_key, {"type": "string"})  # fmt: skip
+            key = self.user_key(user, reader, index)
             items = OutputRef(node=self.reader_call(index, reader, key), path=[attr])
             by = self.rng.choice(fields.described)
             noun = singular(attr).replace("_", " ")
@@ -564,10 +549,20 @@ class Chooser:
             same = node.args.get(param) == key
             if same or (isinstance(key, OutputRef) and key.node == node.id):
                 return node.id
+        return self.add_call(index, reader.name, {param: key})
+
+    def add_call(self, index: int, tool: str, args: dict[str, Binding]) -> str:
+        """A new call node of ``tool`` with ``args``, from walk step ``index``; its id."""
         node_id = self.next_id()
-        self.nodes.append(CallNode(id=node_id, tool=reader.name, args={param: key},
+        self.nodes.append(CallNode(id=node_id, tool=tool, args=args,
                                    walk=self.walk.steps[index].origin))  # fmt: skip
         return node_id
+
+    def user_key(self, user: CollectionSchema, reader: ToolSpec, index: int) -> Binding:
+        """The key of the task's user for a call of ``reader``: the finder's result when the
+        user was found, else the key as a fact the user states."""
+        return self.find(user.name, reader, index) or self.param_fact(
+            reader, user.primary_key, {"type": "string"})  # fmt: skip
 
     def record_reader(self, key: str, attr: str) -> ToolSpec | None:
         """A read tool keyed by ``key`` alone whose result holds the list ``attr``."""
