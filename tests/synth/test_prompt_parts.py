@@ -6,7 +6,7 @@ from autoforge.env.spec import Attribute, CollectionSchema
 from autoforge.synth.conventions import TAU
 from autoforge.synth.open_effects import effect_sentences
 from autoforge.synth.prompts import relevant_policy
-from autoforge.synth.templates import stored_name, target_status
+from autoforge.synth.transition_fields import stored_name, target_status
 from autoforge.tooldocs.spec import ToolSpec
 
 POLICY = """# Shop policy

@@ -48,8 +48,9 @@ from autoforge.synth.options import SynthOptions
 from autoforge.synth.repair import crash_hints
 from autoforge.synth.report import CheckResult, ToolReport
 from autoforge.synth.session_scope import session_read
-from autoforge.synth.templates import FieldMap, render_skeleton, render_template, target_status
+from autoforge.synth.templates import FieldMap, render_skeleton, render_template
 from autoforge.synth.teststate import slice_state
+from autoforge.synth.transition_fields import target_status
 
 
 @dataclass
