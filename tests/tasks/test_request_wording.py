@@ -174,3 +174,33 @@ def test_the_verbs_of_tool_names_have_one_owner() -> None:
     assert not {"total", "all", "log"} & API_VERBS
     assert verb_first(["cart", "total", "refresh"], set()) == ["cart", "total", "refresh"]
     assert verb_first(["kennel", "buy", "treat"], {"treat"}) == ["buy", "kennel", "treat"]
+
+
+def test_a_record_is_never_described_by_an_empty_value() -> None:
+    """ "my kennel stay whose status is None" describes nothing: a filter value is never
+    empty, and with no other value that singles a stay out the choice is not offered (a
+    counted ``degenerate`` rejection)."""
+    import random
+
+    import pytest
+
+    from autoforge.tasks.blueprint import FactSpec, ReasonNode
+    from autoforge.tasks.facts import FactChooser
+    from autoforge.tasks.instantiate import GoldFailure
+
+    node = ReasonNode.model_validate(_reason("filter", "status", cmp="eq", take="only"))
+    fact = FactSpec.model_validate(_fact("wanted", "predicate"))
+
+    def chosen(statuses: list[Any], seed: int) -> Any:
+        chooser = FactChooser(spec=_spec(), episode=None, rng=random.Random(seed))  # type: ignore[arg-type]
+        stays = [{"stay_id": f"S-{i}", "status": s} for i, s in enumerate(statuses)]
+        return chooser.for_reasoning(fact, node, {"items": stays})
+
+    assert {chosen([None, "late", "ok", "ok", ""], seed) for seed in range(12)} == {"late"}
+    with pytest.raises(GoldFailure, match="no value"):
+        chosen([None, "ok", "ok", ""], 0)
+    every = node.model_copy(update={"spec": node.spec.model_copy(update={"take": "all"})})
+    chooser = FactChooser(spec=_spec(), episode=None, rng=random.Random(0))  # type: ignore[arg-type]
+    stays = [{"status": s} for s in (None, None, "ok", "late", "late")]
+    assert {chooser.for_reasoning(fact, every, {"items": stays}) for _ in range(12)} == {
+        "ok", "late"}  # fmt: skip
