@@ -500,7 +500,9 @@ class _Describer:
         elif subject and len(plain) == 1 == len(details) and not new_value and updates(call.tool):
             name = plain[0]  # change order X, with note N -> change the note of X to N
             verb = f"{verb.split()[0]} the {field_said(name)} of {subject}"
-            new_value, details = quoted(self.binding(call.args[name], labelled=True)), []
+            bound = call.args[name]  # a stated value may be free text; a description is not
+            new_value = self.binding(bound, labelled=True)
+            new_value, details = quoted(new_value) if isinstance(bound, FactRef) else new_value, []
         elif subject and about in inner:  # change pending order address -> change the address
             tail = verb.split()[inner.index(about) + 2 :]  # of order #W1 (the record's part)
             verb = f"{verb.split()[0]} the {' '.join(tail)} of {subject}"
