@@ -6,8 +6,8 @@ from typing import Any
 
 from autoforge.tasks.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.model import UserScenario
+from autoforge.tasks.phrasing import EVERYDAY
 from autoforge.tasks.question import (
-    _EVERYDAY,
     ScenarioRequest,
     TemplateWriter,
     fact_text,
@@ -31,7 +31,7 @@ def test_template_scenarios_carry_facts_not_answers(generated: Any, bookstore_en
         for call in task.gold_calls:
             if call.writes:
                 verb = call.name.split("_")[0]
-                assert _EVERYDAY.get(verb, verb) in text.lower()
+                assert EVERYDAY.get(verb, verb) in text.lower()
         assert " my " in f" {text.lower()} " or " i " in f" {text.lower()} "
         # no "(key: value; ...)" lists, no internal keys of records the user does not hold
         assert "; " not in text and ": " not in text
@@ -193,7 +193,7 @@ def test_a_chosen_record_is_described_once_then_referred_back(bookstore_env: Any
 def test_a_reference_back_is_never_ambiguous() -> None:
     """``that order`` only for the order described last: after another chosen order, a
     named one (``order ORD-7``) or a new one, the condition is said again."""
-    from autoforge.tasks.question import refer_back
+    from autoforge.tasks.phrasing import refer_back
 
     top, late = "the order with the highest total", "the order whose status is late"
     picks = {top: "order", late: "order"}
@@ -212,7 +212,7 @@ def test_a_reference_back_is_never_ambiguous() -> None:
 def test_the_verb_of_a_tool_name_is_its_first_common_verb() -> None:
     """``instore_cancel_book`` is asked as "cancel ...", never "instore the book"; a word that
     names a record of the environment (``book`` among books) is a noun there."""
-    from autoforge.tasks.question import request_on, verb_first
+    from autoforge.tasks.phrasing import request_on, verb_first
 
     assert verb_first(["instore", "cancel", "book"], {"book"}) == ["cancel", "instore", "book"]
     assert verb_first(["hotel", "book", "room"], {"hotel", "room"})[0] == "book"
@@ -227,10 +227,10 @@ def test_the_verb_of_a_tool_name_is_its_first_common_verb() -> None:
 def test_parts_read_off_one_record_are_said_once() -> None:
     """A new booking of a chosen order's hotel and room: "the same hotel and room as <the
     order>", not "the hotel of <the order>, with the room of <the order>"."""
-    from autoforge.tasks.question import _same_as
+    from autoforge.tasks.phrasing import same_as
 
     order = "the order whose date is 2025-07-29 among the hotel orders on my account"
-    subject, rest = _same_as(f"the hotel of {order}", [f"the room of {order}", "quantity 2"])
+    subject, rest = same_as(f"the hotel of {order}", [f"the room of {order}", "quantity 2"])
     assert subject == f"the same hotel and room as {order}" and rest == ["quantity 2"]
     other = "the room of the order with the lowest total"
-    assert _same_as(f"the hotel of {order}", [other]) == (f"the hotel of {order}", [other])
+    assert same_as(f"the hotel of {order}", [other]) == (f"the hotel of {order}", [other])

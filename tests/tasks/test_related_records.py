@@ -230,7 +230,8 @@ def test_requests_vary_and_never_read_like_calls(bookstore_env: Any) -> None:
 
 def test_a_first_question_has_no_also_and_asides_vary(bookstore_env: Any) -> None:
     from autoforge.tasks.blueprint import Blueprint
-    from autoforge.tasks.question import ScenarioRequest, TemplateWriter, label
+    from autoforge.tasks.phrasing import label
+    from autoforge.tasks.question import ScenarioRequest, TemplateWriter
 
     bp = Blueprint.model_validate({
         "nodes": [

@@ -441,10 +441,11 @@ class FactChooser:
             items = as_items(inputs.get("items"))
             values = [get_path(item, node.spec.field) for item in items]
             counts = {repr(v): values.count(v) for v in values}
+            said = [v for v in values if v not in (None, "")]  # no value describes nothing
             if node.spec.take in ("only", "named"):
-                options = [v for v in values if counts[repr(v)] == 1]
+                options = [v for v in said if counts[repr(v)] == 1]
             else:
-                options = [v for v in values if counts[repr(v)] < len(values)]
+                options = [v for v in said if counts[repr(v)] < len(values)]
             if not options:
                 raise GoldFailure("degenerate", f"{node.id}: no value selects a proper subset")
             return copy.deepcopy(self.rng.choice(options))

@@ -31,6 +31,23 @@ from autoforge.tasks.blueprint import (
 )
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
+from autoforge.tasks.phrasing import (
+    CREATE_VERBS,
+    EVERYDAY,
+    QUOTED_STOP,
+    enumerate_words,
+    field_said,
+    label,
+    listed_noun,
+    quoted,
+    refer_back,
+    same_as,
+    updates,
+    verb_first,
+    with_preposition,
+    words,
+)
+from autoforge.tasks.phrasing import request_on as request_on  # the pipeline's refusals
 from autoforge.tasks.reasoning import CMP_WORDS, field_words
 from autoforge.tasks.schema import Leaf, entity_of, names_record, output_leaves, singular
 
@@ -163,35 +180,6 @@ def _scalars(value: Any) -> Iterator[str | int | float]:
         yield value
 
 
-def words(name: str) -> str:
-    """``update_shipping_address`` -> ``update shipping address``."""
-    return name.replace("_", " ").replace("-", " ").strip()
-
-
-def label(name: str) -> str:
-    """An argument's name as a person says it before a value: without a trailing ``id``
-    (``payment_method_id`` -> ``payment method``, ``new_item_ids`` -> ``new item``); a bare
-    ``id`` stays."""
-    said = words(name).split()
-    if len(said) > 1 and said[-1].lower() in ("id", "ids"):
-        said = said[:-1]
-    return " ".join(said)
-
-
-def _listed_noun(tool: str) -> str:
-    """What a listing tool lists, from its name without the verb: ``search_hotel_order`` ->
-    ``hotel order``, ``search_books`` -> ``book``."""
-    said = [w for w in words(tool).split()[1:] if w not in ("all", "by", "my")]
-    if not said:
-        return "result"
-    return " ".join([*said[-2:-1], singular(said[-1])])
-
-
-def _enumerate(parts: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 class _Describer:
     """Noun phrases for bindings and calls of one blueprint, from the user's point of view."""
 
@@ -202,6 +190,8 @@ class _Describer:
         self.user = user_collection(request.spec.state_schema)
         #: each selection's full description -> its noun, for :func:`refer_back`
         self.selections: dict[str, str] = {}
+        #: each reasoning node's description, said the same way at every mention
+        self._said: dict[str, str] = {}
 
     def fact(self, ref: FactRef, *, labelled: bool = False) -> str:
         """A fact as the user says it: ``order ORD-3``, or ``ORD-3`` after a label.
@@ -222,7 +212,7 @@ class _Describer:
         value = self.binding(binding, labelled=True)
         node = self.bp.node(binding.node) if isinstance(binding, ReasoningRef) else None
         branch = isinstance(node, ReasonNode) and node.spec.op == "branch"
-        return f"{label(name)} {value}" if isinstance(binding, FactRef) or branch else value
+        return f"{label(name)} {quoted(value)}" if isinstance(binding, FactRef) or branch else value
 
     def named(self, call: CallNode, entity: str | None) -> str:
         """A record found by a finder, named by what the user holds: ``the book "Orbitfall"``."""
@@ -231,8 +221,11 @@ class _Describer:
         for name, binding in call.args.items():
             value = self.binding(binding)
             plain = names_record(name)
-            parts.append(f'"{value}"' if plain else f"with {words(name)} {value}")
-        return f"the {noun} " + " and ".join(parts)
+            parts.append(f'"{value}"' if plain else f"with {words(name)} {quoted(value)}")
+        said = f"the {noun} " + " and ".join(parts)
+        if entity:  # said again, it is "that book" (:func:`refer_back`)
+            self.selections[said] = noun
+        return said
 
     def identity(self) -> str:
         """``My email is ...``: the facts that identify the user, said up front."""
@@ -299,30 +292,71 @@ class _Describer:
         if tool_access(self.spec.tool(call.tool)) == "write" and (made or not entity):
             if entity:
                 return f"the new {singular(entity)}"  # the record the request creates
-            record = singular(leaf.record_of) if leaf and leaf.record_of else "result"
-            return f"the {words(name)} of the {record} from the '{words(call.tool)}' request"
+            if leaf is None or not leaf.record_of:
+                return f"the resulting {words(name)}"  # "if the resulting total is ..."
+            if made:  # a field of the record the request creates
+                return f"the {words(name)} of the new {singular(leaf.record_of)}"
+            return f"the {words(name)} of {self.subject(call)}"  # of the record acted on
         noun = singular(entity) if entity else words(name or "result")
         subject = self.subject(call)
         return f"the {noun} on {subject}" if subject == "my account" else f"the {noun} of {subject}"
 
     def items(self, binding: Binding) -> str:
+        """A list as a noun phrase: ``my hotel orders``, ``my orders with status paid``,
+        ``the books with genre fantasy``, ``the items of order ORD-3``."""
         if isinstance(binding, OutputRef):
             call = self.bp.node(binding.node)
             assert isinstance(call, CallNode)
             if binding.path:
                 return f"the {field_words(binding.path)} of {self.subject(call)}"
-            noun = _listed_noun(call.tool)
+            noun = listed_noun(call.tool)
             if not call.args:
-                return f"all the {noun}s you have"
+                own = self.own_noun(binding)
+                return f"all my {own}s" if own else f"all the {noun}s you have"
             said = [self.labelled(k, b) for k, b in call.args.items()]
-            own = {"my account", *(f"{label(k)} my account" for k in call.args)}
-            mine = [c for c in said if c in own]
-            criteria = _enumerate([c for c in said if c not in mine]) if len(mine) < len(
+            own_args = {"my account", *(f"{label(k)} my account" for k in call.args)}
+            mine = [c for c in said if c in own_args]
+            criteria = enumerate_words([c for c in said if c not in mine]) if len(mine) < len(
                 said) else ""  # fmt: skip
-            if mine:  # the user's own records: "the orders on my account (with ...)"
-                return f"the {noun}s on my account" + (f" with {criteria}" if criteria else "")
+            if mine:  # the user's own records: "my orders (with ...)"
+                return f"my {self._unowned(noun)}s" + (f" with {criteria}" if criteria else "")
             return f"the {noun}s with {criteria}"
         return self.binding(binding)
+
+    def own_noun(self, binding: Binding) -> str | None:
+        """What a list of the user's own records, and nothing else, holds, as the noun said
+        after "my": ``hotel order`` for ``search_hotel_order(<the user's key>)``, ``order``
+        for an argument-less ``get_user_orders`` (named after the user's collection); None
+        for any other list (a catalogue, a search with criteria, a part of one record)."""
+        if not isinstance(binding, OutputRef) or binding.path:
+            return None
+        call = self.bp.node(binding.node)
+        if not isinstance(call, CallNode):
+            return None
+        noun = listed_noun(call.tool)
+        if call.args:
+            own = {"my account", *(f"{label(k)} my account" for k in call.args)}
+            if any(self.labelled(k, b) not in own for k, b in call.args.items()):
+                return None
+            return self._unowned(noun)
+        user = singular(self.user) if self.user else None
+        return self._unowned(noun) if user and user in noun.split()[:-1] else None
+
+    def _unowned(self, noun: str) -> str:
+        """A listed noun without the user's collection in it (``user order`` -> ``order``):
+        "my" says whose they are."""
+        user = singular(self.user) if self.user else None
+        rest = [w for w in noun.split() if w != user]
+        return " ".join(rest) if rest else noun
+
+    def mine(self, noun: str, binding: Binding) -> str | None:
+        """The noun a record picked from a list of the user's own records goes by, after
+        "my": the list's own noun when it names the same kind (``hotel order`` for an
+        ``order``), else the record's; None when the list is not the user's own."""
+        own = self.own_noun(binding)
+        if own is None:
+            return None
+        return own if own.split()[-1] == noun.split()[-1] else noun
 
     def list_order(self, binding: Binding) -> str:
         """``oldest first`` / ``newest first`` when the docs say how a listed field is sorted."""
@@ -344,7 +378,8 @@ class _Describer:
     def reasoning(self, node: ReasonNode) -> str:
         """A reasoning node in words; a selection's description is recorded so that a later
         mention of it can be said as a short reference (:func:`refer_back`)."""
-        said = self._reasoning(node)
+        said = self._said.get(node.id) or self._reasoning(node)
+        self._said[node.id] = said
         spec = node.spec
         if spec.op in ("argmax", "argmin", "filter") or (
             spec.op == "lookup" and spec.field and isinstance(spec.field[0], int)
@@ -357,6 +392,9 @@ class _Describer:
         field = field_words(spec.field)
         if spec.op in ("argmax", "argmin"):
             best = "highest" if spec.op == "argmax" else "lowest"
+            mine = self.mine(noun, inputs["items"])
+            if mine:  # "my hotel order with the lowest quantity"
+                return f"my {mine} with the {best} {field}"
             return f"the {noun} with the {best} {field} among {self.items(inputs['items'])}"
         if spec.op == "filter" and spec.take == "named":
             value = self.binding(inputs["value"])
@@ -364,16 +402,22 @@ class _Describer:
             said = f"the {value}" if names_record(field) else f"the {value} {noun}"
             return f"{said} {'on' if owner == 'my account' else 'in'} {owner}"
         if spec.op == "filter":
-            value = self.binding(inputs["value"])
+            value = quoted(self.binding(inputs["value"]))
             cmp = CMP_WORDS[spec.cmp or "eq"]
-            return f"the {noun} whose {field} {cmp} {value} among {self.items(inputs['items'])}"
+            condition = f"whose {field} {cmp} {value}"
+            if field == "date" and cmp == "is":  # "my order dated 2024-03-12"
+                condition = f"dated {value}"
+            mine = self.mine(noun, inputs["items"])
+            if mine:  # "my hotel order whose status is paid"
+                return f"my {mine} {condition}"
+            return f"the {noun} {condition} among {self.items(inputs['items'])}"
         if spec.op == "lookup" and spec.field and isinstance(spec.field[0], int):
             order = self.list_order(inputs["value"])
             last = spec.field[0] == -1
             if order:
                 which = "most recent" if (order == "oldest first") == last else "oldest"
                 owner = self.items(inputs["value"]).rsplit(" of ", 1)[-1]
-                return f"the {which} {noun} on {owner}" if owner == "my account" else (
+                return f"my {which} {noun}" if owner == "my account" else (
                     f"the {which} {noun} of {owner}")  # fmt: skip
             which = "last" if last else "first"
             listed = self.items(inputs["value"])
@@ -383,7 +427,14 @@ class _Describer:
         if spec.op == "lookup":
             return f"the {field} of {self.binding(inputs['value'])}"
         if spec.op == "count":
+            own = self.own_noun(inputs["items"])
+            if own is not None:  # "how many hotel orders I have"
+                return f"how many {own}s I have"
             items = self.items(inputs["items"])
+            if items.startswith("my "):  # "how many orders with status paid I have"
+                return f"how many {items[3:]} I have"
+            if items == f"all the {noun}s you have":
+                return f"how many {noun}s you have"
             listed, _, owner = items.partition(" of ")
             if owner and listed.startswith("the ") and " among " not in listed:
                 where = "on my account" if owner == "my account" else f"in {owner}"
@@ -411,7 +462,7 @@ class _Describer:
         nouns = {singular(c.name) for c in self.spec.state_schema.collections}
         parts = verb_first(words(tool).split(), nouns)
         user = singular(self.user) if self.user else None
-        parts = [_EVERYDAY.get(parts[0], parts[0]), *("my" if p == user else p
+        parts = [EVERYDAY.get(parts[0], parts[0]), *("my" if p == user else p
                                                         for p in parts[1:])]  # fmt: skip
         return " ".join(parts)
 
@@ -421,6 +472,7 @@ class _Describer:
         verb = self.verb(call.tool)
         subject, about, details, new_value = "", "", [], ""
         parts = self.parts(call)
+        plain: list[str] = []  # the arguments said as details, by name
         for name, binding in call.args.items():
             if name in parts:
                 continue
@@ -434,12 +486,23 @@ class _Describer:
                 new_value = self.binding(binding)  # change the address ... to <the address>
             else:
                 details.append(text)
+                plain.append(name)
         inner = verb.split()[1:-1]
-        makes = verb_first(words(call.tool).split(), set())[0] in _CREATE_VERBS
+        makes = verb_first(words(call.tool).split(), set())[0] in CREATE_VERBS
         if subject and about in inner and makes:  # make hotel order -> make a new order for
             tail = verb.split()[inner.index(about) + 2 :]  # the hotel of ...
-            subject, details = _same_as(subject, details)
+            subject, details = same_as(subject, details)
             verb = f"{verb.split()[0]} a new {' '.join(tail)} for {subject}"
+        elif subject and makes and len(verb.split()) > 2 and re.match(r"the \w+ of ", subject):
+            subject, details = same_as(subject, details)  # make shop order -> make a new
+            head, rest = verb.split(" ", 1)  # shop order for the same shop and product as ...
+            verb = f"{head} a new {rest} for {subject}"
+        elif subject and len(plain) == 1 == len(details) and not new_value and updates(call.tool):
+            name = plain[0]  # change order X, with note N -> change the note of X to N
+            verb = f"{verb.split()[0]} the {field_said(name)} of {subject}"
+            bound = call.args[name]  # a stated value may be free text; a description is not
+            new_value = self.binding(bound, labelled=True)
+            new_value, details = quoted(new_value) if isinstance(bound, FactRef) else new_value, []
         elif subject and about in inner:  # change pending order address -> change the address
             tail = verb.split()[inner.index(about) + 2 :]  # of order #W1 (the record's part)
             verb = f"{verb.split()[0]} the {' '.join(tail)} of {subject}"
@@ -465,8 +528,8 @@ class _Describer:
         if subject:  # the record is named once: "the Laptop", not "... among the items of it"
             details = [d.replace(f" in {subject}", "") for d in details]
         if details:
-            verb += ", with " + _enumerate(details)
-        return verb
+            verb += ", with " + enumerate_words(details)
+        return with_preposition(verb)
 
     def said_as_one(self, call: CallNode, parts: list[str]) -> str:
         """The parts as one phrase: ``the address on my account`` when they are read from one
@@ -499,119 +562,6 @@ class _Describer:
             ):  # the user's own details (their email) are said as who they are
                 names.append(name)
         return names if len(names) >= 3 else []
-
-
-def request_on(tool: str, collection: str, key: str) -> str:
-    """A request to run ``tool`` on the record ``key`` of ``collection``, in the user's words
-    and without its arguments (a request the policy refuses needs none):
-    ``cancel_order`` -> ``cancel order ORD-3``; ``update_shipping_address`` -> ``change the
-    shipping address of order ORD-3``."""
-    noun = singular(collection).replace("_", " ")
-    parts = verb_first(words(tool).split(), set(noun.split()))
-    verb = [_EVERYDAY.get(parts[0], parts[0]), *parts[1:]]
-    last = noun.split()[-1]
-    if len(verb) == 1:
-        return f"{verb[0]} {noun} {key}"
-    if verb[-1] == last:
-        return f"{' '.join(verb)} {key}"
-    if last in verb[1:-1]:  # modify pending order address: the words after the record's noun
-        verb = [verb[0], "the", *verb[verb.index(last, 1) + 1 :]]
-        return f"{' '.join(verb)} of {noun} {key}"
-    if len(verb) == 2:  # add review -> add a review for book B-1
-        article = "an" if verb[1][0] in "aeiou" else "a"
-        return f"{verb[0]} {article} {verb[1]} for {noun} {key}"
-    return f"{verb[0]} the {' '.join(verb[1:])} of {noun} {key}"
-
-
-#: Verbs of tool names and the everyday verb a person uses instead.
-_EVERYDAY = {
-    "modify": "change", "update": "change", "create": "make", "delete": "remove",
-    "get": "look up", "retrieve": "look up", "fetch": "look up", "set": "change",
-}  # fmt: skip
-
-
-def refer_back(texts: list[str], selections: dict[str, str]) -> list[str]:
-    """``texts`` (said in order) with each selection described once: a later mention of the
-    selection said last for its noun becomes ``that <noun>`` ("pay the order whose date is
-    2025-07-29 among my hotel orders" ... "cancel that order"), as a person refers back. A
-    mention after another selection, a named record (``order ORD-7``) or a new record of the
-    same noun stays in full, as ``that`` would be ambiguous there; the first mention, which
-    states the facts, always does."""
-    if not selections:
-        return texts
-    pattern = re.compile("|".join(re.escape(p) for p in sorted(selections, key=len, reverse=True)))
-    said: set[str] = set()
-    last: dict[str, str] = {}
-
-    def note(phrase: str) -> None:
-        forget(phrase)
-        for inner in pattern.finditer(phrase, 1):  # selections inside it are described too
-            said.add(inner.group())
-            last[selections[inner.group()]] = inner.group()
-        said.add(phrase)
-        last[selections[phrase]] = phrase
-
-    def forget(gap: str) -> str:
-        for noun in [n for n in last if re.search(rf"\b{re.escape(n)} \S*\d", gap)]:
-            del last[noun]  # "order ORD-7" named in between: "that order" is ambiguous
-        return gap
-
-    def swap(text: str) -> str:
-        out: list[str] = []
-        at = 0
-        for match in pattern.finditer(text):
-            gap = forget(text[at : match.start()])
-            phrase, noun = match.group(), selections[match.group()]
-            if phrase in said and last.get(noun) == phrase:
-                out += [gap, f"that {noun}"]
-            else:
-                note(phrase)
-                out += [gap, phrase]
-            at = match.end()
-        out.append(forget(text[at:]))
-        for noun in [n for n in last if re.search(rf"\ba new {re.escape(n)}\b", text)]:
-            del last[noun]  # after "make a new order", "that order" could be the new one
-        return "".join(out)
-
-    return [swap(text) for text in texts]
-
-
-#: Common verbs of API operation names: a tool named ``<prefix>_cancel_book`` is asked with
-#: "cancel" when its first word is none of these.
-_API_VERBS = frozenset(_EVERYDAY) | {
-    "add", "apply", "approve", "assign", "book", "buy", "cancel", "change", "check", "close",
-    "confirm", "edit", "exchange", "find", "list", "make", "move", "open", "order", "pay",
-    "place", "post", "purchase", "rate", "redeem", "refund", "register", "reject", "remove",
-    "renew", "rent", "request", "reserve", "reset", "return", "review", "schedule", "search",
-    "send", "submit", "subscribe", "track", "transfer", "unsubscribe", "upgrade",
-}  # fmt: skip
-#: First words of tool names that make a new record ("make a new order for ...").
-_CREATE_VERBS = frozenset({"create", "make", "add", "place", "new", "open", "submit"})
-
-
-def verb_first(parts: list[str], nouns: set[str]) -> list[str]:
-    """A tool name's words with its verb first: ``instore cancel book`` -> ``cancel instore
-    book`` when the first word is no common API verb and a later one is (a word that names a
-    record of the environment, ``book`` among books, counts as a noun there)."""
-    if not parts or parts[0] in _API_VERBS:
-        return parts
-    at = next((i for i, p in enumerate(parts[1:], 1) if p in _API_VERBS and p not in nouns), None)
-    return parts if at is None else [parts[at], *parts[:at], *parts[at + 1 :]]
-
-
-def _same_as(subject: str, details: list[str]) -> tuple[str, list[str]]:
-    """Parts read off one record, said once: ``the hotel of P`` with the detail ``the room of
-    P`` -> ``the same hotel and room as P`` (the other details stay)."""
-    head, sep, record = subject.partition(" of ")
-    if not sep or not head.startswith("the "):
-        return subject, details
-    same = [d for d in details if d.startswith("the ") and d.endswith(f" of {record}")
-            and " of " not in d[4 : -len(record) - 4]]  # fmt: skip
-    if not same:
-        return subject, details
-    parts = [head[4:], *(d[4 : -len(record) - 4] for d in same)]
-    rest = [d for d in details if d not in same]
-    return f"the same {_enumerate(parts)} as {record}", rest
 
 
 def _acts_on(call: CallNode, leaf: Leaf | None, state: StateSchema) -> bool:
@@ -664,6 +614,7 @@ class TemplateWriter:
         known = [spoken(v) for v in request.facts.values()]
         opener = rng.choice(_OPENERS)
         question = " ".join(filter(None, [opener, describe.identity(), *lines]))
+        question = QUOTED_STOP.sub(r"\1", question)  # 'to "Ring twice."' ends the sentence
         leftover = [k for k, v in request.facts.items() if k in missing_facts(
             UserScenario(intent=intent, question=question), {k: v})]  # fmt: skip
         if leftover:
