@@ -148,6 +148,36 @@ def test_an_unchanged_episode_hashes_as_its_base_computed_once(
     assert ep.state_hash() == base
 
 
+def test_a_state_is_hashed_once_between_changes(
+    trusted_shop: Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    combined: list[Any] = []
+    real = cow.combine
+
+    def counting(parts: Any) -> str:
+        combined.append(parts)
+        return real(parts)
+
+    monkeypatch.setattr(cow, "combine", counting)
+    ep = trusted_shop.episode()
+    price = ep.peek("items")["i1"]["price"]
+    assert ep.call("set_price", {"item_id": "i1", "price": price + 1}).ok
+    changed = ep.state_hash()
+    assert ep.state_hash() == changed and len(combined) == 1
+    assert ep.call("get_item", {"item_id": "i1"}).ok  # a read changes nothing
+    assert ep.call("set_price", {"item_id": "nope", "price": 1}).error_kind == "tool_error"
+    assert ep.state_hash() == changed and len(combined) == 1
+    assert ep.call("set_price", {"item_id": "i1", "price": price + 2}).ok
+    again = ep.state_hash()
+    assert again not in (changed, state_hash(trusted_shop.initial_state))
+    assert again == state_hash(ep.snapshot()) and len(combined) == 2
+    mirror = trusted_shop.episode()
+    mirror._state._apply(ep._state._committed_changes())  # as a contained episode's mirror
+    assert mirror.state_hash() == again
+    ep.reset()
+    assert ep.state_hash() == state_hash(trusted_shop.initial_state)
+
+
 _SCAN = """
 def scan(state, mode):
     coll = state["items"]
