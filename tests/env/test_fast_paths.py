@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autoforge.env import Environment, cow, hashing, state_hash, worker
+from autoforge.env import Environment, cow, hashing, state_hash, values, worker
+from autoforge.env.runtime import Observation
 from autoforge.tooldocs.spec import ToolSpec
 
 _ODD_LINES = [
@@ -68,9 +69,28 @@ def test_any_protocol_line_decodes_as_json_decodes_it(value: Any) -> None:
     assert _exact(worker.loads(line)) == _exact(json.loads(line.decode()))
 
 
+@pytest.mark.parametrize("line", _ODD_LINES)
+def test_result_texts_decode_exactly_as_json_does(line: bytes) -> None:
+    text = line.decode()
+    assert _exact(values.json_loads_text(text)) == _exact(json.loads(text))
+
+
+def test_a_result_text_utf8_cannot_carry_goes_to_json() -> None:
+    text = '["\ud800"]'  # a lone surrogate in the text itself, not escaped
+    assert values.json_loads_text(text) == json.loads(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JSON)
+def test_an_observation_result_is_what_json_reads_from_its_content(value: Any) -> None:
+    content = json.dumps(value)
+    obs = Observation("t", True, content)
+    assert _exact(obs.result) == _exact(json.loads(content))
+
+
 def test_ordinary_lines_take_the_fast_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("orjson")  # optional: without it every line goes to json
-    fast = worker._fast_loads
+    fast = values._fast_loads
     assert fast is not None
     used: list[bytes] = []
 
@@ -78,7 +98,7 @@ def test_ordinary_lines_take_the_fast_parser(monkeypatch: pytest.MonkeyPatch) ->
         used.append(line)
         return fast(line)
 
-    monkeypatch.setattr(worker, "_fast_loads", spy)
+    monkeypatch.setattr(values, "_fast_loads", spy)
     line = worker.dumps({"op": "call", "tool": "t", "args": {"x": [1, 2.5, None]}, "pre": []})
     assert worker.loads(line) == {"op": "call", "tool": "t", "args": {"x": [1, 2.5, None]},
                                   "pre": []}  # fmt: skip
