@@ -403,7 +403,7 @@ class ContainedEpisode(Episode):
             return self._unknown(tool)
         parsed, problem = _parse(arguments)
         if problem is None:
-            problem = binding.prepare(parsed)[1]
+            problem = binding.check(parsed)[1]
         if problem is not None:
             return _fail(tool, "invalid_arguments", f"invalid arguments for {tool}: {problem}")
         message = {"op": "call", "tool": tool, "args": parsed}
