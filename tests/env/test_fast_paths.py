@@ -198,6 +198,28 @@ def test_a_state_is_hashed_once_between_changes(
     assert ep.state_hash() == state_hash(trusted_shop.initial_state)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.text(), _JSON)
+def test_a_record_digest_from_its_fingerprint_bytes_is_its_digest(key: str, record: Any) -> None:
+    raw = marshal.dumps(record, 2)
+    assert hashing._PAIR + marshal.dumps(key, 2) + raw == marshal.dumps((key, record), 2)
+    assert hashing.record_digest_of(key, record, raw) == hashing.record_digest(key, record)
+
+
+def test_base_digests_reuse_the_fingerprint_bytes(
+    shop_initial: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = hashing.BaseDigests(shop_initial)
+    printed = hashing.BaseDigests(shop_initial)
+    assert printed.fingerprint() is printed.fingerprint() is not None
+    marshalled: list[Any] = []
+    real = hashing.record_digest
+    monkeypatch.setattr(hashing, "record_digest", lambda k, v: marshalled.append(k) or real(k, v))
+    for name in shop_initial:
+        assert printed.collection(name) == plain.collection(name)
+    assert len(marshalled) == sum(len(v) for v in shop_initial.values())  # the plain one only
+
+
 _SCAN = """
 def scan(state, mode):
     coll = state["items"]
