@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autoforge.env import Environment, cow, hashing, state_hash, worker
+from autoforge.env import Environment, cow, hashing, state_hash, values, worker
+from autoforge.env.runtime import Observation
 from autoforge.tooldocs.spec import ToolSpec
 
 _ODD_LINES = [
@@ -68,9 +69,28 @@ def test_any_protocol_line_decodes_as_json_decodes_it(value: Any) -> None:
     assert _exact(worker.loads(line)) == _exact(json.loads(line.decode()))
 
 
+@pytest.mark.parametrize("line", _ODD_LINES)
+def test_result_texts_decode_exactly_as_json_does(line: bytes) -> None:
+    text = line.decode()
+    assert _exact(values.json_loads_text(text)) == _exact(json.loads(text))
+
+
+def test_a_result_text_utf8_cannot_carry_goes_to_json() -> None:
+    text = '["\ud800"]'  # a lone surrogate in the text itself, not escaped
+    assert values.json_loads_text(text) == json.loads(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JSON)
+def test_an_observation_result_is_what_json_reads_from_its_content(value: Any) -> None:
+    content = json.dumps(value)
+    obs = Observation("t", True, content)
+    assert _exact(obs.result) == _exact(json.loads(content))
+
+
 def test_ordinary_lines_take_the_fast_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("orjson")  # optional: without it every line goes to json
-    fast = worker._fast_loads
+    fast = values._fast_loads
     assert fast is not None
     used: list[bytes] = []
 
@@ -78,7 +98,7 @@ def test_ordinary_lines_take_the_fast_parser(monkeypatch: pytest.MonkeyPatch) ->
         used.append(line)
         return fast(line)
 
-    monkeypatch.setattr(worker, "_fast_loads", spy)
+    monkeypatch.setattr(values, "_fast_loads", spy)
     line = worker.dumps({"op": "call", "tool": "t", "args": {"x": [1, 2.5, None]}, "pre": []})
     assert worker.loads(line) == {"op": "call", "tool": "t", "args": {"x": [1, 2.5, None]},
                                   "pre": []}  # fmt: skip
@@ -146,6 +166,58 @@ def test_an_unchanged_episode_hashes_as_its_base_computed_once(
     assert ep.state_hash() == base
     ep.reset()
     assert ep.state_hash() == base
+
+
+def test_a_state_is_hashed_once_between_changes(
+    trusted_shop: Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    combined: list[Any] = []
+    real = cow.combine
+
+    def counting(parts: Any) -> str:
+        combined.append(parts)
+        return real(parts)
+
+    monkeypatch.setattr(cow, "combine", counting)
+    ep = trusted_shop.episode()
+    price = ep.peek("items")["i1"]["price"]
+    assert ep.call("set_price", {"item_id": "i1", "price": price + 1}).ok
+    changed = ep.state_hash()
+    assert ep.state_hash() == changed and len(combined) == 1
+    assert ep.call("get_item", {"item_id": "i1"}).ok  # a read changes nothing
+    assert ep.call("set_price", {"item_id": "nope", "price": 1}).error_kind == "tool_error"
+    assert ep.state_hash() == changed and len(combined) == 1
+    assert ep.call("set_price", {"item_id": "i1", "price": price + 2}).ok
+    again = ep.state_hash()
+    assert again not in (changed, state_hash(trusted_shop.initial_state))
+    assert again == state_hash(ep.snapshot()) and len(combined) == 2
+    mirror = trusted_shop.episode()
+    mirror._state._apply(ep._state._committed_changes())  # as a contained episode's mirror
+    assert mirror.state_hash() == again
+    ep.reset()
+    assert ep.state_hash() == state_hash(trusted_shop.initial_state)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), _JSON)
+def test_a_record_digest_from_its_fingerprint_bytes_is_its_digest(key: str, record: Any) -> None:
+    raw = marshal.dumps(record, 2)
+    assert hashing._PAIR + marshal.dumps(key, 2) + raw == marshal.dumps((key, record), 2)
+    assert hashing.record_digest_of(key, record, raw) == hashing.record_digest(key, record)
+
+
+def test_base_digests_reuse_the_fingerprint_bytes(
+    shop_initial: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = hashing.BaseDigests(shop_initial)
+    printed = hashing.BaseDigests(shop_initial)
+    assert printed.fingerprint() is printed.fingerprint() is not None
+    marshalled: list[Any] = []
+    real = hashing.record_digest
+    monkeypatch.setattr(hashing, "record_digest", lambda k, v: marshalled.append(k) or real(k, v))
+    for name in shop_initial:
+        assert printed.collection(name) == plain.collection(name)
+    assert len(marshalled) == sum(len(v) for v in shop_initial.values())  # the plain one only
 
 
 _SCAN = """

@@ -115,3 +115,22 @@ def test_benchmark_tool_schemas_compile_fast(benchmarks_dir: Path) -> None:
             fast += compile_validator(schema)[1]
     assert total > 40
     assert fast / total > 0.8
+
+
+def test_a_binding_checks_as_it_prepares_without_copying() -> None:
+    from autoforge.env.signatures import ToolBinding
+    from autoforge.tooldocs.spec import ToolSpec
+
+    def fn(state: Any, order_id: Any = None, **rest: Any) -> None:  # pragma: no cover
+        return None
+
+    binding = ToolBinding(ToolSpec(name="reserve", parameters=SCHEMAS[0]), fn)
+    for args in [*_samples(SCHEMAS[0]), {"nope": 1}, "not json", '{"order_id": "o"}', None, [1]]:
+        checked, problem = binding.check(args)
+        kwargs, expected = binding.prepare(args)
+        assert problem == expected, args
+        assert (checked if problem is None else kwargs) == (kwargs if problem is None else {})
+    args = {"order_id": "o1", "addr": {"zip": "1"}, "tags": ["x"]}
+    checked, _ = binding.check(args)
+    kwargs, _ = binding.prepare(args)
+    assert checked["addr"] is args["addr"] and kwargs["addr"] is not args["addr"]

@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env.base_delta import Delta, Fingerprint, delta, fingerprint, records
+from autoforge.env.base_delta import Delta, Fingerprint, delta, records
 from autoforge.env.boundary import Boundary, describe
 from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.runtime import Environment, Episode, Observation, _fail
@@ -330,7 +330,7 @@ class ContainedRuntime:
         """The op that gives the worker ``env``'s base state: the changes from the closest
         base it holds when they are few (:mod:`autoforge.env.base_delta`), else the state."""
         state = env.initial_state
-        mine = fingerprint(state)
+        mine = env._digests.fingerprint()
         self.bases[env.base_id] = mine
         if mine is None:
             return ["base", env.base_id, state]
@@ -403,7 +403,7 @@ class ContainedEpisode(Episode):
             return self._unknown(tool)
         parsed, problem = _parse(arguments)
         if problem is None:
-            problem = binding.prepare(parsed)[1]
+            problem = binding.check(parsed)[1]
         if problem is not None:
             return _fail(tool, "invalid_arguments", f"invalid arguments for {tool}: {problem}")
         message = {"op": "call", "tool": tool, "args": parsed}

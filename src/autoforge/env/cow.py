@@ -535,7 +535,7 @@ class CowState(_Layered):
     copy); any other top-level value is copied on access like a record.
     """
 
-    __slots__ = ("_children", "_digests", "_last_changes", "_touched")
+    __slots__ = ("_children", "_digests", "_hash", "_last_changes", "_touched")
 
     def __init__(self, base: Mapping[str, Any], digests: BaseDigests | None = None) -> None:
         digests = digests if digests is not None else BaseDigests(base)
@@ -544,6 +544,8 @@ class CowState(_Layered):
         self._touched: dict[Any, CowCollection] = {}
         self._digests = digests
         self._last_changes: list[Change] = []
+        #: the hash of the committed state, kept until a commit changes it or a reset
+        self._hash: str | None = None
 
     def __getitem__(self, key: Any) -> Any:
         value = self._tx.get(key, _MISSING)
@@ -625,6 +627,8 @@ class CowState(_Layered):
         for key in self._fold(top):
             changes.append((None, key, self._over.get(key, _MISSING)))
         self._last_changes = changes
+        if changes:
+            self._hash = None
         return None
 
     def _committed_changes(self) -> list[Change]:
@@ -669,19 +673,27 @@ class CowState(_Layered):
         self._touched = {}
         self._over.clear()
         self._abort_layer()
+        self._hash = None
 
     # -- whole-state operations (between calls) ---------------------------------------------
     def _state_hash(self) -> str:
         """The canonical hash of the committed state; equals ``state_hash(self._snapshot())``.
 
-        An episode that changed nothing is in its base state, whose hash the base keeps."""
+        An episode that changed nothing is in its base state, whose hash the base keeps; a
+        state is hashed once between two commits that change it (task generation asks again
+        after each verification replay)."""
+        found = self._hash
+        if found is not None:
+            return found
         if not self._over and not any(child._over for child in self._children.values()):
             digests = self._digests
             found = digests.base_hash
             if found is None:
                 found = digests.base_hash = self._hash_of_committed()
-            return found
-        return self._hash_of_committed()
+        else:
+            found = self._hash_of_committed()
+        self._hash = found
+        return found
 
     def _hash_of_committed(self) -> str:
         parts: dict[str, tuple[str, int, int]] = {}

@@ -23,6 +23,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from autoforge.env.base_delta import Fingerprint, fingerprint
 from autoforge.env.values import canonical_json, checked_canonical_json
 
 MOD = 1 << 256
@@ -63,6 +64,27 @@ def record_digest(key: Any, record: Any) -> int:
     if digest is None:
         digest = _record_digest(key, record)
         _remember(_MEMO, raw, digest)
+    return digest
+
+
+#: the head of a 2-tuple in ``marshal`` version 2 (type code and item count): the bytes of
+#: ``(key, record)`` are this, the key's bytes and the record's bytes (no back references in
+#: version 2), so a record whose bytes are at hand needs no second marshal for its memo key
+_PAIR = b"(\x02\x00\x00\x00"
+
+
+def record_digest_of(key: Any, record: Any, raw: bytes) -> int:
+    """:func:`record_digest` of a record whose ``marshal.dumps(record, 2)`` is ``raw``
+    (a base's :meth:`BaseDigests.fingerprint`): the same memo entry, found without
+    marshalling the record again."""
+    try:
+        pair = _PAIR + marshal.dumps(key, 2) + raw
+    except ValueError:
+        return record_digest(key, record)
+    digest = _MEMO.get(pair)
+    if digest is None:
+        digest = _record_digest(key, record)
+        _remember(_MEMO, pair, digest)
     return digest
 
 
@@ -152,6 +174,7 @@ class BaseDigests:
         self._sums: dict[str, tuple[int, int]] = {}
         self._raw: dict[Any, dict[Any, Any]] = {}
         self._spares: dict[Any, dict[Any, Any]] = {}
+        self._fingerprint: Fingerprint | bool | None = False  # False: not computed yet
         #: the hash of the base state itself (set by the first episode that hashes it
         #: unchanged; every fresh episode of the base starts there)
         self.base_hash: str | None = None
@@ -173,6 +196,15 @@ class BaseDigests:
             cache = self._spares.setdefault(name, {})
         return cache
 
+    def fingerprint(self) -> Fingerprint | None:
+        """The base's :func:`~autoforge.env.base_delta.fingerprint` (per-record ``marshal``
+        bytes), computed once: a contained runtime sends the base as changes to one it
+        holds with it, and the record digests of :meth:`collection` reuse its bytes."""
+        found = self._fingerprint
+        if found is False:
+            found = self._fingerprint = fingerprint(self._base)
+        return found if type(found) is dict else None
+
     def collection(self, name: str) -> tuple[dict[Any, int], int, int]:
         """``(digest per key, count, digest sum)`` of base collection ``name``."""
         digests = self._records.get(name)
@@ -181,7 +213,12 @@ class BaseDigests:
                 digests = self._records.get(name)
                 if digests is None:
                     records = self._base[name]
-                    digests = {k: record_digest(k, v) for k, v in records.items()}
+                    known = self._fingerprint
+                    raws = known.get(name) if type(known) is dict else None
+                    if type(raws) is dict:
+                        digests = {k: record_digest_of(k, v, raws[k]) for k, v in records.items()}
+                    else:
+                        digests = {k: record_digest(k, v) for k, v in records.items()}
                     self._sums[name] = (len(digests), sum(digests.values()) % MOD)
                     self._records[name] = digests
         count, total = self._sums[name]

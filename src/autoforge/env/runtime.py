@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import decimal
 import itertools
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -40,7 +39,7 @@ from autoforge.env.rules import RuleSet, environment_rules
 from autoforge.env.sandbox import check_source, exec_module
 from autoforge.env.signatures import ToolBinding, bind_specs, bind_tools
 from autoforge.env.spec import EnvironmentSpec
-from autoforge.env.values import jcopy, json_encoder, to_jsonable
+from autoforge.env.values import jcopy, json_encoder, json_loads_text, to_jsonable
 
 ErrorKind = Literal[
     "unknown_tool", "invalid_arguments", "tool_error", "timeout", "sandbox", "crash"
@@ -84,7 +83,7 @@ class Observation:
     def result(self) -> Any:
         """The returned value (JSON data); None when the call failed."""
         if self._result is _UNSET:
-            self._result = json.loads(self.content) if self.ok else None
+            self._result = json_loads_text(self.content) if self.ok else None
         return self._result
 
     def to_dict(self) -> dict[str, Any]:

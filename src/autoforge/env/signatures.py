@@ -65,6 +65,18 @@ class ToolBinding:
         Arguments are validated against the schema and copied, so a tool mutating them
         cannot change the caller's objects.
         """
+        checked, problem = self.check(arguments)
+        if problem is not None:
+            return {}, problem
+        params = self.params
+        if self.renamed:
+            return {params[k]: _copy(v) for k, v in checked.items()}, None
+        return {k: _copy(v) for k, v in checked.items()}, None
+
+    def check(self, arguments: Mapping[str, Any] | str | None) -> tuple[dict[str, Any], str | None]:
+        """``(arguments as a dict, None)`` or ``({}, problem)``: :meth:`prepare`'s checks
+        without its copy, for a caller that only needs the verdict (a contained episode,
+        whose worker prepares the call again from the arguments it receives)."""
         if arguments is None:
             arguments = {}
         elif isinstance(arguments, str):
@@ -84,9 +96,7 @@ class ToolBinding:
         problem = self.validate(arguments)
         if problem is not None:
             return {}, problem
-        if self.renamed:
-            return {params[k]: _copy(v) for k, v in arguments.items()}, None
-        return {k: _copy(v) for k, v in arguments.items()}, None
+        return arguments, None
 
 
 def _copy(value: Any) -> Any:

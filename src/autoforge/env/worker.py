@@ -23,7 +23,6 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
 from autoforge.env import boundary as _boundary
@@ -33,7 +32,7 @@ from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.limits import watchdog
 from autoforge.env.runtime import Environment, Episode, Observation
 from autoforge.env.spec import EnvironmentSpec
-from autoforge.env.values import json_encoder, to_jsonable
+from autoforge.env.values import json_encoder, json_loads, to_jsonable
 
 WORKER_FD = 3
 READ_CHUNK = 1 << 16  # below malloc's mmap threshold: a 1 MB read buffer costs an mmap per read
@@ -65,16 +64,6 @@ def decode_changes(entries: list[list[Any]]) -> list[Change]:
 
 
 _ENCODE = json_encoder(default=to_jsonable, separators=(",", ":"))
-_DECODER = json.JSONDecoder()
-try:  # a faster parser for the protocol's lines, used only where it decodes as json does
-    import orjson
-except ImportError:  # pragma: no cover - orjson is optional (the serve extra has it)
-    orjson = None  # type: ignore[assignment]
-_fast_loads: Callable[[bytes], Any] | None = None if orjson is None else orjson.loads
-#: a run of 19 digits, found as 19 zeros once every digit is mapped to 0 (a regular
-#: expression scans ten times slower): orjson reads integers outside 64 bits as floats
-_ZEROS = bytes.maketrans(b"123456789", b"0" * 9)
-_LONG_NUMBER = b"0" * 19
 #: requests between two looks at the worker's CPU time (a system call) for recycling
 RECYCLE_CHECK_EVERY = 32
 
@@ -84,22 +73,8 @@ def dumps(message: Any) -> bytes:
     return (_ENCODE(message) + "\n").encode()
 
 
-def loads(line: bytes) -> Any:
-    """One protocol line's value (UTF-8, as :func:`dumps` writes it), exactly as ``json``
-    reads it.
-
-    The line is parsed with orjson where that gives the same value: orjson refuses what
-    ``json`` reads differently or only ``json`` reads (``NaN``, ``Infinity``, numbers beyond
-    the float range, lone surrogate escapes, nesting past its limit), and reads integers
-    beyond 64 bits as floats, so lines with a run of 19 digits and lines orjson refuses go
-    to ``json`` (which raises for invalid lines as before).
-    """
-    if _fast_loads is not None and _LONG_NUMBER not in line.translate(_ZEROS):
-        try:
-            return _fast_loads(line)
-        except ValueError:  # orjson.JSONDecodeError: json decides
-            pass
-    return _DECODER.decode(line.decode())
+#: one protocol line's value, exactly as ``json`` reads it (see ``values.json_loads``)
+loads = json_loads
 
 
 class Host:
