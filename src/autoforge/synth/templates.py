@@ -44,7 +44,12 @@ from autoforge.synth.session_scope import (
     session_key_lines,
     session_read,
 )
-from autoforge.synth.transition_fields import existing_field, stored_name, target_status
+from autoforge.synth.transition_fields import (
+    existing_field,
+    modified_field,
+    stored_name,
+    target_status,
+)
 from autoforge.tooldocs import ToolSpec
 
 FieldMap = Mapping[str, list[str]]
@@ -312,7 +317,8 @@ def _update(
     for param in spec.param_names:
         if param == c.key_param or param in checked:
             continue
-        path = field_path(paths, param)
+        replaced = modified_field(coll, param)  # ``new_date`` writes ``date``
+        path = [replaced] if replaced is not None else field_path(paths, param)
         if param in spec.required:
             body += set_lines("record", path, exprs[param], "    ", seen)
         else:
@@ -641,7 +647,8 @@ def _store_params(
     """Assignments of the parameters a draft can place (``checked``: parameters the draft
     compares with the record instead, :func:`owner_param_checks`).
 
-    A parameter goes to its field, else to an attribute the data has for it
+    A parameter naming the new value of an attribute goes there (:func:`modified_field`:
+    ``new_date`` -> ``date``); any other to its field, else to an attribute the data has for it
     (:func:`existing_field`); the rest stay TODOs: an attribute the schema does not have is
     what the ``schema_attrs`` check refuses. The ``tau`` profile instead stores a transition's
     rest under :func:`stored_name` (multisets sorted) and skips :func:`existing_field`.
@@ -652,7 +659,8 @@ def _store_params(
     for param in spec.param_names:
         if param == c.key_param or param in handled:
             continue
-        known = paths.get(param)
+        replaced = modified_field(coll, param) if coll is not None else None
+        known = [replaced] if replaced is not None and c.cls != "create" else paths.get(param)
         found = None
         if coll is not None and known is None:
             found = existing_field(spec, coll, param) or qualified_field(coll, param)

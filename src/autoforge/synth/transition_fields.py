@@ -115,6 +115,29 @@ def stored_name(verb: str, param: str, conv: Conventions = GENERIC) -> str:
     return f"{verb}_{param}"
 
 
+#: Words that make a parameter the new value of an attribute: ``new_date`` is ``date``.
+_MODIFIERS = frozenset({"new", "updated", "changed", "revised", "modified"})
+
+
+def modified_field(coll: CollectionSchema, param: str) -> str | None:
+    """The attribute a parameter replaces: ``new_date``, ``date_new`` or ``updated_date`` of a
+    record that has a ``date`` -> ``date`` (the record's own key never). Why: a change of
+    date is the record's date changed; stored beside it under ``new_date`` the record kept
+    two dates and the old one went on saying when it takes place."""
+    toks = tokens(param)
+    if len(toks) < 2:
+        return None
+    if toks[0] in _MODIFIERS:
+        base = "_".join(toks[1:])
+    elif toks[-1] in _MODIFIERS:
+        base = "_".join(toks[:-1])
+    else:
+        return None
+    if base == param or base == coll.primary_key or coll.attribute(base) is None:
+        return None
+    return base
+
+
 def existing_field(spec: ToolSpec, coll: CollectionSchema, param: str) -> str | None:
     """An attribute the data already has for a parameter without a field of its own: one named
     ``<words of the tool's name>_<param>`` (``cancel_order(reason)`` -> ``cancel_reason`` when
