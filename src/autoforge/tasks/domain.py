@@ -33,6 +33,14 @@ _EITHER = re.compile(
     r"\beither\s+[`'\"]([^`'\"]{1,40})[`'\"]\s+or\s+[`'\"]([^`'\"]{1,40})[`'\"]", re.IGNORECASE
 )
 _QUOTED = re.compile(r"[`'\"]([A-Za-z0-9_\- ]{1,40})[`'\"]")
+#: A status a description states: "order status changes to unpaid", "update order status to
+#: 'paid'", "status will be set to pending".
+_STATUS_TO = re.compile(
+    r"\bstatus (?:changes|changed|becomes|turns|(?:will be |is )?(?:set|updated|changed))? ?"
+    r"to [`'\"]?([a-z][a-z_\-]{2,30})\b",
+    re.IGNORECASE,
+)
+_NOT_STATUS = frozenset({"the", "a", "an", "be", "its", "their", "his", "her", "reflect", "match"})
 
 
 def enum_from_text(text: str) -> list[str]:
@@ -161,15 +169,29 @@ def _stated(
     params: dict[tuple[str, str], list[Any]] = {}
     written: dict[tuple[str, str], list[Any]] = {}
     for tool in spec.tools:
-        coll = schema.collection(tool_scope(tool, schema).collection or "")
+        scope = tool_scope(tool, schema)
+        coll = schema.collection(scope.collection or "")
         if coll is None or coll.fixed is not None:
             continue
         for name, param in _tool_params(tool).items():
             for value in _param_values(param):
                 _stated_add(params, coll, name, value)
-        for name, value in code.get(tool.name, []):
-            _stated_add(written, coll, name, value)
+        for name, value in _status_words(tool, coll):
+            _stated_add(params, coll, name, value)
+        for name, value in code.get(tool.name, []):  # a create's constants: a record's start
+            _stated_add(params if scope.cls == "create" else written, coll, name, value)
     return params, written
+
+
+def _status_words(tool: ToolSpec, coll: CollectionSchema) -> list[tuple[str, str]]:
+    """``(status attribute, value)`` for each status the tool's description states its
+    collection's records take ("order status changes to unpaid"): a value of the domain even
+    where no code writes it (the status before a payment)."""
+    status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
+    if status is None or status.type != "string":
+        return []
+    words = [m.group(1) for m in _STATUS_TO.finditer(tool.description or "")]
+    return [(status.name, w) for w in words if w.lower() not in _NOT_STATUS]
 
 
 def _tool_params(tool: ToolSpec) -> dict[str, Any]:
@@ -198,13 +220,22 @@ def domains(
             values = _attribute_domain(attr, seen, stated.get(key, []))
             if values:
                 out.values[key] = values
-            if values and values == stated.get(key) and set(values) <= set(written.get(key, [])):
+            if _unset(values, stated.get(key), written.get(key, [])):
                 out.unset.add(key)
             numbers = [v for v in seen if isinstance(v, int | float) and not isinstance(v, bool)]
             if attr.type in ("integer", "number") and len(numbers) >= _RANGE_MIN:
                 integer = all(isinstance(v, int) for v in numbers)
                 out.ranges[(coll.name, attr.name)] = (min(numbers), max(numbers), integer)
     return out
+
+
+def _unset(values: list[Any], stated: list[Any] | None, written: list[Any]) -> bool:
+    """Whether records before any write leave an attribute unset: its one stated value is one
+    a transition writes (a ``cancelled``, the end of a record's life), so a value for every
+    record would leave no record a transition can still act on. With two stated values or
+    more (``paid``, ``cancelled``) every record takes one of them: ``None`` is no value the
+    docs state."""
+    return bool(values) and values == stated and set(values) <= set(written) and len(values) < 2
 
 
 def out_of_domain(state: Mapping[str, Any], found: Domains) -> list[str]:
