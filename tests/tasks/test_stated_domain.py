@@ -178,3 +178,26 @@ def test_a_constant_a_create_writes_is_where_records_start() -> None:
     found = domains(spec, None, _SOURCE + _CREATE)
     assert found.allowed("visits", "state") == {"requested", "called off"}
     assert found.unset == set()  # "requested" is no transition's end
+
+
+def test_a_status_the_description_capitalizes_is_the_one_the_code_writes() -> None:
+    """A description's "Sets ticket status to Open" names the 'open' the code writes."""
+    attrs = [Attribute(name="ticket_id", type="id"), Attribute(name="status", type="string")]
+    tickets = CollectionSchema(name="tickets", primary_key="ticket_id", attributes=attrs)
+    key = {"ticket_id": {"type": "string"}}
+    close = _tool("close_ticket", "write", key)
+    reopen = _tool("reopen_ticket", "write", key)
+    reopen.description = "Reopen a ticket. Sets ticket status to Open; then it may wait."
+    spec = EnvironmentSpec(
+        name="desk", tools=[close, reopen], state_schema=StateSchema(collections=[tickets])
+    )
+    source = """
+def close_ticket(state, ticket_id):
+    state["tickets"][ticket_id]["status"] = "closed"
+
+
+def reopen_ticket(state, ticket_id):
+    state["tickets"][ticket_id]["status"] = "open"
+"""
+    assert domains(spec, None, source).allowed("tickets", "status") == {"closed", "open"}
+    assert domains(spec).allowed("tickets", "status") == {"Open"}  # no code: the docs' word

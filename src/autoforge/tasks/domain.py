@@ -168,6 +168,7 @@ def _stated(
     code = _written(tools_source) if tools_source else {}
     params: dict[tuple[str, str], list[Any]] = {}
     written: dict[tuple[str, str], list[Any]] = {}
+    told: list[tuple[CollectionSchema, str, str]] = []
     for tool in spec.tools:
         scope = tool_scope(tool, schema)
         coll = schema.collection(scope.collection or "")
@@ -176,10 +177,13 @@ def _stated(
         for name, param in _tool_params(tool).items():
             for value in _param_values(param):
                 _stated_add(params, coll, name, value)
-        for name, value in _status_words(tool, coll):
-            _stated_add(params, coll, name, value)
+        told += [(coll, name, value) for name, value in _status_words(tool, coll)]
         for name, value in code.get(tool.name, []):  # a create's constants: a record's start
             _stated_add(params if scope.cls == "create" else written, coll, name, value)
+    for coll, name, value in told:  # as the code spells it: "to Suspended" is 'suspended'
+        known = [*params.get((coll.name, name), []), *written.get((coll.name, name), [])]
+        if not any(str(v).casefold() == value.casefold() for v in known):
+            _stated_add(params, coll, name, value)
     return params, written
 
 
