@@ -479,6 +479,7 @@ def render_skeleton(
     mirrors: Sequence[MirrorEffect] = (),
     conv: Conventions = GENERIC,
     covered: Callable[[str], bool] | None = None,
+    start: tuple[str, str] | None = None,
 ) -> str:
     """A runnable draft for a tool the templates cannot fully write, with TODOs for the LLM.
 
@@ -494,7 +495,7 @@ def render_skeleton(
     lines = list(top)
     if c.cls == "create" and coll is not None and c.key_param is None:
         return "\n".join(
-            [*lines, *_create_body(spec, c, coll, paths, policy, schema, conv, covered)]
+            [*lines, *_create_body(spec, c, coll, paths, policy, schema, conv, covered, start)]
         )
     signed_in = session_key_lines(c, coll, schema)
     if signed_in is not None:  # acts on the signed-in user's own record
@@ -583,8 +584,10 @@ def _create_body(
     schema: StateSchema | None,
     conv: Conventions,
     covered: Callable[[str], bool] | None,
+    start: tuple[str, str] | None = None,
 ) -> list[str]:
-    """The draft of a create that computes part of its record (:mod:`.create_draft`)."""
+    """The draft of a create that computes part of its record (:mod:`.create_draft`); ``start``:
+    the status its record starts with, where the docs state one."""
     _, exprs = head(spec)
     effects = effect_sentences(spec.description + "\n" + policy)
     effects = [e for e in effects if open_clauses(e, [], covered, schema)]
@@ -592,6 +595,8 @@ def _create_body(
     props = {k: v for k, v in spec.parameters.get("properties", {}).items() if k not in listed}
     plain = spec.model_copy(update={"parameters": {**spec.parameters, "properties": props}})
     stored = _store_params(plain, c, paths, exprs, "", None, conv, coll)
+    if start is not None and start[0] not in spec.param_names:
+        stored.append(f"    record[{start[0]!r}] = {start[1]!r}")
     refs = {p: t for p in spec.param_names if (t := _ref_target(coll, p, c.refs))}
     owner = create_owner_lines(spec, c, coll, schema)  # acts for the signed-in user
     return create_draft(spec, c, coll, exprs, schema, effects, stored, refs, owner)

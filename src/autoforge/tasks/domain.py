@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec, tool_scope
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, stated_statuses
 
 _ONE_OF = re.compile(r"\bone of\b[:\s]*(?P<list>[^.;\n]+)", re.IGNORECASE)
 #: Observed numbers needed before their range bounds generated ones (3 ratings of 4-5 stars
@@ -33,14 +33,6 @@ _EITHER = re.compile(
     r"\beither\s+[`'\"]([^`'\"]{1,40})[`'\"]\s+or\s+[`'\"]([^`'\"]{1,40})[`'\"]", re.IGNORECASE
 )
 _QUOTED = re.compile(r"[`'\"]([A-Za-z0-9_\- ]{1,40})[`'\"]")
-#: A status a description states: "order status changes to unpaid", "update order status to
-#: 'paid'", "status will be set to pending".
-_STATUS_TO = re.compile(
-    r"\bstatus (?:changes|changed|becomes|turns|(?:will be |is )?(?:set|updated|changed))? ?"
-    r"to [`'\"]?([a-z][a-z_\-]{2,30})\b",
-    re.IGNORECASE,
-)
-_NOT_STATUS = frozenset({"the", "a", "an", "be", "its", "their", "his", "her", "reflect", "match"})
 
 
 def enum_from_text(text: str) -> list[str]:
@@ -194,8 +186,7 @@ def _status_words(tool: ToolSpec, coll: CollectionSchema) -> list[tuple[str, str
     status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
     if status is None or status.type != "string":
         return []
-    words = [m.group(1) for m in _STATUS_TO.finditer(tool.description or "")]
-    return [(status.name, w) for w in words if w.lower() not in _NOT_STATUS]
+    return [(status.name, w) for w in stated_statuses(tool.description)]
 
 
 def _tool_params(tool: ToolSpec) -> dict[str, Any]:
