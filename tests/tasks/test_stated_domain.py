@@ -124,3 +124,80 @@ def test_a_status_only_transitions_write_is_also_unset_in_s0() -> None:
     assert domains(_clinic(), None, _SOURCE).unset == set()  # "booked" is no transition's
     state = StateGenerator(spec, tools_source=_SOURCE).generate(random.Random(1))
     assert {v["state"] for v in state["visits"].values()} == {None, "called off"}
+
+
+_FINISH = """
+def finish_vet_visit(state, visit_id):
+    state["visits"][visit_id]["state"] = "done"
+    return state["visits"][visit_id]
+"""
+_TWO_WRITES = _SOURCE + _FINISH
+
+
+def test_two_statuses_the_transitions_write_leave_no_record_without_one() -> None:
+    """Two written values ("called off", "done") and no other stated: every visit takes one
+    of them; ``None`` is no value the docs state."""
+    spec = _clinic()
+    search = next(t for t in spec.tools if t.name == "search_vet_visit")
+    search.parameters["properties"]["state"].pop("default")
+    spec.tools.append(_tool("finish_vet_visit", "write", {"visit_id": {"type": "string"}}))
+    found = domains(spec, None, _TWO_WRITES)
+    assert found.allowed("visits", "state") == {"called off", "done"}
+    assert found.unset == set()
+    state = StateGenerator(spec, tools_source=_TWO_WRITES).generate(random.Random(1))
+    assert {v["state"] for v in state["visits"].values()} == {"called off", "done"}
+
+
+def test_a_status_the_description_states_is_of_the_domain() -> None:
+    """A status changing "to waiting" in a description states a value no code writes: visits start
+    there as well as at the written end of their life."""
+    spec = _clinic()
+    search = next(t for t in spec.tools if t.name == "search_vet_visit")
+    search.parameters["properties"]["state"].pop("default")
+    cancel = next(t for t in spec.tools if t.name == "cancel_vet_visit")
+    cancel.description = "Cancel a visit. If a fee is due, the visit status changes to waiting."
+    found = domains(spec, None, _SOURCE)
+    assert found.allowed("visits", "state") == {"waiting", "called off"}
+    assert found.unset == set()
+    assert stated_values(_clinic()) == {("visits", "state"): ["booked"]}  # no such sentence
+
+
+_CREATE = """
+def create_vet_visit(state, vet_id, pet_id):
+    record = {"visit_id": "V1", "vet_id": vet_id, "pet_id": pet_id}
+    record["state"] = "requested"
+    state["visits"]["V1"] = record
+    return record
+"""
+
+
+def test_a_constant_a_create_writes_is_where_records_start() -> None:
+    spec = _clinic()
+    search = next(t for t in spec.tools if t.name == "search_vet_visit")
+    search.parameters["properties"]["state"].pop("default")
+    found = domains(spec, None, _SOURCE + _CREATE)
+    assert found.allowed("visits", "state") == {"requested", "called off"}
+    assert found.unset == set()  # "requested" is no transition's end
+
+
+def test_a_status_the_description_capitalizes_is_the_one_the_code_writes() -> None:
+    """A description's "Sets ticket status to Open" names the 'open' the code writes."""
+    attrs = [Attribute(name="ticket_id", type="id"), Attribute(name="status", type="string")]
+    tickets = CollectionSchema(name="tickets", primary_key="ticket_id", attributes=attrs)
+    key = {"ticket_id": {"type": "string"}}
+    close = _tool("close_ticket", "write", key)
+    reopen = _tool("reopen_ticket", "write", key)
+    reopen.description = "Reopen a ticket. Sets ticket status to Open; then it may wait."
+    spec = EnvironmentSpec(
+        name="desk", tools=[close, reopen], state_schema=StateSchema(collections=[tickets])
+    )
+    source = """
+def close_ticket(state, ticket_id):
+    state["tickets"][ticket_id]["status"] = "closed"
+
+
+def reopen_ticket(state, ticket_id):
+    state["tickets"][ticket_id]["status"] = "open"
+"""
+    assert domains(spec, None, source).allowed("tickets", "status") == {"closed", "open"}
+    assert domains(spec).allowed("tickets", "status") == {"Open"}  # no code: the docs' word

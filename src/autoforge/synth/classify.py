@@ -26,6 +26,7 @@ from autoforge.env import (
 )
 from autoforge.synth.infer import schema_field_paths
 from autoforge.synth.naming import singular, tokens
+from autoforge.synth.transition_fields import modified_field
 from autoforge.tooldocs import ToolSpec
 
 __all__ = [
@@ -146,8 +147,9 @@ def _is_plain(
         # every stored attribute must come from a parameter, or the tool computes something
         stored = {a.name for a in coll.attributes if a.name != coll.primary_key}
         return bool(others) and all(p in attrs for p in others) and stored <= given
-    if cls == "update":
-        return key is not None and bool(others) and all(p in attrs for p in others)
+    if cls == "update":  # ``new_date`` replaces ``date`` (:func:`modified_field`)
+        placed = [p in attrs or modified_field(coll, p) is not None for p in others]
+        return key is not None and bool(others) and all(placed)
     if cls == "delete":
         return key is not None and not [p for p in others if p in spec.required]
     return False

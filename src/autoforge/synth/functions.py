@@ -69,6 +69,9 @@ class ToolJob:
     #: apart is in their names and descriptions, not in anything a template reads, so none
     #: of them gets one (the model writes them).
     twins: tuple[str, ...] = ()
+    #: the status attribute and value a create's record starts with, where the docs state one
+    #: (:func:`autoforge.synth.transition_fields.starting_status`)
+    start: tuple[str, str] | None = None
 
     def guard(self, code: ToolCode) -> ToolCode:
         """``code`` with the doc-stated preconditions (:mod:`autoforge.synth.doc_rules`) first."""
@@ -168,6 +171,7 @@ def skeleton_for(job: ToolJob) -> str:
     return render_skeleton(
         ctx.spec, c, coll, job.paths, excerpt, ctx.schema, job.mirrors, job.conventions,
         covered=lambda sentence: covered_by_rules(sentence, job.rules, _statuses(job)),
+        start=job.start,
     )  # fmt: skip
 
 

@@ -27,6 +27,7 @@ from autoforge.env import (
     SandboxViolation,
     StateSchema,
     add_session,
+    name_verb,
     session_owner,
     sign_in,
 )
@@ -52,6 +53,7 @@ from autoforge.synth.options import SynthOptions
 from autoforge.synth.report import SynthesisReport, ToolRecord, ToolReport, report_table
 from autoforge.synth.state_design import design_state, schema_summary
 from autoforge.synth.teststate import State, happy_arguments, slice_state, synthetic_state
+from autoforge.synth.transition_fields import starting_status, target_status
 from autoforge.tooldocs import ToolDocs, ToolSpec
 
 SYNTH_VERSION = "3"
@@ -255,8 +257,28 @@ def _job(
         conventions=conv,
         rules=rules,
         twins=_list_twins(spec, c, p1, docs),
+        start=_start_status(c, p1, docs, policy, conv) if c.cls == "create" else None,
     )
     return job, c
+
+
+def _start_status(
+    c: Classification, p1: Phase1, docs: ToolDocs, policy: str | None, conv: Conventions
+) -> tuple[str, str] | None:
+    """The status a create's record starts with, when the docs of the tools on its collection
+    state one (:func:`starting_status`)."""
+    coll = p1.schema.collection(c.collection or "")
+    if coll is None:
+        return None
+    same = [(t, classify_tool(t, p1.schema, p1.paths)) for t in docs.tools]
+    same = [(t, k) for t, k in same if k.collection == coll.name]
+    targets = [
+        found[1]
+        for t, k in same
+        if k.cls == "transition"
+        and (found := target_status(name_verb(t), coll, t.description, policy or "", conv))
+    ]
+    return starting_status(coll, [t.description for t, _ in same], targets)
 
 
 def _list_twins(spec: ToolSpec, c: Classification, p1: Phase1, docs: ToolDocs) -> tuple[str, ...]:

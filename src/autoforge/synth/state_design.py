@@ -52,6 +52,7 @@ from autoforge.synth.state_design_model import (
 )
 from autoforge.synth.state_design_prompts import design_messages, feedback_messages
 from autoforge.synth.state_design_settings import Setting, extract_settings, settings_collection
+from autoforge.synth.transition_fields import modified_field
 from autoforge.tooldocs import ToolSpec
 
 _JSON_TO_ATTR: dict[str, AttributeType] = {
@@ -162,6 +163,8 @@ def rule_based_schema(tools: Sequence[ToolSpec]) -> StateSchema:
             )
         if classify_tool(spec, schema).cls == "transition" and coll.attribute("status") is None:
             coll.attributes.append(Attribute(name="status", type="string"))
+    for coll in schema.collections:  # ``new_date`` is the new value of ``date``, not a field
+        coll.attributes = [a for a in coll.attributes if modified_field(coll, a.name) is None]
     return schema
 
 

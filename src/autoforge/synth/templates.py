@@ -44,7 +44,12 @@ from autoforge.synth.session_scope import (
     session_key_lines,
     session_read,
 )
-from autoforge.synth.transition_fields import existing_field, stored_name, target_status
+from autoforge.synth.transition_fields import (
+    existing_field,
+    modified_field,
+    stored_name,
+    target_status,
+)
 from autoforge.tooldocs import ToolSpec
 
 FieldMap = Mapping[str, list[str]]
@@ -312,7 +317,8 @@ def _update(
     for param in spec.param_names:
         if param == c.key_param or param in checked:
             continue
-        path = field_path(paths, param)
+        replaced = modified_field(coll, param)  # ``new_date`` writes ``date``
+        path = [replaced] if replaced is not None else field_path(paths, param)
         if param in spec.required:
             body += set_lines("record", path, exprs[param], "    ", seen)
         else:
@@ -473,6 +479,7 @@ def render_skeleton(
     mirrors: Sequence[MirrorEffect] = (),
     conv: Conventions = GENERIC,
     covered: Callable[[str], bool] | None = None,
+    start: tuple[str, str] | None = None,
 ) -> str:
     """A runnable draft for a tool the templates cannot fully write, with TODOs for the LLM.
 
@@ -488,7 +495,7 @@ def render_skeleton(
     lines = list(top)
     if c.cls == "create" and coll is not None and c.key_param is None:
         return "\n".join(
-            [*lines, *_create_body(spec, c, coll, paths, policy, schema, conv, covered)]
+            [*lines, *_create_body(spec, c, coll, paths, policy, schema, conv, covered, start)]
         )
     signed_in = session_key_lines(c, coll, schema)
     if signed_in is not None:  # acts on the signed-in user's own record
@@ -577,8 +584,10 @@ def _create_body(
     schema: StateSchema | None,
     conv: Conventions,
     covered: Callable[[str], bool] | None,
+    start: tuple[str, str] | None = None,
 ) -> list[str]:
-    """The draft of a create that computes part of its record (:mod:`.create_draft`)."""
+    """The draft of a create that computes part of its record (:mod:`.create_draft`); ``start``:
+    the status its record starts with, where the docs state one."""
     _, exprs = head(spec)
     effects = effect_sentences(spec.description + "\n" + policy)
     effects = [e for e in effects if open_clauses(e, [], covered, schema)]
@@ -586,6 +595,8 @@ def _create_body(
     props = {k: v for k, v in spec.parameters.get("properties", {}).items() if k not in listed}
     plain = spec.model_copy(update={"parameters": {**spec.parameters, "properties": props}})
     stored = _store_params(plain, c, paths, exprs, "", None, conv, coll)
+    if start is not None and start[0] not in spec.param_names:
+        stored.append(f"    record[{start[0]!r}] = {start[1]!r}")
     refs = {p: t for p in spec.param_names if (t := _ref_target(coll, p, c.refs))}
     owner = create_owner_lines(spec, c, coll, schema)  # acts for the signed-in user
     return create_draft(spec, c, coll, exprs, schema, effects, stored, refs, owner)
@@ -641,7 +652,8 @@ def _store_params(
     """Assignments of the parameters a draft can place (``checked``: parameters the draft
     compares with the record instead, :func:`owner_param_checks`).
 
-    A parameter goes to its field, else to an attribute the data has for it
+    A parameter naming the new value of an attribute goes there (:func:`modified_field`:
+    ``new_date`` -> ``date``); any other to its field, else to an attribute the data has for it
     (:func:`existing_field`); the rest stay TODOs: an attribute the schema does not have is
     what the ``schema_attrs`` check refuses. The ``tau`` profile instead stores a transition's
     rest under :func:`stored_name` (multisets sorted) and skips :func:`existing_field`.
@@ -652,7 +664,8 @@ def _store_params(
     for param in spec.param_names:
         if param == c.key_param or param in handled:
             continue
-        known = paths.get(param)
+        replaced = modified_field(coll, param) if coll is not None else None
+        known = [replaced] if replaced is not None and c.cls != "create" else paths.get(param)
         found = None
         if coll is not None and known is None:
             found = existing_field(spec, coll, param) or qualified_field(coll, param)

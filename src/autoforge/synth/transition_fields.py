@@ -6,11 +6,12 @@ stored. Used by the code templates and the rule checks of completed drafts.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from autoforge.env import CollectionSchema
 from autoforge.synth.conventions import GENERIC, Conventions
 from autoforge.synth.naming import plural, tokens
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, stated_statuses
 
 _PARTICIPLE = {
     "cancel": "cancelled",
@@ -115,6 +116,29 @@ def stored_name(verb: str, param: str, conv: Conventions = GENERIC) -> str:
     return f"{verb}_{param}"
 
 
+#: Words that make a parameter the new value of an attribute: ``new_date`` is ``date``.
+_MODIFIERS = frozenset({"new", "updated", "changed", "revised", "modified"})
+
+
+def modified_field(coll: CollectionSchema, param: str) -> str | None:
+    """The attribute a parameter replaces: ``new_date``, ``date_new`` or ``updated_date`` of a
+    record that has a ``date`` -> ``date`` (the record's own key never). Why: a change of
+    date is the record's date changed; stored beside it under ``new_date`` the record kept
+    two dates and the old one went on saying when it takes place."""
+    toks = tokens(param)
+    if len(toks) < 2:
+        return None
+    if toks[0] in _MODIFIERS:
+        base = "_".join(toks[1:])
+    elif toks[-1] in _MODIFIERS:
+        base = "_".join(toks[:-1])
+    else:
+        return None
+    if base == param or base == coll.primary_key or coll.attribute(base) is None:
+        return None
+    return base
+
+
 def existing_field(spec: ToolSpec, coll: CollectionSchema, param: str) -> str | None:
     """An attribute the data already has for a parameter without a field of its own: one named
     ``<words of the tool's name>_<param>`` (``cancel_order(reason)`` -> ``cancel_reason`` when
@@ -132,4 +156,23 @@ def existing_field(spec: ToolSpec, coll: CollectionSchema, param: str) -> str | 
             prefix = tokens(attr.name[: -len(base) - 1])
             if prefix and all(t[:4] in stems for t in prefix):
                 return attr.name
+    return None
+
+
+def starting_status(
+    coll: CollectionSchema, texts: Iterable[str], targets: Iterable[str]
+) -> tuple[str, str] | None:
+    """The status attribute and value a new record of ``coll`` starts with: a status the docs
+    (``texts``) state that negates one a transition sets (``targets``): "order status changes
+    to unpaid" where paying sets ``paid`` -> ``unpaid``, the state no payment has ended yet.
+    None without such a statement: a status the docs do not name is not guessed."""
+    status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
+    if status is None or status.enum:
+        return None
+    ends = {t.lower().replace(" ", "_") for t in targets}
+    for text in texts:
+        for word in stated_statuses(text):
+            low = word.lower().replace("-", "_")
+            if any(low in (f"un{end}", f"not_{end}") for end in ends):
+                return status.name, word
     return None

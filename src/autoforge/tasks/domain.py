@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec, tool_scope
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, stated_statuses
 
 _ONE_OF = re.compile(r"\bone of\b[:\s]*(?P<list>[^.;\n]+)", re.IGNORECASE)
 #: Observed numbers needed before their range bounds generated ones (3 ratings of 4-5 stars
@@ -160,16 +160,33 @@ def _stated(
     code = _written(tools_source) if tools_source else {}
     params: dict[tuple[str, str], list[Any]] = {}
     written: dict[tuple[str, str], list[Any]] = {}
+    told: list[tuple[CollectionSchema, str, str]] = []
     for tool in spec.tools:
-        coll = schema.collection(tool_scope(tool, schema).collection or "")
+        scope = tool_scope(tool, schema)
+        coll = schema.collection(scope.collection or "")
         if coll is None or coll.fixed is not None:
             continue
         for name, param in _tool_params(tool).items():
             for value in _param_values(param):
                 _stated_add(params, coll, name, value)
-        for name, value in code.get(tool.name, []):
-            _stated_add(written, coll, name, value)
+        told += [(coll, name, value) for name, value in _status_words(tool, coll)]
+        for name, value in code.get(tool.name, []):  # a create's constants: a record's start
+            _stated_add(params if scope.cls == "create" else written, coll, name, value)
+    for coll, name, value in told:  # as the code spells it: "to Suspended" is 'suspended'
+        known = [*params.get((coll.name, name), []), *written.get((coll.name, name), [])]
+        if not any(str(v).casefold() == value.casefold() for v in known):
+            _stated_add(params, coll, name, value)
     return params, written
+
+
+def _status_words(tool: ToolSpec, coll: CollectionSchema) -> list[tuple[str, str]]:
+    """``(status attribute, value)`` for each status the tool's description states its
+    collection's records take ("order status changes to unpaid"): a value of the domain even
+    where no code writes it (the status before a payment)."""
+    status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
+    if status is None or status.type != "string":
+        return []
+    return [(status.name, w) for w in stated_statuses(tool.description)]
 
 
 def _tool_params(tool: ToolSpec) -> dict[str, Any]:
@@ -198,13 +215,22 @@ def domains(
             values = _attribute_domain(attr, seen, stated.get(key, []))
             if values:
                 out.values[key] = values
-            if values and values == stated.get(key) and set(values) <= set(written.get(key, [])):
+            if _unset(values, stated.get(key), written.get(key, [])):
                 out.unset.add(key)
             numbers = [v for v in seen if isinstance(v, int | float) and not isinstance(v, bool)]
             if attr.type in ("integer", "number") and len(numbers) >= _RANGE_MIN:
                 integer = all(isinstance(v, int) for v in numbers)
                 out.ranges[(coll.name, attr.name)] = (min(numbers), max(numbers), integer)
     return out
+
+
+def _unset(values: list[Any], stated: list[Any] | None, written: list[Any]) -> bool:
+    """Whether records before any write leave an attribute unset: its one stated value is one
+    a transition writes (a ``cancelled``, the end of a record's life), so a value for every
+    record would leave no record a transition can still act on. With two stated values or
+    more (``paid``, ``cancelled``) every record takes one of them: ``None`` is no value the
+    docs state."""
+    return bool(values) and values == stated and set(values) <= set(written) and len(values) < 2
 
 
 def out_of_domain(state: Mapping[str, Any], found: Domains) -> list[str]:

@@ -145,7 +145,36 @@ def _string(name: str, schema: dict[str, Any], rng: random.Random, person: bool)
         return str(fake.postcode())
     if name in ("text", "description", "comment", "note", "notes", "body", "message"):
         return str(fake.sentence(nb_words=8))
-    return str(fake.word())
+    return _by_word(name, fake) or str(fake.word())
+
+
+def _by_word(name: str, fake: Faker) -> str | None:
+    """A Faker value for a field one of whose words names the kind of value (``address``,
+    ``home_address``, ``city_name``, ``zip``, ``website_url``, ``year``), else None.
+
+    Why: names matched whole (``city``, ``street``) left ``address`` or ``city_name`` a random
+    word ("right"), a value no address or city ever is."""
+    words = set(name.split("_"))
+    if words & {"address", "addr", "location"} and not words & {"ip", "mac", "email"}:
+        return str(fake.address()).replace("\n", ", ")
+    if words & {"street", "road"}:
+        return str(fake.street_address())
+    if words & {"city", "town"}:
+        return str(fake.city())
+    if words & {"zip", "zipcode", "postcode"}:
+        return str(fake.postcode())
+    if words & {"url", "website", "link", "homepage"}:
+        return str(fake.url())
+    if words & {"phone", "mobile", "telephone", "tel"}:
+        return str(fake.numerify("+1-###-###-####"))
+    if words & {"year"}:
+        return str(fake.year())
+    if words & {"date"}:
+        return fake.date_between(date(2023, 1, 1), date(2025, 12, 31)).isoformat()
+    if words & {"time", "timestamp", "datetime"}:
+        start, end = datetime(2023, 1, 1), datetime(2025, 12, 31)
+        return fake.date_time_between(start, end).replace(microsecond=0).isoformat()
+    return None
 
 
 _TYPE_SCHEMA = {

@@ -87,6 +87,7 @@ if _TYPE_CHECKING:
     from autoforge.tooldocs.naming import tokens as tokens
     from autoforge.tooldocs.naming import word_match as word_match
     from autoforge.tooldocs.phrases import ONCE_ONLY as ONCE_ONLY
+    from autoforge.tooldocs.phrases import stated_statuses as stated_statuses
     from autoforge.tooldocs.safeload import read_text as read_text
     from autoforge.tooldocs.source import parse_structured as parse_structured
     from autoforge.tooldocs.source import pointer_join as pointer_join
@@ -109,6 +110,7 @@ _LAZY: dict[str, str] = {
     "read_text": "autoforge.tooldocs.safeload",
     "singular": "autoforge.tooldocs.naming",
     "snake": "autoforge.tooldocs.naming",
+    "stated_statuses": "autoforge.tooldocs.phrases",
     "tokens": "autoforge.tooldocs.naming",
     "word_match": "autoforge.tooldocs.naming",
 }
