@@ -38,7 +38,7 @@ from autoforge.tasks.outputs import render, required_outputs
 from autoforge.tasks.plausible import Guard, guarded_facts, owned_facts
 from autoforge.tasks.population import StateGenerator
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
-from autoforge.tasks.repair import repair_state, set_value
+from autoforge.tasks.repair import apply_fix, repair_state
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.schema import split_path
 from autoforge.tasks.starts import Start, StartPool, fresh_start
@@ -284,7 +284,7 @@ def _repair_start(
     if exc.reason != "gold_error":
         return "unchanged", state
     state = _own(state)
-    repair = (set_value(state, *exc.fix, repaired) if exc.fix is not None
+    repair = (apply_fix(state, exc.fix, repaired) if exc.fix is not None
               else repair_state(state, env.spec, exc.detail, repaired))  # fmt: skip
     return repair, state
 
