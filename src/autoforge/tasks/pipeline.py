@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from autoforge.env import DocRule, EnvironmentLike, session_owner, signed_in
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
-from autoforge.tasks.build import build_blueprint, without_calls
+from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
 from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty
 from autoforge.tasks.gates import (
     Deduplicator,
@@ -215,6 +215,9 @@ class _Run:
             bp = build_blueprint(merged, self.graph, self.env.spec, rng, self.spec.reasoning_rate,
                                  min_reasoning, know=self.know,
                                  limits=self.spec.ranges)  # fmt: skip
+        except TooManyCalls:
+            self.miss("difficulty", "tool_calls")  # decided while building: as measure() would
+            return None
         except BlueprintError:
             self.miss("invalid_blueprint", "invalid blueprint")
             return None
