@@ -141,8 +141,13 @@ def _adopt(gardener: str, plant: str) -> tuple[Blueprint, dict[str, Any]]:
     return bp, {"gardener": gardener, "plant": plant}
 
 
-_ONCE = Guard(tool="adopt_plant", param="gardener_id", collection="adoptions",
-              fields=("gardener_id", "plant_id"), rule="one adoption per gardener + plant")
+_ONCE = Guard(
+    tool="adopt_plant",
+    param="gardener_id",
+    collection="adoptions",
+    fields=("gardener_id", "plant_id"),
+    rule="one adoption per gardener + plant",
+)
 
 
 def test_a_record_s0_already_holds_is_left_out_of_s0_and_the_run_succeeds(
