@@ -1,5 +1,6 @@
 """Work no attempt should spend: a condition the feeding search already fixed, a run given up
-for a record S0 need not hold, a blueprint built in full to be rejected for its calls.
+for a record S0 need not hold, a blueprint built in full to be rejected for its calls, a run
+made again only to leave out a read that repeated an earlier one.
 
 A made-up plant nursery: ``search_plants(kind)`` lists the plants of one kind (each with its
 kind, price and height), ``get_plant`` reads one, ``adopt_plant`` records that a gardener
@@ -16,10 +17,11 @@ import pytest
 
 from autoforge.env import Environment
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec, ReasonNode
-from autoforge.tasks.build import TooManyCalls, build_blueprint
+from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef, ReasonNode
+from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
 from autoforge.tasks.graph import build_graph
 from autoforge.tasks.instantiate import FactChooser, GoldFailure, execute
+from autoforge.tasks.pipeline import _without_reads
 from autoforge.tasks.plausible import Guard, breach
 from autoforge.tasks.repair import apply_fix, referenced
 from autoforge.tasks.walks import Walk, WalkStep
@@ -219,3 +221,29 @@ def test_a_walk_with_more_calls_than_the_difficulty_allows_is_not_built_further(
     bp = build_blueprint(walk, graph, spec, random.Random(0), 1.0, limits={"tool_calls": (1, 2)})
     assert len(bp.calls) == 2
     assert any(isinstance(n, ReasonNode) for n in bp.nodes)
+
+
+def test_a_run_without_a_repeated_read_is_read_off_the_run(nursery: Environment) -> None:
+    """The same plant looked up twice, the second lookup feeding the adoption: without the
+    repeat, the adoption reads the first lookup's (equal) answer; the run of the slimmer
+    blueprint is the first run less that call, exactly what running it again gives."""
+    lookup = {"plant_id": FactRef(name="plant")}
+    bp = Blueprint(
+        nodes=[CallNode(id="c0", tool="get_plant", args=lookup),
+               CallNode(id="c1", tool="get_plant", args=lookup),
+               CallNode(id="c2", tool="adopt_plant",
+                        args={"gardener_id": FactRef(name="gardener"),
+                              "plant_id": OutputRef(node="c1", path=["plant_id"])})],
+        facts=_adopt("G1", "P4")[0].facts,
+    )  # fmt: skip
+    facts = {"gardener": "G1", "plant": "P4"}
+    run = execute(bp, nursery.spec, nursery.episode(), facts)
+    assert [c.node for c in run.calls] == ["c0", "c1", "c2"]
+    slim = without_calls(bp, {"c1": "c0"})
+    derived = _without_reads(run, slim, facts)
+    again = execute(slim, nursery.spec, nursery.episode(), facts)
+    assert derived is not None
+    assert [c.model_dump() for c in derived.calls] == [c.model_dump() for c in again.calls]
+    assert (derived.facts, derived.values, derived.final_hash) == (
+        again.facts, again.values, again.final_hash)  # fmt: skip
+    assert list(derived.values) == list(again.values) == ["c0", "c2"]
