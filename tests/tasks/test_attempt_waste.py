@@ -17,7 +17,15 @@ import pytest
 
 from autoforge.env import Environment
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef, ReasonNode
+from autoforge.tasks.blueprint import (
+    Binding,
+    Blueprint,
+    CallNode,
+    FactRef,
+    FactSpec,
+    OutputRef,
+    ReasonNode,
+)
 from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
 from autoforge.tasks.graph import build_graph
 from autoforge.tasks.instantiate import FactChooser, GoldFailure, execute
@@ -227,7 +235,7 @@ def test_a_run_without_a_repeated_read_is_read_off_the_run(nursery: Environment)
     """The same plant looked up twice, the second lookup feeding the adoption: without the
     repeat, the adoption reads the first lookup's (equal) answer; the run of the slimmer
     blueprint is the first run less that call, exactly what running it again gives."""
-    lookup = {"plant_id": FactRef(name="plant")}
+    lookup: dict[str, Binding] = {"plant_id": FactRef(name="plant")}
     bp = Blueprint(
         nodes=[CallNode(id="c0", tool="get_plant", args=lookup),
                CallNode(id="c1", tool="get_plant", args=lookup),
