@@ -27,7 +27,7 @@ from autoforge.tasks.blueprint import (
 from autoforge.tasks.instantiate import execute, instantiate
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.plausible import Guard
-from autoforge.tasks.primed import Diverged, ahead, prime
+from autoforge.tasks.primed import Primed, _Diverged, ahead, prime, run_primed
 from autoforge.tasks.reasoning import ReasoningSpec
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -169,7 +169,7 @@ def test_a_batch_serves_only_the_calls_it_ran_in_their_order() -> None:
     primed = prime(env.episode(), sent)
     assert primed is not None and not primed.done
     assert primed.call("list_jobs", {"team": "a"}).ok
-    with pytest.raises(Diverged):  # another job than the batch looked up
+    with pytest.raises(_Diverged):  # another job than the batch looked up
         primed.call("get_job", {"job_id": "J4"})
     primed = prime(env.episode(), sent)
     assert primed is not None
@@ -178,3 +178,19 @@ def test_a_batch_serves_only_the_calls_it_ran_in_their_order() -> None:
     assert primed.done
     assert not primed.call("start_job", {"job_id": "J6"}).ok  # sent: J6 is done
     assert prime(env.episode(), []) is None
+
+
+def test_a_run_that_asks_for_other_calls_starts_over_without_the_batch() -> None:
+    env = _workshop()
+    sent: list[tuple[str, Any]] = [("list_jobs", {"team": "a"}), ("get_job", {"job_id": "J6"})]
+    seen: list[bool] = []
+
+    def run(episode: Any) -> str:
+        seen.append(isinstance(episode, Primed))
+        job: str = episode.call("get_job", {"job_id": "J4"}).result["job_id"]
+        return job
+
+    assert run_primed(run, env.episode, sent) == "J4"
+    assert seen == [True, False]  # the batch's run went otherwise: once more, call by call
+    seen.clear()
+    assert run_primed(run, env.episode, []) == "J4" and seen == [False]

@@ -16,7 +16,7 @@ import functools
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike, tool_access
 from autoforge.tasks.blueprint import (
@@ -37,7 +37,7 @@ from autoforge.tasks.model import GoldCall
 from autoforge.tasks.outputs import render, required_outputs
 from autoforge.tasks.plausible import Guard, guarded_facts, owned_facts
 from autoforge.tasks.population import StateGenerator
-from autoforge.tasks.primed import Diverged, ahead, prime
+from autoforge.tasks.primed import ahead, run_primed
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
 from autoforge.tasks.repair import apply_fix, repair_state
 from autoforge.tasks.runtime import bind_state
@@ -368,16 +368,11 @@ def _run(
     """One run of ``bp`` on a fresh episode of ``bound``; with ``sent``, those calls go to the
     sandbox ahead in one batch (:mod:`~autoforge.tasks.primed`), and where the run asks for
     other calls than the batch ran, it starts over on a fresh episode without it."""
-    primed = prime(bound.episode(), sent)
-    if primed is not None:
-        try:
-            run = execute(bp, spec, cast(EpisodeLike, primed), facts, chooser(primed))
-            if primed.done:
-                return run
-        except Diverged:
-            pass
-    episode = bound.episode()
-    return execute(bp, spec, episode, facts, chooser(episode))
+
+    def once(episode: EpisodeLike) -> GoldRun:
+        return execute(bp, spec, episode, facts, chooser(episode))
+
+    return run_primed(once, bound.episode, sent)
 
 
 def _doomed(previous: GoldFailure | None, failure: GoldFailure) -> bool:

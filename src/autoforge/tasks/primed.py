@@ -7,20 +7,22 @@ in all likelihood, made again with the same arguments: sending them to the sandb
 costs one round trip each, sending them in one batch one round trip for all. The batch holds
 no call a stated guard checks (the host checks those against the state between calls, which
 it only knows call by call), and the run takes an observation from it only while it asks for
-exactly the next call of the batch; any other call ends it (:class:`Diverged`), and the run
+exactly the next call of the batch; any other call ends it (:class:`_Diverged`), and the run
 starts over on a fresh episode.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Container, Sequence
-from typing import Any
+from collections.abc import Callable, Container, Sequence
+from typing import Any, TypeVar
 
 from autoforge.tasks.model import GoldCall
 
+R = TypeVar("R")
 
-class Diverged(Exception):
+
+class _Diverged(Exception):
     """The run asked a primed episode for another call than the one its batch ran next."""
 
 
@@ -46,7 +48,7 @@ class Primed:
         if i >= len(self._ran):
             return self.episode.call(tool, arguments)
         if self._ran[i] != (tool, _text(arguments)):
-            raise Diverged
+            raise _Diverged
         self.served += 1
         return self._observed[i]
 
@@ -73,9 +75,24 @@ def prime(episode: Any, calls: list[tuple[str, Any]]) -> Primed | None:
     return Primed(episode, calls)
 
 
+def run_primed(run: Callable[[Any], R], fresh: Callable[[], Any], sent: list[tuple[str, Any]]) -> R:
+    """``run(episode)`` on a ``fresh()`` episode with ``sent`` run ahead (:func:`prime`);
+    where the run asks for other calls than the batch ran (or is done before the batch
+    is), ``run`` again on another fresh episode, as without a batch."""
+    primed = prime(fresh(), sent)
+    if primed is not None:
+        try:
+            out = run(primed)
+            if primed.done:
+                return out
+        except _Diverged:
+            pass
+    return run(fresh())
+
+
 def _text(arguments: Any) -> str:
     """Arguments as exact text (``True``, ``1`` and ``1.0`` differ, key order does not)."""
     return json.dumps(arguments, sort_keys=True)
 
 
-__all__ = ["Diverged", "Primed", "ahead", "prime"]
+__all__ = ["Primed", "ahead", "prime", "run_primed"]
