@@ -91,6 +91,7 @@ def test_policy_eligibility_and_terminal_writes(bookstore_env: Any) -> None:
 
 def test_hard_tasks_include_refusals(bookstore_env: Any) -> None:
     from autoforge.tasks.pipeline import generate_tasks
+    from autoforge.tasks.question import request_on
 
     tasks, _ = generate_tasks(bookstore_env, 10, "hard", seed=0)
     refusals = [t for t in tasks if "refusal" in t.meta]
@@ -99,7 +100,8 @@ def test_hard_tasks_include_refusals(bookstore_env: Any) -> None:
         key = task.meta["refusal"]["key"]
         assert key in task.scenario.question
         tool = task.meta["refusal"]["tool"]
-        assert tool.replace("_", " ") not in task.scenario.question  # no tool name read out
+        said = request_on(tool, task.meta["refusal"]["collection"], key)  # the user's words
+        assert said in task.scenario.question and tool not in task.scenario.question
         record = task.initial_state["orders"][key]
         assert record["status"] != "pending"  # the policy forbids it
         assert all(key not in str(c.arguments) for c in task.gold_calls)  # S* leaves it alone

@@ -20,6 +20,7 @@ from autoforge.env import EnvironmentSpec, tool_access
 from autoforge.tasks.blueprint import (
     Binding,
     Blueprint,
+    BlueprintError,
     CallNode,
     ListBinding,
     ObjectBinding,
@@ -311,6 +312,10 @@ class _Builder(Chooser):
         for index in range(len(self.walk.steps)):
             self.nodes.append(self.call(index))
         self.nodes = _dedupe_calls(self.nodes)
+        most = self.limits.get("tool_calls", (None, None))[1]
+        calls = sum(isinstance(n, CallNode) for n in self.nodes)
+        if most is not None and calls > most:
+            raise TooManyCalls(calls, most)
         self.derive_values()
         bp = Blueprint(nodes=list(self.nodes), facts=list(self.facts.values()))
         used = {dep for node in bp.nodes for dep in bp.dependencies(node)}
@@ -335,6 +340,17 @@ class _Builder(Chooser):
         )  # fmt: skip
         used = set(bp.fact_names_used())  # a stated value replaced by a record's own drops out
         return bp.model_copy(update={"facts": [f for f in bp.facts if f.name in used]})
+
+
+class TooManyCalls(BlueprintError):
+    """The walk's calls alone are more than the difficulty's ``tool_calls`` allow.
+
+    Raised before the values, answers and validation are worked out: what follows only adds
+    calls where the limit leaves room (:meth:`_Builder.derive_values` undoes any change that
+    breaks it), so the finished blueprint would be rejected for its calls anyway."""
+
+    def __init__(self, calls: int, most: int) -> None:
+        super().__init__([f"{calls} tool calls, at most {most} asked"])
 
 
 def _remap(binding: Binding, rename: dict[str, str]) -> Binding:
@@ -406,7 +422,8 @@ def build_blueprint(
     know: Knowledge | None = None,
     limits: dict[str, tuple[int | None, int | None]] | None = None,
 ) -> Blueprint:
-    """The blueprint of a walk; validated against ``spec`` (raises ``BlueprintError``).
+    """The blueprint of a walk; validated against ``spec`` (raises ``BlueprintError``, or
+    :class:`TooManyCalls` as soon as the walk's calls exceed ``limits``' ``tool_calls``).
 
     ``reasoning_rate`` is the chance of turning an enumerated write argument into a branch;
     with ``min_reasoning``, intermediate read results are also asked about until the blueprint

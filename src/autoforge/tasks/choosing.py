@@ -596,11 +596,23 @@ class Chooser:
             if leaf.path.startswith(prefix) and "[]" not in leaf.path[len(prefix) :]
         ]
 
+    def pinned_fields(self, items: OutputRef) -> set[str]:
+        """The arguments given one value each in the call whose result ``items`` reads (a
+        list or object of values pins no single field)."""
+        call = next((n for n in self.nodes if n.id == items.node), None)
+        if not isinstance(call, CallNode):
+            return set()
+        return {k for k, b in call.args.items() if not isinstance(b, ListBinding | ObjectBinding)}
+
     def choose(self, items: OutputRef, leaves: list[Leaf], rest: list[PathSeg],
                noun: str) -> Binding:  # fmt: skip
         """The element of ``items`` picked by a condition over its fields ``leaves`` (the
         highest/lowest number, the only one with a value), else by its place; ``rest`` is
-        read off the chosen element."""
+        read off the chosen element. A field the call that gave ``items`` was asked to match
+        (``search(genre=G)`` then "the only one of genre ...") is no condition: every element
+        has the value asked for, so no value narrows them and no extreme is unique."""
+        pinned = self.pinned_fields(items)
+        leaves = [x for x in leaves if x.name not in pinned]
         numeric = [x for x in leaves if x.type in ("integer", "number")]
         categorical = [
             x for x in leaves

@@ -27,6 +27,7 @@ from autoforge.tasks.plausible import Breach, Guard, breach
 from autoforge.tasks.population import value_for
 from autoforge.tasks.reasoning import ReasoningError, as_items, get_path
 from autoforge.tasks.related import map_keys, observed_category, paired_values, replacements
+from autoforge.tasks.repair import referenced
 from autoforge.tasks.schema import (
     is_identifier_name,
     output_leaves,
@@ -413,10 +414,18 @@ class FactChooser:
 
     def fix(self, found: Breach) -> tuple[str, str, str, Any] | None:
         """The S0 change that meets a broken status rule: the record's status set to an
-        allowed value, when no earlier call of this run changed it (else None)."""
-        if found.guard.fields:
-            return None  # a uniqueness rule: no status to set
+        allowed value, when no earlier call of this run changed it (else None). For a broken
+        uniqueness rule: the record that holds the call's values left out of S0 (attribute
+        ``""``, :func:`~autoforge.tasks.repair.apply_fix`), when it is S0's own, unchanged,
+        and no record refers to its collection (S0 is generated: without it, S0 is one where
+        the user has not done this yet)."""
         key, coll, attr = found.key, found.guard.collection, found.guard.attribute
+        if found.guard.fields:
+            start = ((self.base_state or {}).get(coll) or {}).get(key)
+            now = (self._reading().get(coll) or {}).get(key)
+            if not isinstance(start, dict) or not isinstance(now, Mapping) or dict(now) != start:
+                return None
+            return None if referenced(self.spec, coll) else (coll, key, "", None)
         start = ((self.base_state or {}).get(coll) or {}).get(key)
         now = (self._reading().get(coll) or {}).get(key)
         if not isinstance(start, dict) or not isinstance(now, Mapping) or (

@@ -26,6 +26,7 @@ class GoldFailure(AutoforgeError):
         self.detail = detail
         self.node = node
         self.facts: dict[str, Any] = {}
+        self.calls: list[Any] = []  # the calls the run made before it failed (GoldCall)
         #: ``(collection, key, attribute, value)``: the S0 change that meets the broken guard
         self.fix: tuple[str, str, str, Any] | None = None
         super().__init__(f"{reason}: {detail}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,8 +37,9 @@ from autoforge.tasks.model import GoldCall
 from autoforge.tasks.outputs import render, required_outputs
 from autoforge.tasks.plausible import Guard, guarded_facts, owned_facts
 from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.primed import ahead, run_primed
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
-from autoforge.tasks.repair import repair_state, set_value
+from autoforge.tasks.repair import apply_fix, repair_state
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.schema import split_path
 from autoforge.tasks.starts import Start, StartPool, fresh_start
@@ -255,6 +256,7 @@ def execute(
         except GoldFailure as exc:
             exc.node = exc.node or node_id
             exc.facts = dict(run.facts)
+            exc.calls = list(run.calls)
             raise
     run.final_hash = episode.state_hash()
     return run
@@ -284,7 +286,7 @@ def _repair_start(
     if exc.reason != "gold_error":
         return "unchanged", state
     state = _own(state)
-    repair = (set_value(state, *exc.fix, repaired) if exc.fix is not None
+    repair = (apply_fix(state, exc.fix, repaired) if exc.fix is not None
               else repair_state(state, env.spec, exc.detail, repaired))  # fmt: skip
     return repair, state
 
@@ -325,13 +327,14 @@ def instantiate(
         keep: dict[str, Any] = {}
         repaired: dict[tuple[str, str, str], Any] = {}
         last: GoldFailure | None = None  # the previous run's failure on this S0
+        sent: list[tuple[str, Any]] = []  # calls to send ahead (after a repair)
         for _ in range(retries):
             tries += 1
-            episode = bound.episode()
-            chooser = FactChooser(env.spec, episode, rng, excluded=excluded, base_state=state,
-                                  guards=guards, guarded=guarded, owned=owned)  # fmt: skip
+            chooser = functools.partial(FactChooser, env.spec, rng=rng, excluded=excluded,
+                                        base_state=state, guards=guards, guarded=guarded,
+                                        owned=owned)  # fmt: skip
             try:
-                run = execute(bp, env.spec, episode, keep, chooser)
+                run = _run(bp, env.spec, bound, keep, chooser, sent)
             except GoldFailure as exc:
                 if _doomed(last, exc):
                     failure = exc
@@ -342,8 +345,9 @@ def instantiate(
                     raise exc  # the blueprint needs contradictory states: give up now
                 if repair == "changed":  # S0 repaired: the same facts may work now
                     bound = bind_state(env, state, owned=True)  # replaced records, not changed
-                    keep = exc.facts
+                    keep, sent = exc.facts, ahead(exc.calls, guards)
                     continue
+                sent = []
                 _exclude(excluded, blame(bp, exc))
                 continue
             # only now: failed runs never hash
@@ -351,6 +355,24 @@ def instantiate(
             return Instance(state, initial_hash, run, tries, bound)
     assert failure is not None
     raise failure
+
+
+def _run(
+    bp: Blueprint,
+    spec: EnvironmentSpec,
+    bound: EnvironmentLike,
+    facts: dict[str, Any],
+    chooser: Callable[[EpisodeLike], FactChooser],
+    sent: list[tuple[str, Any]],
+) -> GoldRun:
+    """One run of ``bp`` on a fresh episode of ``bound``; with ``sent``, those calls go to the
+    sandbox ahead in one batch (:mod:`~autoforge.tasks.primed`), and where the run asks for
+    other calls than the batch ran, it starts over on a fresh episode without it."""
+
+    def once(episode: EpisodeLike) -> GoldRun:
+        return execute(bp, spec, episode, facts, chooser(episode))
+
+    return run_primed(once, bound.episode, sent)
 
 
 def _doomed(previous: GoldFailure | None, failure: GoldFailure) -> bool:

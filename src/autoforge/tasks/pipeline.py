@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from autoforge.env import DocRule, EnvironmentLike, session_owner, signed_in
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
-from autoforge.tasks.build import build_blueprint, without_calls
+from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
 from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty
 from autoforge.tasks.gates import (
     Deduplicator,
@@ -215,6 +215,9 @@ class _Run:
             bp = build_blueprint(merged, self.graph, self.env.spec, rng, self.spec.reasoning_rate,
                                  min_reasoning, know=self.know,
                                  limits=self.spec.ranges)  # fmt: skip
+        except TooManyCalls:
+            self.miss("difficulty", "tool_calls")  # decided while building: as measure() would
+            return None
         except BlueprintError:
             self.miss("invalid_blueprint", "invalid blueprint")
             return None
@@ -322,13 +325,18 @@ class _Run:
     def without_repeats(self, bp: Blueprint, inst: Instance) -> tuple[Blueprint, GoldRun] | None:
         """Drop state-changing calls that repeat an earlier one exactly, and reads that repeat
         one with nothing written between them, and re-run the rest (merged walks can converge
-        on one action, or find the same record, through different bindings)."""
+        on one action, or find the same record, through different bindings). Where only such
+        reads go, the rest is not run again (:func:`_without_reads`)."""
         repeats = _repeated_writes(inst.run.calls, self.graph.writes())
+        wrote = bool(repeats)
         repeats.update(_repeated_reads(inst.run, self.graph.writes(), set(bp.outputs)))
         if not repeats:
             return bp, inst.run
         slim = without_calls(bp, repeats)
         facts = {k: v for k, v in inst.run.facts.items() if k in {f.name for f in slim.facts}}
+        derived = None if wrote else _without_reads(inst.run, slim, facts)
+        if derived is not None:
+            return slim, derived
         bound = inst.bound or bind_state(self.env, inst.initial_state)
         try:
             return slim, execute(slim, self.env.spec, bound.episode(), facts)
@@ -491,6 +499,24 @@ def _repeated_reads(run: GoldRun, writes: set[str], keep: set[str]) -> dict[str,
         else:
             seen.setdefault(key, []).append(call.node)
     return repeats
+
+
+def _without_reads(run: GoldRun, slim: Blueprint, facts: dict[str, Any]) -> GoldRun | None:
+    """The gold run of ``slim`` (``run``'s blueprint without reads that repeated an earlier
+    one with the same answer), read off ``run`` instead of run again: the other calls were
+    made in the same order with the same arguments and saw the same answers (their inputs
+    read the earlier, equal answer), and a read changes no state, so the final state is the
+    same. None when ``slim`` orders its calls otherwise (then it must run). The replay gate
+    runs ``slim`` from S0 again and rejects the task if any of this does not hold."""
+    order = slim.topo_order()
+    nodes = set(order)
+    by_node = {c.node: c for c in run.calls}
+    if [c.node for c in run.calls if c.node in nodes] != [n for n in order if n in by_node]:
+        return None
+    values = {n: run.values[n] for n in order if n in run.values}
+    calls = [by_node[n] for n in order if n in by_node]
+    return GoldRun(facts=facts, values=values, calls=calls, final_hash=run.final_hash,
+                   hash=run.hash)  # fmt: skip
 
 
 def _failed_step(bp: Blueprint, node_id: str | None) -> int | None:

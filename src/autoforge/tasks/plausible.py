@@ -175,7 +175,8 @@ class Guard:
 
 @dataclass(frozen=True)
 class Breach:
-    """A call a guard refuses: why (naming the record), and the record's key."""
+    """A call a guard refuses: why (naming the record), and the record's key (for a
+    uniqueness rule: the record that already holds the call's values)."""
 
     guard: Guard
     message: str
@@ -218,10 +219,11 @@ def breach(guards: list[Guard], args: Mapping[str, Any], state: Mapping[str, Any
     """The first guard the call ``args`` breaks in ``state``, or None."""
     for guard in guards:
         if guard.fields:
-            if _taken(guard, args, state):
+            holder = _holder(guard, args, state)
+            if holder is not None:
                 values = " + ".join(str(args[f]) for f in guard.fields)
                 return Breach(guard, f"{values}: one {guard.collection} record per "
-                                     f"{' + '.join(guard.fields)} (docs)", "")  # fmt: skip
+                                     f"{' + '.join(guard.fields)} (docs)", holder)  # fmt: skip
             continue
         key = args.get(guard.param)
         if not isinstance(key, str):
@@ -235,13 +237,15 @@ def breach(guards: list[Guard], args: Mapping[str, Any], state: Mapping[str, Any
     return None
 
 
-def _taken(guard: Guard, args: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
-    """Whether a record of the guard's collection already holds the call's field values."""
+def _holder(guard: Guard, args: Mapping[str, Any], state: Mapping[str, Any]) -> str | None:
+    """The key of a record of the guard's collection that already holds the call's field
+    values, or None."""
     if not all(f in args for f in guard.fields):
-        return False
+        return None
     wanted = [args[f] for f in guard.fields]
-    return any(isinstance(r, Mapping) and [r.get(f) for f in guard.fields] == wanted
-               for r in (state.get(guard.collection) or {}).values())  # fmt: skip
+    return next((str(k) for k, r in (state.get(guard.collection) or {}).items()
+                 if isinstance(r, Mapping) and [r.get(f) for f in guard.fields] == wanted),
+                None)  # fmt: skip
 
 
 def guarded_facts(bp: Blueprint, guards: Mapping[str, list[Guard]]) -> dict[str, list[Guard]]:

@@ -5,6 +5,8 @@ cancelled``. When such a message names an enum value of an attribute (``pending`
 ``orders.status``) and the records it is about (``ORD-3``, or the orders of the customer and book
 it names), instantiation sets that attribute in S0 and runs the blueprint again, instead of
 drawing new facts. S0 is generated anyway, so this only makes it consistent with the blueprint.
+A stated guard's fix (:func:`apply_fix`) is applied the same way: a status set, or, for a
+uniqueness rule, the record that already holds the call's values left out of S0.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from typing import Any, Literal
 
 from autoforge.env import EnvironmentSpec
-from autoforge.tasks.schema import singular
+from autoforge.tasks.schema import entity_of, singular
 
 _TOKEN = re.compile(r"[\w-]+")
 
@@ -155,3 +157,39 @@ def set_value(
     record = state[collection][key] = dict(record)
     history[slot] = record[attribute] = value
     return "changed"
+
+
+def apply_fix(
+    state: dict[str, Any],
+    fix: tuple[str, str, str, Any],
+    history: dict[tuple[str, str, str], Any] | None = None,
+) -> Repair:
+    """Apply a stated guard's fix ``(collection, key, attribute, value)``: the attribute set
+    (:func:`set_value`), or with no attribute (``""``) the record removed from ``state`` (a
+    uniqueness rule: S0 must not hold the record the call would create again); ``conflict``
+    when an earlier repair set an attribute of that record (a status the run needed)."""
+    collection, key, attribute, value = fix
+    if attribute:
+        return set_value(state, collection, key, attribute, value, history)
+    records = state.get(collection)
+    if not isinstance(records, dict) or key not in records:
+        return "unchanged"
+    history = {} if history is None else history
+    if any(slot[:2] == (collection, key) for slot in history):
+        return "conflict"
+    state[collection] = {k: v for k, v in records.items() if k != key}
+    history[(collection, key, "")] = None
+    return "changed"
+
+
+def referenced(spec: EnvironmentSpec, collection: str) -> bool:
+    """Whether a record of another collection may hold a key of ``collection`` (an attribute
+    that references it, or is named after its key): removing one of its records could then
+    leave a dangling reference."""
+    schema = spec.state_schema
+    return any(
+        coll.name != collection
+        and (attr.references == collection or entity_of(attr.name, coll.name, schema) == collection)
+        for coll in schema.collections
+        for attr in coll.attributes
+    )
