@@ -16,7 +16,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, EpisodeLike, signed_in, tool_access, user_collection
+from autoforge.env import (
+    EnvironmentSpec,
+    EpisodeLike,
+    StateSchema,
+    signed_in,
+    tool_access,
+    user_collection,
+)
 from autoforge.tasks.blueprint import (
     FactSpec,
     ReasonNode,
@@ -33,6 +40,7 @@ from autoforge.tasks.schema import (
     param_leaves,
     singular,
 )
+from autoforge.tooldocs import ToolSpec
 
 
 def values_at(value: Any, segs: list[str]) -> list[Any]:
@@ -140,11 +148,12 @@ class FactChooser:
 
     def note_args(self, tool: str, args: dict[str, Any]) -> None:
         """Remember the entity keys in (possibly partial) arguments of a call."""
-        for leaf in param_leaves(self.spec.tool(tool), self.spec.state_schema):
-            if leaf.entity:
-                for key in values_at(args, leaf.segments):
-                    if isinstance(key, str):
-                        self._in_play(leaf.entity, key)
+        if not args:
+            return
+        for entity, segments in _entity_params(self.spec.tool(tool), self.spec.state_schema):
+            for key in values_at(args, segments):
+                if isinstance(key, str):
+                    self._in_play(entity, key)
 
     def note_entities(self, tool: str, args: dict[str, Any], result: Any, wrote: bool) -> None:
         """Remember the entity keys a call used and the direct ones it returned."""
@@ -215,11 +224,12 @@ class FactChooser:
             if not attrs and not nested:
                 continue
             for rkey, record in (state.get(coll) or {}).items():
-                hit = any(record.get(a) == key for a in attrs)
-                if not hit and nested:
-                    hit = quoted in self._json(coll, rkey, record, nested)[1]
-                if hit:
+                if any(record.get(a) == key for a in attrs):
                     found.append(self._json(coll, rkey, record, nested)[0])
+                elif nested:
+                    text, inner = self._json(coll, rkey, record, nested)
+                    if quoted in inner:
+                        found.append(text)
         return found
 
     def _json(
@@ -259,24 +269,24 @@ class FactChooser:
             records = {k: r for k, r in records.items() if str(r.get(by)) == me}
         banned = self.excluded.get(fact.name, set())
         attr = fact.attribute if fact.role in ("attribute", "reference") else None
+        values = {k: attribute_value(r, attr) if attr else k for k, r in records.items()}
+        texts = {k: repr(v) for k, v in values.items()}  # how a value is banned and counted
         shared: dict[str, int] = {}
         if attr:
-            for r in records.values():
-                v = repr(attribute_value(r, attr))
-                shared[v] = shared.get(v, 0) + 1
+            for text in texts.values():
+                shared[text] = shared.get(text, 0) + 1
         near = self._mentioned_near()
         bonus = -1 if unique else 1
         scored = [
-            (self._score(collection, k, r, near) + bonus * (shared.get(repr(v), 0) > 1), k)
+            (self._score(collection, k, r, near) + bonus * (shared.get(texts[k], 0) > 1), k)
             for k, r in records.items()
-            if repr(v := attribute_value(r, attr) if attr else k) not in banned
-            and not (unique and (v is None or shared.get(repr(v), 0) > 1))
+            if texts[k] not in banned
+            and not (unique and (values[k] is None or shared.get(texts[k], 0) > 1))
         ]
         if attr and not unique and fact.role == "attribute":
             # a value several records share, when there is one: a search by it lists records
             # worth choosing among (a unique value left "the cheapest of one" degenerate)
-            several = [(sc, k) for sc, k in scored
-                       if shared.get(repr(attribute_value(records[k], attr)), 0) > 1]  # fmt: skip
+            several = [(sc, k) for sc, k in scored if shared.get(texts[k], 0) > 1]
             if several or max(shared.values(), default=0) > 1:
                 scored = several  # shared values exist: those left, or none (fail early)
         if not scored:
@@ -476,6 +486,22 @@ def attribute_value(record: Any, name: str) -> Any:
             if found is not None:
                 return found
     return None
+
+
+#: ``(id(tool), id(state schema)) -> (tool, schema, its entity parameters)``
+_ENTITY_PARAMS: dict[tuple[int, int], tuple[Any, Any, list[tuple[str, list[str]]]]] = {}
+
+
+def _entity_params(tool: ToolSpec, state: StateSchema) -> list[tuple[str, list[str]]]:
+    """``(entity, path segments)`` of each parameter field of ``tool`` that holds an entity's
+    key (worked out once per tool: every call of every attempt asks)."""
+    entry = _ENTITY_PARAMS.get((id(tool), id(state)))
+    if entry is None or entry[0] is not tool or entry[1] is not state:
+        found = [(x.entity, x.segments) for x in param_leaves(tool, state) if x.entity]
+        if len(_ENTITY_PARAMS) > 4096:
+            _ENTITY_PARAMS.clear()
+        entry = _ENTITY_PARAMS[(id(tool), id(state))] = (tool, state, found)
+    return entry[2]
 
 
 NeedFact = Callable[[FactSpec], Any]

@@ -186,6 +186,7 @@ class StateGenerator:
             if a.type in ("object", "array")
         }
         self.kept = self._catalogues()
+        self._keyed: dict[int, tuple[dict[str, Any], list[tuple[str, str]]]] = {}
 
     def _catalogues(self) -> set[str]:
         """Collections whose example records are kept as they are, keys included: those whose
@@ -385,6 +386,7 @@ class StateGenerator:
         )
         records: dict[str, Any] = {}
         seen: dict[str, set[Any]] = {}
+        idents = {a.name for a in coll.attributes if is_identifier_name(a.name)}
         for i, key in enumerate(keys):
             record: dict[str, Any] = {}
             for attr in coll.attributes:
@@ -395,7 +397,7 @@ class StateGenerator:
                     record[attr.name] = None if attr.nullable and rng.random() < 0.6 else pool[i]
                 else:
                     record[attr.name] = self._attribute(coll, attr, record, state, rng, person)
-                    if is_identifier_name(attr.name) and isinstance(record[attr.name], str):
+                    if attr.name in idents and isinstance(record[attr.name], str):
                         record[attr.name] = _unique(
                             record[attr.name], seen.setdefault(attr.name, set())
                         )
@@ -473,9 +475,8 @@ class StateGenerator:
         if kind == "object" or "properties" in schema:
             props = schema.get("properties", {})
             value = {k: self._nested(k, v, state, rng, person) for k, v in props.items()}
-            for key in props:
-                entity = entity_of(key, record_collection(props, self.schema), self.schema)
-                if entity and state.get(entity) and isinstance(value.get(key), str):
+            for key, entity in self._key_fields(props):
+                if state.get(entity) and isinstance(value.get(key), str):
                     ref_key = rng.choice(list(state[entity]))
                     ref = state[entity][ref_key]
                     value[key] = ref_key
@@ -485,6 +486,17 @@ class StateGenerator:
         if entity and state.get(entity):
             return rng.choice(list(state[entity]))
         return value_for(name, schema, rng, person)
+
+    def _key_fields(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        """The properties of an object schema that hold an entity's key, with that entity,
+        in property order (worked out once per schema: every nested value of every state
+        asks)."""
+        entry = self._keyed.get(id(props))
+        if entry is None or entry[0] is not props:
+            inner = record_collection(props, self.schema)
+            found = [(k, e) for k in props if (e := entity_of(k, inner, self.schema))]
+            entry = self._keyed[id(props)] = (props, found)
+        return entry[1]
 
     def _from_example(
         self, coll: CollectionSchema, attr: Attribute, state: dict[str, Any], rng: random.Random

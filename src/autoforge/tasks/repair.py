@@ -41,6 +41,13 @@ def _mentions(text: str, value: str, tokens: set[str] | None = None) -> int:
     return -1
 
 
+def _anywhere(lowered: str, value: str) -> bool:
+    """Whether ``value`` (or it with spaces for underscores) occurs in ``lowered`` at all: a
+    substring test that rules out most keys before :func:`_mentions` looks for a word."""
+    low = value.lower()
+    return low in lowered or ("_" in low and low.replace("_", " ") in lowered)
+
+
 def _targets(
     state: dict[str, Any], collection: str, named: dict[str, set[str]]
 ) -> tuple[list[str], bool]:
@@ -101,9 +108,11 @@ def repair_state(
     """
     named: dict[str, set[str]] = {}
     tokens = {t.lower() for t in _TOKEN.findall(message)}
+    lowered = message.lower()
     for name, records in state.items():
         if isinstance(records, dict):
-            keys = {k for k in records if isinstance(k, str) and _mentions(message, k, tokens) >= 0}
+            keys = {k for k in records if isinstance(k, str) and _anywhere(lowered, k)
+                    and _mentions(message, k, tokens) >= 0}  # fmt: skip
             if keys:
                 named[name] = keys
     changed = False
