@@ -376,9 +376,10 @@ class Blueprint(BaseModel):
         """
         order = self.topo_order()
         rename = {node_id: f"n{i}" for i, node_id in enumerate(order)}
+        by_id = {n.id: n for n in reversed(self.nodes)}  # the first of an id, as node() finds
         canon = []
         for node_id in order:
-            dumped = self.node(node_id).model_dump(mode="json", exclude={"walk", "noun"})
+            dumped = by_id[node_id].model_dump(mode="json", exclude={"walk", "noun"})
             canon.append(_rename_refs(dumped, rename))
         payload = {
             "nodes": canon,
@@ -389,9 +390,13 @@ class Blueprint(BaseModel):
         return hashlib.sha256(text.encode()).hexdigest()
 
 
+_CONTAINERS = (dict, list)
+
+
 def _rename_refs(value: Any, rename: dict[str, str]) -> Any:
     if isinstance(value, dict):
-        out = {k: _rename_refs(v, rename) for k, v in value.items()}
+        out = {k: _rename_refs(v, rename) if isinstance(v, _CONTAINERS) else v
+               for k, v in value.items()}  # fmt: skip
         node = out.get("node")
         if out.get("kind") in ("output", "reasoning") and isinstance(node, str) and node in rename:
             out["node"] = rename[node]
@@ -399,5 +404,5 @@ def _rename_refs(value: Any, rename: dict[str, str]) -> Any:
             out["id"] = rename[out["id"]]
         return out
     if isinstance(value, list):
-        return [_rename_refs(v, rename) for v in value]
+        return [_rename_refs(v, rename) if isinstance(v, _CONTAINERS) else v for v in value]
     return value

@@ -51,12 +51,15 @@ def path_of(path: str) -> list[PathSeg]:
     return [seg for seg in split_path(path) if seg != "[]"]
 
 
-def _same_meaning(a: FactSpec, b: FactSpec) -> bool:
-    """Whether two facts may share one name (and so one value)."""
-    keys = ("type", "enum")
-    return (a.role, a.collection, a.attribute) == (b.role, b.collection, b.attribute) and all(
-        a.json_schema.get(k) == b.json_schema.get(k) for k in keys
-    )
+def _meaning(
+    role: str, collection: str | None, attribute: str | None, schema: dict[str, Any]
+) -> tuple[Any, ...]:
+    """What two facts must share to share one name (and so one value)."""
+    return role, collection, attribute, schema.get("type"), schema.get("enum")
+
+
+def _fact_meaning(fact: FactSpec) -> tuple[Any, ...]:
+    return _meaning(fact.role, fact.collection, fact.attribute, fact.json_schema)
 
 
 @dataclass
@@ -96,15 +99,16 @@ class Chooser:
     ) -> FactRef:
         """Declare (or reuse) a fact; a clash of meaning under one name gets a new name
         (``fresh``: always a new name, e.g. the title of a second book)."""
-        candidate = FactSpec(
-            name=name, role=role, json_schema=schema, description=schema.get("description", ""),
-            collection=where.get("collection"), attribute=where.get("attribute"),
-        )  # fmt: skip
+        collection, attribute = where.get("collection"), where.get("attribute")
+        meaning = _meaning(role, collection, attribute, schema)
         base, n = name, 1
-        while name in self.facts and (fresh or not _same_meaning(self.facts[name], candidate)):
+        while name in self.facts and (fresh or meaning != _fact_meaning(self.facts[name])):
             n += 1
             name = f"{base}_{n}"
-        self.facts[name] = candidate.model_copy(update={"name": name})
+        self.facts[name] = FactSpec(
+            name=name, role=role, json_schema=schema, description=schema.get("description", ""),
+            collection=collection, attribute=attribute,
+        )  # fmt: skip
         return FactRef(name=name)
 
     def find(self, entity: str, tool: ToolSpec, index: int) -> Binding | None:

@@ -150,7 +150,7 @@ class FactChooser:
         """Remember the entity keys in (possibly partial) arguments of a call."""
         if not args:
             return
-        for entity, segments in _entity_params(self.spec.tool(tool), self.spec.state_schema):
+        for entity, segments in _entity_fields(self.spec.tool(tool), self.spec.state_schema)[0]:
             for key in values_at(args, segments):
                 if isinstance(key, str):
                     self._in_play(entity, key)
@@ -160,15 +160,12 @@ class FactChooser:
         if wrote:
             self._plain = None
             self._version += 1
-        state_schema = self.spec.state_schema
-        tool_spec = self.spec.tool(tool)
         self.note_args(tool, args)
         if isinstance(result, dict):
-            for leaf in output_leaves(tool_spec, state_schema):
-                if leaf.entity and not leaf.through_list and "." not in leaf.path:
-                    value = result.get(leaf.path)
-                    if isinstance(value, str):
-                        self._in_play(leaf.entity, value)
+            for entity, path in _entity_fields(self.spec.tool(tool), self.spec.state_schema)[1]:
+                value = result.get(path)
+                if isinstance(value, str):
+                    self._in_play(entity, value)
 
     def _score(self, collection: str, key: str, record: dict[str, Any], near: str) -> int:
         """How well a record fits the entities in play (higher is better).
@@ -224,7 +221,7 @@ class FactChooser:
             if not attrs and not nested:
                 continue
             for rkey, record in (state.get(coll) or {}).items():
-                if any(record.get(a) == key for a in attrs):
+                if attrs and any(record.get(a) == key for a in attrs):
                     found.append(self._json(coll, rkey, record, nested)[0])
                 elif nested:
                     text, inner = self._json(coll, rkey, record, nested)
@@ -488,19 +485,24 @@ def attribute_value(record: Any, name: str) -> Any:
     return None
 
 
-#: ``(id(tool), id(state schema)) -> (tool, schema, its entity parameters)``
-_ENTITY_PARAMS: dict[tuple[int, int], tuple[Any, Any, list[tuple[str, list[str]]]]] = {}
+#: ``(parameter fields, result fields)``: see :func:`_entity_fields`
+_Fields = tuple[list[tuple[str, list[str]]], list[tuple[str, str]]]
+#: ``(id(tool), id(state schema)) -> (tool, schema, its entity fields)``
+_ENTITY_FIELDS: dict[tuple[int, int], tuple[Any, Any, _Fields]] = {}
 
 
-def _entity_params(tool: ToolSpec, state: StateSchema) -> list[tuple[str, list[str]]]:
-    """``(entity, path segments)`` of each parameter field of ``tool`` that holds an entity's
-    key (worked out once per tool: every call of every attempt asks)."""
-    entry = _ENTITY_PARAMS.get((id(tool), id(state)))
+def _entity_fields(tool: ToolSpec, state: StateSchema) -> _Fields:
+    """The fields of ``tool`` that hold an entity's key: ``(entity, path segments)`` of each
+    parameter field, and ``(entity, name)`` of each top-level field of its result (worked out
+    once per tool: every call of every attempt asks)."""
+    entry = _ENTITY_FIELDS.get((id(tool), id(state)))
     if entry is None or entry[0] is not tool or entry[1] is not state:
-        found = [(x.entity, x.segments) for x in param_leaves(tool, state) if x.entity]
-        if len(_ENTITY_PARAMS) > 4096:
-            _ENTITY_PARAMS.clear()
-        entry = _ENTITY_PARAMS[(id(tool), id(state))] = (tool, state, found)
+        params = [(x.entity, x.segments) for x in param_leaves(tool, state) if x.entity]
+        results = [(x.entity, x.path) for x in output_leaves(tool, state)
+                   if x.entity and not x.through_list and "." not in x.path]  # fmt: skip
+        if len(_ENTITY_FIELDS) > 4096:
+            _ENTITY_FIELDS.clear()
+        entry = _ENTITY_FIELDS[(id(tool), id(state))] = (tool, state, (params, results))
     return entry[2]
 
 

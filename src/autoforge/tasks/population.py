@@ -87,6 +87,28 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, person: boo
 
 
 def _number(name: str, schema: dict[str, Any], rng: random.Random, integer: bool) -> float | int:
+    key = (name, schema.get("minimum"), schema.get("maximum"))
+    try:
+        span = _SPANS.get(key)
+    except TypeError:  # a bound that is no number: worked out each time
+        span = _span(name, schema)
+    if span is None:
+        span = _span(name, schema)
+        if len(_SPANS) < 4096:
+            _SPANS[key] = span
+    low, high = span
+    if integer:
+        return rng.randint(int(low), int(high))
+    return round(rng.uniform(float(low), float(high)), 2)
+
+
+#: ``(field name, minimum, maximum) -> (low, high)``: :func:`_span`, worked out once per name.
+_SPANS: dict[tuple[str, Any, Any], tuple[Any, Any]] = {}
+
+
+def _span(name: str, schema: dict[str, Any]) -> tuple[Any, Any]:
+    """The range a number called ``name`` is drawn from: by what its name says it counts,
+    within the schema's ``minimum`` and ``maximum``."""
     lname = name.lower()
     low, high = 0, 100
     if any(w in lname for w in _MONEY):
@@ -103,10 +125,7 @@ def _number(name: str, schema: dict[str, Any], rng: random.Random, integer: bool
         low = max(low, schema["minimum"]) if schema.get("maximum") is None else schema["minimum"]
     if schema.get("maximum") is not None:
         high = schema["maximum"]
-    high = max(low, high)
-    if integer:
-        return rng.randint(int(low), int(high))
-    return round(rng.uniform(float(low), float(high)), 2)
+    return low, max(low, high)
 
 
 def _string(name: str, schema: dict[str, Any], rng: random.Random, person: bool) -> str:
@@ -475,10 +494,10 @@ class StateGenerator:
         if kind == "object" or "properties" in schema:
             props = schema.get("properties", {})
             value = {k: self._nested(k, v, state, rng, person) for k, v in props.items()}
-            for key, entity in self._key_fields(props):
-                if state.get(entity) and isinstance(value.get(key), str):
-                    ref_key = rng.choice(list(state[entity]))
-                    ref = state[entity][ref_key]
+            for key, held in self._key_fields(props):
+                if state.get(held) and isinstance(value.get(key), str):
+                    ref_key = rng.choice(list(state[held]))
+                    ref = state[held][ref_key]
                     value[key] = ref_key
                     value.update({k: copy.deepcopy(ref[k]) for k in props if k in ref and k != key})
             return value
@@ -494,7 +513,11 @@ class StateGenerator:
         entry = self._keyed.get(id(props))
         if entry is None or entry[0] is not props:
             inner = record_collection(props, self.schema)
-            found = [(k, e) for k in props if (e := entity_of(k, inner, self.schema))]
+            found: list[tuple[str, str]] = []
+            for key in props:
+                entity = entity_of(key, inner, self.schema)
+                if entity:
+                    found.append((key, entity))
             entry = self._keyed[id(props)] = (props, found)
         return entry[1]
 
