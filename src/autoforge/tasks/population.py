@@ -323,7 +323,7 @@ class StateGenerator:
             mine = sum(1 for r in records.values() if r.get(by) == me)
             others = sorted(k for k, r in records.items() if r.get(by) != me)
             for key in rng.sample(others, max(0, want - mine)):
-                records[key][by] = me
+                records[key] = {**records[key], by: me}  # a changed copy, not in place
             for attr in ucoll.attributes:
                 if attr.type == "array" and attr.references == coll.name:
                     self._key_lists(ucoll, attr, state, rng)
@@ -346,11 +346,13 @@ class StateGenerator:
                 owner = record.get(back[0])
                 if isinstance(owner, str):
                     owned.setdefault(owner, []).append(key)
-        for key, record in state[coll.name].items():
+        records = state[coll.name]
+        for key, record in list(records.items()):  # changed copies, not in place
             if back:
-                record[attr.name] = owned.get(key, [])
+                records[key] = {**record, attr.name: owned.get(key, [])}
             else:
-                record[attr.name] = rng.sample(others, min(len(others), rng.randint(1, 3)))
+                keys = rng.sample(others, min(len(others), rng.randint(1, 3)))
+                records[key] = {**record, attr.name: keys}
 
     def base(self, index: int) -> dict[str, Any]:
         """The ``index``-th base population (generated once from its own seed, then cached)."""
@@ -364,9 +366,12 @@ class StateGenerator:
         Generating a state costs far more than copying one, so attempts draw from a pool of
         ``pool_size`` base populations and change ``perturbations`` scalar attributes (an
         enum, a number, a flag) of random records, which also breaks ties and degenerate
-        filters that made an earlier attempt fail.
+        filters that made an earlier attempt fail. The state's collections are new, its
+        records the base's: a record is never changed in place (one that changes is replaced
+        by a changed copy, here and in S0 repairs), so copying them all was wasted.
         """
-        state = copy_json(self.base(rng.randrange(self.pool_size)))
+        base = self.base(rng.randrange(self.pool_size))
+        state = {k: dict(v) if isinstance(v, dict) else copy_json(v) for k, v in base.items()}
         self.perturb(state, rng, self.perturbations)
         self._sign_in(state, rng)
         return state
@@ -388,7 +393,9 @@ class StateGenerator:
         ]
         for _ in range(changes if options else 0):
             coll, attr = rng.choice(options)
-            record = state[coll.name][rng.choice(list(state[coll.name]))]
+            records = state[coll.name]
+            key = rng.choice(list(records))
+            record = records[key] = dict(records[key])  # a changed copy, not in place
             record[attr.name] = self._attribute(coll, attr, record, state, rng, False)
 
     def _records(
