@@ -335,21 +335,23 @@ class Blueprint(BaseModel):
 
     def _structure_problems(self) -> list[str]:
         ids = [n.id for n in self.nodes]
-        dups = sorted({i for i in ids if ids.count(i) > 1})
+        known = set(ids)
+        dups = sorted({i for i in ids if ids.count(i) > 1}) if len(known) < len(ids) else []
         problems = [f"duplicate node id {i!r}" for i in dups]
         facts = {f.name for f in self.facts}
         for node in self.nodes:
             for name, binding in self.bindings(node).items():
                 for ref in iter_refs(binding):
-                    if isinstance(ref, FactRef) and ref.name not in facts:
-                        problems.append(f"{node.id}.{name}: undeclared fact {ref.name!r}")
-                    elif not isinstance(ref, FactRef) and ref.node not in ids:
+                    if isinstance(ref, FactRef):
+                        if ref.name not in facts:
+                            problems.append(f"{node.id}.{name}: undeclared fact {ref.name!r}")
+                    elif ref.node not in known:
                         problems.append(f"{node.id}.{name}: unknown node {ref.node!r}")
             if isinstance(node, ReasonNode):
                 missing = set(OP_INPUTS[node.spec.op]) - set(node.inputs)
                 op = node.spec.op
                 problems += [f"{node.id}: {op} needs input {m!r}" for m in sorted(missing)]
-        problems += [f"output {o!r} is not a node" for o in self.outputs if o not in ids]
+        problems += [f"output {o!r} is not a node" for o in self.outputs if o not in known]
         return problems
 
     def _tool_problems(self, spec: EnvironmentSpec) -> list[str]:
@@ -364,7 +366,8 @@ class Blueprint(BaseModel):
             problems += [
                 f"{call.id}: required argument {p!r} of {tool.name} unbound" for p in missing
             ]
-            extra = [a for a in call.args if a not in tool.param_names]
+            documented = tool.parameters.get("properties", {})
+            extra = [a for a in call.args if a not in documented]
             problems += [f"{call.id}: {tool.name} has no parameter {a!r}" for a in extra]
         return problems
 

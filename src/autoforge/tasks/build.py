@@ -296,11 +296,15 @@ class _Builder(Chooser):
         limit is undone, so the lookups never push a task out of its difficulty."""
         writes = [n.id for n in self.nodes if isinstance(n, CallNode)
                   and tool_access(self.spec.tool(n.tool)) == "write"]  # fmt: skip
+        ways = ((self.from_user_map, self.stated_values),
+                (self.from_other_record, self.placed_args))  # fmt: skip
         for node_id in writes:
-            for way in (self.from_user_map, self.from_other_record):
+            for way, needed in ways:
                 pos = next((i for i, n in enumerate(self.nodes) if n.id == node_id), None)
                 if pos is None:  # merged into an identical call by the last change
                     break
+                if not needed(pos):  # the way would change nothing: no state to save
+                    continue
                 saved = (list(self.nodes), dict(self.facts), dict(self.found), self.n_reason,
                          self.rng.getstate())  # fmt: skip
                 if not way(pos):

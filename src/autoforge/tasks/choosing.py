@@ -259,6 +259,23 @@ class Chooser:
             return ReasoningRef(node=self.reason(spec, {"value": items}, singular(entity)))
         return None
 
+    def stated_values(self, pos: int) -> bool:
+        """Whether the call at ``self.nodes[pos]`` has an argument the user states as a plain
+        value: what :meth:`from_user_map` needs (it changes nothing, draws nothing without)."""
+        call = self.nodes[pos]
+        return isinstance(call, CallNode) and any(
+            isinstance(b, FactRef) and self.facts[b.name].role == "value"
+            for b in call.args.values()
+        )
+
+    def placed_args(self, pos: int) -> bool:
+        """Whether the call at ``self.nodes[pos]`` has an argument picked by its place in a list
+        (:meth:`placed`): what :meth:`from_other_record` needs (it changes nothing, draws
+        nothing without)."""
+        call = self.nodes[pos]
+        return (self.know is not None and isinstance(call, CallNode)
+                and any(self.placed(b) is not None for b in call.args.values()))  # fmt: skip
+
     def from_user_map(self, pos: int) -> bool:
         """Replace the first stated identifier of the write at ``self.nodes[pos]`` that names
         an entry of an id-keyed map of the user's record (a payment method id) by that entry
