@@ -344,8 +344,8 @@ class Chooser:
         """The lookup that picked a record by its place (0 or -1) in a list, also when the
         key is read back from the result of a call on that record (``get_order(<my first
         order>).order_id``); else None."""
-        node = next((n for n in self.nodes if isinstance(binding, OutputRef | ReasoningRef)
-                     and n.id == binding.node), None)  # fmt: skip
+        ref = binding if isinstance(binding, OutputRef | ReasoningRef) else None
+        node = next((n for n in self.nodes if n.id == ref.node), None) if ref else None
         if isinstance(node, CallNode) and isinstance(binding, OutputRef) and len(binding.path) == 1:
             key = binding.path[0]
             same = node.args.get(key) if isinstance(key, str) else None

@@ -309,12 +309,16 @@ class Feasibility:
     def __init__(self, floor: float = 0.05) -> None:
         self.floor = floor
         self.counts: dict[tuple[str | None, str], list[int]] = {}
+        self._weights: dict[tuple[str | None, str], float] = {}  # until the edge's next count
 
     def weight(self, source: str | None, target: str) -> float:
         """The current weight of the step ``source -> target``."""
-        ok, bad = self.counts.get((source, target), (0, 0))
-        rate = (ok + 1) / (ok + bad + 2)
-        return max(self.floor, rate * rate)
+        found = self._weights.get((source, target))
+        if found is None:
+            ok, bad = self.counts.get((source, target), (0, 0))
+            rate = (ok + 1) / (ok + bad + 2)
+            found = self._weights[(source, target)] = max(self.floor, rate * rate)
+        return found
 
     def record(self, walk: Walk, failed_step: int | None) -> None:
         """Count the steps before ``failed_step`` as successes and that step as a failure."""
@@ -324,3 +328,4 @@ class Feasibility:
             source = None if step.parent is None else walk.steps[step.parent].tool
             entry = self.counts.setdefault((source, step.tool), [0, 0])
             entry[0 if index != failed_step else 1] += 1
+            self._weights.pop((source, step.tool), None)
