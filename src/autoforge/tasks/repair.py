@@ -70,10 +70,25 @@ def _targets(
     quoted = [json.dumps(o) for o in others]
     related = []
     for key, record in records.items():
-        text = json.dumps(record)
+        text = _record_json(collection, key, record)
         if all(q in text for q in quoted):
             related.append(key)
     return related, False
+
+
+#: ``(collection, key) -> (record, its JSON)``: the records of the base populations recur in
+#: every S0 drawn from them (the same objects, or equal copies after a repair), so each is
+#: written as JSON once. A record is never changed in place (see :func:`repair_state`).
+_TEXTS: dict[tuple[str, str], tuple[Any, str]] = {}
+
+
+def _record_json(collection: str, key: str, record: Any) -> str:
+    entry = _TEXTS.get((collection, key))
+    if entry is None or (entry[0] is not record and entry[0] != record):
+        if len(_TEXTS) >= 50_000:
+            _TEXTS.clear()
+        entry = _TEXTS[(collection, key)] = (record, json.dumps(record))
+    return entry[1]
 
 
 def _best(options: list[tuple[int, str]], message: str, collection: str) -> str:
