@@ -231,14 +231,15 @@ class _Builder(Chooser):
         if tool_access(tool) == "write" and self.rng.random() < self.reasoning_rate:
             args.update(self.flat_profile(index, tool))  # address1, city, zip: "my address"
         self.own_ids = False
-        for name in tool.required:
+        required = tool.required
+        for name in required:
             if name not in args:
                 schema = props.get(name, {})
                 related = self.related(index, tool, name, schema, args)
                 self.own_ids = self.own_ids or related is not None
                 args[name] = related or self.bind(index, tool, name, schema)
-        optional = [n for n in tool.param_names if n not in tool.required]
-        if not tool.required and optional and self.rng.random() < 0.8:
+        optional = [n for n in tool.param_names if n not in required]
+        if not required and optional and self.rng.random() < 0.8:
             ranked = sorted(optional, key=lambda n: not props[n].get("enum"))
             name = ranked[0] if props[ranked[0]].get("enum") else self.rng.choice(optional)
             args[name] = self.param_fact(tool, name, props.get(name, {}), index)

@@ -425,12 +425,13 @@ class Chooser:
                 continue
             tool = self.spec.tool(finder.tool)
             props = tool.parameters.get("properties", {})
-            shared = [p for p in props if p not in finder.params and p not in tool.required
+            required = tool.required
+            shared = [p for p in props if p not in finder.params and p not in required
                       and (props[p].get("enum")
                            or getattr(coll.attribute(p), "enum", None))]  # fmt: skip
             numeric = [x for x in self.element_leaves(tool.name, "")
                        if x.type in ("integer", "number")]  # fmt: skip
-            if tool.required or not shared or not numeric:
+            if required or not shared or not numeric:
                 continue
             by = self.rng.choice(sorted(shared))
             args: dict[str, Binding] = {
