@@ -116,6 +116,7 @@ class FactChooser:
         self._near_state: Mapping[str, Any] | None = None  # the state _near_parts were read from
         self._near_done: dict[str, set[str]] = {}  # entities whose records are in the parts
         self._near_parts: list[str] = []
+        self._near_rows: dict[str, list[tuple[dict[str, Any], str, str]]] = {}  # see _rows
         self._seen: dict[int, tuple[dict[str, Any], str, str]] = {}  # this run's records
         # references out of / into each collection: [(attribute, collection)]
         self._refs_out: dict[str, list[tuple[str, str]]] = {}
@@ -202,6 +203,7 @@ class FactChooser:
         state = self.plain()
         if self._near_state is not state:
             self._near_state, self._near_done, self._near_parts = state, {}, []
+            self._near_rows = {}
         for target, keys in self.context.items():
             done = self._near_done.setdefault(target, set())
             for key in sorted(keys - done):
@@ -218,16 +220,28 @@ class FactChooser:
         found: list[str] = []
         for coll, nested in self._nested.items():
             attrs = [a for a, t in self._refs_out.get(coll, ()) if t == target]
-            if not attrs and not nested:
+            if not nested:
+                for rkey, record in (state.get(coll) or {}).items() if attrs else ():
+                    if any(record.get(a) == key for a in attrs):
+                        found.append(self._json(coll, rkey, record, nested)[0])
                 continue
-            for rkey, record in (state.get(coll) or {}).items():
-                if attrs and any(record.get(a) == key for a in attrs):
-                    found.append(self._json(coll, rkey, record, nested)[0])
-                elif nested:
-                    text, inner = self._json(coll, rkey, record, nested)
-                    if quoted in inner:
-                        found.append(text)
+            for record, text, inner in self._rows(state, coll, nested):
+                if (attrs and any(record.get(a) == key for a in attrs)) or quoted in inner:
+                    found.append(text)
         return found
+
+    def _rows(
+        self, state: Mapping[str, Any], coll: str, nested: list[str]
+    ) -> list[tuple[dict[str, Any], str, str]]:
+        """``(record, its JSON, its nested attributes' JSON)`` of each record of ``coll``, for
+        the state the near parts are read from (once per state: each entity in play asks)."""
+        rows = self._near_rows.get(coll)
+        if rows is None:
+            rows = self._near_rows[coll] = [
+                (record, *self._json(coll, rkey, record, nested))
+                for rkey, record in (state.get(coll) or {}).items()
+            ]
+        return rows
 
     def _json(
         self, coll: str, key: str, record: dict[str, Any], nested: list[str]
