@@ -17,7 +17,7 @@ import pickle
 import random
 import re
 from datetime import date, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import networkx as nx
 from faker import Faker
@@ -34,6 +34,10 @@ from autoforge.env import (
 from autoforge.tasks.domain import domains
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
 from autoforge.tasks.weighted import speed_up
+from autoforge.tooldocs import ToolSpec
+
+if TYPE_CHECKING:
+    from autoforge.env.toolscope import ToolScope
 
 _FAKER: Faker | None = None
 #: The fewest records of each collection of users' records the signed-in user owns in S0.
@@ -200,7 +204,10 @@ class StateGenerator:
         self.schema = spec.state_schema
         self.examples = examples or {}
         self.domains = domains(spec, self.examples, tools_source)
-        self.kinds = {c.name: k for c in self.schema.collections if (k := record_kinds(spec, c))}
+        scopes = [(t, tool_scope(t, self.schema)) for t in spec.tools]  # once, not per collection
+        self.kinds = {
+            c.name: k for c in self.schema.collections if (k := record_kinds(spec, c, scopes))
+        }
         self.order = self._collection_order()
         self.nested = {
             (c.name, a.name): self._nested_schema(c, a)
@@ -542,7 +549,11 @@ class StateGenerator:
         return copy.deepcopy(rng.choice(values))
 
 
-def record_kinds(spec: EnvironmentSpec, coll: CollectionSchema) -> dict[str, frozenset[str]]:
+def record_kinds(
+    spec: EnvironmentSpec,
+    coll: CollectionSchema,
+    scopes: list[tuple[ToolSpec, ToolScope]] | None = None,
+) -> dict[str, frozenset[str]]:
     """The kinds of a collection's records, when its tools qualify them by at least two
     references (``pay_hotel_order`` and ``pay_flight_order`` act on an order whose
     ``hotel_id`` resp. ``flight_id`` is set: :attr:`autoforge.env.ToolScope.qualifier`), as
@@ -553,7 +564,8 @@ def record_kinds(spec: EnvironmentSpec, coll: CollectionSchema) -> dict[str, fro
     ``user_id``) belongs to all of them. Why: a record carrying every qualifier at once is
     a hotel, flight and train order in one, which no documented tool ever makes.
     """
-    scopes = [(t, tool_scope(t, spec.state_schema)) for t in spec.tools]
+    if scopes is None:  # each tool's scope (:func:`autoforge.env.tool_scope`), when not given
+        scopes = [(t, tool_scope(t, spec.state_schema)) for t in spec.tools]
     scopes = [(t, s) for t, s in scopes if s.collection == coll.name]
     qualifiers = sorted({s.qualifier for _, s in scopes if s.qualifier})
     if len(qualifiers) < 2:
