@@ -8,6 +8,7 @@ import pytest
 
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.tasks.blueprint import (
+    Binding,
     Blueprint,
     BlueprintError,
     CallNode,
@@ -159,3 +160,41 @@ def test_identical_calls_from_merged_walks_are_dropped() -> None:
     kept = _dedupe_calls(nodes)
     assert [n.id for n in kept] == ["c0", "c2"]
     assert kept[1].args["order_id"] == OutputRef(node="c0", path=["order_id"])  # type: ignore[union-attr]
+
+
+def _random_blueprint(rng: random.Random, size: int, cyclic: bool) -> Blueprint:
+    """Reasoning nodes over made-up ids, each reading up to three others: earlier ones in a
+    shuffled list order (acyclic), or any (possibly itself) when ``cyclic``."""
+    ids = [f"x{i}" for i in range(size)]
+    rank = {node_id: i for i, node_id in enumerate(ids)}  # dependencies go down this order
+    rng.shuffle(ids)
+    nodes: list[CallNode | ReasonNode] = []
+    for node_id in ids:
+        pool = ids if cyclic else [o for o in ids if rank[o] < rank[node_id]]
+        deps = rng.sample(pool, min(len(pool), rng.randint(0, 3)))
+        inputs: dict[str, Binding] = {"items": FactRef(name="things")}
+        inputs.update({f"in{j}": OutputRef(node=d) for j, d in enumerate(deps)})
+        nodes.append(ReasonNode(id=node_id, spec=ReasoningSpec(op="count"), inputs=inputs))
+    return Blueprint(nodes=nodes, facts=[FactSpec(name="things")])
+
+
+def test_execution_order_and_cycles_agree_with_networkx() -> None:
+    import networkx as nx
+
+    rng = random.Random(5)
+    for trial in range(200):
+        bp = _random_blueprint(rng, rng.randint(1, 9), cyclic=trial % 3 == 0)
+        dag = bp._build_dag()
+        index = {n.id: i for i, n in enumerate(bp.nodes)}
+        if nx.is_directed_acyclic_graph(dag):
+            expected = list(nx.lexicographical_topological_sort(dag, key=index.__getitem__))
+            assert bp.topo_order() == expected
+            generations = {n: i for i, gen in enumerate(nx.topological_generations(dag))
+                           for n in gen}  # fmt: skip
+            assert bp.levels() == generations
+            bp.validate_against()
+        else:
+            with pytest.raises(BlueprintError, match="cycle"):
+                bp.validate_against()
+            with pytest.raises(nx.NetworkXUnfeasible):
+                bp.topo_order()

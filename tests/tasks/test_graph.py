@@ -140,3 +140,23 @@ def test_svg_is_wellformed_and_layered(bookstore_spec: EnvironmentSpec) -> None:
     assert sorted(n for layer in grid for n in layer) == sorted(n.name for n in graph.nodes)
     # search_books has no inputs from other tools: it sits in the first layer
     assert "search_books" in grid[0]
+
+
+def test_edge_lookup_follows_the_edge_list() -> None:
+    """``edge`` finds the first edge of a pair, also one added or a list replaced after an
+    earlier lookup (made-up tools)."""
+
+    def link(source: str, target: str, why: str) -> ToolEdge:
+        mapping = FieldMapping(output="id", param="id", reason=why)
+        return ToolEdge(source=source, target=target, mappings=[mapping], reason=why)
+
+    graph = ToolGraph(env_id="moons", edges=[link("scan", "land", "a"), link("scan", "land", "b")])
+    assert graph.edge("scan", "land") is graph.edges[0]
+    assert graph.edge("land", "scan") is None
+    graph.edges.append(link("land", "launch", "c"))
+    assert graph.edge("land", "launch") is graph.edges[-1]
+    graph.edges = [link("orbit", "land", "d")]
+    assert graph.edge("scan", "land") is None
+    assert graph.edge("orbit", "land") is graph.edges[0]
+    other = graph.model_copy(update={"edges": [link("scan", "orbit", "e")]})
+    assert other.edge("orbit", "land") is None and graph.edge("orbit", "land") is not None

@@ -9,7 +9,7 @@ from typing import Any
 from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec
 from autoforge.tasks.instantiate import Start, StartPool, instantiate
 from autoforge.tasks.pipeline import generate_tasks
-from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.population import StateGenerator, copy_json
 from autoforge.tasks.runtime import bind_state
 
 
@@ -40,8 +40,8 @@ def test_repairs_work_on_a_copy_of_the_shared_start(bookstore_env: Any) -> None:
     generator = StateGenerator(bookstore_env.spec, bookstore_env.initial_state)
     pool = StartPool(bookstore_env, generator, uses=50)
     state = generator.sample(random.Random(1))
-    for order in state["orders"].values():
-        order["status"] = "delivered"  # no order can be cancelled without a repaired S0
+    # no order can be cancelled without a repaired S0 (changed copies: records are shared)
+    state["orders"] = {k: {**o, "status": "delivered"} for k, o in state["orders"].items()}
     start = pool._current = Start(state, bind_state(bookstore_env, state))
     before, start_hash = json.dumps(start.state, sort_keys=True), start.hash()
     pool._left = 50  # the same start for every attempt below
@@ -71,3 +71,29 @@ def test_tasks_with_one_start_per_attempt_are_still_verifiable(bookstore_env: An
         for call in task.gold_calls:
             assert episode.call(call.name, call.arguments).ok
         assert episode.state_hash() == task.final_state_hash
+
+
+def test_starts_share_the_base_records_they_leave_unchanged(bookstore_env: Any) -> None:
+    """A start's collections are its own, its records the base population's except those it
+    changed (perturbed, given to the signed-in user); no start, run or S0 repair changes a
+    base population."""
+    generator = StateGenerator(bookstore_env.spec, bookstore_env.initial_state, pool_size=2)
+    pristine = [copy_json(generator.base(i)) for i in range(2)]
+    rng = random.Random(4)
+    shared = changed = 0
+    for _ in range(6):
+        state = generator.sample(rng)
+        base = next(b for b in (generator.base(0), generator.base(1))
+                    if b["orders"].keys() == state["orders"].keys())  # fmt: skip
+        for name, records in state.items():
+            assert records is not base[name]  # collections: the start's own
+            for key, record in records.items():
+                if record is base[name].get(key):
+                    shared += 1
+                else:
+                    changed += 1
+    assert shared > 5 * changed > 0
+    pool = StartPool(bookstore_env, generator, uses=2)
+    for seed in range(12):  # runs and their S0 repairs
+        instantiate(_cancel_blueprint(bookstore_env), bookstore_env, seed, starts=pool)
+    assert [generator.base(i) for i in range(2)] == pristine

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from autoforge.env import tool_scope
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.tasks.domain import domains, out_of_domain, stated_values
 from autoforge.tasks.population import StateGenerator, record_kinds
@@ -100,6 +101,11 @@ def test_each_record_is_of_one_kind() -> None:
         "vet_id": frozenset({"groomer_id"}), "groomer_id": frozenset({"vet_id"})}  # fmt: skip
     pets = spec.state_schema.collection("pets")
     assert pets is not None and record_kinds(spec, pets) == {}
+    scopes = [(t, tool_scope(t, spec.state_schema)) for t in spec.tools]  # worked out once
+    assert record_kinds(spec, visits, scopes) == record_kinds(spec, visits)
+    assert StateGenerator(spec, tools_source=_SOURCE).kinds == {
+        "visits": record_kinds(spec, visits)
+    }
     state = StateGenerator(spec, tools_source=_SOURCE).generate(random.Random(0))
     kinds = []
     for visit in state["visits"].values():

@@ -10,8 +10,10 @@ values: instantiation picks the facts and a state, execution fills in the rest.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import networkx as nx
@@ -112,8 +114,8 @@ class FactSpec(BaseModel):
     description: str = ""
 
 
-#: ``id(blueprint) -> (its nodes, their DAG)``; see :meth:`Blueprint.dag`.
-_DAG_CACHE: dict[int, tuple[tuple[Any, ...], nx.DiGraph]] = {}
+#: ``id(blueprint) -> (its nodes, their dependencies)``; see :meth:`Blueprint._order`.
+_ORDER_CACHE: dict[int, tuple[tuple[Any, ...], _Order]] = {}
 
 
 class BlueprintError(AutoforgeError, ValueError):
@@ -126,14 +128,71 @@ class BlueprintError(AutoforgeError, ValueError):
 
 def iter_refs(binding: Binding) -> Iterator[FactRef | OutputRef | ReasoningRef]:
     """The leaf references inside a (possibly composite) binding."""
+    if isinstance(binding, _LEAVES):
+        return iter((binding,))
+    out: list[FactRef | OutputRef | ReasoningRef] = []
+    _collect_refs(binding, out)
+    return iter(out)
+
+
+_LEAVES = (FactRef, OutputRef, ReasoningRef)
+
+
+def _collect_refs(binding: Binding, out: list[FactRef | OutputRef | ReasoningRef]) -> None:
+    """Append the leaf references of ``binding`` to ``out``, depth first (a list, not nested
+    generators: blueprints are walked tens of thousands of times per run)."""
     if isinstance(binding, ListBinding):
         for item in binding.items:
-            yield from iter_refs(item)
+            _collect_refs(item, out)
     elif isinstance(binding, ObjectBinding):
         for value in binding.fields.values():
-            yield from iter_refs(value)
+            _collect_refs(value, out)
     else:
-        yield binding
+        out.append(binding)
+
+
+@dataclass
+class _Order:
+    """A blueprint's dependencies (node id -> the ids it reads) and what is derived from them
+    once: the execution order (None while not computed), the levels and the networkx DAG."""
+
+    parents: dict[str, set[str]]
+    ids: list[str]
+    topo: list[str] | None = None
+    levels: dict[str, int] | None = None
+    graph: nx.DiGraph | None = None
+
+    def kahn(self) -> list[str] | None:
+        """Node ids in execution order, the lowest list position first among the nodes ready
+        (what ``nx.lexicographical_topological_sort`` with the position as key gives); None
+        when the dependencies form a cycle or name an unknown or repeated node."""
+        if self.topo is not None:
+            return self.topo
+        index = {node_id: i for i, node_id in enumerate(self.ids)}
+        if len(index) != len(self.ids):
+            return None
+        children: dict[str, list[str]] = {node_id: [] for node_id in self.ids}
+        waiting: dict[str, int] = {}
+        for node_id, deps in self.parents.items():
+            for dep in deps:
+                if dep not in children:
+                    return None
+                children[dep].append(node_id)
+            waiting[node_id] = len(deps)
+        ready = [i for i, node_id in enumerate(self.ids) if not waiting[node_id]]
+        heapq.heapify(ready)
+        order: list[str] = []
+        while ready:
+            node_id = self.ids[heapq.heappop(ready)]
+            order.append(node_id)
+            for child in children[node_id]:
+                waiting[child] -= 1
+                if not waiting[child]:
+                    heapq.heappush(ready, index[child])
+        if len(order) != len(self.ids):
+            return None
+        self.topo = order
+        return order
 
 
 class Blueprint(BaseModel):
@@ -192,26 +251,32 @@ class Blueprint(BaseModel):
                         names.append(ref.name)
         return names
 
-    def dag(self) -> nx.DiGraph:
-        """The dependency graph (edge parent -> child) over node ids (cached; do not mutate).
+    def _order(self) -> _Order:
+        """The dependencies and what follows from them (cached).
 
         The cache is keyed by the identity of the node objects, so replacing a node (or the
         list) recomputes it; blueprints are not meant to be edited in place after that.
         """
-        cached = _DAG_CACHE.get(id(self))
+        cached = _ORDER_CACHE.get(id(self))
         nodes = tuple(self.nodes)
-        same = cached is not None and len(cached[0]) == len(nodes)
         if (
             cached is not None
-            and same
+            and len(cached[0]) == len(nodes)
             and all(a is b for a, b in zip(cached[0], nodes, strict=True))
         ):
             return cached[1]
-        graph = self._build_dag()
-        if len(_DAG_CACHE) >= 512:
-            _DAG_CACHE.pop(next(iter(_DAG_CACHE)))
-        _DAG_CACHE[id(self)] = (nodes, graph)  # holding the nodes keeps their ids unique
-        return graph
+        order = _Order({n.id: self.dependencies(n) for n in nodes}, [n.id for n in nodes])
+        if len(_ORDER_CACHE) >= 512:
+            _ORDER_CACHE.pop(next(iter(_ORDER_CACHE)))
+        _ORDER_CACHE[id(self)] = (nodes, order)  # holding the nodes keeps their ids unique
+        return order
+
+    def dag(self) -> nx.DiGraph:
+        """The dependency graph (edge parent -> child) over node ids (cached; do not mutate)."""
+        order = self._order()
+        if order.graph is None:
+            order.graph = self._build_dag()
+        return order.graph
 
     def _build_dag(self) -> nx.DiGraph:
         graph = nx.DiGraph()
@@ -223,26 +288,23 @@ class Blueprint(BaseModel):
 
     def topo_order(self) -> list[str]:
         """Node ids in an execution order (list order among independent nodes)."""
-        dag = self.dag()
-        cached = dag.graph.get("topo_order")
-        if cached is None:
+        found = self._order().kahn()
+        if found is None:  # a cycle or an unknown node: what networkx says about it
             index = {n.id: i for i, n in enumerate(self.nodes)}
-            cached = list(nx.lexicographical_topological_sort(dag, key=lambda k: index[k]))
-            dag.graph["topo_order"] = cached
-        return list(cached)
+            found = list(nx.lexicographical_topological_sort(self.dag(), key=lambda k: index[k]))
+        return list(found)
 
     def levels(self) -> dict[str, int]:
         """Each node's dependency level: 0 without dependencies, else 1 + its parents' highest
         (the generation ``nx.topological_generations`` puts it in; one pass, cached)."""
-        dag = self.dag()
-        cached = dag.graph.get("levels")
-        if cached is None:
-            cached = {}
+        order = self._order()
+        if order.levels is None:
+            levels: dict[str, int] = {}
             for node_id in self.topo_order():
-                parents = [cached[p] for p in dag.predecessors(node_id)]
-                cached[node_id] = 1 + max(parents) if parents else 0
-            dag.graph["levels"] = cached
-        return dict(cached)
+                parents = [levels[p] for p in order.parents[node_id]]
+                levels[node_id] = 1 + max(parents) if parents else 0
+            order.levels = levels
+        return dict(order.levels)
 
     def depth(self) -> int:
         """Number of nodes on the longest dependency chain."""
@@ -266,28 +328,30 @@ class Blueprint(BaseModel):
         problems = self._structure_problems()
         if spec is not None:
             problems += self._tool_problems(spec)
-        if not problems and not nx.is_directed_acyclic_graph(self.dag()):
+        if not problems and self._order().kahn() is None:
             problems.append("the node dependencies form a cycle")
         if problems:
             raise BlueprintError(problems)
 
     def _structure_problems(self) -> list[str]:
         ids = [n.id for n in self.nodes]
-        dups = sorted({i for i in ids if ids.count(i) > 1})
+        known = set(ids)
+        dups = sorted({i for i in ids if ids.count(i) > 1}) if len(known) < len(ids) else []
         problems = [f"duplicate node id {i!r}" for i in dups]
         facts = {f.name for f in self.facts}
         for node in self.nodes:
             for name, binding in self.bindings(node).items():
                 for ref in iter_refs(binding):
-                    if isinstance(ref, FactRef) and ref.name not in facts:
-                        problems.append(f"{node.id}.{name}: undeclared fact {ref.name!r}")
-                    elif not isinstance(ref, FactRef) and ref.node not in ids:
+                    if isinstance(ref, FactRef):
+                        if ref.name not in facts:
+                            problems.append(f"{node.id}.{name}: undeclared fact {ref.name!r}")
+                    elif ref.node not in known:
                         problems.append(f"{node.id}.{name}: unknown node {ref.node!r}")
             if isinstance(node, ReasonNode):
                 missing = set(OP_INPUTS[node.spec.op]) - set(node.inputs)
                 op = node.spec.op
                 problems += [f"{node.id}: {op} needs input {m!r}" for m in sorted(missing)]
-        problems += [f"output {o!r} is not a node" for o in self.outputs if o not in ids]
+        problems += [f"output {o!r} is not a node" for o in self.outputs if o not in known]
         return problems
 
     def _tool_problems(self, spec: EnvironmentSpec) -> list[str]:
@@ -302,7 +366,8 @@ class Blueprint(BaseModel):
             problems += [
                 f"{call.id}: required argument {p!r} of {tool.name} unbound" for p in missing
             ]
-            extra = [a for a in call.args if a not in tool.param_names]
+            documented = tool.parameters.get("properties", {})
+            extra = [a for a in call.args if a not in documented]
             problems += [f"{call.id}: {tool.name} has no parameter {a!r}" for a in extra]
         return problems
 
@@ -314,9 +379,10 @@ class Blueprint(BaseModel):
         """
         order = self.topo_order()
         rename = {node_id: f"n{i}" for i, node_id in enumerate(order)}
+        by_id = {n.id: n for n in reversed(self.nodes)}  # the first of an id, as node() finds
         canon = []
         for node_id in order:
-            dumped = self.node(node_id).model_dump(mode="json", exclude={"walk", "noun"})
+            dumped = by_id[node_id].model_dump(mode="json", exclude={"walk", "noun"})
             canon.append(_rename_refs(dumped, rename))
         payload = {
             "nodes": canon,
@@ -327,9 +393,13 @@ class Blueprint(BaseModel):
         return hashlib.sha256(text.encode()).hexdigest()
 
 
+_CONTAINERS = (dict, list)
+
+
 def _rename_refs(value: Any, rename: dict[str, str]) -> Any:
     if isinstance(value, dict):
-        out = {k: _rename_refs(v, rename) for k, v in value.items()}
+        out = {k: _rename_refs(v, rename) if isinstance(v, _CONTAINERS) else v
+               for k, v in value.items()}  # fmt: skip
         node = out.get("node")
         if out.get("kind") in ("output", "reasoning") and isinstance(node, str) and node in rename:
             out["node"] = rename[node]
@@ -337,5 +407,5 @@ def _rename_refs(value: Any, rename: dict[str, str]) -> Any:
             out["id"] = rename[out["id"]]
         return out
     if isinstance(value, list):
-        return [_rename_refs(v, rename) for v in value]
+        return [_rename_refs(v, rename) if isinstance(v, _CONTAINERS) else v for v in value]
     return value

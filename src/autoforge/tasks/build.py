@@ -13,7 +13,7 @@ answer node (a count, a total, a looked-up attribute) whose value the agent must
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import EnvironmentSpec, tool_access
@@ -29,7 +29,7 @@ from autoforge.tasks.blueprint import (
     ReasonNode,
 )
 from autoforge.tasks.choosing import Chooser, path_of
-from autoforge.tasks.graph import FieldMapping, ToolGraph
+from autoforge.tasks.graph import FieldMapping, ToolEdge, ToolGraph
 from autoforge.tasks.knowledge import Knowledge
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.reasoning import ReasoningSpec
@@ -51,20 +51,36 @@ from autoforge.tooldocs import ToolSpec
 class _Builder(Chooser):
     """Wires each walk step's arguments to the steps before it and adds the answers asked for."""
 
+    #: per walk step, :meth:`providers` (the walk does not change while it is built)
+    _providers: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: per (source, target) tool, the graph's edge (the graph does not change either)
+    _edges: dict[tuple[str, str], ToolEdge | None] = field(default_factory=dict)
+
     # -- providers -------------------------------------------------------------------------
 
-    def providers(self, index: int) -> list[int]:
+    def providers(self, index: int) -> tuple[int, ...]:
         """Earlier steps that may feed step ``index``: parent, its ancestors, then the rest."""
+        found = self._providers.get(index)
+        if found is not None:
+            return found
         chain: list[int] = []
         parent = self.walk.steps[index].parent
         while parent is not None:
             chain.append(parent)
             parent = self.walk.steps[parent].parent
         rest = [i for i in range(index - 1, -1, -1) if i not in chain]
-        return chain + rest
+        found = self._providers[index] = (*chain, *rest)
+        return found
+
+    def edge(self, provider: int, target: str) -> ToolEdge | None:
+        """The graph's edge from walk step ``provider``'s tool to ``target`` (looked up once)."""
+        key = (self.walk.steps[provider].tool, target)
+        if key not in self._edges:
+            self._edges[key] = self.graph.edge(*key)
+        return self._edges[key]
 
     def mapping(self, provider: int, target: str, path: str, index: int) -> FieldMapping | None:
-        edge = self.graph.edge(self.walk.steps[provider].tool, target)
+        edge = self.edge(provider, target)
         mapping = edge.mapping_for(path) if edge else None
         if mapping is None:
             return None
@@ -81,7 +97,7 @@ class _Builder(Chooser):
 
     def any_mapping_under(self, index: int, target: str, path: str) -> bool:
         for provider in self.providers(index):
-            edge = self.graph.edge(self.walk.steps[provider].tool, target)
+            edge = self.edge(provider, target)
             for m in edge.mappings if edge else []:
                 if m.param.startswith((path + ".", path + "[]")):
                     return True
@@ -216,14 +232,15 @@ class _Builder(Chooser):
         if tool_access(tool) == "write" and self.rng.random() < self.reasoning_rate:
             args.update(self.flat_profile(index, tool))  # address1, city, zip: "my address"
         self.own_ids = False
-        for name in tool.required:
+        required = tool.required
+        for name in required:
             if name not in args:
                 schema = props.get(name, {})
                 related = self.related(index, tool, name, schema, args)
                 self.own_ids = self.own_ids or related is not None
                 args[name] = related or self.bind(index, tool, name, schema)
-        optional = [n for n in tool.param_names if n not in tool.required]
-        if not tool.required and optional and self.rng.random() < 0.8:
+        optional = [n for n in tool.param_names if n not in required]
+        if not required and optional and self.rng.random() < 0.8:
             ranked = sorted(optional, key=lambda n: not props[n].get("enum"))
             name = ranked[0] if props[ranked[0]].get("enum") else self.rng.choice(optional)
             args[name] = self.param_fact(tool, name, props.get(name, {}), index)
@@ -281,11 +298,15 @@ class _Builder(Chooser):
         limit is undone, so the lookups never push a task out of its difficulty."""
         writes = [n.id for n in self.nodes if isinstance(n, CallNode)
                   and tool_access(self.spec.tool(n.tool)) == "write"]  # fmt: skip
+        ways = ((self.from_user_map, self.stated_values),
+                (self.from_other_record, self.placed_args))  # fmt: skip
         for node_id in writes:
-            for way in (self.from_user_map, self.from_other_record):
+            for way, needed in ways:
                 pos = next((i for i, n in enumerate(self.nodes) if n.id == node_id), None)
                 if pos is None:  # merged into an identical call by the last change
                     break
+                if not needed(pos):  # the way would change nothing: no state to save
+                    continue
                 saved = (list(self.nodes), dict(self.facts), dict(self.found), self.n_reason,
                          self.rng.getstate())  # fmt: skip
                 if not way(pos):

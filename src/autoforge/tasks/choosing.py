@@ -51,12 +51,15 @@ def path_of(path: str) -> list[PathSeg]:
     return [seg for seg in split_path(path) if seg != "[]"]
 
 
-def _same_meaning(a: FactSpec, b: FactSpec) -> bool:
-    """Whether two facts may share one name (and so one value)."""
-    keys = ("type", "enum")
-    return (a.role, a.collection, a.attribute) == (b.role, b.collection, b.attribute) and all(
-        a.json_schema.get(k) == b.json_schema.get(k) for k in keys
-    )
+def _meaning(
+    role: str, collection: str | None, attribute: str | None, schema: dict[str, Any]
+) -> tuple[Any, ...]:
+    """What two facts must share to share one name (and so one value)."""
+    return role, collection, attribute, schema.get("type"), schema.get("enum")
+
+
+def _fact_meaning(fact: FactSpec) -> tuple[Any, ...]:
+    return _meaning(fact.role, fact.collection, fact.attribute, fact.json_schema)
 
 
 @dataclass
@@ -96,15 +99,16 @@ class Chooser:
     ) -> FactRef:
         """Declare (or reuse) a fact; a clash of meaning under one name gets a new name
         (``fresh``: always a new name, e.g. the title of a second book)."""
-        candidate = FactSpec(
-            name=name, role=role, json_schema=schema, description=schema.get("description", ""),
-            collection=where.get("collection"), attribute=where.get("attribute"),
-        )  # fmt: skip
+        collection, attribute = where.get("collection"), where.get("attribute")
+        meaning = _meaning(role, collection, attribute, schema)
         base, n = name, 1
-        while name in self.facts and (fresh or not _same_meaning(self.facts[name], candidate)):
+        while name in self.facts and (fresh or meaning != _fact_meaning(self.facts[name])):
             n += 1
             name = f"{base}_{n}"
-        self.facts[name] = candidate.model_copy(update={"name": name})
+        self.facts[name] = FactSpec(
+            name=name, role=role, json_schema=schema, description=schema.get("description", ""),
+            collection=collection, attribute=attribute,
+        )  # fmt: skip
         return FactRef(name=name)
 
     def find(self, entity: str, tool: ToolSpec, index: int) -> Binding | None:
@@ -255,6 +259,23 @@ class Chooser:
             return ReasoningRef(node=self.reason(spec, {"value": items}, singular(entity)))
         return None
 
+    def stated_values(self, pos: int) -> bool:
+        """Whether the call at ``self.nodes[pos]`` has an argument the user states as a plain
+        value: what :meth:`from_user_map` needs (it changes nothing, draws nothing without)."""
+        call = self.nodes[pos]
+        return isinstance(call, CallNode) and any(
+            isinstance(b, FactRef) and self.facts[b.name].role == "value"
+            for b in call.args.values()
+        )
+
+    def placed_args(self, pos: int) -> bool:
+        """Whether the call at ``self.nodes[pos]`` has an argument picked by its place in a list
+        (:meth:`placed`): what :meth:`from_other_record` needs (it changes nothing, draws
+        nothing without)."""
+        call = self.nodes[pos]
+        return (self.know is not None and isinstance(call, CallNode)
+                and any(self.placed(b) is not None for b in call.args.values()))  # fmt: skip
+
     def from_user_map(self, pos: int) -> bool:
         """Replace the first stated identifier of the write at ``self.nodes[pos]`` that names
         an entry of an id-keyed map of the user's record (a payment method id) by that entry
@@ -323,8 +344,8 @@ class Chooser:
         """The lookup that picked a record by its place (0 or -1) in a list, also when the
         key is read back from the result of a call on that record (``get_order(<my first
         order>).order_id``); else None."""
-        node = next((n for n in self.nodes if isinstance(binding, OutputRef | ReasoningRef)
-                     and n.id == binding.node), None)  # fmt: skip
+        ref = binding if isinstance(binding, OutputRef | ReasoningRef) else None
+        node = next((n for n in self.nodes if n.id == ref.node), None) if ref else None
         if isinstance(node, CallNode) and isinstance(binding, OutputRef) and len(binding.path) == 1:
             key = binding.path[0]
             same = node.args.get(key) if isinstance(key, str) else None
@@ -404,12 +425,13 @@ class Chooser:
                 continue
             tool = self.spec.tool(finder.tool)
             props = tool.parameters.get("properties", {})
-            shared = [p for p in props if p not in finder.params and p not in tool.required
+            required = tool.required
+            shared = [p for p in props if p not in finder.params and p not in required
                       and (props[p].get("enum")
                            or getattr(coll.attribute(p), "enum", None))]  # fmt: skip
             numeric = [x for x in self.element_leaves(tool.name, "")
                        if x.type in ("integer", "number")]  # fmt: skip
-            if tool.required or not shared or not numeric:
+            if required or not shared or not numeric:
                 continue
             by = self.rng.choice(sorted(shared))
             args: dict[str, Binding] = {

@@ -145,7 +145,13 @@ def stated_values(
     attribute of the collection the tool acts on (a search's ``status`` defaulting to
     ``paid``), and the constants the environment's tools (``tools_source``) write into that
     collection's records (the status a transition sets)."""
-    params, written = _stated(spec, tools_source)
+    return _merged(*_stated(spec, tools_source))
+
+
+def _merged(
+    params: dict[tuple[str, str], list[Any]], written: dict[tuple[str, str], list[Any]]
+) -> dict[tuple[str, str], list[Any]]:
+    """The parameters' stated values, then the written ones not among them."""
     out = {k: list(v) for k, v in params.items()}
     for key, values in written.items():
         out.setdefault(key, []).extend(v for v in values if v not in out[key])
@@ -202,8 +208,8 @@ def domains(
     (:func:`stated_values`)."""
     out = Domains()
     data = data or {}
-    written = _stated(spec, tools_source)[1]
-    stated = stated_values(spec, tools_source)
+    params, written = _stated(spec, tools_source)  # the tools' source parsed once
+    stated = _merged(params, written)
     for coll in spec.state_schema.collections:
         table = data.get(coll.name)
         records = list(table.values()) if isinstance(table, Mapping) else []

@@ -16,7 +16,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, EpisodeLike, signed_in, tool_access, user_collection
+from autoforge.env import (
+    EnvironmentSpec,
+    EpisodeLike,
+    StateSchema,
+    signed_in,
+    tool_access,
+    user_collection,
+)
 from autoforge.tasks.blueprint import (
     FactSpec,
     ReasonNode,
@@ -34,6 +41,7 @@ from autoforge.tasks.schema import (
     param_leaves,
     singular,
 )
+from autoforge.tooldocs import ToolSpec
 
 
 def values_at(value: Any, segs: list[str]) -> list[Any]:
@@ -109,6 +117,7 @@ class FactChooser:
         self._near_state: Mapping[str, Any] | None = None  # the state _near_parts were read from
         self._near_done: dict[str, set[str]] = {}  # entities whose records are in the parts
         self._near_parts: list[str] = []
+        self._near_rows: dict[str, list[tuple[dict[str, Any], str, str]]] = {}  # see _rows
         self._seen: dict[int, tuple[dict[str, Any], str, str]] = {}  # this run's records
         # references out of / into each collection: [(attribute, collection)]
         self._refs_out: dict[str, list[tuple[str, str]]] = {}
@@ -141,26 +150,24 @@ class FactChooser:
 
     def note_args(self, tool: str, args: dict[str, Any]) -> None:
         """Remember the entity keys in (possibly partial) arguments of a call."""
-        for leaf in param_leaves(self.spec.tool(tool), self.spec.state_schema):
-            if leaf.entity:
-                for key in values_at(args, leaf.segments):
-                    if isinstance(key, str):
-                        self._in_play(leaf.entity, key)
+        if not args:
+            return
+        for entity, segments in _entity_fields(self.spec.tool(tool), self.spec.state_schema)[0]:
+            for key in values_at(args, segments):
+                if isinstance(key, str):
+                    self._in_play(entity, key)
 
     def note_entities(self, tool: str, args: dict[str, Any], result: Any, wrote: bool) -> None:
         """Remember the entity keys a call used and the direct ones it returned."""
         if wrote:
             self._plain = None
             self._version += 1
-        state_schema = self.spec.state_schema
-        tool_spec = self.spec.tool(tool)
         self.note_args(tool, args)
         if isinstance(result, dict):
-            for leaf in output_leaves(tool_spec, state_schema):
-                if leaf.entity and not leaf.through_list and "." not in leaf.path:
-                    value = result.get(leaf.path)
-                    if isinstance(value, str):
-                        self._in_play(leaf.entity, value)
+            for entity, path in _entity_fields(self.spec.tool(tool), self.spec.state_schema)[1]:
+                value = result.get(path)
+                if isinstance(value, str):
+                    self._in_play(entity, value)
 
     def _score(self, collection: str, key: str, record: dict[str, Any], near: str) -> int:
         """How well a record fits the entities in play (higher is better).
@@ -197,6 +204,7 @@ class FactChooser:
         state = self.plain()
         if self._near_state is not state:
             self._near_state, self._near_done, self._near_parts = state, {}, []
+            self._near_rows = {}
         for target, keys in self.context.items():
             done = self._near_done.setdefault(target, set())
             for key in sorted(keys - done):
@@ -213,15 +221,28 @@ class FactChooser:
         found: list[str] = []
         for coll, nested in self._nested.items():
             attrs = [a for a, t in self._refs_out.get(coll, ()) if t == target]
-            if not attrs and not nested:
+            if not nested:
+                for rkey, record in (state.get(coll) or {}).items() if attrs else ():
+                    if any(record.get(a) == key for a in attrs):
+                        found.append(self._json(coll, rkey, record, nested)[0])
                 continue
-            for rkey, record in (state.get(coll) or {}).items():
-                hit = any(record.get(a) == key for a in attrs)
-                if not hit and nested:
-                    hit = quoted in self._json(coll, rkey, record, nested)[1]
-                if hit:
-                    found.append(self._json(coll, rkey, record, nested)[0])
+            for record, text, inner in self._rows(state, coll, nested):
+                if (attrs and any(record.get(a) == key for a in attrs)) or quoted in inner:
+                    found.append(text)
         return found
+
+    def _rows(
+        self, state: Mapping[str, Any], coll: str, nested: list[str]
+    ) -> list[tuple[dict[str, Any], str, str]]:
+        """``(record, its JSON, its nested attributes' JSON)`` of each record of ``coll``, for
+        the state the near parts are read from (once per state: each entity in play asks)."""
+        rows = self._near_rows.get(coll)
+        if rows is None:
+            rows = self._near_rows[coll] = [
+                (record, *self._json(coll, rkey, record, nested))
+                for rkey, record in (state.get(coll) or {}).items()
+            ]
+        return rows
 
     def _json(
         self, coll: str, key: str, record: dict[str, Any], nested: list[str]
@@ -260,24 +281,24 @@ class FactChooser:
             records = {k: r for k, r in records.items() if str(r.get(by)) == me}
         banned = self.excluded.get(fact.name, set())
         attr = fact.attribute if fact.role in ("attribute", "reference") else None
+        values = {k: attribute_value(r, attr) if attr else k for k, r in records.items()}
+        texts = {k: repr(v) for k, v in values.items()}  # how a value is banned and counted
         shared: dict[str, int] = {}
         if attr:
-            for r in records.values():
-                v = repr(attribute_value(r, attr))
-                shared[v] = shared.get(v, 0) + 1
+            for text in texts.values():
+                shared[text] = shared.get(text, 0) + 1
         near = self._mentioned_near()
         bonus = -1 if unique else 1
         scored = [
-            (self._score(collection, k, r, near) + bonus * (shared.get(repr(v), 0) > 1), k)
+            (self._score(collection, k, r, near) + bonus * (shared.get(texts[k], 0) > 1), k)
             for k, r in records.items()
-            if repr(v := attribute_value(r, attr) if attr else k) not in banned
-            and not (unique and (v is None or shared.get(repr(v), 0) > 1))
+            if texts[k] not in banned
+            and not (unique and (values[k] is None or shared.get(texts[k], 0) > 1))
         ]
         if attr and not unique and fact.role == "attribute":
             # a value several records share, when there is one: a search by it lists records
             # worth choosing among (a unique value left "the cheapest of one" degenerate)
-            several = [(sc, k) for sc, k in scored
-                       if shared.get(repr(attribute_value(records[k], attr)), 0) > 1]  # fmt: skip
+            several = [(sc, k) for sc, k in scored if shared.get(texts[k], 0) > 1]
             if several or max(shared.values(), default=0) > 1:
                 scored = several  # shared values exist: those left, or none (fail early)
         if not scored:
@@ -486,6 +507,27 @@ def attribute_value(record: Any, name: str) -> Any:
             if found is not None:
                 return found
     return None
+
+
+#: ``(parameter fields, result fields)``: see :func:`_entity_fields`
+_Fields = tuple[list[tuple[str, list[str]]], list[tuple[str, str]]]
+#: ``(id(tool), id(state schema)) -> (tool, schema, its entity fields)``
+_ENTITY_FIELDS: dict[tuple[int, int], tuple[Any, Any, _Fields]] = {}
+
+
+def _entity_fields(tool: ToolSpec, state: StateSchema) -> _Fields:
+    """The fields of ``tool`` that hold an entity's key: ``(entity, path segments)`` of each
+    parameter field, and ``(entity, name)`` of each top-level field of its result (worked out
+    once per tool: every call of every attempt asks)."""
+    entry = _ENTITY_FIELDS.get((id(tool), id(state)))
+    if entry is None or entry[0] is not tool or entry[1] is not state:
+        params = [(x.entity, x.segments) for x in param_leaves(tool, state) if x.entity]
+        results = [(x.entity, x.path) for x in output_leaves(tool, state)
+                   if x.entity and not x.through_list and "." not in x.path]  # fmt: skip
+        if len(_ENTITY_FIELDS) > 4096:
+            _ENTITY_FIELDS.clear()
+        entry = _ENTITY_FIELDS[(id(tool), id(state))] = (tool, state, (params, results))
+    return entry[2]
 
 
 NeedFact = Callable[[FactSpec], Any]

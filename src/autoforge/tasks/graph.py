@@ -11,7 +11,7 @@ without an LLM. The graph is persisted as ``graph.json`` and drawn as SVG for th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import networkx as nx
 from pydantic import BaseModel, Field
@@ -74,6 +74,10 @@ class EdgeVerdict(BaseModel):
     reason: str = ""
 
 
+#: ``id(graph) -> (graph, its edge list, its length, (source, target) -> first edge)``
+_EDGE_INDEX: dict[int, tuple[Any, list[Any], int, dict[tuple[str, str], Any]]] = {}
+
+
 class ToolGraph(BaseModel):
     """Nodes (tools), confirmed edges and the candidates the judge rejected."""
 
@@ -100,8 +104,22 @@ class ToolGraph(BaseModel):
         return [e for e in self.edges if e.target == tool]
 
     def edge(self, source: str, target: str) -> ToolEdge | None:
-        """The edge ``source -> target``, or None."""
-        return next((e for e in self.edges if e.source == source and e.target == target), None)
+        """The edge ``source -> target`` (the first, should there be several), or None.
+
+        Looked up in an index of the edges, made again when the edge list is replaced or
+        grows (edges are only ever added); blueprint building asks thousands of times a run.
+        """
+        edges = self.edges
+        cached = _EDGE_INDEX.get(id(self))
+        if cached is None or cached[0] is not self or cached[1] is not edges or (
+                cached[2] != len(edges)):  # fmt: skip
+            index: dict[tuple[str, str], ToolEdge] = {}
+            for e in edges:
+                index.setdefault((e.source, e.target), e)
+            if len(_EDGE_INDEX) >= 64:
+                _EDGE_INDEX.pop(next(iter(_EDGE_INDEX)))
+            cached = _EDGE_INDEX[id(self)] = (self, edges, len(edges), index)
+        return cached[3].get((source, target))
 
     def writes(self) -> set[str]:
         """Names of the state-changing tools."""

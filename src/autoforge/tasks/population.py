@@ -17,7 +17,7 @@ import pickle
 import random
 import re
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import networkx as nx
 from faker import Faker
@@ -33,6 +33,11 @@ from autoforge.env import (
 )
 from autoforge.tasks.domain import domains
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
+from autoforge.tasks.weighted import speed_up
+from autoforge.tooldocs import ToolSpec
+
+if TYPE_CHECKING:
+    from autoforge.env.toolscope import ToolScope
 
 _FAKER: Faker | None = None
 #: The fewest records of each collection of users' records the signed-in user owns in S0.
@@ -46,14 +51,17 @@ def faker(rng: random.Random) -> Faker:
 
     One instance for the process, reseeded only when the caller's rng changes: creating a
     Faker costs milliseconds and reseeding it for every value made state generation 3x slower.
+    What is returned is the one locale's generator, which the Faker proxy forwards every
+    provider method to: calling it directly gives the same values without the proxy's two
+    attribute look-ups per value.
     """
     global _FAKER
     if _FAKER is None:
-        _FAKER = Faker("en_US")
+        _FAKER = speed_up(Faker("en_US"))  # same values, weighted tables summed once
     if not _SEEDED_BY or _SEEDED_BY[0] is not rng:
         _FAKER.seed_instance(rng.getrandbits(32))
         _SEEDED_BY[:] = [rng]
-    return _FAKER
+    return cast(Faker, _FAKER.factories[0])  # typed as the proxy: the same provider methods
 
 
 _PERSON_COLLECTIONS = frozenset(
@@ -87,6 +95,28 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, person: boo
 
 
 def _number(name: str, schema: dict[str, Any], rng: random.Random, integer: bool) -> float | int:
+    key = (name, schema.get("minimum"), schema.get("maximum"))
+    try:
+        span = _SPANS.get(key)
+    except TypeError:  # a bound that is no number: worked out each time
+        span = _span(name, schema)
+    if span is None:
+        span = _span(name, schema)
+        if len(_SPANS) < 4096:
+            _SPANS[key] = span
+    low, high = span
+    if integer:
+        return rng.randint(int(low), int(high))
+    return round(rng.uniform(float(low), float(high)), 2)
+
+
+#: ``(field name, minimum, maximum) -> (low, high)``: :func:`_span`, worked out once per name.
+_SPANS: dict[tuple[str, Any, Any], tuple[Any, Any]] = {}
+
+
+def _span(name: str, schema: dict[str, Any]) -> tuple[Any, Any]:
+    """The range a number called ``name`` is drawn from: by what its name says it counts,
+    within the schema's ``minimum`` and ``maximum``."""
     lname = name.lower()
     low, high = 0, 100
     if any(w in lname for w in _MONEY):
@@ -103,10 +133,7 @@ def _number(name: str, schema: dict[str, Any], rng: random.Random, integer: bool
         low = max(low, schema["minimum"]) if schema.get("maximum") is None else schema["minimum"]
     if schema.get("maximum") is not None:
         high = schema["maximum"]
-    high = max(low, high)
-    if integer:
-        return rng.randint(int(low), int(high))
-    return round(rng.uniform(float(low), float(high)), 2)
+    return low, max(low, high)
 
 
 def _string(name: str, schema: dict[str, Any], rng: random.Random, person: bool) -> str:
@@ -206,7 +233,10 @@ class StateGenerator:
         self.schema = spec.state_schema
         self.examples = examples or {}
         self.domains = domains(spec, self.examples, tools_source)
-        self.kinds = {c.name: k for c in self.schema.collections if (k := record_kinds(spec, c))}
+        scopes = [(t, tool_scope(t, self.schema)) for t in spec.tools]  # once, not per collection
+        self.kinds = {
+            c.name: k for c in self.schema.collections if (k := record_kinds(spec, c, scopes))
+        }
         self.order = self._collection_order()
         self.nested = {
             (c.name, a.name): self._nested_schema(c, a)
@@ -215,6 +245,7 @@ class StateGenerator:
             if a.type in ("object", "array")
         }
         self.kept = self._catalogues()
+        self._keyed: dict[int, tuple[dict[str, Any], list[tuple[str, str]]]] = {}
 
     def _catalogues(self) -> set[str]:
         """Collections whose example records are kept as they are, keys included: those whose
@@ -331,7 +362,7 @@ class StateGenerator:
             mine = sum(1 for r in records.values() if r.get(by) == me)
             others = sorted(k for k, r in records.items() if r.get(by) != me)
             for key in rng.sample(others, max(0, want - mine)):
-                records[key][by] = me
+                records[key] = {**records[key], by: me}  # a changed copy, not in place
             for attr in ucoll.attributes:
                 if attr.type == "array" and attr.references == coll.name:
                     self._key_lists(ucoll, attr, state, rng)
@@ -354,11 +385,13 @@ class StateGenerator:
                 owner = record.get(back[0])
                 if isinstance(owner, str):
                     owned.setdefault(owner, []).append(key)
-        for key, record in state[coll.name].items():
+        records = state[coll.name]
+        for key, record in list(records.items()):  # changed copies, not in place
             if back:
-                record[attr.name] = owned.get(key, [])
+                records[key] = {**record, attr.name: owned.get(key, [])}
             else:
-                record[attr.name] = rng.sample(others, min(len(others), rng.randint(1, 3)))
+                keys = rng.sample(others, min(len(others), rng.randint(1, 3)))
+                records[key] = {**record, attr.name: keys}
 
     def base(self, index: int) -> dict[str, Any]:
         """The ``index``-th base population (generated once from its own seed, then cached)."""
@@ -372,9 +405,12 @@ class StateGenerator:
         Generating a state costs far more than copying one, so attempts draw from a pool of
         ``pool_size`` base populations and change ``perturbations`` scalar attributes (an
         enum, a number, a flag) of random records, which also breaks ties and degenerate
-        filters that made an earlier attempt fail.
+        filters that made an earlier attempt fail. The state's collections are new, its
+        records the base's: a record is never changed in place (one that changes is replaced
+        by a changed copy, here and in S0 repairs), so copying them all was wasted.
         """
-        state = copy_json(self.base(rng.randrange(self.pool_size)))
+        base = self.base(rng.randrange(self.pool_size))
+        state = {k: dict(v) if isinstance(v, dict) else copy_json(v) for k, v in base.items()}
         self.perturb(state, rng, self.perturbations)
         self._sign_in(state, rng)
         return state
@@ -396,7 +432,9 @@ class StateGenerator:
         ]
         for _ in range(changes if options else 0):
             coll, attr = rng.choice(options)
-            record = state[coll.name][rng.choice(list(state[coll.name]))]
+            records = state[coll.name]
+            key = rng.choice(list(records))
+            record = records[key] = dict(records[key])  # a changed copy, not in place
             record[attr.name] = self._attribute(coll, attr, record, state, rng, False)
 
     def _records(
@@ -414,6 +452,7 @@ class StateGenerator:
         )
         records: dict[str, Any] = {}
         seen: dict[str, set[Any]] = {}
+        idents = {a.name for a in coll.attributes if is_identifier_name(a.name)}
         for i, key in enumerate(keys):
             record: dict[str, Any] = {}
             for attr in coll.attributes:
@@ -424,7 +463,7 @@ class StateGenerator:
                     record[attr.name] = None if attr.nullable and rng.random() < 0.6 else pool[i]
                 else:
                     record[attr.name] = self._attribute(coll, attr, record, state, rng, person)
-                    if is_identifier_name(attr.name) and isinstance(record[attr.name], str):
+                    if attr.name in idents and isinstance(record[attr.name], str):
                         record[attr.name] = _unique(
                             record[attr.name], seen.setdefault(attr.name, set())
                         )
@@ -502,11 +541,10 @@ class StateGenerator:
         if kind == "object" or "properties" in schema:
             props = schema.get("properties", {})
             value = {k: self._nested(k, v, state, rng, person) for k, v in props.items()}
-            for key in props:
-                entity = entity_of(key, record_collection(props, self.schema), self.schema)
-                if entity and state.get(entity) and isinstance(value.get(key), str):
-                    ref_key = rng.choice(list(state[entity]))
-                    ref = state[entity][ref_key]
+            for key, held in self._key_fields(props):
+                if state.get(held) and isinstance(value.get(key), str):
+                    ref_key = rng.choice(list(state[held]))
+                    ref = state[held][ref_key]
                     value[key] = ref_key
                     value.update({k: copy.deepcopy(ref[k]) for k in props if k in ref and k != key})
             return value
@@ -514,6 +552,21 @@ class StateGenerator:
         if entity and state.get(entity):
             return rng.choice(list(state[entity]))
         return value_for(name, schema, rng, person)
+
+    def _key_fields(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        """The properties of an object schema that hold an entity's key, with that entity,
+        in property order (worked out once per schema: every nested value of every state
+        asks)."""
+        entry = self._keyed.get(id(props))
+        if entry is None or entry[0] is not props:
+            inner = record_collection(props, self.schema)
+            found: list[tuple[str, str]] = []
+            for key in props:
+                entity = entity_of(key, inner, self.schema)
+                if entity:
+                    found.append((key, entity))
+            entry = self._keyed[id(props)] = (props, found)
+        return entry[1]
 
     def _from_example(
         self, coll: CollectionSchema, attr: Attribute, state: dict[str, Any], rng: random.Random
@@ -525,7 +578,11 @@ class StateGenerator:
         return copy.deepcopy(rng.choice(values))
 
 
-def record_kinds(spec: EnvironmentSpec, coll: CollectionSchema) -> dict[str, frozenset[str]]:
+def record_kinds(
+    spec: EnvironmentSpec,
+    coll: CollectionSchema,
+    scopes: list[tuple[ToolSpec, ToolScope]] | None = None,
+) -> dict[str, frozenset[str]]:
     """The kinds of a collection's records, when its tools qualify them by at least two
     references (``pay_hotel_order`` and ``pay_flight_order`` act on an order whose
     ``hotel_id`` resp. ``flight_id`` is set: :attr:`autoforge.env.ToolScope.qualifier`), as
@@ -536,7 +593,8 @@ def record_kinds(spec: EnvironmentSpec, coll: CollectionSchema) -> dict[str, fro
     ``user_id``) belongs to all of them. Why: a record carrying every qualifier at once is
     a hotel, flight and train order in one, which no documented tool ever makes.
     """
-    scopes = [(t, tool_scope(t, spec.state_schema)) for t in spec.tools]
+    if scopes is None:  # each tool's scope (:func:`autoforge.env.tool_scope`), when not given
+        scopes = [(t, tool_scope(t, spec.state_schema)) for t in spec.tools]
     scopes = [(t, s) for t, s in scopes if s.collection == coll.name]
     qualifiers = sorted({s.qualifier for _, s in scopes if s.qualifier})
     if len(qualifiers) < 2:

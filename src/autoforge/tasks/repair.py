@@ -43,6 +43,13 @@ def _mentions(text: str, value: str, tokens: set[str] | None = None) -> int:
     return -1
 
 
+def _anywhere(lowered: str, value: str) -> bool:
+    """Whether ``value`` (or it with spaces for underscores) occurs in ``lowered`` at all: a
+    substring test that rules out most keys before :func:`_mentions` looks for a word."""
+    low = value.lower()
+    return low in lowered or ("_" in low and low.replace("_", " ") in lowered)
+
+
 def _targets(
     state: dict[str, Any], collection: str, named: dict[str, set[str]]
 ) -> tuple[list[str], bool]:
@@ -65,10 +72,25 @@ def _targets(
     quoted = [json.dumps(o) for o in others]
     related = []
     for key, record in records.items():
-        text = json.dumps(record)
+        text = _record_json(collection, key, record)
         if all(q in text for q in quoted):
             related.append(key)
     return related, False
+
+
+#: ``(collection, key) -> (record, its JSON)``: the records of the base populations recur in
+#: every S0 drawn from them (the same objects, or equal copies after a repair), so each is
+#: written as JSON once. A record is never changed in place (see :func:`repair_state`).
+_TEXTS: dict[tuple[str, str], tuple[Any, str]] = {}
+
+
+def _record_json(collection: str, key: str, record: Any) -> str:
+    entry = _TEXTS.get((collection, key))
+    if entry is None or (entry[0] is not record and entry[0] != record):
+        if len(_TEXTS) >= 50_000:
+            _TEXTS.clear()
+        entry = _TEXTS[(collection, key)] = (record, json.dumps(record))
+    return entry[1]
 
 
 def _best(options: list[tuple[int, str]], message: str, collection: str) -> str:
@@ -103,9 +125,11 @@ def repair_state(
     """
     named: dict[str, set[str]] = {}
     tokens = {t.lower() for t in _TOKEN.findall(message)}
+    lowered = message.lower()
     for name, records in state.items():
         if isinstance(records, dict):
-            keys = {k for k in records if isinstance(k, str) and _mentions(message, k, tokens) >= 0}
+            keys = {k for k in records if isinstance(k, str) and _anywhere(lowered, k)
+                    and _mentions(message, k, tokens) >= 0}  # fmt: skip
             if keys:
                 named[name] = keys
     changed = False

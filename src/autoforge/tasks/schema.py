@@ -57,7 +57,20 @@ class Leaf:
 
 
 def split_path(path: str) -> list[str]:
-    """Split a schema path: ``items[].book_id`` -> ``["items", "[]", "book_id"]``."""
+    """Split a schema path: ``items[].book_id`` -> ``["items", "[]", "book_id"]`` (memoised:
+    the same few paths are split thousands of times per run)."""
+    found = _SPLIT.get(path)
+    if found is None:
+        if len(_SPLIT) > 8192:
+            _SPLIT.clear()
+        found = _SPLIT[path] = tuple(_split_path(path))
+    return list(found)
+
+
+_SPLIT: dict[str, tuple[str, ...]] = {}
+
+
+def _split_path(path: str) -> list[str]:
     out: list[str] = []
     for part in path.split("."):
         if not part:

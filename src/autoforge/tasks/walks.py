@@ -95,6 +95,20 @@ class Reach:
     write_ends: dict[int, frozenset[str]]
     successors: dict[str, tuple[str, ...]]
     writes: frozenset[str]
+    _starts: dict[tuple[tuple[str, ...], int, int, bool], tuple[bool, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def starts(
+        self, names: Sequence[str], low: int, high: int, must_write: bool
+    ) -> tuple[bool, ...]:
+        """:meth:`can_start` for each of ``names`` (memoised: every walk drawn asks again)."""
+        key = (tuple(names), low, high, must_write)
+        found = self._starts.get(key)
+        if found is None:
+            found = tuple(self.can_start(n, low, high, must_write) for n in names)
+            self._starts[key] = found
+        return found
 
     def can_start(self, tool: str, low: int, high: int, must_write: bool) -> bool:
         """Whether a walk of ``low``..``high`` tools (ending on a write if asked) may start at
@@ -207,10 +221,8 @@ class _Draw:
 
     def walk(self, names: list[str], weights: list[float]) -> Walk | None:
         low = self.config.min_length
-        allowed = [
-            w if self.reach.can_start(n, low, self.length, self.must_write) else 0.0
-            for n, w in zip(names, weights, strict=True)
-        ]
+        able = self.reach.starts(names, low, self.length, self.must_write)
+        allowed = [w if ok else 0.0 for ok, w in zip(able, weights, strict=True)]
         if not any(w > 0 for w in allowed):
             return None
         steps = [WalkStep(tool=self.rng.choices(names, allowed)[0])]
@@ -244,7 +256,7 @@ def random_walk(
     plan = reach(graph, config)
     low = config.min_length
     lengths = list(range(low, max(low, config.max_length) + 1))
-    ending = [k for k in lengths if any(plan.can_start(n, low, k, True) for n in names)]
+    ending = [k for k in lengths if any(plan.starts(names, low, k, True))]
     for _ in range(config.tries):
         must_write = rng.random() < config.end_on_write and bool(ending)
         length = rng.choice(ending if must_write else lengths)  # no write reachable: not asked
@@ -297,12 +309,16 @@ class Feasibility:
     def __init__(self, floor: float = 0.05) -> None:
         self.floor = floor
         self.counts: dict[tuple[str | None, str], list[int]] = {}
+        self._weights: dict[tuple[str | None, str], float] = {}  # until the edge's next count
 
     def weight(self, source: str | None, target: str) -> float:
         """The current weight of the step ``source -> target``."""
-        ok, bad = self.counts.get((source, target), (0, 0))
-        rate = (ok + 1) / (ok + bad + 2)
-        return max(self.floor, rate * rate)
+        found = self._weights.get((source, target))
+        if found is None:
+            ok, bad = self.counts.get((source, target), (0, 0))
+            rate = (ok + 1) / (ok + bad + 2)
+            found = self._weights[(source, target)] = max(self.floor, rate * rate)
+        return found
 
     def record(self, walk: Walk, failed_step: int | None) -> None:
         """Count the steps before ``failed_step`` as successes and that step as a failure."""
@@ -312,3 +328,4 @@ class Feasibility:
             source = None if step.parent is None else walk.steps[step.parent].tool
             entry = self.counts.setdefault((source, step.tool), [0, 0])
             entry[0 if index != failed_step else 1] += 1
+            self._weights.pop((source, step.tool), None)
