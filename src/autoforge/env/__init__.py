@@ -89,7 +89,9 @@ if _TYPE_CHECKING:
     from autoforge.env.spec import AttributeType as AttributeType
     from autoforge.env.toolscope import FILLER as FILLER
     from autoforge.env.toolscope import READ_CLASSES as READ_CLASSES
+    from autoforge.env.toolscope import VERBS as VERBS
     from autoforge.env.toolscope import ToolClass as ToolClass
+    from autoforge.env.toolscope import ToolScope as ToolScope
     from autoforge.env.toolscope import collection_of_key as collection_of_key
     from autoforge.env.toolscope import key_param as key_param
     from autoforge.env.toolscope import name_verb as name_verb
@@ -110,6 +112,8 @@ _LAZY: dict[str, str] = {
     "SESSION": "autoforge.env.session",
     "SESSION_RECORD": "autoforge.env.session",
     "ToolClass": "autoforge.env.toolscope",
+    "ToolScope": "autoforge.env.toolscope",
+    "VERBS": "autoforge.env.toolscope",
     "acting_for": "autoforge.env.session",
     "add_session": "autoforge.env.session",
     "collection_of_key": "autoforge.env.toolscope",
@@ -117,6 +121,7 @@ _LAZY: dict[str, str] = {
     "extract_rules": "autoforge.env.rules",
     "find_user_collection": "autoforge.env.session",
     "key_param": "autoforge.env.toolscope",
+    "name_verb": "autoforge.env.toolscope",
     "owner_attribute": "autoforge.env.session",
     "self_word_at": "autoforge.env.session",
     "sentences": "autoforge.env.rules",
@@ -128,7 +133,6 @@ _LAZY: dict[str, str] = {
     "target_collection": "autoforge.env.toolscope",
     "tool_access": "autoforge.env.toolscope",
     "tool_scope": "autoforge.env.toolscope",
-    "name_verb": "autoforge.env.toolscope",
     "user_collection": "autoforge.env.session",
 }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from autoforge.env.toolscope import FILLER, VERBS
+from autoforge.env import FILLER, VERBS
 from autoforge.tasks.schema import singular
 
 #: Free text a person quotes when they say it: a sentence (ends in ``.``, ``!``, ``?``) or

@@ -37,7 +37,7 @@ from autoforge.tasks.weighted import speed_up
 from autoforge.tooldocs import ToolSpec
 
 if TYPE_CHECKING:
-    from autoforge.env.toolscope import ToolScope
+    from autoforge.env import ToolScope
 
 _FAKER: Faker | None = None
 #: The fewest records of each collection of users' records the signed-in user owns in S0.
