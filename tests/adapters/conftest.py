@@ -17,7 +17,9 @@ N_TASKS = 8
 @pytest.fixture(scope="session")
 def forged_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """What forge writes: ``RUN/env/`` (bookstore) + ``RUN/tasks.jsonl`` (8 tasks of any
-    difficulty, seed 0; one asks for an output, most change the state)."""
+    difficulty, from the first seed whose set has a task that asks for an output and one that
+    changes the state: the adapters' tests need both kinds, and which seed gives them moves
+    whenever task generation changes)."""
     from autoforge.env import Environment
     from autoforge.examples import example_path
     from autoforge.tasks import TaskSet, generate_tasks
@@ -25,7 +27,15 @@ def forged_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run = tmp_path_factory.mktemp("run")
     env_dir = run / "env"
     shutil.copytree(example_path("bookstore"), env_dir)
-    tasks, _ = generate_tasks(Environment.load(env_dir), N_TASKS, "any", seed=0)
+    env = Environment.load(env_dir)
+    for seed in range(10):
+        tasks, _ = generate_tasks(env, N_TASKS, "any", seed=seed)
+        if any(t.required_outputs for t in tasks) and any(
+            t.initial_state_hash != t.final_state_hash for t in tasks
+        ):
+            break
+    else:
+        raise AssertionError("no seed of 0-9 gives both an output task and a state-changing one")
     assert len(tasks) == N_TASKS
     TaskSet(run / "tasks.jsonl").append(tasks)
     return run
