@@ -34,7 +34,7 @@ from autoforge.tasks.plausible import Breach, Guard, breach
 from autoforge.tasks.population import value_for
 from autoforge.tasks.reasoning import ReasoningError, as_items, get_path
 from autoforge.tasks.related import map_keys, observed_category, paired_values, replacements
-from autoforge.tasks.repair import referenced
+from autoforge.tasks.repair import referenced, selective_fixes
 from autoforge.tasks.schema import (
     is_identifier_name,
     output_leaves,
@@ -477,7 +477,11 @@ class FactChooser:
             else:
                 options = [v for v in said if counts[repr(v)] < len(values)]
             if not options:
-                raise GoldFailure("degenerate", f"{node.id}: no value selects a proper subset")
+                failure = GoldFailure("degenerate", f"{node.id}: no value selects a proper subset")
+                if node.spec.take in ("only", "named"):  # one item made unique in S0
+                    failure.fixes = selective_fixes(items, node.spec.field, self.base_state or {},
+                                                    self.spec.state_schema)  # fmt: skip
+                raise failure
             return copy.deepcopy(self.rng.choice(options))
         if op == "compare":
             left = inputs["left"]

@@ -283,6 +283,11 @@ def _repair_start(
     """After a failed run: the S0 repair its business-rule error asks for (the guard's fix, or
     what the error text names) on a new shell of S0, since the last one may be bound; the
     repair's outcome (``changed``, ``unchanged``, ``conflict``) and the S0 to go on with."""
+    if exc.fixes:  # a degenerate step S0 can make informative
+        state = _own(state)
+        done = [apply_fix(state, fix, repaired) for fix in exc.fixes]
+        return ("conflict" if "conflict" in done else
+                "changed" if "changed" in done else "unchanged"), state  # fmt: skip
     if exc.reason != "gold_error":
         return "unchanged", state
     state = _own(state)
