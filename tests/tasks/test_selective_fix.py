@@ -39,16 +39,25 @@ def test_one_item_keeps_the_rarest_value_the_rest_take_the_commonest() -> None:
     assert moods.count("calm") == 1 and set(moods) == {"calm", "wild"}  # no value made up
 
 
-def test_no_fix_without_two_values_or_for_records_changed_since_s0() -> None:
+def test_no_fix_without_two_values_or_s0_records_to_change() -> None:
     same = _state(["calm", "calm", "calm"])
     assert selective_fixes(_items(same), ["mood"], same, _SCHEMA) == []
+    state = _state(["calm", "calm", "wild", "wild"])
+    items = _items(state)
+    for item in items:
+        item["mood"] = "wild" if item["mood"] == "calm" else "calm"  # the run changed them all
+    assert selective_fixes(items, ["mood"], state, _SCHEMA) == []  # S0 no longer says them
+    assert selective_fixes(_items(state), ["mood", 0], state, _SCHEMA) == []  # nested: left
+
+
+def test_the_kept_item_is_one_the_next_call_can_still_change() -> None:
     state = _state(["calm", "calm", "wild", "wild", "wild"])
     items = _items(state)
-    for item in items[:2]:
-        item["mood"] = "sleepy"  # the run changed them: S0 no longer says what they hold
-    items += [{"kite_id": "K9", "mood": "sleepy"}]
-    assert selective_fixes(items, ["mood"], state, _SCHEMA) == []
-    assert selective_fixes(_items(state), ["mood", 0], state, _SCHEMA) == []  # nested: left
+    fixes = selective_fixes(items, ["mood"], state, _SCHEMA, lambda i: i["kite_id"] != "K0")
+    assert fixes == [("kites", "K0", "mood", "wild")]  # K1 stays the only calm kite
+    only_wild = selective_fixes(items, ["mood"], state, _SCHEMA, lambda i: i["mood"] == "wild")
+    assert sorted(f[1] for f in only_wild) == ["K3", "K4"]  # calm is refused: wild made unique
+    assert {f[3] for f in only_wild} == {"calm"}
 
 
 def test_a_holder_not_in_s0_keeps_the_value() -> None:

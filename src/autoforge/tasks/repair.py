@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from autoforge.env import EnvironmentSpec, StateSchema
@@ -226,16 +226,21 @@ Fix = tuple[str, str, str, Any]
 
 
 def selective_fixes(
-    items: Sequence[Any], path: Sequence[Any], start: Mapping[str, Any], schema: StateSchema
+    items: Sequence[Any],
+    path: Sequence[Any],
+    start: Mapping[str, Any],
+    schema: StateSchema,
+    admits: Callable[[Any], bool] = lambda item: True,
 ) -> list[Fix]:
     """S0 changes after which one of a filter's ``items`` holds a value of the field ``path``
     that no other item holds ("my only cancelled order"), or ``[]``.
 
-    The value held by the fewest items (two or more) is kept by one of them; the others take
-    the value the most items hold besides it, so no value is made up: both are values the
-    records already had. Only items that are S0 records of ``schema``'s collections, unchanged
-    in that field since ``start``, are changed. Why: S0 is generated, and a draw of a few
-    statuses over a user's handful of records rarely leaves one unique."""
+    The value held by the fewest items is kept by one of them (one that ``admits`` takes: the
+    record a later call must still be able to change); the others take the value the most
+    items hold besides it, so no value is made up: both are values the records already had.
+    Only items that are S0 records of ``schema``'s collections, unchanged in that field since
+    ``start``, are changed. Why: S0 is generated, and a draw of a few statuses over a user's
+    handful of records rarely leaves one unique."""
     if len(path) != 1 or not isinstance(path[0], str):
         return []
     name = path[0]
@@ -244,18 +249,15 @@ def selective_fixes(
     for value in values:
         if isinstance(value, str) and value:
             counts[value] = counts.get(value, 0) + 1
-    if len(counts) < 2:
-        return []
-    rare = min(sorted(counts), key=lambda v: counts[v])
-    common = max(sorted(v for v in counts if v != rare), key=lambda v: counts[v])
-    holders = [_s0_record(item, name, start, schema)
-               for item, v in zip(items, values, strict=True)
-               if v == rare]  # fmt: skip
-    changeable = [found for found in holders if found is not None]
-    need = counts[rare] - 1  # all but one holder of the rare value
-    if len(changeable) < need:
-        return []
-    return [(coll, key, name, common) for coll, key in changeable[len(changeable) - need :]]
+    for rare in sorted(counts, key=lambda v: (counts[v], v)) if len(counts) > 1 else []:
+        common = max(sorted(v for v in counts if v != rare), key=lambda v: counts[v])
+        held = [(item, _s0_record(item, name, start, schema))
+                for item, v in zip(items, values, strict=True) if v == rare]  # fmt: skip
+        fixed = [item for item, found in held if found is None]  # not S0's: it keeps the value
+        kept = next((item for item in fixed or [i for i, _ in held] if admits(item)), None)
+        if kept is not None and len(fixed) <= 1:
+            return [(*found, name, common) for item, found in held if found and item is not kept]
+    return []
 
 
 def _s0_record(
