@@ -161,11 +161,20 @@ def rule_based_schema(tools: Sequence[ToolSpec]) -> StateSchema:
                     references=ref.name if ref is not None and ref is not coll else None,
                 )
             )
-        if classify_tool(spec, schema).cls == "transition" and coll.attribute("status") is None:
+        if _sets_status(spec, schema) and coll.attribute("status") is None:
             coll.attributes.append(Attribute(name="status", type="string"))
     for coll in schema.collections:  # ``new_date`` is the new value of ``date``, not a field
         coll.attributes = [a for a in coll.attributes if modified_field(coll, a.name) is None]
     return schema
+
+
+def _sets_status(spec: ToolSpec, schema: StateSchema) -> bool:
+    """Whether a tool changes its collection's status: a transition whose name has a known
+    verb (``cancel_order`` sets ``cancelled``). A write the classifier only guesses is a
+    transition (``shop_search_recommend``, ``address_to_longitude_latitude``: no known verb)
+    names no status it would set, so its collection gets no ``status`` to fill with words."""
+    found = classify_tool(spec, schema)
+    return found.cls == "transition" and not found.reason.startswith("no known verb")
 
 
 def _ensure(schema: StateSchema, name: str, key: str) -> CollectionSchema:

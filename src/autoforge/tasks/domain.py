@@ -252,6 +252,13 @@ def out_of_domain(state: Mapping[str, Any], found: Domains) -> list[str]:
     return bad
 
 
+def written_constants(tools_source: str) -> dict[str, list[tuple[str, Any]]]:
+    """Per function of ``tools_source``: the ``(attribute, constant)`` pairs it writes into a
+    record (``record['status'] = 'paid'``)."""
+    return _written(tools_source)
+
+
 __all__ = [
     "Domains", "categorical", "domains", "enum_from_text", "out_of_domain", "stated_values",
+    "written_constants",
 ]  # fmt: skip

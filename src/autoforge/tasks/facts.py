@@ -34,7 +34,7 @@ from autoforge.tasks.plausible import Breach, Guard, breach
 from autoforge.tasks.population import value_for
 from autoforge.tasks.reasoning import ReasoningError, as_items, get_path
 from autoforge.tasks.related import map_keys, observed_category, paired_values, replacements
-from autoforge.tasks.repair import referenced
+from autoforge.tasks.repair import referenced, selective_fixes
 from autoforge.tasks.schema import (
     is_identifier_name,
     output_leaves,
@@ -106,6 +106,7 @@ class FactChooser:
     texts: JsonCache = field(default_factory=lambda: _TEXTS)
     guards: Mapping[str, list[Guard]] = field(default_factory=dict)  # per tool
     guarded: Mapping[str, list[Guard]] = field(default_factory=dict)  # per fact
+    steps: Mapping[str, list[Guard]] = field(default_factory=dict)  # per reasoning node
     #: per fact: the attribute of its record that must hold the signed-in user's key (the
     #: record a write changes for that user: :func:`~autoforge.tasks.plausible.owned_facts`)
     owned: Mapping[str, str] = field(default_factory=dict)
@@ -476,8 +477,17 @@ class FactChooser:
                 options = [v for v in said if counts[repr(v)] == 1]
             else:
                 options = [v for v in said if counts[repr(v)] < len(values)]
+            guards = self.steps.get(node.id, ())  # the value picks a record the call changes
+            fit = [v for v in options if all(g.admits(i) for i, w in zip(items, values, strict=True)
+                                             if w == v for g in guards)]  # fmt: skip
+            options = fit or options
             if not options:
-                raise GoldFailure("degenerate", f"{node.id}: no value selects a proper subset")
+                failure = GoldFailure("degenerate", f"{node.id}: no value selects a proper subset")
+                if node.spec.take in ("only", "named"):  # one item made unique in S0
+                    failure.fixes = selective_fixes(
+                        items, node.spec.field, self.base_state or {}, self.spec.state_schema,
+                        lambda i: all(g.admits(i) for g in guards))  # fmt: skip
+                raise failure
             return copy.deepcopy(self.rng.choice(options))
         if op == "compare":
             left = inputs["left"]

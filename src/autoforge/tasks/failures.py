@@ -29,6 +29,8 @@ class GoldFailure(AutoforgeError):
         self.calls: list[Any] = []  # the calls the run made before it failed (GoldCall)
         #: ``(collection, key, attribute, value)``: the S0 change that meets the broken guard
         self.fix: tuple[str, str, str, Any] | None = None
+        #: S0 changes that make a degenerate reasoning step informative (a unique filter value)
+        self.fixes: list[tuple[str, str, str, Any]] = []
         super().__init__(f"{reason}: {detail}")
 
 

@@ -42,6 +42,7 @@ from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_
 from autoforge.tasks.repair import apply_fix, repair_state
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.schema import split_path
+from autoforge.tasks.settle import guarded_steps
 from autoforge.tasks.starts import Start, StartPool, fresh_start
 
 
@@ -283,6 +284,11 @@ def _repair_start(
     """After a failed run: the S0 repair its business-rule error asks for (the guard's fix, or
     what the error text names) on a new shell of S0, since the last one may be bound; the
     repair's outcome (``changed``, ``unchanged``, ``conflict``) and the S0 to go on with."""
+    if exc.fixes:  # a degenerate step S0 can make informative
+        state = _own(state)
+        done = [apply_fix(state, fix, repaired) for fix in exc.fixes]
+        return ("conflict" if "conflict" in done else
+                "changed" if "changed" in done else "unchanged"), state  # fmt: skip
     if exc.reason != "gold_error":
         return "unchanged", state
     state = _own(state)
@@ -316,6 +322,7 @@ def instantiate(
     """
     guards = guards or {}
     guarded = guarded_facts(bp, guards) if guards else {}
+    steps = guarded_steps(bp, guards) if guards else {}
     owned = owned_facts(bp, env.spec)
     failure: GoldFailure | None = None
     tries = 0
@@ -332,7 +339,7 @@ def instantiate(
             tries += 1
             chooser = functools.partial(FactChooser, env.spec, rng=rng, excluded=excluded,
                                         base_state=state, guards=guards, guarded=guarded,
-                                        owned=owned)  # fmt: skip
+                                        owned=owned, steps=steps)  # fmt: skip
             try:
                 run = _run(bp, env.spec, bound, keep, chooser, sent)
             except GoldFailure as exc:

@@ -64,6 +64,7 @@ from autoforge.tasks.question import (
     request_on,
 )
 from autoforge.tasks.runtime import bind_state
+from autoforge.tasks.settle import settling_guards, with_settling
 from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
 
 StateSource = Literal["generate", "initial"]
@@ -185,6 +186,7 @@ class _Run:
     know: Knowledge | None = None
     rules: list[DocRule] = field(default_factory=list)  # the environment's (env.rules)
     guards: dict[str, list[Guard]] = field(default_factory=dict)  # stated, per write tool
+    fill: dict[str, list[Guard]] = field(default_factory=dict)  # + no write a no-op (settle)
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
     errors: dict[str, str] = field(default_factory=dict)  # first message per error type
@@ -308,7 +310,7 @@ class _Run:
             return None
         t1 = time.perf_counter()
         try:
-            inst = instantiate(bp, self.env, task_seed, starts=self.starts, guards=self.guards)
+            inst = instantiate(bp, self.env, task_seed, starts=self.starts, guards=self.fill)
         except GoldFailure as exc:
             self.gates.reject(exc.reason)
             self.feasibility.record(walk, _failed_step(bp, exc.node))
@@ -578,6 +580,8 @@ def generate_tasks(
                Feasibility(), StartPool(env, generator, uses=start_uses), know, rules)  # fmt: skip
     run.writes = frozenset(graph.writes())
     run.guards = call_guards(env.spec, rules, env.initial_state)
+    settle = settling_guards(env.spec, source, generator.domains) if generator else {}
+    run.fill = with_settling(run.guards, settle)
     rng = random.Random(seed)
     tasks: list[Task] = []
     limit = max_attempts if max_attempts is not None else 50 * n + 100

@@ -167,9 +167,14 @@ class Guard:
     allowed: tuple[Any, ...] = ()
     fields: tuple[str, ...] = ()
     rule: str = ""
+    #: when set, the values the record must not hold (any other passes, an unset one too);
+    #: ``allowed`` then names those an S0 repair may set (:mod:`~autoforge.tasks.settle`)
+    forbidden: tuple[Any, ...] = ()
 
     def admits(self, record: Mapping[str, Any]) -> bool:
         """Whether a record meets the rule."""
+        if self.forbidden:
+            return record.get(self.attribute) not in self.forbidden
         return record.get(self.attribute) in self.allowed
 
 

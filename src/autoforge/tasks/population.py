@@ -12,6 +12,7 @@ to the environment's example state.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import pickle
 import random
@@ -95,6 +96,10 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, person: boo
 
 
 def _number(name: str, schema: dict[str, Any], rng: random.Random, integer: bool) -> float | int:
+    axis = _coordinate(name)
+    if axis is not None and not integer:
+        fake = faker(rng)
+        return float(fake.latitude() if axis == "latitude" else fake.longitude())
     key = (name, schema.get("minimum"), schema.get("maximum"))
     try:
         span = _SPANS.get(key)
@@ -108,6 +113,19 @@ def _number(name: str, schema: dict[str, Any], rng: random.Random, integer: bool
     if integer:
         return rng.randint(int(low), int(high))
     return round(rng.uniform(float(low), float(high)), 2)
+
+
+_AXES = {"latitude": "latitude", "lat": "latitude", "longitude": "longitude", "lng": "longitude",
+          "lon": "longitude"}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1024)
+def _coordinate(name: str) -> str | None:
+    """``latitude`` / ``longitude`` when a word of the field's name says it is one
+    (``latitude2``, ``home_lat``, ``lng``), else None. Why: drawn as any number (0-100) a
+    latitude fell outside the globe's range; Faker's lie on it."""
+    words = [w.rstrip("0123456789") for w in name.lower().split("_")]
+    return next((_AXES[w] for w in words if w in _AXES), None)
 
 
 #: ``(field name, minimum, maximum) -> (low, high)``: :func:`_span`, worked out once per name.

@@ -6,16 +6,19 @@ cancelled``. When such a message names an enum value of an attribute (``pending`
 it names), instantiation sets that attribute in S0 and runs the blueprint again, instead of
 drawing new facts. S0 is generated anyway, so this only makes it consistent with the blueprint.
 A stated guard's fix (:func:`apply_fix`) is applied the same way: a status set, or, for a
-uniqueness rule, the record that already holds the call's values left out of S0.
+uniqueness rule, the record that already holds the call's values left out of S0. A filter
+for "the only one" whose items share every value gets one item made unique in S0 from the
+values the items already hold (:func:`selective_fixes`).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from autoforge.env import EnvironmentSpec
+from autoforge.env import EnvironmentSpec, StateSchema
 from autoforge.tasks.schema import entity_of, singular
 
 _TOKEN = re.compile(r"[\w-]+")
@@ -217,3 +220,53 @@ def referenced(spec: EnvironmentSpec, collection: str) -> bool:
         for coll in schema.collections
         for attr in coll.attributes
     )
+
+
+Fix = tuple[str, str, str, Any]
+
+
+def selective_fixes(
+    items: Sequence[Any],
+    path: Sequence[Any],
+    start: Mapping[str, Any],
+    schema: StateSchema,
+    admits: Callable[[Any], bool] = lambda item: True,
+) -> list[Fix]:
+    """S0 changes after which one of a filter's ``items`` holds a value of the field ``path``
+    that no other item holds ("my only cancelled order"), or ``[]``.
+
+    The value held by the fewest items is kept by one of them (one that ``admits`` takes: the
+    record a later call must still be able to change); the others take the value the most
+    items hold besides it, so no value is made up: both are values the records already had.
+    Only items that are S0 records of ``schema``'s collections, unchanged in that field since
+    ``start``, are changed. Why: S0 is generated, and a draw of a few statuses over a user's
+    handful of records rarely leaves one unique."""
+    if len(path) != 1 or not isinstance(path[0], str):
+        return []
+    name = path[0]
+    values = [item.get(name) if isinstance(item, Mapping) else None for item in items]
+    counts: dict[str, int] = {}
+    for value in values:
+        if isinstance(value, str) and value:
+            counts[value] = counts.get(value, 0) + 1
+    for rare in sorted(counts, key=lambda v: (counts[v], v)) if len(counts) > 1 else []:
+        common = max(sorted(v for v in counts if v != rare), key=lambda v: counts[v])
+        held = [(item, _s0_record(item, name, start, schema))
+                for item, v in zip(items, values, strict=True) if v == rare]  # fmt: skip
+        fixed = [item for item, found in held if found is None]  # not S0's: it keeps the value
+        kept = next((item for item in fixed or [i for i, _ in held] if admits(item)), None)
+        if kept is not None and len(fixed) <= 1:
+            return [(*found, name, common) for item, found in held if found and item is not kept]
+    return []
+
+
+def _s0_record(
+    item: Any, name: str, start: Mapping[str, Any], schema: StateSchema
+) -> tuple[str, str] | None:
+    """``(collection, key)`` of the S0 record ``item`` is, when its ``name`` is as in S0."""
+    for coll in schema.collections:
+        key = item.get(coll.primary_key)
+        record = (start.get(coll.name) or {}).get(str(key)) if key is not None else None
+        if isinstance(record, Mapping) and record.get(name) == item.get(name):
+            return coll.name, str(key)
+    return None
