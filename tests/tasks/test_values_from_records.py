@@ -15,7 +15,14 @@ import pytest
 
 from autoforge.env import Environment
 from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import CallNode, FactRef, OutputRef, ReasoningRef, ReasonNode
+from autoforge.tasks.blueprint import (
+    BlueprintError,
+    CallNode,
+    FactRef,
+    OutputRef,
+    ReasoningRef,
+    ReasonNode,
+)
 from autoforge.tasks.build import build_blueprint
 from autoforge.tasks.graph import build_graph
 from autoforge.tasks.knowledge import MapFields, knowledge
@@ -191,8 +198,8 @@ def _blueprint(env: Environment, limits: dict[str, tuple[int | None, int | None]
 
 def test_the_lookups_stay_within_the_difficultys_limits(venue: Environment) -> None:
     """With room, the wallet is a reasoning node over the member's wallets; when the limits
-    leave no room for it, the value stays a stated one rather than the task leaving its
-    difficulty."""
+    leave no room for it, the blueprint is rejected: neither does the task leave its
+    difficulty nor does the member quote the wallet's internal id."""
     roomy = _blueprint(venue, {})
     pay = next(c for c in roomy.calls if c.tool == "pay_booking")
     wallet = pay.args["wallet_id"]
@@ -203,10 +210,8 @@ def test_the_lookups_stay_within_the_difficultys_limits(venue: Environment) -> N
     assert isinstance(items, OutputRef) and items.path == ["wallets"]
     reader = roomy.node(items.node)
     assert isinstance(reader, CallNode) and reader.tool == "get_member"
-    tight = _blueprint(venue, {"reasoning_nodes": (0, len(roomy.reasoning) - 1)})
-    pay = next(c for c in tight.calls if c.tool == "pay_booking")
-    assert isinstance(pay.args["wallet_id"], FactRef)
-    assert {f.name for f in tight.facts} == set(tight.fact_names_used())
+    with pytest.raises(BlueprintError, match="said by its id"):
+        _blueprint(venue, {"reasoning_nodes": (0, len(roomy.reasoning) - 1)})
 
 
 def test_no_copy_from_the_other_end_of_another_list(venue: Environment) -> None:

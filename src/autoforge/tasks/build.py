@@ -315,6 +315,8 @@ class _Builder(Chooser):
                 if not self.fits():
                     self.nodes, self.facts, self.found, self.n_reason, state = saved
                     self.rng.setstate(state)
+                    if way == self.from_user_map:  # else the user would state an internal id
+                        raise BlueprintError(["an entry of the user's record said by its id"])
 
     def fits(self) -> bool:
         """Whether the blueprint so far, with an answer for each read that feeds nothing,
@@ -338,6 +340,8 @@ class _Builder(Chooser):
         if most is not None and calls > most:
             raise TooManyCalls(calls, most)
         self.derive_values()
+        if self.copies_back():  # a write undoing another is no request a person makes
+            raise BlueprintError(["a write copies back what another write copied"])
         bp = Blueprint(nodes=list(self.nodes), facts=list(self.facts.values()))
         used = {dep for node in bp.nodes for dep in bp.dependencies(node)}
         reads = [c for c in bp.calls if tool_access(self.spec.tool(c.tool)) == "read"]

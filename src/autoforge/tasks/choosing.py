@@ -12,6 +12,7 @@ the user states. :mod:`autoforge.tasks.build` wires walk steps to one another on
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -291,6 +292,73 @@ class Chooser:
                 self.splice(pos, before, {name: held})
                 return True
         return False
+
+    def copies_back(self) -> bool:
+        """Whether one write copies fields of record A onto record B and another writes the
+        same fields of A from B ("change the address of my last order to my address";
+        "change my address to the address of that order"): a pair a person never asks for,
+        as the second rewrites what the first made equal. Records are told apart by the
+        binding of their key, read through the reads that return it; the user's own record
+        is one."""
+        moves = set()
+        for call in self.nodes:
+            if not isinstance(call, CallNode) or tool_access(self.spec.tool(call.tool)) != "write":
+                continue
+            targets = {
+                self.record(n, b)
+                for n, b in call.args.items()
+                if isinstance(b, FactRef | OutputRef | ReasoningRef)
+                and entity_of(n, None, self.spec.state_schema)
+            }
+            sources: dict[tuple[Any, ...], set[str]] = {}
+            for name, source in self.copied(call.args.items()):
+                sources.setdefault(source, set()).add(name)
+            moves |= {(source, target, frozenset(names)) for source, names in sources.items()
+                      for target in targets if target != source}  # fmt: skip
+        return any((b, a, names) in moves for a, b, names in moves)
+
+    def copied(self, args: Any) -> Iterator[tuple[str, tuple[Any, ...]]]:
+        """``(argument, record)`` for each of ``args`` (objects and lists opened) that reads
+        a field inside a part of a record a read call returned (``address.city``)."""
+        for name, b in args:
+            if isinstance(b, ObjectBinding):
+                yield from self.copied(b.fields.items())
+            elif isinstance(b, ListBinding):
+                yield from self.copied((name, item) for item in b.items)
+            elif isinstance(b, OutputRef) and len(b.path) >= 2:
+                call = next((n for n in self.nodes if n.id == b.node), None)
+                if isinstance(call, CallNode) and len(call.args) == 1:
+                    ((key, bound),) = call.args.items()
+                    yield name, self.record(key, bound)
+
+    def record(self, name: str, bound: Binding) -> tuple[Any, ...]:
+        """Which record a key argument ``name`` bound to ``bound`` names, as a comparable
+        tuple: a key read off a read call's result that the call was given is that given
+        key; every key of the user's own collection names the one user."""
+        state = self.spec.state_schema
+        entity = entity_of(name, None, state)
+        if self.know is not None and entity is not None and entity == self.know.user:
+            return (entity,)
+        while isinstance(bound, OutputRef) and len(bound.path) == 1:
+            call = next((n for n in self.nodes if n.id == bound.node), None)
+            if not isinstance(call, CallNode) or bound.path[0] not in call.args:
+                break
+            bound = call.args[str(bound.path[0])]
+        node = next((n for n in self.nodes if isinstance(bound, ReasoningRef)
+                     and n.id == bound.node), None)  # fmt: skip
+        listed = node.inputs.get("value") if isinstance(node, ReasonNode) else None
+        if (
+            isinstance(node, ReasonNode)
+            and node.spec.op == "lookup"
+            and isinstance(listed, OutputRef)
+        ):
+            # the first of the user's orders, read from any call that returns the user
+            owner = next((n for n in self.nodes if n.id == listed.node), None)
+            holders = sorted({self.record(k, b) for k, b in owner.args.items()
+                              if entity_of(k, None, state)} if isinstance(owner, CallNode)
+                             else set())  # fmt: skip
+            return (entity, str(node.spec.field), str(listed.path), str(holders))
+        return (entity, bound.model_dump_json())
 
     def splice(self, pos: int, before: int, args: dict[str, Binding]) -> None:
         """Move the nodes added since ``before`` to just before the call at ``pos`` and set

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from autoforge.env import DocRule, EnvironmentLike, session_owner, signed_in
+from autoforge.tasks.alike import described_facts
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
 from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
 from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty
@@ -356,16 +357,18 @@ class _Run:
         return refusal(self.env.spec, self.guards, inst.initial_state, run.calls, key, rng)
 
     def scenario(
-        self, bp: Blueprint, run: GoldRun, outputs: list[RequiredOutput], task_seed: int
-    ) -> UserScenario | None:
+        self, bp: Blueprint, run: GoldRun, outputs: list[RequiredOutput], task_seed: int,
+        said: dict[str, str],
+    ) -> UserScenario | None:  # fmt: skip
         """The user's scenario from the configured writer (the template one by default), or
-        None (a ``scenario`` rejection) when it leaves out a fact the user must hold."""
+        None (a ``scenario`` rejection) when it leaves out a fact the user must hold (``said``:
+        the facts the user knows by description instead, :func:`described_facts`)."""
         writer = self.hooks.writer or TemplateWriter()
         hidden = hidden_values(outputs, run.calls, run.facts) if self.hooks.writer else ()
         request = ScenarioRequest(spec=self.env.spec, blueprint=bp, facts=run.facts,
-                                  seed=task_seed, hidden=hidden)  # fmt: skip
+                                  seed=task_seed, hidden=hidden, described=said)  # fmt: skip
         scenario = writer.write(request)
-        if missing_facts(scenario, run.facts):
+        if missing_facts(scenario, {k: v for k, v in run.facts.items() if k not in said}):
             self.gates.reject("scenario")
             return None
         return scenario
@@ -427,7 +430,8 @@ class _Run:
             return None
         session = self.session_facts(bp, run.facts, inst.initial_state)
         run.facts = {k: v for k, v in run.facts.items() if k not in session}
-        scenario = self.scenario(bp, run, outputs, task_seed)
+        said = described_facts(bp, run.calls, run.facts, inst.initial_state)  # ids by how
+        scenario = self.scenario(bp, run, outputs, task_seed, said)  # they differ: "size L"
         if scenario is None:
             return None
         refused = self.refused(inst, run, task_seed)
@@ -440,8 +444,8 @@ class _Run:
             id=f"{self.env.spec.name}-{signature[:12]}", env_id=self.env.spec.name, blueprint=bp,
             initial_state=inst.initial_state, initial_state_hash=inst.initial_hash,
             final_state_hash=run.final_hash, gold_calls=run.calls, required_outputs=outputs,
-            scenario=scenario, user_facts=run.facts, session=session, difficulty=metrics,
-            seed=task_seed,
+            scenario=scenario, user_facts={**run.facts, **said}, session=session,
+            difficulty=metrics, seed=task_seed,
             user_identity=user_identity(self.env.spec.state_schema, inst.initial_state, run.calls),
             meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
                   "graph_judge": self.graph.judge,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from autoforge.env import EnvironmentSpec, StateSchema, tool_access
@@ -29,6 +29,7 @@ from autoforge.tasks.blueprint import (
     ReasoningRef,
     ReasonNode,
 )
+from autoforge.tasks.domain import enum_from_text
 from autoforge.tasks.merge import user_collection
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
 from autoforge.tasks.phrasing import (
@@ -60,6 +61,11 @@ PERSONAS = (
 )
 
 
+#: Last words of parameter names whose documented values say why the user asks.
+MOTIVES = frozenset({"reason", "reasons", "cause", "note", "comment", "remark", "motive"})
+#: Between a goal and a sentence said after it ("My reason is no longer needed.").
+WHY = "\x00"
+
 _OPENERS = ("Hi!", "Hello!", "Hi there.", "Good morning.", "")
 #: Several phrasings per goal kind (a state change, a question), chosen per task seed.
 _GOAL_PHRASES = (
@@ -85,6 +91,8 @@ class ScenarioRequest:
 
     ``hidden``: renderings of values the agent must find out itself (required outputs, ids it
     looks up); a writer must not put them in the text (see :func:`hidden_values`).
+    ``described``: facts said by what sets their record apart instead of by value (an id
+    the user would not know: ``color blue``, :func:`~autoforge.tasks.alike.described_facts`).
     """
 
     spec: EnvironmentSpec
@@ -92,6 +100,7 @@ class ScenarioRequest:
     facts: dict[str, Any]
     seed: int = 0
     hidden: tuple[str, ...] = ()
+    described: dict[str, str] = field(default_factory=dict)
 
 
 class ScenarioWriter(Protocol):
@@ -187,6 +196,7 @@ class _Describer:
         self.spec = request.spec
         self.bp = request.blueprint
         self.facts = request.facts
+        self.described = request.described
         self.user = user_collection(request.spec.state_schema)
         #: each selection's full description -> its noun, for :func:`refer_back`
         self.selections: dict[str, str] = {}
@@ -200,6 +210,8 @@ class _Describer:
         goes bare; "order id: order ORD-3" made a 1.5B agent call ``cancel_order("order ORD-3")``.
         """
         spec = self.bp.fact(ref.name)
+        if ref.name in self.described:  # "the one with color blue"
+            return f"the one with {self.described[ref.name]}"
         value = spoken(self.facts.get(ref.name))
         if spec.collection is not None and spec.collection == self.user:
             return "my account"
@@ -209,6 +221,8 @@ class _Describer:
 
     def labelled(self, name: str, binding: Binding) -> str:
         """``the reason found_cheaper``: a field's words and its binding (no ``key: value``)."""
+        if isinstance(binding, FactRef) and binding.name in self.described:
+            return f"a {label(name)} ({self.described[binding.name]})"  # "a new item (color red)"
         value = self.binding(binding, labelled=True)
         node = self.bp.node(binding.node) if isinstance(binding, ReasoningRef) else None
         branch = isinstance(node, ReasonNode) and node.spec.op == "branch"
@@ -219,6 +233,9 @@ class _Describer:
         noun = singular(entity) if entity else "one"
         parts = []
         for name, binding in call.args.items():
+            if entity and not isinstance(binding, FactRef) and entity_of(
+                    name, None, self.spec.state_schema) == entity:  # fmt: skip
+                return self.binding(binding)  # its key picked by a condition: that condition
             value = self.binding(binding)
             plain = names_record(name)
             parts.append(f'"{value}"' if plain else f"with {words(name)} {quoted(value)}")
@@ -473,12 +490,17 @@ class _Describer:
         subject, about, details, new_value = "", "", [], ""
         parts = self.parts(call)
         plain: list[str] = []  # the arguments said as details, by name
+        reasons: list[str] = []  # a documented choice of why: "my reason is no longer needed"
         for name, binding in call.args.items():
             if name in parts:
                 continue
             text = self.labelled(name, binding)
             if text in ("my account", f"{words(name)} my account", f"{label(name)} my account"):
                 continue  # the user's own record: implied by who is asking
+            if self.motive(name, binding):  # said after: "My reason is no longer needed."
+                said = quoted(self.binding(binding, labelled=True))
+                reasons.append(f"my {label(name)} is {said}")
+                continue
             entity = entity_of(name, None, self.spec.state_schema)
             if not subject and (entity or not isinstance(binding, FactRef)):
                 subject, about = self.binding(binding), singular(entity) if entity else ""
@@ -529,7 +551,19 @@ class _Describer:
             details = [d.replace(f" in {subject}", "") for d in details]
         if details:
             verb += ", with " + enumerate_words(details)
-        return with_preposition(verb)
+        verb = with_preposition(verb)
+        return verb + "".join(f"{WHY}{r}" for r in reasons)  # said after the request
+
+    def motive(self, name: str, binding: Binding) -> bool:
+        """Whether an argument is the user's stated why: one of a documented list of values
+        (an enum, or values its description lists) for a parameter named like a reason or
+        remark (``reason``, ``cancel_reason``, ``note``), said after the request ("... cancel
+        that order? My reason is no longer needed."), not as "with reason no longer needed"."""
+        if not isinstance(binding, FactRef) or not label(name):
+            return False
+        fact = self.bp.fact(binding.name)
+        listed = fact.json_schema.get("enum") or enum_from_text(fact.description)
+        return bool(listed) and label(name).split()[-1] in MOTIVES
 
     def said_as_one(self, call: CallNode, parts: list[str]) -> str:
         """The parts as one phrase: ``the address on my account`` when they are read from one
@@ -605,18 +639,20 @@ class TemplateWriter:
         said = refer_back(goals + asks, describe.selections)
         goals, asks = said[: len(goals)], said[len(goals) :]
         rng = random.Random(request.seed)
-        steps = goals + [f"find out {a}" for a in asks]
+        steps = [g.replace(WHY, ", as ") for g in goals] + [f"find out {a}" for a in asks]
         intent = "You want the agent to " + "; then ".join(steps) + "."
         intent = intent.replace(" my ", " your ").replace(" me ", " you ")
-        lines = [rng.choice(_GOAL_PHRASES).format(g=g) for g in goals]
+        lines = [_goal_line(rng.choice(_GOAL_PHRASES), g) for g in goals]
         lines += [rng.choice(_ASK_PHRASES if lines else _FIRST_ASK_PHRASES).format(a=a)
                   for a in asks]  # fmt: skip
-        known = [spoken(v) for v in request.facts.values()]
+        described = request.described
+        known = [described.get(k) or spoken(v) for k, v in request.facts.items()]
         opener = rng.choice(_OPENERS)
         question = " ".join(filter(None, [opener, describe.identity(), *lines]))
         question = QUOTED_STOP.sub(r"\1", question)  # 'to "Ring twice."' ends the sentence
-        leftover = [k for k, v in request.facts.items() if k in missing_facts(
-            UserScenario(intent=intent, question=question), {k: v})]  # fmt: skip
+        leftover = [k for k, v in request.facts.items() if k not in described
+                    and k in missing_facts(UserScenario(intent=intent, question=question),
+                                           {k: v})]  # fmt: skip
         if leftover:
             asides = rng.sample(_ASIDE_PHRASES, len(_ASIDE_PHRASES))  # a new phrase for each
             question += " " + " ".join(
@@ -631,6 +667,13 @@ class TemplateWriter:
             intent=intent, question=question, persona=persona,
             known_info="; ".join(known), unknown_info=unknown, writer=self.name,
         )  # fmt: skip
+
+
+def _goal_line(phrase: str, goal: str) -> str:
+    """``phrase`` with ``goal``, and what the user says after it (:data:`WHY`) as sentences
+    of their own ("Could you cancel that order? My reason is no longer needed.")."""
+    request, *after = goal.split(WHY)
+    return " ".join([phrase.format(g=request), *(f"{a[0].upper()}{a[1:]}." for a in after)])
 
 
 def _unknown(bp: Blueprint, describe: _Describer) -> str | None:
