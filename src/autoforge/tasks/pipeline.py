@@ -192,6 +192,7 @@ class _Run:
     used: Counter[str] = field(default_factory=Counter)  # write tools of the accepted tasks
     counted: set[str] = field(default_factory=set)  # signatures already in ``used``
     writes: frozenset[str] = frozenset()
+    _least: int | None = None  # fewest uses of a write tool in ``used``; None: to work out
 
     def miss(self, reason: str, why: str) -> None:
         self.gates.reject(reason)
@@ -245,6 +246,7 @@ class _Run:
         if signature not in self.counted:
             self.counted.add(signature)
             self.used.update({c.name for c in calls if c.name in self.writes})
+            self._least = None
 
     def weight(self, source: str | None, target: str) -> float:
         """The walk weight of a step: what worked before (:class:`Feasibility`), times a
@@ -253,7 +255,9 @@ class _Run:
         base = self.feasibility.weight(source, target)
         if target not in self.writes or not self.used:
             return base
-        least = min(self.used.get(t, 0) for t in self.writes)
+        least = self._least
+        if least is None:  # once per change of ``used``, not per step weighed
+            least = self._least = min(self.used.get(t, 0) for t in self.writes)
         return base / (1.0 + self.used.get(target, 0) - least)
 
     def _walk_spec(self) -> DifficultySpec:
