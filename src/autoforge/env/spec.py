@@ -78,18 +78,18 @@ class _ToolIndex:
     the original, which stays correct: every look-up checks it against the list at hand.
     """
 
-    __slots__ = ("_length", "_positions", "_tools")
+    __slots__ = ("length", "positions", "tools")
 
     def __init__(self) -> None:
-        self._tools: list[ToolSpec] | None = None
-        self._length = 0
-        self._positions: dict[str, int] = {}
+        self.tools: list[ToolSpec] | None = None  # the list indexed, its length then
+        self.length = 0
+        self.positions: dict[str, int] = {}  # name -> position of the first tool of that name
 
     def find(self, tools: list[ToolSpec], name: str) -> ToolSpec:
         """The first tool of ``tools`` called ``name``; ``KeyError`` if there is none."""
-        if self._tools is not tools or self._length != len(tools):
+        if self.tools is not tools or self.length != len(tools):
             self._index(tools)
-        at = self._positions.get(name)
+        at = self.positions.get(name)
         if at is not None and tools[at].name == name:
             return tools[at]
         for spec in tools:  # not indexed, or a tool renamed in place since
@@ -102,7 +102,7 @@ class _ToolIndex:
         positions: dict[str, int] = {}
         for at, spec in enumerate(tools):
             positions.setdefault(spec.name, at)
-        self._tools, self._length, self._positions = tools, len(tools), positions
+        self.tools, self.length, self.positions = tools, len(tools), positions
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _ToolIndex)
@@ -140,4 +140,15 @@ class EnvironmentSpec(BaseModel):
         renamed is re-indexed rather than answered from stale positions, and a name not indexed
         is looked for in the list itself before ``KeyError``.
         """
-        return self._tool_index.find(self.tools, name)
+        private = self.__pydantic_private__  # read directly: pydantic's __getattr__ costs ~2 us
+        index = private.get("_tool_index") if private else None
+        tools = self.tools
+        if index is not None and index.tools is tools and index.length == len(tools):
+            at = index.positions.get(name)
+            if at is not None and tools[at].name == name:
+                return tools[at]
+        if index is None:  # built without its private attributes (no __init__)
+            index = _ToolIndex()
+            if private is not None:
+                private["_tool_index"] = index
+        return index.find(tools, name)
