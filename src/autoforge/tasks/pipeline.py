@@ -8,7 +8,6 @@ are hooks. The same environment, arguments and seed give the same tasks.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections import Counter
@@ -54,6 +53,7 @@ from autoforge.tasks.plausible import (
     user_key,
 )
 from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.primed import arguments_text
 from autoforge.tasks.question import (
     ScenarioRequest,
     ScenarioWriter,
@@ -477,7 +477,7 @@ def _repeated_writes(calls: list[GoldCall], writes: set[str]) -> dict[str, str]:
     repeats: dict[str, str] = {}
     for call in calls:
         if call.name in writes:
-            key = (call.name, json.dumps(call.arguments, sort_keys=True))
+            key = (call.name, arguments_text(call.arguments))
             if key in seen:
                 repeats[call.node] = seen[key]
             else:
@@ -495,7 +495,7 @@ def _repeated_reads(run: GoldRun, writes: set[str], keep: set[str]) -> dict[str,
     for call in run.calls:
         if call.name in writes:
             continue
-        key = (call.name, json.dumps(call.arguments, sort_keys=True))
+        key = (call.name, arguments_text(call.arguments))
         value = run.values.get(call.node)
         same = next((n for n in seen.get(key, []) if run.values.get(n) == value), None)
         if same is not None and call.node not in keep:
