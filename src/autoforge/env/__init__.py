@@ -98,6 +98,7 @@ if _TYPE_CHECKING:
     from autoforge.env.toolscope import target_collection as target_collection
     from autoforge.env.toolscope import tool_access as tool_access
     from autoforge.env.toolscope import tool_scope as tool_scope
+    from autoforge.env.values import json_encoder as json_encoder
 
 _LAZY: dict[str, str] = {
     "ALLOWED_MODULES": "autoforge.env.sandbox",
@@ -120,6 +121,7 @@ _LAZY: dict[str, str] = {
     "environment_rules": "autoforge.env.rules",
     "extract_rules": "autoforge.env.rules",
     "find_user_collection": "autoforge.env.session",
+    "json_encoder": "autoforge.env.values",
     "key_param": "autoforge.env.toolscope",
     "name_verb": "autoforge.env.toolscope",
     "owner_attribute": "autoforge.env.session",

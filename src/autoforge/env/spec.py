@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from autoforge.tooldocs import ToolSpec
 
@@ -69,6 +69,56 @@ class StateSchema(BaseModel):
         return next((c for c in self.collections if c.name == name), None)
 
 
+class _ToolIndex:
+    """Where each tool name sits in an :class:`EnvironmentSpec`'s tools list, for O(1) look-ups.
+
+    A private attribute of the spec, so never validated or dumped; it compares equal to any
+    other index (two specs with equal fields stay equal whether or not either has looked a tool
+    up) and deep copies and pickles as an empty one. A shallow ``model_copy`` shares it with
+    the original, which stays correct: every look-up checks it against the list at hand.
+    """
+
+    __slots__ = ("length", "positions", "tools")
+
+    def __init__(self) -> None:
+        self.tools: list[ToolSpec] | None = None  # the list indexed, its length then
+        self.length = 0
+        self.positions: dict[str, int] = {}  # name -> position of the first tool of that name
+
+    def find(self, tools: list[ToolSpec], name: str) -> ToolSpec:
+        """The first tool of ``tools`` called ``name``; ``KeyError`` if there is none."""
+        if self.tools is not tools or self.length != len(tools):
+            self._index(tools)
+        at = self.positions.get(name)
+        if at is not None and tools[at].name == name:
+            return tools[at]
+        for spec in tools:  # not indexed, or a tool renamed in place since
+            if spec.name == name:
+                self._index(tools)
+                return spec
+        raise KeyError(name)
+
+    def _index(self, tools: list[ToolSpec]) -> None:
+        positions: dict[str, int] = {}
+        for at, spec in enumerate(tools):
+            positions.setdefault(spec.name, at)
+        self.tools, self.length, self.positions = tools, len(tools), positions
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ToolIndex)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __copy__(self) -> _ToolIndex:
+        return _ToolIndex()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _ToolIndex:
+        return _ToolIndex()
+
+    def __reduce__(self) -> tuple[type[_ToolIndex], tuple[()]]:
+        return _ToolIndex, ()
+
+
 class EnvironmentSpec(BaseModel):
     """What ``environment.json`` holds."""
 
@@ -79,9 +129,26 @@ class EnvironmentSpec(BaseModel):
     tools: list[ToolSpec] = Field(default_factory=list)
     state_schema: StateSchema = Field(default_factory=StateSchema)
 
+    _tool_index: _ToolIndex = PrivateAttr(default_factory=_ToolIndex)
+
     def tool(self, name: str) -> ToolSpec:
-        """The tool called ``name``; ``KeyError`` if there is none."""
-        for spec in self.tools:
-            if spec.name == name:
-                return spec
-        raise KeyError(name)
+        """The tool called ``name``; ``KeyError`` if there is none.
+
+        Looked up in an index of positions (the first tool of each name), checked on every use
+        against the list as it is now (the same list object, the same length, the tool found
+        there still of that name): a list replaced, appended to, shortened or with a tool
+        renamed is re-indexed rather than answered from stale positions, and a name not indexed
+        is looked for in the list itself before ``KeyError``.
+        """
+        private = self.__pydantic_private__  # read directly: pydantic's __getattr__ costs ~2 us
+        index = private.get("_tool_index") if private else None
+        tools = self.tools
+        if index is not None and index.tools is tools and index.length == len(tools):
+            at = index.positions.get(name)
+            if at is not None and tools[at].name == name:
+                return tools[at]
+        if index is None:  # built without its private attributes (no __init__)
+            index = _ToolIndex()
+            if private is not None:
+                private["_tool_index"] = index
+        return index.find(tools, name)

@@ -23,7 +23,6 @@ Every rejection is counted by reason in :class:`GateStats`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
@@ -34,6 +33,7 @@ from autoforge.tasks.blueprint import Blueprint
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec
 from autoforge.tasks.instantiate import GoldFailure, GoldRun, execute
 from autoforge.tasks.model import GoldCall, RequiredOutput, Task
+from autoforge.tasks.primed import arguments_text
 from autoforge.tasks.runtime import bind_state
 
 REASONS = (
@@ -142,7 +142,7 @@ class _Recorded:
 
     def call(self, tool: str, arguments: Any) -> Any:
         i = self.served
-        if i >= len(self._ran) or self._ran[i] != (tool, _text(arguments)):
+        if i >= len(self._ran) or self._ran[i] != (tool, arguments_text(arguments)):
             raise _Diverged
         self.served += 1
         return self._observed[i]
@@ -152,11 +152,6 @@ class _Recorded:
         if found is None:
             raise _Diverged
         return found
-
-
-def _text(arguments: Any) -> str:
-    """Arguments as exact text (``True``, ``1`` and ``1.0`` differ, key order does not)."""
-    return json.dumps(arguments, sort_keys=True)
 
 
 def replay_batched(
@@ -204,7 +199,7 @@ def replay_batched(
         for i, (tool, arguments) in enumerate(batch):
             observed.append(episode.call(tool, arguments))
             after(i)
-    recorded = _Recorded([(t, _text(a)) for t, a in batch], observed, hashes)
+    recorded = _Recorded([(t, arguments_text(a)) for t, a in batch], observed, hashes)
     try:
         run = execute(bp, spec, cast(EpisodeLike, recorded), facts, initial_hash=hashes[0])
     except _Diverged:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from autoforge.env import FILLER, VERBS
+from autoforge.tasks.literals import Literals
 from autoforge.tasks.schema import singular
 
 #: Free text a person quotes when they say it: a sentence (ends in ``.``, ``!``, ``?``) or
@@ -99,7 +100,7 @@ def refer_back(texts: list[str], selections: dict[str, str]) -> list[str]:
     states the facts, always does."""
     if not selections:
         return texts
-    pattern = re.compile("|".join(re.escape(p) for p in sorted(selections, key=len, reverse=True)))
+    pattern = Literals(sorted(selections, key=len, reverse=True))  # (not a regex compiled per task)
     said: set[str] = set()
     last: dict[str, str] = {}
 

@@ -8,7 +8,6 @@ are hooks. The same environment, arguments and seed give the same tasks.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections import Counter
@@ -55,6 +54,7 @@ from autoforge.tasks.plausible import (
     user_key,
 )
 from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.primed import arguments_text
 from autoforge.tasks.question import (
     ScenarioRequest,
     ScenarioWriter,
@@ -195,6 +195,7 @@ class _Run:
     used: Counter[str] = field(default_factory=Counter)  # write tools of the accepted tasks
     counted: set[str] = field(default_factory=set)  # signatures already in ``used``
     writes: frozenset[str] = frozenset()
+    _least: int | None = None  # fewest uses of a write tool in ``used``; None: to work out
 
     def miss(self, reason: str, why: str) -> None:
         self.gates.reject(reason)
@@ -248,6 +249,7 @@ class _Run:
         if signature not in self.counted:
             self.counted.add(signature)
             self.used.update({c.name for c in calls if c.name in self.writes})
+            self._least = None
 
     def weight(self, source: str | None, target: str) -> float:
         """The walk weight of a step: what worked before (:class:`Feasibility`), times a
@@ -256,7 +258,9 @@ class _Run:
         base = self.feasibility.weight(source, target)
         if target not in self.writes or not self.used:
             return base
-        least = min(self.used.get(t, 0) for t in self.writes)
+        least = self._least
+        if least is None:  # once per change of ``used``, not per step weighed
+            least = self._least = min(self.used.get(t, 0) for t in self.writes)
         return base / (1.0 + self.used.get(target, 0) - least)
 
     def _walk_spec(self) -> DifficultySpec:
@@ -479,7 +483,7 @@ def _repeated_writes(calls: list[GoldCall], writes: set[str]) -> dict[str, str]:
     repeats: dict[str, str] = {}
     for call in calls:
         if call.name in writes:
-            key = (call.name, json.dumps(call.arguments, sort_keys=True))
+            key = (call.name, arguments_text(call.arguments))
             if key in seen:
                 repeats[call.node] = seen[key]
             else:
@@ -497,7 +501,7 @@ def _repeated_reads(run: GoldRun, writes: set[str], keep: set[str]) -> dict[str,
     for call in run.calls:
         if call.name in writes:
             continue
-        key = (call.name, json.dumps(call.arguments, sort_keys=True))
+        key = (call.name, arguments_text(call.arguments))
         value = run.values.get(call.node)
         same = next((n for n in seen.get(key, []) if run.values.get(n) == value), None)
         if same is not None and call.node not in keep:
