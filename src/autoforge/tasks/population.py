@@ -33,6 +33,7 @@ from autoforge.env import (
     tool_scope,
 )
 from autoforge.tasks.domain import domains
+from autoforge.tasks.idshape import IdShape, documented, from_examples, from_keys, plain
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
 from autoforge.tasks.weighted import speed_up
 from autoforge.tooldocs import ToolSpec
@@ -263,6 +264,7 @@ class StateGenerator:
             if a.type in ("object", "array")
         }
         self.kept = self._catalogues()
+        self.shapes = {c.name: self._shape(c) for c in self.schema.collections}
         self._keyed: dict[int, tuple[dict[str, Any], list[tuple[str, str]]]] = {}
 
     def _catalogues(self) -> set[str]:
@@ -341,12 +343,32 @@ class StateGenerator:
             state[coll.name] = self._records(coll, sizes[coll.name], state, rng)
         for coll in self.schema.collections:
             state.setdefault(coll.name, {})
+        self._dangling(state, rng)
         for coll in self.order:
             for attr in coll.attributes:
                 if attr.type == "array" and attr.references and coll.fixed is None:
                     self._key_lists(coll, attr, state, rng)
         self._sign_in(state, rng)
         return state
+
+    def _dangling(self, state: dict[str, Any], rng: random.Random) -> None:
+        """Point each single reference that names no record of its target (one generated
+        before its target: a cycle of references, ``users.book_id`` and ``books.user_id``, or
+        a collection referencing itself) at a record of the target, spread evenly; in place.
+
+        Why: such a reference was drawn as a word ("he" for a user's ``shop_id``), an id of no
+        shape the keys have and a record no tool can find."""
+        for coll in self.order:
+            records = state.get(coll.name)
+            if coll.fixed is not None or coll.name in self.kept or not records:
+                continue
+            for attr in coll.attributes:
+                target = state.get(attr.references or "")
+                if attr.type == "array" or not target or attr.name == coll.primary_key:
+                    continue
+                wrong = [k for k, r in records.items() if _names_none(r.get(attr.name), target)]
+                for key, ref in zip(wrong, _spread(list(target), len(wrong), rng), strict=True):
+                    records[key] = {**records[key], attr.name: ref}  # a changed copy
 
     def _sign_in(self, state: dict[str, Any], rng: random.Random) -> None:
         """Where the state says who is signed in (:mod:`autoforge.env.session`): one user of
@@ -458,7 +480,9 @@ class StateGenerator:
     def _records(
         self, coll: CollectionSchema, n: int, state: dict[str, Any], rng: random.Random
     ) -> dict[str, Any]:
-        keys = self._keys(coll, n, rng)
+        shape = self.shapes[coll.name]
+        numbers = shape.numbers(n, rng)
+        keys = [shape.key(number) for number in numbers]
         parents = {
             a.name: _spread(list(state.get(a.references, {})), n, rng)
             for a in coll.attributes
@@ -485,6 +509,10 @@ class StateGenerator:
                         record[attr.name] = _unique(
                             record[attr.name], seen.setdefault(attr.name, set())
                         )
+            if shape.fields:  # a stem the record's own fields spell
+                key = shape.key(numbers[i], record)
+                if coll.primary_key in record:
+                    record[coll.primary_key] = key
             records[key] = record
         self._one_kind(coll, records, rng)
         return records
@@ -503,11 +531,17 @@ class StateGenerator:
             for name in kinds[kind or ""]:
                 record[name] = None
 
-    def _keys(self, coll: CollectionSchema, n: int, rng: random.Random) -> list[str]:
-        example = next(iter(self.examples.get(coll.name, {})), None)
-        prefix = re.sub(r"\d+$", "", str(example)) if example else coll.name[:3].upper() + "-"
-        numbers = rng.sample(range(100, 10000), n)
-        return [f"{prefix}{num}" for num in numbers]
+    def _shape(self, coll: CollectionSchema) -> IdShape:
+        """The shape of ``coll``'s keys (:mod:`autoforge.tasks.idshape`): the one the data's
+        keys agree on, else the first example's stem with the default numbers; without data,
+        the docs' examples of the key, else :func:`~autoforge.tasks.idshape.plain`."""
+        records = self.examples.get(coll.name)
+        if isinstance(records, dict) and records:
+            shape = from_keys(records)
+            if shape is not None and (shape.width is not None or shape.fields):
+                return shape
+            return IdShape(re.sub(r"\d+$", "", str(next(iter(records)))))
+        return from_examples(documented(self.spec, coll)) or plain(coll.name)
 
     def _attribute(
         self,
@@ -640,6 +674,11 @@ def _spread(keys: list[str], n: int, rng: random.Random) -> list[str | None]:
     pool = [keys[i % len(keys)] for i in range(n)]
     rng.shuffle(pool)
     return list(pool)
+
+
+def _names_none(value: Any, target: dict[str, Any]) -> bool:
+    """Whether a single reference's ``value`` is set and names no record of ``target``."""
+    return isinstance(value, str | int) and not isinstance(value, bool) and value not in target
 
 
 def _unique(value: str, seen: set[Any]) -> str:
