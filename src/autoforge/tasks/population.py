@@ -33,6 +33,7 @@ from autoforge.env import (
     tool_scope,
 )
 from autoforge.tasks.domain import domains
+from autoforge.tasks.held import held_keys, rehold
 from autoforge.tasks.idshape import IdShape, documented, from_examples, from_keys, plain
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
 from autoforge.tasks.weighted import speed_up
@@ -265,6 +266,7 @@ class StateGenerator:
         }
         self.kept = self._catalogues()
         self.shapes = {c.name: self._shape(c) for c in self.schema.collections}
+        self.held = held_keys(self.schema, self.examples)
         self._keyed: dict[int, tuple[dict[str, Any], list[tuple[str, str]]]] = {}
 
     def _catalogues(self) -> set[str]:
@@ -349,6 +351,7 @@ class StateGenerator:
                 if attr.type == "array" and attr.references and coll.fixed is None:
                     self._key_lists(coll, attr, state, rng)
         self._sign_in(state, rng)
+        rehold(state, self.held, rng)  # the owners _sign_in gave records to hold their keys
         return state
 
     def _dangling(self, state: dict[str, Any], rng: random.Random) -> None:
@@ -453,6 +456,7 @@ class StateGenerator:
         state = {k: dict(v) if isinstance(v, dict) else copy_json(v) for k, v in base.items()}
         self.perturb(state, rng, self.perturbations)
         self._sign_in(state, rng)
+        rehold(state, self.held, rng)  # the owners _sign_in gave records to hold their keys
         return state
 
     def perturb(self, state: dict[str, Any], rng: random.Random, changes: int) -> None:
@@ -497,6 +501,7 @@ class StateGenerator:
         idents = {a.name for a in coll.attributes if is_identifier_name(a.name)}
         for i, key in enumerate(keys):
             record: dict[str, Any] = {}
+            source: dict[str, Any] = {}  # the example record this one's copied values come from
             for attr in coll.attributes:
                 if attr.name == coll.primary_key:
                     record[attr.name] = key
@@ -504,7 +509,9 @@ class StateGenerator:
                     pool = parents[attr.name]
                     record[attr.name] = None if attr.nullable and rng.random() < 0.6 else pool[i]
                 else:
-                    record[attr.name] = self._attribute(coll, attr, record, state, rng, person)
+                    record[attr.name] = self._attribute(
+                        coll, attr, record, state, rng, person, source
+                    )
                     if attr.name in idents and isinstance(record[attr.name], str):
                         record[attr.name] = _unique(
                             record[attr.name], seen.setdefault(attr.name, set())
@@ -551,6 +558,7 @@ class StateGenerator:
         state: dict[str, Any],
         rng: random.Random,
         person: bool,
+        source: dict[str, Any] | None = None,
     ) -> Any:
         if attr.nullable and attr.type != "enum" and rng.random() < 0.3:
             return None
@@ -561,7 +569,7 @@ class StateGenerator:
             nested = self.nested.get((coll.name, attr.name))
             if nested is not None:
                 return self._nested(attr.name, nested, state, rng, person)
-            return self._from_example(coll, attr, state, rng)
+            return self._from_example(coll, attr, rng, source)
         observed = self.domains.values.get((coll.name, attr.name))
         if observed:
             if attr.nullable and attr.type == "enum" and rng.random() < 0.5:
@@ -621,13 +629,26 @@ class StateGenerator:
         return entry[1]
 
     def _from_example(
-        self, coll: CollectionSchema, attr: Attribute, state: dict[str, Any], rng: random.Random
+        self,
+        coll: CollectionSchema,
+        attr: Attribute,
+        rng: random.Random,
+        source: dict[str, Any] | None = None,
     ) -> Any:
-        records = list(self.examples.get(coll.name, {}).values())
-        values = [r[attr.name] for r in records if isinstance(r, dict) and r.get(attr.name)]
-        if not values:
+        """A copy of ``attr``'s value in a random example record; the record's other copied
+        values come from that same example (``source``, filled on the first copy) where it has
+        them. Why: an order's items, fulfilments and payments copied from three different
+        orders fulfilled items the order does not hold."""
+        if source and isinstance(source.get(attr.name), list | dict):  # empty ones too
+            return copy.deepcopy(source[attr.name])
+        records = [r for r in self.examples.get(coll.name, {}).values()
+                   if isinstance(r, dict) and r.get(attr.name)]  # fmt: skip
+        if not records:
             return [] if attr.type == "array" else {}
-        return copy.deepcopy(rng.choice(values))
+        chosen = rng.choice(records)
+        if source is not None and not source:
+            source.update(chosen)
+        return copy.deepcopy(chosen[attr.name])
 
 
 def record_kinds(
