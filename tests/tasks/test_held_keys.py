@@ -3,7 +3,8 @@
 A made-up kayak rental: each ``member`` holds a keyed map of ``wallets``; each ``rental``
 lists its ``boats``, the ``returns`` of some of those boats, and ``charges`` naming the
 wallet they were paid from, always one of the renting member's own. Generated rentals must
-still charge a wallet their member holds and return boats they rented.
+still charge a wallet their member holds and return boats they rented, and no two members
+hold one wallet.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ def test_generated_records_charge_their_own_member_s_wallets_and_return_rented_b
     generator = StateGenerator(_spec(), _data())
     charges = returned = 0
     for seed in range(3):
+        held = [w for m in generator.generate(random.Random(seed))["members"].values()
+                for w in m["wallets"]]  # fmt: skip
+        assert held and len(held) == len(set(held))  # no wallet held by two members
         for state in (
             generator.generate(random.Random(seed)),
             generator.sample(random.Random(seed)),

@@ -1,10 +1,11 @@
 """Generated keys take the shape the data's keys or the docs' examples show.
 
 A made-up seed bank: ``growers`` keyed by their own name and four digits
-(``ada_moss_4821``), ``packets`` keyed ``%PK`` and eight digits, ``sowings`` counted up
-(``S-1``, ``S-2``...), ``labels`` named (``SUMMER5``, ``FROST12``), and, in a docs-only
-variant, ``trays`` whose key the docs show as "such as 'TRY-00042'", ``benches`` whose key
-parameter has a ``pattern``, and ``greenhouses`` and ``vents`` that reference each other.
+(``ada_moss_4821``, mailed at ``ada.moss42@seeds.test``), ``packets`` keyed ``%PK`` and eight
+digits, ``sowings`` counted up (``S-1``, ``S-2``...), ``labels`` named (``SUMMER5``,
+``FROST12``), and, in a docs-only variant, ``trays`` whose key the docs show as "such as
+'TRY-00042'", ``benches`` whose key parameter has a ``pattern``, and ``greenhouses`` and
+``vents`` that reference each other.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def _data() -> dict[str, dict[str, Any]]:
     for i in range(20):
         first, last = _FIRST[i % 10], _LAST[i % 5]
         key = f"{first.lower()}_{last.lower()}_{rng.randint(1000, 9999)}"
-        growers[key] = {"grower_id": key, "name": {"first": first, "last": last}}
+        email = f"{first.lower()}.{last.lower()}{rng.randint(10, 99)}@seeds.test"
+        growers[key] = {"grower_id": key, "name": {"first": first, "last": last}, "email": email}
     grower_keys = list(growers)
     packets = {
         (k := f"%PK{rng.randint(10**7, 10**8 - 1)}"): {
@@ -47,7 +49,8 @@ def _coll(name: str, key: str, *extra: Attribute) -> CollectionSchema:
 
 
 def _seed_bank() -> EnvironmentSpec:
-    growers = _coll("growers", "grower_id", Attribute(name="name", type="object"))
+    growers = _coll("growers", "grower_id", Attribute(name="name", type="object"),
+                    Attribute(name="email", type="string"))  # fmt: skip
     packets = _coll("packets", "packet_id",
                     Attribute(name="grower_id", type="id", references="growers"),
                     Attribute(name="crop", type="string"))  # fmt: skip
@@ -80,7 +83,9 @@ def test_generated_keys_follow_the_data_s_shape_and_references_hold() -> None:
         for key, grower in state["growers"].items():
             name = grower["name"]
             assert key == grower["grower_id"]
-            assert re.fullmatch(rf"{name['first'].lower()}_{name['last'].lower()}_\d{{4}}", key)
+            first, last = name["first"].lower(), name["last"].lower()
+            assert re.fullmatch(rf"{first}_{last}_\d{{4}}", key)
+            assert re.fullmatch(rf"{first}\.{last}\d{{2}}@seeds\.test", grower["email"])
         assert {p["grower_id"] for p in state["packets"].values()} <= set(state["growers"])
         assert {s["packet_id"] for s in state["sowings"].values()} <= set(state["packets"])
         assert all(re.fullmatch(r"S-\d{3,4}", k) for k in state["sowings"])  # default draw

@@ -44,9 +44,9 @@ _PATTERN = re.compile(
 @dataclass(frozen=True)
 class IdShape:
     """How a collection's keys look: ``stem + number + suffix``. ``fields``: the paths of the
-    record's values the stem spells, lower-cased and joined by ``sep`` (else the stem is
-    ``stem``); ``width``: the number's digits (None: the default draw); ``padded``: numbers
-    keep leading zeros."""
+    record's values the stem spells, lower-cased, joined by ``sep`` and ended by ``tail``
+    (``noah_brown_``, ``noah.brown``; else the stem is ``stem``); ``width``: the number's
+    digits (None: the default draw); ``padded``: numbers keep leading zeros."""
 
     stem: str
     width: int | None = None
@@ -54,6 +54,7 @@ class IdShape:
     padded: bool = False
     fields: tuple[tuple[str, ...], ...] = ()
     sep: str = ""
+    tail: str = ""
 
     def numbers(self, n: int, rng: random.Random) -> list[str]:
         """``n`` distinct numbers of the shape's width (the default draw without one)."""
@@ -73,7 +74,7 @@ class IdShape:
             parts = [_leaf(record, path) for path in self.fields]
             if all(isinstance(p, str) and p for p in parts):
                 words = [re.sub(r"\s+", self.sep or "_", str(p).lower()) for p in parts]
-                stem = self.sep.join(words) + self.sep
+                stem = self.sep.join(words) + self.tail
         return f"{stem}{number}{self.suffix}"
 
 
@@ -89,16 +90,16 @@ def from_keys(records: Mapping[str, Any]) -> IdShape | None:
     if count < _AGREE * len(parts):
         return None
     stem, shared = stems.most_common(1)[0]
-    fields: tuple[tuple[str, ...], ...] = ()
-    sep = ""
+    spelled = IdShape(stem)
     if shared < _AGREE * len(parts):
-        spelled = _spelled(matched)
-        if spelled is None:
+        found = _spelled(matched)
+        if found is None:
             return None  # names or codes, not numbered ids
-        fields, sep = spelled
+        spelled = found
     width = _width([m["number"] for m in parts])
     padded = any(m["number"].startswith("0") and len(m["number"]) > 1 for m in parts)
-    return IdShape(stem, width, suffix, padded and width is not None, fields, sep)
+    return IdShape(stem, width, suffix, padded and width is not None, spelled.fields,
+                   spelled.sep, spelled.tail)  # fmt: skip
 
 
 def _width(numbers: list[str]) -> int | None:
@@ -114,31 +115,32 @@ def _width(numbers: list[str]) -> int | None:
     return width
 
 
-def _spelled(
-    matched: list[tuple[Any, Any, re.Match[str]]],
-) -> tuple[tuple[tuple[str, ...], ...], str] | None:
-    """The record fields whose values (lower-cased, joined by one separator) spell each key's
-    stem (``noah_brown_`` from ``name.first_name`` and ``name.last_name``), and that separator,
-    read off the first record (``matched``: key, record, the key's parts); None when no such
-    fields spell at least :data:`_AGREE` of the keys."""
+def _spelled(matched: list[tuple[Any, Any, re.Match[str]]]) -> IdShape | None:
+    """The shape whose stem each record spells from its own fields (``noah_brown_`` from
+    ``name.first_name`` and ``name.last_name``, joined by ``_`` and ended by ``_``; the
+    ``noah.brown`` of ``noah.brown7922@example.com``), read off the first record (``matched``:
+    key, record, the key's parts); None when no fields spell at least :data:`_AGREE` of the
+    stems."""
     _, first, parts = matched[0]
     stem = parts["stem"]
-    sep = stem[-1:] if stem[-1:] in _SEPARATORS else ""
-    if not isinstance(first, Mapping) or not sep:
+    tail = stem[-1:] if stem[-1:] in _SEPARATORS else ""
+    body = stem[: len(stem) - len(tail)]
+    sep = next((c for c in body if c in _SEPARATORS), "")
+    if not isinstance(first, Mapping) or not body:
         return None
     leaves = dict(_leaves(first))
     paths: list[tuple[str, ...]] = []
-    for word in stem[:-1].split(sep):
-        path = next((p for p, v in leaves.items() if _spell(v, sep) == word), None)
+    for word in body.split(sep) if sep else [body]:
+        path = next((p for p, v in leaves.items() if _spell(v, sep or "_") == word), None)
         if path is None:
             return None
         paths.append(path)
-    shape = IdShape("", None, "", False, tuple(paths), sep)
+    shape = IdShape("", None, "", False, tuple(paths), sep, tail)
     spelled = sum(
         1 for key, record, m in matched
-        if isinstance(record, Mapping) and shape.key(m["number"], record) == str(key)
+        if isinstance(record, Mapping) and shape.key(m["number"], record) + m["suffix"] == str(key)
     )  # fmt: skip
-    return (shape.fields, sep) if spelled >= _AGREE * len(matched) else None
+    return shape if spelled >= _AGREE * len(matched) else None
 
 
 def _spell(value: Any, sep: str) -> str | None:

@@ -267,6 +267,7 @@ class StateGenerator:
         self.kept = self._catalogues()
         self.shapes = {c.name: self._shape(c) for c in self.schema.collections}
         self.held = held_keys(self.schema, self.examples)
+        self.valued = {c.name: self._value_shapes(c) for c in self.schema.collections}
         self._keyed: dict[int, tuple[dict[str, Any], list[tuple[str, str]]]] = {}
 
     def _catalogues(self) -> set[str]:
@@ -487,6 +488,7 @@ class StateGenerator:
         shape = self.shapes[coll.name]
         numbers = shape.numbers(n, rng)
         keys = [shape.key(number) for number in numbers]
+        valued = {name: (s, s.numbers(n, rng)) for name, s in self.valued[coll.name].items()}
         parents = {
             a.name: _spread(list(state.get(a.references, {})), n, rng)
             for a in coll.attributes
@@ -499,9 +501,11 @@ class StateGenerator:
         records: dict[str, Any] = {}
         seen: dict[str, set[Any]] = {}
         idents = {a.name for a in coll.attributes if is_identifier_name(a.name)}
+        sources = self._sources(coll, n, rng)
         for i, key in enumerate(keys):
             record: dict[str, Any] = {}
-            source: dict[str, Any] = {}  # the example record this one's copied values come from
+            # the example record this one's copied values come from
+            source: dict[str, Any] = dict(sources[i % len(sources)]) if sources else {}
             for attr in coll.attributes:
                 if attr.name == coll.primary_key:
                     record[attr.name] = key
@@ -516,6 +520,9 @@ class StateGenerator:
                         record[attr.name] = _unique(
                             record[attr.name], seen.setdefault(attr.name, set())
                         )
+            for name, (value_shape, drawn) in valued.items():  # after the fields they spell
+                if isinstance(record.get(name), str):
+                    record[name] = value_shape.key(drawn[i], record)
             if shape.fields:  # a stem the record's own fields spell
                 key = shape.key(numbers[i], record)
                 if coll.primary_key in record:
@@ -523,6 +530,21 @@ class StateGenerator:
             records[key] = record
         self._one_kind(coll, records, rng)
         return records
+
+    def _sources(self, coll: CollectionSchema, n: int, rng: random.Random) -> list[Any]:
+        """Distinct example records (as many as there are, up to ``n``) that ``n`` records'
+        copied values come from, one each, where ``coll`` copies values from the examples.
+        Why: two records copying one example held the same nested ids (a payment method of
+        two users)."""
+        copied = [a.name for a in coll.attributes if a.type in ("object", "array")
+                  and self.nested.get((coll.name, a.name)) is None]  # fmt: skip
+        records = self.examples.get(coll.name)
+        if not copied or not isinstance(records, dict):
+            return []
+        pool = [
+            r for r in records.values() if isinstance(r, dict) and any(r.get(a) for a in copied)
+        ]
+        return rng.sample(pool, min(n, len(pool)))
 
     def _one_kind(
         self, coll: CollectionSchema, records: dict[str, Any], rng: random.Random
@@ -549,6 +571,26 @@ class StateGenerator:
                 return shape
             return IdShape(re.sub(r"\d+$", "", str(next(iter(records)))))
         return from_examples(documented(self.spec, coll)) or plain(coll.name)
+
+    def _value_shapes(self, coll: CollectionSchema) -> dict[str, IdShape]:
+        """The shapes of ``coll``'s other identifier attributes (an ``email``, a ``sku``) that
+        the data's values agree on (:func:`~autoforge.tasks.idshape.from_keys` over value ->
+        record): ``noah.brown7922@example.com`` spelled from the record's own name."""
+        records = self.examples.get(coll.name)
+        if not isinstance(records, dict) or coll.fixed is not None:
+            return {}
+        out: dict[str, IdShape] = {}
+        for attr in coll.attributes:
+            if (attr.name == coll.primary_key or attr.references or attr.enum
+                    or not is_identifier_name(attr.name)
+                    or (coll.name, attr.name) in self.domains.values):  # fmt: skip
+                continue
+            by_value = {r[attr.name]: r for r in records.values()
+                        if isinstance(r, dict) and isinstance(r.get(attr.name), str)}  # fmt: skip
+            shape = from_keys(by_value) if len(by_value) >= 4 else None
+            if shape is not None and (shape.width is not None or shape.fields):
+                out[attr.name] = shape
+        return out
 
     def _attribute(
         self,
