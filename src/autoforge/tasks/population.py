@@ -33,6 +33,8 @@ from autoforge.env import (
     tool_scope,
 )
 from autoforge.tasks.domain import domains
+from autoforge.tasks.held import held_keys, rehold
+from autoforge.tasks.idshape import IdShape, documented, from_examples, from_keys, plain
 from autoforge.tasks.schema import entity_of, is_identifier_name, record_collection
 from autoforge.tasks.weighted import speed_up
 from autoforge.tooldocs import ToolSpec
@@ -263,6 +265,9 @@ class StateGenerator:
             if a.type in ("object", "array")
         }
         self.kept = self._catalogues()
+        self.shapes = {c.name: self._shape(c) for c in self.schema.collections}
+        self.held = held_keys(self.schema, self.examples)
+        self.valued = {c.name: self._value_shapes(c) for c in self.schema.collections}
         self._keyed: dict[int, tuple[dict[str, Any], list[tuple[str, str]]]] = {}
 
     def _catalogues(self) -> set[str]:
@@ -341,12 +346,33 @@ class StateGenerator:
             state[coll.name] = self._records(coll, sizes[coll.name], state, rng)
         for coll in self.schema.collections:
             state.setdefault(coll.name, {})
+        self._dangling(state, rng)
         for coll in self.order:
             for attr in coll.attributes:
                 if attr.type == "array" and attr.references and coll.fixed is None:
                     self._key_lists(coll, attr, state, rng)
         self._sign_in(state, rng)
+        rehold(state, self.held, rng)  # the owners _sign_in gave records to hold their keys
         return state
+
+    def _dangling(self, state: dict[str, Any], rng: random.Random) -> None:
+        """Point each single reference that names no record of its target (one generated
+        before its target: a cycle of references, ``users.book_id`` and ``books.user_id``, or
+        a collection referencing itself) at a record of the target, spread evenly; in place.
+
+        Why: such a reference was drawn as a word ("he" for a user's ``shop_id``), an id of no
+        shape the keys have and a record no tool can find."""
+        for coll in self.order:
+            records = state.get(coll.name)
+            if coll.fixed is not None or coll.name in self.kept or not records:
+                continue
+            for attr in coll.attributes:
+                target = state.get(attr.references or "")
+                if attr.type == "array" or not target or attr.name == coll.primary_key:
+                    continue
+                wrong = [k for k, r in records.items() if _names_none(r.get(attr.name), target)]
+                for key, ref in zip(wrong, _spread(list(target), len(wrong), rng), strict=True):
+                    records[key] = {**records[key], attr.name: ref}  # a changed copy
 
     def _sign_in(self, state: dict[str, Any], rng: random.Random) -> None:
         """Where the state says who is signed in (:mod:`autoforge.env.session`): one user of
@@ -431,6 +457,7 @@ class StateGenerator:
         state = {k: dict(v) if isinstance(v, dict) else copy_json(v) for k, v in base.items()}
         self.perturb(state, rng, self.perturbations)
         self._sign_in(state, rng)
+        rehold(state, self.held, rng)  # the owners _sign_in gave records to hold their keys
         return state
 
     def perturb(self, state: dict[str, Any], rng: random.Random, changes: int) -> None:
@@ -458,7 +485,10 @@ class StateGenerator:
     def _records(
         self, coll: CollectionSchema, n: int, state: dict[str, Any], rng: random.Random
     ) -> dict[str, Any]:
-        keys = self._keys(coll, n, rng)
+        shape = self.shapes[coll.name]
+        numbers = shape.numbers(n, rng)
+        keys = [shape.key(number) for number in numbers]
+        valued = {name: (s, s.numbers(n, rng)) for name, s in self.valued[coll.name].items()}
         parents = {
             a.name: _spread(list(state.get(a.references, {})), n, rng)
             for a in coll.attributes
@@ -471,8 +501,11 @@ class StateGenerator:
         records: dict[str, Any] = {}
         seen: dict[str, set[Any]] = {}
         idents = {a.name for a in coll.attributes if is_identifier_name(a.name)}
+        sources = self._sources(coll, n, rng)
         for i, key in enumerate(keys):
             record: dict[str, Any] = {}
+            # the example record this one's copied values come from
+            source: dict[str, Any] = dict(sources[i % len(sources)]) if sources else {}
             for attr in coll.attributes:
                 if attr.name == coll.primary_key:
                     record[attr.name] = key
@@ -480,14 +513,38 @@ class StateGenerator:
                     pool = parents[attr.name]
                     record[attr.name] = None if attr.nullable and rng.random() < 0.6 else pool[i]
                 else:
-                    record[attr.name] = self._attribute(coll, attr, record, state, rng, person)
+                    record[attr.name] = self._attribute(
+                        coll, attr, record, state, rng, person, source
+                    )
                     if attr.name in idents and isinstance(record[attr.name], str):
                         record[attr.name] = _unique(
                             record[attr.name], seen.setdefault(attr.name, set())
                         )
+            for name, (value_shape, drawn) in valued.items():  # after the fields they spell
+                if isinstance(record.get(name), str):
+                    record[name] = value_shape.key(drawn[i], record)
+            if shape.fields:  # a stem the record's own fields spell
+                key = shape.key(numbers[i], record)
+                if coll.primary_key in record:
+                    record[coll.primary_key] = key
             records[key] = record
         self._one_kind(coll, records, rng)
         return records
+
+    def _sources(self, coll: CollectionSchema, n: int, rng: random.Random) -> list[Any]:
+        """Distinct example records (as many as there are, up to ``n``) that ``n`` records'
+        copied values come from, one each, where ``coll`` copies values from the examples.
+        Why: two records copying one example held the same nested ids (a payment method of
+        two users)."""
+        copied = [a.name for a in coll.attributes if a.type in ("object", "array")
+                  and self.nested.get((coll.name, a.name)) is None]  # fmt: skip
+        records = self.examples.get(coll.name)
+        if not copied or not isinstance(records, dict):
+            return []
+        pool = [
+            r for r in records.values() if isinstance(r, dict) and any(r.get(a) for a in copied)
+        ]
+        return rng.sample(pool, min(n, len(pool)))
 
     def _one_kind(
         self, coll: CollectionSchema, records: dict[str, Any], rng: random.Random
@@ -503,11 +560,37 @@ class StateGenerator:
             for name in kinds[kind or ""]:
                 record[name] = None
 
-    def _keys(self, coll: CollectionSchema, n: int, rng: random.Random) -> list[str]:
-        example = next(iter(self.examples.get(coll.name, {})), None)
-        prefix = re.sub(r"\d+$", "", str(example)) if example else coll.name[:3].upper() + "-"
-        numbers = rng.sample(range(100, 10000), n)
-        return [f"{prefix}{num}" for num in numbers]
+    def _shape(self, coll: CollectionSchema) -> IdShape:
+        """The shape of ``coll``'s keys (:mod:`autoforge.tasks.idshape`): the one the data's
+        keys agree on, else the first example's stem with the default numbers; without data,
+        the docs' examples of the key, else :func:`~autoforge.tasks.idshape.plain`."""
+        records = self.examples.get(coll.name)
+        if isinstance(records, dict) and records:
+            shape = from_keys(records)
+            if shape is not None and (shape.width is not None or shape.fields):
+                return shape
+            return IdShape(re.sub(r"\d+$", "", str(next(iter(records)))))
+        return from_examples(documented(self.spec, coll)) or plain(coll.name)
+
+    def _value_shapes(self, coll: CollectionSchema) -> dict[str, IdShape]:
+        """The shapes of ``coll``'s other identifier attributes (an ``email``, a ``sku``) that
+        the data's values agree on (:func:`~autoforge.tasks.idshape.from_keys` over value ->
+        record): ``noah.brown7922@example.com`` spelled from the record's own name."""
+        records = self.examples.get(coll.name)
+        if not isinstance(records, dict) or coll.fixed is not None:
+            return {}
+        out: dict[str, IdShape] = {}
+        for attr in coll.attributes:
+            if (attr.name == coll.primary_key or attr.references or attr.enum
+                    or not is_identifier_name(attr.name)
+                    or (coll.name, attr.name) in self.domains.values):  # fmt: skip
+                continue
+            by_value = {r[attr.name]: r for r in records.values()
+                        if isinstance(r, dict) and isinstance(r.get(attr.name), str)}  # fmt: skip
+            shape = from_keys(by_value) if len(by_value) >= 4 else None
+            if shape is not None and (shape.width is not None or shape.fields):
+                out[attr.name] = shape
+        return out
 
     def _attribute(
         self,
@@ -517,6 +600,7 @@ class StateGenerator:
         state: dict[str, Any],
         rng: random.Random,
         person: bool,
+        source: dict[str, Any] | None = None,
     ) -> Any:
         if attr.nullable and attr.type != "enum" and rng.random() < 0.3:
             return None
@@ -527,7 +611,7 @@ class StateGenerator:
             nested = self.nested.get((coll.name, attr.name))
             if nested is not None:
                 return self._nested(attr.name, nested, state, rng, person)
-            return self._from_example(coll, attr, state, rng)
+            return self._from_example(coll, attr, rng, source)
         observed = self.domains.values.get((coll.name, attr.name))
         if observed:
             if attr.nullable and attr.type == "enum" and rng.random() < 0.5:
@@ -587,13 +671,26 @@ class StateGenerator:
         return entry[1]
 
     def _from_example(
-        self, coll: CollectionSchema, attr: Attribute, state: dict[str, Any], rng: random.Random
+        self,
+        coll: CollectionSchema,
+        attr: Attribute,
+        rng: random.Random,
+        source: dict[str, Any] | None = None,
     ) -> Any:
-        records = list(self.examples.get(coll.name, {}).values())
-        values = [r[attr.name] for r in records if isinstance(r, dict) and r.get(attr.name)]
-        if not values:
+        """A copy of ``attr``'s value in a random example record; the record's other copied
+        values come from that same example (``source``, filled on the first copy) where it has
+        them. Why: an order's items, fulfilments and payments copied from three different
+        orders fulfilled items the order does not hold."""
+        if source and isinstance(source.get(attr.name), list | dict):  # empty ones too
+            return copy.deepcopy(source[attr.name])
+        records = [r for r in self.examples.get(coll.name, {}).values()
+                   if isinstance(r, dict) and r.get(attr.name)]  # fmt: skip
+        if not records:
             return [] if attr.type == "array" else {}
-        return copy.deepcopy(rng.choice(values))
+        chosen = rng.choice(records)
+        if source is not None and not source:
+            source.update(chosen)
+        return copy.deepcopy(chosen[attr.name])
 
 
 def record_kinds(
@@ -640,6 +737,11 @@ def _spread(keys: list[str], n: int, rng: random.Random) -> list[str | None]:
     pool = [keys[i % len(keys)] for i in range(n)]
     rng.shuffle(pool)
     return list(pool)
+
+
+def _names_none(value: Any, target: dict[str, Any]) -> bool:
+    """Whether a single reference's ``value`` is set and names no record of ``target``."""
+    return isinstance(value, str | int) and not isinstance(value, bool) and value not in target
 
 
 def _unique(value: str, seen: set[Any]) -> str:
