@@ -157,27 +157,42 @@ def train(
     no_cache: NoCacheOpt = False,
     llm_set: LlmSetOpt = None,
 ) -> None:
-    """Dispatch on the backend."""
+    """Dispatch on the backend: ``verl`` writes launch files (:func:`_emit`), ``trl`` trains
+    on this machine (:func:`_train_trl`)."""
     if backend == "verl" and clip_high is None:
         clip_high = PAPER_CLIP_HIGH
     erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "off", dynamic_sampling,
                  clip_eps_high=clip_high, kl_beta=kl_beta, std_pool=std_pool)  # fmt: skip
-    llm = llm_config_from_options(
-        llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
-    )
+    llm = llm_config_from_options(llm_config, llm_base_url, llm_model, llm_api_key, no_cache,
+                                  llm_set)  # fmt: skip
     episode = _episode(keep_thinking, max_episode_steps)
+    budgets = (max_turn_tokens, max_completion_tokens)
     if backend == "verl":
         _emit(emit_config, model, train_files, tasks, env, nnodes, gpus_per_node, erpo,
-              (llm, episode), steps, lr, (max_turn_tokens, max_completion_tokens))  # fmt: skip
+              (llm, episode), steps, lr, budgets)  # fmt: skip
         return
+    _train_trl(env, tasks, synth_tasks, model, out, (steps, lr, seed), user, meu, erpo,
+               ref_model, (llm, episode), budgets)  # fmt: skip
+
+
+def _train_trl(
+    env: list[Path], tasks: list[Path], synth_tasks: int, model: str, out: Path,
+    run: tuple[int, float, int], user: Literal["llm", "scripted"],
+    meu: Literal["judge", "faults", "off"], erpo: Any, ref_model: str | None,
+    settings: tuple[Any, Any], budgets: tuple[int | None, int | None],
+) -> None:  # fmt: skip
+    """ERPO with TRL on this machine (needs the ``train`` extra); prints the step table.
+    ``run``: steps, learning rate and seed; ``settings``: the LLM config (user simulator and
+    judge) and the episode settings; ``budgets``: tokens per turn and per episode."""
     _need_train_extra()
     from autoforge.rl.trl import TRLRunConfig, train_trl
 
+    (steps, lr, seed), (llm, episode) = run, settings
     config = TRLRunConfig(
         env_dirs=[str(p) for p in env], tasks=[str(p) for p in tasks], synth_tasks=synth_tasks,
         model=model, output_dir=str(out), max_steps=steps, learning_rate=lr, seed=seed,
         user=user, meu=meu, erpo=erpo, ref_model=ref_model,
-        episode=_token_episode(episode, max_turn_tokens, max_completion_tokens),
+        episode=_token_episode(episode, *budgets),
     )  # fmt: skip
     records = train_trl(config, llm=llm)
     Console().print(step_table(records))

@@ -315,7 +315,9 @@ def enter_worker(
 ) -> Boundary:
     """In a freshly forked worker: apply every per-worker layer that works; the result.
 
-    Raises nothing: a layer that fails is listed in ``missing`` (the host reports it).
+    The steps, in this order: die with the fork server, resource limits, chroot into the empty
+    root, drop to ``nobody`` (or drop every capability), no new processes, ``no_new_privs``,
+    seccomp. Raises nothing: a layer that fails is listed in ``missing`` (the host reports it).
     """
     libc = _libc()
     layers: list[str] = []
@@ -323,19 +325,47 @@ def enter_worker(
     prctl(PR_SET_PDEATHSIG, 9)  # the worker dies with the fork server
     if plan.namespaces:
         layers.append(f"network+mount namespaces ({plan.namespaces})")
+    _apply_rlimits(memory_mb, layers, missing)
+    if plan.root:
+        _enter_root(plan.root, layers, missing)
+    _drop_privileges(plan.namespaces, libc, layers, missing)
+    _forbid_processes(layers, missing)
+    if not prctl(PR_SET_NO_NEW_PRIVS, 1):
+        missing["no_new_privs"] = "prctl is not available"
+    _apply_seccomp(disable, layers, missing)
+    level = "namespaces" if plan.namespaces and "uid" not in missing else "process"
+    return Boundary(level=level, layers=layers, missing=missing)
+
+
+# The steps of enter_worker: each appends the layer it set to ``layers`` or says in
+# ``missing`` why it could not.
+
+
+def _apply_rlimits(memory_mb: int | None, layers: list[str], missing: dict[str, str]) -> None:
+    """Memory, CPU, file and core limits (:func:`_rlimits`)."""
     try:
         _rlimits(memory_mb)
         layers.append("rlimits")
     except (OSError, ValueError) as exc:
         missing["rlimits"] = str(exc)
-    if plan.root:
-        try:
-            os.chroot(plan.root)
-            os.chdir("/")
-            layers.append("empty read-only root")
-        except OSError as exc:
-            missing["empty root"] = f"chroot failed ({exc})"
-    if plan.namespaces == "root":
+
+
+def _enter_root(root: str, layers: list[str], missing: dict[str, str]) -> None:
+    """``chroot`` into the fork server's empty read-only root."""
+    try:
+        os.chroot(root)
+        os.chdir("/")
+        layers.append("empty read-only root")
+    except OSError as exc:
+        missing["empty root"] = f"chroot failed ({exc})"
+
+
+def _drop_privileges(
+    namespaces: str, libc: Any, layers: list[str], missing: dict[str, str]
+) -> None:
+    """Become ``nobody`` (namespaces entered as root), or drop every capability (in a user
+    namespace); without namespaces the worker keeps the host's user, said in ``missing``."""
+    if namespaces == "root":
         try:
             os.setgroups([])
             os.setgid(NOBODY)
@@ -343,7 +373,7 @@ def enter_worker(
             layers.append("uid nobody")
         except OSError as exc:
             missing["uid"] = f"cannot become nobody ({exc})"
-    elif plan.namespaces == "user":
+    elif namespaces == "user":
         try:
             _drop_capabilities(libc)
             layers.append("no capabilities")
@@ -351,22 +381,26 @@ def enter_worker(
             missing["capabilities"] = str(exc)
     else:
         missing.setdefault("uid", "the worker runs as the host's user")
+
+
+def _forbid_processes(layers: list[str], missing: dict[str, str]) -> None:
+    """``RLIMIT_NPROC`` = 0: no new process or thread."""
     try:
         _limit(resource.RLIMIT_NPROC, 0)
         layers.append("no new processes")
     except (OSError, ValueError) as exc:
         missing["nproc"] = str(exc)
-    if not prctl(PR_SET_NO_NEW_PRIVS, 1):
-        missing["no_new_privs"] = "prctl is not available"
+
+
+def _apply_seccomp(disable: frozenset[str], layers: list[str], missing: dict[str, str]) -> None:
+    """The syscall filter (:func:`_seccomp`), unless ``disable`` names it."""
     if "seccomp" in disable:
         missing["seccomp"] = "disabled"
-    else:
-        try:
-            _seccomp()
-            layers.append("seccomp")
-        except ImportError:
-            missing["seccomp"] = "pyseccomp is not installed (pip install pyseccomp)"
-        except (OSError, RuntimeError, ValueError) as exc:
-            missing["seccomp"] = f"the filter could not be loaded ({exc})"
-    level = "namespaces" if plan.namespaces and "uid" not in missing else "process"
-    return Boundary(level=level, layers=layers, missing=missing)
+        return
+    try:
+        _seccomp()
+        layers.append("seccomp")
+    except ImportError:
+        missing["seccomp"] = "pyseccomp is not installed (pip install pyseccomp)"
+    except (OSError, RuntimeError, ValueError) as exc:
+        missing["seccomp"] = f"the filter could not be loaded ({exc})"

@@ -8,13 +8,12 @@ which record a tool's preconditions are about; they read it here, one way, witho
 from __future__ import annotations
 
 import itertools
-import re
 from typing import Literal
 
 from pydantic import BaseModel
 
 from autoforge.env.spec import CollectionSchema, StateSchema
-from autoforge.tooldocs import ToolSpec, id_base, singular, tokens
+from autoforge.tooldocs import ToolSpec, id_base, singular, snake_words, tokens
 
 ToolClass = Literal[
     "lookup", "list", "create", "update", "delete", "transition", "compute", "generic"
@@ -320,6 +319,5 @@ def tool_access(tool: ToolSpec) -> str:
     """``read`` or ``write``: the documented hint, else a guess from the verb of the name."""
     if tool.access is not None:
         return tool.access
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tool.name)  # DescribeBudgets: describe
-    verb = snake.lower().replace("-", "_").split("_")[0]
+    verb = snake_words(tool.name)[0]  # DescribeBudgets: describe
     return "read" if verb in _READ_VERBS else "write"

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from autoforge.tooldocs import break_camel
+
 _REFUSAL = re.compile(
     r"\b(?:can(?:'|no)?t|cannot|could ?n[o']t|am (?:not able|unable)|unable) "
     r"(?:to )?(?:assist|help)(?: you)? with (?:that|this|your request)\b"
@@ -67,7 +69,7 @@ def _tool_stems(names: Iterable[str]) -> set[str]:
     """
     out: set[str] = set()
     for name in names:
-        parts = [p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if p]
+        parts = [p for p in re.split(r"[_\W]+", break_camel(name, after_digit=False)) if p]
         if parts and len(parts[0]) >= 3:
             out.add(parts[0].lower())
     return out

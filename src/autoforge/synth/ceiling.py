@@ -51,7 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from autoforge.synth.agreement import normalize_result
 from autoforge.synth.fidelity import NO_OUTPUT, Bench, BenchAction, BenchTask
-from autoforge.tooldocs import PhraseMode, phrase_in, word_match
+from autoforge.tooldocs import PhraseMode, break_camel, phrase_in, word_match
 
 Mode = PhraseMode
 #: words of a sentence that states a rule (compared with :func:`words`' output)
@@ -61,7 +61,6 @@ CONSTRAINT_WORDS = frozenset(
 _TIMESTAMP = re.compile(
     r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$"
 )
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -70,7 +69,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 def words(text: str) -> tuple[str, ...]:
     """``text`` as lower-case words: split on camelCase boundaries and non-alphanumerics."""
-    return tuple(re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower()))
+    return tuple(re.findall(r"[a-z0-9]+", break_camel(text, " ").lower()))
 
 
 def _top(counts: Counter[str], n: int) -> dict[str, int]:

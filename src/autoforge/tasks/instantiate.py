@@ -321,47 +321,77 @@ def instantiate(
     one of that user's records (:func:`~autoforge.tasks.plausible.owned_facts`).
     """
     guards = guards or {}
-    guarded = guarded_facts(bp, guards) if guards else {}
-    steps = guarded_steps(bp, guards) if guards else {}
-    owned = owned_facts(bp, env.spec)
-    failure: GoldFailure | None = None
-    tries = 0
+    search = _Search(
+        bp, env, guards,
+        guarded=guarded_facts(bp, guards) if guards else {},
+        steps=guarded_steps(bp, guards) if guards else {},
+        owned=owned_facts(bp, env.spec),
+    )  # fmt: skip
     for attempt in range(attempts):
         rng = random.Random(f"{seed}:{attempt}")
         start = starts.take(rng) if starts is not None else fresh_start(env, generator, rng)
-        state, bound = start.state, start.bound
-        excluded: dict[str, set[str]] = {}
-        keep: dict[str, Any] = {}
-        repaired: dict[tuple[str, str, str], Any] = {}
-        last: GoldFailure | None = None  # the previous run's failure on this S0
-        sent: list[tuple[str, Any]] = []  # calls to send ahead (after a repair)
-        for _ in range(retries):
-            tries += 1
-            chooser = functools.partial(FactChooser, env.spec, rng=rng, excluded=excluded,
-                                        base_state=state, guards=guards, guarded=guarded,
-                                        owned=owned, steps=steps)  # fmt: skip
-            try:
-                run = _run(bp, env.spec, bound, keep, chooser, sent)
-            except GoldFailure as exc:
-                if _doomed(last, exc):
-                    failure = exc
-                    break  # this S0 cannot make that reasoning step informative
-                failure, last, keep = exc, exc, {}
-                repair, state = _repair_start(exc, state, env, repaired)
-                if repair == "conflict":
-                    raise exc  # the blueprint needs contradictory states: give up now
-                if repair == "changed":  # S0 repaired: the same facts may work now
-                    bound = bind_state(env, state, owned=True)  # replaced records, not changed
-                    keep, sent = exc.facts, ahead(exc.calls, guards)
-                    continue
-                sent = []
-                _exclude(excluded, blame(bp, exc))
+        found = _on_start(search, start, rng, retries)
+        if found is not None:
+            return found
+    assert search.failure is not None
+    raise search.failure
+
+
+@dataclass
+class _Search:
+    """What the runs of one :func:`instantiate` share across its S0s: the blueprint and the
+    environment, the guards and what they ask of the facts (:func:`guarded_facts`,
+    :func:`guarded_steps`, :func:`owned_facts`), the runs made so far and the last failure."""
+
+    bp: Blueprint
+    env: EnvironmentLike
+    guards: Mapping[str, list[Guard]]
+    guarded: dict[str, list[Guard]]
+    steps: dict[str, list[Guard]]
+    owned: dict[str, str]
+    tries: int = 0
+    failure: GoldFailure | None = None
+
+
+def _on_start(search: _Search, start: Start, rng: random.Random, retries: int) -> Instance | None:
+    """Up to ``retries`` runs of the blueprint on one S0 (``start``): the :class:`Instance` of
+    the first clean one, or None when this S0 is used up (:func:`_doomed`, or out of retries).
+    After a failure the blamed fact values are excluded, or S0 is repaired (a copy) and the
+    same facts are tried again; a repair that conflicts raises (the blueprint needs
+    contradictory states)."""
+    bp, env, guards = search.bp, search.env, search.guards
+    state, bound = start.state, start.bound
+    excluded: dict[str, set[str]] = {}
+    keep: dict[str, Any] = {}
+    repaired: dict[tuple[str, str, str], Any] = {}
+    last: GoldFailure | None = None  # the previous run's failure on this S0
+    sent: list[tuple[str, Any]] = []  # calls to send ahead (after a repair)
+    for _ in range(retries):
+        search.tries += 1
+        chooser = functools.partial(FactChooser, env.spec, rng=rng, excluded=excluded,
+                                    base_state=state, guards=guards, guarded=search.guarded,
+                                    owned=search.owned, steps=search.steps)  # fmt: skip
+        try:
+            run = _run(bp, env.spec, bound, keep, chooser, sent)
+        except GoldFailure as exc:
+            if _doomed(last, exc):
+                search.failure = exc
+                return None  # this S0 cannot make that reasoning step informative
+            search.failure, last, keep = exc, exc, {}
+            repair, state = _repair_start(exc, state, env, repaired)
+            if repair == "conflict":
+                raise exc  # the blueprint needs contradictory states: give up now
+            if repair == "changed":  # S0 repaired: the same facts may work now
+                bound = bind_state(env, state, owned=True)  # replaced records, not changed
+                keep, sent = exc.facts, ahead(exc.calls, guards)
                 continue
-            # only now: failed runs never hash
-            initial_hash = start.hash() if bound is start.bound else bound.episode().state_hash()
-            return Instance(state, initial_hash, run, tries, bound)
-    assert failure is not None
-    raise failure
+            sent = []
+            _exclude(excluded, blame(bp, exc))
+            continue
+        # only now: failed runs never hash
+        initial_hash = start.hash() if bound is start.bound else bound.episode().state_hash()
+        return Instance(state, initial_hash, run, search.tries, bound)
+    return None
 
 
 def _run(

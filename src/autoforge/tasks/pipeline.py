@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -21,7 +21,7 @@ from autoforge.env import DocRule, EnvironmentLike, session_owner, signed_in
 from autoforge.tasks.alike import described_facts
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
 from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
-from autoforge.tasks.difficulty import DifficultySpec, measure, parse_difficulty
+from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec, measure, parse_difficulty
 from autoforge.tasks.gates import (
     Deduplicator,
     GateStats,
@@ -395,6 +395,43 @@ class _Run:
         return out
 
     def task(self, bp: Blueprint, inst: Instance, task_seed: int) -> Task | None:
+        """The task of an instantiated blueprint, or None when a gate rejects it (counted in
+        :attr:`gates`): the gold run through the gates (:meth:`gated`), then what the user
+        knows and says (session facts, described facts, scenario, a refusal for some hard
+        tasks)."""
+        gated = self.gated(bp, inst)
+        if gated is None:
+            return None
+        bp, run, outputs, signature, metrics = gated
+        session = self.session_facts(bp, run.facts, inst.initial_state)
+        run.facts = {k: v for k, v in run.facts.items() if k not in session}
+        said = described_facts(bp, run.calls, run.facts, inst.initial_state)  # ids by how
+        scenario = self.scenario(bp, run, outputs, task_seed, said)  # they differ: "size L"
+        if scenario is None:
+            return None
+        refused = self.refused(inst, run, task_seed)
+        if refused is not None:
+            scenario, facts = _with_refusal(scenario, refused, run.facts)
+            run.facts = facts
+        self.dedupe.is_new(signature)
+        self.cover(signature, run.calls)
+        return Task(
+            id=f"{self.env.spec.name}-{signature[:12]}", env_id=self.env.spec.name, blueprint=bp,
+            initial_state=inst.initial_state, initial_state_hash=inst.initial_hash,
+            final_state_hash=run.final_hash, gold_calls=run.calls, required_outputs=outputs,
+            scenario=scenario, user_facts={**run.facts, **said}, session=session,
+            difficulty=metrics, seed=task_seed,
+            user_identity=user_identity(self.env.spec.state_schema, inst.initial_state, run.calls),
+            meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
+                  "graph_judge": self.graph.judge,
+                  **({"refusal": refused} if refused is not None else {})},
+        )  # fmt: skip
+
+    def gated(self, bp: Blueprint, inst: Instance) -> _Gated | None:
+        """The gold run of ``bp`` once it passed every gate on the run itself (no repeated
+        call, something to check, one user, new, replays the same, plausible, the asked
+        difficulty); None, with the gate counted, otherwise. ``bp`` loses the outputs the user
+        already knows, ``run.calls`` are marked with which ones changed the state."""
         slimmed = self.without_repeats(bp, inst)
         if slimmed is None:
             self.gates.reject("repeated_call")
@@ -432,29 +469,17 @@ class _Run:
         if difficulty_violations(metrics, self.spec):
             self.gates.reject("difficulty")
             return None
-        session = self.session_facts(bp, run.facts, inst.initial_state)
-        run.facts = {k: v for k, v in run.facts.items() if k not in session}
-        said = described_facts(bp, run.calls, run.facts, inst.initial_state)  # ids by how
-        scenario = self.scenario(bp, run, outputs, task_seed, said)  # they differ: "size L"
-        if scenario is None:
-            return None
-        refused = self.refused(inst, run, task_seed)
-        if refused is not None:
-            scenario, facts = _with_refusal(scenario, refused, run.facts)
-            run.facts = facts
-        self.dedupe.is_new(signature)
-        self.cover(signature, run.calls)
-        return Task(
-            id=f"{self.env.spec.name}-{signature[:12]}", env_id=self.env.spec.name, blueprint=bp,
-            initial_state=inst.initial_state, initial_state_hash=inst.initial_hash,
-            final_state_hash=run.final_hash, gold_calls=run.calls, required_outputs=outputs,
-            scenario=scenario, user_facts={**run.facts, **said}, session=session,
-            difficulty=metrics, seed=task_seed,
-            user_identity=user_identity(self.env.spec.state_schema, inst.initial_state, run.calls),
-            meta={"difficulty": self.spec.name, "instantiation_runs": inst.attempts,
-                  "graph_judge": self.graph.judge,
-                  **({"refusal": refused} if refused is not None else {})},
-        )  # fmt: skip
+        return _Gated(bp, run, outputs, signature, metrics)
+
+
+class _Gated(NamedTuple):
+    """A gold run that passed the gates of :meth:`_Run.gated`, with what the task is built from."""
+
+    blueprint: Blueprint
+    run: GoldRun
+    outputs: list[RequiredOutput]
+    signature: str
+    metrics: DifficultyMetrics
 
 
 #: Share of hard tasks that also ask for something the policy forbids (as tau2 does).
@@ -572,6 +597,25 @@ def generate_tasks(
     stats = GenerationStats(env_id=env.spec.name, difficulty=spec.name, requested=n)
     clock = _Clock(stats)
     started = time.perf_counter()
+    run = _start_run(env, spec, hooks, stats, clock, started, graph, existing, state_source,
+                     start_uses)  # fmt: skip
+    limit = max_attempts if max_attempts is not None else 50 * n + 100
+    tasks = _attempt(run, n, limit, random.Random(seed), clock, on_task)
+    gates = run.gates
+    stats.attempts, stats.accepted, stats.rejected = gates.attempts, gates.accepted, gates.rejected
+    stats.errors = dict(run.errors)
+    stats.seconds = time.perf_counter() - started
+    return tasks, stats
+
+
+def _start_run(
+    env: EnvironmentLike, spec: DifficultySpec, hooks: TaskHooks, stats: GenerationStats,
+    clock: _Clock, started: float, graph: ToolGraph | None, existing: Iterable[Task],
+    state_source: StateSource, start_uses: int,
+) -> _Run:  # fmt: skip
+    """A generation run's shared state, built once: the tool graph (timed from ``started``),
+    the S0 generator, what the documents tell (knowledge, stated rules) and the guards every
+    attempt checks writes against."""
     graph = graph or build_graph(env.spec, hooks.edge_judge)
     clock("graph", started)
     source = getattr(env, "tools_source", "") or ""  # an environment wrapper may not carry it
@@ -590,9 +634,17 @@ def generate_tasks(
     run.guards = call_guards(env.spec, rules, env.initial_state)
     settle = settling_guards(env.spec, source, generator.domains) if generator else {}
     run.fill = with_settling(run.guards, settle)
-    rng = random.Random(seed)
+    return run
+
+
+def _attempt(
+    run: _Run, n: int, limit: int, rng: random.Random, clock: _Clock,
+    on_task: Callable[[Task], Any] | None,
+) -> list[Task]:  # fmt: skip
+    """Up to ``n`` accepted tasks, one attempt (a task seed from ``rng``) at a time, until
+    ``limit`` attempts or until :meth:`_Run.out_of_reach` says why no more can come."""
+    gates, stats = run.gates, run.stats
     tasks: list[Task] = []
-    limit = max_attempts if max_attempts is not None else 50 * n + 100
     while len(tasks) < n and gates.attempts < limit:
         stats.note = run.out_of_reach()
         if stats.note:
@@ -604,7 +656,4 @@ def generate_tasks(
             tasks.append(task)
             if on_task is not None:
                 on_task(task)
-    stats.attempts, stats.accepted, stats.rejected = gates.attempts, gates.accepted, gates.rejected
-    stats.errors = dict(run.errors)
-    stats.seconds = time.perf_counter() - started
-    return tasks, stats
+    return tasks

@@ -189,6 +189,19 @@ def _scalars(value: Any) -> Iterator[str | int | float]:
         yield value
 
 
+@dataclass
+class _GoalArgs:
+    """The arguments of a state-changing call, sorted by how :meth:`_Describer.goal` says
+    them."""
+
+    subject: str = ""  # the record acted on, said once
+    about: str = ""  # the subject's collection (singular), when it is one
+    new_value: str = ""  # the value the field the verb names gets ("change the address to")
+    details: list[str] = field(default_factory=list)  # said after ", with"
+    plain: list[str] = field(default_factory=list)  # the argument names of those details
+    reasons: list[str] = field(default_factory=list)  # a stated why, said after the request
+
+
 class _Describer:
     """Noun phrases for bindings and calls of one blueprint, from the user's point of view."""
 
@@ -405,60 +418,17 @@ class _Describer:
         return said
 
     def _reasoning(self, node: ReasonNode) -> str:
-        spec, noun, inputs = node.spec, node.noun, node.inputs
+        """:meth:`reasoning` before it is recorded: each operator said its own way."""
+        spec, inputs = node.spec, node.inputs
         field = field_words(spec.field)
-        if spec.op in ("argmax", "argmin"):
-            best = "highest" if spec.op == "argmax" else "lowest"
-            mine = self.mine(noun, inputs["items"])
-            if mine:  # "my hotel order with the lowest quantity"
-                return f"my {mine} with the {best} {field}"
-            return f"the {noun} with the {best} {field} among {self.items(inputs['items'])}"
-        if spec.op == "filter" and spec.take == "named":
-            value = self.binding(inputs["value"])
-            owner = self.items(inputs["items"]).rsplit(" of ", 1)[-1]
-            said = f"the {value}" if names_record(field) else f"the {value} {noun}"
-            return f"{said} {'on' if owner == 'my account' else 'in'} {owner}"
-        if spec.op == "filter":
-            value = quoted(self.binding(inputs["value"]))
-            cmp = CMP_WORDS[spec.cmp or "eq"]
-            condition = f"whose {field} {cmp} {value}"
-            if field == "date" and cmp == "is":  # "my order dated 2024-03-12"
-                condition = f"dated {value}"
-            mine = self.mine(noun, inputs["items"])
-            if mine:  # "my hotel order whose status is paid"
-                return f"my {mine} {condition}"
-            return f"the {noun} {condition} among {self.items(inputs['items'])}"
+        if spec.op in ("argmax", "argmin", "filter"):
+            return self._choice(node)
         if spec.op == "lookup" and spec.field and isinstance(spec.field[0], int):
-            order = self.list_order(inputs["value"])
-            last = spec.field[0] == -1
-            if order:
-                which = "most recent" if (order == "oldest first") == last else "oldest"
-                owner = self.items(inputs["value"]).rsplit(" of ", 1)[-1]
-                return f"my {which} {noun}" if owner == "my account" else (
-                    f"the {which} {noun} of {owner}")  # fmt: skip
-            which = "last" if last else "first"
-            listed = self.items(inputs["value"])
-            if listed.endswith(" of my account"):
-                return f"the {which} {noun} listed on my account"
-            return f"the {which} {noun} listed in {listed}"
+            return self._position(node)
         if spec.op == "lookup":
             return f"the {field} of {self.binding(inputs['value'])}"
         if spec.op == "count":
-            own = self.own_noun(inputs["items"])
-            if own is not None:  # "how many hotel orders I have"
-                return f"how many {own}s I have"
-            items = self.items(inputs["items"])
-            if items.startswith("my "):  # "how many orders with status paid I have"
-                return f"how many {items[3:]} I have"
-            if items == f"all the {noun}s you have":
-                return f"how many {noun}s you have"
-            listed, _, owner = items.partition(" of ")
-            if owner and listed.startswith("the ") and " among " not in listed:
-                where = "on my account" if owner == "my account" else f"in {owner}"
-                return f"how many {noun}s there are {where}"  # not "in the order ids of ..."
-            if items.startswith((f"the {noun}s on ", f"the {noun}s with ")):
-                return f"how many {noun}s there are {items.removeprefix(f'the {noun}s ')}"
-            return f"how many {noun}s there are in {items}"
+            return self._count(node)
         if spec.op in ("sum", "average"):
             kind = "total" if spec.op == "sum" else "average"
             return f"the {kind} {field} of {self.items(inputs['items'])}"
@@ -471,6 +441,69 @@ class _Describer:
             f"{self.binding(inputs['then'])} if {self.reasoning(cond)}, "
             f"otherwise {self.binding(inputs['else'])}"
         )
+
+    def _choice(self, node: ReasonNode) -> str:
+        """An ``argmax``, ``argmin`` or ``filter`` node: the item chosen, by its best field, by
+        its name, or by a condition on a field."""
+        spec, noun, inputs = node.spec, node.noun, node.inputs
+        field = field_words(spec.field)
+        if spec.op in ("argmax", "argmin"):
+            best = "highest" if spec.op == "argmax" else "lowest"
+            mine = self.mine(noun, inputs["items"])
+            if mine:  # "my hotel order with the lowest quantity"
+                return f"my {mine} with the {best} {field}"
+            return f"the {noun} with the {best} {field} among {self.items(inputs['items'])}"
+        if spec.take == "named":
+            value = self.binding(inputs["value"])
+            owner = self.items(inputs["items"]).rsplit(" of ", 1)[-1]
+            said = f"the {value}" if names_record(field) else f"the {value} {noun}"
+            return f"{said} {'on' if owner == 'my account' else 'in'} {owner}"
+        value = quoted(self.binding(inputs["value"]))
+        cmp = CMP_WORDS[spec.cmp or "eq"]
+        condition = f"whose {field} {cmp} {value}"
+        if field == "date" and cmp == "is":  # "my order dated 2024-03-12"
+            condition = f"dated {value}"
+        mine = self.mine(noun, inputs["items"])
+        if mine:  # "my hotel order whose status is paid"
+            return f"my {mine} {condition}"
+        return f"the {noun} {condition} among {self.items(inputs['items'])}"
+
+    def _position(self, node: ReasonNode) -> str:
+        """A ``lookup`` of the first or last item of a list: by age when the list's documented
+        order says which end is newest, else by its place in the listing."""
+        noun, inputs = node.noun, node.inputs
+        order = self.list_order(inputs["value"])
+        last = node.spec.field[0] == -1
+        if order:
+            which = "most recent" if (order == "oldest first") == last else "oldest"
+            owner = self.items(inputs["value"]).rsplit(" of ", 1)[-1]
+            return (
+                f"my {which} {noun}" if owner == "my account" else f"the {which} {noun} of {owner}"
+            )
+        which = "last" if last else "first"
+        listed = self.items(inputs["value"])
+        if listed.endswith(" of my account"):
+            return f"the {which} {noun} listed on my account"
+        return f"the {which} {noun} listed in {listed}"
+
+    def _count(self, node: ReasonNode) -> str:
+        """A ``count`` node as "how many ... I have" or "how many ... there are ..."."""
+        noun, inputs = node.noun, node.inputs
+        own = self.own_noun(inputs["items"])
+        if own is not None:  # "how many hotel orders I have"
+            return f"how many {own}s I have"
+        items = self.items(inputs["items"])
+        if items.startswith("my "):  # "how many orders with status paid I have"
+            return f"how many {items[3:]} I have"
+        if items == f"all the {noun}s you have":
+            return f"how many {noun}s you have"
+        listed, _, owner = items.partition(" of ")
+        if owner and listed.startswith("the ") and " among " not in listed:
+            where = "on my account" if owner == "my account" else f"in {owner}"
+            return f"how many {noun}s there are {where}"  # not "in the order ids of ..."
+        if items.startswith((f"the {noun}s on ", f"the {noun}s with ")):
+            return f"how many {noun}s there are {items.removeprefix(f'the {noun}s ')}"
+        return f"how many {noun}s there are in {items}"
 
     def verb(self, tool: str) -> str:
         """A tool's name as the user's verb phrase: everyday verbs (``modify`` -> ``change``)
@@ -487,10 +520,27 @@ class _Describer:
         """What a state-changing call does, as a verb phrase in the user's words:
         ``cancel order ORD-3 with the reason found_cheaper``, ``place an order for ...``."""
         verb = self.verb(call.tool)
-        subject, about, details, new_value = "", "", [], ""
         parts = self.parts(call)
-        plain: list[str] = []  # the arguments said as details, by name
-        reasons: list[str] = []  # a documented choice of why: "my reason is no longer needed"
+        args = self._goal_args(call, verb, parts)
+        if args.subject:
+            verb = self._act_on(call, verb, args)
+        if parts:  # address1, city, zip...: the parts of one value, said as one
+            verb += " to " + self.said_as_one(call, parts)
+        elif args.new_value:  # the value the named field gets
+            verb += " to " + args.new_value
+        details = args.details
+        if args.subject:  # the record is named once: "the Laptop", not "... among the items of it"
+            details = [d.replace(f" in {args.subject}", "") for d in details]
+        if details:
+            verb += ", with " + enumerate_words(details)
+        verb = with_preposition(verb)
+        return verb + "".join(f"{WHY}{r}" for r in args.reasons)  # said after the request
+
+    def _goal_args(self, call: CallNode, verb: str, parts: list[str]) -> _GoalArgs:
+        """The arguments of ``call`` (but the ``parts`` of one value) sorted by how :meth:`goal`
+        says them: the record acted on, the new value of the field the verb names, a stated
+        why, or a detail; the user's own record is left out (implied by who is asking)."""
+        args = _GoalArgs()
         for name, binding in call.args.items():
             if name in parts:
                 continue
@@ -499,60 +549,57 @@ class _Describer:
                 continue  # the user's own record: implied by who is asking
             if self.motive(name, binding):  # said after: "My reason is no longer needed."
                 said = quoted(self.binding(binding, labelled=True))
-                reasons.append(f"my {label(name)} is {said}")
+                args.reasons.append(f"my {label(name)} is {said}")
                 continue
             entity = entity_of(name, None, self.spec.state_schema)
-            if not subject and (entity or not isinstance(binding, FactRef)):
-                subject, about = self.binding(binding), singular(entity) if entity else ""
-            elif words(name).split()[-1] == verb.split()[-1] and not new_value:
-                new_value = self.binding(binding)  # change the address ... to <the address>
+            if not args.subject and (entity or not isinstance(binding, FactRef)):
+                args.subject = self.binding(binding)
+                args.about = singular(entity) if entity else ""
+            elif words(name).split()[-1] == verb.split()[-1] and not args.new_value:
+                args.new_value = self.binding(binding)  # change the address ... to <the address>
             else:
-                details.append(text)
-                plain.append(name)
+                args.details.append(text)
+                args.plain.append(name)
+        return args
+
+    def _act_on(self, call: CallNode, verb: str, args: _GoalArgs) -> str:
+        """``verb`` with the record it acts on (``args.subject``) put in: ``cancel order ORD-3``,
+        ``place an order for ...``, ``change the address of ...``. A single detail of an update
+        becomes the field changed (``args.details`` and ``args.new_value`` change with it)."""
+        subject, about, details = args.subject, args.about, args.details
         inner = verb.split()[1:-1]
         makes = verb_first(words(call.tool).split(), set())[0] in CREATE_VERBS
-        if subject and about in inner and makes:  # make hotel order -> make a new order for
+        if about in inner and makes:  # make hotel order -> make a new order for
             tail = verb.split()[inner.index(about) + 2 :]  # the hotel of ...
-            subject, details = same_as(subject, details)
-            verb = f"{verb.split()[0]} a new {' '.join(tail)} for {subject}"
-        elif subject and makes and len(verb.split()) > 2 and re.match(r"the \w+ of ", subject):
-            subject, details = same_as(subject, details)  # make shop order -> make a new
-            head, rest = verb.split(" ", 1)  # shop order for the same shop and product as ...
-            verb = f"{head} a new {rest} for {subject}"
-        elif subject and len(plain) == 1 == len(details) and not new_value and updates(call.tool):
-            name = plain[0]  # change order X, with note N -> change the note of X to N
+            args.subject, args.details = same_as(subject, details)
+            return f"{verb.split()[0]} a new {' '.join(tail)} for {args.subject}"
+        if makes and len(verb.split()) > 2 and re.match(r"the \w+ of ", subject):
+            args.subject, args.details = same_as(subject, details)  # make shop order -> make a
+            head, rest = verb.split(" ", 1)  # new shop order for the same shop and product as ...
+            return f"{head} a new {rest} for {args.subject}"
+        if len(args.plain) == 1 == len(details) and not args.new_value and updates(call.tool):
+            name = args.plain[0]  # change order X, with note N -> change the note of X to N
             verb = f"{verb.split()[0]} the {field_said(name)} of {subject}"
             bound = call.args[name]  # a stated value may be free text; a description is not
             new_value = self.binding(bound, labelled=True)
-            new_value, details = quoted(new_value) if isinstance(bound, FactRef) else new_value, []
-        elif subject and about in inner:  # change pending order address -> change the address
+            args.new_value = quoted(new_value) if isinstance(bound, FactRef) else new_value
+            args.details = []
+            return verb
+        if about in inner:  # change pending order address -> change the address
             tail = verb.split()[inner.index(about) + 2 :]  # of order #W1 (the record's part)
-            verb = f"{verb.split()[0]} the {' '.join(tail)} of {subject}"
-        elif subject:
-            noun = verb.split(" ")[-1]
-            if subject.startswith(noun + " ") and verb.endswith(noun):
-                verb = f"{verb}{subject[len(noun) :]}"  # cancel order ORD-3
-            elif " " in verb and re.match(rf"(the|my) ([\w-]+ ){{0,2}}{re.escape(noun)}\b",
-                                          subject):  # fmt: skip
-                verb = f"{verb.split(' ', 1)[0]} {subject}"  # cancel (pending) the last order
-            elif len(verb.split()) == 2:  # place order -> place an order for ...
-                head, noun = verb.split()
-                verb = f"{head} {'an' if noun[0] in 'aeiou' else 'a'} {noun} for {subject}"
-            elif len(verb.split()) > 2:  # change shipping address -> change the shipping
-                head, rest = verb.split(" ", 1)  # address of order ORD-3
-                verb = f"{head} the {rest} of {subject}"
-            else:
-                verb = f"{verb} for {subject}"
-        if parts:  # address1, city, zip...: the parts of one value, said as one
-            verb += " to " + self.said_as_one(call, parts)
-        elif new_value:  # the value the named field gets
-            verb += " to " + new_value
-        if subject:  # the record is named once: "the Laptop", not "... among the items of it"
-            details = [d.replace(f" in {subject}", "") for d in details]
-        if details:
-            verb += ", with " + enumerate_words(details)
-        verb = with_preposition(verb)
-        return verb + "".join(f"{WHY}{r}" for r in reasons)  # said after the request
+            return f"{verb.split()[0]} the {' '.join(tail)} of {subject}"
+        noun = verb.split(" ")[-1]
+        if subject.startswith(noun + " ") and verb.endswith(noun):
+            return f"{verb}{subject[len(noun) :]}"  # cancel order ORD-3
+        if " " in verb and re.match(rf"(the|my) ([\w-]+ ){{0,2}}{re.escape(noun)}\b", subject):
+            return f"{verb.split(' ', 1)[0]} {subject}"  # cancel (pending) the last order
+        if len(verb.split()) == 2:  # place order -> place an order for ...
+            head, noun = verb.split()
+            return f"{head} {'an' if noun[0] in 'aeiou' else 'a'} {noun} for {subject}"
+        if len(verb.split()) > 2:  # change shipping address -> change the shipping
+            head, rest = verb.split(" ", 1)  # address of order ORD-3
+            return f"{head} the {rest} of {subject}"
+        return f"{verb} for {subject}"
 
     def motive(self, name: str, binding: Binding) -> bool:
         """Whether an argument is the user's stated why: one of a documented list of values

@@ -8,7 +8,6 @@ element of an array": ``items[].book_id``, ``order_ids[]``, ``[].price``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +18,7 @@ from autoforge.env import (
     tool_access,
     tool_scope,
 )
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, snake_words, to_snake
 
 #: Primary-key names too generic to identify a collection without a record around them.
 GENERIC_KEYS = frozenset({"id", "code", "key", "name", "number", "uuid"})
@@ -108,9 +107,7 @@ def names_record(name: str) -> bool:
     """Whether a field's value names its record (``title``, ``name``, ``full_name``,
     ``hotelName``): a condition on it picks a record by its own identifying value ("the book
     whose title is X"), which is naming the record, not choosing it."""
-    spaced = (
-        re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("-", "_").replace(" ", "_")
-    )
+    spaced = to_snake(name)
     return spaced in NAME_FIELDS or spaced.rsplit("_", 1)[-1] in ("name", "title", "label")
 
 
@@ -270,8 +267,7 @@ def _search_result(tool: ToolSpec, coll: CollectionSchema) -> dict[str, Any]:
 
 def name_tokens(tool: ToolSpec) -> list[str]:
     """The words of a tool's name: ``getHotelOrder`` / ``get_hotel_order`` -> get, hotel, order."""
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tool.name)
-    return [t for t in snake.lower().replace("-", "_").split("_") if t]
+    return [t for t in snake_words(tool.name) if t]
 
 
 def _searched_collection(

@@ -76,6 +76,7 @@ if _TYPE_CHECKING:
     from autoforge.tooldocs.naming import NAME_LIKE as NAME_LIKE
     from autoforge.tooldocs.naming import PHONE_LIKE as PHONE_LIKE
     from autoforge.tooldocs.naming import PhraseMode as PhraseMode
+    from autoforge.tooldocs.naming import break_camel as break_camel
     from autoforge.tooldocs.naming import id_base as id_base
     from autoforge.tooldocs.naming import identifier as identifier
     from autoforge.tooldocs.naming import is_entity_param as is_entity_param
@@ -84,6 +85,8 @@ if _TYPE_CHECKING:
     from autoforge.tooldocs.naming import plural as plural
     from autoforge.tooldocs.naming import singular as singular
     from autoforge.tooldocs.naming import snake as snake
+    from autoforge.tooldocs.naming import snake_words as snake_words
+    from autoforge.tooldocs.naming import to_snake as to_snake
     from autoforge.tooldocs.naming import tokens as tokens
     from autoforge.tooldocs.naming import word_match as word_match
     from autoforge.tooldocs.phrases import ONCE_ONLY as ONCE_ONLY
@@ -99,6 +102,7 @@ _LAZY: dict[str, str] = {
     "ONCE_ONLY": "autoforge.tooldocs.phrases",
     "PHONE_LIKE": "autoforge.tooldocs.naming",
     "PhraseMode": "autoforge.tooldocs.naming",
+    "break_camel": "autoforge.tooldocs.naming",
     "id_base": "autoforge.tooldocs.naming",
     "identifier": "autoforge.tooldocs.naming",
     "is_entity_param": "autoforge.tooldocs.naming",
@@ -110,7 +114,9 @@ _LAZY: dict[str, str] = {
     "read_text": "autoforge.tooldocs.safeload",
     "singular": "autoforge.tooldocs.naming",
     "snake": "autoforge.tooldocs.naming",
+    "snake_words": "autoforge.tooldocs.naming",
     "stated_statuses": "autoforge.tooldocs.phrases",
+    "to_snake": "autoforge.tooldocs.naming",
     "tokens": "autoforge.tooldocs.naming",
     "word_match": "autoforge.tooldocs.naming",
 }

@@ -13,7 +13,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
+# A camelCase boundary: an upper-case letter after a lower-case letter or a digit (``get2Order``
+# breaks before ``O``); the second form breaks only after a letter (``get2Order`` stays whole).
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL_AFTER_LETTER = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
 
 ID_SUFFIXES = ("_id", "_ids", "id", "ids", "_key", "_code", "_number", "_no")
@@ -22,9 +25,40 @@ EMAIL_LIKE = ("email", "e_mail", "mail")
 PHONE_LIKE = ("phone", "phone_number", "mobile")
 
 
+def break_camel(name: str, sep: str = "_", *, after_digit: bool = True) -> str:
+    """``name`` with ``sep`` put at every camelCase boundary, all else (case included) kept:
+    ``getHotelOrder`` -> ``get_Hotel_Order``.
+
+    The one place the boundary is defined; every stage that splits identifiers into words builds
+    on it. A boundary is an upper-case letter after a lower-case letter or, when
+    ``after_digit``, a digit (``get2Order`` -> ``get2_Order``; without it ``get2Order``).
+    """
+    return (_CAMEL if after_digit else _CAMEL_AFTER_LETTER).sub(sep, name)
+
+
+def to_snake(name: str) -> str:
+    """``name`` lower-cased with camelCase boundaries, ``-`` and spaces as ``_``; every other
+    character kept (``hotelName`` / ``hotel-name`` -> ``hotel_name``).
+
+    Unlike :func:`snake` it neither drops punctuation nor merges repeated separators, so a name
+    keeps its exact shape for suffix tests (``full_name`` ends in ``_name``).
+    """
+    return break_camel(name).lower().replace("-", "_").replace(" ", "_")
+
+
+def snake_words(name: str) -> list[str]:
+    """The ``_``-separated words of ``name`` after :func:`break_camel`, lower-cased, ``-`` read
+    as ``_`` (``getHotel_order`` -> get, hotel, order).
+
+    Empty words from leading or doubled separators are kept, so ``[0]`` is always what the name
+    begins with (``_get`` begins with ``""``); filter them out for the words alone.
+    """
+    return break_camel(name).lower().replace("-", "_").split("_")
+
+
 def tokens(name: str) -> list[str]:
     """Lower-case word tokens of a snake, kebab or camel case identifier."""
-    parts = _SPLIT.split(_CAMEL.sub("_", name))
+    parts = _SPLIT.split(break_camel(name))
     return [p.lower() for p in parts if p]
 
 

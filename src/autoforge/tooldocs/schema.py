@@ -24,6 +24,7 @@ from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
+from autoforge.tooldocs.naming import break_camel
 from autoforge.tooldocs.source import pointer_join
 from autoforge.tooldocs.spec import DocParseError, DocWarning
 
@@ -96,7 +97,7 @@ def is_tool_name(name: object) -> bool:
 
 def sanitize_name(raw: str) -> str:
     """A snake_case identifier derived from ``raw`` (``"getPet-ById"`` -> ``"get_pet_by_id"``)."""
-    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", raw)
+    text = break_camel(raw)
     text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", text)
     text = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "tool"
     if text[0].isdigit():
