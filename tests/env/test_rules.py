@@ -97,3 +97,58 @@ def test_a_conditional_policy_sentence_binds_only_the_action_it_names() -> None:
         "return_order": (["delivered"], "An order can only be returned "),
         "cancel_order": (["pending"], "An order can only be cancelled"),
     }  # exchange_order: no sentence names its action
+
+
+def _loans_spec(renew: str, close: str, policy: str = "") -> EnvironmentSpec:
+    """A made-up docs-only domain: the status of a loan is no enum and there are no records,
+    so the only statuses known are those the docs name."""
+    loans = CollectionSchema(name="loans", primary_key="loan_id", attributes=[
+        Attribute(name="loan_id", type="id"), Attribute(name="status"),
+    ])  # fmt: skip
+    params = {"type": "object", "properties": {"loan_id": {"type": "string"}},
+              "required": ["loan_id"]}  # fmt: skip
+    tools = [ToolSpec(name=n, description=d, parameters=params, access="write")
+             for n, d in (("renew_loan", renew), ("close_loan", close))]  # fmt: skip
+    return EnvironmentSpec(name="library", policy=policy, tools=tools,
+                           state_schema=StateSchema(collections=[loans]))  # fmt: skip
+
+
+def test_statuses_the_docs_name_are_the_values_of_an_open_status() -> None:
+    """No enum, no data: "in returned status", "status is not closed" and "status changes to
+    overdue" name the statuses; a refusal naming them becomes a rule of the tool it names."""
+    spec = _loans_spec(
+        "Renew a loan. Prohibited from renewing loans that are already in returned status.",
+        "Close a loan, status changes to closed.\n\nPreconditions:\n"
+        "    - ensure loan status is not lost",
+    )
+    from autoforge.env import docs_statuses, tool_scope
+
+    schema = spec.state_schema
+    scoped = [(t, tool_scope(t, schema).collection) for t in spec.tools]
+    assert docs_statuses(scoped) == {"loans": ["returned", "closed", "lost"]}
+    found = {r.tool: (r.allowed, r.forbidden) for r in environment_rules(spec).rules}
+    assert found == {"renew_loan": ([], ["returned"]), "close_loan": ([], ["lost"])}
+
+
+def test_a_named_status_binds_only_the_action_the_sentence_names() -> None:
+    """The refused verb must be the tool's: renewing is no rule of ``close_loan``; a policy
+    sentence about the records names their statuses too ("only renew loans that are in
+    active status")."""
+    spec = _loans_spec(
+        "Renew a loan.",
+        "Close a loan. Prohibited from renewing loans that are already in returned status.",
+        policy="You may only renew loans that are in active status.",
+    )
+    found = {r.tool: (r.allowed, r.forbidden, r.source) for r in environment_rules(spec).rules}
+    assert found == {"renew_loan": (["active"], [], "policy")}
+
+
+def test_a_precondition_on_a_status_the_docs_never_name_is_no_rule() -> None:
+    """ "Loan status must be Active" is a rule once some sentence names Active a status; a
+    value only the rule itself lists ("must be Overdue") is not known to be one."""
+    spec = _loans_spec(
+        "Renew a loan.\n\nChecks: Loan status must be Active.\nLogic: Sets loan status to Active.",
+        "Close a loan.\n\nChecks: Loan status must be Overdue.\nLogic: Sets loan status to Closed.",
+    )
+    found = {r.tool: (r.allowed, r.forbidden) for r in environment_rules(spec).rules}
+    assert found == {"renew_loan": (["Active"], [])}

@@ -233,3 +233,43 @@ async def test_synthesis_records_the_rules_its_guards_enforce(tmp_path: Any) -> 
     assert cancel and cancel[0].allowed == ["pending"]
     again = await P.synthesize(docs, out, client, data=data, options=options)
     assert again.resumed and EnvDir(out).read_rules() == rules
+
+
+async def test_docs_only_synthesis_guards_a_status_the_docs_name(tmp_path: Any) -> None:
+    """A docs-only JSON tool list (no enum, no data): "prohibited from closing tickets that
+    are already in closed status" becomes a guard in the synthesized tool, recorded in
+    ``rules.json``: closing a closed ticket is refused, closing an open one is not."""
+    from autoforge.cli.llm import llm_config_from_options
+    from autoforge.env import EnvDir
+    from autoforge.llm import LLMClient
+
+    def tool(name: str, description: str) -> dict[str, Any]:
+        params = {"type": "object", "properties": {"ticket_id": {"type": "string"}},
+                  "required": ["ticket_id"]}  # fmt: skip
+        return {"type": "function", "function": {
+            "name": name, "description": description, "parameters": params}}  # fmt: skip
+
+    refusal = "Prohibited from closing tickets that are already in closed status."
+    tools = [
+        tool("get_ticket", "Get a support ticket by its id."),
+        tool("reopen_ticket", "Reopen a support ticket; ticket status changes to open."),
+        tool("close_ticket", f"Close a support ticket. {refusal}"),
+    ]
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools), encoding="utf-8")
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    out = tmp_path / "env"
+    await P.synthesize(load_docs([path]), out, client, options=SynthOptions())
+    rules = [r for r in EnvDir(out).read_rules().rules if r.kind == "status"]
+    assert [(r.tool, r.attribute, r.forbidden) for r in rules] == [
+        ("close_ticket", "status", ["closed"])
+    ]
+    env = EnvDir(out).load(trusted=True)
+    tickets = {"T-1": {"ticket_id": "T-1", "status": "closed"},
+               "T-2": {"ticket_id": "T-2", "status": "open"}}  # fmt: skip
+    state = {c.name: {} for c in env.spec.state_schema.collections}
+    env = Environment.from_parts(env.spec, env.tools_source, initial_state={**state,
+                                 "tickets": tickets})  # fmt: skip
+    refused = env.episode().call("close_ticket", {"ticket_id": "T-1"})
+    assert not refused.ok and "already in closed status" in refused.content
+    assert env.episode().call("close_ticket", {"ticket_id": "T-2"}).ok

@@ -188,3 +188,32 @@ def test_a_rule_naming_forbidden_statuses_admits_the_other_statuses(bookstore_en
     assert set(guard.allowed) == statuses - {"shipped", "delivered"} and guard.allowed
     shipped = next(k for k, o in state["orders"].items() if o["status"] == "shipped")
     assert breach([guard], {"order_id": shipped, "reason": "other"}, state) is not None
+
+
+def test_a_forbidden_status_rule_without_records_takes_the_domain_values() -> None:
+    """A docs-only environment starts without records: the statuses a rule naming only
+    forbidden ones allows are the domain's (``values``); the guard refuses what the tool's guard
+    refuses (the forbidden status) and admits the rest, an unset status too."""
+    from autoforge.env import Attribute, CollectionSchema, DocRule, EnvironmentSpec, StateSchema
+    from autoforge.tooldocs import ToolSpec
+
+    tickets = CollectionSchema(name="tickets", primary_key="ticket_id", attributes=[
+        Attribute(name="ticket_id", type="id"), Attribute(name="status"),
+    ])  # fmt: skip
+    params = {"type": "object", "properties": {"ticket_id": {"type": "string"}},
+              "required": ["ticket_id"]}  # fmt: skip
+    tool = ToolSpec(name="close_ticket", description="", parameters=params, access="write")
+    spec = EnvironmentSpec(name="desk", tools=[tool],
+                           state_schema=StateSchema(collections=[tickets]))  # fmt: skip
+    rule = DocRule(tool="close_ticket", kind="status", param="ticket_id", collection="tickets",
+                   attribute="status", forbidden=["closed"], source="description",
+                   sentence="Do not close tickets already in closed status.")  # fmt: skip
+    assert call_guards(spec, [rule], {}) == {}  # no records, no values: nothing to allow
+    values = {("tickets", "status"): ["open", "closed", "open"]}
+    (guard,) = call_guards(spec, [rule], {}, values)["close_ticket"]
+    assert guard.allowed == ("open",) and guard.forbidden == ("closed",)
+    state = {"tickets": {"T-1": {"ticket_id": "T-1", "status": "closed"},
+                         "T-2": {"ticket_id": "T-2"}}}  # fmt: skip
+    assert breach([guard], {"ticket_id": "T-1"}, state) is not None
+    assert breach([guard], {"ticket_id": "T-2"}, state) is None  # unset: the tool accepts it
+    assert guard.admits({"status": "open"}) and not guard.admits({"status": "closed"})

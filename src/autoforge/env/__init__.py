@@ -69,6 +69,7 @@ if _TYPE_CHECKING:
     from autoforge.env.envdir import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
     from autoforge.env.rules import DocRule as DocRule
     from autoforge.env.rules import RuleSet as RuleSet
+    from autoforge.env.rules import docs_statuses as docs_statuses
     from autoforge.env.rules import environment_rules as environment_rules
     from autoforge.env.rules import extract_rules as extract_rules
     from autoforge.env.rules import sentences as sentences
@@ -118,6 +119,7 @@ _LAZY: dict[str, str] = {
     "acting_for": "autoforge.env.session",
     "add_session": "autoforge.env.session",
     "collection_of_key": "autoforge.env.toolscope",
+    "docs_statuses": "autoforge.env.rules",
     "environment_rules": "autoforge.env.rules",
     "extract_rules": "autoforge.env.rules",
     "find_user_collection": "autoforge.env.session",

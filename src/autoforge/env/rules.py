@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
 from autoforge.env.spec import CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.env.toolscope import READ_CLASSES, tool_scope
-from autoforge.tooldocs import ONCE_ONLY, ToolSpec, singular, tokens
+from autoforge.tooldocs import ONCE_ONLY, ToolSpec, named_statuses, singular, tokens
 
 RuleKind = Literal["status", "range", "enum", "unique"]
 #: Version of the ``rules.json`` artifact (:class:`RuleSet`); a reader refuses other versions.
@@ -134,9 +134,12 @@ def _plain(sentence: str) -> str:
     return re.sub(r"[`'\"]", "", sentence.lower())
 
 
-def status_values(coll: CollectionSchema, state: Any = None) -> tuple[str, list[str]] | None:
+def status_values(
+    coll: CollectionSchema, state: Any = None, stated: Sequence[str] = ()
+) -> tuple[str, list[str]] | None:
     """The status attribute of ``coll`` and its values: the schema's enum, else the distinct
-    values the data shows (few records make no enum, yet their statuses are still known)."""
+    values the data shows (few records make no enum, yet their statuses are still known), then
+    ``stated``, the statuses the docs name (:func:`docs_statuses`), not already among them."""
     for attr in coll.attributes:
         if "status" not in attr.name and attr.name != "state":
             continue
@@ -146,9 +149,31 @@ def status_values(coll: CollectionSchema, state: Any = None) -> tuple[str, list[
         # only string values are statuses: a field named like one may hold an object
         strings = (r.get(attr.name) for r in records.values() if isinstance(r, dict))
         values = sorted({v for v in strings if isinstance(v, str)})
+        seen = {v.casefold() for v in values}
+        values += [v for v in dict.fromkeys(stated) if v.casefold() not in seen]
         if values:
             return attr.name, values
     return None
+
+
+def docs_statuses(
+    scoped: Iterable[tuple[ToolSpec, str | None]], policy: str | None = None
+) -> dict[str, list[str]]:
+    """Per collection: the statuses the docs name for its records (:func:`named_statuses`),
+    from the descriptions of the tools acting on it (``scoped``: each tool with its
+    collection) and the policy sentences naming its records. Where neither schema nor data
+    closes a status, these are its known values: a rule naming them can be read."""
+    out: dict[str, list[str]] = {}
+    for tool, coll in scoped:
+        if coll is not None:
+            out.setdefault(coll, []).extend(named_statuses(tool.description))
+    for sentence in sentences(policy or ""):
+        low = sentence.lower()
+        for coll, found in out.items():
+            noun = singular(coll).replace("_", " ")
+            if re.search(rf"\b{re.escape(noun)}s?\b", low):
+                found.extend(named_statuses(sentence))
+    return {coll: list(dict.fromkeys(found)) for coll, found in out.items() if found}
 
 
 def _values_in(fragment: str, values: list[str]) -> list[str]:
@@ -176,13 +201,20 @@ def _action_named(sentence: str, spec: ToolSpec, noun: str) -> bool:
 def _verb_named(word: str, spec: ToolSpec, noun: str) -> bool:
     """Whether ``word`` ("cancelled") is the action of a word of the tool's name (``cancel``)."""
     toks = [t for t in tokens(spec.name) if t not in (noun, singular(noun))]
-    return any(len(t) > 3 and word.startswith(t[:5]) for t in toks)
+    # a silent final e leaves the stem ("close" -> "closing")
+    return any(len(t) > 3 and word.startswith(t.removesuffix("e")[:5]) for t in toks)
 
 
 def _status_rule(
-    spec: ToolSpec, coll: CollectionSchema, key: str, sentence: str, source: str, state: Any
+    spec: ToolSpec,
+    coll: CollectionSchema,
+    key: str,
+    sentence: str,
+    source: str,
+    state: Any,
+    stated: Sequence[str] = (),
 ) -> DocRule | None:
-    found = status_values(coll, state)
+    found = status_values(coll, state, stated)
     if found is None:
         return None
     attr, values = found
@@ -191,7 +223,9 @@ def _status_rule(
     vals = "|".join(re.escape(v.lower()) for v in sorted(values, key=len, reverse=True))
     items = rf"((?:(?:already |still )?(?:{vals})(?:,\s*|\s+or\s+|\s+and\s+)?)+)"
     named = source == "description" or _action_named(low, spec, noun)
-    base = dict(tool=spec.name, kind="status", param=key, collection=coll.name, attribute=attr)
+    base: dict[str, Any] = dict(
+        tool=spec.name, kind="status", param=key, collection=coll.name, attribute=attr
+    )
     only = re.search(rf"\bonly {items} {re.escape(noun)}s? (?:can|may)\b", low)
     if only and named and (allowed := _values_in(only.group(1).strip(), values)):
         return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
@@ -203,6 +237,11 @@ def _status_rule(
         and (allowed := _values_in(cond.group(2), values))
     ):
         return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
+    said = _in_status_rule(spec, low, noun, rf"(?:{field}|status|state)", items, values, named)
+    if said is not None:
+        allowed, forbidden = said
+        base.update(allowed=allowed, forbidden=forbidden)
+        return DocRule(**base, sentence=sentence, source=source)  # type: ignore[arg-type]
     still = re.search(rf"\b(?:that|which) (?:is|are) (?:still )?({vals})\b", low)
     if still and source == "description":
         allowed = _values_in(still.group(1), values)
@@ -210,6 +249,46 @@ def _status_rule(
     never = re.search(rf"{items} {re.escape(noun)}s? (?:can ?not|can't|may not|cannot)\b", low)
     if never and named and (forbidden := _values_in(never.group(1).strip(), values)):
         return DocRule(**base, forbidden=forbidden, sentence=sentence, source=source)  # type: ignore[arg-type]
+    return None
+
+
+_REFUSING = (
+    r"(?:prohibited from|forbidden (?:from|to)|not allowed to|can ?not|can't|may not|must not|"
+    r"do not|never)"
+)
+_ENSURING = r"(?:ensure|make sure|check|verify)(?: that)?"
+
+
+def _in_status_rule(
+    spec: ToolSpec, low: str, noun: str, status: str, items: str, values: list[str], named: bool
+) -> tuple[list[str], list[str]] | None:
+    """``(allowed, forbidden)`` of a sentence that says which statuses the tool's records may
+    (not) be in: "prohibited from canceling orders that are already in cancelled status" (the
+    verb is the tool's), "only cancel orders that are in pending status", "ensure order status
+    is not cancelled" (a precondition of the tool: its description, or naming its action)."""
+    rec = rf"{re.escape(noun)}s? (?:that|which) (?:are|is|have been|has been) "
+    rec += r"(?:already |still )?(?:in )?"
+    refuse = re.search(rf"\b{_REFUSING} (\w+) (?:(?:an?|the|any) )?{rec}{items}", low)
+    if refuse and _verb_named(refuse.group(1), spec, noun):
+        forbidden = _values_in(refuse.group(2).strip(), values)
+        return ([], forbidden) if forbidden else None
+    passive = re.search(rf"\b{rec}{items}(?: {status})? {_REFUSING} be (\w+)", low)
+    if passive and _verb_named(passive.group(2), spec, noun):
+        forbidden = _values_in(passive.group(1).strip(), values)
+        return ([], forbidden) if forbidden else None
+    only = re.search(rf"\bonly (\w+) (?:the )?{rec}{items}", low)
+    if only and _verb_named(only.group(1), spec, noun):
+        allowed = _values_in(only.group(2).strip(), values)
+        return (allowed, []) if allowed else None
+    noun_re = re.escape(noun)
+    ensure = re.search(
+        rf"\b{_ENSURING} (?:the |its )?(?:{noun_re} )?{status} is (not )?{items}", low
+    )
+    if ensure and named and (found := _values_in(ensure.group(2).strip(), values)):
+        return ([], found) if ensure.group(1) else (found, [])
+    must = re.search(rf"\b{noun_re} {status} must be {items}", low)
+    if must and named and (found := _values_in(must.group(1).strip(), values)):
+        return found, []
     return None
 
 
@@ -301,9 +380,11 @@ def extract_rules(
     schema: StateSchema,
     policy: str | None = None,
     state: Any = None,
+    stated: Mapping[str, Sequence[str]] | None = None,
 ) -> list[DocRule]:
     """Every precondition the docs state about ``spec`` (see the module docstring); status
-    values come from the schema or, in data mode, from the records in ``state``."""
+    values come from the schema or, in data mode, from the records in ``state``, and from
+    ``stated``, per collection the statuses the docs name (:func:`docs_statuses`)."""
     coll = schema.collection(c.collection) if c.collection else None
     rules = _schema_rules(spec)
     texts = [(s, "description") for s in sentences(spec.description)]
@@ -317,7 +398,8 @@ def extract_rules(
             ):
                 rules.append(unique)
         if coll is not None and c.key_param is not None and write:
-            rule = _status_rule(spec, coll, c.key_param, sentence, source, state)
+            said = (stated or {}).get(coll.name, ())
+            rule = _status_rule(spec, coll, c.key_param, sentence, source, state, said)
             if rule is not None:
                 rules.append(rule)
         if source == "description" or _action_named(_plain(sentence), spec, ""):
@@ -353,10 +435,12 @@ def environment_rules(spec: EnvironmentSpec, state: Mapping[str, Any] | None = N
     """The rules the docs and policy of ``spec`` state about its tools, extracted now (for an
     environment directory without ``rules.json``); status values from the schema or ``state``."""
     schema = spec.state_schema
+    scopes = [(tool, tool_scope(tool, schema)) for tool in spec.tools]
+    stated = docs_statuses([(t, sc.collection) for t, sc in scopes], spec.policy)
     rules = [
         rule
-        for tool in spec.tools
-        for rule in extract_rules(tool, tool_scope(tool, schema), schema, spec.policy, state)
+        for tool, scope in scopes
+        for rule in extract_rules(tool, scope, schema, spec.policy, state, stated)
     ]
     return RuleSet(origin="extracted", rules=rules)
 
@@ -367,6 +451,7 @@ __all__ = [
     "RuleKind",
     "RuleSet",
     "Scope",
+    "docs_statuses",
     "environment_rules",
     "extract_rules",
     "sentences",

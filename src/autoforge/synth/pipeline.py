@@ -27,6 +27,7 @@ from autoforge.env import (
     SandboxViolation,
     StateSchema,
     add_session,
+    docs_statuses,
     name_verb,
     session_owner,
     sign_in,
@@ -135,6 +136,9 @@ class Phase1:
     info: dict[str, Any]
     data_state: State | None = None
     mirrors: list[MirrorEffect] = field(default_factory=list)
+    #: per collection, the statuses the docs name (:func:`docs_statuses`): values a status
+    #: rule may name where neither an enum nor the data closes the status
+    stated: dict[str, list[str]] = field(default_factory=dict)
 
 
 async def _phase1_docs(
@@ -217,7 +221,7 @@ def _sign_in_first(state: dict[str, Any], schema: StateSchema) -> None:
 def _tool_rules(spec: ToolSpec, c: Classification, p1: Phase1, policy: str | None) -> list[DocRule]:
     """The preconditions the docs and policy state about one tool: its guards, and its part of
     the environment's ``rules.json``."""
-    return extract_rules(spec, c, p1.schema, policy, p1.data_state or p1.test_state)
+    return extract_rules(spec, c, p1.schema, policy, p1.data_state or p1.test_state, p1.stated)
 
 
 def _rule_set(tools: list[ToolSpec], p1: Phase1, policy: str | None) -> RuleSet:
@@ -443,6 +447,8 @@ async def synthesize(
     else:
         p1 = await _phase1_docs(client, docs, opts, store, policy)
     p1.schema = with_documented_attributes(docs.tools, p1.schema, policy or "")
+    scoped = [(t, classify_tool(t, p1.schema, p1.paths).collection) for t in docs.tools]
+    p1.stated = docs_statuses(scoped, policy)
     rep.advance()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]

@@ -631,7 +631,8 @@ def _start_run(
     run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
                Feasibility(), StartPool(env, generator, uses=start_uses), know, rules)  # fmt: skip
     run.writes = frozenset(graph.writes())
-    run.guards = call_guards(env.spec, rules, env.initial_state)
+    values = generator.domains.values if generator else None
+    run.guards = call_guards(env.spec, rules, env.initial_state, values)
     settle = settling_guards(env.spec, source, generator.domains) if generator else {}
     run.fill = with_settling(run.guards, settle)
     return run

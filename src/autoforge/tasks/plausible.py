@@ -135,7 +135,7 @@ def refusal(
                 if not isinstance(record, Mapping) or (guard.collection, key) in used:
                     continue
                 mine = owner and all(record.get(k) == v for k, v in owner.items())
-                if mine and record.get(guard.attribute) not in (None, *guard.allowed):
+                if mine and record.get(guard.attribute) is not None and not guard.admits(record):
                     options.append((name, guard, key))
     if not options:
         return None
@@ -189,21 +189,29 @@ class Breach:
 
 
 def call_guards(
-    spec: EnvironmentSpec, rules: Iterable[DocRule] | None = None, data: Any = None
+    spec: EnvironmentSpec,
+    rules: Iterable[DocRule] | None = None,
+    data: Any = None,
+    values: Mapping[tuple[str, str], list[Any]] | None = None,
 ) -> dict[str, list[Guard]]:
     """Per tool, the guards its status and uniqueness rules put on a call: ``rules`` (the
     environment's, :func:`stated_rules`), or, when None, those extracted from ``spec`` with
-    ``data`` as the records (:func:`~autoforge.env.rules.environment_rules`)."""
+    ``data`` as the records (:func:`~autoforge.env.rules.environment_rules`). ``values``:
+    per ``(collection, attribute)`` the domain's values (:class:`~autoforge.tasks.domain.
+    Domains`), the statuses a rule naming only forbidden ones allows where ``data`` shows none
+    (a docs-only environment starts without records)."""
     found = environment_rules(spec, data).rules if rules is None else rules
     out: dict[str, list[Guard]] = {}
     for rule in found:
-        guard = _guard(spec, rule, data)
+        guard = _guard(spec, rule, data, values or {})
         if guard is not None:
             out.setdefault(rule.tool, []).append(guard)
     return out
 
 
-def _guard(spec: EnvironmentSpec, rule: DocRule, data: Any) -> Guard | None:
+def _guard(
+    spec: EnvironmentSpec, rule: DocRule, data: Any, values: Mapping[tuple[str, str], list[Any]]
+) -> Guard | None:
     """The call check of a status or uniqueness rule (None for other kinds)."""
     if rule.collection is None or rule.kind not in ("status", "unique"):
         return None
@@ -213,11 +221,20 @@ def _guard(spec: EnvironmentSpec, rule: DocRule, data: Any) -> Guard | None:
     allowed = tuple(rule.allowed)
     coll = spec.state_schema.collection(rule.collection)
     if not allowed and coll is not None:  # "shipped or cancelled orders cannot be ...": the rest
-        known = status_values(coll, data)
-        allowed = tuple(v for v in (known[1] if known else []) if v not in rule.forbidden)
+        found = status_values(coll, data)
+        known = found[1] if found else values.get((rule.collection, rule.attribute or ""), [])
+        allowed = tuple(v for v in dict.fromkeys(known) if v not in rule.forbidden)
     if not allowed or rule.attribute is None:
         return None
-    return Guard(rule.tool, rule.param, rule.collection, rule.attribute, allowed, rule=said)
+    return Guard(
+        rule.tool,
+        rule.param,
+        rule.collection,
+        rule.attribute,
+        allowed,
+        rule=said,
+        forbidden=tuple(rule.forbidden),
+    )  # as the tool's guard: an unset value passes
 
 
 def breach(guards: list[Guard], args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:

@@ -90,6 +90,7 @@ if _TYPE_CHECKING:
     from autoforge.tooldocs.naming import tokens as tokens
     from autoforge.tooldocs.naming import word_match as word_match
     from autoforge.tooldocs.phrases import ONCE_ONLY as ONCE_ONLY
+    from autoforge.tooldocs.phrases import named_statuses as named_statuses
     from autoforge.tooldocs.phrases import stated_statuses as stated_statuses
     from autoforge.tooldocs.safeload import read_text as read_text
     from autoforge.tooldocs.source import parse_structured as parse_structured
@@ -107,6 +108,7 @@ _LAZY: dict[str, str] = {
     "identifier": "autoforge.tooldocs.naming",
     "is_entity_param": "autoforge.tooldocs.naming",
     "is_id_like": "autoforge.tooldocs.naming",
+    "named_statuses": "autoforge.tooldocs.phrases",
     "parse_structured": "autoforge.tooldocs.source",
     "phrase_in": "autoforge.tooldocs.naming",
     "plural": "autoforge.tooldocs.naming",
