@@ -140,17 +140,23 @@ def trusted_shop(shop_parts: Any, shop_initial: dict[str, Any]) -> Environment:
     return Environment.from_parts(spec, source, shop_initial, trusted=True)
 
 
-def test_an_unchanged_episode_hashes_as_its_base_computed_once(
-    trusted_shop: Environment, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    combined: list[Any] = []
+@pytest.fixture
+def combined(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The parts of every full state hash computed while the test runs (``cow.combine``)."""
+    seen: list[Any] = []
     real = cow.combine
 
     def counting(parts: Any) -> str:
-        combined.append(parts)
+        seen.append(parts)
         return real(parts)
 
     monkeypatch.setattr(cow, "combine", counting)
+    return seen
+
+
+def test_an_unchanged_episode_hashes_as_its_base_computed_once(
+    trusted_shop: Environment, combined: list[Any]
+) -> None:
     base = state_hash(trusted_shop.initial_state)
     assert trusted_shop.episode().state_hash() == base
     assert len(combined) == 1
@@ -169,16 +175,8 @@ def test_an_unchanged_episode_hashes_as_its_base_computed_once(
 
 
 def test_a_state_is_hashed_once_between_changes(
-    trusted_shop: Environment, monkeypatch: pytest.MonkeyPatch
+    trusted_shop: Environment, combined: list[Any]
 ) -> None:
-    combined: list[Any] = []
-    real = cow.combine
-
-    def counting(parts: Any) -> str:
-        combined.append(parts)
-        return real(parts)
-
-    monkeypatch.setattr(cow, "combine", counting)
     ep = trusted_shop.episode()
     price = ep.peek("items")["i1"]["price"]
     assert ep.call("set_price", {"item_id": "i1", "price": price + 1}).ok

@@ -60,11 +60,7 @@ def record_digest(key: Any, record: Any) -> int:
         raw = marshal.dumps((key, record), 2)
     except ValueError:  # not plain data: no memo
         return _record_digest(key, record)
-    digest = _MEMO.get(raw)
-    if digest is None:
-        digest = _record_digest(key, record)
-        _remember(_MEMO, raw, digest)
-    return digest
+    return _memo_digest(raw, key, record)
 
 
 #: the head of a 2-tuple in ``marshal`` version 2 (type code and item count): the bytes of
@@ -81,10 +77,15 @@ def record_digest_of(key: Any, record: Any, raw: bytes) -> int:
         pair = _PAIR + marshal.dumps(key, 2) + raw
     except ValueError:
         return record_digest(key, record)
-    digest = _MEMO.get(pair)
+    return _memo_digest(pair, key, record)
+
+
+def _memo_digest(memo_key: bytes, key: Any, record: Any) -> int:
+    """The digest memoised under ``memo_key`` (the marshal bytes of ``(key, record)``)."""
+    digest = _MEMO.get(memo_key)
     if digest is None:
         digest = _record_digest(key, record)
-        _remember(_MEMO, pair, digest)
+        _remember(_MEMO, memo_key, digest)
     return digest
 
 
