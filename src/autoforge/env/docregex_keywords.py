@@ -1,0 +1,137 @@
+"""``jsonschema`` with a document's regexes on :mod:`autoforge.env.docregex` instead of ``re``.
+
+``jsonschema`` runs ``pattern``, ``patternProperties`` and ``additionalProperties`` (the names
+its patterns leave over) with Python's backtracking ``re``; :func:`linear_validator_class`
+replaces those three keywords. ``unevaluatedProperties`` next to ``patternProperties`` would
+still reach ``re`` inside ``jsonschema``, so :func:`regex_problem` refuses that pairing (and any
+pattern that does not compile) when the schema is checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from jsonschema import ValidationError, validators
+from jsonschema.protocols import Validator
+
+from autoforge.env.docregex import PatternTimeout, doc_regex
+
+#: Keys whose values are data, not subschemas: a "pattern" key inside them is no regex.
+_DATA_KEYS = frozenset({"enum", "const", "default", "examples", "example"})
+
+
+def _matches(pattern: str, text: str) -> bool:
+    return doc_regex(pattern).search(text)
+
+
+def _pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "string") or not isinstance(pattern, str):
+        return
+    try:
+        if not _matches(pattern, instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+    except PatternTimeout as exc:
+        yield ValidationError(f"{instance!r} was refused: {exc}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            try:
+                hit = _matches(pattern, key)
+            except PatternTimeout as exc:
+                yield ValidationError(f"property {key!r} was refused: {exc}")
+                continue
+            if hit:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _extras(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    """The properties neither ``properties`` nor a ``patternProperties`` regex covers (a
+    regex out of time covers nothing, so the name stays refused)."""
+    named = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    extras = []
+    for key in instance:
+        if key in named:
+            continue
+        try:
+            if any(_matches(p, key) for p in patterns):
+                continue
+        except PatternTimeout:
+            pass
+        extras.append(key)
+    return extras
+
+
+def _additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    extras = _extras(instance, schema)
+    if validator.is_type(extra, "object"):
+        for key in extras:
+            yield from validator.descend(instance[key], extra, path=key)
+    elif not extra and extras:
+        listed = ", ".join(repr(k) for k in sorted(extras))
+        if "patternProperties" in schema:
+            verb = "does" if len(extras) == 1 else "do"
+            patterns = ", ".join(repr(p) for p in sorted(schema["patternProperties"]))
+            yield ValidationError(f"{listed} {verb} not match any of the regexes: {patterns}")
+        else:
+            verb = "was" if len(extras) == 1 else "were"
+            yield ValidationError(
+                f"Additional properties are not allowed ({listed} {verb} unexpected)"
+            )
+
+
+_KEYWORDS = {
+    "pattern": _pattern,
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional_properties,
+}
+
+
+def linear_validator_class(cls: type[Validator]) -> type[Validator]:
+    """``cls`` with its regex keywords run on RE2 (or the timed fallback)."""
+    return validators.extend(cls, _KEYWORDS)
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for key, value in node.items():
+            if key not in _DATA_KEYS:
+                yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def regex_problem(schema: Any) -> str | None:
+    """Why the schema's regexes cannot be run safely, or None."""
+    nodes = list(_walk(schema))
+    sources: list[str] = []
+    for node in nodes:
+        if isinstance(node.get("pattern"), str):
+            sources.append(node["pattern"])
+        if isinstance(node.get("patternProperties"), dict):
+            sources.extend(str(k) for k in node["patternProperties"])
+    for source in sources:
+        try:
+            doc_regex(source)
+        except re.error as exc:
+            return f"pattern {source!r} is not a valid regular expression: {exc}"
+    if any("patternProperties" in n for n in nodes) and any(
+        "unevaluatedProperties" in n for n in nodes
+    ):
+        return (
+            "'unevaluatedProperties' together with 'patternProperties' is not supported (their "
+            "regexes would be run with backtracking); use 'additionalProperties' instead"
+        )
+    return None

@@ -1,0 +1,271 @@
+"""Attacks on the host process itself (issue 34, items 4 and 6): a document's regexes, numbers
+out of range, and ``forge`` runs that share an ``--out``.
+
+Each payload test carries ``stopped_by(layer)`` (see ``conftest.py``) and asserts the sign of
+that layer: the message it gives, or the state it leaves untouched.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from autoforge.env import Environment, EnvironmentSpec
+from autoforge.env.docregex import FALLBACK_TIMEOUT_S, DocRegex
+from autoforge.env.validation import compile_validator, schema_problem
+from autoforge.examples import example_path
+from autoforge.serve.app import create_app
+from autoforge.serve.errors import InvalidArguments
+from autoforge.serve.service import EnvService
+from autoforge.tooldocs.spec import ToolSpec
+
+#: Patterns with catastrophic backtracking under Python's ``re`` (each froze the host).
+RE2_BOMBS = [
+    r"^(a+)+$",
+    r"^(a|a)*$",
+    r"^(a|aa)+$",
+    r"^(\w+\s?)*$",
+    r"^(a*)*b$",
+    r"^([a-zA-Z0-9]+)*@x$",
+    r"^(.*a){25}$",
+    r"(x+x+)+y",
+]
+#: Syntax RE2 lacks (look-around, backreferences): the timed, GIL-releasing fallback runs them.
+FALLBACK_BOMBS = [r"^(?=a)(a|a)*$", r"^(a|a)*(?<!b)$", r"^(a)(\1|a)*$"]
+EVIL = "a" * 40 + "!"
+
+
+def _schema(pattern: str, *, general: bool = False) -> dict[str, Any]:
+    prop: dict[str, Any] = {"type": "string", "pattern": pattern}
+    if general:  # a keyword the hand-compiled checker does not know: jsonschema runs it
+        prop = {"anyOf": [prop]}
+    return {"type": "object", "properties": {"code": prop}, "required": ["code"]}
+
+
+@pytest.mark.stopped_by("schema-validation")
+@pytest.mark.parametrize("general", [False, True], ids=["fast-checker", "jsonschema"])
+@pytest.mark.parametrize("pattern", RE2_BOMBS)
+def test_backtracking_pattern_runs_in_linear_time(pattern: str, general: bool) -> None:
+    """``^(a+)+$`` against 27 characters froze ``/health`` (4x per two more characters)."""
+    validate, fast = compile_validator(_schema(pattern, general=general))
+    assert fast is not general
+    start = time.perf_counter()
+    error = validate({"code": EVIL * 100})
+    assert time.perf_counter() - start < 0.05
+    assert error is not None and "does not match" in error, error
+    assert DocRegex(pattern).engine == "re2"
+
+
+@pytest.mark.stopped_by("schema-validation")
+@pytest.mark.parametrize("general", [False, True], ids=["fast-checker", "jsonschema"])
+@pytest.mark.parametrize("pattern", FALLBACK_BOMBS)
+def test_backtracking_pattern_outside_re2_is_cut_off(pattern: str, general: bool) -> None:
+    assert DocRegex(pattern).engine == "regex"
+    validate, _ = compile_validator(_schema(pattern, general=general))
+    start = time.perf_counter()
+    error = validate({"code": EVIL})
+    elapsed = time.perf_counter() - start
+    assert error is not None and "could not be checked within" in error, error
+    assert elapsed < 30 * FALLBACK_TIMEOUT_S  # the regex module's clock is coarse
+    assert validate({"code": "aaaa"}) is None  # the pattern still works on ordinary values
+
+
+@pytest.mark.stopped_by("schema-validation")
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "patternProperties": {"^(a+)+$": {"type": "integer"}}},
+        {
+            "type": "object",
+            "patternProperties": {"^(a|a)*$": {}},
+            "additionalProperties": False,
+        },
+        {"type": "object", "propertyNames": {"pattern": "^(a+)+$"}},
+    ],
+    ids=["patternProperties", "additionalProperties", "propertyNames"],
+)
+def test_property_name_regexes_run_in_linear_time(schema: dict[str, Any]) -> None:
+    validate, _ = compile_validator(schema)
+    start = time.perf_counter()
+    error = validate({EVIL * 50: "x", "a" * 100: "x"})  # one name backtracks, one matches
+    assert time.perf_counter() - start < 0.05
+    assert error is not None
+
+
+@pytest.mark.stopped_by("control")
+def test_re2_follows_the_json_schema_dialect_and_keeps_ordinary_patterns() -> None:
+    """ECMA-262 (JSON Schema's dialect): ``$`` ends the text and ``\\d`` is ASCII."""
+    validate, _ = compile_validator(_schema(r"^[A-Z]{3}-\d{4}$"))
+    assert validate({"code": "ORD-1234"}) is None
+    assert validate({"code": "ORD-1234\n"}) is not None
+    assert validate({"code": "ORD-١٢٣٤"}) is not None  # Arabic-Indic digits
+    assert re.search(r"^[A-Z]{3}-\d{4}$", "ORD-1234\n") is not None  # what re would accept
+
+
+@pytest.mark.stopped_by("schema-validation")
+@pytest.mark.parametrize(
+    ("schema", "fragment"),
+    [
+        (_schema("(unclosed"), "is not a 'regex'"),
+        (
+            {
+                "type": "object",
+                "patternProperties": {"^x": {}},
+                "unevaluatedProperties": False,
+            },
+            "'unevaluatedProperties' together with 'patternProperties'",
+        ),
+    ],
+    ids=["bad-regex", "unevaluated-with-pattern-properties"],
+)
+def test_unsafe_or_broken_regex_schema_is_a_load_problem(
+    schema: dict[str, Any], fragment: str
+) -> None:
+    problem = schema_problem(schema)
+    assert problem is not None and fragment in problem, problem
+
+
+# --- /health while a document regex is checked, from another process --------------------------
+
+REGEX_SOURCE = """
+def lookup(state, code):
+    return "found " + code
+
+
+def lookup_ahead(state, code):
+    return "found " + code
+"""
+
+
+def _regex_env_dir(tmp_path: Path) -> Path:
+    tools = [
+        ToolSpec(name="lookup", parameters=_schema(r"^(a+)+$"), access="read"),
+        ToolSpec(name="lookup_ahead", parameters=_schema(r"^(?=a)(a|a)*$"), access="read"),
+    ]
+    spec = EnvironmentSpec(name="regexes", tools=tools)
+    (tmp_path / "environment.json").write_text(spec.model_dump_json())
+    (tmp_path / "tools.py").write_text(REGEX_SOURCE)
+    return tmp_path
+
+
+def _serve(env_dir: Path) -> tuple[subprocess.Popen[str], str]:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    cmd = [sys.executable, "-m", "autoforge.cli.main", "serve", str(env_dir), "--port", str(port)]
+    proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, text=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            httpx.get(f"{url}/health")
+            return proc, url
+        except httpx.TransportError:
+            assert proc.poll() is None and time.monotonic() < deadline, "server did not start"
+            time.sleep(0.1)
+
+
+def _health_during_calls(url: str, episode: str, tool: str, n_calls: int) -> list[float]:
+    """Time ``/health`` while another thread sends ``n_calls`` backtracking values."""
+    statuses: list[int] = []
+
+    def calls() -> None:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            for i in range(n_calls):
+                value = "a" * (27 + i % 5) + "!"
+                statuses.append(
+                    client.post(
+                        f"/episodes/{episode}/tools/{tool}", json={"code": value}
+                    ).status_code
+                )
+
+    thread = threading.Thread(target=calls)
+    thread.start()
+    latencies = []
+    with httpx.Client(base_url=url) as client:
+        while thread.is_alive():
+            start = time.perf_counter()
+            assert client.get("/health").status_code == 200
+            latencies.append(time.perf_counter() - start)
+            time.sleep(0.01)
+    thread.join()
+    assert statuses == [422] * n_calls, statuses
+    return latencies
+
+
+@pytest.mark.stopped_by("schema-validation")
+@pytest.mark.parametrize(("tool", "n_calls"), [("lookup", 200), ("lookup_ahead", 10)],
+                         ids=["re2", "timed-fallback"])  # fmt: skip
+def test_health_answers_within_50ms_while_a_document_regex_is_checked(
+    tmp_path: Path, tool: str, n_calls: int
+) -> None:
+    """With ``re`` in the host one such call held the GIL for seconds and ``/health`` with it."""
+    proc, url = _serve(_regex_env_dir(tmp_path))
+    try:
+        episode = httpx.post(f"{url}/episodes").json()["episode_id"]
+        ok = httpx.post(f"{url}/episodes/{episode}/tools/{tool}", json={"code": "aaa"})
+        assert ok.json()["content"] == "found aaa"
+        latencies = _health_during_calls(url, episode, tool, n_calls)
+        p90 = sorted(latencies)[int(0.9 * len(latencies)) - 1]
+        print(f"/health during {tool} ({n_calls} calls): p90 {p90 * 1000:.1f} ms, "
+              f"max {max(latencies) * 1000:.1f} ms, n={len(latencies)}")  # fmt: skip
+        assert len(latencies) >= 3 and p90 < 0.05 and max(latencies) < 0.5, latencies
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+# --- numbers out of range in serve ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bookstore() -> Environment:
+    return Environment.load(example_path("bookstore"))
+
+
+@pytest.mark.stopped_by("serve-api")
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"seed": 1000000000000000000000000000000}',
+        b'{"seed": -1000000000000000000000000000000}',
+        b'{"seed": 9223372036854775808}',
+        b'{"seed": 1e400}',
+        b'{"seed": "12"}',
+        b'{"seed": true}',
+        b'{"seed": 1.5}',
+    ],
+    ids=["1e30", "-1e30", "2^63", "1e400", "string", "bool", "fraction"],
+)
+def test_seed_out_of_range_is_a_4xx_before_any_episode(bookstore: Environment, body: bytes) -> None:
+    """A seed of 10^30 gave a 500 and left an episode whose id the client never got."""
+    service = EnvService(bookstore)
+    with TestClient(create_app(service), base_url="http://127.0.0.1") as http:
+        response = http.post(
+            "/episodes", content=body, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 422, response.text
+        assert response.json()["error"] in ("invalid_request", "invalid_arguments")
+        assert "seed" in response.json()["message"]
+        assert service.health()["open_episodes"] == 0
+        assert http.post("/episodes", json={"seed": 2**63 - 1}).status_code == 201
+
+
+@pytest.mark.stopped_by("serve-api")
+def test_service_refuses_a_huge_seed_from_any_transport(bookstore: Environment) -> None:
+    service = EnvService(bookstore)
+    for seed in (10**30, -(2**63) - 1, True):
+        with pytest.raises(InvalidArguments, match="seed"):
+            service.open_episode(seed=seed)
+    assert service.health()["open_episodes"] == 0
