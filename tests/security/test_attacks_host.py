@@ -7,7 +7,10 @@ that layer: the message it gives, or the state it leaves untouched.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -269,3 +272,54 @@ def test_service_refuses_a_huge_seed_from_any_transport(bookstore: Environment) 
         with pytest.raises(InvalidArguments, match="seed"):
             service.open_episode(seed=seed)
     assert service.health()["open_episodes"] == 0
+
+
+# --- two forge runs into one --out ------------------------------------------------------------
+
+FORGE = [sys.executable, "-m", "autoforge.cli.main", "forge", "--env", "example:bookstore"]
+
+
+def _forge(out: Path, *extra: str) -> subprocess.Popen[str]:
+    cmd = [*FORGE, "--out", str(out), "--tasks", "4", *extra]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+@pytest.mark.stopped_by("forge-lock")
+def test_a_second_forge_into_a_locked_out_names_the_holder(tmp_path: Path) -> None:
+    from autoforge.forge.outlock import OutDirLocked, out_lock
+
+    out = tmp_path / "run"
+    with out_lock(out):
+        proc = _forge(out, "--no-exports")
+        output, _ = proc.communicate(timeout=120)
+        assert proc.returncode == 2, output
+        assert f"in use by another forge run (pid {os.getpid()}" in output, output
+        assert not (out / "run.json").exists()  # refused before any stage ran
+        with pytest.raises(OutDirLocked, match="pass another --out"), out_lock(out):
+            pass
+    done = _forge(out, "--no-exports")  # the lock went with its holder
+    assert done.wait(timeout=120) == 0, done.communicate()[0]
+
+
+@pytest.mark.stopped_by("forge-lock")
+def test_two_forge_runs_at_once_give_one_run_and_no_duplicate_tasks(tmp_path: Path) -> None:
+    """Two runs into one --out both exited 0 with every task written twice."""
+    out = tmp_path / "run"
+    first = _forge(out)
+    lock = out / ".forge.lock"
+    deadline = time.monotonic() + 60
+    while not (lock.is_file() and f"pid {first.pid}" in lock.read_text()):
+        assert first.poll() is None and time.monotonic() < deadline, "first run did not start"
+        time.sleep(0.02)
+    os.kill(first.pid, signal.SIGSTOP)  # the first run holds the lock, mid-run
+    try:
+        second = _forge(out)
+        output, _ = second.communicate(timeout=120)
+    finally:
+        os.kill(first.pid, signal.SIGCONT)
+    assert second.returncode == 2 and f"(pid {first.pid}" in output, output
+    output, _ = first.communicate(timeout=120)
+    assert first.returncode == 0, output
+    tasks = json.loads((out / "exports" / "tau2" / "tasks.json").read_text())
+    ids = [t["id"] for t in tasks]
+    assert len(ids) == 4 and len(set(ids)) == 4, ids

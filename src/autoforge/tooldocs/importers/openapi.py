@@ -170,6 +170,15 @@ def assign_names(ctx: Ctx, operations: list[Operation]) -> list[str]:
             name, n = f"{base[:58]}_{n}", n + 1
         taken[name] = o.pointer
         names[i] = name
+        if isinstance(op_id, str) and op_id.strip():
+            warnings.warn(
+                DocWarning(
+                    f"{ctx.file}#{pointer_join(o.pointer, 'operationId')}: operationId "
+                    f"{op_id!r} is not a valid tool name (an identifier of at most 64 "
+                    f"characters, no keyword, no leading underscore); the tool is named {name!r}"
+                ),
+                stacklevel=2,
+            )
     return [n for n in names if n is not None]
 
 
