@@ -332,17 +332,19 @@ def flatten_object(schema: Any) -> tuple[dict[str, Any], list[str]] | None:
         return None
     props: dict[str, Any] = {}
     required: list[str] = []
-    for part in schema.get("allOf", []):
+    parts = schema.get("allOf", [])
+    own = schema.get("properties", {})
+    listed = schema.get("required", [])
+    if not (isinstance(parts, list) and isinstance(own, dict) and isinstance(listed, list)):
+        return None  # not a plain object: kept whole, so its schema check reports the fault
+    for part in parts:
         sub = flatten_object(part)
         if sub is None:
             return None
         props.update(sub[0])
         required += sub[1]
-    own = schema.get("properties", {})
-    if not isinstance(own, dict):
-        return None
     props.update(own)
-    required += [r for r in schema.get("required", []) if isinstance(r, str)]
+    required += [r for r in listed if isinstance(r, str)]
     props = {k: v for k, v in props.items() if not (isinstance(v, dict) and v.get("readOnly"))}
     if not all(_IDENTIFIER.fullmatch(k) for k in props):
         return None
