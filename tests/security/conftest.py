@@ -10,6 +10,8 @@ every test here has a known layer and that the suite holds at least 100 payloads
 
 from __future__ import annotations
 
+import json
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -102,11 +104,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    catalogue = []
     for item in items:
         if _HERE not in item.path.parents:
             continue
         layer = layer_of(item)
-        item.user_properties.append(("stopped_by", layer or "unlabelled"))
+        layer = layer if layer in LAYERS else f"unknown:{layer}"
+        item.user_properties.append(("stopped_by", layer))
+        catalogue.append({"nodeid": item.nodeid, "layer": layer})
+    out = os.environ.get("AUTOFORGE_PAYLOAD_CATALOGUE")
+    if out:  # test_catalogue.py collects the suite in a subprocess and reads this
+        Path(out).write_text(json.dumps(catalogue, indent=1), encoding="utf-8")
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
