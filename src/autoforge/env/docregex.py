@@ -22,14 +22,17 @@ from typing import Literal
 import re2
 import regex
 
+from autoforge.errors import AutoforgeError
+
 #: The most a fallback (non-RE2) match may run before the value is refused.
 FALLBACK_TIMEOUT_S = 0.1
 
 Engine = Literal["re2", "regex"]
 
 
-class PatternTimeout(Exception):
-    """A fallback match did not finish within its time limit."""
+class PatternTimeout(AutoforgeError):
+    """A fallback match did not finish within its time limit (the validators turn it into an
+    "invalid arguments" message; it never reaches a caller)."""
 
 
 def _re2_options() -> re2.Options:
