@@ -48,16 +48,18 @@ class DocRegex:
     """One document pattern, compiled once: ``search(text)`` in linear time (RE2) or, for
     syntax RE2 lacks, with a time limit and the GIL released (``regex``)."""
 
-    __slots__ = ("_fallback", "_re2", "source", "timeout_s")
+    __slots__ = ("_fallback", "_re2", "_set", "source", "timeout_s")
 
     def __init__(self, source: str, *, timeout_s: float = FALLBACK_TIMEOUT_S) -> None:
         re.compile(source)  # the syntax check documents have always had (raises re.error)
         self.source = source
         self.timeout_s = timeout_s
         self._re2: re2._Regexp | None = None
+        self._set: re2.Set | None = None
         self._fallback: regex.Pattern[str] | None = None
         try:
             self._re2 = re2.compile(source, _OPTIONS)
+            self._set = _match_set(source)
         except re2.error:
             try:
                 self._fallback = regex.compile(source)
@@ -73,6 +75,10 @@ class DocRegex:
         """Whether the pattern matches anywhere in ``text``; :class:`PatternTimeout` when the
         fallback engine ran out of time."""
         if self._re2 is not None:
+            if self._set is not None and self._set.Match(text):
+                return True
+            # no match (the error path), or no set: the full engine, which also answers when
+            # the set's DFA ran out of memory (a set then reports "no match")
             return self._re2.search(text) is not None
         assert self._fallback is not None
         try:
@@ -82,6 +88,18 @@ class DocRegex:
                 f"the pattern {self.source!r} could not be checked within "
                 f"{self.timeout_s:g} s (it backtracks too much on this value)"
             ) from None
+
+
+def _match_set(source: str) -> re2.Set | None:
+    """A one-pattern RE2 set: a yes/no answer in ~2 us, where ``search`` builds a match object
+    (~18 us); None when RE2 will not take the pattern into a set."""
+    found = re2.Set.SearchSet(_OPTIONS)
+    try:
+        found.Add(source)
+        found.Compile()
+    except re2.error:
+        return None
+    return found
 
 
 @lru_cache(maxsize=1024)
