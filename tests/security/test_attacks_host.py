@@ -323,3 +323,16 @@ def test_two_forge_runs_at_once_give_one_run_and_no_duplicate_tasks(tmp_path: Pa
     tasks = json.loads((out / "exports" / "tau2" / "tasks.json").read_text())
     ids = [t["id"] for t in tasks]
     assert len(ids) == 4 and len(set(ids)) == 4, ids
+
+
+@pytest.mark.stopped_by("forge-lock")
+async def test_a_batch_into_a_locked_out_is_refused_before_writing(tmp_path: Path) -> None:
+    from autoforge.forge.batch import forge_many
+    from autoforge.forge.layout import ForgeOptions
+    from autoforge.forge.outlock import OutDirLocked, out_lock
+
+    with out_lock(tmp_path), pytest.raises(OutDirLocked, match=f"pid {os.getpid()}"):
+        await forge_many([], ForgeOptions(out=tmp_path), tmp_path, None)
+    assert not (tmp_path / "batch.json").exists()
+    report = await forge_many([], ForgeOptions(out=tmp_path), tmp_path, None)  # lock released
+    assert report.items == [] and (tmp_path / "batch.json").is_file()
