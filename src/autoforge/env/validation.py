@@ -19,7 +19,7 @@ from jsonschema.exceptions import SchemaError, best_match
 from jsonschema.validators import validator_for
 
 from autoforge.env.docregex import PatternTimeout, doc_regex
-from autoforge.env.docregex_keywords import linear_validator_class, regex_problem
+from autoforge.env.linear_keywords import linear_validator_class, regex_problem
 
 Check = Callable[[Any, str], str | None]
 Validator = Callable[[dict[str, Any]], str | None]
