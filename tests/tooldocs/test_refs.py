@@ -88,7 +88,8 @@ def test_sanitize_name(raw: str, expected: str) -> None:
 
 
 def test_is_tool_name() -> None:
-    assert is_tool_name("get_order") and is_tool_name("_x1")
+    assert is_tool_name("get_order") and is_tool_name("x_1_")
     assert not any(
-        is_tool_name(n) for n in ("get-order", "a.b", "1a", "def", "naïve", "", "x" * 65, 3)
+        is_tool_name(n)
+        for n in ("get-order", "a.b", "1a", "def", "naïve", "", "x" * 65, 3, "_x1", "__import__")
     )

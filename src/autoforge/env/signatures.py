@@ -154,6 +154,11 @@ def _spec_problems(spec: EnvironmentSpec) -> list[str]:
     counts = Counter(t.name for t in spec.tools)
     problems += [f"tool '{n}' is documented {c} times" for n, c in counts.items() if c > 1]
     for tool in spec.tools:
+        if tool.name.startswith("_") or not tool.name.isidentifier():
+            problems.append(
+                f"tool '{tool.name}': not a public Python identifier (dunder and private names "
+                "would shadow Python's own names); rename it"
+            )
         why = schema_problem(tool.parameters)
         if why is not None:
             problems.append(f"tool '{tool.name}': invalid parameters schema: {why}")

@@ -11,13 +11,15 @@ with the path of the offending value when it is not the top level (``items[0].qu
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
 from jsonschema.validators import validator_for
+
+from autoforge.env.docregex import PatternTimeout, doc_regex
+from autoforge.env.linear_keywords import enum_keys, json_key, linear_validator_class, regex_problem
 
 Check = Callable[[Any, str], str | None]
 Validator = Callable[[dict[str, Any]], str | None]
@@ -153,14 +155,27 @@ def _bound_checks(schema: dict[str, Any]) -> list[Check]:
     add("minItems", is_list, lambda v, m: len(v) >= m, "{v!r} is too short")
     add("maxItems", is_list, lambda v, m: len(v) <= m, "{v!r} is too long")
     if "pattern" in schema:
-        regex = re.compile(schema["pattern"])
-        add(
-            "pattern",
-            is_str,
-            lambda v, _: regex.search(v) is not None,
-            "{v!r} does not match {limit!r}",
-        )
+        checks.append(_pattern_check(schema["pattern"]))
     return checks
+
+
+def _pattern_check(source: Any) -> Check:
+    """``pattern`` run by :mod:`autoforge.env.docregex` (never backtracking in the host)."""
+    if not isinstance(source, str):
+        raise _Unsupported
+    regex = doc_regex(source)
+
+    def check(v: Any, path: str) -> str | None:
+        if type(v) is not str:
+            return None
+        try:
+            if regex.search(v):
+                return None
+        except PatternTimeout as exc:
+            return _where(path, f"{v!r} was refused: {exc}")
+        return _where(path, f"{v!r} does not match {source!r}")
+
+    return check
 
 
 def _compile(schema: Any) -> Check:
@@ -195,13 +210,14 @@ def _compile(schema: Any) -> Check:
     return check_all
 
 
-def _same_json(a: Any, b: Any) -> bool:
-    return bool(a == b) and (type(a) is bool) == (type(b) is bool)
-
-
 def _enum_check(values: list[Any], const: bool = False) -> Check:
+    """A set lookup of the value's :func:`json_key`: one step whatever the enum's length."""
+    if not isinstance(values, list):
+        raise _Unsupported
+    keys = enum_keys(values)
+
     def check(v: Any, path: str) -> str | None:
-        if any(_same_json(v, e) for e in values):
+        if json_key(v) in keys:
             return None
         if const:
             return _where(path, f"{values[0]!r} was expected")
@@ -264,11 +280,11 @@ def schema_problem(schema: Any) -> str | None:
         cls.check_schema(schema)
     except SchemaError as exc:
         return exc.message
-    return None
+    return regex_problem(schema)
 
 
 def _general(schema: dict[str, Any]) -> Validator:
-    cls = validator_for(schema, default=Draft202012Validator)
+    cls = linear_validator_class(validator_for(schema, default=Draft202012Validator))
     validator = cls(schema)
 
     def validate(arguments: dict[str, Any]) -> str | None:

@@ -29,6 +29,7 @@ from autoforge.forge.batch_report import BatchReport, ItemResult, write_index
 from autoforge.forge.context import ForgeError, ForgeReporter
 from autoforge.forge.layout import ForgeOptions
 from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
+from autoforge.forge.outlock import out_lock
 from autoforge.forge.runner import run_forge
 from autoforge.llm import LLMClient, LLMConfig
 
@@ -173,28 +174,30 @@ async def forge_many(
     ray_init: dict[str, object] | None = None,
 ) -> BatchReport:
     """Forge every doc set into ``out/<name>``; ``batch.json`` and ``index.html`` kept current."""
-    out.mkdir(parents=True, exist_ok=True)
-    results: dict[str, ItemResult] = {}
-    order = [i.name for i in items]
+    with out_lock(out):  # a second batch into the same --out is refused
+        results: dict[str, ItemResult] = {}
+        order = [i.name for i in items]
 
-    def record(result: ItemResult) -> None:
-        results[result.name] = result
-        report = BatchReport(executor=executor, items=[results[n] for n in order if n in results])
+        def record(result: ItemResult) -> None:
+            results[result.name] = result
+            report = BatchReport(
+                executor=executor, items=[results[n] for n in order if n in results]
+            )
+            write_atomic(out / BATCH_FILE, report.model_dump_json(indent=2) + "\n")
+            if on_item is not None:
+                on_item(result)
+
+        if executor == "local":
+            for item in items:
+                record(await forge_item(item, base, out, config))
+        elif executor == "ray":
+            await _on_ray(items, ItemWorker(base, out, config), workers, record, ray_init)
+        else:
+            raise UserError(f"--executor must be local or ray, got {executor!r}")
+        report = BatchReport(executor=executor, items=[results[n] for n in order])
         write_atomic(out / BATCH_FILE, report.model_dump_json(indent=2) + "\n")
-        if on_item is not None:
-            on_item(result)
-
-    if executor == "local":
-        for item in items:
-            record(await forge_item(item, base, out, config))
-    elif executor == "ray":
-        await _on_ray(items, ItemWorker(base, out, config), workers, record, ray_init)
-    else:
-        raise UserError(f"--executor must be local or ray, got {executor!r}")
-    report = BatchReport(executor=executor, items=[results[n] for n in order])
-    write_atomic(out / BATCH_FILE, report.model_dump_json(indent=2) + "\n")
-    write_index(out, report)
-    return report
+        write_index(out, report)
+        return report
 
 
 async def _on_ray(

@@ -19,6 +19,7 @@ from autoforge.forge.context import (
     ForgeContext,
     ForgeError,
     ForgeReporter,
+    Inputs,
     NullReporter,
     Outcome,
     resolve_inputs,
@@ -31,6 +32,7 @@ from autoforge.forge.manifest import (
     now_iso,
     save_manifest,
 )
+from autoforge.forge.outlock import out_lock
 from autoforge.forge.stages import STAGE_DEFS, Stage
 from autoforge.llm import LLMClient
 from autoforge.tasks import TaskHooks
@@ -126,12 +128,27 @@ async def run_forge(
 
     ``client_factory`` builds the LLM client when a stage first needs one (synthesis).
     Expected failures are raised as :class:`ForgeError` naming the stage; rerunning the same
-    command resumes from there.
+    command resumes from there. A second run into the same ``out`` while this one holds it is
+    refused with :class:`~autoforge.forge.outlock.OutDirLocked` (a user error: exit status 2).
     """
     names = _stages(options.until)
     inputs = resolve_inputs(options)
     layout = RunLayout(options.out)
-    layout.root.mkdir(parents=True, exist_ok=True)
+    with out_lock(layout.root):
+        return await _run_locked(options, names, inputs, layout, client_factory, reporter,
+                                 hooks_factory)  # fmt: skip
+
+
+async def _run_locked(
+    options: ForgeOptions,
+    names: list[str],
+    inputs: Inputs,
+    layout: RunLayout,
+    client_factory: Callable[[], LLMClient] | None,
+    reporter: ForgeReporter | None,
+    hooks_factory: Callable[[ForgeContext], TaskHooks] | None,
+) -> RunManifest:
+    """The run itself, while this process holds the lock of ``--out``."""
     manifest = load_manifest(layout.root)
     manifest.sessions += 1
     manifest.options = options.summary()

@@ -38,7 +38,7 @@ import orjson
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -53,7 +53,7 @@ from autoforge.serve.guard import (
     send_json,
 )
 from autoforge.serve.runner import CallRunner
-from autoforge.serve.service import EnvService
+from autoforge.serve.service import SEED_MAX, SEED_MIN, EnvService
 
 T = TypeVar("T")
 
@@ -64,7 +64,12 @@ class OpenEpisode(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     task_id: str | None = Field(default=None, description="start from this task's S0")
-    seed: int | None = Field(default=None, description="picks a task when task_id is not given")
+    seed: StrictInt | None = Field(
+        default=None,
+        ge=SEED_MIN,
+        le=SEED_MAX,
+        description="picks a task when task_id is not given (a signed 64-bit integer)",
+    )
 
 
 class EpisodeStart(BaseModel):

@@ -112,7 +112,9 @@ class EnvService:
         self, task_id: str | None = None, seed: int | None = None, *, owner: str = LOCAL_OWNER
     ) -> dict[str, Any]:
         """Start an episode of ``owner`` (from a task, a seeded task pick, or the initial
-        state); 429 past the session limit or the owner's quota."""
+        state); 429 past the session limit or the owner's quota, 422 for a seed that is not a
+        64-bit integer (checked before anything is created)."""
+        check_seed(seed)
         task = self.tasks.get(task_id) if task_id is not None else None
         if task is None and seed is not None:
             task = self.tasks.pick(seed)
@@ -286,6 +288,22 @@ _MODES = {
     "lanes": "lanes: tool code runs in a few sandboxed worker processes shared round robin by "
     "the episodes (killed and replaced on timeout or crash)",
 }
+
+
+#: Seeds are signed 64-bit integers: what every JSON encoder of the responses can write back.
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+
+
+def check_seed(seed: object) -> None:
+    """422 (:class:`InvalidArguments`) unless ``seed`` is None or an int in 64-bit range."""
+    if seed is None:
+        return
+    if type(seed) is not int:
+        raise InvalidArguments(f"seed must be an integer, got {_kind(seed)}")
+    if not SEED_MIN <= seed <= SEED_MAX:
+        raise InvalidArguments(
+            f"seed {seed:.3g} is out of range: give an integer from {SEED_MIN} to {SEED_MAX}"
+        )
 
 
 def _close_episode(episode: Any) -> None:

@@ -162,7 +162,16 @@ def _limits_of(loader: _JsonLikeLoader) -> DocLimits:
 
 def parse_yaml(text: str, filename: str, limits: DocLimits = DEFAULT_LIMITS) -> Any:
     """Safe-load one YAML document within ``limits``; syntax errors name the line."""
-    loader = _JsonLikeLoader(text)
+    try:
+        loader = _JsonLikeLoader(text)  # the reader refuses control characters here
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise DocParseError(
+            f"invalid YAML at line {line}: character {exc.character!r} is not allowed in YAML",
+            file=filename,
+            line=line,
+            hint="remove the control character (or escape it inside a double-quoted string)",
+        ) from None
     loader.max_depth, loader.max_int_digits = limits.max_depth, limits.max_int_digits
     loader.filename = filename
     try:

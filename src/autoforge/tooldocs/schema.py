@@ -86,10 +86,13 @@ def copy_json(value: Any) -> Any:
 
 
 def is_tool_name(name: object) -> bool:
-    """Whether ``name`` can be a tool name: an ASCII identifier, not a keyword, <= 64 chars."""
+    """Whether ``name`` can be a tool name: an ASCII identifier, not a keyword, <= 64 chars,
+    not starting with an underscore (dunder and private names such as ``__import__`` would
+    shadow Python's own names once the tools are Python functions)."""
     return (
         isinstance(name, str)
         and _IDENTIFIER.fullmatch(name) is not None
+        and not name.startswith("_")
         and not keyword.iskeyword(name)
         and len(name) <= MAX_NAME_LENGTH
     )
@@ -130,6 +133,10 @@ def check_tool_name(name: object, *, file: str, pointer: str) -> str:
         )
         if keyword.iskeyword(name):
             why = "a Python keyword"
+        elif name.startswith("__") and name.endswith("__") and len(name) > 4:
+            why = "a dunder name, reserved for Python's own names"
+        elif name.startswith("_") and _IDENTIFIER.fullmatch(name):
+            why = "a private name (it starts with an underscore)"
         raise DocParseError(
             f"tool name {name!r} is {why} (tools become Python functions)",
             file=file,

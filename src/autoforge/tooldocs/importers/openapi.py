@@ -170,6 +170,15 @@ def assign_names(ctx: Ctx, operations: list[Operation]) -> list[str]:
             name, n = f"{base[:58]}_{n}", n + 1
         taken[name] = o.pointer
         names[i] = name
+        if isinstance(op_id, str) and op_id.strip():
+            warnings.warn(
+                DocWarning(
+                    f"{ctx.file}#{pointer_join(o.pointer, 'operationId')}: operationId "
+                    f"{op_id!r} is not a valid tool name (an identifier of at most 64 "
+                    f"characters, no keyword, no leading underscore); the tool is named {name!r}"
+                ),
+                stacklevel=2,
+            )
     return [n for n in names if n is not None]
 
 
@@ -323,17 +332,19 @@ def flatten_object(schema: Any) -> tuple[dict[str, Any], list[str]] | None:
         return None
     props: dict[str, Any] = {}
     required: list[str] = []
-    for part in schema.get("allOf", []):
+    parts = schema.get("allOf", [])
+    own = schema.get("properties", {})
+    listed = schema.get("required", [])
+    if not (isinstance(parts, list) and isinstance(own, dict) and isinstance(listed, list)):
+        return None  # not a plain object: kept whole, so its schema check reports the fault
+    for part in parts:
         sub = flatten_object(part)
         if sub is None:
             return None
         props.update(sub[0])
         required += sub[1]
-    own = schema.get("properties", {})
-    if not isinstance(own, dict):
-        return None
     props.update(own)
-    required += [r for r in schema.get("required", []) if isinstance(r, str)]
+    required += [r for r in listed if isinstance(r, str)]
     props = {k: v for k, v in props.items() if not (isinstance(v, dict) and v.get("readOnly"))}
     if not all(_IDENTIFIER.fullmatch(k) for k in props):
         return None
