@@ -18,9 +18,9 @@ LAST = ["Achterberg", "Bramwell", "Castellano", "Dunmore", "Eriksen", "Fairweath
         "Pemberton", "Quist", "Radcliffe"]
 WORDS = ["River", "Winter", "Glass", "Harbor", "Silent", "Copper", "Garden", "Northern", "Paper",
          "Lantern", "Orchard", "Salt", "Echo", "Amber", "Hollow", "Meridian", "Violet", "Stone"]
-NOUNS = ["Atlas", "Letters", "Kingdom", "Machine", "Tides", "Cartographer", "Season", "Archive",
+NOUNS = ["Atlas", "Letters", "Kingdom", "Machine", "Tides", "Lighthouse", "Season", "Archive",
          "Voyage", "Clockmaker", "Island", "Choir"]
-AUTHORS = ["Maren Voss", "Idris Calloway", "Petra Lund", "Teodor Halim", "Noor Vasquez",
+AUTHORS = ["Ottilie Voss", "Idris Calloway", "Petra Lund", "Teodor Halim", "Noor Vasquez",
            "Saul Whitaker", "Liesel Amundsen", "Rafe Okonjo", "Clio Barrington", "Anselm Rook"]
 
 

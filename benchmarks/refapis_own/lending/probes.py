@@ -55,7 +55,7 @@ def g_list_copies(x, ok):
     if x.rng.random() < 0.5:
         a["status"] = x.c(["available", "on_loan", "lost", "on_hold"])
     if x.rng.random() < 0.4:
-        a["q"] = x.c(["river", "ATLAS", "maren", "Glass", "voss", "zzz"])
+        a["q"] = x.c(["river", "ATLAS", "Glass", "VOSS", "zzz"])
     return a
 
 
