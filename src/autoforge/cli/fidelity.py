@@ -14,13 +14,17 @@ from autoforge.errors import UserError
 
 _HELP = (
     "Measure whether a synthesized environment behaves like the API it was made from.\n\n"
-    "REF is a benchmark domain dir (db.json, tasks.json, gt_replay.json: every task's "
+    "REF is a reference API folder (openapi.yaml, db.json, ref_impl.py, probes.py: the "
+    "reference's own probes run on both sides, each on a fresh copy of db.json; decision "
+    "balanced accuracy and write-effect agreement, the refuse-everything environment beside), "
+    "a benchmark domain dir (db.json, tasks.json, gt_replay.json: every task's "
     "ground-truth actions are replayed and compared on error flag, returned value and state), a "
     "Python file of reference tool functions f(state, **args), or the base URL of a live HTTP "
     "API described by --openapi (probes are generated: valid calls on records in every status, "
     "precondition violations, unknown ids, wrong types). Every figure is shown beside the null "
     "environment's (every call succeeds, nothing changes), computed by the same code.\n\n"
     "Examples:\n\n"
+    "  autoforge fidelity envs/kanban --against refapis/kanban\n\n"
     "  autoforge fidelity envs/retail --against tau2-bench/retail\n\n"
     "  autoforge fidelity envs/bookstore --against src/autoforge/examples/bookstore/tools.py\n\n"
     "  autoforge fidelity envs/shop --against http://127.0.0.1:8000 --openapi openapi.yaml"
@@ -58,6 +62,10 @@ def fidelity(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Replay only the first N tasks.")
     ] = None,
+    probes: Annotated[
+        int, typer.Option("--probes", min=1, help="Reference API folder: number of probes.")
+    ] = 400,
+    seed: Annotated[int, typer.Option("--seed", help="Reference API folder: probe seed.")] = 7,
     agent_side: Annotated[
         bool,
         typer.Option(
@@ -74,7 +82,11 @@ def fidelity(
     ref = against if against is not None else (str(bench) if bench is not None else None)
     if ref is None:
         raise UserError("fidelity needs --against REF (a benchmark dir, a .py file or a URL)")
-    if not ref.startswith(("http://", "https://")) and Path(ref).is_dir():
+    from autoforge.synth import is_refapi_dir
+
+    if not ref.startswith(("http://", "https://")) and is_refapi_dir(Path(ref)):
+        _refapi(env_dir, Path(ref), probes, seed, as_json, out)
+    elif not ref.startswith(("http://", "https://")) and Path(ref).is_dir():
         _replay(env_dir, Path(ref), split, limit, as_json, out, agent_side)
     elif ref.startswith(("http://", "https://")) or ref.endswith(".py"):
         _probe(env_dir, ref, openapi, reset, as_json, out)
@@ -86,6 +98,39 @@ def _write(out: Path | None, report: Any) -> None:
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(report.model_dump_json(indent=2), encoding="utf-8")
+
+
+def _refapi(env_dir: Path, ref: Path, n: int, seed: int, as_json: bool, out: Any) -> None:
+    from autoforge.synth import score_refapi
+
+    report = score_refapi(env_dir, ref, n=n, seed=seed)
+    _write(out, report)
+    if as_json:
+        typer.echo(json.dumps(report.headline()))
+        return
+    console = Console()
+    console.print(refapi_table(report))
+    console.print(figures_table(report.figures.model_dump(), report.null.model_dump(), "probes"))
+    if report.load_error:
+        console.print(f"environment did not load: {report.load_error}", highlight=False)
+    if report.missing_tools:
+        console.print(f"missing from the env: {', '.join(report.missing_tools)}", highlight=False)
+    if report.host_exceptions:
+        console.print(f"host exceptions (counted as refusals): {report.host_exceptions}")
+
+
+def refapi_table(report: Any) -> Table:
+    """One row per tool: probes, accepts kept, refusals kept, write effects kept."""
+    table = Table(title=f"probes of {report.env} against {report.against}")
+    for col in ("tool", "probes", "accepts kept", "refusals kept", "write effect"):
+        table.add_column(col, justify="left" if col == "tool" else "right")
+    for name, t in report.per_tool.items():
+        table.add_row(
+            name + (" (missing)" if t.missing else ""), str(t.probes),
+            f"{t.accepts_kept}/{t.ref_accepted}", f"{t.refusals_kept}/{t.ref_refused}",
+            f"{t.effects_kept}/{t.ref_writes}" if t.ref_writes else "-",
+        )  # fmt: skip
+    return table
 
 
 def _replay(

@@ -189,9 +189,20 @@ def _values_in(fragment: str, values: list[str]) -> list[str]:
     return found
 
 
-def _action_named(sentence: str, spec: ToolSpec, noun: str) -> bool:
-    """Whether a sentence names the tool's action: its verb's stem or another word of its name."""
-    toks = [t for t in tokens(spec.name) if t not in (noun, singular(noun), "order")]
+def record_words(schema: StateSchema) -> frozenset[str]:
+    """Words that name a kind of record of the state (``orders``, ``order``): a tool's name
+    holds them beside its action (``place_order``), and a sentence mentioning the record names
+    no action of the tool."""
+    return frozenset(
+        w for coll in schema.collections for t in tokens(coll.name) for w in (t, singular(t))
+    )
+
+
+def _action_named(sentence: str, spec: ToolSpec, noun: str, records: Iterable[str] = ()) -> bool:
+    """Whether a sentence names the tool's action: its verb's stem or another word of its name
+    that is neither ``noun`` nor a word of ``records`` (:func:`record_words`)."""
+    skip = {noun, singular(noun), *records}
+    toks = [t for t in tokens(spec.name) if t not in skip]
     verb = toks[0][:5] if toks else ""
     if verb and re.search(rf"\b{re.escape(verb)}", sentence):
         return True
@@ -213,6 +224,7 @@ def _status_rule(
     source: str,
     state: Any,
     stated: Sequence[str] = (),
+    records: Iterable[str] = (),
 ) -> DocRule | None:
     found = status_values(coll, state, stated)
     if found is None:
@@ -222,7 +234,7 @@ def _status_rule(
     noun = singular(coll.name).replace("_", " ")
     vals = "|".join(re.escape(v.lower()) for v in sorted(values, key=len, reverse=True))
     items = rf"((?:(?:already |still )?(?:{vals})(?:,\s*|\s+or\s+|\s+and\s+)?)+)"
-    named = source == "description" or _action_named(low, spec, noun)
+    named = source == "description" or _action_named(low, spec, noun, records)
     base: dict[str, Any] = dict(
         tool=spec.name, kind="status", param=key, collection=coll.name, attribute=attr
     )
@@ -390,19 +402,20 @@ def extract_rules(
     texts = [(s, "description") for s in sentences(spec.description)]
     texts += [(s, "policy") for s in sentences(policy or "")]
     write = c.cls not in READ_CLASSES
+    records = record_words(schema)
     for sentence, source in texts:
         if coll is not None and c.cls == "create" and ONCE_ONLY.search(sentence):
             unique = _unique_rule(spec, c, coll, sentence, source)
             if unique is not None and (
-                source == "description" or _action_named(_plain(sentence), spec, "")
+                source == "description" or _action_named(_plain(sentence), spec, "", records)
             ):
                 rules.append(unique)
         if coll is not None and c.key_param is not None and write:
             said = (stated or {}).get(coll.name, ())
-            rule = _status_rule(spec, coll, c.key_param, sentence, source, state, said)
+            rule = _status_rule(spec, coll, c.key_param, sentence, source, state, said, records)
             if rule is not None:
                 rules.append(rule)
-        if source == "description" or _action_named(_plain(sentence), spec, ""):
+        if source == "description" or _action_named(_plain(sentence), spec, "", records):
             rules += _text_rules(spec, sentence, source)
     return _dedupe(rules)
 

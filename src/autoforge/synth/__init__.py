@@ -49,6 +49,8 @@ if _TYPE_CHECKING:
     from autoforge.synth.pipeline import conformance as conformance
     from autoforge.synth.pipeline import report_table as report_table
     from autoforge.synth.probing import run_probes as run_probes
+    from autoforge.synth.refapi import is_refapi_dir as is_refapi_dir
+    from autoforge.synth.refapi import score_refapi as score_refapi
 
 _LAZY: dict[str, str] = {
     "Bench": "autoforge.synth.fidelity",
@@ -57,8 +59,10 @@ _LAZY: dict[str, str] = {
     "NO_OUTPUT": "autoforge.synth.fidelity",
     "check_env_dir": "autoforge.synth.envdir_checks",
     "conformance": "autoforge.synth.pipeline",
+    "is_refapi_dir": "autoforge.synth.refapi",
     "report_table": "autoforge.synth.pipeline",
     "run_probes": "autoforge.synth.probing",
+    "score_refapi": "autoforge.synth.refapi",
 }
 
 

@@ -137,12 +137,12 @@ def entities_messages(tools: Iterable[ToolSpec], policy: str | None) -> list[Mes
     user = (
         f"Tools of an application:\n{lines}\n{pol}\n"
         "Design the database these tools work on. List its collections: one per kind of "
-        "entity the tools read, create or change (e.g. orders, users). For each give name "
-        "(plural snake_case), primary_key (the attribute holding its id, e.g. order_id) and a "
+        "entity the tools read, create or change (e.g. beds, plants). For each give name "
+        "(plural snake_case), primary_key (the attribute holding its id, e.g. bed_id) and a "
         "short description. Do not add collections no tool needs.\n"
-        'Example answer for a library app: {"collections": [{"name": "books", "primary_key": '
-        '"book_id", "description": "books of the library"}, {"name": "loans", "primary_key": '
-        '"loan_id", "description": "who borrowed which book"}]}'
+        'Example answer for a greenhouse app: {"collections": [{"name": "beds", "primary_key": '
+        '"bed_id", "description": "beds of the greenhouse"}, {"name": "plantings", '
+        '"primary_key": "planting_id", "description": "what was sown in which bed"}]}'
     )
     return [
         {"role": "system", "content": "You design databases for simulated apps. Answer in JSON."},

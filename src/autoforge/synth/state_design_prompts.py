@@ -34,8 +34,9 @@ _FORMAT = (
     '"name: enum a|b|c" for a field with fixed values.'
 )
 _EXAMPLE = (
-    'Example answer for a library app: {"collections": [{"name": "loans", "key": "loan_id", '
-    '"add": ["book_id: id -> books", "due_date: date", "status: enum active|returned"]}]}'
+    'Example answer for a greenhouse app: {"collections": [{"name": "plantings", "key": '
+    '"planting_id", "add": ["bed_id: id -> beds", "sown_on: date", '
+    '"status: enum growing|harvested"]}]}'
 )
 
 

@@ -35,21 +35,23 @@ _SCENARIO_SYSTEM = (
     "You play a customer of an online service and write your first chat message to the "
     "support agent. Speak as the customer (I, my). Ask for everything the draft asks for, in "
     "plain words. Copy every fact exactly as given: ids, emails, names, numbers and codes "
-    "like found_cheaper. Never add ids, numbers or answers that the draft does not give. "
+    "like duplicate_entry. Never add ids, numbers or answers that the draft does not give. "
     "Also write your goal as one sentence starting with 'You want'."
 )
 #: One worked example (a user turn and the answer), shown before the real request: small
-#: models follow an example far better than instructions alone.
+#: models follow an example far better than instructions alone. Its record kind ("entry"), its
+#: values and its wording belong to no domain, so nothing of one domain leaks into another's
+#: requests (:data:`_EXAMPLE_MARKERS` catches what a model copies anyway).
 _EXAMPLE = (
-    "Draft request: Hi! My email is ana.lee@example.com. Please cancel the most recent order "
-    "on my account, with reason no longer needed. Can you tell me the total of the order with "
-    "the highest total among the orders of my account?\n\nFacts (copy exactly):\n"
-    "- email: ana.lee@example.com\n"
-    "- reason: no_longer_needed",
-    '{"intent": "You want the agent to cancel the last order on your account (reason: '
-    'no_longer_needed) and to tell you the total of your most expensive order.", "question": '
-    '"Hi, my email is ana.lee@example.com. Please cancel the last order on my account, the '
-    'reason is no_longer_needed. Also, what is the total of my most expensive order?"}',
+    "Draft request: Hi! My email is k.moreno@example.org. Please close the newest entry "
+    "on my account, with reason duplicate entry. Can you tell me the size of the entry with "
+    "the largest size among the entries of my account?\n\nFacts (copy exactly):\n"
+    "- email: k.moreno@example.org\n"
+    "- reason: duplicate_entry",
+    '{"intent": "You want the agent to close the newest entry on your account (reason: '
+    'duplicate_entry) and to tell you the size of your largest entry.", "question": '
+    '"Hi, my email is k.moreno@example.org. Please close the newest entry on my account, the '
+    'reason is duplicate_entry. Also, what is the size of my largest entry?"}',
 )
 
 
@@ -240,7 +242,7 @@ def missing_asks(text: str, blueprint: Blueprint) -> list[str]:
 
 
 #: Phrases of :data:`_EXAMPLE` that a small model may copy into an unrelated task.
-_EXAMPLE_MARKERS = ("ana.lee", "no longer needed", "most expensive")
+_EXAMPLE_MARKERS = ("k.moreno", "duplicate entry", "largest entry")
 
 
 def _copied_example(text: str, context: str) -> list[str]:
