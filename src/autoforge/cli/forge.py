@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import signal
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,6 +18,13 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from autoforge.cli.interrupt import (
+    exit_interrupted,
+    ignore_further_signals,
+    resume_command,
+    run_async,
+    stop_on_signals,
+)
 from autoforge.cli.llm import (
     LlmApiKeyOpt,
     LlmBaseUrlOpt,
@@ -315,29 +320,65 @@ def forge(
 
 def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
     """Run or resume one forge run with progress (bars on a terminal, else log lines), then
-    print the stage table and the verdict."""
-    from autoforge.forge import run_forge
+    print the stage table and the verdict. Ctrl-C or SIGTERM stops it at once (exit 130)."""
+    from autoforge.forge import load_manifest, run_forge
     from autoforge.llm import LLMClient
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
-    signal.signal(signal.SIGTERM, _interrupt)  # record the stage as interrupted in run.json
 
     def run(reporter: Any) -> Any:
-        try:
-            return asyncio.run(
-                run_forge(options, client_factory=lambda: LLMClient(config), reporter=reporter)
-            )
-        except KeyboardInterrupt:
-            raise UserError(f"interrupted; rerun the same command to resume {out}") from None
+        return run_async(
+            run_forge(options, client_factory=lambda: LLMClient(config), reporter=reporter)
+        )
 
-    if console.is_terminal:
-        with Progress(*columns, console=console) as progress:
-            manifest = run(RichForgeReporter(progress, console))
-    else:  # a log file or CI: one line per step instead of bars nobody sees
-        manifest = run(LogForgeReporter(console))
+    try:
+        with stop_on_signals():
+            if console.is_terminal:
+                with Progress(*columns, console=console) as progress:
+                    manifest = run(RichForgeReporter(progress, console))
+            else:  # a log file or CI: one line per step instead of bars nobody sees
+                manifest = run(LogForgeReporter(console))
+    except KeyboardInterrupt:
+        ignore_further_signals()
+        manifest = load_manifest(out)
+        if not _run_complete(manifest):
+            _report_interrupt(console, manifest, out)
+            exit_interrupted()
     console.print(stage_table(manifest))
     _verdict(console, manifest, out)
+
+
+def _run_complete(manifest: Any) -> bool:
+    """Every stage of the run is done (a Ctrl-C after the last one interrupted nothing)."""
+    from autoforge.forge import STAGES
+
+    stages = manifest.stages
+    return all(name in stages and stages[name].status == "done" for name in STAGES)
+
+
+def _report_interrupt(console: Console, manifest: Any, out: Path) -> None:
+    """What an interrupted run kept, where it stopped, and the command that resumes it."""
+    from autoforge.forge import STAGES
+
+    stages = manifest.stages
+    done = [n for n in STAGES if n in stages and stages[n].status == "done"]
+    stopped = next((n for n in STAGES if n not in done), "")
+    kept = ", ".join(done) if done else "nothing yet"
+    if stopped == "tasks":
+        kept += f"; {_count_lines(out / 'tasks.jsonl')} tasks in tasks.jsonl"
+    console.print(
+        f"[yellow]interrupted[/] during stage {stopped} of {out}; kept: {kept}.\n"
+        f"resume with: {resume_command()}",
+        highlight=False, soft_wrap=True,
+    )  # fmt: skip
+
+
+def _count_lines(path: Path) -> int:
+    if not path.is_file():
+        return 0
+    with path.open(encoding="utf-8") as fh:
+        return sum(1 for line in fh if line.strip())
 
 
 def _forge_many(
@@ -363,14 +404,18 @@ def _forge_many(
         console.print(f"  {r.name}: {verdict}, {r.tasks} tasks, {r.forge_seconds:.0f}s",
                       highlight=False)  # fmt: skip
 
-    signal.signal(signal.SIGTERM, _interrupt)
     try:
-        report = asyncio.run(
-            forge_many(items, options, options.out, config, executor=executor,  # type: ignore[arg-type]
-                       workers=workers, on_item=line)
-        )  # fmt: skip
+        with stop_on_signals():
+            report = run_async(
+                forge_many(items, options, options.out, config, executor=executor,  # type: ignore[arg-type]
+                           workers=workers, on_item=line)
+            )  # fmt: skip
     except KeyboardInterrupt:
-        raise UserError(f"interrupted; rerun the same command to resume {options.out}") from None
+        ignore_further_signals()
+        kept = f"the finished doc sets are kept in {options.out}"
+        console.print(f"[yellow]interrupted[/]; {kept}.\nresume with: {resume_command()}",
+                      highlight=False, soft_wrap=True)  # fmt: skip
+        exit_interrupted()
     console.print(batch_table(report))
     console.print(f"index: {options.out / 'index.html'}", highlight=False)
     if report.counts()["failed"]:
@@ -391,10 +436,6 @@ def batch_table(report: object) -> Table:
         table.add_row(r.name, status, str(r.tools), check, str(r.tasks), str(r.verified),
                       f"{r.forge_seconds:.1f}")  # fmt: skip
     return table
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 def stage_table(manifest: object) -> Table:
