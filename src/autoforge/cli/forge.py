@@ -455,23 +455,47 @@ def stage_table(manifest: object) -> Table:
 
 
 def _verdict(console: Console, manifest: object, out: Path) -> None:
-    from autoforge.forge import RunManifest
+    """The last lines: time and report, then what failed and why; exit 1 when the run failed
+    (a task that does not replay, or no task at all)."""
+    from autoforge.forge import RunLayout, RunManifest
+    from autoforge.forge.summary import failed_tools, run_failure, task_shortfall
 
     assert isinstance(manifest, RunManifest)
-    verify = manifest.stages.get("verify")
-    failed = list(verify.detail.get("failed", [])) if verify else []
+    layout = RunLayout(out)
+    synthesis, generation = _read_json(layout.env_dir.report_path), _read_json(layout.generation)
     console.print(
         f"{manifest.seconds:.0f}s over {manifest.sessions} session(s), "
         f"{manifest.tokens.total_tokens:,} LLM tokens; report: {out / 'report.html'}",
         highlight=False,
     )
+    for name, why in failed_tools(synthesis):
+        console.print(f"[red]tool {name} failed:[/] {why}", highlight=False, soft_wrap=True)
     env = manifest.stages.get("environment")
     check = env.detail.get("conformance", {}) if env else {}
     if env and check and not check.get("ok"):
-        console.print(
-            "[yellow]the environment failed its conformance check; see the report[/]"
-            f" ({len(check.get('errors', []))} errors)"
-        )
-    if failed:
-        console.print(f"[red]{len(failed)} task(s) did not replay to their S* hash[/]")
+        errors = check.get("errors") or []
+        first = f"; first: {errors[0]}" if errors else ""
+        text = f"({len(errors)} errors{first})"
+        console.print(f"[red]the environment failed its conformance check[/] {text}",
+                      highlight=False, soft_wrap=True)  # fmt: skip
+    for line in task_shortfall(manifest, synthesis, generation):
+        if not line.startswith("tool "):  # the failed tools are listed above
+            console.print(f"[yellow]tasks:[/] {line}", highlight=False, soft_wrap=True)
+    verify = manifest.stages.get("verify")
+    unverified = list(verify.detail.get("failed", [])) if verify else []
+    if unverified:
+        console.print(f"[red]{len(unverified)} task(s) did not replay to their S* hash[/]")
+    failure = run_failure(manifest)
+    if failure:
+        console.print(f"[red]run failed:[/] {failure}", highlight=False, soft_wrap=True)
+    if unverified or failure:
         raise typer.Exit(1)
+
+
+def _read_json(path: Path) -> Any:
+    import json
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
