@@ -112,3 +112,20 @@ def test_batch_counts_a_doc_set_without_tasks_as_failed(tmp_path: Path) -> None:
     assert report.counts() == {"items": 1, "done": 0, "failed": 1}
     assert "failed at tasks" in (out / "index.html").read_text(encoding="utf-8")
     assert load_manifest(out / "shop").stages["tasks"].status == "done"
+
+
+def test_a_one_sided_schema_range_names_only_its_bound() -> None:
+    from autoforge.env.rules import _schema_rules
+    from autoforge.tooldocs import ToolSpec
+
+    prop = {"max_price": {"type": "number", "minimum": 0}}
+    spec = ToolSpec(name="search", description="", parameters={"properties": prop})
+    assert [r.sentence for r in _schema_rules(spec)] == ["max_price: minimum 0"]
+
+
+def test_eval_page_colours_a_zero_pass_rate_as_a_failure() -> None:
+    from autoforge.bench.html import _rate_kind
+
+    assert (_rate_kind(0.0), _rate_kind(0.25), _rate_kind(0.75), _rate_kind(None)) == (
+        "bad", "warn", "ok", "",
+    )  # fmt: skip

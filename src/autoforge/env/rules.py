@@ -315,8 +315,9 @@ def _schema_rules(spec: ToolSpec) -> list[DocRule]:
                     param=param,
                     low=float(prop["minimum"]) if "minimum" in prop else None,
                     high=float(prop["maximum"]) if "maximum" in prop else None,
-                    sentence=f"{param}: minimum {prop.get('minimum')}, "
-                    f"maximum {prop.get('maximum')}",
+                    sentence=f"{param}: " + ", ".join(
+                        f"{bound} {prop[bound]}" for bound in ("minimum", "maximum") if bound in prop
+                    ),
                     source="parameter schema",
                 )
             )
