@@ -129,3 +129,20 @@ def test_eval_page_colours_a_zero_pass_rate_as_a_failure() -> None:
     assert (_rate_kind(0.0), _rate_kind(0.25), _rate_kind(0.75), _rate_kind(None)) == (
         "bad", "warn", "ok", "",
     )  # fmt: skip
+
+
+def test_every_forge_option_is_checked_before_the_run_directory_exists(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    base = ["forge", "--example", "bookstore", "--out", str(out)]
+    cases = {
+        "--llm-base-url": ["--llm-model", "tiny"],
+        "unknown difficulty": ["--difficulty", "extreme", "--llm-model", "none"],
+        "bad range": ["--difficulty", "tool_calls=x", "--llm-model", "none"],
+        "unknown format": ["--format", "pdf", "--llm-model", "none"],
+        "not a stage": ["--until", "deploy", "--llm-model", "none"],
+        "--executor must be": ["--executor", "dask", "--llm-model", "none"],
+    }
+    for expected, args in cases.items():
+        result = CliRunner().invoke(app, [*base, *args], env={"COLUMNS": "200"})
+        assert result.exit_code != 0 and expected in str(result.exception or result.output), args
+        assert not out.exists(), args

@@ -310,12 +310,36 @@ def forge(
     )
     options.rules_only = config.role("synthesizer").model == NO_MODEL
     console = Console()
-    if docs and len(docs) == 1 and is_doc_set_dir(docs[0]) and example is None:
+    many = bool(docs and len(docs) == 1 and is_doc_set_dir(docs[0]) and example is None)
+    validate_options(options, config, executor, many)
+    if many:
+        assert docs is not None
         _forge_many(console, docs[0], options, config, executor, workers)
         return
-    if executor != "local":
-        raise UserError("--executor ray forges a directory of doc sets: give one DIR")
     _forge_one(console, options, config, out)
+
+
+def validate_options(options: Any, config: Any, executor: str, many: bool) -> None:
+    """Every option checked before any work starts and before the run directory exists:
+    a mistake found after the environment stage would waste minutes and leave a half run."""
+    from autoforge.forge import STAGES
+    from autoforge.llm import resolve_endpoint
+    from autoforge.tasks import parse_difficulty
+    from autoforge.tooldocs import get_importer
+
+    if executor not in ("local", "ray"):
+        raise UserError(f"--executor must be local or ray, got {executor!r}")
+    if executor != "local" and not many:
+        raise UserError("--executor ray forges a directory of doc sets: give one DIR")
+    try:
+        parse_difficulty(options.difficulty)
+    except UserError as exc:
+        raise UserError(f"--difficulty {options.difficulty!r}: {exc}") from None
+    if options.until is not None and options.until not in STAGES:
+        raise UserError(f"--until {options.until!r}: not a stage; stages: {', '.join(STAGES)}")
+    if options.doc_format != "auto":
+        get_importer(options.doc_format, file="--format")
+    resolve_endpoint(config, "synthesizer")  # a model name without an endpoint fails here
 
 
 def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
@@ -394,8 +418,6 @@ def _forge_many(
     from autoforge.llm import LLMConfig
 
     assert isinstance(options, ForgeOptions) and isinstance(config, LLMConfig)
-    if executor not in ("local", "ray"):
-        raise UserError(f"--executor must be local or ray, got {executor!r}")
     items = discover(root)
     console.print(f"{len(items)} doc sets in {root} -> {options.out}/NAME ({executor})")
 
@@ -457,8 +479,7 @@ def stage_table(manifest: object) -> Table:
 def _verdict(console: Console, manifest: object, out: Path) -> None:
     """The last lines: time and report, then what failed and why; exit 1 when the run failed
     (a task that does not replay, or no task at all)."""
-    from autoforge.forge import RunLayout, RunManifest
-    from autoforge.forge.summary import failed_tools, run_failure, task_shortfall
+    from autoforge.forge import RunLayout, RunManifest, failed_tools, run_failure, task_shortfall
 
     assert isinstance(manifest, RunManifest)
     layout = RunLayout(out)

@@ -315,9 +315,8 @@ def _schema_rules(spec: ToolSpec) -> list[DocRule]:
                     param=param,
                     low=float(prop["minimum"]) if "minimum" in prop else None,
                     high=float(prop["maximum"]) if "maximum" in prop else None,
-                    sentence=f"{param}: " + ", ".join(
-                        f"{bound} {prop[bound]}" for bound in ("minimum", "maximum") if bound in prop
-                    ),
+                    sentence=f"{param}: "
+                    + ", ".join(f"{b} {prop[b]}" for b in ("minimum", "maximum") if b in prop),
                     source="parameter schema",
                 )
             )

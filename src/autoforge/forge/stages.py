@@ -71,6 +71,9 @@ async def _run_ingest(ctx: ForgeContext, rec: StageRecord) -> Outcome:
         warnings.simplefilter("always", DocWarning)
         docs = load_run_docs(ctx)
     write_atomic(ctx.layout.tools, docs.model_dump_json(indent=2) + "\n")
+    for warning in caught:
+        if issubclass(warning.category, DocWarning):
+            ctx.reporter.note(f"ingest: {warning.message}")
     access = [t.access or "unknown" for t in docs.tools]
     detail = {
         "domain": docs.domain,
