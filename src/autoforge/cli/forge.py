@@ -54,18 +54,17 @@ _HELP = (
     "task's gold calls to its S* hash, export (tau2-bench, parquet) and write report.html. "
     "Resumable: RUN_DIR/run.json records each stage; a rerun skips finished stages, resumes "
     "partial ones (task generation appends to tasks.jsonl) and redoes stages whose inputs "
-    "changed.\n\n"
-    "Examples:\n\n"
-    "  autoforge forge --example bookstore --out runs/bookstore --tasks 10 --llm-model small\n\n"
-    "  autoforge forge --env example:bookstore --out runs/bookstore-given --tasks 50 "
-    "--difficulty hard\n\n"
-    "  autoforge forge --env example:bookstore --out runs/bs-llm --tasks 10 --llm-tasks "
-    "--llm-model small\n\n"
-    "  autoforge forge tau-bench/retail --data "
-    "tau-bench/retail/db.json --out runs/retail --tasks 20\n\n"
+    "changed. Ctrl-C stops at once and keeps what is done.\n\n"
+    "\b\nExamples:\n"
+    "  autoforge forge --example bookstore --out runs/bookstore --llm-model small\n"
+    "  autoforge forge --env example:bookstore --out runs/bs-hard --tasks 50 \\\n"
+    "      --difficulty hard\n"
+    "  autoforge forge --env example:bookstore --out runs/bs-llm --tasks 10 \\\n"
+    "      --llm-tasks --llm-model small\n"
+    "  autoforge forge tau-bench/retail --data tau-bench/retail/db.json --out runs/retail\n\n"
     "A directory of doc sets (each file, or each folder of files, is one) is forged item by "
     "item into --out/NAME, with batch.json and index.html in --out:\n\n"
-    "  autoforge forge apis/ --out runs/apis --tasks 10 --llm none --executor local|ray"
+    "\b\n  autoforge forge apis/ --out runs/apis --tasks 10 --llm none --executor local|ray"
 )
 
 
@@ -201,7 +200,13 @@ def register(app: typer.Typer) -> None:
 
 
 DocsArg = Annotated[list[Path] | None, typer.Argument(help="Tool documents (any ingest format).")]
-OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (created).")]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", "-o",
+        help="Run directory (created; default runs/NAME after the example, env or first doc).",
+    ),
+]  # fmt: skip
 TasksOpt = Annotated[int, typer.Option("--tasks", "-n", min=0, help="Tasks to generate.")]
 DifficultyOpt = Annotated[
     str,
@@ -259,7 +264,7 @@ WorkersOpt = Annotated[
 
 def forge(
     docs: DocsArg = None,
-    out: OutOpt = Path("runs/forge"),
+    out: OutOpt = None,
     tasks: TasksOpt = 50,
     difficulty: DifficultyOpt = "medium",
     data: DataOpt = None,
@@ -292,6 +297,7 @@ def forge(
     """Run or resume the pipeline and print the stage table."""
     from autoforge.forge import ForgeOptions, is_doc_set_dir
 
+    out = out or default_out(example, env_dir, list(docs or []))
     if state not in ("generate", "initial"):
         raise UserError(f"--state must be generate or initial, got {state!r}")
     synth = synth_options(name=name, max_repairs=max_repairs, design_rounds=design_rounds,
@@ -317,6 +323,14 @@ def forge(
         _forge_many(console, docs[0], options, config, executor, workers)
         return
     _forge_one(console, options, config, out)
+
+
+def default_out(example: str | None, env_dir: Path | None, docs: list[Path]) -> Path:
+    """``runs/NAME``: the example, the environment or the first document names the run."""
+    source = example or (env_dir.name.removeprefix("example:") if env_dir else None)
+    if source is None and docs:
+        source = docs[0].stem if docs[0].is_file() else docs[0].name
+    return Path("runs") / (source or "forge")
 
 
 def validate_options(options: Any, config: Any, executor: str, many: bool) -> None:

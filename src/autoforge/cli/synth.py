@@ -133,7 +133,10 @@ def _read_data(path: Path | None) -> dict[str, Any] | None:
 
 def env(
     docs: Annotated[list[Path], typer.Argument(help="Tool documents (any ingest format).")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Environment directory to write.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Environment directory to write (default envs/NAME)."),
+    ] = None,
     data: DataOpt = None,
     policy: PolicyOpt = None,
     max_repairs: MaxRepairsOpt = None,
@@ -162,6 +165,7 @@ def env(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
     )
     loaded = load_docs(docs, format=format, llm=lambda: LLMClient(config))
+    out = out or Path("envs") / (name or loaded.domain)
     db = _read_data(data)
     policy_text = policy.read_text(encoding="utf-8") if policy is not None else None
     client = LLMClient(config)
