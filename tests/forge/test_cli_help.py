@@ -59,3 +59,19 @@ def test_check_accepts_a_forge_run_directory_and_names_missing_tools(tmp_path: P
     status = (out / "env" / "synthesis_report.json").read_text()
     assert all(f'"{name}"' in status for name in missing)
     assert len(missing) == status.count('"status": "failed"')
+
+
+def test_serve_mcp_says_what_state_a_session_starts_from() -> None:
+    from autoforge.cli.serve import mcp_start_state
+    from autoforge.env import Environment
+    from autoforge.examples import example_path
+    from autoforge.serve import EnvService
+    from autoforge.tasks import generate_tasks
+
+    env = Environment.load(example_path("bookstore"))
+    tasks, _ = generate_tasks(env, 2, "easy", seed=1)
+    service = EnvService(env, tasks)
+    line = mcp_start_state(service, None)
+    assert "initial state" in line and f"--task {sorted(t.id for t in tasks)[0]}" in line
+    assert tasks[0].id in mcp_start_state(service, tasks[0].id)
+    assert "no tasks loaded" in mcp_start_state(EnvService(env, []), None)
