@@ -135,3 +135,16 @@ def test_ctrl_c_while_waiting_for_the_model_stops_at_once(
     assert seconds < EXIT_WITHIN_S, f"exit took {seconds:.2f}s"
     assert "interrupted during stage environment" in out
     assert _stages(run) == {"ingest": "done", "environment": "interrupted"}
+
+
+def test_a_ctrl_c_after_the_last_stage_interrupted_nothing() -> None:
+    from autoforge.cli.forge import _run_complete
+    from autoforge.forge import STAGES, RunManifest
+    from autoforge.forge.manifest import StageRecord
+
+    manifest = RunManifest()
+    for name in STAGES:
+        manifest.stages[name] = StageRecord(name=name, status="done")
+    assert _run_complete(manifest)
+    manifest.stages["report"].status = "interrupted"
+    assert not _run_complete(manifest)
