@@ -75,3 +75,11 @@ def test_serve_mcp_says_what_state_a_session_starts_from() -> None:
     assert "initial state" in line and f"--task {sorted(t.id for t in tasks)[0]}" in line
     assert tasks[0].id in mcp_start_state(service, tasks[0].id)
     assert "no tasks loaded" in mcp_start_state(EnvService(env, []), None)
+
+
+def test_every_out_option_is_also_dash_o() -> None:
+    commands = [["forge"], ["ingest"], ["synth", "env"], ["fidelity"], ["eval"], ["train"],
+                ["sft"], ["export", "verifiers"]]  # fmt: skip
+    for command in commands:
+        text = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "100"}).output
+        assert "-o, --out" in text, command
