@@ -37,9 +37,7 @@ def verifiers(
     run_dir: Annotated[str, typer.Argument(help="Run dir (env/ + tasks.jsonl) to export.")],
     out: Annotated[
         Path | None,
-        typer.Option(
-            "--out", "-o", help="Package directory (default RUN_DIR-verifiers)."
-        ),
+        typer.Option("--out", "-o", help="Package directory (default RUN_DIR-verifiers)."),
     ] = None,
     name: Annotated[
         str | None, typer.Option(help="Distribution name (default autoforge-env-<env name>).")

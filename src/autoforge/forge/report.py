@@ -222,8 +222,13 @@ def _duration(seconds: float) -> str:
     return f"{int(seconds // 60)}m {int(seconds % 60):02d}s"
 
 
-_STATUS_KIND = {"done": "ok", "partial": "warn", "failed": "bad", "running": "warn",
-                "interrupted": "warn"}
+_STATUS_KIND = {
+    "done": "ok",
+    "partial": "warn",
+    "failed": "bad",
+    "running": "warn",
+    "interrupted": "warn",
+}
 
 
 def _stages(d: RunData) -> Markup:
