@@ -81,6 +81,9 @@ def test_shortfall_names_missing_tools_rejections_and_what_to_try() -> None:
     assert "--difficulty easy (now hard)" in lines[-1] and "--llm-model" in lines[-1]
     assert task_shortfall(_manifest(10, 10, {})) == []
     assert run_failure(_manifest(10, 0, {})) == "no task was made in 500 attempts"
+    why = run_failure(_manifest(10, 0, {"gold_error": 3, "difficulty": 9}))
+    assert why == ("no task was made in 500 attempts (most rejected as difficulty: outside the "
+                   "requested difficulty ranges)")  # fmt: skip
     assert run_failure(_manifest(10, 3, {})) is None
     assert run_failure(_manifest(0, 0, {})) is None  # none asked, none missing
 

@@ -150,5 +150,14 @@ def run_failure(manifest: RunManifest) -> str | None:
     tasks = _stage_detail(manifest, "tasks")
     done = bool(tasks) and manifest.stages["tasks"].status == "done"
     if done and int(tasks.get("target", 0)) > 0 and int(tasks.get("produced", 0)) == 0:
-        return f"no task was made in {tasks.get('attempts', 0)} attempts"
+        return f"no task was made in {tasks.get('attempts', 0)} attempts{_main_reason(tasks)}"
     return None
+
+
+def _main_reason(tasks: dict[str, Any]) -> str:
+    """`` (most rejections: CODE, meaning)`` for a stage detail with rejections, else empty."""
+    rejected = tasks.get("rejected") or {}
+    if not rejected:
+        return ""
+    code = max(rejected, key=lambda k: rejected[k])
+    return f" (most rejected as {code}: {rejection_text(code)})"
