@@ -148,3 +148,16 @@ def test_a_ctrl_c_after_the_last_stage_interrupted_nothing() -> None:
     assert _run_complete(manifest)
     manifest.stages["report"].status = "interrupted"
     assert not _run_complete(manifest)
+
+
+def test_sigterm_stops_with_status_143(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    args = ["--example", "bookstore", "--llm-model", "none", "--out", str(run)]
+    proc = _start([*args, "--tasks", "100000"], tmp_path)
+    _wait_for(proc, lambda: len(_lines(run / "tasks.jsonl")) >= 2)
+    proc.send_signal(signal.SIGTERM)  # to the process only, as a service manager does
+    start = time.monotonic()
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 143, out
+    assert time.monotonic() - start < EXIT_WITHIN_S
+    assert _stages(run)["tasks"] == "interrupted"

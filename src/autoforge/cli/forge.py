@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -437,6 +438,8 @@ def _forge_many(
 
     def line(r: ItemResult) -> None:
         verdict = "[green]done[/]" if r.status == "done" else f"[red]failed[/] ({r.failed_stage})"
+        if r.error:
+            verdict += f": {escape(r.error.splitlines()[0][:160])}"
         console.print(f"  {r.name}: {verdict}, {r.tasks} tasks, {r.forge_seconds:.0f}s",
                       highlight=False)  # fmt: skip
 

@@ -33,7 +33,11 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 CLEANUP_S = 0.5
 
 
+_received: list[int] = []  # the signal that stopped the command (its exit status is 128 + it)
+
+
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    _received.append(signum)
     raise KeyboardInterrupt
 
 
@@ -91,7 +95,7 @@ def resume_command() -> str:
 
 
 def exit_interrupted() -> NoReturn:
-    """Exit with status 130 now.
+    """Exit now with 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM).
 
     Threads still working for the stopped run (a model call, a generation worker) would keep
     the interpreter alive until they finish; their results are not needed, and what is done
@@ -101,6 +105,7 @@ def exit_interrupted() -> NoReturn:
     sys.stderr.flush()
     busy = [t for t in threading.enumerate()
             if t is not threading.main_thread() and t.is_alive() and not t.daemon]  # fmt: skip
+    code = 128 + _received[0] if _received else EXIT_INTERRUPTED
     if busy:
-        os._exit(EXIT_INTERRUPTED)
-    raise SystemExit(EXIT_INTERRUPTED)
+        os._exit(code)
+    raise SystemExit(code)
