@@ -308,7 +308,7 @@ async def extract_markdown(text: str, filename: str, client: LLMClient | None) -
             except LLMFailure as exc:
                 for s in leftovers:
                     if s.text and s.text in chunk:
-                        _warn_not_a_tool(s, filename, f"the model gave no answer: {exc}")
+                        _warn_not_a_tool(s, filename, f"no model answer: {str(exc).strip()}")
                 policy.append(chunk)
                 continue
             for item in answer.tools:
