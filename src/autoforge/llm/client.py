@@ -377,7 +377,13 @@ class LLMClient:
         def parse(resp: ChatResponse, key: str) -> Message:
             if resp.tool_calls:  # the endpoint called natively after all: accept it
                 return resp.message
-            return protocol.parse_action(resp.content, tools, key)
+            try:
+                return protocol.parse_action(resp.content, tools, key)
+            except ValueError:  # a call in another common shape ({"name": ...}) still counts
+                message = with_text_calls({"role": "assistant", "content": resp.content}, tools)
+                if message.get("tool_calls"):
+                    return message
+                raise
 
         message, resp = await self._validated(
             ep,
