@@ -64,7 +64,11 @@ from autoforge.synth.pipeline import SynthOptions, report_table, synthesize
 from autoforge.synth.report import SynthesisReport
 from autoforge.tooldocs import load_docs
 
-BENCH_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "benchmarks"
+#: ``$AUTOFORGE_BENCH_ROOT``, else ``../shared/benchmarks`` beside the checkout.
+BENCH_ROOT = Path(
+    os.environ.get("AUTOFORGE_BENCH_ROOT")
+    or Path(__file__).resolve().parents[1].parent / "shared" / "benchmarks"
+)
 
 
 @dataclass(frozen=True)

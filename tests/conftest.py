@@ -15,17 +15,34 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
+#: Where the README says how to get the benchmark data the skipped tests need.
+BENCH_DATA_HELP = "README.md, section 'Tests'"
+
+
 def bench_root() -> Path:
-    """The extracted benchmark data (``../shared/benchmarks`` beside the checkout)."""
+    """The extracted benchmark data: ``$AUTOFORGE_BENCH_ROOT``, else ``../shared/benchmarks``
+    beside the checkout."""
     env = os.environ.get("AUTOFORGE_BENCH_ROOT")
     return Path(env) if env else REPO_ROOT.parent / "shared" / "benchmarks"
 
 
+def missing_bench_data(root: Path) -> str:
+    """The one line a test that needs the benchmark data skips (or fails) with."""
+    return (
+        f"benchmark data not found at {root}: set AUTOFORGE_BENCH_ROOT to the extracted "
+        f"benchmarks folder ({BENCH_DATA_HELP})"
+    )
+
+
 @pytest.fixture(scope="session")
 def benchmarks_dir() -> Path:
-    """Path of the benchmark data; the tests that need it fail loudly when it is missing."""
+    """Path of the benchmark data. Without it the test is skipped with one line naming
+    ``AUTOFORGE_BENCH_ROOT``; ``AUTOFORGE_REQUIRE_BENCH=1`` (CI) makes that a failure."""
     root = bench_root()
-    assert root.is_dir(), f"benchmark data not found at {root} (set AUTOFORGE_BENCH_ROOT)"
+    if not root.is_dir():
+        if os.environ.get("AUTOFORGE_REQUIRE_BENCH") == "1":
+            pytest.fail(missing_bench_data(root))
+        pytest.skip(missing_bench_data(root))
     return root
 
 

@@ -119,6 +119,8 @@ def test_wheel_works_without_the_run_directory(forged_run: Path, tmp_path: Path)
     shutil.copytree(forged_run, run)
     exported = export_package(run, tmp_path / "pkg", wheel=True)
     assert exported.wheel is not None and exported.wheel.name.startswith("autoforge_env_bookstore")
+    left = sorted(p.name for p in exported.root.iterdir())
+    assert "build" not in left and not [n for n in left if n.endswith(".egg-info")], left
     wheel = shutil.copy2(exported.wheel, tmp_path / exported.wheel.name)
     shutil.rmtree(run)
     shutil.rmtree(exported.root)

@@ -84,3 +84,26 @@ def test_unknown_user_is_refused(forged_run: Path) -> None:
 
     with pytest.raises(UserError, match="scripted, llm"):
         load_environment(forged_run, user="oracle")
+
+
+def test_calls_written_as_text_run_as_tool_calls(
+    vf_env: Any, run_tasks: list[Any], scripted_openai: Any, solution: Any
+) -> None:
+    """A small model behind a server without a tool-call parser writes its calls as JSON text:
+    they still run, and the task is solved as with native calls."""
+    import json
+
+    task = _writer(run_tasks)
+    native, *rest = solution(task)
+    text = "\n".join(
+        "<tool_call>\n" + json.dumps({"name": c["function"]["name"],
+                                      "arguments": json.loads(c["function"]["arguments"])})
+        + "\n</tool_call>"
+        for c in native["tool_calls"]
+    )  # fmt: skip
+    client = scripted_openai([{"role": "assistant", "content": text}, *rest])
+    out = _play(vf_env, task.id, client)
+    assert out["reward"] == 1.0 and out["metrics"]["state_matches"] == 1.0
+    sent = client.requests[1]["messages"]
+    assert any(m["role"] == "assistant" and m.get("tool_calls") for m in sent)
+    assert sum(m["role"] == "tool" for m in sent) == len(task.gold_calls)

@@ -203,7 +203,7 @@ def test_user_mistakes_are_one_line_errors(
 
 @pytest.mark.slow
 def test_ray_executor_gives_the_local_result(tasks_file: Path, tmp_path: Path) -> None:
-    pytest.importorskip("ray")
+    pytest.importorskip("ray", reason="needs the [ray] extra: pip install -e '.[ray]'")
     results = {}
     for executor in ("local", "ray"):
         out = tmp_path / executor

@@ -65,11 +65,8 @@ def test_fidelity_uses_the_presets_split_and_side_unless_one_is_given(
     assert calls[1]["split"] == "test" and calls[0]["bench"] == preset["bench"]
 
 
-@pytest.mark.skipif(
-    not (synthesis.BENCH_ROOT / "tau2-bench" / "mock" / "policy.md").is_file(),
-    reason="needs ../shared/benchmarks",
-)
-def test_a_benchmark_presets_inputs_include_its_policy_and_data() -> None:
+def test_a_benchmark_presets_inputs_include_its_policy_and_data(benchmarks_dir: Path) -> None:
+    assert benchmarks_dir == synthesis.BENCH_ROOT  # both read AUTOFORGE_BENCH_ROOT
     docs, data, policy = synthesis._inputs(synthesis._preset("tau2-mock"))
     assert policy is None and docs.policy and "task" in docs.policy.lower()
     assert isinstance(data, dict) and data

@@ -76,7 +76,7 @@ def test_local_batch_counts_failures_writes_index_and_resumes(tmp_path: Path) ->
 
 @pytest.mark.slow
 def test_ray_executor_gives_the_local_run_directories(tmp_path: Path) -> None:
-    ray = pytest.importorskip("ray")
+    ray = pytest.importorskip("ray", reason="needs the [ray] extra: pip install -e '.[ray]'")
     root = _doc_sets(tmp_path / "docs")
     (root / "broken.json").unlink()
     items = discover(root)

@@ -133,7 +133,7 @@ async def test_interrupted_generation_resumes_to_the_uninterrupted_result(tmp_pa
     with pytest.raises(KeyboardInterrupt):
         await run_forge(options, reporter=_Interrupt(after=3))
     manifest = load_manifest(cut)
-    assert manifest.stages["tasks"].status == "failed" and "verify" not in manifest.stages
+    assert manifest.stages["tasks"].status == "interrupted" and "verify" not in manifest.stages
     assert len(TaskSet(cut / "tasks.jsonl").load()) == 3
     reporter = NullReporter()
     manifest = await run_forge(options, reporter=reporter)
@@ -224,7 +224,7 @@ async def test_interrupted_synthesis_resumes_without_redoing_finished_work(
 
     with pytest.raises(KeyboardInterrupt):
         await run_forge(options, client_factory=lambda: scripted_llm(on_call=stop_at_second_tool))
-    assert load_manifest(out).stages["environment"].status == "failed"
+    assert load_manifest(out).stages["environment"].status == "interrupted"
     again: list[RecordedRequest] = []
     manifest = await run_forge(options, client_factory=lambda: scripted_llm(on_call=again.append))
     purposes = [r.purpose for r in again]

@@ -268,3 +268,26 @@ def test_one_client_serves_several_event_loops() -> None:
 
     assert asyncio.run(two()) == ["ok", "ok"]
     assert asyncio.run(two()) == ["ok", "ok"]  # a semaphore bound to the first loop would fail
+
+
+async def test_native_mode_reads_a_call_written_as_text() -> None:
+    text = (
+        'I will look it up.\n```json\n{"name": "get_order", "arguments": {"order_id": "o2"}}\n```'
+    )
+    client = LLMClient.scripted([text])
+    resp = await client.chat(USER, purpose="p", tools=TOOLS, tool_mode="native")
+    (call,) = resp.tool_calls
+    assert call["function"]["name"] == "get_order"
+    assert json.loads(call["function"]["arguments"]) == {"order_id": "o2"}
+    assert resp.content == "I will look it up."
+    plain = LLMClient.scripted(["Which order do you mean?"])
+    answer = await plain.chat(USER, purpose="p", tools=TOOLS, tool_mode="native")
+    assert answer.tool_calls == [] and answer.content == "Which order do you mean?"
+
+
+async def test_protocol_mode_accepts_a_call_in_the_common_name_arguments_shape() -> None:
+    client = LLMClient.scripted(['{"name": "get_order", "arguments": {"order_id": "o7"}}'])
+    resp = await client.chat(USER, purpose="p", tools=TOOLS, tool_mode="protocol")
+    (call,) = resp.tool_calls
+    assert call["function"]["name"] == "get_order" and resp.attempts == 1
+    assert json.loads(call["function"]["arguments"]) == {"order_id": "o7"}

@@ -15,7 +15,7 @@ import pytest
 if os.environ.get("AUTOFORGE_REQUIRE_VERL"):  # CI's verl environment: missing verl is a failure
     import verl
 verl = pytest.importorskip("verl", reason="verl not installed: pip install 'autoforge[verl]'")
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="needs the [train] extra: pip install -e '.[train]'")
 
 from autoforge.rl import compute_advantages  # noqa: E402
 from autoforge.rl.verl.estimator import env_uid  # noqa: E402

@@ -14,7 +14,7 @@ import pytest
 if os.environ.get("AUTOFORGE_REQUIRE_VERL"):  # CI's verl environment: missing verl is a failure
     import verl
 verl = pytest.importorskip("verl", reason="verl not installed: pip install 'autoforge[verl]'")
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="needs the [train] extra: pip install -e '.[train]'")
 
 from omegaconf import OmegaConf  # noqa: E402
 from verl import DataProto  # noqa: E402

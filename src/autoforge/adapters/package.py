@@ -81,7 +81,13 @@ def build_wheel(package_dir: Path) -> Path:
     dist_dir = package_dir / "dist"
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist_dir)]
     command += build_isolation_flags()
-    done = subprocess.run([*command, str(package_dir)], capture_output=True, text=True)
+    before = set(package_dir.iterdir())
+    try:
+        done = subprocess.run([*command, str(package_dir)], capture_output=True, text=True)
+    finally:  # setuptools builds in the tree: build/ and *.egg-info are not part of the package
+        for left in set(package_dir.iterdir()) - before:
+            if left.name == "build" or left.name.endswith(".egg-info"):
+                shutil.rmtree(left, ignore_errors=True)
     if done.returncode != 0:
         raise UserError(f"building the wheel of {package_dir} failed:\n{done.stderr.strip()}")
     wheels = sorted(dist_dir.glob("*.whl"))

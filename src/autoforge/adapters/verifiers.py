@@ -27,6 +27,7 @@ from datasets import Dataset
 
 from autoforge.adapters.forged import agent_messages, load_forged
 from autoforge.errors import UserError
+from autoforge.llm import with_text_calls
 from autoforge.rollout import OPENING, SimulatedUser
 from autoforge.serve import EnvService, ServeError
 from autoforge.tasks import Task
@@ -112,6 +113,18 @@ class ForgedToolEnv(vf.MultiTurnEnv):
         if first.text:
             state["prompt"] = [*state["prompt"][:-1], {"role": "user", "content": first.text}]
         return state
+
+    async def add_model_response(self, state: Any, prompt_messages: Any, response: Any) -> None:
+        """Record the model's turn, with tool calls it wrote as text (small models served
+        without a tool-call parser) turned into ``tool_calls``, so they run as calls."""
+        await super().add_model_response(state, prompt_messages, response)
+        step = state["trajectory"][-1]
+        step["completion"] = [
+            with_text_calls(m, self.service.tools)
+            if isinstance(m, dict) and m.get("role") == "assistant"
+            else m
+            for m in step["completion"]
+        ]
 
     async def env_response(self, messages: Any, state: Any, **kwargs: Any) -> Any:
         """Tool results for tool calls; otherwise the simulated user's reply (or its stop)."""

@@ -80,10 +80,18 @@ def _judge_badge(t: Trajectory) -> Markup:
 # --------------------------------------------------------------------------- summary
 
 
+def _rate_kind(rate: float | None) -> str:
+    """The colour of a success rate: green only for a majority, red for none at all."""
+    if rate is None:
+        return ""
+    return "ok" if rate >= 0.5 else ("bad" if rate == 0 else "warn")
+
+
 def _cards(out: EvalOutput) -> Markup:
     top = max(out.pass_hat_k) if out.pass_hat_k else None
+    pass1 = out.pass_hat_k.get(1)
     items = [
-        card("pass^1", _pct(out.pass_hat_k.get(1)), f"{out.n_tasks} tasks", "ok"),
+        card("pass^1", _pct(out.pass_hat_k.get(1)), f"{out.n_tasks} tasks", _rate_kind(pass1)),
         card(f"pass^{top or '-'}", _pct(out.pass_hat_k.get(top) if top else None)),
         card("episodes", str(out.n_trials), f"{out.n_valid_trials} valid"),
         card(

@@ -10,15 +10,19 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from autoforge.env import CheckItem, CheckReport, check_directory
+from autoforge.env import CheckItem, CheckReport, EnvDir, check_directory
 from autoforge.errors import UserError
 
 _EXAMPLE = (
     "Examples:\n\n"
     "  autoforge check envs/bookstore\n\n"
+    "  autoforge check runs/bookstore      # a forge run: checks its env/\n\n"
     "  autoforge check envs/shop --sequences replays.json --json > report.json\n\n"
     "  autoforge check envs/shop --inline   # faster; only for code you already trust"
 )
+
+
+_ENV_HELP = "An environment directory, a forge run directory (its env/) or example:NAME."
 
 
 def register(app: typer.Typer) -> None:
@@ -39,7 +43,7 @@ def register(app: typer.Typer) -> None:
 
 
 def check(
-    env_dir: Annotated[Path, typer.Argument(help="The environment directory.")],
+    env_dir: Annotated[Path, typer.Argument(help=_ENV_HELP)],
     sequences: Annotated[
         Path | None,
         typer.Option(
@@ -60,6 +64,7 @@ def check(
     ] = False,
 ) -> None:
     """Check ``env_dir``; exit 1 when a check fails."""
+    env_dir = EnvDir.resolve(env_dir).root  # also a forge run directory (its env/) or example
     if not env_dir.is_dir():
         raise UserError(f"{env_dir}: not a directory (expected an environment directory)")
     if sequences is not None and not sequences.is_file():
@@ -71,8 +76,24 @@ def check(
         typer.echo(json.dumps(report.model_dump(mode="json"), indent=2))
     else:
         print_report(report, Console())
+        _print_missing_tools(env_dir, Console())
     if not report.ok:
         raise typer.Exit(1)
+
+
+def _print_missing_tools(env_dir: Path, console: Console) -> None:
+    """The documented tools synthesis could not build: the checks above cover only the tools
+    the environment has, so a PASS must not hide the ones it lacks."""
+    from autoforge.forge import failed_tools
+
+    report = EnvDir(env_dir).report_path
+    try:
+        synthesis = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else None
+    except ValueError:
+        return
+    for name, why in failed_tools(synthesis):
+        console.print(f"[yellow]documented tool {name} is missing:[/] {why}", highlight=False,
+                      soft_wrap=True)  # fmt: skip
 
 
 def with_doc_checks(report: CheckReport, env_dir: Path, *, trusted: bool) -> CheckReport:

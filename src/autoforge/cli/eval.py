@@ -82,7 +82,9 @@ ConcurrencyOpt = Annotated[
 ]
 OutOpt = Annotated[
     Path | None,
-    typer.Option(help="Output dir (default: TARGET/eval, or ./eval-NAME for an example)."),
+    typer.Option(
+        "--out", "-o", help="Output dir (default: TARGET/eval, or ./eval-NAME for an example)."
+    ),
 ]
 KeepThinkingOpt = Annotated[
     bool,

@@ -35,7 +35,10 @@ def register(app: typer.Typer) -> None:
 
 def verifiers(
     run_dir: Annotated[str, typer.Argument(help="Run dir (env/ + tasks.jsonl) to export.")],
-    out: Annotated[Path, typer.Option(help="New directory for the package.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Package directory (default RUN_DIR-verifiers)."),
+    ] = None,
     name: Annotated[
         str | None, typer.Option(help="Distribution name (default autoforge-env-<env name>).")
     ] = None,
@@ -50,6 +53,7 @@ def verifiers(
         )
     from autoforge.adapters import export_package
 
+    out = out or Path(f"{str(run_dir).rstrip('/')}-verifiers")
     exported = export_package(run_dir, out, name=name, wheel=wheel)
     err = Console(stderr=True)
     err.print(

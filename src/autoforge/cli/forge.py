@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-import signal
 import time
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -20,6 +19,13 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from autoforge.cli.interrupt import (
+    exit_interrupted,
+    ignore_further_signals,
+    resume_command,
+    run_async,
+    stop_on_signals,
+)
 from autoforge.cli.llm import (
     LlmApiKeyOpt,
     LlmBaseUrlOpt,
@@ -49,18 +55,17 @@ _HELP = (
     "task's gold calls to its S* hash, export (tau2-bench, parquet) and write report.html. "
     "Resumable: RUN_DIR/run.json records each stage; a rerun skips finished stages, resumes "
     "partial ones (task generation appends to tasks.jsonl) and redoes stages whose inputs "
-    "changed.\n\n"
-    "Examples:\n\n"
-    "  autoforge forge --example bookstore --out runs/bookstore --tasks 10 --llm-model small\n\n"
-    "  autoforge forge --env example:bookstore --out runs/bookstore-given --tasks 50 "
-    "--difficulty hard\n\n"
-    "  autoforge forge --env example:bookstore --out runs/bs-llm --tasks 10 --llm-tasks "
-    "--llm-model small\n\n"
-    "  autoforge forge tau-bench/retail --data "
-    "tau-bench/retail/db.json --out runs/retail --tasks 20\n\n"
+    "changed. Ctrl-C stops at once and keeps what is done.\n\n"
+    "\b\nExamples:\n"
+    "  autoforge forge --example bookstore --out runs/bookstore --llm-model small\n"
+    "  autoforge forge --env example:bookstore --out runs/bs-hard --tasks 50 \\\n"
+    "      --difficulty hard\n"
+    "  autoforge forge --env example:bookstore --out runs/bs-llm --tasks 10 \\\n"
+    "      --llm-tasks --llm-model small\n"
+    "  autoforge forge tau-bench/retail --data tau-bench/retail/db.json --out runs/retail\n\n"
     "A directory of doc sets (each file, or each folder of files, is one) is forged item by "
     "item into --out/NAME, with batch.json and index.html in --out:\n\n"
-    "  autoforge forge apis/ --out runs/apis --tasks 10 --llm none --executor local|ray"
+    "\b\n  autoforge forge apis/ --out runs/apis --tasks 10 --llm none --executor local|ray"
 )
 
 
@@ -196,7 +201,13 @@ def register(app: typer.Typer) -> None:
 
 
 DocsArg = Annotated[list[Path] | None, typer.Argument(help="Tool documents (any ingest format).")]
-OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Run directory (created).")]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", "-o",
+        help="Run directory (created; default runs/NAME after the example, env or first doc).",
+    ),
+]  # fmt: skip
 TasksOpt = Annotated[int, typer.Option("--tasks", "-n", min=0, help="Tasks to generate.")]
 DifficultyOpt = Annotated[
     str,
@@ -254,7 +265,7 @@ WorkersOpt = Annotated[
 
 def forge(
     docs: DocsArg = None,
-    out: OutOpt = Path("runs/forge"),
+    out: OutOpt = None,
     tasks: TasksOpt = 50,
     difficulty: DifficultyOpt = "medium",
     data: DataOpt = None,
@@ -287,6 +298,7 @@ def forge(
     """Run or resume the pipeline and print the stage table."""
     from autoforge.forge import ForgeOptions, is_doc_set_dir
 
+    out = out or default_out(example, env_dir, list(docs or []))
     if state not in ("generate", "initial"):
         raise UserError(f"--state must be generate or initial, got {state!r}")
     synth = synth_options(name=name, max_repairs=max_repairs, design_rounds=design_rounds,
@@ -305,39 +317,107 @@ def forge(
     )
     options.rules_only = config.role("synthesizer").model == NO_MODEL
     console = Console()
-    if docs and len(docs) == 1 and is_doc_set_dir(docs[0]) and example is None:
+    many = bool(docs and len(docs) == 1 and is_doc_set_dir(docs[0]) and example is None)
+    validate_options(options, config, executor, many)
+    if many:
+        assert docs is not None
         _forge_many(console, docs[0], options, config, executor, workers)
         return
-    if executor != "local":
-        raise UserError("--executor ray forges a directory of doc sets: give one DIR")
     _forge_one(console, options, config, out)
+
+
+def default_out(example: str | None, env_dir: Path | None, docs: list[Path]) -> Path:
+    """``runs/NAME``: the example, the environment or the first document names the run."""
+    source = example or (env_dir.name.removeprefix("example:") if env_dir else None)
+    if source is None and docs:
+        source = docs[0].stem if docs[0].is_file() else docs[0].name
+    return Path("runs") / (source or "forge")
+
+
+def validate_options(options: Any, config: Any, executor: str, many: bool) -> None:
+    """Every option checked before any work starts and before the run directory exists:
+    a mistake found after the environment stage would waste minutes and leave a half run."""
+    from autoforge.forge import STAGES
+    from autoforge.llm import resolve_endpoint
+    from autoforge.tasks import parse_difficulty
+    from autoforge.tooldocs import get_importer
+
+    if executor not in ("local", "ray"):
+        raise UserError(f"--executor must be local or ray, got {executor!r}")
+    if executor != "local" and not many:
+        raise UserError("--executor ray forges a directory of doc sets: give one DIR")
+    try:
+        parse_difficulty(options.difficulty)
+    except UserError as exc:
+        raise UserError(f"--difficulty {options.difficulty!r}: {exc}") from None
+    if options.until is not None and options.until not in STAGES:
+        raise UserError(f"--until {options.until!r}: not a stage; stages: {', '.join(STAGES)}")
+    if options.doc_format != "auto":
+        get_importer(options.doc_format, file="--format")
+    resolve_endpoint(config, "synthesizer")  # a model name without an endpoint fails here
 
 
 def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
     """Run or resume one forge run with progress (bars on a terminal, else log lines), then
-    print the stage table and the verdict."""
-    from autoforge.forge import run_forge
+    print the stage table and the verdict. Ctrl-C or SIGTERM stops it at once (exit 130)."""
+    from autoforge.forge import load_manifest, run_forge
     from autoforge.llm import LLMClient
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
-    signal.signal(signal.SIGTERM, _interrupt)  # record the stage as interrupted in run.json
 
     def run(reporter: Any) -> Any:
-        try:
-            return asyncio.run(
-                run_forge(options, client_factory=lambda: LLMClient(config), reporter=reporter)
-            )
-        except KeyboardInterrupt:
-            raise UserError(f"interrupted; rerun the same command to resume {out}") from None
+        return run_async(
+            run_forge(options, client_factory=lambda: LLMClient(config), reporter=reporter)
+        )
 
-    if console.is_terminal:
-        with Progress(*columns, console=console) as progress:
-            manifest = run(RichForgeReporter(progress, console))
-    else:  # a log file or CI: one line per step instead of bars nobody sees
-        manifest = run(LogForgeReporter(console))
+    try:
+        with stop_on_signals():
+            if console.is_terminal:
+                with Progress(*columns, console=console) as progress:
+                    manifest = run(RichForgeReporter(progress, console))
+            else:  # a log file or CI: one line per step instead of bars nobody sees
+                manifest = run(LogForgeReporter(console))
+    except KeyboardInterrupt:
+        ignore_further_signals()
+        manifest = load_manifest(out)
+        if not _run_complete(manifest):
+            _report_interrupt(console, manifest, out)
+            exit_interrupted()
     console.print(stage_table(manifest))
     _verdict(console, manifest, out)
+
+
+def _run_complete(manifest: Any) -> bool:
+    """Every stage of the run is done (a Ctrl-C after the last one interrupted nothing)."""
+    from autoforge.forge import STAGES
+
+    stages = manifest.stages
+    return all(name in stages and stages[name].status == "done" for name in STAGES)
+
+
+def _report_interrupt(console: Console, manifest: Any, out: Path) -> None:
+    """What an interrupted run kept, where it stopped, and the command that resumes it."""
+    from autoforge.forge import STAGES
+
+    stages = manifest.stages
+    done = [n for n in STAGES if n in stages and stages[n].status == "done"]
+    stopped = next((n for n in STAGES if n not in done), "")
+    kept = ", ".join(done) if done else "nothing yet"
+    if stopped == "tasks":
+        kept += f"; {_count_lines(out / 'tasks.jsonl')} tasks in tasks.jsonl"
+    console.print(
+        f"[yellow]interrupted[/] during stage {stopped} of {out}; kept: {kept}.\n"
+        f"resume with: {resume_command()}",
+        highlight=False, soft_wrap=True,
+    )  # fmt: skip
+
+
+def _count_lines(path: Path) -> int:
+    if not path.is_file():
+        return 0
+    with path.open(encoding="utf-8") as fh:
+        return sum(1 for line in fh if line.strip())
 
 
 def _forge_many(
@@ -353,24 +433,28 @@ def _forge_many(
     from autoforge.llm import LLMConfig
 
     assert isinstance(options, ForgeOptions) and isinstance(config, LLMConfig)
-    if executor not in ("local", "ray"):
-        raise UserError(f"--executor must be local or ray, got {executor!r}")
     items = discover(root)
     console.print(f"{len(items)} doc sets in {root} -> {options.out}/NAME ({executor})")
 
     def line(r: ItemResult) -> None:
         verdict = "[green]done[/]" if r.status == "done" else f"[red]failed[/] ({r.failed_stage})"
+        if r.error:
+            verdict += f": {escape(r.error.splitlines()[0][:160])}"
         console.print(f"  {r.name}: {verdict}, {r.tasks} tasks, {r.forge_seconds:.0f}s",
                       highlight=False)  # fmt: skip
 
-    signal.signal(signal.SIGTERM, _interrupt)
     try:
-        report = asyncio.run(
-            forge_many(items, options, options.out, config, executor=executor,  # type: ignore[arg-type]
-                       workers=workers, on_item=line)
-        )  # fmt: skip
+        with stop_on_signals():
+            report = run_async(
+                forge_many(items, options, options.out, config, executor=executor,  # type: ignore[arg-type]
+                           workers=workers, on_item=line)
+            )  # fmt: skip
     except KeyboardInterrupt:
-        raise UserError(f"interrupted; rerun the same command to resume {options.out}") from None
+        ignore_further_signals()
+        kept = f"the finished doc sets are kept in {options.out}"
+        console.print(f"[yellow]interrupted[/]; {kept}.\nresume with: {resume_command()}",
+                      highlight=False, soft_wrap=True)  # fmt: skip
+        exit_interrupted()
     console.print(batch_table(report))
     console.print(f"index: {options.out / 'index.html'}", highlight=False)
     if report.counts()["failed"]:
@@ -393,10 +477,6 @@ def batch_table(report: object) -> Table:
     return table
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def stage_table(manifest: object) -> Table:
     """Stage, status, seconds, tokens, result."""
     from autoforge.forge import RunManifest
@@ -414,23 +494,46 @@ def stage_table(manifest: object) -> Table:
 
 
 def _verdict(console: Console, manifest: object, out: Path) -> None:
-    from autoforge.forge import RunManifest
+    """The last lines: time and report, then what failed and why; exit 1 when the run failed
+    (a task that does not replay, or no task at all)."""
+    from autoforge.forge import RunLayout, RunManifest, failed_tools, run_failure, task_shortfall
 
     assert isinstance(manifest, RunManifest)
-    verify = manifest.stages.get("verify")
-    failed = list(verify.detail.get("failed", [])) if verify else []
+    layout = RunLayout(out)
+    synthesis, generation = _read_json(layout.env_dir.report_path), _read_json(layout.generation)
     console.print(
         f"{manifest.seconds:.0f}s over {manifest.sessions} session(s), "
         f"{manifest.tokens.total_tokens:,} LLM tokens; report: {out / 'report.html'}",
         highlight=False,
     )
+    for name, why in failed_tools(synthesis):
+        console.print(f"[red]tool {name} failed:[/] {why}", highlight=False, soft_wrap=True)
     env = manifest.stages.get("environment")
     check = env.detail.get("conformance", {}) if env else {}
     if env and check and not check.get("ok"):
-        console.print(
-            "[yellow]the environment failed its conformance check; see the report[/]"
-            f" ({len(check.get('errors', []))} errors)"
-        )
-    if failed:
-        console.print(f"[red]{len(failed)} task(s) did not replay to their S* hash[/]")
+        errors = check.get("errors") or []
+        first = f"; first: {errors[0]}" if errors else ""
+        text = f"({len(errors)} errors{first})"
+        console.print(f"[red]the environment failed its conformance check[/] {text}",
+                      highlight=False, soft_wrap=True)  # fmt: skip
+    for line in task_shortfall(manifest, synthesis, generation):
+        if not line.startswith("tool "):  # the failed tools are listed above
+            console.print(f"[yellow]tasks:[/] {line}", highlight=False, soft_wrap=True)
+    verify = manifest.stages.get("verify")
+    unverified = list(verify.detail.get("failed", [])) if verify else []
+    if unverified:
+        console.print(f"[red]{len(unverified)} task(s) did not replay to their S* hash[/]")
+    failure = run_failure(manifest)
+    if failure:
+        console.print(f"[red]run failed:[/] {failure}", highlight=False, soft_wrap=True)
+    if unverified or failure:
         raise typer.Exit(1)
+
+
+def _read_json(path: Path) -> Any:
+    import json
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None

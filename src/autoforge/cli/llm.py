@@ -113,7 +113,9 @@ def serve(
     threads: Annotated[
         int | None,
         typer.Option(
-            "--threads", help="CPU threads (default: AUTOFORGE_THREADS or half the cores)."
+            "--threads",
+            help="CPU threads (default: AUTOFORGE_THREADS, else the cores the 1-minute load "
+            "average leaves idle, at least 1; see MODELS.md).",
         ),
     ] = None,
     parallel: Annotated[int, typer.Option("--parallel", help="Concurrent request slots.")] = 2,

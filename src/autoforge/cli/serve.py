@@ -198,6 +198,7 @@ def _serve_mcp(
 ) -> None:
     from autoforge.serve import mcp_http_app, serve_stdio
 
+    err.print(mcp_start_state(service, task), highlight=False, soft_wrap=True)
     if kind == "stdio":
         err.print(f"MCP server for {service.env_id} on stdio", highlight=False)
         serve_stdio(service, task_id=task)
@@ -210,6 +211,21 @@ def _serve_mcp(
         highlight=False,
     )
     run(app, host, port)
+
+
+def mcp_start_state(service: EnvService, task: str | None) -> str:
+    """What state an MCP session's tools act on: a task's S0, or the environment's initial
+    state (where a forged task's records do not exist: each task carries its own S0)."""
+    if task is not None:
+        return f"each MCP session starts from the S0 of task {task}"
+    ids = service.tasks.ids()
+    if not ids:
+        return "each MCP session starts from the environment's initial state (no tasks loaded)"
+    return (
+        "no --task: each MCP session starts from the environment's initial state, not from a "
+        f"task's S0 (records a task mentions may not exist there); {len(ids)} tasks loaded, "
+        f"play one with --task {ids[0]}"
+    )
 
 
 def _serve_openenv(

@@ -133,7 +133,10 @@ def _read_data(path: Path | None) -> dict[str, Any] | None:
 
 def env(
     docs: Annotated[list[Path], typer.Argument(help="Tool documents (any ingest format).")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Environment directory to write.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Environment directory to write (default envs/NAME)."),
+    ] = None,
     data: DataOpt = None,
     policy: PolicyOpt = None,
     max_repairs: MaxRepairsOpt = None,
@@ -154,14 +157,16 @@ def env(
     llm_set: LlmSetOpt = None,
 ) -> None:
     """Run the synthesis and print the per-tool report and the conformance verdict."""
-    from autoforge.llm import LLMClient
+    from autoforge.llm import LLMClient, resolve_endpoint
     from autoforge.synth import synthesize
     from autoforge.tooldocs import load_docs
 
     config = llm_config_from_options(
         llm_config, llm_base_url, llm_model, llm_api_key, no_cache, llm_set
     )
+    resolve_endpoint(config, "synthesizer")  # a model without an endpoint fails before any work
     loaded = load_docs(docs, format=format, llm=lambda: LLMClient(config))
+    out = out or Path("envs") / (name or loaded.domain)
     db = _read_data(data)
     policy_text = policy.read_text(encoding="utf-8") if policy is not None else None
     client = LLMClient(config)

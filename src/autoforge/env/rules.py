@@ -327,8 +327,8 @@ def _schema_rules(spec: ToolSpec) -> list[DocRule]:
                     param=param,
                     low=float(prop["minimum"]) if "minimum" in prop else None,
                     high=float(prop["maximum"]) if "maximum" in prop else None,
-                    sentence=f"{param}: minimum {prop.get('minimum')}, "
-                    f"maximum {prop.get('maximum')}",
+                    sentence=f"{param}: "
+                    + ", ".join(f"{b} {prop[b]}" for b in ("minimum", "maximum") if b in prop),
                     source="parameter schema",
                 )
             )

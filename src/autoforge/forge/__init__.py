@@ -54,13 +54,19 @@ if _TYPE_CHECKING:
     from autoforge.forge.batch import discover as discover
     from autoforge.forge.batch import forge_many as forge_many
     from autoforge.forge.batch import is_doc_set_dir as is_doc_set_dir
+    from autoforge.forge.summary import failed_tools as failed_tools
+    from autoforge.forge.summary import run_failure as run_failure
+    from autoforge.forge.summary import task_shortfall as task_shortfall
 
 _LAZY: dict[str, str] = {
     "BatchReport": "autoforge.forge.batch",
     "ItemResult": "autoforge.forge.batch",
     "discover": "autoforge.forge.batch",
+    "failed_tools": "autoforge.forge.summary",
     "forge_many": "autoforge.forge.batch",
     "is_doc_set_dir": "autoforge.forge.batch",
+    "run_failure": "autoforge.forge.summary",
+    "task_shortfall": "autoforge.forge.summary",
 }
 
 

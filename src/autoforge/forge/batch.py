@@ -31,6 +31,7 @@ from autoforge.forge.layout import ForgeOptions
 from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
 from autoforge.forge.outlock import out_lock
 from autoforge.forge.runner import run_forge
+from autoforge.forge.summary import run_failure
 from autoforge.llm import LLMClient, LLMConfig
 
 DOC_SUFFIXES = frozenset({".json", ".yaml", ".yml", ".md", ".markdown", ".txt"})
@@ -89,10 +90,13 @@ def result_of(
     item: DocSet, run_dir: Path, manifest: RunManifest, error: str | None, wall: float, cpu: float
 ) -> ItemResult:
     """The :class:`ItemResult` of one item from its manifest (and the error it ended with)."""
+    error = error or run_failure(manifest)  # no task made counts as a failed item
     stages: dict[str, str] = {name: rec.status for name, rec in manifest.stages.items()}
     failed = next((n for n, rec in manifest.stages.items() if rec.status == "failed"), None)
     if error and failed is None:
         failed = next((n for n, s in stages.items() if s != "done"), None)
+    if error and failed is None:  # every stage done, yet no task
+        failed = "tasks"
     detail = {name: rec.detail for name, rec in manifest.stages.items()}
     env, verify = detail.get("environment", {}), detail.get("verify", {})
     check = env.get("conformance") or {}

@@ -24,7 +24,8 @@ from autoforge.llm import TokenUsage
 RUN_SCHEMA_VERSION = 1
 MANIFEST_FILE = "run.json"
 
-StageStatus = Literal["pending", "running", "partial", "done", "failed"]
+#: ``interrupted``: stopped by Ctrl-C or SIGTERM; the next run resumes it like a failed one.
+StageStatus = Literal["pending", "running", "partial", "done", "failed", "interrupted"]
 
 
 def fingerprint(value: Any) -> str:

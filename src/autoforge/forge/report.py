@@ -18,6 +18,13 @@ from autoforge.env import Attribute, EnvironmentSpec, RuleSet
 from autoforge.errors import AutoforgeError
 from autoforge.forge.layout import STAGE_HELP, STAGES, RunLayout
 from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
+from autoforge.forge.summary import (
+    checks_cell,
+    failed_tools,
+    rejection_text,
+    run_failure,
+    task_shortfall,
+)
 from autoforge.forge.verify import VerifyReport
 from autoforge.report import (
     Cell,
@@ -44,25 +51,6 @@ from autoforge.tasks import Task, TaskSet, ToolGraph
 #: How many tasks the gallery shows (the rest are counted, not drawn, to keep the page light).
 GALLERY_LIMIT = 40
 HIST_METRICS = ("tool_calls", "reasoning_nodes", "distinct_tools", "write_calls", "depth")
-REJECTION_HELP = {
-    "no_walk": "no random walk of the requested length through the tool graph",
-    "invalid_blueprint": "the merged walks did not make a complete blueprint",
-    "difficulty": "outside the requested difficulty ranges",
-    "gold_error": "the gold calls raised a tool error on every generated state",
-    "degenerate": "a reasoning step had no unique answer (ties, empty lists)",
-    "no_fact_value": "no value could be found for a user-known fact",
-    "missing_fact": "a fact the blueprint needs was not available",
-    "do_nothing_passes": "S* equals S0 and nothing must be told: doing nothing would pass",
-    "nondeterministic": "replaying the gold run did not reproduce S* and the outputs",
-    "duplicate": "same blueprint and facts as an earlier task",
-    "scenario": "the user scenario left out a fact the blueprint needs",
-    "reasoning_shape": "a reasoning step got another shape than documented (a record, not a list)",
-    "ambiguous_reference": "what the user holds (a title, an email) matched several records",
-    "implausible_after_terminal": "a record was changed after it was cancelled or deleted",
-    "implausible_ineligible": "the policy forbids the change for the record as it is in S0",
-}
-
-_ERROR_HELP = "an error inside the attempt, counted and skipped (first message: generation.json)"
 
 
 @dataclass
@@ -150,9 +138,25 @@ def _overview(d: RunData) -> Markup:
         ),
     ]
     inputs = {k: v for k, v in m.options.items() if v not in (None, [], False)}
-    body = [_rules_only_note(d), _samples(d.tasks), tag("div", join(cards), cls="cards"),
-            _knowledge(d), details("options of the last run", code_json(inputs))]  # fmt: skip
+    body = [_failures(d), _rules_only_note(d), _samples(d.tasks),
+            tag("div", join(cards), cls="cards"), _knowledge(d),
+            details("options of the last run", code_json(inputs))]  # fmt: skip
     return join(body)
+
+
+def _failures(d: RunData) -> Markup | str:
+    """What failed and why, first on the page: the run's verdict, the tools that did not
+    become code, and why fewer tasks than asked were made."""
+    lines = [f"tool {name} failed: {why}" for name, why in failed_tools(d.synthesis)]
+    shortfall = task_shortfall(d.manifest, d.synthesis, d.generation)
+    lines += [x for x in shortfall if not x.startswith("tool ")]
+    verdict = run_failure(d.manifest)
+    if not lines and verdict is None:
+        return ""
+    head = badge("run failed", "bad") if verdict else badge("incomplete", "warn")
+    title = join([head, " ", verdict or "what did not work"])
+    return tag("div", join([tag("p", title), tag("ul", join(tag("li", x) for x in lines))]),
+               cls="failures")  # fmt: skip
 
 
 #: How many sample requests the first screen shows.
@@ -218,7 +222,13 @@ def _duration(seconds: float) -> str:
     return f"{int(seconds // 60)}m {int(seconds % 60):02d}s"
 
 
-_STATUS_KIND = {"done": "ok", "partial": "warn", "failed": "bad", "running": "warn"}
+_STATUS_KIND = {
+    "done": "ok",
+    "partial": "warn",
+    "failed": "bad",
+    "running": "warn",
+    "interrupted": "warn",
+}
 
 
 def _stages(d: RunData) -> Markup:
@@ -304,9 +314,8 @@ def _tools(d: RunData) -> Markup:
         status = badge(t["status"], _TOOL_KIND.get(t["status"], "neutral"))
         if not in_env:
             status = join([status, " ", badge("left out", "bad")])
-        checks = t.get("checks") or []
         rows.append([tag("code", name), access, t.get("cls", ""), t.get("source", ""),
-                     status, t.get("attempts", 0), f"{sum(c['ok'] for c in checks)}/{len(checks)}",
+                     status, t.get("attempts", 0), checks_cell(t),
                      usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0),
                      float(t.get("wall_s", 0.0))])  # fmt: skip
     headers = ["tool", "access", "class", "code source", "status", "attempts", "checks",
@@ -431,8 +440,7 @@ def _rejections(d: RunData) -> Markup:
     text = (f"{gen.get('attempts', 0)} attempts, {gen.get('accepted', 0)} accepted "
             f"({100 * gen.get('accept_rate', 0):.1f}%), {sum(rejected.values())} rejected; "
             f"{gen.get('instantiation_runs', 0)} gold runs during instantiation")  # fmt: skip
-    rows = [[tag("code", k), v, REJECTION_HELP.get(k, _ERROR_HELP * k.startswith("error:"))]
-            for k, v in data]  # fmt: skip
+    rows = [[tag("code", k), v, rejection_text(k)] for k, v in data]
     return join([
         tag("p", text),
         tag("div", hbars(data, "rejections by reason"), cls="figure"),

@@ -11,6 +11,7 @@ every session, also after ``--until`` or a failure, so ``report.html`` always sh
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
@@ -86,6 +87,9 @@ async def run_stage(ctx: ForgeContext, stage: Stage) -> StageRecord:
     ctx.reporter.start(stage.name, None)
     try:
         outcome = await stage.run(ctx, rec)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        rec.status = "interrupted"  # not a failure: rerunning resumes it
+        raise
     except BaseException as exc:
         rec.status = "failed"
         rec.error = f"{type(exc).__name__}: {exc}".strip()

@@ -71,6 +71,9 @@ async def _run_ingest(ctx: ForgeContext, rec: StageRecord) -> Outcome:
         warnings.simplefilter("always", DocWarning)
         docs = load_run_docs(ctx)
     write_atomic(ctx.layout.tools, docs.model_dump_json(indent=2) + "\n")
+    for warning in caught:
+        if issubclass(warning.category, DocWarning):
+            ctx.reporter.note(f"ingest: {warning.message}")
     access = [t.access or "unknown" for t in docs.tools]
     detail = {
         "domain": docs.domain,
@@ -165,11 +168,25 @@ async def _run_environment(ctx: ForgeContext, rec: StageRecord) -> Outcome:
         collections=len(env.spec.state_schema.collections),
         initial_records=sum(len(v) for v in env.initial_state.values() if isinstance(v, dict)),
     )
-    verdict = "passed" if check.get("ok") else "FAILED"
-    summary = f"{env.spec.name}: {len(env.spec.tools)} tools, conformance check {verdict}"
+    summary = _environment_summary(env.spec.name, len(env.spec.tools), detail, check)
     artifacts = [ctx.layout.rel(ctx.layout.env_dir.spec_path),
                  ctx.layout.rel(ctx.layout.env_dir.tools_path), "check.json"]  # fmt: skip
     return Outcome(detail=detail, artifacts=artifacts, summary=summary)
+
+
+def _environment_summary(
+    name: str, tools: int, detail: dict[str, Any], check: dict[str, Any]
+) -> str:
+    """One line: the tools that work, the ones that failed by name, the check's verdict on
+    the environment as built (never "passed" without saying a documented tool is missing)."""
+    statuses = detail.get("tools_status") or {}
+    failed = [t for t, status in statuses.items() if status == "failed"]
+    verdict = "passed" if check.get("ok") else "FAILED"
+    if not failed:
+        return f"{name}: {tools} tools, conformance check {verdict}"
+    documented = max(len(statuses), tools)
+    return (f"{name}: {tools} of {documented} documented tools work, FAILED: "
+            f"{', '.join(failed)}; conformance check of the rest {verdict}")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------- graph

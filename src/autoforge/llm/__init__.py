@@ -71,6 +71,8 @@ if _TYPE_CHECKING:
     from autoforge.llm.embedded import ensure_server as ensure_server
     from autoforge.llm.embedded import model_spec as model_spec
     from autoforge.llm.embedded import shutdown_all as shutdown_all
+    from autoforge.llm.textcalls import calls_from_text as calls_from_text
+    from autoforge.llm.textcalls import with_text_calls as with_text_calls
     from autoforge.llm.thinking import probe_reasoning as probe_reasoning
     from autoforge.llm.types import ToolMode as ToolMode
 
@@ -80,12 +82,14 @@ _LAZY: dict[str, str] = {
     "NO_MODEL": "autoforge.llm.config",
     "ToolMode": "autoforge.llm.types",
     "assemble": "autoforge.llm.embedded",
+    "calls_from_text": "autoforge.llm.textcalls",
     "cache_dir": "autoforge.llm.config",
     "ensure_server": "autoforge.llm.embedded",
     "model_spec": "autoforge.llm.embedded",
     "probe_reasoning": "autoforge.llm.thinking",
     "resolve_endpoint": "autoforge.llm.config",
     "shutdown_all": "autoforge.llm.embedded",
+    "with_text_calls": "autoforge.llm.textcalls",
 }
 
 

@@ -26,6 +26,7 @@ from autoforge.llm.accounting import UsageLedger
 from autoforge.llm.cache import ResponseCache, request_key
 from autoforge.llm.config import Endpoint, LLMConfig, build_config, resolve_endpoint
 from autoforge.llm.parsing import canonical_json, extract_json, split_thinking
+from autoforge.llm.textcalls import with_text_calls
 from autoforge.llm.transport import (
     OpenAITransport,
     RecordedRequest,
@@ -355,6 +356,8 @@ class LLMClient:
             resp, _ = await self._respond(
                 ep, self._body(messages, tools=tools, **args), purpose, cache
             )
+            if tools and not resp.tool_calls:  # a call written as text, not as tool_calls
+                resp.message = with_text_calls(resp.message, tools)
             return resp
         return await self._protocol_chat(ep, messages, tools, purpose, cache, retries, args)
 
@@ -374,7 +377,13 @@ class LLMClient:
         def parse(resp: ChatResponse, key: str) -> Message:
             if resp.tool_calls:  # the endpoint called natively after all: accept it
                 return resp.message
-            return protocol.parse_action(resp.content, tools, key)
+            try:
+                return protocol.parse_action(resp.content, tools, key)
+            except ValueError:  # a call in another common shape ({"name": ...}) still counts
+                message = with_text_calls({"role": "assistant", "content": resp.content}, tools)
+                if message.get("tool_calls"):
+                    return message
+                raise
 
         message, resp = await self._validated(
             ep,

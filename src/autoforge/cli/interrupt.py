@@ -1,0 +1,111 @@
+"""Ctrl-C and SIGTERM for long commands: stop at once, keep what is done, say how to resume.
+
+``asyncio.run`` replaces Python's default SIGINT handler with one that only *cancels* the main
+task. A cancellation takes effect at the task's next real suspension, and the CPU-bound stages
+of ``forge`` (task generation, replay, exports) rarely suspend, so a Ctrl-C used to be noticed
+only after the whole run. :func:`stop_on_signals` installs a handler of its own, which asyncio
+leaves alone, and that raises :class:`KeyboardInterrupt` in the main thread at the next
+bytecode, whatever the stage is doing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import sys
+import threading
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any, NoReturn, TypeVar
+
+T = TypeVar("T")
+
+#: The exit status of a command stopped by SIGINT (128 + 2), as shells report it.
+EXIT_INTERRUPTED = 130
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+#: Seconds an interrupted coroutine gets to record where it stopped (``run.json``).
+CLEANUP_S = 0.5
+
+
+_received: list[int] = []  # the signal that stopped the command (its exit status is 128 + it)
+
+
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    _received.append(signum)
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM raise ``KeyboardInterrupt`` immediately.
+
+    Outside the main thread (signal handlers cannot be installed there) the block runs with
+    the handlers as they are.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _raise_interrupt) for sig in _SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def run_async(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)``, except on ``KeyboardInterrupt``: the main task gets
+    :data:`CLEANUP_S` seconds to unwind (its ``finally`` blocks save the manifest), and the loop
+    closes without waiting for its worker threads (``asyncio.run`` joins them, which lasts as
+    long as the slowest model call or generation worker)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    task = loop.create_task(main)
+    try:
+        return loop.run_until_complete(task)
+    except KeyboardInterrupt:
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                loop.run_until_complete(asyncio.wait([task], timeout=CLEANUP_S))
+        raise
+    finally:
+        with contextlib.suppress(Exception):
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        asyncio.set_event_loop(None)
+        loop.close()
+
+
+def ignore_further_signals() -> None:
+    """While the interrupted command writes its last lines, a second Ctrl-C changes nothing."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in _SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+
+
+def resume_command() -> str:
+    """The command line that resumes this run: the same arguments again."""
+    return shlex.join(["autoforge", *sys.argv[1:]])
+
+
+def exit_interrupted() -> NoReturn:
+    """Exit now with 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM).
+
+    Threads still working for the stopped run (a model call, a generation worker) would keep
+    the interpreter alive until they finish; their results are not needed, and what is done
+    is already on disk, so the process then ends without waiting for them.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    busy = [t for t in threading.enumerate()
+            if t is not threading.main_thread() and t.is_alive() and not t.daemon]  # fmt: skip
+    code = 128 + _received[0] if _received else EXIT_INTERRUPTED
+    if busy:
+        os._exit(code)
+    raise SystemExit(code)

@@ -1,0 +1,151 @@
+"""Every summary names what failed and why: tools, too few tasks, a run without tasks."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.cli.main import app
+from autoforge.examples import example_path
+from autoforge.forge import ForgeOptions, RunManifest, load_manifest
+from autoforge.forge.batch import discover, forge_many
+from autoforge.forge.manifest import StageRecord
+from autoforge.forge.summary import (
+    checks_cell,
+    failed_tools,
+    rejection_text,
+    run_failure,
+    task_shortfall,
+)
+
+#: A difficulty no bookstore blueprint reaches: generation gives up with no task.
+UNREACHABLE = ["--difficulty", "tool_calls=40-", "--max-attempts", "120"]
+
+
+def _tool(name: str, status: str, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "status": status, "cls": "create", "attempts": 0, "checks": [],
+            "errors": [], **extra}  # fmt: skip
+
+
+def test_failed_tools_say_why_in_words() -> None:
+    report = {
+        "rules_only": True,
+        "tools": [
+            _tool("get_item", "accepted", checks=[{"name": "load", "ok": True}]),
+            _tool("make_item", "failed"),
+            _tool("drop_item", "failed", attempts=2,
+                  errors=["attempt 1: KeyError 'x'", "attempt 2: wrong state after call"]),
+        ],
+    }  # fmt: skip
+    found = dict(failed_tools(report))
+    assert list(found) == ["make_item", "drop_item"]
+    assert "no code template covers a create tool" in found["make_item"]
+    assert "rules only" in found["make_item"]
+    assert found["drop_item"].startswith("attempt 2: wrong state after call")
+
+
+def test_a_failed_tool_never_shows_a_full_check_score_alone() -> None:
+    checks = [{"name": n, "ok": True} for n in "abcdefgh"]
+    assert checks_cell(_tool("t", "accepted", checks=checks)) == "8/8"
+    assert checks_cell(_tool("t", "failed", checks=checks)) == "8/8 before it failed"
+    assert checks_cell(_tool("t", "failed")) == "none ran"
+
+
+def test_every_rejection_reason_has_text() -> None:
+    for code in ("doomed_after_terminal", "doomed_repeat_unique", "several_users",
+                 "doomed_new_kind", "implausible_other", "error:KeyError"):  # fmt: skip
+        text = rejection_text(code)
+        assert text and "no description" not in text, code
+    assert "generation.json" in rejection_text("never_seen_before")
+
+
+def _manifest(target: int, produced: int, rejected: dict[str, int]) -> RunManifest:
+    manifest = RunManifest(options={"difficulty": "hard"})
+    detail = {"target": target, "produced": produced, "attempts": 500, "rejected": rejected}
+    manifest.stages["tasks"] = StageRecord(name="tasks", status="done", detail=detail)
+    return manifest
+
+
+def test_shortfall_names_missing_tools_rejections_and_what_to_try() -> None:
+    synth = {"tools": [_tool("make_item", "failed")]}
+    lines = task_shortfall(_manifest(10, 0, {"difficulty": 400, "gold_error": 100}), synth)
+    text = "\n".join(lines)
+    assert lines[0] == "0 of 10 tasks after 500 attempts"
+    assert "tool make_item is missing" in text
+    assert "rejected 400x difficulty: outside the requested difficulty ranges" in text
+    assert "--difficulty easy (now hard)" in lines[-1] and "--llm-model" in lines[-1]
+    assert task_shortfall(_manifest(10, 10, {})) == []
+    assert run_failure(_manifest(10, 0, {})) == "no task was made in 500 attempts"
+    why = run_failure(_manifest(10, 0, {"gold_error": 3, "difficulty": 9}))
+    assert why == ("no task was made in 500 attempts (most rejected as difficulty: outside the "
+                   "requested difficulty ranges)")  # fmt: skip
+    assert run_failure(_manifest(10, 3, {})) is None
+    assert run_failure(_manifest(0, 0, {})) is None  # none asked, none missing
+
+
+def test_cli_forge_without_tasks_exits_non_zero_and_says_why(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["forge", "--env", "example:bookstore", "--out", str(out), "--tasks", "3",
+            "--no-exports", *UNREACHABLE]  # fmt: skip
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 1, result.output
+    assert "tasks: 0 of 3 tasks" in result.output
+    assert "rejected" in result.output and "try: --difficulty easy" in result.output
+    assert "run failed: no task was made" in result.output
+    report = (out / "report.html").read_text(encoding="utf-8")
+    assert "run failed" in report and "0 of 3 tasks" in report
+
+
+def test_batch_counts_a_doc_set_without_tasks_as_failed(tmp_path: Path) -> None:
+    root, out = tmp_path / "docs", tmp_path / "runs"
+    root.mkdir()
+    shutil.copyfile(example_path("bookstore") / "openapi.yaml", root / "shop.yaml")
+    base = ForgeOptions(out=out, tasks=3, difficulty="tool_calls=40-", max_attempts=120,
+                        exports=False, rules_only=True)  # fmt: skip
+    none = llm_config_from_options(llm_model="none")
+    report = asyncio.run(forge_many(discover(root), base, out, none))
+    (item,) = report.items
+    assert item.status == "failed" and item.failed_stage == "tasks" and item.tasks == 0
+    assert "no task was made" in (item.error or "")
+    assert report.counts() == {"items": 1, "done": 0, "failed": 1}
+    assert "failed at tasks" in (out / "index.html").read_text(encoding="utf-8")
+    assert load_manifest(out / "shop").stages["tasks"].status == "done"
+
+
+def test_a_one_sided_schema_range_names_only_its_bound() -> None:
+    from autoforge.env.rules import _schema_rules
+    from autoforge.tooldocs import ToolSpec
+
+    prop = {"max_price": {"type": "number", "minimum": 0}}
+    spec = ToolSpec(name="search", description="", parameters={"properties": prop})
+    assert [r.sentence for r in _schema_rules(spec)] == ["max_price: minimum 0"]
+
+
+def test_eval_page_colours_a_zero_pass_rate_as_a_failure() -> None:
+    from autoforge.bench.html import _rate_kind
+
+    assert (_rate_kind(0.0), _rate_kind(0.25), _rate_kind(0.75), _rate_kind(None)) == (
+        "bad", "warn", "ok", "",
+    )  # fmt: skip
+
+
+def test_every_forge_option_is_checked_before_the_run_directory_exists(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    base = ["forge", "--example", "bookstore", "--out", str(out)]
+    cases = {
+        "--llm-base-url": ["--llm-model", "tiny"],
+        "unknown difficulty": ["--difficulty", "extreme", "--llm-model", "none"],
+        "bad range": ["--difficulty", "tool_calls=x", "--llm-model", "none"],
+        "unknown format": ["--format", "pdf", "--llm-model", "none"],
+        "not a stage": ["--until", "deploy", "--llm-model", "none"],
+        "--executor must be": ["--executor", "dask", "--llm-model", "none"],
+    }
+    for expected, args in cases.items():
+        result = CliRunner().invoke(app, [*base, *args], env={"COLUMNS": "200"})
+        assert result.exit_code != 0 and expected in str(result.exception or result.output), args
+        assert not out.exists(), args
