@@ -13,6 +13,7 @@ from autoforge.tasks.facts import FactChooser
 from autoforge.tasks.preconditions import (
     ChildrenRule,
     LinkRule,
+    StatusRule,
     TableRule,
     preconditions,
     tables,
@@ -31,6 +32,7 @@ Loans move along this table (anything else is refused):
 | rejected | (none) |
 
 - **Closing**: a shelf can be closed only when all of its loans are returned or rejected.
+- **Restocking**: only `open` shelves (a `closed` one is refused); restocked shelves stay open.
 - Ratings: a member may rate a title only if they borrowed it in a returned loan.
 """
 
@@ -65,6 +67,7 @@ def _spec(policy: str = POLICY) -> EnvironmentSpec:
         _tool("move_loan", {"loan_id": {"type": "string"},
                             "state": {"type": "string", "enum": STATES}}),
         _tool("close_shelf", {"shelf_id": {"type": "string"}}),
+        _tool("restock_shelf", {"shelf_id": {"type": "string"}}),
         _tool("rate_title", {"member_id": {"type": "string"}, "title_id": {"type": "string"},
                              "stars": {"type": "integer"}}),
         _tool("get_loan", {"loan_id": {"type": "string"}}, access="read"),
@@ -114,6 +117,8 @@ def test_the_policy_gives_one_rule_of_each_kind() -> None:
     assert isinstance(link, LinkRule)
     assert (link.params, link.via, link.status) == (("member_id", "title_id"), "loans",
                                                     "returned")  # fmt: skip
+    (status,) = pre.rules["restock_shelf"]  # "closed" comes after the parenthesis
+    assert isinstance(status, StatusRule) and status.allowed == ("open",)
     assert "get_loan" not in pre.rules  # a read has no preconditions here
 
 
@@ -139,6 +144,9 @@ def test_check_refuses_what_the_rules_forbid() -> None:
     assert pre.check("rate_title", {"member_id": "M2", "title_id": "T1"}, data) is None
     assert pre.check("rate_title", {"member_id": "M1", "title_id": "T1"}, data) is not None
     assert pre.check("move_loan", {"loan_id": "L9", "state": "approved"}, data) is None
+    data["shelves"]["S3"]["status"] = "closed"
+    assert pre.check("restock_shelf", {"shelf_id": "S3"}, data) is not None
+    assert pre.check("restock_shelf", {"shelf_id": "S2"}, data) is None
 
 
 def test_keys_and_values_narrow_to_valid_calls() -> None:
@@ -187,3 +195,18 @@ def test_the_chooser_picks_records_and_values_the_rules_allow() -> None:
     assert states <= {("requested", "approved"), ("requested", "rejected"),
                       ("approved", "returned")}  # fmt: skip
     assert titles == {"T2"}  # the one title M1 returned
+
+
+def test_new_values_come_from_the_data_column_unless_it_is_unique() -> None:
+    spec, data = _spec(), _data()
+    rooms = {"S1": "north", "S2": "north", "S3": "south"}
+    for key, room in rooms.items():
+        data["shelves"][key]["room"] = room
+    room = FactSpec(name="room", json_schema={"type": "string"})
+    name = FactSpec(name="name", json_schema={"type": "string"})
+    for seed in range(10):
+        chooser = FactChooser(spec, _Episode(data), random.Random(seed),  # type: ignore[arg-type]
+                              base_state=data)  # fmt: skip
+        assert chooser.for_call(room, "restock_shelf", {"shelf_id": "S1"}) == "south"
+        drawn = chooser.for_call(name, "restock_shelf", {"shelf_id": "S1"})
+        assert drawn not in {"m1", "m2", "t1", "t2", "t3"}  # unique values are not reused

@@ -34,7 +34,13 @@ from autoforge.tasks.plausible import Breach, Guard, breach
 from autoforge.tasks.population import value_for
 from autoforge.tasks.preconditions import Preconditions
 from autoforge.tasks.reasoning import ReasoningError, as_items, get_path
-from autoforge.tasks.related import map_keys, observed_category, paired_values, replacements
+from autoforge.tasks.related import (
+    column_values,
+    map_keys,
+    observed_category,
+    paired_values,
+    replacements,
+)
 from autoforge.tasks.repair import referenced, selective_fixes
 from autoforge.tasks.schema import (
     is_identifier_name,
@@ -364,7 +370,30 @@ class FactChooser:
         if known is _MISSING and schema.get("type", "string") == "string":
             seen = observed_category(self.plain(), fact.name)  # a country the data always has
             known = self.rng.choice(seen) if seen else _MISSING
+        if known is _MISSING:  # a value the data's own column holds, not an invented one
+            known = self._from_column(fact, tool, partial)
         return value_for(fact.name, schema, self.rng) if known is _MISSING else known
+
+    def _from_column(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
+        """A value of the records' own attribute called like the fact (a destination city
+        the data holds), other than the one the call's record already has; ``_MISSING``
+        when no attribute is called so, or its values never repeat (a unique value, such as
+        a key or an e-mail, is not to be reused).
+
+        Why: with data given, a new value drawn by the field's name alone was a random word
+        ("help" as a country), which the docs' own checks refuse."""
+        kind = {"string": str, "integer": int, "number": (int, float)}.get(
+            str(fact.json_schema.get("type", "string"))
+        )
+        if kind is None:
+            return _MISSING
+        seen = column_values(self.plain(), fact.name, kind)
+        if len(set(map(repr, seen))) >= len(seen):
+            return _MISSING
+        current = self._current(tool, partial, fact.name)
+        banned = self.excluded.get(fact.name, set())
+        left = [v for v in seen if v != current and repr(v) not in banned]
+        return self.rng.choice(left) if left else _MISSING
 
     def _known_identifier(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
         """An identifier the state already holds for a plain-value fact, or ``_MISSING``.

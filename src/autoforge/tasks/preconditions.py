@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from autoforge.env import CollectionSchema, EnvironmentSpec, status_values, tool_access
 from autoforge.tasks.blueprint import Blueprint, CallNode
 from autoforge.tasks.plausible import Breach, Guard, breach, source_fact
-from autoforge.tasks.schema import entity_of
+from autoforge.tasks.schema import entity_of, singular
 from autoforge.tooldocs import ToolSpec
 
 #: Cells that mean "no value" in a table (a terminal status's empty successor list).
@@ -94,6 +94,30 @@ class TableRule:
             f"allowed only when {self.attribute} is {' or '.join(allowed) or 'never'} (policy)"
         )
         return Breach(guard, why, str(args[self.key]))
+
+
+@dataclass(frozen=True)
+class StatusRule:
+    """The record of ``collection`` that ``key`` names must have ``attribute`` in
+    ``allowed`` (a sentence of the action: "**Redirect**: only in draft or labelled")."""
+
+    tool: str
+    key: str
+    collection: str
+    attribute: str
+    allowed: tuple[str, ...]
+    sentence: str = ""
+
+    def breach(self, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
+        guard = Guard(
+            self.tool,
+            self.key,
+            self.collection,
+            self.attribute,
+            self.allowed,
+            rule=f"{self.attribute} in {self.allowed} (docs: {self.sentence})",
+        )
+        return breach([guard], args, state)
 
 
 @dataclass(frozen=True)
@@ -201,6 +225,8 @@ class Preconditions:
                 ok = {k for k, r in records.items() if r.get(rule.attribute) in statuses}
             elif isinstance(rule, ChildrenRule) and rule.key == param:
                 ok = {k for k in records if rule.admits(k, state)}
+            elif isinstance(rule, StatusRule) and rule.key == param:
+                ok = {k for k, r in records.items() if r.get(rule.attribute) in rule.allowed}
             elif isinstance(rule, LinkRule) and param in rule.params:
                 others = [partial.get(p) for p in rule.params if p != param]
                 if all(isinstance(v, str) for v in others):
@@ -352,14 +378,15 @@ def _sentences(text: str) -> list[str]:
 def _verbs(tool: ToolSpec, spec: EnvironmentSpec) -> list[str]:
     """The stems of the tool name's words that say what it does, not which record it names
     (``archive_project`` -> ``archiv``; ``add_review`` -> ``review``)."""
-    named = {_noun(c.name) for _, c in _key_params(tool, spec)}
+    keys = _key_params(tool, spec)
+    named = {_noun(c.name) for _, c in keys} | {re.sub(r"_?ids?$", "", p) for p, _ in keys}
     words = [w for w in re.split(r"[_\W]+", tool.name.lower()) if len(w) >= 4]
     stems = [w[:-1] if w.endswith("e") else w for w in words if _noun(w) not in named]
     return stems
 
 
 def _noun(name: str) -> str:
-    return name[:-1] if name.endswith("s") else name
+    return singular(name.lower())
 
 
 def _named(sentence: str, word: str) -> bool:
@@ -370,9 +397,43 @@ def _any_named(sentence: str, words: Iterable[str]) -> bool:
     return any(_named(sentence, w) for w in words)
 
 
+def _about(sentence: str, stems: Iterable[str], marker: str = "only") -> bool:
+    """Whether ``sentence`` names the action (one of ``stems``) before ``marker``."""
+    head, found, _ = sentence.lower().partition(marker)
+    return bool(found) and _any_named(head, stems)
+
+
 def _mentioned(sentence: str, values: Iterable[str]) -> list[str]:
     low = sentence.lower()
     return [v for v in values if re.search(rf"(?<![\w-]){re.escape(v.lower())}(?![\w-])", low)]
+
+
+def status_rules(spec: EnvironmentSpec, text: str, data: Mapping[str, Any]) -> list[StatusRule]:
+    """The "<Action>: only <status> or <status> ..." rules of ``text``: a sentence that names
+    the tool's action before "only" and statuses of the record it names after it (up to the
+    first parenthesis, semicolon or full stop); a status the action's own verb names (the
+    state it leads to: "archived" for archive) is never one it needs."""
+    out: list[StatusRule] = []
+    sentences = _sentences(text)
+    for tool in spec.tools:
+        if tool_access(tool) != "write":
+            continue
+        stems = _verbs(tool, spec)
+        for key, coll in _key_params(tool, spec):
+            found = status_values(coll, data)
+            if found is None:
+                continue
+            for sentence in sentences:
+                low = sentence.lower()
+                head, only, tail = low.partition("only")
+                if not only or not _any_named(head, stems):
+                    continue
+                clause = re.split(r"[(;]|\.\s", tail, maxsplit=1)[0]
+                allowed = tuple(v for v in _mentioned(clause, found[1])
+                                if not any(v.lower().startswith(s) for s in stems))  # fmt: skip
+                if allowed:
+                    out.append(StatusRule(tool.name, key, coll.name, found[0], allowed, sentence))
+    return out
 
 
 def children_rules(spec: EnvironmentSpec, text: str, data: Mapping[str, Any]) -> list[ChildrenRule]:
@@ -462,12 +523,17 @@ def preconditions(
     text = "\n\n".join([spec.policy, *(t.description for t in spec.tools)])
     rules: dict[str, list[Any]] = {}
     data = data or {}
-    found: list[Any] = [*table_rules(spec, text, data), *children_rules(spec, text, data),
-                        *link_rules(spec, text, data)]  # fmt: skip
+    found: list[Any] = [
+        *table_rules(spec, text, data),
+        *status_rules(spec, text, data),
+        *children_rules(spec, text, data),
+        *link_rules(spec, text, data),
+    ]
     for rule in found:
         rules.setdefault(rule.tool, []).append(rule)
     return Preconditions(guards, rules)
 
 
-__all__ = ["ChildrenRule", "LinkRule", "Preconditions", "Rule", "TableRule", "children_rules",
-           "link_rules", "preconditions", "table_rules", "tables"]  # fmt: skip
+__all__ = ["ChildrenRule", "LinkRule", "Preconditions", "Rule", "StatusRule", "TableRule",
+           "children_rules", "link_rules", "preconditions", "status_rules", "table_rules",
+           "tables"]  # fmt: skip
