@@ -18,7 +18,10 @@ Figures per folder:
   share of S0 keys that are keys of ``db.json``;
 - ``refusals``: the reference's refusals by first words of the message (what rule was broken);
 - ``arg_verbatim``, ``id_verbatim``, ``selection_share``, ``out_of_domain``: as in
-  ``benchmarks/task_quality.py`` (same functions).
+  ``benchmarks/task_quality.py`` (same functions);
+- language (:func:`language`): shares of tasks whose user text speaks a tool name, a field
+  name of several words, a key of an S0 record, a secret word, and of tasks repeating one
+  write call with the same arguments.
 
 ``--example bookstore`` forges the bundled example instead and replays on its hand-written
 tools (the bundled environment), with the same figures (no ``s0_*`` shares: it has no db.json).
@@ -34,6 +37,7 @@ import copy
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -43,7 +47,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from task_quality import forged_set, load_run
+from task_quality import forged_set, load_run, user_text
 
 
 def load_reference(ref_dir: Path) -> ModuleType:
@@ -91,6 +95,42 @@ def replay(ref: ModuleType, data: dict[str, Any], task: Any) -> tuple[int, int, 
     return accepted, len(task.gold_calls), reasons
 
 
+_SECRET = re.compile(r"\b(pin|password|passcode|passphrase|cvv|cvc|otp)\b", re.IGNORECASE)
+
+
+def _phrase(name: str) -> re.Pattern[str]:
+    """A tool or field name as its words, in a row, in text ("transition task" says
+    ``transition_task``; "cancel my order" does not say ``cancel_order``)."""
+    parts = [re.escape(w) for w in re.split(r"[_\W]+", name.lower()) if w]
+    return re.compile(r"\b" + r"\s+".join(parts) + r"\b")
+
+
+def language(env: Any, tasks: list[Any]) -> dict[str, Any]:
+    """Shares of tasks whose user text speaks a tool name (its words in order), a field name
+    of two or more words (``created on``), a key of an S0 record (an internal id), a secret
+    word; and of tasks with one write call repeated with the same arguments."""
+    tools = [_phrase(t.name) for t in env.spec.tools if "_" in t.name]
+    fields = {a.name for c in env.spec.state_schema.collections for a in c.attributes
+              if "_" in a.name and not a.name.endswith(("_id", "_ids"))}  # fmt: skip
+    field_res = [_phrase(f) for f in sorted(fields)]
+    counts = Counter[str]()
+    for task in tasks:
+        text = user_text(task).lower()
+        keys = {str(k) for recs in task.initial_state.values() if isinstance(recs, dict)
+                for k in recs if len(str(k)) >= 3}  # fmt: skip
+        writes = [json.dumps([c.name, c.arguments], sort_keys=True) for c in task.gold_calls
+                  if c.writes]  # fmt: skip
+        counts["tool_words"] += any(r.search(text) for r in tools)
+        counts["field_words"] += any(r.search(text) for r in field_res)
+        counts["ids_spoken"] += any(re.search(rf"(?<![\w-]){re.escape(k.lower())}(?![\w-])", text)
+                                    for k in keys)  # fmt: skip
+        counts["secrets"] += bool(_SECRET.search(text))
+        counts["repeated_writes"] += len(writes) != len(set(writes))
+    n = len(tasks) or 1
+    return {k: round(counts[k] / n, 3) for k in
+            ("tool_words", "field_words", "ids_spoken", "secrets", "repeated_writes")}  # fmt: skip
+
+
 def data_shares(data: dict[str, Any], tasks: list[Any]) -> tuple[float | None, float | None]:
     """(share of S0 records equal to a data record, share of S0 keys that are data keys)."""
     same = keys = total = 0
@@ -131,6 +171,7 @@ def measure(ref_dir: Path, work: Path, tasks: int, seed: int, difficulty: str) -
         "s0_from_data": from_data, "s0_keys_in_data": keys_in,
         "arg_verbatim": figs["arg_verbatim"], "id_verbatim": figs["id_verbatim"],
         "selection_share": figs["selection_share"], "out_of_domain": figs["out_of_domain"],
+        **language(env, forged),
         "refusals": dict(reasons.most_common(8)), "env_tools": len(env.spec.tools),
         "write_tools_used": sorted(set(figs.get("writes_unused", [])) ^ _writes(env)),
         "run": str(out),
@@ -172,6 +213,7 @@ def measure_example(
         "calls_accepted": round(calls_ok / calls, 3) if calls else None,
         "arg_verbatim": figs["arg_verbatim"], "id_verbatim": figs["id_verbatim"],
         "selection_share": figs["selection_share"], "out_of_domain": figs["out_of_domain"],
+        **language(env, forged),
         "refusals": dict(reasons.most_common(8)), "run": str(out),
     }  # fmt: skip
 

@@ -210,3 +210,14 @@ def test_new_values_come_from_the_data_column_unless_it_is_unique() -> None:
         assert chooser.for_call(room, "restock_shelf", {"shelf_id": "S1"}) == "south"
         drawn = chooser.for_call(name, "restock_shelf", {"shelf_id": "S1"})
         assert drawn not in {"m1", "m2", "t1", "t2", "t3"}  # unique values are not reused
+
+
+def test_secret_facts_and_dated_fields_are_recognised() -> None:
+    from autoforge.tasks.gates import secret_facts
+    from autoforge.tasks.question import dated_event
+
+    assert secret_facts(["card_pin", "new_password", "pinned_note", "email", "otp"]) == [
+        "card_pin", "new_password", "otp"]  # fmt: skip
+    assert dated_event(["created_on"]) == "created"
+    assert dated_event(["items", 0, "delivered_at"]) == "delivered"
+    assert dated_event(["due_date"]) == "" and dated_event(["status"]) == ""

@@ -23,6 +23,7 @@ Every rejection is counted by reason in :class:`GateStats`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
@@ -49,6 +50,7 @@ REASONS = (
     "duplicate",
     "repeated_call",
     "scenario",
+    "secret_fact",
 )
 
 
@@ -67,6 +69,19 @@ class GateStats(BaseModel):
     def accept_rate(self) -> float:
         """Accepted / attempts (0 when nothing was attempted)."""
         return self.accepted / self.attempts if self.attempts else 0.0
+
+
+#: Words of a fact's name that make it a secret: a user is never asked to say one.
+SECRET_WORDS = frozenset({"pin", "password", "passcode", "passphrase", "cvv", "cvc", "secret",
+                          "otp"})  # fmt: skip
+
+
+def secret_facts(names: Iterable[str]) -> list[str]:
+    """The fact names among ``names`` that name a secret (``card_pin``, ``password``).
+
+    Why: a task whose user must state a PIN or password teaches an agent to ask for one; a
+    write the docs guard by a secret is not a request to build from the user's words."""
+    return [n for n in names if SECRET_WORDS & set(re.split(r"[^a-z]+", n.lower()))]
 
 
 def do_nothing_passes(initial_hash: str, final_hash: str, outputs: list[RequiredOutput]) -> bool:

@@ -29,6 +29,7 @@ from autoforge.tasks.gates import (
     difficulty_violations,
     do_nothing_passes,
     replay_is_stable,
+    secret_facts,
 )
 from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
 from autoforge.tasks.identity import several_users, user_identity
@@ -442,6 +443,9 @@ class _Run:
             self.gates.reject("repeated_call")
             return None
         bp, run = slimmed
+        if secret_facts(run.facts):
+            self.gates.reject("secret_fact")  # a user is never asked for a PIN or password
+            return None
         known = {fact_text(v) for v in run.facts.values()}
         outputs = [o for o in required_outputs(bp, run.values) if o.text not in known]
         if len(outputs) < len(bp.outputs):  # what the user already knows is not an answer

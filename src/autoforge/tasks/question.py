@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -59,6 +59,19 @@ PERSONAS = (
     "You are friendly and chatty, but you stick to your request.",
     "You are a little unsure of yourself and ask the agent to confirm things.",
 )
+
+
+#: How a comparison on the date of an event reads ("created before 2025-01-01").
+_EVENT_CMP = {"eq": "on", "lt": "before", "gt": "after", "le": "on or before", "ge": "on or after"}
+
+
+def dated_event(path: Sequence[Any]) -> str:
+    """The event a date field records, as its participle (``created_on`` -> ``created``,
+    ``occurred_at`` -> ``occurred``), or ``""``. Why: "the comment whose created on is X" names
+    the field, where a person says "the comment created on X"."""
+    last = str(path[-1]) if path and not isinstance(path[-1], int) else ""
+    found = re.fullmatch(r"([a-z]+ed)_(on|at|date)", last.lower())
+    return found.group(1) if found else ""
 
 
 #: Last words of parameter names whose documented values say why the user asks.
@@ -447,6 +460,13 @@ class _Describer:
         its name, or by a condition on a field."""
         spec, noun, inputs = node.spec, node.noun, node.inputs
         field = field_words(spec.field)
+        event = dated_event(spec.field)
+        if spec.op in ("argmax", "argmin") and event:  # "the comment created most recently"
+            when = "most recently" if spec.op == "argmax" else "first"
+            mine = self.mine(noun, inputs["items"])
+            if mine:
+                return f"my {mine} {event} {when}"
+            return f"the {noun} {event} {when} among {self.items(inputs['items'])}"
         if spec.op in ("argmax", "argmin"):
             best = "highest" if spec.op == "argmax" else "lowest"
             mine = self.mine(noun, inputs["items"])
@@ -463,6 +483,8 @@ class _Describer:
         condition = f"whose {field} {cmp} {value}"
         if field == "date" and cmp == "is":  # "my order dated 2024-03-12"
             condition = f"dated {value}"
+        elif event and spec.cmp in _EVENT_CMP:  # "the event that occurred on 2025-02-06"
+            condition = f"{event} {_EVENT_CMP[spec.cmp]} {value}"
         mine = self.mine(noun, inputs["items"])
         if mine:  # "my hotel order whose status is paid"
             return f"my {mine} {condition}"
