@@ -220,4 +220,38 @@ def test_secret_facts_and_dated_fields_are_recognised() -> None:
         "card_pin", "new_password", "otp"]  # fmt: skip
     assert dated_event(["created_on"]) == "created"
     assert dated_event(["items", 0, "delivered_at"]) == "delivered"
+    assert dated_event(["occurred_on"]) == "that occurred"  # the record did it
     assert dated_event(["due_date"]) == "" and dated_event(["status"]) == ""
+
+
+def test_order_of_independent_writes_must_not_change_the_end_state(bookstore_env: Any) -> None:
+    from autoforge.tasks.gates import order_matters
+    from autoforge.tasks.model import GoldCall
+    from autoforge.tasks.runtime import bind_state
+
+    state = bookstore_env.initial_state
+    bound = bind_state(bookstore_env, state)
+
+    def run(calls: list[GoldCall]) -> str:
+        episode = bound.episode()
+        assert all(episode.call(c.name, dict(c.arguments)).ok for c in calls)
+        return episode.state_hash()
+
+    def two(tool: str, first: dict[str, Any], second: dict[str, Any]) -> tuple[Any, list[Any]]:
+        bp = Blueprint(nodes=[CallNode(id="c0", tool=tool, args={}),
+                              CallNode(id="c1", tool=tool, args={})])  # fmt: skip
+        calls = [GoldCall(node="c0", name=tool, arguments=first, writes=True),
+                 GoldCall(node="c1", name=tool, arguments=second, writes=True)]  # fmt: skip
+        return bp, calls
+
+    pending = sorted(k for k, o in state["orders"].items() if o["status"] == "pending")[:2]
+    bp, calls = two("cancel_order", {"order_id": pending[0], "reason": "other"},
+                    {"order_id": pending[1], "reason": "other"})  # fmt: skip
+    assert not order_matters(bound, bp, calls, run(calls))  # the same end either way
+    received = [(o["customer_id"], line["book_id"]) for o in state["orders"].values()
+                if o["status"] == "delivered" for line in o["items"]]  # fmt: skip
+    reviewed = {(r["customer_id"], r["book_id"]) for r in state["reviews"].values()}
+    (c1, b1), (c2, b2) = [pair for pair in dict.fromkeys(received) if pair not in reviewed][:2]
+    bp, calls = two("add_review", {"customer_id": c1, "book_id": b1, "rating": 5},
+                    {"customer_id": c2, "book_id": b2, "rating": 2})  # fmt: skip
+    assert order_matters(bound, bp, calls, run(calls))  # review ids follow the order

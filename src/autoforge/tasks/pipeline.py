@@ -28,6 +28,7 @@ from autoforge.tasks.gates import (
     GateStats,
     difficulty_violations,
     do_nothing_passes,
+    order_matters,
     replay_is_stable,
     secret_facts,
 )
@@ -469,6 +470,10 @@ class _Run:
             self.gates.reject("nondeterministic")
             return None
         run.calls = replay.calls  # the same calls, marked with which ones changed the state
+        if order_matters(inst.bound or bind_state(self.env, inst.initial_state), bp, run.calls,
+                         run.final_hash):  # fmt: skip
+            self.gates.reject("order_dependent")  # S* depends on an order nobody asked for
+            return None
         why = implausible(self.env.spec, self.guards, inst.initial_state, run.calls)
         if why:
             self.gates.reject(f"implausible_{why}")

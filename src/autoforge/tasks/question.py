@@ -71,7 +71,16 @@ def dated_event(path: Sequence[Any]) -> str:
     the field, where a person says "the comment created on X"."""
     last = str(path[-1]) if path and not isinstance(path[-1], int) else ""
     found = re.fullmatch(r"([a-z]+ed)_(on|at|date)", last.lower())
-    return found.group(1) if found else ""
+    if not found:
+        return ""
+    verb = found.group(1)
+    return f"that {verb}" if verb in _HAPPENED else verb  # "the event that occurred on X"
+
+
+#: Participles of verbs that take no object: a record does them ("the event that occurred"),
+#: nothing is done to it ("the comment created on X").
+_HAPPENED = frozenset({"occurred", "happened", "arrived", "departed", "expired", "ended",
+                       "lapsed", "elapsed", "failed", "landed"})  # fmt: skip
 
 
 #: Last words of parameter names whose documented values say why the user asks.
