@@ -382,9 +382,9 @@ class FactChooser:
 
         Why: with data given, a new value drawn by the field's name alone was a random word
         ("help" as a country), which the docs' own checks refuse."""
-        kind = {"string": str, "integer": int, "number": (int, float)}.get(
-            str(fact.json_schema.get("type", "string"))
-        )
+        kinds: dict[str, type | tuple[type, ...]] = {
+            "string": str, "integer": int, "number": (int, float)}  # fmt: skip
+        kind = kinds.get(str(fact.json_schema.get("type", "string")))
         if kind is None:
             return _MISSING
         seen = column_values(self.plain(), fact.name, kind)
