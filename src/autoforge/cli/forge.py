@@ -291,8 +291,7 @@ def forge(
     llm_set: LlmSetOpt = None,
 ) -> None:
     """Run or resume the pipeline and print the stage table."""
-    from autoforge.forge import ForgeOptions, is_doc_set_dir
-    from autoforge.forge.layout import StateSource
+    from autoforge.forge import ForgeOptions, StateSource, is_doc_set_dir
 
     if state not in ("auto", "generate", "initial", "data"):
         raise UserError(f"--state must be data, generate or initial, got {state!r}")
