@@ -255,3 +255,45 @@ def test_order_of_independent_writes_must_not_change_the_end_state(bookstore_env
     bp, calls = two("add_review", {"customer_id": c1, "book_id": b1, "rating": 5},
                     {"customer_id": c2, "book_id": b2, "rating": 2})  # fmt: skip
     assert order_matters(bound, bp, calls, run(calls))  # review ids follow the order
+
+
+GROUPED = """# Deliveries
+
+Regions:
+- region 1: north, east
+- region 2: south
+- region 3: west, centre
+
+- **Rerouting**: the new `area` must be in the same region as the current one, and a route
+  can be rerouted at most once (`reroute_count` goes from 0 to 1).
+"""
+
+
+def _routes() -> tuple[EnvironmentSpec, dict[str, Any]]:
+    schema = StateSchema(collections=[_coll(
+        "routes", "route_id", Attribute(name="area"),
+        Attribute(name="reroute_count", type="integer"))])  # fmt: skip
+    tools = [_tool("reroute", {"route_id": {"type": "string"}, "area": {"type": "string"}})]
+    spec = EnvironmentSpec(name="routes", tools=tools, state_schema=schema, policy=GROUPED)
+    data = {"routes": {
+        "R1": {"route_id": "R1", "area": "north", "reroute_count": 0},
+        "R2": {"route_id": "R2", "area": "west", "reroute_count": 1},
+        "R3": {"route_id": "R3", "area": "south", "reroute_count": 0}}}  # fmt: skip
+    return spec, data
+
+
+def test_same_group_and_once_rules_hold_and_steer_the_values() -> None:
+    spec, data = _routes()
+    pre = preconditions(spec, {}, data)
+    kinds = sorted(type(r).__name__ for r in pre.rules["reroute"])
+    assert kinds == ["GroupRule", "StatusRule"]
+    assert pre.check("reroute", {"route_id": "R1", "area": "east"}, data) is None
+    assert pre.check("reroute", {"route_id": "R1", "area": "west"}, data) is not None
+    assert pre.check("reroute", {"route_id": "R2", "area": "centre"}, data) is not None  # twice
+    assert pre.values("reroute", "area", {"route_id": "R1"}, data) == ["east", "north"]
+    area = FactSpec(name="area", json_schema={"type": "string"})
+    for seed in range(5):
+        chooser = FactChooser(spec, _Episode(data), random.Random(seed),  # type: ignore[arg-type]
+                              base_state=data, pre=pre)  # fmt: skip
+        assert chooser.for_call(area, "reroute", {"route_id": "R1"}) == "east"  # not its own
+        assert chooser.for_call(area, "reroute", {"route_id": "R3"}) == "south"  # the only one

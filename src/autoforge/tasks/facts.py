@@ -366,6 +366,9 @@ class FactChooser:
             if allowed:  # the values the docs allow from the record's current status
                 others = [v for v in others if v in allowed] or others
             return self.rng.choice(others or enum)
+        ruled = self._ruled_value(fact, tool, partial)
+        if ruled is not _MISSING:
+            return ruled
         known = self._known_identifier(fact, tool, partial)
         if known is _MISSING and schema.get("type", "string") == "string":
             seen = observed_category(self.plain(), fact.name)  # a country the data always has
@@ -373,6 +376,19 @@ class FactChooser:
         if known is _MISSING:  # a value the data's own column holds, not an invented one
             known = self._from_column(fact, tool, partial)
         return value_for(fact.name, schema, self.rng) if known is _MISSING else known
+
+    def _ruled_value(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
+        """A value the documented preconditions allow for the record the call names (a
+        country of the same zone as the shipment's), another than the record's own where
+        there is one; ``_MISSING`` when no rule says."""
+        allowed = self.pre.values(tool, fact.name, partial, self._reading()) if self.pre else None
+        if not allowed:
+            return _MISSING
+        current = self._current(tool, partial, fact.name)
+        banned = self.excluded.get(fact.name, set())
+        left = [v for v in allowed if repr(v) not in banned]
+        left = [v for v in left if v != current] or left
+        return self.rng.choice(left) if left else _MISSING
 
     def _from_column(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
         """A value of the records' own attribute called like the fact (a destination city

@@ -105,7 +105,7 @@ class StatusRule:
     key: str
     collection: str
     attribute: str
-    allowed: tuple[str, ...]
+    allowed: tuple[Any, ...]
     sentence: str = ""
 
     def breach(self, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
@@ -118,6 +118,38 @@ class StatusRule:
             rule=f"{self.attribute} in {self.allowed} (docs: {self.sentence})",
         )
         return breach([guard], args, state)
+
+
+@dataclass(frozen=True)
+class GroupRule:
+    """The value of ``param`` must be in the same group as the ``param`` attribute the record
+    ``key`` names already has ("the new country must be in the same zone as the current
+    one"); ``groups``: the groups the text lists ("zone 2: BE, DE, LU")."""
+
+    tool: str
+    param: str
+    key: str
+    collection: str
+    groups: tuple[frozenset[str], ...]
+    sentence: str = ""
+
+    def group(self, value: Any) -> frozenset[str] | None:
+        """The group ``value`` is in, or None."""
+        return next((g for g in self.groups if str(value) in g), None)
+
+    def breach(self, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
+        record = _record(state, self.collection, args.get(self.key))
+        if record is None or args.get(self.param) is None:
+            return None
+        mine = self.group(record.get(self.param))
+        if mine is None or str(args[self.param]) in mine:
+            return None
+        guard = Guard(self.tool, self.param, self.collection, rule=self.sentence)
+        why = (
+            f"{args[self.key]}: {self.param} {args[self.param]} is not in the same group as "
+            f"{record.get(self.param)} ({', '.join(sorted(mine))}) (policy)"
+        )
+        return Breach(guard, why, str(args[self.key]))
 
 
 @dataclass(frozen=True)
@@ -244,6 +276,11 @@ class Preconditions:
                 record = _record(state, rule.collection, partial.get(rule.key))
                 if record is not None:
                     return rule.allowed(record.get(rule.attribute))
+            if isinstance(rule, GroupRule) and rule.param == param:
+                record = _record(state, rule.collection, partial.get(rule.key))
+                mine = rule.group(record.get(param)) if record is not None else None
+                if mine is not None:
+                    return sorted(mine)
         return None
 
     def fact_keys(self, bp: Blueprint) -> dict[str, list[tuple[str, str]]]:
@@ -436,6 +473,63 @@ def status_rules(spec: EnvironmentSpec, text: str, data: Mapping[str, Any]) -> l
     return out
 
 
+def once_rules(spec: EnvironmentSpec, text: str) -> list[StatusRule]:
+    """The "<action> at most once per <record>" rules of ``text`` where the record counts the
+    action (an integer attribute named after it and ending in ``_count``): the count must
+    still be 0."""
+    out: list[StatusRule] = []
+    sentences = [s for s in _sentences(text) if re.search(r"\b(at most|only) once\b", s.lower())]
+    for tool in spec.tools:
+        if tool_access(tool) != "write" or not sentences:
+            continue
+        stems = _verbs(tool, spec)
+        for key, coll in _key_params(tool, spec):
+            counts = [a.name for a in coll.attributes if a.type == "integer"
+                      and a.name.endswith("_count")
+                      and _any_named(a.name.replace("_", " "), stems)]  # fmt: skip
+            for sentence in sentences:
+                if counts and _about(sentence, stems, "once"):
+                    out.append(StatusRule(tool.name, key, coll.name, counts[0], (0,), sentence))
+    return out
+
+
+def _groups(text: str) -> dict[str, list[frozenset[str]]]:
+    """Per group noun, the groups the text lists one per line ("- zone 2: BE, DE, LU"), when
+    it lists at least two."""
+    found: dict[str, list[frozenset[str]]] = {}
+    for line in text.splitlines():
+        match = re.fullmatch(r"\s*[-*]?\s*([A-Za-z]+)\s+\w+\s*:\s*(.+?)\s*", line)
+        if match is None:
+            continue
+        values = [v.strip(" `*.") for v in match.group(2).split(",")]
+        if values and all(re.fullmatch(r"[\w-]+", v) for v in values):
+            found.setdefault(match.group(1).lower(), []).append(frozenset(values))
+    return {noun: groups for noun, groups in found.items() if len(groups) >= 2}
+
+
+def group_rules(spec: EnvironmentSpec, text: str) -> list[GroupRule]:
+    """The "<param> must be in the same <group> as the current one" rules of ``text``, for
+    write tools that pass ``param`` for a record that already holds it."""
+    groups = _groups(text)
+    out: list[GroupRule] = []
+    for sentence in _sentences(text) if groups else ():
+        low = sentence.lower()
+        for noun, listed in groups.items():
+            if f"same {noun}" not in low:
+                continue
+            for tool in spec.tools:
+                if tool_access(tool) != "write":
+                    continue
+                for key, coll in _key_params(tool, spec):
+                    names = {a.name for a in coll.attributes}
+                    for param in tool.parameters.get("properties") or {}:
+                        said = param.lower() in low or param.replace("_", " ").lower() in low
+                        if param != key and param in names and said:
+                            out.append(GroupRule(tool.name, param, key, coll.name,
+                                                 tuple(listed), sentence))  # fmt: skip
+    return out
+
+
 def children_rules(spec: EnvironmentSpec, text: str, data: Mapping[str, Any]) -> list[ChildrenRule]:
     """The "only when every one of its <children> is A or B" rules of ``text``."""
     out: list[ChildrenRule] = []
@@ -528,12 +622,28 @@ def preconditions(
         *status_rules(spec, text, data),
         *children_rules(spec, text, data),
         *link_rules(spec, text, data),
+        *group_rules(spec, text),
+        *once_rules(spec, text),
     ]
     for rule in found:
         rules.setdefault(rule.tool, []).append(rule)
     return Preconditions(guards, rules)
 
 
-__all__ = ["ChildrenRule", "LinkRule", "Preconditions", "Rule", "StatusRule", "TableRule",
-           "children_rules", "link_rules", "preconditions", "status_rules", "table_rules",
-           "tables"]  # fmt: skip
+__all__ = [
+    "ChildrenRule",
+    "GroupRule",
+    "LinkRule",
+    "Preconditions",
+    "Rule",
+    "StatusRule",
+    "TableRule",
+    "children_rules",
+    "group_rules",
+    "link_rules",
+    "once_rules",
+    "preconditions",
+    "status_rules",
+    "table_rules",
+    "tables",
+]
