@@ -266,19 +266,25 @@ Regions:
 
 - **Rerouting**: the new `area` must be in the same region as the current one, and a route
   can be rerouted at most once (`reroute_count` goes from 0 to 1).
+- Banned drivers cannot have their routes rerouted.
 """
 
 
 def _routes() -> tuple[EnvironmentSpec, dict[str, Any]]:
-    schema = StateSchema(collections=[_coll(
-        "routes", "route_id", Attribute(name="area"),
-        Attribute(name="reroute_count", type="integer"))])  # fmt: skip
+    schema = StateSchema(collections=[
+        _coll("drivers", "driver_id", Attribute(name="status", type="enum",
+                                                enum=["active", "banned"])),
+        _coll("routes", "route_id", Attribute(name="area"),
+              Attribute(name="driver_id", references="drivers"),
+              Attribute(name="reroute_count", type="integer"))])  # fmt: skip
     tools = [_tool("reroute", {"route_id": {"type": "string"}, "area": {"type": "string"}})]
     spec = EnvironmentSpec(name="routes", tools=tools, state_schema=schema, policy=GROUPED)
-    data = {"routes": {
-        "R1": {"route_id": "R1", "area": "north", "reroute_count": 0},
-        "R2": {"route_id": "R2", "area": "west", "reroute_count": 1},
-        "R3": {"route_id": "R3", "area": "south", "reroute_count": 0}}}  # fmt: skip
+    rows = [("R1", "north", 0, "D1"), ("R2", "west", 1, "D1"), ("R3", "south", 0, "D1"),
+            ("R4", "east", 0, "D2")]  # fmt: skip
+    data = {"drivers": {"D1": {"driver_id": "D1", "status": "active"},
+                        "D2": {"driver_id": "D2", "status": "banned"}},
+            "routes": {r: {"route_id": r, "area": a, "reroute_count": n, "driver_id": d}
+                       for r, a, n, d in rows}}  # fmt: skip
     return spec, data
 
 
@@ -286,7 +292,9 @@ def test_same_group_and_once_rules_hold_and_steer_the_values() -> None:
     spec, data = _routes()
     pre = preconditions(spec, {}, data)
     kinds = sorted(type(r).__name__ for r in pre.rules["reroute"])
-    assert kinds == ["GroupRule", "StatusRule"]
+    assert kinds == ["ForbiddenRule", "GroupRule", "StatusRule"]
+    assert pre.check("reroute", {"route_id": "R4", "area": "north"}, data) is not None  # banned
+    assert pre.keys("reroute", "route_id", {}, "routes", data) == {"R1", "R3"}
     assert pre.check("reroute", {"route_id": "R1", "area": "east"}, data) is None
     assert pre.check("reroute", {"route_id": "R1", "area": "west"}, data) is not None
     assert pre.check("reroute", {"route_id": "R2", "area": "centre"}, data) is not None  # twice

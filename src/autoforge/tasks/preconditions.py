@@ -121,6 +121,40 @@ class StatusRule:
 
 
 @dataclass(frozen=True)
+class ForbiddenRule:
+    """The record ``key`` names, or the record it references by ``link`` (a collection
+    ``target``), must not have ``attribute`` in ``forbidden`` ("suspended accounts cannot buy
+    labels": the shipment's account)."""
+
+    tool: str
+    key: str
+    collection: str
+    link: str
+    target: str
+    attribute: str
+    forbidden: tuple[str, ...]
+    sentence: str = ""
+
+    def holder(self, key: Any, state: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The record whose status the rule reads, for the record ``key``."""
+        record = _record(state, self.collection, key)
+        if record is None or not self.link:
+            return record
+        return _record(state, self.target, record.get(self.link))
+
+    def breach(self, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
+        holder = self.holder(args.get(self.key), state)
+        if holder is None or holder.get(self.attribute) not in self.forbidden:
+            return None
+        guard = Guard(self.tool, self.key, self.collection, rule=self.sentence)
+        why = (
+            f"{args[self.key]}: its {self.target} is {holder.get(self.attribute)}, which "
+            f"the policy forbids for this (policy)"
+        )
+        return Breach(guard, why, str(args[self.key]))
+
+
+@dataclass(frozen=True)
 class GroupRule:
     """The value of ``param`` must be in the same group as the ``param`` attribute the record
     ``key`` names already has ("the new country must be in the same zone as the current
@@ -257,6 +291,9 @@ class Preconditions:
                 ok = {k for k, r in records.items() if r.get(rule.attribute) in statuses}
             elif isinstance(rule, ChildrenRule) and rule.key == param:
                 ok = {k for k in records if rule.admits(k, state)}
+            elif isinstance(rule, ForbiddenRule) and rule.key == param:
+                ok = {k for k in records if (h := rule.holder(k, state)) is not None
+                      and h.get(rule.attribute) not in rule.forbidden}  # fmt: skip
             elif isinstance(rule, StatusRule) and rule.key == param:
                 ok = {k for k, r in records.items() if r.get(rule.attribute) in rule.allowed}
             elif isinstance(rule, LinkRule) and param in rule.params:
@@ -473,6 +510,50 @@ def status_rules(spec: EnvironmentSpec, text: str, data: Mapping[str, Any]) -> l
     return out
 
 
+def forbidden_rules(
+    spec: EnvironmentSpec, text: str, data: Mapping[str, Any]
+) -> list[ForbiddenRule]:
+    """The "<status> <records> cannot <action>" rules of ``text``: on the record the tool
+    names, or on the record that one references."""
+    out: list[ForbiddenRule] = []
+    sentences = _sentences(text)
+    for tool in spec.tools:
+        if tool_access(tool) != "write":
+            continue
+        stems = _verbs(tool, spec)
+        for key, coll in _key_params(tool, spec):
+            holders = [("", coll)] + [
+                (a.name, t) for a in coll.attributes if a.references and a.type != "array"
+                and (t := spec.state_schema.collection(a.references)) is not None]  # fmt: skip
+            for link, target in holders:
+                out += _forbidding(tool.name, key, coll.name, link, target, stems, sentences,
+                                   data)  # fmt: skip
+    return out
+
+
+def _forbidding(tool: str, key: str, coll: str, link: str, target: CollectionSchema,
+                stems: list[str], sentences: list[str], data: Mapping[str, Any]
+                ) -> list[ForbiddenRule]:  # fmt: skip
+    found = status_values(target, data)
+    if found is None:
+        return []
+    out = []
+    nouns = {_noun(target.name), target.name.lower()}
+    for sentence in sentences:
+        low = sentence.lower().lstrip("-* ")
+        parts = re.split(r"\b(cannot|can't|may not|can not)\b", low, maxsplit=1)
+        if len(parts) != 3:
+            continue
+        head, _, tail = parts
+        if not _any_named(tail, stems) or not any(_named(head, n) for n in nouns):
+            continue
+        statuses = tuple(_mentioned(head, found[1]))
+        if statuses:
+            out.append(ForbiddenRule(tool, key, coll, link, target.name, found[0], statuses,
+                                     sentence))  # fmt: skip
+    return out
+
+
 def once_rules(spec: EnvironmentSpec, text: str) -> list[StatusRule]:
     """The "<action> at most once per <record>" rules of ``text`` where the record counts the
     action (an integer attribute named after it and ending in ``_count``): the count must
@@ -624,6 +705,7 @@ def preconditions(
         *link_rules(spec, text, data),
         *group_rules(spec, text),
         *once_rules(spec, text),
+        *forbidden_rules(spec, text, data),
     ]
     for rule in found:
         rules.setdefault(rule.tool, []).append(rule)
@@ -632,6 +714,7 @@ def preconditions(
 
 __all__ = [
     "ChildrenRule",
+    "ForbiddenRule",
     "GroupRule",
     "LinkRule",
     "Preconditions",
@@ -639,6 +722,7 @@ __all__ = [
     "StatusRule",
     "TableRule",
     "children_rules",
+    "forbidden_rules",
     "group_rules",
     "link_rules",
     "once_rules",
