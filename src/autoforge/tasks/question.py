@@ -341,6 +341,10 @@ class _Describer:
         leaf = next((x for x in output_leaves(self.spec.tool(call.tool), state)
                      if x.path == ".".join(str(p) for p in ref.path)), None)  # fmt: skip
         made = not _acts_on(call, leaf, state)  # else a reference held by the record acted on
+        holder = state.collection(leaf.record_of) if leaf is not None and leaf.record_of else None
+        reads = tool_access(self.spec.tool(call.tool)) != "write"
+        if holder is not None and holder.primary_key == name and reads:
+            return self.subject(call)  # the key of the record read: the record itself
         if tool_access(self.spec.tool(call.tool)) == "write" and (made or not entity):
             if entity:
                 return f"the new {singular(entity)}"  # the record the request creates
