@@ -305,3 +305,25 @@ def test_same_group_and_once_rules_hold_and_steer_the_values() -> None:
                               base_state=data, pre=pre)  # fmt: skip
         assert chooser.for_call(area, "reroute", {"route_id": "R1"}) == "east"  # not its own
         assert chooser.for_call(area, "reroute", {"route_id": "R3"}) == "south"  # the only one
+
+
+def test_dates_of_events_are_asked_as_dates(bookstore_env: Any) -> None:
+    from autoforge.tasks.blueprint import ReasoningSpec, ReasonNode
+    from autoforge.tasks.question import ScenarioRequest, TemplateWriter
+
+    def asked(field: str) -> str:
+        bp = Blueprint(
+            nodes=[CallNode(id="c0", tool="get_order", args={"order_id": FactRef(name="oid")}),
+                   ReasonNode(id="r0", spec=ReasoningSpec(op="lookup", field=[field]),
+                              inputs={"value": OutputRef(node="c0", path=[])}, noun="order")],
+            facts=[FactSpec(name="oid", role="entity", collection="orders")],
+            outputs=["r0"],
+        )  # fmt: skip
+        request = ScenarioRequest(spec=bookstore_env.spec, blueprint=bp,
+                                  facts={"oid": "ORD-1"}, seed=0)  # fmt: skip
+        return TemplateWriter().write(request).question
+
+    assert "the date order ORD-1 was shipped" in asked("shipped_on")
+    assert "the date order ORD-1 arrived" not in asked("shipped_on")
+    assert "the date order ORD-1 occurred" in asked("occurred_at")
+    assert "the total of order ORD-1" in asked("total")  # other fields as before

@@ -452,6 +452,10 @@ class _Describer:
         if spec.op == "lookup" and spec.field and isinstance(spec.field[0], int):
             return self._position(node)
         if spec.op == "lookup":
+            event = dated_event(spec.field)  # "the date task T-1 was created"
+            if event:
+                done = event[5:] if event.startswith("that ") else f"was {event}"
+                return f"the date {self.binding(inputs['value'])} {done}"
             return f"the {field} of {self.binding(inputs['value'])}"
         if spec.op == "count":
             return self._count(node)
