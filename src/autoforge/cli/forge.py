@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -242,7 +242,13 @@ MaxAttemptsOpt = Annotated[
     ),
 ]
 StateOpt = Annotated[
-    str, typer.Option("--state", help="S0 per task: generate (fresh) or initial (env data).")
+    str,
+    typer.Option(
+        "--state",
+        help="S0 per task: data (a subset of the real records; the default with --data or an"
+        " example's data), generate (fresh values; the default otherwise) or initial (the"
+        " environment's whole initial state).",
+    ),
 ]
 LlmTasksOpt = Annotated[
     bool,
@@ -275,7 +281,7 @@ def forge(
     example_data: ExampleDataOpt = True,
     env_dir: EnvOpt = None,
     max_attempts: MaxAttemptsOpt = None,
-    state: StateOpt = "generate",
+    state: StateOpt = "auto",
     max_repairs: MaxRepairsOpt = None,
     design_rounds: DesignRoundsOpt = None,
     llm_tests: LlmTestsOpt = None,
@@ -296,18 +302,20 @@ def forge(
     llm_set: LlmSetOpt = None,
 ) -> None:
     """Run or resume the pipeline and print the stage table."""
-    from autoforge.forge import ForgeOptions, is_doc_set_dir
+    from autoforge.forge import ForgeOptions, StateSource, is_doc_set_dir
 
     out = out or default_out(example, env_dir, list(docs or []))
-    if state not in ("generate", "initial"):
-        raise UserError(f"--state must be generate or initial, got {state!r}")
+    if state not in ("auto", "generate", "initial", "data"):
+        raise UserError(f"--state must be data, generate or initial, got {state!r}")
+    if state == "auto":
+        state = "data" if data is not None or (example and example_data) else "generate"
     synth = synth_options(name=name, max_repairs=max_repairs, design_rounds=design_rounds,
                           llm_tests=llm_tests, fill=fill, only=list(only or []))  # fmt: skip
     options = ForgeOptions(
         out=out, docs=list(docs or []), example=example, example_data=example_data,
         env_dir=env_dir, data=data,
         policy=policy, doc_format=format, synth=synth, tasks=tasks, difficulty=difficulty,
-        seed=seed, state_source="generate" if state == "generate" else "initial",
+        seed=seed, state_source=cast(StateSource, state),
         max_attempts=max_attempts,
         llm_tasks=llm_tasks,
         exports=not no_exports, until=until,

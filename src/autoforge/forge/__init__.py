@@ -16,7 +16,7 @@ manifest = asyncio.run(run_forge(ForgeOptions(out=Path("runs/bs"), example="book
 from __future__ import annotations
 
 from autoforge.forge.context import ForgeContext, ForgeError, ForgeReporter, NullReporter
-from autoforge.forge.layout import STAGES, ForgeOptions, RunLayout
+from autoforge.forge.layout import STAGES, ForgeOptions, RunLayout, StateSource
 from autoforge.forge.manifest import RunManifest, StageRecord, load_manifest
 from autoforge.forge.report import load_run, render_forge_report, write_forge_report
 from autoforge.forge.runner import run_forge
@@ -32,6 +32,7 @@ __all__ = [
     "RunLayout",
     "RunManifest",
     "StageRecord",
+    "StateSource",
     "TaskVerdict",
     "VerifyReport",
     "load_manifest",

@@ -111,8 +111,10 @@ async def generate_into(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     """Fill ``tasks.jsonl`` up to ``--tasks`` and record the generation statistics."""
     o = ctx.options
     env = ctx.layout.env_dir.load()
-    if o.state_source == "initial" and not any(env.initial_state.values()):
-        raise ForgeError("--state initial needs an environment with data (initial_state.json)")
+    if o.state_source in ("initial", "data") and not any(env.initial_state.values()):
+        raise ForgeError(
+            f"--state {o.state_source} needs an environment with data (initial_state.json)"
+        )
     existing = TaskSet(ctx.layout.tasks).load()
     remaining = max(0, o.tasks - len(existing))
     ctx.reporter.start("tasks", o.tasks, completed=min(len(existing), o.tasks))

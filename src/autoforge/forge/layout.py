@@ -25,7 +25,7 @@ from typing import Any, Literal
 from autoforge.env import EnvDir
 from autoforge.synth import SynthOptions
 
-StateSource = Literal["generate", "initial"]
+StateSource = Literal["generate", "initial", "data"]
 
 STAGES: tuple[str, ...] = ("ingest", "environment", "graph", "tasks", "verify", "exports", "report")
 

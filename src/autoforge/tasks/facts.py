@@ -32,8 +32,15 @@ from autoforge.tasks.domain import enum_from_text
 from autoforge.tasks.failures import GoldFailure
 from autoforge.tasks.plausible import Breach, Guard, breach
 from autoforge.tasks.population import value_for
+from autoforge.tasks.preconditions import Preconditions
 from autoforge.tasks.reasoning import ReasoningError, as_items, get_path
-from autoforge.tasks.related import map_keys, observed_category, paired_values, replacements
+from autoforge.tasks.related import (
+    column_values,
+    map_keys,
+    observed_category,
+    paired_values,
+    replacements,
+)
 from autoforge.tasks.repair import referenced, selective_fixes
 from autoforge.tasks.schema import (
     is_identifier_name,
@@ -110,12 +117,17 @@ class FactChooser:
     #: per fact: the attribute of its record that must hold the signed-in user's key (the
     #: record a write changes for that user: :func:`~autoforge.tasks.plausible.owned_facts`)
     owned: Mapping[str, str] = field(default_factory=dict)
+    #: the documented preconditions of calls (the seam: "is this call valid?") and, per fact,
+    #: the ``(tool, argument)`` of the ruled calls whose record it names
+    pre: Preconditions | None = None
+    pre_facts: Mapping[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._plain: Mapping[str, Any] | None = self.base_state
         self._version = 0
         self._near: tuple[int, str] = (-1, "")
         self._near_state: Mapping[str, Any] | None = None  # the state _near_parts were read from
+        self._partial: tuple[str, Mapping[str, Any]] = ("", {})  # the call being resolved
         self._near_done: dict[str, set[str]] = {}  # entities whose records are in the parts
         self._near_parts: list[str] = []
         self._near_rows: dict[str, list[tuple[dict[str, Any], str, str]]] = {}  # see _rows
@@ -307,15 +319,33 @@ class FactChooser:
         guards = [g for g in self.guarded.get(fact.name, ()) if g.collection == collection]
         admitted = [(s, k) for s, k in scored if all(g.admits(records[k]) for g in guards)]
         scored = admitted or scored  # records a stated rule refuses: only when nothing else
+        valid = self._valid_keys(fact, collection)
+        if valid is not None:
+            scored = [(s, k) for s, k in scored if k in valid] or scored
         best = max(s for s, _ in scored)
         key = self.rng.choice(sorted(k for s, k in scored if s == best))
         self._in_play(collection, key)
         return key, records[key]
 
+    def _valid_keys(self, fact: FactSpec, collection: str) -> set[str] | None:
+        """The keys the documented preconditions of the calls ``fact`` feeds allow (None:
+        no rule narrows them); the call being resolved reads its arguments chosen so far."""
+        if self.pre is None:
+            return None
+        out: set[str] | None = None
+        tool_now, partial = self._partial
+        for tool, param in self.pre_facts.get(fact.name, ()):
+            given = partial if tool == tool_now else {}
+            keys = self.pre.keys(tool, param, given, collection, self._reading())
+            if keys is not None:
+                out = keys if out is None else out & keys
+        return out
+
     def for_call(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
         """A value for a fact that a call argument needs (the call's other arguments so far
         count as entities in play: the customer to pair with the book already chosen)."""
         self.note_args(tool, partial)
+        self._partial = (tool, partial)
         if fact.role == "reference" and fact.collection:
             _, record = self.record(fact, unique=True)
             return copy.deepcopy(attribute_value(record, fact.attribute or fact.name))
@@ -330,12 +360,56 @@ class FactChooser:
             current = self._current(tool, partial, fact.name)
             banned = self.excluded.get(fact.name, set())
             others = [v for v in enum if v != current and repr(v) not in banned]
+            allowed = (
+                self.pre.values(tool, fact.name, partial, self._reading()) if self.pre else None
+            )
+            if allowed:  # the values the docs allow from the record's current status
+                others = [v for v in others if v in allowed] or others
             return self.rng.choice(others or enum)
+        ruled = self._ruled_value(fact, tool, partial)
+        if ruled is not _MISSING:
+            return ruled
         known = self._known_identifier(fact, tool, partial)
         if known is _MISSING and schema.get("type", "string") == "string":
             seen = observed_category(self.plain(), fact.name)  # a country the data always has
             known = self.rng.choice(seen) if seen else _MISSING
+        if known is _MISSING:  # a value the data's own column holds, not an invented one
+            known = self._from_column(fact, tool, partial)
         return value_for(fact.name, schema, self.rng) if known is _MISSING else known
+
+    def _ruled_value(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
+        """A value the documented preconditions allow for the record the call names (a
+        country of the same zone as the shipment's), another than the record's own where
+        there is one; ``_MISSING`` when no rule says."""
+        allowed = self.pre.values(tool, fact.name, partial, self._reading()) if self.pre else None
+        if not allowed:
+            return _MISSING
+        current = self._current(tool, partial, fact.name)
+        banned = self.excluded.get(fact.name, set())
+        left = [v for v in allowed if repr(v) not in banned]
+        left = [v for v in left if v != current] or left
+        return self.rng.choice(left) if left else _MISSING
+
+    def _from_column(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
+        """A value of the records' own attribute called like the fact (a destination city
+        the data holds), other than the one the call's record already has; ``_MISSING``
+        when no attribute is called so, or its values never repeat (a unique value, such as
+        a key or an e-mail, is not to be reused).
+
+        Why: with data given, a new value drawn by the field's name alone was a random word
+        ("help" as a country), which the docs' own checks refuse."""
+        kinds: dict[str, type | tuple[type, ...]] = {
+            "string": str, "integer": int, "number": (int, float)}  # fmt: skip
+        kind = kinds.get(str(fact.json_schema.get("type", "string")))
+        if kind is None:
+            return _MISSING
+        seen = column_values(self.plain(), fact.name, kind)
+        if len(set(map(repr, seen))) >= len(seen):
+            return _MISSING
+        current = self._current(tool, partial, fact.name)
+        banned = self.excluded.get(fact.name, set())
+        left = [v for v in seen if v != current and repr(v) not in banned]
+        return self.rng.choice(left) if left else _MISSING
 
     def _known_identifier(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
         """An identifier the state already holds for a plain-value fact, or ``_MISSING``.
@@ -426,6 +500,8 @@ class FactChooser:
 
     def breach(self, tool: str, args: dict[str, Any]) -> Breach | None:
         """A stated guard of ``tool`` that ``args`` break in the current state, or None."""
+        if self.pre is not None:
+            return self.pre.check(tool, args, self._reading())
         guards = self.guards.get(tool)
         return breach(guards, args, self._reading()) if guards else None
 
@@ -450,6 +526,8 @@ class FactChooser:
             return None if referenced(self.spec, coll) else (coll, key, "", None)
         start = ((self.base_state or {}).get(coll) or {}).get(key)
         now = (self._reading().get(coll) or {}).get(key)
+        if not attr or not found.guard.allowed:  # a rule no status of the record meets
+            return None
         if not isinstance(start, dict) or not isinstance(now, Mapping) or (
                 start.get(attr) != now.get(attr)):  # fmt: skip
             return None

@@ -23,9 +23,12 @@ Every rejection is counted by reason in :class:`GateStats`.
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
+import networkx as nx
 from pydantic import BaseModel, Field
 
 from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike, tool_access
@@ -49,6 +52,8 @@ REASONS = (
     "duplicate",
     "repeated_call",
     "scenario",
+    "secret_fact",
+    "order_dependent",
 )
 
 
@@ -67,6 +72,19 @@ class GateStats(BaseModel):
     def accept_rate(self) -> float:
         """Accepted / attempts (0 when nothing was attempted)."""
         return self.accepted / self.attempts if self.attempts else 0.0
+
+
+#: Words of a fact's name that make it a secret: a user is never asked to say one.
+SECRET_WORDS = frozenset({"pin", "password", "passcode", "passphrase", "cvv", "cvc", "secret",
+                          "otp"})  # fmt: skip
+
+
+def secret_facts(names: Iterable[str]) -> list[str]:
+    """The fact names among ``names`` that name a secret (``card_pin``, ``password``).
+
+    Why: a task whose user must state a PIN or password teaches an agent to ask for one; a
+    write the docs guard by a secret is not a request to build from the user's words."""
+    return [n for n in names if SECRET_WORDS & set(re.split(r"[^a-z]+", n.lower()))]
 
 
 def do_nothing_passes(initial_hash: str, final_hash: str, outputs: list[RequiredOutput]) -> bool:
@@ -124,6 +142,33 @@ def replay_is_stable(
     if not all(calls_agree(bound.episode(), first) for _ in range(times - 1)):
         return None
     return first
+
+
+def order_matters(bound: EnvironmentLike, bp: Blueprint, calls: list[GoldCall],
+                  final_hash: str) -> bool:  # fmt: skip
+    """Whether two consecutive writes that do not depend on each other (neither one's node
+    feeds the other's) give another S* when run the other way round, and both orders run.
+
+    Why: a request that asks for both ("cancel order A and order B") fixes no order, so an
+    agent that does them the other way is as right; when that changes the end state (records
+    created under keys given in sequence) the exact-state reward fails it. A swapped order
+    that fails (the second write needs what the first did) is one no agent ends in, and
+    does not count."""
+    writes = [i for i, c in enumerate(calls) if c.writes]
+    dag = bp.dag()
+    for a, b in itertools.pairwise(writes):
+        first, second = calls[a].node, calls[b].node
+        if not first or not second or first not in dag or second not in dag:
+            continue
+        if first in nx.ancestors(dag, second):
+            continue
+        order = list(calls)
+        order[a], order[b] = order[b], order[a]
+        episode = bound.episode()
+        if all(episode.call(c.name, dict(c.arguments)).ok for c in order) and (
+                episode.state_hash() != final_hash):  # fmt: skip
+            return True
+    return False
 
 
 class _Diverged(Exception):

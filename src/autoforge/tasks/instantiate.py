@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike, tool_access
@@ -37,6 +37,7 @@ from autoforge.tasks.model import GoldCall
 from autoforge.tasks.outputs import render, required_outputs
 from autoforge.tasks.plausible import Guard, guarded_facts, owned_facts
 from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.preconditions import Preconditions
 from autoforge.tasks.primed import ahead, run_primed
 from autoforge.tasks.reasoning import ReasoningError, degeneracy, evaluate, get_path
 from autoforge.tasks.repair import apply_fix, repair_state
@@ -307,6 +308,7 @@ def instantiate(
     retries: int = 4,
     starts: StartPool | None = None,
     guards: Mapping[str, list[Guard]] | None = None,
+    pre: Preconditions | None = None,
 ) -> Instance:
     """S0 and facts under which ``bp`` runs cleanly; :class:`GoldFailure` when none is found.
 
@@ -318,14 +320,18 @@ def instantiate(
     the stated preconditions per write tool (:func:`~autoforge.tasks.plausible.call_guards`):
     facts are chosen to meet them, a call that breaks one is refused before it is sent, and
     a refused status is met by setting it in S0. A write that acts for the signed-in user gets
-    one of that user's records (:func:`~autoforge.tasks.plausible.owned_facts`).
+    one of that user's records (:func:`~autoforge.tasks.plausible.owned_facts`). ``pre``: the
+    documented preconditions beyond one record's status
+    (:class:`~autoforge.tasks.preconditions.Preconditions`, ``guards`` among them): they
+    decide which calls are refused before they are sent, and narrow records and values.
     """
     guards = guards or {}
     search = _Search(
         bp, env, guards,
         guarded=guarded_facts(bp, guards) if guards else {},
         steps=guarded_steps(bp, guards) if guards else {},
-        owned=owned_facts(bp, env.spec),
+        owned=owned_facts(bp, env.spec), pre=pre,
+        pre_facts=pre.fact_keys(bp) if pre is not None else {},
     )  # fmt: skip
     for attempt in range(attempts):
         rng = random.Random(f"{seed}:{attempt}")
@@ -349,6 +355,8 @@ class _Search:
     guarded: dict[str, list[Guard]]
     steps: dict[str, list[Guard]]
     owned: dict[str, str]
+    pre: Preconditions | None = None
+    pre_facts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     tries: int = 0
     failure: GoldFailure | None = None
 
@@ -370,7 +378,8 @@ def _on_start(search: _Search, start: Start, rng: random.Random, retries: int) -
         search.tries += 1
         chooser = functools.partial(FactChooser, env.spec, rng=rng, excluded=excluded,
                                     base_state=state, guards=guards, guarded=search.guarded,
-                                    owned=search.owned, steps=search.steps)  # fmt: skip
+                                    owned=search.owned, steps=search.steps, pre=search.pre,
+                                    pre_facts=search.pre_facts)  # fmt: skip
         try:
             run = _run(bp, env.spec, bound, keep, chooser, sent)
         except GoldFailure as exc:

@@ -21,13 +21,16 @@ from autoforge.env import DocRule, EnvironmentLike, session_owner, signed_in
 from autoforge.tasks.alike import described_facts
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
 from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
+from autoforge.tasks.datastart import DataSampler
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec, measure, parse_difficulty
 from autoforge.tasks.gates import (
     Deduplicator,
     GateStats,
     difficulty_violations,
     do_nothing_passes,
+    order_matters,
     replay_is_stable,
+    secret_facts,
 )
 from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
 from autoforge.tasks.identity import several_users, user_identity
@@ -54,6 +57,7 @@ from autoforge.tasks.plausible import (
     user_key,
 )
 from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.preconditions import Preconditions, preconditions
 from autoforge.tasks.primed import arguments_text
 from autoforge.tasks.question import (
     ScenarioRequest,
@@ -66,9 +70,10 @@ from autoforge.tasks.question import (
 )
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.settle import settling_guards, with_settling
+from autoforge.tasks.starts import Sampler
 from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
 
-StateSource = Literal["generate", "initial"]
+StateSource = Literal["generate", "initial", "data"]
 #: Attempts after which a run stops when no blueprint met the difficulty before instantiation
 #: (the graph cannot give it: e.g. no attribute to reason over for ``reasoning_nodes=1-``).
 UNREACHABLE_AFTER = 200
@@ -188,6 +193,7 @@ class _Run:
     rules: list[DocRule] = field(default_factory=list)  # the environment's (env.rules)
     guards: dict[str, list[Guard]] = field(default_factory=dict)  # stated, per write tool
     fill: dict[str, list[Guard]] = field(default_factory=dict)  # + no write a no-op (settle)
+    pre: Preconditions | None = None  # fill + the policy's tables, children and link rules
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
     errors: dict[str, str] = field(default_factory=dict)  # first message per error type
@@ -315,7 +321,8 @@ class _Run:
             return None
         t1 = time.perf_counter()
         try:
-            inst = instantiate(bp, self.env, task_seed, starts=self.starts, guards=self.fill)
+            inst = instantiate(bp, self.env, task_seed, starts=self.starts, guards=self.fill,
+                               pre=self.pre)  # fmt: skip
         except GoldFailure as exc:
             self.gates.reject(exc.reason)
             self.feasibility.record(walk, _failed_step(bp, exc.node))
@@ -437,6 +444,9 @@ class _Run:
             self.gates.reject("repeated_call")
             return None
         bp, run = slimmed
+        if secret_facts(run.facts):
+            self.gates.reject("secret_fact")  # a user is never asked for a PIN or password
+            return None
         known = {fact_text(v) for v in run.facts.values()}
         outputs = [o for o in required_outputs(bp, run.values) if o.text not in known]
         if len(outputs) < len(bp.outputs):  # what the user already knows is not an answer
@@ -460,6 +470,10 @@ class _Run:
             self.gates.reject("nondeterministic")
             return None
         run.calls = replay.calls  # the same calls, marked with which ones changed the state
+        if order_matters(inst.bound or bind_state(self.env, inst.initial_state), bp, run.calls,
+                         run.final_hash):  # fmt: skip
+            self.gates.reject("order_dependent")  # S* depends on an order nobody asked for
+            return None
         why = implausible(self.env.spec, self.guards, inst.initial_state, run.calls)
         if why:
             self.gates.reject(f"implausible_{why}")
@@ -585,9 +599,11 @@ def generate_tasks(
     ``difficulty``: a preset name (easy, medium, hard, any), explicit ranges
     (``"tool_calls=4-,reasoning_nodes=2-"``) or a :class:`DifficultySpec`. ``existing`` tasks
     (e.g. from a ``tasks.jsonl`` being resumed) count as seen for de-duplication.
-    ``state_source``: ``generate`` a fresh S0 per task, or use the environment's ``initial``
-    state for all. ``on_task`` is called with each accepted task (to append it to a file as it
-    comes). Stops after ``max_attempts`` (default ``50 * n + 100``) attempts, or after
+    ``state_source``: ``generate`` a fresh S0 per task, use the environment's ``initial``
+    state for all, or draw each S0 from the environment's initial state as ``data``: a subset
+    of its real records (:class:`~autoforge.tasks.datastart.DataSampler`). ``on_task`` is
+    called with each accepted task (to append it to a file as it comes). Stops after
+    ``max_attempts`` (default ``50 * n + 100``) attempts, or after
     ``UNREACHABLE_AFTER`` when no blueprint met the difficulty (``stats.note`` says why).
     ``start_uses``: consecutive attempts that share one S0
     (:class:`~autoforge.tasks.instantiate.StartPool`).
@@ -621,20 +637,24 @@ def _start_run(
     source = getattr(env, "tools_source", "") or ""  # an environment wrapper may not carry it
     generator = (
         StateGenerator(env.spec, env.initial_state, tools_source=source)
-        if state_source == "generate"
+        if state_source in ("generate", "data")
         else None
     )
+    sampler: Sampler | None = generator
+    if state_source == "data":
+        sampler = DataSampler(env.spec, env.initial_state)
     gates = GateStats()
     know = knowledge(env.spec, env.initial_state)
     stats.knowledge = know.report()
     rules = stated_rules(env)
     run = _Run(env, graph, spec, hooks, generator, Deduplicator(existing), stats, gates,
-               Feasibility(), StartPool(env, generator, uses=start_uses), know, rules)  # fmt: skip
+               Feasibility(), StartPool(env, sampler, uses=start_uses), know, rules)  # fmt: skip
     run.writes = frozenset(graph.writes())
     values = generator.domains.values if generator else None
     run.guards = call_guards(env.spec, rules, env.initial_state, values)
     settle = settling_guards(env.spec, source, generator.domains) if generator else {}
     run.fill = with_settling(run.guards, settle)
+    run.pre = preconditions(env.spec, run.fill, env.initial_state)
     return run
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -59,6 +59,28 @@ PERSONAS = (
     "You are friendly and chatty, but you stick to your request.",
     "You are a little unsure of yourself and ask the agent to confirm things.",
 )
+
+
+#: How a comparison on the date of an event reads ("created before 2025-01-01").
+_EVENT_CMP = {"eq": "on", "lt": "before", "gt": "after", "le": "on or before", "ge": "on or after"}
+
+
+def dated_event(path: Sequence[Any]) -> str:
+    """The event a date field records, as its participle (``created_on`` -> ``created``,
+    ``occurred_at`` -> ``occurred``), or ``""``. Why: "the comment whose created on is X" names
+    the field, where a person says "the comment created on X"."""
+    last = str(path[-1]) if path and not isinstance(path[-1], int) else ""
+    found = re.fullmatch(r"([a-z]+ed)_(on|at|date)", last.lower())
+    if not found:
+        return ""
+    verb = found.group(1)
+    return f"that {verb}" if verb in _HAPPENED else verb  # "the event that occurred on X"
+
+
+#: Participles of verbs that take no object: a record does them ("the event that occurred"),
+#: nothing is done to it ("the comment created on X").
+_HAPPENED = frozenset({"occurred", "happened", "arrived", "departed", "expired", "ended",
+                       "lapsed", "elapsed", "failed", "landed"})  # fmt: skip
 
 
 #: Last words of parameter names whose documented values say why the user asks.
@@ -319,6 +341,10 @@ class _Describer:
         leaf = next((x for x in output_leaves(self.spec.tool(call.tool), state)
                      if x.path == ".".join(str(p) for p in ref.path)), None)  # fmt: skip
         made = not _acts_on(call, leaf, state)  # else a reference held by the record acted on
+        holder = state.collection(leaf.record_of) if leaf is not None and leaf.record_of else None
+        reads = tool_access(self.spec.tool(call.tool)) != "write"
+        if holder is not None and holder.primary_key == name and reads:
+            return self.subject(call)  # the key of the record read: the record itself
         if tool_access(self.spec.tool(call.tool)) == "write" and (made or not entity):
             if entity:
                 return f"the new {singular(entity)}"  # the record the request creates
@@ -426,6 +452,10 @@ class _Describer:
         if spec.op == "lookup" and spec.field and isinstance(spec.field[0], int):
             return self._position(node)
         if spec.op == "lookup":
+            event = dated_event(spec.field)  # "the date task T-1 was created"
+            if event:
+                done = event[5:] if event.startswith("that ") else f"was {event}"
+                return f"the date {self.binding(inputs['value'])} {done}"
             return f"the {field} of {self.binding(inputs['value'])}"
         if spec.op == "count":
             return self._count(node)
@@ -447,6 +477,13 @@ class _Describer:
         its name, or by a condition on a field."""
         spec, noun, inputs = node.spec, node.noun, node.inputs
         field = field_words(spec.field)
+        event = dated_event(spec.field)
+        if spec.op in ("argmax", "argmin") and event:  # "the comment created most recently"
+            when = "most recently" if spec.op == "argmax" else "first"
+            mine = self.mine(noun, inputs["items"])
+            if mine:
+                return f"my {mine} {event} {when}"
+            return f"the {noun} {event} {when} among {self.items(inputs['items'])}"
         if spec.op in ("argmax", "argmin"):
             best = "highest" if spec.op == "argmax" else "lowest"
             mine = self.mine(noun, inputs["items"])
@@ -463,6 +500,8 @@ class _Describer:
         condition = f"whose {field} {cmp} {value}"
         if field == "date" and cmp == "is":  # "my order dated 2024-03-12"
             condition = f"dated {value}"
+        elif event and spec.cmp in _EVENT_CMP:  # "the event that occurred on 2025-02-06"
+            condition = f"{event} {_EVENT_CMP[spec.cmp]} {value}"
         mine = self.mine(noun, inputs["items"])
         if mine:  # "my hotel order whose status is paid"
             return f"my {mine} {condition}"

@@ -98,6 +98,22 @@ def observed_category(state: Mapping[str, Any], name: str, limit: int = 50) -> l
     return seen if seen and categorical(seen) else []
 
 
+def column_values(
+    state: Mapping[str, Any], name: str, kind: type | tuple[type, ...], limit: int = 200
+) -> list[Any]:
+    """The values (with repeats, booleans left out) of the records' own attribute ``name``
+    of type ``kind``, in every collection: what the data holds in that column."""
+    seen: list[Any] = []
+    for records in state.values():
+        if not isinstance(records, Mapping):
+            continue
+        for record in list(records.values())[:limit]:
+            value = record.get(name) if isinstance(record, Mapping) else None
+            if isinstance(value, kind) and not isinstance(value, bool) and value != "":
+                seen.append(value)
+    return seen
+
+
 def _nested_values(value: Any, name: str) -> Iterator[Any]:
     """Values under ``name`` inside the objects nested in a record (not its own attributes,
     which the domains of :mod:`autoforge.tasks.domain` already cover)."""

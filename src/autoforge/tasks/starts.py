@@ -5,11 +5,20 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from autoforge.env import EnvironmentLike
-from autoforge.tasks.population import StateGenerator, copy_json
+from autoforge.tasks.population import copy_json
 from autoforge.tasks.runtime import bind_state
+
+
+class Sampler(Protocol):
+    """What draws S0s: a :class:`~autoforge.tasks.population.StateGenerator` (generated
+    values) or a :class:`~autoforge.tasks.datastart.DataSampler` (subsets of the data)."""
+
+    def sample(self, rng: random.Random) -> dict[str, Any]:
+        """A new start state."""
+        ...
 
 
 @dataclass
@@ -27,9 +36,7 @@ class Start:
         return self._hash
 
 
-def fresh_start(
-    env: EnvironmentLike, generator: StateGenerator | None, rng: random.Random
-) -> Start:
+def fresh_start(env: EnvironmentLike, generator: Sampler | None, rng: random.Random) -> Start:
     """A new S0 (generated, or a copy of the environment's initial state), bound."""
     state = generator.sample(rng) if generator else copy_json(env.initial_state)
     return Start(state, bind_state(env, state, owned=True))  # a start is never changed
@@ -45,9 +52,7 @@ class StartPool:
     start is never changed: repairs work on a copy. ``uses=1`` gives every attempt its own S0.
     """
 
-    def __init__(
-        self, env: EnvironmentLike, generator: StateGenerator | None, uses: int = 4
-    ) -> None:
+    def __init__(self, env: EnvironmentLike, generator: Sampler | None, uses: int = 4) -> None:
         self.env = env
         self.generator = generator
         self.uses = uses
@@ -63,4 +68,4 @@ class StartPool:
         return self._current
 
 
-__all__ = ["Start", "StartPool", "fresh_start"]
+__all__ = ["Sampler", "Start", "StartPool", "fresh_start"]
