@@ -55,7 +55,7 @@ from autoforge.bench.judgeval import (
     score,
     verdict_kinds,
 )
-from autoforge.bench.players import OracleClient, scripted_user
+from autoforge.rollout.players import OracleClient, scripted_user
 from autoforge.bench.rulejudge import rule_judge
 from autoforge.env import Environment
 from autoforge.examples import example_path

@@ -21,7 +21,7 @@ LLM_OPTIONS = ("--llm-config", "--llm-base-url", "--llm-model", "--llm-api-key",
 def _episodes_by_default() -> dict[str, EpisodeConfig]:
     """The episode settings each backend uses when nobody sets any."""
     from autoforge.bench.evaluation import EvalSettings
-    from autoforge.rl.trl.episodes import TokenEpisodeConfig
+    from autoforge.rl.episode import TokenEpisodeConfig
     from autoforge.rl.trl.run import TRLRunConfig
     from autoforge.rl.verl.episode import AgentLoopSettings
     from autoforge.rl.verl.launch import VerlLaunchSpec

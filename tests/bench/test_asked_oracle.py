@@ -1,4 +1,4 @@
-"""The asked-only oracle (:class:`autoforge.bench.players.AskedOracle`) acts as a support agent:
+"""The asked-only oracle (:class:`autoforge.rollout.players.AskedOracle`) acts as a support agent:
 it asks for each fact its gold calls need that the user has not given, one question naming the
 fact and never its value, then performs the gold calls once they were asked for."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from autoforge.bench.players import (
+from autoforge.rollout.players import (
     FACT_ASKS,
     AskedOracle,
     RoutedClient,

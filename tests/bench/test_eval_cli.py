@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from autoforge.bench.players import _request_text, closing_text
+from autoforge.rollout.players import _request_text, closing_text
 from autoforge.cli.main import app, main
 from autoforge.env import Environment
 from autoforge.examples import example_path

@@ -40,14 +40,10 @@ def _letter_task(task: Any) -> Any:
 def trained(tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], tmp_path_factory: Any):
     from datasets import Dataset
 
-    from autoforge.rl.trl.episodes import (
-        EpisodeDeps,
-        TokenEpisodeConfig,
-        fault_oracle,
-        scripted_user,
-    )
+    from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig
+    from autoforge.rollout import fault_oracle, scripted_user
     from autoforge.rl.trl.model import tiny_qwen2
-    from autoforge.rl.trl.policy import SamplingConfig
+    from autoforge.rl.policy import SamplingConfig
     from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
     from autoforge.rollout import bind_environment
 
@@ -178,9 +174,10 @@ def test_k3_kl_to_a_reference_model_enters_the_loss(
     a reference the trainer refuses (TRL would reload the policy from a path it does not have)."""
     from datasets import Dataset
 
-    from autoforge.rl.trl.episodes import EpisodeDeps, TokenEpisodeConfig, scripted_user
+    from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig
+    from autoforge.rollout import scripted_user
     from autoforge.rl.trl.model import tiny_qwen2
-    from autoforge.rl.trl.policy import SamplingConfig
+    from autoforge.rl.policy import SamplingConfig
     from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
     from autoforge.rollout import bind_environment
 

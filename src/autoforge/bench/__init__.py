@@ -27,7 +27,6 @@ if _TYPE_CHECKING:
     from autoforge.bench.diffs import episode_diff as episode_diff
     from autoforge.bench.evaluation import EvalOutput as EvalOutput
     from autoforge.bench.evaluation import EvalSettings as EvalSettings
-    from autoforge.bench.evaluation import JudgeKind as JudgeKind
     from autoforge.bench.evaluation import check_resumable as check_resumable
     from autoforge.bench.evaluation import default_concurrency as default_concurrency
     from autoforge.bench.evaluation import make_client as make_client
@@ -36,7 +35,6 @@ if _TYPE_CHECKING:
     from autoforge.bench.evaluation import summarize as summarize
     from autoforge.bench.evaluation import write_outputs as write_outputs
     from autoforge.bench.html import render_eval_html as render_eval_html
-    from autoforge.bench.players import scripted_user as scripted_user
     from autoforge.bench.roles import RoleSpec as RoleSpec
     from autoforge.bench.roles import apply_role_specs as apply_role_specs
     from autoforge.bench.roles import parse_role_spec as parse_role_spec
@@ -49,7 +47,6 @@ _LAZY: dict[str, str] = {
     "EvalOutput": "autoforge.bench.evaluation",
     "EvalSettings": "autoforge.bench.evaluation",
     "EvalTarget": "autoforge.bench.targets",
-    "JudgeKind": "autoforge.bench.evaluation",
     "RoleSpec": "autoforge.bench.roles",
     "apply_role_specs": "autoforge.bench.roles",
     "check_resumable": "autoforge.bench.evaluation",
@@ -63,7 +60,6 @@ _LAZY: dict[str, str] = {
     "run_evaluation": "autoforge.bench.run",
     "run_info": "autoforge.bench.evaluation",
     "run_trials": "autoforge.bench.evaluation",
-    "scripted_user": "autoforge.bench.players",
     "summarize": "autoforge.bench.evaluation",
     "write_outputs": "autoforge.bench.evaluation",
 }

@@ -38,13 +38,17 @@ _SFT_EXAMPLE = (
 
 Paths = Annotated[list[Path], typer.Option("--env", help="Environment directory (repeatable).")]
 BackendOpt = Annotated[
-    Literal["trl", "verl"], typer.Option(help="trl (this machine) or verl (cluster).")
+    str, typer.Option(help="Trainer backend (role registry): trl (this machine) or verl (cluster).")
 ]
 UserOpt = Annotated[
-    Literal["llm", "scripted"], typer.Option(help="Simulated user: llm or scripted.")
+    str, typer.Option(help="Simulated user, a user kind of the role registry: llm or scripted.")
 ]
 MeuOpt = Annotated[
-    Literal["judge", "faults", "off"], typer.Option(help="MEU judge: judge, faults or off.")
+    str,
+    typer.Option(
+        help="MEU judge, a judge kind of the role registry: llm (alias judge), rule, faults, "
+        "none (alias off)."
+    ),
 ]
 EpisodeTokensOpt = Annotated[
     int | None, typer.Option(help="Tokens per episode [default: TokenBudget.episode].")
@@ -159,9 +163,13 @@ def train(
 ) -> None:
     """Dispatch on the backend: ``verl`` writes launch files (:func:`_emit`), ``trl`` trains
     on this machine (:func:`_train_trl`)."""
+    from autoforge.rollout import canonical_kind
+
+    backend = canonical_kind("trainer", backend)
+    user, meu = canonical_kind("user", user), canonical_kind("judge", meu)
     if backend == "verl" and clip_high is None:
         clip_high = PAPER_CLIP_HIGH
-    erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "off", dynamic_sampling,
+    erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "none", dynamic_sampling,
                  clip_eps_high=clip_high, kl_beta=kl_beta, std_pool=std_pool)  # fmt: skip
     llm = llm_config_from_options(llm_config, llm_base_url, llm_model, llm_api_key, no_cache,
                                   llm_set)  # fmt: skip
@@ -177,8 +185,7 @@ def train(
 
 def _train_trl(
     env: list[Path], tasks: list[Path], synth_tasks: int, model: str, out: Path,
-    run: tuple[int, float, int], user: Literal["llm", "scripted"],
-    meu: Literal["judge", "faults", "off"], erpo: Any, ref_model: str | None,
+    run: tuple[int, float, int], user: str, meu: str, erpo: Any, ref_model: str | None,
     settings: tuple[Any, Any], budgets: tuple[int | None, int | None],
 ) -> None:  # fmt: skip
     """ERPO with TRL on this machine (needs the ``train`` extra); prints the step table.
@@ -201,8 +208,7 @@ def _train_trl(
 
 def _token_episode(episode: Any, turn_tokens: int | None, episode_tokens: int | None) -> Any:
     """TRL's episode: the rollout's settings and the token budget (defaults where not given)."""
-    from autoforge.rl import DEFAULT_BUDGET, TokenBudget
-    from autoforge.rl.trl import TokenEpisodeConfig
+    from autoforge.rl import DEFAULT_BUDGET, TokenBudget, TokenEpisodeConfig
 
     budget = TokenBudget(
         turn=turn_tokens or DEFAULT_BUDGET.turn,

@@ -1,6 +1,8 @@
 """ERPO: environment-level advantage normalisation, MEU masking, dynamic sampling, PPO-clip loss.
 
-Pure NumPy functions, independent of any trainer; the TRL and verl backends call them. See
+Pure NumPy functions, independent of any trainer; the TRL and verl backends call them. Also
+trainer-neutral, imported lazily: the token-level training episode (:mod:`.episode`,
+:mod:`.tokens`, :mod:`.policy`) both backends play. See
 ``docs/erpo.md`` for the formulas, invariants and ablation switches.
 """
 
@@ -50,10 +52,30 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
+    from autoforge.rl.episode import EpisodeDeps as EpisodeDeps
+    from autoforge.rl.episode import TokenEpisodeConfig as TokenEpisodeConfig
+    from autoforge.rl.episode import TokenRollout as TokenRollout
+    from autoforge.rl.episode import episode_roles as episode_roles
+    from autoforge.rl.episode import token_episode as token_episode
+    from autoforge.rl.policy import BatchedGenerator as BatchedGenerator
+    from autoforge.rl.policy import SamplingConfig as SamplingConfig
+    from autoforge.rl.policy import TokenAgentClient as TokenAgentClient
     from autoforge.rl.sft import SFTRunConfig as SFTRunConfig
     from autoforge.rl.sft import train_sft as train_sft
+    from autoforge.rl.tokens import ChatCodec as ChatCodec
+    from autoforge.rl.tokens import TokenTrace as TokenTrace
 
 _LAZY: dict[str, str] = {
+    "EpisodeDeps": "autoforge.rl.episode",
+    "TokenEpisodeConfig": "autoforge.rl.episode",
+    "TokenRollout": "autoforge.rl.episode",
+    "episode_roles": "autoforge.rl.episode",
+    "token_episode": "autoforge.rl.episode",
+    "ChatCodec": "autoforge.rl.tokens",
+    "TokenTrace": "autoforge.rl.tokens",
+    "BatchedGenerator": "autoforge.rl.policy",
+    "SamplingConfig": "autoforge.rl.policy",
+    "TokenAgentClient": "autoforge.rl.policy",
     "SFTRunConfig": "autoforge.rl.sft",
     "train_sft": "autoforge.rl.sft",
 }

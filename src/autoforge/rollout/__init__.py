@@ -76,9 +76,31 @@ if _TYPE_CHECKING:
     from autoforge.rollout.judge import UserClaim as UserClaim
     from autoforge.rollout.judge import apply_verdict as apply_verdict
     from autoforge.rollout.judge import code_judge_hook as code_judge_hook
+    from autoforge.rollout.judge import fault_oracle as fault_oracle
     from autoforge.rollout.judge import verdict_from as verdict_from
+    from autoforge.rollout.players import AskedOracle as AskedOracle
+    from autoforge.rollout.players import OracleClient as OracleClient
+    from autoforge.rollout.players import RoutedClient as RoutedClient
+    from autoforge.rollout.players import scripted_user as scripted_user
     from autoforge.rollout.ray_executor import RayPool as RayPool
     from autoforge.rollout.ray_executor import make_executor as make_executor
+    from autoforge.rollout.roles import AgentFactory as AgentFactory
+    from autoforge.rollout.roles import JudgeHooks as JudgeHooks
+    from autoforge.rollout.roles import MEUHook as MEUHook
+    from autoforge.rollout.roles import RoleKind as RoleKind
+    from autoforge.rollout.roles import UserFactory as UserFactory
+    from autoforge.rollout.roles import agent_factory as agent_factory
+    from autoforge.rollout.roles import build_kind as build_kind
+    from autoforge.rollout.roles import canonical_kind as canonical_kind
+    from autoforge.rollout.roles import judge_hooks as judge_hooks
+    from autoforge.rollout.roles import kind_field as kind_field
+    from autoforge.rollout.roles import kind_help as kind_help
+    from autoforge.rollout.roles import kind_names as kind_names
+    from autoforge.rollout.roles import kind_needs_llm as kind_needs_llm
+    from autoforge.rollout.roles import lookup_kind as lookup_kind
+    from autoforge.rollout.roles import register_kind as register_kind
+    from autoforge.rollout.roles import role_kinds as role_kinds
+    from autoforge.rollout.roles import user_factory as user_factory
     from autoforge.rollout.runner import EpisodeFn as EpisodeFn
     from autoforge.rollout.runner import episode_seed as episode_seed
     from autoforge.rollout.thinking import message_reasoning as message_reasoning
@@ -90,6 +112,28 @@ if _TYPE_CHECKING:
     from autoforge.rollout.user_guards import fact_label as fact_label
 
 _LAZY: dict[str, str] = {
+    "AgentFactory": "autoforge.rollout.roles",
+    "JudgeHooks": "autoforge.rollout.roles",
+    "MEUHook": "autoforge.rollout.roles",
+    "RoleKind": "autoforge.rollout.roles",
+    "UserFactory": "autoforge.rollout.roles",
+    "agent_factory": "autoforge.rollout.roles",
+    "build_kind": "autoforge.rollout.roles",
+    "canonical_kind": "autoforge.rollout.roles",
+    "judge_hooks": "autoforge.rollout.roles",
+    "kind_field": "autoforge.rollout.roles",
+    "kind_help": "autoforge.rollout.roles",
+    "kind_names": "autoforge.rollout.roles",
+    "kind_needs_llm": "autoforge.rollout.roles",
+    "lookup_kind": "autoforge.rollout.roles",
+    "register_kind": "autoforge.rollout.roles",
+    "role_kinds": "autoforge.rollout.roles",
+    "user_factory": "autoforge.rollout.roles",
+    "AskedOracle": "autoforge.rollout.players",
+    "OracleClient": "autoforge.rollout.players",
+    "RoutedClient": "autoforge.rollout.players",
+    "scripted_user": "autoforge.rollout.players",
+    "fault_oracle": "autoforge.rollout.judge",
     "AGENT_STOP_TOKEN": "autoforge.rollout.agent",
     "EpisodeFn": "autoforge.rollout.runner",
     "FAULT_KINDS": "autoforge.rollout.user",

@@ -1,8 +1,10 @@
 """ERPO on one machine with TRL (the ``[train]`` extra): see ``docs/verl.md``.
 
-* :mod:`.tokens` -- token traces and chat-template rendering (exact sampled tokens, masks);
-* :mod:`.policy` -- batched sampling from the policy, the token-recording agent client;
-* :mod:`.episodes` -- autoforge episodes as training rollouts (users, MEU hooks);
+The trainer-neutral parts it shares with verl live in ``autoforge.rl``:
+:mod:`~autoforge.rl.tokens` (token traces, chat-template rendering), :mod:`~autoforge.rl.policy`
+(batched sampling, the token-recording agent client), :mod:`~autoforge.rl.episode` (autoforge
+episodes as training rollouts).
+
 * :mod:`.batch` -- one step's dynamic sampling and ERPO advantages (no trainer);
 * :mod:`.trainer` -- ``ERPOTrainer``, the ``GRPOTrainer`` subclass (imports trl);
 * :mod:`.run` -- ``train_trl``: from files to a trained policy;
@@ -17,33 +19,15 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
-    from autoforge.rl.trl.episodes import EpisodeDeps as EpisodeDeps
-    from autoforge.rl.trl.episodes import MEUKind as MEUKind
-    from autoforge.rl.trl.episodes import TokenEpisodeConfig as TokenEpisodeConfig
-    from autoforge.rl.trl.episodes import UserKind as UserKind
-    from autoforge.rl.trl.episodes import llm_user_factory as llm_user_factory
-    from autoforge.rl.trl.episodes import meu_hook as meu_hook
-    from autoforge.rl.trl.episodes import scripted_user as scripted_user
-    from autoforge.rl.trl.episodes import token_episode as token_episode
     from autoforge.rl.trl.run import TRLRunConfig as TRLRunConfig
     from autoforge.rl.trl.run import load_environments as load_environments
     from autoforge.rl.trl.run import load_task_pool as load_task_pool
     from autoforge.rl.trl.run import train_trl as train_trl
-    from autoforge.rl.trl.tokens import ChatCodec as ChatCodec
 
 _LAZY: dict[str, str] = {
-    "ChatCodec": "autoforge.rl.trl.tokens",
-    "EpisodeDeps": "autoforge.rl.trl.episodes",
-    "MEUKind": "autoforge.rl.trl.episodes",
     "TRLRunConfig": "autoforge.rl.trl.run",
-    "TokenEpisodeConfig": "autoforge.rl.trl.episodes",
-    "UserKind": "autoforge.rl.trl.episodes",
-    "llm_user_factory": "autoforge.rl.trl.episodes",
     "load_environments": "autoforge.rl.trl.run",
     "load_task_pool": "autoforge.rl.trl.run",
-    "meu_hook": "autoforge.rl.trl.episodes",
-    "scripted_user": "autoforge.rl.trl.episodes",
-    "token_episode": "autoforge.rl.trl.episodes",
     "train_trl": "autoforge.rl.trl.run",
 }
 

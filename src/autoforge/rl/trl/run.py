@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -19,18 +19,10 @@ from autoforge.env import Environment
 from autoforge.errors import UserError
 from autoforge.llm import LLMConfig
 from autoforge.rl.config import ERPOConfig
-from autoforge.rl.trl.episodes import (
-    EpisodeDeps,
-    MEUKind,
-    TokenEpisodeConfig,
-    UserKind,
-    llm_user_factory,
-    meu_hook,
-    scripted_user,
-)
-from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
-from autoforge.rl.trl.tokens import ChatCodec
-from autoforge.rollout import EnvBinding, bind_environment
+from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig, episode_roles
+from autoforge.rl.policy import BatchedGenerator, SamplingConfig
+from autoforge.rl.tokens import ChatCodec
+from autoforge.rollout import EnvBinding, bind_environment, kind_field
 from autoforge.tasks import Task, read_tasks
 
 RUN_CONFIG_SCHEMA_VERSION = 1
@@ -54,8 +46,8 @@ class TRLRunConfig(BaseModel):
     learning_rate: float = 1e-6
     micro_steps: int = Field(default=1, ge=1)
     seed: int = 0
-    user: UserKind = "scripted"
-    meu: MEUKind = "judge"
+    user: Annotated[str, kind_field("user")] = "scripted"
+    meu: Annotated[str, kind_field("judge")] = "judge"
     erpo: ERPOConfig = Field(default_factory=lambda: ERPOConfig.model_validate({}))
     episode: TokenEpisodeConfig = Field(
         default_factory=lambda: TokenEpisodeConfig.model_validate({})
@@ -106,18 +98,7 @@ def load_task_pool(config: TRLRunConfig, envs: dict[str, Environment]) -> dict[s
 
 
 def _deps_factory(config: TRLRunConfig, envs: dict[str, Environment], llm: LLMConfig | None) -> Any:
-    client = None
-    if config.user == "llm" or config.meu == "judge":
-        from autoforge.llm import get_client
-
-        if llm is None:
-            raise UserError(
-                f"--user {config.user} / --meu {config.meu} need an LLM: pass llm=LLMConfig(...) "
-                "(CLI: the --llm-* options), or use --user scripted --meu faults|off"
-            )
-        client = get_client(llm)
-    users = llm_user_factory(client) if config.user == "llm" else scripted_user
-    meu = meu_hook(config.meu, client)
+    users, meu = episode_roles(config.user, config.meu, llm, config.episode.episode)
 
     def make(generator: BatchedGenerator, codec: ChatCodec) -> EpisodeDeps:
         def bind(task: Task) -> EnvBinding:
