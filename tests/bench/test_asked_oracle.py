@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+from autoforge.env import Environment
+from autoforge.examples import example_path
+from autoforge.rollout import STOP_TOKEN, EpisodeConfig, ScriptedUser
+from autoforge.rollout.goals import has_value, task_goals
 from autoforge.rollout.players import (
     FACT_ASKS,
     AskedOracle,
@@ -17,10 +21,6 @@ from autoforge.rollout.players import (
     fact_question,
     first_uses,
 )
-from autoforge.env import Environment
-from autoforge.examples import example_path
-from autoforge.rollout import STOP_TOKEN, EpisodeConfig, ScriptedUser
-from autoforge.rollout.goals import has_value, task_goals
 from autoforge.rollout.runner import RolloutDeps, bind_environment, rollout_episode
 from autoforge.rollout.user_guards import details_asked, task_request
 from autoforge.tasks import Task, generate_tasks

@@ -41,11 +41,10 @@ def trained(tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], tmp_path
     from datasets import Dataset
 
     from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig
-    from autoforge.rollout import fault_oracle, scripted_user
-    from autoforge.rl.trl.model import tiny_qwen2
     from autoforge.rl.policy import SamplingConfig
+    from autoforge.rl.trl.model import tiny_qwen2
     from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
-    from autoforge.rollout import bind_environment
+    from autoforge.rollout import bind_environment, fault_oracle, scripted_user
 
     out = tmp_path_factory.mktemp("erpo")
     pool = {t.id: t for t in bookstore_tasks[:2]}
@@ -175,11 +174,10 @@ def test_k3_kl_to_a_reference_model_enters_the_loss(
     from datasets import Dataset
 
     from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig
-    from autoforge.rollout import scripted_user
-    from autoforge.rl.trl.model import tiny_qwen2
     from autoforge.rl.policy import SamplingConfig
+    from autoforge.rl.trl.model import tiny_qwen2
     from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
-    from autoforge.rollout import bind_environment
+    from autoforge.rollout import bind_environment, scripted_user
 
     task = bookstore_tasks[0]
     spec = _letter_task(task)

@@ -96,8 +96,8 @@ class FakeServer:
 
 
 def _context(bookstore: Any, tasks: list[Any], meu: Any) -> Any:
-    from autoforge.rollout import scripted_user
     from autoforge.rl.verl.episode import AgentLoopSettings, EpisodeContext
+    from autoforge.rollout import scripted_user
 
     settings = AgentLoopSettings(tasks=[], env_dirs=[], user="scripted", meu="faults")
     pool = {t.id: t for t in tasks}
@@ -107,8 +107,8 @@ def _context(bookstore: Any, tasks: list[Any], meu: Any) -> Any:
 def test_agent_loop_episode_masks_only_agent_tokens(
     tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], solve: Any
 ) -> None:
-    from autoforge.rollout import fault_oracle
     from autoforge.rl.verl.episode import verl_episode
+    from autoforge.rollout import fault_oracle
 
     task = bookstore_tasks[0]
     ctx = _context(bookstore, [task], fault_oracle)
@@ -144,8 +144,8 @@ def test_agent_loop_excludes_user_errors_with_an_empty_mask(
 def test_response_length_caps_the_episode(
     tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any]
 ) -> None:
-    from autoforge.rollout import fault_oracle
     from autoforge.rl.verl.episode import verl_episode
+    from autoforge.rollout import fault_oracle
 
     task = bookstore_tasks[0]
     ctx = _context(bookstore, [task], fault_oracle)

@@ -29,7 +29,6 @@ from autoforge.adapters.forged import agent_messages, load_forged
 from autoforge.errors import UserError
 from autoforge.rollout import OPENING, SimulatedUser, UserFactory
 from autoforge.serve import EnvService, ServeError
-from autoforge.tasks import Task
 
 _STATE_KEY = "autoforge"
 

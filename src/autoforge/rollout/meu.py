@@ -134,7 +134,8 @@ def fact_hits(turn: int, text: str, facts: Mapping[str, str]) -> list[RuleHit]:
     return hits
 
 
-def _tokens(text: str) -> Iterable[str]:
+def id_tokens(text: str) -> Iterable[str]:
+    """The id-like tokens of ``text``: three or more characters with a digit, or an e-mail."""
     for match in _TOKEN.finditer(text):
         token = match.group(0).strip(".-")
         if len(token) >= MIN_TOKEN:
@@ -145,7 +146,7 @@ def invented_hits(turn: int, text: str, known: str, flagged: Sequence[RuleHit]) 
     """``invented_identifier`` in one user message, given everything the user could know."""
     hits = []
     seen = normal(known)
-    for token in _tokens(text):
+    for token in id_tokens(text):
         low = normal(token)
         if low in seen or any(low in h.evidence.lower() for h in flagged):
             continue

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
+from lab.transcript_faults import fact_alternatives, inject
 from test_goals import bookstore_task  # type: ignore[import-not-found]
 
 from autoforge.rollout.judge import code_verdict
 from autoforge.rollout.trajectory import EndReason, Trajectory
-from autoforge.rollout.transcript_faults import fact_alternatives, inject
 from autoforge.tasks.model import Task
 
 QUESTION = "Can you tell me the shipping fee of order ORD-4722?"
