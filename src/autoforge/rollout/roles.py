@@ -6,7 +6,10 @@ aliases), a one-line help, whether it needs an LLM endpoint, and where its build
 (``"module:attribute"``, imported on first use, so the registry imports no player and no stage
 above ``rollout``). The CLI (``--agent``/``--user``/``--judge``, ``train --user/--meu/--backend``),
 ``eval``, TRL, verl, OpenEnv and verifiers all resolve names here, so a new kind is one module
-with its builder plus one :func:`register_kind` call, and every entry point accepts it.
+with its builder plus one registration, and every entry point accepts it. A kind is
+registered by a :func:`register_kind` call (built-ins: :func:`_builtin` below) or, from an
+installed package, by an entry point of the group ``autoforge.roles`` naming a
+:class:`RoleKind` (read on the first lookup, so ``autoforge eval --user NAME`` finds it).
 
 What a builder returns, per role (``client``: the LLM client of the run, ``None`` when no chosen
 kind needs one; ``config``: the run's :class:`~autoforge.rollout.episode.EpisodeConfig`):
@@ -23,6 +26,7 @@ kind needs one; ``config``: the run's :class:`~autoforge.rollout.episode.Episode
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -80,6 +84,27 @@ class RoleKind:
 
 
 _KINDS: dict[tuple[str, str], RoleKind] = {}
+#: The entry-point group installed packages register kinds through: each entry point names a
+#: :class:`RoleKind` or a list of them (``[project.entry-points."autoforge.roles"]``).
+ENTRY_POINT_GROUP = "autoforge.roles"
+_plugins_loaded = False
+
+
+def _load_plugins() -> None:
+    """Register the kinds installed packages declare (once, on the first lookup)."""
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        loaded = point.load()
+        for kind in loaded if isinstance(loaded, (list, tuple)) else [loaded]:
+            if not isinstance(kind, RoleKind):
+                raise UserError(
+                    f"entry point {point.name!r} ({point.value}) of {ENTRY_POINT_GROUP!r}: "
+                    f"expected a RoleKind or a list of them, got {type(kind).__name__}"
+                )
+            register_kind(kind)
 
 
 def register_kind(kind: RoleKind, *, replace: bool = False) -> RoleKind:
@@ -103,6 +128,7 @@ def register_kind(kind: RoleKind, *, replace: bool = False) -> RoleKind:
 
 def role_kinds(role: Role) -> list[RoleKind]:
     """The kinds of ``role``, in registration order, each once."""
+    _load_plugins()
     seen: dict[str, RoleKind] = {}
     for (r, _), kind in _KINDS.items():
         if r == role:
@@ -117,6 +143,7 @@ def kind_names(role: Role) -> list[str]:
 
 def lookup_kind(role: Role, name: str) -> RoleKind:
     """The kind ``name`` (or an alias of it) of ``role``; a clear error listing the choices."""
+    _load_plugins()
     kind = _KINDS.get((role, name.strip()))
     if kind is None:
         choices = ", ".join(kind_names(role))
@@ -213,6 +240,7 @@ _builtin()
 
 def _checked(role: Role) -> Callable[[str], str]:
     def check(name: str) -> str:
+        _load_plugins()
         if (role, name.strip()) not in _KINDS:
             raise ValueError(f"unknown {role} kind {name!r}: choose one of {kind_names(role)}")
         return name.strip()
