@@ -37,17 +37,43 @@ _SFT_EXAMPLE = (
 )
 
 Paths = Annotated[list[Path], typer.Option("--env", help="Environment directory (repeatable).")]
+
+
+def _kind(role: Literal["user", "judge", "trainer"]) -> Any:
+    """An option callback: the canonical name of a registry kind of ``role`` (old spellings
+    are aliases), or typer's one-line "Invalid value" error listing the choices."""
+
+    def check(value: str) -> str:
+        from autoforge.rollout import canonical_kind
+
+        try:
+            return canonical_kind(role, value)
+        except UserError as exc:
+            raise typer.BadParameter(str(exc)) from None
+
+    return check
+
+
 BackendOpt = Annotated[
-    str, typer.Option(help="Trainer backend (role registry): trl (this machine) or verl (cluster).")
+    str,
+    typer.Option(
+        callback=_kind("trainer"),
+        help="Trainer backend (role registry): trl (this machine) or verl (cluster).",
+    ),
 ]
 UserOpt = Annotated[
-    str, typer.Option(help="Simulated user, a user kind of the role registry: llm or scripted.")
+    str,
+    typer.Option(
+        callback=_kind("user"),
+        help="Simulated user, a user kind of the role registry: llm or scripted.",
+    ),
 ]
 MeuOpt = Annotated[
     str,
     typer.Option(
+        callback=_kind("judge"),
         help="MEU judge, a judge kind of the role registry: llm (alias judge), rule, faults, "
-        "none (alias off)."
+        "none (alias off).",
     ),
 ]
 EpisodeTokensOpt = Annotated[
@@ -163,10 +189,6 @@ def train(
 ) -> None:
     """Dispatch on the backend: ``verl`` writes launch files (:func:`_emit`), ``trl`` trains
     on this machine (:func:`_train_trl`)."""
-    from autoforge.rollout import canonical_kind
-
-    backend = canonical_kind("trainer", backend)
-    user, meu = canonical_kind("user", user), canonical_kind("judge", meu)
     if backend == "verl" and clip_high is None:
         clip_high = PAPER_CLIP_HIGH
     erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "none", dynamic_sampling,
