@@ -75,12 +75,13 @@ class RoleKind:
         """The builder, imported on first use."""
         module, _, attribute = self.builder.partition(":")
         try:
-            return getattr(importlib.import_module(module), attribute)  # type: ignore[no-any-return]
+            builder: Callable[..., Any] = getattr(importlib.import_module(module), attribute)
         except (ImportError, AttributeError) as exc:
             raise UserError(
                 f"{self.role} kind {self.name!r}: its builder {self.builder!r} cannot be "
                 f"imported ({exc}); fix the module:attribute of its register_kind() call"
             ) from exc
+        return builder
 
 
 _KINDS: dict[tuple[str, str], RoleKind] = {}
