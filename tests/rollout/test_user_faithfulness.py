@@ -70,8 +70,10 @@ def test_names_the_scenario_does_not_hold_are_found() -> None:
     known = "You want to move your delivery to your home address in Rome. Ada Byron"
     assert invented_names("Please send it to my flat in Paris, thanks.", known) == ["Paris"]
     assert invented_names("It's for Ada Byron, in Rome. Thanks!", known) == []
-    # sentence starts, forms of address and the calendar name nothing
+    assert invented_names("My city: Paris.", known) == ["Paris"]
+    # sentence starts, forms of address, the calendar and mixed-case words name nothing
     assert invented_names("Great. Could it arrive on Monday, Sir?", known) == []
+    assert invented_names("Send it with FedEx, to ada.byron@Example.org.", known) == []
 
 
 # --------------------------------------------------------------------------- the loop

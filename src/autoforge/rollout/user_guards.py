@@ -307,8 +307,8 @@ def asks_for_records(text: str) -> bool:
     return any(_ASKS_FOR_RECORDS_RE.search(s) for s in asking_sentences(text))
 
 
-_PROPER_RE = re.compile(r"(?<![\w'’-])([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*)")
-_SENTENCE_START_RE = re.compile(r"(?:^|[.!?:;\"“(]\s*|\n\s*)$")
+_PROPER_RE = re.compile(r"(?<![\w'’@.-])([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*)(?![\w'’@-])")
+_SENTENCE_START_RE = re.compile(r"(?:^|[.!?\"“(]\s*|\n\s*)$")
 #: Capitalised words that name no fact: forms of address, roles of the chat, the calendar.
 _NOT_NAMES = frozenset(
     re.findall(
@@ -323,7 +323,8 @@ _NOT_NAMES = frozenset(
 
 def invented_names(text: str, known: str) -> list[str]:
     """Proper names in ``text`` (capitalised words not opening a sentence, "Paris", "Green
-    Street") whose words occur nowhere in ``known`` (the scenario, the facts and the chat so
+    Street"; mixed-case words such as brand names are left alone) whose words occur nowhere in
+    ``known`` (the scenario, the facts and the chat so
     far): a place, person or thing the customer made up, or one that contradicts the
     scenario ("I live in Paris" when it says Rome)."""
     seen = set(WORD_RE.findall(known.lower()))
