@@ -240,6 +240,8 @@ FACES: dict[str, list[str]] = {
         "TokenEpisodeConfig",
         "TokenRollout",
         "TokenTrace",
+        "TrainOutcome",
+        "TrainRequest",
         "advantage_breakdown",
         "compute_advantages",
         "episode_roles",

@@ -44,6 +44,8 @@ __all__ = [
     "TokenEpisodeConfig",
     "TokenRollout",
     "TokenTrace",
+    "TrainOutcome",
+    "TrainRequest",
     "advantage_breakdown",
     "compute_advantages",
     "episode_roles",
@@ -73,6 +75,8 @@ if _TYPE_CHECKING:
     from autoforge.rl.policy import BatchedGenerator as BatchedGenerator
     from autoforge.rl.policy import SamplingConfig as SamplingConfig
     from autoforge.rl.policy import TokenAgentClient as TokenAgentClient
+    from autoforge.rl.request import TrainOutcome as TrainOutcome
+    from autoforge.rl.request import TrainRequest as TrainRequest
     from autoforge.rl.sft import SFTRunConfig as SFTRunConfig
     from autoforge.rl.sft import train_sft as train_sft
     from autoforge.rl.tokens import ChatCodec as ChatCodec
@@ -90,6 +94,8 @@ _LAZY: dict[str, str] = {
     "SamplingConfig": "autoforge.rl.policy",
     "TokenAgentClient": "autoforge.rl.policy",
     "SFTRunConfig": "autoforge.rl.sft",
+    "TrainOutcome": "autoforge.rl.request",
+    "TrainRequest": "autoforge.rl.request",
     "train_sft": "autoforge.rl.sft",
 }
 

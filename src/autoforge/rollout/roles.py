@@ -19,8 +19,8 @@ kind needs one; ``config``: the run's :class:`~autoforge.rollout.episode.Episode
 - ``user``: ``builder(client, config) -> UserFactory``: one simulated user per (task, seed);
 - ``judge``: ``builder(client, config) -> JudgeHooks``: the MEU (user-error) hook and the
   NL-assertion hook of the reward, each optional;
-- ``trainer``: the backend's own entry point (``autoforge.rl.trl:train_trl``, ...), called by
-  ``autoforge train`` with that backend's settings.
+- ``trainer``: ``builder(request: TrainRequest) -> TrainOutcome`` (:mod:`autoforge.rl.request`):
+  ``autoforge train --backend NAME`` builds the request and hands it over.
 """
 
 from __future__ import annotations
@@ -230,8 +230,8 @@ def _builtin() -> None:
         RoleKind("judge", "rule", f"{judges}:rule_judges", "the MEU code rules alone, no model"),
         RoleKind("judge", "faults", f"{judges}:fault_judges", "flags injected faults (tests)"),
         RoleKind("judge", "none", f"{judges}:no_judges", "no judge", aliases=("off",)),
-        RoleKind("trainer", "trl", "autoforge.rl.trl:train_trl", "TRL on this machine"),
-        RoleKind("trainer", "verl", "autoforge.rl.verl:emit_config", "verl launch files"),
+        RoleKind("trainer", "trl", "autoforge.rl.trl.run:train_request", "TRL on this machine"),
+        RoleKind("trainer", "verl", "autoforge.rl.verl.launch:emit_request", "verl launch files"),
     ):
         register_kind(kind)
 

@@ -18,9 +18,10 @@ from pydantic import BaseModel, Field
 from autoforge.env import Environment
 from autoforge.errors import UserError
 from autoforge.llm import LLMConfig
-from autoforge.rl.config import ERPOConfig
+from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig, TokenBudget
 from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig, episode_roles
 from autoforge.rl.policy import BatchedGenerator, SamplingConfig
+from autoforge.rl.request import TrainOutcome, TrainRequest
 from autoforge.rl.tokens import ChatCodec
 from autoforge.rollout import EnvBinding, bind_environment, kind_field
 from autoforge.tasks import Task, read_tasks
@@ -190,3 +191,28 @@ def train_trl(
     history = Path(config.output_dir) / "log_history.json"
     history.write_text(json.dumps(trainer.state.log_history, indent=1) + "\n")
     return list(trainer.step_records)
+
+
+def train_request(request: TrainRequest) -> TrainOutcome:
+    """The ``trl`` trainer kind: ERPO with TRL on this machine (needs the ``train`` extra)."""
+    try:
+        import torch  # noqa: F401
+        import trl  # noqa: F401
+    except ImportError:
+        raise UserError(
+            "training needs the [train] extra: pip install 'autoforge[train]'"
+        ) from None
+    budget = TokenBudget(
+        turn=request.turn_tokens or DEFAULT_BUDGET.turn,
+        episode=request.episode_tokens or DEFAULT_BUDGET.episode,
+        prompt=DEFAULT_BUDGET.prompt,
+    )
+    config = TRLRunConfig(
+        env_dirs=request.env_dirs, tasks=request.tasks, synth_tasks=request.synth_tasks,
+        model=request.model, output_dir=request.out, max_steps=request.steps,
+        learning_rate=request.learning_rate, seed=request.seed, user=request.user,
+        meu=request.meu, erpo=request.erpo, ref_model=request.ref_model,
+        episode=TokenEpisodeConfig(episode=request.episode, budget=budget),
+    )  # fmt: skip
+    records = train_trl(config, llm=request.llm)
+    return TrainOutcome(records=records, messages=[f"policy and logs in {request.out}"])
