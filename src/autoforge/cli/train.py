@@ -40,14 +40,16 @@ Paths = Annotated[list[Path], typer.Option("--env", help="Environment directory 
 
 
 def _kind(role: Literal["user", "judge", "trainer"]) -> Any:
-    """An option callback: the canonical name of a registry kind of ``role`` (old spellings
-    are aliases), or typer's one-line "Invalid value" error listing the choices."""
+    """An option callback: a registry kind of ``role`` (old spellings are aliases), kept as
+    written (run configs record it unchanged), or typer's one-line "Invalid value" error
+    listing the choices."""
 
     def check(value: str) -> str:
         from autoforge.rollout import canonical_kind
 
         try:
-            return canonical_kind(role, value)
+            canonical_kind(role, value)
+            return value.strip()
         except UserError as exc:
             raise typer.BadParameter(str(exc)) from None
 
@@ -187,9 +189,10 @@ def train(
     """Hand the request to the ``--backend`` trainer kind of the role registry (``trl`` trains
     here, ``verl`` writes launch files); print its step table and messages."""
     from autoforge.rl import TrainOutcome, TrainRequest
-    from autoforge.rollout import build_kind
+    from autoforge.rollout import build_kind, canonical_kind
 
-    erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "none", dynamic_sampling,
+    masked = canonical_kind("judge", meu) != "none"
+    erpo = _erpo(group_size, tasks_per_batch, env_std, masked, dynamic_sampling,
                  clip_eps_high=clip_high, kl_beta=kl_beta, std_pool=std_pool)  # fmt: skip
     llm = llm_config_from_options(llm_config, llm_base_url, llm_model, llm_api_key, no_cache,
                                   llm_set)  # fmt: skip
