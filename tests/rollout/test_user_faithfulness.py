@@ -167,3 +167,9 @@ def test_judge_keeps_a_faithful_transcript_clean() -> None:
     )
     verdict = code_verdict(_task(), traj, apply=False)
     assert not verdict.user_error, verdict.reason
+
+
+def test_a_mistyped_name_is_one_contradiction_not_also_an_invention() -> None:
+    traj = _traj("Please move it to Rome, the order is for Ada Byrom.")
+    verdict = code_verdict(_task(), traj, apply=False)
+    assert verdict.rules == ["contradicted_fact"] and len(verdict.evidence) == 1

@@ -180,11 +180,16 @@ def invented_hits(turn: int, text: str, known: str, flagged: Sequence[RuleHit]) 
 _NAME_VALUE = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*$")
 
 
-def name_hits(turn: int, text: str, known: str, facts: Mapping[str, str]) -> list[RuleHit]:
+def name_hits(
+    turn: int, text: str, known: str, facts: Mapping[str, str], flagged: Sequence[RuleHit] = ()
+) -> list[RuleHit]:
     """``invented_name`` (or ``contradicted_fact``: see the module docstring) in one user
-    message, given everything the user could know."""
+    message, given everything the user could know; a name another hit already quotes (a
+    mistyped name fact) is not flagged twice."""
     hits = []
     for name in invented_names(text, known):
+        if any(name.lower() in h.evidence.lower() for h in flagged):
+            continue
         size = len(name.split())
         rivals = [
             (key, value)
@@ -242,7 +247,7 @@ def code_hits(task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None)
             text = str(message.get("content") or "")
             found = fact_hits(turn, text, facts)
             hits += found + invented_hits(turn, text, "\n".join(known), found)
-            hits += name_hits(turn, text, "\n".join(known), facts) + role_hits(turn, text)
+            hits += name_hits(turn, text, "\n".join(known), facts, found) + role_hits(turn, text)
         elif message.get("role") != "system":
             known.append(_seen(message))
     hits += note_hits(traj.user_notes)
