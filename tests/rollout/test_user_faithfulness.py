@@ -170,6 +170,8 @@ def test_judge_keeps_a_faithful_transcript_clean() -> None:
 
 
 def test_a_mistyped_name_is_one_contradiction_not_also_an_invention() -> None:
-    traj = _traj("Please move it to Rome, the order is for Ada Byrom.")
-    verdict = code_verdict(_task(), traj, apply=False)
+    task = Task(
+        id="t", env_id="shop", scenario="Ship it.", user_facts={"name": "Ann", "city": "Rome"}
+    )
+    verdict = code_verdict(task, _traj("Ship it for my cousin Bnn, please."), apply=False)
     assert verdict.rules == ["contradicted_fact"] and len(verdict.evidence) == 1
