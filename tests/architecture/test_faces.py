@@ -326,7 +326,6 @@ FACES: dict[str, list[str]] = {
         "judge_hooks",
         "judge_user",
         "kind_field",
-        "kind_help",
         "kind_names",
         "kind_needs_llm",
         "lookup_kind",

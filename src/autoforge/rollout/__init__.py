@@ -81,7 +81,6 @@ __all__ = [
     "judge_hooks",
     "judge_user",
     "kind_field",
-    "kind_help",
     "kind_names",
     "kind_needs_llm",
     "lookup_kind",
@@ -142,7 +141,6 @@ if _TYPE_CHECKING:
     from autoforge.rollout.roles import canonical_kind as canonical_kind
     from autoforge.rollout.roles import judge_hooks as judge_hooks
     from autoforge.rollout.roles import kind_field as kind_field
-    from autoforge.rollout.roles import kind_help as kind_help
     from autoforge.rollout.roles import kind_names as kind_names
     from autoforge.rollout.roles import kind_needs_llm as kind_needs_llm
     from autoforge.rollout.roles import lookup_kind as lookup_kind
@@ -170,7 +168,6 @@ _LAZY: dict[str, str] = {
     "canonical_kind": "autoforge.rollout.roles",
     "judge_hooks": "autoforge.rollout.roles",
     "kind_field": "autoforge.rollout.roles",
-    "kind_help": "autoforge.rollout.roles",
     "kind_names": "autoforge.rollout.roles",
     "kind_needs_llm": "autoforge.rollout.roles",
     "lookup_kind": "autoforge.rollout.roles",

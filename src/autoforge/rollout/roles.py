@@ -167,11 +167,6 @@ def build_kind(role: Role, name: str, *args: Any, **kwargs: Any) -> Any:
     return lookup_kind(role, name).load()(*args, **kwargs)
 
 
-def kind_help(role: Role) -> str:
-    """``name (help); ...`` for a CLI option's help text."""
-    return "; ".join(f"{k.name}: {k.help}" for k in role_kinds(role))
-
-
 def agent_factory(role_name: str, client: Any, config: EpisodeConfig) -> AgentFactory:
     """The ``agent`` kind ``role_name`` built over ``client``."""
     factory: AgentFactory = build_kind("agent", role_name, client, config)
