@@ -60,6 +60,7 @@ BackendOpt = Annotated[
     str,
     typer.Option(
         callback=_kind("trainer"),
+        metavar="KIND",
         help="Trainer backend (role registry): trl (this machine) or verl (cluster).",
     ),
 ]
@@ -67,6 +68,7 @@ UserOpt = Annotated[
     str,
     typer.Option(
         callback=_kind("user"),
+        metavar="KIND",
         help="Simulated user, a user kind of the role registry: llm or scripted.",
     ),
 ]
@@ -74,6 +76,7 @@ MeuOpt = Annotated[
     str,
     typer.Option(
         callback=_kind("judge"),
+        metavar="KIND",
         help="MEU judge, a judge kind of the role registry: llm (alias judge), rule, faults, "
         "none (alias off).",
     ),
