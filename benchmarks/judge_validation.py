@@ -7,7 +7,7 @@ Ground truth comes from faults whose place is known:
    invented one, an early stop, or a checklist goal dropped from every message), on bookstore
    tasks from ``autoforge.tasks.generate_tasks``;
 2. ``scripted-injected``: the same episodes played clean, then one fault written into a copy
-   of each (``autoforge.rollout.transcript_faults``: the kinds above plus
+   of each (``lab.transcript_faults``: the kinds above plus
    ``contradict_words``, a word-valued fact said with another task's value), each kind once
    per episode where it has a place, beside the clean episode itself;
 3. ``played-injected`` (``--played FILE --played-tasks TASKS``, repeatable): model-played
@@ -26,7 +26,7 @@ Judges:
   ``change_fact`` or ``contradict_words`` fault), with its flag rate per kind; the code rules
   on the same sample beside it;
 - baselines in the same run: never-flag, always-flag, and ``rule_v1`` (the earlier rule
-  extractor, ``autoforge.bench.rulejudge``) on the scripted episodes.
+  extractor, ``lab.rulejudge``) on the scripted episodes.
 
 Run: ``python benchmarks/judge_validation.py`` (``--llm none`` for the code rules only;
 ``--llm default,small`` for the 1.5B and the 0.5B). Prints tables and, last, one JSON line
@@ -47,7 +47,7 @@ from typing import Any
 
 from bench_method import Load, finish
 
-from autoforge.bench.judgeval import (
+from lab.judgeval import (
     KINDS,
     JudgedEpisode,
     fault_kinds,
@@ -55,8 +55,8 @@ from autoforge.bench.judgeval import (
     score,
     verdict_kinds,
 )
-from autoforge.bench.players import OracleClient, scripted_user
-from autoforge.bench.rulejudge import rule_judge
+from autoforge.rollout.players import OracleClient, scripted_user
+from lab.rulejudge import rule_judge
 from autoforge.env import Environment
 from autoforge.examples import example_path
 from autoforge.rollout.episode import EpisodeConfig, EpisodeLimits
@@ -69,7 +69,7 @@ from autoforge.rollout.runner import (
     rollout_episode,
 )
 from autoforge.rollout.trajectory import Trajectory
-from autoforge.rollout.transcript_faults import (
+from lab.transcript_faults import (
     TRANSCRIPT_FAULTS,
     fact_alternatives,
     inject,

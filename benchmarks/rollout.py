@@ -22,7 +22,7 @@ Real episodes per hour with an embedded model: run ``autoforge eval`` with ``--a
 --user embedded`` (AUTOFORGE_THREADS=1 on a shared box), then ``python benchmarks/rollout.py
 --eval-dir OUT`` summarizes its trajectories (also an interrupted run's).
 ``--faithful-user TASKS.jsonl``: the embedded model as the simulated user against a scripted
-oracle agent (:class:`autoforge.bench.players.AskedOracle`) that asks for each fact a gold call
+oracle agent (:class:`autoforge.rollout.players.AskedOracle`) that asks for each fact a gold call
 needs which the user has not given (naming the fact, never its value), performs the task's gold
 calls only once the user has asked for them (a write after its request was said, reads once
 anything was asked) and answers the questions after the calls: the share of episodes in which
@@ -600,7 +600,7 @@ async def faithful_user(
     """Episodes of the embedded user against :class:`AskedOracle`; goal-conveyed share."""
     from pathlib import Path
 
-    from autoforge.bench.players import AskedOracle, RoutedClient
+    from autoforge.rollout.players import AskedOracle, RoutedClient
     from autoforge.bench.targets import load_target
     from autoforge.llm import get_client
     from autoforge.rollout.runner import bind_environment, rollout_episode

@@ -4,7 +4,7 @@ Starts the HTTP server in a subprocess (uvicorn, the bundled bookstore environme
 a bounded closed-loop load: ``--clients`` concurrent clients (each its own keep-alive connection
 and its own episode) each make ``--calls`` calls of a read tool (``get_book``), then as many of
 a write tool (``update_shipping_address``, which changes the state every time). The client is a
-raw asyncio HTTP/1.1 client (:mod:`autoforge.serve.rawhttp`), so the figures are the server's.
+raw asyncio HTTP/1.1 client (:mod:`lab.rawhttp`), so the figures are the server's.
 
 Baselines measured in the same run:
 
@@ -45,7 +45,7 @@ from rich.table import Table
 
 from autoforge.env import Environment
 from autoforge.examples import example_path
-from autoforge.serve.rawhttp import RawConnection
+from lab.rawhttp import RawConnection
 
 HOST = "127.0.0.1"
 READ = ("get_book", {"book_id": "B-204"})

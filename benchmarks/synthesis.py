@@ -27,7 +27,7 @@ generalisation (tau2 retail/airline test split; held-out domains: tau2 mock, tau
 agent side, ACEBench agent; and the bookstore environment synthesized from its docs and data,
 probed against its hand-written ``tools.py``). Only the generic column is a generalisation
 figure. Beside each replayed preset it prints the **derivability ceiling**
-(:mod:`autoforge.synth.ceiling`): the share of the same replayable tasks whose recorded outcome
+(:mod:`lab.ceiling`): the share of the same replayable tasks whose recorded outcome
 the domain's docs, policy and data state, ``ceiling - null`` against the issue's target, the
 items that make tasks non-derivable (with task counts), the derivable tasks the generic
 environment still fails (what synthesis could still close) and agreeing tasks that are not
@@ -242,7 +242,7 @@ def _ceilings(preset: dict[str, Any], split: str, docs: Any, data: Any, policy: 
     """The derivability ceiling of a preset's split in the headline phrase mode, the exact one
     and the loose one (same replayable tasks as the fidelity replay)."""
     from autoforge.adapters.tau import load_bench
-    from autoforge.synth.ceiling import bench_ceiling, vocabulary
+    from lab.ceiling import bench_ceiling, vocabulary
 
     bench = load_bench(preset["bench"], split, agent_side=preset["agent_side"])
     dump = docs.model_dump(mode="json", exclude={"tools": {"__all__": {"source"}}})

@@ -12,8 +12,8 @@ module under ``autoforge.adapters`` and is read here, by attribute, when a stage
 - ``TASK_EXPORTERS``: ``name -> write(tasks, spec, out_dir) -> [files]``, run by the forge
   ``exports`` stage into ``exports/<name>/``.
 
-Profiles are imported by module name (:data:`PROFILES`), so no stage imports an adapter (the
-import contract in ``.importlinter`` keeps it so). Another profile is added with
+Profiles are imported by module name (:data:`PROFILE_MODULES`), so no stage imports an adapter
+(the import contract in ``.importlinter`` keeps it so). Another profile is added with
 :func:`register_profile`.
 """
 
@@ -24,32 +24,32 @@ from types import ModuleType
 from typing import Any
 
 #: profile name -> module; every listed profile is active
-PROFILES: dict[str, str] = {"tau": "autoforge.adapters.tau.profile"}
+PROFILE_MODULES: dict[str, str] = {"tau": "autoforge.adapters.tau.profile"}
 
 _loaded: dict[str, ModuleType] = {}
 
 
 def register_profile(name: str, module: str) -> None:
     """Make the profile module ``module`` active under ``name``."""
-    PROFILES[name] = module
+    PROFILE_MODULES[name] = module
     _loaded.pop(name, None)
 
 
 def _profile(name: str) -> ModuleType:
     if name not in _loaded:
-        _loaded[name] = importlib.import_module(PROFILES[name])
+        _loaded[name] = importlib.import_module(PROFILE_MODULES[name])
     return _loaded[name]
 
 
 def active_profiles() -> list[ModuleType]:
     """The profile modules, imported on first use, in registration order."""
-    return [_profile(name) for name in list(PROFILES)]
+    return [_profile(name) for name in list(PROFILE_MODULES)]
 
 
 def named_profile_values(name: str, attribute: str) -> list[Any]:
     """The items of ``attribute`` (a sequence) of the profile called ``name`` alone; nothing
     when no profile has that name."""
-    if name not in PROFILES:
+    if name not in PROFILE_MODULES:
         return []
     return list(getattr(_profile(name), attribute, ()))
 

@@ -82,7 +82,7 @@ def test_a_model_that_only_talks_scores_zero(
 def test_unknown_user_is_refused(forged_run: Path) -> None:
     from autoforge.errors import UserError
 
-    with pytest.raises(UserError, match="scripted, llm"):
+    with pytest.raises(UserError, match="unknown user kind 'oracle': choose one of llm, scripted"):
         load_environment(forged_run, user="oracle")
 
 

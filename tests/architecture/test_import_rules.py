@@ -2,8 +2,8 @@
 
 - the layers contract of ``.importlinter`` (a stage imports only the stages below it);
 - an import from another package goes through that package's ``__init__``
-  (``from autoforge.tasks import Task``, not ``from autoforge.tasks.model import Task``);
-  ``python tools/dev/route_imports.py`` rewrites the imports that do not.
+  (``from autoforge.tasks import Task``, not ``from autoforge.tasks.model import Task``); the
+  package's face (its ``__all__``, pinned in ``test_faces.py``) says which names it offers.
 """
 
 from __future__ import annotations
@@ -90,8 +90,10 @@ def bypassing_imports(pkg: Path = PKG) -> list[str]:
 def test_cross_package_imports_go_through_the_package_init() -> None:
     found = bypassing_imports()
     assert not found, (
-        f"{len(found)} imports bypass the package __init__ "
-        "(fix: python tools/dev/route_imports.py):\n" + "\n".join(found)
+        f"{len(found)} imports bypass the package __init__; import each name from the package "
+        "itself (from autoforge.tasks import Task); a name its face lacks is added to the "
+        "package's __init__.py (__all__, _LAZY, TYPE_CHECKING imports) and to FACES in "
+        "tests/architecture/test_faces.py:\n" + "\n".join(found)
     )
 
 

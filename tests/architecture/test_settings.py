@@ -21,7 +21,7 @@ LLM_OPTIONS = ("--llm-config", "--llm-base-url", "--llm-model", "--llm-api-key",
 def _episodes_by_default() -> dict[str, EpisodeConfig]:
     """The episode settings each backend uses when nobody sets any."""
     from autoforge.bench.evaluation import EvalSettings
-    from autoforge.rl.trl.episodes import TokenEpisodeConfig
+    from autoforge.rl.episode import TokenEpisodeConfig
     from autoforge.rl.trl.run import TRLRunConfig
     from autoforge.rl.verl.episode import AgentLoopSettings
     from autoforge.rl.verl.launch import VerlLaunchSpec
@@ -46,16 +46,15 @@ def test_eval_trl_and_verl_play_the_same_episode_by_default() -> None:
 
 def test_the_commands_default_to_the_same_episode(tmp_path: Path) -> None:
     """``autoforge eval`` and ``autoforge train`` (both backends) build the shared defaults."""
+    from autoforge.bench import parse_role_spec
     from autoforge.cli.eval import _settings
     from autoforge.cli.main import main
     from autoforge.cli.train import _episode
     from autoforge.examples import example_path
 
-    class _Spec:
-        kind, role, label = "scripted", "agent", "x"
-
     loaded = type("Loaded", (), {"env_dir": Path("."), "bench_dir": None, "transfer_tools": []})()
-    specs = [_Spec(), _Spec(), _Spec()]
+    specs = [parse_role_spec(r, k) for r, k in (("agent", "oracle"), ("user", "scripted"),
+                                                 ("judge", "rule"))]  # fmt: skip
     eval_settings = _settings(loaded, specs, None, True, True, None)  # type: ignore[arg-type]
     assert eval_settings.episode == EpisodeConfig()
     assert _episode(True, None) == EpisodeConfig()

@@ -1,4 +1,4 @@
-"""The asked-only oracle (:class:`autoforge.bench.players.AskedOracle`) acts as a support agent:
+"""The asked-only oracle (:class:`autoforge.rollout.players.AskedOracle`) acts as a support agent:
 it asks for each fact its gold calls need that the user has not given, one question naming the
 fact and never its value, then performs the gold calls once they were asked for."""
 
@@ -10,17 +10,17 @@ from typing import Any
 
 import pytest
 
-from autoforge.bench.players import (
+from autoforge.env import Environment
+from autoforge.examples import example_path
+from autoforge.rollout import STOP_TOKEN, EpisodeConfig, ScriptedUser
+from autoforge.rollout.goals import has_value, task_goals
+from autoforge.rollout.players import (
     FACT_ASKS,
     AskedOracle,
     RoutedClient,
     fact_question,
     first_uses,
 )
-from autoforge.env import Environment
-from autoforge.examples import example_path
-from autoforge.rollout import STOP_TOKEN, EpisodeConfig, ScriptedUser
-from autoforge.rollout.goals import has_value, task_goals
 from autoforge.rollout.runner import RolloutDeps, bind_environment, rollout_episode
 from autoforge.rollout.user_guards import details_asked, task_request
 from autoforge.tasks import Task, generate_tasks

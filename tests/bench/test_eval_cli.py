@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from autoforge.bench.players import _request_text, closing_text
 from autoforge.cli.main import app, main
 from autoforge.env import Environment
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient
 from autoforge.llm.transport import RecordedRequest
 from autoforge.llm.types import TransportError
+from autoforge.rollout.players import _request_text, closing_text
 from autoforge.tasks import TaskSet, generate_tasks, read_tasks
 from autoforge.tasks.model import Task
 

@@ -10,16 +10,9 @@ from typing import Any
 import pytest
 
 from autoforge.rl.config import TokenBudget
-from autoforge.rl.trl.episodes import (
-    EpisodeDeps,
-    TokenEpisodeConfig,
-    fault_oracle,
-    scripted_turns,
-    scripted_user,
-    token_episode,
-)
-from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
-from autoforge.rollout import bind_environment
+from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig, token_episode
+from autoforge.rl.tokens import ChatCodec, TokenTrace
+from autoforge.rollout import bind_environment, fault_oracle, scripted_user
 from autoforge.rollout.agent import AgentConfig
 from autoforge.rollout.episode import EpisodeConfig
 from autoforge.rollout.trajectory import EndReason
@@ -120,7 +113,7 @@ def test_episode_keeps_exact_tokens_and_masks_context(
     opening = [
         {"role": "system", "content": binding.policy},
         {"role": "assistant", "content": "Hi! How can I help you today?"},
-        {"role": "user", "content": scripted_turns(task)[0]},
+        {"role": "user", "content": scripted_user(task).turns[0]},
     ]
     expected = tokenizer.apply_chat_template(
         opening, tools=binding.tools, tokenize=False, add_generation_prompt=True
@@ -133,7 +126,7 @@ def test_episode_keeps_exact_tokens_and_masks_context(
     assert tool_text.startswith("\n<|im_start|>user\n<tool_response>\n")
     assert len(out.trajectory.tool_calls) == len(task.gold_calls)
     assert all(c.ok and c.observation in tool_text for c in out.trajectory.tool_calls)
-    assert scripted_turns(task)[1] in tokenizer.decode(segments[1])
+    assert scripted_user(task).turns[1] in tokenizer.decode(segments[1])
     assert all(tokenizer.decode(s).endswith("<|im_start|>assistant\n") for s in segments)
     assert policy.contexts[-1] == trace.ids[: len(policy.contexts[-1])]
     assert len(policy.contexts) == 3

@@ -40,16 +40,11 @@ def _letter_task(task: Any) -> Any:
 def trained(tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], tmp_path_factory: Any):
     from datasets import Dataset
 
-    from autoforge.rl.trl.episodes import (
-        EpisodeDeps,
-        TokenEpisodeConfig,
-        fault_oracle,
-        scripted_user,
-    )
+    from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig
+    from autoforge.rl.policy import SamplingConfig
     from autoforge.rl.trl.model import tiny_qwen2
-    from autoforge.rl.trl.policy import SamplingConfig
     from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
-    from autoforge.rollout import bind_environment
+    from autoforge.rollout import bind_environment, fault_oracle, scripted_user
 
     out = tmp_path_factory.mktemp("erpo")
     pool = {t.id: t for t in bookstore_tasks[:2]}
@@ -178,11 +173,11 @@ def test_k3_kl_to_a_reference_model_enters_the_loss(
     a reference the trainer refuses (TRL would reload the policy from a path it does not have)."""
     from datasets import Dataset
 
-    from autoforge.rl.trl.episodes import EpisodeDeps, TokenEpisodeConfig, scripted_user
+    from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig
+    from autoforge.rl.policy import SamplingConfig
     from autoforge.rl.trl.model import tiny_qwen2
-    from autoforge.rl.trl.policy import SamplingConfig
     from autoforge.rl.trl.trainer import ERPOTrainer, grpo_args, task_rows
-    from autoforge.rollout import bind_environment
+    from autoforge.rollout import bind_environment, scripted_user
 
     task = bookstore_tasks[0]
     spec = _letter_task(task)

@@ -96,8 +96,8 @@ class FakeServer:
 
 
 def _context(bookstore: Any, tasks: list[Any], meu: Any) -> Any:
-    from autoforge.rl.trl.episodes import scripted_user
     from autoforge.rl.verl.episode import AgentLoopSettings, EpisodeContext
+    from autoforge.rollout import scripted_user
 
     settings = AgentLoopSettings(tasks=[], env_dirs=[], user="scripted", meu="faults")
     pool = {t.id: t for t in tasks}
@@ -107,8 +107,8 @@ def _context(bookstore: Any, tasks: list[Any], meu: Any) -> Any:
 def test_agent_loop_episode_masks_only_agent_tokens(
     tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any], solve: Any
 ) -> None:
-    from autoforge.rl.trl.episodes import fault_oracle
     from autoforge.rl.verl.episode import verl_episode
+    from autoforge.rollout import fault_oracle
 
     task = bookstore_tasks[0]
     ctx = _context(bookstore, [task], fault_oracle)
@@ -144,8 +144,8 @@ def test_agent_loop_excludes_user_errors_with_an_empty_mask(
 def test_response_length_caps_the_episode(
     tokenizer: Any, bookstore: Any, bookstore_tasks: list[Any]
 ) -> None:
-    from autoforge.rl.trl.episodes import fault_oracle
     from autoforge.rl.verl.episode import verl_episode
+    from autoforge.rollout import fault_oracle
 
     task = bookstore_tasks[0]
     ctx = _context(bookstore, [task], fault_oracle)
@@ -229,8 +229,8 @@ def test_emit_config_writes_exactly_the_spec(tmp_path: Path) -> None:
 
 def test_budgets_come_from_one_place_sized_for_thinking() -> None:
     from autoforge.rl import DEFAULT_BUDGET
-    from autoforge.rl.trl.episodes import TokenEpisodeConfig
-    from autoforge.rl.trl.policy import SamplingConfig
+    from autoforge.rl.episode import TokenEpisodeConfig
+    from autoforge.rl.policy import SamplingConfig
     from autoforge.rl.verl.episode import AgentLoopSettings
 
     assert DEFAULT_BUDGET.turn >= 4096 and DEFAULT_BUDGET.episode >= 4 * DEFAULT_BUDGET.turn

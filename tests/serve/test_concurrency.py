@@ -8,12 +8,16 @@ state hash a fresh local episode reaches with the same calls: no write leaks bet
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from autoforge.serve.app import create_app
-from autoforge.serve.rawhttp import RawConnection
 from autoforge.serve.service import EnvService
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from lab.rawhttp import RawConnection
 
 SESSIONS = 200
 IN_STOCK = ["B-201", "B-204", "B-206", "B-209", "B-213", "B-215", "B-217", "B-219"]

@@ -138,7 +138,7 @@ def test_report_shows_sample_requests_first(generated: Any) -> None:
 def test_rule_judge_takes_no_separator_for_a_typo() -> None:
     """Requests now open with the user's email; its local part ("ana.lee") differs from the
     name fact ("Ana Lee") only by a separator, which the rule judge flagged as a mistyped fact."""
-    from autoforge.bench.rulejudge import one_off
+    from autoforge.rollout.meu import one_off
 
     assert one_off("my email is ana.lee@example.com", "Ana Lee") is None
     assert one_off("my order is ORD-1235", "ORD-1234") == "ORD-1235"  # a real typo still is

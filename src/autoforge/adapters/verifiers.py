@@ -7,7 +7,8 @@
 - tools: the environment's tools with their own JSON schemas (``oai_tools``), run in an episode
   opened at the task's S0 by the sandboxed runtime;
 - responder: when the model answers without a tool call, the simulated user replies (the
-  rollout's own users: ``scripted`` needs no model, ``llm`` is the LLM user of the ``user`` role);
+  role registry's ``user`` kinds: ``scripted`` needs no model, ``llm`` is the LLM user of the
+  ``user`` role);
   the user's stop ends the rollout, as in ``autoforge.rollout``;
 - rubric: the rollout's exact-state reward (final state hash == S* hash and every required
   output said), computed when the rollout ends, before the episode is closed.
@@ -18,7 +19,6 @@ Episodes live in one :class:`~autoforge.serve.service.EnvService` (bounded, evic
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +28,9 @@ from datasets import Dataset
 from autoforge.adapters.forged import agent_messages, load_forged
 from autoforge.errors import UserError
 from autoforge.llm import with_text_calls
-from autoforge.rollout import OPENING, SimulatedUser
+from autoforge.rollout import OPENING, SimulatedUser, UserFactory
 from autoforge.serve import EnvService, ServeError
-from autoforge.tasks import Task
 
-UserFactory = Callable[[Task, int], SimulatedUser]
-USERS = ("scripted", "llm")
 _STATE_KEY = "autoforge"
 
 
@@ -51,22 +48,19 @@ def task_dataset(service: EnvService) -> Dataset:
     return Dataset.from_list(rows)
 
 
-def user_factory(kind: str, llm: Any = None) -> UserFactory:
-    """The simulated user: ``scripted`` (no model) or ``llm`` (the ``user`` role of ``llm``, an
-    ``autoforge.llm.LLMConfig`` or its dict)."""
-    if kind == "scripted":
-        from autoforge.bench import scripted_user
+def users_of(kind: str, llm: Any = None) -> UserFactory:
+    """The simulated user: a ``user`` kind of the role registry (``scripted``: no model;
+    ``llm``: the ``user`` role of ``llm``, an ``autoforge.llm.LLMConfig`` or its dict)."""
+    from autoforge.rollout import EpisodeConfig, kind_needs_llm, user_factory
 
-        return scripted_user
-    if kind == "llm":
+    client = None
+    if kind_needs_llm("user", kind):
         from autoforge.llm import LLMConfig, get_client
-        from autoforge.rollout import LLMUser
 
         if llm is None:
-            raise UserError("user='llm' needs llm=LLMConfig(...) (or its dict): the user's model")
+            raise UserError(f"user={kind!r} needs llm=LLMConfig(...) (or its dict): its model")
         client = get_client(llm if isinstance(llm, LLMConfig) else LLMConfig.model_validate(llm))
-        return lambda task, seed: LLMUser(client, task, seed=seed)
-    raise UserError(f"unknown user {kind!r}: choose one of {', '.join(USERS)}")
+    return user_factory(kind, client, EpisodeConfig())
 
 
 async def exact_state_reward(state: Any, **kwargs: Any) -> float:
@@ -182,7 +176,7 @@ def load_environment(
     """The verifiers environment of a forged run directory (or installed environment package);
     ``llm`` (an ``LLMConfig`` or its dict) for ``user="llm"``."""
     service = load_forged(path, tasks)
-    return ForgedToolEnv(service, user_factory(user, llm), max_turns=max_turns, **kwargs)
+    return ForgedToolEnv(service, users_of(user, llm), max_turns=max_turns, **kwargs)
 
 
 def _get(obj: Any, key: str) -> Any:

@@ -19,12 +19,11 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
 from autoforge.bench.passk import EvalReport, evaluate, pass_hat_k
-from autoforge.bench.players import OracleClient, RoutedClient, scripted_user
 from autoforge.env import Environment
 from autoforge.errors import UserError
 from autoforge.llm import DEFAULT_REMOTE_CONCURRENCY, LLMConfig, resolve_endpoint
@@ -32,10 +31,16 @@ from autoforge.rollout import (
     EpisodeConfig,
     EpisodeFn,
     RolloutDeps,
+    RoutedClient,
     Runner,
     Trajectory,
+    agent_factory,
     bind_environment,
+    judge_hooks,
+    kind_field,
+    kind_needs_llm,
     rollout_episode,
+    user_factory,
 )
 from autoforge.tasks import Task
 
@@ -44,20 +49,17 @@ CONFIG_FILE = "eval_config.json"
 EVAL_JSON = "eval.json"
 EVAL_HTML = "eval.html"
 
-AgentKind = Literal["llm", "oracle"]
-UserKind = Literal["llm", "scripted"]
-JudgeKind = Literal["llm", "rule", "none"]
-
 
 class EvalSettings(BaseModel):
-    """Everything that shapes the episodes (serialisable: travels to Ray actors)."""
+    """Everything that shapes the episodes (serialisable: travels to Ray actors); ``agent``,
+    ``user`` and ``judge`` name kinds of the role registry (``autoforge.rollout.roles``)."""
 
     env_dir: str
     bench_dir: str | None = None
     episode: EpisodeConfig = Field(default_factory=EpisodeConfig)
-    agent: AgentKind = "llm"
-    user: UserKind = "llm"
-    judge: JudgeKind = "llm"
+    agent: Annotated[str, kind_field("agent")] = "llm"
+    user: Annotated[str, kind_field("user")] = "llm"
+    judge: Annotated[str, kind_field("judge")] = "llm"
     llm: LLMConfig | None = None
     labels: dict[str, str] = Field(default_factory=dict, description="role -> who plays it")
 
@@ -101,18 +103,19 @@ class EvalWorker:
         env = self.env
         if env is None:
             env = load_env(Path(s.env_dir), Path(s.bench_dir) if s.bench_dir else None)
-        needs_llm = s.agent == "llm" or s.user == "llm" or s.judge == "llm"
-        self.client = make_client(s.llm) if needs_llm else None
-        meu, nl = self._judges()
+        self.client = make_client(s.llm) if any(kind_needs_llm(*p) for p in _players(s)) else None
+        agents = agent_factory(s.agent, self.client, s.episode)
+        users = user_factory(s.user, self.client, s.episode)
+        judges = judge_hooks(s.judge, self.client, s.episode)
 
         async def fn(task: Task, trial: int, seed: int) -> Trajectory:
-            agent = OracleClient(task) if s.agent == "oracle" else self.client
+            agent = agents(task)
             deps = RolloutDeps(
                 client=RoutedClient({"agent": agent}, default=self.client or agent),
                 env_factory=lambda t: bind_environment(env, t),
-                user_factory=scripted_user if s.user == "scripted" else None,
-                nl_judge=nl,
-                meu_judge=meu,
+                user_factory=users,
+                nl_judge=judges.nl,
+                meu_judge=judges.meu,
             )
             traj = await rollout_episode(task, trial, seed, s.episode, deps)
             traj.meta.update(s.labels)
@@ -120,29 +123,22 @@ class EvalWorker:
 
         return fn
 
-    def _judges(self) -> tuple[Any, Any]:
-        """The MEU judge hook and the NL-assertion judge of these settings (``rule``: the MEU
-        code rules alone, no model)."""
-        from autoforge.rollout import code_judge_hook, meu_judge, nl_assertion_judge
-
-        if self.settings.judge == "rule":
-            return code_judge_hook, None
-        if self.settings.judge == "llm":
-            return meu_judge(self.client), nl_assertion_judge(self.client)
-        return None, None
-
     async def aclose(self) -> None:
         """Close the client's connections (local runs)."""
         if self.client is not None and hasattr(self.client, "aclose"):
             await self.client.aclose()
 
 
+def _players(settings: EvalSettings) -> list[tuple[Any, str]]:
+    """``(role, kind)`` of the agent, the user and the judge."""
+    return [("agent", settings.agent), ("user", settings.user), ("judge", settings.judge)]
+
+
 def default_concurrency(settings: EvalSettings) -> int:
     """Episodes in flight by default: the parallel capacity of the tightest endpoint in use
     (the embedded server's slots; a configured endpoint's ``max_concurrency``, 8 unless set).
     More episodes than slots only queue at the server and delay every episode's first line."""
-    kinds = {"agent": settings.agent, "user": settings.user, "judge": settings.judge}
-    roles = [role for role, kind in kinds.items() if kind == "llm"]
+    roles = [role for role, kind in _players(settings) if kind_needs_llm(role, kind)]
     if not roles or settings.llm is None:
         return DEFAULT_REMOTE_CONCURRENCY
     return min(resolve_endpoint(settings.llm, role).max_concurrency for role in roles)

@@ -7,9 +7,11 @@ A spec is one of:
   ``http://localhost:8000/v1/Qwen/Qwen3-8B`` (split after the ``/v1`` path segment, so model
   names may contain slashes; without ``/v1`` the split is at the last slash) or just
   ``http://host:8000/v1`` (the server's first listed model);
-- a scripted player that needs no model: ``oracle`` (agent: replays the task's gold calls
-  and says its required outputs), ``scripted`` (user: states the request and every known fact,
-  then stops), ``rule`` (judge: the rule-based claim extractor of :mod:`.rulejudge`).
+- a kind of the role registry (:mod:`autoforge.rollout.roles`) that needs no model, e.g.
+  ``oracle`` (agent: replays the task's gold calls and says its required outputs),
+  ``scripted`` (user: states the request and every known fact, then stops), ``rule`` (judge:
+  the MEU code rules of :mod:`autoforge.rollout.meu`), ``none``/``off`` (judge: none); a kind
+  registered later is accepted the same way.
 
 Pure: specs become :class:`~autoforge.llm.config.RoleConfig` overrides of an ``LLMConfig``.
 """
@@ -21,27 +23,28 @@ from typing import Literal
 
 from autoforge.errors import UserError
 from autoforge.llm import EMBEDDED_NAMES, LLMConfig, RoleConfig
+from autoforge.rollout import lookup_kind, role_kinds
 
 Role = Literal["agent", "user", "judge"]
-#: The scripted (no-LLM) player each role accepts.
-SCRIPTED: dict[str, str] = {"agent": "oracle", "user": "scripted", "judge": "rule"}
 EMBEDDED_ALIASES = {"embedded": "default", "default": "default", "small": "small"}
 
 
 @dataclass(frozen=True)
 class RoleSpec:
-    """A parsed spec: ``kind`` ``llm`` (with endpoint or embedded model) or ``scripted``."""
+    """A parsed spec: ``kind`` ``llm`` (with endpoint or embedded model), ``config`` (the LLM
+    config's role), or ``scripted``: the registry kind ``name`` that needs no model."""
 
-    role: str
+    role: Role
     kind: Literal["llm", "scripted", "config"]
     base_url: str | None = None
     model: str | None = None
+    name: str = "llm"
 
     @property
     def label(self) -> str:
         """How reports name the player (never the API key)."""
         if self.kind == "scripted":
-            return SCRIPTED[self.role]
+            return self.name
         if self.kind == "config":
             return "(LLM config)"
         if self.base_url is None:
@@ -65,19 +68,27 @@ def split_url_model(spec: str) -> tuple[str, str | None]:
     return base, "/".join(model_parts) or None
 
 
-def parse_role_spec(role: str, spec: str | None) -> RoleSpec:
+def _no_model_kind(role: Role, text: str) -> str | None:
+    """The canonical name of the registry kind ``text`` of ``role`` when it needs no model."""
+    names = {n for k in role_kinds(role) if not k.needs_llm for n in (k.name, *k.aliases)}
+    return lookup_kind(role, text).name if text in names else None
+
+
+def parse_role_spec(role: Role, spec: str | None) -> RoleSpec:
     """Parse one ``--agent``/``--user``/``--judge`` value; ``None`` keeps the LLM config."""
     if spec is None:
         return RoleSpec(role=role, kind="config")
     text = spec.strip()
-    if text == SCRIPTED.get(role):
-        return RoleSpec(role=role, kind="scripted")
+    name = _no_model_kind(role, text)
+    if name is not None:
+        return RoleSpec(role=role, kind="scripted", name=name)
     if text.lower() in EMBEDDED_ALIASES:
         return RoleSpec(role=role, kind="llm", model=EMBEDDED_ALIASES[text.lower()])
     if text.startswith(("http://", "https://")):
         base, model = split_url_model(text)
         return RoleSpec(role=role, kind="llm", base_url=base, model=model)
-    allowed = ["embedded", "small", "BASE_URL/MODEL", SCRIPTED[role]]
+    no_model = [k.name for k in role_kinds(role) if not k.needs_llm]
+    allowed = ["embedded", "small", "BASE_URL/MODEL", *no_model]
     raise UserError(f"--{role} {spec!r}: expected one of {', '.join(allowed)}")
 
 

@@ -23,7 +23,7 @@ from autoforge.cli.llm import (
 from autoforge.errors import UserError
 
 if TYPE_CHECKING:
-    from autoforge.bench import EvalOutput, EvalSettings, EvalTarget, JudgeKind, RoleSpec
+    from autoforge.bench import EvalOutput, EvalSettings, EvalTarget, RoleSpec
     from autoforge.llm import LLMConfig
     from autoforge.tasks import Task
 
@@ -35,11 +35,11 @@ _HELP = (
     "S*, reward reason, judge verdict).\n\n"
     "--agent, --user and --judge take 'embedded' (1.5B), 'small' (0.5B) or BASE_URL/MODEL "
     "(e.g. http://localhost:8000/v1/Qwen/Qwen3-8B); without them the LLM config's roles are "
-    "used. No-model players: --agent oracle (replays the gold calls), --user scripted, "
-    "--judge rule (the MEU code rules alone). The MEU code rules (a goal never said, a "
-    "contradicted fact value, an invented id) always run unless --no-judge; the LLM part of "
-    "the judge runs when --judge names a model, or by default when the judge role has a "
-    "configured endpoint (not for the embedded model).\n\n"
+    "used. No-model players (kinds of the role registry): --agent oracle (replays the gold "
+    "calls), --user scripted, --judge rule (the MEU code rules alone), --judge none. The MEU "
+    "code rules (a goal never said, a contradicted fact value, an invented id) always run "
+    "unless --no-judge; the LLM part of the judge runs when --judge names a model, or by "
+    "default when the judge role has a configured endpoint (not for the embedded model).\n\n"
     "Episodes in flight default to the endpoint's parallel capacity (the embedded server's "
     "slots; 8 for a configured endpoint); a line is printed per finished episode.\n\n"
     "Examples:\n\n"
@@ -61,7 +61,7 @@ UserOpt = Annotated[
 ]
 JudgeOpt = Annotated[
     str | None,
-    typer.Option(metavar="SPEC", help="MEU judge: embedded | small | BASE_URL/MODEL | rule"),
+    typer.Option(metavar="SPEC", help="MEU judge: embedded | small | BASE_URL/MODEL | rule | none"),
 ]
 NoJudgeOpt = Annotated[
     bool, typer.Option("--no-judge", help="Do not judge user errors (nor NL assertions).")
@@ -249,25 +249,25 @@ def _settings(
         env_dir=str(loaded.env_dir),
         bench_dir=str(loaded.bench_dir) if loaded.bench_dir else None,
         episode=episode,
-        agent="oracle" if agent.kind == "scripted" else "llm",
-        user="scripted" if user.kind == "scripted" else "llm",
+        agent=agent.name,
+        user=user.name,
         judge=judge_kind,
         llm=config,
         labels=labels,
     )
 
 
-def _judge_kind(judge: RoleSpec, config: LLMConfig, no_judge: bool) -> JudgeKind:
-    """``none`` with --no-judge; ``rule`` (the code rules) for --judge rule, and by default for
-    an embedded judge (the embedded 1.5B scored precision and recall 0.00 on the faulty-user
-    validation set, at minutes per episode); else ``llm`` (code rules plus the model's
-    verified claims)."""
+def _judge_kind(judge: RoleSpec, config: LLMConfig, no_judge: bool) -> str:
+    """The judge's registry kind: ``none`` with --no-judge; the named kind for a no-model spec
+    (``rule``: the code rules); ``rule`` by default for an embedded judge (the embedded models
+    are too weak and too slow to judge, see the judge figures in README.md); else ``llm`` (code
+    rules plus the model's verified claims)."""
     from autoforge.llm import resolve_endpoint
 
     if no_judge:
         return "none"
     if judge.kind == "scripted":
-        return "rule"
+        return judge.name
     if judge.kind == "config" and resolve_endpoint(config, "judge").embedded:
         return "rule"
     return "llm"

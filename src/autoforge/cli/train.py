@@ -37,14 +37,49 @@ _SFT_EXAMPLE = (
 )
 
 Paths = Annotated[list[Path], typer.Option("--env", help="Environment directory (repeatable).")]
+
+
+def _kind(role: Literal["user", "judge", "trainer"]) -> Any:
+    """An option callback: a registry kind of ``role`` (old spellings are aliases), kept as
+    written (run configs record it unchanged), or typer's one-line "Invalid value" error
+    listing the choices."""
+
+    def check(value: str) -> str:
+        from autoforge.rollout import canonical_kind
+
+        try:
+            canonical_kind(role, value)
+            return value.strip()
+        except UserError as exc:
+            raise typer.BadParameter(str(exc)) from None
+
+    return check
+
+
 BackendOpt = Annotated[
-    Literal["trl", "verl"], typer.Option(help="trl (this machine) or verl (cluster).")
+    str,
+    typer.Option(
+        callback=_kind("trainer"),
+        metavar="KIND",
+        help="Trainer backend (role registry): trl (this machine) or verl (cluster).",
+    ),
 ]
 UserOpt = Annotated[
-    Literal["llm", "scripted"], typer.Option(help="Simulated user: llm or scripted.")
+    str,
+    typer.Option(
+        callback=_kind("user"),
+        metavar="KIND",
+        help="Simulated user, a user kind of the role registry: llm or scripted.",
+    ),
 ]
 MeuOpt = Annotated[
-    Literal["judge", "faults", "off"], typer.Option(help="MEU judge: judge, faults or off.")
+    str,
+    typer.Option(
+        callback=_kind("judge"),
+        metavar="KIND",
+        help="MEU judge, a judge kind of the role registry: llm (alias judge), rule, faults, "
+        "none (alias off).",
+    ),
 ]
 EpisodeTokensOpt = Annotated[
     int | None, typer.Option(help="Tokens per episode [default: TokenBudget.episode].")
@@ -95,9 +130,6 @@ def _need_train_extra() -> None:
         raise UserError(
             "training needs the [train] extra: pip install 'autoforge[train]'"
         ) from None
-
-
-PAPER_CLIP_HIGH = 0.28  # the paper's (DAPO's) clip-higher: --emit-config's default only
 
 
 def _erpo(
@@ -157,87 +189,30 @@ def train(
     no_cache: NoCacheOpt = False,
     llm_set: LlmSetOpt = None,
 ) -> None:
-    """Dispatch on the backend: ``verl`` writes launch files (:func:`_emit`), ``trl`` trains
-    on this machine (:func:`_train_trl`)."""
-    if backend == "verl" and clip_high is None:
-        clip_high = PAPER_CLIP_HIGH
-    erpo = _erpo(group_size, tasks_per_batch, env_std, meu != "off", dynamic_sampling,
+    """Hand the request to the ``--backend`` trainer kind of the role registry (``trl`` trains
+    here, ``verl`` writes launch files); print its step table and messages."""
+    from autoforge.rl import TrainOutcome, TrainRequest
+    from autoforge.rollout import build_kind, canonical_kind
+
+    masked = canonical_kind("judge", meu) != "none"
+    erpo = _erpo(group_size, tasks_per_batch, env_std, masked, dynamic_sampling,
                  clip_eps_high=clip_high, kl_beta=kl_beta, std_pool=std_pool)  # fmt: skip
     llm = llm_config_from_options(llm_config, llm_base_url, llm_model, llm_api_key, no_cache,
                                   llm_set)  # fmt: skip
-    episode = _episode(keep_thinking, max_episode_steps)
-    budgets = (max_turn_tokens, max_completion_tokens)
-    if backend == "verl":
-        _emit(emit_config, model, train_files, tasks, env, nnodes, gpus_per_node, erpo,
-              (llm, episode), steps, lr, budgets)  # fmt: skip
-        return
-    _train_trl(env, tasks, synth_tasks, model, out, (steps, lr, seed), user, meu, erpo,
-               ref_model, (llm, episode), budgets)  # fmt: skip
-
-
-def _train_trl(
-    env: list[Path], tasks: list[Path], synth_tasks: int, model: str, out: Path,
-    run: tuple[int, float, int], user: Literal["llm", "scripted"],
-    meu: Literal["judge", "faults", "off"], erpo: Any, ref_model: str | None,
-    settings: tuple[Any, Any], budgets: tuple[int | None, int | None],
-) -> None:  # fmt: skip
-    """ERPO with TRL on this machine (needs the ``train`` extra); prints the step table.
-    ``run``: steps, learning rate and seed; ``settings``: the LLM config (user simulator and
-    judge) and the episode settings; ``budgets``: tokens per turn and per episode."""
-    _need_train_extra()
-    from autoforge.rl.trl import TRLRunConfig, train_trl
-
-    (steps, lr, seed), (llm, episode) = run, settings
-    config = TRLRunConfig(
+    request = TrainRequest(
         env_dirs=[str(p) for p in env], tasks=[str(p) for p in tasks], synth_tasks=synth_tasks,
-        model=model, output_dir=str(out), max_steps=steps, learning_rate=lr, seed=seed,
-        user=user, meu=meu, erpo=erpo, ref_model=ref_model,
-        episode=_token_episode(episode, *budgets),
+        model=model, out=str(out), steps=steps, learning_rate=lr, seed=seed, user=user,
+        meu=meu, erpo=erpo, ref_model=ref_model, llm=llm,
+        episode=_episode(keep_thinking, max_episode_steps), turn_tokens=max_turn_tokens,
+        episode_tokens=max_completion_tokens,
+        emit_config=str(emit_config) if emit_config is not None else None,
+        train_files=train_files, nnodes=nnodes, gpus_per_node=gpus_per_node,
     )  # fmt: skip
-    records = train_trl(config, llm=llm)
-    Console().print(step_table(records))
-    Console().print(f"policy and logs in {out}")
-
-
-def _token_episode(episode: Any, turn_tokens: int | None, episode_tokens: int | None) -> Any:
-    """TRL's episode: the rollout's settings and the token budget (defaults where not given)."""
-    from autoforge.rl import DEFAULT_BUDGET, TokenBudget
-    from autoforge.rl.trl import TokenEpisodeConfig
-
-    budget = TokenBudget(
-        turn=turn_tokens or DEFAULT_BUDGET.turn,
-        episode=episode_tokens or DEFAULT_BUDGET.episode,
-        prompt=DEFAULT_BUDGET.prompt,
-    )
-    return TokenEpisodeConfig(episode=episode, budget=budget)
-
-
-def _emit(
-    out: Path | None, model: str, train_files: list[str], tasks: list[Path], env: list[Path],
-    nnodes: int, gpus: int, erpo: Any, settings: tuple[Any, Any], steps: int, lr: float,
-    budgets: tuple[int | None, int | None] = (None, None),
-) -> None:  # fmt: skip
-    """``--backend verl``: write the cluster config and launch script into ``out``."""
-    if out is None:
-        raise UserError("--backend verl runs on a cluster: add --emit-config DIR, then run "
-                        "DIR/launch.sh there")  # fmt: skip
-    from autoforge.rl.verl import VerlLaunchSpec, emit_config
-
-    if not train_files or not tasks or not env:
-        raise UserError("--emit-config needs --train-files, --tasks and --env")
-    llm, episode_config = settings
-    from autoforge.rl import DEFAULT_BUDGET
-
-    turn, episode = budgets
-    spec = VerlLaunchSpec(
-        model=model, train_files=train_files, tasks=[str(t) for t in tasks],
-        env_dirs=[str(e) for e in env], nnodes=nnodes, gpus_per_node=gpus, erpo=erpo,
-        llm=llm, episode=episode_config, total_training_steps=steps, learning_rate=lr,
-        max_turn_tokens=turn or DEFAULT_BUDGET.turn,
-        max_response_length=episode or DEFAULT_BUDGET.episode,
-    )  # fmt: skip
-    for path in emit_config(spec, out):
-        Console().print(f"wrote {path}")
+    outcome: TrainOutcome = build_kind("trainer", backend, request)
+    if outcome.records:
+        Console().print(step_table(outcome.records))
+    for line in outcome.messages:
+        Console().print(line, highlight=False)
 
 
 def step_table(records: list[dict[str, Any]]) -> Table:

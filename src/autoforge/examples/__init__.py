@@ -17,6 +17,13 @@ from autoforge.errors import UserError
 DEFAULT_EXAMPLE = "bookstore"
 
 
+__all__ = [
+    "DEFAULT_EXAMPLE",
+    "example_path",
+    "list_examples",
+]
+
+
 def _examples_root() -> Path:
     """The directory of this package (a real directory: the package is never zipped)."""
     return Path(str(files(__name__)))

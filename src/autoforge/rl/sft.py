@@ -109,7 +109,7 @@ def _renderer(
 
 
 def _end_of_turn(tokenizer: Any) -> str:
-    from autoforge.rl.trl.tokens import end_of_turn_id
+    from autoforge.rl.tokens import end_of_turn_id
 
     return str(tokenizer.convert_ids_to_tokens(end_of_turn_id(tokenizer)))
 

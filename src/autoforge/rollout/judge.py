@@ -8,16 +8,18 @@ claim only when its quotes occur in the user's messages and a fact claim's quote
 the fact's own value. The verdict's ``rules`` name every rule that fired (``llm_contradiction``
 for a verified LLM claim).
 
-The older extraction (``meu_v1``, below, used by ``autoforge.bench.rulejudge``): the LLM only
-extracts structured claims (via ``client.structured``, role ``judge``): each
-factual statement the user made, quoted, with the scenario fact it relates to and whether it
-is consistent with it, contradicts it, or is not in the scenario; and whether and why the user
-stopped. The verdict is computed in code by :func:`verdict_from`, which is pure: a quote that
-does not occur in the user's messages is ignored (the judge cannot invent evidence); a
+The older extraction (``meu_v1``, below; ``benchmarks/lab/rulejudge.py`` fills it by rules as a
+baseline): the LLM only extracts structured claims (via ``client.structured``, role ``judge``):
+each factual statement the user made, quoted, with the scenario fact it relates to and whether
+it is consistent with it, contradicts it, or is not in the scenario; and whether and why the
+user stopped. The verdict is computed in code by :func:`verdict_from`, which is pure: a quote
+that does not occur in the user's messages is ignored (the judge cannot invent evidence); a
 contradiction or an invented fact is a user error; a stop the judge calls premature counts only
 if the episode really ended by the user's stop.
 
-Also here: :func:`nl_assertion_judge`, the async NL_ASSERTION hook of the reward (tau2).
+Also here: :func:`nl_assertion_judge`, the async NL_ASSERTION hook of the reward (tau2), and
+the builders of the registry's ``judge`` kinds (``llm``, ``rule``, ``faults``, ``none``;
+:mod:`.roles`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from autoforge.errors import UserError
 from autoforge.rollout.goals import fact_leaves
 from autoforge.rollout.meu import RuleHit, code_hits
+from autoforge.rollout.roles import JudgeHooks
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.tasks import Task
 
@@ -320,3 +324,31 @@ def nl_assertion_judge(client: Any) -> Any:
         return [bool(met.get(i, False)) for i in range(len(assertions))]
 
     return judge
+
+
+async def fault_oracle(task: Task, traj: Trajectory) -> None:
+    """MEU ground truth for tests: the user erred iff a ``FaultyUser`` injected a fault."""
+    traj.user_error = bool(traj.faults)
+    traj.user_error_reason = "; ".join(f.detail for f in traj.faults) or "no fault injected"
+
+
+def llm_judges(client: Any, config: Any) -> JudgeHooks:
+    """``judge llm``: code rules plus the model's verified claims; NL assertions by the model."""
+    if client is None:
+        raise UserError("judge 'llm' needs an LLM client (an endpoint or the embedded model)")
+    return JudgeHooks(meu=meu_judge(client), nl=nl_assertion_judge(client))
+
+
+def rule_judges(client: Any, config: Any) -> JudgeHooks:
+    """``judge rule``: the MEU code rules alone (no model; NL assertions stay unjudged)."""
+    return JudgeHooks(meu=code_judge_hook)
+
+
+def fault_judges(client: Any, config: Any) -> JudgeHooks:
+    """``judge faults``: :func:`fault_oracle`, the ground truth of fault-injected runs."""
+    return JudgeHooks(meu=fault_oracle)
+
+
+def no_judges(client: Any, config: Any) -> JudgeHooks:
+    """``judge none``: no MEU verdict, no NL-assertion judge."""
+    return JudgeHooks()

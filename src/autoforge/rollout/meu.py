@@ -11,10 +11,18 @@ Pure rules over the transcript and the task, each firing with its evidence:
   mistyped id, a changed digit), or names a fact by its label with another value
   ("my order id is ORD-2" when it is ORD-1);
 - ``invented_identifier``: a user message holds an id-like token (three or more characters with
-  a digit, or an e-mail address) found nowhere in the scenario, its facts, or the chat before.
+  a digit, or an e-mail address) found nowhere in the scenario, its facts, or the chat before;
+- ``invented_name``: a user message holds a proper name ("Paris") whose words occur nowhere in
+  the scenario, its facts, or the chat before; when exactly one name-valued fact of as many
+  words goes unsaid in that message, the name contradicts it and ``contradicted_fact`` fires
+  instead ("I live in Paris" when the scenario's city is Rome);
+- ``role_confusion``: a user message holds the agent's line (a customer label after its start,
+  an agent label at a line start), or the user's own notes say it kept speaking as the agent
+  after being asked again (the guards of :mod:`user_guards` re-ask once; a user that persists
+  gives up, and the episode is the user's fault).
 
-What needs language understanding (a contradiction in paraphrase, "I live in Paris" when the
-scenario says Rome, or the user contradicting itself) is left to the LLM part of the judge
+What needs language understanding (a contradiction in paraphrase, or the user contradicting
+itself) is left to the LLM part of the judge
 (:mod:`judge`), whose claims are checked against quotes. :func:`code_verdict` returns a
 :class:`~autoforge.rollout.judge.JudgeVerdict` whose ``rules`` name what fired.
 """
@@ -26,19 +34,34 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel
 
-from autoforge.rollout.goals import Goal, fact_leaves, normal, open_goals, task_goals
+from autoforge.rollout.goals import Goal, fact_leaves, has_value, normal, open_goals, task_goals
 from autoforge.rollout.thinking import visible_text
 from autoforge.rollout.trajectory import EndReason, Trajectory
-from autoforge.rollout.user_guards import asks_for_information, fact_label
+from autoforge.rollout.user_guards import (
+    SPOKE_AS_AGENT,
+    asks_for_information,
+    fact_label,
+    invented_names,
+    mixes_roles,
+)
 from autoforge.tasks import Task
 
-CODE_RULES = ("goal_unsaid", "stopped_early", "contradicted_fact", "invented_identifier")
+CODE_RULES = (
+    "goal_unsaid",
+    "stopped_early",
+    "contradicted_fact",
+    "invented_identifier",
+    "invented_name",
+    "role_confusion",
+)
 #: The fault kind (``FaultyUser``) each rule detects, for validation.
 RULE_FAULTS: dict[str, str] = {
     "goal_unsaid": "drop_goal",
     "stopped_early": "stop_early",
     "contradicted_fact": "change_fact",
     "invented_identifier": "invent_fact",
+    "invented_name": "invent_fact",
+    "role_confusion": "role_confusion",
     "llm_contradiction": "change_fact",
 }
 _TOKEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#?[A-Za-z]*[\w-]*\d[\w-]*")
@@ -134,7 +157,8 @@ def fact_hits(turn: int, text: str, facts: Mapping[str, str]) -> list[RuleHit]:
     return hits
 
 
-def _tokens(text: str) -> Iterable[str]:
+def id_tokens(text: str) -> Iterable[str]:
+    """The id-like tokens of ``text``: three or more characters with a digit, or an e-mail."""
     for match in _TOKEN.finditer(text):
         token = match.group(0).strip(".-")
         if len(token) >= MIN_TOKEN:
@@ -145,12 +169,63 @@ def invented_hits(turn: int, text: str, known: str, flagged: Sequence[RuleHit]) 
     """``invented_identifier`` in one user message, given everything the user could know."""
     hits = []
     seen = normal(known)
-    for token in _tokens(text):
+    for token in id_tokens(text):
         low = normal(token)
         if low in seen or any(low in h.evidence.lower() for h in flagged):
             continue
         hits.append(RuleHit(rule="invented_identifier", turn=turn, evidence=repr(token)))
     return hits
+
+
+_NAME_VALUE = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*$")
+
+
+def name_hits(
+    turn: int, text: str, known: str, facts: Mapping[str, str], flagged: Sequence[RuleHit] = ()
+) -> list[RuleHit]:
+    """``invented_name`` (or ``contradicted_fact``: see the module docstring) in one user
+    message, given everything the user could know; a name another hit already quotes (a
+    mistyped name fact) is not flagged twice."""
+    hits = []
+    for name in invented_names(text, known):
+        if any(name.lower() in h.evidence.lower() for h in flagged):
+            continue
+        size = len(name.split())
+        rivals = [
+            (key, value)
+            for key, raw in facts.items()
+            for value in fact_leaves(raw)
+            if _NAME_VALUE.match(value)
+            and len(value.split()) == size
+            and not has_value(text, value)
+        ]
+        if len(rivals) == 1:
+            key, value = rivals[0]
+            why = f"{key}: said {name!r}, scenario {value!r}"
+            hits.append(RuleHit(rule="contradicted_fact", turn=turn, evidence=why))
+        else:
+            why = f"{name!r} is in neither the scenario nor the chat"
+            hits.append(RuleHit(rule="invented_name", turn=turn, evidence=why))
+    return hits
+
+
+#: In the note :class:`~autoforge.rollout.user.LLMUser` writes when it spoke as the agent again.
+GAVE_UP_AS_AGENT = f"{SPOKE_AS_AGENT} again"
+
+
+def role_hits(turn: int, text: str) -> list[RuleHit]:
+    """``role_confusion`` in one user message."""
+    if not mixes_roles(text):
+        return []
+    said = " ".join(text.split())[:80]
+    return [RuleHit(rule="role_confusion", turn=turn, evidence=f"wrote the agent's line: {said!r}")]
+
+
+def note_hits(notes: Sequence[str]) -> list[RuleHit]:
+    """``role_confusion`` from the user's notes: it spoke as the agent when asked again."""
+    return [
+        RuleHit(rule="role_confusion", evidence=note) for note in notes if GAVE_UP_AS_AGENT in note
+    ]
 
 
 def _seen(message: Mapping[str, object]) -> str:
@@ -172,6 +247,8 @@ def code_hits(task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None)
             text = str(message.get("content") or "")
             found = fact_hits(turn, text, facts)
             hits += found + invented_hits(turn, text, "\n".join(known), found)
+            hits += name_hits(turn, text, "\n".join(known), facts, found) + role_hits(turn, text)
         elif message.get("role") != "system":
             known.append(_seen(message))
+    hits += note_hits(traj.user_notes)
     return hits + stop_hits(task_goals(task) if goals is None else goals, traj)

@@ -28,6 +28,7 @@ from autoforge.rollout.agent import Agent, ChatClient
 from autoforge.rollout.episode import EpisodeConfig, new_trajectory, run_episode
 from autoforge.rollout.goals import task_goals
 from autoforge.rollout.reward import AssertionEvaluator, NLJudge
+from autoforge.rollout.roles import MEUHook, UserFactory
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user import FaultyUser, LLMUser, SimulatedUser
 from autoforge.tasks import Task
@@ -306,10 +307,6 @@ def bind_environment(env: EnvironmentLike, task: Task) -> EnvBinding:
     )
 
 
-UserFactory = Callable[[Task, int], SimulatedUser]
-MEUJudgeFn = Callable[[Task, Trajectory], Awaitable[Any]]
-
-
 @dataclass
 class RolloutDeps:
     """Live resources of a worker: the LLM client, environments, optional hooks."""
@@ -318,7 +315,7 @@ class RolloutDeps:
     env_factory: Callable[[Task], EnvBinding]
     user_factory: UserFactory | None = None
     nl_judge: NLJudge | None = None
-    meu_judge: MEUJudgeFn | None = None
+    meu_judge: MEUHook | None = None
 
 
 async def rollout_episode(

@@ -2,8 +2,7 @@
 
 The LLM user plays the task's scenario with its known facts under a versioned prompt
 (``prompts/user_v2.md``; ``user_v1`` is kept for reproducing older runs, ``user_v3`` also shows
-the checklist in the prompt but made the embedded 1.5B write the agent's lines: 3 of 6 episodes
-conveyed every goal against 5 of 6 with ``user_v2``); it reveals facts only when asked, never
+the checklist in the prompt); it reveals facts only when asked, never
 invents, and ends with ``###STOP###`` when the goal is met or impossible. It carries a checklist
 (:mod:`goals`): the goals code derived from the task, marked said by code after every
 message. A first message that says none of its requests and questions is asked again, then
@@ -14,7 +13,9 @@ to ..."); a nudge that says none of them, or a second such stop, ends the episod
 reasoning (``reasoning_content`` or ``<think>`` blocks) is stripped before the agent sees its
 message. Small models need deterministic guards around the prompt (:mod:`user_guards`): the
 first message never stops and is never a refusal, the stop token is found in mangled forms, and
-a reply that runs on into the agent's next line is cut; each guard that fires is noted in
+a reply that runs on into the agent's next line is cut, and one that mixes the agent's line
+into the customer's (role confusion) or names a place or person found nowhere in the task or
+the chat is asked again; each guard that fires is noted in
 ``LLMUser.notes`` (and the trajectory's ``user_notes``). Under ``user_choice_v1`` (for models
 too small to play the customer, :mod:`user_choice`) code writes the customer's messages and the
 model only judges whether the request is done.
@@ -61,6 +62,7 @@ from autoforge.rollout.user_choice import (
 )
 from autoforge.rollout.user_guards import (
     DETAIL_NOT_GIVEN,
+    SPOKE_AS_AGENT,
     STOP_TOKEN,
     Reading,
     TurnContext,
@@ -410,7 +412,7 @@ class LLMUser:
         if second.problem.startswith("invented"):  # say what a customer without it says
             self.notes.append(f"turn {self.turns}: {second.problem} again; said it does not know")
             return Reading("Sorry, I don't know that.", False, [], None)
-        if second.problem in ("refusal", "repeated a message", "spoke as the agent"):
+        if second.problem in ("refusal", "repeated a message", SPOKE_AS_AGENT):
             self.notes.append(f"turn {self.turns}: {second.problem} again; the customer gave up")
             return Reading("Okay, thank you anyway.", True, [], None)
         return Reading(second.text, not second.text, [], None)
@@ -489,7 +491,7 @@ class ScriptedUser:
 
 _INVENTED = (
     ("membership number", "M-{n}"),
-    ("order number", "#W{n}"),
+    ("order number", "{n}"),
     ("phone number", "555-01{n}"),
     ("date of birth", "19{n}"),
 )

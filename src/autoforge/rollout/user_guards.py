@@ -45,6 +45,8 @@ def split_stop(text: str) -> tuple[str, bool]:
 
 
 AGENT_LABEL_NOTE = "wrote the agent's line"
+#: The problem of a message that reads as the agent's (role confusion).
+SPOKE_AS_AGENT = "spoke as the agent"
 
 
 def clean_reply(text: str) -> tuple[str, list[str]]:
@@ -282,6 +284,60 @@ def speaks_as_agent(text: str) -> bool:
     return bool(_AGENT_SPEAK_RE.search(text))
 
 
+#: A customer's label after the start of the message ("... on your account? Customer: It's
+#: ..."): the model wrote another speaker's line before it, so the message mixes both roles.
+_INNER_CUSTOMER_RE = re.compile(
+    r"(?:(?<=[.!?\"'])|\n)[ \t]*(?:\*\*)?(?:customer|user|client)(?:\*\*)?[ \t]*:", re.I
+)
+#: A question for the customer's own records, the agent's side of the chat.
+_ASKS_FOR_RECORDS_RE = re.compile(
+    r"\b(?:on|for|in|to|with) your (?:account|profile)\b|\bcan i (?:have|get) your\b", re.I
+)
+
+
+def mixes_roles(text: str) -> bool:
+    """Whether one message holds two speakers: a customer label after its start, or an agent
+    label at the start of a line ("Agent: ..."), the other side's line written out."""
+    return bool(_INNER_CUSTOMER_RE.search(text) or _RUN_ON_RE.search(text))
+
+
+def asks_for_records(text: str) -> bool:
+    """Whether a question in the message asks for the customer's own records ("What is the
+    email address on your account?"): the agent's question, not the customer's."""
+    return any(_ASKS_FOR_RECORDS_RE.search(s) for s in asking_sentences(text))
+
+
+_PROPER_RE = re.compile(r"(?<![\w'’@.-])([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*)(?![\w'’@-])")
+_SENTENCE_START_RE = re.compile(r"(?:^|[.!?\"“(]\s*|\n\s*)$")
+#: Capitalised words that name no fact: forms of address, roles of the chat, the calendar.
+_NOT_NAMES = frozenset(
+    re.findall(
+        r"\w+",
+        "i hi hello hey dear thanks thank please yes no ok okay sure sir madam mr mrs ms dr "
+        "agent assistant customer support service team monday tuesday wednesday thursday "
+        "friday saturday sunday january february march april may june july august september "
+        "october november december",
+    )
+)
+
+
+def invented_names(text: str, known: str) -> list[str]:
+    """Proper names in ``text`` (capitalised words not opening a sentence, "Paris", "Green
+    Street"; mixed-case words such as brand names are left alone) whose words occur nowhere in
+    ``known`` (the scenario, the facts and the chat so
+    far): a place, person or thing the customer made up, or one that contradicts the
+    scenario ("I live in Paris" when it says Rome)."""
+    seen = set(WORD_RE.findall(known.lower()))
+    found = []
+    for match in _PROPER_RE.finditer(text):
+        if _SENTENCE_START_RE.search(text[: match.start()]):
+            continue
+        words = [w for w in WORD_RE.findall(match.group(1).lower()) if w not in _NOT_NAMES]
+        if words and not any(w in seen for w in words):
+            found.append(match.group(1))
+    return list(dict.fromkeys(found))
+
+
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|my|me|mine)\b", re.I)
 
 
@@ -332,7 +388,7 @@ def _problem(text: str, stop: bool, ctx: TurnContext, notes: list[str]) -> str |
     if is_refusal(text):
         return "refusal"
     if AGENT_LABEL_NOTE in notes and text and not _customer_content(text, ctx):
-        return "spoke as the agent"
+        return SPOKE_AS_AGENT
     if not text:
         if ctx.first:
             return "stopped before stating the request"
@@ -343,11 +399,12 @@ def _problem(text: str, stop: bool, ctx: TurnContext, notes: list[str]) -> str |
         return "repeated a message"  # a stopping message is not delivered: its words are moot
     if ctx.first and not mentions_request(text, ctx.terms):
         return "first message does not state the request"
-    if speaks_as_agent(text):
-        return "spoke as the agent"
+    if speaks_as_agent(text) or mixes_roles(text) or asks_for_records(text):
+        return SPOKE_AS_AGENT
     if ctx.wanted and not stop and not gives_detail(text, ctx.wanted):
         return DETAIL_NOT_GIVEN
     invented = invented_values(text, ctx.known_text()) if ctx.known else []
+    invented += invented_names(text, ctx.known_text()) if ctx.known else []
     if invented:
         return f"invented {', '.join(invented[:3])}"
     return None
@@ -360,11 +417,12 @@ def read_reply(visible: str, ctx: TurnContext, *, guards: bool) -> Reading:
     With guards: prefixes and run-on agent lines are cut, mangled stop tokens count, and a
     refusal, an empty answer, an echo of the agent or of itself, a first message that stops
     or does not mention the request, a bare stop token in answer to a question, a message
-    phrased or labelled as the agent's, an answer to a question for one of the customer's
-    details that neither gives it nor says it is not known, or an id/number/email found
-    neither in the task nor in the chat is a problem (the caller re-asks once); a first
-    message that states the request and stops is kept without the stop, so the agent gets its
-    turn.
+    phrased or labelled as the agent's (or holding the agent's line before a "Customer:"
+    label, or asking for the customer's own records), an answer to a question for one of the
+    customer's details that neither gives it nor says it is not known, or an id/number/email
+    or a proper name found neither in the task nor in the chat is a problem (the caller re-asks
+    once); a first message that states the request and stops is kept without the stop, so the
+    agent gets its turn.
     """
     if not guards:
         stop = STOP_TOKEN in visible

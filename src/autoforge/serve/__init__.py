@@ -24,12 +24,18 @@ __all__ = [
     "EnvClient",
     "EnvClientError",
     "EnvService",
+    "HttpLimits",
     "Limits",
     "ServeError",
     "SessionStore",
     "build_mcp_server",
+    "check_bind",
     "create_app",
+    "is_loopback",
     "load_service",
+    "mcp_http_app",
+    "run",
+    "serve_stdio",
 ]
 
 _LAZY = {

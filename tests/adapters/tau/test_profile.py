@@ -19,15 +19,15 @@ SRC = Path(__file__).resolve().parents[3] / "src" / "autoforge"
 @pytest.fixture
 def only_profile() -> Iterator[types.ModuleType]:
     """The active profiles replaced by one empty in-memory profile module."""
-    saved, loaded = dict(profiles.PROFILES), dict(profiles._loaded)
+    saved, loaded = dict(profiles.PROFILE_MODULES), dict(profiles._loaded)
     module = types.ModuleType("autoforge_test_profile")
     sys.modules[module.__name__] = module
-    profiles.PROFILES.clear()
+    profiles.PROFILE_MODULES.clear()
     profiles._loaded.clear()
     profiles.register_profile("test", module.__name__)
     yield module
-    profiles.PROFILES.clear()
-    profiles.PROFILES.update(saved)
+    profiles.PROFILE_MODULES.clear()
+    profiles.PROFILE_MODULES.update(saved)
     profiles._loaded.clear()
     profiles._loaded.update(loaded)
     del sys.modules[module.__name__]
@@ -44,7 +44,7 @@ def test_generic_episode_default_names_no_hand_off_tool() -> None:
     names no transfer tool: tau's hand-off ends an episode only where tau is opted into."""
     from autoforge.rollout import EpisodeConfig
 
-    assert "tau" in profiles.PROFILES
+    assert "tau" in profiles.PROFILE_MODULES
     assert AgentConfig().transfer_tools == []
     assert EpisodeConfig().agent.transfer_tools == []
 

@@ -11,26 +11,19 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from autoforge.env import Environment
 from autoforge.errors import UserError
 from autoforge.llm import LLMConfig
-from autoforge.rl.config import ERPOConfig
-from autoforge.rl.trl.episodes import (
-    EpisodeDeps,
-    MEUKind,
-    TokenEpisodeConfig,
-    UserKind,
-    llm_user_factory,
-    meu_hook,
-    scripted_user,
-)
-from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
-from autoforge.rl.trl.tokens import ChatCodec
-from autoforge.rollout import EnvBinding, bind_environment
+from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig, TokenBudget
+from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig, episode_roles
+from autoforge.rl.policy import BatchedGenerator, SamplingConfig
+from autoforge.rl.request import TrainOutcome, TrainRequest
+from autoforge.rl.tokens import ChatCodec
+from autoforge.rollout import EnvBinding, bind_environment, kind_field
 from autoforge.tasks import Task, read_tasks
 
 RUN_CONFIG_SCHEMA_VERSION = 1
@@ -54,8 +47,8 @@ class TRLRunConfig(BaseModel):
     learning_rate: float = 1e-6
     micro_steps: int = Field(default=1, ge=1)
     seed: int = 0
-    user: UserKind = "scripted"
-    meu: MEUKind = "judge"
+    user: Annotated[str, kind_field("user")] = "scripted"
+    meu: Annotated[str, kind_field("judge")] = "judge"
     erpo: ERPOConfig = Field(default_factory=lambda: ERPOConfig.model_validate({}))
     episode: TokenEpisodeConfig = Field(
         default_factory=lambda: TokenEpisodeConfig.model_validate({})
@@ -106,18 +99,7 @@ def load_task_pool(config: TRLRunConfig, envs: dict[str, Environment]) -> dict[s
 
 
 def _deps_factory(config: TRLRunConfig, envs: dict[str, Environment], llm: LLMConfig | None) -> Any:
-    client = None
-    if config.user == "llm" or config.meu == "judge":
-        from autoforge.llm import get_client
-
-        if llm is None:
-            raise UserError(
-                f"--user {config.user} / --meu {config.meu} need an LLM: pass llm=LLMConfig(...) "
-                "(CLI: the --llm-* options), or use --user scripted --meu faults|off"
-            )
-        client = get_client(llm)
-    users = llm_user_factory(client) if config.user == "llm" else scripted_user
-    meu = meu_hook(config.meu, client)
+    users, meu = episode_roles(config.user, config.meu, llm, config.episode.episode)
 
     def make(generator: BatchedGenerator, codec: ChatCodec) -> EpisodeDeps:
         def bind(task: Task) -> EnvBinding:
@@ -209,3 +191,28 @@ def train_trl(
     history = Path(config.output_dir) / "log_history.json"
     history.write_text(json.dumps(trainer.state.log_history, indent=1) + "\n")
     return list(trainer.step_records)
+
+
+def train_request(request: TrainRequest) -> TrainOutcome:
+    """The ``trl`` trainer kind: ERPO with TRL on this machine (needs the ``train`` extra)."""
+    try:
+        import torch  # noqa: F401
+        import trl  # noqa: F401
+    except ImportError:
+        raise UserError(
+            "training needs the [train] extra: pip install 'autoforge[train]'"
+        ) from None
+    budget = TokenBudget(
+        turn=request.turn_tokens or DEFAULT_BUDGET.turn,
+        episode=request.episode_tokens or DEFAULT_BUDGET.episode,
+        prompt=DEFAULT_BUDGET.prompt,
+    )
+    config = TRLRunConfig(
+        env_dirs=request.env_dirs, tasks=request.tasks, synth_tasks=request.synth_tasks,
+        model=request.model, output_dir=request.out, max_steps=request.steps,
+        learning_rate=request.learning_rate, seed=request.seed, user=request.user,
+        meu=request.meu, erpo=request.erpo, ref_model=request.ref_model,
+        episode=TokenEpisodeConfig(episode=request.episode, budget=budget),
+    )  # fmt: skip
+    records = train_trl(config, llm=request.llm)
+    return TrainOutcome(records=records, messages=[f"policy and logs in {request.out}"])

@@ -40,10 +40,10 @@ import torch
 from trl import GRPOConfig, GRPOTrainer
 
 from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig
+from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig, token_episode
+from autoforge.rl.policy import BatchedGenerator, SamplingConfig
+from autoforge.rl.tokens import ChatCodec
 from autoforge.rl.trl.batch import StepBatch, sample_step, step_advantages
-from autoforge.rl.trl.episodes import EpisodeDeps, TokenEpisodeConfig, token_episode
-from autoforge.rl.trl.policy import BatchedGenerator, SamplingConfig
-from autoforge.rl.trl.tokens import ChatCodec
 from autoforge.rollout import episode_seed
 from autoforge.tasks import Task
 

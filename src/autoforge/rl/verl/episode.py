@@ -1,7 +1,7 @@
 """The episode logic of the verl agent loop, without verl: testable with a fake server.
 
 :func:`verl_episode` plays one autoforge episode (the TRL backend's
-:func:`~autoforge.rl.trl.episodes.token_episode`: rollout-stage loop, simulated user, verifier
+:func:`~autoforge.rl.episode.token_episode`: rollout-stage loop, simulated user, verifier
 reward, MEU judge) with verl's inference server as the policy, token-in/token-out, and returns
 the fields of verl's ``AgentLoopOutput``. The response mask covers the agent's tokens only; for an
 excluded rollout (infrastructure error, or the user blamed by the MEU judge) it is all zeros, which
@@ -16,25 +16,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
 from autoforge.env import Environment
 from autoforge.llm import LLMConfig
 from autoforge.rl.config import DEFAULT_BUDGET, TokenBudget
-from autoforge.rl.trl import (
-    ChatCodec,
-    EpisodeDeps,
-    MEUKind,
-    TokenEpisodeConfig,
-    UserKind,
-    llm_user_factory,
-    meu_hook,
-    scripted_user,
-    token_episode,
-)
-from autoforge.rollout import EpisodeConfig, bind_environment
+from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig, episode_roles, token_episode
+from autoforge.rl.tokens import ChatCodec
+from autoforge.rollout import EpisodeConfig, bind_environment, kind_field
 from autoforge.tasks import Task
 
 _CONTEXTS: dict[str, EpisodeContext] = {}
@@ -45,8 +36,8 @@ class AgentLoopSettings(BaseModel):
 
     tasks: list[str] = Field(description="tasks.jsonl files")
     env_dirs: list[str] = Field(description="environment directories")
-    user: UserKind = "llm"
-    meu: MEUKind = "judge"
+    user: Annotated[str, kind_field("user")] = "llm"
+    meu: Annotated[str, kind_field("judge")] = "judge"
     mask_user_errors: bool = True
     max_turn_tokens: int = Field(default=DEFAULT_BUDGET.turn, ge=1)
     episode: EpisodeConfig = Field(default_factory=EpisodeConfig)
@@ -77,13 +68,8 @@ class EpisodeContext:
              "erpo": {"tasks_per_batch": 1}}
         )  # fmt: skip
         pool = load_task_pool(probe, envs)
-        client = None
-        if settings.user == "llm" or settings.meu == "judge":
-            from autoforge.llm import get_client
-
-            client = get_client(settings.llm)
-        users = llm_user_factory(client) if settings.user == "llm" else scripted_user
-        return cls(settings, envs, pool, users, meu_hook(settings.meu, client))
+        users, meu = episode_roles(settings.user, settings.meu, settings.llm, settings.episode)
+        return cls(settings, envs, pool, users, meu)
 
     def codec(self, tokenizer: Any) -> ChatCodec:
         """One codec per tokenizer object."""

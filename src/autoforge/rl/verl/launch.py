@@ -28,8 +28,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_serializer
 
+from autoforge.errors import UserError
 from autoforge.llm import LLMConfig
 from autoforge.rl.config import DEFAULT_BUDGET, ERPOConfig
+from autoforge.rl.request import TrainOutcome, TrainRequest
 from autoforge.rl.verl.estimator import ABLATION_NAME, ESTIMATOR_NAME
 from autoforge.rollout import EpisodeConfig
 
@@ -197,3 +199,32 @@ def emit_config(spec: VerlLaunchSpec, out_dir: str | Path) -> list[Path]:
     script.chmod(0o755)
     (out / "launch_spec.json").write_text(spec.model_dump_json(indent=2) + "\n")
     return [loop_path, out / "overrides.txt", script, out / "launch_spec.json"]
+
+
+#: The paper's (DAPO's) clip-higher, verl's default when the request leaves it unset.
+PAPER_CLIP_HIGH = 0.28
+
+
+def emit_request(request: TrainRequest) -> TrainOutcome:
+    """The ``verl`` trainer kind: write the cluster config and launch script into
+    ``request.emit_config`` (``request.user``/``meu`` are not read: the agent loop's settings
+    come from the spec, as ``verl_overrides`` writes them)."""
+    if request.emit_config is None:
+        raise UserError(
+            "--backend verl runs on a cluster: add --emit-config DIR, then run DIR/launch.sh there"
+        )
+    if not request.train_files or not request.tasks or not request.env_dirs:
+        raise UserError("--emit-config needs --train-files, --tasks and --env")
+    erpo = request.erpo
+    if erpo.clip_eps_high is None:
+        erpo = erpo.model_copy(update={"clip_eps_high": PAPER_CLIP_HIGH})
+    spec = VerlLaunchSpec(
+        model=request.model, train_files=request.train_files, tasks=request.tasks,
+        env_dirs=request.env_dirs, nnodes=request.nnodes, gpus_per_node=request.gpus_per_node,
+        erpo=erpo, llm=request.llm or LLMConfig(), episode=request.episode,
+        total_training_steps=request.steps, learning_rate=request.learning_rate,
+        max_turn_tokens=request.turn_tokens or DEFAULT_BUDGET.turn,
+        max_response_length=request.episode_tokens or DEFAULT_BUDGET.episode,
+    )  # fmt: skip
+    paths = emit_config(spec, request.emit_config)
+    return TrainOutcome(messages=[f"wrote {path}" for path in paths])

@@ -6,7 +6,7 @@ await joins the same batch (generation itself runs in a worker thread, one batch
 
 :class:`TokenAgentClient` is a ``ChatClient`` for :class:`autoforge.rollout.Agent`: the rollout
 stage's episode loop, user simulation, reward and judge run unchanged, while every agent turn is
-sampled token-in/token-out into a :class:`~autoforge.rl.trl.tokens.TokenTrace` (see there).
+sampled token-in/token-out into a :class:`~autoforge.rl.tokens.TokenTrace` (see there).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from autoforge.llm import TokenUsage
 from autoforge.rl.config import DEFAULT_BUDGET
-from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
+from autoforge.rl.tokens import ChatCodec, TokenTrace
 from autoforge.rollout import AGENT_STOP_TOKEN
 
 

@@ -1,4 +1,8 @@
-"""A rule-based MEU claim extractor: the no-LLM baseline of the user-error judge.
+"""A rule-based ``meu_v1`` claim extractor: a no-LLM baseline for judge validation.
+
+The library's rule-based user-error judge is :mod:`autoforge.rollout.meu` (``--judge rule``);
+this baseline fills the older claim format with the same checks (``one_off``, ``id_tokens``
+from there), so the two never drift apart.
 
 It produces the same :class:`~autoforge.rollout.judge.JudgeExtraction` the LLM judge returns,
 so the verdict is decided by the same code (:func:`~autoforge.rollout.judge.verdict_from`).
@@ -19,7 +23,6 @@ of its reach; the LLM judge exists for those. ``benchmarks/judge_validation.py``
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
 
 from autoforge.rollout import (
@@ -33,10 +36,8 @@ from autoforge.rollout import (
     verdict_from,
     visible_text,
 )
+from autoforge.rollout.meu import id_tokens, one_off
 from autoforge.tasks import Task
-
-_TOKEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#?[A-Za-z]*[\w-]*\d[\w-]*")
-MIN_TOKEN = 3
 
 
 def _leaves(key: str, value: object) -> Iterable[tuple[str, str]]:
@@ -72,25 +73,6 @@ def _seen(message: Mapping[str, object]) -> str:
     return content if isinstance(content, str) and message.get("role") == "tool" else ""
 
 
-def one_off(text: str, value: str) -> str | None:
-    """A substring of ``text`` as long as ``value`` differing from it in exactly one character
-    (case-insensitive, not at a letter-digit boundary of a longer token)."""
-    n = len(value)
-    if n < MIN_TOKEN:
-        return None
-    low, want = text.lower(), value.lower()
-    for i in range(len(text) - n + 1):
-        window = low[i : i + n]
-        diffs = [(a, b) for a, b in zip(window, want, strict=True) if a != b]
-        if len(diffs) != 1 or not (diffs[0][0].isalnum() or diffs[0][1].isalnum()):
-            continue  # a separator for a separator ("ana.lee" vs "Ana Lee") is no typo
-        before = low[i - 1] if i > 0 else " "
-        after = low[i + n] if i + n < len(low) else " "
-        if not (before.isalnum() or after.isalnum()):
-            return text[i : i + n]
-    return None
-
-
 def _claims_in(turn: int, text: str, facts: dict[str, str], corpus: str) -> list[UserClaim]:
     claims: list[UserClaim] = []
     for key, value in facts.items():
@@ -98,19 +80,12 @@ def _claims_in(turn: int, text: str, facts: dict[str, str], corpus: str) -> list
         if wrong is not None and value.lower() not in text.lower():
             claims.append(UserClaim(turn=turn, quote=wrong, fact=key, relation="contradicts"))
     flagged = {c.quote.lower() for c in claims}
-    for token in _tokens(text):
+    for token in id_tokens(text):
         low = token.lower()
         if low in corpus or any(low in f or f in low for f in flagged):
             continue
         claims.append(UserClaim(turn=turn, quote=token, relation="not_in_scenario"))
     return claims
-
-
-def _tokens(text: str) -> Iterable[str]:
-    for match in _TOKEN.finditer(text):
-        token = match.group(0).strip(".-")
-        if len(token) >= MIN_TOKEN:
-            yield token
 
 
 def _stop(traj: Trajectory) -> StopClaim:

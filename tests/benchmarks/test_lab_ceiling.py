@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from autoforge.synth.ceiling import (
+from lab.ceiling import (
     Vocabulary,
     bench_ceiling,
     sentences,
@@ -16,6 +15,7 @@ from autoforge.synth.ceiling import (
     vocabulary,
     words,
 )
+
 from autoforge.synth.fidelity import Bench, BenchAction, BenchTask
 from autoforge.tooldocs import phrase_in
 

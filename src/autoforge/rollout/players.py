@@ -1,5 +1,6 @@
-"""Players that need no model, for sanity runs and tests: the oracle agent and the scripted user,
-plus a client that routes each role to its own player.
+"""Players that need no model, for sanity runs, training smoke runs and tests: the oracle agents
+and the scripted user, plus a client that routes each role to its own player. They are the
+``oracle`` agent and the ``scripted`` user of the role registry (:mod:`.roles`).
 
 - :class:`OracleClient` answers the ``agent`` role for one task: it asks for the user's
   details once, then makes the task's gold calls one per step (``task.gold_calls``: the gold
@@ -23,17 +24,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from autoforge.llm import ChatResponse
-from autoforge.rollout import (
-    STOP_TOKEN,
-    Goal,
-    ScriptedUser,
-    conveyed,
-    fact_label,
-    fact_leaves,
-    has_value,
-    normal,
-    task_goals,
-)
+from autoforge.rollout.goals import Goal, conveyed, fact_leaves, has_value, normal, task_goals
+from autoforge.rollout.user import ScriptedUser
+from autoforge.rollout.user_guards import STOP_TOKEN, fact_label
 from autoforge.tasks import Task
 
 ASK_DETAILS = "Sure, I can help with that. Could you give me the details I need (ids, names)?"
@@ -99,6 +92,16 @@ def scripted_user(task: Task, seed: int = 0) -> ScriptedUser:
     turns = [request, f"Sure. {facts}." if facts else "I have no other details."]
     turns.append(f"Thank you, that is all. {STOP_TOKEN}")
     return ScriptedUser(turns)
+
+
+def scripted_users(client: Any, config: Any) -> Any:
+    """``user scripted`` of the role registry: :func:`scripted_user` (no model)."""
+    return scripted_user
+
+
+def oracle_agent(client: Any, config: Any) -> Any:
+    """``agent oracle`` of the role registry: one :class:`OracleClient` per task (no model)."""
+    return OracleClient
 
 
 def _request_text(scenario: str) -> str:

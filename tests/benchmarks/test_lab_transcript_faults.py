@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
+from lab.transcript_faults import fact_alternatives, inject
 from test_goals import bookstore_task  # type: ignore[import-not-found]
 
 from autoforge.rollout.judge import code_verdict
 from autoforge.rollout.trajectory import EndReason, Trajectory
-from autoforge.rollout.transcript_faults import fact_alternatives, inject
 from autoforge.tasks.model import Task
 
 QUESTION = "Can you tell me the shipping fee of order ORD-4722?"
@@ -48,7 +48,8 @@ def test_each_kind_is_recorded_and_the_original_is_untouched() -> None:
         "invent_fact": ["invented_identifier"],
         "drop_goal": ["goal_unsaid"],
         "stop_early": ["stopped_early"],
-        "contradict_words": [],  # words are the LLM part's: no code rule compares them
+        # a name no message or fact holds, where the one name-valued fact goes unsaid
+        "contradict_words": ["contradicted_fact"],
     }
     for kind, fired in expected.items():
         faulted = inject(kind, task, traj, random.Random(0), alternatives)  # type: ignore[arg-type]

@@ -2,45 +2,42 @@
 
 One training rollout = :func:`autoforge.rollout.run_episode` (the rollout stage's episode loop,
 reward from the verifier, end reasons) with the agent's LLM replaced by a
-:class:`~autoforge.rl.trl.policy.TokenAgentClient`, then the MEU judge. The result carries the
+:class:`~autoforge.rl.policy.TokenAgentClient`, then the MEU judge. The result carries the
 exact token trace (agent tokens mask 1; tool results, user turns and template glue mask 0) and
 the trajectory with its reward and ``user_error`` verdict.
 
-Users: :func:`scripted_user` (deterministic: the task's question, then its facts, then stop;
-for CI and smoke runs) or the rollout stage's LLM user through ``autoforge.llm``. MEU judges:
-the LLM judge, the fault oracle (flags exactly the episodes where a ``FaultyUser`` injected a
-fault; ground truth for tests), or none.
+Trainer-neutral: the TRL and verl backends both play their episodes through
+:func:`token_episode`. Users and MEU judges are kinds of the role registry
+(:mod:`autoforge.rollout.roles`: ``user scripted|llm``, ``judge llm|rule|faults|none``, the old
+spellings ``judge``/``off`` accepted), built by :func:`episode_roles`.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from autoforge.errors import UserError
+from autoforge.llm import LLMConfig
 from autoforge.rl.config import DEFAULT_BUDGET, TokenBudget
-from autoforge.rl.trl.policy import BatchedGenerator, TokenAgentClient
-from autoforge.rl.trl.tokens import ChatCodec, TokenTrace
+from autoforge.rl.policy import BatchedGenerator, TokenAgentClient
+from autoforge.rl.tokens import ChatCodec, TokenTrace
 from autoforge.rollout import (
-    STOP_TOKEN,
     Agent,
     EnvBinding,
     EpisodeConfig,
     FaultyUser,
-    ScriptedUser,
-    SimulatedUser,
+    MEUHook,
     Trajectory,
+    UserFactory,
+    judge_hooks,
+    kind_needs_llm,
     run_episode,
+    user_factory,
 )
 from autoforge.tasks import Task
-
-UserKind = Literal["scripted", "llm"]
-MEUKind = Literal["judge", "faults", "off"]
-MEUHook = Callable[[Task, Trajectory], Awaitable[Any]]
-UserFactory = Callable[[Task, int], SimulatedUser]
 
 
 class TokenEpisodeConfig(BaseModel):
@@ -90,50 +87,23 @@ class TokenRollout:
         return bool(self.trajectory.user_error)
 
 
-def scripted_turns(task: Task) -> list[str]:
-    """The scripted user's turns: the question, then every known fact, then the stop token."""
-    facts = task.user_facts
-    turns = [task.scenario.opening()]
-    if facts:
-        parts = [f"{k}: {v if isinstance(v, str) else json.dumps(v)}" for k, v in facts.items()]
-        turns.append("Here is what I know. " + "; ".join(parts) + ".")
-    turns.append(STOP_TOKEN)
-    return turns
+def episode_roles(
+    user: str, judge: str, llm: LLMConfig | None, config: EpisodeConfig
+) -> tuple[UserFactory, MEUHook | None]:
+    """The simulated user and the MEU hook of a training run, by registry kind (the ``user``
+    and ``judge`` roles of :mod:`autoforge.rollout.roles`); one LLM client when either needs
+    it (built from ``llm``)."""
+    client = None
+    if kind_needs_llm("user", user) or kind_needs_llm("judge", judge):
+        if llm is None:
+            raise UserError(
+                f"user {user!r} / MEU judge {judge!r} need an LLM: pass llm=LLMConfig(...) "
+                "(CLI: the --llm-* options), or use --user scripted --meu faults|off"
+            )
+        from autoforge.llm import get_client
 
-
-def scripted_user(task: Task, seed: int) -> SimulatedUser:
-    """A :class:`ScriptedUser` playing :func:`scripted_turns` (deterministic, no LLM)."""
-    return ScriptedUser(scripted_turns(task))
-
-
-def llm_user_factory(client: Any) -> UserFactory:
-    """The rollout stage's LLM user over ``client`` (role ``user``)."""
-    from autoforge.rollout import LLMUser
-
-    def make(task: Task, seed: int) -> SimulatedUser:
-        return LLMUser(client, task, seed=seed)
-
-    return make
-
-
-async def fault_oracle(task: Task, traj: Trajectory) -> None:
-    """MEU ground truth: the user erred iff a ``FaultyUser`` injected a fault."""
-    traj.user_error = bool(traj.faults)
-    traj.user_error_reason = "; ".join(f.detail for f in traj.faults) or "no fault injected"
-
-
-def meu_hook(kind: MEUKind, client: Any | None = None) -> MEUHook | None:
-    """The MEU judge for ``kind`` (``judge`` needs an ``autoforge.llm`` client)."""
-    if kind == "off":
-        return None
-    if kind == "faults":
-        return fault_oracle
-    if client is None:
-        raise ValueError("the MEU judge needs an LLM client")
-    from autoforge.rollout import meu_judge
-
-    hook: MEUHook = meu_judge(client)
-    return hook
+        client = get_client(llm)
+    return user_factory(user, client, config), judge_hooks(judge, client, config).meu
 
 
 @dataclass
