@@ -166,6 +166,10 @@ FACES: dict[str, list[str]] = {
         "verify_task",
         "verify_tasks",
         "write_forge_report",
+        "StateSource",
+        "failed_tools",
+        "run_failure",
+        "task_shortfall",
     ],
     "autoforge.llm": [
         "DEFAULT_REMOTE_CONCURRENCY",
@@ -199,6 +203,8 @@ FACES: dict[str, list[str]] = {
         "resolve_endpoint",
         "shutdown_all",
         "usage_table",
+        "with_text_calls",
+        "calls_from_text",
     ],
     "autoforge.report": [
         "Cell",
@@ -385,6 +391,8 @@ FACES: dict[str, list[str]] = {
         "run_fidelity",
         "run_probes",
         "synthesize",
+        "is_refapi_dir",
+        "score_refapi",
     ],
     "autoforge.tasks": [
         "Binding",

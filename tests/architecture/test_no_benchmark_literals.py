@@ -46,10 +46,7 @@ TAU_DOMAINS = ("retail", "airline", "telecom")
 #: formats use them (a task's ``task_id``, a person's name parts and phone)
 GENERIC_NAMES = frozenset({"task_id", "first_name", "last_name", "full_name", "phone_number"})
 #: (file under src/autoforge, matched word) -> the branch that removes it
-ALLOWED: dict[tuple[str, str], str] = {
-    # the simulated user's "#W{n}" order-number shape: branch `roles` removes it
-    ("rollout/user.py", "#W"): "roles",
-}
+ALLOWED: dict[tuple[str, str], str] = {}
 SHAPES = {"#W": re.compile(r"#W"), "tau user id": re.compile(r"\b[a-z]+_[a-z]+_\d{4}\b")}
 
 pytestmark = pytest.mark.skipif(not BENCH.is_dir(), reason="benchmark data not mounted")

@@ -56,6 +56,7 @@ __all__ = [
     "assemble",
     "build_config",
     "cache_dir",
+    "calls_from_text",
     "config_from_cli",
     "ensure_server",
     "get_client",
@@ -65,6 +66,7 @@ __all__ = [
     "resolve_endpoint",
     "shutdown_all",
     "usage_table",
+    "with_text_calls",
 ]
 
 # --- the lazy part of the face: each name is also in __all__ and in the TYPE_CHECKING

@@ -36,10 +36,12 @@ __all__ = [
     "data_to_state",
     "design_state",
     "infer_schema",
+    "is_refapi_dir",
     "report_table",
     "rule_based_schema",
     "run_fidelity",
     "run_probes",
+    "score_refapi",
     "synthesize",
 ]
 
