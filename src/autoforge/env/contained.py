@@ -71,6 +71,23 @@ class WorkerFailure(AutoforgeError):
 
 # -- the fork server -----------------------------------------------------------------------
 
+#: the host variables the fork server and its workers get (nothing else of the host's
+#: environment: API keys and serve tokens must not reach tool code)
+WORKER_VARIABLES = (
+    "PYTHONPATH",  # where autoforge is, when it is not installed
+    "AUTOFORGE_WORKER_STDERR",  # keep the workers' stderr (debugging)
+    "AUTOFORGE_SANDBOX_DISABLE",  # layers switched off (tests)
+)
+
+
+def worker_environment() -> dict[str, str]:
+    """The fork server's whole environment: :data:`WORKER_VARIABLES` that are set, a fixed
+    hash seed and the C.UTF-8 locale; built from nothing, never from ``os.environ``."""
+    env = {name: os.environ[name] for name in WORKER_VARIABLES if name in os.environ}
+    env.update(PYTHONHASHSEED="0", LC_ALL="C.UTF-8", PYTHONUTF8="1")
+    return env
+
+
 
 class _ForkServer:
     """``python -m autoforge.env.worker``: forks sandboxed workers on request."""
@@ -84,7 +101,7 @@ class _ForkServer:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=stderr,
-            env=dict(os.environ, PYTHONHASHSEED="0"),
+            env=worker_environment(),
         )
         child.close()
         parent.settimeout(LOAD_TIMEOUT_S)
