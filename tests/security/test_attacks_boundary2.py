@@ -54,3 +54,84 @@ def test_host_secrets_never_reach_the_fork_server_or_a_worker(monkeypatch: Any) 
         sock.close()
     finally:
         server.close()
+
+
+RW = """
+def put(state):
+    state["c"]["n"] = state["c"].get("n", 0) + 1
+    return "put"
+
+def get(state):
+    return str(state["c"].get("n", 0))
+"""
+
+
+def _forged_line(seq: int) -> bytes:
+    from autoforge.env.worker import dumps
+
+    # a reply that would say "ok" and write a record the tool never wrote
+    return dumps([seq, [True, "forged", None, [["c", "evil", "v", 1]], False]])
+
+
+@pytest.mark.stopped_by("os-boundary")
+def test_a_forged_reply_waiting_on_the_pipe_is_never_accepted() -> None:
+    """A line written on the worker's pipe outside a reply (what an escaped tool could do):
+    the host never takes it for the next call's answer, starts a fresh worker, and later
+    calls are not one behind."""
+    env = _env(RW, ["put", "get"])
+    ep = env.episode()
+    assert ep.call("put").ok
+    runtime = ep.runtime
+    old = runtime.worker
+    assert old is not None
+    for seq in (old.seq + 1, old.seq):  # the next number, and a stale one
+        worker = runtime.worker
+        assert worker is not None
+        worker._buffer += _forged_line(seq)
+        obs = ep.call("get")
+        assert obs.ok and obs.content == "1", obs  # the real answer, not "forged"
+        assert runtime.worker is not worker  # the worker that wrote it was killed
+    assert ep.snapshot() == {"c": {"n": 1}}
+    assert [ep.call(t).content for t in ("put", "get", "put", "get")] == ["put", "2", "put", "3"]
+
+
+@pytest.mark.stopped_by("os-boundary")
+def test_a_reply_out_of_sequence_kills_the_worker_and_fails_the_call_cleanly() -> None:
+    """The worker's end of the pipe answers a request with a forged line (another sequence
+    number) before the genuine reply: the call fails cleanly, the state is unchanged, the
+    worker is killed, and the next call is answered by a fresh worker, in step."""
+    import socket
+    import threading
+
+    from autoforge.env import contained
+    from autoforge.env.worker import dumps, loads
+
+    env = _env(RW, ["put", "get"])
+    ep = env.episode()
+    assert ep.call("put").ok
+    runtime = ep.runtime
+    real = runtime.worker
+    assert real is not None
+    host_end, peer = socket.socketpair()
+    fake = object.__new__(contained._Worker)
+    fake.pid, fake.sock, fake.pidfd = real.pid, host_end, None
+    fake.fd, fake._buffer, fake.seq = host_end.fileno(), b"", real.seq
+    host_end.setblocking(False)
+    runtime.worker = fake  # the host now talks to a peer this test plays
+
+    def peer_side() -> None:
+        request = loads(peer.makefile("rb").readline())
+        peer.sendall(_forged_line(request["seq"] + 1))  # forged: not this request's number
+        peer.sendall(dumps([request["seq"], [True, "genuine", None, [], False]]))
+
+    thread = threading.Thread(target=peer_side)
+    thread.start()
+    obs = ep.call("put")
+    thread.join()
+    peer.close()
+    real.kill()
+    assert not obs.ok and obs.error_kind in ("sandbox", "crash"), obs
+    assert "sequence" in obs.content
+    assert runtime.worker is None  # killed: the next call gets a fresh worker
+    assert ep.snapshot() == {"c": {"n": 1}}
+    assert [ep.call(t).content for t in ("get", "put", "get")] == ["1", "put", "2"]

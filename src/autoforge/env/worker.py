@@ -10,9 +10,11 @@ control socket ``FD``, forks a worker, applies the per-worker layers
 A worker loads one ``tools.py`` (module body run here, never in the host) and hosts any number
 of episodes of that environment: base states by id, episodes by id, each an inline
 :class:`~autoforge.env.runtime.Episode` with its copy-on-write state. Requests and replies
-are JSON lines (never pickle); requests may carry preparatory operations (``pre``: register a
-base state, whole or as changes to a held one; open/reset/drop an episode) so that an
-episode's first call costs no extra round trip.
+are JSON lines (never pickle); each request carries a sequence number ``seq`` and its reply
+is ``[seq, reply]`` (the host kills a worker whose reply carries another number). Requests
+may carry preparatory operations (``pre``: register a base state, whole or as changes to a
+held one; open/reset/drop an episode) so that an episode's first call costs no extra round
+trip.
 """
 
 from __future__ import annotations
@@ -189,20 +191,23 @@ def serve(fd: int) -> None:
     host = Host()
     host.boundary = json.loads(os.environ.get("AUTOFORGE_BOUNDARY", "{}"))
     for count, line in enumerate(_read_lines(fd)):
+        seq = None
         try:
-            reply = host.handle(loads(line))
+            message = loads(line)
+            seq = message.get("seq")
+            reply = host.handle(message)
         except Exception as exc:  # a protocol error: the host restarts the worker
             reply = {"error": f"{type(exc).__name__}: {exc}"}
-        try:
-            data = dumps(reply)
-        except (TypeError, ValueError, RecursionError) as exc:
-            data = dumps({"error": f"the reply is not JSON: {exc}"})
         if (
             count % RECYCLE_CHECK_EVERY == 0
             and isinstance(reply, list)
             and time.process_time() > RECYCLE_CPU_S
         ):
-            data = dumps({"recycle": reply})
+            reply = {"recycle": reply}
+        try:
+            data = dumps(reply if seq is None else [seq, reply])
+        except (TypeError, ValueError, RecursionError) as exc:
+            data = dumps([seq, {"error": f"the reply is not JSON: {exc}"}])
         _send(fd, data)
 
 
