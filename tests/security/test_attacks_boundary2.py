@@ -135,3 +135,63 @@ def test_a_reply_out_of_sequence_kills_the_worker_and_fails_the_call_cleanly() -
     assert runtime.worker is None  # killed: the next call gets a fresh worker
     assert ep.snapshot() == {"c": {"n": 1}}
     assert [ep.call(t).content for t in ("get", "put", "get")] == ["1", "put", "2"]
+
+
+WRAPS_PAYLOADS = {
+    # issue 34: override the keywords of the partial the real functools.wraps returns
+    "keywords": 'functools.wraps(statistics.mean)(_s, assigned=(), updated=("__globals__",))',
+    # issue 34: the partial's .func is update_wrapper itself
+    "func": 'functools.wraps(len).func(_s, statistics.median, (), ("__globals__",))',
+    "two_positional": 'functools.wraps(statistics.mean, (), ("__globals__",))(_s)',
+    "library_wrapper": "functools.wraps(len)(statistics.median)",
+    "partial_func": "functools.partial(statistics.mean).func",
+    "partial_keywords": "functools.partial(statistics.mean).keywords",
+    "wrapper_func": "functools.wraps(len).func",
+    "wrapper_keywords": "functools.wraps(len).keywords",
+}
+
+
+@pytest.mark.stopped_by("python-sandbox")
+@pytest.mark.parametrize("payload", WRAPS_PAYLOADS.values(), ids=list(WRAPS_PAYLOADS))
+def test_wraps_and_partial_expose_only_their_positional_use(payload: str) -> None:
+    """Each payload fails at call time (before it reaches ``sys``), and a library function
+    is never renamed for every episode."""
+    import statistics
+
+    source = f"""
+    import functools
+    import statistics
+
+    def _s():
+        return 0
+
+    def pwn(state):
+        {payload}
+        return sys.modules["os"].getuid()
+    """
+    env = _env(source, ["pwn"])
+    obs = env.episode().call("pwn")
+    assert not obs.ok, obs
+    assert "NameError" not in obs.content, obs  # stopped before the line that uses sys
+    assert statistics.median.__name__ == "median"
+
+
+@pytest.mark.stopped_by("python-sandbox")
+def test_wraps_still_decorates_tool_functions() -> None:
+    """The documented use keeps working (a decorator of the tool code's own)."""
+    source = '''
+    import functools
+
+    def _deco(fn):
+        @functools.wraps(fn)
+        def inner(state):
+            return "wrapped " + fn(state)
+        return inner
+
+    @_deco
+    def hello(state):
+        """Say hello."""
+        return "hello"
+    '''
+    env = _env(source, ["hello"])
+    assert env.episode().call("hello").content == "wrapped hello"

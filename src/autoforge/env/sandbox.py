@@ -58,6 +58,7 @@ from autoforge.env.guards import (
     GUARDS,
     OPERATOR_NAMES,
     OVERRIDES,
+    TOOL_MODULE,
     _safe_iter,
     guarded_format,
     guarded_pow,
@@ -579,7 +580,7 @@ def exec_module(
             "the code is nested too deeply to compile; flatten the expression",
             construct="nesting",
         ) from None
-    namespace: dict[str, Any] = {"__builtins__": make_builtins(), "__name__": "sandboxed_tools"}
+    namespace: dict[str, Any] = {"__builtins__": make_builtins(), "__name__": TOOL_MODULE}
     namespace.update(GUARD_GLOBALS)
     namespace.update(extra_globals)
     timed_out, _, error = call_limited(exec, (code, namespace), {}, timeout_s)
