@@ -195,3 +195,117 @@ def test_wraps_still_decorates_tool_functions() -> None:
     '''
     env = _env(source, ["hello"])
     assert env.episode().call("hello").content == "wrapped hello"
+
+
+@pytest.mark.stopped_by("episode-isolation")
+def test_a_closure_rebound_with_nonlocal_is_refused_at_load() -> None:
+    """Issue 34: a module-level closure rebound with ``nonlocal`` kept episode A's state and
+    episode B wrote into it. Refused at load, also when a nested function does the rebinding;
+    a closure that only reads what it captured (a decorator) still loads."""
+    from autoforge.env import SandboxViolation
+
+    leak = """
+    def _mk():
+        held = None
+        def keep(state):
+            nonlocal held
+            if held is None:
+                held = state["c"]
+            held["x"] = 1
+            return "kept"
+        return keep
+
+    _keep = _mk()
+
+    def keep(state):
+        return _keep(state)
+    """
+    nested = """
+    def _mk():
+        n = 0
+        def count(state):
+            def bump():
+                nonlocal n
+                n += 1
+            bump()
+            return n
+        return count
+
+    _count = _mk()
+
+    def count(state):
+        return _count(state)
+    """
+    for source, name in ((leak, "keep"), (nested, "count")):
+        with pytest.raises(SandboxViolation, match="nonlocal"):
+            _env(source, [name])
+    reads = """
+    def _deco(fn):
+        def inner(state):
+            return fn(state) + 1
+        return inner
+
+    def _mk():
+        def counter(state):
+            n = 0
+            def bump():
+                nonlocal n
+                n += 1
+            bump()
+            return n
+        return counter
+
+    @_deco
+    def one(state):
+        return 1
+
+    _two = _mk()
+
+    def two(state):
+        return _two(state)
+    """
+    env = _env(reads, ["one", "two"])
+    ep = env.episode()
+    assert ep.call("one").result == 2 and ep.call("two").result == 1
+
+
+@pytest.mark.stopped_by("episode-isolation")
+def test_a_module_level_decimal_context_is_refused() -> None:
+    """Issue 34: ``_ctx = decimal.Context(...)`` passed the freeze check and its traps and
+    flags were shared by every episode."""
+    from autoforge.env import SandboxViolation
+
+    for holder in ("_ctx = decimal.Context(prec=6)", "_ctxs = (decimal.Context(prec=6),)"):
+        source = f"""
+        import decimal
+
+        {holder}
+
+        def ping(state):
+            return 1
+        """
+        with pytest.raises(SandboxViolation, match=r"decimal\.Context"):
+            _env(source, ["ping"])
+
+
+@pytest.mark.stopped_by("episode-isolation")
+@pytest.mark.parametrize("trusted", [False, True], ids=["contained", "inline"])
+def test_the_decimal_flags_of_one_call_are_not_seen_by_the_next(trusted: bool) -> None:
+    """Issue 34: the thread's decimal flags carried over between episodes: one episode's
+    inexact division was visible to another through ``localcontext().flags``."""
+    source = """
+    import decimal
+
+    def divide(state):
+        return str(decimal.Decimal(1) / decimal.Decimal(3))
+
+    def look(state):
+        with decimal.localcontext() as ctx:
+            return [ctx.flags[decimal.Inexact], ctx.flags[decimal.Rounded], ctx.prec]
+    """
+    env = _env(source, ["divide", "look"], trusted=trusted)
+    a, b = env.episode(), env.episode()
+    assert b.call("look").result == [False, False, 28]
+    assert a.call("divide").ok
+    assert b.call("look").result == [False, False, 28]
+    assert a.call("look").result == [False, False, 28]
