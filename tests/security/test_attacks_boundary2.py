@@ -3,6 +3,7 @@ the pipe protocol, the wrappers handed to tool code and state kept between episo
 
 from __future__ import annotations
 
+import json
 import textwrap
 from typing import Any
 
@@ -309,3 +310,95 @@ def test_the_decimal_flags_of_one_call_are_not_seen_by_the_next(trusted: bool) -
     assert a.call("divide").ok
     assert b.call("look").result == [False, False, 28]
     assert a.call("look").result == [False, False, 28]
+
+
+# x86_64 numbers of the calls an escaped worker used against other processes (issue 34)
+SYSCALLS = {
+    "rt_sigqueueinfo": 129,
+    "rt_tgsigqueueinfo": 297,
+    "pidfd_send_signal": 424,
+    "prlimit64": 302,
+    "shmget": 29,
+    "msgget": 68,
+    "semget": 64,
+    "openat2": 437,
+    "setpriority": 141,
+    "kill": 62,
+}
+
+
+def _escaped_syscalls(target: int) -> dict[str, list[int]]:
+    """In a forked child behind the whole worker boundary (what a full escape from the
+    Python layers gives), try each call against ``target`` (a process of the worker's uid):
+    ``[result, errno]`` for each."""
+    import ctypes
+    import os
+
+    from autoforge.env.boundary import _libc, enter_worker, prepare_server
+    from autoforge.env.worker import _preload
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        try:
+            os.close(read)
+            _preload()
+            enter_worker(prepare_server(frozenset()), 256, frozenset())
+            libc = _libc()
+            info = (ctypes.c_int * 32)(0, 0, -1)  # si_code SI_QUEUE
+            old = (ctypes.c_ulong * 2)()
+            how = (ctypes.c_ulonglong * 3)()
+            n = SYSCALLS
+            long = ctypes.c_long
+            calls = {
+                "rt_sigqueueinfo": (n["rt_sigqueueinfo"], long(target), 0, info),
+                "rt_tgsigqueueinfo": (n["rt_tgsigqueueinfo"], long(target), long(target), 0, info),
+                "pidfd_send_signal": (n["pidfd_send_signal"], 0, 0, None, 0),
+                "prlimit64": (n["prlimit64"], long(target), 7, None, old),
+                "shmget": (n["shmget"], 0, 200 << 20, 0o1600),
+                "msgget": (n["msgget"], 0, 0o1600),
+                "semget": (n["semget"], 0, 1, 0o1600),
+                "openat2": (n["openat2"], -100, b"/", how, 24),
+                "setpriority": (n["setpriority"], 0, long(target), 19),
+                "kill": (n["kill"], long(target), 0),
+            }
+            out = {}
+            for name, args in calls.items():
+                ctypes.set_errno(0)
+                out[name] = [libc.syscall(*args), ctypes.get_errno()]
+            os.write(write, json.dumps(out).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        text = fh.read().decode()
+    os.waitpid(pid, 0)
+    return dict(json.loads(text))
+
+
+@pytest.mark.stopped_by("os-boundary")
+def test_an_escaped_worker_cannot_signal_throttle_or_share_ipc() -> None:
+    """Issue 34: from an escaped worker, rt_sigqueueinfo, rt_tgsigqueueinfo,
+    pidfd_send_signal and prlimit64 reached another process of the same uid, shmget made a
+    200 MB segment that outlived everything, msgget a queue that crossed episodes, and
+    openat2 was not filtered. The seccomp filter refuses each (EPERM; ENOSYS for openat2)."""
+    import errno
+    import os
+    import platform
+    import subprocess
+
+    pytest.importorskip("pyseccomp")
+    if platform.machine() != "x86_64" or os.geteuid() != 0:
+        pytest.skip("x86_64 syscall numbers; a target of the workers' uid needs root")
+    from autoforge.env.boundary import NOBODY
+
+    target = subprocess.Popen(["sleep", "60"], user=NOBODY, group=NOBODY)
+    try:
+        seen = _escaped_syscalls(target.pid)
+        assert target.poll() is None  # alive and untouched
+    finally:
+        target.kill()
+        target.wait()
+    expected = {name: [-1, errno.EPERM] for name in SYSCALLS}
+    expected["openat2"] = [-1, errno.ENOSYS]
+    assert seen == expected

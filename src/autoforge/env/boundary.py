@@ -11,8 +11,10 @@ Layers, strongest first (each one is tried; what is missing is skipped and said 
   ``RLIMIT_NPROC`` = 0 (no new process or thread), ``RLIMIT_NOFILE`` (no new file descriptor),
   ``RLIMIT_FSIZE`` = 0 (no file written) and ``RLIMIT_CORE`` = 0.
 * ``seccomp``: a syscall filter (``pyseccomp``, optional) refusing sockets, ``exec``, ``fork``,
-  ``kill`` of other processes, ``ptrace``, mounts, namespaces, opening files for writing and
-  changing the file system, with ``no_new_privs`` set.
+  signals (``kill``, ``tgkill``, ``rt_sigqueueinfo``, ``rt_tgsigqueueinfo``,
+  ``pidfd_send_signal``) and ``prlimit64``/scheduling calls aimed at other processes,
+  ``ptrace``, SysV and POSIX IPC, mounts, namespaces, opening files for writing (``openat2``
+  entirely) and changing the file system, with ``no_new_privs`` set.
 
 :func:`enter_worker` applies the per-worker layers (in the child, after everything tool code
 may need is imported); :func:`prepare_server` the per-server ones. :class:`Boundary` describes
@@ -129,7 +131,43 @@ _DENIED_SYSCALLS = [
     "setdomainname",
     "settimeofday",
     "clock_settime",
+    # signals and limits aimed at other processes (kill/tgkill of itself stay allowed)
+    "pidfd_send_signal",
+    "pidfd_open",
+    "pidfd_getfd",
+    "kcmp",
+    "process_madvise",
+    "setpriority",
+    "sched_setaffinity",
+    "sched_setscheduler",
+    "sched_setparam",
+    "sched_setattr",
+    "ioprio_set",
+    "migrate_pages",
+    "move_pages",
+    # SysV and POSIX IPC: objects that outlive the worker and cross between workers
+    "shmget",
+    "shmat",
+    "shmdt",
+    "shmctl",
+    "msgget",
+    "msgsnd",
+    "msgrcv",
+    "msgctl",
+    "semget",
+    "semop",
+    "semtimedop",
+    "semctl",
+    "mq_open",
+    "mq_unlink",
+    "mq_timedsend",
+    "mq_timedreceive",
+    "mq_notify",
+    "mq_getsetattr",
 ]
+#: allowed only with the worker itself as the target (argument 0: a pid, 0 meaning itself
+#: for prlimit64); refused with any other
+_SELF_ONLY_SYSCALLS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 
 
 @dataclass
@@ -297,10 +335,12 @@ def _seccomp() -> None:
         except (ValueError, OSError, RuntimeError):
             continue  # not a syscall on this architecture
     flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # glibc falls back to clone
+    flt.add_rule(sc.ERRNO(errno.ENOSYS), "openat2")  # flags beyond what the openat rules see
     flt.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
     me = os.getpid()
-    for name in ("kill", "tgkill"):
+    for name in _SELF_ONLY_SYSCALLS:
         flt.add_rule(deny, name, sc.Arg(0, sc.NE, me))
+    flt.add_rule(deny, "prlimit64", sc.Arg(0, sc.NE, 0))  # getrlimit/setrlimit pass 0
     flt.add_rule(deny, "tkill")
     for mask in (os.O_WRONLY, os.O_RDWR):
         flt.add_rule(deny, "openat", sc.Arg(2, sc.MASKED_EQ, os.O_ACCMODE, mask))
