@@ -402,3 +402,38 @@ def test_an_escaped_worker_cannot_signal_throttle_or_share_ipc() -> None:
     expected = {name: [-1, errno.EPERM] for name in SYSCALLS}
     expected["openat2"] = [-1, errno.ENOSYS]
     assert seen == expected
+
+
+def _status_of(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/status") as fh:
+        return dict(line.rstrip("\n").partition(":\t")[::2] for line in fh if ":\t" in line)
+
+
+@pytest.mark.stopped_by("os-boundary")
+def test_each_worker_has_its_own_uid_and_ipc_namespace() -> None:
+    """Issue 34: every worker ran as 65534, so one could signal or throttle another (and any
+    host process of nobody), and SysV objects were the host's. Workers now get a uid each
+    from a range and the fork server an IPC and UTS namespace of its own."""
+    import os
+
+    from autoforge.env.boundary import NOBODY, WORKER_UIDS
+    from autoforge.env.contained import _ForkServer
+
+    if os.geteuid() != 0:
+        pytest.skip("changing uid needs root")
+    server = _ForkServer()
+    try:
+        spawned = [server.spawn(256) for _ in range(3)]
+        uids = []
+        for pid, sock in spawned:
+            sock.sendall(b'{"op": "ping", "seq": 1}\n')
+            assert sock.makefile("rb").readline()  # past its boundary
+            uids.append(int(_status_of(pid)["Uid"].split()[0]))
+            sock.close()
+        assert len(set(uids)) == 3 and all(u in WORKER_UIDS and u != NOBODY for u in uids)
+        for name in ("ipc", "uts", "net", "mnt"):
+            assert os.readlink(f"/proc/{server.proc.pid}/ns/{name}") != os.readlink(
+                f"/proc/self/ns/{name}"
+            ), name
+    finally:
+        server.close()

@@ -19,12 +19,15 @@ trip.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import secrets
 import signal
 import socket
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from autoforge.env import boundary as _boundary
@@ -211,7 +214,9 @@ def serve(fd: int) -> None:
         _send(fd, data)
 
 
-def _worker_child(sock: socket.socket, control: socket.socket, plan: Any, memory_mb: int) -> None:
+def _worker_child(
+    sock: socket.socket, control: socket.socket, plan: Any, memory_mb: int, uid: int
+) -> None:
     """In the forked child: own the socket as fd 3, apply the boundary, serve."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     control.close()
@@ -224,7 +229,7 @@ def _worker_child(sock: socket.socket, control: socket.socket, plan: Any, memory
     os.closerange(WORKER_FD + 1, 1 << 16)
     watchdog()  # its thread exists before RLIMIT_NPROC = 0
     disable = _disabled()
-    result = _boundary.enter_worker(plan, memory_mb or None, disable)
+    result = _boundary.enter_worker(plan, memory_mb or None, disable, uid)
     os.environ["AUTOFORGE_BOUNDARY"] = json.dumps(result.to_dict())
     try:
         serve(WORKER_FD)
@@ -254,6 +259,14 @@ def _preload() -> None:
         pass
 
 
+def _worker_uids() -> Iterator[int]:
+    """One uid per worker from :data:`~autoforge.env.boundary.WORKER_UIDS`, starting at a
+    random place so that two fork servers (two host processes) rarely hand out the same."""
+    uids = _boundary.WORKER_UIDS
+    for n in itertools.count(secrets.randbelow(len(uids))):
+        yield uids[n % len(uids)]
+
+
 def fork_server(control_fd: int) -> None:
     """Serve ``spawn`` requests on ``control_fd`` until the host goes away."""
     _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)  # the server dies with the host
@@ -261,13 +274,15 @@ def fork_server(control_fd: int) -> None:
     plan = _boundary.prepare_server(_disabled())
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped automatically
     control = socket.socket(fileno=control_fd)
+    uids = _worker_uids()
     for line in _read_lines(control.fileno()):
         request = json.loads(line)
         parent, child = socket.socketpair()
+        uid = next(uids)
         pid = os.fork()
         if pid == 0:
             parent.close()
-            _worker_child(child, control, plan, int(request.get("memory_mb") or 0))
+            _worker_child(child, control, plan, int(request.get("memory_mb") or 0), uid)
         child.close()
         socket.send_fds(control, [dumps({"pid": pid})], [parent.fileno()])
         parent.close()
