@@ -437,3 +437,47 @@ def test_each_worker_has_its_own_uid_and_ipc_namespace() -> None:
             ), name
     finally:
         server.close()
+
+
+def _children_of(pid: int) -> set[int]:
+    import os
+
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.add(int(entry))
+            except (OSError, IndexError, ValueError):
+                continue
+    return out
+
+
+@pytest.mark.stopped_by("os-boundary")
+def test_each_worker_has_a_pid_namespace_and_leaves_nothing_behind() -> None:
+    """Issue 34: no PID namespace, so an escaped worker saw (and could aim signals at) every
+    process. A worker is now pid 2 of a namespace of its own (its pid 1 only waits), and
+    killing it ends its keeper and init too: nothing stays behind."""
+    import os
+    import time
+
+    from autoforge.env.contained import _ForkServer
+
+    server = _ForkServer()
+    try:
+        pid, sock = server.spawn(256)
+        sock.sendall(b'{"op": "ping", "seq": 1}\n')
+        assert sock.makefile("rb").readline()
+        nspid = _status_of(pid)["NSpid"].split()
+        assert nspid[0] == str(pid) and nspid[-1] == "2", nspid
+        assert os.readlink(f"/proc/{pid}/ns/pid") != os.readlink("/proc/self/ns/pid")
+        assert _children_of(server.proc.pid)  # the keeper
+        os.kill(pid, 9)
+        sock.close()
+        deadline = time.monotonic() + 5
+        while _children_of(server.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _children_of(server.proc.pid)
+    finally:
+        server.close()

@@ -41,6 +41,7 @@ WORKER_UIDS = range(2_100_000_000, 2_100_000_000 + 1_000_000)
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
 CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 CLONE_THREAD = 0x00010000
@@ -245,6 +246,11 @@ def _unshare_all(libc: Any, flags: int, plan: ServerPlan) -> None:
         )
 
 
+def unshare_pid_namespace() -> None:
+    """Put this process's next children in a new PID namespace (the first one is its pid 1)."""
+    _unshare(_libc(), CLONE_NEWPID)
+
+
 def _enter_user_namespace(libc: Any, plan: ServerPlan) -> None:
     uid, gid = os.getuid(), os.getgid()
     _unshare_all(libc, CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS, plan)
@@ -273,6 +279,7 @@ class ServerPlan:
 
     namespaces: str = ""  # "", "root" or "user"
     kinds: str = ""  # the namespaces entered ("network+mount+ipc+uts")
+    pid_namespace: bool = False  # set per worker, in the process that forks it
     root: str = ""
     missing: dict[str, str] = field(default_factory=dict)
 
@@ -391,6 +398,8 @@ def enter_worker(
     prctl(PR_SET_PDEATHSIG, 9)  # the worker dies with the fork server
     if plan.namespaces:
         layers.append(f"{plan.kinds} namespaces ({plan.namespaces})")
+    if plan.pid_namespace:
+        layers.append("pid namespace")
     _apply_rlimits(memory_mb, layers, missing)
     if plan.root:
         _enter_root(plan.root, layers, missing)

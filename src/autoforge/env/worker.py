@@ -267,6 +267,63 @@ def _worker_uids() -> Iterator[int]:
         yield uids[n % len(uids)]
 
 
+def _fork_worker(parent: socket.socket, start: tuple[Any, ...]) -> int:
+    """Fork a worker (``start``: the arguments of :func:`_worker_child`); its pid as the host
+    sees it. With namespaces, the worker gets a PID namespace of its own (see
+    :func:`_keeper`): it sees no other process, so it can signal none."""
+    plan = start[2]
+    if not plan.namespaces:
+        pid = os.fork()
+        if pid == 0:
+            parent.close()
+            _worker_child(*start)
+        return pid
+    read, write = os.pipe()
+    if os.fork() == 0:
+        os.close(read)
+        parent.close()
+        _keeper(start, write)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        return int(fh.read())
+
+
+def _keeper(start: tuple[Any, ...], report: int) -> None:
+    """In a child of the fork server: enter a new PID namespace for its children, fork its
+    init (pid 1, which only waits: a worker at pid 1 would ignore default-action signals such
+    as ``SIGXCPU``) and then the worker (pid 2); write the worker's host pid to ``report``,
+    wait for the worker, stop the init, exit. Never returns."""
+    try:
+        _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)  # dies with the fork server
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        plan = start[2]
+        try:
+            _boundary.unshare_pid_namespace()
+            plan.pid_namespace = True
+        except OSError as exc:
+            plan.missing["pid namespace"] = f"the worker sees the host's processes ({exc})"
+        init = os.fork() if plan.pid_namespace else 0
+        if plan.pid_namespace and init == 0:
+            _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)
+            os.closerange(0, 1 << 16)
+            while True:
+                signal.pause()
+        worker = os.fork()
+        if worker == 0:
+            os.close(report)
+            _worker_child(*start)
+        os.write(report, str(worker).encode())
+        os.close(report)
+        start[0].close()
+        start[1].close()
+        os.waitpid(worker, 0)
+        if init:
+            os.kill(init, signal.SIGKILL)
+            os.waitpid(init, 0)
+    finally:
+        os._exit(0)
+
+
 def fork_server(control_fd: int) -> None:
     """Serve ``spawn`` requests on ``control_fd`` until the host goes away."""
     _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)  # the server dies with the host
@@ -278,11 +335,13 @@ def fork_server(control_fd: int) -> None:
     for line in _read_lines(control.fileno()):
         request = json.loads(line)
         parent, child = socket.socketpair()
-        uid = next(uids)
-        pid = os.fork()
-        if pid == 0:
+        start = (child, control, plan, int(request.get("memory_mb") or 0), next(uids))
+        try:
+            pid = _fork_worker(parent, start)
+        except (OSError, ValueError):
             parent.close()
-            _worker_child(child, control, plan, int(request.get("memory_mb") or 0), uid)
+            child.close()
+            continue  # the host sees no reply and reports that no worker could start
         child.close()
         socket.send_fds(control, [dumps({"pid": pid})], [parent.fileno()])
         parent.close()
