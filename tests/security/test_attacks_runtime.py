@@ -79,7 +79,7 @@ def test_boundary_is_the_os_layer_by_default() -> None:
     assert boundary.contained and boundary.level in ("namespaces", "process")
     if os.geteuid() == 0:  # CI runs as root: every layer must be there
         assert boundary.level == "namespaces", describe(boundary)
-        assert {"uid nobody", "rlimits", "no new processes"} <= set(boundary.layers)
+        assert {"own uid", "rlimits", "no new processes"} <= set(boundary.layers)
         pytest.importorskip("pyseccomp")
         assert "seccomp" in boundary.layers, describe(boundary)
     trusted = _env("def ping(state):\n    return 1\n", ["ping"], trusted=True)

@@ -3,16 +3,19 @@
 Layers, strongest first (each one is tried; what is missing is skipped and said loudly):
 
 * ``namespaces``: the fork server enters its own network namespace (no interface but a
-  down loopback: no network) and mount namespace, with an empty read-only root mounted in it;
-  each worker then ``chroot``\\ s into that empty root and drops to ``nobody`` (65534). Needs
-  root, or unprivileged user namespaces (then the worker keeps the caller's uid inside its user
-  namespace and drops every capability instead of changing uid).
+  down loopback: no network), mount namespace (an empty read-only root mounted in it), IPC
+  namespace (no SysV object shared with the host) and UTS namespace; each worker then
+  ``chroot``\\ s into that empty root and drops to a uid of its own from
+  :data:`WORKER_UIDS`. Needs root, or unprivileged user namespaces (then the worker keeps the
+  caller's uid inside its user namespace and drops every capability instead of changing uid).
 * ``rlimits``: every worker runs under ``RLIMIT_AS`` (memory), ``RLIMIT_CPU``,
   ``RLIMIT_NPROC`` = 0 (no new process or thread), ``RLIMIT_NOFILE`` (no new file descriptor),
   ``RLIMIT_FSIZE`` = 0 (no file written) and ``RLIMIT_CORE`` = 0.
 * ``seccomp``: a syscall filter (``pyseccomp``, optional) refusing sockets, ``exec``, ``fork``,
-  ``kill`` of other processes, ``ptrace``, mounts, namespaces, opening files for writing and
-  changing the file system, with ``no_new_privs`` set.
+  signals (``kill``, ``tgkill``, ``rt_sigqueueinfo``, ``rt_tgsigqueueinfo``,
+  ``pidfd_send_signal``) and ``prlimit64``/scheduling calls aimed at other processes,
+  ``ptrace``, SysV and POSIX IPC, mounts, namespaces, opening files for writing (``openat2``
+  entirely) and changing the file system, with ``no_new_privs`` set.
 
 :func:`enter_worker` applies the per-worker layers (in the child, after everything tool code
 may need is imported); :func:`prepare_server` the per-server ones. :class:`Boundary` describes
@@ -32,7 +35,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 NOBODY = 65534
+#: the uids (and gids) workers run as, one per worker: a worker cannot signal, trace or
+#: throttle another worker, nor a host process that runs as ``nobody``
+WORKER_UIDS = range(2_100_000_000, 2_100_000_000 + 1_000_000)
 CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 CLONE_THREAD = 0x00010000
@@ -129,7 +138,43 @@ _DENIED_SYSCALLS = [
     "setdomainname",
     "settimeofday",
     "clock_settime",
+    # signals and limits aimed at other processes (kill/tgkill of itself stay allowed)
+    "pidfd_send_signal",
+    "pidfd_open",
+    "pidfd_getfd",
+    "kcmp",
+    "process_madvise",
+    "setpriority",
+    "sched_setaffinity",
+    "sched_setscheduler",
+    "sched_setparam",
+    "sched_setattr",
+    "ioprio_set",
+    "migrate_pages",
+    "move_pages",
+    # SysV and POSIX IPC: objects that outlive the worker and cross between workers
+    "shmget",
+    "shmat",
+    "shmdt",
+    "shmctl",
+    "msgget",
+    "msgsnd",
+    "msgrcv",
+    "msgctl",
+    "semget",
+    "semop",
+    "semtimedop",
+    "semctl",
+    "mq_open",
+    "mq_unlink",
+    "mq_timedsend",
+    "mq_timedreceive",
+    "mq_notify",
+    "mq_getsetattr",
 ]
+#: allowed only with the worker itself as the target (argument 0: a pid, 0 meaning itself
+#: for prlimit64); refused with any other
+_SELF_ONLY_SYSCALLS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 
 
 @dataclass
@@ -186,9 +231,29 @@ def _write(path: str, text: str) -> None:
         fh.write(text)
 
 
-def _enter_user_namespace(libc: Any) -> None:
+def _unshare_all(libc: Any, flags: int, plan: ServerPlan) -> None:
+    """``unshare(flags)`` plus new IPC and UTS namespaces where they are permitted; where
+    they are not, without them, said in ``plan.missing``."""
+    try:
+        _unshare(libc, flags | CLONE_NEWIPC | CLONE_NEWUTS)
+        plan.kinds = "network+mount+ipc+uts"
+    except OSError as exc:
+        _unshare(libc, flags)
+        plan.kinds = "network+mount"
+        plan.missing["ipc+uts namespaces"] = (
+            f"SysV IPC and the host name are shared with the host ({exc}); seccomp still "
+            "refuses the IPC calls"
+        )
+
+
+def unshare_pid_namespace() -> None:
+    """Put this process's next children in a new PID namespace (the first one is its pid 1)."""
+    _unshare(_libc(), CLONE_NEWPID)
+
+
+def _enter_user_namespace(libc: Any, plan: ServerPlan) -> None:
     uid, gid = os.getuid(), os.getgid()
-    _unshare(libc, CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS)
+    _unshare_all(libc, CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS, plan)
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"0 {uid} 1")
     _write("/proc/self/gid_map", f"0 {gid} 1")
@@ -213,6 +278,8 @@ class ServerPlan:
     """What the fork server prepared for its workers."""
 
     namespaces: str = ""  # "", "root" or "user"
+    kinds: str = ""  # the namespaces entered ("network+mount+ipc+uts")
+    pid_namespace: bool = False  # set per worker, in the process that forks it
     root: str = ""
     missing: dict[str, str] = field(default_factory=dict)
 
@@ -229,10 +296,10 @@ def prepare_server(disable: frozenset[str] = frozenset()) -> ServerPlan:
     libc = _libc()
     try:
         if os.geteuid() == 0 and "root" not in disable:
-            _unshare(libc, CLONE_NEWNET | CLONE_NEWNS)
+            _unshare_all(libc, CLONE_NEWNET | CLONE_NEWNS, plan)
             plan.namespaces = "root"
         else:
-            _enter_user_namespace(libc)
+            _enter_user_namespace(libc, plan)
             plan.namespaces = "user"
     except OSError as exc:
         plan.missing["namespaces"] = f"no network/mount namespace ({exc})"
@@ -297,10 +364,12 @@ def _seccomp() -> None:
         except (ValueError, OSError, RuntimeError):
             continue  # not a syscall on this architecture
     flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # glibc falls back to clone
+    flt.add_rule(sc.ERRNO(errno.ENOSYS), "openat2")  # flags beyond what the openat rules see
     flt.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
     me = os.getpid()
-    for name in ("kill", "tgkill"):
+    for name in _SELF_ONLY_SYSCALLS:
         flt.add_rule(deny, name, sc.Arg(0, sc.NE, me))
+    flt.add_rule(deny, "prlimit64", sc.Arg(0, sc.NE, 0))  # getrlimit/setrlimit pass 0
     flt.add_rule(deny, "tkill")
     for mask in (os.O_WRONLY, os.O_RDWR):
         flt.add_rule(deny, "openat", sc.Arg(2, sc.MASKED_EQ, os.O_ACCMODE, mask))
@@ -311,12 +380,16 @@ def _seccomp() -> None:
 
 
 def enter_worker(
-    plan: ServerPlan, memory_mb: int | None, disable: frozenset[str] = frozenset()
+    plan: ServerPlan,
+    memory_mb: int | None,
+    disable: frozenset[str] = frozenset(),
+    uid: int = NOBODY,
 ) -> Boundary:
     """In a freshly forked worker: apply every per-worker layer that works; the result.
 
     The steps, in this order: die with the fork server, resource limits, chroot into the empty
-    root, drop to ``nobody`` (or drop every capability), no new processes, ``no_new_privs``,
+    root, drop to ``uid`` (the fork server gives each worker its own from
+    :data:`WORKER_UIDS`; or drop every capability), no new processes, ``no_new_privs``,
     seccomp. Raises nothing: a layer that fails is listed in ``missing`` (the host reports it).
     """
     libc = _libc()
@@ -324,11 +397,13 @@ def enter_worker(
     missing = dict(plan.missing)
     prctl(PR_SET_PDEATHSIG, 9)  # the worker dies with the fork server
     if plan.namespaces:
-        layers.append(f"network+mount namespaces ({plan.namespaces})")
+        layers.append(f"{plan.kinds} namespaces ({plan.namespaces})")
+    if plan.pid_namespace:
+        layers.append("pid namespace")
     _apply_rlimits(memory_mb, layers, missing)
     if plan.root:
         _enter_root(plan.root, layers, missing)
-    _drop_privileges(plan.namespaces, libc, layers, missing)
+    _drop_privileges(plan.namespaces, libc, layers, missing, uid)
     _forbid_processes(layers, missing)
     if not prctl(PR_SET_NO_NEW_PRIVS, 1):
         missing["no_new_privs"] = "prctl is not available"
@@ -361,18 +436,18 @@ def _enter_root(root: str, layers: list[str], missing: dict[str, str]) -> None:
 
 
 def _drop_privileges(
-    namespaces: str, libc: Any, layers: list[str], missing: dict[str, str]
+    namespaces: str, libc: Any, layers: list[str], missing: dict[str, str], uid: int
 ) -> None:
-    """Become ``nobody`` (namespaces entered as root), or drop every capability (in a user
+    """Become ``uid`` (namespaces entered as root), or drop every capability (in a user
     namespace); without namespaces the worker keeps the host's user, said in ``missing``."""
     if namespaces == "root":
         try:
             os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            layers.append("uid nobody")
+            os.setgid(uid)
+            os.setuid(uid)
+            layers.append("uid nobody" if uid == NOBODY else "own uid")
         except OSError as exc:
-            missing["uid"] = f"cannot become nobody ({exc})"
+            missing["uid"] = f"cannot become uid {uid} ({exc})"
     elif namespaces == "user":
         try:
             _drop_capabilities(libc)

@@ -14,8 +14,9 @@ or answered nonsense is killed; the next call starts a fresh one and re-opens th
 its mirror, so every episode continues from its last successful call and the other episodes
 on that worker are unaffected.
 
-Replies are JSON lines read with a size cap; a reply that does not have the expected shape
-kills the worker. Nothing a worker sends can make the host run code.
+Replies are JSON lines read with a size cap, each carrying the sequence number of the request
+it answers; a reply with another number, a line written outside a reply or a reply that does
+not have the expected shape kills the worker. Nothing a worker sends can make the host run code.
 """
 
 from __future__ import annotations
@@ -71,6 +72,22 @@ class WorkerFailure(AutoforgeError):
 
 # -- the fork server -----------------------------------------------------------------------
 
+#: the host variables the fork server and its workers get (nothing else of the host's
+#: environment: API keys and serve tokens must not reach tool code)
+WORKER_VARIABLES = (
+    "PYTHONPATH",  # where autoforge is, when it is not installed
+    "AUTOFORGE_WORKER_STDERR",  # keep the workers' stderr (debugging)
+    "AUTOFORGE_SANDBOX_DISABLE",  # layers switched off (tests)
+)
+
+
+def worker_environment() -> dict[str, str]:
+    """The fork server's whole environment: :data:`WORKER_VARIABLES` that are set, a fixed
+    hash seed and the C.UTF-8 locale; built from nothing, never from ``os.environ``."""
+    env = {name: os.environ[name] for name in WORKER_VARIABLES if name in os.environ}
+    env.update(PYTHONHASHSEED="0", LC_ALL="C.UTF-8", PYTHONUTF8="1")
+    return env
+
 
 class _ForkServer:
     """``python -m autoforge.env.worker``: forks sandboxed workers on request."""
@@ -84,7 +101,7 @@ class _ForkServer:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=stderr,
-            env=dict(os.environ, PYTHONHASHSEED="0"),
+            env=worker_environment(),
         )
         child.close()
         parent.settimeout(LOAD_TIMEOUT_S)
@@ -142,9 +159,23 @@ class _Worker:
         except (AttributeError, OSError):
             self.pidfd = None
         self._buffer = b""
+        self.seq = 0
 
-    def request(self, data: bytes, timeout_s: float) -> Any:
-        """Send one line and decode the reply line (within ``timeout_s``)."""
+    def quiet(self) -> bool:
+        """Whether nothing waits on the socket between two requests (a worker that wrote a
+        line nobody asked for is not to be trusted with the next request)."""
+        return not self._buffer and not select.select([self.fd], [], [], 0)[0]
+
+    def request(self, message: dict[str, Any], timeout_s: float) -> Any:
+        """Send ``message`` as one line with the next sequence number; the reply it carries.
+
+        The worker answers ``[seq, reply]``; a reply with another number (a line forged by
+        tool code, or a stale one) raises :class:`WorkerFailure` and the caller kills the
+        worker, so no reply is ever taken for another request's.
+        """
+        self.seq += 1
+        message["seq"] = self.seq
+        data = dumps(message)
         deadline = time.monotonic() + timeout_s
         try:
             self._send(data, deadline)
@@ -152,9 +183,20 @@ class _Worker:
             raise WorkerFailure("the sandbox worker is gone") from None
         line = self._read_line(deadline)
         try:
-            return loads(line)
+            reply = loads(line)
         except (ValueError, RecursionError):
             raise WorkerFailure("the sandbox worker sent an invalid reply") from None
+        if (
+            type(reply) is not list
+            or len(reply) != 2
+            or type(reply[0]) is not int
+            or reply[0] != self.seq
+        ):
+            raise WorkerFailure(
+                f"the sandbox worker's reply is not the answer to request {self.seq} "
+                "(out of sequence or forged); the worker is killed"
+            )
+        return reply[1]
 
     def _send(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
@@ -230,15 +272,13 @@ class ContainedRuntime:
     def __init__(
         self, env: Environment, *, memory_mb: int = DEFAULT_MEMORY_MB, eager: bool = True
     ) -> None:
-        self._load = dumps(
-            {
-                "op": "load",
-                "spec": env.spec.model_dump(mode="json"),
-                "source": env.tools_source,
-                "filename": env.filename,
-                "timeout": env.call_timeout_s,
-            }
-        )
+        self._load = {
+            "op": "load",
+            "spec": env.spec.model_dump(mode="json"),
+            "source": env.tools_source,
+            "filename": env.filename,
+            "timeout": env.call_timeout_s,
+        }
         self.call_timeout_s = env.call_timeout_s
         self.memory_mb = memory_mb
         self.grace_s = DEFAULT_GRACE_S
@@ -261,7 +301,7 @@ class ContainedRuntime:
         except WorkerFailure as exc:
             raise EnvLoadError(str(exc)) from None
         try:
-            reply = worker.request(self._load, LOAD_TIMEOUT_S)
+            reply = worker.request(dict(self._load), LOAD_TIMEOUT_S)
         except WorkerFailure as exc:
             worker.kill()
             raise EnvLoadError(f"loading the tools in the sandbox worker failed: {exc}") from None
@@ -295,12 +335,14 @@ class ContainedRuntime:
         with self.lock:
             if self.pid != os.getpid():  # a forked host: the worker belongs to the parent
                 self.worker, self.pid = None, os.getpid()
+            if self.worker is not None and not self.worker.quiet():
+                self.retire()  # it wrote a line outside a reply: a fresh worker takes over
             worker = self.worker if self.worker is not None else self._start()
             pre = self._prepare(episode)
             message["pre"] = pre
             message["ep"] = episode.eid
             try:
-                return worker.request(dumps(message), timeout_s)
+                return worker.request(message, timeout_s)
             except (WorkerFailure, TypeError, ValueError, RecursionError):
                 self.retire()  # the worker's bookkeeping no longer matches ours
                 raise

@@ -283,10 +283,36 @@ def _localcontext(ctx: Any = None, **kwargs: Any) -> Any:
     return decimal.localcontext(ctx, **kwargs)
 
 
-def _wraps(wrapped: Any) -> Any:
-    """``functools.wraps(f)`` only: its ``assigned``/``updated`` arguments could copy any
-    attribute (``__globals__``) from one function to another."""
-    return functools.wraps(wrapped)
+#: the ``__name__`` of the namespace tool code runs in (found in its functions' globals)
+TOOL_MODULE = "sandboxed_tools"
+#: what ``functools.wraps`` copies for tool code: names and text, nothing that leads anywhere
+_WRAPS_ASSIGNED = ("__module__", "__name__", "__qualname__", "__doc__")
+
+
+def _wraps(wrapped: Any, /) -> Callable[[Any], Any]:
+    """``functools.wraps(f)`` in its documented positional use only, as a plain closure.
+
+    The real one returns ``partial(update_wrapper, ...)``, whose keywords can be overridden
+    (``updated=("__globals__",)`` copies a library module's globals into a tool function)
+    and whose ``.func`` is ``update_wrapper`` itself. This one copies only the name, module,
+    qualified name and docstring (strings), sets no ``__wrapped__`` and merges no
+    ``__dict__``, and decorates only functions of the tool code (never a library one, which
+    every episode shares).
+    """
+
+    def decorator(wrapper: Any, /) -> Any:
+        if (
+            not isinstance(wrapper, types.FunctionType)
+            or wrapper.__globals__.get("__name__") != TOOL_MODULE
+        ):
+            raise TypeError("functools.wraps(f) decorates only functions of the tool code")
+        for name in _WRAPS_ASSIGNED:
+            value = getattr(wrapped, name, None)
+            if type(value) is str:
+                setattr(wrapper, name, value)
+        return wrapper
+
+    return decorator
 
 
 def _partial(func: Any, /, *args: Any, **kwargs: Any) -> Callable[..., Any]:

@@ -52,6 +52,17 @@ MAX_CONTENT_CHARS = 8_000_000
 _BASE_IDS = itertools.count(1)
 DERIVED_CACHE_SIZE = 8
 _SCALARS = (str, int, float, bool, type(None))
+#: the decimal context every tool call starts from (a copy: no flags set, default traps)
+_DECIMAL = decimal.Context(
+    prec=28,
+    rounding=decimal.ROUND_HALF_EVEN,
+    Emin=-999999,
+    Emax=999999,
+    capitals=1,
+    clamp=0,
+    flags=[],
+    traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
+)
 _UNSET: Any = object()
 
 
@@ -397,6 +408,7 @@ class Episode:
         limit = self.env.memory_limit_mb
         committed = False
         context = decimal.getcontext()
+        decimal.setcontext(_DECIMAL.copy())  # no flags or traps left by an earlier call
         try:
             timed_out, outcome, error = call_limited(
                 _call_and_serialise, (tool, fn, state, kwargs), {}, timeout, limit
@@ -414,7 +426,7 @@ class Episode:
         finally:
             if not committed:
                 state._abort()
-            decimal.setcontext(context)  # a generator suspended in localcontext() changed it
+            decimal.setcontext(context)  # the caller's, whatever the call did to the thread's
 
     def _unknown(self, tool: str) -> Observation:
         names = ", ".join(self.env.tools)

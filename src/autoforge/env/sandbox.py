@@ -25,7 +25,9 @@ over :data:`MAX_INT_BITS` bits, and ``range`` refuses more than :data:`MAX_SEQUE
 It runs with :data:`SAFE_BUILTINS` (``print`` is a no-op) and imports served from read-only
 copies of the allowed modules that expose only allow-listed, non-module public names.
 After the module body has run, module-level values are frozen (lists to tuples, dicts to
-read-only mappings, sets to frozensets) so no episode can change what another sees.
+read-only mappings, sets to frozensets) so no episode can change what another sees; what
+cannot be frozen is refused: closures over mutable values or that rebind a captured variable
+(``nonlocal``), bound methods of mutable objects, ``decimal.Context`` objects.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import collections
 import copy
 import datetime
 import decimal
+import dis
 import functools
 import itertools
 import json
@@ -58,6 +61,7 @@ from autoforge.env.guards import (
     GUARDS,
     OPERATOR_NAMES,
     OVERRIDES,
+    TOOL_MODULE,
     _safe_iter,
     guarded_format,
     guarded_pow,
@@ -508,8 +512,14 @@ def freeze(value: Any) -> Any:
         typing.TypeVar,
         types.MappingProxyType,
         range,
-        decimal.Context,
     )
+    if isinstance(value, decimal.Context):
+        raise SandboxViolation(
+            "a module-level decimal.Context is mutable (its flags, traps and precision) and "
+            "would be shared by all episodes; create it inside the function that needs it, "
+            "or use decimal.localcontext()",
+            construct="module state",
+        )
     if isinstance(value, immutable) or type(value).__module__ == "typing":
         return value
     raise SandboxViolation(
@@ -542,7 +552,17 @@ def _immutable(value: Any) -> bool:
 
 def _checked_function(fn: types.FunctionType) -> types.FunctionType:
     """A module-level function, refused when it captures mutable values (a closure over a
-    list, a record or a bound method would carry data from one episode to the next)."""
+    list, a record or a bound method would carry data from one episode to the next) or when
+    it rebinds a captured variable (``nonlocal``: the cell itself is then module state)."""
+    if fn.__closure__:
+        rebound = _rebound_free_variable(fn.__code__, frozenset(fn.__code__.co_freevars))
+        if rebound is not None:
+            raise SandboxViolation(
+                f"module-level function '{fn.__name__}' rebinds the captured variable "
+                f"'{rebound}' (nonlocal), which all episodes would share; keep changing "
+                "values in the state",
+                construct="module state",
+            )
     for cell in fn.__closure__ or ():
         try:
             content = cell.cell_contents
@@ -556,6 +576,25 @@ def _checked_function(fn: types.FunctionType) -> types.FunctionType:
                 construct="module state",
             )
     return fn
+
+
+_REBINDS = frozenset({"STORE_DEREF", "DELETE_DEREF"})
+
+
+def _rebound_free_variable(code: types.CodeType, free: frozenset[str]) -> str | None:
+    """The first of the captured variables ``free`` that ``code`` (or a function nested in
+    it, which shares the cell) assigns or deletes, or None."""
+    if not free:
+        return None
+    for ins in dis.get_instructions(code):
+        if ins.opname in _REBINDS and ins.argval in free:
+            return str(ins.argval)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            found = _rebound_free_variable(const, free & frozenset(const.co_freevars))
+            if found is not None:
+                return found
+    return None
 
 
 def exec_module(
@@ -579,7 +618,7 @@ def exec_module(
             "the code is nested too deeply to compile; flatten the expression",
             construct="nesting",
         ) from None
-    namespace: dict[str, Any] = {"__builtins__": make_builtins(), "__name__": "sandboxed_tools"}
+    namespace: dict[str, Any] = {"__builtins__": make_builtins(), "__name__": TOOL_MODULE}
     namespace.update(GUARD_GLOBALS)
     namespace.update(extra_globals)
     timed_out, _, error = call_limited(exec, (code, namespace), {}, timeout_s)

@@ -10,19 +10,24 @@ control socket ``FD``, forks a worker, applies the per-worker layers
 A worker loads one ``tools.py`` (module body run here, never in the host) and hosts any number
 of episodes of that environment: base states by id, episodes by id, each an inline
 :class:`~autoforge.env.runtime.Episode` with its copy-on-write state. Requests and replies
-are JSON lines (never pickle); requests may carry preparatory operations (``pre``: register a
-base state, whole or as changes to a held one; open/reset/drop an episode) so that an
-episode's first call costs no extra round trip.
+are JSON lines (never pickle); each request carries a sequence number ``seq`` and its reply
+is ``[seq, reply]`` (the host kills a worker whose reply carries another number). Requests
+may carry preparatory operations (``pre``: register a base state, whole or as changes to a
+held one; open/reset/drop an episode) so that an episode's first call costs no extra round
+trip.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import secrets
 import signal
 import socket
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from autoforge.env import boundary as _boundary
@@ -189,24 +194,29 @@ def serve(fd: int) -> None:
     host = Host()
     host.boundary = json.loads(os.environ.get("AUTOFORGE_BOUNDARY", "{}"))
     for count, line in enumerate(_read_lines(fd)):
+        seq = None
         try:
-            reply = host.handle(loads(line))
+            message = loads(line)
+            seq = message.get("seq")
+            reply = host.handle(message)
         except Exception as exc:  # a protocol error: the host restarts the worker
             reply = {"error": f"{type(exc).__name__}: {exc}"}
-        try:
-            data = dumps(reply)
-        except (TypeError, ValueError, RecursionError) as exc:
-            data = dumps({"error": f"the reply is not JSON: {exc}"})
         if (
             count % RECYCLE_CHECK_EVERY == 0
             and isinstance(reply, list)
             and time.process_time() > RECYCLE_CPU_S
         ):
-            data = dumps({"recycle": reply})
+            reply = {"recycle": reply}
+        try:
+            data = dumps(reply if seq is None else [seq, reply])
+        except (TypeError, ValueError, RecursionError) as exc:
+            data = dumps([seq, {"error": f"the reply is not JSON: {exc}"}])
         _send(fd, data)
 
 
-def _worker_child(sock: socket.socket, control: socket.socket, plan: Any, memory_mb: int) -> None:
+def _worker_child(
+    sock: socket.socket, control: socket.socket, plan: Any, memory_mb: int, uid: int
+) -> None:
     """In the forked child: own the socket as fd 3, apply the boundary, serve."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     control.close()
@@ -219,7 +229,7 @@ def _worker_child(sock: socket.socket, control: socket.socket, plan: Any, memory
     os.closerange(WORKER_FD + 1, 1 << 16)
     watchdog()  # its thread exists before RLIMIT_NPROC = 0
     disable = _disabled()
-    result = _boundary.enter_worker(plan, memory_mb or None, disable)
+    result = _boundary.enter_worker(plan, memory_mb or None, disable, uid)
     os.environ["AUTOFORGE_BOUNDARY"] = json.dumps(result.to_dict())
     try:
         serve(WORKER_FD)
@@ -249,6 +259,71 @@ def _preload() -> None:
         pass
 
 
+def _worker_uids() -> Iterator[int]:
+    """One uid per worker from :data:`~autoforge.env.boundary.WORKER_UIDS`, starting at a
+    random place so that two fork servers (two host processes) rarely hand out the same."""
+    uids = _boundary.WORKER_UIDS
+    for n in itertools.count(secrets.randbelow(len(uids))):
+        yield uids[n % len(uids)]
+
+
+def _fork_worker(parent: socket.socket, start: tuple[Any, ...]) -> int:
+    """Fork a worker (``start``: the arguments of :func:`_worker_child`); its pid as the host
+    sees it. With namespaces, the worker gets a PID namespace of its own (see
+    :func:`_keeper`): it sees no other process, so it can signal none."""
+    plan = start[2]
+    if not plan.namespaces:
+        pid = os.fork()
+        if pid == 0:
+            parent.close()
+            _worker_child(*start)
+        return pid
+    read, write = os.pipe()
+    if os.fork() == 0:
+        os.close(read)
+        parent.close()
+        _keeper(start, write)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        return int(fh.read())
+
+
+def _keeper(start: tuple[Any, ...], report: int) -> None:
+    """In a child of the fork server: enter a new PID namespace for its children, fork its
+    init (pid 1, which only waits: a worker at pid 1 would ignore default-action signals such
+    as ``SIGXCPU``) and then the worker (pid 2); write the worker's host pid to ``report``,
+    wait for the worker, stop the init, exit. Never returns."""
+    try:
+        _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)  # dies with the fork server
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        plan = start[2]
+        try:
+            _boundary.unshare_pid_namespace()
+            plan.pid_namespace = True
+        except OSError as exc:
+            plan.missing["pid namespace"] = f"the worker sees the host's processes ({exc})"
+        init = os.fork() if plan.pid_namespace else 0
+        if plan.pid_namespace and init == 0:
+            _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)
+            os.closerange(0, 1 << 16)
+            while True:
+                signal.pause()
+        worker = os.fork()
+        if worker == 0:
+            os.close(report)
+            _worker_child(*start)
+        os.write(report, str(worker).encode())
+        os.close(report)
+        start[0].close()
+        start[1].close()
+        os.waitpid(worker, 0)
+        if init:
+            os.kill(init, signal.SIGKILL)
+            os.waitpid(init, 0)
+    finally:
+        os._exit(0)
+
+
 def fork_server(control_fd: int) -> None:
     """Serve ``spawn`` requests on ``control_fd`` until the host goes away."""
     _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)  # the server dies with the host
@@ -256,13 +331,17 @@ def fork_server(control_fd: int) -> None:
     plan = _boundary.prepare_server(_disabled())
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped automatically
     control = socket.socket(fileno=control_fd)
+    uids = _worker_uids()
     for line in _read_lines(control.fileno()):
         request = json.loads(line)
         parent, child = socket.socketpair()
-        pid = os.fork()
-        if pid == 0:
+        start = (child, control, plan, int(request.get("memory_mb") or 0), next(uids))
+        try:
+            pid = _fork_worker(parent, start)
+        except (OSError, ValueError):
             parent.close()
-            _worker_child(child, control, plan, int(request.get("memory_mb") or 0))
+            child.close()
+            continue  # the host sees no reply and reports that no worker could start
         child.close()
         socket.send_fds(control, [dumps({"pid": pid})], [parent.fileno()])
         parent.close()
