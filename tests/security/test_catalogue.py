@@ -86,16 +86,7 @@ def _suite_text() -> str:
 
 @pytest.mark.parametrize(
     "marker",
-    [
-        pytest.param(
-            token,
-            id=name,
-            marks=[pytest.mark.xfail(strict=True, reason="fixed on branch sandbox")]
-            if owner == "sandbox"
-            else [],
-        )
-        for name, token, owner in ISSUE_34
-    ],
+    [pytest.param(token, id=name) for name, token, _owner in ISSUE_34],
 )
 def test_every_payload_of_issue_34_is_in_the_suite(marker: str) -> None:
     assert marker in _suite_text()
