@@ -177,7 +177,7 @@ def test_wraps_and_partial_expose_only_their_positional_use(payload: str) -> Non
     assert statistics.median.__name__ == "median"
 
 
-@pytest.mark.stopped_by("python-sandbox")
+@pytest.mark.stopped_by("control")
 def test_wraps_still_decorates_tool_functions() -> None:
     """The documented use keeps working (a decorator of the tool code's own)."""
     source = '''
