@@ -177,7 +177,7 @@ def test_wraps_and_partial_expose_only_their_positional_use(payload: str) -> Non
     assert statistics.median.__name__ == "median"
 
 
-@pytest.mark.stopped_by("python-sandbox")
+@pytest.mark.stopped_by("control")
 def test_wraps_still_decorates_tool_functions() -> None:
     """The documented use keeps working (a decorator of the tool code's own)."""
     source = '''
@@ -481,3 +481,24 @@ def test_each_worker_has_a_pid_namespace_and_leaves_nothing_behind() -> None:
         assert not _children_of(server.proc.pid)
     finally:
         server.close()
+
+
+REEXPORTS = ["statistics.repeat(1)", "statistics.mul('a', 3)", "statistics.namedtuple('P', 'a')"]
+
+
+@pytest.mark.stopped_by("python-sandbox")
+@pytest.mark.parametrize("payload", REEXPORTS, ids=["repeat", "mul", "namedtuple"])
+def test_names_a_module_imported_from_elsewhere_are_not_exposed(payload: str) -> None:
+    """``statistics.repeat`` is ``itertools.repeat`` (denied there: unbounded) and
+    ``statistics.mul`` is ``operator.mul`` (guarded there): a wholesale-allowed module exposes
+    only its own objects, refused at load with the name."""
+    from autoforge.env.errors import SandboxViolation
+
+    source = f"""
+    import statistics
+
+    def pwn(state):
+        return str({payload})
+    """
+    with pytest.raises(SandboxViolation, match="not available in the sandbox"):
+        _env(source, ["pwn"])

@@ -417,7 +417,17 @@ def _allowed_names(module: str) -> frozenset[str]:
         if not n.startswith("_")
         and n not in denied
         and not isinstance(getattr(real, n), types.ModuleType)
+        and not _imported_from_elsewhere(getattr(real, n), module)
     )
+
+
+def _imported_from_elsewhere(value: Any, module: str) -> bool:
+    """Whether a callable of a wholesale-allowed module is a name it imported from another
+    module (``statistics.repeat`` is ``itertools.repeat``, ``statistics.mul`` is
+    ``operator.mul``): such names would bypass their home module's denials and guards, so
+    they are reached through their own module only."""
+    home = getattr(value, "__module__", None)
+    return callable(value) and isinstance(home, str) and home not in (module, "_" + module)
 
 
 class SafeModule(types.SimpleNamespace):
