@@ -1,0 +1,242 @@
+"""Compile a tool's behaviour model into sandbox tool code.
+
+The code uses only what the sandbox allows (no clock, no ``strptime``: dates are checked by
+hand; "today" is read from the state's ``meta`` with the data's today as the fallback). Each
+precondition becomes a guard that raises ``ToolError`` citing its sentence, each effect a write,
+and the reply the documented shape.
+"""
+
+from __future__ import annotations
+
+from autoforge.env.behaviour import Check, Effect, ToolBehaviour, Value
+
+UNSET = "<unset>"
+
+
+def _sig(tb: ToolBehaviour) -> str:
+    req = [p.name for p in tb.params if p.required]
+    opt = []
+    for p in tb.params:
+        if p.required:
+            continue
+        default = repr(UNSET) if p.nullable or tb.kind == "update" else repr(p.default if p.has_default else None)
+        opt.append(f"{p.name}={default}")
+    return ", ".join(["state", *req, *opt])
+
+
+def _given(name: str) -> str:
+    return f"({name} is not None and {name} != {UNSET!r})"
+
+
+def _prelude(tb: ToolBehaviour) -> list[str]:
+    lines = [
+        f"_today = str((state.get('meta') or {{}}).get('today') or {tb.today!r})",
+        "_now = str((state.get('meta') or {}).get('now') or (_today + 'T00:00:00'))",
+    ]
+    for p in tb.params:
+        if not p.required and (p.nullable or tb.kind == "update") and p.has_default:
+            lines.append(f"if {p.name} == {UNSET!r} and {tb.kind!r} != 'update':")
+            lines.append(f"    {p.name} = {p.default!r}")
+    return lines
+
+
+def _date_guard(name: str) -> list[str]:
+    return [
+        f"if {_given(name)}:",
+        f"    _d = str({name})",
+        "    _ok = len(_d) == 10 and _d[4] == '-' and _d[7] == '-' and (_d[:4] + _d[5:7] + _d[8:]).isdigit()",
+        "    if _ok:",
+        "        _y, _m, _dd = int(_d[:4]), int(_d[5:7]), int(_d[8:])",
+        "        _leap = _y % 4 == 0 and (_y % 100 != 0 or _y % 400 == 0)",
+        "        _days = [31, 29 if _leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]",
+        "        _ok = 1 <= _m <= 12 and 1 <= _dd <= _days[_m - 1]",
+        "    if not _ok:",
+        f"        raise ToolError('{name} must be a valid date YYYY-MM-DD: ' + _d)",
+    ]
+
+
+def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
+    why = f" (docs: {c.sentence[:120]})" if c.sentence else ""
+    p = c.param or ""
+    if c.kind == "exists":
+        return [
+            f"if {_given(p)} and str({p}) not in state.get({c.collection!r}, {{}}):",
+            f"    raise ToolError('{c.collection} not found: ' + str({p}))",
+        ]
+    if c.kind == "format" and c.values and c.values[0] == "date":
+        return _date_guard(p)
+    if c.kind == "format" and c.values and c.values[0] == "email":
+        return [
+            "import re",
+            f"if {_given(p)} and not re.fullmatch(r'[^@\\s]+@[^@\\s]+\\.[^@\\s]+', str({p})):",
+            f"    raise ToolError('{p} must be an email address')",
+        ]
+    if c.kind == "non_blank":
+        return [
+            f"if {_given(p)} and not str({p}).strip():",
+            f"    raise ToolError({('%s must not be blank' % p + why)!r})",
+        ]
+    if c.kind == "not_past":
+        return [
+            f"if {_given(p)} and str({p}) < _today:",
+            f"    raise ToolError({('%s may not be before today' % p + why)!r})",
+        ]
+    if c.kind == "at_least_one":
+        test = " or ".join(_given(v) for v in c.values) or "False"
+        return [f"if not ({test}):", f"    raise ToolError({('give at least one of ' + ', '.join(map(str, c.values)) + why)!r})"]
+    if c.kind == "unique":
+        return [
+            f"if {_given(p)} and any(r.get({c.attribute!r}) == {p} for r in state.get({c.collection!r}, {{}}).values()):",
+            f"    raise ToolError({('%s is already used' % p + why)!r})",
+        ]
+    if c.kind in ("status_in", "status_not_in"):
+        return _status_lines(c, tb, why)
+    if c.kind == "transition":
+        return [
+            f"_allowed = {c.table!r}",
+            f"_cur = _rec.get({c.attribute!r})",
+            f"if {p} not in _allowed.get(str(_cur), []):",
+            f"    raise ToolError('transition not allowed: ' + str(_cur) + ' -> ' + str({p}))",
+        ]
+    return []
+
+
+def _status_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
+    if c.via is None:
+        rec = "_rec"
+    elif c.via.startswith("param:"):
+        name = c.via.split(":", 1)[1]
+        rec = f"state.get({c.collection!r}, {{}}).get(str({name}))"
+    else:
+        rec = f"state.get({c.collection!r}, {{}}).get(str(_rec.get({c.via!r})))"
+    op = "not in" if c.kind == "status_in" else "in"
+    return [
+        f"_other = {rec}",
+        f"if isinstance(_other, dict) and _other.get({c.attribute!r}) {op} {tuple(c.values)!r}:",
+        f"    raise ToolError({('%s is ' % c.collection)!r} + str(_other.get({c.attribute!r})) + {why!r})",
+    ]
+
+
+def _value(v: Value) -> str:
+    if v.source == "param":
+        name = v.name or ""
+        return f"-({name[1:]})" if name.startswith("-") else name
+    if v.source == "today":
+        return "_today"
+    if v.source == "now":
+        return "_now"
+    if v.source == "new_id":
+        return "_new_id"
+    return repr(v.const)
+
+
+def _record_expr(e: Effect) -> str:
+    if e.record == "target":
+        return "_rec"
+    if e.record.startswith("param:"):
+        return f"state.get({e.collection!r}, {{}}).get(str({e.record.split(':', 1)[1]}))"
+    if e.record.startswith("via:"):
+        return f"state.get({e.collection!r}, {{}}).get(str(_rec.get({e.record.split(':', 1)[1]!r})))"
+    return "_new"
+
+
+def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
+    if e.kind == "create":
+        width = f"{e.id_width:d}"
+        nums = (
+            f"[int(k[{len(e.id_prefix)}:]) for k in state.get({e.collection!r}, {{}}) "
+            f"if k.startswith({e.id_prefix!r}) and k[{len(e.id_prefix)}:].isdigit()]"
+        )
+        lines = [
+            f"_nums = {nums}",
+            f"_new_id = {e.id_prefix!r} + str(max(_nums, default=0) + 1).zfill({width})",
+            "_new = {}",
+        ]
+        for attr, v in e.fields.items():
+            lines.append(f"_new[{attr!r}] = {_value(v)}")
+        lines.append(f"state.setdefault({e.collection!r}, {{}})[_new_id] = _new")
+        return lines
+    if e.kind == "set":
+        lines = []
+        for attr, v in e.fields.items():
+            if e.only_given and v.source == "param":
+                lines.append(f"if {v.name} != {UNSET!r}:")
+                lines.append(f"    _rec[{attr!r}] = {_value(v)}")
+            else:
+                lines.append(f"_rec[{attr!r}] = {_value(v)}")
+        return lines
+    if e.kind == "increment" and e.value is not None:
+        target = _record_expr(e)
+        return [
+            f"_t = {target}",
+            f"if isinstance(_t, dict) and isinstance(_t.get({e.attribute!r}), (int, float)):",
+            f"    _t[{e.attribute!r}] = _t[{e.attribute!r}] + ({_value(e.value)})",
+        ]
+    if e.kind == "delete":
+        return [f"state.get({e.collection!r}, {{}}).pop(str({tb.id_param}), None)"]
+    return []
+
+
+def _list_lines(tb: ToolBehaviour) -> list[str]:
+    lines = ["_out = []", f"for _r in state.get({tb.collection!r}, {{}}).values():"]
+    for p in tb.params:
+        if p.attribute is None or p.match is None:
+            continue
+        g = _given(p.name)
+        if p.match == "eq":
+            cond = f"_r.get({p.attribute!r}) != {p.name}"
+        elif p.match in ("contains", "member"):
+            cond = f"{p.name} not in (_r.get({p.attribute!r}) or [])"
+        elif p.match == "ge":
+            cond = f"not (isinstance(_r.get({p.attribute!r}), (int, float)) and _r.get({p.attribute!r}) >= {p.name})"
+        elif p.match == "le":
+            cond = f"not (isinstance(_r.get({p.attribute!r}), (int, float)) and _r.get({p.attribute!r}) <= {p.name})"
+        else:
+            attrs = p.attribute.split(",")
+            cond = f"not any(str({p.name}).lower() in str(_r.get(_a) or '').lower() for _a in {attrs!r})"
+        lines += [f"    if {g} and {cond}:", "        continue"]
+    lines.append("    _out.append(_r)")
+    if tb.reply.sort_by:
+        lines.append(f"_out.sort(key=lambda _x: str(_x.get({tb.reply.sort_by!r})))")
+    lines.append("return _out")
+    return lines
+
+
+def compile_tool(tb: ToolBehaviour, doc: str) -> str:
+    """The source of ``def <tool>(state, ...)`` carrying ``tb``."""
+    body = _prelude(tb)
+    for c in tb.checks:
+        if c.kind in ("exists", "format", "non_blank", "not_past", "at_least_one", "unique"):
+            body += _check_lines(c, tb)
+    if tb.kind == "list":
+        body += _list_lines(tb)
+    else:
+        if tb.id_param is not None and tb.collection is not None:
+            body += [
+                f"_rec = state.get({tb.collection!r}, {{}}).get(str({tb.id_param}))",
+                "if _rec is None:",
+                f"    raise ToolError('{tb.collection} not found: ' + str({tb.id_param}))",
+            ]
+        for c in tb.checks:
+            if c.kind in ("status_in", "status_not_in", "transition"):
+                if c.via is None and tb.id_param is None:
+                    continue
+                body += _check_lines(c, tb)
+        for e in tb.effects:
+            body += _effect_lines(e, tb)
+        body += _reply_lines(tb)
+    summary = (doc.strip().splitlines() or [tb.tool])[0].replace('"""', "'")
+    head = [f"def {tb.tool}({_sig(tb)}):", f'    """{summary}"""']
+    return "\n".join(head + ["    " + ln for ln in body]) + "\n"
+
+
+def _reply_lines(tb: ToolBehaviour) -> list[str]:
+    if any(e.kind == "create" for e in tb.effects):
+        return ["return _new"]
+    if tb.kind == "delete":
+        return ["return {'deleted': True}"]
+    if tb.id_param is not None and tb.collection is not None and tb.kind != "compute":
+        return ["return _rec"]
+    if tb.reply.kind == "list":
+        return ["return []"]
+    return [f"return {dict.fromkeys(tb.reply.keys)!r}"]

@@ -1,0 +1,144 @@
+"""The data as evidence for what the docs leave implicit: which collection a documented schema
+describes, the id pattern of each collection, which attribute of a record refers to which
+collection, and which attributes records carry in which status.
+
+Everything here is read from the start state; nothing names a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+_ID_SHAPE = re.compile(r"^(.*?)(\d+)$")
+
+
+@dataclass
+class IdPattern:
+    """New ids continue the data's pattern: prefix, zero-padded width, the next number."""
+
+    prefix: str
+    width: int
+    next_number: int
+    attribute: str | None
+
+
+@dataclass
+class DataEvidence:
+    """What the start state shows about its collections."""
+
+    state: Mapping[str, Mapping[str, Any]]
+    today: str | None = None
+    now: str | None = None
+    attributes: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> DataEvidence:
+        """Evidence from raw data: collections of records and a ``meta`` of scalars."""
+        state = {
+            k: v
+            for k, v in data.items()
+            if isinstance(v, dict) and all(isinstance(r, dict) for r in v.values())
+        }
+        meta = next(
+            (v for v in data.values() if isinstance(v, dict) and isinstance(v.get("today"), str)),
+            {},
+        )
+        ev = cls(state=state, today=meta.get("today"), now=meta.get("now"))
+        for name, coll in state.items():
+            seen: dict[str, None] = {}
+            for rec in coll.values():
+                seen.update(dict.fromkeys(rec))
+            ev.attributes[name] = list(seen)
+        return ev
+
+    def collection_for(self, props: list[str]) -> str | None:
+        """The collection whose records best carry ``props`` (a documented schema's
+        properties); None below half overlap."""
+        best, score = None, 0.0
+        wanted = set(props)
+        for name, attrs in self.attributes.items():
+            if not attrs or not wanted:
+                continue
+            share = len(wanted & set(attrs)) / len(wanted | set(attrs))
+            if share > score:
+                best, score = name, share
+        return best if score >= 0.5 else None
+
+    def id_pattern(self, collection: str) -> IdPattern | None:
+        """The id pattern of ``collection`` (None when its keys are not prefix + number)."""
+        keys = list(self.state.get(collection, {}))
+        shapes = [m for k in keys if (m := _ID_SHAPE.match(k))]
+        if not keys or len(shapes) != len(keys):
+            return None
+        prefixes = {m.group(1) for m in shapes}
+        widths = {len(m.group(2)) for m in shapes}
+        if len(prefixes) != 1:
+            return None
+        width = widths.pop() if len(widths) == 1 else 0
+        top = max(int(m.group(2)) for m in shapes)
+        return IdPattern(prefixes.pop(), width, top + 1, self.key_attribute(collection))
+
+    def key_attribute(self, collection: str) -> str | None:
+        """The attribute every record carries equal to its key (``id``, ``sku``...)."""
+        coll = self.state.get(collection, {})
+        for attr in self.attributes.get(collection, []):
+            if coll and all(str(r.get(attr)) == k for k, r in coll.items()):
+                return attr
+        return None
+
+    def references(self, collection: str, attribute: str) -> str | None:
+        """The collection whose keys the values of ``attribute`` (or its list items) are."""
+        values: list[str] = []
+        for rec in self.state.get(collection, {}).values():
+            v = rec.get(attribute)
+            if isinstance(v, list):
+                values += [str(x) for x in v if isinstance(x, str | int)]
+            elif isinstance(v, str | int) and not isinstance(v, bool):
+                values.append(str(v))
+        if not values:
+            return None
+        for name, coll in self.state.items():
+            if coll and sum(v in coll for v in values) >= 0.9 * len(values):
+                return name
+        return None
+
+    def collection_named(self, word: str) -> str | None:
+        """The collection a noun or an id parameter's stem names (``task``, ``task_id``)."""
+        stem = re.sub(r"_?(ids?|key|sku|code)$", "", word.lower())
+        for name in self.state:
+            n = name.lower()
+            if (stem and n in (stem, stem + "s", stem + "es")) or (stem.endswith("y") and n == stem[:-1] + "ies"):
+                return name
+        return None
+
+    def status_attributes(self, collection: str, attribute: str, status: str) -> list[str]:
+        """Attributes set (not null) on every record of ``collection`` in ``status`` and null
+        or absent on most records in other statuses: what that status carries."""
+        recs = list(self.state.get(collection, {}).values())
+        inside = [r for r in recs if r.get(attribute) == status]
+        outside = [r for r in recs if r.get(attribute) != status]
+        if not inside or not outside:
+            return []
+        out = []
+        for attr in self.attributes.get(collection, []):
+            if attr == attribute:
+                continue
+            if all(r.get(attr) not in (None, "") for r in inside) and sum(
+                r.get(attr) in (None, "") for r in outside
+            ) >= 0.8 * len(outside):
+                out.append(attr)
+        return out
+
+
+def noun_forms(collection: str) -> list[str]:
+    """Singular and plural words a sentence may use for ``collection`` (``tasks``: task,
+    tasks; ``menu_items``: menu item, item...)."""
+    words = collection.lower().replace("-", "_").split("_")
+    plural = " ".join(words)
+    last = words[-1]
+    single = last[:-3] + "y" if last.endswith("ies") else last[:-1] if last.endswith("s") else last
+    forms = {plural, " ".join([*words[:-1], single]), last, single}
+    return sorted(forms, key=len, reverse=True)
