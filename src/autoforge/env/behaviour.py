@@ -38,7 +38,7 @@ CheckKind = Literal[
     "at_least_one",  # at least one of the optional parameters is given
     "bounds",  # low <= parameter <= high
 ]
-EffectKind = Literal["create", "set", "increment", "delete"]
+EffectKind = Literal["create", "set", "increment", "append", "delete"]
 ValueSource = Literal["param", "const", "today", "now", "target_param", "new_id"]
 
 
@@ -105,6 +105,7 @@ class ParamInfo(BaseModel):
     nullable: bool = False
     default: Any = None
     has_default: bool = False
+    format: str | None = None
     #: list filters: the record attribute compared, and how (eq, contains, substring, member)
     attribute: str | None = None
     match: str | None = None
@@ -117,6 +118,8 @@ class ToolBehaviour(BaseModel):
     tool: str
     kind: ToolKind
     collection: str | None = None
+    #: the HTTP operation it was read from (``POST /tasks``); empty when the docs have none
+    operation: str = ""
     id_param: str | None = None
     params: list[ParamInfo] = Field(default_factory=list)
     checks: list[Check] = Field(default_factory=list)
@@ -163,10 +166,17 @@ _RULE_WORDS = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
 
 
+_BLOCK_BREAK = re.compile(r"\n\s*\n|\n\s*(?:[-*+]|\d+[.)])\s+|\n\s*#+\s*|\n(?=\s*\|)")
+
+
 def doc_sentences(text: str) -> list[str]:
-    """``text`` split into sentences (line breaks inside a sentence joined)."""
-    flat = " ".join(text.split())
-    return [s.strip() for s in _SENTENCE_END.split(flat) if s.strip()]
+    """``text`` split into sentences: paragraphs, list items, headings and table rows apart,
+    line breaks inside a sentence joined."""
+    out = []
+    for block in _BLOCK_BREAK.split(text):
+        flat = " ".join(block.split()).strip("-*# ")
+        out += [s.strip() for s in _SENTENCE_END.split(flat) if s.strip()]
+    return out
 
 
 def states_rule(sentence: str) -> bool:

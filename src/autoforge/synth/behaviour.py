@@ -17,8 +17,17 @@ from autoforge.synth.codegen import ToolCode
 from autoforge.synth.report import ToolRecord
 from autoforge.tooldocs import ToolDocs, ToolSpec
 
-#: statuses whose code stands as written; any other tool gets its behaviour model's code
+#: statuses whose code stands as written when the model is not read from an HTTP operation
 KEEP = ("accepted",)
+
+
+def _replace(rec: ToolRecord | None, tb: ToolBehaviour) -> bool:
+    """Whether ``tb``'s code replaces ``rec``'s: always where no code was accepted; over
+    accepted code only where the model was read from an HTTP operation (method, path and
+    response codes say what the tool does) and is not a computed reply."""
+    if rec is None or rec.code is None or rec.report.status not in KEEP:
+        return True
+    return bool(tb.operation) and tb.kind != "compute"
 
 
 def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> BehaviourModel:
@@ -61,7 +70,7 @@ def fill_missing(
     for spec in docs.tools:
         tb = model.tool(spec.name)
         rec = by_name.get(spec.name)
-        if compile_missing and tb is not None and (rec is None or rec.report.status not in KEEP or rec.code is None):
+        if compile_missing and tb is not None and _replace(rec, tb):
             code = compile_tool(tb, spec.description)
             if _loads(spec, code):
                 rec = _replaced(spec, rec, tb, code)

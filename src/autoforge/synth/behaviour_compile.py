@@ -19,7 +19,9 @@ def _sig(tb: ToolBehaviour) -> str:
     for p in tb.params:
         if p.required:
             continue
-        default = repr(UNSET) if p.nullable or tb.kind == "update" else repr(p.default if p.has_default else None)
+        mutable = isinstance(p.default, list | dict)
+        plain = repr(p.default if p.has_default else None)
+        default = repr(UNSET) if p.nullable or tb.kind == "update" or mutable else plain
         opt.append(f"{p.name}={default}")
     return ", ".join(["state", *req, *opt])
 
@@ -33,9 +35,11 @@ def _prelude(tb: ToolBehaviour) -> list[str]:
         f"_today = str((state.get('meta') or {{}}).get('today') or {tb.today!r})",
         "_now = str((state.get('meta') or {}).get('now') or (_today + 'T00:00:00'))",
     ]
+    if tb.kind == "update":
+        return lines
     for p in tb.params:
-        if not p.required and (p.nullable or tb.kind == "update") and p.has_default:
-            lines.append(f"if {p.name} == {UNSET!r} and {tb.kind!r} != 'update':")
+        if not p.required and (p.nullable or isinstance(p.default, list | dict)):
+            lines.append(f"if {p.name} == {UNSET!r}:")
             lines.append(f"    {p.name} = {p.default!r}")
     return lines
 
@@ -58,6 +62,12 @@ def _date_guard(name: str) -> list[str]:
 def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
     why = f" (docs: {c.sentence[:120]})" if c.sentence else ""
     p = c.param or ""
+    if c.kind == "exists" and c.values == ["each"]:
+        return [
+            f"for _x in ({p} if isinstance({p}, list) else []):",
+            f"    if str(_x) not in state.get({c.collection!r}, {{}}):",
+            f"        raise ToolError('{c.collection} not found: ' + str(_x))",
+        ]
     if c.kind == "exists":
         return [
             f"if {_given(p)} and str({p}) not in state.get({c.collection!r}, {{}}):",
@@ -171,6 +181,12 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
             f"_t = {target}",
             f"if isinstance(_t, dict) and isinstance(_t.get({e.attribute!r}), (int, float)):",
             f"    _t[{e.attribute!r}] = _t[{e.attribute!r}] + ({_value(e.value)})",
+        ]
+    if e.kind == "append" and e.value is not None:
+        return [
+            f"if not isinstance(_rec.get({e.attribute!r}), list):",
+            f"    _rec[{e.attribute!r}] = []",
+            f"_rec[{e.attribute!r}].append({_value(e.value)})",
         ]
     if e.kind == "delete":
         return [f"state.get({e.collection!r}, {{}}).pop(str({tb.id_param}), None)"]

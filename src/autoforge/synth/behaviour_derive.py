@@ -21,6 +21,7 @@ import yaml
 from autoforge.env.behaviour import Check, Effect, ParamInfo, Reply, ToolBehaviour, Value
 from autoforge.synth.behaviour_data import DataEvidence
 from autoforge.synth.behaviour_text import (
+    appends,
     increments,
     literal_fields,
     non_blank_params,
@@ -183,6 +184,7 @@ def _params(spec: ToolSpec, coll: str | None, id_param: str | None, ctx: Context
             nullable=isinstance(types, list) and "null" in types,
             default=schema.get("default") if isinstance(schema, dict) else None,
             has_default=isinstance(schema, dict) and "default" in schema,
+            format=schema.get("format") if isinstance(schema, dict) else None,
         )
         if name == id_param:
             info.references = coll
@@ -229,6 +231,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
         reply.sort_by = ctx.ev.key_attribute(coll or "")
     tb = ToolBehaviour(
         tool=spec.name, kind=kind, collection=coll, id_param=id_param, params=params,  # type: ignore[arg-type]
+        operation=f"{op.method.upper()} {op.path}".strip(),
         reply=reply, today=ctx.ev.today,
     )
     tb.checks = _checks(spec, tb, ctx)
@@ -241,10 +244,11 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     out: list[Check] = []
     absent_ok = tb.kind == "list" and bool(re.search(r"not an error", desc, re.I))
     for p in tb.params:
-        if p.references and not (absent_ok and p.name != tb.id_param):
-            out.append(Check(kind="exists", param=p.name, collection=p.references,
-                             sentence=_mention(desc, p.name, ("exist", "unknown", "refused"))))
         schema = (spec.parameters.get("properties") or {}).get(p.name) or {}
+        if p.references and not (absent_ok and p.name != tb.id_param):
+            each = ["each"] if isinstance(schema, dict) and schema.get("type") == "array" else []
+            out.append(Check(kind="exists", param=p.name, collection=p.references, values=each,
+                             sentence=_mention(desc, p.name, ("exist", "unknown", "refused"))))
         fmt = schema.get("format") if isinstance(schema, dict) else None
         if fmt in ("date", "date-time", "email", "time"):
             out.append(Check(kind="format", param=p.name, values=[fmt], source="parameter schema"))
@@ -360,9 +364,10 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
                     fixed[a] = Value(source="param", name=p.name)
     for a, src in time_fields(spec.description, attrs).items():
         fixed[a] = Value(source=src)
+    names = {p.name for p in tb.params}
     for a, v in literal_fields(spec.description, attrs, status_values).items():
-        if a != status_attr:
+        if a != status_attr and a not in names:
             fixed.setdefault(a, Value(source="const", const=v))
     if fixed:
         out.append(Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else ""))
-    return out + increments(spec, tb, ctx)
+    return out + appends(spec, tb, attrs) + increments(spec, tb, ctx)

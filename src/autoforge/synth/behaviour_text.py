@@ -208,6 +208,8 @@ def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tup
             if not re.search(r"before today|in the past|past date", s, re.I) or _NEG.search(s) is None:
                 continue
             for p in tb.params:
+                if p.format not in ("date", "date-time"):
+                    continue
                 spoken = p.name.replace("_", " ")
                 if (spoken in s.lower() or p.name in s) and p.name not in [o[0] for o in out]:
                     out.append((p.name, s, src))
@@ -276,3 +278,23 @@ def _value(text: str, params: list[str], _tok: str) -> Value:
     if word in params:
         return Value(source="param", name=word)
     return Value(source="const", const=1)
+
+
+def appends(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> list[Effect]:
+    """List attributes a sentence says a parameter is appended to ("appends the <x> to
+    `attr`"): the parameter named like the list's items (``x_id`` into ``x_ids``), else the
+    only parameter besides the record's id."""
+    out = []
+    others = [p.name for p in tb.params if p.name != tb.id_param]
+    for s in doc_sentences(spec.description):
+        if not re.search(r"\bappend", s, re.I):
+            continue
+        for a in attrs:
+            if not re.search(rf"`?\b{re.escape(a)}\b`?", s):
+                continue
+            named = [p for p in others if p + "s" == a or re.search(rf"\b{re.escape(p)}\b", s)]
+            param = named[0] if named else (others[0] if len(others) == 1 else None)
+            if param is not None:
+                out.append(Effect(kind="append", collection=tb.collection, attribute=a,
+                                  value=Value(source="param", name=param), sentence=s))
+    return out
