@@ -133,6 +133,24 @@ class DataEvidence:
         return out
 
 
+def entered_with(ev: DataEvidence, collection: str, attribute: str, status: str) -> list[str]:
+    """The attributes records get on entering ``status``: those it carries
+    (:meth:`DataEvidence.status_attributes`) minus those an earlier status already carries
+    (a status whose carried set is a strict subset of this one's, carrying the attribute)."""
+    mine = set(ev.status_attributes(collection, attribute, status))
+    values = {r.get(attribute) for r in ev.state.get(collection, {}).values()} - {status}
+    earlier: set[str] = set()
+    for other in values:
+        if not isinstance(other, str):
+            continue
+        theirs = set(ev.status_attributes(collection, attribute, other))
+        recs = [r for r in ev.state.get(collection, {}).values() if r.get(attribute) == other]
+        held = {a for a in mine if recs and all(r.get(a) not in (None, "") for r in recs)}
+        if theirs < mine or (held and held < mine):
+            earlier |= held
+    return [a for a in ev.status_attributes(collection, attribute, status) if a not in earlier]
+
+
 def noun_forms(collection: str) -> list[str]:
     """Singular and plural words a sentence may use for ``collection`` (``tasks``: task,
     tasks; ``menu_items``: menu item, item...)."""
@@ -142,3 +160,28 @@ def noun_forms(collection: str) -> list[str]:
     single = last[:-3] + "y" if last.endswith("ies") else last[:-1] if last.endswith("s") else last
     forms = {plural, " ".join([*words[:-1], single]), last, single}
     return sorted(forms, key=len, reverse=True)
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$")
+
+
+def status_defaults(
+    ev: DataEvidence, collection: str, attribute: str | None, status: str | None
+) -> dict[str, Any]:
+    """What records in ``status`` show for attributes nothing else sets: one shared scalar on
+    every such record (at least three) is that value; a date on every such record is written
+    when the record enters the status: ``"today"`` (or ``"now"`` for a timestamp)."""
+    recs = [
+        r for r in ev.state.get(collection, {}).values()
+        if attribute is None or status is None or r.get(attribute) == status
+    ]
+    out: dict[str, Any] = {}
+    if len(recs) < 3:
+        return out
+    for attr in ev.attributes.get(collection, []):
+        values = [r.get(attr) for r in recs]
+        if all(isinstance(v, str) and _DATE.match(v) for v in values):
+            out[attr] = "now" if any("T" in str(v) for v in values) else "today"
+        elif all(v == values[0] for v in values) and not isinstance(values[0], list | dict):
+            out[attr] = ("const", values[0])
+    return out

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from autoforge.env.behaviour import Check, Effect, ParamInfo, Reply, ToolBehaviour, Value
-from autoforge.synth.behaviour_data import DataEvidence
+from autoforge.synth.behaviour_data import DataEvidence, entered_with, status_defaults
 from autoforge.synth.behaviour_text import (
     appends,
     increments,
@@ -319,6 +319,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     status_attr, status_values = ctx.status_enum(coll)
     start = target_status(spec, coll, status_values, ctx.policy, create=True)
     names = {p.name for p in tb.params}
+    seen = status_defaults(ctx.ev, coll, status_attr, start[0] if start else None)
     for a in attrs:
         if a == key_attr:
             fields[a] = Value(source="new_id")
@@ -330,6 +331,9 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             fields[a] = Value(source=times[a])
         elif a == status_attr and start:
             fields[a] = Value(source="const", const=start[0])
+        elif a in seen and start:
+            d = seen[a]
+            fields[a] = Value(source="const", const=d[1]) if isinstance(d, tuple) else Value(source=d)
         else:
             fields[a] = Value(source="const", const=None)
     eff = Effect(
@@ -355,7 +359,11 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     fixed: dict[str, Value] = {}
     if target and status_attr:
         fixed[status_attr] = Value(source="const", const=target[0])
-        carried = ctx.ev.status_attributes(coll, status_attr, target[0])
+        carried = entered_with(ctx.ev, coll, status_attr, target[0])
+        stamps = status_defaults(ctx.ev, coll, status_attr, target[0])
+        for a in carried:
+            if stamps.get(a) in ("today", "now"):
+                fixed[a] = Value(source=stamps[a])
         for p in tb.params:
             if p.name in attrs or p.name == tb.id_param:
                 continue

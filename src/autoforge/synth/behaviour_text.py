@@ -120,6 +120,12 @@ def target_status(
                 cues.append(rf"\b(creates?|new)\s+(an?\s+)?{w}\s+({'|'.join(map(re.escape, nouns))})")
             if any(re.search(c, s, re.I) for c in cues):
                 return v, s
+    verb = spec.name.split("_")[0].lower()
+    stem = verb[:-1] if verb.endswith("e") else verb
+    if not create and len(stem) >= 3:
+        for v in values:
+            if v.lower().startswith(stem) and 0 < len(v) - len(stem) <= 4:
+                return v, ""
     if create:
         for s in doc_sentences(policy):
             low = s.lower()
@@ -265,6 +271,10 @@ def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
     m = re.search(rf"adds?\s+(\d+)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
     if m:
         return 1, Value(source="const", const=int(m.group(1)))
+    for p in params:
+        pat = rf"adds?\s+`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?(\w+'s\s+)?{a}\b"
+        if re.search(pat, s, re.I):
+            return 1, Value(source="param", name=p)
     return None
 
 
