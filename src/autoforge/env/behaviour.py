@@ -110,6 +110,8 @@ class ParamInfo(BaseModel):
     attribute: str | None = None
     match: str | None = None
     references: str | None = None
+    #: the sentence saying how the parameter filters (a list's min/max or search parameter)
+    sentence: str = ""
 
 
 class ToolBehaviour(BaseModel):
@@ -132,7 +134,7 @@ class ToolBehaviour(BaseModel):
 
     def carried(self) -> set[str]:
         """The sentences a check or an effect of this tool carries."""
-        return {x.sentence for x in [*self.checks, *self.effects] if x.sentence}
+        return {x.sentence for x in [*self.checks, *self.effects, *self.params] if x.sentence}
 
 
 class BehaviourModel(BaseModel):
@@ -179,9 +181,17 @@ def doc_sentences(text: str) -> list[str]:
     return out
 
 
+_PERMISSIVE = re.compile(
+    r"\b(is|are) (still )?accepted\b|\bnot an error\b|\b(stays?|remains?) as (it|they) (is|are)\b|"
+    r"\b(is|are) (left )?unchanged\b",
+    re.IGNORECASE,
+)
+
+
 def states_rule(sentence: str) -> bool:
-    """Whether a sentence states a rule a call can break (a refusal condition)."""
-    return bool(_RULE_WORDS.search(sentence))
+    """Whether a sentence states a rule a call can break (a refusal condition); a sentence
+    saying what is accepted states no refusal."""
+    return bool(_RULE_WORDS.search(sentence)) and not _PERMISSIVE.search(sentence)
 
 
 def rule_sentences(description: str) -> list[str]:

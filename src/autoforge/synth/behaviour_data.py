@@ -185,3 +185,17 @@ def status_defaults(
         elif all(v == values[0] for v in values) and not isinstance(values[0], list | dict):
             out[attr] = ("const", values[0])
     return out
+
+
+def carried_attributes(
+    ev: DataEvidence, collection: str, attribute: str | None, status: str | None
+) -> list[str]:
+    """The attributes a new record carries: those records in its start ``status`` carry
+    (any of them), else those most records carry; empty when the data has no records."""
+    recs = list(ev.state.get(collection, {}).values())
+    same = [r for r in recs if attribute and status and r.get(attribute) == status]
+    pool = same or recs
+    if not pool:
+        return []
+    need = 1 if same else max(1, len(pool) // 2)
+    return [a for a in ev.attributes.get(collection, []) if sum(a in r for r in pool) >= need]

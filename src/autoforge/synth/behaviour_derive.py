@@ -19,7 +19,12 @@ from typing import Any
 import yaml
 
 from autoforge.env.behaviour import Check, Effect, ParamInfo, Reply, ToolBehaviour, Value
-from autoforge.synth.behaviour_data import DataEvidence, entered_with, status_defaults
+from autoforge.synth.behaviour_data import (
+    DataEvidence,
+    carried_attributes,
+    entered_with,
+    status_defaults,
+)
 from autoforge.synth.behaviour_text import (
     appends,
     increments,
@@ -213,10 +218,12 @@ def _list_filters(spec: ToolSpec, params: list[ParamInfo], coll: str | None, ctx
             if p.attribute is None and re.search(rf"`?\b{re.escape(p.name)}\b`?", sentence):
                 named = [a for a in attrs if re.search(rf"\b{re.escape(a)}\b", sentence)]
                 p.attribute, p.match = ",".join(named or attrs), "substring"
+                p.sentence = sentence
     for p in params:
         m = re.match(r"^(min|max)_(.+)$", p.name)
         if p.attribute is None and m and m.group(2) in attrs:
             p.attribute, p.match = m.group(2), "ge" if m.group(1) == "min" else "le"
+            p.sentence = _mention(spec.description, p.name, ("",))
 
 
 def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
@@ -253,6 +260,9 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         if fmt in ("date", "date-time", "email", "time"):
             out.append(Check(kind="format", param=p.name, values=[fmt], source="parameter schema"))
     texts = [(desc, "docs")] + ([(ctx.policy, "policy")] if ctx.policy else [])
+    for name, schema in (spec.parameters.get("properties") or {}).items():
+        if isinstance(schema, dict) and schema.get("description"):
+            texts.append((f"{name}: {schema['description']}", "parameter schema"))
     for name, sentence, src in non_blank_params(texts, [p.name for p in tb.params]):
         out.append(Check(kind="non_blank", param=name, sentence=sentence, source=src))
     for name, sentence, src in not_past_params(texts, tb):
@@ -267,7 +277,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
                              attribute=p.name, sentence=str(schema.get("description"))))
     if tb.kind in ("action", "update", "delete", "create"):
         out += status_checks(spec, tb, ctx)
-    out += _transition_check(tb, ctx)
+    out += _transition_check(tb, ctx, desc)
     return out
 
 
@@ -279,7 +289,7 @@ def _mention(text: str, word: str, cues: tuple[str, ...]) -> str:
     return ""
 
 
-def _transition_check(tb: ToolBehaviour, ctx: Context) -> list[Check]:
+def _transition_check(tb: ToolBehaviour, ctx: Context, desc: str = "") -> list[Check]:
     attr, values = ctx.status_enum(tb.collection)
     if attr is None or tb.id_param is None:
         return []
@@ -289,7 +299,7 @@ def _transition_check(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                 if set(table) <= set(values) and len(table) >= 2:
                     return [Check(kind="transition", param=p.name, collection=tb.collection,
                                   attribute=attr, table=table, source="policy",
-                                  sentence="transition table")]
+                                  sentence=_mention(desc, "", ("transition",)) or "transition table")]
     return []
 
 
@@ -320,6 +330,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     start = target_status(spec, coll, status_values, ctx.policy, create=True)
     names = {p.name for p in tb.params}
     seen = status_defaults(ctx.ev, coll, status_attr, start[0] if start else None)
+    attrs = carried_attributes(ctx.ev, coll, status_attr, start[0] if start else None) or attrs
     for a in attrs:
         if a == key_attr:
             fields[a] = Value(source="new_id")

@@ -115,6 +115,7 @@ def target_status(
                 rf"\b(moves?|moving)\b.*\bto\s+{w}",
                 rf"\b(becomes?|marks?)\b[\w\s]*?\s{w}",
                 rf"\bhas status\s+{w}",
+                rf"\bas\s+{w}[.\s]*$",
             ]
             if create:
                 cues.append(rf"\b(creates?|new)\s+(an?\s+)?{w}\s+({'|'.join(map(re.escape, nouns))})")
@@ -160,10 +161,13 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
         found: dict[str, list[str]] = {}
         for coll, _via in related:
             _attr, values = ctx.status_enum(coll)
+            ticked = "`" in s
             for v in values:
                 for m in re.finditer(_word(v), s):
-                    owner = _noun_after(s, m.end(), [c for c, _ in related]) or tb.collection
-                    if owner == coll:
+                    noun = _noun_after(s, m.end(), [c for c, _ in related])
+                    if not (m.group(0).startswith("`") if ticked else noun):
+                        continue  # a participle ("can be returned"), not a status named
+                    if (noun or tb.collection) == coll:
                         found.setdefault(coll, []).append(v)
         for coll, vals in found.items():
             via = next(v for c, v in related if c == coll)
@@ -206,6 +210,9 @@ def non_blank_params(texts: list[tuple[str, str]], params: list[str]) -> list[tu
     return out
 
 
+_GENERIC_WORDS = frozenset({"on", "at", "date", "id", "time", "day"})
+
+
 def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tuple[str, str, str]]:
     """Date parameters a sentence says may not be before today / in the past."""
     out = []
@@ -213,11 +220,13 @@ def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tup
         for s in doc_sentences(text):
             if not re.search(r"before today|in the past|past date", s, re.I) or _NEG.search(s) is None:
                 continue
+            words = set(re.findall(r"[a-z]+", s.lower()))
             for p in tb.params:
                 if p.format not in ("date", "date-time"):
                     continue
-                spoken = p.name.replace("_", " ")
-                if (spoken in s.lower() or p.name in s) and p.name not in [o[0] for o in out]:
+                own = {w for w in p.name.lower().split("_") if w not in _GENERIC_WORDS}
+                hit = p.name in s or (own and own <= words)
+                if hit and p.name not in [o[0] for o in out]:
                     out.append((p.name, s, src))
     return out
 

@@ -1,0 +1,172 @@
+"""The behaviour model on two small APIs written for these tests (a tool rental library and an
+evening school): derived from docs + data + policy with rules only, compiled into tools, held
+against each tool's stated rules by ``autoforge check``."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autoforge.env import Environment
+from autoforge.env.behaviour import BehaviourModel, doc_sentences, states_rule
+from autoforge.env.checker import check_directory
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.llm import LLMClient
+from autoforge.synth.pipeline import SynthOptions, synthesize
+from autoforge.tooldocs import load_docs
+
+HERE = Path(__file__).parent / "behaviour_apis"
+
+
+async def _synth(name: str, out: Path) -> tuple[Environment, dict[str, Any]]:
+    docs = load_docs([HERE / f"{name}_openapi.yaml"])
+    data = json.loads((HERE / f"{name}_db.json").read_text())
+    policy = (HERE / f"{name}_policy.md").read_text()
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    await synthesize(docs, out, client, data=data, options=SynthOptions(policy=policy))
+    return Environment.load(out), data
+
+
+def _call(env: Environment, data: dict[str, Any], tool: str, **args: Any) -> tuple[bool, Any, Any]:
+    ep = env.episode(state=copy.deepcopy(data))
+    obs = ep.call(tool, args)
+    return obs.ok, obs, ep.snapshot()
+
+
+@pytest.fixture(scope="module")
+def rental(tmp_path_factory: pytest.TempPathFactory) -> tuple[Environment, dict[str, Any], Path]:
+    import asyncio
+
+    out = tmp_path_factory.mktemp("rental") / "env"
+    env, data = asyncio.run(_synth("rental", out))
+    return env, data, out
+
+
+@pytest.fixture(scope="module")
+def courses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Environment, dict[str, Any], Path]:
+    import asyncio
+
+    out = tmp_path_factory.mktemp("courses") / "env"
+    env, data = asyncio.run(_synth("courses", out))
+    return env, data, out
+
+
+def test_no_documented_tool_goes_missing(rental: Any, courses: Any) -> None:
+    for env, _data, out in (rental, courses):
+        model = BehaviourModel.load(out)
+        assert model is not None
+        documented = {t.name for t in env.spec.tools}
+        assert {t.tool for t in model.tools} == documented
+        assert set(env.tool_names) == documented
+
+
+def test_create_continues_the_id_pattern_with_its_start_status(rental: Any) -> None:
+    env, data, _ = rental
+    ok, _obs, state = _call(env, data, "rent_tool", member_id="MB02", tool_id="TL003", due_on="2026-02-09")
+    assert ok
+    new = set(state["rentals"]) - set(data["rentals"])
+    assert new == {"RN00013"}  # prefix and five-digit width kept
+    rec = state["rentals"]["RN00013"]
+    assert rec["status"] == "open" and rec["rented_on"] == "2026-02-05" and rec["returned_on"] is None
+    assert set(rec) <= set(data["rentals"]["RN00001"]) | {"loss_details"}
+    assert "loss_details" not in rec  # an attribute only lost rentals carry
+    assert state["tools"]["TL003"]["times_rented"] == 3  # "increased by 1" on the related tool
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"member_id": "MB99", "tool_id": "TL001", "due_on": "2026-02-09"},  # unknown member
+        {"member_id": "MB01", "tool_id": "TL001", "due_on": "2026-02-30"},  # impossible date
+        {"member_id": "MB01", "tool_id": "TL001", "due_on": "2026-01-30"},  # before today
+        {"member_id": "MB01", "tool_id": "TL001", "due_on": "2026-02-09", "note": "  "},  # blank
+    ],
+)
+def test_create_refuses_what_the_docs_refuse(rental: Any, args: dict[str, Any]) -> None:
+    env, data, _ = rental
+    ok, _obs, state = _call(env, data, "rent_tool", **args)
+    assert not ok and state["rentals"] == data["rentals"]
+
+
+def test_transition_sets_status_stamp_and_the_attribute_its_status_carries(rental: Any) -> None:
+    env, data, _ = rental
+    open_id = next(k for k, r in data["rentals"].items() if r["status"] == "open")
+    done_id = next(k for k, r in data["rentals"].items() if r["status"] == "returned")
+    ok, _o, state = _call(env, data, "return_rental", rental_id=open_id)
+    assert ok and state["rentals"][open_id]["status"] == "returned"
+    assert state["rentals"][open_id]["returned_on"] == "2026-02-05"
+    assert not _call(env, data, "return_rental", rental_id=done_id)[0]
+    ok, _o, state = _call(env, data, "report_lost", rental_id=open_id, details="fell in river")
+    assert ok and state["rentals"][open_id]["status"] == "lost"
+    assert state["rentals"][open_id]["loss_details"] == "fell in river"
+    assert state["rentals"][open_id]["note"] == data["rentals"][open_id]["note"]
+    assert not _call(env, data, "report_lost", rental_id=open_id, details=" ")[0]
+
+
+def test_update_needs_one_field_where_the_docs_say_so(rental: Any) -> None:
+    env, data, _ = rental
+    assert not _call(env, data, "update_tool", tool_id="TL001")[0]
+    ok, _o, state = _call(env, data, "update_tool", tool_id="TL001", category="garden")
+    assert ok and state["tools"]["TL001"] == {**data["tools"]["TL001"], "category": "garden"}
+
+
+def test_list_filters_and_search(rental: Any, courses: Any) -> None:
+    env, data, _ = rental
+    ok, obs, _ = _call(env, data, "list_rentals", member_id="MB02", status="open")
+    want = [k for k, r in data["rentals"].items() if r["member_id"] == "MB02" and r["status"] == "open"]
+    assert ok and [r["rental_id"] for r in obs.result] == want
+    ok, obs, _ = _call(env, data, "list_rentals", q="JOB 1")
+    assert ok and {r["rental_id"] for r in obs.result} == {"RN00001", "RN00010", "RN00011", "RN00012"}
+    assert not _call(env, data, "list_rentals", member_id="MB77")[0]
+    env, data, _ = courses
+    ok, obs, _ = _call(env, data, "list_courses", min_seats=14, search="spanish")
+    want = [k for k, c in data["courses"].items() if c["seats"] >= 14 and "spanish" in c["title"].lower()]
+    assert ok and [c["code"] for c in obs.result] == want
+
+
+def test_policy_transition_table_and_update_of_given_fields(courses: Any) -> None:
+    env, data, _ = courses
+    pending = next(k for k, r in data["enrolments"].items() if r["status"] == "pending")
+    assert _call(env, data, "change_enrolment_status", enrolment_id=pending, status="confirmed")[0]
+    assert not _call(env, data, "change_enrolment_status", enrolment_id=pending, status="completed")[0]
+    ok, _o, state = _call(env, data, "update_student", student_id="ST0002", phone="777")
+    assert ok and state["students"]["ST0002"] == {**data["students"]["ST0002"], "phone": "777"}
+    assert not _call(env, data, "update_student", student_id="ST0002", email="not-an-email")[0]
+    ok, _o, state = _call(env, data, "enrol_student", student_id="ST0001", course_id="C-02")
+    assert ok and state["enrolments"]["EN019"]["status"] == "pending"
+    assert state["courses"]["C-02"]["enrolled"] == 4
+
+
+def test_check_fails_a_stated_rule_no_guard_carries(rental: Any, courses: Any) -> None:
+    _env, _data, out = rental
+    report = check_directory(out)
+    unenforced = [i for i in report.items if i.check == "stated_rules" and not i.ok]
+    assert not report.ok
+    assert [i.tool for i in unenforced] == ["update_tool"]
+    assert "never be rented by more than two" in unenforced[0].detail
+    enforced = [i for i in report.items if i.check == "stated_rules" and i.ok and i.tool == "return_rental"]
+    assert "Only `open` rentals can be returned" in enforced[0].detail
+    _env, _data, out = courses
+    assert not [i for i in check_directory(out).items if i.check == "stated_rules" and not i.ok]
+
+
+def test_report_marks_partial_tools_with_their_unenforced_sentences(rental: Any) -> None:
+    _env, _data, out = rental
+    report = json.loads((out / "synthesis_report.json").read_text())
+    tools = {t["name"]: t for t in report["tools"]}
+    assert tools["update_tool"]["status"] == "partial"
+    assert any("more than two" in s for s in tools["update_tool"]["unenforced"])
+
+
+def test_rule_sentences() -> None:
+    text = "Sets `x` today.\n- Only open ones can be closed. Re-opening a closed one is accepted."
+    assert doc_sentences(text) == [
+        "Sets `x` today.",
+        "Only open ones can be closed.",
+        "Re-opening a closed one is accepted.",
+    ]
+    assert [states_rule(s) for s in doc_sentences(text)] == [False, True, False]
