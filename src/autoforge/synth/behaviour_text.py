@@ -15,6 +15,8 @@ from autoforge.env.behaviour import Check, Effect, ToolBehaviour, Value, doc_sen
 from autoforge.synth.behaviour_data import noun_forms
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from autoforge.synth.behaviour_derive import Context
     from autoforge.tooldocs import ToolSpec
 
@@ -138,8 +140,13 @@ def target_status(
     return None
 
 
-def _noun_after(s: str, pos: int, colls: list[str]) -> str | None:
-    tail = s[pos : pos + 40].lower()
+def _noun_after(s: str, pos: int, colls: list[str], values: Sequence[str] = ()) -> str | None:
+    """The collection a noun right after ``pos`` names, skipping a run of further status
+    values ("picked, shipped and cancelled orders")."""
+    tail = s[pos : pos + 80].lower()
+    run = "|".join(re.escape(v.lower()) for v in values)
+    if run:
+        tail = re.sub(rf"^((\s*,\s*|\s+(and|or)\s+|\s*,\s*(and|or)\s+)`?({run})`?)+", "", tail)
     for c in colls:
         for n in noun_forms(c):
             if re.match(rf"^[`\s]*(\w+\s+){{0,1}}{re.escape(n)}\b", tail):
@@ -163,8 +170,8 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
             _attr, values = ctx.status_enum(coll)
             ticked = "`" in s
             for v in values:
-                for m in re.finditer(_word(v), s):
-                    noun = _noun_after(s, m.end(), [c for c, _ in related])
+                for m in re.finditer(_word(v), s, re.IGNORECASE):
+                    noun = _noun_after(s, m.end(), [c for c, _ in related], values)
                     if not (m.group(0).startswith("`") if ticked else noun):
                         continue  # a participle ("can be returned"), not a status named
                     if (noun or tb.collection) == coll:
