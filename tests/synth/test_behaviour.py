@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
 from autoforge.env.behaviour import BehaviourModel, doc_sentences, states_rule
 from autoforge.env.checker import check_directory
-from autoforge.cli.llm import llm_config_from_options
 from autoforge.llm import LLMClient
 from autoforge.synth.pipeline import SynthOptions, synthesize
 from autoforge.tooldocs import load_docs
@@ -66,12 +66,16 @@ def test_no_documented_tool_goes_missing(rental: Any, courses: Any) -> None:
 
 def test_create_continues_the_id_pattern_with_its_start_status(rental: Any) -> None:
     env, data, _ = rental
-    ok, _obs, state = _call(env, data, "rent_tool", member_id="MB02", tool_id="TL003", due_on="2026-02-09")
+    ok, _obs, state = _call(
+        env, data, "rent_tool", member_id="MB02", tool_id="TL003", due_on="2026-02-09"
+    )
     assert ok
     new = set(state["rentals"]) - set(data["rentals"])
     assert new == {"RN00013"}  # prefix and five-digit width kept
     rec = state["rentals"]["RN00013"]
-    assert rec["status"] == "open" and rec["rented_on"] == "2026-02-05" and rec["returned_on"] is None
+    assert (
+        rec["status"] == "open" and rec["rented_on"] == "2026-02-05" and rec["returned_on"] is None
+    )
     assert set(rec) <= set(data["rentals"]["RN00001"]) | {"loss_details"}
     assert "loss_details" not in rec  # an attribute only lost rentals carry
     assert state["tools"]["TL003"]["times_rented"] == 3  # "increased by 1" on the related tool
@@ -117,14 +121,25 @@ def test_update_needs_one_field_where_the_docs_say_so(rental: Any) -> None:
 def test_list_filters_and_search(rental: Any, courses: Any) -> None:
     env, data, _ = rental
     ok, obs, _ = _call(env, data, "list_rentals", member_id="MB02", status="open")
-    want = [k for k, r in data["rentals"].items() if r["member_id"] == "MB02" and r["status"] == "open"]
+    want = [
+        k for k, r in data["rentals"].items() if r["member_id"] == "MB02" and r["status"] == "open"
+    ]
     assert ok and [r["rental_id"] for r in obs.result] == want
     ok, obs, _ = _call(env, data, "list_rentals", q="JOB 1")
-    assert ok and {r["rental_id"] for r in obs.result} == {"RN00001", "RN00010", "RN00011", "RN00012"}
+    assert ok and {r["rental_id"] for r in obs.result} == {
+        "RN00001",
+        "RN00010",
+        "RN00011",
+        "RN00012",
+    }
     assert not _call(env, data, "list_rentals", member_id="MB77")[0]
     env, data, _ = courses
     ok, obs, _ = _call(env, data, "list_courses", min_seats=14, search="spanish")
-    want = [k for k, c in data["courses"].items() if c["seats"] >= 14 and "spanish" in c["title"].lower()]
+    want = [
+        k
+        for k, c in data["courses"].items()
+        if c["seats"] >= 14 and "spanish" in c["title"].lower()
+    ]
     assert ok and [c["code"] for c in obs.result] == want
 
 
@@ -132,7 +147,9 @@ def test_policy_transition_table_and_update_of_given_fields(courses: Any) -> Non
     env, data, _ = courses
     pending = next(k for k, r in data["enrolments"].items() if r["status"] == "pending")
     assert _call(env, data, "change_enrolment_status", enrolment_id=pending, status="confirmed")[0]
-    assert not _call(env, data, "change_enrolment_status", enrolment_id=pending, status="completed")[0]
+    assert not _call(
+        env, data, "change_enrolment_status", enrolment_id=pending, status="completed"
+    )[0]
     ok, _o, state = _call(env, data, "update_student", student_id="ST0002", phone="777")
     assert ok and state["students"]["ST0002"] == {**data["students"]["ST0002"], "phone": "777"}
     assert not _call(env, data, "update_student", student_id="ST0002", email="not-an-email")[0]
@@ -148,7 +165,9 @@ def test_check_fails_a_stated_rule_no_guard_carries(rental: Any, courses: Any) -
     assert not report.ok
     assert [i.tool for i in unenforced] == ["update_tool"]
     assert "never be rented by more than two" in unenforced[0].detail
-    enforced = [i for i in report.items if i.check == "stated_rules" and i.ok and i.tool == "return_rental"]
+    enforced = [
+        i for i in report.items if i.check == "stated_rules" and i.ok and i.tool == "return_rental"
+    ]
     assert "Only `open` rentals can be returned" in enforced[0].detail
     _env, _data, out = courses
     assert not [i for i in check_directory(out).items if i.check == "stated_rules" and not i.ok]

@@ -134,7 +134,8 @@ class ToolBehaviour(BaseModel):
 
     def carried(self) -> set[str]:
         """The sentences a check or an effect of this tool carries."""
-        return {x.sentence for x in [*self.checks, *self.effects, *self.params] if x.sentence}
+        items: list[Check | Effect | ParamInfo] = [*self.checks, *self.effects, *self.params]
+        return {x.sentence for x in items if x.sentence}
 
 
 class BehaviourModel(BaseModel):

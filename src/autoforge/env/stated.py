@@ -54,7 +54,9 @@ def stated_rules(root: Path, spec: EnvironmentSpec) -> list[StatedItem] | None:
         return None
     out = []
     for tool in spec.tools:
-        tb = (model.tool(tool.name) if model else None) or ToolBehaviour(tool=tool.name, kind="compute")
+        tb = (model.tool(tool.name) if model else None) or ToolBehaviour(
+            tool=tool.name, kind="compute"
+        )
         also = (guards or {}).get(tool.name, set())
         missing = unenforced_sentences(tb, tool.description, also)
         carried = sorted(s for s in tb.carried() | also if s)

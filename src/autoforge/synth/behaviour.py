@@ -40,8 +40,14 @@ def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Behavi
         try:
             model.tools.append(derive_tool(spec, ctx))
         except Exception as exc:  # an unusual schema: the tool is modelled as a bare lookup
-            model.tools.append(ToolBehaviour(tool=spec.name, kind="compute", partial=True,
-                                             unenforced=[f"not modelled: {type(exc).__name__}: {exc}"]))
+            model.tools.append(
+                ToolBehaviour(
+                    tool=spec.name,
+                    kind="compute",
+                    partial=True,
+                    unenforced=[f"not modelled: {type(exc).__name__}: {exc}"],
+                )
+            )
     return model
 
 
@@ -75,7 +81,9 @@ def fill_missing(
             if _loads(spec, code):
                 rec = _replaced(spec, rec, tb, code)
         if rec is not None and tb is not None:
-            tb.unenforced = unenforced_sentences(tb, spec.description, carried.get(spec.name, set()))
+            tb.unenforced = unenforced_sentences(
+                tb, spec.description, carried.get(spec.name, set())
+            )
             tb.partial = bool(tb.unenforced) or tb.kind == "compute"
             rec.report.unenforced = list(tb.unenforced)
             rec.report.enforced = sorted(s for s in tb.carried() if s)
@@ -92,4 +100,6 @@ def _replaced(spec: ToolSpec, rec: ToolRecord | None, tb: ToolBehaviour, code: s
     report = rec.report.model_copy() if rec is not None else ToolReport(name=spec.name, cls=tb.kind)
     report.source, report.status, report.collection = "behaviour", "partial", tb.collection
     fp = rec.fingerprint if rec is not None else ""
-    return ToolRecord(fingerprint=fp, report=report, code=ToolCode(name=spec.name, body=code.rstrip()))
+    return ToolRecord(
+        fingerprint=fp, report=report, code=ToolCode(name=spec.name, body=code.rstrip())
+    )

@@ -48,7 +48,8 @@ def _date_guard(name: str) -> list[str]:
     return [
         f"if {_given(name)}:",
         f"    _d = str({name})",
-        "    _ok = len(_d) == 10 and _d[4] == '-' and _d[7] == '-' and (_d[:4] + _d[5:7] + _d[8:]).isdigit()",
+        "    _ok = len(_d) == 10 and _d[4] == '-' and _d[7] == '-'",
+        "    _ok = _ok and (_d[:4] + _d[5:7] + _d[8:]).isdigit()",
         "    if _ok:",
         "        _y, _m, _dd = int(_d[:4]), int(_d[5:7]), int(_d[8:])",
         "        _leap = _y % 4 == 0 and (_y % 100 != 0 or _y % 400 == 0)",
@@ -84,20 +85,24 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
     if c.kind == "non_blank":
         return [
             f"if {_given(p)} and not str({p}).strip():",
-            f"    raise ToolError({('%s must not be blank' % p + why)!r})",
+            f"    raise ToolError({(f'{p} must not be blank' + why)!r})",
         ]
     if c.kind == "not_past":
         return [
             f"if {_given(p)} and str({p}) < _today:",
-            f"    raise ToolError({('%s may not be before today' % p + why)!r})",
+            f"    raise ToolError({(f'{p} may not be before today' + why)!r})",
         ]
     if c.kind == "at_least_one":
         test = " or ".join(_given(v) for v in c.values) or "False"
-        return [f"if not ({test}):", f"    raise ToolError({('give at least one of ' + ', '.join(map(str, c.values)) + why)!r})"]
+        return [
+            f"if not ({test}):",
+            f"    raise ToolError({'give at least one of ' + ', '.join(map(str, c.values)) + why!r})",  # noqa: E501
+        ]
     if c.kind == "unique":
         return [
-            f"if {_given(p)} and any(r.get({c.attribute!r}) == {p} for r in state.get({c.collection!r}, {{}}).values()):",
-            f"    raise ToolError({('%s is already used' % p + why)!r})",
+            f"_taken = [r.get({c.attribute!r}) for r in state.get({c.collection!r}, {{}}).values()]",  # noqa: E501
+            f"if {_given(p)} and {p} in _taken:",
+            f"    raise ToolError({(f'{p} is already used' + why)!r})",
         ]
     if c.kind in ("status_in", "status_not_in"):
         return _status_lines(c, tb, why)
@@ -123,7 +128,8 @@ def _status_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
     return [
         f"_other = {rec}",
         f"if isinstance(_other, dict) and _other.get({c.attribute!r}) {op} {tuple(c.values)!r}:",
-        f"    raise ToolError({('%s is ' % c.collection)!r} + str(_other.get({c.attribute!r})) + {why!r})",
+        f"    _got = str(_other.get({c.attribute!r}))",
+        f"    raise ToolError({(c.collection or '') + ' is '!r} + _got + {why!r})",
     ]
 
 
@@ -146,7 +152,9 @@ def _record_expr(e: Effect) -> str:
     if e.record.startswith("param:"):
         return f"state.get({e.collection!r}, {{}}).get(str({e.record.split(':', 1)[1]}))"
     if e.record.startswith("via:"):
-        return f"state.get({e.collection!r}, {{}}).get(str(_rec.get({e.record.split(':', 1)[1]!r})))"
+        return (
+            f"state.get({e.collection!r}, {{}}).get(str(_rec.get({e.record.split(':', 1)[1]!r})))"
+        )
     return "_new"
 
 
@@ -203,13 +211,13 @@ def _list_lines(tb: ToolBehaviour) -> list[str]:
             cond = f"_r.get({p.attribute!r}) != {p.name}"
         elif p.match in ("contains", "member"):
             cond = f"{p.name} not in (_r.get({p.attribute!r}) or [])"
-        elif p.match == "ge":
-            cond = f"not (isinstance(_r.get({p.attribute!r}), (int, float)) and _r.get({p.attribute!r}) >= {p.name})"
-        elif p.match == "le":
-            cond = f"not (isinstance(_r.get({p.attribute!r}), (int, float)) and _r.get({p.attribute!r}) <= {p.name})"
+        elif p.match in ("ge", "le"):
+            v, op = f"_r.get({p.attribute!r})", ">=" if p.match == "ge" else "<="
+            cond = f"not (isinstance({v}, (int, float)) and {v} {op} {p.name})"
         else:
             attrs = p.attribute.split(",")
-            cond = f"not any(str({p.name}).lower() in str(_r.get(_a) or '').lower() for _a in {attrs!r})"
+            hay = "str(_r.get(_a) or '').lower()"
+            cond = f"not any(str({p.name}).lower() in {hay} for _a in {attrs!r})"
         lines += [f"    if {g} and {cond}:", "        continue"]
     lines.append("    _out.append(_r)")
     if tb.reply.sort_by:

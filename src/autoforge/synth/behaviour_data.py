@@ -110,7 +110,9 @@ class DataEvidence:
         stem = re.sub(r"_?(ids?|key|sku|code)$", "", word.lower())
         for name in self.state:
             n = name.lower()
-            if (stem and n in (stem, stem + "s", stem + "es")) or (stem.endswith("y") and n == stem[:-1] + "ies"):
+            if (stem and n in (stem, stem + "s", stem + "es")) or (
+                stem.endswith("y") and n == stem[:-1] + "ies"
+            ):
                 return name
         return None
 
@@ -172,7 +174,8 @@ def status_defaults(
     every such record (at least three) is that value; a date on every such record is written
     when the record enters the status: ``"today"`` (or ``"now"`` for a timestamp)."""
     recs = [
-        r for r in ev.state.get(collection, {}).values()
+        r
+        for r in ev.state.get(collection, {}).values()
         if attribute is None or status is None or r.get(attribute) == status
     ]
     out: dict[str, Any] = {}

@@ -18,7 +18,15 @@ from typing import Any
 
 import yaml
 
-from autoforge.env.behaviour import Check, Effect, ParamInfo, Reply, ToolBehaviour, Value
+from autoforge.env.behaviour import (
+    Check,
+    Effect,
+    ParamInfo,
+    Reply,
+    ToolBehaviour,
+    ToolKind,
+    Value,
+)
 from autoforge.synth.behaviour_data import (
     DataEvidence,
     carried_attributes,
@@ -115,7 +123,7 @@ class Context:
         for k, e in enums:
             if "status" in k or "state" in k:
                 return k, e
-        return (enums[0] if enums else (None, []))
+        return enums[0] if enums else (None, [])
 
 
 def _enum(schema: Any) -> bool:
@@ -132,7 +140,7 @@ def _path_params(path: str) -> list[tuple[str, str]]:
     ]
 
 
-def _kind(spec: ToolSpec, op: Operation, reply: Reply) -> str:
+def _kind(spec: ToolSpec, op: Operation, reply: Reply) -> ToolKind:
     segs = [s for s in op.path.split("/") if s]
     ends_param = bool(segs) and segs[-1].startswith("{")
     if op.method == "get" or (not op.method and spec.access == "read"):
@@ -145,7 +153,12 @@ def _kind(spec: ToolSpec, op: Operation, reply: Reply) -> str:
         return "delete"
     if "201" in op.codes and reply.kind == "record":
         return "create"
-    if op.method == "post" and not ends_param and not _path_params(op.path) and reply.kind == "record":
+    if (
+        op.method == "post"
+        and not ends_param
+        and not _path_params(op.path)
+        and reply.kind == "record"
+    ):
         return "create"
     return "action" if _path_params(op.path) else "compute"
 
@@ -163,7 +176,9 @@ def _reply(spec: ToolSpec, ev: DataEvidence) -> Reply:
     return Reply(kind="object", keys=list(props))
 
 
-def _target(op: Operation, kind: str, reply: Reply, ev: DataEvidence) -> tuple[str | None, str | None]:
+def _target(
+    op: Operation, kind: str, reply: Reply, ev: DataEvidence
+) -> tuple[str | None, str | None]:
     """(collection, id parameter) of the record the tool reads or changes."""
     pp = _path_params(op.path)
     if kind in ("list", "create"):
@@ -177,7 +192,9 @@ def _target(op: Operation, kind: str, reply: Reply, ev: DataEvidence) -> tuple[s
     return coll, param
 
 
-def _params(spec: ToolSpec, coll: str | None, id_param: str | None, ctx: Context) -> list[ParamInfo]:
+def _params(
+    spec: ToolSpec, coll: str | None, id_param: str | None, ctx: Context
+) -> list[ParamInfo]:
     ev = ctx.ev
     attrs = ev.attributes.get(coll or "", [])
     out = []
@@ -202,7 +219,7 @@ def _params(spec: ToolSpec, coll: str | None, id_param: str | None, ctx: Context
         if info.references is None and name != id_param and re.search(r"_id$", name):
             info.references = ev.collection_named(name)
         if info.attribute and info.match is None:
-            sample = next(iter(ev.state.get(coll or "", {}).values()), {})
+            sample: dict[str, Any] = next(iter(ev.state.get(coll or "", {}).values()), {})
             info.match = "contains" if isinstance(sample.get(info.attribute), list) else "eq"
         out.append(info)
     return out
@@ -237,9 +254,14 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
         _list_filters(spec, params, coll, ctx)
         reply.sort_by = ctx.ev.key_attribute(coll or "")
     tb = ToolBehaviour(
-        tool=spec.name, kind=kind, collection=coll, id_param=id_param, params=params,  # type: ignore[arg-type]
+        tool=spec.name,
+        kind=kind,
+        collection=coll,
+        id_param=id_param,
+        params=params,
         operation=f"{op.method.upper()} {op.path}".strip(),
-        reply=reply, today=ctx.ev.today,
+        reply=reply,
+        today=ctx.ev.today,
     )
     tb.checks = _checks(spec, tb, ctx)
     tb.effects = _effects(spec, tb, ctx)
@@ -254,8 +276,15 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         schema = (spec.parameters.get("properties") or {}).get(p.name) or {}
         if p.references and not (absent_ok and p.name != tb.id_param):
             each = ["each"] if isinstance(schema, dict) and schema.get("type") == "array" else []
-            out.append(Check(kind="exists", param=p.name, collection=p.references, values=each,
-                             sentence=_mention(desc, p.name, ("exist", "unknown", "refused"))))
+            out.append(
+                Check(
+                    kind="exists",
+                    param=p.name,
+                    collection=p.references,
+                    values=each,
+                    sentence=_mention(desc, p.name, ("exist", "unknown", "refused")),
+                )
+            )
         fmt = schema.get("format") if isinstance(schema, dict) else None
         if fmt in ("date", "date-time", "email", "time"):
             out.append(Check(kind="format", param=p.name, values=[fmt], source="parameter schema"))
@@ -269,12 +298,21 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out.append(Check(kind="not_past", param=name, sentence=sentence, source=src))
     if re.search(r"\bat least one of\b", desc, re.I) or spec.parameters.get("minProperties"):
         opt = [p.name for p in tb.params if not p.required]
-        out.append(Check(kind="at_least_one", values=opt, sentence=_mention(desc, "", ("at least one",))))
+        out.append(
+            Check(kind="at_least_one", values=opt, sentence=_mention(desc, "", ("at least one",)))
+        )
     for p in tb.params:
         schema = (spec.parameters.get("properties") or {}).get(p.name) or {}
         if "unique" in str(schema.get("description", "")).lower() and tb.kind == "create":
-            out.append(Check(kind="unique", param=p.name, collection=tb.collection,
-                             attribute=p.name, sentence=str(schema.get("description"))))
+            out.append(
+                Check(
+                    kind="unique",
+                    param=p.name,
+                    collection=tb.collection,
+                    attribute=p.name,
+                    sentence=str(schema.get("description")),
+                )
+            )
     if tb.kind in ("action", "update", "delete", "create"):
         out += status_checks(spec, tb, ctx)
     out += _transition_check(tb, ctx, desc)
@@ -297,9 +335,17 @@ def _transition_check(tb: ToolBehaviour, ctx: Context, desc: str = "") -> list[C
         if p.name == attr or p.name == "status":
             for table in ctx.tables:
                 if set(table) <= set(values) and len(table) >= 2:
-                    return [Check(kind="transition", param=p.name, collection=tb.collection,
-                                  attribute=attr, table=table, source="policy",
-                                  sentence=_mention(desc, "", ("transition",)) or "transition table")]
+                    return [
+                        Check(
+                            kind="transition",
+                            param=p.name,
+                            collection=tb.collection,
+                            attribute=attr,
+                            table=table,
+                            source="policy",
+                            sentence=_mention(desc, "", ("transition",)) or "transition table",
+                        )
+                    ]
     return []
 
 
@@ -314,7 +360,9 @@ def _effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
 
 
 def _record_attrs(tb: ToolBehaviour, ctx: Context) -> list[str]:
-    attrs = ctx.ev.attributes.get(tb.collection or "") or list(ctx.schemas.get(tb.collection or "", {}))
+    attrs = ctx.ev.attributes.get(tb.collection or "") or list(
+        ctx.schemas.get(tb.collection or "", {})
+    )
     return attrs
 
 
@@ -344,13 +392,20 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             fields[a] = Value(source="const", const=start[0])
         elif a in seen and start:
             d = seen[a]
-            fields[a] = Value(source="const", const=d[1]) if isinstance(d, tuple) else Value(source=d)
+            fields[a] = (
+                Value(source="const", const=d[1]) if isinstance(d, tuple) else Value(source=d)
+            )
         else:
             fields[a] = Value(source="const", const=None)
     eff = Effect(
-        kind="create", record="new", collection=coll, fields=fields,
-        id_prefix=pat.prefix if pat else "", id_width=pat.width if pat else 0,
-        id_attribute=key_attr, sentence=start[1] if start else "",
+        kind="create",
+        record="new",
+        collection=coll,
+        fields=fields,
+        id_prefix=pat.prefix if pat else "",
+        id_width=pat.width if pat else 0,
+        id_attribute=key_attr,
+        sentence=start[1] if start else "",
     )
     return [eff, *increments(spec, tb, ctx)]
 
@@ -362,10 +417,18 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     status_attr, status_values = ctx.status_enum(coll)
     given = [p for p in tb.params if p.name != tb.id_param and p.name in attrs]
     if given:
-        out.append(Effect(kind="set", collection=coll, only_given=True,
-                          fields={p.name: Value(source="param", name=p.name) for p in given}))
-    target = None if any(p.name == status_attr for p in given) else target_status(
-        spec, coll, status_values, ctx.policy, create=False
+        out.append(
+            Effect(
+                kind="set",
+                collection=coll,
+                only_given=True,
+                fields={p.name: Value(source="param", name=p.name) for p in given},
+            )
+        )
+    target = (
+        None
+        if any(p.name == status_attr for p in given)
+        else target_status(spec, coll, status_values, ctx.policy, create=False)
     )
     fixed: dict[str, Value] = {}
     if target and status_attr:
@@ -388,5 +451,7 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         if a != status_attr and a not in names:
             fixed.setdefault(a, Value(source="const", const=v))
     if fixed:
-        out.append(Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else ""))
+        out.append(
+            Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else "")
+        )
     return out + appends(spec, tb, attrs) + increments(spec, tb, ctx)

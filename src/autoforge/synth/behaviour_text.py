@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from autoforge.env.behaviour import Check, Effect, ToolBehaviour, Value, doc_sentences
+from autoforge.env.behaviour import (
+    Check,
+    Effect,
+    ToolBehaviour,
+    Value,
+    ValueSource,
+    doc_sentences,
+)
 from autoforge.synth.behaviour_data import noun_forms
 
 if TYPE_CHECKING:
@@ -55,16 +62,16 @@ def transition_tables(policy: str) -> list[dict[str, list[str]]]:
     return out
 
 
-def time_fields(text: str, attrs: list[str]) -> dict[str, str]:
+def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
     """Attributes a sentence sets to the domain's today or now (``created_on`` = today,
     ``completed_on`` to today, ``a`` = ``b`` = today)."""
     flat = " ".join(text.split())
-    out: dict[str, str] = {}
+    out: dict[str, ValueSource] = {}
     for a in attrs:
         pat = rf"`?\b{re.escape(a)}\b`?((\s*(=|and|,)\s*`?\w+`?)*)\s*(=|to|is|:)?\s*(today|now)\b"
         m = re.search(pat, flat)
         if m:
-            out[a] = m.group(5)
+            out[a] = "today" if m.group(5) == "today" else "now"
     return out
 
 
@@ -87,7 +94,9 @@ def literal_fields(text: str, attrs: list[str], enum: list[str]) -> dict[str, An
     flat = " ".join(text.split())
     out: dict[str, Any] = {}
     for a in attrs:
-        for m in re.finditer(rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:)?\s*(`?[\w.-]+`?)", flat):
+        for m in re.finditer(
+            rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:)?\s*(`?[\w.-]+`?)", flat
+        ):
             ok, value = _literal(m.group(2), enum)
             if ok:
                 out[a] = value
@@ -120,7 +129,9 @@ def target_status(
                 rf"\bas\s+{w}[.\s]*$",
             ]
             if create:
-                cues.append(rf"\b(creates?|new)\s+(an?\s+)?{w}\s+({'|'.join(map(re.escape, nouns))})")
+                cues.append(
+                    rf"\b(creates?|new)\s+(an?\s+)?{w}\s+({'|'.join(map(re.escape, nouns))})"
+                )
             if any(re.search(c, s, re.I) for c in cues):
                 return v, s
     verb = spec.name.split("_")[0].lower()
@@ -180,10 +191,17 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
             via = next(v for c, v in related if c == coll)
             attr, _values = ctx.status_enum(coll)
             neg = bool(re.search(r"\b(cannot|can not|can't|never)\b", s, re.I))
-            out.append(Check(
-                kind="status_not_in" if neg else "status_in", param=tb.id_param if via is None else None,
-                collection=coll, attribute=attr, via=via, values=sorted(set(vals)), sentence=s,
-            ))
+            out.append(
+                Check(
+                    kind="status_not_in" if neg else "status_in",
+                    param=tb.id_param if via is None else None,
+                    collection=coll,
+                    attribute=attr,
+                    via=via,
+                    values=sorted(set(vals)),
+                    sentence=s,
+                )
+            )
     return out
 
 
@@ -206,7 +224,7 @@ def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
 
 def non_blank_params(texts: list[tuple[str, str]], params: list[str]) -> list[tuple[str, str, str]]:
     """Parameters a sentence says must not be blank."""
-    out = []
+    out: list[tuple[str, str, str]] = []
     for text, src in texts:
         for s in doc_sentences(text):
             if not re.search(r"non-?blank|non-space|not be blank|non-empty", s, re.I):
@@ -222,10 +240,13 @@ _GENERIC_WORDS = frozenset({"on", "at", "date", "id", "time", "day"})
 
 def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tuple[str, str, str]]:
     """Date parameters a sentence says may not be before today / in the past."""
-    out = []
+    out: list[tuple[str, str, str]] = []
     for text, src in texts:
         for s in doc_sentences(text):
-            if not re.search(r"before today|in the past|past date", s, re.I) or _NEG.search(s) is None:
+            if (
+                not re.search(r"before today|in the past|past date", s, re.I)
+                or _NEG.search(s) is None
+            ):
                 continue
             words = set(re.findall(r"[a-z]+", s.lower()))
             for p in tb.params:
@@ -242,9 +263,11 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     """Counters a sentence moves on a related record: "increases the <noun>'s `a` by N",
     "the <noun>'s `a` is increased by N", "adds N to the <noun>'s `a`", "`a` is reduced by the
     <param>"."""
-    related = _related(tb, ctx) if tb.kind != "create" else [
-        (p.references, f"param:{p.name}") for p in tb.params if p.references
-    ]
+    related = (
+        _related(tb, ctx)
+        if tb.kind != "create"
+        else [(p.references, f"param:{p.name}") for p in tb.params if p.references]
+    )
     out = []
     for s in doc_sentences(spec.description):
         for coll, via in related:
@@ -257,9 +280,19 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                 sign, value = amount
                 if not any(n in s.lower() for n in noun_forms(coll)) and coll != tb.collection:
                     continue
-                record = "target" if via is None else (via if via.startswith("param:") else f"via:{via}")
-                out.append(Effect(kind="increment", record=record, collection=coll, attribute=a,
-                                  value=value if sign > 0 else _negate(value), sentence=s))
+                record = (
+                    "target" if via is None else (via if via.startswith("param:") else f"via:{via}")
+                )
+                out.append(
+                    Effect(
+                        kind="increment",
+                        record=record,
+                        collection=coll,
+                        attribute=a,
+                        value=value if sign > 0 else _negate(value),
+                        sentence=s,
+                    )
+                )
     return out
 
 
@@ -321,6 +354,13 @@ def appends(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> list[Effect]
             named = [p for p in others if p + "s" == a or re.search(rf"\b{re.escape(p)}\b", s)]
             param = named[0] if named else (others[0] if len(others) == 1 else None)
             if param is not None:
-                out.append(Effect(kind="append", collection=tb.collection, attribute=a,
-                                  value=Value(source="param", name=param), sentence=s))
+                out.append(
+                    Effect(
+                        kind="append",
+                        collection=tb.collection,
+                        attribute=a,
+                        value=Value(source="param", name=param),
+                        sentence=s,
+                    )
+                )
     return out
