@@ -189,3 +189,56 @@ def test_rule_sentences() -> None:
         "Re-opening a closed one is accepted.",
     ]
     assert [states_rule(s) for s in doc_sentences(text)] == [False, True, False]
+
+
+_LEDGER = """
+openapi: 3.0.3
+info: {title: Ledger, version: "1"}
+paths:
+  /accounts/{account_id}/entries:
+    get:
+      operationId: list_entries
+      description: Entries of the account ordered by entry_id, optionally only one type.
+      parameters:
+        - {name: account_id, in: path, required: true, schema: {type: string}}
+        - {name: type, in: query, required: false, schema: {type: string, enum: [credit, debit]}}
+      responses:
+        "200":
+          description: The entries
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: "#/components/schemas/Entry"}}
+components:
+  schemas:
+    Entry:
+      type: object
+      properties:
+        entry_id: {type: string}
+        account_id: {type: string}
+        type: {type: string}
+        amount: {type: number}
+"""
+
+
+def test_a_parameter_the_sandbox_forbids_as_a_name_still_gets_its_tool(tmp_path: Path) -> None:
+    import asyncio
+
+    (tmp_path / "openapi.yaml").write_text(_LEDGER)
+    data = {
+        "accounts": {"AC1": {"account_id": "AC1"}, "AC2": {"account_id": "AC2"}},
+        "entries": {
+            "EN01": {"entry_id": "EN01", "account_id": "AC1", "type": "credit", "amount": 5},
+            "EN02": {"entry_id": "EN02", "account_id": "AC1", "type": "debit", "amount": -2},
+            "EN03": {"entry_id": "EN03", "account_id": "AC2", "type": "credit", "amount": 9},
+        },
+    }
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    docs = load_docs([tmp_path / "openapi.yaml"])
+    asyncio.run(synthesize(docs, tmp_path / "env", client, data=data, options=SynthOptions()))
+    env = Environment.load(tmp_path / "env")
+    assert "list_entries" in env.tool_names
+    ok, obs, _ = _call(env, data, "list_entries", account_id="AC1", type="debit")
+    assert ok and [e["entry_id"] for e in obs.result] == ["EN02"]
+    ok, obs, _ = _call(env, data, "list_entries", account_id="AC1")
+    assert ok and [e["entry_id"] for e in obs.result] == ["EN01", "EN02"]
+    assert not _call(env, data, "list_entries", account_id="AC9")[0]

@@ -8,9 +8,44 @@ and the reply the documented shape.
 
 from __future__ import annotations
 
+from autoforge.env import python_param_name
 from autoforge.env.behaviour import Check, Effect, ToolBehaviour, Value
 
 UNSET = "<unset>"
+
+
+def _py_ref(ref: str | None) -> str | None:
+    """A ``param:<name>`` reference with the parameter's Python name."""
+    if ref is None or not ref.startswith("param:"):
+        return ref
+    return "param:" + python_param_name(ref.split(":", 1)[1])
+
+
+def _py_value(v: Value | None) -> None:
+    if v is not None and v.source in ("param", "target_param") and v.name:
+        neg = v.name.startswith("-")
+        v.name = ("-" if neg else "") + python_param_name(v.name.lstrip("-"))
+
+
+def python_names(tb: ToolBehaviour) -> ToolBehaviour:
+    """A copy of ``tb`` whose parameter references use the names the tool's Python
+    function has (``from_``, ``type_``): documented names that are keywords or names the
+    sandbox forbids cannot be Python identifiers there."""
+    out = tb.model_copy(deep=True)
+    for p in out.params:
+        p.name = python_param_name(p.name)
+    out.id_param = python_param_name(out.id_param) if out.id_param else None
+    for c in out.checks:
+        c.param = python_param_name(c.param) if c.param else None
+        c.via = _py_ref(c.via)
+        if c.kind == "at_least_one":
+            c.values = [python_param_name(str(v)) for v in c.values]
+    for e in out.effects:
+        e.record = _py_ref(e.record) or e.record
+        _py_value(e.value)
+        for v in e.fields.values():
+            _py_value(v)
+    return out
 
 
 def _sig(tb: ToolBehaviour) -> str:
@@ -228,6 +263,7 @@ def _list_lines(tb: ToolBehaviour) -> list[str]:
 
 def compile_tool(tb: ToolBehaviour, doc: str) -> str:
     """The source of ``def <tool>(state, ...)`` carrying ``tb``."""
+    tb = python_names(tb)
     body = _prelude(tb)
     for c in tb.checks:
         if c.kind in ("exists", "format", "non_blank", "not_past", "at_least_one", "unique"):
