@@ -242,3 +242,126 @@ def test_a_parameter_the_sandbox_forbids_as_a_name_still_gets_its_tool(tmp_path:
     ok, obs, _ = _call(env, data, "list_entries", account_id="AC1")
     assert ok and [e["entry_id"] for e in obs.result] == ["EN01", "EN02"]
     assert not _call(env, data, "list_entries", account_id="AC9")[0]
+
+
+_LIBRARY = """
+openapi: 3.0.3
+info: {title: Library, version: "1"}
+paths:
+  /loans:
+    post:
+      operationId: borrow_book
+      description: Lend a book to a member.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [member_id, book_id]
+              properties:
+                member_id: {type: string}
+                book_id: {type: string}
+      responses:
+        "201":
+          description: The new loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
+  /loans/{loan_id}/renew:
+    post:
+      operationId: renew_loan
+      description: Renew a loan.
+      parameters:
+        - {name: loan_id, in: path, required: true, schema: {type: string}}
+      responses:
+        "200":
+          description: The loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
+  /books/{book_id}:
+    patch:
+      operationId: update_book
+      description: Change a book's shelf.
+      parameters:
+        - {name: book_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                shelf: {type: string}
+      responses:
+        "200":
+          description: The book
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Book"}
+components:
+  schemas:
+    Member:
+      type: object
+      properties:
+        member_id: {type: string}
+        status: {type: string, enum: [active, blocked]}
+    Branch:
+      type: object
+      properties:
+        branch_id: {type: string}
+        status: {type: string, enum: [open, closed]}
+    Book:
+      type: object
+      properties:
+        book_id: {type: string}
+        branch_id: {type: string}
+        shelf: {type: string}
+    Loan:
+      type: object
+      properties:
+        loan_id: {type: string}
+        member_id: {type: string}
+        book_id: {type: string}
+        status: {type: string, enum: [out, back]}
+"""
+
+_LIBRARY_POLICY = """# Desk rules
+- Blocked members cannot borrow books. They may still renew what they hold.
+- A `closed` branch is read-only: no edits to its books.
+"""
+
+
+def test_policy_status_refusals_reach_the_tools_they_name(tmp_path: Path) -> None:
+    import asyncio
+
+    (tmp_path / "openapi.yaml").write_text(_LIBRARY)
+    data = {
+        "members": {
+            "MB1": {"member_id": "MB1", "status": "active"},
+            "MB2": {"member_id": "MB2", "status": "blocked"},
+        },
+        "branches": {
+            "BR1": {"branch_id": "BR1", "status": "open"},
+            "BR2": {"branch_id": "BR2", "status": "closed"},
+        },
+        "books": {
+            "BK1": {"book_id": "BK1", "branch_id": "BR1", "shelf": "a"},
+            "BK2": {"book_id": "BK2", "branch_id": "BR2", "shelf": "b"},
+        },
+        "loans": {
+            "LN1": {"loan_id": "LN1", "member_id": "MB2", "book_id": "BK1", "status": "out"},
+        },
+    }
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    docs = load_docs([tmp_path / "openapi.yaml"])
+    options = SynthOptions(policy=_LIBRARY_POLICY)
+    asyncio.run(synthesize(docs, tmp_path / "env", client, data=data, options=options))
+    env = Environment.load(tmp_path / "env")
+    assert _call(env, data, "borrow_book", member_id="MB1", book_id="BK1")[0]
+    assert not _call(env, data, "borrow_book", member_id="MB2", book_id="BK1")[0]
+    assert _call(env, data, "renew_loan", loan_id="LN1")[0]  # renewing is not borrowing
+    assert _call(env, data, "update_book", book_id="BK1", shelf="z")[0]
+    ok, _obs, state = _call(env, data, "update_book", book_id="BK2", shelf="z")
+    assert not ok and state["books"]["BK2"]["shelf"] == "b"

@@ -161,6 +161,8 @@ def noun_forms(collection: str) -> list[str]:
     last = words[-1]
     single = last[:-3] + "y" if last.endswith("ies") else last[:-1] if last.endswith("s") else last
     forms = {plural, " ".join([*words[:-1], single]), last, single}
+    if re.search(r"(ch|sh|ss|x|z)es$", last):  # branches, boxes: branch, box
+        forms |= {last[:-2], " ".join([*words[:-1], last[:-2]])}
     return sorted(forms, key=len, reverse=True)
 
 

@@ -33,6 +33,7 @@ from autoforge.synth.behaviour_data import (
     entered_with,
     status_defaults,
 )
+from autoforge.synth.behaviour_policy import policy_status_checks
 from autoforge.synth.behaviour_text import (
     appends,
     increments,
@@ -123,7 +124,22 @@ class Context:
         for k, e in enums:
             if "status" in k or "state" in k:
                 return k, e
-        return enums[0] if enums else (None, [])
+        return enums[0] if enums else self._data_status(collection)
+
+    def _data_status(self, collection: str | None) -> tuple[str | None, list[str]]:
+        """For a collection no tool answers with: an attribute named status or state whose
+        values in the data are words, with the values seen."""
+        records = [
+            r for r in self.ev.state.get(collection or "", {}).values() if isinstance(r, dict)
+        ]
+        for k in self.ev.attributes.get(collection or "", []):
+            if "status" not in k and "state" not in k:
+                continue
+            seen = {r.get(k) for r in records}
+            words = sorted(v for v in seen if isinstance(v, str) and v.strip())
+            if words and len(words) == len(seen):
+                return k, words
+        return None, []
 
 
 def _enum(schema: Any) -> bool:
@@ -315,6 +331,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
             )
     if tb.kind in ("action", "update", "delete", "create"):
         out += status_checks(spec, tb, ctx)
+        out += policy_status_checks(tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 
