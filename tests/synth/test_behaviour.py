@@ -280,6 +280,28 @@ paths:
           content:
             application/json:
               schema: {$ref: "#/components/schemas/Loan"}
+  /loans/{loan_id}/return:
+    post:
+      operationId: return_loan
+      description: >-
+        Only `out` loans can be returned. Sets status `back`, return_note, returned_at = now.
+      parameters:
+        - {name: loan_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [note]
+              properties:
+                note: {type: string}
+      responses:
+        "200":
+          description: The loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
   /books/{book_id}:
     patch:
       operationId: update_book
@@ -325,6 +347,8 @@ components:
         member_id: {type: string}
         book_id: {type: string}
         status: {type: string, enum: [out, back]}
+        return_note: {type: string, nullable: true}
+        returned_at: {type: string, nullable: true}
 """
 
 _LIBRARY_POLICY = """# Desk rules
@@ -333,7 +357,7 @@ _LIBRARY_POLICY = """# Desk rules
 """
 
 
-def test_policy_status_refusals_reach_the_tools_they_name(tmp_path: Path) -> None:
+def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) -> None:
     import asyncio
 
     (tmp_path / "openapi.yaml").write_text(_LIBRARY)
@@ -352,8 +376,14 @@ def test_policy_status_refusals_reach_the_tools_they_name(tmp_path: Path) -> Non
         },
         "loans": {
             "LN1": {"loan_id": "LN1", "member_id": "MB2", "book_id": "BK1", "status": "out"},
+            "LN2": {"loan_id": "LN2", "member_id": "MB1", "book_id": "BK2", "status": "back"},
         },
+        "meta": {"today": "2026-02-05", "now": "2026-02-05T10:30"},
     }
+    for loan, (note, at) in zip(
+        ("LN1", "LN2"), ((None, None), ("torn", "2026-01-02T09:00")), strict=True
+    ):
+        data["loans"][loan].update(return_note=note, returned_at=at)
     client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
     docs = load_docs([tmp_path / "openapi.yaml"])
     options = SynthOptions(policy=_LIBRARY_POLICY)
@@ -365,3 +395,8 @@ def test_policy_status_refusals_reach_the_tools_they_name(tmp_path: Path) -> Non
     assert _call(env, data, "update_book", book_id="BK1", shelf="z")[0]
     ok, _obs, state = _call(env, data, "update_book", book_id="BK2", shelf="z")
     assert not ok and state["books"]["BK2"]["shelf"] == "b"
+    ok, _obs, state = _call(env, data, "return_loan", loan_id="LN1", note="wet")
+    assert ok and state["loans"]["LN1"]["status"] == "back"
+    # the text goes to the text attribute; only the date attribute takes now
+    assert state["loans"]["LN1"]["return_note"] == "wet"
+    assert state["loans"]["LN1"]["returned_at"] == "2026-02-05T10:30"

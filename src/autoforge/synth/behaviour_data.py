@@ -204,3 +204,15 @@ def carried_attributes(
         return []
     need = 1 if same else max(1, len(pool) // 2)
     return [a for a in ev.attributes.get(collection, []) if sum(a in r for r in pool) >= need]
+
+
+def not_dated(ev: DataEvidence, collection: str) -> set[str]:
+    """Attributes of ``collection`` the data gives values that are not dates: a sentence
+    listing them beside a date attribute ("sets x, y_at = now") does not make them dates."""
+    out: set[str] = set()
+    for rec in ev.state.get(collection, {}).values():
+        if isinstance(rec, dict):
+            for a, v in rec.items():
+                if v is not None and not (isinstance(v, str) and _DATE.match(v)):
+                    out.add(a)
+    return out

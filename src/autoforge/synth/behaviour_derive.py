@@ -26,11 +26,13 @@ from autoforge.env.behaviour import (
     ToolBehaviour,
     ToolKind,
     Value,
+    ValueSource,
 )
 from autoforge.synth.behaviour_data import (
     DataEvidence,
     carried_attributes,
     entered_with,
+    not_dated,
     status_defaults,
 )
 from autoforge.synth.behaviour_policy import policy_status_checks
@@ -383,6 +385,12 @@ def _record_attrs(tb: ToolBehaviour, ctx: Context) -> list[str]:
     return attrs
 
 
+def _dates(times: dict[str, ValueSource], ctx: Context, coll: str) -> dict[str, ValueSource]:
+    """The today/now stamps a sentence states, less attributes the data says are no dates."""
+    other = not_dated(ctx.ev, coll)
+    return {a: src for a, src in times.items() if a not in other}
+
+
 def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     coll = tb.collection or ""
     attrs = _record_attrs(tb, ctx)
@@ -390,7 +398,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     key_attr = pat.attribute if pat else ctx.ev.key_attribute(coll)
     fields: dict[str, Value] = {}
     consts = literal_fields(spec.description, attrs, ctx.status_enum(coll)[1])
-    times = time_fields(spec.description, attrs)
+    times = _dates(time_fields(spec.description, attrs), ctx, coll)
     status_attr, status_values = ctx.status_enum(coll)
     start = target_status(spec, coll, status_values, ctx.policy, create=True)
     names = {p.name for p in tb.params}
@@ -461,7 +469,7 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             for a in carried:
                 if a.endswith("_" + p.name) or a.endswith(p.name):
                     fixed[a] = Value(source="param", name=p.name)
-    for a, src in time_fields(spec.description, attrs).items():
+    for a, src in _dates(time_fields(spec.description, attrs), ctx, coll).items():
         fixed[a] = Value(source=src)
     names = {p.name for p in tb.params}
     for a, v in literal_fields(spec.description, attrs, status_values).items():
