@@ -211,9 +211,15 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
         return lines
     if e.kind == "set":
         lines = []
+        optional = {p.name for p in tb.params if not p.required and not p.has_default}
+        nullable = {p.name for p in tb.params if p.nullable}
         for attr, v in e.fields.items():
-            if e.only_given and v.source == "param":
-                lines.append(f"if {v.name} != {UNSET!r}:")
+            if e.only_given and v.source == "param" and v.name in nullable:
+                lines.append(f"if {v.name} != {UNSET!r}:")  # an explicit null clears it
+                lines.append(f"    _rec[{attr!r}] = {_value(v)}")
+            elif v.source == "param" and (e.only_given or v.name in optional):
+                # an optional argument left out changes nothing
+                lines.append(f"if {_given(v.name)}:")
                 lines.append(f"    _rec[{attr!r}] = {_value(v)}")
             else:
                 lines.append(f"_rec[{attr!r}] = {_value(v)}")
