@@ -302,6 +302,29 @@ paths:
           content:
             application/json:
               schema: {$ref: "#/components/schemas/Loan"}
+  /loans/{loan_id}/extend:
+    post:
+      operationId: extend_loan
+      description: >-
+        Allowed only in status `out`. `due_on` and `remark` are optional; one left out is
+        left unchanged.
+      parameters:
+        - {name: loan_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                due_on: {type: string, format: date}
+                remark: {type: string}
+      responses:
+        "200":
+          description: The loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
   /books/{book_id}:
     patch:
       operationId: update_book
@@ -349,6 +372,8 @@ components:
         status: {type: string, enum: [out, back]}
         return_note: {type: string, nullable: true}
         returned_at: {type: string, nullable: true}
+        due_on: {type: string}
+        remark: {type: string}
 """
 
 _LIBRARY_POLICY = """# Desk rules
@@ -383,7 +408,7 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
     for loan, (note, at) in zip(
         ("LN1", "LN2"), ((None, None), ("torn", "2026-01-02T09:00")), strict=True
     ):
-        data["loans"][loan].update(return_note=note, returned_at=at)
+        data["loans"][loan].update(return_note=note, returned_at=at, due_on="2026-02-20", remark="")
     client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
     docs = load_docs([tmp_path / "openapi.yaml"])
     options = SynthOptions(policy=_LIBRARY_POLICY)
@@ -400,3 +425,7 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
     # the text goes to the text attribute; only the date attribute takes now
     assert state["loans"]["LN1"]["return_note"] == "wet"
     assert state["loans"]["LN1"]["returned_at"] == "2026-02-05T10:30"
+    ok, _obs, state = _call(env, data, "extend_loan", loan_id="LN1", remark="asked")
+    # "only in status `out`" is a precondition, not the status the call leaves
+    assert ok and state["loans"]["LN1"] == {**data["loans"]["LN1"], "remark": "asked"}
+    assert not _call(env, data, "extend_loan", loan_id="LN2", remark="asked")[0]

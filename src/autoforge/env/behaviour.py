@@ -131,6 +131,9 @@ class ToolBehaviour(BaseModel):
     #: sentences of the tool's own description that state a rule no check or effect carries
     unenforced: list[str] = Field(default_factory=list)
     partial: bool = False
+    #: whether the tool's code was compiled from this model (else another stage wrote it, and
+    #: what that code enforces beyond the recorded guards is not known here)
+    compiled: bool = False
 
     def carried(self) -> set[str]:
         """The sentences a check or an effect of this tool carries."""

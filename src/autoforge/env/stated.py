@@ -28,6 +28,8 @@ class StatedItem(BaseModel):
     tool: str
     enforced: list[str]
     unenforced: list[str]
+    #: whether the code was compiled from the behaviour model (its gaps are then certain)
+    compiled: bool = False
 
 
 def _rule_sentences(root: Path) -> dict[str, set[str]] | None:
@@ -60,5 +62,6 @@ def stated_rules(root: Path, spec: EnvironmentSpec) -> list[StatedItem] | None:
         also = (guards or {}).get(tool.name, set())
         missing = unenforced_sentences(tb, tool.description, also)
         carried = sorted(s for s in tb.carried() | also if s)
-        out.append(StatedItem(tool=tool.name, enforced=carried, unenforced=missing))
+        compiled = tb.compiled or model is None
+        out.append(StatedItem(tool=tool.name, enforced=carried, unenforced=missing, compiled=compiled))
     return out

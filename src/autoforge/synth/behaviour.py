@@ -87,7 +87,8 @@ def fill_missing(
             tb.partial = bool(tb.unenforced) or tb.kind == "compute"
             rec.report.unenforced = list(tb.unenforced)
             rec.report.enforced = sorted(s for s in tb.carried() if s)
-            if rec.report.source == "behaviour":
+            tb.compiled = rec.report.source == "behaviour"
+            if tb.compiled:
                 rec.report.status = "partial" if tb.partial else "accepted"
         if rec is not None:
             out.append(rec)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from autoforge.synth.behaviour_derive import Context
     from autoforge.tooldocs import ToolSpec
 
+_CONDITION = re.compile(r"\b(only|must|allowed|unless|if|when|while)\b", re.I)
 _NEG = re.compile(r"\b(cannot|can not|can't|not|never|no)\b", re.I)
 _EFFECT = re.compile(
     r"\b(sets?|moves?|moving|marks?|becomes?|starts?|stores?|creates?|is created|new)\b", re.I
@@ -132,7 +133,13 @@ def target_status(
                 cues.append(
                     rf"\b(creates?|new)\s+(an?\s+)?{w}\s+({'|'.join(map(re.escape, nouns))})"
                 )
-            if any(re.search(c, s, re.I) for c in cues):
+            states = cues[:2] + cues[5:6]  # say what status a record is in, not what is done
+            for c in cues:
+                m = re.search(c, s, re.I)
+                if m is None:
+                    continue
+                if not create and c in states and _CONDITION.search(s[: m.start()]):
+                    continue  # "only in status X": a precondition, not the status it leaves
                 return v, s
     verb = spec.name.split("_")[0].lower()
     stem = verb[:-1] if verb.endswith("e") else verb
