@@ -374,8 +374,10 @@ def _stated_items(root: Path, env: Environment) -> list[CheckItem]:
                 detail = f"stated but not enforced by any guard or effect: {s!r}"
                 items.append(CheckItem(check=STATED, ok=False, tool=v.tool, detail=detail))
             else:  # code another stage wrote: its own guards are not modelled
-                detail = f"stated, not in the behaviour model (the tool's own code may enforce it): {s!r}"
+                detail = f"stated, not in the behaviour model (its code may enforce it): {s!r}"
                 items.append(
-                    CheckItem(check=STATED, ok=False, tool=v.tool, severity="warning", detail=detail)
+                    CheckItem(
+                        check=STATED, ok=False, tool=v.tool, severity="warning", detail=detail
+                    )
                 )
     return items

@@ -63,5 +63,7 @@ def stated_rules(root: Path, spec: EnvironmentSpec) -> list[StatedItem] | None:
         missing = unenforced_sentences(tb, tool.description, also)
         carried = sorted(s for s in tb.carried() | also if s)
         compiled = tb.compiled or model is None
-        out.append(StatedItem(tool=tool.name, enforced=carried, unenforced=missing, compiled=compiled))
+        out.append(
+            StatedItem(tool=tool.name, enforced=carried, unenforced=missing, compiled=compiled)
+        )
     return out

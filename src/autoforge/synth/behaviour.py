@@ -8,11 +8,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from autoforge.env import Environment, EnvironmentSpec, EnvLoadError, SandboxViolation
-from autoforge.env.behaviour import BehaviourModel, ToolBehaviour, unenforced_sentences
+from autoforge.env import (
+    BehaviourModel,
+    Environment,
+    EnvironmentSpec,
+    EnvLoadError,
+    SandboxViolation,
+    ToolBehaviour,
+    unenforced_sentences,
+)
 from autoforge.synth.behaviour_compile import compile_tool
 from autoforge.synth.behaviour_data import DataEvidence
-from autoforge.synth.behaviour_derive import Context, derive_tool
+from autoforge.synth.behaviour_derive import context_of, derive_tool
 from autoforge.synth.codegen import ToolCode
 from autoforge.synth.report import ToolRecord
 from autoforge.tooldocs import ToolDocs, ToolSpec
@@ -34,7 +41,7 @@ def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Behavi
     """The behaviour model of every documented tool, from the docs, the data and the policy."""
     ev = DataEvidence.of(data)
     text = "\n".join(x for x in (policy, docs.description or "") if x)
-    ctx = Context.of(docs.tools, ev, text)
+    ctx = context_of(docs.tools, ev, text)
     model = BehaviourModel()
     for spec in docs.tools:
         try:

@@ -8,8 +8,7 @@ and the reply the documented shape.
 
 from __future__ import annotations
 
-from autoforge.env import python_param_name
-from autoforge.env.behaviour import Check, Effect, ToolBehaviour, Value
+from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
 
 UNSET = "<unset>"
 
@@ -219,7 +218,7 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
                 lines.append(f"    _rec[{attr!r}] = {_value(v)}")
             elif v.source == "param" and (e.only_given or v.name in optional):
                 # an optional argument left out changes nothing
-                lines.append(f"if {_given(v.name)}:")
+                lines.append(f"if {_given(v.name or '')}:")
                 lines.append(f"    _rec[{attr!r}] = {_value(v)}")
             else:
                 lines.append(f"_rec[{attr!r}] = {_value(v)}")

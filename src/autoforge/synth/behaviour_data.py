@@ -216,3 +216,44 @@ def not_dated(ev: DataEvidence, collection: str) -> set[str]:
                 if v is not None and not (isinstance(v, str) and _DATE.match(v)):
                     out.add(a)
     return out
+
+
+def _enum(schema: Any) -> bool:
+    return isinstance(schema, dict) and isinstance(schema.get("enum"), list)
+
+
+@dataclass
+class Context:
+    """What derivation reads besides the tool itself."""
+
+    ev: DataEvidence
+    policy: str
+    #: per collection: the documented property schemas (from any tool answering with it)
+    schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tables: list[dict[str, list[str]]] = field(default_factory=list)
+
+    def status_enum(self, collection: str | None) -> tuple[str | None, list[str]]:
+        """The status-like attribute of ``collection`` (an enum named status or state, else
+        the first enum) and its values."""
+        props = self.schemas.get(collection or "", {})
+        enums = [(k, list(v["enum"])) for k, v in props.items() if _enum(v)]
+        enums = [(k, [str(x) for x in e]) for k, e in enums]
+        for k, e in enums:
+            if "status" in k or "state" in k:
+                return k, e
+        return enums[0] if enums else self._data_status(collection)
+
+    def _data_status(self, collection: str | None) -> tuple[str | None, list[str]]:
+        """For a collection no tool answers with: an attribute named status or state whose
+        values in the data are words, with the values seen."""
+        records = [
+            r for r in self.ev.state.get(collection or "", {}).values() if isinstance(r, dict)
+        ]
+        for k in self.ev.attributes.get(collection or "", []):
+            if "status" not in k and "state" not in k:
+                continue
+            seen = {r.get(k) for r in records}
+            words = sorted(v for v in seen if isinstance(v, str) and v.strip())
+            if words and len(words) == len(seen):
+                return k, words
+        return None, []

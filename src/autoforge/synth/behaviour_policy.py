@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from autoforge.env.behaviour import Check, ToolBehaviour, doc_sentences
+from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour_data import noun_forms
 from autoforge.synth.behaviour_text import _noun_after, _related, _word
 
 if TYPE_CHECKING:
-    from autoforge.synth.behaviour_derive import Context
+    from autoforge.synth.behaviour_data import Context
 
 _NEGATION = re.compile(r"\b(cannot|can not|can't|never|no|read-only)(?![\w-])", re.I)
 _WRITES = ("create", "update", "action", "delete")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from autoforge.env.behaviour import (
+from autoforge.env import (
     Check,
     Effect,
     ToolBehaviour,
@@ -24,7 +24,7 @@ from autoforge.synth.behaviour_data import noun_forms
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from autoforge.synth.behaviour_derive import Context
+    from autoforge.synth.behaviour_data import Context
     from autoforge.tooldocs import ToolSpec
 
 _CONDITION = re.compile(r"\b(only|must|allowed|unless|if|when|while)\b", re.I)
