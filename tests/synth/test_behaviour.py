@@ -429,3 +429,11 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
     # "only in status `out`" is a precondition, not the status the call leaves
     assert ok and state["loans"]["LN1"] == {**data["loans"]["LN1"], "remark": "asked"}
     assert not _call(env, data, "extend_loan", loan_id="LN2", remark="asked")[0]
+
+
+def test_a_relative_clause_names_the_status_of_its_noun() -> None:
+    from autoforge.synth.behaviour_text import _noun_before
+
+    s = "Parcels that have departed cannot be rerouted."
+    assert _noun_before(s, s.index("departed"), ["parcels"]) == "parcels"
+    assert _noun_before(s, s.index("rerouted"), ["parcels"]) is None

@@ -172,6 +172,18 @@ def _noun_after(s: str, pos: int, colls: list[str], values: Sequence[str] = ()) 
     return None
 
 
+def _noun_before(s: str, pos: int, colls: list[str]) -> str | None:
+    """The collection a noun names right before a relative clause ending at ``pos``
+    ("orders that have shipped", "tasks which are closed")."""
+    head = s[max(0, pos - 60) : pos].lower()
+    for c in colls:
+        for n in noun_forms(c):
+            rel = r"\s+(that|which)\s+(have|has|are|is|were|was)\s+(been\s+|already\s+)?`?$"
+            if re.search(rf"\b{re.escape(n)}{rel}", head):
+                return c
+    return None
+
+
 def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """Status preconditions stated by the tool's description: "only <values> <noun>",
     "<values> <noun> cannot be ...", "must be <value>" (the noun choosing the record: the
@@ -190,6 +202,7 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
             for v in values:
                 for m in re.finditer(_word(v), s, re.IGNORECASE):
                     noun = _noun_after(s, m.end(), [c for c, _ in related], values)
+                    noun = noun or _noun_before(s, m.start(), [c for c, _ in related])
                     if not (m.group(0).startswith("`") if ticked else noun):
                         continue  # a participle ("can be returned"), not a status named
                     if (noun or tb.collection) == coll:
