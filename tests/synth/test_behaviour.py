@@ -372,6 +372,7 @@ components:
         status: {type: string, enum: [out, back]}
         return_note: {type: string, nullable: true}
         returned_at: {type: string, nullable: true}
+        branch_id: {type: string}
         due_on: {type: string}
         remark: {type: string}
 """
@@ -402,6 +403,7 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
         "loans": {
             "LN1": {"loan_id": "LN1", "member_id": "MB2", "book_id": "BK1", "status": "out"},
             "LN2": {"loan_id": "LN2", "member_id": "MB1", "book_id": "BK2", "status": "back"},
+            "LN3": {"loan_id": "LN3", "member_id": "MB1", "book_id": "BK1", "status": "back"},
         },
         "meta": {"today": "2026-02-05", "now": "2026-02-05T10:30"},
     }
@@ -409,12 +411,17 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
         ("LN1", "LN2"), ((None, None), ("torn", "2026-01-02T09:00")), strict=True
     ):
         data["loans"][loan].update(return_note=note, returned_at=at, due_on="2026-02-20", remark="")
+    for loan in data["loans"].values():  # a loan carries its book's branch
+        loan["branch_id"] = data["books"][loan["book_id"]]["branch_id"]
+        loan.setdefault("return_note", "ok")
+        loan.setdefault("returned_at", "2026-01-03T09:00")
     client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
     docs = load_docs([tmp_path / "openapi.yaml"])
     options = SynthOptions(policy=_LIBRARY_POLICY)
     asyncio.run(synthesize(docs, tmp_path / "env", client, data=data, options=options))
     env = Environment.load(tmp_path / "env")
-    assert _call(env, data, "borrow_book", member_id="MB1", book_id="BK1")[0]
+    ok, _obs, state = _call(env, data, "borrow_book", member_id="MB1", book_id="BK2")
+    assert ok and state["loans"]["LN4"]["branch_id"] == "BR2"  # copied as the data shows
     assert not _call(env, data, "borrow_book", member_id="MB2", book_id="BK1")[0]
     assert _call(env, data, "renew_loan", loan_id="LN1")[0]  # renewing is not borrowing
     assert _call(env, data, "update_book", book_id="BK1", shelf="z")[0]

@@ -39,7 +39,7 @@ CheckKind = Literal[
     "bounds",  # low <= parameter <= high
 ]
 EffectKind = Literal["create", "set", "increment", "append", "delete"]
-ValueSource = Literal["param", "const", "today", "now", "target_param", "new_id"]
+ValueSource = Literal["param", "const", "today", "now", "target_param", "new_id", "copy"]
 
 
 class Check(BaseModel):
@@ -60,7 +60,8 @@ class Check(BaseModel):
 
 
 class Value(BaseModel):
-    """Where an effect's value comes from: a parameter, a constant, the domain's today/now."""
+    """Where an effect's value comes from: a parameter, a constant, the domain's today/now,
+    or (``copy``) attribute ``const[1]`` of the ``const[0]`` record parameter ``name`` names."""
 
     source: ValueSource
     name: str | None = None

@@ -21,7 +21,7 @@ def _py_ref(ref: str | None) -> str | None:
 
 
 def _py_value(v: Value | None) -> None:
-    if v is not None and v.source in ("param", "target_param") and v.name:
+    if v is not None and v.source in ("param", "target_param", "copy") and v.name:
         neg = v.name.startswith("-")
         v.name = ("-" if neg else "") + python_param_name(v.name.lstrip("-"))
 
@@ -171,6 +171,9 @@ def _value(v: Value) -> str:
     if v.source == "param":
         name = v.name or ""
         return f"-({name[1:]})" if name.startswith("-") else name
+    if v.source == "copy" and isinstance(v.const, list) and len(v.const) == 2:
+        coll, attr = v.const
+        return f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
     if v.source == "today":
         return "_today"
     if v.source == "now":

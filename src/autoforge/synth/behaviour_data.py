@@ -257,3 +257,34 @@ class Context:
             if words and len(words) == len(seen):
                 return k, words
         return None, []
+
+
+def copied_attributes(
+    ev: DataEvidence, collection: str, refs: list[tuple[str, str]]
+) -> dict[str, tuple[str, str, str]]:
+    """Attributes every record of ``collection`` takes from the record one of its reference
+    attributes names (``refs``: attribute, referenced collection): ``{attribute: (reference
+    attribute, referenced collection, its attribute)}``. An attribute counts when at least
+    three records show it, with at least two distinct values, and none disagrees."""
+    records = [r for r in ev.state.get(collection, {}).values() if isinstance(r, dict)]
+    out: dict[str, tuple[str, str, str]] = {}
+    for ref_attr, ref_coll in refs:
+        table = ev.state.get(ref_coll, {})
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]] = [
+            (r, table[str(r.get(ref_attr))])
+            for r in records
+            if r.get(ref_attr) is not None and isinstance(table.get(str(r.get(ref_attr))), dict)
+        ]
+        if len(pairs) < 3:
+            continue
+        for a in ev.attributes.get(collection, []):
+            if a == ref_attr or a in out:
+                continue
+            names = [a, *sorted(k for k in pairs[0][1] if k != a)]
+            for b in names:
+                vals = [r.get(a) for r, _ in pairs]
+                same = all(r.get(a) == o.get(b) for r, o in pairs)
+                if same and len({repr(v) for v in vals}) >= 2 and None not in vals:
+                    out[a] = (ref_attr, ref_coll, b)
+                    break
+    return out

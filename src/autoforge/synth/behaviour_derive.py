@@ -32,6 +32,7 @@ from autoforge.synth.behaviour_data import (
     Context,
     DataEvidence,
     carried_attributes,
+    copied_attributes,
     entered_with,
     not_dated,
     status_defaults,
@@ -370,6 +371,8 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     names = {p.name for p in tb.params}
     seen = status_defaults(ctx.ev, coll, status_attr, start[0] if start else None)
     attrs = carried_attributes(ctx.ev, coll, status_attr, start[0] if start else None) or attrs
+    refs = [(p.name, p.references) for p in tb.params if p.references and p.name in attrs]
+    copied = copied_attributes(ctx.ev, coll, refs)
     for a in attrs:
         if a == key_attr:
             fields[a] = Value(source="new_id")
@@ -381,6 +384,9 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             fields[a] = Value(source=times[a])
         elif a == status_attr and start:
             fields[a] = Value(source="const", const=start[0])
+        elif a in copied:
+            ref_attr, ref_coll, b = copied[a]
+            fields[a] = Value(source="copy", name=ref_attr, const=[ref_coll, b])
         elif a in seen and start:
             d = seen[a]
             fields[a] = (
