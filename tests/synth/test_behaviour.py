@@ -325,6 +325,27 @@ paths:
           content:
             application/json:
               schema: {$ref: "#/components/schemas/Loan"}
+  /loans/{loan_id}/status:
+    post:
+      operationId: set_loan_status
+      description: Changes the loan's status; moving to `back` also sets `returned_at` to now.
+      parameters:
+        - {name: loan_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [status]
+              properties:
+                status: {type: string, enum: [out, back]}
+      responses:
+        "200":
+          description: The loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
   /books/{book_id}:
     patch:
       operationId: update_book
@@ -432,6 +453,10 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
     # the text goes to the text attribute; only the date attribute takes now
     assert state["loans"]["LN1"]["return_note"] == "wet"
     assert state["loans"]["LN1"]["returned_at"] == "2026-02-05T10:30"
+    ok, _obs, state = _call(env, data, "set_loan_status", loan_id="LN1", status="out")
+    assert ok and state["loans"]["LN1"]["returned_at"] is None  # only moving to back stamps
+    ok, _obs, state = _call(env, data, "set_loan_status", loan_id="LN1", status="back")
+    assert ok and state["loans"]["LN1"]["returned_at"] == "2026-02-05T10:30"
     ok, _obs, state = _call(env, data, "extend_loan", loan_id="LN1", remark="asked")
     # "only in status `out`" is a precondition, not the status the call leaves
     assert ok and state["loans"]["LN1"] == {**data["loans"]["LN1"], "remark": "asked"}

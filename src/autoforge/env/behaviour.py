@@ -85,6 +85,9 @@ class Effect(BaseModel):
     id_width: int = 0
     id_attribute: str | None = None
     only_given: bool = False
+    #: ``[attribute, value]``: written only when the record's attribute has that value after
+    #: the tool's other writes ("moving to done also sets completed_on")
+    when: list[Any] = Field(default_factory=list)
     sentence: str = ""
     source: str = "docs"
 

@@ -211,6 +211,9 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
             lines.append(f"_new[{attr!r}] = {_value(v)}")
         lines.append(f"state.setdefault({e.collection!r}, {{}})[_new_id] = _new")
         return lines
+    if e.kind == "set" and len(e.when) == 2:
+        inner = _effect_lines(e.model_copy(update={"when": []}), tb)
+        return [f"if _rec.get({e.when[0]!r}) == {e.when[1]!r}:", *("    " + ln for ln in inner)]
     if e.kind == "set":
         lines = []
         optional = {p.name for p in tb.params if not p.required and not p.has_default}

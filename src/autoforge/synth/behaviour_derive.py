@@ -44,6 +44,7 @@ from autoforge.synth.behaviour_text import (
     literal_fields,
     non_blank_params,
     not_past_params,
+    stamp_condition,
     status_checks,
     target_status,
     time_fields,
@@ -441,8 +442,21 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             for a in carried:
                 if a.endswith("_" + p.name) or a.endswith(p.name):
                     fixed[a] = Value(source="param", name=p.name)
+    later: list[Effect] = []
     for a, src in _dates(time_fields(spec.description, attrs), ctx, coll).items():
-        fixed[a] = Value(source=src)
+        cond = stamp_condition(spec.description, a, status_values) if status_attr else None
+        if cond is not None and (target is None or cond != target[0]):
+            later.append(
+                Effect(
+                    kind="set",
+                    collection=coll,
+                    fields={a: Value(source=src)},
+                    when=[status_attr, cond],
+                    sentence=_mention(spec.description, a, (cond,)),
+                )
+            )
+        else:
+            fixed[a] = Value(source=src)
     names = {p.name for p in tb.params}
     for a, v in literal_fields(spec.description, attrs, status_values).items():
         if a != status_attr and a not in names:
@@ -451,4 +465,4 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         out.append(
             Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else "")
         )
-    return out + appends(spec, tb, attrs) + increments(spec, tb, ctx)
+    return out + later + appends(spec, tb, attrs) + increments(spec, tb, ctx)

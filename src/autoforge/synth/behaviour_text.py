@@ -384,3 +384,20 @@ def appends(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> list[Effect]
                     )
                 )
     return out
+
+
+def stamp_condition(text: str, attr: str, values: list[str]) -> str | None:
+    """The status value a sentence makes writing ``attr`` depend on ("moving to `done` also
+    sets `completed_on` to today"): a value after "moving to", "when", "if" or "once" in the
+    clause that names the attribute, before it."""
+    for s in doc_sentences(text):
+        for clause in re.split(r"[;:]", s):
+            m = re.search(rf"`?\b{re.escape(attr)}\b`?", clause)
+            if m is None:
+                continue
+            head = clause[: m.start()]
+            for v in values:
+                cue = rf"\b(moving|moves|moved|when|if|once)\b[^,]*?{_word(v)}"
+                if re.search(cue, head, re.I):
+                    return v
+    return None
