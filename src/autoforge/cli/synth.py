@@ -203,6 +203,7 @@ def _print_result(console: Console, report: Any, client: Any, out: Path) -> None
     console.print(
         f"tools: {counts['template']} template, {counts['first_attempt']} first attempt, "
         f"{counts['after_repair']} after repair, {counts['fallback']} fallback, "
+        f"{counts['behaviour']} from the behaviour model ({counts['partial']} partial), "
         f"{counts['failed']} failed; {report.wall_s:.0f}s; wrote {out}",
         highlight=False,
     )

@@ -101,6 +101,17 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
+    from autoforge.env.behaviour import BehaviourModel as BehaviourModel
+    from autoforge.env.behaviour import Check as Check
+    from autoforge.env.behaviour import Effect as Effect
+    from autoforge.env.behaviour import ParamInfo as ParamInfo
+    from autoforge.env.behaviour import Reply as Reply
+    from autoforge.env.behaviour import ToolBehaviour as ToolBehaviour
+    from autoforge.env.behaviour import ToolKind as ToolKind
+    from autoforge.env.behaviour import Value as Value
+    from autoforge.env.behaviour import ValueSource as ValueSource
+    from autoforge.env.behaviour import doc_sentences as doc_sentences
+    from autoforge.env.behaviour import unenforced_sentences as unenforced_sentences
     from autoforge.env.contained import ContainedEpisode as ContainedEpisode
     from autoforge.env.contained import ContainedRuntime as ContainedRuntime
     from autoforge.env.envdir import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
@@ -141,21 +152,31 @@ if _TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     "ALLOWED_MODULES": "autoforge.env.sandbox",
     "AttributeType": "autoforge.env.spec",
+    "BehaviourModel": "autoforge.env.behaviour",
+    "Check": "autoforge.env.behaviour",
     "ContainedEpisode": "autoforge.env.contained",
     "ContainedRuntime": "autoforge.env.contained",
     "DocRule": "autoforge.env.rules",
     "ENTRY_POINT_GROUP": "autoforge.env.envdir",
+    "Effect": "autoforge.env.behaviour",
     "FILLER": "autoforge.env.toolscope",
+    "ParamInfo": "autoforge.env.behaviour",
     "READ_CLASSES": "autoforge.env.toolscope",
+    "Reply": "autoforge.env.behaviour",
     "RuleSet": "autoforge.env.rules",
     "SESSION": "autoforge.env.session",
     "SESSION_RECORD": "autoforge.env.session",
+    "ToolBehaviour": "autoforge.env.behaviour",
     "ToolClass": "autoforge.env.toolscope",
+    "ToolKind": "autoforge.env.behaviour",
     "ToolScope": "autoforge.env.toolscope",
     "VERBS": "autoforge.env.toolscope",
+    "Value": "autoforge.env.behaviour",
+    "ValueSource": "autoforge.env.behaviour",
     "acting_for": "autoforge.env.session",
     "add_session": "autoforge.env.session",
     "collection_of_key": "autoforge.env.toolscope",
+    "doc_sentences": "autoforge.env.behaviour",
     "docs_statuses": "autoforge.env.rules",
     "environment_rules": "autoforge.env.rules",
     "extract_rules": "autoforge.env.rules",
@@ -174,6 +195,7 @@ _LAZY: dict[str, str] = {
     "target_collection": "autoforge.env.toolscope",
     "tool_access": "autoforge.env.toolscope",
     "tool_scope": "autoforge.env.toolscope",
+    "unenforced_sentences": "autoforge.env.behaviour",
     "user_collection": "autoforge.env.session",
 }
 

@@ -34,10 +34,12 @@ from autoforge.env.boundary import describe
 from autoforge.env.contained import probe_boundary
 from autoforge.env.errors import EnvLoadError, SandboxViolation
 from autoforge.env.runtime import Environment, Episode, Mode, Observation
+from autoforge.env.stated import CHECK_NAME, stated_rules
 from autoforge.tooldocs import ToolSpec
 
 CHECK_SCHEMA_VERSION = 1
 UNKNOWN_ID = "zz-unknown-0000"
+STATED = CHECK_NAME
 MAX_SAMPLES = 3
 _BROKEN = ("crash", "timeout", "sandbox")
 
@@ -351,4 +353,31 @@ def check_directory(
         )
     path = Path(sequences_file) if sequences_file else root / "sequences.json"
     sequences = read_sequences(path) if sequences_file or path.is_file() else None
-    return check_environment(env, sequences, mode=mode)
+    report = check_environment(env, sequences, mode=mode)
+    report.items += _stated_items(root, env)
+    report.ok = report.ok and not any(
+        i.check == STATED and not i.ok and i.severity == "error" for i in report.items
+    )
+    return report
+
+
+def _stated_items(root: Path, env: Environment) -> list[CheckItem]:
+    """The stated-rules check (:mod:`autoforge.env.stated`): per tool, one item listing the
+    enforced sentences, and one error per rule its description states that nothing carries."""
+    verdicts = stated_rules(root, env.spec)
+    items: list[CheckItem] = []
+    for v in verdicts or []:
+        shown = "; ".join(s[:80] for s in v.enforced) or "none"
+        items.append(CheckItem(check=STATED, ok=True, tool=v.tool, detail=f"enforced: {shown}"))
+        for s in v.unenforced:
+            if v.compiled:
+                detail = f"stated but not enforced by any guard or effect: {s!r}"
+                items.append(CheckItem(check=STATED, ok=False, tool=v.tool, detail=detail))
+            else:  # code another stage wrote: its own guards are not modelled
+                detail = f"stated, not in the behaviour model (its code may enforce it): {s!r}"
+                items.append(
+                    CheckItem(
+                        check=STATED, ok=False, tool=v.tool, severity="warning", detail=detail
+                    )
+                )
+    return items

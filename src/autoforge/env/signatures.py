@@ -9,8 +9,9 @@ Contract checked at load time (every problem is listed in one :class:`EnvLoadErr
 * every other top-level function is a helper whose name starts with ``_``;
 * every parameter schema is a valid JSON Schema object.
 
-A documented parameter whose name is a Python keyword (``from``) or ``state`` (a US state in
-an address tool) is written with a trailing underscore in Python (``from_``, ``state_``);
+A documented parameter whose name is a Python keyword (``from``), a name the sandbox forbids
+(``type``, ``id``) or ``state`` (a US state in an address tool) is written with a trailing
+underscore in Python (``from_``, ``type_``, ``state_``);
 names that are not identifiers get ``_`` for each invalid character
 (:func:`python_param_name`).
 """
@@ -28,6 +29,7 @@ from typing import Any
 
 from autoforge.env.errors import EnvLoadError
 from autoforge.env.files import TOOLS_FILE
+from autoforge.env.sandbox import BANNED_NAMES
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.env.validation import Validator, compile_validator, schema_problem
 from autoforge.env.values import jcopy
@@ -39,7 +41,8 @@ _SCALARS = (str, int, float, bool, type(None))
 def python_param_name(name: str) -> str:
     """The Python parameter name for documented parameter ``name``."""
     if name.isidentifier():
-        return f"{name}_" if keyword.iskeyword(name) or name == "state" else name
+        clash = keyword.iskeyword(name) or name == "state" or name in BANNED_NAMES
+        return f"{name}_" if clash else name
     fixed = re.sub(r"\W", "_", name)
     return f"_{fixed}" if fixed[:1].isdigit() else fixed
 

@@ -33,6 +33,7 @@ from autoforge.env import (
     sign_in,
 )
 from autoforge.llm import LLMClient
+from autoforge.synth.behaviour import derive_model, fill_missing
 from autoforge.synth.checks import CheckContext
 from autoforge.synth.classify import Classification, classify_tool
 from autoforge.synth.codegen import assemble
@@ -453,7 +454,13 @@ async def synthesize(
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
     rules = _rule_set(kept, p1, policy)
+    model = derive_model(docs, data if data is not None else {}, policy or "")
+    carried: dict[str, set[str]] = {}
+    for r in rules.rules:
+        carried.setdefault(r.tool, set()).add(r.sentence)
+    records = fill_missing(docs, records, model, carried, compile_missing=data is not None)
     write_environment(out_dir, name, docs, policy, p1.schema, records, p1.data_state, rules)
+    model.save(out_dir)
     rep.phase("check", 1)
     check = conformance(out_dir)
     rep.advance()

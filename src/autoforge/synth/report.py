@@ -12,8 +12,8 @@ from autoforge.synth.codegen import ToolCode
 
 SYNTH_REPORT_SCHEMA_VERSION = 1
 
-ToolStatus = Literal["accepted", "fallback", "failed"]
-CodeSource = Literal["template", "llm", "skeleton", "none"]
+ToolStatus = Literal["accepted", "partial", "fallback", "failed"]
+CodeSource = Literal["template", "llm", "skeleton", "behaviour", "none"]
 
 
 class CheckResult(BaseModel):
@@ -73,6 +73,13 @@ class ToolReport(BaseModel):
     usage: TokenUsage = Field(default_factory=TokenUsage)
     wall_s: float = 0.0
     classification_reason: str = ""
+    enforced: list[str] = Field(
+        default_factory=list, description="sentences of the docs a check or effect carries"
+    )
+    unenforced: list[str] = Field(
+        default_factory=list,
+        description="rule sentences of the tool's own description no check or effect carries",
+    )
     rules: list[dict[str, str]] = Field(
         default_factory=list,
         description="preconditions enforced as guards, each with the sentence it came from",
@@ -115,8 +122,11 @@ class SynthesisReport(BaseModel):
     def counts(self) -> dict[str, int]:
         """How many tools ended accepted (template / first try / after repair), fallback, failed."""
         out = {"template": 0, "first_attempt": 0, "after_repair": 0, "fallback": 0, "failed": 0}
+        out["behaviour"] = out["partial"] = 0
         for t in self.tools:
-            if t.status == "failed":
+            if t.source == "behaviour":
+                out["partial" if t.status == "partial" else "behaviour"] += 1
+            elif t.status == "failed":
                 out["failed"] += 1
             elif t.status == "fallback":
                 out["fallback"] += 1
@@ -129,7 +139,7 @@ class SynthesisReport(BaseModel):
         return out
 
 
-_STATUS_STYLE = {"accepted": "green", "fallback": "yellow", "failed": "red"}
+_STATUS_STYLE = {"accepted": "green", "partial": "yellow", "fallback": "yellow", "failed": "red"}
 
 
 def report_table(report: SynthesisReport) -> Table:

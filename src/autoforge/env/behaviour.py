@@ -1,0 +1,235 @@
+"""The behaviour model: one typed, inspectable description per tool of what it checks, what it
+changes and what it answers.
+
+Synthesis derives it from the docs, the data and the policy and compiles it into tool code;
+task generation reads it to choose calls that a tool accepts or refuses; ``autoforge check``
+holds it against each tool's own description (every sentence that states a rule must be carried
+by a precondition or an effect, or be listed as not enforced). It is saved next to the tools as
+``behaviour.json``.
+
+The vocabulary is domain-free: a precondition names a parameter, the collection it points into
+and the attribute it reads; an effect names the record it changes (the tool's target, a new
+record, or a record a parameter or the target refers to) and where the value comes from.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+BEHAVIOUR_FILE = "behaviour.json"
+BEHAVIOUR_VERSION = 1
+
+ToolKind = Literal["list", "get", "create", "update", "action", "delete", "compute"]
+CheckKind = Literal[
+    "exists",  # the parameter names a record of `collection` (when given)
+    "absent_ok",  # an unknown id in a filter is not an error (stated by the docs)
+    "format",  # `values[0]` is the format: date, date-time, email
+    "non_blank",  # a text parameter must hold a non-space character
+    "not_past",  # a date parameter may not be before the domain's today
+    "status_in",  # the record `param` names (or its `via` reference) has `attribute` in values
+    "status_not_in",  # ... has `attribute` outside values
+    "transition",  # (current, requested) is in `table`
+    "unique",  # no other record of `collection` has `attribute` equal to the parameter
+    "at_least_one",  # at least one of the optional parameters is given
+    "bounds",  # low <= parameter <= high
+]
+EffectKind = Literal["create", "set", "increment", "append", "delete"]
+ValueSource = Literal["param", "const", "today", "now", "target_param", "new_id", "copy"]
+
+
+class Check(BaseModel):
+    """One precondition; a call that breaks it is refused."""
+
+    kind: CheckKind
+    param: str | None = None
+    collection: str | None = None
+    attribute: str | None = None
+    #: the reference attribute of the target record leading to the checked record (``via``)
+    via: str | None = None
+    values: list[Any] = Field(default_factory=list)
+    table: dict[str, list[str]] = Field(default_factory=dict)
+    low: float | None = None
+    high: float | None = None
+    sentence: str = ""
+    source: str = "docs"
+
+
+class Value(BaseModel):
+    """Where an effect's value comes from: a parameter, a constant, the domain's today/now,
+    or (``copy``) attribute ``const[1]`` of the ``const[0]`` record parameter ``name`` names."""
+
+    source: ValueSource
+    name: str | None = None
+    const: Any = None
+
+
+class Effect(BaseModel):
+    """One write: ``create`` a record, ``set`` attributes, ``increment`` a counter, ``delete``.
+
+    ``record`` says which record: ``target`` (the record the id parameter names), ``new`` (the
+    record a create makes) or ``ref:<param>``/``via:<attribute>`` (a record a parameter, or an
+    attribute of the target, refers to)."""
+
+    kind: EffectKind
+    record: str = "target"
+    collection: str | None = None
+    attribute: str | None = None
+    value: Value | None = None
+    fields: dict[str, Value] = Field(default_factory=dict)
+    id_prefix: str = ""
+    id_width: int = 0
+    id_attribute: str | None = None
+    only_given: bool = False
+    #: ``[attribute, value]``: written only when the record's attribute has that value after
+    #: the tool's other writes ("moving to done also sets completed_on")
+    when: list[Any] = Field(default_factory=list)
+    sentence: str = ""
+    source: str = "docs"
+
+
+class Reply(BaseModel):
+    """The documented response: a record, a list of records, or an object of given keys."""
+
+    kind: Literal["record", "list", "object", "none"] = "record"
+    collection: str | None = None
+    keys: list[str] = Field(default_factory=list)
+    sort_by: str | None = None
+
+
+class ParamInfo(BaseModel):
+    """A documented parameter as the model uses it."""
+
+    name: str
+    required: bool = False
+    nullable: bool = False
+    default: Any = None
+    has_default: bool = False
+    format: str | None = None
+    #: list filters: the record attribute compared, and how (eq, contains, substring, member)
+    attribute: str | None = None
+    match: str | None = None
+    references: str | None = None
+    #: the sentence saying how the parameter filters (a list's min/max or search parameter)
+    sentence: str = ""
+
+
+class ToolBehaviour(BaseModel):
+    """What one tool checks, changes and answers, with the sentences it does not enforce."""
+
+    tool: str
+    kind: ToolKind
+    collection: str | None = None
+    #: the HTTP operation it was read from (``POST /tasks``); empty when the docs have none
+    operation: str = ""
+    id_param: str | None = None
+    params: list[ParamInfo] = Field(default_factory=list)
+    checks: list[Check] = Field(default_factory=list)
+    effects: list[Effect] = Field(default_factory=list)
+    reply: Reply = Field(default_factory=Reply)
+    today: str | None = None
+    #: sentences of the tool's own description that state a rule no check or effect carries
+    unenforced: list[str] = Field(default_factory=list)
+    partial: bool = False
+    #: whether the tool's code was compiled from this model (else another stage wrote it, and
+    #: what that code enforces beyond the recorded guards is not known here)
+    compiled: bool = False
+
+    def carried(self) -> set[str]:
+        """The sentences a check or an effect of this tool carries."""
+        items: list[Check | Effect | ParamInfo] = [*self.checks, *self.effects, *self.params]
+        return {x.sentence for x in items if x.sentence}
+
+
+class BehaviourModel(BaseModel):
+    """The behaviour of every tool of one environment (``behaviour.json``)."""
+
+    version: int = BEHAVIOUR_VERSION
+    tools: list[ToolBehaviour] = Field(default_factory=list)
+
+    def tool(self, name: str) -> ToolBehaviour | None:
+        """The behaviour of tool ``name``, if modelled."""
+        return next((t for t in self.tools if t.tool == name), None)
+
+    def save(self, root: Path) -> None:
+        """Write ``behaviour.json`` under ``root``."""
+        (root / BEHAVIOUR_FILE).write_text(self.model_dump_json(indent=2), encoding="utf-8")
+
+    @classmethod
+    def load(cls, root: Path) -> BehaviourModel | None:
+        """``behaviour.json`` under ``root``; None when there is none (hand-written env)."""
+        path = root / BEHAVIOUR_FILE
+        if not path.is_file():
+            return None
+        return cls.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+_RULE_WORDS = re.compile(
+    r"\b(must|only|refused|rejected|cannot|can not|can't|may not|not allowed|at most|"
+    r"at least|fails? if|required|unique|no duplicates|never|allowed)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
+
+
+_BLOCK_BREAK = re.compile(r"\n\s*\n|\n\s*(?:[-*+]|\d+[.)])\s+|\n\s*#+\s*|\n(?=\s*\|)")
+
+
+def doc_sentences(text: str) -> list[str]:
+    """``text`` split into sentences: paragraphs, list items, headings and table rows apart,
+    line breaks inside a sentence joined."""
+    out = []
+    for block in _BLOCK_BREAK.split(text):
+        flat = " ".join(block.split()).strip("-*# ")
+        out += [s.strip() for s in _SENTENCE_END.split(flat) if s.strip()]
+    return out
+
+
+_PERMISSIVE = re.compile(
+    r"\b(is|are) (still )?accepted\b|\bnot an error\b|\b(stays?|remains?) as (it|they) (is|are)\b|"
+    r"\b(is|are) (left )?unchanged\b",
+    re.IGNORECASE,
+)
+
+
+def states_rule(sentence: str) -> bool:
+    """Whether a sentence states a rule a call can break (a refusal condition); a sentence
+    saying what is accepted states no refusal."""
+    return bool(_RULE_WORDS.search(sentence)) and not _PERMISSIVE.search(sentence)
+
+
+def rule_sentences(description: str) -> list[str]:
+    """The sentences of a tool's own description that state a rule."""
+    return [s for s in doc_sentences(description) if states_rule(s)]
+
+
+def unenforced_sentences(tool: ToolBehaviour, description: str, also: set[str]) -> list[str]:
+    """The rule sentences of ``description`` that neither ``tool`` nor ``also`` (sentences the
+    environment's other guards carry) carries."""
+    carried = tool.carried() | also
+    flat = {" ".join(c.split()) for c in carried}
+    out = []
+    for s in rule_sentences(description):
+        if not any(s in c or c in s for c in flat if c):
+            out.append(s)
+    return out
+
+
+__all__ = [
+    "BEHAVIOUR_FILE",
+    "BehaviourModel",
+    "Check",
+    "Effect",
+    "ParamInfo",
+    "Reply",
+    "ToolBehaviour",
+    "Value",
+    "doc_sentences",
+    "rule_sentences",
+    "states_rule",
+    "unenforced_sentences",
+]

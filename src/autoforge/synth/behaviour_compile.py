@@ -1,0 +1,313 @@
+"""Compile a tool's behaviour model into sandbox tool code.
+
+The code uses only what the sandbox allows (no clock, no ``strptime``: dates are checked by
+hand; "today" is read from the state's ``meta`` with the data's today as the fallback). Each
+precondition becomes a guard that raises ``ToolError`` citing its sentence, each effect a write,
+and the reply the documented shape.
+"""
+
+from __future__ import annotations
+
+from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
+
+UNSET = "<unset>"
+
+
+def _py_ref(ref: str | None) -> str | None:
+    """A ``param:<name>`` reference with the parameter's Python name."""
+    if ref is None or not ref.startswith("param:"):
+        return ref
+    return "param:" + python_param_name(ref.split(":", 1)[1])
+
+
+def _py_value(v: Value | None) -> None:
+    if v is not None and v.source in ("param", "target_param", "copy") and v.name:
+        neg = v.name.startswith("-")
+        v.name = ("-" if neg else "") + python_param_name(v.name.lstrip("-"))
+
+
+def python_names(tb: ToolBehaviour) -> ToolBehaviour:
+    """A copy of ``tb`` whose parameter references use the names the tool's Python
+    function has (``from_``, ``type_``): documented names that are keywords or names the
+    sandbox forbids cannot be Python identifiers there."""
+    out = tb.model_copy(deep=True)
+    for p in out.params:
+        p.name = python_param_name(p.name)
+    out.id_param = python_param_name(out.id_param) if out.id_param else None
+    for c in out.checks:
+        c.param = python_param_name(c.param) if c.param else None
+        c.via = _py_ref(c.via)
+        if c.kind == "at_least_one":
+            c.values = [python_param_name(str(v)) for v in c.values]
+    for e in out.effects:
+        e.record = _py_ref(e.record) or e.record
+        _py_value(e.value)
+        for v in e.fields.values():
+            _py_value(v)
+    return out
+
+
+def _sig(tb: ToolBehaviour) -> str:
+    req = [p.name for p in tb.params if p.required]
+    opt = []
+    for p in tb.params:
+        if p.required:
+            continue
+        mutable = isinstance(p.default, list | dict)
+        plain = repr(p.default if p.has_default else None)
+        default = repr(UNSET) if p.nullable or tb.kind == "update" or mutable else plain
+        opt.append(f"{p.name}={default}")
+    return ", ".join(["state", *req, *opt])
+
+
+def _given(name: str) -> str:
+    return f"({name} is not None and {name} != {UNSET!r})"
+
+
+def _prelude(tb: ToolBehaviour) -> list[str]:
+    lines = [
+        f"_today = str((state.get('meta') or {{}}).get('today') or {tb.today!r})",
+        "_now = str((state.get('meta') or {}).get('now') or (_today + 'T00:00:00'))",
+    ]
+    if tb.kind == "update":
+        return lines
+    for p in tb.params:
+        if not p.required and (p.nullable or isinstance(p.default, list | dict)):
+            lines.append(f"if {p.name} == {UNSET!r}:")
+            lines.append(f"    {p.name} = {p.default!r}")
+    return lines
+
+
+def _date_guard(name: str) -> list[str]:
+    return [
+        f"if {_given(name)}:",
+        f"    _d = str({name})",
+        "    _ok = len(_d) == 10 and _d[4] == '-' and _d[7] == '-'",
+        "    _ok = _ok and (_d[:4] + _d[5:7] + _d[8:]).isdigit()",
+        "    if _ok:",
+        "        _y, _m, _dd = int(_d[:4]), int(_d[5:7]), int(_d[8:])",
+        "        _leap = _y % 4 == 0 and (_y % 100 != 0 or _y % 400 == 0)",
+        "        _days = [31, 29 if _leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]",
+        "        _ok = 1 <= _m <= 12 and 1 <= _dd <= _days[_m - 1]",
+        "    if not _ok:",
+        f"        raise ToolError('{name} must be a valid date YYYY-MM-DD: ' + _d)",
+    ]
+
+
+def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
+    why = f" (docs: {c.sentence[:120]})" if c.sentence else ""
+    p = c.param or ""
+    if c.kind == "exists" and c.values == ["each"]:
+        return [
+            f"for _x in ({p} if isinstance({p}, list) else []):",
+            f"    if str(_x) not in state.get({c.collection!r}, {{}}):",
+            f"        raise ToolError('{c.collection} not found: ' + str(_x))",
+        ]
+    if c.kind == "exists":
+        return [
+            f"if {_given(p)} and str({p}) not in state.get({c.collection!r}, {{}}):",
+            f"    raise ToolError('{c.collection} not found: ' + str({p}))",
+        ]
+    if c.kind == "format" and c.values and c.values[0] == "date":
+        return _date_guard(p)
+    if c.kind == "format" and c.values and c.values[0] == "email":
+        return [
+            "import re",
+            f"if {_given(p)} and not re.fullmatch(r'[^@\\s]+@[^@\\s]+\\.[^@\\s]+', str({p})):",
+            f"    raise ToolError('{p} must be an email address')",
+        ]
+    if c.kind == "non_blank":
+        return [
+            f"if {_given(p)} and not str({p}).strip():",
+            f"    raise ToolError({(f'{p} must not be blank' + why)!r})",
+        ]
+    if c.kind == "not_past":
+        return [
+            f"if {_given(p)} and str({p}) < _today:",
+            f"    raise ToolError({(f'{p} may not be before today' + why)!r})",
+        ]
+    if c.kind == "at_least_one":
+        test = " or ".join(_given(v) for v in c.values) or "False"
+        return [
+            f"if not ({test}):",
+            f"    raise ToolError({'give at least one of ' + ', '.join(map(str, c.values)) + why!r})",  # noqa: E501
+        ]
+    if c.kind == "unique":
+        return [
+            f"_taken = [r.get({c.attribute!r}) for r in state.get({c.collection!r}, {{}}).values()]",  # noqa: E501
+            f"if {_given(p)} and {p} in _taken:",
+            f"    raise ToolError({(f'{p} is already used' + why)!r})",
+        ]
+    if c.kind in ("status_in", "status_not_in"):
+        return _status_lines(c, tb, why)
+    if c.kind == "transition":
+        return [
+            f"_allowed = {c.table!r}",
+            f"_cur = _rec.get({c.attribute!r})",
+            f"if {p} not in _allowed.get(str(_cur), []):",
+            f"    raise ToolError('transition not allowed: ' + str(_cur) + ' -> ' + str({p}))",
+        ]
+    return []
+
+
+def _status_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
+    if c.via is None:
+        rec = "_rec"
+    elif c.via.startswith("param:"):
+        name = c.via.split(":", 1)[1]
+        rec = f"state.get({c.collection!r}, {{}}).get(str({name}))"
+    else:
+        rec = f"state.get({c.collection!r}, {{}}).get(str(_rec.get({c.via!r})))"
+    op = "not in" if c.kind == "status_in" else "in"
+    return [
+        f"_other = {rec}",
+        f"if isinstance(_other, dict) and _other.get({c.attribute!r}) {op} {tuple(c.values)!r}:",
+        f"    _got = str(_other.get({c.attribute!r}))",
+        f"    raise ToolError({(c.collection or '') + ' is '!r} + _got + {why!r})",
+    ]
+
+
+def _value(v: Value) -> str:
+    if v.source == "param":
+        name = v.name or ""
+        return f"-({name[1:]})" if name.startswith("-") else name
+    if v.source == "copy" and isinstance(v.const, list) and len(v.const) == 2:
+        coll, attr = v.const
+        return f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
+    if v.source == "today":
+        return "_today"
+    if v.source == "now":
+        return "_now"
+    if v.source == "new_id":
+        return "_new_id"
+    return repr(v.const)
+
+
+def _record_expr(e: Effect) -> str:
+    if e.record == "target":
+        return "_rec"
+    if e.record.startswith("param:"):
+        return f"state.get({e.collection!r}, {{}}).get(str({e.record.split(':', 1)[1]}))"
+    if e.record.startswith("via:"):
+        return (
+            f"state.get({e.collection!r}, {{}}).get(str(_rec.get({e.record.split(':', 1)[1]!r})))"
+        )
+    return "_new"
+
+
+def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
+    if e.kind == "create":
+        width = f"{e.id_width:d}"
+        nums = (
+            f"[int(k[{len(e.id_prefix)}:]) for k in state.get({e.collection!r}, {{}}) "
+            f"if k.startswith({e.id_prefix!r}) and k[{len(e.id_prefix)}:].isdigit()]"
+        )
+        lines = [
+            f"_nums = {nums}",
+            f"_new_id = {e.id_prefix!r} + str(max(_nums, default=0) + 1).zfill({width})",
+            "_new = {}",
+        ]
+        for attr, v in e.fields.items():
+            lines.append(f"_new[{attr!r}] = {_value(v)}")
+        lines.append(f"state.setdefault({e.collection!r}, {{}})[_new_id] = _new")
+        return lines
+    if e.kind == "set" and len(e.when) == 2:
+        inner = _effect_lines(e.model_copy(update={"when": []}), tb)
+        return [f"if _rec.get({e.when[0]!r}) == {e.when[1]!r}:", *("    " + ln for ln in inner)]
+    if e.kind == "set":
+        lines = []
+        optional = {p.name for p in tb.params if not p.required and not p.has_default}
+        nullable = {p.name for p in tb.params if p.nullable}
+        for attr, v in e.fields.items():
+            if e.only_given and v.source == "param" and v.name in nullable:
+                lines.append(f"if {v.name} != {UNSET!r}:")  # an explicit null clears it
+                lines.append(f"    _rec[{attr!r}] = {_value(v)}")
+            elif v.source == "param" and (e.only_given or v.name in optional):
+                # an optional argument left out changes nothing
+                lines.append(f"if {_given(v.name or '')}:")
+                lines.append(f"    _rec[{attr!r}] = {_value(v)}")
+            else:
+                lines.append(f"_rec[{attr!r}] = {_value(v)}")
+        return lines
+    if e.kind == "increment" and e.value is not None:
+        target = _record_expr(e)
+        return [
+            f"_t = {target}",
+            f"if isinstance(_t, dict) and isinstance(_t.get({e.attribute!r}), (int, float)):",
+            f"    _t[{e.attribute!r}] = _t[{e.attribute!r}] + ({_value(e.value)})",
+        ]
+    if e.kind == "append" and e.value is not None:
+        return [
+            f"if not isinstance(_rec.get({e.attribute!r}), list):",
+            f"    _rec[{e.attribute!r}] = []",
+            f"_rec[{e.attribute!r}].append({_value(e.value)})",
+        ]
+    if e.kind == "delete":
+        return [f"state.get({e.collection!r}, {{}}).pop(str({tb.id_param}), None)"]
+    return []
+
+
+def _list_lines(tb: ToolBehaviour) -> list[str]:
+    lines = ["_out = []", f"for _r in state.get({tb.collection!r}, {{}}).values():"]
+    for p in tb.params:
+        if p.attribute is None or p.match is None:
+            continue
+        g = _given(p.name)
+        if p.match == "eq":
+            cond = f"_r.get({p.attribute!r}) != {p.name}"
+        elif p.match in ("contains", "member"):
+            cond = f"{p.name} not in (_r.get({p.attribute!r}) or [])"
+        elif p.match in ("ge", "le"):
+            v, op = f"_r.get({p.attribute!r})", ">=" if p.match == "ge" else "<="
+            cond = f"not (isinstance({v}, (int, float)) and {v} {op} {p.name})"
+        else:
+            attrs = p.attribute.split(",")
+            hay = "str(_r.get(_a) or '').lower()"
+            cond = f"not any(str({p.name}).lower() in {hay} for _a in {attrs!r})"
+        lines += [f"    if {g} and {cond}:", "        continue"]
+    lines.append("    _out.append(_r)")
+    if tb.reply.sort_by:
+        lines.append(f"_out.sort(key=lambda _x: str(_x.get({tb.reply.sort_by!r})))")
+    lines.append("return _out")
+    return lines
+
+
+def compile_tool(tb: ToolBehaviour, doc: str) -> str:
+    """The source of ``def <tool>(state, ...)`` carrying ``tb``."""
+    tb = python_names(tb)
+    body = _prelude(tb)
+    for c in tb.checks:
+        if c.kind in ("exists", "format", "non_blank", "not_past", "at_least_one", "unique"):
+            body += _check_lines(c, tb)
+    if tb.kind == "list":
+        body += _list_lines(tb)
+    else:
+        if tb.id_param is not None and tb.collection is not None:
+            body += [
+                f"_rec = state.get({tb.collection!r}, {{}}).get(str({tb.id_param}))",
+                "if _rec is None:",
+                f"    raise ToolError('{tb.collection} not found: ' + str({tb.id_param}))",
+            ]
+        for c in tb.checks:
+            if c.kind in ("status_in", "status_not_in", "transition"):
+                if c.via is None and tb.id_param is None:
+                    continue
+                body += _check_lines(c, tb)
+        for e in tb.effects:
+            body += _effect_lines(e, tb)
+        body += _reply_lines(tb)
+    summary = (doc.strip().splitlines() or [tb.tool])[0].replace('"""', "'")
+    head = [f"def {tb.tool}({_sig(tb)}):", f'    """{summary}"""']
+    return "\n".join(head + ["    " + ln for ln in body]) + "\n"
+
+
+def _reply_lines(tb: ToolBehaviour) -> list[str]:
+    if any(e.kind == "create" for e in tb.effects):
+        return ["return _new"]
+    if tb.kind == "delete":
+        return ["return {'deleted': True}"]
+    if tb.id_param is not None and tb.collection is not None and tb.kind != "compute":
+        return ["return _rec"]
+    if tb.reply.kind == "list":
+        return ["return []"]
+    return [f"return {dict.fromkeys(tb.reply.keys)!r}"]

@@ -1,0 +1,290 @@
+"""The data as evidence for what the docs leave implicit: which collection a documented schema
+describes, the id pattern of each collection, which attribute of a record refers to which
+collection, and which attributes records carry in which status.
+
+Everything here is read from the start state; nothing names a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+_ID_SHAPE = re.compile(r"^(.*?)(\d+)$")
+
+
+@dataclass
+class IdPattern:
+    """New ids continue the data's pattern: prefix, zero-padded width, the next number."""
+
+    prefix: str
+    width: int
+    next_number: int
+    attribute: str | None
+
+
+@dataclass
+class DataEvidence:
+    """What the start state shows about its collections."""
+
+    state: Mapping[str, Mapping[str, Any]]
+    today: str | None = None
+    now: str | None = None
+    attributes: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> DataEvidence:
+        """Evidence from raw data: collections of records and a ``meta`` of scalars."""
+        state = {
+            k: v
+            for k, v in data.items()
+            if isinstance(v, dict) and all(isinstance(r, dict) for r in v.values())
+        }
+        meta = next(
+            (v for v in data.values() if isinstance(v, dict) and isinstance(v.get("today"), str)),
+            {},
+        )
+        ev = cls(state=state, today=meta.get("today"), now=meta.get("now"))
+        for name, coll in state.items():
+            seen: dict[str, None] = {}
+            for rec in coll.values():
+                seen.update(dict.fromkeys(rec))
+            ev.attributes[name] = list(seen)
+        return ev
+
+    def collection_for(self, props: list[str]) -> str | None:
+        """The collection whose records best carry ``props`` (a documented schema's
+        properties); None below half overlap."""
+        best, score = None, 0.0
+        wanted = set(props)
+        for name, attrs in self.attributes.items():
+            if not attrs or not wanted:
+                continue
+            share = len(wanted & set(attrs)) / len(wanted | set(attrs))
+            if share > score:
+                best, score = name, share
+        return best if score >= 0.5 else None
+
+    def id_pattern(self, collection: str) -> IdPattern | None:
+        """The id pattern of ``collection`` (None when its keys are not prefix + number)."""
+        keys = list(self.state.get(collection, {}))
+        shapes = [m for k in keys if (m := _ID_SHAPE.match(k))]
+        if not keys or len(shapes) != len(keys):
+            return None
+        prefixes = {m.group(1) for m in shapes}
+        widths = {len(m.group(2)) for m in shapes}
+        if len(prefixes) != 1:
+            return None
+        width = widths.pop() if len(widths) == 1 else 0
+        top = max(int(m.group(2)) for m in shapes)
+        return IdPattern(prefixes.pop(), width, top + 1, self.key_attribute(collection))
+
+    def key_attribute(self, collection: str) -> str | None:
+        """The attribute every record carries equal to its key (``id``, ``sku``...)."""
+        coll = self.state.get(collection, {})
+        for attr in self.attributes.get(collection, []):
+            if coll and all(str(r.get(attr)) == k for k, r in coll.items()):
+                return attr
+        return None
+
+    def references(self, collection: str, attribute: str) -> str | None:
+        """The collection whose keys the values of ``attribute`` (or its list items) are."""
+        values: list[str] = []
+        for rec in self.state.get(collection, {}).values():
+            v = rec.get(attribute)
+            if isinstance(v, list):
+                values += [str(x) for x in v if isinstance(x, str | int)]
+            elif isinstance(v, str | int) and not isinstance(v, bool):
+                values.append(str(v))
+        if not values:
+            return None
+        for name, coll in self.state.items():
+            if coll and sum(v in coll for v in values) >= 0.9 * len(values):
+                return name
+        return None
+
+    def collection_named(self, word: str) -> str | None:
+        """The collection a noun or an id parameter's stem names (``task``, ``task_id``)."""
+        stem = re.sub(r"_?(ids?|key|sku|code)$", "", word.lower())
+        for name in self.state:
+            n = name.lower()
+            if (stem and n in (stem, stem + "s", stem + "es")) or (
+                stem.endswith("y") and n == stem[:-1] + "ies"
+            ):
+                return name
+        return None
+
+    def status_attributes(self, collection: str, attribute: str, status: str) -> list[str]:
+        """Attributes set (not null) on every record of ``collection`` in ``status`` and null
+        or absent on most records in other statuses: what that status carries."""
+        recs = list(self.state.get(collection, {}).values())
+        inside = [r for r in recs if r.get(attribute) == status]
+        outside = [r for r in recs if r.get(attribute) != status]
+        if not inside or not outside:
+            return []
+        out = []
+        for attr in self.attributes.get(collection, []):
+            if attr == attribute:
+                continue
+            if all(r.get(attr) not in (None, "") for r in inside) and sum(
+                r.get(attr) in (None, "") for r in outside
+            ) >= 0.8 * len(outside):
+                out.append(attr)
+        return out
+
+
+def entered_with(ev: DataEvidence, collection: str, attribute: str, status: str) -> list[str]:
+    """The attributes records get on entering ``status``: those it carries
+    (:meth:`DataEvidence.status_attributes`) minus those an earlier status already carries
+    (a status whose carried set is a strict subset of this one's, carrying the attribute)."""
+    mine = set(ev.status_attributes(collection, attribute, status))
+    values = {r.get(attribute) for r in ev.state.get(collection, {}).values()} - {status}
+    earlier: set[str] = set()
+    for other in values:
+        if not isinstance(other, str):
+            continue
+        theirs = set(ev.status_attributes(collection, attribute, other))
+        recs = [r for r in ev.state.get(collection, {}).values() if r.get(attribute) == other]
+        held = {a for a in mine if recs and all(r.get(a) not in (None, "") for r in recs)}
+        if theirs < mine or (held and held < mine):
+            earlier |= held
+    return [a for a in ev.status_attributes(collection, attribute, status) if a not in earlier]
+
+
+def noun_forms(collection: str) -> list[str]:
+    """Singular and plural words a sentence may use for ``collection`` (``tasks``: task,
+    tasks; ``menu_items``: menu item, item...)."""
+    words = collection.lower().replace("-", "_").split("_")
+    plural = " ".join(words)
+    last = words[-1]
+    single = last[:-3] + "y" if last.endswith("ies") else last[:-1] if last.endswith("s") else last
+    forms = {plural, " ".join([*words[:-1], single]), last, single}
+    if re.search(r"(ch|sh|ss|x|z)es$", last):  # branches, boxes: branch, box
+        forms |= {last[:-2], " ".join([*words[:-1], last[:-2]])}
+    return sorted(forms, key=len, reverse=True)
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$")
+
+
+def status_defaults(
+    ev: DataEvidence, collection: str, attribute: str | None, status: str | None
+) -> dict[str, Any]:
+    """What records in ``status`` show for attributes nothing else sets: one shared scalar on
+    every such record (at least three) is that value; a date on every such record is written
+    when the record enters the status: ``"today"`` (or ``"now"`` for a timestamp)."""
+    recs = [
+        r
+        for r in ev.state.get(collection, {}).values()
+        if attribute is None or status is None or r.get(attribute) == status
+    ]
+    out: dict[str, Any] = {}
+    if len(recs) < 3:
+        return out
+    for attr in ev.attributes.get(collection, []):
+        values = [r.get(attr) for r in recs]
+        if all(isinstance(v, str) and _DATE.match(v) for v in values):
+            out[attr] = "now" if any("T" in str(v) for v in values) else "today"
+        elif all(v == values[0] for v in values) and not isinstance(values[0], list | dict):
+            out[attr] = ("const", values[0])
+    return out
+
+
+def carried_attributes(
+    ev: DataEvidence, collection: str, attribute: str | None, status: str | None
+) -> list[str]:
+    """The attributes a new record carries: those records in its start ``status`` carry
+    (any of them), else those most records carry; empty when the data has no records."""
+    recs = list(ev.state.get(collection, {}).values())
+    same = [r for r in recs if attribute and status and r.get(attribute) == status]
+    pool = same or recs
+    if not pool:
+        return []
+    need = 1 if same else max(1, len(pool) // 2)
+    return [a for a in ev.attributes.get(collection, []) if sum(a in r for r in pool) >= need]
+
+
+def not_dated(ev: DataEvidence, collection: str) -> set[str]:
+    """Attributes of ``collection`` the data gives values that are not dates: a sentence
+    listing them beside a date attribute ("sets x, y_at = now") does not make them dates."""
+    out: set[str] = set()
+    for rec in ev.state.get(collection, {}).values():
+        if isinstance(rec, dict):
+            for a, v in rec.items():
+                if v is not None and not (isinstance(v, str) and _DATE.match(v)):
+                    out.add(a)
+    return out
+
+
+def _enum(schema: Any) -> bool:
+    return isinstance(schema, dict) and isinstance(schema.get("enum"), list)
+
+
+@dataclass
+class Context:
+    """What derivation reads besides the tool itself."""
+
+    ev: DataEvidence
+    policy: str
+    #: per collection: the documented property schemas (from any tool answering with it)
+    schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tables: list[dict[str, list[str]]] = field(default_factory=list)
+
+    def status_enum(self, collection: str | None) -> tuple[str | None, list[str]]:
+        """The status-like attribute of ``collection`` (an enum named status or state, else
+        the first enum) and its values."""
+        props = self.schemas.get(collection or "", {})
+        enums = [(k, list(v["enum"])) for k, v in props.items() if _enum(v)]
+        enums = [(k, [str(x) for x in e]) for k, e in enums]
+        for k, e in enums:
+            if "status" in k or "state" in k:
+                return k, e
+        return enums[0] if enums else self._data_status(collection)
+
+    def _data_status(self, collection: str | None) -> tuple[str | None, list[str]]:
+        """For a collection no tool answers with: an attribute named status or state whose
+        values in the data are words, with the values seen."""
+        records = [
+            r for r in self.ev.state.get(collection or "", {}).values() if isinstance(r, dict)
+        ]
+        for k in self.ev.attributes.get(collection or "", []):
+            if "status" not in k and "state" not in k:
+                continue
+            seen = {r.get(k) for r in records}
+            words = sorted(v for v in seen if isinstance(v, str) and v.strip())
+            if words and len(words) == len(seen):
+                return k, words
+        return None, []
+
+
+def copied_attributes(
+    ev: DataEvidence, collection: str, refs: list[tuple[str, str]]
+) -> dict[str, tuple[str, str, str]]:
+    """Attributes every record of ``collection`` takes from the record one of its reference
+    attributes names (``refs``: attribute, referenced collection): ``{attribute: (reference
+    attribute, referenced collection, its attribute)}``. An attribute counts when at least
+    three records show it, with at least two distinct values, and none disagrees."""
+    records = [r for r in ev.state.get(collection, {}).values() if isinstance(r, dict)]
+    out: dict[str, tuple[str, str, str]] = {}
+    for ref_attr, ref_coll in refs:
+        table = ev.state.get(ref_coll, {})
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]] = [
+            (r, table[str(r.get(ref_attr))])
+            for r in records
+            if r.get(ref_attr) is not None and isinstance(table.get(str(r.get(ref_attr))), dict)
+        ]
+        if len(pairs) < 3:
+            continue
+        for a in ev.attributes.get(collection, []):
+            if a == ref_attr or a in out:
+                continue
+            names = [a, *sorted(k for k in pairs[0][1] if k != a)]
+            for b in names:
+                vals = [r.get(a) for r, _ in pairs]
+                same = all(r.get(a) == o.get(b) for r, o in pairs)
+                if same and len({repr(v) for v in vals}) >= 2 and None not in vals:
+                    out[a] = (ref_attr, ref_coll, b)
+                    break
+    return out

@@ -1,0 +1,78 @@
+"""Status refusals the policy states about a kind of record, for every tool they touch.
+
+A policy sentence such as "Suspended accounts cannot create shipments or buy labels", "A
+`blocked` location accepts no receipts" or "An archived project is read-only: no edits" names
+a status value right before the noun of a collection, then a negation. It refuses a writing
+tool when the record of that collection the tool works on (its target, a record a parameter
+names, or one the target refers to) is in that status, and either the sentence says the record
+is read-only or the negation is followed by the tool's verb (by its stem: "receive" in
+"receipts") or, for a create, by a noun of the records it makes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from autoforge.env import Check, ToolBehaviour, doc_sentences
+from autoforge.synth.behaviour_data import noun_forms
+from autoforge.synth.behaviour_text import _noun_after, _related, _word
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour_data import Context
+
+_NEGATION = re.compile(r"\b(cannot|can not|can't|never|no|read-only)(?![\w-])", re.I)
+_WRITES = ("create", "update", "action", "delete")
+
+
+def _stem(word: str) -> str:
+    return word.lower()[: max(5, len(word) - 2)]
+
+
+def _names_tool(tail: str, tb: ToolBehaviour) -> bool:
+    """Whether ``tail`` names what ``tb`` does: the verb its name starts with (by its stem:
+    "receive" in "receipts"), or, for a create, a noun of the records it makes ("no new
+    tasks", "no transfers")."""
+    words = set(re.findall(r"[a-z]+", tail.lower()))
+    verb = tb.tool.lower().split("_")[0]
+    if len(verb) >= 4 and any(w.startswith(_stem(verb)) for w in words):
+        return True
+    nouns = set(noun_forms(tb.collection)) if tb.kind == "create" and tb.collection else set()
+    return bool(words & nouns)
+
+
+def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """The refusals policy sentences "<status> <noun> cannot/no/read-only ..." give ``tb``."""
+    if tb.kind not in _WRITES or not ctx.policy:
+        return []
+    related = _related(tb, ctx)
+    colls = [c for c, _ in related]
+    out: list[Check] = []
+    for s in doc_sentences(ctx.policy):
+        neg = _NEGATION.search(s)
+        if neg is None:
+            continue
+        for coll, via in related:
+            attr, values = ctx.status_enum(coll)
+            hits = [
+                v
+                for v in values
+                for m in re.finditer(_word(v), s[: neg.start()], re.I)
+                if _noun_after(s, m.end(), colls, values) == coll
+            ]
+            tail = s[neg.start() :]
+            if not hits or not (neg.group(1).lower() == "read-only" or _names_tool(tail, tb)):
+                continue
+            out.append(
+                Check(
+                    kind="status_not_in",
+                    param=tb.id_param if via is None else None,
+                    collection=coll,
+                    attribute=attr,
+                    via=via,
+                    values=sorted(set(hits)),
+                    sentence=s,
+                    source="policy",
+                )
+            )
+    return out

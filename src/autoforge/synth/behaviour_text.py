@@ -1,0 +1,403 @@
+"""Sentence rules of the behaviour model: what a sentence of the docs or the policy says a tool
+checks or writes.
+
+Each rule is statable without a domain: "only <status> <noun>" is a status precondition, "sets
+<attribute> to today" a time effect, "<noun>'s <attribute> is increased by N" a counter, a
+markdown table with *from* and *to* columns a transition table.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from autoforge.env import (
+    Check,
+    Effect,
+    ToolBehaviour,
+    Value,
+    ValueSource,
+    doc_sentences,
+)
+from autoforge.synth.behaviour_data import noun_forms
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from autoforge.synth.behaviour_data import Context
+    from autoforge.tooldocs import ToolSpec
+
+_CONDITION = re.compile(r"\b(only|must|allowed|unless|if|when|while)\b", re.I)
+_NEG = re.compile(r"\b(cannot|can not|can't|not|never|no)\b", re.I)
+_EFFECT = re.compile(
+    r"\b(sets?|moves?|moving|marks?|becomes?|starts?|stores?|creates?|is created|new)\b", re.I
+)
+
+
+def _word(value: str) -> str:
+    return rf"(?<![\w-])`?{re.escape(value)}`?(?![\w-])"
+
+
+def transition_tables(policy: str) -> list[dict[str, list[str]]]:
+    """Markdown tables of the policy whose header has a *from* and a *to* column:
+    ``{from: [to, ...]}``."""
+    out: list[dict[str, list[str]]] = []
+    lines = policy.splitlines()
+    for i, line in enumerate(lines):
+        cells = [c.strip().lower() for c in line.strip().strip("|").split("|")]
+        if "|" not in line or "from" not in cells or "to" not in cells:
+            continue
+        fi, ti = cells.index("from"), cells.index("to")
+        table: dict[str, list[str]] = {}
+        for row in lines[i + 2 :]:
+            if "|" not in row:
+                break
+            rc = [c.strip() for c in row.strip().strip("|").split("|")]
+            if len(rc) <= max(fi, ti):
+                continue
+            src = rc[fi].strip("` ")
+            targets = re.findall(r"[A-Za-z_][\w-]*", rc[ti])
+            table[src] = [t for t in targets if t.lower() not in ("none", "and", "or")]
+        if table:
+            out.append(table)
+    return out
+
+
+def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
+    """Attributes a sentence sets to the domain's today or now (``created_on`` = today,
+    ``completed_on`` to today, ``a`` = ``b`` = today)."""
+    flat = " ".join(text.split())
+    out: dict[str, ValueSource] = {}
+    for a in attrs:
+        pat = rf"`?\b{re.escape(a)}\b`?((\s*(=|and|,)\s*`?\w+`?)*)\s*(=|to|is|:)?\s*(today|now)\b"
+        m = re.search(pat, flat)
+        if m:
+            out[a] = "today" if m.group(5) == "today" else "now"
+    return out
+
+
+def _literal(token: str, enum: list[str]) -> tuple[bool, Any]:
+    t = token.strip("`.,;")
+    if t in ("null", "true", "false"):
+        return True, {"null": None, "true": True, "false": False}[t]
+    if re.fullmatch(r"-?\d+", t):
+        return True, int(t)
+    if re.fullmatch(r"-?\d+\.\d+", t):
+        return True, float(t)
+    if token.startswith("`") and t in enum:
+        return True, t
+    return False, None
+
+
+def literal_fields(text: str, attrs: list[str], enum: list[str]) -> dict[str, Any]:
+    """Attributes a sentence gives a literal value (```count` 0``, ``x null``, ``flag false``,
+    ``a/b null``)."""
+    flat = " ".join(text.split())
+    out: dict[str, Any] = {}
+    for a in attrs:
+        for m in re.finditer(
+            rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:)?\s*(`?[\w.-]+`?)", flat
+        ):
+            ok, value = _literal(m.group(2), enum)
+            if ok:
+                out[a] = value
+                for other in re.findall(r"\w+", m.group(1)):
+                    if other in attrs:
+                        out[other] = value
+                break
+    return out
+
+
+def target_status(
+    spec: ToolSpec, coll: str, values: list[str], policy: str, *, create: bool
+) -> tuple[str, str] | None:
+    """The status a tool leaves its record in, with the sentence saying so: "starts in X",
+    "sets status X", "moves ... to X", "becomes X", "creates an X <noun>"."""
+    if not values:
+        return None
+    texts = doc_sentences(spec.description) + doc_sentences(spec.description.split("\n")[0])
+    nouns = noun_forms(coll)
+    for s in texts:
+        for v in values:
+            w = _word(v)
+            cues = [
+                rf"\b(starts?|started|created|stored|is)\s+(in\s+)?(status\s+)?{w}",
+                rf"\bin status\s+{w}",
+                rf"\b(sets?|setting)\s+(the\s+)?(status|state)\s+(to\s+)?{w}",
+                rf"\b(moves?|moving)\b.*\bto\s+{w}",
+                rf"\b(becomes?|marks?)\b[\w\s]*?\s{w}",
+                rf"\bhas status\s+{w}",
+                rf"\bas\s+{w}[.\s]*$",
+            ]
+            if create:
+                cues.append(
+                    rf"\b(creates?|new)\s+(an?\s+)?{w}\s+({'|'.join(map(re.escape, nouns))})"
+                )
+            states = cues[:2] + cues[5:6]  # say what status a record is in, not what is done
+            for c in cues:
+                m = re.search(c, s, re.I)
+                if m is None:
+                    continue
+                if not create and c in states and _CONDITION.search(s[: m.start()]):
+                    continue  # "only in status X": a precondition, not the status it leaves
+                return v, s
+    verb = spec.name.split("_")[0].lower()
+    stem = verb[:-1] if verb.endswith("e") else verb
+    if not create and len(stem) >= 3:
+        for v in values:
+            if v.lower().startswith(stem) and 0 < len(v) - len(stem) <= 4:
+                return v, ""
+    if create:
+        for s in doc_sentences(policy):
+            low = s.lower()
+            if not any(n in low for n in nouns) or not re.search(r"\b(created|new|starts?)\b", low):
+                continue
+            for v in values:
+                if re.search(rf"\b(created|starts?( in)?|status)\s+{_word(v)}", s):
+                    return v, s
+    return None
+
+
+def _noun_after(s: str, pos: int, colls: list[str], values: Sequence[str] = ()) -> str | None:
+    """The collection a noun right after ``pos`` names, skipping a run of further status
+    values ("picked, shipped and cancelled orders")."""
+    tail = s[pos : pos + 80].lower()
+    run = "|".join(re.escape(v.lower()) for v in values)
+    if run:
+        tail = re.sub(rf"^((\s*,\s*|\s+(and|or)\s+|\s*,\s*(and|or)\s+)`?({run})`?)+", "", tail)
+    for c in colls:
+        for n in noun_forms(c):
+            if re.match(rf"^[`\s]*(\w+\s+){{0,1}}{re.escape(n)}\b", tail):
+                return c
+    return None
+
+
+def _noun_before(s: str, pos: int, colls: list[str]) -> str | None:
+    """The collection a noun names right before a relative clause ending at ``pos``
+    ("orders that have shipped", "tasks which are closed")."""
+    head = s[max(0, pos - 60) : pos].lower()
+    for c in colls:
+        for n in noun_forms(c):
+            rel = r"\s+(that|which)\s+(have|has|are|is|were|was)\s+(been\s+|already\s+)?`?$"
+            if re.search(rf"\b{re.escape(n)}{rel}", head):
+                return c
+    return None
+
+
+def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """Status preconditions stated by the tool's description: "only <values> <noun>",
+    "<values> <noun> cannot be ...", "must be <value>" (the noun choosing the record: the
+    target, or a record the target or a parameter refers to)."""
+    out: list[Check] = []
+    related = _related(tb, ctx)
+    for s in doc_sentences(spec.description):
+        if _EFFECT.search(s) and not re.search(r"\b(only|must|allowed)\b", s, re.I):
+            continue
+        if not re.search(r"\b(only|must|allowed|cannot|can not|can't)\b", s, re.I):
+            continue
+        found: dict[str, list[str]] = {}
+        for coll, _via in related:
+            _attr, values = ctx.status_enum(coll)
+            ticked = "`" in s
+            for v in values:
+                for m in re.finditer(_word(v), s, re.IGNORECASE):
+                    noun = _noun_after(s, m.end(), [c for c, _ in related], values)
+                    noun = noun or _noun_before(s, m.start(), [c for c, _ in related])
+                    if not (m.group(0).startswith("`") if ticked else noun):
+                        continue  # a participle ("can be returned"), not a status named
+                    if (noun or tb.collection) == coll:
+                        found.setdefault(coll, []).append(v)
+        for coll, vals in found.items():
+            via = next(v for c, v in related if c == coll)
+            attr, _values = ctx.status_enum(coll)
+            neg = bool(re.search(r"\b(cannot|can not|can't|never)\b", s, re.I))
+            out.append(
+                Check(
+                    kind="status_not_in" if neg else "status_in",
+                    param=tb.id_param if via is None else None,
+                    collection=coll,
+                    attribute=attr,
+                    via=via,
+                    values=sorted(set(vals)),
+                    sentence=s,
+                )
+            )
+    return out
+
+
+def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
+    """The target's collection (via None) and the collections its attributes or the tool's
+    parameters refer to (via: the attribute or ``param:<name>``)."""
+    out: list[tuple[str, str | None]] = []
+    if tb.collection and tb.kind != "create":
+        out.append((tb.collection, None))
+    for p in tb.params:
+        if p.references and p.name != tb.id_param and p.references not in [c for c, _ in out]:
+            out.append((p.references, f"param:{p.name}"))
+    if tb.collection and tb.kind != "create":
+        for a in ctx.ev.attributes.get(tb.collection, []):
+            ref = ctx.ev.references(tb.collection, a)
+            if ref and ref not in [c for c, _ in out]:
+                out.append((ref, a))
+    return out
+
+
+def non_blank_params(texts: list[tuple[str, str]], params: list[str]) -> list[tuple[str, str, str]]:
+    """Parameters a sentence says must not be blank."""
+    out: list[tuple[str, str, str]] = []
+    for text, src in texts:
+        for s in doc_sentences(text):
+            if not re.search(r"non-?blank|non-space|not be blank|non-empty", s, re.I):
+                continue
+            for p in params:
+                if re.search(rf"\b{re.escape(p)}\b", s) and p not in [o[0] for o in out]:
+                    out.append((p, s, src))
+    return out
+
+
+_GENERIC_WORDS = frozenset({"on", "at", "date", "id", "time", "day"})
+
+
+def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tuple[str, str, str]]:
+    """Date parameters a sentence says may not be before today / in the past."""
+    out: list[tuple[str, str, str]] = []
+    for text, src in texts:
+        for s in doc_sentences(text):
+            if (
+                not re.search(r"before today|in the past|past date", s, re.I)
+                or _NEG.search(s) is None
+            ):
+                continue
+            words = set(re.findall(r"[a-z]+", s.lower()))
+            for p in tb.params:
+                if p.format not in ("date", "date-time"):
+                    continue
+                own = {w for w in p.name.lower().split("_") if w not in _GENERIC_WORDS}
+                hit = p.name in s or (own and own <= words)
+                if hit and p.name not in [o[0] for o in out]:
+                    out.append((p.name, s, src))
+    return out
+
+
+def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """Counters a sentence moves on a related record: "increases the <noun>'s `a` by N",
+    "the <noun>'s `a` is increased by N", "adds N to the <noun>'s `a`", "`a` is reduced by the
+    <param>"."""
+    related = (
+        _related(tb, ctx)
+        if tb.kind != "create"
+        else [(p.references, f"param:{p.name}") for p in tb.params if p.references]
+    )
+    out = []
+    for s in doc_sentences(spec.description):
+        for coll, via in related:
+            if coll is None:
+                continue
+            for a in ctx.ev.attributes.get(coll, []):
+                amount = _amount(s, a, [p.name for p in tb.params])
+                if amount is None:
+                    continue
+                sign, value = amount
+                if not any(n in s.lower() for n in noun_forms(coll)) and coll != tb.collection:
+                    continue
+                record = (
+                    "target" if via is None else (via if via.startswith("param:") else f"via:{via}")
+                )
+                out.append(
+                    Effect(
+                        kind="increment",
+                        record=record,
+                        collection=coll,
+                        attribute=a,
+                        value=value if sign > 0 else _negate(value),
+                        sentence=s,
+                    )
+                )
+    return out
+
+
+def _negate(v: Value) -> Value:
+    if v.source == "const":
+        return Value(source="const", const=-v.const)
+    return Value(source="param", name="-" + (v.name or ""))
+
+
+def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
+    a = rf"`?{re.escape(attr)}`?"
+    up = r"(increase[sd]?|raised?|goes up|incremented)"
+    down = r"(decrease[sd]?|reduced?|lowered|decremented)"
+    by = r"by\s+(one|\d+|(the\s+)?`?(\w+)`?)"
+    for pat, sign in (
+        (rf"{up}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", 1),
+        (rf"{a}\s+(is\s+|then\s+)?{up}\s+{by}", 1),
+        (rf"{down}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", -1),
+        (rf"{a}\s+(is\s+|then\s+)?{down}\s+{by}", -1),
+    ):
+        m = re.search(pat, s, re.I)
+        if m:
+            tok = m.group(m.lastindex - 2) if m.lastindex else ""
+            return sign, _value(m.group(0), params, tok)
+    m = re.search(rf"adds?\s+(\d+)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
+    if m:
+        return 1, Value(source="const", const=int(m.group(1)))
+    for p in params:
+        pat = rf"adds?\s+`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?(\w+'s\s+)?{a}\b"
+        if re.search(pat, s, re.I):
+            return 1, Value(source="param", name=p)
+    return None
+
+
+def _value(text: str, params: list[str], _tok: str) -> Value:
+    tail = text.split(" by ")[-1].strip(" `.").lower()
+    if tail == "one":
+        return Value(source="const", const=1)
+    if re.fullmatch(r"\d+", tail):
+        return Value(source="const", const=int(tail))
+    word = tail.replace("the ", "").strip("` ")
+    if word in params:
+        return Value(source="param", name=word)
+    return Value(source="const", const=1)
+
+
+def appends(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> list[Effect]:
+    """List attributes a sentence says a parameter is appended to ("appends the <x> to
+    `attr`"): the parameter named like the list's items (``x_id`` into ``x_ids``), else the
+    only parameter besides the record's id."""
+    out = []
+    others = [p.name for p in tb.params if p.name != tb.id_param]
+    for s in doc_sentences(spec.description):
+        if not re.search(r"\bappend", s, re.I):
+            continue
+        for a in attrs:
+            if not re.search(rf"`?\b{re.escape(a)}\b`?", s):
+                continue
+            named = [p for p in others if p + "s" == a or re.search(rf"\b{re.escape(p)}\b", s)]
+            param = named[0] if named else (others[0] if len(others) == 1 else None)
+            if param is not None:
+                out.append(
+                    Effect(
+                        kind="append",
+                        collection=tb.collection,
+                        attribute=a,
+                        value=Value(source="param", name=param),
+                        sentence=s,
+                    )
+                )
+    return out
+
+
+def stamp_condition(text: str, attr: str, values: list[str]) -> str | None:
+    """The status value a sentence makes writing ``attr`` depend on ("moving to `done` also
+    sets `completed_on` to today"): a value after "moving to", "when", "if" or "once" in the
+    clause that names the attribute, before it."""
+    for s in doc_sentences(text):
+        for clause in re.split(r"[;:]", s):
+            m = re.search(rf"`?\b{re.escape(attr)}\b`?", clause)
+            if m is None:
+                continue
+            head = clause[: m.start()]
+            for v in values:
+                cue = rf"\b(moving|moves|moved|when|if|once)\b[^,]*?{_word(v)}"
+                if re.search(cue, head, re.I):
+                    return v
+    return None

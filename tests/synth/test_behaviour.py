@@ -1,0 +1,471 @@
+"""The behaviour model on two small APIs written for these tests (a tool rental library and an
+evening school): derived from docs + data + policy with rules only, compiled into tools, held
+against each tool's stated rules by ``autoforge check``."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.env import Environment
+from autoforge.env.behaviour import BehaviourModel, doc_sentences, states_rule
+from autoforge.env.checker import check_directory
+from autoforge.llm import LLMClient
+from autoforge.synth.pipeline import SynthOptions, synthesize
+from autoforge.tooldocs import load_docs
+
+HERE = Path(__file__).parent / "behaviour_apis"
+
+
+async def _synth(name: str, out: Path) -> tuple[Environment, dict[str, Any]]:
+    docs = load_docs([HERE / f"{name}_openapi.yaml"])
+    data = json.loads((HERE / f"{name}_db.json").read_text())
+    policy = (HERE / f"{name}_policy.md").read_text()
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    await synthesize(docs, out, client, data=data, options=SynthOptions(policy=policy))
+    return Environment.load(out), data
+
+
+def _call(env: Environment, data: dict[str, Any], tool: str, **args: Any) -> tuple[bool, Any, Any]:
+    ep = env.episode(state=copy.deepcopy(data))
+    obs = ep.call(tool, args)
+    return obs.ok, obs, ep.snapshot()
+
+
+@pytest.fixture(scope="module")
+def rental(tmp_path_factory: pytest.TempPathFactory) -> tuple[Environment, dict[str, Any], Path]:
+    import asyncio
+
+    out = tmp_path_factory.mktemp("rental") / "env"
+    env, data = asyncio.run(_synth("rental", out))
+    return env, data, out
+
+
+@pytest.fixture(scope="module")
+def courses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Environment, dict[str, Any], Path]:
+    import asyncio
+
+    out = tmp_path_factory.mktemp("courses") / "env"
+    env, data = asyncio.run(_synth("courses", out))
+    return env, data, out
+
+
+def test_no_documented_tool_goes_missing(rental: Any, courses: Any) -> None:
+    for env, _data, out in (rental, courses):
+        model = BehaviourModel.load(out)
+        assert model is not None
+        documented = {t.name for t in env.spec.tools}
+        assert {t.tool for t in model.tools} == documented
+        assert set(env.tool_names) == documented
+
+
+def test_create_continues_the_id_pattern_with_its_start_status(rental: Any) -> None:
+    env, data, _ = rental
+    ok, _obs, state = _call(
+        env, data, "rent_tool", member_id="MB02", tool_id="TL003", due_on="2026-02-09"
+    )
+    assert ok
+    new = set(state["rentals"]) - set(data["rentals"])
+    assert new == {"RN00013"}  # prefix and five-digit width kept
+    rec = state["rentals"]["RN00013"]
+    assert (
+        rec["status"] == "open" and rec["rented_on"] == "2026-02-05" and rec["returned_on"] is None
+    )
+    assert set(rec) <= set(data["rentals"]["RN00001"]) | {"loss_details"}
+    assert "loss_details" not in rec  # an attribute only lost rentals carry
+    assert state["tools"]["TL003"]["times_rented"] == 3  # "increased by 1" on the related tool
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"member_id": "MB99", "tool_id": "TL001", "due_on": "2026-02-09"},  # unknown member
+        {"member_id": "MB01", "tool_id": "TL001", "due_on": "2026-02-30"},  # impossible date
+        {"member_id": "MB01", "tool_id": "TL001", "due_on": "2026-01-30"},  # before today
+        {"member_id": "MB01", "tool_id": "TL001", "due_on": "2026-02-09", "note": "  "},  # blank
+    ],
+)
+def test_create_refuses_what_the_docs_refuse(rental: Any, args: dict[str, Any]) -> None:
+    env, data, _ = rental
+    ok, _obs, state = _call(env, data, "rent_tool", **args)
+    assert not ok and state["rentals"] == data["rentals"]
+
+
+def test_transition_sets_status_stamp_and_the_attribute_its_status_carries(rental: Any) -> None:
+    env, data, _ = rental
+    open_id = next(k for k, r in data["rentals"].items() if r["status"] == "open")
+    done_id = next(k for k, r in data["rentals"].items() if r["status"] == "returned")
+    ok, _o, state = _call(env, data, "return_rental", rental_id=open_id)
+    assert ok and state["rentals"][open_id]["status"] == "returned"
+    assert state["rentals"][open_id]["returned_on"] == "2026-02-05"
+    assert not _call(env, data, "return_rental", rental_id=done_id)[0]
+    ok, _o, state = _call(env, data, "report_lost", rental_id=open_id, details="fell in river")
+    assert ok and state["rentals"][open_id]["status"] == "lost"
+    assert state["rentals"][open_id]["loss_details"] == "fell in river"
+    assert state["rentals"][open_id]["note"] == data["rentals"][open_id]["note"]
+    assert not _call(env, data, "report_lost", rental_id=open_id, details=" ")[0]
+
+
+def test_update_needs_one_field_where_the_docs_say_so(rental: Any) -> None:
+    env, data, _ = rental
+    assert not _call(env, data, "update_tool", tool_id="TL001")[0]
+    ok, _o, state = _call(env, data, "update_tool", tool_id="TL001", category="garden")
+    assert ok and state["tools"]["TL001"] == {**data["tools"]["TL001"], "category": "garden"}
+
+
+def test_list_filters_and_search(rental: Any, courses: Any) -> None:
+    env, data, _ = rental
+    ok, obs, _ = _call(env, data, "list_rentals", member_id="MB02", status="open")
+    want = [
+        k for k, r in data["rentals"].items() if r["member_id"] == "MB02" and r["status"] == "open"
+    ]
+    assert ok and [r["rental_id"] for r in obs.result] == want
+    ok, obs, _ = _call(env, data, "list_rentals", q="JOB 1")
+    assert ok and {r["rental_id"] for r in obs.result} == {
+        "RN00001",
+        "RN00010",
+        "RN00011",
+        "RN00012",
+    }
+    assert not _call(env, data, "list_rentals", member_id="MB77")[0]
+    env, data, _ = courses
+    ok, obs, _ = _call(env, data, "list_courses", min_seats=14, search="spanish")
+    want = [
+        k
+        for k, c in data["courses"].items()
+        if c["seats"] >= 14 and "spanish" in c["title"].lower()
+    ]
+    assert ok and [c["code"] for c in obs.result] == want
+
+
+def test_policy_transition_table_and_update_of_given_fields(courses: Any) -> None:
+    env, data, _ = courses
+    pending = next(k for k, r in data["enrolments"].items() if r["status"] == "pending")
+    assert _call(env, data, "change_enrolment_status", enrolment_id=pending, status="confirmed")[0]
+    assert not _call(
+        env, data, "change_enrolment_status", enrolment_id=pending, status="completed"
+    )[0]
+    ok, _o, state = _call(env, data, "update_student", student_id="ST0002", phone="777")
+    assert ok and state["students"]["ST0002"] == {**data["students"]["ST0002"], "phone": "777"}
+    assert not _call(env, data, "update_student", student_id="ST0002", email="not-an-email")[0]
+    ok, _o, state = _call(env, data, "enrol_student", student_id="ST0001", course_id="C-02")
+    assert ok and state["enrolments"]["EN019"]["status"] == "pending"
+    assert state["courses"]["C-02"]["enrolled"] == 4
+
+
+def test_check_fails_a_stated_rule_no_guard_carries(rental: Any, courses: Any) -> None:
+    _env, _data, out = rental
+    report = check_directory(out)
+    unenforced = [i for i in report.items if i.check == "stated_rules" and not i.ok]
+    assert not report.ok
+    assert [i.tool for i in unenforced] == ["update_tool"]
+    assert "never be rented by more than two" in unenforced[0].detail
+    enforced = [
+        i for i in report.items if i.check == "stated_rules" and i.ok and i.tool == "return_rental"
+    ]
+    assert "Only `open` rentals can be returned" in enforced[0].detail
+    _env, _data, out = courses
+    assert not [i for i in check_directory(out).items if i.check == "stated_rules" and not i.ok]
+
+
+def test_report_marks_partial_tools_with_their_unenforced_sentences(rental: Any) -> None:
+    _env, _data, out = rental
+    report = json.loads((out / "synthesis_report.json").read_text())
+    tools = {t["name"]: t for t in report["tools"]}
+    assert tools["update_tool"]["status"] == "partial"
+    assert any("more than two" in s for s in tools["update_tool"]["unenforced"])
+
+
+def test_rule_sentences() -> None:
+    text = "Sets `x` today.\n- Only open ones can be closed. Re-opening a closed one is accepted."
+    assert doc_sentences(text) == [
+        "Sets `x` today.",
+        "Only open ones can be closed.",
+        "Re-opening a closed one is accepted.",
+    ]
+    assert [states_rule(s) for s in doc_sentences(text)] == [False, True, False]
+
+
+_LEDGER = """
+openapi: 3.0.3
+info: {title: Ledger, version: "1"}
+paths:
+  /accounts/{account_id}/entries:
+    get:
+      operationId: list_entries
+      description: Entries of the account ordered by entry_id, optionally only one type.
+      parameters:
+        - {name: account_id, in: path, required: true, schema: {type: string}}
+        - {name: type, in: query, required: false, schema: {type: string, enum: [credit, debit]}}
+      responses:
+        "200":
+          description: The entries
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: "#/components/schemas/Entry"}}
+components:
+  schemas:
+    Entry:
+      type: object
+      properties:
+        entry_id: {type: string}
+        account_id: {type: string}
+        type: {type: string}
+        amount: {type: number}
+"""
+
+
+def test_a_parameter_the_sandbox_forbids_as_a_name_still_gets_its_tool(tmp_path: Path) -> None:
+    import asyncio
+
+    (tmp_path / "openapi.yaml").write_text(_LEDGER)
+    data = {
+        "accounts": {"AC1": {"account_id": "AC1"}, "AC2": {"account_id": "AC2"}},
+        "entries": {
+            "EN01": {"entry_id": "EN01", "account_id": "AC1", "type": "credit", "amount": 5},
+            "EN02": {"entry_id": "EN02", "account_id": "AC1", "type": "debit", "amount": -2},
+            "EN03": {"entry_id": "EN03", "account_id": "AC2", "type": "credit", "amount": 9},
+        },
+    }
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    docs = load_docs([tmp_path / "openapi.yaml"])
+    asyncio.run(synthesize(docs, tmp_path / "env", client, data=data, options=SynthOptions()))
+    env = Environment.load(tmp_path / "env")
+    assert "list_entries" in env.tool_names
+    ok, obs, _ = _call(env, data, "list_entries", account_id="AC1", type="debit")
+    assert ok and [e["entry_id"] for e in obs.result] == ["EN02"]
+    ok, obs, _ = _call(env, data, "list_entries", account_id="AC1")
+    assert ok and [e["entry_id"] for e in obs.result] == ["EN01", "EN02"]
+    assert not _call(env, data, "list_entries", account_id="AC9")[0]
+
+
+_LIBRARY = """
+openapi: 3.0.3
+info: {title: Library, version: "1"}
+paths:
+  /loans:
+    post:
+      operationId: borrow_book
+      description: Lend a book to a member.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [member_id, book_id]
+              properties:
+                member_id: {type: string}
+                book_id: {type: string}
+      responses:
+        "201":
+          description: The new loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
+  /loans/{loan_id}/renew:
+    post:
+      operationId: renew_loan
+      description: Renew a loan.
+      parameters:
+        - {name: loan_id, in: path, required: true, schema: {type: string}}
+      responses:
+        "200":
+          description: The loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
+  /loans/{loan_id}/return:
+    post:
+      operationId: return_loan
+      description: >-
+        Only `out` loans can be returned. Sets status `back`, return_note, returned_at = now.
+      parameters:
+        - {name: loan_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [note]
+              properties:
+                note: {type: string}
+      responses:
+        "200":
+          description: The loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
+  /loans/{loan_id}/extend:
+    post:
+      operationId: extend_loan
+      description: >-
+        Allowed only in status `out`. `due_on` and `remark` are optional; one left out is
+        left unchanged.
+      parameters:
+        - {name: loan_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                due_on: {type: string, format: date}
+                remark: {type: string}
+      responses:
+        "200":
+          description: The loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
+  /loans/{loan_id}/status:
+    post:
+      operationId: set_loan_status
+      description: Changes the loan's status; moving to `back` also sets `returned_at` to now.
+      parameters:
+        - {name: loan_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [status]
+              properties:
+                status: {type: string, enum: [out, back]}
+      responses:
+        "200":
+          description: The loan
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Loan"}
+  /books/{book_id}:
+    patch:
+      operationId: update_book
+      description: Change a book's shelf.
+      parameters:
+        - {name: book_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                shelf: {type: string}
+      responses:
+        "200":
+          description: The book
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Book"}
+components:
+  schemas:
+    Member:
+      type: object
+      properties:
+        member_id: {type: string}
+        status: {type: string, enum: [active, blocked]}
+    Branch:
+      type: object
+      properties:
+        branch_id: {type: string}
+        status: {type: string, enum: [open, closed]}
+    Book:
+      type: object
+      properties:
+        book_id: {type: string}
+        branch_id: {type: string}
+        shelf: {type: string}
+    Loan:
+      type: object
+      properties:
+        loan_id: {type: string}
+        member_id: {type: string}
+        book_id: {type: string}
+        status: {type: string, enum: [out, back]}
+        return_note: {type: string, nullable: true}
+        returned_at: {type: string, nullable: true}
+        branch_id: {type: string}
+        due_on: {type: string}
+        remark: {type: string}
+"""
+
+_LIBRARY_POLICY = """# Desk rules
+- Blocked members cannot borrow books. They may still renew what they hold.
+- A `closed` branch is read-only: no edits to its books.
+"""
+
+
+def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) -> None:
+    import asyncio
+
+    (tmp_path / "openapi.yaml").write_text(_LIBRARY)
+    data = {
+        "members": {
+            "MB1": {"member_id": "MB1", "status": "active"},
+            "MB2": {"member_id": "MB2", "status": "blocked"},
+        },
+        "branches": {
+            "BR1": {"branch_id": "BR1", "status": "open"},
+            "BR2": {"branch_id": "BR2", "status": "closed"},
+        },
+        "books": {
+            "BK1": {"book_id": "BK1", "branch_id": "BR1", "shelf": "a"},
+            "BK2": {"book_id": "BK2", "branch_id": "BR2", "shelf": "b"},
+        },
+        "loans": {
+            "LN1": {"loan_id": "LN1", "member_id": "MB2", "book_id": "BK1", "status": "out"},
+            "LN2": {"loan_id": "LN2", "member_id": "MB1", "book_id": "BK2", "status": "back"},
+            "LN3": {"loan_id": "LN3", "member_id": "MB1", "book_id": "BK1", "status": "back"},
+        },
+        "meta": {"today": "2026-02-05", "now": "2026-02-05T10:30"},
+    }
+    for loan, (note, at) in zip(
+        ("LN1", "LN2"), ((None, None), ("torn", "2026-01-02T09:00")), strict=True
+    ):
+        data["loans"][loan].update(return_note=note, returned_at=at, due_on="2026-02-20", remark="")
+    for loan in data["loans"].values():  # a loan carries its book's branch
+        loan["branch_id"] = data["books"][loan["book_id"]]["branch_id"]
+        loan.setdefault("return_note", "ok")
+        loan.setdefault("returned_at", "2026-01-03T09:00")
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    docs = load_docs([tmp_path / "openapi.yaml"])
+    options = SynthOptions(policy=_LIBRARY_POLICY)
+    asyncio.run(synthesize(docs, tmp_path / "env", client, data=data, options=options))
+    env = Environment.load(tmp_path / "env")
+    ok, _obs, state = _call(env, data, "borrow_book", member_id="MB1", book_id="BK2")
+    assert ok and state["loans"]["LN4"]["branch_id"] == "BR2"  # copied as the data shows
+    assert not _call(env, data, "borrow_book", member_id="MB2", book_id="BK1")[0]
+    assert _call(env, data, "renew_loan", loan_id="LN1")[0]  # renewing is not borrowing
+    assert _call(env, data, "update_book", book_id="BK1", shelf="z")[0]
+    ok, _obs, state = _call(env, data, "update_book", book_id="BK2", shelf="z")
+    assert not ok and state["books"]["BK2"]["shelf"] == "b"
+    ok, _obs, state = _call(env, data, "return_loan", loan_id="LN1", note="wet")
+    assert ok and state["loans"]["LN1"]["status"] == "back"
+    # the text goes to the text attribute; only the date attribute takes now
+    assert state["loans"]["LN1"]["return_note"] == "wet"
+    assert state["loans"]["LN1"]["returned_at"] == "2026-02-05T10:30"
+    ok, _obs, state = _call(env, data, "set_loan_status", loan_id="LN1", status="out")
+    assert ok and state["loans"]["LN1"]["returned_at"] is None  # only moving to back stamps
+    ok, _obs, state = _call(env, data, "set_loan_status", loan_id="LN1", status="back")
+    assert ok and state["loans"]["LN1"]["returned_at"] == "2026-02-05T10:30"
+    ok, _obs, state = _call(env, data, "extend_loan", loan_id="LN1", remark="asked")
+    # "only in status `out`" is a precondition, not the status the call leaves
+    assert ok and state["loans"]["LN1"] == {**data["loans"]["LN1"], "remark": "asked"}
+    assert not _call(env, data, "extend_loan", loan_id="LN2", remark="asked")[0]
+
+
+def test_a_relative_clause_names_the_status_of_its_noun() -> None:
+    from autoforge.synth.behaviour_text import _noun_before
+
+    s = "Parcels that have departed cannot be rerouted."
+    assert _noun_before(s, s.index("departed"), ["parcels"]) == "parcels"
+    assert _noun_before(s, s.index("rerouted"), ["parcels"]) is None
