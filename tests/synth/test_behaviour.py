@@ -401,6 +401,7 @@ components:
 _LIBRARY_POLICY = """# Desk rules
 - Blocked members cannot borrow books. They may still renew what they hold.
 - A `closed` branch is read-only: no edits to its books.
+- A member with `active: false` has left: they cannot renew loans.
 """
 
 
@@ -412,6 +413,7 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
         "members": {
             "MB1": {"member_id": "MB1", "status": "active"},
             "MB2": {"member_id": "MB2", "status": "blocked"},
+            "MB3": {"member_id": "MB3", "status": "active", "active": False},
         },
         "branches": {
             "BR1": {"branch_id": "BR1", "status": "open"},
@@ -424,7 +426,7 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
         "loans": {
             "LN1": {"loan_id": "LN1", "member_id": "MB2", "book_id": "BK1", "status": "out"},
             "LN2": {"loan_id": "LN2", "member_id": "MB1", "book_id": "BK2", "status": "back"},
-            "LN3": {"loan_id": "LN3", "member_id": "MB1", "book_id": "BK1", "status": "back"},
+            "LN3": {"loan_id": "LN3", "member_id": "MB3", "book_id": "BK1", "status": "back"},
         },
         "meta": {"today": "2026-02-05", "now": "2026-02-05T10:30"},
     }
@@ -432,6 +434,8 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
         ("LN1", "LN2"), ((None, None), ("torn", "2026-01-02T09:00")), strict=True
     ):
         data["loans"][loan].update(return_note=note, returned_at=at, due_on="2026-02-20", remark="")
+    for m in data["members"].values():
+        m.setdefault("active", True)
     for loan in data["loans"].values():  # a loan carries its book's branch
         loan["branch_id"] = data["books"][loan["book_id"]]["branch_id"]
         loan.setdefault("return_note", "ok")
@@ -445,6 +449,7 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
     assert ok and state["loans"]["LN4"]["branch_id"] == "BR2"  # copied as the data shows
     assert not _call(env, data, "borrow_book", member_id="MB2", book_id="BK1")[0]
     assert _call(env, data, "renew_loan", loan_id="LN1")[0]  # renewing is not borrowing
+    assert not _call(env, data, "renew_loan", loan_id="LN3")[0]  # its member has left
     assert _call(env, data, "update_book", book_id="BK1", shelf="z")[0]
     ok, _obs, state = _call(env, data, "update_book", book_id="BK2", shelf="z")
     assert not ok and state["books"]["BK2"]["shelf"] == "b"

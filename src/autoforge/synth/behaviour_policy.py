@@ -12,7 +12,7 @@ is read-only or the negation is followed by the tool's verb (by its stem: "recei
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour_data import noun_forms
@@ -41,8 +41,26 @@ def _names_tool(tail: str, tb: ToolBehaviour) -> bool:
     return bool(words & nouns)
 
 
+_LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
+
+
+def _flag(head: str, coll: str, ctx: Context) -> tuple[str, Any] | None:
+    """``(attribute, value)`` of "a <noun> with `<attribute>: <value>`" in ``head``, for an
+    attribute the data's records of ``coll`` carry."""
+    attrs = ctx.ev.attributes.get(coll, [])
+    for n in noun_forms(coll):
+        pat = rf"\b{re.escape(n)}\s+with\s+`?(\w+)\s*[:=]\s*([\w.-]+)`?"
+        for m in re.finditer(pat, head, re.I):
+            if m.group(1) in attrs:
+                raw = m.group(2)
+                value = _LITERALS.get(raw.lower(), int(raw) if raw.isdigit() else raw)
+                return m.group(1), value
+    return None
+
+
 def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
-    """The refusals policy sentences "<status> <noun> cannot/no/read-only ..." give ``tb``."""
+    """The refusals policy sentences "<status> <noun> cannot/no/read-only ..." (or "a <noun>
+    with `<attribute>: <value>` ... cannot ...") give ``tb``."""
     if tb.kind not in _WRITES or not ctx.policy:
         return []
     related = _related(tb, ctx)
@@ -54,12 +72,15 @@ def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
             continue
         for coll, via in related:
             attr, values = ctx.status_enum(coll)
-            hits = [
+            hits: list[Any] = [
                 v
                 for v in values
                 for m in re.finditer(_word(v), s[: neg.start()], re.I)
                 if _noun_after(s, m.end(), colls, values) == coll
             ]
+            flag = _flag(s[: neg.start()], coll, ctx)
+            if not hits and flag is not None:
+                attr, hits = flag[0], [flag[1]]
             tail = s[neg.start() :]
             if not hits or not (neg.group(1).lower() == "read-only" or _names_tool(tail, tb)):
                 continue
@@ -70,7 +91,7 @@ def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                     collection=coll,
                     attribute=attr,
                     via=via,
-                    values=sorted(set(hits)),
+                    values=sorted(set(hits), key=repr),
                     sentence=s,
                     source="policy",
                 )
