@@ -299,3 +299,12 @@ def build_graph(spec: EnvironmentSpec, judge: EdgeJudge | None = None) -> ToolGr
             graph.edges.append(extra.model_copy(update={"confirmed_by": "llm"}))
             known.add((extra.source, extra.target))
     return graph
+
+
+def without_tools(graph: ToolGraph, names: set[str]) -> ToolGraph:
+    """``graph`` less the tools ``names`` and every edge that touches one of them."""
+    if not names & {n.name for n in graph.nodes}:
+        return graph
+    keep = [n for n in graph.nodes if n.name not in names]
+    edges = [e for e in graph.edges if e.source not in names and e.target not in names]
+    return graph.model_copy(update={"nodes": keep, "edges": edges})

@@ -13,11 +13,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import DocRule, EnvironmentLike, session_owner, signed_in
+from autoforge.env import BehaviourModel, DocRule, EnvironmentLike, session_owner, signed_in
 from autoforge.tasks.alike import described_facts
 from autoforge.tasks.blueprint import Blueprint, BlueprintError
 from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
@@ -32,7 +33,7 @@ from autoforge.tasks.gates import (
     replay_is_stable,
     secret_facts,
 )
-from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph
+from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph, without_tools
 from autoforge.tasks.identity import several_users, user_identity
 from autoforge.tasks.instantiate import (
     GoldFailure,
@@ -106,6 +107,11 @@ class GenerationStats(BaseModel):
         description="per attribute: held by the user or internal, and why (tasks.knowledge)",
     )
     note: str = Field(default="", description="why generation stopped early, if it did")
+    partial_writes: list[str] = Field(
+        default_factory=list,
+        description="write tools left out of gold calls: marked partial (a rule their own "
+        "description states is not enforced), so a gold call through them could break it",
+    )
     errors: dict[str, str] = Field(
         default_factory=dict,
         description="first message of each error type that rejected an "
@@ -633,6 +639,8 @@ def _start_run(
     the S0 generator, what the documents tell (knowledge, stated rules) and the guards every
     attempt checks writes against."""
     graph = graph or build_graph(env.spec, hooks.edge_judge)
+    stats.partial_writes = sorted(_partial_writes(env) & graph.writes())
+    graph = without_tools(graph, set(stats.partial_writes))
     clock("graph", started)
     source = getattr(env, "tools_source", "") or ""  # an environment wrapper may not carry it
     generator = (
@@ -656,6 +664,13 @@ def _start_run(
     run.fill = with_settling(run.guards, settle)
     run.pre = preconditions(env.spec, run.fill, env.initial_state)
     return run
+
+
+def _partial_writes(env: EnvironmentLike) -> set[str]:
+    """Tools the environment's behaviour model marks partial (hand-written envs have none)."""
+    root = getattr(env, "path", None)
+    model = BehaviourModel.load(Path(root)) if root else None
+    return {t.tool for t in model.tools if t.partial} if model else set()
 
 
 def _attempt(

@@ -1,0 +1,44 @@
+"""Write tools the behaviour model marks partial never carry gold calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from autoforge.env import BehaviourModel, ToolBehaviour
+from autoforge.tasks.graph import ToolEdge, ToolGraph, ToolNode, without_tools
+from autoforge.tasks.pipeline import _partial_writes
+
+
+def _graph() -> ToolGraph:
+    nodes = [
+        ToolNode(name="list_items", access="read"),
+        ToolNode(name="order_item", access="write"),
+        ToolNode(name="rename_item", access="write"),
+    ]
+    edges = [
+        ToolEdge(source="list_items", target="order_item", mappings=[], reason="r"),
+        ToolEdge(source="list_items", target="rename_item", mappings=[], reason="r"),
+    ]
+    return ToolGraph(env_id="x", nodes=nodes, edges=edges)
+
+
+def test_partial_tools_leave_the_graph_with_their_edges(tmp_path: Path) -> None:
+    BehaviourModel(
+        tools=[
+            ToolBehaviour(tool="order_item", kind="create", partial=True,
+                          unenforced=["Refused if the stock does not cover the quantity."]),
+            ToolBehaviour(tool="rename_item", kind="update"),
+        ]
+    ).save(tmp_path)  # fmt: skip
+    partial = _partial_writes(SimpleNamespace(path=tmp_path))  # type: ignore[arg-type]
+    assert partial == {"order_item"}
+    graph = without_tools(_graph(), partial)
+    assert graph.writes() == {"rename_item"}
+    assert [(e.source, e.target) for e in graph.edges] == [("list_items", "rename_item")]
+
+
+def test_hand_written_environments_keep_every_tool(tmp_path: Path) -> None:
+    assert _partial_writes(SimpleNamespace(path=tmp_path)) == set()  # type: ignore[arg-type]
+    assert _partial_writes(SimpleNamespace()) == set()  # type: ignore[arg-type]
+    assert without_tools(_graph(), set()).writes() == {"order_item", "rename_item"}
