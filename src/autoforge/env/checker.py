@@ -264,7 +264,9 @@ def _check_data(env: Environment) -> list[CheckItem]:
         wrong = [
             k
             for k, r in records.items()
-            if isinstance(r, Mapping) and coll.primary_key in r and r[coll.primary_key] != k
+            if isinstance(r, Mapping)
+            and coll.primary_key in r
+            and r[coll.primary_key] != coll.key_value(k)
         ]
         if wrong:
             detail = f"{coll.name}: records {wrong[:3]} are not keyed by their {coll.primary_key}"

@@ -396,6 +396,12 @@ def _nested_keys(prop: Mapping[str, Any], typ: str) -> str:
     return ""
 
 
+def _key_type(attr: Attribute) -> AttributeType:
+    """The type of a key attribute: ``integer`` where the docs type the key so (the state
+    then keys by integers, :attr:`CollectionSchema.integer_keyed`), else ``id``."""
+    return "integer" if attr.type == "integer" else "id"
+
+
 def derive_state(tools: Sequence[ToolSpec]) -> Derivation:
     """Collections and attributes read from the return schemas of ``tools``.
 
@@ -413,7 +419,7 @@ def derive_state(tools: Sequence[ToolSpec]) -> Derivation:
             _attribute(name, prop, entity.name, keys) for name, prop in entity.properties.items()
         ]
         attrs = [
-            a.model_copy(update={"type": "id", "references": None})
+            a.model_copy(update={"type": _key_type(a), "references": None})
             if a.name == entity.primary_key
             else a
             for a in attrs

@@ -273,14 +273,8 @@ def _create(
         body.append(f"    key = {exprs[c.key_param]}")
     else:
         body.append("    key = None")
-    body += [  # a new key in the existing keys' pattern (REV-1, REV-2 -> REV-4), else a default
-        "    if key is None:",
-        "        stems = {str(k).rstrip('0123456789') for k in table if str(k)[-1:].isdigit()}",
-        f"        stem = stems.pop() if len(stems) == 1 else {prefix!r}",
-        "        n = len(table) + 1",
-        '        while f"{stem}{n}" in table:',
-        "            n += 1",
-        '        key = f"{stem}{n}"',
+    body += [
+        *_new_key_lines(coll, prefix),
         "    key = str(key)",
         "    if key in table:",
         f'        raise ToolError(f"{_noun(coll)} already exists: {{key}}")',
@@ -288,7 +282,8 @@ def _create(
         "    record = {"
         + ", ".join(f"{a.name!r}: None" for a in coll.attributes if a.name != coll.primary_key)
         + "}",
-        f"    record[{coll.primary_key!r}] = key",
+        f"    record[{coll.primary_key!r}] = "
+        + ("int(key) if key.lstrip('-').isdigit() else key" if coll.integer_keyed else "key"),
         *attach,
     ]
     seen: set[str] = set()
@@ -297,6 +292,26 @@ def _create(
             body += set_lines("record", field_path(paths, param), exprs[param], "    ", seen)
     body += ["    table[key] = record", "    return record"]
     return "\n".join([*top, *body])
+
+
+def _new_key_lines(coll: CollectionSchema, prefix: str) -> list[str]:
+    """Lines giving ``key`` a fresh value when the caller named none: one past the largest
+    key of an integer-keyed collection, else a key in the existing keys' pattern (REV-1,
+    REV-2 -> REV-4) or a default."""
+    if coll.integer_keyed:
+        return [
+            "    if key is None:",
+            "        key = max([int(k) for k in table if str(k).lstrip('-').isdigit()] or [0]) + 1",
+        ]
+    return [
+        "    if key is None:",
+        "        stems = {str(k).rstrip('0123456789') for k in table if str(k)[-1:].isdigit()}",
+        f"        stem = stems.pop() if len(stems) == 1 else {prefix!r}",
+        "        n = len(table) + 1",
+        '        while f"{stem}{n}" in table:',
+        "            n += 1",
+        '        key = f"{stem}{n}"',
+    ]
 
 
 def _update(

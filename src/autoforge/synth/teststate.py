@@ -30,12 +30,13 @@ State = dict[str, dict[str, Any]]
 
 
 def _key(coll: CollectionSchema, i: int) -> str:
-    return f"{singular(coll.name)[:3].upper()}-{i}"
+    """The state key of record ``i``: ``ABC-<i>``, or ``"<i>"`` in an integer-keyed collection."""
+    return str(i) if coll.integer_keyed else f"{singular(coll.name)[:3].upper()}-{i}"
 
 
 def _value(attr: Attribute, i: int, schema: StateSchema) -> Any:
     if attr.references and (ref := schema.collection(attr.references)) is not None:
-        return _key(ref, i)
+        return ref.key_value(_key(ref, i))
     if attr.enum:
         return attr.enum[(i - 1) % len(attr.enum)]
     by_type: dict[str, Any] = {
@@ -66,7 +67,7 @@ def synthetic_state(schema: StateSchema, n: int = 3) -> State:
         for i in range(1, n + 1):
             key = _key(coll, i)
             rec = {a.name: _value(a, i, schema) for a in coll.attributes}
-            rec[coll.primary_key] = key
+            rec[coll.primary_key] = coll.key_value(key)
             records[key] = rec
         state[coll.name] = records
     return state
@@ -191,6 +192,9 @@ def sample_value(
         item = sample_value(prop.get("items") or {}, singular(name), schema, state, write)
         return [item] * max(1, int(prop.get("minItems", 1)))
     if typ == "integer":
+        ref = collection_of_key(name, schema)
+        if ref is not None and ref.integer_keyed and state.get(ref.name):
+            return ref.key_value(next(iter(state[ref.name])))
         return int(_number(prop, 2))
     if typ == "number":
         return _number(prop, 2.5)
@@ -312,12 +316,14 @@ def _argument(
     write: bool,
 ) -> Any:
     if param == c.key_param and picked is not None:
-        return picked[0] if c.cls != "create" else None
+        own = schema.collection(c.collection) if c.collection else None
+        key = own.key_value(picked[0]) if own is not None else picked[0]
+        return key if c.cls != "create" else None
     ref = collection_of_key(param, schema)
     if ref is not None and state.get(ref.name):
         found = _find_in(rec, id_base(param)) if rec else None
-        key = found if isinstance(found, str) and found in state[ref.name] else None
-        key = key or next(iter(state[ref.name]))
+        held = isinstance(found, str | int) and str(found) in state[ref.name]
+        key = ref.key_value(str(found) if held else next(iter(state[ref.name])))
         return [key] if prop.get("type") == "array" else key
     if prop.get("type") == "object" or prop.get("properties"):
         return None  # built from the schema by sample_value

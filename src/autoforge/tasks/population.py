@@ -508,10 +508,11 @@ class StateGenerator:
             source: dict[str, Any] = dict(sources[i % len(sources)]) if sources else {}
             for attr in coll.attributes:
                 if attr.name == coll.primary_key:
-                    record[attr.name] = key
+                    record[attr.name] = coll.key_value(key)
                 elif attr.name in parents:
                     pool = parents[attr.name]
-                    record[attr.name] = None if attr.nullable and rng.random() < 0.6 else pool[i]
+                    held = None if attr.nullable and rng.random() < 0.6 else pool[i]
+                    record[attr.name] = self._held_key(attr, held)
                 else:
                     record[attr.name] = self._attribute(
                         coll, attr, record, state, rng, person, source
@@ -526,7 +527,7 @@ class StateGenerator:
             if shape.fields:  # a stem the record's own fields spell
                 key = shape.key(numbers[i], record)
                 if coll.primary_key in record:
-                    record[coll.primary_key] = key
+                    record[coll.primary_key] = coll.key_value(key)
             records[key] = record
         self._one_kind(coll, records, rng)
         return records
@@ -560,11 +561,20 @@ class StateGenerator:
             for name in kinds[kind or ""]:
                 record[name] = None
 
+    def _held_key(self, attr: Attribute, key: str | None) -> Any:
+        """The value a reference ``attr`` holds for the state key ``key`` of the collection it
+        names: the integer where that collection is integer-keyed."""
+        target = self.spec.state_schema.collection(attr.references or "")
+        return target.key_value(key) if target is not None and key is not None else key
+
     def _shape(self, coll: CollectionSchema) -> IdShape:
         """The shape of ``coll``'s keys (:mod:`autoforge.tasks.idshape`): the one the data's
         keys agree on, else the first example's stem with the default numbers; without data,
         the docs' examples of the key, else :func:`~autoforge.tasks.idshape.plain`."""
         records = self.examples.get(coll.name)
+        if coll.integer_keyed and not (isinstance(records, dict) and records):
+            said = from_examples(documented(self.spec, coll))  # plain numbers, no zero padding
+            return IdShape("", said.width if said and not (said.stem or said.suffix) else None)
         if isinstance(records, dict) and records:
             shape = from_keys(records)
             if shape is not None and (shape.width is not None or shape.fields):
