@@ -54,6 +54,7 @@ if _TYPE_CHECKING:
     from autoforge.forge.batch import discover as discover
     from autoforge.forge.batch import forge_many as forge_many
     from autoforge.forge.batch import is_doc_set_dir as is_doc_set_dir
+    from autoforge.forge.batch import tool_outcomes as tool_outcomes
 
 _LAZY: dict[str, str] = {
     "BatchReport": "autoforge.forge.batch",
@@ -61,6 +62,7 @@ _LAZY: dict[str, str] = {
     "discover": "autoforge.forge.batch",
     "forge_many": "autoforge.forge.batch",
     "is_doc_set_dir": "autoforge.forge.batch",
+    "tool_outcomes": "autoforge.forge.batch",
 }
 
 

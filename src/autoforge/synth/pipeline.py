@@ -356,7 +356,10 @@ async def _synthesize_one(
         reporter.tool(spec.name, f"{c.cls}{' plain' if c.plain else ''}: synthesizing")
         outcome = await synthesize_tool(client, job, opts)
     except Exception as exc:  # a rule or template that met a shape it did not expect
-        report = ToolReport(name=spec.name, cls="unknown", errors=[f"{type(exc).__name__}: {exc}"])
+        why = f"{type(exc).__name__}: {exc}"
+        report = ToolReport(
+            name=spec.name, cls="unknown", errors=[why], reason=f"synthesis failed: {why}"[:300]
+        )
         return ToolRecord(fingerprint=fp, report=report, code=None)
     return ToolRecord(fingerprint=fp, report=outcome.report, code=outcome.code)
 
