@@ -129,16 +129,18 @@ def tool_outcomes(run_dir: Path) -> tuple[dict[str, int], tuple[int, int]]:
     env_dir = EnvDir(run_dir / "env")
     try:
         docs = load_doc(run_dir / "tools.json")
-        spec = env_dir.read_spec()
-    except Exception:  # a run that stopped before these files has no tools to count
+    except Exception:  # a run that stopped before ingest has no tools to count
         return {}, (0, 0)
+    try:
+        kept = {t.name for t in env_dir.read_spec().tools}
+    except Exception:  # no environment written: every tool is left out
+        kept = set()
     report_file = env_dir.report_path
     try:
         reports = json.loads(report_file.read_text(encoding="utf-8")).get("tools", [])
     except (OSError, ValueError):
         reports = []
     why = {t.get("name"): _reason(t) for t in reports if isinstance(t, dict)}
-    kept = {t.name for t in spec.tools}
     left: Counter[str] = Counter()
     for tool in docs.tools:
         if tool.name not in kept:

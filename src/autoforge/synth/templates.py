@@ -37,6 +37,7 @@ from autoforge.synth.effects import (
 from autoforge.synth.headers import head
 from autoforge.synth.naming import NAME_LIKE, singular, tokens
 from autoforge.synth.open_effects import effect_sentences, effect_todos, open_clauses
+from autoforge.synth.paging import paging_params
 from autoforge.synth.session_scope import (
     SESSION_PARAM,
     create_owner_lines,
@@ -242,9 +243,12 @@ def _list(
     body = ["    results = []", f"    for record in state.get({coll.name!r}, {{}}).values():"]
     if qualifier is not None:
         body += [f"        if record.get({qualifier!r}) is None:", "            continue"]
+    paging = paging_params(spec.parameters.get("properties", {}), spec.param_names)
     for param in spec.param_names:
         expr = exprs[param]
         path = paths.get(param)
+        if param in paging:
+            continue
         if param in ("query", "q"):
             body.append(
                 f"        if {expr} is not None and str({expr}).lower() not in str(record).lower():"
@@ -254,7 +258,7 @@ def _list(
         else:
             continue
         body.append("            continue")
-    body += list_results(coll, exprs, [])
+    body += list_results(coll, exprs, [], paging=paging)
     return "\n".join([*top, *body])
 
 

@@ -24,6 +24,7 @@ from autoforge.env import (
 )
 from autoforge.synth.classify import READ_CLASSES, Classification, collection_of_key
 from autoforge.synth.naming import id_base, is_id_like, singular
+from autoforge.synth.paging import paging_argument, paging_role
 from autoforge.tooldocs import ToolSpec
 
 State = dict[str, dict[str, Any]]
@@ -341,8 +342,9 @@ def _argument(
         found = _find_in(rec, param)
         if found is not None and not isinstance(found, dict | list):
             return found
-    if param in ("limit", "page_size"):
-        return 10
+    role = paging_role(param, prop)
+    if role is not None:
+        return paging_argument(role)
     return None
 
 
