@@ -24,7 +24,7 @@ async def test_integer_ids_and_refused_names_give_tools_and_tasks(tmp_path: Path
     await run_forge(options, client_factory=_none)
     report = json.loads((out / "env/synthesis_report.json").read_text())
     kept = {t["name"] for t in report["tools"] if t["status"] != "failed"}
-    assert {"listAnimals", "addAnimal", "getAnimal", "deleteAnimal"} <= kept
+    assert {"listAnimals", "addAnimal", "getAnimal", "updateAnimal", "deleteAnimal"} <= kept
     code = (out / "env/tools.py").read_text()
     assert "def getAnimal(state, id_)" in code and "object_=None" in code
     spec = json.loads((out / "env/environment.json").read_text())

@@ -51,6 +51,8 @@ def _normal(name: str) -> str:
 def paging_role(name: str, prop: Mapping[str, Any] | None = None) -> Role | None:
     """What a list parameter does to its results (None: it is no paging or sorting one)."""
     low = _normal(name)
+    if low.startswith(("exclusive_start_", "starting_after", "ending_before")):
+        return "token"  # the key the page starts after
     for role, names in _NAMES.items():
         if low in names:
             return role

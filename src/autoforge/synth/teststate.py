@@ -244,7 +244,29 @@ def happy_arguments(
                 value if value is not None else sample_value(prop, param, schema, state, write)
             )
     _pair_new_ids(args, state, flags)
+    if c.cls == "update":
+        _one_change(spec, c, schema, state, args)
     return args
+
+
+def _one_change(
+    spec: ToolSpec, c: Classification, schema: StateSchema, state: State, args: dict[str, Any]
+) -> None:
+    """An update whose arguments so far name only the record (every new value optional) gets
+    a new value for its first parameter that is a field of the record, so a correct update
+    visibly changes the state."""
+    coll = schema.collection(c.collection) if c.collection else None
+    if coll is None or any(p != c.key_param for p in args):
+        return
+    props = spec.parameters.get("properties", {})
+    for param in spec.param_names:
+        attr = coll.attribute(param)
+        if param == c.key_param or attr is None or param == coll.primary_key or attr.references:
+            continue
+        value = sample_value(props.get(param) or {}, param, schema, state, write=True)
+        if value is not None and fits(value, props.get(param) or {}):
+            args[param] = value
+            return
 
 
 def _pair_new_ids(args: dict[str, Any], state: State, flags: Sequence[str] = ()) -> None:
