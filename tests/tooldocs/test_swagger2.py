@@ -252,16 +252,3 @@ def test_required_transport_parameters_of_every_operation_are_left_out() -> None
     assert docs.tool("deleteBed").param_names == ["bedId", "crop"]
     messages = [str(w.message) for w in caught if issubclass(w.category, DocWarning)]
     assert any("api-version (query)" in m and "callback (query)" in m for m in messages)
-
-
-def test_a_path_scope_every_operation_takes_is_left_out_unless_records_hold_it() -> None:
-    scoped = VERSIONED_DOC.replace("/beds", "/farms/{farmId}/beds").replace(
-        "- {name: callback, in: query, type: string, required: true}",
-        "- {name: callback, in: query, type: string, required: true}\n"
-        "        - {name: farmId, in: path, type: string, required: true}",
-    )
-    docs = parse_text(scoped, filename="greenhouse.yaml")
-    assert docs.tool("getBed").param_names == ["bedId"]
-    held = scoped + "definitions:\n  Bed: {type: object, properties: {farmId: {type: string}}}\n"
-    docs = parse_text(held, filename="greenhouse.yaml")
-    assert sorted(docs.tool("getBed").param_names) == ["bedId", "farmId"]

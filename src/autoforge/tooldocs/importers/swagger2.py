@@ -15,9 +15,7 @@ The same rules as the OpenAPI 3 importer (:mod:`.openapi`), read from the 2.0 la
   credentials of ``securityDefinitions``, and, with three operations or more, the non-path
   parameters every operation takes that are optional, headers, or named as transport (an
   ``api-version``, a JSONP ``callback``, a ``key``): signing headers, output format, field
-  selection, versions: transport details, not choices a user makes; and a path parameter
-  every operation takes that no definition holds as a field (the account or subscription
-  every call is made for: a scope, not a record's key);
+  selection, versions: transport details, not choices a user makes;
 * returns: the ``schema`` of the first 2xx response when the operation produces JSON (or its
   ``produces`` says nothing); access: GET/HEAD/OPTIONS -> read, others -> write, and no hint
   (None) in an RPC-style document whose operations are all POST;
@@ -253,28 +251,11 @@ def _plumbing(data: dict[str, Any], per_op: list[list[Param]]) -> set[tuple[str,
             out.add((scheme["name"], scheme["in"]))
     if len(per_op) >= 3:
         common = set.intersection(*({_key(p) for p in params} for params in per_op))
-        fields = _defined_fields(data)
         for params in per_op[:1]:
             for p in params:
                 optional = not p.required or p.location == "header" or _transport(p.name)
                 if _key(p) in common and p.location != "path" and optional:
                     out.add(_key(p))
-                elif _key(p) in common and p.location == "path" and p.name not in fields:
-                    out.add(_key(p))  # the account every call is made for: a scope
-    return out
-
-
-def _defined_fields(data: dict[str, Any]) -> set[str]:
-    """Every property name the document's ``definitions`` give (one level of nesting deep):
-    the fields records can hold."""
-    out: set[str] = set()
-    defs = data.get("definitions")
-    for schema in defs.values() if isinstance(defs, dict) else []:
-        props = schema.get("properties") if isinstance(schema, dict) else None
-        for name, prop in props.items() if isinstance(props, dict) else []:
-            out.add(str(name))
-            inner = prop.get("properties") if isinstance(prop, dict) else None
-            out.update(str(n) for n in (inner if isinstance(inner, dict) else {}))
     return out
 
 
