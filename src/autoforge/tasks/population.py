@@ -17,6 +17,7 @@ import json
 import pickle
 import random
 import re
+from collections import Counter
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, cast
 
@@ -269,6 +270,8 @@ class StateGenerator:
         self.held = held_keys(self.schema, self.examples)
         self.valued = {c.name: self._value_shapes(c) for c in self.schema.collections}
         self._keyed: dict[int, tuple[dict[str, Any], list[tuple[str, str]]]] = {}
+        #: nested values cut to keep a start state bounded, per attribute name
+        self.cuts: Counter[str] = Counter()
 
     def _catalogues(self) -> set[str]:
         """Collections whose example records are kept as they are, keys included: those whose
@@ -620,7 +623,8 @@ class StateGenerator:
         if attr.type in ("object", "array"):
             nested = self.nested.get((coll.name, attr.name))
             if nested is not None:
-                return self._nested(attr.name, nested, state, rng, person)
+                budget = [MAX_NESTED_NODES]
+                return self._nested(attr.name, nested, state, rng, person, 0, budget)
             return self._from_example(coll, attr, rng, source)
         observed = self.domains.values.get((coll.name, attr.name))
         if observed:
@@ -643,16 +647,33 @@ class StateGenerator:
         state: dict[str, Any],
         rng: random.Random,
         person: bool,
+        depth: int = 0,
+        budget: list[int] | None = None,
     ) -> Any:
-        """A nested value from its schema; entity keys point at generated records."""
+        """A nested value from its schema; entity keys point at generated records. Bounded:
+        below :data:`MAX_NESTED_DEPTH` levels, or past :data:`MAX_NESTED_NODES` values in one
+        attribute (``budget``), a list or object is cut to an empty one and counted in
+        :attr:`cuts` (recursive schemas would otherwise nest without end)."""
+        budget = budget if budget is not None else [MAX_NESTED_NODES]
         kind = schema.get("type")
+        budget[0] -= 1
+        composite = kind in ("array", "object") or "properties" in schema
+        if composite and (depth >= MAX_NESTED_DEPTH or budget[0] < 0):
+            self.cuts[name] += 1
+            return [] if kind == "array" else {}
         if kind == "array":
             items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
             count = rng.randint(2, 4)
-            return [self._nested(name, items or {}, state, rng, person) for _ in range(count)]
+            return [
+                self._nested(name, items or {}, state, rng, person, depth + 1, budget)
+                for _ in range(count)
+            ]
         if kind == "object" or "properties" in schema:
             props = schema.get("properties", {})
-            value = {k: self._nested(k, v, state, rng, person) for k, v in props.items()}
+            value = {
+                k: self._nested(k, v, state, rng, person, depth + 1, budget)
+                for k, v in props.items()
+            }
             for key, held in self._key_fields(props):
                 if state.get(held) and isinstance(value.get(key), str):
                     ref_key = rng.choice(list(state[held]))
@@ -733,6 +754,12 @@ def record_kinds(
     shared = set.intersection(*groups.values())
     specific = set.union(*groups.values()) - shared
     return {q: frozenset(specific - group) for q, group in groups.items()}
+
+
+#: levels of nesting a generated attribute value may have (a list or object deeper is cut)
+MAX_NESTED_DEPTH = 6
+#: values one generated attribute may hold in all (lists and objects past it are cut)
+MAX_NESTED_NODES = 500
 
 
 def copy_json(value: Any) -> Any:
