@@ -241,6 +241,7 @@ def tool_figures(run_dirs: list[Path]) -> dict[str, Any]:
     from autoforge.tooldocs import load_doc
 
     documented, kept, writes, writes_kept = [], [], 0, 0
+    not_accepted = unexplained = 0
     reasons: Counter[str] = Counter()
     for run_dir in run_dirs:
         try:
@@ -248,6 +249,8 @@ def tool_figures(run_dirs: list[Path]) -> dict[str, Any]:
         except Exception:  # not ingested: no tools to count
             continue
         left, (w, wk) = tool_outcomes(run_dir)
+        partial, silent = _unexplained(run_dir)
+        not_accepted, unexplained = not_accepted + partial, unexplained + silent
         documented.append(n)
         kept.append(n - sum(left.values()))
         writes, writes_kept = writes + w, writes_kept + wk
@@ -261,7 +264,21 @@ def tool_figures(run_dirs: list[Path]) -> dict[str, Any]:
         "write_tools_kept": writes_kept,
         "write_tools_kept_share": round(writes_kept / writes, 4) if writes else 0.0,
         "left_out_by_reason": dict(reasons.most_common(12)),
+        "failed_or_partial_tools": not_accepted,
+        "failed_or_partial_without_reason": unexplained,
     }
+
+
+def _unexplained(run_dir: Path) -> tuple[int, int]:
+    """Tools synthesis failed or kept only as a skeleton, and how many of them carry neither
+    a reason nor an error."""
+    report = run_dir / "env" / "synthesis_report.json"
+    try:
+        tools = json.loads(report.read_text(encoding="utf-8")).get("tools", [])
+    except (OSError, ValueError):
+        return 0, 0
+    partial = [t for t in tools if isinstance(t, dict) and t.get("status") != "accepted"]
+    return len(partial), sum(not (t.get("reason") or t.get("errors")) for t in partial)
 
 
 def _print_summary(
@@ -293,7 +310,9 @@ def _print_tools(tools: dict[str, Any]) -> None:
     share = 100 * tools["write_tools_kept_share"]
     print(f"tools per API (median): {tools['documented_tools_median']} documented -> "
           f"{tools['kept_tools_median']} kept; write tools kept {tools['write_tools_kept']}/"
-          f"{tools['write_tools_documented']} = {share:.1f}%")  # fmt: skip
+          f"{tools['write_tools_documented']} = {share:.1f}%; failed or partial tools "
+          f"{tools['failed_or_partial_tools']}, {tools['failed_or_partial_without_reason']} "
+          "of them without a reason")  # fmt: skip
     _print_causes("left out", tools["left_out_by_reason"])
 
 
