@@ -234,6 +234,53 @@ def _medians(results: list[ItemResult], figures: dict[str, Any]) -> dict[str, An
     }
 
 
+def tool_figures(run_dirs: list[Path]) -> dict[str, Any]:
+    """Over the runs: documented and kept tools per API (medians, APIs without an environment
+    count as 0 kept), documented write tools kept, and tools left out by kind of reason."""
+    from autoforge.forge import tool_outcomes
+    from autoforge.tooldocs import load_doc
+
+    documented, kept, writes, writes_kept = [], [], 0, 0
+    not_accepted = unexplained = 0
+    reasons: Counter[str] = Counter()
+    for run_dir in run_dirs:
+        try:
+            n = len(load_doc(run_dir / "tools.json").tools)
+        except Exception:  # not ingested: no tools to count
+            continue
+        left, (w, wk) = tool_outcomes(run_dir)
+        partial, silent = _unexplained(run_dir)
+        not_accepted, unexplained = not_accepted + partial, unexplained + silent
+        documented.append(n)
+        kept.append(n - sum(left.values()))
+        writes, writes_kept = writes + w, writes_kept + wk
+        reasons.update(left)
+    return {
+        "documented_tools_median": median(documented) if documented else 0,
+        "kept_tools_median": median(kept) if kept else 0,
+        "kept_tools": sum(kept),
+        "documented_tools": sum(documented),
+        "write_tools_documented": writes,
+        "write_tools_kept": writes_kept,
+        "write_tools_kept_share": round(writes_kept / writes, 4) if writes else 0.0,
+        "left_out_by_reason": dict(reasons.most_common(12)),
+        "failed_or_partial_tools": not_accepted,
+        "failed_or_partial_without_reason": unexplained,
+    }
+
+
+def _unexplained(run_dir: Path) -> tuple[int, int]:
+    """Tools synthesis failed or kept only as a skeleton, and how many of them carry neither
+    a reason nor an error."""
+    report = run_dir / "env" / "synthesis_report.json"
+    try:
+        tools = json.loads(report.read_text(encoding="utf-8")).get("tools", [])
+    except (OSError, ValueError):
+        return 0, 0
+    partial = [t for t in tools if isinstance(t, dict) and t.get("status") != "accepted"]
+    return len(partial), sum(not (t.get("reason") or t.get("errors")) for t in partial)
+
+
 def _print_summary(
     args: argparse.Namespace,
     n: int,
@@ -257,6 +304,16 @@ def _print_summary(
           f"API: median {medians['verified']}")  # fmt: skip
     print(f"time per API: median {medians['seconds']:.1f}s forge; total wall "
           f"{wall:.0f}s, CPU {cpu_used:.0f}s")  # fmt: skip
+
+
+def _print_tools(tools: dict[str, Any]) -> None:
+    share = 100 * tools["write_tools_kept_share"]
+    print(f"tools per API (median): {tools['documented_tools_median']} documented -> "
+          f"{tools['kept_tools_median']} kept; write tools kept {tools['write_tools_kept']}/"
+          f"{tools['write_tools_documented']} = {share:.1f}%; failed or partial tools "
+          f"{tools['failed_or_partial_tools']}, {tools['failed_or_partial_without_reason']} "
+          "of them without a reason")  # fmt: skip
+    _print_causes("left out", tools["left_out_by_reason"])
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -285,6 +342,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     medians = _medians(results, figures)
     load.finish()
     _print_summary(args, len(results), figures, baseline, medians, wall, cpu_used)
+    tools = tool_figures([Path(r.run_dir) for r in results])
+    _print_tools(tools)
     summary = {
         "apis": len(results),
         "llm": args.llm,
@@ -301,6 +360,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "env_tools_per_api_median": medians["env_tools"],
         "verified_tasks_per_api_median": medians["verified"],
         "seconds_per_api_median": round(medians["seconds"], 2) if results else 0,
+        "tools": tools,
         "wall_s": round(wall, 1),
         "cpu_s": round(cpu_used, 1),
         "load": load.as_json(),
@@ -329,7 +389,15 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--limit", type=int, default=0, help="only the first N doc sets")
     r.add_argument("--llm", default=NO_MODEL, help="none (rules only), small, default, or a model")
+    f = sub.add_parser("figures", help="tool figures of a finished run directory (any code)")
+    f.add_argument("out", type=Path)
     args = parser.parse_args(argv)
+    if args.command == "figures":
+        runs = sorted(p for p in args.out.iterdir() if (p / "run.json").is_file())
+        tools = tool_figures(runs)
+        _print_tools(tools)
+        print(json.dumps(tools))
+        return 0
     if args.command == "sample":
         record = sample(args.src, args.to, args.n, args.seed, args.min_ops, args.max_ops)
         print(f"{record['n']} of {record['eligible']} eligible ({record['documents']} documents)")

@@ -181,6 +181,7 @@ FACES: dict[str, list[str]] = {
         "failed_tools",
         "run_failure",
         "task_shortfall",
+        "tool_outcomes",
     ],
     "autoforge.llm": [
         "DEFAULT_REMOTE_CONCURRENCY",
@@ -404,6 +405,7 @@ FACES: dict[str, list[str]] = {
         "synthesize",
         "is_refapi_dir",
         "score_refapi",
+        "reason_kind",
     ],
     "autoforge.tasks": [
         "Binding",

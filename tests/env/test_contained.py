@@ -189,3 +189,25 @@ def test_limits_hold_in_a_batch_run_again(env_factory: Any, schema_obj: Any) -> 
     for run in (observed, reruns[0].observations):
         assert [o.error_kind for o in run] == ["timeout", None]
         assert run[1].result == 3
+
+
+@pytest.mark.parametrize("mode", ["isolated", "contained"])
+def test_a_record_made_and_dropped_in_one_episode_leaves_the_base_state(mode: str) -> None:
+    """A key created by one call and deleted by the next is absent from the base: the worker
+    reports it as back to the base, which must delete it rather than crash."""
+    from autoforge.env import Environment, EnvironmentSpec
+    from autoforge.tooldocs import ToolSpec
+
+    key = {"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"]}
+    tools = [ToolSpec(name="put", parameters=key), ToolSpec(name="drop", parameters=key)]
+    source = (
+        "def put(state, k):\n    state.setdefault('items', {})[k] = {'k': k}\n    return k\n"
+        "def drop(state, k):\n    return state['items'].pop(k)\n"
+    )
+    env = Environment.from_parts(EnvironmentSpec(name="t", tools=tools), source, {"items": {}})
+    ep = env.episode(mode=mode)  # type: ignore[arg-type]
+    start = ep.state_hash()
+    assert ep.call("put", {"k": "a"}).ok
+    dropped = ep.call("drop", {"k": "a"})
+    assert dropped.ok, dropped.content
+    assert ep.state_hash() == start and ep.snapshot() == {"items": {}}

@@ -34,3 +34,20 @@ def test_camel_case_key_param_found() -> None:
     assert key_param(spec, schema.collections[0]) == "NamedQueryId"
     c = classify_tool(spec, schema)
     assert c.cls == "delete" and c.key_param == "NamedQueryId"
+
+
+def test_a_two_word_collection_named_in_the_tool_wins_over_its_last_word() -> None:
+    def coll(name: str, key: str) -> CollectionSchema:
+        return CollectionSchema(name=name, primary_key=key, attributes=[Attribute(name=key)])
+
+    schema = StateSchema(
+        collections=[coll("streams", "stream_id"), coll("delivery_streams", "DeliveryStreamName")]
+    )
+    spec = ToolSpec(
+        name="DeleteDeliveryStream",
+        parameters={"type": "object", "properties": {"DeliveryStreamName": {"type": "string"}},
+                    "required": ["DeliveryStreamName"]},
+    )  # fmt: skip
+    c = classify_tool(spec, schema)
+    assert c.collection == "delivery_streams" and c.key_param == "DeliveryStreamName"
+    assert c.cls == "delete"

@@ -210,3 +210,45 @@ def test_api_wide_parameters_left_out_and_rpc_documents_give_no_access_hint() ->
 def test_rest_document_keeps_access_and_single_operation_params(kennel: ToolDocs) -> None:
     assert kennel.tool("listDogs").access == "read"
     assert "x_request_id" in kennel.tool("listDogs").param_names  # on one operation only
+
+
+VERSIONED_DOC = """
+swagger: "2.0"
+info: {title: Greenhouse, version: "1"}
+paths:
+  /beds:
+    get:
+      operationId: listBeds
+      parameters:
+        - {name: api-version, in: query, type: string, required: true}
+        - {name: callback, in: query, type: string, required: true}
+        - {name: crop, in: query, type: string}
+      responses: {"200": {description: ok}}
+  /beds/{bedId}:
+    get:
+      operationId: getBed
+      parameters:
+        - {name: api-version, in: query, type: string, required: true}
+        - {name: callback, in: query, type: string, required: true}
+        - {name: bedId, in: path, type: string, required: true}
+      responses: {"200": {description: ok}}
+    delete:
+      operationId: deleteBed
+      parameters:
+        - {name: api-version, in: query, type: string, required: true}
+        - {name: callback, in: query, type: string, required: true}
+        - {name: bedId, in: path, type: string, required: true}
+        - {name: crop, in: query, type: string, required: true}
+      responses: {"200": {description: ok}}
+"""
+
+
+def test_required_transport_parameters_of_every_operation_are_left_out() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DocWarning)
+        docs = parse_text(VERSIONED_DOC, filename="greenhouse.yaml")
+    assert docs.tool("listBeds").param_names == ["crop"]
+    assert docs.tool("getBed").param_names == ["bedId"]  # a path key every op has: kept
+    assert docs.tool("deleteBed").param_names == ["bedId", "crop"]
+    messages = [str(w.message) for w in caught if issubclass(w.category, DocWarning)]
+    assert any("api-version (query)" in m and "callback (query)" in m for m in messages)

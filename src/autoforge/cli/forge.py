@@ -475,14 +475,28 @@ def batch_table(report: object) -> Table:
 
     assert isinstance(report, BatchReport)
     table = Table(title=f"autoforge forge: {len(report.items)} doc sets")
-    for col in ("doc set", "status", "tools", "check", "tasks", "verified", "s"):
-        table.add_column(col, justify="left" if col in ("doc set", "status", "check") else "right")
+    left = ("doc set", "status", "check", "left out (why)")
+    for col in ("doc set", "status", "tools", "check", "tasks", "verified", "s", "left out (why)"):
+        table.add_column(col, justify="left" if col in left else "right")
     for r in report.items:
         status = "done" if r.status == "done" else f"failed: {r.failed_stage}"
         check = "-" if r.check_ok is None else ("passed" if r.check_ok else "FAILED")
-        table.add_row(r.name, status, str(r.tools), check, str(r.tasks), str(r.verified),
-                      f"{r.forge_seconds:.1f}")  # fmt: skip
+        why = sorted(r.tools_left_out.items(), key=lambda kv: -kv[1])[:2]
+        table.add_row(r.name, status, f"{r.tools}/{r.tools_documented}", check, str(r.tasks),
+                      str(r.verified), f"{r.forge_seconds:.1f}",
+                      "; ".join(f"{n} x {w}" for w, n in why))  # fmt: skip
     return table
+
+
+def _left_out_lines(console: Console, out: Path) -> None:
+    """The documented tools the environment left out, counted by reason."""
+    from autoforge.forge import tool_outcomes
+
+    left, (writes, kept) = tool_outcomes(out)
+    for why, n in sorted(left.items(), key=lambda kv: -kv[1]):
+        console.print(f"  left out: {n} x {why}", highlight=False)
+    if writes:
+        console.print(f"  write tools kept: {kept}/{writes}", highlight=False)
 
 
 def stage_table(manifest: object) -> Table:
@@ -517,6 +531,7 @@ def _verdict(console: Console, manifest: object, out: Path) -> None:
     for name, why in failed_tools(synthesis):
         console.print(f"[red]tool {name} failed:[/] {why}", highlight=False, soft_wrap=True)
     env = manifest.stages.get("environment")
+    _left_out_lines(console, out)
     check = env.detail.get("conformance", {}) if env else {}
     if env and check and not check.get("ok"):
         errors = check.get("errors") or []

@@ -13,7 +13,10 @@
 * ``deterministic``: replaying the same call sequence twice gives the same observations and
   the same final hash;
 * ``reset``: ``reset()`` brings the initial hash back;
-* ``data``: records sit under their own primary key (warnings).
+* ``data``: records sit under their own primary key (warnings);
+* ``roundtrip``, ``paging``, ``secret``: what the tools of one collection promise each other
+  (create then get finds it, update then get shows the change and nothing else, delete then
+  get refuses, a page size pages, a sign-in returns no secret: :mod:`autoforge.env.roundtrip`).
 
 Call sequences come from ``sequences.json`` (a list of lists of ``{"tool", "arguments"}``)
 when given, else from the sampled calls. By default everything runs in an isolated episode
@@ -33,6 +36,7 @@ from pydantic import BaseModel, Field
 from autoforge.env.boundary import describe
 from autoforge.env.contained import probe_boundary
 from autoforge.env.errors import EnvLoadError, SandboxViolation
+from autoforge.env.roundtrip import round_trip_findings
 from autoforge.env.runtime import Environment, Episode, Mode, Observation
 from autoforge.env.stated import CHECK_NAME, stated_rules
 from autoforge.tooldocs import ToolSpec
@@ -239,6 +243,18 @@ def _check_tool(env: Environment, probe: _Probe, tool: ToolSpec, index: Any) -> 
     return items
 
 
+def _check_round_trips(env: Environment, probe: _Probe, index: Any) -> list[CheckItem]:
+    """The round trips the docs imply (:mod:`autoforge.env.roundtrip`)."""
+
+    def run(calls: Sequence[Call]) -> list[Observation]:
+        return probe.run(calls)[0]
+
+    found = round_trip_findings(env.spec, run, lambda tool: sample_calls(tool, index))
+    if not found:
+        return [CheckItem(check="roundtrip", ok=True)]
+    return [CheckItem(check=c, ok=False, tool=t, detail=d) for c, t, d in found]
+
+
 def _check_sequences(probe: _Probe, sequences: Sequence[Sequence[Call]]) -> list[CheckItem]:
     items: list[CheckItem] = []
     for n, sequence in enumerate(sequences):
@@ -266,7 +282,9 @@ def _check_data(env: Environment) -> list[CheckItem]:
         wrong = [
             k
             for k, r in records.items()
-            if isinstance(r, Mapping) and coll.primary_key in r and r[coll.primary_key] != k
+            if isinstance(r, Mapping)
+            and coll.primary_key in r
+            and r[coll.primary_key] != coll.key_value(k)
         ]
         if wrong:
             detail = f"{coll.name}: records {wrong[:3]} are not keyed by their {coll.primary_key}"
@@ -297,6 +315,7 @@ def check_environment(
                 ]
             ]
         items += _check_sequences(probe, sequences)
+        items += _check_round_trips(env, probe, index)
     finally:
         probe.episode.close()
     items += _check_data(env)

@@ -649,9 +649,12 @@ class CowState(_Layered):
             target: MutableMapping[Any, Any] = self if name is None else self[name]
             if value is DELETED:
                 target.pop(key, None)
-            elif value is _MISSING:
-                base = self._base if name is None else self._base[name]
-                target[key] = jcopy(base[key])
+            elif value is _MISSING:  # back to the base: absent there for a key made and dropped
+                base = self._base if name is None else self._base.get(name, {})
+                if key in base:
+                    target[key] = jcopy(base[key])
+                else:
+                    target.pop(key, None)
             else:
                 target[key] = value
         problem = self._commit()

@@ -153,6 +153,10 @@ _SAFE_BUILTIN_NAMES = _names(
 )
 
 
+#: The builtins tool code may call (public: parameter naming keeps them unshadowed).
+SAFE_BUILTIN_NAMES = _SAFE_BUILTIN_NAMES
+
+
 def _violation(node: ast.AST, message: str, construct: str) -> SandboxViolation:
     line = getattr(node, "lineno", None)
     return SandboxViolation(message, line=line, construct=construct)

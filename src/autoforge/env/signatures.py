@@ -9,11 +9,14 @@ Contract checked at load time (every problem is listed in one :class:`EnvLoadErr
 * every other top-level function is a helper whose name starts with ``_``;
 * every parameter schema is a valid JSON Schema object.
 
-A documented parameter whose name is a Python keyword (``from``), a name the sandbox forbids
-(``type``, ``id``) or ``state`` (a US state in an address tool) is written with a trailing
-underscore in Python (``from_``, ``type_``, ``state_``);
-names that are not identifiers get ``_`` for each invalid character
-(:func:`python_param_name`).
+A documented parameter whose name Python or the sandbox refuses, or that would hide a name the
+generated code relies on, is written with a trailing underscore in Python: keywords (``from`` ->
+``from_``), ``state`` (a US state in an address tool), the sandbox's banned names (``id``,
+``type``, ``hash``, ``object``, ``input``), the builtins the sandbox grants (``filter``,
+``max``) and its importable modules (``re``, ``json``). A leading ``__`` (refused as a dunder)
+becomes ``p__``; names that are not identifiers get ``_`` for each invalid character
+(:func:`python_param_name`). Callers always use the documented name: the binding maps it to
+the Python name, and back in every message that names a parameter.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any
 
 from autoforge.env.errors import EnvLoadError
 from autoforge.env.files import TOOLS_FILE
-from autoforge.env.sandbox import BANNED_NAMES
+from autoforge.env.sandbox import ALLOWED_MODULES, BANNED_NAMES, SAFE_BUILTIN_NAMES
 from autoforge.env.spec import EnvironmentSpec
 from autoforge.env.validation import Validator, compile_validator, schema_problem
 from autoforge.env.values import jcopy
@@ -38,13 +41,49 @@ from autoforge.tooldocs import ToolSpec
 _SCALARS = (str, int, float, bool, type(None))
 
 
+#: Names a documented parameter cannot keep in a generated signature: ``state`` (the first
+#: parameter), names the sandbox refuses, and names the generated code calls (builtins, modules).
+RESERVED_PARAM_NAMES: frozenset[str] = frozenset(
+    {"state", *BANNED_NAMES, *SAFE_BUILTIN_NAMES, *ALLOWED_MODULES}
+)
+
+
 def python_param_name(name: str) -> str:
-    """The Python parameter name for documented parameter ``name``."""
+    """The Python parameter name for documented parameter ``name``: the name itself when
+    Python and the sandbox accept it and it hides nothing, else a renamed one."""
+    if not name.isidentifier():
+        fixed = re.sub(r"\W", "_", name)
+        name = f"_{fixed}" if fixed[:1].isdigit() else fixed
+    if name.startswith("__"):
+        return f"p{name}"
+    if keyword.iskeyword(name) or name in RESERVED_PARAM_NAMES:
+        return f"{name}_"
+    return name
+
+
+def legacy_param_name(name: str) -> str:
+    """The Python name earlier code gave ``name`` (only keywords and ``state`` were renamed);
+    a stored environment whose functions still use it keeps loading."""
     if name.isidentifier():
-        clash = keyword.iskeyword(name) or name == "state" or name in BANNED_NAMES
-        return f"{name}_" if clash else name
+        return f"{name}_" if keyword.iskeyword(name) or name == "state" else name
     fixed = re.sub(r"\W", "_", name)
     return f"_{fixed}" if fixed[:1].isdigit() else fixed
+
+
+def bound_param_names(spec: ToolSpec, fn: Callable[..., Any] | None) -> dict[str, str]:
+    """Documented name -> Python name for ``spec``'s parameters as ``fn`` declares them: the
+    current names, or the legacy ones when ``fn`` (a stored environment) was written with them."""
+    current = {p: python_param_name(p) for p in spec.param_names}
+    legacy = {p: legacy_param_name(p) for p in spec.param_names}
+    if fn is None or legacy == current:
+        return current
+    try:
+        declared = set(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return current
+    if set(current.values()) <= declared or not set(legacy.values()) <= declared:
+        return current
+    return legacy
 
 
 class ToolBinding:
@@ -57,7 +96,7 @@ class ToolBinding:
         self.fn = fn
         self.validate: Validator
         self.validate, self.fast = compile_validator(spec.parameters)
-        self.params = {p: python_param_name(p) for p in spec.param_names}
+        self.params = bound_param_names(spec, fn)
         self.renamed = any(k != v for k, v in self.params.items())
 
     def prepare(
@@ -112,7 +151,8 @@ def _signature_problems(spec: ToolSpec, fn: Callable[..., Any]) -> list[str]:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
         return [f"tool '{name}': its signature cannot be read"]
-    documented = {python_param_name(p): p in spec.required for p in spec.param_names}
+    names = bound_param_names(spec, fn)
+    documented = {names[p]: p in spec.required for p in spec.param_names}
     want = ", ".join(["state", *(p if r else f"{p}=None" for p, r in documented.items())])
     fix = f"(fix: def {name}({want}))"
     problems: list[str] = []

@@ -58,6 +58,21 @@ class CollectionSchema(BaseModel):
         """The attribute called ``name``, or None."""
         return next((a for a in self.attributes if a.name == name), None)
 
+    @property
+    def integer_keyed(self) -> bool:
+        """Whether the docs give this collection integer keys (its key attribute is of type
+        ``integer``). JSON objects key by strings, so ``state[name]`` keys its records by the
+        key's decimal text (``"2"``) while the record and every argument hold the integer."""
+        key = self.attribute(self.primary_key)
+        return key is not None and key.type == "integer"
+
+    def key_value(self, key: str) -> Any:
+        """What a record of this collection holds in its key attribute for the state key
+        ``key``: the integer for an integer-keyed collection (when ``key`` is one), else ``key``."""
+        if self.integer_keyed and isinstance(key, str) and key.lstrip("-").isdigit():
+            return int(key)
+        return key
+
 
 class StateSchema(BaseModel):
     """The shape of the state S: collections of records (``state[collection][key] = record``)."""

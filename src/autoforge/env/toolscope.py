@@ -94,13 +94,34 @@ def _named(
     values = {v.lower() for c in schema.collections for a in c.attributes for v in a.enum or []}
     toks = tokens(spec.name)[1:] or tokens(spec.name)
     named: list[tuple[int, CollectionSchema]] = []
+    skip_to = 0
     for i, tok in enumerate(toks):
-        if tok in FILLER or tok in VERBS or tok in values:
+        if i < skip_to:
             continue
-        coll = _collection_for_token(tok, schema)
+        phrase = _phrase_collection(toks, i, schema)  # delivery_stream before stream
+        coll: CollectionSchema | None
+        if phrase is not None:
+            coll, skip_to = phrase
+        elif tok in FILLER or tok in VERBS or tok in values:
+            continue
+        else:
+            coll = _collection_for_token(tok, schema)
         if coll is not None and all(coll is not c for _, c in named):
             named.append((i, coll))
     return toks, named
+
+
+def _phrase_collection(
+    toks: list[str], i: int, schema: StateSchema
+) -> tuple[CollectionSchema, int] | None:
+    """The collection named by several words of the name from ``toks[i]`` on
+    (``DeleteDeliveryStream``: ``delivery_streams``, not ``streams``), and where they end."""
+    for n in (3, 2):
+        if i + n <= len(toks):
+            coll = _collection_for_token("_".join(toks[i : i + n]), schema)
+            if coll is not None:
+                return coll, i + n
+    return None
 
 
 def target_collection(spec: ToolSpec, schema: StateSchema) -> CollectionSchema | None:

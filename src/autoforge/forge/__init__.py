@@ -47,6 +47,7 @@ __all__ = [
     "run_failure",
     "run_forge",
     "task_shortfall",
+    "tool_outcomes",
     "verify_task",
     "verify_tasks",
     "write_forge_report",
@@ -64,6 +65,7 @@ if _TYPE_CHECKING:
     from autoforge.forge.batch import discover as discover
     from autoforge.forge.batch import forge_many as forge_many
     from autoforge.forge.batch import is_doc_set_dir as is_doc_set_dir
+    from autoforge.forge.batch import tool_outcomes as tool_outcomes
     from autoforge.forge.summary import failed_tools as failed_tools
     from autoforge.forge.summary import run_failure as run_failure
     from autoforge.forge.summary import task_shortfall as task_shortfall
@@ -77,6 +79,7 @@ _LAZY: dict[str, str] = {
     "is_doc_set_dir": "autoforge.forge.batch",
     "run_failure": "autoforge.forge.summary",
     "task_shortfall": "autoforge.forge.summary",
+    "tool_outcomes": "autoforge.forge.batch",
 }
 
 

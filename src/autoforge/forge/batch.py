@@ -17,13 +17,16 @@ executors give the same run directories for the same seeds.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+from autoforge.env import EnvDir, tool_access
 from autoforge.errors import UserError
 from autoforge.forge.batch_report import BatchReport, ItemResult, write_index
 from autoforge.forge.context import ForgeError, ForgeReporter
@@ -33,6 +36,8 @@ from autoforge.forge.outlock import out_lock
 from autoforge.forge.runner import run_forge
 from autoforge.forge.summary import run_failure
 from autoforge.llm import LLMClient, LLMConfig
+from autoforge.synth import reason_kind
+from autoforge.tooldocs import load_doc
 
 DOC_SUFFIXES = frozenset({".json", ".yaml", ".yml", ".md", ".markdown", ".txt"})
 BATCH_FILE = "batch.json"
@@ -100,6 +105,7 @@ def result_of(
     detail = {name: rec.detail for name, rec in manifest.stages.items()}
     env, verify = detail.get("environment", {}), detail.get("verify", {})
     check = env.get("conformance") or {}
+    left_out, writes = tool_outcomes(run_dir)
     return ItemResult(
         name=item.name,
         run_dir=str(run_dir),
@@ -112,11 +118,51 @@ def result_of(
         check_ok=bool(check.get("ok")) if check else None,
         tasks=int(detail.get("tasks", {}).get("produced", 0)),
         verified=int(verify.get("verified", 0)),
+        tools_left_out=left_out,
+        writes_documented=writes[0],
+        writes_kept=writes[1],
         rules_only=bool(env.get("rules_only")) or manifest.model.startswith("none"),
         seconds=round(wall, 3),
         cpu_seconds=round(cpu, 3),
         forge_seconds=round(manifest.seconds, 3),
     )
+
+
+def tool_outcomes(run_dir: Path) -> tuple[dict[str, int], tuple[int, int]]:
+    """From a run's files: its documented tools left out of the environment, counted by the
+    kind of their recorded reason, and (documented, kept) write tools."""
+    env_dir = EnvDir(run_dir / "env")
+    try:
+        docs = load_doc(run_dir / "tools.json")
+    except Exception:  # a run that stopped before ingest has no tools to count
+        return {}, (0, 0)
+    try:
+        kept = {t.name for t in env_dir.read_spec().tools}
+    except Exception:  # no environment written: every tool is left out
+        kept = set()
+    report_file = env_dir.report_path
+    try:
+        reports = json.loads(report_file.read_text(encoding="utf-8")).get("tools", [])
+    except (OSError, ValueError):
+        reports = []
+    why = {t.get("name"): _reason(t) for t in reports if isinstance(t, dict)}
+    left: Counter[str] = Counter()
+    for tool in docs.tools:
+        if tool.name not in kept:
+            left[reason_kind(why.get(tool.name) or "not synthesized")] += 1
+    writes = [t.name for t in docs.tools if tool_access(t) == "write"]
+    return dict(left), (len(writes), sum(n in kept for n in writes))
+
+
+def _reason(tool: dict[str, Any]) -> str:
+    """A tool report's reason; for a report without one, its first error, or the check that
+    dropped a tool synthesis kept."""
+    if tool.get("reason"):
+        return str(tool["reason"])
+    errors = tool.get("errors") or []
+    if errors:
+        return str(errors[0])
+    return "left out by the conformance check" if tool.get("status") != "failed" else ""
 
 
 async def forge_item(

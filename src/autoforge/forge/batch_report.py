@@ -31,6 +31,12 @@ class ItemResult(BaseModel):
     check_ok: bool | None = None
     tasks: int = 0
     verified: int = 0
+    tools_left_out: dict[str, int] = Field(
+        default_factory=dict,
+        description="documented tools not in the environment, counted by the kind of reason",
+    )
+    writes_documented: int = 0
+    writes_kept: int = 0
     rules_only: bool = False
     seconds: float = Field(0.0, description="wall time of this session's forge of the item")
     cpu_seconds: float = Field(0.0, description="CPU time of the process for the item")
@@ -76,10 +82,22 @@ def _link(out: Path, r: ItemResult) -> Markup | str:
 def summary_rows(out: Path, report: BatchReport) -> list[list[Markup | str | int | float]]:
     """The index table's rows: doc set, status, tools, check, tasks, verified, time, error."""
     return [
-        [_link(out, r), _status(r), r.tools_documented, r.tools, _check(r), r.tasks, r.verified,
-         round(r.forge_seconds, 1), (r.error or "")[:200]]
+        [_link(out, r), _status(r), r.tools_documented, r.tools,
+         f"{r.writes_kept}/{r.writes_documented}", _check(r), _tasks(r), r.verified,
+         round(r.forge_seconds, 1), _left_out(r), (r.error or "")[:200]]
         for r in report.items
     ]  # fmt: skip
+
+
+def _tasks(r: ItemResult) -> Markup | int:
+    """The tasks count; no task at all is shown as the failure it is."""
+    return r.tasks if r.tasks else badge("0", "bad")
+
+
+def _left_out(r: ItemResult) -> str:
+    """The tools left out, by reason, most common first."""
+    ranked = sorted(r.tools_left_out.items(), key=lambda kv: -kv[1])
+    return "; ".join(f"{n} x {why}" for why, n in ranked[:4])
 
 
 def render_index(out: Path, report: BatchReport) -> str:
@@ -101,9 +119,9 @@ def render_index(out: Path, report: BatchReport) -> str:
         if rules
         else ""
     )
-    headers = ["doc set", "status", "documented tools", "env tools", "check", "tasks",
-               "verified", "forge s", "error"]  # fmt: skip
-    grid = table(headers, summary_rows(out, report), numeric=(2, 3, 5, 6, 7))
+    headers = ["doc set", "status", "documented tools", "env tools", "writes kept", "check",
+               "tasks", "verified", "forge s", "tools left out (why)", "error"]  # fmt: skip
+    grid = table(headers, summary_rows(out, report), numeric=(2, 3, 6, 7, 8))
     body = join([
         section("Summary", join([note, tag("div", join(cards), cls="cards")]), anchor="summary"),
         section("Doc sets", grid, anchor="items"),

@@ -315,12 +315,22 @@ def _tools(d: RunData) -> Markup:
         if not in_env:
             status = join([status, " ", badge("left out", "bad")])
         rows.append([tag("code", name), access, t.get("cls", ""), t.get("source", ""),
-                     status, t.get("attempts", 0), checks_cell(t),
+                     status, _why(t, in_env), t.get("attempts", 0), checks_cell(t),
                      usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0),
                      float(t.get("wall_s", 0.0))])  # fmt: skip
-    headers = ["tool", "access", "class", "code source", "status", "attempts", "checks",
+    headers = ["tool", "access", "class", "code source", "status", "why", "attempts", "checks",
                "tokens", "seconds"]  # fmt: skip
-    return join([table(headers, rows, numeric=(5, 7, 8)), _tool_errors(synth)])
+    return join([table(headers, rows, numeric=(6, 8, 9)), _tool_errors(synth)])
+
+
+def _why(t: dict[str, Any], in_env: bool) -> str:
+    """Why a tool is failed, partial or left out (its recorded reason, else its first error)."""
+    if t.get("status") == "accepted" and in_env:
+        return ""
+    why = str(t.get("reason") or next(iter(t.get("errors") or []), ""))
+    if not why and not in_env:
+        why = "left out by the environment's conformance check"
+    return why
 
 
 def _tool_errors(synth: dict[str, dict[str, Any]]) -> Markup:

@@ -37,6 +37,7 @@ __all__ = [
     "design_state",
     "infer_schema",
     "is_refapi_dir",
+    "reason_kind",
     "report_table",
     "rule_based_schema",
     "run_fidelity",
@@ -57,6 +58,7 @@ if _TYPE_CHECKING:
     from autoforge.synth.fidelity import Bench as Bench
     from autoforge.synth.fidelity import BenchAction as BenchAction
     from autoforge.synth.fidelity import BenchTask as BenchTask
+    from autoforge.synth.leftout import reason_kind as reason_kind
     from autoforge.synth.pipeline import conformance as conformance
     from autoforge.synth.pipeline import report_table as report_table
     from autoforge.synth.probing import run_probes as run_probes
@@ -71,6 +73,7 @@ _LAZY: dict[str, str] = {
     "check_env_dir": "autoforge.synth.envdir_checks",
     "conformance": "autoforge.synth.pipeline",
     "is_refapi_dir": "autoforge.synth.refapi",
+    "reason_kind": "autoforge.synth.leftout",
     "report_table": "autoforge.synth.pipeline",
     "run_probes": "autoforge.synth.probing",
     "score_refapi": "autoforge.synth.refapi",

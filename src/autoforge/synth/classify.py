@@ -26,6 +26,7 @@ from autoforge.env import (
 )
 from autoforge.synth.infer import schema_field_paths
 from autoforge.synth.naming import singular, tokens
+from autoforge.synth.paging import paging_params
 from autoforge.synth.transition_fields import modified_field
 from autoforge.tooldocs import ToolSpec
 
@@ -142,7 +143,9 @@ def _is_plain(
             key is None and bool(params) and all(p in attrs for p in params)
         )
     if cls == "list":
-        return all(p in attrs or p in _LIST_EXTRAS for p in params)
+        props = spec.parameters.get("properties", {})
+        paging = paging_params(props, params)
+        return all(p in attrs or p in _LIST_EXTRAS or p in paging for p in params)
     if cls == "create":
         # every stored attribute must come from a parameter, or the tool computes something
         stored = {a.name for a in coll.attributes if a.name != coll.primary_key}

@@ -86,14 +86,9 @@ def create_draft(
     body += _entry_checks(spec, exprs, schema)
     body += [
         f"    table = state.setdefault({coll.name!r}, {{}})",
-        "    stems = {str(k).rstrip('0123456789') for k in table if str(k)[-1:].isdigit()}",
-        f"    stem = stems.pop() if len(stems) == 1 else {singular(coll.name)[:3] + '_'!r}",
-        "    n = len(table) + 1",
-        '    while f"{stem}{n}" in table:',
-        "        n += 1",
-        '    key = f"{stem}{n}"',
+        *_new_key(coll),
         "    record = {" + ", ".join(f"{a.name!r}: None" for a in coll.attributes) + "}",
-        f"    record[{pk!r}] = key",
+        f"    record[{pk!r}] = " + ("int(key)" if coll.integer_keyed else "key"),
         *owner[1],
     ]
     body += stored
@@ -107,3 +102,20 @@ def create_draft(
     body += [f"    #   - {e}" for e in effects]
     body += ["    table[key] = record", "    return record"]
     return body
+
+
+def _new_key(coll: CollectionSchema) -> list[str]:
+    """Lines setting ``key`` to a fresh state key: one past the largest key of an
+    integer-keyed collection, else the existing keys' pattern (REV-1, REV-2 -> REV-4)."""
+    if coll.integer_keyed:
+        return [
+            "    key = str(max([int(k) for k in table if str(k).lstrip('-').isdigit()] or [0]) + 1)"
+        ]
+    return [
+        "    stems = {str(k).rstrip('0123456789') for k in table if str(k)[-1:].isdigit()}",
+        f"    stem = stems.pop() if len(stems) == 1 else {singular(coll.name)[:3] + '_'!r}",
+        "    n = len(table) + 1",
+        '    while f"{stem}{n}" in table:',
+        "        n += 1",
+        '    key = f"{stem}{n}"',
+    ]

@@ -28,12 +28,14 @@ before: a template is only chosen where the docs leave no choice.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from autoforge.env import CollectionSchema
 from autoforge.synth.headers import head
 from autoforge.synth.naming import plural, singular, tokens
+from autoforge.synth.paging import Role, paging_lines, paging_params, paging_role
 from autoforge.tooldocs import ToolSpec
 
 FilterOp = Literal["eq", "contains", "contains_ci", "le", "ge", "true", "positive", "entry"]
@@ -126,8 +128,9 @@ def list_filters(
     """The filter of every parameter (``offset``/``limit`` aside), or None when one is open."""
     props = spec.parameters.get("properties", {})
     out: list[ListFilter] = []
+    paging = paging_params(props, spec.param_names)
     for param in spec.param_names:
-        if param in ("offset", "limit"):
+        if param in paging:
             continue
         prop = props.get(param) or {}
         path = paths.get(param)
@@ -210,7 +213,8 @@ def documented_list(
     for f in filters:
         body += [f"        if {_condition(f, exprs[f.param])}:", "            continue"]
     entries = [(f.path[0], exprs[f.param]) for f in filters if f.op == "entry"]
-    body += list_results(coll, exprs, projected_fields(spec, coll), entries)
+    paging = paging_params(spec.parameters.get("properties", {}), spec.param_names)
+    body += list_results(coll, exprs, projected_fields(spec, coll), entries, paging)
     return "\n".join([*top, *body])
 
 
@@ -219,12 +223,13 @@ def list_results(
     exprs: dict[str, str],
     fields: list[str],
     entries: list[tuple[str, str]] | None = None,
+    paging: Mapping[str, Role] | None = None,
 ) -> list[str]:
     """The end of a list tool's body: each kept record appended (only ``fields`` when the docs
     name the item fields; the record without the map and merged with its entry for a keyed-map
     filter's value, ``entries`` = ``(map attribute, value expression)``; without big id-keyed
-    maps, which would flood the agent, otherwise), then ``offset``/``limit`` applied where the
-    tool has them, then the return."""
+    maps, which would flood the agent, otherwise), then the paging and sorting parameters applied
+    (``paging``, by role; :mod:`autoforge.synth.paging`), then the return."""
     if entries and not fields:
         body = ["        item = dict(record)"]
         for m, e in entries:  # a value not given leaves the record whole
@@ -243,10 +248,9 @@ def list_results(
         ]
     else:
         body = ["        results.append(record)"]
-    for param in ("offset", "limit"):
-        if param in exprs:
-            sl = f"int({exprs[param]}):" if param == "offset" else f":int({exprs[param]})"
-            body += [f"    if {exprs[param]} is not None:", f"        results = results[{sl}]"]
+    if paging is None:
+        paging = {p: r for p in exprs if (r := paging_role(p)) is not None}
+    body += paging_lines(paging, exprs)
     return [*body, "    return results"]
 
 

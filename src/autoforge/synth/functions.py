@@ -44,6 +44,7 @@ from autoforge.synth.effects import MirrorEffect, nested_lookup
 from autoforge.synth.examples import add_example_helpers, pick_examples
 from autoforge.synth.fill import Draft, ask_synthesizer, fill_todos, todo_items
 from autoforge.synth.headers import signature
+from autoforge.synth.leftout import kept_partial_reason, left_out_reason, skeleton_problem
 from autoforge.synth.options import SynthOptions
 from autoforge.synth.repair import crash_hints
 from autoforge.synth.report import CheckResult, ToolReport
@@ -353,7 +354,7 @@ def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
     ctx = job.ctx
     source = skeleton_for(job)
     if "not implemented" in source or CREATE_TODO in source:  # an unfinished create: no tool
-        return None, []
+        return None, []  # skeleton_problem(source, []) says why
     code = job.guard(from_source(source, ctx.spec.name))
     saved, ctx.cases = ctx.cases, []
     try:
@@ -384,8 +385,10 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthOption
         report.wall_s = round(time.monotonic() - start, 2)
         return ToolOutcome(report=report, code=code)
 
+    had_template = False
     if settings.use_templates:
         code, results = _try_template(job)
+        had_template = code is not None
         if code is not None and _passed(results):
             report.source, report.status, report.accepted_attempt = "template", "accepted", 0
             report.template, report.checks = _template_kind(job), results
@@ -409,11 +412,15 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthOption
     code = None if rules_only else await _model_code(client, job, settings, report)
     if code is not None:
         return done(code)
+    skeleton = None
     if settings.fallback:
         code, results = _try_skeleton(job)
         if code is not None and _passed(results):
             report.source, report.status, report.checks = "skeleton", "fallback", results
+            report.reason = kept_partial_reason(report.errors, code.source)
             return done(code)
+        skeleton = skeleton_problem(skeleton_for(job), results)
+    report.reason = left_out_reason(c, report.errors, skeleton, rules_only, had_template)
     return done(None)
 
 

@@ -15,6 +15,7 @@ from autoforge.env import Attribute, CollectionSchema, StateSchema
 from autoforge.synth.classify import collection_of_key, target_collection
 from autoforge.synth.infer import schema_field_paths
 from autoforge.synth.naming import id_base, is_entity_param, is_id_like, plural, singular, tokens
+from autoforge.synth.paging import paging_params
 from autoforge.tooldocs import ToolSpec
 
 
@@ -59,7 +60,10 @@ def unmapped_params(
     out: list[Unmapped] = []
     for spec in tools:
         props = spec.parameters.get("properties", {})
+        paging = paging_params(props, spec.param_names)  # page or sort results: hold nothing
         for param in spec.param_names:
+            if param in paging:
+                continue
             if is_entity_param(param) and not param_maps(param, spec, schema, known):
                 desc = str((props.get(param) or {}).get("description", ""))
                 out.append(Unmapped(tool=spec.name, param=param, description=desc))

@@ -57,6 +57,11 @@ class ToolReport(BaseModel):
     )
     checks: list[CheckResult] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list, description="why each failed attempt failed")
+    reason: str = Field(
+        default="",
+        description="for a failed or fallback tool: in one line, why it was left out or kept "
+        "only as its rule skeleton (autoforge.synth.leftout)",
+    )
     helpers_added: list[str] = Field(
         default_factory=list,
         description="few-shot helpers the LLM called without defining, supplied by synthesis",
@@ -146,7 +151,7 @@ def report_table(report: SynthesisReport) -> Table:
     """One row per tool: class, source, attempts, checks passed, status, tokens, seconds."""
     rules = ", rules only: no LLM" if report.rules_only else ""
     table = Table(title=f"synthesis of {report.name} ({report.mode} mode{rules})")
-    for col in ("tool", "class", "source", "attempts", "checks", "status", "tokens", "s"):
+    for col in ("tool", "class", "source", "attempts", "checks", "status", "tokens", "s", "why"):
         table.add_column(col, justify="right" if col in ("attempts", "tokens", "s") else "left")
     for t in report.tools:
         style = _STATUS_STYLE.get(t.status, "")
@@ -159,5 +164,6 @@ def report_table(report: SynthesisReport) -> Table:
             f"[{style}]{t.status}[/]",
             str(t.usage.total_tokens),
             f"{t.wall_s:.1f}",
+            t.reason if t.status != "accepted" else "",
         )
     return table

@@ -21,6 +21,7 @@ report can show what was read and what was guessed.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,30 +146,62 @@ def _is_wrapper(node: Mapping[str, Any]) -> str | None:
     lists = [name for name, p in props.items() if _is_object(_array_items(p))]
     if len(lists) != 1:
         return None
-    rest = {snake(n) for n in props if n != lists[0]}
+    rest = [n for n in props if n != lists[0]]
     title = snake(str(node.get("title", ""))).replace("_", "")
-    if rest <= _PAGINATION or (title and _WRAPPER_TITLE.match(title)):
+    if all(map(_is_paging, rest)) or (title and _WRAPPER_TITLE.match(title)):
         return lists[0]
     return None
 
 
-def _id_property(node: Mapping[str, Any], hint: str | None, top: bool) -> str | None:
+#: last words of a property or title that name a wrapper of an entity, not the entity
+#: (``StreamDescription`` holds a stream, ``JobDetails`` a job)
+_WRAP_WORDS = frozenset(
+    {"description", "descriptions", "info", "information", "detail", "details", "summary",
+     "data", "result", "output", "response", "metadata"}
+)  # fmt: skip
+
+
+def _owners(*names: str) -> set[str]:
+    """The entity nouns ``names`` (a hint, a title) stand for, with and without a trailing
+    wrapper word."""
+    out: set[str] = set()
+    for name in names:
+        toks = tokens(snake(name))
+        if toks:
+            out.add(singular("_".join(toks)))
+        while toks and toks[-1] in _WRAP_WORDS:
+            toks = toks[:-1]
+        if toks:
+            out.add(singular("_".join(toks)))
+    return out
+
+
+def _id_property(
+    node: Mapping[str, Any], hint: str | None, top: bool, params: Mapping[str, int] | None = None
+) -> str | None:
     """The identifier property of an object schema, or None when it has none.
 
     A lone ``<x>_id`` counts only for what a tool returns itself (``top``): nested inside another
-    record, ``{book_id, quantity}`` is a line item pointing at a book, not a book.
+    record, ``{book_id, quantity}`` is a line item pointing at a book, not a book. Among the
+    ``<entity>_<key word>`` properties, the one most tools take as a parameter (``params``:
+    name -> how many tools take it) wins: ``ClusterName`` over ``ClusterArn`` when the tools
+    name clusters by name.
     """
     props = _props(node)
     names = list(props)
+    params = params or {}
     if "id" in props:
         return "id"
-    owners = {singular(snake(hint))} if hint else set()
-    owners |= {singular(snake(str(node["title"])))} if node.get("title") else set()
-    for word in _KEY_WORDS:  # <entity>_id before <entity>_name, <entity>_arn, ...
-        for name in names:
-            toks = tokens(name)
-            if len(toks) >= 2 and toks[-1] == word and "_".join(toks[:-1]) in owners:
-                return name
+    owners = _owners(*(n for n in (hint, str(node.get("title") or "")) if n))
+    keyed = [
+        (_KEY_WORDS.index(toks[-1]), name)
+        for name in names
+        if len(toks := tokens(name)) >= 2
+        and toks[-1] in _KEY_WORDS
+        and "_".join(toks[:-1]) in owners
+    ]
+    if keyed:  # the key most tools take, then <entity>_id before <entity>_name, _arn...
+        return min(keyed, key=lambda k: (-params.get(k[1], 0), k[0]))[1]
     for name in names:
         desc = str((props[name] or {}).get("description", "")).lower()
         says_id = any(w in desc for w in _IDENTIFIER_WORDS)
@@ -219,7 +252,8 @@ class _Collector:
     not anything stored.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, params: Mapping[str, int] | None = None) -> None:
+        self.params = params or {}  # tool parameter name -> tools taking it: the keys used
         self.by_key: dict[str, DocEntity] = {}
         self.unwrapped: list[str] = []
         self.fields: set[str] = set()
@@ -247,7 +281,7 @@ class _Collector:
             self.unwrapped.append(f"{where} -> {inner}")
             sub = f"{where}/properties/{inner}"
             return self.walk(_props(node)[inner], sub, _named(inner, hint), depth + 1, at)
-        key = _id_property(node, hint, at.top)
+        key = _id_property(node, hint, at.top, self.params)
         holders = self._walk_props(node, where, hint, depth, at, key)
         if key is not None:
             return self._add(node, key, where, hint)
@@ -271,7 +305,7 @@ class _Collector:
         but holds entities is an envelope: those properties and its paging are not fields."""
         props = _props(node)
         nested = _At(top=False, read=at.read)
-        paging = {n for n in props if snake(n) in _PAGINATION} if key is None and at.top else set()
+        paging = {n for n in props if _is_paging(n)} if key is None and at.top else set()
         holders = set()
         for name, prop in props.items():
             if name not in paging and self.walk(
@@ -322,11 +356,35 @@ def _keyless_record(
     if not at.top or not hint or not (at.element or at.read):
         return None
     props = _props(node)
-    fields = [n for n in props if n not in holders and snake(n) not in _PAGINATION]
+    fields = [n for n in props if n not in holders and not _is_paging(n)]
     scalar = [n for n in fields if _attr_type(props[n]) not in ("object", "array")]
     if not fields or (holders and not scalar):  # {data: [Gif], meta: {...}}: an envelope
         return None
+    if all(_is_key_list(n, props[n]) for n in fields):  # {StreamNames: [...]}: keys listed
+        return None
     return f"{singular(snake(hint))}_id"
+
+
+_PAGING_PREFIXES = ("has_more", "is_truncated", "exclusive_start", "last_evaluated")
+_CURSOR_WORDS = {"token", "marker", "cursor", "page", "link", "iterator", "url"}
+
+
+def _is_paging(name: str) -> bool:
+    """Whether a response property pages the response (``NextToken``, ``HasMoreStreams``,
+    ``NextShardIterator``) rather than describing a record (``next_billing_date`` does)."""
+    low = snake(name)
+    toks = low.split("_")
+    cursor = toks[0] == "next" and toks[-1] in _CURSOR_WORDS
+    return low in _PAGINATION or low.startswith(_PAGING_PREFIXES) or cursor
+
+
+def _is_key_list(name: str, prop: Any) -> bool:
+    """An array of scalars named for keys (``StreamNames``, ``order_ids``): a listing of
+    other records' keys, not a field of a record of its own."""
+    items = _array_items(prop)
+    toks = tokens(name)
+    word = singular(toks[-1]) if toks else ""
+    return isinstance(items, dict) and not _is_object(items) and word in _KEY_WORDS
 
 
 def _merge_combo(parts: list[Any], depth: int = 0) -> dict[str, Any] | None:
@@ -396,6 +454,12 @@ def _nested_keys(prop: Mapping[str, Any], typ: str) -> str:
     return ""
 
 
+def _key_type(attr: Attribute) -> AttributeType:
+    """The type of a key attribute: ``integer`` where the docs type the key so (the state
+    then keys by integers, :attr:`CollectionSchema.integer_keyed`), else ``id``."""
+    return "integer" if attr.type == "integer" else "id"
+
+
 def derive_state(tools: Sequence[ToolSpec]) -> Derivation:
     """Collections and attributes read from the return schemas of ``tools``.
 
@@ -413,7 +477,7 @@ def derive_state(tools: Sequence[ToolSpec]) -> Derivation:
             _attribute(name, prop, entity.name, keys) for name, prop in entity.properties.items()
         ]
         attrs = [
-            a.model_copy(update={"type": "id", "references": None})
+            a.model_copy(update={"type": _key_type(a), "references": None})
             if a.name == entity.primary_key
             else a
             for a in attrs
@@ -440,7 +504,7 @@ _READ_VERBS = {"get", "list", "describe", "search", "find", "fetch", "retrieve",
 
 
 def _collect(tools: Sequence[ToolSpec]) -> _Collector:
-    collector = _Collector()
+    collector = _Collector(Counter(p for spec in tools for p in spec.param_names))
     for spec in tools:
         if spec.returns:
             at = _At(read=_is_read(spec))

@@ -28,6 +28,7 @@ from autoforge.env import (
     add_session,
     find_user_collection,
     self_word_at,
+    tool_access,
 )
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth.classify import classify_tool, collection_of_key, target_collection
@@ -40,6 +41,7 @@ from autoforge.synth.naming import (
     singular,
     tokens,
 )
+from autoforge.synth.paging import paging_params
 from autoforge.synth.schema_entities import Derivation, derive_state, doc_field_names
 from autoforge.synth.state_design_model import (
     Budget,
@@ -147,9 +149,12 @@ def rule_based_schema(tools: Sequence[ToolSpec]) -> StateSchema:
         coll = target_collection(spec, schema)
         if coll is None:
             continue
+        paging = paging_params(spec.parameters.get("properties", {}), spec.param_names)
         for param in spec.param_names:
             ref = collection_of_key(param, schema)
             if coll.attribute(param) is not None or (ref is coll and param != "id"):
+                continue
+            if param in paging and tool_access(spec) == "read":  # pages results, holds nothing
                 continue
             typ = "id" if ref is not None or is_id_like(param) else _param_type(spec, param)
             enum = (spec.parameters["properties"][param] or {}).get("enum")

@@ -37,6 +37,7 @@ from autoforge.synth.effects import (
 from autoforge.synth.headers import head
 from autoforge.synth.naming import NAME_LIKE, singular, tokens
 from autoforge.synth.open_effects import effect_sentences, effect_todos, open_clauses
+from autoforge.synth.paging import paging_params
 from autoforge.synth.session_scope import (
     SESSION_PARAM,
     create_owner_lines,
@@ -242,9 +243,12 @@ def _list(
     body = ["    results = []", f"    for record in state.get({coll.name!r}, {{}}).values():"]
     if qualifier is not None:
         body += [f"        if record.get({qualifier!r}) is None:", "            continue"]
+    paging = paging_params(spec.parameters.get("properties", {}), spec.param_names)
     for param in spec.param_names:
         expr = exprs[param]
         path = paths.get(param)
+        if param in paging:
+            continue
         if param in ("query", "q"):
             body.append(
                 f"        if {expr} is not None and str({expr}).lower() not in str(record).lower():"
@@ -254,7 +258,7 @@ def _list(
         else:
             continue
         body.append("            continue")
-    body += list_results(coll, exprs, [])
+    body += list_results(coll, exprs, [], paging=paging)
     return "\n".join([*top, *body])
 
 
@@ -273,14 +277,8 @@ def _create(
         body.append(f"    key = {exprs[c.key_param]}")
     else:
         body.append("    key = None")
-    body += [  # a new key in the existing keys' pattern (REV-1, REV-2 -> REV-4), else a default
-        "    if key is None:",
-        "        stems = {str(k).rstrip('0123456789') for k in table if str(k)[-1:].isdigit()}",
-        f"        stem = stems.pop() if len(stems) == 1 else {prefix!r}",
-        "        n = len(table) + 1",
-        '        while f"{stem}{n}" in table:',
-        "            n += 1",
-        '        key = f"{stem}{n}"',
+    body += [
+        *_new_key_lines(coll, prefix),
         "    key = str(key)",
         "    if key in table:",
         f'        raise ToolError(f"{_noun(coll)} already exists: {{key}}")',
@@ -288,7 +286,8 @@ def _create(
         "    record = {"
         + ", ".join(f"{a.name!r}: None" for a in coll.attributes if a.name != coll.primary_key)
         + "}",
-        f"    record[{coll.primary_key!r}] = key",
+        f"    record[{coll.primary_key!r}] = "
+        + ("int(key) if key.lstrip('-').isdigit() else key" if coll.integer_keyed else "key"),
         *attach,
     ]
     seen: set[str] = set()
@@ -297,6 +296,26 @@ def _create(
             body += set_lines("record", field_path(paths, param), exprs[param], "    ", seen)
     body += ["    table[key] = record", "    return record"]
     return "\n".join([*top, *body])
+
+
+def _new_key_lines(coll: CollectionSchema, prefix: str) -> list[str]:
+    """Lines giving ``key`` a fresh value when the caller named none: one past the largest
+    key of an integer-keyed collection, else a key in the existing keys' pattern (REV-1,
+    REV-2 -> REV-4) or a default."""
+    if coll.integer_keyed:
+        return [
+            "    if key is None:",
+            "        key = max([int(k) for k in table if str(k).lstrip('-').isdigit()] or [0]) + 1",
+        ]
+    return [
+        "    if key is None:",
+        "        stems = {str(k).rstrip('0123456789') for k in table if str(k)[-1:].isdigit()}",
+        f"        stem = stems.pop() if len(stems) == 1 else {prefix!r}",
+        "        n = len(table) + 1",
+        '        while f"{stem}{n}" in table:',
+        "            n += 1",
+        '        key = f"{stem}{n}"',
+    ]
 
 
 def _update(

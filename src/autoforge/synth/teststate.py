@@ -24,18 +24,20 @@ from autoforge.env import (
 )
 from autoforge.synth.classify import READ_CLASSES, Classification, collection_of_key
 from autoforge.synth.naming import id_base, is_id_like, singular
+from autoforge.synth.paging import paging_argument, paging_role
 from autoforge.tooldocs import ToolSpec
 
 State = dict[str, dict[str, Any]]
 
 
 def _key(coll: CollectionSchema, i: int) -> str:
-    return f"{singular(coll.name)[:3].upper()}-{i}"
+    """The state key of record ``i``: ``ABC-<i>``, or ``"<i>"`` in an integer-keyed collection."""
+    return str(i) if coll.integer_keyed else f"{singular(coll.name)[:3].upper()}-{i}"
 
 
 def _value(attr: Attribute, i: int, schema: StateSchema) -> Any:
     if attr.references and (ref := schema.collection(attr.references)) is not None:
-        return _key(ref, i)
+        return ref.key_value(_key(ref, i))
     if attr.enum:
         return attr.enum[(i - 1) % len(attr.enum)]
     by_type: dict[str, Any] = {
@@ -66,7 +68,7 @@ def synthetic_state(schema: StateSchema, n: int = 3) -> State:
         for i in range(1, n + 1):
             key = _key(coll, i)
             rec = {a.name: _value(a, i, schema) for a in coll.attributes}
-            rec[coll.primary_key] = key
+            rec[coll.primary_key] = coll.key_value(key)
             records[key] = rec
         state[coll.name] = records
     return state
@@ -191,6 +193,9 @@ def sample_value(
         item = sample_value(prop.get("items") or {}, singular(name), schema, state, write)
         return [item] * max(1, int(prop.get("minItems", 1)))
     if typ == "integer":
+        ref = collection_of_key(name, schema)
+        if ref is not None and ref.integer_keyed and state.get(ref.name):
+            return ref.key_value(next(iter(state[ref.name])))
         return int(_number(prop, 2))
     if typ == "number":
         return _number(prop, 2.5)
@@ -239,7 +244,29 @@ def happy_arguments(
                 value if value is not None else sample_value(prop, param, schema, state, write)
             )
     _pair_new_ids(args, state, flags)
+    if c.cls == "update":
+        _one_change(spec, c, schema, state, args)
     return args
+
+
+def _one_change(
+    spec: ToolSpec, c: Classification, schema: StateSchema, state: State, args: dict[str, Any]
+) -> None:
+    """An update whose arguments so far name only the record (every new value optional) gets
+    a new value for its first parameter that is a field of the record, so a correct update
+    visibly changes the state."""
+    coll = schema.collection(c.collection) if c.collection else None
+    if coll is None or any(p != c.key_param for p in args):
+        return
+    props = spec.parameters.get("properties", {})
+    for param in spec.param_names:
+        attr = coll.attribute(param)
+        if param == c.key_param or attr is None or param == coll.primary_key or attr.references:
+            continue
+        value = sample_value(props.get(param) or {}, param, schema, state, write=True)
+        if value is not None and fits(value, props.get(param) or {}):
+            args[param] = value
+            return
 
 
 def _pair_new_ids(args: dict[str, Any], state: State, flags: Sequence[str] = ()) -> None:
@@ -312,12 +339,14 @@ def _argument(
     write: bool,
 ) -> Any:
     if param == c.key_param and picked is not None:
-        return picked[0] if c.cls != "create" else None
+        own = schema.collection(c.collection) if c.collection else None
+        key = own.key_value(picked[0]) if own is not None else picked[0]
+        return key if c.cls != "create" else None
     ref = collection_of_key(param, schema)
     if ref is not None and state.get(ref.name):
         found = _find_in(rec, id_base(param)) if rec else None
-        key = found if isinstance(found, str) and found in state[ref.name] else None
-        key = key or next(iter(state[ref.name]))
+        held = isinstance(found, str | int) and str(found) in state[ref.name]
+        key = ref.key_value(str(found) if held else next(iter(state[ref.name])))
         return [key] if prop.get("type") == "array" else key
     if prop.get("type") == "object" or prop.get("properties"):
         return None  # built from the schema by sample_value
@@ -335,8 +364,9 @@ def _argument(
         found = _find_in(rec, param)
         if found is not None and not isinstance(found, dict | list):
             return found
-    if param in ("limit", "page_size"):
-        return 10
+    role = paging_role(param, prop)
+    if role is not None:
+        return paging_argument(role)
     return None
 
 

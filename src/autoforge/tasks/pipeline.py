@@ -112,6 +112,12 @@ class GenerationStats(BaseModel):
         description="write tools left out of gold calls: marked partial (a rule their own "
         "description states is not enforced), so a gold call through them could break it",
     )
+    state_cuts: dict[str, int] = Field(
+        default_factory=dict,
+        description="nested values of generated start states cut to keep them bounded "
+        "(deeper than tasks.population.MAX_NESTED_DEPTH levels or past MAX_NESTED_NODES "
+        "values), per attribute",
+    )
     errors: dict[str, str] = Field(
         default_factory=dict,
         description="first message of each error type that rejected an "
@@ -626,6 +632,8 @@ def generate_tasks(
     gates = run.gates
     stats.attempts, stats.accepted, stats.rejected = gates.attempts, gates.accepted, gates.rejected
     stats.errors = dict(run.errors)
+    if run.generator is not None and run.generator.cuts:
+        stats.state_cuts = dict(run.generator.cuts.most_common(20))
     stats.seconds = time.perf_counter() - started
     return tasks, stats
 

@@ -17,6 +17,7 @@ import json
 import pickle
 import random
 import re
+from collections import Counter
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, cast
 
@@ -269,6 +270,8 @@ class StateGenerator:
         self.held = held_keys(self.schema, self.examples)
         self.valued = {c.name: self._value_shapes(c) for c in self.schema.collections}
         self._keyed: dict[int, tuple[dict[str, Any], list[tuple[str, str]]]] = {}
+        #: nested values cut to keep a start state bounded, per attribute name
+        self.cuts: Counter[str] = Counter()
 
     def _catalogues(self) -> set[str]:
         """Collections whose example records are kept as they are, keys included: those whose
@@ -508,10 +511,11 @@ class StateGenerator:
             source: dict[str, Any] = dict(sources[i % len(sources)]) if sources else {}
             for attr in coll.attributes:
                 if attr.name == coll.primary_key:
-                    record[attr.name] = key
+                    record[attr.name] = coll.key_value(key)
                 elif attr.name in parents:
                     pool = parents[attr.name]
-                    record[attr.name] = None if attr.nullable and rng.random() < 0.6 else pool[i]
+                    held = None if attr.nullable and rng.random() < 0.6 else pool[i]
+                    record[attr.name] = self._held_key(attr, held)
                 else:
                     record[attr.name] = self._attribute(
                         coll, attr, record, state, rng, person, source
@@ -526,7 +530,7 @@ class StateGenerator:
             if shape.fields:  # a stem the record's own fields spell
                 key = shape.key(numbers[i], record)
                 if coll.primary_key in record:
-                    record[coll.primary_key] = key
+                    record[coll.primary_key] = coll.key_value(key)
             records[key] = record
         self._one_kind(coll, records, rng)
         return records
@@ -560,11 +564,20 @@ class StateGenerator:
             for name in kinds[kind or ""]:
                 record[name] = None
 
+    def _held_key(self, attr: Attribute, key: str | None) -> Any:
+        """The value a reference ``attr`` holds for the state key ``key`` of the collection it
+        names: the integer where that collection is integer-keyed."""
+        target = self.spec.state_schema.collection(attr.references or "")
+        return target.key_value(key) if target is not None and key is not None else key
+
     def _shape(self, coll: CollectionSchema) -> IdShape:
         """The shape of ``coll``'s keys (:mod:`autoforge.tasks.idshape`): the one the data's
         keys agree on, else the first example's stem with the default numbers; without data,
         the docs' examples of the key, else :func:`~autoforge.tasks.idshape.plain`."""
         records = self.examples.get(coll.name)
+        if coll.integer_keyed and not (isinstance(records, dict) and records):
+            said = from_examples(documented(self.spec, coll))  # plain numbers, no zero padding
+            return IdShape("", said.width if said and not (said.stem or said.suffix) else None)
         if isinstance(records, dict) and records:
             shape = from_keys(records)
             if shape is not None and (shape.width is not None or shape.fields):
@@ -610,7 +623,8 @@ class StateGenerator:
         if attr.type in ("object", "array"):
             nested = self.nested.get((coll.name, attr.name))
             if nested is not None:
-                return self._nested(attr.name, nested, state, rng, person)
+                budget = [MAX_NESTED_NODES]
+                return self._nested(attr.name, nested, state, rng, person, 0, budget)
             return self._from_example(coll, attr, rng, source)
         observed = self.domains.values.get((coll.name, attr.name))
         if observed:
@@ -633,16 +647,33 @@ class StateGenerator:
         state: dict[str, Any],
         rng: random.Random,
         person: bool,
+        depth: int = 0,
+        budget: list[int] | None = None,
     ) -> Any:
-        """A nested value from its schema; entity keys point at generated records."""
+        """A nested value from its schema; entity keys point at generated records. Bounded:
+        below :data:`MAX_NESTED_DEPTH` levels, or past :data:`MAX_NESTED_NODES` values in one
+        attribute (``budget``), a list or object is cut to an empty one and counted in
+        :attr:`cuts` (recursive schemas would otherwise nest without end)."""
+        budget = budget if budget is not None else [MAX_NESTED_NODES]
         kind = schema.get("type")
+        budget[0] -= 1
+        composite = kind in ("array", "object") or "properties" in schema
+        if composite and (depth >= MAX_NESTED_DEPTH or budget[0] < 0):
+            self.cuts[name] += 1
+            return [] if kind == "array" else {}
         if kind == "array":
             items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
             count = rng.randint(2, 4)
-            return [self._nested(name, items or {}, state, rng, person) for _ in range(count)]
+            return [
+                self._nested(name, items or {}, state, rng, person, depth + 1, budget)
+                for _ in range(count)
+            ]
         if kind == "object" or "properties" in schema:
             props = schema.get("properties", {})
-            value = {k: self._nested(k, v, state, rng, person) for k, v in props.items()}
+            value = {
+                k: self._nested(k, v, state, rng, person, depth + 1, budget)
+                for k, v in props.items()
+            }
             for key, held in self._key_fields(props):
                 if state.get(held) and isinstance(value.get(key), str):
                     ref_key = rng.choice(list(state[held]))
@@ -723,6 +754,12 @@ def record_kinds(
     shared = set.intersection(*groups.values())
     specific = set.union(*groups.values()) - shared
     return {q: frozenset(specific - group) for q, group in groups.items()}
+
+
+#: levels of nesting a generated attribute value may have (a list or object deeper is cut)
+MAX_NESTED_DEPTH = 6
+#: values one generated attribute may hold in all (lists and objects past it are cut)
+MAX_NESTED_NODES = 500
 
 
 def copy_json(value: Any) -> Any:

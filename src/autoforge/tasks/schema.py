@@ -8,7 +8,7 @@ element of an array": ``items[].book_id``, ``order_ids[]``, ``[].price``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from autoforge.env import (
@@ -216,10 +216,29 @@ def _leaves_cached(tool: ToolSpec, state: StateSchema, which: str) -> tuple[Leaf
     if which == "returns" and root is None:
         root = assumed_returns(tool, state)
     leaves = tuple(schema_leaves(root, state))
+    if which == "parameters":
+        leaves = _own_key(tool, state, leaves)
     if len(_LEAF_CACHE) > 4096:
         _LEAF_CACHE.clear()
     _LEAF_CACHE[key] = (tool, state, leaves)
     return leaves
+
+
+def _own_key(tool: ToolSpec, state: StateSchema, leaves: tuple[Leaf, ...]) -> tuple[Leaf, ...]:
+    """``leaves`` with the tool's own key parameter holding its collection's key: a generic
+    name (``getPet(id)``) names no collection by itself, but the tool's scope says whose key it
+    is (:func:`~autoforge.env.toolscope.tool_scope`). A create's key is a new one: not taken."""
+    if not any(leaf.entity is None and leaf.path in tool.required for leaf in leaves):
+        return leaves
+    scope = tool_scope(tool, state)
+    if scope.key_param is None or scope.collection is None or scope.cls == "create":
+        return leaves
+    return tuple(
+        replace(leaf, entity=scope.collection)
+        if leaf.path == scope.key_param and leaf.entity is None
+        else leaf
+        for leaf in leaves
+    )
 
 
 def output_leaves(tool: ToolSpec, state: StateSchema) -> list[Leaf]:

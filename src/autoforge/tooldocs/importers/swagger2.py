@@ -13,8 +13,9 @@ The same rules as the OpenAPI 3 importer (:mod:`.openapi`), read from the 2.0 la
   clashes; otherwise the body is one argument named after the parameter;
 * API-wide parameters are left out (one :class:`DocWarning` names them): the ``apiKey``
   credentials of ``securityDefinitions``, and, with three operations or more, the non-path
-  parameters every operation takes that are optional or headers (signing headers, output
-  format, field selection: transport details, not choices a user makes);
+  parameters every operation takes that are optional, headers, or named as transport (an
+  ``api-version``, a JSONP ``callback``, a ``key``): signing headers, output format, field
+  selection, versions: transport details, not choices a user makes;
 * returns: the ``schema`` of the first 2xx response when the operation produces JSON (or its
   ``produces`` says nothing); access: GET/HEAD/OPTIONS -> read, others -> write, and no hint
   (None) in an RPC-style document whose operations are all POST;
@@ -237,8 +238,9 @@ def _plumbing(data: dict[str, Any], per_op: list[list[Param]]) -> set[tuple[str,
     """API-wide parameters that are not tool arguments.
 
     The ``apiKey`` parameters of ``securityDefinitions`` (credentials), and, in a document of
-    at least three operations, the non-path parameters every operation takes that are optional
-    or headers: signing headers, API versions, output format and field selection.
+    at least three operations, the non-path parameters every operation takes that are optional,
+    headers or named as transport (:func:`_transport`): signing headers, API versions, JSONP
+    callbacks, access keys, output format and field selection.
     """
     out: set[tuple[str, str]] = set()
     security = data.get("securityDefinitions")
@@ -251,10 +253,21 @@ def _plumbing(data: dict[str, Any], per_op: list[list[Param]]) -> set[tuple[str,
         common = set.intersection(*({_key(p) for p in params} for params in per_op))
         for params in per_op[:1]:
             for p in params:
-                optional = not p.required or p.location == "header"
+                optional = not p.required or p.location == "header" or _transport(p.name)
                 if _key(p) in common and p.location != "path" and optional:
                     out.add(_key(p))
     return out
+
+
+#: name words of a parameter that, taken by every operation, is transport (the API's
+#: version, a JSONP callback, an access key), required or not
+_TRANSPORT_WORDS = frozenset({"version", "callback", "jsonp", "apikey", "key", "wskey"})
+
+
+def _transport(name: str) -> bool:
+    """Whether a parameter's name says it carries transport, not a user's choice."""
+    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
+    return bool(words) and words[-1] in _TRANSPORT_WORDS
 
 
 def _tool(

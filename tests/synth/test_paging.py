@@ -1,0 +1,123 @@
+"""Paging and sorting parameters of a list page or order its results, never filter them, and
+the state design keeps them out of records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from autoforge.env import Attribute, CollectionSchema, Environment, EnvironmentSpec, StateSchema
+from autoforge.synth.classify import classify_tool
+from autoforge.synth.paging import paging_role
+from autoforge.synth.state_design import rule_based_schema
+from autoforge.synth.templates import render_template
+from autoforge.tooldocs import ToolSpec
+
+FOSSILS = StateSchema(
+    collections=[
+        CollectionSchema(
+            name="fossils",
+            primary_key="fossil_id",
+            attributes=[
+                Attribute(name="fossil_id", type="id"),
+                Attribute(name="era", type="string"),
+                Attribute(name="weight", type="integer"),
+            ],
+        )
+    ]
+)
+STATE = {
+    "fossils": {
+        f"F-{i}": {"fossil_id": f"F-{i}", "era": era, "weight": w}
+        for i, (era, w) in enumerate(
+            [("jurassic", 30), ("triassic", 10), ("jurassic", 20), ("cretaceous", 40)], start=1
+        )
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "prop", "role"),
+    [
+        ("limit", {}, "limit"),
+        ("maxResults", {"type": "string"}, "limit"),
+        ("$top", {"type": "integer"}, "limit"),
+        ("pageSize", {}, "limit"),
+        ("count", {"type": "integer"}, "limit"),
+        ("count", {"type": "string"}, None),
+        ("offset", {}, "offset"),
+        ("$skip", {}, "offset"),
+        ("NextToken", {}, "token"),
+        ("page", {}, "page"),
+        ("sortBy", {}, "sort"),
+        ("sort_order", {}, "direction"),
+        ("era", {}, None),
+        ("start", {"type": "string", "format": "date"}, None),
+    ],
+)
+def test_paging_role_by_name_and_type(name: str, prop: dict[str, Any], role: str | None) -> None:
+    assert paging_role(name, prop) == role
+
+
+def _lister() -> ToolSpec:
+    props = {
+        "era": {"type": "string"},
+        "maxResults": {"type": "string"},
+        "nextToken": {"type": "string"},
+        "sortBy": {"type": "string"},
+        "page": {"type": "integer"},
+    }
+    return ToolSpec(
+        name="list_fossils",
+        description="List fossils",
+        parameters={"type": "object", "properties": props, "required": []},
+        access="read",
+    )
+
+
+def _env() -> Environment:
+    spec = _lister()
+    c = classify_tool(spec, FOSSILS)
+    assert c.cls == "list" and c.plain
+    coll = FOSSILS.collection("fossils")
+    source = render_template(spec, c, coll, {"era": ["era"]}, schema=FOSSILS)
+    assert source is not None
+    env_spec = EnvironmentSpec(name="fossils", tools=[spec], state_schema=FOSSILS)
+    return Environment.from_parts(env_spec, source, STATE)
+
+
+def _ids(env: Environment, args: dict[str, Any]) -> list[str]:
+    obs = env.episode().call("list_fossils", args)
+    assert obs.ok, obs.content
+    return [r["fossil_id"] for r in obs.result]
+
+
+def test_paging_parameters_page_and_sort_rather_than_filter() -> None:
+    env = _env()
+    assert len(_ids(env, {})) == 4
+    assert _ids(env, {"maxResults": "2"}) == ["F-1", "F-2"]
+    assert _ids(env, {"maxResults": "2", "page": 2}) == ["F-3", "F-4"]
+    assert _ids(env, {"nextToken": "3"}) == ["F-4"]
+    assert _ids(env, {"maxResults": "not a number"}) == ["F-1", "F-2", "F-3", "F-4"]
+    assert _ids(env, {"sortBy": "-weight"}) == ["F-4", "F-1", "F-3", "F-2"]
+    assert _ids(env, {"era": "jurassic", "maxResults": "1"}) == ["F-1"]
+
+
+def test_rule_state_design_keeps_paging_parameters_out_of_records() -> None:
+    lister = _lister()
+    getter = ToolSpec(
+        name="get_fossil",
+        parameters={
+            "type": "object",
+            "properties": {"fossil_id": {"type": "string"}},
+            "required": ["fossil_id"],
+        },
+        access="read",
+    )
+    schema = rule_based_schema([lister, getter])
+    coll = schema.collection("fossils")
+    assert coll is not None
+    names = {a.name for a in coll.attributes}
+    assert "era" in names
+    assert not names & {"maxResults", "nextToken", "sortBy", "page"}
