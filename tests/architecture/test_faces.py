@@ -572,10 +572,20 @@ def test_face_is_pinned(package: str) -> None:
 def test_face_names_resolve_and_lazy_names_are_in_the_face(package: str) -> None:
     module = importlib.import_module(package)
     face = list(getattr(module, "__all__", []))
-    unresolved = [n for n in face if getattr(module, n, None) is None]
+    unresolved, extras = [], set()
+    for name in face:
+        try:
+            if getattr(module, name, None) is None:
+                unresolved.append(name)
+        except ModuleNotFoundError as exc:  # a lazy name that needs an optional extra
+            if (exc.name or "").split(".")[0] == "autoforge":
+                raise
+            extras.add(exc.name or "?")
     assert not unresolved, f"{package}.__all__ names that do not resolve: {unresolved}"
     hidden = sorted(set(getattr(module, "_LAZY", {})) - set(face))
     assert not hidden, f"{package}._LAZY exports {hidden} outside __all__: add them to __all__"
+    if extras:
+        pytest.skip(f"{package}: some names need {sorted(extras)} (an optional extra, e.g. [dev])")
 
 
 def _imports_from_faces() -> list[tuple[str, int, str, str]]:

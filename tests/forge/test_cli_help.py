@@ -53,8 +53,10 @@ def test_check_accepts_a_forge_run_directory_and_names_missing_tools(tmp_path: P
     forged = CliRunner().invoke(app, args)
     assert forged.exit_code == 0, forged.output
     result = CliRunner().invoke(app, ["check", str(out)], env={"COLUMNS": "200"})
-    assert result.exit_code == 0, result.output
-    assert "PASS" in result.output
+    # exit 1 is a failed check, not a refused directory (that is 2): the rules-only bookstore's
+    # place_order is partial, its stated stock and coupon rules unenforced, and check says so
+    assert result.exit_code in (0, 1), result.output
+    assert ("PASS" in result.output) == (result.exit_code == 0), result.output
     missing = re.findall(r"documented tool (\w+) is missing", result.output)
     status = (out / "env" / "synthesis_report.json").read_text()
     assert all(f'"{name}"' in status for name in missing)

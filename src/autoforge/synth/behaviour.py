@@ -5,7 +5,7 @@ sentences of its description are enforced and which are not.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from autoforge.env import (
@@ -74,13 +74,17 @@ def fill_missing(
     carried: dict[str, set[str]],
     *,
     compile_missing: bool = True,
+    only: Collection[str] = (),
 ) -> list[ToolRecord]:
     """Records where every tool has code: a tool the other stages did not finish gets its
     behaviour model's code, marked ``partial`` with the sentences it does not enforce. Each
-    record's report lists the enforced and unenforced rule sentences of its description."""
+    record's report lists the enforced and unenforced rule sentences of its description.
+    ``only``: the tools the user asked for (``--only``); the others stay out."""
     by_name = {r.report.name: r for r in records}
     out = []
     for spec in docs.tools:
+        if only and spec.name not in only:
+            continue
         tb = model.tool(spec.name)
         rec = by_name.get(spec.name)
         if compile_missing and tb is not None and _replace(rec, tb):

@@ -486,7 +486,8 @@ async def synthesize(
     carried: dict[str, set[str]] = {}
     for r in rules.rules:
         carried.setdefault(r.tool, set()).add(r.sentence)
-    records = fill_missing(docs, records, model, carried, compile_missing=data is not None)
+    records = fill_missing(docs, records, model, carried, compile_missing=data is not None,
+                           only=opts.only)  # fmt: skip
     write_environment(out_dir, name, docs, policy, p1.schema, records, p1.data_state, rules)
     model.save(out_dir)
     rep.phase("check", 1)
