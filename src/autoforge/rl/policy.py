@@ -50,7 +50,7 @@ class BatchedGenerator:
         self.pad_id = int(
             tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
         )
-        self.eos_ids = _eos_ids(tokenizer)
+        self.eos_ids = eos_ids(tokenizer)
         self._pending: list[_Request] = []
         self._worker: asyncio.Task[None] | None = None
         self.batches: list[int] = []
@@ -129,7 +129,7 @@ class BatchedGenerator:
         return ids[:n], logps[:n]
 
 
-def _eos_ids(tokenizer: Any) -> set[int]:
+def eos_ids(tokenizer: Any) -> set[int]:
     """End-of-turn ids: the tokenizer's EOS plus ``<|im_end|>``/``<|endoftext|>`` if present."""
     ids = {int(tokenizer.eos_token_id)}
     for name in ("<|im_end|>", "<|endoftext|>"):

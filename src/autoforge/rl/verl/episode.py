@@ -24,6 +24,7 @@ from autoforge.env import Environment
 from autoforge.llm import LLMConfig
 from autoforge.rl.config import DEFAULT_BUDGET, TokenBudget
 from autoforge.rl.episode import EpisodeDeps, TokenEpisodeConfig, episode_roles, token_episode
+from autoforge.rl.policy import eos_ids
 from autoforge.rl.tokens import ChatCodec
 from autoforge.rollout import EpisodeConfig, bind_environment, kind_field
 from autoforge.tasks import Task
@@ -147,7 +148,7 @@ async def verl_episode(
 ) -> EpisodeOutput:
     """Play the row's task once against ``server``; the verl output fields."""
     codec = ctx.codec(tokenizer)
-    generator = ServerGenerator(server, sampling_params, _eos(tokenizer))
+    generator = ServerGenerator(server, sampling_params, eos_ids(tokenizer))
     deps = EpisodeDeps(
         generator,  # type: ignore[arg-type]
         codec,
@@ -179,15 +180,6 @@ async def verl_episode(
             "reward_reason": traj.reward_reason,
         },
     )  # fmt: skip
-
-
-def _eos(tokenizer: Any) -> set[int]:
-    ids = {int(tokenizer.eos_token_id)}
-    for name in ("<|im_end|>", "<|endoftext|>"):
-        tid = tokenizer.convert_tokens_to_ids(name)
-        if isinstance(tid, int) and tid != getattr(tokenizer, "unk_token_id", None):
-            ids.add(tid)
-    return ids
 
 
 def settings_from(kwargs: dict[str, Any], keys: Sequence[str] | None = None) -> AgentLoopSettings:
