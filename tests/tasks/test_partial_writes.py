@@ -42,3 +42,14 @@ def test_hand_written_environments_keep_every_tool(tmp_path: Path) -> None:
     assert _partial_writes(SimpleNamespace(path=tmp_path)) == set()  # type: ignore[arg-type]
     assert _partial_writes(SimpleNamespace()) == set()  # type: ignore[arg-type]
     assert without_tools(_graph(), set()).writes() == {"order_item", "rename_item"}
+
+
+def test_generation_json_says_which_writes_were_left_out_and_what_was_cut() -> None:
+    from autoforge.forge.generation import merge_stats
+    from autoforge.tasks.pipeline import GenerationStats
+
+    stats = GenerationStats(env_id="x", difficulty="medium", requested=3)
+    assert "partial_writes" not in merge_stats(stats, 0)
+    stats.partial_writes, stats.state_cuts = ["order_item"], {"children": 4}
+    merged = merge_stats(stats, 0)
+    assert merged["partial_writes"] == ["order_item"] and merged["state_cuts"] == {"children": 4}

@@ -75,6 +75,9 @@ def merge_stats(stats: GenerationStats, replayed: int) -> dict[str, Any]:
         "difficulty": stats.difficulty,
         "replayed": dup,
         **({"note": stats.note} if stats.note else {}),
+        # what generation left out or cut, so a run with fewer or smaller tasks says why
+        **({"partial_writes": stats.partial_writes} if stats.partial_writes else {}),
+        **({"state_cuts": stats.state_cuts} if stats.state_cuts else {}),
         **({"errors": stats.errors} if stats.errors else {}),
         "knowledge": stats.knowledge,  # per attribute: held by the user or internal, and why
     }
