@@ -14,6 +14,10 @@ from typing import Any
 
 _ID_SHAPE = re.compile(r"^(.*?)(\d+)$")
 
+#: words that end an identifier's name: what is left names the collection (``task_id``,
+#: ``ticketid``, ``ticket_number``, ``item_sku``); the longer words only after an underscore
+_ID_SUFFIX = re.compile(r"(_?(ids?|key|code|sku)|_(keys|codes|numbers?|no|refs?|uuids?|skus))$")
+
 
 @dataclass
 class IdPattern:
@@ -107,7 +111,7 @@ class DataEvidence:
 
     def collection_named(self, word: str) -> str | None:
         """The collection a noun or an id parameter's stem names (``task``, ``task_id``)."""
-        stem = re.sub(r"_?(ids?|key|sku|code)$", "", word.lower())
+        stem = re.sub(_ID_SUFFIX, "", word.lower())
         for name in self.state:
             n = name.lower()
             if (stem and n in (stem, stem + "s", stem + "es")) or (
