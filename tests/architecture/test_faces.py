@@ -507,6 +507,7 @@ FACES: dict[str, list[str]] = {
         "tokens",
         "unregister_importer",
         "word_match",
+        "markdown_tables",
     ],
     "autoforge.tooldocs.importers": [
         "tool_items",

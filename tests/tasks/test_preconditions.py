@@ -16,8 +16,8 @@ from autoforge.tasks.preconditions import (
     StatusRule,
     TableRule,
     preconditions,
-    tables,
 )
+from autoforge.tooldocs import markdown_tables as tables
 from autoforge.tooldocs.spec import ToolSpec
 
 POLICY = """# Lending desk

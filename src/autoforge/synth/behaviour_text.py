@@ -20,6 +20,7 @@ from autoforge.env import (
     doc_sentences,
 )
 from autoforge.synth.behaviour_data import noun_forms
+from autoforge.tooldocs import markdown_tables
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -42,22 +43,19 @@ def transition_tables(policy: str) -> list[dict[str, list[str]]]:
     """Markdown tables of the policy whose header has a *from* and a *to* column:
     ``{from: [to, ...]}``."""
     out: list[dict[str, list[str]]] = []
-    lines = policy.splitlines()
-    for i, line in enumerate(lines):
-        cells = [c.strip().lower() for c in line.strip().strip("|").split("|")]
-        if "|" not in line or "from" not in cells or "to" not in cells:
+    for header, *rows in markdown_tables(policy):
+        cells = [c.lower() for c in header]
+        if "from" not in cells or "to" not in cells:
             continue
         fi, ti = cells.index("from"), cells.index("to")
         table: dict[str, list[str]] = {}
-        for row in lines[i + 2 :]:
-            if "|" not in row:
-                break
-            rc = [c.strip() for c in row.strip().strip("|").split("|")]
+        for rc in rows:
             if len(rc) <= max(fi, ti):
                 continue
-            src = rc[fi].strip("` ")
             targets = re.findall(r"[A-Za-z_][\w-]*", rc[ti])
-            table[src] = [t for t in targets if t.lower() not in ("none", "and", "or")]
+            table[rc[fi].strip("` ")] = [
+                t for t in targets if t.lower() not in ("none", "and", "or")
+            ]
         if table:
             out.append(table)
     return out

@@ -33,7 +33,7 @@ from autoforge.env import CollectionSchema, EnvironmentSpec, status_values, tool
 from autoforge.tasks.blueprint import Blueprint, CallNode
 from autoforge.tasks.plausible import Breach, Guard, breach, source_fact
 from autoforge.tasks.schema import entity_of, singular
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, markdown_tables
 
 #: Cells that mean "no value" in a table (a terminal status's empty successor list).
 _EMPTY = {"", "-", "—", "none", "(none)", "n/a", "nothing"}
@@ -344,22 +344,6 @@ def _keyed(rule: Any) -> tuple[str, ...]:
 # -- reading the rules -----------------------------------------------------------------------
 
 
-def tables(text: str) -> Iterator[list[list[str]]]:
-    """The Markdown tables of ``text``: rows of cells, the header first (the ``---`` line
-    left out)."""
-    block: list[list[str]] = []
-    for line in [*text.splitlines(), ""]:
-        stripped = line.strip()
-        if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
-            cells = [c.strip() for c in stripped.strip("|").split("|")]
-            if not all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
-                block.append(cells)
-            continue
-        if len(block) >= 2:
-            yield block
-        block = []
-
-
 def _tokens(cell: str) -> list[str]:
     return [t for t in (x.strip(" `*_.").lower() for x in re.split(r",|\bor\b|\band\b|/", cell))
             if t]  # fmt: skip
@@ -405,7 +389,7 @@ def _key_params(tool: ToolSpec, spec: EnvironmentSpec) -> list[tuple[str, Collec
 
 def table_rules(spec: EnvironmentSpec, text: str, data: Mapping[str, Any]) -> list[TableRule]:
     """The table rules of ``text`` for the write tools of ``spec``."""
-    found = list(tables(text))
+    found = list(markdown_tables(text))
     out: list[TableRule] = []
     for tool in spec.tools:
         if tool_access(tool) != "write":
@@ -729,5 +713,4 @@ __all__ = [
     "preconditions",
     "status_rules",
     "table_rules",
-    "tables",
 ]

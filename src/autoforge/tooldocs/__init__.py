@@ -67,6 +67,7 @@ __all__ = [
     "load_doc",
     "load_docs",
     "load_input",
+    "markdown_tables",
     "merge_docs",
     "named_statuses",
     "normalize_parameters",
@@ -96,6 +97,7 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
+    from autoforge.tooldocs.markdown import markdown_tables as markdown_tables
     from autoforge.tooldocs.naming import EMAIL_LIKE as EMAIL_LIKE
     from autoforge.tooldocs.naming import ID_SUFFIXES as ID_SUFFIXES
     from autoforge.tooldocs.naming import NAME_LIKE as NAME_LIKE
@@ -122,6 +124,7 @@ if _TYPE_CHECKING:
     from autoforge.tooldocs.source import pointer_join as pointer_join
 
 _LAZY: dict[str, str] = {
+    "markdown_tables": "autoforge.tooldocs.markdown",
     "EMAIL_LIKE": "autoforge.tooldocs.naming",
     "ID_SUFFIXES": "autoforge.tooldocs.naming",
     "NAME_LIKE": "autoforge.tooldocs.naming",

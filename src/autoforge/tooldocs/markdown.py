@@ -17,6 +17,7 @@ import asyncio
 import re
 import threading
 import warnings
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -147,6 +148,23 @@ def _typed_enum(values: list[str], typ: str) -> list[Any]:
         return [conv(v) for v in values]
     except ValueError:
         return values
+
+
+def markdown_tables(text: str) -> Iterator[list[list[str]]]:
+    """The Markdown tables of ``text`` (lines that start and end with ``|``, two rows or more):
+    rows of stripped cells, the header first, the ``---`` rule left out. One reader for every
+    stage that reads tables out of docs or a policy."""
+    block: list[list[str]] = []
+    for line in [*text.splitlines(), ""]:
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
+            cells = [c.strip() for c in stripped.strip("|").split("|")]
+            if not all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+                block.append(cells)
+            continue
+        if len(block) >= 2:
+            yield block
+        block = []
 
 
 def _table_params(lines: list[str]) -> list[tuple[str, dict[str, Any], bool]]:
