@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import gc
 import hashlib
+import inspect
 import json
 import os
 import statistics
@@ -126,16 +128,36 @@ def scenario(db: dict[str, Any]) -> list[Call]:
     ]
 
 
+#: per baseline tool, the parameter names its function declares
+_DECLARED: dict[str, frozenset[str]] = {}
+
+
 def plain_tools(source: str) -> dict[str, Callable[..., Any]]:
     """The same tool code as plain functions (no sandbox), for the baseline."""
     namespace: dict[str, Any] = {"ToolError": ToolError}
     exec(compile(source, "retail_tools.py", "exec"), namespace)
-    return {name: namespace[name] for name in TOOLS}
+    fns = {name: namespace[name] for name in TOOLS}
+    _DECLARED.update({n: frozenset(inspect.signature(f).parameters) for n, f in fns.items()})
+    return fns
+
+
+try:  # --compare runs this script on older checkouts too, which have no legacy names
+    from autoforge.env.signatures import legacy_param_name
+except ImportError:
+    legacy_param_name = python_param_name
+
+
+@functools.cache
+def _arg_name(tool: str, name: str) -> str:
+    """The Python name of documented parameter ``name`` as ``tool``'s function declares it: a
+    stored tools.py may use the names of earlier code, as the runtime's binding allows."""
+    current = python_param_name(name)
+    return current if current in _DECLARED[tool] else legacy_param_name(name)
 
 
 def plain_call(fns: dict[str, Callable[..., Any]], state: Any, tool: str, args: Any) -> str:
     """One baseline call: the function plus JSON of its result."""
-    kwargs = {python_param_name(k): v for k, v in args.items()}
+    kwargs = {_arg_name(tool, k): v for k, v in args.items()}
     try:
         result = fns[tool](state, **kwargs)
     except ToolError as exc:
