@@ -25,12 +25,14 @@ from autoforge.synth.report import ToolRecord
 from autoforge.tooldocs import ToolDocs, ToolSpec
 
 #: statuses whose code stands as written when the model is not read from an HTTP operation
-KEEP = ("accepted",)
+#: statuses whose code the behaviour model's code does not replace (unless the tool's HTTP
+#: operation is known): accepted code, and a rule skeleton that passed its checks as fallback
+KEEP = ("accepted", "fallback")
 
 
 def _replace(rec: ToolRecord | None, tb: ToolBehaviour) -> bool:
-    """Whether ``tb``'s code replaces ``rec``'s: always where no code was accepted; over
-    accepted code only where the model was read from an HTTP operation (method, path and
+    """Whether ``tb``'s code replaces ``rec``'s: always where no code passed (:data:`KEEP`);
+    over code that passed only where the model was read from an HTTP operation (method, path and
     response codes say what the tool does) and is not a computed reply."""
     if rec is None or rec.code is None or rec.report.status not in KEEP:
         return True
