@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import Any
 
 from bench_method import Load, finish
-
 from lab.judgeval import (
     KINDS,
     JudgedEpisode,
@@ -55,13 +54,19 @@ from lab.judgeval import (
     score,
     verdict_kinds,
 )
-from autoforge.rollout.players import OracleClient, scripted_user
 from lab.rulejudge import rule_judge
+from lab.transcript_faults import (
+    TRANSCRIPT_FAULTS,
+    fact_alternatives,
+    inject,
+)
+
 from autoforge.env import Environment
 from autoforge.examples import example_path
 from autoforge.rollout.episode import EpisodeConfig, EpisodeLimits
 from autoforge.rollout.judge import JudgeVerdict, code_verdict, judge_user
 from autoforge.rollout.meu import RULE_FAULTS
+from autoforge.rollout.players import OracleClient, scripted_user
 from autoforge.rollout.runner import (
     RolloutDeps,
     bind_environment,
@@ -69,11 +74,6 @@ from autoforge.rollout.runner import (
     rollout_episode,
 )
 from autoforge.rollout.trajectory import Trajectory
-from lab.transcript_faults import (
-    TRANSCRIPT_FAULTS,
-    fact_alternatives,
-    inject,
-)
 from autoforge.tasks import Task, generate_tasks, read_tasks
 
 Pair = tuple[Task, Trajectory]

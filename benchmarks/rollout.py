@@ -600,9 +600,9 @@ async def faithful_user(
     """Episodes of the embedded user against :class:`AskedOracle`; goal-conveyed share."""
     from pathlib import Path
 
-    from autoforge.rollout.players import AskedOracle, RoutedClient
     from autoforge.bench.targets import load_target
     from autoforge.llm import get_client
+    from autoforge.rollout.players import AskedOracle, RoutedClient
     from autoforge.rollout.runner import bind_environment, rollout_episode
     from autoforge.rollout.user import UserConfig
 

@@ -40,12 +40,12 @@ from typing import Any
 
 import orjson
 from bench_method import MIN_REPEATS, Load, finish
+from lab.rawhttp import RawConnection
 from rich.console import Console
 from rich.table import Table
 
 from autoforge.env import Environment
 from autoforge.examples import example_path
-from lab.rawhttp import RawConnection
 
 HOST = "127.0.0.1"
 READ = ("get_book", {"book_id": "B-204"})

@@ -241,8 +241,9 @@ TARGETS: dict[str, float] = {
 def _ceilings(preset: dict[str, Any], split: str, docs: Any, data: Any, policy: str | None) -> Any:
     """The derivability ceiling of a preset's split in the headline phrase mode, the exact one
     and the loose one (same replayable tasks as the fidelity replay)."""
-    from autoforge.adapters.tau import load_bench
     from lab.ceiling import bench_ceiling, vocabulary
+
+    from autoforge.adapters.tau import load_bench
 
     bench = load_bench(preset["bench"], split, agent_side=preset["agent_side"])
     dump = docs.model_dump(mode="json", exclude={"tools": {"__all__": {"source"}}})
