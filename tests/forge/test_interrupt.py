@@ -161,3 +161,32 @@ def test_sigterm_stops_with_status_143(tmp_path: Path) -> None:
     assert proc.returncode == 143, out
     assert time.monotonic() - start < EXIT_WITHIN_S
     assert _stages(run)["tasks"] == "interrupted"
+
+
+class _SignalsWhileCollected:
+    """An object whose finaliser receives the Ctrl-C (as when the collector runs it then)."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)
+        for _ in range(1000):  # the handler runs at one of these steps, still in __del__
+            pass
+
+
+def test_a_ctrl_c_that_lands_in_a_finaliser_still_stops_the_command() -> None:
+    from autoforge.cli.interrupt import stop_on_signals
+
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), stop_on_signals():
+        _SignalsWhileCollected()  # finalised at once; an exception raised there is ignored
+        while time.monotonic() - start < 5:
+            time.sleep(0.01)
+    assert time.monotonic() - start < EXIT_WITHIN_S
+
+
+def test_no_interrupt_is_left_over_after_the_block() -> None:
+    from autoforge.cli.interrupt import stop_on_signals
+
+    with pytest.raises(KeyboardInterrupt), stop_on_signals():
+        _SignalsWhileCollected()
+        time.sleep(1)
+    time.sleep(0.2)  # nothing pending raises here, under pytest's own handler

@@ -6,10 +6,17 @@ of ``forge`` (task generation, replay, exports) rarely suspend, so a Ctrl-C used
 only after the whole run. :func:`stop_on_signals` installs a handler of its own, which asyncio
 leaves alone, and that raises :class:`KeyboardInterrupt` in the main thread at the next
 bytecode, whatever the stage is doing.
+
+One place swallows an exception raised there: a finaliser (``__del__``), which the garbage
+collector may run in the middle of any allocation; Python prints "Exception ignored" and goes
+on, so a Ctrl-C that lands there would be lost and the run would go on to its end. The handler
+therefore looks at the frames it interrupts: inside a finaliser it does not raise, and has the
+signal delivered again to the main thread a moment later, when the finaliser has returned.
 """
 
 from __future__ import annotations
 
+import _thread
 import asyncio
 import contextlib
 import os
@@ -33,12 +40,43 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 CLEANUP_S = 0.5
 
 
+#: Seconds after which a signal that landed in a finaliser is delivered again.
+REDELIVER_S = 0.02
+
 _received: list[int] = []  # the signal that stopped the command (its exit status is 128 + it)
+_lock = threading.Lock()
+_active = [False]  # whether a stop_on_signals block is running (a redelivery is still wanted)
+
+
+def _in_finaliser(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs inside a ``__del__`` (where a raised exception is ignored)."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _redeliver(signum: int) -> None:
+    with _lock:
+        if _active[0]:
+            _thread.interrupt_main(signal.Signals(signum))
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    if not _active[0]:
+        return  # a redelivery that arrived after the block ended: the signal was handled
+    if _in_finaliser(frame):
+        timer = threading.Timer(REDELIVER_S, _redeliver, (signum,))
+        timer.daemon = True
+        timer.start()
+        return
     _received.append(signum)
     raise KeyboardInterrupt
+
+
+def _settle() -> None:
+    """A Python call: a signal still pending is handled here, by this module's handler."""
 
 
 @contextmanager
@@ -52,9 +90,13 @@ def stop_on_signals() -> Iterator[None]:
         yield
         return
     previous = {sig: signal.signal(sig, _raise_interrupt) for sig in _SIGNALS}
+    _active[0] = True
     try:
         yield
     finally:
+        with _lock:
+            _active[0] = False
+        _settle()  # a redelivery already on its way is dropped, not raised by the old handler
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 

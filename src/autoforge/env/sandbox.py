@@ -636,6 +636,8 @@ def exec_module(
     namespace.update(GUARD_GLOBALS)
     namespace.update(extra_globals)
     timed_out, _, error = call_limited(exec, (code, namespace), {}, timeout_s)
+    if isinstance(error, KeyboardInterrupt | SystemExit):
+        raise error  # a Ctrl-C during loading stops the command; it is not a broken module
     if timed_out:
         raise SandboxViolation(
             f"module-level code ran longer than {timeout_s:g} s", construct="timeout"
