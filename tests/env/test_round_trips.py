@@ -138,3 +138,18 @@ def test_a_page_size_that_filters_is_caught() -> None:
 def test_a_sign_in_that_returns_the_password_is_caught() -> None:
     bad = GOOD.replace("return {'pilot_id': pilot_id}", "return dict(state['pilots'][pilot_id])")
     assert "password" in _findings(bad)["secret:login_pilot"]
+
+
+def test_a_create_whose_reply_is_another_collections_record_makes_no_round_trip() -> None:
+    """A tool scoped to one collection that writes a record of another (a booking made under a
+    class) promises nothing about the first collection's get."""
+    from autoforge.env.roundtrip import _Trips
+    from autoforge.env.spec import CollectionSchema
+
+    coll = CollectionSchema.model_validate(
+        {"name": "classes", "primary_key": "id",
+         "attributes": [{"name": n, "type": "string"} for n in ("id", "title", "starts_at")]}
+    )  # fmt: skip
+    trips = _Trips(coll, [], lambda calls: [], lambda tool: [])
+    assert not trips._is_record({"id": "B1", "member_id": "M1", "class_id": "C1", "at": "x"})
+    assert trips._is_record({"id": "C1", "title": "Yoga", "starts_at": "x", "extra": 1})

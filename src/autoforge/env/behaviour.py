@@ -138,6 +138,8 @@ class ToolBehaviour(BaseModel):
     #: whether the tool's code was compiled from this model (else another stage wrote it, and
     #: what that code enforces beyond the recorded guards is not known here)
     compiled: bool = False
+    #: a promise of the docs the conformance check found this tool breaking (a round trip)
+    broken: str = ""
 
     def carried(self) -> set[str]:
         """The sentences a check or an effect of this tool carries."""

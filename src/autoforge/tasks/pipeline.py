@@ -675,13 +675,16 @@ def _start_run(
 
 
 def _partial_writes(env: EnvironmentLike) -> set[str]:
-    """Tools whose code the behaviour model compiled and marks partial: a rule their own
-    description states is known not to be enforced. Code another stage wrote (a template, the
-    model) may carry guards the behaviour model cannot see, so it is not judged here;
-    hand-written environments have no model."""
+    """Tools whose code the behaviour model compiled and marks partial (a rule their own
+    description states is known not to be enforced), and tools the conformance check caught
+    breaking a round trip. Code another stage wrote (a template, the model) may carry guards
+    the behaviour model cannot see, so it is not judged partial here; hand-written
+    environments have no model."""
     root = getattr(env, "path", None)
     model = BehaviourModel.load(Path(root)) if root else None
-    return {t.tool for t in model.tools if t.partial and t.compiled} if model else set()
+    if model is None:
+        return set()
+    return {t.tool for t in model.tools if (t.partial and t.compiled) or t.broken}
 
 
 def _attempt(
