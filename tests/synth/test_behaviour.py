@@ -474,3 +474,65 @@ def test_a_relative_clause_names_the_status_of_its_noun() -> None:
     s = "Parcels that have departed cannot be rerouted."
     assert _noun_before(s, s.index("departed"), ["parcels"]) == "parcels"
     assert _noun_before(s, s.index("rerouted"), ["parcels"]) is None
+
+
+def test_a_status_required_by_only_is_not_refused_by_a_bracketed_negation() -> None:
+    from autoforge.synth.behaviour_text import _refused
+
+    s = "Only a booked job (a job in progress cannot be cancelled)."
+    assert not _refused(s, s.index("booked"))
+    assert _refused(s, s.index("in progress"))
+    t = "Cancelled loans cannot be renewed."
+    assert _refused(t, t.index("Cancelled"))
+
+
+def test_a_policy_negation_belongs_to_the_status_noun_right_before_it() -> None:
+    from autoforge.synth.behaviour_policy import _NEGATION, _governs
+
+    values = ["active", "frozen", "picked", "shipped"]
+    assert _governs(" member ", values)  # "A frozen member cannot book."
+    assert _governs(" location accepts ", values)  # "A blocked location accepts no receipts"
+    assert _governs(", shipped and picked orders ", values)  # a run of statuses, then the noun
+    far = " member and an end date (`until`) after today and "
+    assert not _governs(far, values)  # "... needs an active member and ... and no ..."
+    assert _NEGATION.search("no more than 60 days") is None  # a bound, not a refusal
+    assert _NEGATION.search("accepts no receipts") is not None
+
+
+def test_a_clause_that_neither_requires_nor_refuses_gives_no_status_check() -> None:
+    from autoforge.synth.behaviour_text import _refused
+
+    s = "Must be on loan (an available copy is borrowed instead; a lost copy cannot be held)."
+    assert _refused(s, s.index("available")) is None
+    assert _refused(s, s.index("lost")) is True
+
+
+def test_the_subject_of_must_be_names_the_record_whose_status_is_required() -> None:
+    from autoforge.synth.behaviour_text import _subject_must_be
+
+    s = "The patron must be active; the copy must be on_loan or on_hold."
+    values = ["available", "on_loan", "on_hold", "lost"]
+    assert _subject_must_be(s, s.index("on_loan"), ["copies"], values) == "copies"
+    assert _subject_must_be(s, s.index("on_hold"), ["copies"], values) == "copies"
+    assert _subject_must_be(s, s.index("active"), ["copies"], values) is None
+
+
+def test_a_required_status_with_another_way_out_is_not_a_status_list() -> None:
+    from autoforge.synth.behaviour_text import _open_alternative
+
+    values = ["available", "on_hold", "on_loan"]
+    s = "The copy must be available, or on the hold shelf with a ready hold."
+    assert _open_alternative(s, s.index("available") + len("available"), values)
+    t = "The copy must be on_loan or on_hold."
+    assert not _open_alternative(t, t.index("on_loan") + len("on_loan"), values)
+
+
+def test_a_list_the_docs_say_starts_empty_is_written_empty() -> None:
+    from autoforge.synth.behaviour_text import literal_fields
+
+    attrs = ["parts", "tags", "hours", "notes"]
+    text = "Creates a booked job with `hours` 0, no parts and an empty `tags` list; no notes."
+    got = literal_fields(text, attrs, [], {"parts", "tags"})
+    assert got == {"parts": [], "tags": [], "hours": 0}  # notes holds no list in the data
+    got = literal_fields(text, attrs, [], set(), {"hours"})
+    assert got["hours"] == 0.0 and isinstance(got["hours"], float)  # as the data writes hours

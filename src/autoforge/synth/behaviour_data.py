@@ -58,6 +58,28 @@ class DataEvidence:
             ev.attributes[name] = list(seen)
         return ev
 
+    def float_attributes(self, collection: str) -> set[str]:
+        """Attributes whose non-null values in the data are numbers, at least one a float: a
+        whole literal the docs give them ("`hours` 0") is written as the data writes it."""
+        out: set[str] = set()
+        recs = list(self.state.get(collection, {}).values())
+        for a in self.attributes.get(collection, []):
+            vals = [r[a] for r in recs if r.get(a) is not None]
+            nums = all(isinstance(v, int | float) and not isinstance(v, bool) for v in vals)
+            if vals and nums and any(isinstance(v, float) for v in vals):
+                out.add(a)
+        return out
+
+    def list_attributes(self, collection: str) -> set[str]:
+        """Attributes whose every non-null value in the data is a list."""
+        out: set[str] = set()
+        recs = list(self.state.get(collection, {}).values())
+        for a in self.attributes.get(collection, []):
+            vals = [r[a] for r in recs if r.get(a) is not None]
+            if vals and all(isinstance(v, list) for v in vals):
+                out.add(a)
+        return out
+
     def collection_for(self, props: list[str]) -> str | None:
         """The collection whose records best carry ``props`` (a documented schema's
         properties); None below half overlap."""

@@ -365,7 +365,13 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     pat = ctx.ev.id_pattern(coll)
     key_attr = pat.attribute if pat else ctx.ev.key_attribute(coll)
     fields: dict[str, Value] = {}
-    consts = literal_fields(spec.description, attrs, ctx.status_enum(coll)[1])
+    consts = literal_fields(
+        spec.description,
+        attrs,
+        ctx.status_enum(coll)[1],
+        ctx.ev.list_attributes(coll),
+        ctx.ev.float_attributes(coll),
+    )
     times = _dates(time_fields(spec.description, attrs), ctx, coll)
     status_attr, status_values = ctx.status_enum(coll)
     start = target_status(spec, coll, status_values, ctx.policy, create=True)
@@ -458,7 +464,8 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         else:
             fixed[a] = Value(source=src)
     names = {p.name for p in tb.params}
-    for a, v in literal_fields(spec.description, attrs, status_values).items():
+    floats = ctx.ev.float_attributes(coll)
+    for a, v in literal_fields(spec.description, attrs, status_values, floats=floats).items():
         if a != status_attr and a not in names:
             fixed.setdefault(a, Value(source="const", const=v))
     if fixed:

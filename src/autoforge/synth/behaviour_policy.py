@@ -21,7 +21,14 @@ from autoforge.synth.behaviour_text import _noun_after, _related, _word
 if TYPE_CHECKING:
     from autoforge.synth.behaviour_data import Context
 
-_NEGATION = re.compile(r"\b(cannot|can not|can't|never|no|read-only)(?![\w-])", re.I)
+#: "no" before a comparison bounds a quantity ("no more than 60 days"); it refuses nothing
+_NEGATION = re.compile(
+    r"\b(cannot|can not|can't|never|no(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)"
+    r"|read-only)(?![\w-])",
+    re.I,
+)
+#: at most this many words between the status noun and the negation that governs it
+_SUBJECT_GAP = 4
 _WRITES = ("create", "update", "action", "delete")
 
 
@@ -39,6 +46,20 @@ def _names_tool(tail: str, tb: ToolBehaviour) -> bool:
         return True
     nouns = set(noun_forms(tb.collection)) if tb.kind == "create" and tb.collection else set()
     return bool(words & nouns)
+
+
+def _governs(between: str, values: list[Any]) -> bool:
+    """Whether a negation after the status noun (``between`` is the text from the status value
+    to the negation; a run of further values, "shipped and cancelled", is skipped) is that
+    noun's own: a few words, no clause break. In "Freezing needs an active member and an end
+    date ... and no more than ..." the negation is another clause's."""
+    run = "|".join(re.escape(str(v)) for v in values)
+    if run:
+        sep = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)"
+        between = re.sub(rf"^({sep}`?({run})`?)+", "", between, flags=re.I)
+    if re.search(r"[,;:()]|\band\b|\bor\b", between[:-1] if between.endswith(":") else between):
+        return False
+    return len(re.findall(r"[\w`-]+", between)) <= _SUBJECT_GAP + 1
 
 
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
@@ -77,11 +98,12 @@ def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                 for v in values
                 for m in re.finditer(_word(v), s[: neg.start()], re.I)
                 if _noun_after(s, m.end(), colls, values) == coll
+                and _governs(s[m.end() : neg.start()], values)
             ]
             flag = _flag(s[: neg.start()], coll, ctx)
             if not hits and flag is not None:
                 attr, hits = flag[0], [flag[1]]
-            tail = s[neg.start() :]
+            tail = re.split(r"[;(]|,?\s+but\b", s[neg.start() :], maxsplit=1)[0]
             if not hits or not (neg.group(1).lower() == "read-only" or _names_tool(tail, tb)):
                 continue
             out.append(

@@ -87,17 +87,31 @@ def _literal(token: str, enum: list[str]) -> tuple[bool, Any]:
     return False, None
 
 
-def literal_fields(text: str, attrs: list[str], enum: list[str]) -> dict[str, Any]:
+def literal_fields(
+    text: str,
+    attrs: list[str],
+    enum: list[str],
+    lists: set[str] | None = None,
+    floats: set[str] | None = None,
+) -> dict[str, Any]:
     """Attributes a sentence gives a literal value (```count` 0``, ``x null``, ``flag false``,
-    ``a/b null``)."""
+    ``a/b null``); of ``lists`` (attributes the data holds lists in), those it says start
+    empty ("no parts", "an empty `tags` list") get ``[]``; a whole number given to one of
+    ``floats`` (attributes the data holds floats in) is written as a float."""
     flat = " ".join(text.split())
     out: dict[str, Any] = {}
+    for a in sorted(lists or ()):
+        word = re.escape(a).replace("_", "[_ ]")
+        if re.search(rf"\b(no|empty)\s+`?{word}`?(?![\w-])", flat, re.I):
+            out[a] = []
     for a in attrs:
         for m in re.finditer(
             rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:)?\s*(`?[\w.-]+`?)", flat
         ):
             ok, value = _literal(m.group(2), enum)
-            if ok:
+            if ok and type(value) is int and a in (floats or ()):
+                value = float(value)
+            if ok and a not in out:
                 out[a] = value
                 for other in re.findall(r"\w+", m.group(1)):
                     if other in attrs:
@@ -193,7 +207,7 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
             continue
         if not re.search(r"\b(only|must|allowed|cannot|can not|can't)\b", s, re.I):
             continue
-        found: dict[str, list[str]] = {}
+        found: dict[tuple[str, bool], list[str]] = {}
         for coll, _via in related:
             _attr, values = ctx.status_enum(coll)
             ticked = "`" in s
@@ -201,14 +215,17 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
                 for m in re.finditer(_word(v), s, re.IGNORECASE):
                     noun = _noun_after(s, m.end(), [c for c, _ in related], values)
                     noun = noun or _noun_before(s, m.start(), [c for c, _ in related])
+                    noun = noun or _subject_must_be(s, m.start(), [c for c, _ in related], values)
                     if not (m.group(0).startswith("`") if ticked else noun):
                         continue  # a participle ("can be returned"), not a status named
-                    if (noun or tb.collection) == coll:
-                        found.setdefault(coll, []).append(v)
-        for coll, vals in found.items():
+                    refused = _refused(s, m.start())
+                    if refused is False and _open_alternative(s, m.end(), values):
+                        continue  # "must be available, or on the shelf with ...": incomplete
+                    if (noun or tb.collection) == coll and refused is not None:
+                        found.setdefault((coll, refused), []).append(v)
+        for (coll, neg), vals in found.items():
             via = next(v for c, v in related if c == coll)
             attr, _values = ctx.status_enum(coll)
-            neg = bool(re.search(r"\b(cannot|can not|can't|never)\b", s, re.I))
             out.append(
                 Check(
                     kind="status_not_in" if neg else "status_in",
@@ -221,6 +238,56 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
                 )
             )
     return out
+
+
+def _subject_must_be(s: str, pos: int, colls: list[str], values: Sequence[str]) -> str | None:
+    """The collection of the subject of "<noun> must be <value>" ("the copy must be on_loan
+    or on_hold"), with a run of further values before ``pos`` skipped."""
+    head = s[max(0, pos - 120) : pos].lower()
+    run = "|".join(re.escape(v.lower()) for v in values)
+    if run:
+        sep = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)"
+        head = re.sub(rf"(`?({run})`?{sep})+$", "", head)
+    for c in colls:
+        for n in noun_forms(c):
+            if re.search(
+                rf"\b{re.escape(n)}\s+(must|has to|needs to)\s+be\s+(either\s+)?`?$", head
+            ):
+                return c
+    return None
+
+
+def _open_alternative(s: str, end: int, values: Sequence[str]) -> bool:
+    """Whether a required status is followed, after a run of further values, by "or" and
+    something that is not a status: the requirement has another way to be met that a status
+    list cannot hold ("must be available, or on the hold shelf with a ready hold")."""
+    tail = s[end : end + 120].lower()
+    run = "|".join(re.escape(v.lower()) for v in values)
+    if run:
+        sep = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)"
+        tail = re.sub(rf"^({sep}`?({run})`?(?![\w-]))+", "", tail)
+    return re.match(r"^\s*,?\s*or\b", tail) is not None
+
+
+_REFUSING = re.compile(r"\b(cannot|can not|can't|never)\b", re.I)
+
+
+def _refused(s: str, pos: int) -> bool | None:
+    """Whether the status named at ``pos`` is one the sentence refuses (True) or requires
+    (False), read from its own clause (clauses end at brackets and semicolons): "only" before
+    it requires, a negation refuses, "must"/"allowed" require; None when the clause says
+    neither. In "Only a booked job (a job in progress cannot be cancelled)" booked is
+    required; in "... (an available copy is borrowed instead; ...)" nothing is said of
+    available."""
+    start = max((s.rfind(c, 0, pos) for c in "();"), default=-1) + 1
+    ends = [i for i in (s.find(c, pos) for c in "();") if i >= 0]
+    clause = s[start : min(ends, default=len(s))]
+    at = pos - start
+    if re.search(r"\bonly\b", clause[:at], re.I):
+        return False
+    if _REFUSING.search(clause):
+        return True
+    return False if re.search(r"\b(only|must|allowed)\b", clause, re.I) else None
 
 
 def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
