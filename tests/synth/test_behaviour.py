@@ -13,7 +13,7 @@ import pytest
 
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
-from autoforge.env.behaviour import BehaviourModel, doc_sentences, states_rule
+from autoforge.env.behaviour import BehaviourModel, Value, doc_sentences, states_rule
 from autoforge.env.checker import check_directory
 from autoforge.llm import LLMClient
 from autoforge.synth.pipeline import SynthOptions, synthesize
@@ -536,3 +536,17 @@ def test_a_list_the_docs_say_starts_empty_is_written_empty() -> None:
     assert got == {"parts": [], "tags": [], "hours": 0}  # notes holds no list in the data
     got = literal_fields(text, attrs, [], set(), {"hours"})
     assert got["hours"] == 0.0 and isinstance(got["hours"], float)  # as the data writes hours
+
+
+def test_a_parameter_the_sentence_is_about_moves_a_counter() -> None:
+    from autoforge.synth.behaviour_text import _amount
+
+    params = ["job_id", "hours", "amount", "pack"]
+    s = "`hours` is a multiple of 0.25 from 0.25 to 8, added to `labour_hours`."
+    assert _amount(s, "labour_hours", params) == (1, Value(source="param", name="hours"))
+    t = "`amount` must not exceed the patron's `fines_due`, which is reduced by it."
+    assert _amount(t, "fines_due", params) == (-1, Value(source="param", name="amount"))
+    u = "Adds the pack to `credits` and the price to `total_spent`."
+    assert _amount(u, "credits", params) == (1, Value(source="param", name="pack"))
+    assert _amount(u, "total_spent", params) is None  # the price is no parameter
+    assert _amount("`hours` is added.", "labour_hours", params) is None

@@ -406,9 +406,34 @@ def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
     if m:
         return 1, Value(source="const", const=int(m.group(1)))
     for p in params:
-        pat = rf"adds?\s+`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?(\w+'s\s+)?{a}\b"
+        pat = (
+            rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
+            rf"(\w+'s\s+)?{a}\b"
+        )
         if re.search(pat, s, re.I):
             return 1, Value(source="param", name=p)
+    return _subject_amount(s, a, params)
+
+
+def _subject_amount(s: str, a: str, params: list[str]) -> tuple[int, Value] | None:
+    """A parameter the sentence is about, moved onto ``a`` later in the same sentence:
+    "`hours` is a multiple of 0.25 ..., added to `labour_hours`", "`amount` must not exceed
+    `fines_due`, which is reduced by it"."""
+    head = re.match(r"^\s*`(\w+)`", s)
+    if head is None or head.group(1) not in params:
+        return None
+    subject = Value(source="param", name=head.group(1))
+    onto = r"\s+(to|onto)\s+(the\s+)?(\w+'s\s+)?"
+    if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?added{onto}{a}(?![\w-])", s, re.I):
+        return 1, subject
+    off = r"(subtracted|deducted|taken)\s+from\s+(the\s+)?(\w+'s\s+)?"
+    if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?{off}{a}(?![\w-])", s, re.I):
+        return -1, subject
+    which = r",?\s+which\s+is\s+"
+    if re.search(rf"{a}{which}(increased|raised)\s+by\s+it\b", s, re.I):
+        return 1, subject
+    if re.search(rf"{a}{which}(reduced|decreased|lowered)\s+by\s+it\b", s, re.I):
+        return -1, subject
     return None
 
 
