@@ -550,3 +550,16 @@ def test_a_parameter_the_sentence_is_about_moves_a_counter() -> None:
     assert _amount(u, "credits", params) == (1, Value(source="param", name="pack"))
     assert _amount(u, "total_spent", params) is None  # the price is no parameter
     assert _amount("`hours` is added.", "labour_hours", params) is None
+
+
+def test_the_policy_sentence_about_a_new_record_gives_its_start_values() -> None:
+    from autoforge.synth.behaviour_text import new_record_sentences
+
+    policy = (
+        "- A new loan is `active`, due in 21 days, with `renewals` 0 and `returned_on` null.\n"
+        "- If the patron owes fines, a new loan is refused.\n"
+        "- Loans are listed by id.\n"
+    )
+    assert new_record_sentences(policy, "loans") == [
+        "A new loan is `active`, due in 21 days, with `renewals` 0 and `returned_on` null."
+    ]

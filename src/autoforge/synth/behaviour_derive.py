@@ -42,6 +42,7 @@ from autoforge.synth.behaviour_text import (
     appends,
     increments,
     literal_fields,
+    new_record_sentences,
     non_blank_params,
     not_past_params,
     stamp_condition,
@@ -365,14 +366,15 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     pat = ctx.ev.id_pattern(coll)
     key_attr = pat.attribute if pat else ctx.ev.key_attribute(coll)
     fields: dict[str, Value] = {}
-    consts = literal_fields(
-        spec.description,
-        attrs,
-        ctx.status_enum(coll)[1],
-        ctx.ev.list_attributes(coll),
-        ctx.ev.float_attributes(coll),
-    )
+    lists, floats = ctx.ev.list_attributes(coll), ctx.ev.float_attributes(coll)
+    enum = ctx.status_enum(coll)[1]
+    consts = literal_fields(spec.description, attrs, enum, lists, floats)
     times = _dates(time_fields(spec.description, attrs), ctx, coll)
+    for s in new_record_sentences(ctx.policy, coll):  # the docs' own words come first
+        for a, v in literal_fields(s, attrs, enum, lists, floats).items():
+            consts.setdefault(a, v)
+        for a, src in _dates(time_fields(s, attrs), ctx, coll).items():
+            times.setdefault(a, src)
     status_attr, status_values = ctx.status_enum(coll)
     start = target_status(spec, coll, status_values, ctx.policy, create=True)
     names = {p.name for p in tb.params}

@@ -120,6 +120,24 @@ def literal_fields(
     return out
 
 
+def new_record_sentences(policy: str, coll: str) -> list[str]:
+    """Policy sentences that describe a new record of ``coll`` without a condition ("A new
+    loan is `active`, ... with `renewals` 0 and `returned_on` null"): where the values a
+    create writes beyond its parameters are stated."""
+    nouns = noun_forms(coll)
+    out = []
+    for s in doc_sentences(policy):
+        low = s.lower()
+        if not any(re.search(rf"\b{re.escape(n)}\b", low) for n in nouns):
+            continue
+        if not re.search(r"\b(new|created|starts?)\b", low):
+            continue
+        if re.search(r"\b(if|otherwise|unless|when|whenever|while|cannot|never)\b", low):
+            continue
+        out.append(s)
+    return out
+
+
 def target_status(
     spec: ToolSpec, coll: str, values: list[str], policy: str, *, create: bool
 ) -> tuple[str, str] | None:
