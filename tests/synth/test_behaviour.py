@@ -563,3 +563,17 @@ def test_the_policy_sentence_about_a_new_record_gives_its_start_values() -> None
     assert new_record_sentences(policy, "loans") == [
         "A new loan is `active`, due in 21 days, with `renewals` 0 and `returned_on` null."
     ]
+
+
+def test_a_status_set_on_a_record_a_parameter_names_is_written_there() -> None:
+    from autoforge.env.behaviour import Effect, ToolBehaviour
+    from autoforge.synth.behaviour_compile import _effect_lines
+
+    effect = Effect(
+        kind="set", record="param:copy_id", collection="copies",
+        fields={"status": Value(source="const", const="on_loan")},
+    )  # fmt: skip
+    tb = ToolBehaviour(tool="lend", kind="create", collection="loans")
+    state = {"copies": {"C1": {"status": "available"}, "C2": {"status": "available"}}}
+    exec("\n".join(_effect_lines(effect, tb)), {"state": state, "copy_id": "C2"})
+    assert state["copies"] == {"C1": {"status": "available"}, "C2": {"status": "on_loan"}}

@@ -214,6 +214,9 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
     if e.kind == "set" and len(e.when) == 2:
         inner = _effect_lines(e.model_copy(update={"when": []}), tb)
         return [f"if _rec.get({e.when[0]!r}) == {e.when[1]!r}:", *("    " + ln for ln in inner)]
+    if e.kind == "set" and e.record not in ("target", "new"):
+        lines = [f"_t = {_record_expr(e)}", "if isinstance(_t, dict):"]
+        return lines + [f"    _t[{a!r}] = {_value(v)}" for a, v in e.fields.items()]
     if e.kind == "set":
         lines = []
         optional = {p.name for p in tb.params if not p.required and not p.has_default}

@@ -45,6 +45,7 @@ from autoforge.synth.behaviour_text import (
     new_record_sentences,
     non_blank_params,
     not_past_params,
+    related_status_sets,
     stamp_condition,
     status_checks,
     target_status,
@@ -413,7 +414,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         id_attribute=key_attr,
         sentence=start[1] if start else "",
     )
-    return [eff, *increments(spec, tb, ctx)]
+    return [eff, *increments(spec, tb, ctx), *related_status_sets(spec, tb, ctx)]
 
 
 def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
@@ -474,4 +475,5 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         out.append(
             Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else "")
         )
-    return out + later + appends(spec, tb, attrs) + increments(spec, tb, ctx)
+    moved = increments(spec, tb, ctx) + related_status_sets(spec, tb, ctx)
+    return out + later + appends(spec, tb, attrs) + moved

@@ -399,6 +399,39 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     return out
 
 
+def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """Statuses the tool's description says a related record takes: "the <noun> becomes
+    `<value>`" for a collection a parameter or the target refers to (not the target's own,
+    which :func:`target_status` reads), in a sentence without a condition."""
+    related = (
+        _related(tb, ctx)
+        if tb.kind != "create"
+        else [(p.references, f"param:{p.name}") for p in tb.params if p.references]
+    )
+    out: list[Effect] = []
+    for s in doc_sentences(spec.description):
+        if re.search(r"\b(if|unless|when|whenever|while|otherwise|which|whose)\b", s, re.I):
+            continue
+        for coll, via in related:
+            if coll is None or via is None or coll == tb.collection:
+                continue
+            attr, values = ctx.status_enum(coll)
+            if attr is None or any(e.collection == coll for e in out):
+                continue
+            nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+            for v in values:
+                if re.search(rf"\bthe\s+({nouns})\s+becomes\s+{_word(v)}", s, re.I):
+                    record = via if via.startswith("param:") else f"via:{via}"
+                    fields = {attr: Value(source="const", const=v)}
+                    out.append(
+                        Effect(
+                            kind="set", record=record, collection=coll, fields=fields, sentence=s
+                        )
+                    )
+                    break
+    return out
+
+
 def _negate(v: Value) -> Value:
     if v.source == "const":
         return Value(source="const", const=-v.const)
