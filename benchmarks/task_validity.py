@@ -38,6 +38,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -62,7 +63,9 @@ def load_reference(ref_dir: Path) -> ModuleType:
 
 
 def forge(ref_dir: Path, out: Path, tasks: int, seed: int, difficulty: str) -> None:
-    """Forge the folder's docs + data + policy, rules only, into ``out`` (code on PYTHONPATH)."""
+    """Forge the folder's docs + data + policy, rules only, into a fresh ``out`` (code on
+    PYTHONPATH; an earlier run there would be resumed, not measured)."""
+    shutil.rmtree(out, ignore_errors=True)
     cmd = [sys.executable, "-m", "autoforge.cli.main", "forge", str(ref_dir / "openapi.yaml"),
            "--data", str(ref_dir / "db.json"), "--policy", str(ref_dir / "policy.md"),
            "--llm", "none", "--tasks", str(tasks), "--seed", str(seed), "--difficulty",
@@ -187,6 +190,7 @@ def measure_example(
     from autoforge.examples import example_path
 
     out = work / f"example-{name}"
+    shutil.rmtree(out, ignore_errors=True)  # measured fresh, not resumed
     cmd = [sys.executable, "-m", "autoforge.cli.main", "forge", "--example", name, "--llm", "none",
            "--tasks", str(tasks), "--seed", str(seed), "--difficulty", difficulty,
            "--out", str(out), "--no-exports"]  # fmt: skip
