@@ -577,3 +577,29 @@ def test_a_status_set_on_a_record_a_parameter_names_is_written_there() -> None:
     state = {"copies": {"C1": {"status": "available"}, "C2": {"status": "available"}}}
     exec("\n".join(_effect_lines(effect, tb)), {"state": state, "copy_id": "C2"})
     assert state["copies"] == {"C1": {"status": "available"}, "C2": {"status": "on_loan"}}
+
+
+def test_a_parameter_bounded_by_a_records_attribute_is_refused_beyond_it() -> None:
+    import re as _re
+
+    from autoforge.env.behaviour import Check
+    from autoforge.synth.behaviour_compile import _check_lines
+    from autoforge.synth.behaviour_text import _ABOVE, _BELOW
+
+    above = "`amount` must be above 0 and not exceed the patron's `fines_due`."
+    below = "`reading` may not be below the meter's recorded `reading`."
+    assert _re.search(rf"({_ABOVE})\s+the\s+patron's", above)
+    assert _re.search(rf"({_BELOW})\s+the\s+meter's", below)
+    assert not _re.search(rf"({_ABOVE})\s+the\s+meter's", below)
+    check = Check(kind="not_above", param="amount", collection="patrons", attribute="due")
+    from autoforge.env.behaviour import ToolBehaviour
+
+    tb = ToolBehaviour(tool="pay", kind="update", collection="patrons")
+    code = "\n".join(_check_lines(check, tb))
+
+    class ToolError(Exception):
+        pass
+
+    exec(code, {"_rec": {"due": 5.0}, "amount": 5.0, "ToolError": ToolError})  # at the bound
+    with pytest.raises(ToolError, match="exceeds"):
+        exec(code, {"_rec": {"due": 5.0}, "amount": 5.01, "ToolError": ToolError})

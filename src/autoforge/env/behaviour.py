@@ -37,6 +37,8 @@ CheckKind = Literal[
     "unique",  # no other record of `collection` has `attribute` equal to the parameter
     "at_least_one",  # at least one of the optional parameters is given
     "bounds",  # low <= parameter <= high
+    "not_above",  # parameter <= `attribute` of the record `via` names (the target when None)
+    "not_below",  # parameter >= `attribute` of that record
 ]
 EffectKind = Literal["create", "set", "increment", "append", "delete"]
 ValueSource = Literal["param", "const", "today", "now", "target_param", "new_id", "copy"]

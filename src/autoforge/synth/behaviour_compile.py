@@ -140,6 +140,8 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
         ]
     if c.kind in ("status_in", "status_not_in"):
         return _status_lines(c, tb, why)
+    if c.kind in ("not_above", "not_below"):
+        return _attribute_bound_lines(c, why)
     if c.kind == "transition":
         return [
             f"_allowed = {c.table!r}",
@@ -150,14 +152,31 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
     return []
 
 
-def _status_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
+def _checked_record(c: Check) -> str:
+    """The expression of the record a check reads: the target, or one ``via`` names."""
     if c.via is None:
-        rec = "_rec"
-    elif c.via.startswith("param:"):
+        return "_rec"
+    if c.via.startswith("param:"):
         name = c.via.split(":", 1)[1]
-        rec = f"state.get({c.collection!r}, {{}}).get(str({name}))"
-    else:
-        rec = f"state.get({c.collection!r}, {{}}).get(str(_rec.get({c.via!r})))"
+        return f"state.get({c.collection!r}, {{}}).get(str({name}))"
+    return f"state.get({c.collection!r}, {{}}).get(str(_rec.get({c.via!r})))"
+
+
+def _attribute_bound_lines(c: Check, why: str) -> list[str]:
+    p, a = c.param or "", c.attribute or ""
+    op, word = (">", "exceeds") if c.kind == "not_above" else ("<", "is below")
+    number = "isinstance({0}, (int, float)) and not isinstance({0}, bool)"
+    return [
+        f"_other = {_checked_record(c)}",
+        f"_bound = _other.get({a!r}) if isinstance(_other, dict) else None",
+        f"if {number.format(p)} and {number.format('_bound')} and {p} {op} _bound:",
+        f"    raise ToolError({f'{p} {word} the {c.collection} {a} ('!r} + str(_bound) + ')'"
+        f" + {why!r})",
+    ]
+
+
+def _status_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
+    rec = _checked_record(c)
     op = "not in" if c.kind == "status_in" else "in"
     return [
         f"_other = {rec}",
@@ -292,7 +311,7 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
                 f"    raise ToolError('{tb.collection} not found: ' + str({tb.id_param}))",
             ]
         for c in tb.checks:
-            if c.kind in ("status_in", "status_not_in", "transition"):
+            if c.kind in ("status_in", "status_not_in", "transition", "not_above", "not_below"):
                 if c.via is None and tb.id_param is None:
                     continue
                 body += _check_lines(c, tb)

@@ -40,6 +40,7 @@ from autoforge.synth.behaviour_data import (
 from autoforge.synth.behaviour_policy import policy_status_checks
 from autoforge.synth.behaviour_text import (
     appends,
+    attribute_bounds,
     increments,
     literal_fields,
     new_record_sentences,
@@ -302,6 +303,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
                 )
             )
     if tb.kind in ("action", "update", "delete", "create"):
+        out += attribute_bounds(spec, tb, ctx)
         out += status_checks(spec, tb, ctx)
         out += policy_status_checks(tb, ctx)
     out += _transition_check(tb, ctx, desc)

@@ -432,6 +432,47 @@ def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list
     return out
 
 
+_ABOVE = (
+    r"(must|may|can)\s*not\s+exceed|not\s+exceed(ing)?|(be\s+)?at\s+most|(be\s+)?no\s+more\s+than"
+    r"|(may|must)\s+not\s+be\s+(above|more\s+than|greater\s+than)"
+)
+_BELOW = (
+    r"(may|must|can)\s*not\s+be\s+(below|less\s+than|lower\s+than)|(be\s+)?at\s+least"
+    r"|(be\s+)?no\s+less\s+than"
+)
+
+
+def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """A parameter bounded by an attribute of a record: "`amount` must ... not exceed the
+    patron's `fines_due`" (at most), "`mileage` ... may not be below the vehicle's recorded
+    `mileage`" (at least). The parameter is the one the sentence starts with; the record is
+    the target or one the target or a parameter refers to, named by its noun."""
+    params = {p.name for p in tb.params}
+    related = _related(tb, ctx) if tb.kind != "create" else [
+        (p.references, f"param:{p.name}") for p in tb.params if p.references
+    ]  # fmt: skip
+    out: list[Check] = []
+    for s in doc_sentences(spec.description):
+        head = re.match(r"^\s*`(\w+)`", s)
+        if head is None or head.group(1) not in params:
+            continue
+        for coll, via in related:
+            if coll is None:
+                continue
+            nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+            for a in ctx.ev.attributes.get(coll, []):
+                target = rf"the\s+({nouns})'s\s+(\w+\s+)?`{re.escape(a)}`"
+                for kind, cue in (("not_above", _ABOVE), ("not_below", _BELOW)):
+                    if re.search(rf"\b({cue})\s+{target}", s, re.I):
+                        fields = {"param": head.group(1), "collection": coll, "attribute": a}
+                        out.append(
+                            Check.model_validate(
+                                {"kind": kind, **fields, "via": via, "sentence": s}
+                            )
+                        )
+    return out
+
+
 def _negate(v: Value) -> Value:
     if v.source == "const":
         return Value(source="const", const=-v.const)
