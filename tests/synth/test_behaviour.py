@@ -603,3 +603,23 @@ def test_a_parameter_bounded_by_a_records_attribute_is_refused_beyond_it() -> No
     exec(code, {"_rec": {"due": 5.0}, "amount": 5.0, "ToolError": ToolError})  # at the bound
     with pytest.raises(ToolError, match="exceeds"):
         exec(code, {"_rec": {"due": 5.0}, "amount": 5.01, "ToolError": ToolError})
+
+
+def test_a_records_date_window_against_today_is_enforced() -> None:
+    from autoforge.env.behaviour import Check, ToolBehaviour
+    from autoforge.synth.behaviour_compile import _check_lines
+
+    check = Check(kind="date_window", collection="classes", attribute="date", values=["<="])
+    tb = ToolBehaviour(tool="complete_class", kind="action", collection="classes")
+    code = "\n".join(_check_lines(check, tb))
+
+    class ToolError(Exception):
+        pass
+
+    for day, ok in (("2026-03-01", True), ("2026-03-02", True), ("2026-03-03", False)):
+        scope = {"_rec": {"date": day}, "_today": "2026-03-02", "ToolError": ToolError}
+        if ok:
+            exec(code, scope)
+        else:
+            with pytest.raises(ToolError, match="not <= today"):
+                exec(code, scope)

@@ -39,6 +39,7 @@ CheckKind = Literal[
     "bounds",  # low <= parameter <= high
     "not_above",  # parameter <= `attribute` of the record `via` names (the target when None)
     "not_below",  # parameter >= `attribute` of that record
+    "date_window",  # the date `attribute` of that record compares to today by `values[0]`
 ]
 EffectKind = Literal["create", "set", "increment", "append", "delete"]
 ValueSource = Literal["param", "const", "today", "now", "target_param", "new_id", "copy"]

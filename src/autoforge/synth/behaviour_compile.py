@@ -142,6 +142,16 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
         return _status_lines(c, tb, why)
     if c.kind in ("not_above", "not_below"):
         return _attribute_bound_lines(c, why)
+    if c.kind == "date_window" and c.values:
+        op, rec = str(c.values[0]), _checked_record(c)
+        day = f"str(_other.get({c.attribute!r}) or '')[:10]"
+        message = f"{c.collection} {c.attribute} "
+        return [
+            f"_other = {rec}",
+            f"_day = {day} if isinstance(_other, dict) else ''",
+            f"if _day and not (_day {op} _today):",
+            f"    raise ToolError({message!r} + _day + {f' is not {op} today' + why!r})",
+        ]
     if c.kind == "transition":
         return [
             f"_allowed = {c.table!r}",
@@ -294,6 +304,12 @@ def _list_lines(tb: ToolBehaviour) -> list[str]:
     return lines
 
 
+#: checks that read the target or a record it or a parameter refers to
+_RECORD_CHECKS = (
+    "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
+)  # fmt: skip
+
+
 def compile_tool(tb: ToolBehaviour, doc: str) -> str:
     """The source of ``def <tool>(state, ...)`` carrying ``tb``."""
     tb = python_names(tb)
@@ -311,7 +327,7 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
                 f"    raise ToolError('{tb.collection} not found: ' + str({tb.id_param}))",
             ]
         for c in tb.checks:
-            if c.kind in ("status_in", "status_not_in", "transition", "not_above", "not_below"):
+            if c.kind in _RECORD_CHECKS:
                 if c.via is None and tb.id_param is None:
                     continue
                 body += _check_lines(c, tb)

@@ -41,6 +41,7 @@ from autoforge.synth.behaviour_policy import policy_status_checks
 from autoforge.synth.behaviour_text import (
     appends,
     attribute_bounds,
+    date_window_checks,
     increments,
     literal_fields,
     new_record_sentences,
@@ -304,6 +305,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
             )
     if tb.kind in ("action", "update", "delete", "create"):
         out += attribute_bounds(spec, tb, ctx)
+        out += date_window_checks(spec, tb, ctx)
         out += status_checks(spec, tb, ctx)
         out += policy_status_checks(tb, ctx)
     out += _transition_check(tb, ctx, desc)

@@ -473,6 +473,69 @@ def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ch
     return out
 
 
+_WINDOWS = (
+    (r"today\s+or\s+earlier|on\s+or\s+before\s+today", "<="),
+    (r"today\s+or\s+later|on\s+or\s+after\s+today", ">="),
+    (r"after\s+today", ">"),
+    (r"before\s+today", "<"),
+    (r"today", "=="),
+)
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _date_attribute(ctx: Context, coll: str, verb: str) -> str | None:
+    """The date attribute "<noun> <verb> today" speaks of: the one named by the verb
+    ("scheduled" -> ``scheduled_on``), else one named ``date``, else the only one."""
+    recs = list(ctx.ev.state.get(coll, {}).values())
+    days = [
+        a
+        for a in ctx.ev.attributes.get(coll, [])
+        if (vals := [r[a] for r in recs if r.get(a) is not None])
+        and all(isinstance(v, str) and _DAY.match(v) for v in vals)
+    ]
+    named = [a for a in days if verb != "dated" and a.lower().startswith(verb[:5])]
+    if len(named) == 1:
+        return named[0]
+    if "date" in days:
+        return "date"
+    return days[0] if len(days) == 1 else None
+
+
+def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """Requirements on a record's date relative to the domain's today, stated as "only a
+    <noun> dated today or earlier", "a <noun> dated after today", "scheduled for today"."""
+    related = _related(tb, ctx)
+    out: list[Check] = []
+    for s in doc_sentences(spec.description):
+        if not re.search(r"\b(only|allowed|must)\b", s, re.I) or _REFUSING.search(s):
+            continue
+        for coll, via in related:
+            nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+            rel = r"(?P<rel>[a-z\s]*?today(\s+or\s+(earlier|later))?)"
+            pat = rf"\b({nouns})\s+(dated|scheduled(\s+for)?|due)\s+{rel}\b"
+            m = re.search(pat, s, re.I)
+            if m is None or any(c.collection == coll for c in out):
+                continue
+            verb = m.group(2).split()[0].lower()
+            attr = _date_attribute(ctx, coll, verb)
+            op = next(
+                (o for cue, o in _WINDOWS if re.fullmatch(cue, m.group("rel").strip(), re.I)), None
+            )
+            if attr is None or op is None:
+                continue
+            out.append(
+                Check(
+                    kind="date_window",
+                    collection=coll,
+                    attribute=attr,
+                    via=via,
+                    values=[op],
+                    sentence=s,
+                )
+            )
+    return out
+
+
 def _negate(v: Value) -> Value:
     if v.source == "const":
         return Value(source="const", const=-v.const)
