@@ -212,14 +212,27 @@ def rule_sentences(description: str) -> list[str]:
     return [s for s in doc_sentences(description) if states_rule(s)]
 
 
+#: a rule on the time of day or a span from the current moment ("once now is at least 15
+#: minutes after its start", "whose start is still after now")
+_CLOCK_RULE = re.compile(
+    r"\bnow\s+is\b|\b(after|before|than)\s+now\b|\b\d+\s+(minutes?|hours?)\s+(after|before)\b",
+    re.IGNORECASE,
+)
+_TIME_CHECKS = ("date_window", "not_past")
+
+
 def unenforced_sentences(tool: ToolBehaviour, description: str, also: set[str]) -> list[str]:
     """The rule sentences of ``description`` that neither ``tool`` nor ``also`` (sentences the
-    environment's other guards carry) carries."""
-    carried = tool.carried() | also
-    flat = {" ".join(c.split()) for c in carried}
+    environment's other guards carry) carries. A sentence with a clock rule counts as carried
+    by the behaviour model only when a time check carries it: a status check on the same
+    sentence ("Allowed for a booked reservation once now is ...") leaves the time unenforced."""
+    model = {" ".join(c.split()) for c in tool.carried() if c}
+    timed = {" ".join(c.sentence.split()) for c in tool.checks if c.kind in _TIME_CHECKS}
+    guards = {" ".join(c.split()) for c in also if c}
     out = []
     for s in rule_sentences(description):
-        if not any(s in c or c in s for c in flat if c):
+        mine = timed if _CLOCK_RULE.search(s) else model
+        if not any(s in c or c in s for c in mine | guards if c):
             out.append(s)
     return out
 
