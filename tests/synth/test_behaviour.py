@@ -625,16 +625,17 @@ def test_a_records_date_window_against_today_is_enforced() -> None:
                 exec(code, scope)
 
 
-def test_a_clock_rule_is_carried_only_by_a_time_check() -> None:
+def test_a_clock_rule_is_not_carried_by_a_status_or_date_check() -> None:
     from autoforge.env.behaviour import Check, ToolBehaviour, unenforced_sentences
 
     s = "Allowed for a `booked` reservation once now is at least 15 minutes after its start."
     status = Check(kind="status_in", attribute="status", values=["booked"], sentence=s)
     tb = ToolBehaviour(tool="no_show", kind="action", collection="reservations", checks=[status])
     assert unenforced_sentences(tb, s, set()) == [s]  # the status is checked, the clock is not
-    timed = Check(kind="date_window", attribute="start", values=[">="], sentence=s)
-    tb.checks.append(timed)
-    assert unenforced_sentences(tb, s, set()) == []
+    dated = Check(kind="date_window", attribute="start", values=[">="], sentence=s)
+    tb.checks.append(dated)
+    assert unenforced_sentences(tb, s, set()) == [s]  # a date check does not read the clock
+    assert unenforced_sentences(tb, s, {s}) == []  # a guard of rules.json that carries it
     plain = "Only a `booked` reservation can be seated."
     assert unenforced_sentences(tb.model_copy(update={"checks": [status.model_copy(
         update={"sentence": plain})]}), plain, set()) == []  # fmt: skip

@@ -218,20 +218,19 @@ _CLOCK_RULE = re.compile(
     r"\bnow\s+is\b|\b(after|before|than)\s+now\b|\b\d+\s+(minutes?|hours?)\s+(after|before)\b",
     re.IGNORECASE,
 )
-_TIME_CHECKS = ("date_window", "not_past")
 
 
 def unenforced_sentences(tool: ToolBehaviour, description: str, also: set[str]) -> list[str]:
     """The rule sentences of ``description`` that neither ``tool`` nor ``also`` (sentences the
-    environment's other guards carry) carries. A sentence with a clock rule counts as carried
-    by the behaviour model only when a time check carries it: a status check on the same
-    sentence ("Allowed for a booked reservation once now is ...") leaves the time unenforced."""
+    environment's other guards carry) carries. No check of the behaviour model reads the
+    clock, so it never carries a sentence with a clock rule: a status or date check on the
+    same sentence ("Allowed for a booked reservation dated today when now is within its
+    seating window") leaves the time of day unenforced."""
     model = {" ".join(c.split()) for c in tool.carried() if c}
-    timed = {" ".join(c.sentence.split()) for c in tool.checks if c.kind in _TIME_CHECKS}
     guards = {" ".join(c.split()) for c in also if c}
     out = []
     for s in rule_sentences(description):
-        mine = timed if _CLOCK_RULE.search(s) else model
+        mine = set() if _CLOCK_RULE.search(s) else model
         if not any(s in c or c in s for c in mine | guards if c):
             out.append(s)
     return out
