@@ -639,3 +639,32 @@ def test_a_clock_rule_is_not_carried_by_a_status_or_date_check() -> None:
     plain = "Only a `booked` reservation can be seated."
     assert unenforced_sentences(tb.model_copy(update={"checks": [status.model_copy(
         update={"sentence": plain})]}), plain, set()) == []  # fmt: skip
+
+
+def test_an_append_to_a_set_like_list_refuses_a_repeat_and_a_full_list() -> None:
+    from autoforge.env.behaviour import Effect, ToolBehaviour
+    from autoforge.synth.behaviour_compile import _check_lines
+    from autoforge.synth.behaviour_data import Context, DataEvidence
+    from autoforge.synth.behaviour_text import list_caps, repeat_refusals
+
+    data = {"teams": {"T1": {"id": "T1", "player_ids": ["P1", "P2"]},
+                      "T2": {"id": "T2", "player_ids": ["P3"]}}}  # fmt: skip
+    append = Effect(kind="append", collection="teams", attribute="player_ids",
+                    value=Value(source="param", name="player_id"))  # fmt: skip
+    tb = ToolBehaviour(tool="add_player", kind="update", collection="teams", effects=[append])
+    texts = ["A team has at most 3 players.", "Adding is refused if the player is already on "
+             "the team."]  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    checks = repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
+    assert [(c.kind, c.high) for c in checks] == [("not_member", None), ("max_items", 3.0)]
+
+    class ToolError(Exception):
+        pass
+
+    code = "\n".join(line for c in checks for line in _check_lines(c, tb))
+    exec(code, {"_rec": {"player_ids": ["P1"]}, "player_id": "P2", "ToolError": ToolError})
+    with pytest.raises(ToolError, match="already in"):
+        exec(code, {"_rec": {"player_ids": ["P1"]}, "player_id": "P1", "ToolError": ToolError})
+    with pytest.raises(ToolError, match="holds 3"):
+        exec(code, {"_rec": {"player_ids": ["P1", "P2", "P3"]}, "player_id": "P4",
+                    "ToolError": ToolError})  # fmt: skip

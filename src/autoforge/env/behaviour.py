@@ -40,6 +40,8 @@ CheckKind = Literal[
     "not_above",  # parameter <= `attribute` of the record `via` names (the target when None)
     "not_below",  # parameter >= `attribute` of that record
     "date_window",  # the date `attribute` of that record compares to today by `values[0]`
+    "not_member",  # the parameter is not already an item of the target's list `attribute`
+    "max_items",  # the target's list `attribute` holds fewer than `high` items before the call
 ]
 EffectKind = Literal["create", "set", "increment", "append", "delete"]
 ValueSource = Literal["param", "const", "today", "now", "target_param", "new_id", "copy"]

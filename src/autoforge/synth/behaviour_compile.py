@@ -142,6 +142,18 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
         return _status_lines(c, tb, why)
     if c.kind in ("not_above", "not_below"):
         return _attribute_bound_lines(c, why)
+    if c.kind == "max_items" and c.high is not None:
+        a, n = c.attribute or "", int(c.high)
+        return [
+            f"if len(_rec.get({a!r}) or []) >= {n}:",
+            f"    raise ToolError({f'{a} already holds {n} items' + why!r})",
+        ]
+    if c.kind == "not_member":
+        a = c.attribute or ""
+        return [
+            f"if {p} in (_rec.get({a!r}) or []):",
+            f"    raise ToolError(str({p}) + {f' is already in {a}' + why!r})",
+        ]
     if c.kind == "date_window" and c.values:
         op, rec = str(c.values[0]), _checked_record(c)
         day = f"str(_other.get({c.attribute!r}) or '')[:10]"
@@ -307,6 +319,7 @@ def _list_lines(tb: ToolBehaviour) -> list[str]:
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (
     "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
+    "not_member", "max_items",
 )  # fmt: skip
 
 

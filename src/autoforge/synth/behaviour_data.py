@@ -70,6 +70,22 @@ class DataEvidence:
                 out.add(a)
         return out
 
+    def set_lists(self, collection: str) -> set[str]:
+        """List attributes that behave as sets in the data: no record repeats an item, and
+        some record holds two or more (so the absence of repeats is evidence)."""
+        out: set[str] = set()
+        recs = list(self.state.get(collection, {}).values())
+        for a in self.list_attributes(collection):
+            lists = [r[a] for r in recs if isinstance(r.get(a), list)]
+            hashable = all(isinstance(x, str | int) for v in lists for x in v)
+            if (
+                hashable
+                and any(len(v) > 1 for v in lists)
+                and all(len(v) == len(set(v)) for v in lists)
+            ):
+                out.add(a)
+        return out
+
     def list_attributes(self, collection: str) -> set[str]:
         """Attributes whose every non-null value in the data is a list."""
         out: set[str] = set()

@@ -27,6 +27,7 @@ from autoforge.env import (
     ToolKind,
     Value,
     ValueSource,
+    doc_sentences,
 )
 from autoforge.synth.behaviour_data import (
     Context,
@@ -43,11 +44,13 @@ from autoforge.synth.behaviour_text import (
     attribute_bounds,
     date_window_checks,
     increments,
+    list_caps,
     literal_fields,
     new_record_sentences,
     non_blank_params,
     not_past_params,
     related_status_sets,
+    repeat_refusals,
     stamp_condition,
     status_checks,
     target_status,
@@ -255,6 +258,8 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     )
     tb.checks = _checks(spec, tb, ctx)
     tb.effects = _effects(spec, tb, ctx)
+    texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
+    tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
     return tb
 
 

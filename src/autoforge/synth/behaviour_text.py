@@ -604,6 +604,67 @@ def _value(text: str, params: list[str], _tok: str) -> Value:
     return Value(source="const", const=1)
 
 
+def repeat_refusals(tb: ToolBehaviour, texts: list[str], ctx: Context) -> list[Check]:
+    """Appends that would repeat an item, refused: the list never repeats an item in the data
+    (:meth:`DataEvidence.set_lists`) and a sentence says so ("refused if the member is already
+    on the project", "the list may not contain duplicates" naming the list)."""
+    coll = tb.collection or ""
+    sets = ctx.ev.set_lists(coll)
+    nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+    out: list[Check] = []
+    for e in tb.effects:
+        if e.kind != "append" or e.attribute not in sets or e.value is None:
+            continue
+        for s in texts:
+            on = nouns and re.search(
+                rf"\balready\s+(on|in)\s+(the|this|that)\s+({nouns})\b", s, re.I
+            )
+            dup = re.search(r"\bduplicat", s, re.I) and re.search(
+                rf"\b{re.escape(e.attribute or '')}\b", s
+            )
+            if on or dup:
+                out.append(
+                    Check(
+                        kind="not_member",
+                        param=e.value.name,
+                        collection=coll,
+                        attribute=e.attribute,
+                        sentence=s,
+                    )
+                )
+                break
+    return out
+
+
+def list_caps(tb: ToolBehaviour, texts: list[str]) -> list[Check]:
+    """Appends refused once the list is full: a sentence naming the target's noun says it has
+    "at most N <items>", the items named after the list (``member_ids`` holds members)."""
+    coll = tb.collection or ""
+    nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+    out: list[Check] = []
+    for e in tb.effects:
+        if e.kind != "append" or not e.attribute or not nouns:
+            continue
+        item = re.sub(r"_(ids?|keys?|codes?)$", "", e.attribute)
+        items = "|".join(re.escape(n.replace("_", " ")) for n in noun_forms(item + "s"))
+        for s in texts:
+            if not re.search(rf"\b({nouns})\b", s, re.I):
+                continue
+            m = re.search(rf"\bat\s+most\s+\**(\d+)\**\s+\**({items})\b", s, re.I)
+            if m:
+                out.append(
+                    Check(
+                        kind="max_items",
+                        collection=coll,
+                        attribute=e.attribute,
+                        high=float(m.group(1)),
+                        sentence=s,
+                    )
+                )
+                break
+    return out
+
+
 def appends(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> list[Effect]:
     """List attributes a sentence says a parameter is appended to ("appends the <x> to
     `attr`"): the parameter named like the list's items (``x_id`` into ``x_ids``), else the
