@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour_data import noun_forms
-from autoforge.synth.behaviour_text import _noun_after, _related, _word
+from autoforge.synth.behaviour_text import _noun_after, _related, _word, skip_value_run
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour_data import Context
@@ -53,10 +53,7 @@ def _governs(between: str, values: list[Any]) -> bool:
     to the negation; a run of further values, "shipped and cancelled", is skipped) is that
     noun's own: a few words, no clause break. In "Freezing needs an active member and an end
     date ... and no more than ..." the negation is another clause's."""
-    run = "|".join(re.escape(str(v)) for v in values)
-    if run:
-        sep = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)"
-        between = re.sub(rf"^({sep}`?({run})`?)+", "", between, flags=re.I)
+    between = skip_value_run(between, values)
     if re.search(r"[,;:()]|\band\b|\bor\b", between[:-1] if between.endswith(":") else between):
         return False
     return len(re.findall(r"[\w`-]+", between)) <= _SUBJECT_GAP + 1

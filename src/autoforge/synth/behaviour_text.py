@@ -188,13 +188,25 @@ def target_status(
     return None
 
 
+_SEP = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)"
+
+
+def skip_value_run(text: str, values: Sequence[Any], *, at_end: bool = False) -> str:
+    """``text`` without the run of further status values that starts it (", shipped and
+    cancelled" after "picked"), or with ``at_end`` the run that ends it ("on_loan or " before
+    "on_hold"); case-insensitive, whole values only."""
+    run = "|".join(re.escape(str(v)) for v in values)
+    if not run:
+        return text
+    value = rf"`?({run})`?(?![\w-])"
+    pattern = rf"({value}{_SEP})+$" if at_end else rf"^({_SEP}{value})+"
+    return re.sub(pattern, "", text, flags=re.IGNORECASE)
+
+
 def _noun_after(s: str, pos: int, colls: list[str], values: Sequence[str] = ()) -> str | None:
     """The collection a noun right after ``pos`` names, skipping a run of further status
     values ("picked, shipped and cancelled orders")."""
-    tail = s[pos : pos + 80].lower()
-    run = "|".join(re.escape(v.lower()) for v in values)
-    if run:
-        tail = re.sub(rf"^((\s*,\s*|\s+(and|or)\s+|\s*,\s*(and|or)\s+)`?({run})`?)+", "", tail)
+    tail = skip_value_run(s[pos : pos + 80].lower(), values)
     for c in colls:
         for n in noun_forms(c):
             if re.match(rf"^[`\s]*(\w+\s+){{0,1}}{re.escape(n)}\b", tail):
@@ -261,11 +273,7 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
 def _subject_must_be(s: str, pos: int, colls: list[str], values: Sequence[str]) -> str | None:
     """The collection of the subject of "<noun> must be <value>" ("the copy must be on_loan
     or on_hold"), with a run of further values before ``pos`` skipped."""
-    head = s[max(0, pos - 120) : pos].lower()
-    run = "|".join(re.escape(v.lower()) for v in values)
-    if run:
-        sep = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)"
-        head = re.sub(rf"(`?({run})`?{sep})+$", "", head)
+    head = skip_value_run(s[max(0, pos - 120) : pos].lower(), values, at_end=True)
     for c in colls:
         for n in noun_forms(c):
             if re.search(
@@ -279,11 +287,7 @@ def _open_alternative(s: str, end: int, values: Sequence[str]) -> bool:
     """Whether a required status is followed, after a run of further values, by "or" and
     something that is not a status: the requirement has another way to be met that a status
     list cannot hold ("must be available, or on the hold shelf with a ready hold")."""
-    tail = s[end : end + 120].lower()
-    run = "|".join(re.escape(v.lower()) for v in values)
-    if run:
-        sep = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)"
-        tail = re.sub(rf"^({sep}`?({run})`?(?![\w-]))+", "", tail)
+    tail = skip_value_run(s[end : end + 120].lower(), values)
     return re.match(r"^\s*,?\s*or\b", tail) is not None
 
 
@@ -323,6 +327,14 @@ def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
             if ref and ref not in [c for c, _ in out]:
                 out.append((ref, a))
     return out
+
+
+def _write_targets(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
+    """The records a tool's writes and bounds can reach: :func:`_related`'s, or for a create
+    (which has no target yet) the records its parameters refer to."""
+    if tb.kind != "create":
+        return _related(tb, ctx)
+    return [(p.references, f"param:{p.name}") for p in tb.params if p.references]
 
 
 def non_blank_params(texts: list[tuple[str, str]], params: list[str]) -> list[tuple[str, str, str]]:
@@ -366,11 +378,7 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     """Counters a sentence moves on a related record: "increases the <noun>'s `a` by N",
     "the <noun>'s `a` is increased by N", "adds N to the <noun>'s `a`", "`a` is reduced by the
     <param>"."""
-    related = (
-        _related(tb, ctx)
-        if tb.kind != "create"
-        else [(p.references, f"param:{p.name}") for p in tb.params if p.references]
-    )
+    related = _write_targets(tb, ctx)
     out = []
     for s in doc_sentences(spec.description):
         for coll, via in related:
@@ -403,11 +411,7 @@ def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list
     """Statuses the tool's description says a related record takes: "the <noun> becomes
     `<value>`" for a collection a parameter or the target refers to (not the target's own,
     which :func:`target_status` reads), in a sentence without a condition."""
-    related = (
-        _related(tb, ctx)
-        if tb.kind != "create"
-        else [(p.references, f"param:{p.name}") for p in tb.params if p.references]
-    )
+    related = _write_targets(tb, ctx)
     out: list[Effect] = []
     for s in doc_sentences(spec.description):
         if re.search(r"\b(if|unless|when|whenever|while|otherwise|which|whose)\b", s, re.I):
@@ -448,9 +452,7 @@ def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ch
     `mileage`" (at least). The parameter is the one the sentence starts with; the record is
     the target or one the target or a parameter refers to, named by its noun."""
     params = {p.name for p in tb.params}
-    related = _related(tb, ctx) if tb.kind != "create" else [
-        (p.references, f"param:{p.name}") for p in tb.params if p.references
-    ]  # fmt: skip
+    related = _write_targets(tb, ctx)
     out: list[Check] = []
     for s in doc_sentences(spec.description):
         head = re.match(r"^\s*`(\w+)`", s)
