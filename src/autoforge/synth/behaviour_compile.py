@@ -138,6 +138,15 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             f"if {_given(p)} and {p} in _taken:",
             f"    raise ToolError({(f'{p} is already used' + why)!r})",
         ]
+    if c.kind in _RECORD_CHECKS:
+        return _record_check_lines(c, tb, why)
+    return []
+
+
+def _record_check_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
+    """The guards that read the target (``_rec``) or a record it or a parameter refers to;
+    :func:`compile_tool` places them after the target is looked up."""
+    p = c.param or ""
     if c.kind in ("status_in", "status_not_in"):
         return _status_lines(c, tb, why)
     if c.kind in ("not_above", "not_below"):
