@@ -56,3 +56,14 @@ def test_generation_json_says_which_writes_were_left_out_and_what_was_cut() -> N
     stats.partial_writes, stats.state_cuts = ["order_item"], {"children": 4}
     merged = merge_stats(stats, 0)
     assert merged["partial_writes"] == ["order_item"] and merged["state_cuts"] == {"children": 4}
+
+
+def test_a_tool_caught_breaking_a_round_trip_gets_no_gold_calls(tmp_path: Path) -> None:
+    BehaviourModel(
+        tools=[
+            # template code (not compiled) that the conformance check caught: left out anyway
+            ToolBehaviour(tool="order_item", kind="create", broken="roundtrip: get misses it"),
+            ToolBehaviour(tool="rename_item", kind="update"),
+        ]
+    ).save(tmp_path)
+    assert _partial_writes(SimpleNamespace(path=tmp_path)) == {"order_item"}  # type: ignore[arg-type]

@@ -24,7 +24,6 @@ from autoforge.synth.codegen import ToolCode
 from autoforge.synth.report import ToolRecord
 from autoforge.tooldocs import ToolDocs, ToolSpec
 
-#: statuses whose code stands as written when the model is not read from an HTTP operation
 #: statuses whose code the behaviour model's code does not replace (unless the tool's HTTP
 #: operation is known): accepted code, and a rule skeleton that passed its checks as fallback
 KEEP = ("accepted", "fallback")

@@ -496,11 +496,13 @@ async def synthesize(
     model.save(out_dir)
     rep.phase("check", 1)
     check = conformance(out_dir)
-    for tool in mark_broken_promises(records, check):
-        tb = model.tool(tool)
+    marked = set(mark_broken_promises(records, check))
+    for rec in records:
+        tb = model.tool(rec.report.name) if rec.report.name in marked else None
         if tb is not None:  # task generation keeps it out of gold calls
-            tb.broken = next(r.report.reason for r in records if r.report.name == tool)
-    model.save(out_dir)
+            tb.broken = rec.report.reason
+    if marked:
+        model.save(out_dir)
     rep.advance()
     after = usage_of(client)
     report = SynthesisReport(
