@@ -33,7 +33,7 @@ from bench_method import MIN_REPEATS, Load, Sample, finish, interleaved
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient, config_from_cli
 from autoforge.llm.embedded import ensure_server
-from autoforge.synth import prompts
+from autoforge.synth.modelcode import prompts
 from autoforge.tooldocs import load_docs
 
 

@@ -142,7 +142,7 @@ def plain_tools(source: str) -> dict[str, Callable[..., Any]]:
 
 
 try:  # --compare runs this script on older checkouts too, which have no legacy names
-    from autoforge.env.signatures import legacy_param_name
+    from autoforge.env.calls.signatures import legacy_param_name
 except ImportError:
     legacy_param_name = python_param_name
 

@@ -59,7 +59,7 @@ from rich.table import Table
 
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient, config_from_cli, print_usage
-from autoforge.synth.fill import fill_summary
+from autoforge.synth.modelcode.fill import fill_summary
 from autoforge.synth.pipeline import SynthOptions, report_table, synthesize
 from autoforge.synth.report import SynthesisReport
 from autoforge.tooldocs import load_docs
@@ -338,7 +338,7 @@ def _print_ceiling_details(console: Console, results: dict[str, Any]) -> None:
 
 
 def _suite_probes(tmp: Path) -> dict[str, Any]:
-    from autoforge.synth.probing import run_probes
+    from autoforge.synth.fidelity.probing import run_probes
 
     root = example_path("bookstore")
     docs = load_docs([root / "tools.openai.json"])

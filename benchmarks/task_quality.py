@@ -176,7 +176,7 @@ def _feeds(bp: Any, node_id: str, targets: set[str]) -> bool:
 
 def has_selection(task: Any, write_tools: set[str]) -> bool:
     """Whether a selection/aggregation node feeds a write argument or a required output."""
-    from autoforge.tasks.schema import names_record
+    from autoforge.tasks.graph.dataflow import names_record
 
     bp = task.blueprint
     write_ids = {c.id for c in bp.calls if c.tool in write_tools}

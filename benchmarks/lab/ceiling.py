@@ -1,7 +1,7 @@
 """The derivability ceiling of a fidelity benchmark: which recorded outcomes a synthesizer that
 may only use what the domain states (docs, policy, data) could reproduce in principle.
 
-Fidelity (:mod:`autoforge.synth.fidelity`) compares, per gold action, the error flag, the
+Fidelity (:mod:`autoforge.synth.fidelity.bench`) compares, per gold action, the error flag, the
 returned value and the state it leaves with the oracle's recording. An outcome is *derivable*
 when everything it holds can be read off the domain:
 
@@ -10,7 +10,8 @@ when everything it holds can be read off the domain:
   collection (anywhere in the data when the collection is not in it), a property name of the
   docs, or a phrase of the docs' or policy's text;
 * every **key of a returned value** (as the fidelity compares it: after
-  :func:`~autoforge.synth.agreement.normalize_result`, so ``None`` values are dropped; a string
+  :func:`~autoforge.synth.fidelity.agreement.normalize_result`, so ``None`` values are dropped; a
+  string
   that is a Python literal is read as one) is a key of the data, a property name of the docs, or
   a phrase of their text;
 * every **string value** written or returned is a string of the data (keys included), a string
@@ -34,7 +35,7 @@ ceiling is the share of replayable tasks that are. A task the null environment a
 derivable (its diff is empty and every answer it matched is ``None``), so ``ceiling - null``
 bounds what synthesis bound to the domain's own statements can add over doing nothing.
 
-Pure core: the caller passes the loaded :class:`~autoforge.synth.fidelity.Bench`, the data and
+Pure core: the caller passes the loaded :class:`~autoforge.synth.fidelity.bench.Bench`, the data and
 the docs' and policy's text.
 """
 
@@ -49,8 +50,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from autoforge.synth.agreement import normalize_result
-from autoforge.synth.fidelity import NO_OUTPUT, Bench, BenchAction, BenchTask
+from autoforge.synth.fidelity.agreement import normalize_result
+from autoforge.synth.fidelity.bench import NO_OUTPUT, Bench, BenchAction, BenchTask
 from autoforge.tooldocs import PhraseMode, break_camel, phrase_in, word_match
 
 Mode = PhraseMode

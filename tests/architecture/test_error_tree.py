@@ -65,7 +65,7 @@ def test_every_autoforge_exception_is_in_the_tree() -> None:
         "autoforge.env.errors.EnvLoadError",
         "autoforge.env.errors.SandboxViolation",
         "autoforge.llm.types.LLMFailure",
-        "autoforge.synth.infer.DataShapeError",
+        "autoforge.synth.state.infer.DataShapeError",
     ],
 )
 def test_user_fixable_errors_are_user_errors(path: str) -> None:

@@ -448,6 +448,7 @@ FACES: dict[str, list[str]] = {
         "generate_tasks_async",
         "graph_svg",
         "iter_refs",
+        "llm_hooks",
         "merge_walks",
         "missing_facts",
         "parse_difficulty",

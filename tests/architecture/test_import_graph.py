@@ -22,9 +22,9 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "autoforge"
 ALLOWED_MODULE_CYCLES = [
     {
         "autoforge.env.runtime",
-        "autoforge.env.contained",
-        "autoforge.env.isolated",
-        "autoforge.env.worker",
+        "autoforge.env.isolation.contained",
+        "autoforge.env.isolation.isolated",
+        "autoforge.env.isolation.worker",
     },
 ]
 
@@ -91,7 +91,7 @@ ENV_FILE_LITERAL = re.compile(
 
 
 def test_environment_file_names_are_spelled_once() -> None:
-    owner = SRC / "env" / "files.py"
+    owner = SRC / "env" / "artifact" / "files.py"
     offenders = [
         f"{path.relative_to(SRC)}:{n}"
         for path in SRC.rglob("*.py")

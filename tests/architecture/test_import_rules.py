@@ -4,6 +4,11 @@
 - an import from another package goes through that package's ``__init__``
   (``from autoforge.tasks import Task``, not ``from autoforge.tasks.model import Task``); the
   package's face (its ``__all__``, pinned in ``test_faces.py``) says which names it offers.
+
+A sub-package with a face (an ``__all__``, e.g. ``autoforge.adapters.tau``) is a package of its
+own. A sub-package without one is a *room* of its stage (``autoforge.synth.behaviour``,
+``autoforge.tasks.gold``): it groups the stage's modules by what they do, and the modules of one
+stage import each other freely across its rooms. Other stages still go through the stage's face.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ SRC = ROOT / "src"
 PKG = SRC / "autoforge"
 #: ``module:name`` imports allowed to bypass: the name is also a submodule of the package, so
 #: the package attribute would be the module, not the function
-SAME_NAME_AS_MODULE = {"autoforge.tasks.llm_hooks:llm_hooks"}
+SAME_NAME_AS_MODULE: set[str] = set()
 
 
 def test_layers_contract_is_kept() -> None:
@@ -35,13 +40,27 @@ def test_layers_contract_is_kept() -> None:
     assert run.returncode == 0, "import contract broken:\n" + run.stdout + run.stderr
 
 
+def _has_face(init: Path) -> bool:
+    """Whether a package's ``__init__`` declares a face (assigns ``__all__``)."""
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    return any(
+        isinstance(node, (ast.Assign, ast.AnnAssign))
+        and any(
+            isinstance(t, ast.Name) and t.id == "__all__"
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+        for node in tree.body
+    )
+
+
 def _owner(module: str, src: Path = SRC) -> str:
-    """The package a module belongs to: ``autoforge.X`` (or ``autoforge.X.Y`` for a
-    subpackage, which is a boundary of its own)."""
+    """The package a module belongs to: ``autoforge.X``, or ``autoforge.X.Y`` for a
+    subpackage with a face of its own (a boundary); a room (no face) belongs to its stage."""
     parts = module.split(".")
     owner = parts[:2]
     for i in range(2, len(parts)):
-        if (src.joinpath(*parts[: i + 1]) / "__init__.py").is_file():
+        init = src.joinpath(*parts[: i + 1]) / "__init__.py"
+        if init.is_file() and _has_face(init):
             owner = parts[: i + 1]
     return ".".join(owner)
 
@@ -107,3 +126,27 @@ def test_the_check_sees_a_bypass(tmp_path: Path) -> None:
     )
     found = bypassing_imports(pkg)
     assert [f.split(": ", 1)[1] for f in found] == ["from autoforge.tasks.model import Task"]
+
+
+def test_rooms_belong_to_their_stage_and_faced_subpackages_do_not(tmp_path: Path) -> None:
+    """Modules in two rooms of one stage may import each other; a room is no way around the
+    stage's face, while a faced sub-package is a boundary of its own."""
+    pkg = tmp_path / "autoforge"
+    for room, init in (("s/r1", ""), ("s/r2", ""), ("s/faced", "__all__ = ['f']\n")):
+        (pkg / room).mkdir(parents=True)
+        (pkg / room / "__init__.py").write_text(init)
+    (pkg / "s" / "__init__.py").write_text("")
+    (pkg / "o").mkdir()
+    (pkg / "o" / "__init__.py").write_text("")
+    (pkg / "s" / "faced" / "m.py").write_text("f = 1\n")
+    (pkg / "s" / "r2" / "n.py").write_text("g = 1\n")
+    (pkg / "s" / "r1" / "m.py").write_text(
+        "from autoforge.s.r2.n import g\nfrom autoforge.s.faced.m import f\n"
+    )
+    (pkg / "o" / "m.py").write_text(
+        "from autoforge.s.r2.n import g\nfrom autoforge.s.faced.m import f\n"
+    )
+    found = sorted(f.split(": ", 1)[1] for f in bypassing_imports(pkg))
+    assert found == ["from autoforge.s.faced.m import f", "from autoforge.s.r2.n import g"]
+    assert _owner("autoforge.s.r2.n", tmp_path) == "autoforge.s"
+    assert _owner("autoforge.s.faced.m", tmp_path) == "autoforge.s.faced"

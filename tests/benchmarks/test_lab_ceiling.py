@@ -16,7 +16,7 @@ from lab.ceiling import (
     words,
 )
 
-from autoforge.synth.fidelity import Bench, BenchAction, BenchTask
+from autoforge.synth.fidelity.bench import Bench, BenchAction, BenchTask
 from autoforge.tooldocs import phrase_in
 
 DATA = {"orders": {"#O1001": {"order_id": "#O1001", "status": "pending", "total": 10.0}}}

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from autoforge.tasks.blueprint import (
+from autoforge.tasks.blueprints.blueprint import (
     Blueprint,
     CallNode,
     FactRef,
@@ -14,7 +14,7 @@ from autoforge.tasks.blueprint import (
     ReasoningRef,
     ReasonNode,
 )
-from autoforge.tasks.reasoning import ReasoningSpec
+from autoforge.tasks.blueprints.reasoning import ReasoningSpec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 

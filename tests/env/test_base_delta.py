@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.env.base_delta import delta, derive, fingerprint
+from autoforge.env.state.base_delta import delta, derive, fingerprint
 
 
 def _state(n: int = 12) -> dict[str, Any]:

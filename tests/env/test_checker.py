@@ -10,7 +10,7 @@ import pytest
 
 from autoforge.cli.main import main as cli_main
 from autoforge.env import Environment
-from autoforge.env.checker import (
+from autoforge.env.check.checker import (
     check_directory,
     check_environment,
     dummy_value,

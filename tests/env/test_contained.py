@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment
-from autoforge.env.contained import ContainedEpisode
+from autoforge.env.isolation.contained import ContainedEpisode
 from autoforge.tooldocs.spec import ToolSpec
 
 CALLS = [
@@ -93,7 +93,7 @@ def test_the_seccomp_layer_is_a_core_dependency_and_a_missing_one_is_named_as_su
     import tomllib
     from pathlib import Path
 
-    from autoforge.env import boundary
+    from autoforge.env.isolation import boundary
 
     project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     assert any(d.startswith("pyseccomp") for d in project["project"]["dependencies"])

@@ -92,7 +92,7 @@ def test_read_errors_name_the_file(tmp_path: Path) -> None:
 
 
 def test_example_names_are_the_runnable_examples() -> None:
-    from autoforge.env.envdir import example_names
+    from autoforge.env.artifact.envdir import example_names
 
     assert example_names() == ["bookstore"]
 

@@ -17,8 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autoforge.env import Environment, cow, hashing, state_hash, values, worker
+from autoforge.env import Environment, state_hash
+from autoforge.env.isolation import worker
 from autoforge.env.runtime import Observation
+from autoforge.env.state import cow, hashing, values
 from autoforge.tooldocs.spec import ToolSpec
 
 _ODD_LINES = [

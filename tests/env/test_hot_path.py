@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from autoforge.env import guards
-from autoforge.env.limits import CallTimeout, Watchdog, call_limited, watchdog
-from autoforge.env.sandbox import make_builtins
+from autoforge.env.calls.limits import CallTimeout, Watchdog, call_limited, watchdog
+from autoforge.env.isolation import guards
+from autoforge.env.isolation.sandbox import make_builtins
 from autoforge.tooldocs.spec import ToolSpec
 
 
@@ -184,7 +184,7 @@ def test_tool_code_gets_the_fast_deepcopy(env_factory: Any, schema_obj: Any) -> 
     ],
 )
 def test_canonical_json_prefilter_keeps_the_canonical_form(value: Any) -> None:
-    from autoforge.env.values import canonical, canonical_json
+    from autoforge.env.state.values import canonical, canonical_json
 
     strict = json.dumps(
         canonical(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False

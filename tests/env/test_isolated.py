@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from autoforge.env import state_hash
-from autoforge.env.isolated import IsolatedEpisode
+from autoforge.env.isolation.isolated import IsolatedEpisode
 from autoforge.tooldocs.spec import ToolSpec
 
 SOURCE = """

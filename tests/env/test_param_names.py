@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment, EnvironmentSpec, python_param_name
-from autoforge.env.sandbox import ALLOWED_MODULES, BANNED_NAMES, SAFE_BUILTIN_NAMES
-from autoforge.env.signatures import legacy_param_name
-from autoforge.synth.headers import signature
+from autoforge.env.calls.signatures import legacy_param_name
+from autoforge.env.isolation.sandbox import ALLOWED_MODULES, BANNED_NAMES, SAFE_BUILTIN_NAMES
+from autoforge.synth.rulecode.headers import signature
 from autoforge.tooldocs import ToolSpec
 
 REFUSED = sorted({*keyword.kwlist, *BANNED_NAMES, "state"})

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from autoforge.env import Environment, cow
-from autoforge.env.values import json_encoder, to_jsonable
+from autoforge.env import Environment
+from autoforge.env.state import cow
+from autoforge.env.state.values import json_encoder, to_jsonable
 from autoforge.tooldocs.spec import ToolSpec
 
 
@@ -264,7 +265,7 @@ def _random_record(rng: random.Random, depth: int = 0) -> Any:
 
 
 def test_the_canonical_prefilter_never_misses_a_float_to_fix() -> None:
-    from autoforge.env.values import canonical, canonical_json
+    from autoforge.env.state.values import canonical, canonical_json
 
     rng = random.Random(7)
     for _ in range(600):
@@ -282,7 +283,8 @@ def test_the_canonical_prefilter_never_misses_a_float_to_fix() -> None:
 def test_a_changed_record_is_encoded_once_for_its_check_and_its_digest(
     trusted_shop: Environment, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from autoforge.env import state_hash, values
+    from autoforge.env import state_hash
+    from autoforge.env.state import values
 
     encodes = [0]
 

@@ -276,7 +276,7 @@ def test_guards_keep_ordinary_arithmetic(env_factory: Any, schema_obj: Any) -> N
 
 
 def test_module_level_infinite_loop_is_rejected(env_factory: Any) -> None:
-    from autoforge.env import sandbox
+    from autoforge.env.isolation import sandbox
 
     with pytest.raises(SandboxViolation, match="module-level code ran longer"):
         sandbox.exec_module("while True:\n    pass\n", "tools.py", {}, timeout_s=0.2)

@@ -7,9 +7,9 @@ import copy
 import marshal
 from typing import Any
 
-from autoforge.env import cow
-from autoforge.env.cow import CowState
-from autoforge.env.hashing import BaseDigests
+from autoforge.env.state import cow
+from autoforge.env.state.cow import CowState
+from autoforge.env.state.hashing import BaseDigests
 
 BASE: dict[str, Any] = {
     "orders": {

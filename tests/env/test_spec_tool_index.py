@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.artifact.spec import EnvironmentSpec
 from autoforge.tooldocs import ToolSpec
 
 

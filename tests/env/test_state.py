@@ -14,7 +14,7 @@ import pytest
 
 from autoforge.adapters.tau import tau2_hash
 from autoforge.env import diff_states, state_hash
-from autoforge.env.cow import CowState
+from autoforge.env.state.cow import CowState
 
 STATE: dict[str, Any] = {
     "users": {
@@ -262,7 +262,7 @@ def test_top_level_values_and_collections_can_be_replaced() -> None:
 
 
 def test_record_digests_are_memoised_type_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
-    from autoforge.env import hashing
+    from autoforge.env.state import hashing
 
     computed: list[Any] = []
     direct = hashing._record_digest

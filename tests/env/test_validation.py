@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from autoforge.env.validation import compile_validator
+from autoforge.env.calls.validation import compile_validator
 
 SCHEMAS: list[dict[str, Any]] = [
     {
@@ -118,7 +118,7 @@ def test_benchmark_tool_schemas_compile_fast(benchmarks_dir: Path) -> None:
 
 
 def test_a_binding_checks_as_it_prepares_without_copying() -> None:
-    from autoforge.env.signatures import ToolBinding
+    from autoforge.env.calls.signatures import ToolBinding
     from autoforge.tooldocs.spec import ToolSpec
 
     def fn(state: Any, order_id: Any = None, **rest: Any) -> None:  # pragma: no cover

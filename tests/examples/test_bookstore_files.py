@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from autoforge.env.spec import Attribute
+from autoforge.env.artifact.spec import Attribute
 
 PY_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "id": (str,), "enum": (str,), "date": (str,), "datetime": (str,),

@@ -7,7 +7,7 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from autoforge.env.envdir import example_names
+from autoforge.env.artifact.envdir import example_names
 from autoforge.errors import UserError
 from autoforge.examples import example_path, list_examples
 from autoforge.tooldocs.spec import ToolSpec

@@ -9,7 +9,7 @@ from pathlib import Path
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.forge import ForgeOptions
 from autoforge.forge.batch import discover, forge_many
-from autoforge.synth.leftout import reason_kind
+from autoforge.synth.checking.leftout import reason_kind
 
 DOC = Path(__file__).parent / "data" / "kennel_swagger.json"
 

@@ -34,8 +34,8 @@ def test_host_secrets_never_reach_the_fork_server_or_a_worker(monkeypatch: Any) 
     """OPENAI_API_KEY and AUTOFORGE_SERVE_TOKEN set in the host: neither the fork server's
     environment nor a worker's (read from the host through /proc) holds them, or any other
     host variable beyond the named ones."""
-    from autoforge.env.contained import WORKER_VARIABLES, _ForkServer
-    from autoforge.env.worker import dumps
+    from autoforge.env.isolation.contained import WORKER_VARIABLES, _ForkServer
+    from autoforge.env.isolation.worker import dumps
 
     for name, value in SECRETS.items():
         monkeypatch.setenv(name, value)
@@ -68,7 +68,7 @@ def get(state):
 
 
 def _forged_line(seq: int) -> bytes:
-    from autoforge.env.worker import dumps
+    from autoforge.env.isolation.worker import dumps
 
     # a reply that would say "ok" and write a record the tool never wrote
     return dumps([seq, [True, "forged", None, [["c", "evil", "v", 1]], False]])
@@ -104,8 +104,8 @@ def test_a_reply_out_of_sequence_kills_the_worker_and_fails_the_call_cleanly() -
     import socket
     import threading
 
-    from autoforge.env import contained
-    from autoforge.env.worker import dumps, loads
+    from autoforge.env.isolation import contained
+    from autoforge.env.isolation.worker import dumps, loads
 
     env = _env(RW, ["put", "get"])
     ep = env.episode()
@@ -334,8 +334,8 @@ def _escaped_syscalls(target: int) -> dict[str, list[int]]:
     import ctypes
     import os
 
-    from autoforge.env.boundary import _libc, enter_worker, prepare_server
-    from autoforge.env.worker import _preload
+    from autoforge.env.isolation.boundary import _libc, enter_worker, prepare_server
+    from autoforge.env.isolation.worker import _preload
 
     read, write = os.pipe()
     pid = os.fork()
@@ -390,7 +390,7 @@ def test_an_escaped_worker_cannot_signal_throttle_or_share_ipc() -> None:
     pytest.importorskip("pyseccomp")
     if platform.machine() != "x86_64" or os.geteuid() != 0:
         pytest.skip("x86_64 syscall numbers; a target of the workers' uid needs root")
-    from autoforge.env.boundary import NOBODY
+    from autoforge.env.isolation.boundary import NOBODY
 
     target = subprocess.Popen(["sleep", "60"], user=NOBODY, group=NOBODY)
     try:
@@ -416,8 +416,8 @@ def test_each_worker_has_its_own_uid_and_ipc_namespace() -> None:
     from a range and the fork server an IPC and UTS namespace of its own."""
     import os
 
-    from autoforge.env.boundary import NOBODY, WORKER_UIDS
-    from autoforge.env.contained import _ForkServer
+    from autoforge.env.isolation.boundary import NOBODY, WORKER_UIDS
+    from autoforge.env.isolation.contained import _ForkServer
 
     if os.geteuid() != 0:
         pytest.skip("changing uid needs root")
@@ -462,7 +462,7 @@ def test_each_worker_has_a_pid_namespace_and_leaves_nothing_behind() -> None:
     import os
     import time
 
-    from autoforge.env.contained import _ForkServer
+    from autoforge.env.isolation.contained import _ForkServer
 
     server = _ForkServer()
     try:

@@ -23,8 +23,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from autoforge.env import Environment, EnvironmentSpec
-from autoforge.env.docregex import FALLBACK_TIMEOUT_S, DocRegex
-from autoforge.env.validation import compile_validator, schema_problem
+from autoforge.env.calls.docregex import FALLBACK_TIMEOUT_S, DocRegex
+from autoforge.env.calls.validation import compile_validator, schema_problem
 from autoforge.examples import example_path
 from autoforge.serve.app import create_app
 from autoforge.serve.errors import InvalidArguments

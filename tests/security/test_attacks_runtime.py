@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment, EnvironmentSpec, EnvLoadError, SandboxViolation
-from autoforge.env.boundary import describe
-from autoforge.env.checker import check_directory
-from autoforge.env.limits import CallTimeout, call_limited, watchdog
+from autoforge.env.calls.limits import CallTimeout, call_limited, watchdog
+from autoforge.env.check.checker import check_directory
+from autoforge.env.isolation.boundary import describe
 from autoforge.tooldocs.spec import ToolSpec
 
 OBJ = {"type": "object", "properties": {}, "required": []}
@@ -118,8 +118,8 @@ def _run_escaped(code: str, disable: frozenset[str] = frozenset()) -> str:
     ``os`` and ``socket`` (what a full escape from the Python layers would give)."""
     import socket
 
-    from autoforge.env.boundary import enter_worker, prepare_server
-    from autoforge.env.worker import _preload
+    from autoforge.env.isolation.boundary import enter_worker, prepare_server
+    from autoforge.env.isolation.worker import _preload
 
     read, write = os.pipe()
     pid = os.fork()
@@ -376,7 +376,7 @@ def test_second_timeout_during_a_slow_free_does_not_escape(monkeypatch: Any) -> 
     """The watchdog refires every 100 ms; a refire landing while C code frees a huge list
     used to escape ``call_limited`` and keep hitting the thread. Refiring every 0.5 ms makes
     the window easy to hit (the old code failed about one run in three)."""
-    from autoforge.env import limits
+    from autoforge.env.calls import limits
 
     monkeypatch.setattr(limits, "REFIRE_S", 0.0005)
 
@@ -432,8 +432,8 @@ def test_bad_env_files_give_clean_load_errors(tmp_path: Path) -> None:
 
 def test_missing_layers_are_reported_loudly(monkeypatch: Any) -> None:
     """Where namespaces or seccomp are unavailable the worker still runs, and says so."""
-    from autoforge.env.contained import _ForkServer, _warn_missing
-    from autoforge.env.worker import dumps
+    from autoforge.env.isolation.contained import _ForkServer, _warn_missing
+    from autoforge.env.isolation.worker import dumps
 
     monkeypatch.setenv("AUTOFORGE_SANDBOX_DISABLE", "namespaces,seccomp")
     server = _ForkServer()  # a server of its own: the shared one keeps its layers
@@ -446,7 +446,7 @@ def test_missing_layers_are_reported_loudly(monkeypatch: Any) -> None:
         sock.close()
     finally:
         server.close()
-    from autoforge.env.boundary import Boundary
+    from autoforge.env.isolation.boundary import Boundary
 
     boundary = Boundary(**reply["boundary"])
     assert boundary.level == "process" and boundary.contained

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from autoforge.env import boundary
+from autoforge.env.isolation import boundary
 
 LAYER = "os-boundary"
 sc: Any = pytest.importorskip("pyseccomp")

@@ -13,7 +13,7 @@ import pytest
 
 from autoforge.examples import example_path
 from autoforge.serve.service import EnvService, Limits
-from autoforge.tasks.blueprint import Blueprint
+from autoforge.tasks.blueprints.blueprint import Blueprint
 from autoforge.tasks.model import RequiredOutput, Task, UserScenario
 
 Call = tuple[str, dict[str, Any]]

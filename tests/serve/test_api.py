@@ -288,7 +288,7 @@ def ping(state):
 
 def test_a_call_past_the_time_limit_is_a_timeout_observation() -> None:
     from autoforge.env import Environment
-    from autoforge.env.spec import EnvironmentSpec
+    from autoforge.env.artifact.spec import EnvironmentSpec
     from autoforge.tooldocs.spec import ToolSpec
 
     spec = EnvironmentSpec(name="slow", tools=[ToolSpec(name="spin"), ToolSpec(name="ping")])

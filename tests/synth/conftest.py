@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, StateSchema
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient, RecordedRequest
 from autoforge.tooldocs import ToolDocs, load_docs

@@ -13,8 +13,8 @@ import pytest
 
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
-from autoforge.env.behaviour import BehaviourModel, Value, doc_sentences, states_rule
-from autoforge.env.checker import check_directory
+from autoforge.env.artifact.behaviour import BehaviourModel, Value, doc_sentences, states_rule
+from autoforge.env.check.checker import check_directory
 from autoforge.llm import LLMClient
 from autoforge.synth.pipeline import SynthOptions, synthesize
 from autoforge.tooldocs import load_docs
@@ -469,7 +469,7 @@ def test_policy_refusals_and_transition_writes_on_a_library_api(tmp_path: Path) 
 
 
 def test_a_relative_clause_names_the_status_of_its_noun() -> None:
-    from autoforge.synth.behaviour_text import _noun_before
+    from autoforge.synth.behaviour.text import _noun_before
 
     s = "Parcels that have departed cannot be rerouted."
     assert _noun_before(s, s.index("departed"), ["parcels"]) == "parcels"
@@ -477,7 +477,7 @@ def test_a_relative_clause_names_the_status_of_its_noun() -> None:
 
 
 def test_a_status_required_by_only_is_not_refused_by_a_bracketed_negation() -> None:
-    from autoforge.synth.behaviour_text import _refused
+    from autoforge.synth.behaviour.text import _refused
 
     s = "Only a booked job (a job in progress cannot be cancelled)."
     assert not _refused(s, s.index("booked"))
@@ -487,7 +487,7 @@ def test_a_status_required_by_only_is_not_refused_by_a_bracketed_negation() -> N
 
 
 def test_a_policy_negation_belongs_to_the_status_noun_right_before_it() -> None:
-    from autoforge.synth.behaviour_policy import _NEGATION, _governs
+    from autoforge.synth.behaviour.policy import _NEGATION, _governs
 
     values = ["active", "frozen", "picked", "shipped"]
     assert _governs(" member ", values)  # "A frozen member cannot book."
@@ -500,7 +500,7 @@ def test_a_policy_negation_belongs_to_the_status_noun_right_before_it() -> None:
 
 
 def test_a_clause_that_neither_requires_nor_refuses_gives_no_status_check() -> None:
-    from autoforge.synth.behaviour_text import _refused
+    from autoforge.synth.behaviour.text import _refused
 
     s = "Must be on loan (an available copy is borrowed instead; a lost copy cannot be held)."
     assert _refused(s, s.index("available")) is None
@@ -508,7 +508,7 @@ def test_a_clause_that_neither_requires_nor_refuses_gives_no_status_check() -> N
 
 
 def test_the_subject_of_must_be_names_the_record_whose_status_is_required() -> None:
-    from autoforge.synth.behaviour_text import _subject_must_be
+    from autoforge.synth.behaviour.text import _subject_must_be
 
     s = "The patron must be active; the copy must be on_loan or on_hold."
     values = ["available", "on_loan", "on_hold", "lost"]
@@ -518,7 +518,7 @@ def test_the_subject_of_must_be_names_the_record_whose_status_is_required() -> N
 
 
 def test_a_required_status_with_another_way_out_is_not_a_status_list() -> None:
-    from autoforge.synth.behaviour_text import _open_alternative
+    from autoforge.synth.behaviour.text import _open_alternative
 
     values = ["available", "on_hold", "on_loan"]
     s = "The copy must be available, or on the hold shelf with a ready hold."
@@ -528,7 +528,7 @@ def test_a_required_status_with_another_way_out_is_not_a_status_list() -> None:
 
 
 def test_a_list_the_docs_say_starts_empty_is_written_empty() -> None:
-    from autoforge.synth.behaviour_text import literal_fields
+    from autoforge.synth.behaviour.text import literal_fields
 
     attrs = ["parts", "tags", "hours", "notes"]
     text = "Creates a booked job with `hours` 0, no parts and an empty `tags` list; no notes."
@@ -539,7 +539,7 @@ def test_a_list_the_docs_say_starts_empty_is_written_empty() -> None:
 
 
 def test_a_parameter_the_sentence_is_about_moves_a_counter() -> None:
-    from autoforge.synth.behaviour_text import _amount
+    from autoforge.synth.behaviour.text import _amount
 
     params = ["job_id", "hours", "amount", "pack"]
     s = "`hours` is a multiple of 0.25 from 0.25 to 8, added to `labour_hours`."
@@ -553,7 +553,7 @@ def test_a_parameter_the_sentence_is_about_moves_a_counter() -> None:
 
 
 def test_the_policy_sentence_about_a_new_record_gives_its_start_values() -> None:
-    from autoforge.synth.behaviour_text import new_record_sentences
+    from autoforge.synth.behaviour.text import new_record_sentences
 
     policy = (
         "- A new loan is `active`, due in 21 days, with `renewals` 0 and `returned_on` null.\n"
@@ -566,8 +566,8 @@ def test_the_policy_sentence_about_a_new_record_gives_its_start_values() -> None
 
 
 def test_a_status_set_on_a_record_a_parameter_names_is_written_there() -> None:
-    from autoforge.env.behaviour import Effect, ToolBehaviour
-    from autoforge.synth.behaviour_compile import _effect_lines
+    from autoforge.env.artifact.behaviour import Effect, ToolBehaviour
+    from autoforge.synth.behaviour.compile import _effect_lines
 
     effect = Effect(
         kind="set", record="param:copy_id", collection="copies",
@@ -582,9 +582,9 @@ def test_a_status_set_on_a_record_a_parameter_names_is_written_there() -> None:
 def test_a_parameter_bounded_by_a_records_attribute_is_refused_beyond_it() -> None:
     import re as _re
 
-    from autoforge.env.behaviour import Check
-    from autoforge.synth.behaviour_compile import _check_lines
-    from autoforge.synth.behaviour_text import _ABOVE, _BELOW
+    from autoforge.env.artifact.behaviour import Check
+    from autoforge.synth.behaviour.compile import _check_lines
+    from autoforge.synth.behaviour.text import _ABOVE, _BELOW
 
     above = "`amount` must be above 0 and not exceed the patron's `fines_due`."
     below = "`reading` may not be below the meter's recorded `reading`."
@@ -592,7 +592,7 @@ def test_a_parameter_bounded_by_a_records_attribute_is_refused_beyond_it() -> No
     assert _re.search(rf"({_BELOW})\s+the\s+meter's", below)
     assert not _re.search(rf"({_ABOVE})\s+the\s+meter's", below)
     check = Check(kind="not_above", param="amount", collection="patrons", attribute="due")
-    from autoforge.env.behaviour import ToolBehaviour
+    from autoforge.env.artifact.behaviour import ToolBehaviour
 
     tb = ToolBehaviour(tool="pay", kind="update", collection="patrons")
     code = "\n".join(_check_lines(check, tb))
@@ -606,8 +606,8 @@ def test_a_parameter_bounded_by_a_records_attribute_is_refused_beyond_it() -> No
 
 
 def test_a_records_date_window_against_today_is_enforced() -> None:
-    from autoforge.env.behaviour import Check, ToolBehaviour
-    from autoforge.synth.behaviour_compile import _check_lines
+    from autoforge.env.artifact.behaviour import Check, ToolBehaviour
+    from autoforge.synth.behaviour.compile import _check_lines
 
     check = Check(kind="date_window", collection="classes", attribute="date", values=["<="])
     tb = ToolBehaviour(tool="complete_class", kind="action", collection="classes")
@@ -626,7 +626,7 @@ def test_a_records_date_window_against_today_is_enforced() -> None:
 
 
 def test_a_clock_rule_is_not_carried_by_a_status_or_date_check() -> None:
-    from autoforge.env.behaviour import Check, ToolBehaviour, unenforced_sentences
+    from autoforge.env.artifact.behaviour import Check, ToolBehaviour, unenforced_sentences
 
     s = "Allowed for a `booked` reservation once now is at least 15 minutes after its start."
     status = Check(kind="status_in", attribute="status", values=["booked"], sentence=s)
@@ -642,10 +642,10 @@ def test_a_clock_rule_is_not_carried_by_a_status_or_date_check() -> None:
 
 
 def test_an_append_to_a_set_like_list_refuses_a_repeat_and_a_full_list() -> None:
-    from autoforge.env.behaviour import Effect, ToolBehaviour
-    from autoforge.synth.behaviour_compile import _check_lines
-    from autoforge.synth.behaviour_data import Context, DataEvidence
-    from autoforge.synth.behaviour_text import list_caps, repeat_refusals
+    from autoforge.env.artifact.behaviour import Effect, ToolBehaviour
+    from autoforge.synth.behaviour.compile import _check_lines
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.text import list_caps, repeat_refusals
 
     data = {"teams": {"T1": {"id": "T1", "player_ids": ["P1", "P2"]},
                       "T2": {"id": "T2", "player_ids": ["P3"]}}}  # fmt: skip

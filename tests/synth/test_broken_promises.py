@@ -3,7 +3,7 @@ partial with the finding as its reason (a documented tool never disappears)."""
 
 from __future__ import annotations
 
-from autoforge.synth.codegen import from_source
+from autoforge.synth.modelcode.codegen import from_source
 from autoforge.synth.pipeline import mark_broken_promises
 from autoforge.synth.report import ToolRecord, ToolReport
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.artifact.spec import EnvironmentSpec
 from autoforge.examples import example_path
-from autoforge.synth.classify import classify_tool
-from autoforge.synth.infer import data_to_state, field_paths, infer_schema
+from autoforge.synth.rulecode.classify import classify_tool
+from autoforge.synth.state.infer import data_to_state, field_paths, infer_schema
 from autoforge.tooldocs import load_docs
 
 

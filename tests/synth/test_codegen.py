@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoforge.synth.codegen import CodeError, assemble, extract_function
+from autoforge.synth.modelcode.codegen import CodeError, assemble, extract_function
 
 MESSY = """Sure! Here is the implementation:
 
@@ -95,7 +95,7 @@ def test_unshared_assembly_gives_every_tool_its_own_helpers() -> None:
 def test_example_helpers_called_but_not_defined_are_supplied() -> None:
     """A tool that calls the few-shot helpers ``_next_id``/``_money`` without defining them gets
     their definitions (with imports), runs, and unknown private names are left alone."""
-    from autoforge.synth.examples import add_example_helpers, undefined_names
+    from autoforge.synth.modelcode.examples import add_example_helpers, undefined_names
 
     src = (
         "def create_task(state, title):\n"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.artifact.spec import EnvironmentSpec
 from autoforge.synth import pipeline as P
-from autoforge.synth.doc_attrs import documented_attributes, with_documented_attributes
-from autoforge.synth.functions import skeleton_for
+from autoforge.synth.modelcode.functions import skeleton_for
+from autoforge.synth.rulecode.doc_attrs import documented_attributes, with_documented_attributes
 from autoforge.tooldocs import ToolDocs
 from autoforge.tooldocs.spec import ToolSpec
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from autoforge.env.spec import StateSchema
-from autoforge.synth.checks import CheckContext, run_checks
-from autoforge.synth.classify import classify_tool
-from autoforge.synth.codegen import from_source
-from autoforge.synth.functions import ToolJob, synthesize_tool
-from autoforge.synth.infer import schema_field_paths
+from autoforge.env.artifact.spec import StateSchema
+from autoforge.synth.checking.checks import CheckContext, run_checks
+from autoforge.synth.checking.teststate import happy_arguments, synthetic_state
+from autoforge.synth.modelcode.codegen import from_source
+from autoforge.synth.modelcode.functions import ToolJob, synthesize_tool
 from autoforge.synth.options import SynthOptions
-from autoforge.synth.teststate import happy_arguments, synthetic_state
+from autoforge.synth.rulecode.classify import classify_tool
+from autoforge.synth.state.infer import schema_field_paths
 from autoforge.tooldocs.spec import ToolSpec
 
 from .conftest import dispatcher  # type: ignore[import-not-found]
@@ -148,7 +148,7 @@ GOOD_ENV_TOOLS = (
 def _env_dir(root: Any, name: str, schema: StateSchema, source: str) -> Any:
     import json
 
-    from autoforge.env.spec import EnvironmentSpec
+    from autoforge.env.artifact.spec import EnvironmentSpec
 
     tools = [
         UPDATE,
@@ -178,7 +178,7 @@ def test_autoforge_check_fails_an_env_that_breaks_its_own_docs(
     import pytest
 
     from autoforge.cli.main import main as cli_main
-    from autoforge.env.checker import check_directory
+    from autoforge.env.check.checker import check_directory
 
     bad = _env_dir(tmp_path, "bad", todo_schema, BAD_ENV_TOOLS)
     assert check_directory(bad, mode="inline").ok

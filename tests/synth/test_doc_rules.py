@@ -6,14 +6,14 @@ import json
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.env.rules import _schema_rules
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.artifact.rules import _schema_rules
+from autoforge.env.artifact.spec import EnvironmentSpec
 from autoforge.examples import example_path
 from autoforge.synth import pipeline as P
-from autoforge.synth.codegen import from_source
-from autoforge.synth.doc_rules import extract_rules, guard_lines, guarded
-from autoforge.synth.functions import skeleton_for, synthesize_tool
+from autoforge.synth.modelcode.codegen import from_source
+from autoforge.synth.modelcode.functions import skeleton_for, synthesize_tool
 from autoforge.synth.options import SynthOptions
+from autoforge.synth.rulecode.doc_rules import extract_rules, guard_lines, guarded
 from autoforge.tooldocs import ToolDocs, load_docs
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -198,8 +198,8 @@ def test_a_one_sided_schema_bound_guards_without_an_infinite_name() -> None:
 
 
 def test_a_status_field_holding_objects_is_no_status_list() -> None:
-    from autoforge.env.spec import Attribute, CollectionSchema
-    from autoforge.synth.doc_rules import status_values
+    from autoforge.env.artifact.spec import Attribute, CollectionSchema
+    from autoforge.synth.rulecode.doc_rules import status_values
 
     coll = CollectionSchema(
         name="devices",

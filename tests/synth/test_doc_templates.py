@@ -6,15 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.env.spec import EnvironmentSpec
-from autoforge.synth.codegen import from_source
-from autoforge.synth.doc_rules import DocRule, covered_by_rules
-from autoforge.synth.doc_templates import documented_list, list_filters, qualified_field
-from autoforge.synth.functions import complete_draft, skeleton_for
-from autoforge.synth.infer import data_to_state, field_paths, infer_schema
-from autoforge.synth.open_effects import unmodelled
+from autoforge.env.artifact.spec import EnvironmentSpec
+from autoforge.synth.modelcode.codegen import from_source
+from autoforge.synth.modelcode.functions import complete_draft, skeleton_for
+from autoforge.synth.modelcode.repair import crash_hints
 from autoforge.synth.pipeline import Phase1, _job, _phase1_data
-from autoforge.synth.repair import crash_hints
+from autoforge.synth.rulecode.doc_rules import DocRule, covered_by_rules
+from autoforge.synth.rulecode.doc_templates import documented_list, list_filters, qualified_field
+from autoforge.synth.rulecode.open_effects import unmodelled
+from autoforge.synth.state.infer import data_to_state, field_paths, infer_schema
 from autoforge.tooldocs import ToolDocs
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -247,9 +247,9 @@ def test_crash_hints_point_at_the_line_and_the_record_that_has_the_key() -> None
 
 
 def test_create_draft_reads_each_named_record_and_is_never_a_fallback() -> None:
-    from autoforge.synth.create_draft import CREATE_TODO
-    from autoforge.synth.functions import _try_skeleton
-    from autoforge.synth.prompts import tool_doc
+    from autoforge.synth.modelcode.create_draft import CREATE_TODO
+    from autoforge.synth.modelcode.functions import _try_skeleton
+    from autoforge.synth.modelcode.prompts import tool_doc
 
     entry = {"type": "object", "properties": {"queue_id": {"type": "string"}, "count": {}}}
     spec = _spec(
@@ -276,7 +276,7 @@ def test_create_draft_reads_each_named_record_and_is_never_a_fallback() -> None:
 
 
 def test_repair_prompt_carries_the_hints() -> None:
-    from autoforge.synth.prompts import repair_messages
+    from autoforge.synth.modelcode.prompts import repair_messages
 
     msgs = repair_messages([], "def f(state): pass", ["runs: crash"], ["KeyError 'x' comes from"])
     assert "Where it fails:\n- KeyError 'x' comes from" in msgs[-1]["content"]
@@ -284,7 +284,7 @@ def test_repair_prompt_carries_the_hints() -> None:
 
 
 def test_documented_list_leaves_big_id_keyed_maps_out() -> None:
-    from autoforge.env.spec import Attribute, CollectionSchema
+    from autoforge.env.artifact.spec import Attribute, CollectionSchema
 
     coll = CollectionSchema(
         name="products",
@@ -353,7 +353,7 @@ def test_list_twins_get_no_template() -> None:
     """Two list tools over the same collection with the same parameters differ by what their
     names and descriptions say (open vs. closed, direct vs. one-stop); one template would answer
     both alike, so neither gets it. A list tool without such a twin keeps its template."""
-    from autoforge.synth.functions import _try_template
+    from autoforge.synth.modelcode.functions import _try_template
 
     open_ = _spec(
         "list_open_tickets",

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.synth import pipeline as P
-from autoforge.synth.conventions import GENERIC, TAU, Conventions
-from autoforge.synth.effects import MirrorEffect, credit_field, learn_mirror_effects
-from autoforge.synth.functions import skeleton_for, synthesize_tool
-from autoforge.synth.infer import data_to_state, infer_schema
+from autoforge.synth.modelcode.functions import skeleton_for, synthesize_tool
 from autoforge.synth.options import SynthOptions
+from autoforge.synth.rulecode.conventions import GENERIC, TAU, Conventions
+from autoforge.synth.rulecode.effects import MirrorEffect, credit_field, learn_mirror_effects
+from autoforge.synth.state.infer import data_to_state, infer_schema
 from autoforge.tooldocs import ToolDocs
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -353,7 +353,7 @@ def test_generic_profile_reads_cover_and_availability_off_the_docs(phase1: P.Pha
     """Generic profile: "enough balance to cover the price difference" (the field the sentence
     names, which the payment entries have) and "an available new item" (a field the catalogue
     entries have) become checks; a sentence naming a field the data lacks adds nothing."""
-    from autoforge.synth.effects import cover_field, new_entry_flags
+    from autoforge.synth.rulecode.effects import cover_field, new_entry_flags
 
     base = DOCS.tool("exchange_delivered_order_items")
     said = "Each item can be exchanged to an available new item of the same product."

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from autoforge.adapters.tau import bench_fidelity as run_fidelity
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.errors import UserError
-from autoforge.synth.agreement import results_equal
-from autoforge.synth.fidelity import MISSING_EFFECTS, apply_diff, normalize
+from autoforge.synth.fidelity.agreement import results_equal
+from autoforge.synth.fidelity.bench import MISSING_EFFECTS, apply_diff, normalize
 from autoforge.tooldocs.spec import ToolSpec
 
 DB = {

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from autoforge.env.spec import StateSchema
+from autoforge.env.artifact.spec import StateSchema
 from autoforge.llm import RecordedRequest
-from autoforge.synth.codegen import CodeError
-from autoforge.synth.fill import (
+from autoforge.synth.modelcode.codegen import CodeError
+from autoforge.synth.modelcode.fill import (
     EXAMPLES,
     UNTRIGGERED,
     fill_messages,
@@ -18,7 +18,7 @@ from autoforge.synth.fill import (
     splice,
     todo_items,
 )
-from autoforge.synth.functions import skeleton_for, synthesize_tool
+from autoforge.synth.modelcode.functions import skeleton_for, synthesize_tool
 from autoforge.synth.options import SynthOptions
 from autoforge.tooldocs import ToolDocs
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from autoforge.env.spec import StateSchema
+from autoforge.env.artifact.spec import StateSchema
 from autoforge.llm import LLMClient, RecordedRequest
-from autoforge.synth.checks import CheckContext
-from autoforge.synth.classify import classify_tool
-from autoforge.synth.functions import ToolJob, first_messages, synthesize_tool
-from autoforge.synth.infer import record_sample, schema_field_paths
+from autoforge.synth.checking.checks import CheckContext
+from autoforge.synth.checking.teststate import happy_arguments, synthetic_state
+from autoforge.synth.modelcode.functions import ToolJob, first_messages, synthesize_tool
 from autoforge.synth.options import SynthOptions
-from autoforge.synth.teststate import happy_arguments, synthetic_state
+from autoforge.synth.rulecode.classify import classify_tool
+from autoforge.synth.state.infer import record_sample, schema_field_paths
 from autoforge.tooldocs import ToolDocs
 
 from .conftest import GOOD_CODE, dispatcher  # type: ignore[import-not-found]
@@ -206,7 +206,7 @@ async def test_repairs_stop_when_the_model_repeats_itself(
 async def test_repeating_the_draft_is_not_accepted(
     todo_docs: ToolDocs, todo_schema: StateSchema
 ) -> None:
-    from autoforge.synth.functions import skeleton_for
+    from autoforge.synth.modelcode.functions import skeleton_for
 
     job = make_job(todo_docs, todo_schema, "complete_task")
     draft = skeleton_for(job)
@@ -223,8 +223,8 @@ async def test_repeating_the_draft_is_not_accepted(
 
 
 def test_degenerate_answers_are_recognised() -> None:
-    from autoforge.synth.codegen import extract_function
-    from autoforge.synth.functions import degenerate
+    from autoforge.synth.modelcode.codegen import extract_function
+    from autoforge.synth.modelcode.functions import degenerate
 
     loop = (
         "def f(state):\n" + "    if not state:\n        raise ToolError('empty state here')\n" * 7

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from autoforge.synth.infer import (
+from autoforge.synth.state.infer import (
     DataShapeError,
     data_to_state,
     field_paths,

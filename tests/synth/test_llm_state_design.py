@@ -10,8 +10,8 @@ import pytest
 
 from autoforge.llm import LLMClient
 from autoforge.llm.config import build_config
-from autoforge.synth.mapping import unmapped_params
-from autoforge.synth.state_design import design_state
+from autoforge.synth.state.design import design_state
+from autoforge.synth.state.mapping import unmapped_params
 from autoforge.tooldocs import ToolDocs
 
 pytestmark = pytest.mark.llm

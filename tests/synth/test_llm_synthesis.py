@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from autoforge.env import Environment
-from autoforge.env.spec import StateSchema
+from autoforge.env.artifact.spec import StateSchema
 from autoforge.llm import LLMClient, LLMConfig
 from autoforge.llm.config import build_config
-from autoforge.synth.fill import todo_items
-from autoforge.synth.functions import skeleton_for, synthesize_tool
+from autoforge.synth.modelcode.fill import todo_items
+from autoforge.synth.modelcode.functions import skeleton_for, synthesize_tool
 from autoforge.synth.pipeline import SynthOptions, synthesize
 from autoforge.tooldocs import ToolDocs
 

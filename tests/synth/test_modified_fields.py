@@ -15,8 +15,8 @@ from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
 from autoforge.env import Attribute, CollectionSchema, Environment
-from autoforge.synth.state_design import rule_based_schema
-from autoforge.synth.transition_fields import modified_field
+from autoforge.synth.rulecode.transition_fields import modified_field
+from autoforge.synth.state.design import rule_based_schema
 from autoforge.tasks.runtime import bind_state
 from autoforge.tooldocs import ToolSpec
 

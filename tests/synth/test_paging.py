@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from autoforge.env import Attribute, CollectionSchema, Environment, EnvironmentSpec, StateSchema
-from autoforge.synth.classify import classify_tool
-from autoforge.synth.paging import paging_role
-from autoforge.synth.state_design import rule_based_schema
-from autoforge.synth.templates import render_template
+from autoforge.synth.rulecode.classify import classify_tool
+from autoforge.synth.rulecode.paging import paging_role
+from autoforge.synth.rulecode.templates import render_template
+from autoforge.synth.state.design import rule_based_schema
 from autoforge.tooldocs import ToolSpec
 
 FOSSILS = StateSchema(

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.examples import example_path
-from autoforge.synth.probing import make_probes, run_probes
+from autoforge.synth.fidelity.probing import make_probes, run_probes
 from autoforge.tooldocs.spec import ToolSpec
 
 
@@ -219,7 +219,7 @@ def test_probes_follow_the_env_dirs_rules_file(tmp_path: Path) -> None:
     """The rules probed are the environment's ``rules.json`` (its one owner, read through
     ``EnvDir.read_rules``); only a directory without the file has them extracted again."""
     from autoforge.env import EnvDir
-    from autoforge.env.rules import RuleSet
+    from autoforge.env.artifact.rules import RuleSet
 
     ref = str(example_path("bookstore") / "tools.py")
     env = _bookstore_env(tmp_path)
@@ -234,7 +234,7 @@ def test_autoforge_check_meets_the_env_dirs_rules_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from autoforge.env import EnvDir
-    from autoforge.synth.envdir_checks import check_env_dir
+    from autoforge.synth.fidelity.envdir_checks import check_env_dir
 
     read: list[Path] = []
     real = EnvDir.read_rules

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from autoforge.env.spec import Attribute, CollectionSchema
-from autoforge.synth.conventions import TAU
-from autoforge.synth.open_effects import effect_sentences
-from autoforge.synth.prompts import relevant_policy
-from autoforge.synth.transition_fields import stored_name, target_status
+from autoforge.env.artifact.spec import Attribute, CollectionSchema
+from autoforge.synth.modelcode.prompts import relevant_policy
+from autoforge.synth.rulecode.conventions import TAU
+from autoforge.synth.rulecode.open_effects import effect_sentences
+from autoforge.synth.rulecode.transition_fields import stored_name, target_status
 from autoforge.tooldocs.spec import ToolSpec
 
 POLICY = """# Shop policy
@@ -69,8 +69,8 @@ def test_convention_profiles_are_named_and_off_by_default() -> None:
     import pytest
 
     from autoforge.errors import UserError
-    from autoforge.synth.conventions import GENERIC, conventions_profile
     from autoforge.synth.pipeline import SynthOptions
+    from autoforge.synth.rulecode.conventions import GENERIC, conventions_profile
 
     assert conventions_profile(SynthOptions().conventions) is GENERIC
     assert not any(GENERIC.flags().values())

@@ -17,9 +17,9 @@ from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
 from autoforge.env import Environment, target_collection, tool_scope
-from autoforge.synth.classify import classify_tool
-from autoforge.synth.create_draft import CREATE_TODO, create_draft
-from autoforge.synth.state_design import rule_based_schema
+from autoforge.synth.modelcode.create_draft import CREATE_TODO, create_draft
+from autoforge.synth.rulecode.classify import classify_tool
+from autoforge.synth.state.design import rule_based_schema
 from autoforge.tasks.runtime import bind_state
 from autoforge.tooldocs import ToolSpec
 

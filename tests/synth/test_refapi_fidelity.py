@@ -12,7 +12,7 @@ import pytest
 
 from autoforge.cli.main import main
 from autoforge.errors import UserError
-from autoforge.synth.refapi import load_refapi, score_refapi, write_effect
+from autoforge.synth.fidelity.refapi import load_refapi, score_refapi, write_effect
 
 SHARED = Path("/work/shared/refapis")
 SRC = Path(__file__).resolve().parents[2] / "src"

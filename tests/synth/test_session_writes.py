@@ -16,12 +16,12 @@ from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
 from autoforge.env import Environment, target_collection
-from autoforge.env.session import SESSION, acting_for, session_user
-from autoforge.env.spec import Attribute, CollectionSchema, StateSchema
-from autoforge.synth.classify import classify_tool
-from autoforge.synth.state_design import rule_based_schema, user_lists
-from autoforge.synth.templates import render_skeleton
-from autoforge.synth.teststate import happy_arguments
+from autoforge.env.artifact.session import SESSION, acting_for, session_user
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, StateSchema
+from autoforge.synth.checking.teststate import happy_arguments
+from autoforge.synth.rulecode.classify import classify_tool
+from autoforge.synth.rulecode.templates import render_skeleton
+from autoforge.synth.state.design import rule_based_schema, user_lists
 from autoforge.tasks.runtime import bind_state
 from autoforge.tooldocs import ToolSpec
 

@@ -17,7 +17,7 @@ from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
 from autoforge.env import Attribute, CollectionSchema, Environment
-from autoforge.synth.transition_fields import starting_status
+from autoforge.synth.rulecode.transition_fields import starting_status
 from autoforge.tasks.runtime import bind_state
 
 _MOVE = "Move a booking to another slot. If a fee is due, the booking status changes to unpaid."

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from autoforge.llm import LLMClient
-from autoforge.synth.mapping import unmapped_params
-from autoforge.synth.state_design import design_state, rule_based_schema
+from autoforge.synth.state.design import design_state, rule_based_schema
+from autoforge.synth.state.mapping import unmapped_params
 from autoforge.tooldocs import ToolDocs
 
 ANSWER = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoforge.synth.state_design_model import (
+from autoforge.synth.state.design_model import (
     CompactDesign,
     docs_words,
     max_tokens_for,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from autoforge.llm import LLMClient
 from autoforge.synth.pipeline import Store, SynthOptions, _phase1_docs
-from autoforge.synth.state_design import design_state
-from autoforge.synth.state_design_settings import extract_settings, settings_record
+from autoforge.synth.state.design import design_state
+from autoforge.synth.state.settings import extract_settings, settings_record
 from autoforge.tooldocs import ToolDocs
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -95,7 +95,7 @@ async def test_generated_task_states_hold_the_documented_settings_unchanged() ->
     import random
 
     from autoforge.env import EnvironmentSpec
-    from autoforge.tasks.population import StateGenerator
+    from autoforge.tasks.states.population import StateGenerator
 
     result = await design_state(LLMClient.scripted(["no answer"] * 20), TOOLS, POLICY)
     spec = EnvironmentSpec(name="bikes", tools=TOOLS, state_schema=result.state_schema)

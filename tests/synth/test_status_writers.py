@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doc_tools import doc_tool  # type: ignore[import-not-found]
 
-from autoforge.synth.state_design import rule_based_schema
+from autoforge.synth.state.design import rule_based_schema
 from autoforge.tooldocs import ToolSpec
 
 

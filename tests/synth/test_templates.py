@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 
 from autoforge.env import Environment
-from autoforge.env.spec import EnvironmentSpec, StateSchema
-from autoforge.synth.classify import classify_tool
-from autoforge.synth.codegen import assemble, from_source
-from autoforge.synth.headers import signature
-from autoforge.synth.infer import data_to_state, field_paths, infer_schema
-from autoforge.synth.templates import render_skeleton, render_template
-from autoforge.synth.teststate import slice_state, synthetic_state
+from autoforge.env.artifact.spec import EnvironmentSpec, StateSchema
+from autoforge.synth.checking.teststate import slice_state, synthetic_state
+from autoforge.synth.modelcode.codegen import assemble, from_source
+from autoforge.synth.rulecode.classify import classify_tool
+from autoforge.synth.rulecode.headers import signature
+from autoforge.synth.rulecode.templates import render_skeleton, render_template
+from autoforge.synth.state.infer import data_to_state, field_paths, infer_schema
 from autoforge.tooldocs import ToolDocs, load_docs
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -166,8 +166,8 @@ def test_skeleton_is_a_runnable_draft(todo_docs: ToolDocs, todo_schema: StateSch
 
 
 def test_a_lookup_returns_the_fields_its_description_names() -> None:
-    from autoforge.env.spec import Attribute, CollectionSchema
-    from autoforge.synth.templates import returned_fields
+    from autoforge.env.artifact.spec import Attribute, CollectionSchema
+    from autoforge.synth.rulecode.templates import returned_fields
 
     people = CollectionSchema(
         name="customers",
@@ -184,7 +184,7 @@ def test_a_keyed_lookup_computes_the_documented_list_of_records_pointing_at_it()
     """``get_customer`` documented to return ``order_ids`` while orders hold ``customer_id``:
     the bare record would drop a promised field (and the tasks stage could then not reach a
     customer's orders, so users had to quote order ids)."""
-    from autoforge.env.spec import Attribute, CollectionSchema
+    from autoforge.env.artifact.spec import Attribute, CollectionSchema
 
     customers = CollectionSchema(
         name="customers",

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from autoforge.env.spec import StateSchema
-from autoforge.synth.classify import classify_tool
-from autoforge.synth.teststate import (
+from autoforge.env.artifact.spec import StateSchema
+from autoforge.synth.checking.teststate import (
     fits,
     happy_arguments,
     sample_value,
     synthetic_state,
     unknown_key_calls,
 )
+from autoforge.synth.rulecode.classify import classify_tool
 from autoforge.tooldocs import ToolDocs
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -74,9 +74,9 @@ def test_a_new_entry_avoids_only_the_flags_the_docs_require() -> None:
     """``new_item_ids`` next to ``item_ids`` names a sibling entry; an entry whose field is
     false is skipped only when the docs require that field of a new entry: no field name
     (``available``) is built in."""
-    from autoforge.env.spec import Attribute, CollectionSchema
-    from autoforge.synth.effects import tool_entry_flags
-    from autoforge.synth.teststate import _pair_new_ids
+    from autoforge.env.artifact.spec import Attribute, CollectionSchema
+    from autoforge.synth.checking.teststate import _pair_new_ids
+    from autoforge.synth.rulecode.effects import tool_entry_flags
 
     entries = "map from id to object with keys: item_id, stocked, available"
     schema = StateSchema(collections=[CollectionSchema(

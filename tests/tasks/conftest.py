@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.artifact.spec import EnvironmentSpec
 from autoforge.examples import example_path
 
 

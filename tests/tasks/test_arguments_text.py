@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from autoforge.tasks.primed import arguments_text
+from autoforge.tasks.gold.primed import arguments_text
 
 CASES = [
     {"plot_id": "P-7", "rows": 3, "organic": True, "yield_kg": 2.5},

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import (
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.blueprint import (
     Binding,
     Blueprint,
     CallNode,
@@ -26,13 +26,13 @@ from autoforge.tasks.blueprint import (
     OutputRef,
     ReasonNode,
 )
-from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
-from autoforge.tasks.graph import build_graph
-from autoforge.tasks.instantiate import FactChooser, GoldFailure, execute
+from autoforge.tasks.blueprints.build import TooManyCalls, build_blueprint, without_calls
+from autoforge.tasks.gold.instantiate import FactChooser, GoldFailure, execute
+from autoforge.tasks.gold.plausible import Guard, breach
+from autoforge.tasks.graph.dependency import build_graph
+from autoforge.tasks.graph.walks import Walk, WalkStep
 from autoforge.tasks.pipeline import _without_reads
-from autoforge.tasks.plausible import Guard, breach
-from autoforge.tasks.repair import apply_fix, referenced
-from autoforge.tasks.walks import Walk, WalkStep
+from autoforge.tasks.states.repair import apply_fix, referenced
 from autoforge.tooldocs.spec import ToolSpec
 
 _NURSERY_TOOLS = '''

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from autoforge.env.spec import EnvironmentSpec
-from autoforge.tasks.blueprint import (
+from autoforge.env.artifact.spec import EnvironmentSpec
+from autoforge.tasks.blueprints.blueprint import (
     Binding,
     Blueprint,
     BlueprintError,
@@ -20,10 +20,10 @@ from autoforge.tasks.blueprint import (
     ReasoningRef,
     ReasonNode,
 )
-from autoforge.tasks.build import _dedupe_calls, build_blueprint
-from autoforge.tasks.graph import build_graph
-from autoforge.tasks.reasoning import ReasoningSpec
-from autoforge.tasks.walks import Walk, WalkStep
+from autoforge.tasks.blueprints.build import _dedupe_calls, build_blueprint
+from autoforge.tasks.blueprints.reasoning import ReasoningSpec
+from autoforge.tasks.graph.dependency import build_graph
+from autoforge.tasks.graph.walks import Walk, WalkStep
 
 
 def _bp(order_ref: str = "r0") -> Blueprint:

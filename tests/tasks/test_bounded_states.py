@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.population import MAX_NESTED_DEPTH, StateGenerator
+from autoforge.tasks.states.population import MAX_NESTED_DEPTH, StateGenerator
 from autoforge.tooldocs import ToolSpec
 
 

@@ -10,13 +10,19 @@ from __future__ import annotations
 import random
 
 from autoforge.env import Environment
-from autoforge.tasks.blueprint import Blueprint, CallNode, OutputRef, ReasoningRef, ReasonNode
-from autoforge.tasks.build import build_blueprint
-from autoforge.tasks.graph import build_graph
-from autoforge.tasks.knowledge import knowledge
+from autoforge.tasks.blueprints.blueprint import (
+    Blueprint,
+    CallNode,
+    OutputRef,
+    ReasoningRef,
+    ReasonNode,
+)
+from autoforge.tasks.blueprints.build import build_blueprint
+from autoforge.tasks.graph.dataflow import names_record
+from autoforge.tasks.graph.dependency import build_graph
+from autoforge.tasks.graph.walks import Walk, WalkStep
 from autoforge.tasks.pipeline import generate_tasks
-from autoforge.tasks.schema import names_record
-from autoforge.tasks.walks import Walk, WalkStep
+from autoforge.tasks.scenario.knowledge import knowledge
 
 
 def test_a_field_names_its_record_when_it_is_a_name_or_title() -> None:

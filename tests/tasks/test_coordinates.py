@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from autoforge.tasks.population import value_for
+from autoforge.tasks.states.population import value_for
 
 
 def test_coordinates_by_name_lie_on_the_globe() -> None:

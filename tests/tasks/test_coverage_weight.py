@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from autoforge.tasks.graph.walks import Feasibility
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.pipeline import _Run
-from autoforge.tasks.walks import Feasibility
 
 
 def _run() -> _Run:

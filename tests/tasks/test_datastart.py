@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.datastart import DataSampler
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.states.datastart import DataSampler
 
 
 def _coll(name: str, key: str, *attrs: str) -> CollectionSchema:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 import pytest
 
 from autoforge.tasks import pipeline
-from autoforge.tasks.blueprint import (
+from autoforge.tasks.blueprints.blueprint import (
     Blueprint,
     CallNode,
     FactRef,
@@ -17,11 +17,11 @@ from autoforge.tasks.blueprint import (
     OutputRef,
     ReasonNode,
 )
-from autoforge.tasks.instantiate import GoldFailure, StartPool, instantiate, over_one_record
+from autoforge.tasks.blueprints.reasoning import PathSeg, ReasoningOp, ReasoningSpec
+from autoforge.tasks.gold.instantiate import GoldFailure, StartPool, instantiate, over_one_record
+from autoforge.tasks.gold.plausible import call_guards, doomed, stated_rules
 from autoforge.tasks.pipeline import generate_tasks
-from autoforge.tasks.plausible import call_guards, doomed, stated_rules
-from autoforge.tasks.population import StateGenerator
-from autoforge.tasks.reasoning import PathSeg, ReasoningOp, ReasoningSpec
+from autoforge.tasks.states.population import StateGenerator
 
 
 def _schema(spec: Any, tool: str, param: str) -> dict[str, Any]:

@@ -8,14 +8,14 @@ import random
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, FactSpec
 from autoforge.tasks.difficulty import preset
-from autoforge.tasks.graph import FieldMapping, ToolEdge, ToolGraph, ToolNode
-from autoforge.tasks.instantiate import instantiate
+from autoforge.tasks.gold.instantiate import instantiate
+from autoforge.tasks.graph.dependency import FieldMapping, ToolEdge, ToolGraph, ToolNode
+from autoforge.tasks.graph.walks import WalkConfig, random_walk, reach
 from autoforge.tasks.pipeline import walk_lengths
-from autoforge.tasks.population import StateGenerator
-from autoforge.tasks.walks import WalkConfig, random_walk, reach
+from autoforge.tasks.states.population import StateGenerator
 from autoforge.tooldocs.spec import ToolSpec
 
 

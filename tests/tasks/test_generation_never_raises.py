@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autoforge.env import Environment
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.tasks.pipeline import generate_tasks
 from autoforge.tooldocs.spec import ToolSpec
 
@@ -165,8 +165,8 @@ def test_a_filter_over_a_single_record_is_a_counted_rejection() -> None:
     """The crash seen on an unseen OpenAPI doc: ``list_items`` is documented as a list of
     records but returns one record; a filter node iterated the record's keys and raised
     ``ReasoningError: no field ... in '<key>'`` out of ``for_reasoning``."""
-    from autoforge.tasks.blueprint import Blueprint
-    from autoforge.tasks.instantiate import GoldFailure, instantiate
+    from autoforge.tasks.blueprints.blueprint import Blueprint
+    from autoforge.tasks.gold.instantiate import GoldFailure, instantiate
 
     env = Environment.from_parts(
         _spec(_LIST_DOCS["records"]), _code("one_record", strict=False),

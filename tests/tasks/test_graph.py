@@ -5,8 +5,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from autoforge.env.spec import EnvironmentSpec
-from autoforge.tasks.graph import (
+from autoforge.env.artifact.spec import EnvironmentSpec
+from autoforge.tasks.graph.dataflow import entity_of, output_leaves, param_leaves, split_path
+from autoforge.tasks.graph.dependency import (
     EdgeVerdict,
     FieldMapping,
     ToolEdge,
@@ -14,8 +15,7 @@ from autoforge.tasks.graph import (
     build_graph,
     propose_edges,
 )
-from autoforge.tasks.schema import entity_of, output_leaves, param_leaves, split_path
-from autoforge.tasks.svg import graph_svg, layers
+from autoforge.tasks.graph.svg import graph_svg, layers
 
 
 def _edges(graph: ToolGraph) -> dict[tuple[str, str], ToolEdge]:

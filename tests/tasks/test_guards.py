@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
-from autoforge.tasks.failures import blames_given, mentioned
-from autoforge.tasks.instantiate import FactChooser, GoldFailure, execute
-from autoforge.tasks.plausible import breach, call_guards, guarded_facts
-from autoforge.tasks.repair import set_value
+from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
+from autoforge.tasks.gold.failures import blames_given, mentioned
+from autoforge.tasks.gold.instantiate import FactChooser, GoldFailure, execute
+from autoforge.tasks.gold.plausible import breach, call_guards, guarded_facts
+from autoforge.tasks.states.repair import set_value
 
 
 def _get_then_cancel(spec: Any) -> Blueprint:
@@ -153,7 +153,7 @@ def test_task_guards_are_the_recorded_rules_not_a_second_reading_of_the_policy(
 
     from autoforge.env import DocRule, EnvDir, RuleSet
     from autoforge.examples import example_path
-    from autoforge.tasks.plausible import stated_rules
+    from autoforge.tasks.gold.plausible import stated_rules
 
     env_dir = EnvDir(tmp_path / "env")
     shutil.copytree(example_path("bookstore"), env_dir.root)

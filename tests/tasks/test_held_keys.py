@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.held import HeldKey, held_keys
-from autoforge.tasks.population import StateGenerator
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.held import HeldKey, held_keys
+from autoforge.tasks.states.population import StateGenerator
 
 
 def _data() -> dict[str, Any]:

@@ -14,9 +14,9 @@ import random
 import re
 from typing import Any
 
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.idshape import IdShape, from_examples, from_keys
-from autoforge.tasks.population import StateGenerator
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.states.idshape import IdShape, from_examples, from_keys
+from autoforge.tasks.states.population import StateGenerator
 from autoforge.tooldocs.spec import ToolSpec
 
 _FIRST = ["Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo"]

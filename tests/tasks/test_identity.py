@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from autoforge.tasks.identity import user_identity
 from autoforge.tasks.model import GoldCall
+from autoforge.tasks.scenario.identity import user_identity
 
 
 def test_identity_via_a_referencing_record(bookstore_env: Any) -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from autoforge.env.spec import EnvironmentSpec
-from autoforge.tasks.blueprint import (
+from autoforge.env.artifact.spec import EnvironmentSpec
+from autoforge.tasks.blueprints.blueprint import (
     Blueprint,
     CallNode,
     FactRef,
@@ -17,9 +17,9 @@ from autoforge.tasks.blueprint import (
     ReasoningRef,
     ReasonNode,
 )
-from autoforge.tasks.instantiate import GoldFailure, blame, execute, instantiate, render
-from autoforge.tasks.population import StateGenerator, copy_json, value_for
-from autoforge.tasks.reasoning import ReasoningSpec, degeneracy, evaluate
+from autoforge.tasks.blueprints.reasoning import ReasoningSpec, degeneracy, evaluate
+from autoforge.tasks.gold.instantiate import GoldFailure, blame, execute, instantiate, render
+from autoforge.tasks.states.population import StateGenerator, copy_json, value_for
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,13 @@ import re
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import OutputRef, ReasoningRef
-from autoforge.tasks.identity import several_users
-from autoforge.tasks.knowledge import knowledge
-from autoforge.tasks.merge import user_collection
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.blueprint import OutputRef, ReasoningRef
+from autoforge.tasks.graph.merge import user_collection
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.pipeline import generate_tasks
+from autoforge.tasks.scenario.identity import several_users
+from autoforge.tasks.scenario.knowledge import knowledge
 from autoforge.tooldocs.spec import ToolSpec
 
 _TRIP_TOOLS = '''

@@ -14,7 +14,8 @@ import pytest
 
 from autoforge.llm import LLMClient, RecordedRequest
 from autoforge.tasks import build_graph, generate_tasks, merge_walks
-from autoforge.tasks.llm_hooks import (
+from autoforge.tasks.graph.walks import Walk, WalkStep
+from autoforge.tasks.llm.hooks import (
     LLMEdgeJudge,
     LLMMergeAdvisor,
     LLMScenarioWriter,
@@ -27,8 +28,7 @@ from autoforge.tasks.llm_hooks import (
 )
 from autoforge.tasks.model import Task
 from autoforge.tasks.pipeline import TaskHooks
-from autoforge.tasks.question import TemplateWriter, missing_facts
-from autoforge.tasks.walks import Walk, WalkStep
+from autoforge.tasks.scenario.question import TemplateWriter, missing_facts
 
 Responder = Callable[[RecordedRequest], Any]
 

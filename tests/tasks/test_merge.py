@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from autoforge.env.spec import EnvironmentSpec
-from autoforge.tasks.graph import ToolGraph, build_graph
-from autoforge.tasks.merge import merge_walks, user_collection
-from autoforge.tasks.walks import Walk, WalkStep
+from autoforge.env.artifact.spec import EnvironmentSpec
+from autoforge.tasks.graph.dependency import ToolGraph, build_graph
+from autoforge.tasks.graph.merge import merge_walks, user_collection
+from autoforge.tasks.graph.walks import Walk, WalkStep
 
 
 @pytest.fixture(scope="module")

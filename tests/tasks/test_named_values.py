@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from autoforge.tasks.population import value_for
+from autoforge.tasks.states.population import value_for
 
 _STRING = {"type": "string"}
 

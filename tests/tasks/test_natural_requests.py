@@ -10,15 +10,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.alike import described_facts
-from autoforge.tasks.blueprint import Blueprint
-from autoforge.tasks.choosing import Chooser
-from autoforge.tasks.graph import build_graph
-from autoforge.tasks.knowledge import Knowledge
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.alike import described_facts
+from autoforge.tasks.blueprints.blueprint import Blueprint
+from autoforge.tasks.blueprints.choosing import Chooser
+from autoforge.tasks.graph.dependency import build_graph
+from autoforge.tasks.graph.walks import Walk, WalkStep
 from autoforge.tasks.model import GoldCall
-from autoforge.tasks.question import ScenarioRequest, TemplateWriter, missing_facts
-from autoforge.tasks.walks import Walk, WalkStep
+from autoforge.tasks.scenario.knowledge import Knowledge
+from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter, missing_facts
 from autoforge.tooldocs.spec import ToolSpec
 
 

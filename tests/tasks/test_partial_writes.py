@@ -6,7 +6,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from autoforge.env import BehaviourModel, ToolBehaviour
-from autoforge.tasks.graph import ToolEdge, ToolGraph, ToolNode, without_tools
+from autoforge.tasks.graph.dependency import ToolEdge, ToolGraph, ToolNode, without_tools
 from autoforge.tasks.pipeline import _partial_writes
 
 

@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from autoforge.env.contained import Rerun
+from autoforge.env.isolation.contained import Rerun
 from autoforge.errors import UserError
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec
+from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, FactSpec
 from autoforge.tasks.difficulty import DifficultyMetrics, measure, parse_difficulty, preset
-from autoforge.tasks.gates import Deduplicator, do_nothing_passes, replay_is_stable
-from autoforge.tasks.instantiate import execute
+from autoforge.tasks.gold.gates import Deduplicator, do_nothing_passes, replay_is_stable
+from autoforge.tasks.gold.instantiate import execute
 from autoforge.tasks.model import RequiredOutput, Task, TaskSet, TaskSetError, UserScenario
 from autoforge.tasks.pipeline import TaskHooks, generate_tasks
-from autoforge.tasks.question import ScenarioRequest, fact_text, missing_facts
+from autoforge.tasks.scenario.question import ScenarioRequest, fact_text, missing_facts
 
 
 def test_generated_tasks_are_verifiable(generated: Any, bookstore_env: Any) -> None:
@@ -319,7 +319,7 @@ def test_task_json_schema_is_versioned() -> None:
 
 def test_docs_without_returns_still_give_tasks(bookstore_env: Any) -> None:
     from autoforge.env import Environment
-    from autoforge.tasks.schema import assumed_returns
+    from autoforge.tasks.graph.dataflow import assumed_returns
 
     spec = bookstore_env.spec.model_copy(deep=True)
     for tool in spec.tools:
@@ -349,7 +349,7 @@ def test_a_read_repeated_with_the_same_answer_is_asked_once(generated: Any) -> N
     answer a write changed, or one whose value is asked about, stays."""
     import json
 
-    from autoforge.tasks.instantiate import GoldRun
+    from autoforge.tasks.gold.instantiate import GoldRun
     from autoforge.tasks.model import GoldCall
     from autoforge.tasks.pipeline import _repeated_reads
 

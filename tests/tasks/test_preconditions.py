@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
-from autoforge.tasks.facts import FactChooser
-from autoforge.tasks.preconditions import (
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
+from autoforge.tasks.blueprints.facts import FactChooser
+from autoforge.tasks.gold.preconditions import (
     ChildrenRule,
     LinkRule,
     StatusRule,
@@ -213,8 +213,8 @@ def test_new_values_come_from_the_data_column_unless_it_is_unique() -> None:
 
 
 def test_secret_facts_and_dated_fields_are_recognised() -> None:
-    from autoforge.tasks.gates import secret_facts
-    from autoforge.tasks.question import dated_event
+    from autoforge.tasks.gold.gates import secret_facts
+    from autoforge.tasks.scenario.question import dated_event
 
     assert secret_facts(["card_pin", "new_password", "pinned_note", "email", "otp"]) == [
         "card_pin", "new_password", "otp"]  # fmt: skip
@@ -225,7 +225,7 @@ def test_secret_facts_and_dated_fields_are_recognised() -> None:
 
 
 def test_order_of_independent_writes_must_not_change_the_end_state(bookstore_env: Any) -> None:
-    from autoforge.tasks.gates import order_matters
+    from autoforge.tasks.gold.gates import order_matters
     from autoforge.tasks.model import GoldCall
     from autoforge.tasks.runtime import bind_state
 
@@ -308,8 +308,8 @@ def test_same_group_and_once_rules_hold_and_steer_the_values() -> None:
 
 
 def test_dates_of_events_are_asked_as_dates(bookstore_env: Any) -> None:
-    from autoforge.tasks.blueprint import ReasoningSpec, ReasonNode
-    from autoforge.tasks.question import ScenarioRequest, TemplateWriter
+    from autoforge.tasks.blueprints.blueprint import ReasoningSpec, ReasonNode
+    from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter
 
     def asked(field: str) -> str:
         bp = Blueprint(

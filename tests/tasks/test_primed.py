@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import (
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.blueprint import (
     Blueprint,
     CallNode,
     FactRef,
@@ -24,11 +24,11 @@ from autoforge.tasks.blueprint import (
     ReasoningRef,
     ReasonNode,
 )
-from autoforge.tasks.instantiate import execute, instantiate
+from autoforge.tasks.blueprints.reasoning import ReasoningSpec
+from autoforge.tasks.gold.instantiate import execute, instantiate
+from autoforge.tasks.gold.plausible import Guard
+from autoforge.tasks.gold.primed import Primed, _Diverged, ahead, prime, run_primed
 from autoforge.tasks.model import GoldCall
-from autoforge.tasks.plausible import Guard
-from autoforge.tasks.primed import Primed, _Diverged, ahead, prime, run_primed
-from autoforge.tasks.reasoning import ReasoningSpec
 from autoforge.tooldocs.spec import ToolSpec
 
 _WORKSHOP_TOOLS = '''
@@ -138,7 +138,7 @@ def test_the_run_after_a_repair_sends_the_calls_before_the_refused_step_in_one_b
 ) -> None:
     env = _workshop()
     log: list[tuple[str, int]] = []
-    import autoforge.tasks.instantiate as inst_module
+    import autoforge.tasks.gold.instantiate as inst_module
 
     real_bind = inst_module.bind_state
     monkeypatch.setattr(inst_module, "bind_state",

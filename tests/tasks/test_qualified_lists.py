@@ -10,12 +10,12 @@ import re
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import OutputRef, ReasoningRef
-from autoforge.tasks.graph import build_graph
-from autoforge.tasks.knowledge import knowledge
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.blueprint import OutputRef, ReasoningRef
+from autoforge.tasks.graph.dataflow import assumed_returns
+from autoforge.tasks.graph.dependency import build_graph
 from autoforge.tasks.pipeline import generate_tasks
-from autoforge.tasks.schema import assumed_returns
+from autoforge.tasks.scenario.knowledge import knowledge
 from autoforge.tooldocs.spec import ToolSpec
 
 _CLINIC_TOOLS = '''

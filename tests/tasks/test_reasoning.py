@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from autoforge.tasks.reasoning import (
+from autoforge.tasks.blueprints.reasoning import (
     ReasoningError,
     ReasoningSpec,
     compare,

@@ -8,12 +8,12 @@ import re
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.graph import build_graph
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.reasoning import ReasoningSpec, degeneracy
+from autoforge.tasks.blueprints.related import map_keys, paired_values, replacements
+from autoforge.tasks.graph.dataflow import assumed_returns
+from autoforge.tasks.graph.dependency import build_graph
 from autoforge.tasks.pipeline import generate_tasks
-from autoforge.tasks.reasoning import ReasoningSpec, degeneracy
-from autoforge.tasks.related import map_keys, paired_values, replacements
-from autoforge.tasks.schema import assumed_returns
 from autoforge.tooldocs.spec import ToolSpec
 
 _SHOP_TOOLS = '''
@@ -229,9 +229,9 @@ def test_requests_vary_and_never_read_like_calls(bookstore_env: Any) -> None:
 
 
 def test_a_first_question_has_no_also_and_asides_vary(bookstore_env: Any) -> None:
-    from autoforge.tasks.blueprint import Blueprint
-    from autoforge.tasks.phrasing import label
-    from autoforge.tasks.question import ScenarioRequest, TemplateWriter
+    from autoforge.tasks.blueprints.blueprint import Blueprint
+    from autoforge.tasks.scenario.phrasing import label
+    from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter
 
     bp = Blueprint.model_validate({
         "nodes": [
@@ -257,7 +257,7 @@ def test_a_first_question_has_no_also_and_asides_vary(bookstore_env: Any) -> Non
 
 
 def test_a_new_value_keeps_to_the_category_the_data_shows() -> None:
-    from autoforge.tasks.related import observed_category
+    from autoforge.tasks.blueprints.related import observed_category
 
     state = {"users": {str(i): {"address": {"country": "USA", "city": f"Town {i}"}}
                        for i in range(6)}}  # fmt: skip

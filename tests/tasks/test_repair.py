@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from autoforge.env.spec import EnvironmentSpec
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
-from autoforge.tasks.instantiate import GoldFailure, instantiate
-from autoforge.tasks.population import StateGenerator
-from autoforge.tasks.repair import repair_state
+from autoforge.env.artifact.spec import EnvironmentSpec
+from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
+from autoforge.tasks.gold.instantiate import GoldFailure, instantiate
+from autoforge.tasks.states.population import StateGenerator
+from autoforge.tasks.states.repair import repair_state
 
 
 def test_repair_sets_the_value_the_message_asks_for(bookstore_env: Any) -> None:

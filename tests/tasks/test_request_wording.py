@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.env.toolscope import VERBS
-from autoforge.tasks.blueprint import Blueprint
-from autoforge.tasks.phrasing import API_VERBS, SPOKEN_VERBS, quoted, verb_first
-from autoforge.tasks.question import ScenarioRequest, TemplateWriter, missing_facts
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.env.artifact.toolscope import VERBS
+from autoforge.tasks.blueprints.blueprint import Blueprint
+from autoforge.tasks.scenario.phrasing import API_VERBS, SPOKEN_VERBS, quoted, verb_first
+from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter, missing_facts
 from autoforge.tooldocs.spec import ToolSpec
 
 _STAY = {"stay_id": {"type": "string"}, "kennel_id": {"type": "string"},
@@ -184,9 +184,9 @@ def test_a_record_is_never_described_by_an_empty_value() -> None:
 
     import pytest
 
-    from autoforge.tasks.blueprint import FactSpec, ReasonNode
-    from autoforge.tasks.facts import FactChooser
-    from autoforge.tasks.instantiate import GoldFailure
+    from autoforge.tasks.blueprints.blueprint import FactSpec, ReasonNode
+    from autoforge.tasks.blueprints.facts import FactChooser
+    from autoforge.tasks.gold.instantiate import GoldFailure
 
     node = ReasonNode.model_validate(_reason("filter", "status", cmp="eq", take="only"))
     fact = FactSpec.model_validate(_fact("wanted", "predicate"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from autoforge.env import Attribute, CollectionSchema, StateSchema
-from autoforge.tasks.repair import apply_fix, selective_fixes
+from autoforge.tasks.states.repair import apply_fix, selective_fixes
 
 _SCHEMA = StateSchema(
     collections=[

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment, add_session, signed_in
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
-from autoforge.tasks.instantiate import instantiate
-from autoforge.tasks.plausible import owned_facts
-from autoforge.tasks.population import StateGenerator
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
+from autoforge.tasks.gold.instantiate import instantiate
+from autoforge.tasks.gold.plausible import owned_facts
+from autoforge.tasks.states.population import StateGenerator
 from autoforge.tooldocs.spec import ToolSpec
 
 _LIBRARY_TOOLS = '''

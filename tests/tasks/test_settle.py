@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, ReasoningRef
-from autoforge.tasks.domain import domains
-from autoforge.tasks.plausible import Guard
-from autoforge.tasks.settle import guarded_steps, settling_guards, with_settling
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, ReasoningRef
+from autoforge.tasks.gold.plausible import Guard
+from autoforge.tasks.gold.settle import guarded_steps, settling_guards, with_settling
+from autoforge.tasks.states.domain import domains
 from autoforge.tooldocs.spec import ToolSpec
 
 _SOURCE = """

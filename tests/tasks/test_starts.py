@@ -6,11 +6,11 @@ import json
 import random
 from typing import Any
 
-from autoforge.tasks.blueprint import Blueprint, CallNode, FactRef, FactSpec
-from autoforge.tasks.instantiate import Start, StartPool, instantiate
+from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, FactSpec
+from autoforge.tasks.gold.instantiate import Start, StartPool, instantiate
 from autoforge.tasks.pipeline import generate_tasks
-from autoforge.tasks.population import StateGenerator, copy_json
 from autoforge.tasks.runtime import bind_state
+from autoforge.tasks.states.population import StateGenerator, copy_json
 
 
 def _cancel_blueprint(env: Any) -> Blueprint:

@@ -12,9 +12,9 @@ import random
 from typing import Any
 
 from autoforge.env import tool_scope
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.domain import domains, out_of_domain, stated_values
-from autoforge.tasks.population import StateGenerator, record_kinds
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.states.domain import domains, out_of_domain, stated_values
+from autoforge.tasks.states.population import StateGenerator, record_kinds
 from autoforge.tooldocs.spec import ToolSpec
 
 _SOURCE = """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from autoforge.tasks.facts import FactChooser, _LazyState
+from autoforge.tasks.blueprints.facts import FactChooser, _LazyState
 
 
 def _cancelled(env: Any) -> Any:

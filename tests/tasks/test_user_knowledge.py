@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from autoforge.tasks.domain import domains, enum_from_text, out_of_domain
-from autoforge.tasks.knowledge import knowledge
+from autoforge.tasks.gold.plausible import call_guards, implausible, stated_rules
 from autoforge.tasks.model import GoldCall
-from autoforge.tasks.plausible import call_guards, implausible, stated_rules
-from autoforge.tasks.population import StateGenerator
+from autoforge.tasks.scenario.knowledge import knowledge
+from autoforge.tasks.states.domain import domains, enum_from_text, out_of_domain
+from autoforge.tasks.states.population import StateGenerator
 
 
 def test_holdings_follow_the_docs(bookstore_env: Any) -> None:
@@ -91,7 +91,7 @@ def test_policy_eligibility_and_terminal_writes(bookstore_env: Any) -> None:
 
 def test_hard_tasks_include_refusals(bookstore_env: Any) -> None:
     from autoforge.tasks.pipeline import generate_tasks
-    from autoforge.tasks.question import request_on
+    from autoforge.tasks.scenario.question import request_on
 
     tasks, _ = generate_tasks(bookstore_env, 10, "hard", seed=0)
     refusals = [t for t in tasks if "refusal" in t.meta]
@@ -108,7 +108,7 @@ def test_hard_tasks_include_refusals(bookstore_env: Any) -> None:
 
 
 def test_a_refused_request_is_said_in_the_users_words() -> None:
-    from autoforge.tasks.phrasing import request_on
+    from autoforge.tasks.scenario.phrasing import request_on
 
     assert request_on("cancel_order", "orders", "O-1") == "cancel order O-1"
     assert request_on("update_shipping_address", "orders", "O-1") == (
@@ -177,7 +177,12 @@ def _profile_env() -> Any:
     """Users with an ``address`` object the docs give no fields for (no result schemas:
     only the data shows them), orders listed on the user, and flat address writers."""
     from autoforge.env import Environment
-    from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+    from autoforge.env.artifact.spec import (
+        Attribute,
+        CollectionSchema,
+        EnvironmentSpec,
+        StateSchema,
+    )
     from autoforge.tooldocs.spec import ToolSpec
 
     def tool(name: str, params: list[str], access: str) -> ToolSpec:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment
-from autoforge.env.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.blueprint import (
+from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.tasks.blueprints.blueprint import (
     BlueprintError,
     CallNode,
     FactRef,
@@ -23,12 +23,12 @@ from autoforge.tasks.blueprint import (
     ReasoningRef,
     ReasonNode,
 )
-from autoforge.tasks.build import build_blueprint
-from autoforge.tasks.graph import build_graph
-from autoforge.tasks.knowledge import MapFields, knowledge
+from autoforge.tasks.blueprints.build import build_blueprint
+from autoforge.tasks.blueprints.reasoning import ReasoningError, ReasoningSpec, as_items, evaluate
+from autoforge.tasks.graph.dependency import build_graph
+from autoforge.tasks.graph.walks import Walk, WalkStep
 from autoforge.tasks.pipeline import generate_tasks
-from autoforge.tasks.reasoning import ReasoningError, ReasoningSpec, as_items, evaluate
-from autoforge.tasks.walks import Walk, WalkStep
+from autoforge.tasks.scenario.knowledge import MapFields, knowledge
 from autoforge.tooldocs.spec import ToolSpec
 
 _VENUE_TOOLS = '''

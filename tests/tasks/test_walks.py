@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from autoforge.env.spec import EnvironmentSpec
-from autoforge.tasks.graph import ToolGraph, build_graph
-from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk, random_walks
+from autoforge.env.artifact.spec import EnvironmentSpec
+from autoforge.tasks.graph.dependency import ToolGraph, build_graph
+from autoforge.tasks.graph.walks import Feasibility, Walk, WalkConfig, random_walk, random_walks
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from collections import OrderedDict
 
 from faker import Faker
 
-from autoforge.tasks import weighted
-from autoforge.tasks.weighted import cumulative, speed_up
+from autoforge.tasks.states import weighted
+from autoforge.tasks.states.weighted import cumulative, speed_up
 
 #: A made-up weighted table (uneven weights, floats and ints mixed).
 _MOONS = OrderedDict([("io", 0.5), ("europa", 3), ("ganymede", 0.25), ("callisto", 7.0),

@@ -98,7 +98,8 @@ def _print_missing_tools(env_dir: Path, console: Console) -> None:
 
 def with_doc_checks(report: CheckReport, env_dir: Path, *, trusted: bool) -> CheckReport:
     """``report`` plus the checks the tools' docs and the initial state make possible
-    (:func:`autoforge.synth.envdir_checks.check_env_dir`); a failing one fails the report."""
+    (:func:`autoforge.synth.fidelity.envdir_checks.check_env_dir`); a failing one fails the
+    report."""
     from autoforge.synth import check_env_dir
 
     items = [

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from autoforge.env.spec import EnvironmentSpec
+from autoforge.env.artifact.spec import EnvironmentSpec
 
 
 class ObservationLike(Protocol):

@@ -24,22 +24,22 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from autoforge.env.boundary import Boundary
-from autoforge.env.cow import CowState, StateView
-from autoforge.env.errors import EnvLoadError, ToolError
-from autoforge.env.files import TOOLS_FILE, read_parts
-from autoforge.env.hashing import BaseDigests
-from autoforge.env.limits import (
+from autoforge.env.artifact.files import TOOLS_FILE, read_parts
+from autoforge.env.artifact.rules import RuleSet, environment_rules
+from autoforge.env.artifact.spec import EnvironmentSpec
+from autoforge.env.calls.limits import (
     DEFAULT_MEMORY_LIMIT_MB,
     CallTimeout,
     ResourceLimit,
     call_limited,
 )
-from autoforge.env.rules import RuleSet, environment_rules
-from autoforge.env.sandbox import check_source, exec_module
-from autoforge.env.signatures import ToolBinding, bind_specs, bind_tools
-from autoforge.env.spec import EnvironmentSpec
-from autoforge.env.values import jcopy, json_encoder, json_loads_text, to_jsonable
+from autoforge.env.calls.signatures import ToolBinding, bind_specs, bind_tools
+from autoforge.env.errors import EnvLoadError, ToolError
+from autoforge.env.isolation.boundary import Boundary
+from autoforge.env.isolation.sandbox import check_source, exec_module
+from autoforge.env.state.cow import CowState, StateView
+from autoforge.env.state.hashing import BaseDigests
+from autoforge.env.state.values import jcopy, json_encoder, json_loads_text, to_jsonable
 
 ErrorKind = Literal[
     "unknown_tool", "invalid_arguments", "tool_error", "timeout", "sandbox", "crash"
@@ -203,7 +203,7 @@ class Environment:
 
     def _contained(self) -> dict[str, ToolBinding]:
         """Check the code here (AST only, nothing runs), load it in a sandboxed worker."""
-        from autoforge.env.contained import ContainedRuntime
+        from autoforge.env.isolation.contained import ContainedRuntime
 
         check_source(self.tools_source, self.filename)
         spec_tools = bind_specs(self.spec)
@@ -246,7 +246,7 @@ class Environment:
         trusted: bool = False,
     ) -> Environment:
         """Load ``environment.json``, ``tools.py`` and the optional ``initial_state.json`` and
-        ``rules.json`` (:func:`autoforge.env.files.read_parts`).
+        ``rules.json`` (:func:`autoforge.env.artifact.files.read_parts`).
 
         The tool code runs in a sandboxed worker process unless ``trusted=True`` (reviewed
         code only: it then runs in this process, see ``docs/sandbox.md``).
@@ -345,11 +345,11 @@ class Environment:
                 f"unknown episode mode {mode!r} (use 'inline', 'contained' or 'isolated')"
             )
         if mode == "isolated":
-            from autoforge.env.isolated import IsolatedEpisode
+            from autoforge.env.isolation.isolated import IsolatedEpisode
 
             return IsolatedEpisode(env)
         if self._runtime is not None:
-            from autoforge.env.contained import ContainedEpisode
+            from autoforge.env.isolation.contained import ContainedEpisode
 
             return ContainedEpisode(env, self._runtime)
         return Episode(env)

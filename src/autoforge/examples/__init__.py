@@ -31,7 +31,8 @@ def _examples_root() -> Path:
 
 def list_examples() -> list[str]:
     """Names of the bundled examples, sorted (those that carry a runnable environment:
-    :func:`autoforge.env.envdir.example_names`; the others are docs-only synthesis inputs)."""
+    :func:`autoforge.env.artifact.envdir.example_names`; the others are docs-only synthesis
+    inputs)."""
     root = _examples_root()
     names = [
         p.name

@@ -252,7 +252,7 @@ class ForgeContext:
             if self.hooks_factory is not None:
                 self._hooks = self.hooks_factory(self)
             elif self.options.llm_tasks:
-                from autoforge.tasks.llm_hooks import llm_hooks
+                from autoforge.tasks import llm_hooks
 
                 if self.client().rules_only("synthesizer"):
                     raise ForgeError(

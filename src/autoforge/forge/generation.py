@@ -94,7 +94,7 @@ async def _generate(
     """Run the generator for ``remaining`` new tasks; (merged stats, attempts exhausted).
 
     With LLM hooks (``--llm-tasks``) scenarios are written concurrently while generation
-    runs in a worker thread (:func:`~autoforge.tasks.llm_hooks.generate_tasks_async`).
+    runs in a worker thread (:func:`~autoforge.tasks.llm.hooks.generate_tasks_async`).
     """
     o = ctx.options
     graph = ToolGraph.load(ctx.layout.graph)

@@ -113,7 +113,7 @@ class ForgeOptions:
     bundled environment). ``data``: a db.json to infer the state from (synthesis data mode).
     ``synth``: the synthesis options, unchanged (name, repairs, design rounds, LLM tests, only;
     the ``autoforge synth env`` defaults). ``llm_tasks``: the LLM judges the tool graph's edges,
-    advises on merges and writes the scenarios (``autoforge.tasks.llm_hooks``; deterministic
+    advises on merges and writes the scenarios (``autoforge.tasks.llm.hooks``; deterministic
     fallbacks). ``rules_only``: the run has no model (``--llm none``); part of the synthesis
     fingerprint, so a later run with a model synthesizes again. ``until``: stop after this stage.
     """

@@ -6,19 +6,21 @@ report = await synthesize(docs, Path("envs/retail"), client, data=db, options=Sy
 fid = run_fidelity(Path("envs/retail"), bench)   # bench: a recording, e.g. adapters.tau.load_bench
 ```
 
-Stages: ``state_design`` (LLM, docs mode) or ``infer`` (data mode) for the state schema;
-``classify`` + ``templates`` for deterministic scaffolding; ``functions`` + ``checks`` for the
-per-tool LLM loop with check and repair; ``pipeline`` for resumable orchestration and the
-environment directory; ``fidelity`` for replaying a benchmark's ground truth.
+Rooms, in pipeline order: ``state`` designs the state schema (rules and the model from the docs,
+or inferred from data); ``behaviour`` derives each tool's behaviour model and compiles it;
+``rulecode`` writes the tool code rules can write (classification, templates, effects, guards);
+``modelcode`` has the model write the rest; ``checking`` checks each candidate and says why a
+tool was left out; ``fidelity`` compares the result with a benchmark or a reference API.
+``pipeline`` runs them resumably into the environment directory.
 """
 
-from autoforge.synth.classify import Classification, classify_tool
-from autoforge.synth.fidelity import FidelityReport, run_fidelity
-from autoforge.synth.infer import data_to_state, infer_schema
+from autoforge.synth.fidelity.bench import FidelityReport, run_fidelity
 from autoforge.synth.options import SynthOptions
 from autoforge.synth.pipeline import synthesize
 from autoforge.synth.report import SynthesisReport, ToolReport
-from autoforge.synth.state_design import design_state, rule_based_schema
+from autoforge.synth.rulecode.classify import Classification, classify_tool
+from autoforge.synth.state.design import design_state, rule_based_schema
+from autoforge.synth.state.infer import data_to_state, infer_schema
 
 __all__ = [
     "NO_OUTPUT",
@@ -53,30 +55,30 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
-    from autoforge.synth.envdir_checks import check_env_dir as check_env_dir
-    from autoforge.synth.fidelity import NO_OUTPUT as NO_OUTPUT
-    from autoforge.synth.fidelity import Bench as Bench
-    from autoforge.synth.fidelity import BenchAction as BenchAction
-    from autoforge.synth.fidelity import BenchTask as BenchTask
-    from autoforge.synth.leftout import reason_kind as reason_kind
+    from autoforge.synth.checking.leftout import reason_kind as reason_kind
+    from autoforge.synth.fidelity.bench import NO_OUTPUT as NO_OUTPUT
+    from autoforge.synth.fidelity.bench import Bench as Bench
+    from autoforge.synth.fidelity.bench import BenchAction as BenchAction
+    from autoforge.synth.fidelity.bench import BenchTask as BenchTask
+    from autoforge.synth.fidelity.envdir_checks import check_env_dir as check_env_dir
+    from autoforge.synth.fidelity.probing import run_probes as run_probes
+    from autoforge.synth.fidelity.refapi import is_refapi_dir as is_refapi_dir
+    from autoforge.synth.fidelity.refapi import score_refapi as score_refapi
     from autoforge.synth.pipeline import conformance as conformance
     from autoforge.synth.pipeline import report_table as report_table
-    from autoforge.synth.probing import run_probes as run_probes
-    from autoforge.synth.refapi import is_refapi_dir as is_refapi_dir
-    from autoforge.synth.refapi import score_refapi as score_refapi
 
 _LAZY: dict[str, str] = {
-    "Bench": "autoforge.synth.fidelity",
-    "BenchAction": "autoforge.synth.fidelity",
-    "BenchTask": "autoforge.synth.fidelity",
-    "NO_OUTPUT": "autoforge.synth.fidelity",
-    "check_env_dir": "autoforge.synth.envdir_checks",
+    "Bench": "autoforge.synth.fidelity.bench",
+    "BenchAction": "autoforge.synth.fidelity.bench",
+    "BenchTask": "autoforge.synth.fidelity.bench",
+    "NO_OUTPUT": "autoforge.synth.fidelity.bench",
+    "check_env_dir": "autoforge.synth.fidelity.envdir_checks",
     "conformance": "autoforge.synth.pipeline",
-    "is_refapi_dir": "autoforge.synth.refapi",
-    "reason_kind": "autoforge.synth.leftout",
+    "is_refapi_dir": "autoforge.synth.fidelity.refapi",
+    "reason_kind": "autoforge.synth.checking.leftout",
     "report_table": "autoforge.synth.pipeline",
-    "run_probes": "autoforge.synth.probing",
-    "score_refapi": "autoforge.synth.refapi",
+    "run_probes": "autoforge.synth.fidelity.probing",
+    "score_refapi": "autoforge.synth.fidelity.refapi",
 }
 
 

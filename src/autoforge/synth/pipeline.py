@@ -1,7 +1,8 @@
 """Environment synthesis end to end: docs (+ data) in, a checked environment directory out.
 
 Phase 1 designs (docs mode) or infers (data mode) the state schema; phase 2 writes one function
-per tool (:mod:`autoforge.synth.functions`). Progress is resumable: the schema and every tool's
+per tool (:mod:`autoforge.synth.modelcode.functions`). Progress is resumable: the schema and every
+tool's
 result are stored under ``ENV_DIR/.synth/`` keyed by a fingerprint of their inputs, and tools
 already accepted are not regenerated on a rerun. The run ends by writing ``environment.json``,
 ``tools.py``, ``initial_state.json`` (data mode) and ``synthesis_report.json``, and running the
@@ -33,16 +34,21 @@ from autoforge.env import (
     sign_in,
 )
 from autoforge.llm import LLMClient
-from autoforge.synth.behaviour import derive_model, fill_missing
-from autoforge.synth.checks import CheckContext
-from autoforge.synth.classify import Classification, classify_tool
-from autoforge.synth.codegen import assemble
-from autoforge.synth.conventions import GENERIC, Conventions, conventions_profile
-from autoforge.synth.doc_attrs import with_documented_attributes
-from autoforge.synth.doc_rules import DocRule, extract_rules, guard_for, meet_rules
-from autoforge.synth.effects import MirrorEffect, learn_mirror_effects, tool_entry_flags
-from autoforge.synth.functions import ToolJob, synthesize_tool, usage_of
-from autoforge.synth.infer import (
+from autoforge.synth.behaviour.run import derive_model, fill_missing
+from autoforge.synth.checking.checks import CheckContext
+from autoforge.synth.checking.teststate import State, happy_arguments, slice_state, synthetic_state
+from autoforge.synth.modelcode.codegen import assemble
+from autoforge.synth.modelcode.functions import ToolJob, synthesize_tool, usage_of
+from autoforge.synth.options import SynthOptions
+from autoforge.synth.report import SynthesisReport, ToolRecord, ToolReport, report_table
+from autoforge.synth.rulecode.classify import Classification, classify_tool
+from autoforge.synth.rulecode.conventions import GENERIC, Conventions, conventions_profile
+from autoforge.synth.rulecode.doc_attrs import with_documented_attributes
+from autoforge.synth.rulecode.doc_rules import DocRule, extract_rules, guard_for, meet_rules
+from autoforge.synth.rulecode.effects import MirrorEffect, learn_mirror_effects, tool_entry_flags
+from autoforge.synth.rulecode.transition_fields import starting_status, target_status
+from autoforge.synth.state.design import design_state, schema_summary
+from autoforge.synth.state.infer import (
     data_to_state,
     field_paths,
     infer_schema,
@@ -50,12 +56,7 @@ from autoforge.synth.infer import (
     record_sample,
     schema_field_paths,
 )
-from autoforge.synth.mapping import unmapped_params
-from autoforge.synth.options import SynthOptions
-from autoforge.synth.report import SynthesisReport, ToolRecord, ToolReport, report_table
-from autoforge.synth.state_design import design_state, schema_summary
-from autoforge.synth.teststate import State, happy_arguments, slice_state, synthetic_state
-from autoforge.synth.transition_fields import starting_status, target_status
+from autoforge.synth.state.mapping import unmapped_params
 from autoforge.tooldocs import ToolDocs, ToolSpec
 
 SYNTH_VERSION = "3"

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from rich.table import Table
 
 from autoforge.llm import TokenUsage
-from autoforge.synth.codegen import ToolCode
+from autoforge.synth.modelcode.codegen import ToolCode
 
 SYNTH_REPORT_SCHEMA_VERSION = 1
 
@@ -25,7 +25,8 @@ class CheckResult(BaseModel):
 
 
 class FillResult(BaseModel):
-    """One TODO step of a draft the model was asked to fill (:mod:`autoforge.synth.fill`)."""
+    """One TODO step of a draft the model was asked to fill
+    (:mod:`autoforge.synth.modelcode.fill`)."""
 
     todo: str
     status: Literal["accepted", "rejected"]
@@ -33,7 +34,7 @@ class FillResult(BaseModel):
     detail: str = Field(
         default="",
         description="why the last answer was rejected; on an accepted step, a note (a refusal "
-        "no test call triggers: autoforge.synth.fill.UNTRIGGERED)",
+        "no test call triggers: autoforge.synth.modelcode.fill.UNTRIGGERED)",
     )
 
 
@@ -60,7 +61,7 @@ class ToolReport(BaseModel):
     reason: str = Field(
         default="",
         description="for a failed or fallback tool: in one line, why it was left out or kept "
-        "only as its rule skeleton (autoforge.synth.leftout)",
+        "only as its rule skeleton (autoforge.synth.checking.leftout)",
     )
     helpers_added: list[str] = Field(
         default_factory=list,
@@ -121,7 +122,8 @@ class SynthesisReport(BaseModel):
     wall_s: float = 0.0
     resumed: list[str] = Field(default_factory=list)
     conventions: str = Field(
-        default="generic", description="convention profile used (autoforge.synth.conventions)"
+        default="generic",
+        description="convention profile used (autoforge.synth.rulecode.conventions)",
     )
 
     def counts(self) -> dict[str, int]:

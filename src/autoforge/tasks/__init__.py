@@ -1,22 +1,30 @@
 """Task synthesis: from an environment to many hard but exactly verifiable multi-turn tasks.
 
 Pipeline (all deterministic; the LLM steps are hooks with deterministic defaults):
-tool dependency graph (:mod:`.graph`) -> random walks (:mod:`.walks`) -> merging (:mod:`.merge`)
--> blueprint with reasoning nodes (:mod:`.build`, :mod:`.blueprint`, :mod:`.reasoning`) ->
-instantiation and gold run (:mod:`.instantiate`, :mod:`.population`) -> quality gates
-(:mod:`.gates`) -> user scenario (:mod:`.question`) -> :class:`Task` (:mod:`.model`).
+tool dependency graph and walks (room ``graph``) -> blueprint with reasoning nodes (room
+``blueprints``) -> start state S0 (room ``states``) -> gold run to S* inside the docs' rules, and
+the quality gates (room ``gold``) -> what the user knows and says (room ``scenario``; the model's
+hooks in room ``llm``) -> :class:`Task` (:mod:`.model`).
 
 Entry point: ``tasks, stats = generate_tasks(env, n, "medium", seed=0)``.
 """
 
 from __future__ import annotations
 
-from autoforge.tasks.blueprint import Blueprint, BlueprintError, FactSpec
+from autoforge.tasks.blueprints.blueprint import Blueprint, BlueprintError, FactSpec
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec, parse_difficulty, preset
 from autoforge.tasks.export import export_parquet
-from autoforge.tasks.gates import GateStats
-from autoforge.tasks.graph import EdgeJudge, EdgeVerdict, RuleJudge, ToolGraph, build_graph
-from autoforge.tasks.merge import MergeAdvisor, RuleMergeAdvisor, merge_walks
+from autoforge.tasks.gold.gates import GateStats
+from autoforge.tasks.graph.dependency import (
+    EdgeJudge,
+    EdgeVerdict,
+    RuleJudge,
+    ToolGraph,
+    build_graph,
+)
+from autoforge.tasks.graph.merge import MergeAdvisor, RuleMergeAdvisor, merge_walks
+from autoforge.tasks.graph.svg import graph_svg
+from autoforge.tasks.graph.walks import Walk, WalkConfig, random_walks
 from autoforge.tasks.model import (
     EnvAssertion,
     EvaluationCriteria,
@@ -29,9 +37,12 @@ from autoforge.tasks.model import (
     read_tasks,
 )
 from autoforge.tasks.pipeline import GenerationStats, TaskHooks, generate_tasks
-from autoforge.tasks.question import ScenarioRequest, ScenarioWriter, TemplateWriter, missing_facts
-from autoforge.tasks.svg import graph_svg
-from autoforge.tasks.walks import Walk, WalkConfig, random_walks
+from autoforge.tasks.scenario.question import (
+    ScenarioRequest,
+    ScenarioWriter,
+    TemplateWriter,
+    missing_facts,
+)
 
 __all__ = [
     "Binding",
@@ -74,6 +85,7 @@ __all__ = [
     "generate_tasks_async",
     "graph_svg",
     "iter_refs",
+    "llm_hooks",
     "merge_walks",
     "missing_facts",
     "parse_difficulty",
@@ -91,28 +103,30 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
-    from autoforge.tasks.blueprint import Binding as Binding
-    from autoforge.tasks.blueprint import CallNode as CallNode
-    from autoforge.tasks.blueprint import FactRef as FactRef
-    from autoforge.tasks.blueprint import ListBinding as ListBinding
-    from autoforge.tasks.blueprint import ObjectBinding as ObjectBinding
-    from autoforge.tasks.blueprint import ReasonNode as ReasonNode
-    from autoforge.tasks.blueprint import iter_refs as iter_refs
+    from autoforge.tasks.blueprints.blueprint import Binding as Binding
+    from autoforge.tasks.blueprints.blueprint import CallNode as CallNode
+    from autoforge.tasks.blueprints.blueprint import FactRef as FactRef
+    from autoforge.tasks.blueprints.blueprint import ListBinding as ListBinding
+    from autoforge.tasks.blueprints.blueprint import ObjectBinding as ObjectBinding
+    from autoforge.tasks.blueprints.blueprint import ReasonNode as ReasonNode
+    from autoforge.tasks.blueprints.blueprint import iter_refs as iter_refs
     from autoforge.tasks.export import splits as splits
-    from autoforge.tasks.llm_hooks import build_graph_async as build_graph_async
-    from autoforge.tasks.llm_hooks import generate_tasks_async as generate_tasks_async
+    from autoforge.tasks.llm.hooks import build_graph_async as build_graph_async
+    from autoforge.tasks.llm.hooks import generate_tasks_async as generate_tasks_async
+    from autoforge.tasks.llm.hooks import llm_hooks as llm_hooks
     from autoforge.tasks.model import task_line as task_line
 
 _LAZY: dict[str, str] = {
-    "Binding": "autoforge.tasks.blueprint",
-    "CallNode": "autoforge.tasks.blueprint",
-    "FactRef": "autoforge.tasks.blueprint",
-    "ListBinding": "autoforge.tasks.blueprint",
-    "ObjectBinding": "autoforge.tasks.blueprint",
-    "ReasonNode": "autoforge.tasks.blueprint",
-    "build_graph_async": "autoforge.tasks.llm_hooks",
-    "generate_tasks_async": "autoforge.tasks.llm_hooks",
-    "iter_refs": "autoforge.tasks.blueprint",
+    "Binding": "autoforge.tasks.blueprints.blueprint",
+    "CallNode": "autoforge.tasks.blueprints.blueprint",
+    "FactRef": "autoforge.tasks.blueprints.blueprint",
+    "ListBinding": "autoforge.tasks.blueprints.blueprint",
+    "ObjectBinding": "autoforge.tasks.blueprints.blueprint",
+    "ReasonNode": "autoforge.tasks.blueprints.blueprint",
+    "build_graph_async": "autoforge.tasks.llm.hooks",
+    "generate_tasks_async": "autoforge.tasks.llm.hooks",
+    "llm_hooks": "autoforge.tasks.llm.hooks",
+    "iter_refs": "autoforge.tasks.blueprints.blueprint",
     "splits": "autoforge.tasks.export",
     "task_line": "autoforge.tasks.model",
 }

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from autoforge.errors import UserError
-from autoforge.tasks.blueprint import Blueprint
+from autoforge.tasks.blueprints.blueprint import Blueprint
 
 Preset = Literal["easy", "medium", "hard", "any"]
 

@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from autoforge.errors import UserError
-from autoforge.tasks.blueprint import Blueprint
+from autoforge.tasks.blueprints.blueprint import Blueprint
 from autoforge.tasks.difficulty import DifficultyMetrics
 
 TASK_SCHEMA_VERSION = 2

@@ -19,12 +19,11 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, Field
 
 from autoforge.env import BehaviourModel, DocRule, EnvironmentLike, session_owner, signed_in
-from autoforge.tasks.alike import described_facts
-from autoforge.tasks.blueprint import Blueprint, BlueprintError
-from autoforge.tasks.build import TooManyCalls, build_blueprint, without_calls
-from autoforge.tasks.datastart import DataSampler
+from autoforge.tasks.blueprints.alike import described_facts
+from autoforge.tasks.blueprints.blueprint import Blueprint, BlueprintError
+from autoforge.tasks.blueprints.build import TooManyCalls, build_blueprint, without_calls
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec, measure, parse_difficulty
-from autoforge.tasks.gates import (
+from autoforge.tasks.gold.gates import (
     Deduplicator,
     GateStats,
     difficulty_violations,
@@ -33,9 +32,7 @@ from autoforge.tasks.gates import (
     replay_is_stable,
     secret_facts,
 )
-from autoforge.tasks.graph import EdgeJudge, ToolGraph, build_graph, without_tools
-from autoforge.tasks.identity import several_users, user_identity
-from autoforge.tasks.instantiate import (
+from autoforge.tasks.gold.instantiate import (
     GoldFailure,
     GoldRun,
     Instance,
@@ -45,10 +42,7 @@ from autoforge.tasks.instantiate import (
     over_one_record,
     required_outputs,
 )
-from autoforge.tasks.knowledge import Knowledge, knowledge
-from autoforge.tasks.merge import MergeAdvisor, merge_walks
-from autoforge.tasks.model import GoldCall, RequiredOutput, Task, UserScenario
-from autoforge.tasks.plausible import (
+from autoforge.tasks.gold.plausible import (
     Guard,
     call_guards,
     doomed,
@@ -57,10 +51,17 @@ from autoforge.tasks.plausible import (
     stated_rules,
     user_key,
 )
-from autoforge.tasks.population import StateGenerator
-from autoforge.tasks.preconditions import Preconditions, preconditions
-from autoforge.tasks.primed import arguments_text
-from autoforge.tasks.question import (
+from autoforge.tasks.gold.preconditions import Preconditions, preconditions
+from autoforge.tasks.gold.primed import arguments_text
+from autoforge.tasks.gold.settle import settling_guards, with_settling
+from autoforge.tasks.graph.dependency import EdgeJudge, ToolGraph, build_graph, without_tools
+from autoforge.tasks.graph.merge import MergeAdvisor, merge_walks
+from autoforge.tasks.graph.walks import Feasibility, Walk, WalkConfig, random_walk
+from autoforge.tasks.model import GoldCall, RequiredOutput, Task, UserScenario
+from autoforge.tasks.runtime import bind_state
+from autoforge.tasks.scenario.identity import several_users, user_identity
+from autoforge.tasks.scenario.knowledge import Knowledge, knowledge
+from autoforge.tasks.scenario.question import (
     ScenarioRequest,
     ScenarioWriter,
     TemplateWriter,
@@ -69,10 +70,9 @@ from autoforge.tasks.question import (
     missing_facts,
     request_on,
 )
-from autoforge.tasks.runtime import bind_state
-from autoforge.tasks.settle import settling_guards, with_settling
-from autoforge.tasks.starts import Sampler
-from autoforge.tasks.walks import Feasibility, Walk, WalkConfig, random_walk
+from autoforge.tasks.states.datastart import DataSampler
+from autoforge.tasks.states.population import StateGenerator
+from autoforge.tasks.states.starts import Sampler
 
 StateSource = Literal["generate", "initial", "data"]
 #: Attempts after which a run stops when no blueprint met the difficulty before instantiation
@@ -253,8 +253,8 @@ class _Run:
 
     def doomed(self, bp: Blueprint) -> tuple[str, str] | None:
         """Why no S0 and no facts can make ``bp`` a task, decided before instantiation spends
-        runs on it: ``(reason, node)`` (:func:`~autoforge.tasks.plausible.doomed`,
-        :func:`~autoforge.tasks.instantiate.over_one_record`), or None."""
+        runs on it: ``(reason, node)`` (:func:`~autoforge.tasks.gold.plausible.doomed`,
+        :func:`~autoforge.tasks.gold.instantiate.over_one_record`), or None."""
         found = doomed(bp, self.env.spec, self.guards)
         if found is None and (node := over_one_record(bp)) is not None:
             found = ("one_record", node)
@@ -613,12 +613,12 @@ def generate_tasks(
     (e.g. from a ``tasks.jsonl`` being resumed) count as seen for de-duplication.
     ``state_source``: ``generate`` a fresh S0 per task, use the environment's ``initial``
     state for all, or draw each S0 from the environment's initial state as ``data``: a subset
-    of its real records (:class:`~autoforge.tasks.datastart.DataSampler`). ``on_task`` is
+    of its real records (:class:`~autoforge.tasks.states.datastart.DataSampler`). ``on_task`` is
     called with each accepted task (to append it to a file as it comes). Stops after
     ``max_attempts`` (default ``50 * n + 100``) attempts, or after
     ``UNREACHABLE_AFTER`` when no blueprint met the difficulty (``stats.note`` says why).
     ``start_uses``: consecutive attempts that share one S0
-    (:class:`~autoforge.tasks.instantiate.StartPool`).
+    (:class:`~autoforge.tasks.gold.instantiate.StartPool`).
     """
     hooks = hooks or TaskHooks()
     spec = parse_difficulty(difficulty) if isinstance(difficulty, str) else difficulty

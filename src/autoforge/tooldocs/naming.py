@@ -1,7 +1,7 @@
 """Name handling: tokens, singular/plural, id-like names of tools, parameters and records.
 
 Synthesis (classification, state design) and the rules every stage reads
-(:mod:`autoforge.env.rules`) share these helpers. Tool names (``get_order_details``,
+(:mod:`autoforge.env.artifact.rules`) share these helpers. Tool names (``get_order_details``,
 ``listBooks``) and parameter names (``user_id``, ``item_ids``) are the cheapest signal about
 which collection a tool touches; these helpers turn them into comparable tokens without any
 model.

@@ -1,6 +1,6 @@
 """Phrases of documentation text whose meaning every stage reads the same way.
 
-The rule extractor (:mod:`autoforge.env.rules`) reads them; synthesis turns its rules into
+The rule extractor (:mod:`autoforge.env.artifact.rules`) reads them; synthesis turns its rules into
 guards in the tool code and task generation into preconditions it checks before calling.
 """
 

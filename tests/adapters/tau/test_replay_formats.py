@@ -10,8 +10,8 @@ from tests.synth.test_fidelity import _env, _tool
 
 from autoforge.adapters.tau import bench_fidelity as run_fidelity
 from autoforge.adapters.tau.replay_formats import per_task_states, rekey_diff
-from autoforge.synth.fidelity import SETUP_DIFFERS, setup_matches
-from autoforge.synth.infer import data_to_state
+from autoforge.synth.fidelity.bench import SETUP_DIFFERS, setup_matches
+from autoforge.synth.state.infer import data_to_state
 
 LINES_DB = {
     "orders": [

@@ -8,7 +8,7 @@
   :class:`CachedStateHasher`) and copy-on-write :func:`apply_diff`;
 - :mod:`.replay`: gold and do-nothing trajectories from the recorded outcomes;
 - :mod:`.targets`: a domain's tasks bound to a synthesized environment (``eval --bench``);
-- :mod:`.fidelity`: a domain's recording for :mod:`autoforge.synth.fidelity`;
+- :mod:`.fidelity`: a domain's recording for :mod:`autoforge.synth.fidelity.bench`;
 - :mod:`.export`: a task set written in the tau2-bench domain layout;
 - :mod:`.profile`: what the generic stages take from this adapter through
   :mod:`autoforge.profiles` (importer, transfer tool, export).

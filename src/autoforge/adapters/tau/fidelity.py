@@ -1,6 +1,6 @@
-"""The tau-bench / tau2-bench reader of :mod:`autoforge.synth.fidelity`: a domain directory's
+"""The tau-bench / tau2-bench reader of :mod:`autoforge.synth.fidelity.bench`: a domain directory's
 ``db.json``, ``tasks.json``, ``gt_replay.json`` (and ``tools_meta.json``, ``tools.json``,
-``splits.json``) as the :class:`~autoforge.synth.fidelity.Bench` recording the fidelity replay
+``splits.json``) as the :class:`~autoforge.synth.fidelity.bench.Bench` recording the fidelity replay
 compares against.
 """
 
@@ -193,6 +193,6 @@ def bench_fidelity(
     split: str | None = None,
     agent_side: bool = False,
 ) -> FidelityReport:
-    """:func:`~autoforge.synth.fidelity.run_fidelity` over the tasks of ``split`` of the
+    """:func:`~autoforge.synth.fidelity.bench.run_fidelity` over the tasks of ``split`` of the
     domain directory ``bench_dir`` (:func:`load_bench`; ``agent_side`` as there)."""
     return run_fidelity(env_dir, load_bench(bench_dir, split, agent_side=agent_side), limit=limit)

@@ -1,10 +1,10 @@
 """Benchmark replay files in shapes other than one shared ``db.json`` with a ``db_diff`` per task.
 
-Two shapes are read into the same :class:`autoforge.synth.fidelity.BenchTask` list that the
+Two shapes are read into the same :class:`autoforge.synth.fidelity.bench.BenchTask` list that the
 replay scores, so every figure keeps coming from one scoring code:
 
 * **list-indexed diffs**: when ``db.json`` holds lists of records, the state keys them by their
-  id field (:func:`autoforge.synth.infer.data_to_state`), while the oracle's diff paths index
+  id field (:func:`autoforge.synth.state.infer.data_to_state`), while the oracle's diff paths index
   the lists (``["lines", 1, "data_refueling_gb"]``). :func:`rekey_diff` turns the index into the
   record's key (an op appending a record takes the new record's key);
 * **per-task states** (``gt_replay.json`` tasks with their own ``initial_state`` and the task's

@@ -1,0 +1,346 @@
+"""What a tool acts on, read from its name and parameters: its class, collection, key, refs.
+
+Both the synthesis classifier (:mod:`autoforge.synth.rulecode.classify`, which adds how plain a
+tool is)
+and the rule extractor (:mod:`autoforge.env.artifact.rules`, which every stage may import) need to
+know
+which record a tool's preconditions are about; they read it here, one way, without any model.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Literal
+
+from pydantic import BaseModel
+
+from autoforge.env.artifact.spec import CollectionSchema, StateSchema
+from autoforge.tooldocs import ToolSpec, id_base, singular, snake_words, tokens
+
+ToolClass = Literal[
+    "lookup", "list", "create", "update", "delete", "transition", "compute", "generic"
+]
+READ_CLASSES: frozenset[str] = frozenset({"lookup", "list", "compute", "generic"})
+
+VERBS: dict[str, ToolClass] = {}
+for _cls, _words in (
+    ("lookup", "get fetch read show view retrieve find lookup describe check verify inspect"),
+    ("list", "list search query browse filter enumerate all"),
+    ("create", "create add new book register insert place make post submit open reserve"),
+    ("update", "update modify edit change set rename patch replace assign move upgrade"),
+    ("delete", "delete remove destroy drop erase purge unregister"),
+    (
+        "transition",
+        "cancel return exchange approve reject complete close archive activate deactivate "
+        "confirm checkout borrow lend renew refund pay send suspend resume ship deliver mark "
+        "start stop finish enable disable lock unlock restore accept decline process apply "
+        "redeem issue revoke toggle",
+    ),
+    ("compute", "calculate compute count sum total estimate convert average evaluate"),
+    ("generic", "think transfer noop echo wait log"),
+):
+    for _w in _words.split():
+        VERBS[_w] = _cls  # type: ignore[assignment]
+
+FILLER = {
+    "by",
+    "all",
+    "details",
+    "detail",
+    "info",
+    "information",
+    "the",
+    "a",
+    "an",
+    "for",
+    "of",
+    "to",
+    "from",
+    "with",
+    "in",
+    "on",
+    "my",
+    "new",
+    "current",
+}
+
+
+class ToolScope(BaseModel):
+    """Which records a tool's preconditions are about: its class, the collection it acts on,
+    the parameter naming that collection's record, and the parameters naming other records."""
+
+    tool: str
+    cls: ToolClass
+    collection: str | None = None
+    key_param: str | None = None
+    refs: dict[str, str] = {}
+    #: the attribute of the record that a qualifying noun of the name requires set
+    #: (``pay_shop_invoice`` pays an invoice whose ``shop_id`` is set: a shop's invoice)
+    qualifier: str | None = None
+    reason: str = ""
+
+
+def _collection_for_token(tok: str, schema: StateSchema) -> CollectionSchema | None:
+    for coll in schema.collections:
+        names = {coll.name.lower(), singular(coll.name)}
+        if tok in names or singular(tok) in names:
+            return coll
+    return None
+
+
+def _named(
+    spec: ToolSpec, schema: StateSchema
+) -> tuple[list[str], list[tuple[int, CollectionSchema]]]:
+    """The words of a tool's name after its verb, and the collections they name, in order
+    (filler, verbs and enum values of the schema skipped)."""
+    values = {v.lower() for c in schema.collections for a in c.attributes for v in a.enum or []}
+    toks = tokens(spec.name)[1:] or tokens(spec.name)
+    named: list[tuple[int, CollectionSchema]] = []
+    skip_to = 0
+    for i, tok in enumerate(toks):
+        if i < skip_to:
+            continue
+        phrase = _phrase_collection(toks, i, schema)  # delivery_stream before stream
+        coll: CollectionSchema | None
+        if phrase is not None:
+            coll, skip_to = phrase
+        elif tok in FILLER or tok in VERBS or tok in values:
+            continue
+        else:
+            coll = _collection_for_token(tok, schema)
+        if coll is not None and all(coll is not c for _, c in named):
+            named.append((i, coll))
+    return toks, named
+
+
+def _phrase_collection(
+    toks: list[str], i: int, schema: StateSchema
+) -> tuple[CollectionSchema, int] | None:
+    """The collection named by several words of the name from ``toks[i]`` on
+    (``DeleteDeliveryStream``: ``delivery_streams``, not ``streams``), and where they end."""
+    for n in (3, 2):
+        if i + n <= len(toks):
+            coll = _collection_for_token("_".join(toks[i : i + n]), schema)
+            if coll is not None:
+                return coll, i + n
+    return None
+
+
+def target_collection(spec: ToolSpec, schema: StateSchema) -> CollectionSchema | None:
+    """The collection a tool acts on: a noun of its name, else the collection of an id param.
+
+    Words of the name that are enum values in the schema (``pending`` in
+    ``cancel_pending_order`` when some status takes that value) qualify the noun: skipped.
+    Without parameters, a later noun whose records the first one owns is the target
+    (:func:`_owned_by`). When the name holds several collection nouns, the parameters say
+    which one is acted on and which only qualify it (:func:`_qualified_target`); otherwise
+    the first noun is the target.
+    """
+    toks, named = _named(spec, schema)
+    if named and not spec.param_names:
+        return _owned_by(named[0][1], toks[named[0][0] + 1 :], schema)
+    if named:
+        phrase = [(i, c) for i, c in named if not any(t in _PREPOSITIONS for t in toks[:i])]
+        return _qualified_target(spec, phrase, schema) or named[0][1]
+    for param in spec.param_names:
+        coll = collection_of_key(param, schema)
+        if coll is not None:
+            return coll
+    return None
+
+
+def qualifier(spec: ToolSpec, schema: StateSchema, coll: CollectionSchema | None) -> str | None:
+    """The attribute a noun before the target's in the name requires set, when no parameter
+    gives it: ``pay_shop_invoice(invoice_id)`` acts on an invoice whose ``shop_id`` (a
+    reference to ``shops``) is set, ``search_shop_invoice(client_id)`` lists only those."""
+    if coll is None or not spec.param_names:
+        return None
+    toks, named = _named(spec, schema)
+    for i, other in named:
+        if other is coll or any(t in _PREPOSITIONS for t in toks[:i]):
+            return None
+        for attr in coll.attributes:
+            if attr.references == other.name and attr.name not in spec.param_names:
+                return attr.name
+    return None
+
+
+#: words after which a noun is the object of a preposition (``get_bills_for_customer``: bills)
+_PREPOSITIONS = frozenset({"by", "for", "of", "with", "from", "to", "in", "on"})
+
+
+def _qualified_target(
+    spec: ToolSpec, named: list[tuple[int, CollectionSchema]], schema: StateSchema
+) -> CollectionSchema | None:
+    """Of several collection nouns in a tool's name, the one it acts on (``None``: no rule).
+
+    * a tool taking the key of one of them acts on that record, the other nouns qualify it:
+      ``pay_shop_invoice(invoice_id)`` pays an invoice (of a shop), not a shop;
+    * a create takes the keys of the records it refers to, not the key of the record it makes:
+      ``open_shop_invoice(shop_id, client_id)`` makes an invoice, the last noun whose key is
+      not a parameter;
+    * without any of their keys, two adjacent nouns are a compound whose head is the second:
+      ``search_shop_invoice(client_id)`` searches invoices.
+
+    Only the nouns before a preposition count: ``get_invoices_for_client(client_id)`` gets
+    invoices (the client is the preposition's object).
+    """
+    if len(named) < 2:
+        return None
+    keyed = {c.name for p in spec.param_names if (c := collection_of_key(p, schema)) is not None}
+    given = [c for _, c in named if c.name in keyed]
+    if verb_class(spec)[0] == "create":
+        made = [c for _, c in named if c.name not in keyed]
+        return made[-1] if given and made else None
+    if given:
+        return given[0]
+    for (i, _), (j, later) in itertools.pairwise(named):
+        if j == i + 1:
+            return later
+    return None
+
+
+def _owned_by(owner: CollectionSchema, rest: list[str], schema: StateSchema) -> CollectionSchema:
+    """For a tool without parameters, ``<owner noun> ... <noun>``: the later noun's collection
+    when its records reference the owner (``get_user_all_orders()`` lists the orders of a
+    user: orders), else the owner."""
+    for tok in rest:
+        coll = _collection_for_token(tok, schema)
+        if (
+            coll is not None
+            and coll.name != owner.name
+            and any(a.references == owner.name for a in coll.attributes)
+        ):
+            return coll
+    return owner
+
+
+def collection_of_key(param: str, schema: StateSchema) -> CollectionSchema | None:
+    """The collection whose primary key a parameter names (``order_id`` -> ``orders``)."""
+    base = id_base(param)
+    for coll in schema.collections:
+        if base in (coll.primary_key.lower(), f"{singular(coll.name)}_id"):
+            return coll
+    return None
+
+
+def key_param(spec: ToolSpec, coll: CollectionSchema | None) -> str | None:
+    """The parameter holding the primary key of ``coll``, if the tool has one."""
+    if coll is None:
+        return None
+    wanted = {coll.primary_key.lower(), f"{singular(coll.name)}_id"}
+    for param in spec.param_names:
+        if param.lower() in wanted or id_base(param) in wanted:  # id_base: camelCase too
+            return param
+    if "id" in spec.param_names:
+        return "id"
+    return None
+
+
+def verb_class(spec: ToolSpec) -> tuple[ToolClass | None, str]:
+    """The class the verb of the tool's name says, and that verb (``None, ""`` if none)."""
+    toks = tokens(spec.name)
+    if not toks:
+        return None, ""
+    if toks[0] in VERBS:
+        return VERBS[toks[0]], toks[0]
+    for tok in toks[1:]:
+        if tok in VERBS and VERBS[tok] not in ("lookup", "list"):
+            return VERBS[tok], tok
+    return None, ""
+
+
+def name_verb(spec: ToolSpec) -> str:
+    """The verb of a tool's name: the one :func:`verb_class` finds (``instore_cancel_book`` ->
+    ``cancel``), else the name's first word."""
+    found = verb_class(spec)[1]
+    toks = tokens(spec.name)
+    return found or (toks[0] if toks else "")
+
+
+def adjust_class(cls: ToolClass | None, spec: ToolSpec, has_key: bool) -> tuple[ToolClass, str]:
+    """Reconcile the verb's class with the read/write hint and the parameters."""
+    toks = tokens(spec.name)
+    plural_noun = any(t.endswith("s") and singular(t) != t for t in toks[1:] if t not in FILLER)
+    if cls is None:
+        if spec.access == "read":
+            return ("lookup" if has_key else "list"), "no known verb; read hint"
+        return ("update" if has_key and spec.access == "write" else "transition"), "no known verb"
+    if cls in ("lookup", "list") and spec.access == "write":
+        return "update", "read verb but write hint"
+    if cls in ("create", "update", "delete", "transition") and spec.access == "read":
+        return ("lookup" if has_key else "list"), "write verb but read hint"
+    if cls == "lookup" and not has_key and plural_noun and "id" not in toks:
+        return "list", "lookup verb on a plural noun without a key"
+    if cls == "generic" and spec.access == "write":
+        return "transition", "generic verb with write hint"
+    return cls, "verb"
+
+
+def param_refs(
+    spec: ToolSpec, schema: StateSchema, coll: CollectionSchema | None, key: str | None
+) -> dict[str, str]:
+    """Scalar parameters holding another record's key: ``add_review(customer_id)`` -> customers."""
+    out: dict[str, str] = {}
+    props = spec.parameters.get("properties", {})
+    for param in spec.param_names:
+        if param == key or (props.get(param) or {}).get("type") not in (None, "string", "integer"):
+            continue
+        ref = collection_of_key(param, schema)
+        if ref is not None and (coll is None or ref.name != coll.name):
+            out[param] = ref.name
+    return out
+
+
+def tool_scope(spec: ToolSpec, schema: StateSchema) -> ToolScope:
+    """The class, collection, key parameter and references of ``spec`` over ``schema``."""
+    verb_cls, verb = verb_class(spec)
+    coll = target_collection(spec, schema)
+    key = key_param(spec, coll)
+    cls, why = adjust_class(verb_cls, spec, key is not None)
+    reason = f"{why} {verb!r}" if verb else why
+    return ToolScope(
+        tool=spec.name,
+        cls=cls,
+        collection=coll.name if coll else None,
+        key_param=key,
+        refs=param_refs(spec, schema, coll, key),
+        qualifier=qualifier(spec, schema, coll),
+        reason=reason.strip(),
+    )
+
+
+#: First name words of a read tool (when the docs give no read/write hint).
+_READ_VERBS = frozenset(
+    [
+        "get",
+        "fetch",
+        "read",
+        "show",
+        "view",
+        "retrieve",
+        "find",
+        "lookup",
+        "describe",
+        "check",
+        "verify",
+        "inspect",
+        "list",
+        "search",
+        "query",
+        "browse",
+        "filter",
+        "calculate",
+        "compute",
+        "count",
+        "estimate",
+    ]
+)
+
+
+def tool_access(tool: ToolSpec) -> str:
+    """``read`` or ``write``: the documented hint, else a guess from the verb of the name."""
+    if tool.access is not None:
+        return tool.access
+    verb = snake_words(tool.name)[0]  # DescribeBudgets: describe
+    return "read" if verb in _READ_VERBS else "write"

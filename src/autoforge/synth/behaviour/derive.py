@@ -1,0 +1,489 @@
+"""Derive each tool's behaviour model (:mod:`autoforge.env.artifact.behaviour`) deterministically
+from
+its documentation, the data and the policy.
+
+The operation's shape (method, path, response codes) says what kind of tool it is; the response
+schema says which collection it answers with (matched to the data by attribute overlap); the
+data says which parameter points into which collection and what pattern ids follow; sentences of
+the tool's description and the policy say which statuses a record must be in, which values an
+effect writes and which counters move. Every rule is stated without naming a domain.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from autoforge.env import (
+    Check,
+    Effect,
+    ParamInfo,
+    Reply,
+    ToolBehaviour,
+    ToolKind,
+    Value,
+    ValueSource,
+    doc_sentences,
+)
+from autoforge.synth.behaviour.data import (
+    Context,
+    DataEvidence,
+    carried_attributes,
+    copied_attributes,
+    entered_with,
+    not_dated,
+    status_defaults,
+)
+from autoforge.synth.behaviour.policy import policy_status_checks
+from autoforge.synth.behaviour.text import (
+    appends,
+    attribute_bounds,
+    date_window_checks,
+    increments,
+    list_caps,
+    literal_fields,
+    new_record_sentences,
+    non_blank_params,
+    not_past_params,
+    related_status_sets,
+    repeat_refusals,
+    stamp_condition,
+    status_checks,
+    target_status,
+    time_fields,
+    transition_tables,
+)
+from autoforge.tooldocs import ToolSpec
+
+_DOCS: dict[str, Any] = {}
+
+
+@dataclass
+class Operation:
+    """Where a tool sits in its HTTP API (empty when the docs are not OpenAPI)."""
+
+    method: str = ""
+    path: str = ""
+    codes: list[str] = field(default_factory=list)
+
+
+def operation(spec: ToolSpec) -> Operation:
+    """Method, path and response codes of ``spec`` read from its OpenAPI source."""
+    src = spec.source
+    if src is None or not src.pointer or not src.pointer.startswith("/paths/"):
+        return Operation()
+    parts = src.pointer.split("/")
+    if len(parts) < 4:
+        return Operation()
+    path = parts[2].replace("~1", "/").replace("~0", "~")
+    method = parts[3].lower()
+    doc = _load(src.file)
+    op = ((doc.get("paths") or {}).get(path) or {}).get(method) if isinstance(doc, dict) else None
+    codes = [str(c) for c in (op or {}).get("responses", {})] if isinstance(op, dict) else []
+    return Operation(method, path, codes)
+
+
+def _load(file: str | None) -> Any:
+    if not file:
+        return {}
+    if file not in _DOCS:
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+            _DOCS[file] = json.loads(text) if file.endswith(".json") else yaml.safe_load(text)
+        except (OSError, ValueError, yaml.YAMLError):
+            _DOCS[file] = {}
+    return _DOCS[file]
+
+
+def _props(schema: Any) -> dict[str, Any]:
+    if not isinstance(schema, dict):
+        return {}
+    if schema.get("type") == "array":
+        return _props(schema.get("items"))
+    return dict(schema.get("properties") or {})
+
+
+def context_of(specs: list[ToolSpec], ev: DataEvidence, policy: str) -> Context:
+    """The derivation context: the data, the policy's transition tables, and per collection
+    the documented property schemas of the tools answering with it."""
+    ctx = Context(ev=ev, policy=policy, tables=transition_tables(policy))
+    for spec in specs:
+        props = _props(spec.returns)
+        coll = ev.collection_for(list(props)) if props else None
+        if coll is not None:
+            ctx.schemas.setdefault(coll, {}).update(props)
+    return ctx
+
+
+def _enum(schema: Any) -> bool:
+    return isinstance(schema, dict) and isinstance(schema.get("enum"), list)
+
+
+def _path_params(path: str) -> list[tuple[str, str]]:
+    """(segment before, parameter) for each ``{param}`` of ``path``."""
+    segs = [s for s in path.split("/") if s]
+    return [
+        (segs[i - 1] if i else "", s[1:-1])
+        for i, s in enumerate(segs)
+        if s.startswith("{") and s.endswith("}")
+    ]
+
+
+def _kind(spec: ToolSpec, op: Operation, reply: Reply) -> ToolKind:
+    segs = [s for s in op.path.split("/") if s]
+    ends_param = bool(segs) and segs[-1].startswith("{")
+    if op.method == "get" or (not op.method and spec.access == "read"):
+        if reply.kind == "list":
+            return "list"
+        return "get" if reply.kind == "record" and ends_param else "compute"
+    if op.method in ("patch", "put"):
+        return "update"
+    if op.method == "delete":
+        return "delete"
+    if "201" in op.codes and reply.kind == "record":
+        return "create"
+    if (
+        op.method == "post"
+        and not ends_param
+        and not _path_params(op.path)
+        and reply.kind == "record"
+    ):
+        return "create"
+    return "action" if _path_params(op.path) else "compute"
+
+
+def _reply(spec: ToolSpec, ev: DataEvidence) -> Reply:
+    ret = spec.returns
+    if not isinstance(ret, dict):
+        return Reply(kind="none")
+    props = _props(ret)
+    coll = ev.collection_for(list(props)) if props else None
+    if ret.get("type") == "array":
+        return Reply(kind="list", collection=coll, keys=list(props))
+    if coll is not None:
+        return Reply(kind="record", collection=coll, keys=list(props))
+    return Reply(kind="object", keys=list(props))
+
+
+def _target(
+    op: Operation, kind: str, reply: Reply, ev: DataEvidence
+) -> tuple[str | None, str | None]:
+    """(collection, id parameter) of the record the tool reads or changes."""
+    pp = _path_params(op.path)
+    if kind in ("list", "create"):
+        return reply.collection, None
+    if not pp:
+        return reply.collection, None
+    seg, param = pp[-1]
+    coll = ev.collection_named(seg.replace("-", "_")) or ev.collection_named(param)
+    if coll is None and reply.kind == "record":
+        coll = reply.collection
+    return coll, param
+
+
+def _params(
+    spec: ToolSpec, coll: str | None, id_param: str | None, ctx: Context
+) -> list[ParamInfo]:
+    ev = ctx.ev
+    attrs = ev.attributes.get(coll or "", [])
+    out = []
+    for name, schema in (spec.parameters.get("properties") or {}).items():
+        types = schema.get("type") if isinstance(schema, dict) else None
+        info = ParamInfo(
+            name=name,
+            required=name in spec.required,
+            nullable=isinstance(types, list) and "null" in types,
+            default=schema.get("default") if isinstance(schema, dict) else None,
+            has_default=isinstance(schema, dict) and "default" in schema,
+            format=schema.get("format") if isinstance(schema, dict) else None,
+        )
+        if name == id_param:
+            info.references = coll
+        elif name in attrs:
+            info.references = ev.references(coll or "", name)
+            info.attribute = name
+        elif name + "s" in attrs:
+            info.attribute, info.match = name + "s", "member"
+            info.references = ev.references(coll or "", name + "s")
+        if info.references is None and name != id_param and re.search(r"_id$", name):
+            info.references = ev.collection_named(name)
+        if info.attribute and info.match is None:
+            sample: dict[str, Any] = next(iter(ev.state.get(coll or "", {}).values()), {})
+            info.match = "contains" if isinstance(sample.get(info.attribute), list) else "eq"
+        out.append(info)
+    return out
+
+
+def _list_filters(spec: ToolSpec, params: list[ParamInfo], coll: str | None, ctx: Context) -> None:
+    """Text search and min/max parameters of a list tool, read from its description."""
+    attrs = ctx.ev.attributes.get(coll or "", [])
+    for sentence in re.split(r"(?<=[.;])\s+", " ".join(spec.description.split())):
+        if "substring" not in sentence.lower():
+            continue
+        for p in params:
+            if p.attribute is None and re.search(rf"`?\b{re.escape(p.name)}\b`?", sentence):
+                named = [a for a in attrs if re.search(rf"\b{re.escape(a)}\b", sentence)]
+                p.attribute, p.match = ",".join(named or attrs), "substring"
+                p.sentence = sentence
+    for p in params:
+        m = re.match(r"^(min|max)_(.+)$", p.name)
+        if p.attribute is None and m and m.group(2) in attrs:
+            p.attribute, p.match = m.group(2), "ge" if m.group(1) == "min" else "le"
+            p.sentence = _mention(spec.description, p.name, ("",))
+
+
+def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
+    """The behaviour model of one tool."""
+    op = operation(spec)
+    reply = _reply(spec, ctx.ev)
+    kind = _kind(spec, op, reply)
+    coll, id_param = _target(op, kind, reply, ctx.ev)
+    params = _params(spec, coll, id_param, ctx)
+    if kind == "list":
+        _list_filters(spec, params, coll, ctx)
+        reply.sort_by = ctx.ev.key_attribute(coll or "")
+    tb = ToolBehaviour(
+        tool=spec.name,
+        kind=kind,
+        collection=coll,
+        id_param=id_param,
+        params=params,
+        operation=f"{op.method.upper()} {op.path}".strip(),
+        reply=reply,
+        today=ctx.ev.today,
+    )
+    tb.checks = _checks(spec, tb, ctx)
+    tb.effects = _effects(spec, tb, ctx)
+    texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
+    tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
+    return tb
+
+
+def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    desc = spec.description
+    out: list[Check] = []
+    absent_ok = tb.kind == "list" and bool(re.search(r"not an error", desc, re.I))
+    for p in tb.params:
+        schema = (spec.parameters.get("properties") or {}).get(p.name) or {}
+        if p.references and not (absent_ok and p.name != tb.id_param):
+            each = ["each"] if isinstance(schema, dict) and schema.get("type") == "array" else []
+            out.append(
+                Check(
+                    kind="exists",
+                    param=p.name,
+                    collection=p.references,
+                    values=each,
+                    sentence=_mention(desc, p.name, ("exist", "unknown", "refused")),
+                )
+            )
+        fmt = schema.get("format") if isinstance(schema, dict) else None
+        if fmt in ("date", "date-time", "email", "time"):
+            out.append(Check(kind="format", param=p.name, values=[fmt], source="parameter schema"))
+    texts = [(desc, "docs")] + ([(ctx.policy, "policy")] if ctx.policy else [])
+    for name, schema in (spec.parameters.get("properties") or {}).items():
+        if isinstance(schema, dict) and schema.get("description"):
+            texts.append((f"{name}: {schema['description']}", "parameter schema"))
+    for name, sentence, src in non_blank_params(texts, [p.name for p in tb.params]):
+        out.append(Check(kind="non_blank", param=name, sentence=sentence, source=src))
+    for name, sentence, src in not_past_params(texts, tb):
+        out.append(Check(kind="not_past", param=name, sentence=sentence, source=src))
+    if re.search(r"\bat least one of\b", desc, re.I) or spec.parameters.get("minProperties"):
+        opt = [p.name for p in tb.params if not p.required]
+        out.append(
+            Check(kind="at_least_one", values=opt, sentence=_mention(desc, "", ("at least one",)))
+        )
+    for p in tb.params:
+        schema = (spec.parameters.get("properties") or {}).get(p.name) or {}
+        if "unique" in str(schema.get("description", "")).lower() and tb.kind == "create":
+            out.append(
+                Check(
+                    kind="unique",
+                    param=p.name,
+                    collection=tb.collection,
+                    attribute=p.name,
+                    sentence=str(schema.get("description")),
+                )
+            )
+    if tb.kind in ("action", "update", "delete", "create"):
+        out += attribute_bounds(spec, tb, ctx)
+        out += date_window_checks(spec, tb, ctx)
+        out += status_checks(spec, tb, ctx)
+        out += policy_status_checks(tb, ctx)
+    out += _transition_check(tb, ctx, desc)
+    return out
+
+
+def _mention(text: str, word: str, cues: tuple[str, ...]) -> str:
+    for s in re.split(r"(?<=[.;])\s+", " ".join(text.split())):
+        low = s.lower()
+        if (not word or word in s) and any(c in low for c in cues):
+            return s
+    return ""
+
+
+def _transition_check(tb: ToolBehaviour, ctx: Context, desc: str = "") -> list[Check]:
+    attr, values = ctx.status_enum(tb.collection)
+    if attr is None or tb.id_param is None:
+        return []
+    for p in tb.params:
+        if p.name == attr or p.name == "status":
+            for table in ctx.tables:
+                if set(table) <= set(values) and len(table) >= 2:
+                    return [
+                        Check(
+                            kind="transition",
+                            param=p.name,
+                            collection=tb.collection,
+                            attribute=attr,
+                            table=table,
+                            source="policy",
+                            sentence=_mention(desc, "", ("transition",)) or "transition table",
+                        )
+                    ]
+    return []
+
+
+def _effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    if tb.kind == "create":
+        return _create_effects(spec, tb, ctx)
+    if tb.kind in ("update", "action"):
+        return _change_effects(spec, tb, ctx)
+    if tb.kind == "delete":
+        return [Effect(kind="delete", collection=tb.collection)]
+    return []
+
+
+def _record_attrs(tb: ToolBehaviour, ctx: Context) -> list[str]:
+    attrs = ctx.ev.attributes.get(tb.collection or "") or list(
+        ctx.schemas.get(tb.collection or "", {})
+    )
+    return attrs
+
+
+def _dates(times: dict[str, ValueSource], ctx: Context, coll: str) -> dict[str, ValueSource]:
+    """The today/now stamps a sentence states, less attributes the data says are no dates."""
+    other = not_dated(ctx.ev, coll)
+    return {a: src for a, src in times.items() if a not in other}
+
+
+def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    coll = tb.collection or ""
+    attrs = _record_attrs(tb, ctx)
+    pat = ctx.ev.id_pattern(coll)
+    key_attr = pat.attribute if pat else ctx.ev.key_attribute(coll)
+    fields: dict[str, Value] = {}
+    lists, floats = ctx.ev.list_attributes(coll), ctx.ev.float_attributes(coll)
+    enum = ctx.status_enum(coll)[1]
+    consts = literal_fields(spec.description, attrs, enum, lists, floats)
+    times = _dates(time_fields(spec.description, attrs), ctx, coll)
+    for s in new_record_sentences(ctx.policy, coll):  # the docs' own words come first
+        for a, v in literal_fields(s, attrs, enum, lists, floats).items():
+            consts.setdefault(a, v)
+        for a, src in _dates(time_fields(s, attrs), ctx, coll).items():
+            times.setdefault(a, src)
+    status_attr, status_values = ctx.status_enum(coll)
+    start = target_status(spec, coll, status_values, ctx.policy, create=True)
+    names = {p.name for p in tb.params}
+    seen = status_defaults(ctx.ev, coll, status_attr, start[0] if start else None)
+    attrs = carried_attributes(ctx.ev, coll, status_attr, start[0] if start else None) or attrs
+    refs = [(p.name, p.references) for p in tb.params if p.references and p.name in attrs]
+    copied = copied_attributes(ctx.ev, coll, refs)
+    for a in attrs:
+        if a == key_attr:
+            fields[a] = Value(source="new_id")
+        elif a in names:
+            fields[a] = Value(source="param", name=a)
+        elif a in consts:
+            fields[a] = Value(source="const", const=consts[a])
+        elif a in times:
+            fields[a] = Value(source=times[a])
+        elif a == status_attr and start:
+            fields[a] = Value(source="const", const=start[0])
+        elif a in copied:
+            ref_attr, ref_coll, b = copied[a]
+            fields[a] = Value(source="copy", name=ref_attr, const=[ref_coll, b])
+        elif a in seen and start:
+            d = seen[a]
+            fields[a] = (
+                Value(source="const", const=d[1]) if isinstance(d, tuple) else Value(source=d)
+            )
+        else:
+            fields[a] = Value(source="const", const=None)
+    eff = Effect(
+        kind="create",
+        record="new",
+        collection=coll,
+        fields=fields,
+        id_prefix=pat.prefix if pat else "",
+        id_width=pat.width if pat else 0,
+        id_attribute=key_attr,
+        sentence=start[1] if start else "",
+    )
+    return [eff, *increments(spec, tb, ctx), *related_status_sets(spec, tb, ctx)]
+
+
+def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    coll = tb.collection or ""
+    attrs = _record_attrs(tb, ctx)
+    out: list[Effect] = []
+    status_attr, status_values = ctx.status_enum(coll)
+    given = [p for p in tb.params if p.name != tb.id_param and p.name in attrs]
+    if given:
+        out.append(
+            Effect(
+                kind="set",
+                collection=coll,
+                only_given=True,
+                fields={p.name: Value(source="param", name=p.name) for p in given},
+            )
+        )
+    target = (
+        None
+        if any(p.name == status_attr for p in given)
+        else target_status(spec, coll, status_values, ctx.policy, create=False)
+    )
+    fixed: dict[str, Value] = {}
+    if target and status_attr:
+        fixed[status_attr] = Value(source="const", const=target[0])
+        carried = entered_with(ctx.ev, coll, status_attr, target[0])
+        stamps = status_defaults(ctx.ev, coll, status_attr, target[0])
+        for a in carried:
+            if stamps.get(a) in ("today", "now"):
+                fixed[a] = Value(source=stamps[a])
+        for p in tb.params:
+            if p.name in attrs or p.name == tb.id_param:
+                continue
+            for a in carried:
+                if a.endswith("_" + p.name) or a.endswith(p.name):
+                    fixed[a] = Value(source="param", name=p.name)
+    later: list[Effect] = []
+    for a, src in _dates(time_fields(spec.description, attrs), ctx, coll).items():
+        cond = stamp_condition(spec.description, a, status_values) if status_attr else None
+        if cond is not None and (target is None or cond != target[0]):
+            later.append(
+                Effect(
+                    kind="set",
+                    collection=coll,
+                    fields={a: Value(source=src)},
+                    when=[status_attr, cond],
+                    sentence=_mention(spec.description, a, (cond,)),
+                )
+            )
+        else:
+            fixed[a] = Value(source=src)
+    names = {p.name for p in tb.params}
+    floats = ctx.ev.float_attributes(coll)
+    for a, v in literal_fields(spec.description, attrs, status_values, floats=floats).items():
+        if a != status_attr and a not in names:
+            fixed.setdefault(a, Value(source="const", const=v))
+    if fixed:
+        out.append(
+            Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else "")
+        )
+    moved = increments(spec, tb, ctx) + related_status_sets(spec, tb, ctx)
+    return out + later + appends(spec, tb, attrs) + moved

@@ -1,0 +1,118 @@
+"""Status refusals the policy states about a kind of record, for every tool they touch.
+
+A policy sentence such as "Suspended accounts cannot create shipments or buy labels", "A
+`blocked` location accepts no receipts" or "An archived project is read-only: no edits" names
+a status value right before the noun of a collection, then a negation. It refuses a writing
+tool when the record of that collection the tool works on (its target, a record a parameter
+names, or one the target refers to) is in that status, and either the sentence says the record
+is read-only or the negation is followed by the tool's verb (by its stem: "receive" in
+"receipts") or, for a create, by a noun of the records it makes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from autoforge.env import Check, ToolBehaviour, doc_sentences
+from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.text import _noun_after, _related, _word, skip_value_run
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context
+
+#: "no" before a comparison bounds a quantity ("no more than 60 days"); it refuses nothing
+_NEGATION = re.compile(
+    r"\b(cannot|can not|can't|never|no(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)"
+    r"|read-only)(?![\w-])",
+    re.I,
+)
+#: at most this many words between the status noun and the negation that governs it
+_SUBJECT_GAP = 4
+_WRITES = ("create", "update", "action", "delete")
+
+
+def _stem(word: str) -> str:
+    return word.lower()[: max(5, len(word) - 2)]
+
+
+def _names_tool(tail: str, tb: ToolBehaviour) -> bool:
+    """Whether ``tail`` names what ``tb`` does: the verb its name starts with (by its stem:
+    "receive" in "receipts"), or, for a create, a noun of the records it makes ("no new
+    tasks", "no transfers")."""
+    words = set(re.findall(r"[a-z]+", tail.lower()))
+    verb = tb.tool.lower().split("_")[0]
+    if len(verb) >= 4 and any(w.startswith(_stem(verb)) for w in words):
+        return True
+    nouns = set(noun_forms(tb.collection)) if tb.kind == "create" and tb.collection else set()
+    return bool(words & nouns)
+
+
+def _governs(between: str, values: list[Any]) -> bool:
+    """Whether a negation after the status noun (``between`` is the text from the status value
+    to the negation; a run of further values, "shipped and cancelled", is skipped) is that
+    noun's own: a few words, no clause break. In "Freezing needs an active member and an end
+    date ... and no more than ..." the negation is another clause's."""
+    between = skip_value_run(between, values)
+    if re.search(r"[,;:()]|\band\b|\bor\b", between[:-1] if between.endswith(":") else between):
+        return False
+    return len(re.findall(r"[\w`-]+", between)) <= _SUBJECT_GAP + 1
+
+
+_LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
+
+
+def _flag(head: str, coll: str, ctx: Context) -> tuple[str, Any] | None:
+    """``(attribute, value)`` of "a <noun> with `<attribute>: <value>`" in ``head``, for an
+    attribute the data's records of ``coll`` carry."""
+    attrs = ctx.ev.attributes.get(coll, [])
+    for n in noun_forms(coll):
+        pat = rf"\b{re.escape(n)}\s+with\s+`?(\w+)\s*[:=]\s*([\w.-]+)`?"
+        for m in re.finditer(pat, head, re.I):
+            if m.group(1) in attrs:
+                raw = m.group(2)
+                value = _LITERALS.get(raw.lower(), int(raw) if raw.isdigit() else raw)
+                return m.group(1), value
+    return None
+
+
+def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """The refusals policy sentences "<status> <noun> cannot/no/read-only ..." (or "a <noun>
+    with `<attribute>: <value>` ... cannot ...") give ``tb``."""
+    if tb.kind not in _WRITES or not ctx.policy:
+        return []
+    related = _related(tb, ctx)
+    colls = [c for c, _ in related]
+    out: list[Check] = []
+    for s in doc_sentences(ctx.policy):
+        neg = _NEGATION.search(s)
+        if neg is None:
+            continue
+        for coll, via in related:
+            attr, values = ctx.status_enum(coll)
+            hits: list[Any] = [
+                v
+                for v in values
+                for m in re.finditer(_word(v), s[: neg.start()], re.I)
+                if _noun_after(s, m.end(), colls, values) == coll
+                and _governs(s[m.end() : neg.start()], values)
+            ]
+            flag = _flag(s[: neg.start()], coll, ctx)
+            if not hits and flag is not None:
+                attr, hits = flag[0], [flag[1]]
+            tail = re.split(r"[;(]|,?\s+but\b", s[neg.start() :], maxsplit=1)[0]
+            if not hits or not (neg.group(1).lower() == "read-only" or _names_tool(tail, tb)):
+                continue
+            out.append(
+                Check(
+                    kind="status_not_in",
+                    param=tb.id_param if via is None else None,
+                    collection=coll,
+                    attribute=attr,
+                    via=via,
+                    values=sorted(set(hits), key=repr),
+                    sentence=s,
+                    source="policy",
+                )
+            )
+    return out

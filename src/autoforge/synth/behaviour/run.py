@@ -1,0 +1,118 @@
+"""Behaviour models in the synthesis run: derive one per tool, compile it where the other
+stages could not finish a tool (so no documented tool goes missing), and record per tool which
+sentences of its description are enforced and which are not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from autoforge.env import (
+    BehaviourModel,
+    Environment,
+    EnvironmentSpec,
+    EnvLoadError,
+    SandboxViolation,
+    ToolBehaviour,
+    unenforced_sentences,
+)
+from autoforge.synth.behaviour.compile import compile_tool
+from autoforge.synth.behaviour.data import DataEvidence
+from autoforge.synth.behaviour.derive import context_of, derive_tool
+from autoforge.synth.modelcode.codegen import ToolCode
+from autoforge.synth.report import ToolRecord
+from autoforge.tooldocs import ToolDocs, ToolSpec
+
+#: statuses whose code the behaviour model's code does not replace (unless the tool's HTTP
+#: operation is known): accepted code, and a rule skeleton that passed its checks as fallback
+KEEP = ("accepted", "fallback")
+
+
+def _replace(rec: ToolRecord | None, tb: ToolBehaviour) -> bool:
+    """Whether ``tb``'s code replaces ``rec``'s: always where no code passed (:data:`KEEP`);
+    over code that passed only where the model was read from an HTTP operation (method, path and
+    response codes say what the tool does) and is not a computed reply."""
+    if rec is None or rec.code is None or rec.report.status not in KEEP:
+        return True
+    return bool(tb.operation) and tb.kind != "compute"
+
+
+def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> BehaviourModel:
+    """The behaviour model of every documented tool, from the docs, the data and the policy."""
+    ev = DataEvidence.of(data)
+    text = "\n".join(x for x in (policy, docs.description or "") if x)
+    ctx = context_of(docs.tools, ev, text)
+    model = BehaviourModel()
+    for spec in docs.tools:
+        try:
+            model.tools.append(derive_tool(spec, ctx))
+        except Exception as exc:  # an unusual schema: the tool is modelled as a bare lookup
+            model.tools.append(
+                ToolBehaviour(
+                    tool=spec.name,
+                    kind="compute",
+                    partial=True,
+                    unenforced=[f"not modelled: {type(exc).__name__}: {exc}"],
+                )
+            )
+    return model
+
+
+def _loads(spec: ToolSpec, code: str) -> bool:
+    env_spec = EnvironmentSpec(name="probe", tools=[spec])
+    try:
+        Environment.from_parts(env_spec, code)
+    except (EnvLoadError, SandboxViolation, SyntaxError):
+        return False
+    return True
+
+
+def fill_missing(
+    docs: ToolDocs,
+    records: list[ToolRecord],
+    model: BehaviourModel,
+    carried: dict[str, set[str]],
+    *,
+    compile_missing: bool = True,
+    only: Collection[str] = (),
+) -> list[ToolRecord]:
+    """Records where every tool has code: a tool the other stages did not finish gets its
+    behaviour model's code, marked ``partial`` with the sentences it does not enforce. Each
+    record's report lists the enforced and unenforced rule sentences of its description.
+    ``only``: the tools the user asked for (``--only``); the others stay out."""
+    by_name = {r.report.name: r for r in records}
+    out = []
+    for spec in docs.tools:
+        if only and spec.name not in only:
+            continue
+        tb = model.tool(spec.name)
+        rec = by_name.get(spec.name)
+        if compile_missing and tb is not None and _replace(rec, tb):
+            code = compile_tool(tb, spec.description)
+            if _loads(spec, code):
+                rec = _replaced(spec, rec, tb, code)
+        if rec is not None and tb is not None:
+            tb.unenforced = unenforced_sentences(
+                tb, spec.description, carried.get(spec.name, set())
+            )
+            tb.partial = bool(tb.unenforced) or tb.kind == "compute"
+            rec.report.unenforced = list(tb.unenforced)
+            rec.report.enforced = sorted(s for s in tb.carried() if s)
+            tb.compiled = rec.report.source == "behaviour"
+            if tb.compiled:
+                rec.report.status = "partial" if tb.partial else "accepted"
+        if rec is not None:
+            out.append(rec)
+    return out
+
+
+def _replaced(spec: ToolSpec, rec: ToolRecord | None, tb: ToolBehaviour, code: str) -> ToolRecord:
+    from autoforge.synth.report import ToolReport
+
+    report = rec.report.model_copy() if rec is not None else ToolReport(name=spec.name, cls=tb.kind)
+    report.source, report.status, report.collection = "behaviour", "partial", tb.collection
+    fp = rec.fingerprint if rec is not None else ""
+    return ToolRecord(
+        fingerprint=fp, report=report, code=ToolCode(name=spec.name, body=code.rstrip())
+    )

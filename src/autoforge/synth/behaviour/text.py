@@ -1,0 +1,711 @@
+"""Sentence rules of the behaviour model: what a sentence of the docs or the policy says a tool
+checks or writes.
+
+Each rule is statable without a domain: "only <status> <noun>" is a status precondition, "sets
+<attribute> to today" a time effect, "<noun>'s <attribute> is increased by N" a counter, a
+markdown table with *from* and *to* columns a transition table.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from autoforge.env import (
+    Check,
+    Effect,
+    ToolBehaviour,
+    Value,
+    ValueSource,
+    doc_sentences,
+)
+from autoforge.synth.behaviour.data import noun_forms
+from autoforge.tooldocs import markdown_tables
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from autoforge.synth.behaviour.data import Context
+    from autoforge.tooldocs import ToolSpec
+
+_CONDITION = re.compile(r"\b(only|must|allowed|unless|if|when|while)\b", re.I)
+_NEG = re.compile(r"\b(cannot|can not|can't|not|never|no)\b", re.I)
+_EFFECT = re.compile(
+    r"\b(sets?|moves?|moving|marks?|becomes?|starts?|stores?|creates?|is created|new)\b", re.I
+)
+
+
+def _word(value: str) -> str:
+    return rf"(?<![\w-])`?{re.escape(value)}`?(?![\w-])"
+
+
+def transition_tables(policy: str) -> list[dict[str, list[str]]]:
+    """Markdown tables of the policy whose header has a *from* and a *to* column:
+    ``{from: [to, ...]}``."""
+    out: list[dict[str, list[str]]] = []
+    for header, *rows in markdown_tables(policy):
+        cells = [c.lower() for c in header]
+        if "from" not in cells or "to" not in cells:
+            continue
+        fi, ti = cells.index("from"), cells.index("to")
+        table: dict[str, list[str]] = {}
+        for rc in rows:
+            if len(rc) <= max(fi, ti):
+                continue
+            targets = re.findall(r"[A-Za-z_][\w-]*", rc[ti])
+            table[rc[fi].strip("` ")] = [
+                t for t in targets if t.lower() not in ("none", "and", "or")
+            ]
+        if table:
+            out.append(table)
+    return out
+
+
+def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
+    """Attributes a sentence sets to the domain's today or now (``created_on`` = today,
+    ``completed_on`` to today, ``a`` = ``b`` = today)."""
+    flat = " ".join(text.split())
+    out: dict[str, ValueSource] = {}
+    for a in attrs:
+        pat = rf"`?\b{re.escape(a)}\b`?((\s*(=|and|,)\s*`?\w+`?)*)\s*(=|to|is|:)?\s*(today|now)\b"
+        m = re.search(pat, flat)
+        if m:
+            out[a] = "today" if m.group(5) == "today" else "now"
+    return out
+
+
+def _literal(token: str, enum: list[str]) -> tuple[bool, Any]:
+    t = token.strip("`.,;")
+    if t in ("null", "true", "false"):
+        return True, {"null": None, "true": True, "false": False}[t]
+    if re.fullmatch(r"-?\d+", t):
+        return True, int(t)
+    if re.fullmatch(r"-?\d+\.\d+", t):
+        return True, float(t)
+    if token.startswith("`") and t in enum:
+        return True, t
+    return False, None
+
+
+def literal_fields(
+    text: str,
+    attrs: list[str],
+    enum: list[str],
+    lists: set[str] | None = None,
+    floats: set[str] | None = None,
+) -> dict[str, Any]:
+    """Attributes a sentence gives a literal value (```count` 0``, ``x null``, ``flag false``,
+    ``a/b null``); of ``lists`` (attributes the data holds lists in), those it says start
+    empty ("no parts", "an empty `tags` list") get ``[]``; a whole number given to one of
+    ``floats`` (attributes the data holds floats in) is written as a float."""
+    flat = " ".join(text.split())
+    out: dict[str, Any] = {}
+    for a in sorted(lists or ()):
+        word = re.escape(a).replace("_", "[_ ]")
+        if re.search(rf"\b(no|empty)\s+`?{word}`?(?![\w-])", flat, re.I):
+            out[a] = []
+    for a in attrs:
+        for m in re.finditer(
+            rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:)?\s*(`?[\w.-]+`?)", flat
+        ):
+            ok, value = _literal(m.group(2), enum)
+            if ok and type(value) is int and a in (floats or ()):
+                value = float(value)
+            if ok and a not in out:
+                out[a] = value
+                for other in re.findall(r"\w+", m.group(1)):
+                    if other in attrs:
+                        out[other] = value
+                break
+    return out
+
+
+def new_record_sentences(policy: str, coll: str) -> list[str]:
+    """Policy sentences that describe a new record of ``coll`` without a condition ("A new
+    loan is `active`, ... with `renewals` 0 and `returned_on` null"): where the values a
+    create writes beyond its parameters are stated."""
+    nouns = noun_forms(coll)
+    out = []
+    for s in doc_sentences(policy):
+        low = s.lower()
+        if not any(re.search(rf"\b{re.escape(n)}\b", low) for n in nouns):
+            continue
+        if not re.search(r"\b(new|created|starts?)\b", low):
+            continue
+        if re.search(r"\b(if|otherwise|unless|when|whenever|while|cannot|never)\b", low):
+            continue
+        out.append(s)
+    return out
+
+
+def target_status(
+    spec: ToolSpec, coll: str, values: list[str], policy: str, *, create: bool
+) -> tuple[str, str] | None:
+    """The status a tool leaves its record in, with the sentence saying so: "starts in X",
+    "sets status X", "moves ... to X", "becomes X", "creates an X <noun>"."""
+    if not values:
+        return None
+    texts = doc_sentences(spec.description) + doc_sentences(spec.description.split("\n")[0])
+    nouns = noun_forms(coll)
+    for s in texts:
+        for v in values:
+            w = _word(v)
+            cues = [
+                rf"\b(starts?|started|created|stored|is)\s+(in\s+)?(status\s+)?{w}",
+                rf"\bin status\s+{w}",
+                rf"\b(sets?|setting)\s+(the\s+)?(status|state)\s+(to\s+)?{w}",
+                rf"\b(moves?|moving)\b.*\bto\s+{w}",
+                rf"\b(becomes?|marks?)\b[\w\s]*?\s{w}",
+                rf"\bhas status\s+{w}",
+                rf"\bas\s+{w}[.\s]*$",
+            ]
+            if create:
+                cues.append(
+                    rf"\b(creates?|new)\s+(an?\s+)?{w}\s+({'|'.join(map(re.escape, nouns))})"
+                )
+            states = cues[:2] + cues[5:6]  # say what status a record is in, not what is done
+            for c in cues:
+                m = re.search(c, s, re.I)
+                if m is None:
+                    continue
+                if not create and c in states and _CONDITION.search(s[: m.start()]):
+                    continue  # "only in status X": a precondition, not the status it leaves
+                return v, s
+    verb = spec.name.split("_")[0].lower()
+    stem = verb[:-1] if verb.endswith("e") else verb
+    if not create and len(stem) >= 3:
+        for v in values:
+            if v.lower().startswith(stem) and 0 < len(v) - len(stem) <= 4:
+                return v, ""
+    if create:
+        for s in doc_sentences(policy):
+            low = s.lower()
+            if not any(n in low for n in nouns) or not re.search(r"\b(created|new|starts?)\b", low):
+                continue
+            for v in values:
+                if re.search(rf"\b(created|starts?( in)?|status)\s+{_word(v)}", s):
+                    return v, s
+    return None
+
+
+_SEP = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)"
+
+
+def skip_value_run(text: str, values: Sequence[Any], *, at_end: bool = False) -> str:
+    """``text`` without the run of further status values that starts it (", shipped and
+    cancelled" after "picked"), or with ``at_end`` the run that ends it ("on_loan or " before
+    "on_hold"); case-insensitive, whole values only."""
+    run = "|".join(re.escape(str(v)) for v in values)
+    if not run:
+        return text
+    value = rf"`?({run})`?(?![\w-])"
+    pattern = rf"({value}{_SEP})+$" if at_end else rf"^({_SEP}{value})+"
+    return re.sub(pattern, "", text, flags=re.IGNORECASE)
+
+
+def _noun_after(s: str, pos: int, colls: list[str], values: Sequence[str] = ()) -> str | None:
+    """The collection a noun right after ``pos`` names, skipping a run of further status
+    values ("picked, shipped and cancelled orders")."""
+    tail = skip_value_run(s[pos : pos + 80].lower(), values)
+    for c in colls:
+        for n in noun_forms(c):
+            if re.match(rf"^[`\s]*(\w+\s+){{0,1}}{re.escape(n)}\b", tail):
+                return c
+    return None
+
+
+def _noun_before(s: str, pos: int, colls: list[str]) -> str | None:
+    """The collection a noun names right before a relative clause ending at ``pos``
+    ("orders that have shipped", "tasks which are closed")."""
+    head = s[max(0, pos - 60) : pos].lower()
+    for c in colls:
+        for n in noun_forms(c):
+            rel = r"\s+(that|which)\s+(have|has|are|is|were|was)\s+(been\s+|already\s+)?`?$"
+            if re.search(rf"\b{re.escape(n)}{rel}", head):
+                return c
+    return None
+
+
+def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """Status preconditions stated by the tool's description: "only <values> <noun>",
+    "<values> <noun> cannot be ...", "must be <value>" (the noun choosing the record: the
+    target, or a record the target or a parameter refers to)."""
+    out: list[Check] = []
+    related = _related(tb, ctx)
+    for s in doc_sentences(spec.description):
+        if _EFFECT.search(s) and not re.search(r"\b(only|must|allowed)\b", s, re.I):
+            continue
+        if not re.search(r"\b(only|must|allowed|cannot|can not|can't)\b", s, re.I):
+            continue
+        found: dict[tuple[str, bool], list[str]] = {}
+        for coll, _via in related:
+            _attr, values = ctx.status_enum(coll)
+            ticked = "`" in s
+            for v in values:
+                for m in re.finditer(_word(v), s, re.IGNORECASE):
+                    noun = _noun_after(s, m.end(), [c for c, _ in related], values)
+                    noun = noun or _noun_before(s, m.start(), [c for c, _ in related])
+                    noun = noun or _subject_must_be(s, m.start(), [c for c, _ in related], values)
+                    if not (m.group(0).startswith("`") if ticked else noun):
+                        continue  # a participle ("can be returned"), not a status named
+                    refused = _refused(s, m.start())
+                    if refused is False and _open_alternative(s, m.end(), values):
+                        continue  # "must be available, or on the shelf with ...": incomplete
+                    if (noun or tb.collection) == coll and refused is not None:
+                        found.setdefault((coll, refused), []).append(v)
+        for (coll, neg), vals in found.items():
+            via = next(v for c, v in related if c == coll)
+            attr, _values = ctx.status_enum(coll)
+            out.append(
+                Check(
+                    kind="status_not_in" if neg else "status_in",
+                    param=tb.id_param if via is None else None,
+                    collection=coll,
+                    attribute=attr,
+                    via=via,
+                    values=sorted(set(vals)),
+                    sentence=s,
+                )
+            )
+    return out
+
+
+def _subject_must_be(s: str, pos: int, colls: list[str], values: Sequence[str]) -> str | None:
+    """The collection of the subject of "<noun> must be <value>" ("the copy must be on_loan
+    or on_hold"), with a run of further values before ``pos`` skipped."""
+    head = skip_value_run(s[max(0, pos - 120) : pos].lower(), values, at_end=True)
+    for c in colls:
+        for n in noun_forms(c):
+            if re.search(
+                rf"\b{re.escape(n)}\s+(must|has to|needs to)\s+be\s+(either\s+)?`?$", head
+            ):
+                return c
+    return None
+
+
+def _open_alternative(s: str, end: int, values: Sequence[str]) -> bool:
+    """Whether a required status is followed, after a run of further values, by "or" and
+    something that is not a status: the requirement has another way to be met that a status
+    list cannot hold ("must be available, or on the hold shelf with a ready hold")."""
+    tail = skip_value_run(s[end : end + 120].lower(), values)
+    return re.match(r"^\s*,?\s*or\b", tail) is not None
+
+
+_REFUSING = re.compile(r"\b(cannot|can not|can't|never)\b", re.I)
+
+
+def _refused(s: str, pos: int) -> bool | None:
+    """Whether the status named at ``pos`` is one the sentence refuses (True) or requires
+    (False), read from its own clause (clauses end at brackets and semicolons): "only" before
+    it requires, a negation refuses, "must"/"allowed" require; None when the clause says
+    neither. In "Only a booked job (a job in progress cannot be cancelled)" booked is
+    required; in "... (an available copy is borrowed instead; ...)" nothing is said of
+    available."""
+    start = max((s.rfind(c, 0, pos) for c in "();"), default=-1) + 1
+    ends = [i for i in (s.find(c, pos) for c in "();") if i >= 0]
+    clause = s[start : min(ends, default=len(s))]
+    at = pos - start
+    if re.search(r"\bonly\b", clause[:at], re.I):
+        return False
+    if _REFUSING.search(clause):
+        return True
+    return False if re.search(r"\b(only|must|allowed)\b", clause, re.I) else None
+
+
+def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
+    """The target's collection (via None) and the collections its attributes or the tool's
+    parameters refer to (via: the attribute or ``param:<name>``)."""
+    out: list[tuple[str, str | None]] = []
+    if tb.collection and tb.kind != "create":
+        out.append((tb.collection, None))
+    for p in tb.params:
+        if p.references and p.name != tb.id_param and p.references not in [c for c, _ in out]:
+            out.append((p.references, f"param:{p.name}"))
+    if tb.collection and tb.kind != "create":
+        for a in ctx.ev.attributes.get(tb.collection, []):
+            ref = ctx.ev.references(tb.collection, a)
+            if ref and ref not in [c for c, _ in out]:
+                out.append((ref, a))
+    return out
+
+
+def _write_targets(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
+    """The records a tool's writes and bounds can reach: :func:`_related`'s, or for a create
+    (which has no target yet) the records its parameters refer to."""
+    if tb.kind != "create":
+        return _related(tb, ctx)
+    return [(p.references, f"param:{p.name}") for p in tb.params if p.references]
+
+
+def non_blank_params(texts: list[tuple[str, str]], params: list[str]) -> list[tuple[str, str, str]]:
+    """Parameters a sentence says must not be blank."""
+    out: list[tuple[str, str, str]] = []
+    for text, src in texts:
+        for s in doc_sentences(text):
+            if not re.search(r"non-?blank|non-space|not be blank|non-empty", s, re.I):
+                continue
+            for p in params:
+                if re.search(rf"\b{re.escape(p)}\b", s) and p not in [o[0] for o in out]:
+                    out.append((p, s, src))
+    return out
+
+
+_GENERIC_WORDS = frozenset({"on", "at", "date", "id", "time", "day"})
+
+
+def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tuple[str, str, str]]:
+    """Date parameters a sentence says may not be before today / in the past."""
+    out: list[tuple[str, str, str]] = []
+    for text, src in texts:
+        for s in doc_sentences(text):
+            if (
+                not re.search(r"before today|in the past|past date", s, re.I)
+                or _NEG.search(s) is None
+            ):
+                continue
+            words = set(re.findall(r"[a-z]+", s.lower()))
+            for p in tb.params:
+                if p.format not in ("date", "date-time"):
+                    continue
+                own = {w for w in p.name.lower().split("_") if w not in _GENERIC_WORDS}
+                hit = p.name in s or (own and own <= words)
+                if hit and p.name not in [o[0] for o in out]:
+                    out.append((p.name, s, src))
+    return out
+
+
+def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """Counters a sentence moves on a related record: "increases the <noun>'s `a` by N",
+    "the <noun>'s `a` is increased by N", "adds N to the <noun>'s `a`", "`a` is reduced by the
+    <param>"."""
+    related = _write_targets(tb, ctx)
+    out = []
+    for s in doc_sentences(spec.description):
+        for coll, via in related:
+            if coll is None:
+                continue
+            for a in ctx.ev.attributes.get(coll, []):
+                amount = _amount(s, a, [p.name for p in tb.params])
+                if amount is None:
+                    continue
+                sign, value = amount
+                if not any(n in s.lower() for n in noun_forms(coll)) and coll != tb.collection:
+                    continue
+                record = (
+                    "target" if via is None else (via if via.startswith("param:") else f"via:{via}")
+                )
+                out.append(
+                    Effect(
+                        kind="increment",
+                        record=record,
+                        collection=coll,
+                        attribute=a,
+                        value=value if sign > 0 else _negate(value),
+                        sentence=s,
+                    )
+                )
+    return out
+
+
+def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """Statuses the tool's description says a related record takes: "the <noun> becomes
+    `<value>`" for a collection a parameter or the target refers to (not the target's own,
+    which :func:`target_status` reads), in a sentence without a condition."""
+    related = _write_targets(tb, ctx)
+    out: list[Effect] = []
+    for s in doc_sentences(spec.description):
+        if re.search(r"\b(if|unless|when|whenever|while|otherwise|which|whose)\b", s, re.I):
+            continue
+        for coll, via in related:
+            if coll is None or via is None or coll == tb.collection:
+                continue
+            attr, values = ctx.status_enum(coll)
+            if attr is None or any(e.collection == coll for e in out):
+                continue
+            nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+            for v in values:
+                if re.search(rf"\bthe\s+({nouns})\s+becomes\s+{_word(v)}", s, re.I):
+                    record = via if via.startswith("param:") else f"via:{via}"
+                    fields = {attr: Value(source="const", const=v)}
+                    out.append(
+                        Effect(
+                            kind="set", record=record, collection=coll, fields=fields, sentence=s
+                        )
+                    )
+                    break
+    return out
+
+
+_ABOVE = (
+    r"(must|may|can)\s*not\s+exceed|not\s+exceed(ing)?|(be\s+)?at\s+most|(be\s+)?no\s+more\s+than"
+    r"|(may|must)\s+not\s+be\s+(above|more\s+than|greater\s+than)"
+)
+_BELOW = (
+    r"(may|must|can)\s*not\s+be\s+(below|less\s+than|lower\s+than)|(be\s+)?at\s+least"
+    r"|(be\s+)?no\s+less\s+than"
+)
+
+
+def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """A parameter bounded by an attribute of a record: "`amount` must ... not exceed the
+    patron's `fines_due`" (at most), "`mileage` ... may not be below the vehicle's recorded
+    `mileage`" (at least). The parameter is the one the sentence starts with; the record is
+    the target or one the target or a parameter refers to, named by its noun."""
+    params = {p.name for p in tb.params}
+    related = _write_targets(tb, ctx)
+    out: list[Check] = []
+    for s in doc_sentences(spec.description):
+        head = re.match(r"^\s*`(\w+)`", s)
+        if head is None or head.group(1) not in params:
+            continue
+        for coll, via in related:
+            if coll is None:
+                continue
+            nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+            for a in ctx.ev.attributes.get(coll, []):
+                target = rf"the\s+({nouns})'s\s+(\w+\s+)?`{re.escape(a)}`"
+                for kind, cue in (("not_above", _ABOVE), ("not_below", _BELOW)):
+                    if re.search(rf"\b({cue})\s+{target}", s, re.I):
+                        fields = {"param": head.group(1), "collection": coll, "attribute": a}
+                        out.append(
+                            Check.model_validate(
+                                {"kind": kind, **fields, "via": via, "sentence": s}
+                            )
+                        )
+    return out
+
+
+_WINDOWS = (
+    (r"today\s+or\s+earlier|on\s+or\s+before\s+today", "<="),
+    (r"today\s+or\s+later|on\s+or\s+after\s+today", ">="),
+    (r"after\s+today", ">"),
+    (r"before\s+today", "<"),
+    (r"today", "=="),
+)
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _date_attribute(ctx: Context, coll: str, verb: str) -> str | None:
+    """The date attribute "<noun> <verb> today" speaks of: the one named by the verb
+    ("scheduled" -> ``scheduled_on``), else one named ``date``, else the only one."""
+    recs = list(ctx.ev.state.get(coll, {}).values())
+    days = [
+        a
+        for a in ctx.ev.attributes.get(coll, [])
+        if (vals := [r[a] for r in recs if r.get(a) is not None])
+        and all(isinstance(v, str) and _DAY.match(v) for v in vals)
+    ]
+    named = [a for a in days if verb != "dated" and a.lower().startswith(verb[:5])]
+    if len(named) == 1:
+        return named[0]
+    if "date" in days:
+        return "date"
+    return days[0] if len(days) == 1 else None
+
+
+def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """Requirements on a record's date relative to the domain's today, stated as "only a
+    <noun> dated today or earlier", "a <noun> dated after today", "scheduled for today"."""
+    related = _related(tb, ctx)
+    out: list[Check] = []
+    for s in doc_sentences(spec.description):
+        if not re.search(r"\b(only|allowed|must)\b", s, re.I) or _REFUSING.search(s):
+            continue
+        for coll, via in related:
+            nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+            rel = r"(?P<rel>[a-z\s]*?today(\s+or\s+(earlier|later))?)"
+            pat = rf"\b({nouns})\s+(dated|scheduled(\s+for)?|due)\s+{rel}\b"
+            m = re.search(pat, s, re.I)
+            if m is None or any(c.collection == coll for c in out):
+                continue
+            verb = m.group(2).split()[0].lower()
+            attr = _date_attribute(ctx, coll, verb)
+            op = next(
+                (o for cue, o in _WINDOWS if re.fullmatch(cue, m.group("rel").strip(), re.I)), None
+            )
+            if attr is None or op is None:
+                continue
+            out.append(
+                Check(
+                    kind="date_window",
+                    collection=coll,
+                    attribute=attr,
+                    via=via,
+                    values=[op],
+                    sentence=s,
+                )
+            )
+    return out
+
+
+def _negate(v: Value) -> Value:
+    if v.source == "const":
+        return Value(source="const", const=-v.const)
+    return Value(source="param", name="-" + (v.name or ""))
+
+
+def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
+    a = rf"`?{re.escape(attr)}`?"
+    up = r"(increase[sd]?|raised?|goes up|incremented)"
+    down = r"(decrease[sd]?|reduced?|lowered|decremented)"
+    by = r"by\s+(one|\d+|(the\s+)?`?(\w+)`?)"
+    for pat, sign in (
+        (rf"{up}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", 1),
+        (rf"{a}\s+(is\s+|then\s+)?{up}\s+{by}", 1),
+        (rf"{down}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", -1),
+        (rf"{a}\s+(is\s+|then\s+)?{down}\s+{by}", -1),
+    ):
+        m = re.search(pat, s, re.I)
+        if m:
+            tok = m.group(m.lastindex - 2) if m.lastindex else ""
+            return sign, _value(m.group(0), params, tok)
+    m = re.search(rf"adds?\s+(\d+)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
+    if m:
+        return 1, Value(source="const", const=int(m.group(1)))
+    for p in params:
+        pat = (
+            rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
+            rf"(\w+'s\s+)?{a}\b"
+        )
+        if re.search(pat, s, re.I):
+            return 1, Value(source="param", name=p)
+    return _subject_amount(s, a, params)
+
+
+def _subject_amount(s: str, a: str, params: list[str]) -> tuple[int, Value] | None:
+    """A parameter the sentence is about, moved onto ``a`` later in the same sentence:
+    "`hours` is a multiple of 0.25 ..., added to `labour_hours`", "`amount` must not exceed
+    `fines_due`, which is reduced by it"."""
+    head = re.match(r"^\s*`(\w+)`", s)
+    if head is None or head.group(1) not in params:
+        return None
+    subject = Value(source="param", name=head.group(1))
+    onto = r"\s+(to|onto)\s+(the\s+)?(\w+'s\s+)?"
+    if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?added{onto}{a}(?![\w-])", s, re.I):
+        return 1, subject
+    off = r"(subtracted|deducted|taken)\s+from\s+(the\s+)?(\w+'s\s+)?"
+    if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?{off}{a}(?![\w-])", s, re.I):
+        return -1, subject
+    which = r",?\s+which\s+is\s+"
+    if re.search(rf"{a}{which}(increased|raised)\s+by\s+it\b", s, re.I):
+        return 1, subject
+    if re.search(rf"{a}{which}(reduced|decreased|lowered)\s+by\s+it\b", s, re.I):
+        return -1, subject
+    return None
+
+
+def _value(text: str, params: list[str], _tok: str) -> Value:
+    tail = text.split(" by ")[-1].strip(" `.").lower()
+    if tail == "one":
+        return Value(source="const", const=1)
+    if re.fullmatch(r"\d+", tail):
+        return Value(source="const", const=int(tail))
+    word = tail.replace("the ", "").strip("` ")
+    if word in params:
+        return Value(source="param", name=word)
+    return Value(source="const", const=1)
+
+
+def repeat_refusals(tb: ToolBehaviour, texts: list[str], ctx: Context) -> list[Check]:
+    """Appends that would repeat an item, refused: the list never repeats an item in the data
+    (:meth:`DataEvidence.set_lists`) and a sentence says so ("refused if the member is already
+    on the project", "the list may not contain duplicates" naming the list)."""
+    coll = tb.collection or ""
+    sets = ctx.ev.set_lists(coll)
+    nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+    out: list[Check] = []
+    for e in tb.effects:
+        if e.kind != "append" or e.attribute not in sets or e.value is None:
+            continue
+        for s in texts:
+            on = nouns and re.search(
+                rf"\balready\s+(on|in)\s+(the|this|that)\s+({nouns})\b", s, re.I
+            )
+            dup = re.search(r"\bduplicat", s, re.I) and re.search(
+                rf"\b{re.escape(e.attribute or '')}\b", s
+            )
+            if on or dup:
+                out.append(
+                    Check(
+                        kind="not_member",
+                        param=e.value.name,
+                        collection=coll,
+                        attribute=e.attribute,
+                        sentence=s,
+                    )
+                )
+                break
+    return out
+
+
+def list_caps(tb: ToolBehaviour, texts: list[str]) -> list[Check]:
+    """Appends refused once the list is full: a sentence naming the target's noun says it has
+    "at most N <items>", the items named after the list (``member_ids`` holds members)."""
+    coll = tb.collection or ""
+    nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+    out: list[Check] = []
+    for e in tb.effects:
+        if e.kind != "append" or not e.attribute or not nouns:
+            continue
+        item = re.sub(r"_(ids?|keys?|codes?)$", "", e.attribute)
+        items = "|".join(re.escape(n.replace("_", " ")) for n in noun_forms(item + "s"))
+        for s in texts:
+            if not re.search(rf"\b({nouns})\b", s, re.I):
+                continue
+            m = re.search(rf"\bat\s+most\s+\**(\d+)\**\s+\**({items})\b", s, re.I)
+            if m:
+                out.append(
+                    Check(
+                        kind="max_items",
+                        collection=coll,
+                        attribute=e.attribute,
+                        high=float(m.group(1)),
+                        sentence=s,
+                    )
+                )
+                break
+    return out
+
+
+def appends(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> list[Effect]:
+    """List attributes a sentence says a parameter is appended to ("appends the <x> to
+    `attr`"): the parameter named like the list's items (``x_id`` into ``x_ids``), else the
+    only parameter besides the record's id."""
+    out = []
+    others = [p.name for p in tb.params if p.name != tb.id_param]
+    for s in doc_sentences(spec.description):
+        if not re.search(r"\bappend", s, re.I):
+            continue
+        for a in attrs:
+            if not re.search(rf"`?\b{re.escape(a)}\b`?", s):
+                continue
+            named = [p for p in others if p + "s" == a or re.search(rf"\b{re.escape(p)}\b", s)]
+            param = named[0] if named else (others[0] if len(others) == 1 else None)
+            if param is not None:
+                out.append(
+                    Effect(
+                        kind="append",
+                        collection=tb.collection,
+                        attribute=a,
+                        value=Value(source="param", name=param),
+                        sentence=s,
+                    )
+                )
+    return out
+
+
+def stamp_condition(text: str, attr: str, values: list[str]) -> str | None:
+    """The status value a sentence makes writing ``attr`` depend on ("moving to `done` also
+    sets `completed_on` to today"): a value after "moving to", "when", "if" or "once" in the
+    clause that names the attribute, before it."""
+    for s in doc_sentences(text):
+        for clause in re.split(r"[;:]", s):
+            m = re.search(rf"`?\b{re.escape(attr)}\b`?", clause)
+            if m is None:
+                continue
+            head = clause[: m.start()]
+            for v in values:
+                cue = rf"\b(moving|moves|moved|when|if|once)\b[^,]*?{_word(v)}"
+                if re.search(cue, head, re.I):
+                    return v
+    return None

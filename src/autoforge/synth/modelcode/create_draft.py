@@ -1,0 +1,121 @@
+"""The draft a model completes for a create that computes something (an order from items).
+
+A create whose record is not just its parameters cannot be a template, but most of its code is
+still fixed by the docs and the data: the records its parameters name must exist (``customer_id``
+in ``customers``; each ``book_id`` of an ``items`` entry in ``books``, where the parameter's
+item schema names the key), the new key follows the existing keys (``ORD-<n>``), the record has
+the collection's attributes, and the parameters with a field of their own go there. The draft
+writes those lines and lists the doc sentences still to implement as TODO lines, so a small
+model edits working code that already reads each collection the right way instead of
+guessing where a value lives. It ends in a TODO and is never kept as a fallback: a record
+without the documented computations is not the tool. When the docs state no computation and
+every parameter is a scalar with its field, the draft is the whole tool: the record is what the
+call gives, its other attributes stay unset until the tools that set them run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from autoforge.env import CollectionSchema, StateSchema
+from autoforge.synth.rulecode.classify import Classification, collection_of_key
+from autoforge.synth.rulecode.naming import singular
+from autoforge.tooldocs import ToolSpec
+
+CREATE_TODO = "    # TODO: compute and store what the docs state, then add the record"
+
+
+def entry_refs(spec: ToolSpec, param: str, schema: StateSchema) -> list[tuple[str, str]]:
+    """``(entry key, collection)`` for each key of a list parameter's items naming a record."""
+    prop = spec.parameters.get("properties", {}).get(param) or {}
+    items = prop.get("items") if prop.get("type") == "array" else None
+    props = items.get("properties") if isinstance(items, dict) else None
+    out = []
+    for key in props or {}:
+        coll = collection_of_key(key, schema)
+        if coll is not None:
+            out.append((key, coll.name))
+    return out
+
+
+def _entry_checks(
+    spec: ToolSpec, exprs: Mapping[str, str], schema: StateSchema | None
+) -> list[str]:
+    lines: list[str] = []
+    for param in spec.param_names if schema is not None else []:
+        for key, other in entry_refs(spec, param, schema):  # type: ignore[arg-type]
+            noun = singular(other)
+            lines += [
+                f"    for entry in {exprs[param]} or []:",
+                f"        {noun} = state.get({other!r}, {{}}).get(str(entry.get({key!r})))",
+                f"        if {noun} is None:",
+                f'            raise ToolError(f"{noun} not found: {{entry.get({key!r})}}")',
+            ]
+    return lines
+
+
+def create_draft(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema,
+    exprs: Mapping[str, str],
+    schema: StateSchema | None,
+    effects: Sequence[str],
+    stored: list[str],
+    refs: Mapping[str, str],
+    owner: tuple[Sequence[str], Sequence[str]] = ((), ()),
+) -> list[str]:
+    """The body lines of the draft (after the ``def`` and docstring).
+
+    ``stored`` are the lines storing the parameters that have a field in ``record``; ``refs``
+    maps each scalar parameter naming a record to its collection: that record is loaded under
+    its singular name, or the call is refused. ``owner``: the lines binding the signed-in user
+    and the lines attaching the new record to them, for a create acting for that user
+    (:func:`autoforge.synth.rulecode.session_scope.create_owner_lines`). A list parameter whose
+    entries name records is not stored as given: the record's entries have their own shape.
+    """
+    pk = coll.primary_key
+    body: list[str] = list(owner[0])
+    for param, other in refs.items():
+        noun = singular(other)
+        body += [
+            f"    {noun} = state.get({other!r}, {{}}).get(str({exprs[param]}))",
+            f"    if {noun} is None:",
+            f'        raise ToolError(f"{noun} not found: {{{exprs[param]}}}")',
+        ]
+    body += _entry_checks(spec, exprs, schema)
+    body += [
+        f"    table = state.setdefault({coll.name!r}, {{}})",
+        *_new_key(coll),
+        "    record = {" + ", ".join(f"{a.name!r}: None" for a in coll.attributes) + "}",
+        f"    record[{pk!r}] = " + ("int(key)" if coll.integer_keyed else "key"),
+        *owner[1],
+    ]
+    body += stored
+    shaped = [p for p in spec.param_names if schema is not None and entry_refs(spec, p, schema)]
+    for param in shaped:
+        body.append(f"    # TODO: store {param} in the shape the record sample shows")
+    props = spec.parameters.get("properties", {})
+    lists = [p for p in spec.param_names if (props.get(p) or {}).get("type") == "array"]
+    if effects or shaped or lists or "TODO" in "\n".join(stored):  # not the call as given
+        body.append(CREATE_TODO + (":" if effects else ""))
+    body += [f"    #   - {e}" for e in effects]
+    body += ["    table[key] = record", "    return record"]
+    return body
+
+
+def _new_key(coll: CollectionSchema) -> list[str]:
+    """Lines setting ``key`` to a fresh state key: one past the largest key of an
+    integer-keyed collection, else the existing keys' pattern (REV-1, REV-2 -> REV-4)."""
+    if coll.integer_keyed:
+        return [
+            "    key = str(max([int(k) for k in table if str(k).lstrip('-').isdigit()] or [0]) + 1)"
+        ]
+    return [
+        "    stems = {str(k).rstrip('0123456789') for k in table if str(k)[-1:].isdigit()}",
+        f"    stem = stems.pop() if len(stems) == 1 else {singular(coll.name)[:3] + '_'!r}",
+        "    n = len(table) + 1",
+        '    while f"{stem}{n}" in table:',
+        "        n += 1",
+        '    key = f"{stem}{n}"',
+    ]
