@@ -97,3 +97,28 @@ def test_a_new_entry_avoids_only_the_flags_the_docs_require() -> None:
 
     assert new_ids("Each item can be exchanged for a stocked new item.") == (["i3"], ["stocked"])
     assert new_ids("Each item can be exchanged for another one.") == (["i2"], [])
+
+
+def test_slice_state_is_the_same_under_every_hash_seed() -> None:
+    """Records a slice pulls in because another record mentions them come in one order, not
+    in the order of a set of strings (which changes with PYTHONHASHSEED)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import json\nfrom autoforge.synth.checking.teststate import slice_state\n"
+        "state = {'a': {f'a{i}': {'refs': [f'b{j}' for j in range(9)]} for i in range(2)},\n"
+        "         'b': {f'b{j}': {'n': j} for j in range(9)}}\n"
+        "print(json.dumps(list(slice_state(state, n=1)['b'])))\n"
+    )
+    orders = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        orders.add(tuple(json.loads(run.stdout)))
+    assert len(orders) == 1
+    assert sorted(next(iter(orders))[1:]) == list(next(iter(orders))[1:])

@@ -96,7 +96,7 @@ def slice_state(state: Mapping[str, Mapping[str, Any]], n: int = 6) -> State:
         for rec in part.values():
             _strings(rec, mentioned)
     for name, full in state.items():
-        for key in mentioned:
+        for key in sorted(mentioned):
             if key in full and key not in out[name]:
                 out[name][key] = full[key]
     return json.loads(json.dumps(out))
