@@ -138,6 +138,15 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             f"if {_given(p)} and {p} in _taken:",
             f"    raise ToolError({(f'{p} is already used' + why)!r})",
         ]
+    if c.kind == "record_for" and len(c.values) == 2:
+        a, b = (str(v) for v in c.values)
+        return [
+            f"if {_given(a)} and {_given(b)} and not any(",
+            f"    str(_r.get({a!r})) == str({a}) and str(_r.get({b!r})) == str({b})",
+            f"    for _r in state.get({c.collection!r}, {{}}).values()",
+            "):",
+            f"    raise ToolError({f'no {c.collection} record for this {a} and {b}' + why!r})",
+        ]
     if c.kind in _RECORD_CHECKS:
         return _record_check_lines(c, tb, why)
     return []
@@ -163,6 +172,8 @@ def _record_check_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
             f"if {p} in (_rec.get({a!r}) or []):",
             f"    raise ToolError(str({p}) + {f' is already in {a}' + why!r})",
         ]
+    if c.kind == "member_of":
+        return _member_lines(c, why)
     if c.kind == "date_window" and c.values:
         op, rec = str(c.values[0]), _checked_record(c)
         day = f"str(_other.get({c.attribute!r}) or '')[:10]"
@@ -181,6 +192,24 @@ def _record_check_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
             f"    raise ToolError('transition not allowed: ' + str(_cur) + ' -> ' + str({p}))",
         ]
     return []
+
+
+def _member_lines(c: Check, why: str) -> list[str]:
+    """``member_of``: each given value (a scalar parameter, or field ``values[0]`` of each
+    object of a list parameter) must be an entry of the record's list."""
+    p, a = c.param or "", c.attribute or ""
+    field = str(c.values[0]) if c.values else None
+    entry = f"_e.get({field!r}) if isinstance(_e, dict) else _e" if field else "_e"
+    item = f"_x.get({field!r}) if isinstance(_x, dict) else _x" if field else "_x"
+    message = f" is not among the {a} of that {c.collection} record" + why
+    return [
+        f"_other = {_checked_record(c)}",
+        "_have = {str(" + entry + ") for _e in ((_other or {}).get(" + repr(a) + ") or [])}",
+        f"for _x in ({p} if isinstance({p}, list) else ([{p}] if {_given(p)} else [])):",
+        f"    _v = {item}",
+        "    if isinstance(_other, dict) and str(_v) not in _have:",
+        f"        raise ToolError(str(_v) + {message!r})",
+    ]
 
 
 def _checked_record(c: Check) -> str:
@@ -325,10 +354,14 @@ def _list_lines(tb: ToolBehaviour) -> list[str]:
     return lines
 
 
+#: checks that read only the arguments and the state, placed before the target is looked up
+_ARGUMENT_CHECKS = (
+    "exists", "format", "non_blank", "not_past", "at_least_one", "unique", "record_for",
+)  # fmt: skip
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (
     "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
-    "not_member", "max_items",
+    "not_member", "max_items", "member_of",
 )  # fmt: skip
 
 
@@ -337,7 +370,7 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
     tb = python_names(tb)
     body = _prelude(tb)
     for c in tb.checks:
-        if c.kind in ("exists", "format", "non_blank", "not_past", "at_least_one", "unique"):
+        if c.kind in _ARGUMENT_CHECKS:
             body += _check_lines(c, tb)
     if tb.kind == "list":
         body += _list_lines(tb)

@@ -39,7 +39,8 @@ from autoforge.synth.behaviour.data import (
     not_dated,
     status_defaults,
 )
-from autoforge.synth.behaviour.policy import policy_status_checks
+from autoforge.synth.behaviour.policy import policy_required_status, policy_status_checks
+from autoforge.synth.behaviour.relations import member_checks, record_for_checks
 from autoforge.synth.behaviour.text import (
     appends,
     attribute_bounds,
@@ -261,6 +262,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.effects = _effects(spec, tb, ctx)
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
+    tb.checks += record_for_checks(tb, texts, ctx) + member_checks(tb, texts, ctx, spec.parameters)
     return tb
 
 
@@ -313,7 +315,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += attribute_bounds(spec, tb, ctx)
         out += date_window_checks(spec, tb, ctx)
         out += status_checks(spec, tb, ctx)
-        out += policy_status_checks(tb, ctx)
+        out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 

@@ -116,3 +116,45 @@ def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                 )
             )
     return out
+
+
+_ONLY_WITH_STATUS = re.compile(
+    r"\bonly\s+(?:an?\s+|the\s+)?(?P<noun>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:with|in)\s+(?:the\s+)?"
+    r"(?:status|state)(?:es)?\s+(?P<values>[^;:.]*?)\s+(?:can|may)\s+be\s+(?P<verb>[a-z]+)",
+    re.I,
+)
+
+
+def policy_required_status(tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """The requirement "only <noun> with status <values> can be <verb>" gives the tool whose
+    name the verb names (by its stem) a ``status_in`` check on the record of that noun it
+    works on (its target, or one a parameter or the target refers to)."""
+    if tb.kind not in _WRITES or not ctx.policy:
+        return []
+    related = _related(tb, ctx)
+    out: list[Check] = []
+    for s in doc_sentences(ctx.policy):
+        for m in _ONLY_WITH_STATUS.finditer(s):
+            if not _names_tool(m.group("verb"), tb):
+                continue
+            noun = m.group("noun").lower()
+            for coll, via in related:
+                if noun not in noun_forms(coll):
+                    continue
+                attr, values = ctx.status_enum(coll)
+                named = [v for v in values if re.search(_word(v), m.group("values"), re.I)]
+                if attr is None or not named:
+                    continue
+                out.append(
+                    Check(
+                        kind="status_in",
+                        param=tb.id_param if via is None else None,
+                        collection=coll,
+                        attribute=attr,
+                        via=via,
+                        values=sorted(set(named), key=repr),
+                        sentence=s,
+                        source="policy",
+                    )
+                )
+    return out

@@ -318,8 +318,8 @@ def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     if tb.collection and tb.kind != "create":
         out.append((tb.collection, None))
-    for p in tb.params:
-        if p.references and p.name != tb.id_param and p.references not in [c for c, _ in out]:
+    for p in tb.params:  # every parameter naming a record: a source and a destination both
+        if p.references and p.name != tb.id_param and (p.references, None) not in out:
             out.append((p.references, f"param:{p.name}"))
     if tb.collection and tb.kind != "create":
         for a in ctx.ev.attributes.get(tb.collection, []):

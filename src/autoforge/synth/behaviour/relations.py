@@ -1,0 +1,160 @@
+"""Sentence rules about how a call's arguments must relate to records other than its target.
+
+Two rules, each stated without a domain:
+
+- **A record for a pair of parameters must exist.** "A stock record for that sku at that
+  location must exist", "a seat for the flight on that date must exist": a collection named by
+  the noun holds, for the two parameters the sentence names, attributes of the same names; a
+  call whose pair no record carries is refused (check kind ``record_for``).
+- **An item must be one of a record's list.** "Each sku must be a line of the purchase order",
+  "the guest must be an attendee of the event": the record (the tool's target, or the one a
+  parameter names) has a list attribute named after the item noun whose entries carry the
+  field; the parameter (or that field of each object of a list parameter) must be among them
+  (check kind ``member_of``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from autoforge.env import Check, ToolBehaviour
+from autoforge.synth.behaviour.data import noun_forms
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+
+#: a sentence that makes the relation a condition of the call
+_REQUIRED = re.compile(
+    r"\bmust\s+(?:already\s+)?(?:exist|be|have)\b|\b(?:is|are|gets?)\s+refused\b|\brequired\b",
+    re.I,
+)
+_DET = r"(?:that|the|this|its|their|each|a|an)"
+_PAIR = re.compile(
+    rf"\b(?:a|an|one)\s+(?P<noun>[a-z][a-z ]{{1,40}}?)\s+(?:record\s+|entry\s+)?for\s+{_DET}\s+"
+    rf"`?(?P<a>[a-z_]+)`?\s+(?:at|in|on|of|for)\s+{_DET}\s+`?(?P<b>[a-z_]+)`?",
+    re.I,
+)
+_MEMBER = re.compile(
+    r"\b`?(?P<field>[a-z_]+)`?\s+must\s+be\s+(?:a|an|one)\s+(?P<item>[a-z_]+)\s+of\s+"
+    r"(?:the|that|this|its)\s+(?P<noun>[a-z]+(?:\s+[a-z]+){0,3})",
+    re.I,
+)
+
+
+def _collection(noun: str, ev: DataEvidence) -> str | None:
+    """The collection the longest run of a noun phrase's words names ("stock record" ->
+    ``stock``, "purchase order may" -> ``purchase_orders``)."""
+    words = noun.lower().split()
+    runs = [(i, j) for i in range(len(words)) for j in range(len(words), i, -1)]
+    for i, j in sorted(runs, key=lambda r: (r[0] - r[1], r[0])):
+        phrase = " ".join(words[i:j])
+        for name in ev.state:
+            if phrase in noun_forms(name):
+                return name
+    return None
+
+
+def _param_for(word: str, tb: ToolBehaviour) -> str | None:
+    """The parameter a word of a sentence names: itself, or ``<word>_id``."""
+    names = {p.name for p in tb.params}
+    for cand in (word, f"{word}_id", f"{word}id"):
+        if cand.lower() in names:
+            return cand.lower()
+    return None
+
+
+def record_for_checks(tb: ToolBehaviour, texts: list[str], ctx: Context) -> list[Check]:
+    """``record_for`` checks: a sentence requires a record of a collection for two of the
+    tool's parameters, and that collection's records carry both parameters' names."""
+    out: list[Check] = []
+    if tb.kind in ("list", "get"):
+        return out  # a read filter that matches nothing is an empty answer, not a refusal
+    for s in texts:
+        if not _REQUIRED.search(s):
+            continue
+        for m in _PAIR.finditer(s):
+            coll = _collection(m.group("noun"), ctx.ev)
+            a, b = _param_for(m.group("a"), tb), _param_for(m.group("b"), tb)
+            attrs = set(ctx.ev.attributes.get(coll or "", []))
+            if coll is None or a is None or b is None or a == b or not {a, b} <= attrs:
+                continue
+            if coll == tb.collection and tb.kind == "create":
+                continue  # the call makes that record; it need not exist before
+            out.append(Check(kind="record_for", collection=coll, values=[a, b], sentence=s))
+    return _unique(out)
+
+
+def _list_param_field(tb: ToolBehaviour, schema: dict[str, Any], field: str) -> str | None:
+    """The parameter that carries ``field``: a parameter of that name, or a list parameter
+    whose objects have it."""
+    props = schema.get("properties") or {}
+    for p in tb.params:
+        if p.name == field:
+            return p.name
+        items = (
+            (props.get(p.name) or {}).get("items") if isinstance(props.get(p.name), dict) else None
+        )
+        if isinstance(items, dict) and field in (items.get("properties") or {}):
+            return p.name
+    return None
+
+
+def _record_of(coll: str, tb: ToolBehaviour) -> str | None:
+    """How a check reaches a record of ``coll``: the target (``None`` via), or the parameter
+    that names one (``param:<name>``); empty string when the tool reaches none."""
+    if coll == tb.collection and tb.id_param is not None:
+        return None
+    for p in tb.params:
+        if p.references == coll:
+            return f"param:{p.name}"
+    return ""
+
+
+def member_checks(
+    tb: ToolBehaviour, texts: list[str], ctx: Context, schema: dict[str, Any]
+) -> list[Check]:
+    """``member_of`` checks: a sentence says a field must be an item of a record's list, the
+    data's list holds objects with that field (or plain values), and the tool reaches the
+    record."""
+    out: list[Check] = []
+    for s in texts:
+        for m in _MEMBER.finditer(s):
+            coll = _collection(m.group("noun"), ctx.ev)
+            if coll is None:
+                continue
+            via = _record_of(coll, tb)
+            item, field = m.group("item").lower(), m.group("field").lower()
+            lists = [a for a in ctx.ev.list_attributes(coll) if a in (item + "s", item + "es")]
+            param = _list_param_field(tb, schema, field)
+            if via == "" or not lists or param is None:
+                continue
+            entries = [
+                x for r in ctx.ev.state.get(coll, {}).values() for x in (r.get(lists[0]) or [])
+            ]
+            objects = bool(entries) and all(isinstance(x, dict) for x in entries)
+            if objects and not all(field in x for x in entries):
+                continue
+            out.append(
+                Check(
+                    kind="member_of",
+                    param=param,
+                    collection=coll,
+                    attribute=lists[0],
+                    via=via,
+                    values=[field] if objects else [],
+                    sentence=s,
+                )
+            )
+    return _unique(out)
+
+
+def _unique(checks: list[Check]) -> list[Check]:
+    seen: set[str] = set()
+    out = []
+    for c in checks:
+        key = c.model_dump_json(exclude={"sentence"})
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
