@@ -56,11 +56,10 @@ from rich.table import Table
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient, config_from_cli
 from autoforge.synth.rulecode.classify import collection_of_key
-from autoforge.synth.rulecode.naming import is_entity_param
 from autoforge.synth.state.design import design_state
 from autoforge.synth.state.infer import data_to_state, infer_schema, nested_field_names
 from autoforge.synth.state.mapping import _known_names
-from autoforge.tooldocs import load_docs
+from autoforge.tooldocs import is_entity_param, load_docs
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO.parent / "shared" / "benchmarks"
@@ -186,7 +185,7 @@ def _list_item_keys(schema: Any) -> set[str]:
 def _documented_shapes(tools: Any, provenance: dict[str, dict[str, str]]) -> set[str]:
     """Keys nested inside object attributes read from a docs schema: the attribute holds that
     whole documented shape (the state generator fills it from the same schema)."""
-    from autoforge.synth.state.schema_entities import fields_under
+    from autoforge.lexicon import fields_under
 
     return {
         name.lower()
@@ -213,8 +212,8 @@ def _stated_in(origin: str, docs: Any) -> bool:
 def score(spec: dict[str, Any], design: dict[str, Any]) -> dict[str, Any]:
     """Coverage of document-defined fields and invented attributes of one designed schema."""
     from autoforge.env.artifact.spec import StateSchema
+    from autoforge.lexicon import doc_field_names
     from autoforge.synth.state.design_model import docs_words, stated  # scoring: this tree only
-    from autoforge.synth.state.schema_entities import doc_field_names
 
     docs = load_docs([Path(p) for p in spec["docs"]])
     schema = StateSchema.model_validate(design["schema"])

@@ -176,7 +176,7 @@ def _feeds(bp: Any, node_id: str, targets: set[str]) -> bool:
 
 def has_selection(task: Any, write_tools: set[str]) -> bool:
     """Whether a selection/aggregation node feeds a write argument or a required output."""
-    from autoforge.tasks.graph.dataflow import names_record
+    from autoforge.lexicon import names_record
 
     bp = task.blueprint
     write_ids = {c.id for c in bp.calls if c.tool in write_tools}
@@ -234,8 +234,8 @@ def out_of_domain(tasks: list[Any], domains: dict[tuple[str, str], set[Any]]) ->
 
 def forged_set(run_dir: Path, env: Any, tasks: list[Any]) -> dict[str, Any]:
     """Figures of one forged task set (tasks of ``env``)."""
-    from autoforge.env import tool_access
     from autoforge.forge import verify_task
+    from autoforge.lexicon import tool_access
 
     writes = {t.name for t in env.spec.tools if tool_access(t) == "write"}
     rows: list[dict[str, Any]] = []
@@ -311,7 +311,7 @@ def _tau2_writes(domain: Path) -> set[str]:
         found = {name for name, m in items if isinstance(m, dict) and m.get("access") == "write"}
         if found:
             return found
-    from autoforge.env import tool_access
+    from autoforge.lexicon import tool_access
     from autoforge.tooldocs import load_docs
 
     docs = load_docs([domain / "tools.json"])

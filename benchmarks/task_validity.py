@@ -223,7 +223,7 @@ def measure_example(
 
 
 def _writes(env: Any) -> set[str]:
-    from autoforge.env import tool_access
+    from autoforge.lexicon import tool_access
 
     return {t.name for t in env.spec.tools if tool_access(t) == "write"}
 

@@ -32,7 +32,7 @@ _EXPORTS: dict[str, str] = {
     "Environment": "autoforge.env",
     "EnvironmentSpec": "autoforge.env",
     "ToolError": "autoforge.env",
-    "check_environment": "autoforge.env",
+    "check_environment": "autoforge.synth",
     "state_hash": "autoforge.env",
     # synthesis
     "synthesize": "autoforge.synth",

@@ -10,14 +10,9 @@ import pytest
 
 from autoforge.cli.main import main as cli_main
 from autoforge.env import Environment
-from autoforge.env.check.checker import (
-    check_directory,
-    check_environment,
-    dummy_value,
-    sample_calls,
-    value_index,
-)
 from autoforge.examples import example_path
+from autoforge.synth import check_directory, check_environment
+from autoforge.synth.check.checker import dummy_value, sample_calls, value_index
 from autoforge.tooldocs.spec import ToolSpec
 
 STATE = {"items": {"i1": {"item_id": "i1", "name": "A", "price": 3}}}

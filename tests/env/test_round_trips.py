@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from autoforge.env import Attribute, CollectionSchema, Environment, EnvironmentSpec, StateSchema
-from autoforge.env.check.checker import check_environment
+from autoforge.synth import check_environment
 from autoforge.tooldocs import ToolSpec
 
 SCHEMA = StateSchema(
@@ -144,7 +144,7 @@ def test_a_create_whose_reply_is_another_collections_record_makes_no_round_trip(
     """A tool scoped to one collection that writes a record of another (a booking made under a
     class) promises nothing about the first collection's get."""
     from autoforge.env.artifact.spec import CollectionSchema
-    from autoforge.env.check.roundtrip import _Trips
+    from autoforge.synth.check.roundtrip import _Trips
 
     coll = CollectionSchema.model_validate(
         {"name": "classes", "primary_key": "id",

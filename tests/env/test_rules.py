@@ -18,9 +18,9 @@ from autoforge.env import (
     EnvLoadError,
     RuleSet,
     StateSchema,
-    environment_rules,
 )
 from autoforge.examples import example_path
+from autoforge.lexicon import dir_rules, environment_rules, rules_of
 from autoforge.tooldocs import ToolSpec
 
 
@@ -39,7 +39,8 @@ def _shipped_only() -> RuleSet:
 def test_an_env_dir_without_rules_gets_them_from_its_own_docs() -> None:
     env_dir = EnvDir(example_path("bookstore"))  # hand-written: no rules.json
     assert not env_dir.rules_path.exists()
-    rules = env_dir.read_rules()
+    assert env_dir.read_rules() is None  # the environment records none
+    rules = dir_rules(env_dir)  # the lexicon reads them from the docs
     assert rules.origin == "extracted"
     by = {(r.tool, r.kind): r for r in rules.rules}
     assert by[("cancel_order", "status")].allowed == ["pending"]
@@ -56,11 +57,13 @@ def test_recorded_rules_are_what_reading_and_loading_give(tmp_path: Path) -> Non
     env_dir.write(parts.spec, parts.tools_source, parts.initial_state, _shipped_only())
     assert env_dir.read_rules() == _shipped_only()
     env = env_dir.load(trusted=True)
-    assert env.rules == _shipped_only() and env.rules.origin == "synthesis"
+    assert env.recorded_rules == _shipped_only() == rules_of(env)
+    assert rules_of(env).origin == "synthesis"
     assert [p.name for p in env_dir.artifact_files()][-1] == EnvDir.RULES  # copied, packaged
     env_dir.write(parts.spec, parts.tools_source, parts.initial_state)  # no rules: file removed
     assert not env_dir.rules_path.exists()
-    assert env_dir.load(trusted=True).rules.origin == "extracted"
+    assert env_dir.load(trusted=True).recorded_rules is None
+    assert rules_of(env_dir.load(trusted=True)).origin == "extracted"
 
 
 def test_a_bad_rules_file_names_the_file_and_the_fix(tmp_path: Path) -> None:
@@ -121,7 +124,7 @@ def test_statuses_the_docs_name_are_the_values_of_an_open_status() -> None:
         "Close a loan, status changes to closed.\n\nPreconditions:\n"
         "    - ensure loan status is not lost",
     )
-    from autoforge.env import docs_statuses, tool_scope
+    from autoforge.lexicon import docs_statuses, tool_scope
 
     schema = spec.state_schema
     scoped = [(t, tool_scope(t, schema).collection) for t in spec.tools]

@@ -118,7 +118,7 @@ def test_batch_counts_a_doc_set_without_tasks_as_failed(tmp_path: Path) -> None:
 
 
 def test_a_one_sided_schema_range_names_only_its_bound() -> None:
-    from autoforge.env.artifact.rules import _schema_rules
+    from autoforge.lexicon.rules import _schema_rules
     from autoforge.tooldocs import ToolSpec
 
     prop = {"max_price": {"type": "number", "minimum": 0}}

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from autoforge.env import Environment, EnvironmentSpec, EnvLoadError, SandboxViolation
+from autoforge.env import describe_boundary as describe
 from autoforge.env.calls.limits import CallTimeout, call_limited, watchdog
-from autoforge.env.check.checker import check_directory
-from autoforge.env.isolation.boundary import describe
+from autoforge.synth import check_directory
 from autoforge.tooldocs.spec import ToolSpec
 
 OBJ = {"type": "object", "properties": {}, "required": []}

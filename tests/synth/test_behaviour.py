@@ -14,8 +14,8 @@ import pytest
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
 from autoforge.env.artifact.behaviour import BehaviourModel, Value, doc_sentences, states_rule
-from autoforge.env.check.checker import check_directory
 from autoforge.llm import LLMClient
+from autoforge.synth import check_directory
 from autoforge.synth.pipeline import SynthOptions, synthesize
 from autoforge.tooldocs import load_docs
 

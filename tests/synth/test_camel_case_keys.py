@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, StateSchema
 from autoforge.synth.rulecode.classify import classify_tool, collection_of_key, key_param
-from autoforge.synth.rulecode.naming import id_base
+from autoforge.tooldocs import id_base
 from autoforge.tooldocs.spec import ToolSpec
 
 

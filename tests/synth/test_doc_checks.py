@@ -178,7 +178,7 @@ def test_autoforge_check_fails_an_env_that_breaks_its_own_docs(
     import pytest
 
     from autoforge.cli.main import main as cli_main
-    from autoforge.env.check.checker import check_directory
+    from autoforge.synth import check_directory
 
     bad = _env_dir(tmp_path, "bad", todo_schema, BAD_ENV_TOOLS)
     assert check_directory(bad, mode="inline").ok

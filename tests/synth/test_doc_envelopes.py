@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autoforge.synth.state.schema_entities import derive_state
+from autoforge.lexicon import derive_state
 from autoforge.tooldocs import ToolSpec
 
 KILN = {

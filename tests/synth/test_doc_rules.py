@@ -6,9 +6,9 @@ import json
 from typing import Any
 
 from autoforge.env import Environment
-from autoforge.env.artifact.rules import _schema_rules
 from autoforge.env.artifact.spec import EnvironmentSpec
 from autoforge.examples import example_path
+from autoforge.lexicon.rules import _schema_rules
 from autoforge.synth import pipeline as P
 from autoforge.synth.modelcode.codegen import from_source
 from autoforge.synth.modelcode.functions import skeleton_for, synthesize_tool

@@ -9,7 +9,7 @@ from pathlib import Path
 from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
-from autoforge.env import name_verb
+from autoforge.lexicon import name_verb
 from autoforge.tooldocs import ToolSpec
 
 

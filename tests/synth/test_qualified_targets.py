@@ -16,7 +16,8 @@ import pytest
 from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
-from autoforge.env import Environment, target_collection, tool_scope
+from autoforge.env import Environment
+from autoforge.lexicon import target_collection, tool_scope
 from autoforge.synth.modelcode.create_draft import CREATE_TODO, create_draft
 from autoforge.synth.rulecode.classify import classify_tool
 from autoforge.synth.state.design import rule_based_schema

@@ -8,7 +8,7 @@ come from the state's collections.
 
 from __future__ import annotations
 
-from autoforge.env.artifact.rules import record_words
+from autoforge.lexicon import record_words
 from autoforge.synth import pipeline as P
 from autoforge.tooldocs import ToolDocs
 from autoforge.tooldocs.spec import ToolSpec

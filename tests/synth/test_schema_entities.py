@@ -9,10 +9,10 @@ import pytest
 
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, StateSchema
 from autoforge.examples import example_path
+from autoforge.lexicon import derive_state, doc_field_names, fields_under
 from autoforge.llm import LLMClient
 from autoforge.synth.state.design import design_state, merge_unused_collections
 from autoforge.synth.state.mapping import unmapped_params
-from autoforge.synth.state.schema_entities import derive_state, doc_field_names, fields_under
 from autoforge.tooldocs import ToolDocs, load_docs, parse_text
 from autoforge.tooldocs.spec import ToolSpec
 

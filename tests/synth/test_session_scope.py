@@ -9,9 +9,9 @@ import pytest
 from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
-from autoforge.env import Environment, StateSchema, target_collection
-from autoforge.env.artifact.session import SESSION, session_owner, signed_in
+from autoforge.env import Environment, StateSchema
 from autoforge.env.artifact.spec import Attribute, CollectionSchema
+from autoforge.lexicon import SESSION, session_owner, signed_in, target_collection
 from autoforge.tasks import generate_tasks
 from autoforge.tasks.runtime import bind_state
 from autoforge.tooldocs import ToolSpec

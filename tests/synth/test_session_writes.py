@@ -15,9 +15,9 @@ import pytest
 from doc_tools import doc_tool  # type: ignore[import-not-found]
 
 from autoforge.cli.main import main
-from autoforge.env import Environment, target_collection
-from autoforge.env.artifact.session import SESSION, acting_for, session_user
+from autoforge.env import Environment
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, StateSchema
+from autoforge.lexicon import SESSION, acting_for, session_user, target_collection
 from autoforge.synth.checking.teststate import happy_arguments
 from autoforge.synth.rulecode.classify import classify_tool
 from autoforge.synth.rulecode.templates import render_skeleton

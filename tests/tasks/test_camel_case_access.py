@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autoforge.env import tool_access
+from autoforge.lexicon import tool_access
 from autoforge.tooldocs.spec import ToolSpec
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from autoforge.env import Environment
+from autoforge.lexicon import names_record
 from autoforge.tasks.blueprints.blueprint import (
     Blueprint,
     CallNode,
@@ -18,7 +19,6 @@ from autoforge.tasks.blueprints.blueprint import (
     ReasonNode,
 )
 from autoforge.tasks.blueprints.build import build_blueprint
-from autoforge.tasks.graph.dataflow import names_record
 from autoforge.tasks.graph.dependency import build_graph
 from autoforge.tasks.graph.walks import Walk, WalkStep
 from autoforge.tasks.pipeline import generate_tasks

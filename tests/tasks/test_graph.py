@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from autoforge.env.artifact.spec import EnvironmentSpec
-from autoforge.tasks.graph.dataflow import entity_of, output_leaves, param_leaves, split_path
+from autoforge.lexicon import entity_of, output_leaves, param_leaves, split_path
 from autoforge.tasks.graph.dependency import (
     EdgeVerdict,
     FieldMapping,

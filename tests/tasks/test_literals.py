@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from autoforge.tasks.blueprints.literals import Literals
+from autoforge.lexicon import Literals
 
 
 def _regex(options: list[str], text: str, pos: int = 0) -> list[tuple[str, int, int]]:

@@ -319,7 +319,7 @@ def test_task_json_schema_is_versioned() -> None:
 
 def test_docs_without_returns_still_give_tasks(bookstore_env: Any) -> None:
     from autoforge.env import Environment
-    from autoforge.tasks.graph.dataflow import assumed_returns
+    from autoforge.lexicon import assumed_returns
 
     spec = bookstore_env.spec.model_copy(deep=True)
     for tool in spec.tools:

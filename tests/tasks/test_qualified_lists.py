@@ -11,8 +11,8 @@ from typing import Any
 
 from autoforge.env import Environment
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.lexicon import assumed_returns
 from autoforge.tasks.blueprints.blueprint import OutputRef, ReasoningRef
-from autoforge.tasks.graph.dataflow import assumed_returns
 from autoforge.tasks.graph.dependency import build_graph
 from autoforge.tasks.pipeline import generate_tasks
 from autoforge.tasks.scenario.knowledge import knowledge

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from autoforge.lexicon import EVERYDAY
 from autoforge.tasks.blueprints.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.model import UserScenario
-from autoforge.tasks.scenario.phrasing import EVERYDAY
 from autoforge.tasks.scenario.question import (
     ScenarioRequest,
     TemplateWriter,
@@ -198,7 +198,7 @@ def test_a_chosen_record_is_described_once_then_referred_back(bookstore_env: Any
 def test_a_reference_back_is_never_ambiguous() -> None:
     """``that order`` only for the order described last: after another chosen order, a
     named one (``order ORD-7``) or a new one, the condition is said again."""
-    from autoforge.tasks.scenario.phrasing import refer_back
+    from autoforge.lexicon import refer_back
 
     top, late = "the order with the highest total", "the order whose status is late"
     picks = {top: "order", late: "order"}
@@ -217,7 +217,7 @@ def test_a_reference_back_is_never_ambiguous() -> None:
 def test_the_verb_of_a_tool_name_is_its_first_common_verb() -> None:
     """``instore_cancel_book`` is asked as "cancel ...", never "instore the book"; a word that
     names a record of the environment (``book`` among books) is a noun there."""
-    from autoforge.tasks.scenario.phrasing import request_on, verb_first
+    from autoforge.lexicon import request_on, verb_first
 
     assert verb_first(["instore", "cancel", "book"], {"book"}) == ["cancel", "instore", "book"]
     assert verb_first(["hotel", "book", "room"], {"hotel", "room"})[0] == "book"
@@ -232,7 +232,7 @@ def test_the_verb_of_a_tool_name_is_its_first_common_verb() -> None:
 def test_parts_read_off_one_record_are_said_once() -> None:
     """A new booking of a chosen order's hotel and room: "the same hotel and room as <the
     order>", not "the hotel of <the order>, with the room of <the order>"."""
-    from autoforge.tasks.scenario.phrasing import same_as
+    from autoforge.lexicon import same_as
 
     order = "the order whose date is 2025-07-29 among the hotel orders on my account"
     subject, rest = same_as(f"the hotel of {order}", [f"the room of {order}", "quantity 2"])

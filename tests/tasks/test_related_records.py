@@ -9,9 +9,9 @@ from typing import Any
 
 from autoforge.env import Environment
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.lexicon import assumed_returns
 from autoforge.tasks.blueprints.reasoning import ReasoningSpec, degeneracy
 from autoforge.tasks.blueprints.related import map_keys, paired_values, replacements
-from autoforge.tasks.graph.dataflow import assumed_returns
 from autoforge.tasks.graph.dependency import build_graph
 from autoforge.tasks.pipeline import generate_tasks
 from autoforge.tooldocs.spec import ToolSpec
@@ -229,8 +229,8 @@ def test_requests_vary_and_never_read_like_calls(bookstore_env: Any) -> None:
 
 
 def test_a_first_question_has_no_also_and_asides_vary(bookstore_env: Any) -> None:
+    from autoforge.lexicon import label
     from autoforge.tasks.blueprints.blueprint import Blueprint
-    from autoforge.tasks.scenario.phrasing import label
     from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter
 
     bp = Blueprint.model_validate({

@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.env.artifact.toolscope import VERBS
+from autoforge.lexicon import API_VERBS, SPOKEN_VERBS, VERBS, quoted, verb_first
 from autoforge.tasks.blueprints.blueprint import Blueprint
-from autoforge.tasks.scenario.phrasing import API_VERBS, SPOKEN_VERBS, quoted, verb_first
 from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter, missing_facts
 from autoforge.tooldocs.spec import ToolSpec
 

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from autoforge.env import Environment, add_session, signed_in
+from autoforge.env import Environment
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.lexicon import add_session, signed_in
 from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, FactSpec, OutputRef
 from autoforge.tasks.gold.instantiate import instantiate
 from autoforge.tasks.gold.plausible import owned_facts

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from autoforge.env import tool_scope
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.lexicon import tool_scope
 from autoforge.tasks.states.domain import domains, out_of_domain, stated_values
 from autoforge.tasks.states.population import StateGenerator, record_kinds
 from autoforge.tooldocs.spec import ToolSpec

@@ -108,7 +108,7 @@ def test_hard_tasks_include_refusals(bookstore_env: Any) -> None:
 
 
 def test_a_refused_request_is_said_in_the_users_words() -> None:
-    from autoforge.tasks.scenario.phrasing import request_on
+    from autoforge.lexicon import request_on
 
     assert request_on("cancel_order", "orders", "O-1") == "cancel order O-1"
     assert request_on("update_shipping_address", "orders", "O-1") == (

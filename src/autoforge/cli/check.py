@@ -10,8 +10,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from autoforge.env import CheckItem, CheckReport, EnvDir, check_directory
+from autoforge.env import EnvDir
 from autoforge.errors import UserError
+from autoforge.synth import CheckItem, CheckReport, check_directory
 
 _EXAMPLE = (
     "Examples:\n\n"

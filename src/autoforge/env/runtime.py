@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from autoforge.env.artifact.files import TOOLS_FILE, read_parts
-from autoforge.env.artifact.rules import RuleSet, environment_rules
+from autoforge.env.artifact.rules import RuleSet
 from autoforge.env.artifact.spec import EnvironmentSpec
 from autoforge.env.calls.limits import (
     DEFAULT_MEMORY_LIMIT_MB,
@@ -224,11 +224,9 @@ class Environment:
         return boundary
 
     @property
-    def rules(self) -> RuleSet:
-        """The rules the docs and policy state about the tools: as synthesis recorded them
-        (``rules.json``), else extracted from the spec once, on first use (same extractor)."""
-        if self._rules is None:
-            self._rules = environment_rules(self.spec, self.initial_state)
+    def recorded_rules(self) -> RuleSet | None:
+        """The rules synthesis recorded with the tools (``rules.json``), None when the directory
+        has none; :func:`autoforge.lexicon.rules_of` extracts them from the spec then."""
         return self._rules
 
     def close(self) -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from autoforge.env import EnvDir, tool_access
+from autoforge.env import EnvDir
 from autoforge.errors import UserError
 from autoforge.forge.batch_report import BatchReport, ItemResult, write_index
 from autoforge.forge.context import ForgeError, ForgeReporter
@@ -35,6 +35,7 @@ from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
 from autoforge.forge.outlock import out_lock
 from autoforge.forge.runner import run_forge
 from autoforge.forge.summary import run_failure
+from autoforge.lexicon import tool_access
 from autoforge.llm import LLMClient, LLMConfig
 from autoforge.synth import reason_kind
 from autoforge.tooldocs import load_doc

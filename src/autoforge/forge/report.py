@@ -26,6 +26,7 @@ from autoforge.forge.summary import (
     task_shortfall,
 )
 from autoforge.forge.verify import VerifyReport
+from autoforge.lexicon import dir_rules
 from autoforge.report import (
     Cell,
     Markup,
@@ -100,7 +101,7 @@ def _read_rules(layout: RunLayout) -> RuleSet | None:
     """The environment's rules (``rules.json``, else extracted from its spec); None when the
     environment directory cannot be read (the report then says so instead of failing)."""
     try:
-        return layout.env_dir.read_rules()
+        return dir_rules(layout.env_dir)
     except (AutoforgeError, OSError, ValueError):
         return None
 

@@ -263,7 +263,7 @@ class EnvService:
         found = getattr(self.env, "boundary", None)
         if found is not None and not callable(found):
             try:
-                describe = importlib.import_module("autoforge.env.isolation.boundary").describe
+                describe = importlib.import_module("autoforge.env").describe_boundary
             except (ImportError, AttributeError):
                 return str(found)
             return f"{describe(found)}; {_MODES.get(self.mode, self.mode)}"

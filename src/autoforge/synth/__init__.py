@@ -27,12 +27,16 @@ __all__ = [
     "Bench",
     "BenchAction",
     "BenchTask",
+    "CheckItem",
+    "CheckReport",
     "Classification",
     "FidelityReport",
     "SynthOptions",
     "SynthesisReport",
     "ToolReport",
+    "check_directory",
     "check_env_dir",
+    "check_environment",
     "classify_tool",
     "conformance",
     "data_to_state",
@@ -55,6 +59,10 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
+    from autoforge.synth.check.checker import CheckItem as CheckItem
+    from autoforge.synth.check.checker import CheckReport as CheckReport
+    from autoforge.synth.check.checker import check_directory as check_directory
+    from autoforge.synth.check.checker import check_environment as check_environment
     from autoforge.synth.checking.leftout import reason_kind as reason_kind
     from autoforge.synth.fidelity.bench import NO_OUTPUT as NO_OUTPUT
     from autoforge.synth.fidelity.bench import Bench as Bench
@@ -68,6 +76,10 @@ if _TYPE_CHECKING:
     from autoforge.synth.pipeline import report_table as report_table
 
 _LAZY: dict[str, str] = {
+    "CheckItem": "autoforge.synth.check.checker",
+    "CheckReport": "autoforge.synth.check.checker",
+    "check_directory": "autoforge.synth.check.checker",
+    "check_environment": "autoforge.synth.check.checker",
     "Bench": "autoforge.synth.fidelity.bench",
     "BenchAction": "autoforge.synth.fidelity.bench",
     "BenchTask": "autoforge.synth.fidelity.bench",

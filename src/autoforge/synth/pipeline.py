@@ -27,12 +27,8 @@ from autoforge.env import (
     RuleSet,
     SandboxViolation,
     StateSchema,
-    add_session,
-    docs_statuses,
-    name_verb,
-    session_owner,
-    sign_in,
 )
+from autoforge.lexicon import add_session, docs_statuses, name_verb, session_owner, sign_in
 from autoforge.llm import LLMClient
 from autoforge.synth.behaviour.run import derive_model, fill_missing
 from autoforge.synth.checking.checks import CheckContext
@@ -409,7 +405,7 @@ def write_environment(
 
 def conformance(out_dir: Path) -> dict[str, Any]:
     """Run the conformance checker (as ``autoforge check`` does) on ``out_dir``; a summary."""
-    from autoforge.env import check_directory
+    from autoforge.synth.check.checker import check_directory
 
     try:
         result = check_directory(out_dir)

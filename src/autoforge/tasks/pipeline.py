@@ -18,7 +18,8 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import BehaviourModel, DocRule, EnvironmentLike, session_owner, signed_in
+from autoforge.env import BehaviourModel, DocRule, EnvironmentLike
+from autoforge.lexicon import session_owner, signed_in
 from autoforge.tasks.blueprints.alike import described_facts
 from autoforge.tasks.blueprints.blueprint import Blueprint, BlueprintError
 from autoforge.tasks.blueprints.build import TooManyCalls, build_blueprint, without_calls

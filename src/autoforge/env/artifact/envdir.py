@@ -9,7 +9,7 @@ env_dir = EnvDir.resolve("runs/shop")        # a run dir, an env dir, example:NA
 env = env_dir.load()                         # the sandboxed runtime Environment
 spec = env_dir.read_spec()                   # the spec alone (no tool code runs)
 EnvDir(Path("out")).write(spec, source, initial_state, rules)
-rules = env_dir.read_rules()                 # rules.json, else extracted from the spec
+rules = env_dir.read_rules()                 # rules.json as recorded, None without one
 ```
 
 What :meth:`EnvDir.resolve` accepts, in this order:
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from autoforge.env.artifact import files
-from autoforge.env.artifact.rules import RuleSet, environment_rules
+from autoforge.env.artifact.rules import RuleSet
 from autoforge.env.artifact.spec import EnvironmentSpec
 from autoforge.env.runtime import DEFAULT_CALL_TIMEOUT_S, Environment
 from autoforge.errors import UserError
@@ -106,15 +106,10 @@ class EnvDir:
         file."""
         return files.read_parts(self.root)
 
-    def read_rules(self) -> RuleSet:
-        """The environment's rules: ``rules.json`` as synthesis recorded it, else extracted
-        from the spec now (:func:`autoforge.env.artifact.rules.environment_rules`, the same
-        extractor)."""
-        recorded = files.read_rules(self.rules_path)
-        if recorded is not None:
-            return recorded
-        parts = self.read()
-        return environment_rules(parts.spec, parts.initial_state)
+    def read_rules(self) -> RuleSet | None:
+        """``rules.json`` as synthesis recorded it; None when the directory has none (the
+        lexicon extracts them from the spec then: :func:`autoforge.lexicon.dir_rules`)."""
+        return files.read_rules(self.rules_path)
 
     def load(self, *, call_timeout_s: float | None = None, trusted: bool = False) -> Environment:
         """The runtime environment (tool code sandboxed unless ``trusted``); ``call_timeout_s``:

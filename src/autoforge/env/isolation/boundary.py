@@ -19,7 +19,7 @@ Layers, strongest first (each one is tried; what is missing is skipped and said 
 
 :func:`enter_worker` applies the per-worker layers (in the child, after everything tool code
 may need is imported); :func:`prepare_server` the per-server ones. :class:`Boundary` describes
-what is active; :func:`describe` renders it for ``autoforge check`` and ``serve``.
+what is active; :func:`describe_boundary` renders it for ``autoforge check`` and ``serve``.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ class Boundary:
         return {"level": self.level, "layers": self.layers, "missing": self.missing}
 
 
-def describe(boundary: Boundary) -> str:
+def describe_boundary(boundary: Boundary) -> str:
     """One line for people: the level, the active layers and what is missing (and why)."""
     text = f"sandbox boundary: {boundary.level} ({', '.join(boundary.layers) or 'none'})"
     if boundary.missing:

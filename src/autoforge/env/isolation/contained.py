@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env.errors import EnvLoadError, SandboxViolation
-from autoforge.env.isolation.boundary import Boundary, describe
+from autoforge.env.isolation.boundary import Boundary, describe_boundary
 from autoforge.env.isolation.worker import decode_changes, dumps, encode_changes, loads
 from autoforge.env.runtime import Environment, Episode, Observation, _fail
 from autoforge.env.state.base_delta import Delta, Fingerprint, delta, records
@@ -261,7 +261,7 @@ _WARNED: set[str] = set()
 
 
 def _warn_missing(boundary: Boundary) -> None:
-    text = describe(boundary)
+    text = describe_boundary(boundary)
     if boundary.missing and text not in _WARNED:
         _WARNED.add(text)
         warnings.warn(text, RuntimeWarning, stacklevel=4)

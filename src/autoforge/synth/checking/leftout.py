@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from autoforge.synth.modelcode.create_draft import CREATE_TODO
 from autoforge.synth.report import CheckResult
 from autoforge.synth.rulecode.classify import Classification
-from autoforge.synth.rulecode.naming import singular
+from autoforge.tooldocs import singular
 
 #: Classes whose tools act on one record, named by a key parameter.
 _KEYED = ("lookup", "update", "delete", "transition")

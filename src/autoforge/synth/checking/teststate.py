@@ -14,18 +14,11 @@ from typing import Any
 
 import jsonschema
 
-from autoforge.env import (
-    Attribute,
-    CollectionSchema,
-    StateSchema,
-    owner_attribute,
-    session_owner,
-    signed_in,
-)
+from autoforge.env import Attribute, CollectionSchema, StateSchema
+from autoforge.lexicon import owner_attribute, session_owner, signed_in
 from autoforge.synth.rulecode.classify import READ_CLASSES, Classification, collection_of_key
-from autoforge.synth.rulecode.naming import id_base, is_id_like, singular
 from autoforge.synth.rulecode.paging import paging_argument, paging_role
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, id_base, is_id_like, singular
 
 State = dict[str, dict[str, Any]]
 

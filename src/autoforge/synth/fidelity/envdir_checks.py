@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from autoforge.env import EnvDir, Environment
+from autoforge.lexicon import dir_rules
 from autoforge.synth.checking.checks import CheckContext
 from autoforge.synth.checking.doc_checks import (
     id_pattern_check,
@@ -95,7 +96,7 @@ def check_env_dir(env_dir: Any, *, trusted: bool = False) -> list[tuple[str, str
     report = d.report_path
     profile = json.loads(report.read_text()).get("conventions") if report.is_file() else None
     paths = {name: field_paths(coll.values()) for name, coll in state.items()}
-    rules = d.read_rules()  # rules.json, else extracted from the spec now (same extractor)
+    rules = dir_rules(d)  # rules.json, else extracted from the spec now (same extractor)
     conv = conventions_profile(profile)
     out: list[tuple[str, str, bool, str]] = []
     for spec in parts.spec.tools:

@@ -35,8 +35,9 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import EnvDir, Environment, EnvironmentSpec, RuleSet, environment_rules
+from autoforge.env import EnvDir, Environment, EnvironmentSpec, RuleSet
 from autoforge.errors import AutoforgeError, UserError
+from autoforge.lexicon import environment_rules
 from autoforge.synth.checking.teststate import happy_arguments
 from autoforge.synth.fidelity.agreement import results_equal
 from autoforge.synth.rulecode.classify import classify_tool

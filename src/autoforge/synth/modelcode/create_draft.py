@@ -19,8 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.rulecode.classify import Classification, collection_of_key
-from autoforge.synth.rulecode.naming import singular
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, singular
 
 CREATE_TODO = "    # TODO: compute and store what the docs state, then add the record"
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import name_verb
+from autoforge.lexicon import name_verb
 from autoforge.llm import ChatResponse, LLMClient, LLMFailure, Message, TokenUsage
 from autoforge.synth.checking.checks import (
     CheckContext,

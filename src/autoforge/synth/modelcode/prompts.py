@@ -97,7 +97,7 @@ def relevant_policy(policy: str | None, spec: ToolSpec, limit: int = 1000) -> st
     """
     if not policy:
         return ""
-    from autoforge.synth.rulecode.naming import tokens
+    from autoforge.tooldocs import tokens
 
     toks = [t for t in tokens(spec.name) if t not in _GENERIC and len(t) > 2]
     verb = toks[0][:5] if toks else ""
@@ -209,7 +209,7 @@ def relevant_collections(
 ) -> list[CollectionSchema]:
     """The collections a tool's prompt shows: its target, those its parameters or text name."""
     from autoforge.synth.rulecode.classify import collection_of_key
-    from autoforge.synth.rulecode.naming import singular
+    from autoforge.tooldocs import singular
 
     names: list[str] = []
     if c.collection:

@@ -3,7 +3,7 @@
 The class picks the skeleton the LLM gets, the example implementations shown to it, the property
 checks that apply (read tools must leave the state unchanged), and for plain CRUD over an obvious
 collection a code template that needs no model at all. The class, collection, key and
-references come from :mod:`autoforge.env.artifact.toolscope` (the rule extractor reads them there
+references come from :mod:`autoforge.lexicon.toolscope` (the rule extractor reads them there
 too);
 this module adds how plain the tool is and the status its name or description presupposes.
 """
@@ -14,10 +14,9 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel
 
-from autoforge.env import (
+from autoforge.env import CollectionSchema, StateSchema
+from autoforge.lexicon import (
     READ_CLASSES,
-    CollectionSchema,
-    StateSchema,
     ToolClass,
     acting_for,
     collection_of_key,
@@ -25,11 +24,10 @@ from autoforge.env import (
     target_collection,
     tool_scope,
 )
-from autoforge.synth.rulecode.naming import singular, tokens
 from autoforge.synth.rulecode.paging import paging_params
 from autoforge.synth.rulecode.transition_fields import modified_field
 from autoforge.synth.state.infer import schema_field_paths
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, singular, tokens
 
 __all__ = [
     "READ_CLASSES",

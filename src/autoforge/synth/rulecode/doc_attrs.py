@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from autoforge.env import READ_CLASSES, Attribute, StateSchema, tool_scope
-from autoforge.synth.rulecode.naming import singular, tokens
-from autoforge.tooldocs import ToolSpec, phrase_in, word_match
+from autoforge.env import Attribute, StateSchema
+from autoforge.lexicon import READ_CLASSES, tool_scope
+from autoforge.tooldocs import ToolSpec, phrase_in, singular, tokens, word_match
 
 _ATTR_WORDS = frozenset({"attribute", "attributes", "field", "fields", "property", "properties"})
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")

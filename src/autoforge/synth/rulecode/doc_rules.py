@@ -17,7 +17,8 @@ import math
 import re
 from typing import Any
 
-from autoforge.env import DocRule, extract_rules, sentences, status_values
+from autoforge.env import DocRule
+from autoforge.lexicon import extract_rules, sentences, status_values
 from autoforge.synth.modelcode.codegen import ToolCode, extract_function
 from autoforge.synth.rulecode.classify import Classification
 

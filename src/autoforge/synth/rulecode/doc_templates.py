@@ -34,9 +34,8 @@ from typing import Any, Literal
 
 from autoforge.env import CollectionSchema
 from autoforge.synth.rulecode.headers import head
-from autoforge.synth.rulecode.naming import plural, singular, tokens
 from autoforge.synth.rulecode.paging import Role, paging_lines, paging_params, paging_role
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, plural, singular, tokens
 
 FilterOp = Literal["eq", "contains", "contains_ci", "le", "ge", "true", "positive", "entry"]
 

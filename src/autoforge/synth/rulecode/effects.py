@@ -38,8 +38,7 @@ from autoforge.env import CollectionSchema, StateSchema
 from autoforge.synth.modelcode.prompts import relevant_policy
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
 from autoforge.synth.rulecode.headers import head
-from autoforge.synth.rulecode.naming import plural, singular, tokens
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, plural, singular, tokens
 
 _MIN_RECORDS = 3
 

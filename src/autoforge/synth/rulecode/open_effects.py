@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from autoforge.env import StateSchema
-from autoforge.synth.rulecode.naming import tokens
+from autoforge.tooldocs import tokens
 
 _CLAUSE = re.compile(r";\s*|,?\s+and\s+(?=(?:the|its|their|a|an)\b)", re.IGNORECASE)
 

@@ -1,6 +1,6 @@
 """Tools that act for the signed-in user: scoped by the session record.
 
-When the docs show a session user (:mod:`autoforge.env.artifact.session`), the state holds who is
+When the docs show a session user (:mod:`autoforge.lexicon.session`), the state holds who is
 signed
 in, and a read that takes no parameter (``get_user_all_orders()``, ``get_my_profile()``) returns
 that user's records only, as the API it describes does for whoever is logged in:
@@ -17,7 +17,7 @@ gives the draft its record key (:func:`autoforge.synth.rulecode.templates.render
 
 A write on a collection whose records belong to a user (one attribute references the user
 collection) that takes no parameter naming a user acts for the signed-in user too
-(:func:`~autoforge.env.artifact.session.acting_for`), as the API does for whoever holds the session:
+(:func:`~autoforge.lexicon.session.acting_for`), as the API does for whoever holds the session:
 
 * a create (``add_address(street, city)``) attaches the new record to that user
   (:func:`create_owner_lines`);
@@ -30,19 +30,11 @@ other templates. The code reads only the state, so replay and state hashing are 
 
 from __future__ import annotations
 
-from autoforge.env import (
-    SESSION,
-    SESSION_RECORD,
-    CollectionSchema,
-    StateSchema,
-    acting_for,
-    owner_attribute,
-    session_owner,
-)
+from autoforge.env import CollectionSchema, StateSchema
+from autoforge.lexicon import SESSION, SESSION_RECORD, acting_for, owner_attribute, session_owner
 from autoforge.synth.rulecode.classify import Classification
 from autoforge.synth.rulecode.headers import head, signature
-from autoforge.synth.rulecode.naming import singular
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, singular
 
 
 def session_read(
@@ -113,7 +105,7 @@ def session_key_lines(
 def _acting(
     spec: ToolSpec, coll: CollectionSchema | None, schema: StateSchema | None
 ) -> tuple[str, str, str] | None:
-    """:func:`~autoforge.env.artifact.session.acting_for`, unless a parameter's Python name is
+    """:func:`~autoforge.lexicon.session.acting_for`, unless a parameter's Python name is
     ``me``
     (the name the generated code binds the signed-in user's key to)."""
     if schema is None or "me" in signature(spec)[1].values():
@@ -129,7 +121,7 @@ def owned_record_lines(
     key_expr: str,
 ) -> list[str]:
     """For a write on one record (loaded as ``record`` by ``key_expr``) that acts for the
-    signed-in user (:func:`~autoforge.env.artifact.session.acting_for`): the lines refusing when
+    signed-in user (:func:`~autoforge.lexicon.session.acting_for`): the lines refusing when
     nobody is signed in or the record belongs to another user; else no lines."""
     writes = c.cls in ("update", "transition", "delete")
     found = _acting(spec, coll, schema) if writes else None
@@ -149,7 +141,7 @@ def create_owner_lines(
     spec: ToolSpec, c: Classification, coll: CollectionSchema | None, schema: StateSchema | None
 ) -> tuple[list[str], list[str]]:
     """For a create that acts for the signed-in user
-    (:func:`~autoforge.env.artifact.session.acting_for`): ``(lines binding me, refusing when nobody
+    (:func:`~autoforge.lexicon.session.acting_for`): ``(lines binding me, refusing when nobody
     is
     signed in; lines attaching the new ``record`` to me)``; two empty lists for any other
     tool."""

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from autoforge.env import CollectionSchema, StateSchema, find_user_collection, name_verb
+from autoforge.env import CollectionSchema, StateSchema
+from autoforge.lexicon import find_user_collection, name_verb
 from autoforge.synth.modelcode.create_draft import create_draft, entry_refs
 from autoforge.synth.rulecode.classify import Classification
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
@@ -35,7 +36,6 @@ from autoforge.synth.rulecode.effects import (
     restore_effect,
 )
 from autoforge.synth.rulecode.headers import head
-from autoforge.synth.rulecode.naming import NAME_LIKE, singular, tokens
 from autoforge.synth.rulecode.open_effects import effect_sentences, effect_todos, open_clauses
 from autoforge.synth.rulecode.paging import paging_params
 from autoforge.synth.rulecode.session_scope import (
@@ -51,7 +51,7 @@ from autoforge.synth.rulecode.transition_fields import (
     stored_name,
     target_status,
 )
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import NAME_LIKE, ToolSpec, singular, tokens
 
 FieldMap = Mapping[str, list[str]]
 

@@ -10,8 +10,7 @@ from collections.abc import Iterable
 
 from autoforge.env import CollectionSchema
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
-from autoforge.synth.rulecode.naming import plural, tokens
-from autoforge.tooldocs import ToolSpec, stated_statuses
+from autoforge.tooldocs import ToolSpec, plural, stated_statuses, tokens
 
 _PARTICIPLE = {
     "cancel": "cancelled",

@@ -1,7 +1,7 @@
 """Phase 1: design the state structure (collections, keys, attributes) from the tool docs.
 
 What the documents define is read, not asked: their schemas give collections and attributes
-(:mod:`autoforge.synth.state.schema_entities`); without schemas the rules give collections from id
+(:mod:`autoforge.lexicon.schema_entities`); without schemas the rules give collections from id
 parameters and tool names and attributes from the parameters. The model is asked once, in a
 compact format (:mod:`autoforge.synth.state.design_model`), for what those leave open; the
 result is validated (every entity-naming parameter must map to an attribute), unmapped
@@ -18,28 +18,20 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import (
+from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.lexicon import (
     FILLER,
     SESSION,
-    Attribute,
-    AttributeType,
-    CollectionSchema,
-    StateSchema,
+    Derivation,
     add_session,
+    derive_state,
+    doc_field_names,
     find_user_collection,
     self_word_at,
     tool_access,
 )
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth.rulecode.classify import classify_tool, collection_of_key, target_collection
-from autoforge.synth.rulecode.naming import (
-    id_base,
-    identifier,
-    is_id_like,
-    plural,
-    singular,
-    tokens,
-)
 from autoforge.synth.rulecode.paging import paging_params
 from autoforge.synth.rulecode.transition_fields import modified_field
 from autoforge.synth.state.design_model import (
@@ -53,9 +45,8 @@ from autoforge.synth.state.design_model import (
 )
 from autoforge.synth.state.design_prompts import design_messages, feedback_messages
 from autoforge.synth.state.mapping import Unmapped, place_by_rules, unmapped_params
-from autoforge.synth.state.schema_entities import Derivation, derive_state, doc_field_names
 from autoforge.synth.state.settings import Setting, extract_settings, settings_collection
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, id_base, identifier, is_id_like, plural, singular, tokens
 
 _JSON_TO_ATTR: dict[str, AttributeType] = {
     "string": "string",
@@ -257,7 +248,7 @@ async def design_state(
     """Design the state schema for ``tools``: read what the docs define, ask the model the rest.
 
     Collections and attributes that the docs' schemas define are derived without a model
-    (:mod:`autoforge.synth.state.schema_entities`); without schemas the rules give the collections
+    (:mod:`autoforge.lexicon.schema_entities`); without schemas the rules give the collections
     (id parameters, tool-name nouns) and the attributes the parameters name. One model call
     (:mod:`autoforge.synth.state.design_model`'s compact answer) then asks only what those
     leave open: the attributes the open collections still need and, without schemas, any
@@ -477,12 +468,12 @@ def user_lists(
     """Give each collection a read of "the user's X" lists a reference to the user collection.
 
     A read without parameters that acts for the signed-in user and names a collection after
-    the word saying so (:func:`~autoforge.env.artifact.session.self_word_at`:
+    the word saying so (:func:`~autoforge.lexicon.session.self_word_at`:
     ``get_user_all_orders()``,
     ``get_my_loans()``) lists the records of that collection that belong to the user, so they
     must say whose they are; tool parameters rarely do (``cancel_order(order_id)``). When no
     attribute of it references the user collection
-    (:func:`~autoforge.env.artifact.session.find_user_collection`), the one named as that
+    (:func:`~autoforge.lexicon.session.find_user_collection`), the one named as that
     collection's
     key becomes (or is added as) that reference. Returns ``collection.attribute`` per reference.
     """
@@ -527,7 +518,7 @@ def _add_session(
     schema: StateSchema, tools: Sequence[ToolSpec], provenance: dict[str, dict[str, str]]
 ) -> str | None:
     """The singleton ``session`` collection when the docs show a session user
-    (:mod:`autoforge.env.artifact.session`): who is signed in is state, so the tools acting for that
+    (:mod:`autoforge.lexicon.session`): who is signed in is state, so the tools acting for that
     user read it there and replay stays pure."""
     reason = add_session(schema, tools)
     coll = schema.collection(SESSION) if reason is not None else None

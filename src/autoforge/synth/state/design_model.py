@@ -25,10 +25,9 @@ import json_repair
 from pydantic import BaseModel, Field, StringConstraints, ValidationError
 
 from autoforge.env import Attribute, AttributeType
+from autoforge.lexicon import doc_field_names
 from autoforge.llm import LLMClient, LLMFailure, Message
-from autoforge.synth.rulecode.naming import identifier, is_id_like, singular, tokens
-from autoforge.synth.state.schema_entities import doc_field_names
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, identifier, is_id_like, singular, tokens
 
 MAX_COLLECTIONS = 12
 MAX_LINES = 10

@@ -15,7 +15,7 @@ from typing import Any
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
 from autoforge.errors import UserError
-from autoforge.synth.rulecode.naming import is_id_like, singular
+from autoforge.tooldocs import is_id_like, singular
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$")

@@ -13,7 +13,10 @@ from pydantic import BaseModel
 
 from autoforge.env import Attribute, CollectionSchema, StateSchema
 from autoforge.synth.rulecode.classify import collection_of_key, target_collection
-from autoforge.synth.rulecode.naming import (
+from autoforge.synth.rulecode.paging import paging_params
+from autoforge.synth.state.infer import schema_field_paths
+from autoforge.tooldocs import (
+    ToolSpec,
     id_base,
     is_entity_param,
     is_id_like,
@@ -21,9 +24,6 @@ from autoforge.synth.rulecode.naming import (
     singular,
     tokens,
 )
-from autoforge.synth.rulecode.paging import paging_params
-from autoforge.synth.state.infer import schema_field_paths
-from autoforge.tooldocs import ToolSpec
 
 
 class Unmapped(BaseModel):

@@ -23,8 +23,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema
-from autoforge.synth.rulecode.naming import identifier, plural, singular
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, identifier, plural, singular
 
 SETTINGS = "settings"
 SETTINGS_KEY = "settings_id"

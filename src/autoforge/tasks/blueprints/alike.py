@@ -16,10 +16,9 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
+from autoforge.lexicon import is_identifier_name, singular, words
 from autoforge.tasks.blueprints.blueprint import Blueprint, FactRef, ListBinding
-from autoforge.tasks.graph.dataflow import is_identifier_name, singular
 from autoforge.tasks.model import GoldCall
-from autoforge.tasks.scenario.phrasing import words
 
 #: Most fields said to describe one record (more reads as a spec sheet, not a request).
 MOST_FIELDS = 3

@@ -16,7 +16,18 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, tool_access
+from autoforge.env import EnvironmentSpec
+from autoforge.lexicon import (
+    NAME_FIELDS,
+    Leaf,
+    entity_of,
+    is_identifier_name,
+    output_leaves,
+    schema_leaves,
+    singular,
+    split_path,
+    tool_access,
+)
 from autoforge.tasks.blueprints.blueprint import (
     Binding,
     Blueprint,
@@ -30,16 +41,6 @@ from autoforge.tasks.blueprints.blueprint import (
 )
 from autoforge.tasks.blueprints.choosing import Chooser, path_of
 from autoforge.tasks.blueprints.reasoning import ReasoningSpec
-from autoforge.tasks.graph.dataflow import (
-    NAME_FIELDS,
-    Leaf,
-    entity_of,
-    is_identifier_name,
-    output_leaves,
-    schema_leaves,
-    singular,
-    split_path,
-)
 from autoforge.tasks.graph.dependency import FieldMapping, ToolEdge, ToolGraph
 from autoforge.tasks.graph.merge import user_collection
 from autoforge.tasks.graph.walks import Walk

@@ -17,7 +17,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import CollectionSchema, EnvironmentSpec, tool_access
+from autoforge.env import CollectionSchema, EnvironmentSpec
+from autoforge.lexicon import (
+    NAME_FIELDS,
+    Leaf,
+    entity_of,
+    is_identifier_name,
+    names_record,
+    output_leaves,
+    singular,
+    split_path,
+    tool_access,
+)
 from autoforge.tasks.blueprints.blueprint import (
     Binding,
     CallNode,
@@ -32,16 +43,6 @@ from autoforge.tasks.blueprints.blueprint import (
 )
 from autoforge.tasks.blueprints.reasoning import PathSeg, ReasoningSpec
 from autoforge.tasks.blueprints.related import names_map
-from autoforge.tasks.graph.dataflow import (
-    NAME_FIELDS,
-    Leaf,
-    entity_of,
-    is_identifier_name,
-    names_record,
-    output_leaves,
-    singular,
-    split_path,
-)
 from autoforge.tasks.graph.dependency import ToolGraph
 from autoforge.tasks.graph.walks import Walk
 from autoforge.tasks.scenario.knowledge import Knowledge

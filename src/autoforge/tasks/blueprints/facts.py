@@ -16,11 +16,13 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import (
-    EnvironmentSpec,
-    EpisodeLike,
-    StateSchema,
+from autoforge.env import EnvironmentSpec, EpisodeLike, StateSchema
+from autoforge.lexicon import (
+    is_identifier_name,
+    output_leaves,
+    param_leaves,
     signed_in,
+    singular,
     tool_access,
     user_collection,
 )
@@ -39,12 +41,6 @@ from autoforge.tasks.blueprints.related import (
 from autoforge.tasks.gold.failures import GoldFailure
 from autoforge.tasks.gold.plausible import Breach, Guard, breach
 from autoforge.tasks.gold.preconditions import Preconditions
-from autoforge.tasks.graph.dataflow import (
-    is_identifier_name,
-    output_leaves,
-    param_leaves,
-    singular,
-)
 from autoforge.tasks.states.domain import enum_from_text
 from autoforge.tasks.states.population import value_for
 from autoforge.tasks.states.repair import referenced, selective_fixes

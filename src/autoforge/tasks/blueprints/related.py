@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from autoforge.tasks.graph.dataflow import singular
+from autoforge.lexicon import singular
 from autoforge.tasks.states.domain import categorical
 
 

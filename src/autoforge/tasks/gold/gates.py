@@ -31,7 +31,8 @@ from typing import Any, cast
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike, tool_access
+from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike
+from autoforge.lexicon import tool_access
 from autoforge.tasks.blueprints.blueprint import Blueprint
 from autoforge.tasks.difficulty import DifficultyMetrics, DifficultySpec
 from autoforge.tasks.gold.instantiate import GoldFailure, GoldRun, execute

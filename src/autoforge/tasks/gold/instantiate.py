@@ -18,7 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike, tool_access
+from autoforge.env import EnvironmentLike, EnvironmentSpec, EpisodeLike
+from autoforge.lexicon import split_path, tool_access
 from autoforge.tasks.blueprints.blueprint import (
     Binding,
     Blueprint,
@@ -39,7 +40,6 @@ from autoforge.tasks.gold.plausible import Guard, guarded_facts, owned_facts
 from autoforge.tasks.gold.preconditions import Preconditions
 from autoforge.tasks.gold.primed import ahead, run_primed
 from autoforge.tasks.gold.settle import guarded_steps
-from autoforge.tasks.graph.dataflow import split_path
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.states.population import StateGenerator

@@ -26,13 +26,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from autoforge.env import (
-    DocRule,
-    Environment,
-    EnvironmentLike,
-    EnvironmentSpec,
+from autoforge.env import DocRule, EnvironmentLike, EnvironmentSpec
+from autoforge.lexicon import (
     acting_for,
+    entity_of,
     environment_rules,
+    rules_of,
     status_values,
     tool_access,
 )
@@ -44,7 +43,6 @@ from autoforge.tasks.blueprints.blueprint import (
     OutputRef,
     ReasoningRef,
 )
-from autoforge.tasks.graph.dataflow import entity_of
 from autoforge.tasks.graph.merge import user_collection
 from autoforge.tasks.model import GoldCall
 
@@ -56,12 +54,9 @@ TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "term
 
 
 def stated_rules(env: EnvironmentLike) -> list[DocRule]:
-    """The rules of ``env``: those synthesis recorded (:attr:`Environment.rules`, which falls
-    back to extracting them from the spec), or, for another environment type, extracted from
-    its spec and initial state by the same extractor."""
-    if isinstance(env, Environment):
-        return list(env.rules.rules)
-    return environment_rules(env.spec, env.initial_state).rules
+    """The rules of ``env``: those synthesis recorded (``rules.json``), else extracted from its
+    spec and initial state by the one extractor (:func:`autoforge.lexicon.rules_of`)."""
+    return list(rules_of(env).rules)
 
 
 def _keys(spec: EnvironmentSpec, call: GoldCall) -> list[tuple[str, str]]:

@@ -29,10 +29,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from autoforge.env import CollectionSchema, EnvironmentSpec, status_values, tool_access
+from autoforge.env import CollectionSchema, EnvironmentSpec
+from autoforge.lexicon import entity_of, singular, status_values, tool_access
 from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode
 from autoforge.tasks.gold.plausible import Breach, Guard, breach, source_fact
-from autoforge.tasks.graph.dataflow import entity_of, singular
 from autoforge.tooldocs import ToolSpec, markdown_tables
 
 #: Cells that mean "no value" in a table (a terminal status's empty successor list).

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from autoforge.env import EnvironmentSpec, tool_scope
+from autoforge.env import EnvironmentSpec
+from autoforge.lexicon import tool_scope
 from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, ReasoningRef
 from autoforge.tasks.gold.plausible import Guard
 from autoforge.tasks.states.domain import Domains, written_constants

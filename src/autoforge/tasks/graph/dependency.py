@@ -1,6 +1,6 @@
 """The tool dependency graph: an edge A -> B when an output of A can supply an input of B.
 
-Edges are proposed by rule from the schemas (see :mod:`autoforge.tasks.graph.dataflow`): a field
+Edges are proposed by rule from the schemas (see :mod:`autoforge.lexicon.dataflow`): a field
 and a
 parameter holding the primary key of the same collection (``order_ids[]`` -> ``order_id``), or
 two identifier-like fields with the same name. Every edge records why and which output path feeds
@@ -17,13 +17,15 @@ from typing import Any, Literal, Protocol
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from autoforge.env import EnvironmentSpec, tool_access, tool_scope
-from autoforge.tasks.graph.dataflow import (
+from autoforge.env import EnvironmentSpec
+from autoforge.lexicon import (
     Leaf,
     is_identifier_name,
     output_leaves,
     param_leaves,
     qualified_for,
+    tool_access,
+    tool_scope,
 )
 from autoforge.tooldocs import ToolSpec
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from autoforge.env import EnvironmentSpec
-from autoforge.env import user_collection as user_collection  # its owner: env
+from autoforge.lexicon import user_collection as user_collection
 from autoforge.tasks.graph.dependency import ToolGraph
 from autoforge.tasks.graph.walks import Walk, WalkStep, concat
 

@@ -14,8 +14,8 @@ from typing import Any, Literal, TypeVar, cast
 from pydantic import BaseModel, Field
 
 from autoforge.env import EnvironmentSpec
+from autoforge.lexicon import output_leaves, param_leaves
 from autoforge.llm import LLMClient, LLMFailure
-from autoforge.tasks.graph.dataflow import output_leaves, param_leaves
 from autoforge.tooldocs import ToolSpec
 
 HOOK_STATS_SCHEMA_VERSION = 1

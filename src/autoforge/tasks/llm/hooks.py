@@ -36,8 +36,8 @@ from typing import Any
 from pydantic import BaseModel, Field, create_model
 
 from autoforge.env import EnvironmentLike, EnvironmentSpec
+from autoforge.lexicon import Leaf, output_leaves, param_leaves
 from autoforge.llm import LLMClient
-from autoforge.tasks.graph.dataflow import Leaf, output_leaves, param_leaves
 from autoforge.tasks.graph.dependency import (
     EdgeVerdict,
     FieldMapping,

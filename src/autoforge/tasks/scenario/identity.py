@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from autoforge.env import StateSchema
-from autoforge.tasks.graph.dataflow import entity_of
+from autoforge.lexicon import entity_of
 from autoforge.tasks.graph.merge import user_collection
 from autoforge.tasks.model import GoldCall
 

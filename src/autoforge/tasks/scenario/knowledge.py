@@ -37,23 +37,20 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import (
-    EnvironmentSpec,
-    StateSchema,
-    session_user,
-    tool_access,
-    tool_scope,
-    user_collection,
-)
-from autoforge.tasks.blueprints.reasoning import PathSeg
-from autoforge.tasks.graph.dataflow import (
+from autoforge.env import EnvironmentSpec, StateSchema
+from autoforge.lexicon import (
     entity_of,
     is_identifier_name,
     name_tokens,
     output_leaves,
     qualified_for,
+    session_user,
     singular,
+    tool_access,
+    tool_scope,
+    user_collection,
 )
+from autoforge.tasks.blueprints.reasoning import PathSeg
 from autoforge.tasks.states.domain import categorical
 from autoforge.tooldocs import ToolSpec
 

@@ -17,7 +17,30 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from autoforge.env import EnvironmentSpec, StateSchema, tool_access
+from autoforge.env import EnvironmentSpec, StateSchema
+from autoforge.lexicon import (
+    CREATE_VERBS,
+    EVERYDAY,
+    QUOTED_STOP,
+    Leaf,
+    entity_of,
+    enumerate_words,
+    field_said,
+    label,
+    listed_noun,
+    names_record,
+    output_leaves,
+    quoted,
+    refer_back,
+    same_as,
+    singular,
+    tool_access,
+    updates,
+    verb_first,
+    with_preposition,
+    words,
+)
+from autoforge.lexicon import request_on as request_on
 from autoforge.tasks.blueprints.blueprint import (
     Binding,
     Blueprint,
@@ -30,26 +53,8 @@ from autoforge.tasks.blueprints.blueprint import (
     ReasonNode,
 )
 from autoforge.tasks.blueprints.reasoning import CMP_WORDS, field_words
-from autoforge.tasks.graph.dataflow import Leaf, entity_of, names_record, output_leaves, singular
 from autoforge.tasks.graph.merge import user_collection
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
-from autoforge.tasks.scenario.phrasing import (
-    CREATE_VERBS,
-    EVERYDAY,
-    QUOTED_STOP,
-    enumerate_words,
-    field_said,
-    label,
-    listed_noun,
-    quoted,
-    refer_back,
-    same_as,
-    updates,
-    verb_first,
-    with_preposition,
-    words,
-)
-from autoforge.tasks.scenario.phrasing import request_on as request_on  # the pipeline's refusals
 from autoforge.tasks.states.domain import enum_from_text
 
 PERSONAS = (

@@ -30,7 +30,8 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from autoforge.env import EnvironmentSpec, session_owner, sign_in
+from autoforge.env import EnvironmentSpec
+from autoforge.lexicon import session_owner, sign_in
 from autoforge.tasks.states.population import copy_json
 
 #: The share of the data's records a subset aims at.

@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec, tool_scope
+from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec
+from autoforge.lexicon import tool_scope
 from autoforge.tooldocs import ToolSpec, stated_statuses
 
 _ONE_OF = re.compile(r"\bone of\b[:\s]*(?P<list>[^.;\n]+)", re.IGNORECASE)

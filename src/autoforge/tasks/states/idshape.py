@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env import CollectionSchema, EnvironmentSpec
-from autoforge.tasks.graph.dataflow import entity_of
+from autoforge.lexicon import entity_of
 
 _KEY = re.compile(r"^(?P<stem>\D*?)(?P<number>\d+)(?P<suffix>\D*)$")
 _SEPARATORS = "_-.:/ "

@@ -25,24 +25,24 @@ from typing import TYPE_CHECKING, Any, cast
 import networkx as nx
 from faker import Faker
 
-from autoforge.env import (
-    Attribute,
-    CollectionSchema,
-    EnvironmentSpec,
+from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec
+from autoforge.lexicon import (
+    entity_of,
+    is_identifier_name,
     owner_attribute,
+    record_collection,
     session_owner,
     sign_in,
     tool_scope,
 )
 from autoforge.tasks.blueprints.held import held_keys, rehold
-from autoforge.tasks.graph.dataflow import entity_of, is_identifier_name, record_collection
 from autoforge.tasks.states.domain import domains
 from autoforge.tasks.states.idshape import IdShape, documented, from_examples, from_keys, plain
 from autoforge.tasks.states.weighted import speed_up
 from autoforge.tooldocs import ToolSpec
 
 if TYPE_CHECKING:
-    from autoforge.env import ToolScope
+    from autoforge.lexicon import ToolScope
 
 _FAKER: Faker | None = None
 #: The fewest records of each collection of users' records the signed-in user owns in S0.
@@ -379,7 +379,7 @@ class StateGenerator:
                     records[key] = {**records[key], attr.name: ref}  # a changed copy
 
     def _sign_in(self, state: dict[str, Any], rng: random.Random) -> None:
-        """Where the state says who is signed in (:mod:`autoforge.env.artifact.session`): one user
+        """Where the state says who is signed in (:mod:`autoforge.lexicon.session`): one user
         of
         the state, at random, who then owns a share of each collection of users' records
         (:meth:`_give_records`)."""

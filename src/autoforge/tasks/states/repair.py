@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from autoforge.env import EnvironmentSpec, StateSchema
-from autoforge.tasks.graph.dataflow import entity_of, singular
+from autoforge.lexicon import entity_of, singular
 
 _TOKEN = re.compile(r"[\w-]+")
 

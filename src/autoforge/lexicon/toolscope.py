@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from autoforge.env.artifact.spec import CollectionSchema, StateSchema
+from autoforge.env import CollectionSchema, StateSchema
 from autoforge.tooldocs import ToolSpec, id_base, singular, snake_words, tokens
 
 ToolClass = Literal[

@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
-from autoforge.synth.rulecode.naming import identifier, is_id_like, plural, singular, snake, tokens
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, identifier, is_id_like, plural, singular, snake, tokens
 
 _PAGINATION = {
     "next",

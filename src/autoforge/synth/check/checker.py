@@ -17,7 +17,7 @@
 * ``roundtrip``, ``paging``, ``secret``: what the tools of one collection promise each other
   (create then get finds it, update then get shows the change and nothing else, delete then
   get refuses, a page size pages, a sign-in returns no secret:
-  :mod:`autoforge.env.check.roundtrip`).
+  :mod:`autoforge.synth.check.roundtrip`).
 
 Call sequences come from ``sequences.json`` (a list of lists of ``{"tool", "arguments"}``)
 when given, else from the sampled calls. By default everything runs in an isolated episode
@@ -34,12 +34,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from autoforge.env.check.roundtrip import round_trip_findings
-from autoforge.env.check.stated import CHECK_NAME, stated_rules
-from autoforge.env.errors import EnvLoadError, SandboxViolation
-from autoforge.env.isolation.boundary import describe
-from autoforge.env.isolation.contained import probe_boundary
-from autoforge.env.runtime import Environment, Episode, Mode, Observation
+from autoforge.env import (
+    Environment,
+    EnvLoadError,
+    Episode,
+    Mode,
+    Observation,
+    SandboxViolation,
+    describe_boundary,
+    probe_boundary,
+)
+from autoforge.synth.check.roundtrip import round_trip_findings
+from autoforge.synth.check.stated import CHECK_NAME, stated_rules
 from autoforge.tooldocs import ToolSpec
 
 CHECK_SCHEMA_VERSION = 1
@@ -245,7 +251,7 @@ def _check_tool(env: Environment, probe: _Probe, tool: ToolSpec, index: Any) -> 
 
 
 def _check_round_trips(env: Environment, probe: _Probe, index: Any) -> list[CheckItem]:
-    """The round trips the docs imply (:mod:`autoforge.env.check.roundtrip`)."""
+    """The round trips the docs imply (:mod:`autoforge.synth.check.roundtrip`)."""
 
     def run(calls: Sequence[Call]) -> list[Observation]:
         return probe.run(calls)[0]
@@ -327,7 +333,7 @@ def check_environment(
         items=items,
         calls=probe.calls,
         elapsed_s=round(time.monotonic() - start, 3),
-        boundary=describe(env.boundary),
+        boundary=describe_boundary(env.boundary),
     )
 
 
@@ -367,7 +373,7 @@ def check_directory(
     except (EnvLoadError, SandboxViolation) as exc:
         item = CheckItem(check="load", ok=False, detail=f"{type(exc).__name__}: {exc}")
         elapsed = round(time.monotonic() - start, 3)
-        where = "inline (trusted)" if mode == "inline" else describe(probe_boundary())
+        where = "inline (trusted)" if mode == "inline" else describe_boundary(probe_boundary())
         return CheckReport(
             env_name=root.name, ok=False, items=[item], elapsed_s=elapsed, boundary=where
         )
@@ -382,7 +388,7 @@ def check_directory(
 
 
 def _stated_items(root: Path, env: Environment) -> list[CheckItem]:
-    """The stated-rules check (:mod:`autoforge.env.check.stated`): per tool, one item listing the
+    """The stated-rules check (:mod:`autoforge.synth.check.stated`): per tool, one item listing the
     enforced sentences, and one error per rule its description states that nothing carries."""
     verdicts = stated_rules(root, env.spec)
     items: list[CheckItem] = []

@@ -1,7 +1,7 @@
 """Round trips the docs imply, run by the conformance checker on one collection's tools.
 
 A create, a lookup by key, an update, a delete and a list over the same collection
-(:func:`~autoforge.env.artifact.toolscope.tool_scope`) promise each other things no single call
+(:func:`~autoforge.lexicon.toolscope.tool_scope`) promise each other things no single call
 shows:
 
 * create then get (and list) finds the new record, holding the values the create was given;
@@ -20,9 +20,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from autoforge.env.artifact.spec import CollectionSchema, EnvironmentSpec
-from autoforge.env.artifact.toolscope import ToolScope, tool_scope
-from autoforge.env.runtime import Observation
+from autoforge.env import CollectionSchema, EnvironmentSpec, Observation
+from autoforge.lexicon import ToolScope, tool_scope
 from autoforge.tooldocs import ToolSpec, snake_words
 
 Call = dict[str, Any]

@@ -15,9 +15,13 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from autoforge.env.artifact.behaviour import BehaviourModel, ToolBehaviour, unenforced_sentences
-from autoforge.env.artifact.files import RULES_FILE
-from autoforge.env.artifact.spec import EnvironmentSpec
+from autoforge.env import (
+    RULES_FILE,
+    BehaviourModel,
+    EnvironmentSpec,
+    ToolBehaviour,
+    unenforced_sentences,
+)
 
 CHECK_NAME = "stated_rules"
 

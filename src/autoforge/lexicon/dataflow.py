@@ -11,13 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from autoforge.env import (
-    CollectionSchema,
-    StateSchema,
-    target_collection,
-    tool_access,
-    tool_scope,
-)
+from autoforge.env import CollectionSchema, StateSchema
+from autoforge.lexicon.toolscope import target_collection, tool_access, tool_scope
 from autoforge.tooldocs import ToolSpec, snake_words, to_snake
 
 #: Primary-key names too generic to identify a collection without a record around them.
@@ -227,7 +222,7 @@ def _leaves_cached(tool: ToolSpec, state: StateSchema, which: str) -> tuple[Leaf
 def _own_key(tool: ToolSpec, state: StateSchema, leaves: tuple[Leaf, ...]) -> tuple[Leaf, ...]:
     """``leaves`` with the tool's own key parameter holding its collection's key: a generic
     name (``getPet(id)``) names no collection by itself, but the tool's scope says whose key it
-    is (:func:`~autoforge.env.artifact.toolscope.tool_scope`). A create's key is a new one: not
+    is (:func:`~autoforge.lexicon.toolscope.tool_scope`). A create's key is a new one: not
     taken."""
     if not any(leaf.entity is None and leaf.path in tool.required for leaf in leaves):
         return leaves

@@ -23,8 +23,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from autoforge.env.artifact.spec import Attribute, CollectionSchema, StateSchema
-from autoforge.env.artifact.toolscope import collection_of_key, tool_access
+from autoforge.env import Attribute, CollectionSchema, StateSchema
+from autoforge.lexicon.toolscope import collection_of_key, tool_access
 from autoforge.tooldocs import ToolSpec, singular, tokens
 
 #: The singleton collection, its key and the key of its one record.

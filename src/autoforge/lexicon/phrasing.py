@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from autoforge.env import FILLER, VERBS
-from autoforge.tasks.blueprints.literals import Literals
-from autoforge.tasks.graph.dataflow import singular
+from autoforge.lexicon.dataflow import singular
+from autoforge.lexicon.literals import Literals
+from autoforge.lexicon.toolscope import FILLER, VERBS
 
 #: Free text a person quotes when they say it: a sentence (ends in ``.``, ``!``, ``?``) or
 #: four or more words without a digit (an address or a date is said bare).
