@@ -151,7 +151,7 @@ paths:
     assert [t.name for t in docs.tools] == ["get_a_b", "get_a_b_2", "op_2fetch_item"]
 
 
-def test_body_under_body_key_when_names_clash_or_not_object() -> None:
+def test_a_body_repeating_a_parameter_merges_and_a_non_object_body_is_one_argument() -> None:
     spec = {
         "openapi": "3.1.0",
         "info": {"title": "t", "version": "1"},
@@ -162,7 +162,14 @@ def test_body_under_body_key_when_names_clash_or_not_object() -> None:
                     "parameters": [{"name": "id", "in": "path", "required": True}],
                     "requestBody": {
                         "required": True,
-                        "content": {"application/json": {"schema": {"properties": {"id": {}}}}},
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "properties": {"id": {}, "label": {"type": "string"}},
+                                    "required": ["label"],
+                                }
+                            }
+                        },
                     },
                     "responses": {"204": {"description": "ok"}},
                 },
@@ -176,8 +183,8 @@ def test_body_under_body_key_when_names_clash_or_not_object() -> None:
     }
     docs = parse_text(json.dumps(spec), filename="x.json")
     put = docs.tool("put_x")
-    assert put.param_names == ["id", "body"]
-    assert put.required == ["id", "body"]
+    assert put.param_names == ["id", "label"]  # the body's ``id`` is the path's
+    assert put.required == ["id", "label"]
     assert put.parameters["properties"]["id"] == {"type": "string"}  # no schema -> string
     post = docs.tool("post_x")
     assert post.param_names == ["body"]

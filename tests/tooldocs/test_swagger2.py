@@ -127,10 +127,10 @@ def test_malformed_keywords_are_reported_once() -> None:
     assert "required: True" in messages[0] and "x-pattern" in messages[0]
 
 
-def test_body_clashing_with_a_path_param_stays_one_argument(parcels: ToolDocs) -> None:
-    tool = parcels.tool("pickUpParcel")
-    assert tool.param_names == ["code", "body"]
-    assert tool.parameters["properties"]["body"]["required"] == ["pin"]
+def test_a_body_repeating_a_path_param_merges_into_one_argument(parcels: ToolDocs) -> None:
+    tool = parcels.tool("pickUpParcel")  # path ``code``; body {pin, code}
+    assert tool.param_names == ["code", "pin"]
+    assert tool.parameters["properties"]["code"]["type"] == "string"
 
 
 def test_every_schema_is_valid_2020_12_without_refs(kennel: ToolDocs, parcels: ToolDocs) -> None:

@@ -4,7 +4,8 @@
   ``operationId``, derived from method and path (``GET /pets/{petId}`` -> ``get_pets_by_pet_id``);
 * parameters: path, query, header and cookie parameters (path-level ones too) plus the request
   body, merged into one object schema. An object body's properties become top-level arguments
-  (``readOnly`` ones dropped); any other body, or one whose names clash, is one ``body`` argument.
+  (``readOnly`` ones dropped; one that repeats a parameter is that parameter); any other body is
+  one ``body`` argument.
   Parameter names that are not identifiers are sanitised, the original kept in ``x-original-name``;
 * returns: the JSON schema of the first 2xx response; access: GET/HEAD/OPTIONS/TRACE -> read;
 * every ``$ref`` is expanded (cycles cut), and OpenAPI 3.0 schema dialect (``nullable``, boolean
@@ -307,10 +308,8 @@ def _merge_body(ctx: Ctx, raw: Any, ptr: str, props: dict[str, Any], required: l
         return
     body_required = body.get("required") is True
     flat = flatten_object(schema)
-    if flat is not None and not set(flat[0]) & set(props):
-        props.update(flat[0])
-        if body_required:
-            required.extend(flat[1])
+    if flat is not None:
+        merge_flat_body(flat, props, required, body_required)
         return
     key = "body" if "body" not in props else "request_body"
     desc = body.get("description")
@@ -319,6 +318,23 @@ def _merge_body(ctx: Ctx, raw: Any, ptr: str, props: dict[str, Any], required: l
     props[key] = schema
     if body_required:
         required.append(key)
+
+
+def merge_flat_body(
+    flat: tuple[dict[str, Any], list[str]],
+    props: dict[str, Any],
+    required: list[str],
+    body_required: bool,
+) -> None:
+    """Add an object body's properties to ``props`` as arguments, in place. A property the
+    call already has as a path, query or header parameter (a resource's ``name`` in its path
+    and its body) names the same value: the parameter is kept and the body's copy dropped, so
+    the call has one argument of that name."""
+    fields, needed = flat
+    for name, schema in fields.items():
+        props.setdefault(name, schema)
+    if body_required:
+        required.extend(n for n in needed if n not in required)
 
 
 def flatten_object(schema: Any) -> tuple[dict[str, Any], list[str]] | None:

@@ -9,8 +9,9 @@ The same rules as the OpenAPI 3 importer (:mod:`.openapi`), read from the 2.0 la
   ``#/parameters/...`` references followed) become arguments; their inline type keywords
   (``type``, ``format``, ``items``, ``enum``, bounds, ``default``) become the JSON schema and a
   ``type: file`` upload becomes a binary string. The ``body`` parameter's object properties
-  become top-level arguments when the operation consumes JSON (or says nothing) and no name
-  clashes; otherwise the body is one argument named after the parameter;
+  become top-level arguments when the operation consumes JSON (or says nothing); a property
+  that repeats a path, query or header parameter is that parameter (one argument); any other
+  body is one argument named after the parameter;
 * API-wide parameters are left out (one :class:`DocWarning` names them): the ``apiKey``
   credentials of ``securityDefinitions``, and, with three operations or more, the non-path
   parameters every operation takes that are optional, headers, or named as transport (an
@@ -43,6 +44,7 @@ from autoforge.tooldocs.importers.openapi import (
     convert_openapi30_node,
     flatten_object,
     info_text,
+    merge_flat_body,
     op_description,
     param_properties,
 )
@@ -391,10 +393,8 @@ def _merge_body(
 ) -> None:
     """Add the body to ``props``/``required`` in place: its properties, or one argument."""
     flat = flatten_object(body.schema) if flatten else None
-    if flat is not None and not set(flat[0]) & set(props):
-        props.update(flat[0])
-        if body.required:
-            required.extend(flat[1])
+    if flat is not None:
+        merge_flat_body(flat, props, required, body.required)
         return
     key = body.name if body.name.isidentifier() and body.name.isascii() else ""
     key = key or sanitize_name(body.name)
