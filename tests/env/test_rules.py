@@ -155,3 +155,22 @@ def test_a_precondition_on_a_status_the_docs_never_name_is_no_rule() -> None:
     )
     found = {r.tool: (r.allowed, r.forbidden) for r in environment_rules(spec).rules}
     assert found == {"renew_loan": (["Active"], [])}
+
+
+def test_an_aside_or_an_exception_names_no_rule_of_its_action() -> None:
+    """A bracketed aside ("(... it must be cancelled instead)") and what follows "but"
+    ("... cannot be returned, but can still be cancelled") do not make the sentence a rule of
+    the action they name; the sentence's own action keeps its rule."""
+    for policy, rule in (
+        (
+            "Only 'pending' orders can be exchanged (a late order is refused; it must be "
+            "cancelled instead).",
+            {"exchange_order": (["pending"], [])},
+        ),
+        (
+            "'delivered' orders cannot be returned, but can still be cancelled.",
+            {"return_order": ([], ["delivered"])},
+        ),
+    ):
+        rules = environment_rules(_orders_spec(policy)).rules
+        assert {r.tool: (r.allowed, r.forbidden) for r in rules if r.kind == "status"} == rule

@@ -150,6 +150,16 @@ def _action_named(sentence: str, spec: ToolSpec, noun: str, records: Iterable[st
     return any(len(t) > 3 and t in sentence for t in toks[1:])
 
 
+def _without_asides(sentence: str) -> str:
+    """``sentence`` without its bracketed asides (innermost first)."""
+    out = sentence
+    while True:
+        shorter = re.sub(r"\([^()]*\)", " ", out)
+        if shorter == out:
+            return out
+        out = shorter
+
+
 def _verb_named(word: str, spec: ToolSpec, noun: str) -> bool:
     """Whether ``word`` ("cancelled") is the action of a word of the tool's name (``cancel``)."""
     toks = [t for t in tokens(spec.name) if t not in (noun, singular(noun))]
@@ -175,7 +185,8 @@ def _status_rule(
     noun = singular(coll.name).replace("_", " ")
     vals = "|".join(re.escape(v.lower()) for v in sorted(values, key=len, reverse=True))
     items = rf"((?:(?:already |still )?(?:{vals})(?:,\s*|\s+or\s+|\s+and\s+)?)+)"
-    named = source == "description" or _action_named(low, spec, noun, records)
+    # a bracketed aside ("(...; it must be cancelled instead)") does not say whose rule it is
+    named = source == "description" or _action_named(_without_asides(low), spec, noun, records)
     base: dict[str, Any] = dict(
         tool=spec.name, kind="status", param=key, collection=coll.name, attribute=attr
     )
@@ -200,7 +211,14 @@ def _status_rule(
         allowed = _values_in(still.group(1), values)
         return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
     never = re.search(rf"{items} {re.escape(noun)}s? (?:can ?not|can't|may not|cannot)\b", low)
-    if never and named and (forbidden := _values_in(never.group(1).strip(), values)):
+    # what follows a contrast is allowed, not refused ("cannot borrow ..., but can still pay")
+    refused_part = (
+        re.split(r",?\s+\bbut\b|;\s*however\b|\bexcept\b", low[never.end() :])[0] if never else ""
+    )
+    named_there = source == "description" or _action_named(
+        _without_asides(low[: never.end()] + refused_part) if never else "", spec, noun, records
+    )
+    if never and named_there and (forbidden := _values_in(never.group(1).strip(), values)):
         return DocRule(**base, forbidden=forbidden, sentence=sentence, source=source)  # type: ignore[arg-type]
     return None
 

@@ -222,6 +222,13 @@ def _tool_rules(spec: ToolSpec, c: Classification, p1: Phase1, policy: str | Non
     return extract_rules(spec, c, p1.schema, policy, p1.data_state or p1.test_state, p1.stated)
 
 
+def _by_tool(rules: list[DocRule]) -> dict[str, list[DocRule]]:
+    out: dict[str, list[DocRule]] = {}
+    for r in rules:
+        out.setdefault(r.tool, []).append(r)
+    return out
+
+
 def _rule_set(tools: list[ToolSpec], p1: Phase1, policy: str | None) -> RuleSet:
     """The rules of ``tools`` as their guards were written (the artifact task generation reads
     instead of reading the policy again)."""
@@ -488,7 +495,7 @@ async def synthesize(
     for r in rules.rules:
         carried.setdefault(r.tool, set()).add(r.sentence)
     records = fill_missing(docs, records, model, carried, compile_missing=data is not None,
-                           only=opts.only)  # fmt: skip
+                           only=opts.only, guards=_by_tool(rules.rules))  # fmt: skip
     write_environment(out_dir, name, docs, policy, p1.schema, records, p1.data_state, rules)
     model.save(out_dir)
     rep.phase("check", 1)

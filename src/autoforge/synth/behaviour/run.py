@@ -17,11 +17,13 @@ from autoforge.env import (
     ToolBehaviour,
     unenforced_sentences,
 )
-from autoforge.synth.behaviour.compile import compile_tool
+from autoforge.synth.behaviour.compile import UNSET, compile_tool
 from autoforge.synth.behaviour.data import DataEvidence
 from autoforge.synth.behaviour.derive import context_of, derive_tool
 from autoforge.synth.modelcode.codegen import ToolCode
 from autoforge.synth.report import ToolRecord
+from autoforge.synth.rulecode.doc_rules import DocRule, guard_lines
+from autoforge.synth.rulecode.headers import signature
 from autoforge.tooldocs import ToolDocs, ToolSpec
 
 #: statuses whose code the behaviour model's code does not replace (unless the tool's HTTP
@@ -76,11 +78,14 @@ def fill_missing(
     *,
     compile_missing: bool = True,
     only: Collection[str] = (),
+    guards: Mapping[str, list[DocRule]] | None = None,
 ) -> list[ToolRecord]:
     """Records where every tool has code: a tool the other stages did not finish gets its
     behaviour model's code, marked ``partial`` with the sentences it does not enforce. Each
     record's report lists the enforced and unenforced rule sentences of its description.
-    ``only``: the tools the user asked for (``--only``); the others stay out."""
+    ``only``: the tools the user asked for (``--only``); the others stay out. ``guards``: the
+    rules recorded in ``rules.json`` per tool; compiled code runs them first, as every other
+    tool's code does, so a rule the artifact records is a rule the tool enforces."""
     by_name = {r.report.name: r for r in records}
     out = []
     for spec in docs.tools:
@@ -89,7 +94,7 @@ def fill_missing(
         tb = model.tool(spec.name)
         rec = by_name.get(spec.name)
         if compile_missing and tb is not None and _replace(rec, tb):
-            code = compile_tool(tb, spec.description)
+            code = _guarded(spec, compile_tool(tb, spec.description), (guards or {}).get(spec.name))
             if _loads(spec, code):
                 rec = _replaced(spec, rec, tb, code)
         if rec is not None and tb is not None:
@@ -105,6 +110,16 @@ def fill_missing(
         if rec is not None:
             out.append(rec)
     return out
+
+
+def _guarded(spec: ToolSpec, code: str, rules: list[DocRule] | None) -> str:
+    """``code`` (a compiled tool: def line, one-line docstring, body) with the recorded rules'
+    guards (:func:`guard_lines`) run first, right after the docstring."""
+    lines = guard_lines(rules or [], signature(spec)[1], unset=UNSET)
+    head, doc, rest = ([*code.split("\n", 2), "", ""])[:3]
+    if not lines or not doc.lstrip().startswith('"""') or not rest:
+        return code
+    return "\n".join([head, doc, *lines, rest])
 
 
 def _replaced(spec: ToolSpec, rec: ToolRecord | None, tb: ToolBehaviour, code: str) -> ToolRecord:

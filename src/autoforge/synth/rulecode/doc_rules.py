@@ -114,8 +114,10 @@ def _quote(text: str) -> str:
     return short.replace("\\", "").replace('"', "'").replace("{", "(").replace("}", ")")
 
 
-def guard_lines(rules: list[DocRule], names: dict[str, str]) -> list[str]:
-    """Code (4-space indented) that raises ``ToolError`` when a call breaks a rule."""
+def guard_lines(rules: list[DocRule], names: dict[str, str], unset: str | None = None) -> list[str]:
+    """Code (4-space indented) that raises ``ToolError`` when a call breaks a rule. ``unset``:
+    the default an absent optional parameter has in the code the lines go into, besides None
+    (compiled behaviour code marks an absent argument so)."""
     lines: list[str] = []
     for rule in rules:
         p = names.get(rule.param)
@@ -145,8 +147,9 @@ def guard_lines(rules: list[DocRule], names: dict[str, str]) -> list[str]:
                 f'        raise ToolError("{why}")',
             ]
         else:
+            given = f"{p} is not None" + (f" and {p} != {unset!r}" if unset else "")
             lines += [
-                f"    if {p} is not None and {p} not in {tuple(rule.allowed)!r}:",
+                f"    if {given} and {p} not in {tuple(rule.allowed)!r}:",
                 f'        raise ToolError("{why}")',
             ]
     return lines
