@@ -97,3 +97,32 @@ def test_small_data_is_taken_whole() -> None:
     data = _data(groups=4)
     state = DataSampler(_spec(), data).sample(random.Random(0))
     assert state == data
+
+
+def test_a_record_naming_another_by_a_pair_of_references_brings_it() -> None:
+    """A booking of a boat at a marina names the berth record of that boat at that marina (the
+    pair tells berths apart) though no single value of the booking is the berth's key."""
+    boats = {f"B{i}": {"boat_id": f"B{i}"} for i in range(40)}
+    marinas = {f"M{i}": {"marina_id": f"M{i}"} for i in range(40)}
+    berths = {f"X{i}": {"berth_id": f"X{i}", "boat_id": f"B{i}", "marina_id": f"M{i}"}
+              for i in range(40)}  # fmt: skip
+    bookings = {
+        f"K{i}": {"booking_id": f"K{i}", "boat_id": f"B{i % 40}", "marina_id": f"M{i % 40}"}
+        for i in range(80)
+    }  # fmt: skip  (two bookings per berth)
+    data = {"boats": boats, "marinas": marinas, "berths": berths, "bookings": bookings}
+    spec = EnvironmentSpec(name="m", state_schema=StateSchema(collections=[
+        _coll("boats", "boat_id"), _coll("marinas", "marina_id"),
+        _coll("berths", "berth_id", "boat_id", "marina_id"),
+        _coll("bookings", "booking_id", "boat_id", "marina_id"),
+    ]))  # fmt: skip
+    sampler = DataSampler(spec, data)
+    assert ("berths", "X3") in sampler.points[("bookings", "K3")]
+    assert ("berths", "X3") in sampler.points[("bookings", "K43")]
+    # the bookings' pairs repeat, so they tell no booking apart: a berth names no booking
+    assert ("bookings", "K3") not in sampler.points[("berths", "X3")]
+    for seed in range(5):
+        state = sampler.sample(random.Random(seed))
+        for booking in state["bookings"].values():
+            pair = (booking["boat_id"], booking["marina_id"])
+            assert pair in {(b["boat_id"], b["marina_id"]) for b in state["berths"].values()}

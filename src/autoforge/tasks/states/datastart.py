@@ -16,6 +16,9 @@ A subset keeps the data's references and derived fields consistent:
   task its comments), and a record taken only because something points at it brings its *leaf*
   children (records nothing points at: a task's comments), so a count or total over children
   still adds up;
+- **pairs of references** name a record too: a record carrying the same two references as a
+  record of another collection whose pair tells its records apart (a reservation of a product
+  at a place, the stock record of that product at that place) points at that record;
 - collections whose records another collection's nested values name (a catalogue) are kept
   whole, as the generated states keep them.
 
@@ -84,6 +87,8 @@ class DataSampler:
                 if owner is not None:
                     self.children.setdefault(owner, set()).add(me)
                     self.owner[me] = owner
+        for me, target in self._pair_references(owners):
+            self.points[me].add(target)
         named = {ref for targets in self.points.values() for ref in targets}
         self.leaves = {ref for ref in self.points if ref not in named}
         self.kept = self._catalogues()
@@ -99,6 +104,39 @@ class DataSampler:
                     if target != me and target[0] != me[0]:
                         return target
         return None
+
+    def _pair_references(self, owners: dict[str, list[Ref]]) -> Iterator[tuple[Ref, Ref]]:
+        """``(record, target)`` where ``record`` names ``target`` by a pair of references: the
+        target's collection holds, in two top-level fields that name other records (a product
+        and a place), a pair no two of its records share, and ``record`` carries both fields
+        with one of those pairs (a reservation of a product at a place names the stock record
+        of that product at that place)."""
+        for coll, records in self.data.items():
+            for x, y in self._pair_keys(records, owners):
+                index = {(r.get(x), r.get(y)): (coll, str(k)) for k, r in records.items()}
+                for other, rows in self.data.items():
+                    if other == coll:
+                        continue
+                    for key, rec in rows.items():
+                        if isinstance(rec, dict) and (hit := index.get((rec.get(x), rec.get(y)))):
+                            yield (other, str(key)), hit
+
+    @staticmethod
+    def _pair_keys(records: Mapping[str, Any], owners: dict[str, list[Ref]]) -> list[Ref]:
+        """Pairs of top-level fields of ``records`` that each name records of other
+        collections and together tell every record apart."""
+        rows = [r for r in records.values() if isinstance(r, dict)]
+        if len(rows) < 2:
+            return []
+        fields = sorted({f for r in rows for f, v in r.items() if isinstance(v, str)})
+        refs = [f for f in fields
+                if all(isinstance(r.get(f), str) and r[f] in owners for r in rows)]  # fmt: skip
+        return [
+            (x, y)
+            for i, x in enumerate(refs)
+            for y in refs[i + 1 :]
+            if len({(r[x], r[y]) for r in rows}) == len(rows)
+        ]
 
     @staticmethod
     def _named(record: Any, owners: dict[str, list[Ref]], me: Ref) -> set[Ref]:
