@@ -101,3 +101,28 @@ def test_the_policy_requires_a_status_of_the_record_a_parameter_names() -> None:
     _run(checks, tb, event_id="E1", _today="2026-01-01")
     with pytest.raises(ToolError):
         _run(checks, tb, event_id="E2", _today="2026-01-01")
+
+
+def test_the_policy_bounds_the_date_of_the_record_the_verb_acts_on() -> None:
+    from autoforge.synth.behaviour.policy import policy_date_windows
+
+    data = {
+        "trips": {
+            "T1": {"trip_id": "T1", "status": "planned", "departs_on": "2026-01-02"},
+            "T2": {"trip_id": "T2", "status": "planned", "departs_on": "2025-12-30"},
+        }
+    }
+    ev = DataEvidence.of(data)
+    tb = ToolBehaviour(tool="confirm_trip", kind="action", collection="trips", id_param="trip_id")
+    policy = ("- Only `planned` trips can be confirmed, and only if their departs_on date is "
+              "today or later (a past trip must be cancelled instead).\n")  # fmt: skip
+    checks = policy_date_windows(tb, Context(ev=ev, policy=policy))
+    assert [(c.kind, c.attribute, c.values) for c in checks] == [
+        ("date_window", "departs_on", [">="])
+    ]
+    other = tb.model_copy(update={"tool": "cancel_trip"})  # the verb names confirm only
+    assert policy_date_windows(other, Context(ev=ev, policy=policy)) == []
+    code = "\n".join(line for c in checks for line in _check_lines(c, tb))
+    exec(code, {"ToolError": ToolError, "_rec": data["trips"]["T1"], "_today": "2026-01-01"})
+    with pytest.raises(ToolError, match="not >= today"):
+        exec(code, {"ToolError": ToolError, "_rec": data["trips"]["T2"], "_today": "2026-01-01"})

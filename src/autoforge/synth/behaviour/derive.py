@@ -39,7 +39,11 @@ from autoforge.synth.behaviour.data import (
     not_dated,
     status_defaults,
 )
-from autoforge.synth.behaviour.policy import policy_required_status, policy_status_checks
+from autoforge.synth.behaviour.policy import (
+    policy_date_windows,
+    policy_required_status,
+    policy_status_checks,
+)
 from autoforge.synth.behaviour.relations import member_checks, record_for_checks
 from autoforge.synth.behaviour.text import (
     appends,
@@ -316,6 +320,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += date_window_checks(spec, tb, ctx)
         out += status_checks(spec, tb, ctx)
         out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
+        out += policy_date_windows(tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 

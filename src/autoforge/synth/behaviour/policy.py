@@ -158,3 +158,51 @@ def policy_required_status(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                     )
                 )
     return out
+
+
+_ONLY_VERB = re.compile(
+    r"\bonly\s+(?:(?:an?|the)\s+)?(?:`?[\w-]+`?\s*(?:,|\bor\b|\band\b)\s*)*`?[\w-]+`?\s+"
+    r"(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?:can|may)\s+be\s+(?P<verb>[a-z]+)",
+    re.I,
+)
+_ONLY_IF_DATE = re.compile(
+    r"\bonly\s+if\s+(?:its|their)\s+`?(?P<attr>\w+)`?(?:\s+date)?\s+is\s+(?P<rel>today\s+or\s+"
+    r"(?:later|earlier)|on\s+or\s+(?:before|after)\s+today|(?:before|after)\s+today|today)\b",
+    re.I,
+)
+
+
+def policy_date_windows(tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "Only <...> <noun> can be <verb>, and only if their <date attribute> is today or later"
+    in the policy: a ``date_window`` check on the record of that noun, for the tool the verb
+    names (by its stem)."""
+    from autoforge.synth.behaviour.text import _WINDOWS
+
+    if tb.kind not in _WRITES or not ctx.policy:
+        return []
+    out: list[Check] = []
+    for s in doc_sentences(ctx.policy):
+        head, when = _ONLY_VERB.search(s), _ONLY_IF_DATE.search(s)
+        if head is None or when is None or not _names_tool(head.group("verb"), tb):
+            continue
+        op = next((o for cue, o in _WINDOWS if re.fullmatch(cue, when.group("rel"), re.I)), None)
+        for coll, via in _related(tb, ctx):
+            words = head.group("noun").lower().split()
+            if op is None or not any(
+                " ".join(words[i:]) in noun_forms(coll) for i in range(len(words))
+            ):
+                continue
+            if when.group("attr") not in ctx.ev.attributes.get(coll, []):
+                continue
+            out.append(
+                Check(
+                    kind="date_window",
+                    collection=coll,
+                    attribute=when.group("attr"),
+                    via=via,
+                    values=[op],
+                    sentence=s,
+                    source="policy",
+                )
+            )
+    return out
