@@ -126,3 +126,37 @@ def test_the_policy_bounds_the_date_of_the_record_the_verb_acts_on() -> None:
     exec(code, {"ToolError": ToolError, "_rec": data["trips"]["T1"], "_today": "2026-01-01"})
     with pytest.raises(ToolError, match="not >= today"):
         exec(code, {"ToolError": ToolError, "_rec": data["trips"]["T2"], "_today": "2026-01-01"})
+
+
+def test_a_tool_section_requires_an_attribute_of_the_record_a_parameter_names() -> None:
+    from autoforge.synth.behaviour.policy import policy_attribute_checks, section_sentences
+
+    data = {"docks": {"D1": {"dock_id": "D1", "area": "north"},
+                      "D2": {"dock_id": "D2", "area": "south"}},
+            "loads": {"L1": {"load_id": "L1", "dock_id": "D1"}}}  # fmt: skip
+    policy = (
+        "# Yard rules\n\n## Loading (load_truck)\n"
+        "- The dock must be `open` and in area `north` or `east`.\n"
+        "## Unloading (unload_truck)\n- The dock may not be in area `north`.\n"
+    )
+    assert section_sentences(policy, "load_truck") == [
+        "The dock must be `open` and in area `north` or `east`."
+    ]
+    ctx = Context(ev=DataEvidence.of(data), policy=policy)
+    tb = ToolBehaviour(
+        tool="load_truck", kind="create", collection="loads",
+        params=[ParamInfo(name="dock_id", references="docks")],
+    )  # fmt: skip
+    checks = policy_attribute_checks(tb, ctx)
+    assert [(c.kind, c.attribute, c.via, c.values) for c in checks] == [
+        ("status_in", "area", "param:dock_id", ["east", "north"])
+    ]
+    _run(checks, tb, dock_id="D1", _today="2026-01-01", state=data)
+    with pytest.raises(ToolError):
+        _run(checks, tb, dock_id="D2", _today="2026-01-01", state=data)
+    unload = tb.model_copy(update={"tool": "unload_truck"})
+    assert [(c.kind, c.values) for c in policy_attribute_checks(unload, ctx)] == [
+        ("status_not_in", ["north"])
+    ]
+    other = tb.model_copy(update={"tool": "inspect_truck"})  # no section names it
+    assert policy_attribute_checks(other, ctx) == []

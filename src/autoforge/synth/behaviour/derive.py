@@ -40,6 +40,7 @@ from autoforge.synth.behaviour.data import (
     status_defaults,
 )
 from autoforge.synth.behaviour.policy import (
+    policy_attribute_checks,
     policy_date_windows,
     policy_required_status,
     policy_status_checks,
@@ -320,7 +321,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += date_window_checks(spec, tb, ctx)
         out += status_checks(spec, tb, ctx)
         out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
-        out += policy_date_windows(tb, ctx)
+        out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 

@@ -206,3 +206,65 @@ def policy_date_windows(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                 )
             )
     return out
+
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
+_IN_ATTRIBUTE = re.compile(
+    r"\b(?P<modal>must\s+not|may\s+not|cannot|can\s+not|must)\s+(?:be\s+)?(?:[^.;()]*?\band\s+)?"
+    r"in\s+(?:the\s+)?(?P<attr>[a-z_]+)\s+(?P<values>`[^`]+`(?:\s*(?:,|\bor\b|\band\b)\s*`[^`]+`)*)",
+    re.I,
+)
+
+
+def section_sentences(policy: str, tool: str) -> list[str]:
+    """The sentences of the policy sections whose heading names ``tool`` by its exact name
+    ("## Receiving (receive_purchase_order)"): rules stated there are that tool's."""
+    lines: list[str] = []
+    inside = False
+    for line in policy.splitlines():
+        head = _HEADING.match(line)
+        if head is not None:
+            inside = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", head.group("title")) is not None
+            continue
+        if inside:
+            lines.append(line)
+    return doc_sentences("\n".join(lines))
+
+
+def policy_attribute_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "The <noun> must (not) be ... in <attribute> `a` or `b`" in a policy section about the
+    tool: the record of that noun the tool reaches (its target, or the one parameter naming a
+    record of it) must (not) have one of those values in that attribute, for any attribute
+    whose values the data shows (a zone, a tier; at least one named value appears there), not
+    only a status."""
+    if tb.kind not in _WRITES or not ctx.policy:
+        return []
+    related = _related(tb, ctx)
+    out: list[Check] = []
+    for s in section_sentences(ctx.policy, tb.tool):
+        for m in _IN_ATTRIBUTE.finditer(s):
+            before = s[: m.start()].lower().split()
+            for coll, via in related:
+                if sum(c == coll for c, _ in related) != 1:
+                    continue  # two records of that kind (a source and a destination): whose?
+                if not any(" ".join(before[-n:]) in noun_forms(coll) for n in (1, 2) if before):
+                    continue
+                attr = m.group("attr")
+                seen = {r.get(attr) for r in ctx.ev.state.get(coll, {}).values()}
+                named = re.findall(r"`([^`]+)`", m.group("values"))
+                if attr not in ctx.ev.attributes.get(coll, []) or not set(named) & seen:
+                    continue
+                refuse = m.group("modal").lower() != "must"
+                out.append(
+                    Check(
+                        kind="status_not_in" if refuse else "status_in",
+                        param=tb.id_param if via is None else None,
+                        collection=coll,
+                        attribute=attr,
+                        via=via,
+                        values=sorted(set(named)),
+                        sentence=s,
+                        source="policy",
+                    )
+                )
+    return out
