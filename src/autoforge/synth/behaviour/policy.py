@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.text import _noun_after, _related, _word, skip_value_run
+from autoforge.synth.behaviour.text import (
+    _noun_after,
+    _related,
+    _word,
+    skip_value_run,
+    value_check,
+)
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -103,18 +109,8 @@ def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
             tail = re.split(r"[;(]|,?\s+but\b", s[neg.start() :], maxsplit=1)[0]
             if not hits or not (neg.group(1).lower() == "read-only" or _names_tool(tail, tb)):
                 continue
-            out.append(
-                Check(
-                    kind="status_not_in",
-                    param=tb.id_param if via is None else None,
-                    collection=coll,
-                    attribute=attr,
-                    via=via,
-                    values=sorted(set(hits), key=repr),
-                    sentence=s,
-                    source="policy",
-                )
-            )
+            values = sorted(set(hits), key=repr)
+            out.append(value_check(tb, True, coll, attr, via, values, s, "policy"))
     return out
 
 
@@ -145,18 +141,8 @@ def policy_required_status(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                 named = [v for v in values if re.search(_word(v), m.group("values"), re.I)]
                 if attr is None or not named:
                     continue
-                out.append(
-                    Check(
-                        kind="status_in",
-                        param=tb.id_param if via is None else None,
-                        collection=coll,
-                        attribute=attr,
-                        via=via,
-                        values=sorted(set(named), key=repr),
-                        sentence=s,
-                        source="policy",
-                    )
-                )
+                values = sorted(set(named), key=repr)
+                out.append(value_check(tb, False, coll, attr, via, values, s, "policy"))
     return out
 
 
@@ -255,16 +241,6 @@ def policy_attribute_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                 if attr not in ctx.ev.attributes.get(coll, []) or not set(named) & seen:
                     continue
                 refuse = m.group("modal").lower() != "must"
-                out.append(
-                    Check(
-                        kind="status_not_in" if refuse else "status_in",
-                        param=tb.id_param if via is None else None,
-                        collection=coll,
-                        attribute=attr,
-                        via=via,
-                        values=sorted(set(named)),
-                        sentence=s,
-                        source="policy",
-                    )
-                )
+                values = sorted(set(named))
+                out.append(value_check(tb, refuse, coll, attr, via, values, s, "policy"))
     return out

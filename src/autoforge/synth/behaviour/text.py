@@ -256,18 +256,33 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
         for (coll, neg), vals in found.items():
             via = next(v for c, v in related if c == coll)
             attr, _values = ctx.status_enum(coll)
-            out.append(
-                Check(
-                    kind="status_not_in" if neg else "status_in",
-                    param=tb.id_param if via is None else None,
-                    collection=coll,
-                    attribute=attr,
-                    via=via,
-                    values=sorted(set(vals)),
-                    sentence=s,
-                )
-            )
+            out.append(value_check(tb, neg, coll, attr, via, sorted(set(vals)), s))
     return out
+
+
+def value_check(
+    tb: ToolBehaviour,
+    refuse: bool,
+    coll: str,
+    attr: str | None,
+    via: str | None,
+    values: list[Any],
+    sentence: str,
+    source: str = "docs",
+) -> Check:
+    """A ``status_in`` (or, ``refuse``, ``status_not_in``) check of ``attr`` on the record of
+    ``coll`` the tool reaches: its target (``via`` None: the id parameter names it) or the one
+    ``via`` leads to."""
+    return Check(
+        kind="status_not_in" if refuse else "status_in",
+        param=tb.id_param if via is None else None,
+        collection=coll,
+        attribute=attr,
+        via=via,
+        values=values,
+        sentence=sentence,
+        source=source,
+    )
 
 
 def _subject_must_be(s: str, pos: int, colls: list[str], values: Sequence[str]) -> str | None:
