@@ -45,9 +45,12 @@ CheckKind = Literal[
     "record_for",  # some record of `collection` has attributes `values` equal to those parameters
     "member_of",  # the parameter (or field `values[0]` of each of its objects) is in the list
     # `attribute` of the record `via` names (the target when None)
+    "no_child",  # no record of `collection` whose `via` names the target has `attribute` in values
 ]
 EffectKind = Literal["create", "set", "increment", "append", "delete"]
-ValueSource = Literal["param", "const", "today", "now", "target_param", "new_id", "copy"]
+ValueSource = Literal[
+    "param", "const", "today", "now", "target_param", "new_id", "copy", "param_map", "object"
+]
 
 
 class Check(BaseModel):
@@ -69,7 +72,9 @@ class Check(BaseModel):
 
 class Value(BaseModel):
     """Where an effect's value comes from: a parameter, a constant, the domain's today/now,
-    or (``copy``) attribute ``const[1]`` of the ``const[0]`` record parameter ``name`` names."""
+    or (``copy``) attribute ``const[1]`` of the ``const[0]`` record parameter ``name`` names,
+    or (``param_map``) the entry of the mapping ``const`` for the argument of ``name``, or
+    (``object``) an object of the parameters ``const`` names, each under its own name."""
 
     source: ValueSource
     name: str | None = None
@@ -96,6 +101,15 @@ class Effect(BaseModel):
     #: ``[attribute, value]``: written only when the record's attribute has that value after
     #: the tool's other writes ("moving to done also sets completed_on")
     when: list[Any] = Field(default_factory=list)
+    #: ``[collection, attribute]``: the write applies to every record of that collection whose
+    #: attribute names the target (``record`` is then read from each such record), and
+    #: ``where`` says which of them by their attribute values ("every booked booking")
+    over: list[str] = Field(default_factory=list)
+    #: an ``append`` of an object: ``[key field, summed field]`` when an entry with the same
+    #: key instead gets the new entry's summed field added ("or the quantity of the line for
+    #: that part increased")
+    merge: list[str] = Field(default_factory=list)
+    where: dict[str, list[Any]] = Field(default_factory=dict)
     sentence: str = ""
     source: str = "docs"
 

@@ -21,7 +21,7 @@ def _py_ref(ref: str | None) -> str | None:
 
 
 def _py_value(v: Value | None) -> None:
-    if v is not None and v.source in ("param", "target_param", "copy") and v.name:
+    if v is not None and v.source in ("param", "target_param", "copy", "param_map") and v.name:
         neg = v.name.startswith("-")
         v.name = ("-" if neg else "") + python_param_name(v.name.lstrip("-"))
 
@@ -147,6 +147,13 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             "):",
             f"    raise ToolError({f'no {c.collection} record for this {a} and {b}' + why!r})",
         ]
+    if c.kind == "no_child" and tb.id_param is not None:
+        return [
+            f"for _each in state.get({c.collection!r}, {{}}).values():",
+            f"    if isinstance(_each, dict) and str(_each.get({c.via!r})) == str({tb.id_param})"
+            f" and _each.get({c.attribute!r}) in {tuple(c.values)!r}:",
+            f"        raise ToolError({f'a {c.collection} record of it is ' + '/'.join(map(str, c.values)) + why!r})",  # noqa: E501
+        ]
     if c.kind in _RECORD_CHECKS:
         return _record_check_lines(c, tb, why)
     return []
@@ -253,6 +260,10 @@ def _value(v: Value) -> str:
     if v.source == "copy" and isinstance(v.const, list) and len(v.const) == 2:
         coll, attr = v.const
         return f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
+    if v.source == "object" and isinstance(v.const, list):
+        return "{" + ", ".join(f"{k!r}: {python_param_name(k)}" for k in v.const) + "}"
+    if v.source == "param_map" and isinstance(v.const, dict):
+        return f"{v.const!r}.get(str({v.name}))"
     if v.source == "today":
         return "_today"
     if v.source == "now":
@@ -274,7 +285,26 @@ def _record_expr(e: Effect) -> str:
     return "_new"
 
 
+def _each_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
+    """An effect on every record of ``e.over[0]`` whose ``e.over[1]`` names the target and
+    whose attributes are among ``e.where``'s values; inside the loop ``_rec`` is that record."""
+    coll, ref = e.over
+    conds = [f"isinstance(_each, dict) and str(_each.get({ref!r})) == str({tb.id_param})"]
+    conds += [f"_each.get({a!r}) in {tuple(vs)!r}" for a, vs in e.where.items()]
+    inner = _effect_lines(e.model_copy(update={"over": [], "where": {}}), tb)
+    return [
+        "_saved = _rec",
+        f"for _each in list(state.get({coll!r}, {{}}).values()):",
+        f"    if {' and '.join(conds)}:",
+        "        _rec = _each",
+        *("        " + ln for ln in inner),
+        "_rec = _saved",
+    ]
+
+
 def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
+    if len(e.over) == 2 and tb.id_param is not None:
+        return _each_lines(e, tb)
     if e.kind == "create":
         width = f"{e.id_width:d}"
         nums = (
@@ -317,6 +347,19 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
             f"_t = {target}",
             f"if isinstance(_t, dict) and isinstance(_t.get({e.attribute!r}), (int, float)):",
             f"    _t[{e.attribute!r}] = _t[{e.attribute!r}] + ({_value(e.value)})",
+        ]
+    if e.kind == "append" and e.value is not None and len(e.merge) == 2:
+        key, summed = e.merge
+        return [
+            f"if not isinstance(_rec.get({e.attribute!r}), list):",
+            f"    _rec[{e.attribute!r}] = []",
+            f"_item = {_value(e.value)}",
+            "_same = [x for x in _rec[" + repr(e.attribute) + "] if isinstance(x, dict) and "
+            f"x.get({key!r}) == _item.get({key!r})]",
+            "if _same:",
+            f"    _same[0][{summed!r}] = (_same[0].get({summed!r}) or 0) + _item.get({summed!r})",
+            "else:",
+            f"    _rec[{e.attribute!r}].append(_item)",
         ]
     if e.kind == "append" and e.value is not None:
         return [
@@ -361,7 +404,7 @@ _ARGUMENT_CHECKS = (
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (
     "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
-    "not_member", "max_items", "member_of",
+    "not_member", "max_items", "member_of", "no_child",
 )  # fmt: skip
 
 

@@ -30,6 +30,7 @@ from autoforge.env import (
     ValueSource,
     doc_sentences,
 )
+from autoforge.synth.behaviour.cascade import cascades, child_checks
 from autoforge.synth.behaviour.data import (
     Context,
     DataEvidence,
@@ -63,7 +64,9 @@ from autoforge.synth.behaviour.text import (
     target_status,
     time_fields,
     transition_tables,
+    write_targets,
 )
+from autoforge.synth.behaviour.writes import decision_status, param_onto_related
 from autoforge.tooldocs import ToolSpec
 
 _DOCS: dict[str, Any] = {}
@@ -322,6 +325,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += status_checks(spec, tb, ctx)
         out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
         out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
+        out += child_checks(spec, tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 
@@ -456,6 +460,9 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         else target_status(spec, coll, status_values, ctx.policy, create=False)
     )
     fixed: dict[str, Value] = {}
+    chosen = decision_status(spec, tb, ctx) if target is None and not given else None
+    if chosen is not None:
+        out.append(chosen)
     if target and status_attr:
         fixed[status_attr] = Value(source="const", const=target[0])
         carried = entered_with(ctx.ev, coll, status_attr, target[0])
@@ -494,4 +501,5 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else "")
         )
     moved = increments(spec, tb, ctx) + related_status_sets(spec, tb, ctx)
-    return out + later + appends(spec, tb, attrs) + moved
+    moved += param_onto_related(spec, tb, ctx, write_targets(tb, ctx))
+    return out + later + appends(spec, tb, attrs) + moved + cascades(spec, tb, ctx)

@@ -344,7 +344,7 @@ def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
     return out
 
 
-def _write_targets(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
+def write_targets(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
     """The records a tool's writes and bounds can reach: :func:`_related`'s, or for a create
     (which has no target yet) the records its parameters refer to."""
     if tb.kind != "create":
@@ -393,7 +393,7 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     """Counters a sentence moves on a related record: "increases the <noun>'s `a` by N",
     "the <noun>'s `a` is increased by N", "adds N to the <noun>'s `a`", "`a` is reduced by the
     <param>"."""
-    related = _write_targets(tb, ctx)
+    related = write_targets(tb, ctx)
     out = []
     for s in doc_sentences(spec.description):
         for coll, via in related:
@@ -426,7 +426,7 @@ def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list
     """Statuses the tool's description says a related record takes: "the <noun> becomes
     `<value>`" for a collection a parameter or the target refers to (not the target's own,
     which :func:`target_status` reads), in a sentence without a condition."""
-    related = _write_targets(tb, ctx)
+    related = write_targets(tb, ctx)
     out: list[Effect] = []
     for s in doc_sentences(spec.description):
         if re.search(r"\b(if|unless|when|whenever|while|otherwise|which|whose)\b", s, re.I):
@@ -467,7 +467,7 @@ def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ch
     `mileage`" (at least). The parameter is the one the sentence starts with; the record is
     the target or one the target or a parameter refers to, named by its noun."""
     params = {p.name for p in tb.params}
-    related = _write_targets(tb, ctx)
+    related = write_targets(tb, ctx)
     out: list[Check] = []
     for s in doc_sentences(spec.description):
         head = re.match(r"^\s*`(\w+)`", s)
@@ -561,8 +561,8 @@ def _negate(v: Value) -> Value:
 
 def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
     a = rf"`?{re.escape(attr)}`?"
-    up = r"(increase[sd]?|raised?|goes up|incremented)"
-    down = r"(decrease[sd]?|reduced?|lowered|decremented)"
+    up = r"(increase[sd]?|raise[sd]?|goes up|go up|increment(?:s|ed)?)"
+    down = r"(decrease[sd]?|reduce[sd]?|lower(?:s|ed)?|goes down|go down|decrement(?:s|ed)?)"
     by = r"by\s+(one|\d+|(the\s+)?`?(\w+)`?)"
     for pat, sign in (
         (rf"{up}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", 1),
@@ -601,10 +601,11 @@ def _subject_amount(s: str, a: str, params: list[str]) -> tuple[int, Value] | No
     off = r"(subtracted|deducted|taken)\s+from\s+(the\s+)?(\w+'s\s+)?"
     if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?{off}{a}(?![\w-])", s, re.I):
         return -1, subject
-    which = r",?\s+which\s+is\s+"
-    if re.search(rf"{a}{which}(increased|raised)\s+by\s+it\b", s, re.I):
+    which = r",?\s+which\s+(is\s+)?"
+    it = rf"(it|`?{re.escape(subject.name or '')}`?)(?![\w-])"
+    if re.search(rf"{a}{which}(increased|raised|goes\s+up)\s+by\s+{it}", s, re.I):
         return 1, subject
-    if re.search(rf"{a}{which}(reduced|decreased|lowered)\s+by\s+it\b", s, re.I):
+    if re.search(rf"{a}{which}(reduced|decreased|lowered|goes\s+down)\s+by\s+{it}", s, re.I):
         return -1, subject
     return None
 
@@ -694,6 +695,10 @@ def appends(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> list[Effect]
         for a in attrs:
             if not re.search(rf"`?\b{re.escape(a)}\b`?", s):
                 continue
+            entry = _object_entry(s, others)
+            if entry is not None:
+                out.append(entry.model_copy(update={"collection": tb.collection, "attribute": a}))
+                continue
             named = [p for p in others if p + "s" == a or re.search(rf"\b{re.escape(p)}\b", s)]
             param = named[0] if named else (others[0] if len(others) == 1 else None)
             if param is not None:
@@ -707,6 +712,23 @@ def appends(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> list[Effect]
                     )
                 )
     return out
+
+
+def _object_entry(s: str, params: list[str]) -> Effect | None:
+    """An appended entry written as an object of parameters ("gets a line `{part_id, qty}`
+    appended"); with "or the <word> of the <noun> for that ... increased" an entry with the
+    same first field instead gets the number field added."""
+    m = re.search(r"`?\{\s*(\w+(?:\s*,\s*\w+)+)\s*\}`?", s)
+    if m is None:
+        return None
+    names = [n.strip() for n in m.group(1).split(",")]
+    if not all(n in params for n in names):
+        return None
+    merge: list[str] = []
+    if re.search(r"\bor\s+the\s+\w+\s+of\s+the\s+\w+\s+for\s+that\b.*\bincreased\b", s, re.I):
+        merge = [names[0], names[-1]]
+    value = Value(source="object", const=names)
+    return Effect(kind="append", value=value, merge=merge, sentence=s)
 
 
 def stamp_condition(text: str, attr: str, values: list[str]) -> str | None:

@@ -1,0 +1,102 @@
+"""Writes the behaviour model reads beyond a target's own fields, run as synthesized code on a
+small API written for this test: cascades onto the records that refer to the target, a counter
+on the record each of them refers to, a choice parameter that decides the status, a parameter
+that becomes a related record's attribute, an appended line that merges by its key, and the
+verb forms that move a counter."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.env import Environment
+from autoforge.env.artifact.behaviour import Value
+from autoforge.llm import LLMClient
+from autoforge.synth.behaviour.text import _amount
+from autoforge.synth.pipeline import SynthOptions, synthesize
+from autoforge.tooldocs import load_docs
+
+HERE = Path(__file__).parent / "behaviour_apis"
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory: pytest.TempPathFactory) -> tuple[Environment, dict[str, Any]]:
+    out = tmp_path_factory.mktemp("studio") / "env"
+    docs = load_docs([HERE / "studio_openapi.yaml"])
+    data = json.loads((HERE / "studio_db.json").read_text())
+    policy = (HERE / "studio_policy.md").read_text()
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    asyncio.run(synthesize(docs, out, client, data=data, options=SynthOptions(policy=policy)))
+    return Environment.load(out), data
+
+
+def _call(env: Environment, data: dict[str, Any], tool: str, **args: Any) -> tuple[bool, Any]:
+    ep = env.episode(state=copy.deepcopy(data))
+    obs = ep.call(tool, args)
+    return obs.ok, ep.snapshot()
+
+
+def test_every_child_in_a_named_status_takes_the_new_one_and_moves_its_counter(
+    studio: Any,
+) -> None:
+    env, data = studio
+    ok, state = _call(env, data, "hold_session", session_id="SE1")
+    assert ok and state["sessions"]["SE1"]["status"] == "held"
+    su = state["signups"]
+    assert su["SU1"]["status"] == "absent" and state["members"]["ME1"]["misses"] == 1
+    assert su["SU2"]["status"] == "dropped" and su["SU2"]["dropped_on"] == "2026-03-10"
+    assert su["SU3"] == data["signups"]["SU3"]  # attended: not named, untouched
+    assert su["SU4"] == data["signups"]["SU4"]  # another session's signup
+    assert state["members"]["ME2"]["misses"] == data["members"]["ME2"]["misses"]  # was waiting
+    # "no attended signup": refused while a signup of the session is attended
+    assert not _call(env, data, "call_off_session", session_id="SE1")[0]
+    ok, state = _call(env, data, "call_off_session", session_id="SE2")
+    assert ok and state["signups"]["SU4"]["status"] == "dropped"
+    assert state["signups"]["SU1"] == data["signups"]["SU1"]
+
+
+def test_a_choice_parameter_decides_the_status_with_its_stamp(studio: Any) -> None:
+    env, data = studio
+    for verdict, status in (("grant", "granted"), ("deny", "denied")):
+        ok, state = _call(env, data, "review_request", request_id="RQ1", verdict=verdict)
+        assert ok and state["requests"]["RQ1"]["status"] == status
+        assert state["requests"]["RQ1"]["decided_on"] == "2026-03-10"
+
+
+def test_a_parameter_becomes_the_attribute_of_the_record_it_is_said_to_become(
+    studio: Any,
+) -> None:
+    env, data = studio
+    ok, state = _call(env, data, "grade_signup", signup_id="SU3", level=4)
+    assert ok and state["members"]["ME3"]["level"] == 4
+    assert state["signups"]["SU3"] == data["signups"]["SU3"]
+
+
+def test_an_appended_line_merges_by_its_key_and_the_stock_goes_down(studio: Any) -> None:
+    env, data = studio
+    ok, state = _call(env, data, "add_kit", session_id="SE3", item_id="IT1", count=3)
+    assert ok and state["sessions"]["SE3"]["kit"] == [{"item_id": "IT1", "count": 5}]
+    assert state["items"]["IT1"]["stock"] == 2
+    ok, state = _call(env, data, "add_kit", session_id="SE1", item_id="IT1", count=1)
+    assert ok and state["sessions"]["SE1"]["kit"] == [{"item_id": "IT1", "count": 1}]
+    assert not _call(env, data, "add_kit", session_id="SE1", item_id="IT1", count=6)[0]
+
+
+def test_counter_verbs_in_their_other_forms() -> None:
+    params = ["loan_id", "qty"]
+    one = Value(source="const", const=1)
+    assert _amount("Lowers `loans_out` by one.", "loans_out", params) == (-1, one)
+    assert _amount("The `count` goes up by one.", "count", params) == (1, one)
+    assert _amount("It reduces `stock` by 2.", "stock", params) == (
+        -1,
+        Value(source="const", const=2),
+    )
+    s = "`qty` may not exceed the part's `stock`, which goes down by `qty`."
+    assert _amount(s, "stock", params) == (-1, Value(source="param", name="qty"))
+    assert _amount("`qty` is logged; `stock` goes down.", "stock", params) is None
