@@ -45,11 +45,25 @@ CheckKind = Literal[
     "record_for",  # some record of `collection` has attributes `values` equal to those parameters
     "member_of",  # the parameter (or field `values[0]` of each of its objects) is in the list
     # `attribute` of the record `via` names (the target when None)
+    "lines_within",  # per referenced record, the summed counts (field `values[1]`) of the
+    # parameter's line objects naming it (field `values[0]`) do not exceed its `attribute`
+    "new_not_below",  # once computed, the new record's `attribute` >= attribute `values[0]`
+    # of the record `via` names (when given)
     "no_child",  # no record of `collection` whose `via` names the target has `attribute` in values
 ]
-EffectKind = Literal["create", "set", "increment", "append", "delete"]
+EffectKind = Literal["create", "set", "increment", "append", "delete", "lines"]
 ValueSource = Literal[
-    "param", "const", "today", "now", "target_param", "new_id", "copy", "param_map", "object"
+    "param",
+    "const",
+    "today",
+    "now",
+    "target_param",
+    "new_id",
+    "copy",
+    "param_map",
+    "object",
+    "field",
+    "formula",
 ]
 
 
@@ -74,7 +88,12 @@ class Value(BaseModel):
     """Where an effect's value comes from: a parameter, a constant, the domain's today/now,
     or (``copy``) attribute ``const[1]`` of the ``const[0]`` record parameter ``name`` names,
     or (``param_map``) the entry of the mapping ``const`` for the argument of ``name``, or
-    (``object``) an object of the parameters ``const`` names, each under its own name."""
+    (``object``) an object of the parameters ``const`` names, each under its own name, or
+    (``field``) field ``name`` of a line object, or (``formula``) a value computed on the new
+    record: ``["sum", list, count, field]`` (sum of count x field over its lines, to cents),
+    ``["percent", base, collection, attribute]`` (base x that attribute of the record
+    parameter ``name`` names / 100, 0 without it), ``["signed", [[sign, attribute], ...]]``
+    (None while a term is)."""
 
     source: ValueSource
     name: str | None = None
@@ -82,7 +101,10 @@ class Value(BaseModel):
 
 
 class Effect(BaseModel):
-    """One write: ``create`` a record, ``set`` attributes, ``increment`` a counter, ``delete``.
+    """One write: ``create`` a record, ``set`` attributes, ``increment`` a counter, ``delete``,
+    or store ``lines``: the line objects of parameter ``value`` on the new record's list
+    ``attribute``, each made as ``fields`` say, merged by ``merge`` and, with ``when`` naming
+    an attribute of the referenced ``collection``, taking each count off that attribute.
 
     ``record`` says which record: ``target`` (the record the id parameter names), ``new`` (the
     record a create makes) or ``ref:<param>``/``via:<attribute>`` (a record a parameter, or an
@@ -252,6 +274,34 @@ def unenforced_sentences(tool: ToolBehaviour, description: str, also: set[str]) 
         mine = set() if _CLOCK_RULE.search(s) else model
         if not any(s in c or c in s for c in mine | guards if c):
             out.append(s)
+    return out + [c for c in _uncomputed(tool, description) if not any(c in s for s in out)]
+
+
+_COMPUTES = re.compile(
+    r"\b(?:computes|calculates|works\s+out)\s+the\s+(?P<what>[a-z][a-z ]{1,40}?)"
+    r"(?P<how>\s*\([^)]*\))?(?=\s*[,.;]|\s+and\b|\s*$)",
+    re.I,
+)
+
+
+def _uncomputed(tool: ToolBehaviour, description: str) -> list[str]:
+    """Clauses saying the tool computes an attribute its create writes empty and nothing later
+    sets ("computes the shipping fee (...)"): a sentence other parts of which are carried still
+    leaves these unenforced."""
+    new = next((e for e in tool.effects if e.kind == "create"), None)
+    if new is None:
+        return []
+    later = {a for e in tool.effects if e.record == "new" and e.kind == "set" for a in e.fields}
+    empty = {
+        a
+        for a, v in new.fields.items()
+        if v.source == "const" and v.const is None and a not in later
+    }
+    out = []
+    for s in doc_sentences(description):
+        for m in _COMPUTES.finditer(s):
+            if "_".join(m.group("what").lower().split()) in empty:
+                out.append(m.group(0).strip())
     return out
 
 

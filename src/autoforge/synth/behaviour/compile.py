@@ -21,7 +21,11 @@ def _py_ref(ref: str | None) -> str | None:
 
 
 def _py_value(v: Value | None) -> None:
-    if v is not None and v.source in ("param", "target_param", "copy", "param_map") and v.name:
+    if (
+        v is not None
+        and v.source in ("param", "target_param", "copy", "param_map", "formula")
+        and v.name
+    ):
         neg = v.name.startswith("-")
         v.name = ("-" if neg else "") + python_param_name(v.name.lstrip("-"))
 
@@ -97,6 +101,26 @@ def _date_guard(name: str) -> list[str]:
 def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
     why = f" (docs: {c.sentence[:120]})" if c.sentence else ""
     p = c.param or ""
+    if c.kind == "exists" and len(c.values) == 2 and c.values[0] == "each":
+        f = str(c.values[1])
+        return [
+            f"for _x in ({p} if isinstance({p}, list) else []):",
+            f"    _k = _x.get({f!r}) if isinstance(_x, dict) else None",
+            f"    if str(_k) not in state.get({c.collection!r}, {{}}):",
+            f"        raise ToolError('{c.collection} not found: ' + str(_k))",
+        ]
+    if c.kind == "lines_within" and len(c.values) == 2:
+        f, n = (str(x) for x in c.values)
+        return [
+            "_need = {}",
+            f"for _x in ({p} if isinstance({p}, list) else []):",
+            "    if isinstance(_x, dict):",
+            f"        _need[str(_x.get({f!r}))] = _need.get(str(_x.get({f!r})), 0) + (_x.get({n!r}) or 0)",  # noqa: E501
+            "for _k, _n in _need.items():",
+            f"    _have = (state.get({c.collection!r}, {{}}).get(_k) or {{}}).get({c.attribute!r})",
+            "    if isinstance(_have, int) and _n > _have:",
+            f"        raise ToolError({'not enough ' + str(c.attribute) + ' for '!r} + _k + {why!r})",  # noqa: E501
+        ]
     if c.kind == "exists" and c.values == ["each"]:
         return [
             f"for _x in ({p} if isinstance({p}, list) else []):",
@@ -201,6 +225,20 @@ def _record_check_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
     return []
 
 
+def _after_lines(c: Check) -> list[str]:
+    """``new_not_below``: checked on the new record once its values are computed (the call is
+    one transaction, so the refusal undoes the writes before it)."""
+    why = f" (docs: {c.sentence[:120]})" if c.sentence else ""
+    low, a = str(c.values[0]), c.attribute or ""
+    return [
+        f"_other = {_checked_record(c)}",
+        f"_low = (_other or {{}}).get({low!r})",
+        f"if isinstance(_low, (int, float)) and isinstance(_new.get({a!r}), (int, float)) "
+        f"and _new.get({a!r}) < _low:",
+        f"    raise ToolError({a!r} + ' is below the minimum ' + str(_low) + {why!r})",
+    ]
+
+
 def _member_lines(c: Check, why: str) -> list[str]:
     """``member_of``: each given value (a scalar parameter, or field ``values[0]`` of each
     object of a list parameter) must be an entry of the record's list."""
@@ -260,6 +298,10 @@ def _value(v: Value) -> str:
     if v.source == "copy" and isinstance(v.const, list) and len(v.const) == 2:
         coll, attr = v.const
         return f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
+    if v.source == "field":
+        return f"_x.get({v.name!r})"
+    if v.source == "formula" and isinstance(v.const, list):
+        return _formula(v)
     if v.source == "object" and isinstance(v.const, list):
         return "{" + ", ".join(f"{k!r}: {python_param_name(k)}" for k in v.const) + "}"
     if v.source == "param_map" and isinstance(v.const, dict):
@@ -271,6 +313,59 @@ def _value(v: Value) -> str:
     if v.source == "new_id":
         return "_new_id"
     return repr(v.const)
+
+
+def _formula(v: Value) -> str:
+    """The expression of a ``formula`` value on the new record ``_new`` (to cents, halves up)."""
+    kind, args = v.const[0], v.const[1:]
+    if kind == "sum":
+        attr, count, f = args
+        terms = f"(_x.get({count!r}) or 0) * (_x.get({f!r}) or 0)"
+        return f"round(sum({terms} for _x in (_new.get({attr!r}) or [])) + 1e-9, 2)"
+    if kind == "percent":
+        base, coll, pct = args
+        of = f"((state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({pct!r}) or 0)"
+        share = f"round((_new.get({base!r}) or 0) * {of} / 100 + 1e-9, 2)"
+        return f"({share} if {_given(v.name or '')} else 0.0)"
+    if kind == "signed":
+        terms = args[0]
+        known = " and ".join(f"_new.get({t!r}) is not None" for _, t in terms)
+        total = " + ".join(f"({s}) * _new.get({t!r})" for s, t in terms)
+        return f"(round({total} + 1e-9, 2) if {known} else None)"
+    return "None"
+
+
+def _lines_lines(e: Effect) -> list[str]:
+    """Store the line objects of parameter ``e.value`` on ``_new`` and take their counts off
+    the referenced records."""
+    param = e.value.name if e.value else ""
+    ref, count = e.value.const if e.value and isinstance(e.value.const, list) else ("", "")
+
+    def made_value(v: Value) -> str:
+        if v.source == "copy" and isinstance(v.const, list):
+            coll, attr = v.const
+            return f"(state.get({coll!r}, {{}}).get(str(_x.get({ref!r}))) or {{}}).get({attr!r})"
+        return _value(v)
+
+    made = "{" + ", ".join(f"{f!r}: {made_value(v)}" for f, v in e.fields.items()) + "}"
+    lines = ["_lines = []", f"for _x in ({param} if isinstance({param}, list) else []):"]
+    if e.merge:
+        lines += [
+            f"    _same = [y for y in _lines if y.get({ref!r}) == _x.get({ref!r})]",
+            "    if _same:",
+            f"        _same[0][{count!r}] = (_same[0].get({count!r}) or 0) + _x.get({count!r})",
+            "        continue",
+        ]
+    lines += [f"    _lines.append({made})", f"_new[{e.attribute!r}] = _lines"]
+    if e.when and ref and count:
+        stock = str(e.when[0])
+        lines += [
+            "for _x in _lines:",
+            f"    _t = state.get({e.collection!r}, {{}}).get(str(_x.get({ref!r})))",
+            f"    if isinstance(_t, dict) and isinstance(_t.get({stock!r}), int):",
+            f"        _t[{stock!r}] = _t[{stock!r}] - (_x.get({count!r}) or 0)",
+        ]
+    return lines
 
 
 def _record_expr(e: Effect) -> str:
@@ -305,6 +400,10 @@ def _each_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
 def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
     if len(e.over) == 2 and tb.id_param is not None:
         return _each_lines(e, tb)
+    if e.kind == "lines":
+        return _lines_lines(e)
+    if e.kind == "set" and e.record == "new":
+        return [f"_new[{a!r}] = {_value(v)}" for a, v in e.fields.items()]
     if e.kind == "create":
         width = f"{e.id_width:d}"
         nums = (
@@ -400,6 +499,7 @@ def _list_lines(tb: ToolBehaviour) -> list[str]:
 #: checks that read only the arguments and the state, placed before the target is looked up
 _ARGUMENT_CHECKS = (
     "exists", "format", "non_blank", "not_past", "at_least_one", "unique", "record_for",
+    "lines_within",
 )  # fmt: skip
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (
@@ -431,6 +531,9 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
                 body += _check_lines(c, tb)
         for e in tb.effects:
             body += _effect_lines(e, tb)
+        for c in tb.checks:
+            if c.kind == "new_not_below" and c.values:
+                body += _after_lines(c)
         body += _reply_lines(tb)
     summary = (doc.strip().splitlines() or [tb.tool])[0].replace('"""', "'")
     head = [f"def {tb.tool}({_sig(tb)}):", f'    """{summary}"""']

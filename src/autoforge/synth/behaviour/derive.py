@@ -40,6 +40,7 @@ from autoforge.synth.behaviour.data import (
     not_dated,
     status_defaults,
 )
+from autoforge.synth.behaviour.lines import line_items, param_record_checks
 from autoforge.synth.behaviour.policy import (
     policy_attribute_checks,
     policy_date_windows,
@@ -268,6 +269,9 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     )
     tb.checks = _checks(spec, tb, ctx)
     tb.effects = _effects(spec, tb, ctx)
+    line_checks, lines = line_items(spec, tb, ctx)  # stored right after the create
+    tb.checks += line_checks + param_record_checks(spec, tb, ctx)
+    tb.effects[1:1] = lines
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
     tb.checks += record_for_checks(tb, texts, ctx) + member_checks(tb, texts, ctx, spec.parameters)

@@ -1,0 +1,332 @@
+"""Line items: a create whose list parameter holds objects that each name a record and a count.
+
+"Checks and reserves stock for every item (quantities of repeated books are added up)": the
+parameter's objects carry a reference field (``book_id``, a key of another collection) and an
+integer count. What the call does with them is read from the docs and learned from the data,
+each rule stated without a domain:
+
+- every referenced record must exist;
+- an integer attribute of the referenced records the description names beside a reserving verb
+  ("reserves stock", "out of stock") must cover the summed count, and goes down by it;
+- the stored lines take the fields the data's lines show: the reference, the count, and each
+  other field every line in the data copies from its referenced record (a title, a unit price);
+  lines for the same record are merged when the description says repeated ones are added up;
+- a number attribute every record in the data holds as the sum of count x a line field is that
+  sum (a subtotal); one every record holds as a percentage (an attribute of the record another
+  parameter names) of that sum, and 0 without it, is that share (a coupon's discount); one
+  every record holds as a signed sum of others is that sum when all are known (a total).
+
+Two rules read a parameter's own description ("It must be active and the subtotal must reach
+its minimum"): "it must be <flag>" where the flag is a yes/no attribute of the record the
+parameter names requires it true; "the <attribute> must reach its minimum" bounds the new
+record's computed attribute by that record's ``min_<attribute>`` (checked once computed; the
+call is one transaction, so a refusal leaves nothing behind).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
+from autoforge.synth.behaviour.data import noun_forms
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context
+    from autoforge.tooldocs import ToolSpec
+
+_RESERVE = r"(reserves?|reserving|takes?|deducts?|decrements?|consumes?|out\s+of)"
+_MERGED = re.compile(r"\b(added\s+up|summed|combined|merged)\b", re.I)
+
+
+def _line_shape(
+    spec: ToolSpec, tb: ToolBehaviour, ctx: Context
+) -> tuple[str, str, str, str] | None:
+    """``(parameter, reference field, referenced collection, count field)`` of the tool's list
+    parameter of line objects, or None."""
+    for name, schema in (spec.parameters.get("properties") or {}).items():
+        items = schema.get("items") if isinstance(schema, dict) else None
+        props = items.get("properties") if isinstance(items, dict) else None
+        if not isinstance(props, dict):
+            continue
+        refs = [(f, ctx.ev.collection_named(f)) for f in props if f.endswith("_id")]
+        counts = [f for f, s in props.items() if isinstance(s, dict) and s.get("type") == "integer"]
+        refs = [(f, c) for f, c in refs if c is not None]
+        if len(refs) == 1 and len(counts) == 1 and refs[0][1] != tb.collection:
+            return name, refs[0][0], str(refs[0][1]), counts[0]
+    return None
+
+
+def _stock_attribute(spec: ToolSpec, ctx: Context, coll: str) -> tuple[str, str] | None:
+    """The integer attribute of ``coll`` a sentence names beside a reserving verb, with it."""
+    ints = [
+        a
+        for a in ctx.ev.attributes.get(coll, [])
+        if all(
+            isinstance(r.get(a), int) and not isinstance(r.get(a), bool)
+            for r in ctx.ev.state.get(coll, {}).values()
+        )
+    ]
+    for s in doc_sentences(spec.description):
+        for a in ints:
+            word = re.escape(a.replace("_", " "))
+            if re.search(rf"\b{_RESERVE}\s+(the\s+)?`?{word}`?\b", s, re.I):
+                return a, s
+    return None
+
+
+def _records(ctx: Context, coll: str) -> list[dict[str, Any]]:
+    return [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
+
+
+def _stored_lines(
+    ctx: Context, coll: str, ref: str, ref_coll: str, count: str
+) -> tuple[str, dict[str, Value]] | None:
+    """The list attribute of ``coll`` whose entries are lines of ``ref``, and how each field
+    of a stored line is made (the data's field order)."""
+    for attr in ctx.ev.attributes.get(coll, []):
+        lines = [x for r in _records(ctx, coll) for x in (r.get(attr) or []) if isinstance(x, dict)]
+        if not lines or not all(ref in x and count in x for x in lines):
+            continue
+        fields: dict[str, Value] = {}
+        for f in lines[0]:
+            if f in (ref, count):
+                fields[f] = Value(source="field", name=f)
+                continue
+            for g in ctx.ev.attributes.get(ref_coll, []):
+                if all(
+                    x.get(f) == (ctx.ev.state[ref_coll].get(str(x.get(ref))) or {}).get(g)
+                    for x in lines
+                ):
+                    fields[f] = Value(source="copy", name=ref, const=[ref_coll, g])
+                    break
+        return attr, fields
+    return None
+
+
+def _close(a: Any, b: float) -> bool:
+    return isinstance(a, int | float) and not isinstance(a, bool) and abs(a - b) < 0.011
+
+
+def _numbers(ctx: Context, coll: str) -> list[str]:
+    recs = _records(ctx, coll)
+    return [
+        a
+        for a in ctx.ev.attributes.get(coll, [])
+        if recs and all(_close(r.get(a), r.get(a) or 0) for r in recs)
+    ]
+
+
+def _sum_attribute(
+    ctx: Context, coll: str, attr: str, count: str, fields: dict[str, Value]
+) -> tuple[str, str] | None:
+    """``(attribute, line field)``: the attribute every record holds as sum(count x field)."""
+    recs = _records(ctx, coll)
+    for f in fields:
+        if f == count:
+            continue
+        for a in _numbers(ctx, coll):
+            if recs and all(
+                _close(
+                    r.get(a), sum(_num(x.get(count)) * _num(x.get(f)) for x in r.get(attr) or [])
+                )
+                for r in recs
+            ):
+                return a, f
+    return None
+
+
+def _num(v: Any) -> float:
+    """``v`` as a number; anything else (a text, null) counts as nothing."""
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else float("nan")
+
+
+def _share_attribute(
+    ctx: Context, tb: ToolBehaviour, coll: str, base: str
+) -> tuple[str, str, str, str] | None:
+    """``(attribute, parameter, collection, percent attribute)``: the attribute every record
+    holds as ``base`` x percent / 100 of the record its parameter-named reference names, and 0
+    where that reference is empty."""
+    recs = _records(ctx, coll)
+    for p in tb.params:
+        if p.references is None or p.name not in ctx.ev.attributes.get(coll, []):
+            continue
+        ref_coll = p.references
+        used = [r for r in recs if r.get(p.name) not in (None, "")]
+        if len(used) < 2:
+            continue
+        for a in _numbers(ctx, coll):
+            if a == base or not all(_close(r.get(a), 0) for r in recs if r not in used):
+                continue
+            for pct in _numbers(ctx, ref_coll):
+                if all(
+                    _close(
+                        r.get(a),
+                        (r.get(base) or 0)
+                        * ((ctx.ev.state[ref_coll].get(str(r[p.name])) or {}).get(pct) or 0)
+                        / 100,
+                    )
+                    for r in used
+                ):
+                    return a, p.name, ref_coll, pct
+    return None
+
+
+def _signed_sum(ctx: Context, coll: str, known: list[str]) -> tuple[str, list[list[Any]]] | None:
+    """``(attribute, [[sign, attribute], ...])``: an attribute every record holds as a signed
+    sum of two or three others, at least one of them ``known`` (computed by the call), and
+    whose documented description names each of them (the data alone cannot say which side of
+    ``t = s - d + f`` is the result)."""
+    recs = _records(ctx, coll)
+    if len(recs) < 3:
+        return None
+    nums = _numbers(ctx, coll)
+    for a in nums:
+        said = str((ctx.schemas.get(coll, {}).get(a) or {}).get("description") or "")
+        if a in known or not said:
+            continue
+        for terms in _term_sets(known, [b for b in nums if b != a]):
+            if all(re.search(rf"\b{t}\b", said) for _, t in terms) and all(
+                _close(r.get(a), sum(sign * _num(r.get(t)) for sign, t in terms)) for r in recs
+            ):
+                return a, [[sign, t] for sign, t in terms]
+    return None
+
+
+def _term_sets(known: list[str], others: list[str]) -> list[list[tuple[int, str]]]:
+    """Signed sums of one known attribute (+1) with one or two others (either sign)."""
+    out: list[list[tuple[int, str]]] = []
+    for first in known:
+        rest = [b for b in others if b != first]
+        for i, b in enumerate(rest):
+            for sb in (1, -1):
+                out.append([(1, first), (sb, b)])
+                for c in rest[i + 1 :]:
+                    out += [[(1, first), (sb, b), (sc, c)] for sc in (1, -1)]
+    return out
+
+
+def line_items(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> tuple[list[Check], list[Effect]]:
+    """The checks and effects of a create with line items (see the module docstring)."""
+    if tb.kind != "create" or tb.collection is None:
+        return [], []
+    shape = _line_shape(spec, tb, ctx)
+    if shape is None:
+        return [], []
+    param, ref, ref_coll, count = shape
+    nouns = "|".join(re.escape(n) for n in noun_forms(ref_coll))
+    said = next(
+        (
+            s
+            for s in doc_sentences(spec.description)
+            if re.search(rf"\b({nouns})\b.*\b(unknown|not\s+found|does\s+not\s+exist)", s, re.I)
+        ),
+        "",
+    )
+    checks = [
+        Check(kind="exists", param=param, collection=ref_coll, values=["each", ref], sentence=said)
+    ]
+    effects: list[Effect] = []
+    stock = _stock_attribute(spec, ctx, ref_coll)
+    if stock is not None:
+        checks.append(
+            Check(
+                kind="lines_within",
+                param=param,
+                collection=ref_coll,
+                attribute=stock[0],
+                values=[ref, count],
+                sentence=stock[1],
+            )
+        )
+    stored = _stored_lines(ctx, tb.collection, ref, ref_coll, count)
+    if stored is None:
+        return checks, effects
+    attr, fields = stored
+    merged = any(_MERGED.search(s) for s in doc_sentences(spec.description))
+    effects.append(
+        Effect(
+            kind="lines",
+            record="new",
+            collection=ref_coll,
+            attribute=attr,
+            value=Value(source="param", name=param, const=[ref, count]),
+            fields=fields,
+            merge=[ref, count] if merged else [],
+            when=[stock[0]] if stock else [],
+            sentence=stock[1] if stock else "",
+        )
+    )
+    computed = _computed(ctx, tb, attr, count, fields)
+    if computed:
+        effects.append(Effect(kind="set", record="new", collection=tb.collection, fields=computed))
+    return checks, effects
+
+
+def _computed(
+    ctx: Context, tb: ToolBehaviour, attr: str, count: str, fields: dict[str, Value]
+) -> dict[str, Value]:
+    coll = tb.collection or ""
+    out: dict[str, Value] = {}
+    total = _sum_attribute(ctx, coll, attr, count, fields)
+    if total is None:
+        return out
+    out[total[0]] = Value(source="formula", const=["sum", attr, count, total[1]])
+    share = _share_attribute(ctx, tb, coll, total[0])
+    if share is not None:
+        a, p, ref_coll, pct = share
+        out[a] = Value(source="formula", name=p, const=["percent", total[0], ref_coll, pct])
+    signed = _signed_sum(ctx, coll, list(out))
+    if signed is not None:
+        out[signed[0]] = Value(source="formula", const=["signed", signed[1]])
+    return out
+
+
+def _param_sentences(spec: ToolSpec, name: str) -> list[str]:
+    schema = (spec.parameters.get("properties") or {}).get(name)
+    said = schema.get("description") if isinstance(schema, dict) else None
+    return doc_sentences(str(said)) if said else []
+
+
+def param_record_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """The flag and minimum rules of a referencing parameter's description (see the module
+    docstring)."""
+    out: list[Check] = []
+    for p in tb.params:
+        if p.references is None or p.name == tb.id_param:
+            continue
+        recs = _records(ctx, p.references)
+        flags = [
+            a
+            for a in ctx.ev.attributes.get(p.references, [])
+            if recs and all(isinstance(r.get(a), bool) for r in recs)
+        ]
+        for s in _param_sentences(spec, p.name):
+            for a in flags:
+                if re.search(rf"\b(it|this|the\s+\w+)\s+must\s+be\s+`?{re.escape(a)}`?\b", s, re.I):
+                    out.append(
+                        Check(
+                            kind="status_in",
+                            collection=p.references,
+                            attribute=a,
+                            via=f"param:{p.name}",
+                            values=[True],
+                            sentence=s,
+                        )
+                    )
+            for m in re.finditer(
+                r"\bthe\s+`?(\w+)`?\s+must\s+(reach|meet)\s+its\s+minimum", s, re.I
+            ):
+                low = f"min_{m.group(1)}"
+                if low in ctx.ev.attributes.get(p.references, []):
+                    out.append(
+                        Check(
+                            kind="new_not_below",
+                            attribute=m.group(1),
+                            collection=p.references,
+                            via=f"param:{p.name}",
+                            values=[low],
+                            sentence=s,
+                        )
+                    )
+    return out

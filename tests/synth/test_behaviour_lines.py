@@ -1,0 +1,105 @@
+"""A create with line items, on the bundled example's documents and data (rules only): every
+named record must exist, the summed counts must be in stock and come off it, stored lines copy
+what the data's lines copy, sums and shares are computed as every record in the data holds
+them, a parameter's own description bounds what is computed, and a clause saying the tool
+computes an attribute nothing computes stays listed as not enforced."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.env import Environment
+from autoforge.env.artifact.behaviour import BehaviourModel
+from autoforge.examples import example_path
+from autoforge.llm import LLMClient
+from autoforge.synth.pipeline import SynthOptions, synthesize
+from autoforge.tooldocs import load_docs
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> tuple[Environment, dict[str, Any], Path]:
+    root = example_path()
+    out = tmp_path_factory.mktemp("shop") / "env"
+    docs = load_docs([root / "openapi.yaml"])
+    data = json.loads((root / "initial_state.json").read_text())
+    options = SynthOptions(policy=(root / "policy.md").read_text())
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    asyncio.run(synthesize(docs, out, client, data=data, options=options))
+    return Environment.load(out), data, out
+
+
+def _order(env: Environment, data: dict[str, Any], **args: Any) -> tuple[bool, Any, Any]:
+    ep = env.episode(state=copy.deepcopy(data))
+    obs = ep.call("place_order", args)
+    return obs.ok, obs, ep.snapshot()
+
+
+def _first(data: dict[str, Any], coll: str, **match: Any) -> str:
+    return next(k for k, r in data[coll].items() if all(r.get(a) == v for a, v in match.items()))
+
+
+def test_lines_are_merged_copied_priced_and_taken_off_stock(shop: Any) -> None:
+    env, data, _ = shop
+    books = [k for k, b in data["books"].items() if b["stock"] >= 3][:2]
+    customer = next(iter(data["customers"]))
+    items = [{"book_id": books[0], "quantity": 1}, {"book_id": books[1], "quantity": 1}]
+    ok, _obs, state = _order(env, data, customer_id=customer, items=[*items, items[0]])
+    assert ok
+    new = next(o for k, o in state["orders"].items() if k not in data["orders"])
+    b0, b1 = (data["books"][b] for b in books)
+    assert [(x["book_id"], x["quantity"]) for x in new["items"]] == [(books[0], 2), (books[1], 1)]
+    assert new["items"][0]["unit_price"] == b0["price"] and new["items"][1]["title"] == b1["title"]
+    assert new["subtotal"] == round(2 * b0["price"] + b1["price"], 2)
+    assert new["discount"] == 0.0  # no coupon
+    assert state["books"][books[0]]["stock"] == b0["stock"] - 2
+
+
+def test_what_the_docs_refuse_leaves_nothing_behind(shop: Any) -> None:
+    env, data, _ = shop
+    customer = next(iter(data["customers"]))
+    low = min(data["books"], key=lambda k: data["books"][k]["stock"])
+    too_many = [{"book_id": low, "quantity": data["books"][low]["stock"] + 1}]
+    ok, _obs, state = _order(env, data, customer_id=customer, items=too_many)
+    assert not ok and state == data
+    assert not _order(env, data, customer_id=customer, items=[{"book_id": "?", "quantity": 1}])[0]
+    off = _first(data, "coupons", active=False)
+    one = [{"book_id": next(iter(data["books"])), "quantity": 1}]
+    assert not _order(env, data, customer_id=customer, items=one, coupon_code=off)[0]
+    high = max(data["coupons"], key=lambda k: data["coupons"][k]["min_subtotal"])
+    cheap = min(data["books"], key=lambda k: data["books"][k]["price"])
+    ok, _obs, state = _order(
+        env, data, customer_id=customer, items=[{"book_id": cheap, "quantity": 1}], coupon_code=high
+    )
+    assert not ok and state == data  # the subtotal is below the coupon's minimum
+
+
+def test_a_coupon_takes_its_share_of_the_subtotal(shop: Any) -> None:
+    env, data, _ = shop
+    code = min(
+        (k for k, c in data["coupons"].items() if c["active"]),
+        key=lambda k: data["coupons"][k]["min_subtotal"],
+    )
+    book = max(data["books"], key=lambda k: data["books"][k]["price"])
+    customer = next(iter(data["customers"]))
+    line = [{"book_id": book, "quantity": 1}]
+    ok, _obs, state = _order(env, data, customer_id=customer, items=line, coupon_code=code)
+    assert ok
+    new = next(o for k, o in state["orders"].items() if k not in data["orders"])
+    pct = data["coupons"][code]["percent_off"]
+    assert new["discount"] == round(new["subtotal"] * pct / 100 + 1e-9, 2)
+
+
+def test_a_computed_attribute_nothing_computes_stays_unenforced(shop: Any) -> None:
+    _env, _data, out = shop
+    model = BehaviourModel.load(out)
+    assert model is not None
+    tool = model.tool("place_order")
+    assert tool is not None and tool.partial
+    assert [u[:30] for u in tool.unenforced] == ["computes the shipping fee (fre"]
