@@ -103,3 +103,20 @@ def test_a_computed_attribute_nothing_computes_stays_unenforced(shop: Any) -> No
     tool = model.tool("place_order")
     assert tool is not None and tool.partial
     assert [u[:30] for u in tool.unenforced] == ["computes the shipping fee (fre"]
+
+
+def test_a_cancelled_orders_lines_go_back_into_stock(shop: Any) -> None:
+    env, data, _ = shop
+    order = _first(data, "orders", status="pending")
+    ep = env.episode(state=copy.deepcopy(data))
+    assert ep.call("cancel_order", {"order_id": order, "reason": "other"}).ok
+    state = ep.snapshot()
+    for line in data["orders"][order]["items"]:
+        book = line["book_id"]
+        assert state["books"][book]["stock"] == data["books"][book]["stock"] + line["quantity"]
+
+
+def test_every_tool_of_the_example_is_modelled(shop: Any) -> None:
+    model = BehaviourModel.load(shop[2])
+    assert model is not None
+    assert [t.tool for t in model.tools if any("not modelled" in u for u in t.unenforced)] == []

@@ -337,9 +337,18 @@ def _formula(v: Value) -> str:
 
 def _lines_lines(e: Effect) -> list[str]:
     """Store the line objects of parameter ``e.value`` on ``_new`` and take their counts off
-    the referenced records."""
+    the referenced records; on the target (``when`` ``[attribute, "back"]``), give the counts
+    of its stored lines back."""
     param = e.value.name if e.value else ""
     ref, count = e.value.const if e.value and isinstance(e.value.const, list) else ("", "")
+    if e.record == "target" and len(e.when) == 2 and e.when[1] == "back":
+        stock = str(e.when[0])
+        return [
+            f"for _x in (_rec.get({e.attribute!r}) or []):",
+            f"    _t = state.get({e.collection!r}, {{}}).get(str(_x.get({ref!r})))",
+            f"    if isinstance(_t, dict) and isinstance(_t.get({stock!r}), int):",
+            f"        _t[{stock!r}] = _t[{stock!r}] + (_x.get({count!r}) or 0)",
+        ]
 
     def made_value(v: Value) -> str:
         if v.source == "copy" and isinstance(v.const, list):

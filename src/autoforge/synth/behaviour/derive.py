@@ -40,7 +40,7 @@ from autoforge.synth.behaviour.data import (
     not_dated,
     status_defaults,
 )
-from autoforge.synth.behaviour.lines import line_items, param_record_checks
+from autoforge.synth.behaviour.lines import line_items, line_returns, param_record_checks
 from autoforge.synth.behaviour.policy import (
     policy_attribute_checks,
     policy_date_windows,
@@ -505,5 +505,5 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else "")
         )
     moved = increments(spec, tb, ctx) + related_status_sets(spec, tb, ctx)
-    moved += param_onto_related(spec, tb, ctx, write_targets(tb, ctx))
+    moved += param_onto_related(spec, tb, ctx, write_targets(tb, ctx)) + line_returns(spec, tb, ctx)
     return out + later + appends(spec, tb, attrs) + moved + cascades(spec, tb, ctx)

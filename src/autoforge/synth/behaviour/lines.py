@@ -59,16 +59,8 @@ def _line_shape(
 
 def _stock_attribute(spec: ToolSpec, ctx: Context, coll: str) -> tuple[str, str] | None:
     """The integer attribute of ``coll`` a sentence names beside a reserving verb, with it."""
-    ints = [
-        a
-        for a in ctx.ev.attributes.get(coll, [])
-        if all(
-            isinstance(r.get(a), int) and not isinstance(r.get(a), bool)
-            for r in ctx.ev.state.get(coll, {}).values()
-        )
-    ]
     for s in doc_sentences(spec.description):
-        for a in ints:
+        for a in _integer_attributes(ctx, coll):
             word = re.escape(a.replace("_", " "))
             if re.search(rf"\b{_RESERVE}\s+(the\s+)?`?{word}`?\b", s, re.I):
                 return a, s
@@ -85,7 +77,7 @@ def _stored_lines(
     """The list attribute of ``coll`` whose entries are lines of ``ref``, and how each field
     of a stored line is made (the data's field order)."""
     for attr in ctx.ev.attributes.get(coll, []):
-        lines = [x for r in _records(ctx, coll) for x in (r.get(attr) or []) if isinstance(x, dict)]
+        lines = _lines_of(ctx, coll, attr)
         if not lines or not all(ref in x and count in x for x in lines):
             continue
         fields: dict[str, Value] = {}
@@ -102,6 +94,16 @@ def _stored_lines(
                     break
         return attr, fields
     return None
+
+
+def _lines_of(ctx: Context, coll: str, attr: str) -> list[dict[str, Any]]:
+    """The objects of list attribute ``attr`` over every record of ``coll``."""
+    out: list[dict[str, Any]] = []
+    for r in _records(ctx, coll):
+        items = r.get(attr)
+        if isinstance(items, list):
+            out += [x for x in items if isinstance(x, dict)]
+    return out
 
 
 def _close(a: Any, b: float) -> bool:
@@ -330,3 +332,50 @@ def param_record_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list
                         )
                     )
     return out
+
+
+_BACK = r"(?:go(?:es)?|are\s+put|is\s+put|are\s+returned|is\s+returned|return)\s+back\s+(?:in)?to"
+
+
+def line_returns(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """ "The <records> go back into <attribute>": each line of the target's list of lines gives
+    its count back to that integer attribute of the record it names (a cancelled order's books
+    go back into stock)."""
+    if tb.kind not in ("action", "update", "delete") or tb.collection is None:
+        return []
+    out: list[Effect] = []
+    for attr in ctx.ev.attributes.get(tb.collection, []):
+        lines = _lines_of(ctx, tb.collection, attr)
+        if not lines:
+            continue
+        refs = [f for f in lines[0] if f.endswith("_id") and ctx.ev.collection_named(f)]
+        counts = [f for f, v in lines[0].items() if isinstance(v, int) and not isinstance(v, bool)]
+        if len(refs) != 1 or len(counts) != 1:
+            continue
+        ref_coll = str(ctx.ev.collection_named(refs[0]))
+        nouns = "|".join(re.escape(n) for n in noun_forms(ref_coll))
+        for s in doc_sentences(spec.description):
+            for a in _integer_attributes(ctx, ref_coll):
+                word = re.escape(a.replace("_", " "))
+                if re.search(rf"\b(?:{nouns})\s+{_BACK}\s+`?{word}`?\b", s, re.I):
+                    out.append(
+                        Effect(
+                            kind="lines",
+                            record="target",
+                            collection=ref_coll,
+                            attribute=attr,
+                            value=Value(source="param", name="", const=[refs[0], counts[0]]),
+                            when=[a, "back"],
+                            sentence=s,
+                        )
+                    )
+    return out
+
+
+def _integer_attributes(ctx: Context, coll: str) -> list[str]:
+    recs = _records(ctx, coll)
+    return [
+        a
+        for a in ctx.ev.attributes.get(coll, [])
+        if recs and all(isinstance(r.get(a), int) and not isinstance(r.get(a), bool) for r in recs)
+    ]
