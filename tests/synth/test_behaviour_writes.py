@@ -100,3 +100,48 @@ def test_counter_verbs_in_their_other_forms() -> None:
     s = "`qty` may not exceed the part's `stock`, which goes down by `qty`."
     assert _amount(s, "stock", params) == (-1, Value(source="param", name="qty"))
     assert _amount("`qty` is logged; `stock` goes down.", "stock", params) is None
+
+
+def test_a_change_the_docs_say_is_recorded_moves_the_number_and_logs_one_entry(
+    studio: Any,
+) -> None:
+    env, data = studio
+    ok, state = _call(env, data, "top_up_member", member_id="ME2", amount=10)
+    before = data["members"]["ME2"]["credit"]
+    assert ok and state["members"]["ME2"]["credit"] == round(before + 10, 2)
+    new = [p for k, p in state["payments"].items() if k not in data["payments"]]
+    last = max(int(k[2:]) for k in data["payments"])
+    assert new == [
+        {
+            "payment_id": f"PA{last + 1:03d}",
+            "member_id": "ME2",
+            "kind": "top_up",
+            "amount": 10.0,
+            "credit_after": round(before + 10, 2),
+            "paid_on": "2026-03-10",
+        }
+    ]
+    # "debits `fee`": the signup's fee comes off its member's credit, logged negative
+    ok, state = _call(env, data, "charge_signup", signup_id="SU2")
+    member = data["signups"]["SU2"]["member_id"]
+    after = round(data["members"][member]["credit"] - 7.5, 2)
+    assert ok and state["members"][member]["credit"] == after
+    (entry,) = [p for k, p in state["payments"].items() if k not in data["payments"]]
+    assert (entry["kind"], entry["amount"], entry["credit_after"]) == ("fee", -7.5, after)
+
+
+def test_a_life_cycle_stamp_is_entered_with_its_status_and_kept_after() -> None:
+    from autoforge.synth.behaviour.data import DataEvidence, entered_with
+
+    rows = [("draft", None, None)] * 3 + [("sent", "2026-01-02", None)] * 3
+    rows += [("done", "2026-01-02", "2026-01-05")] * 4
+    data = {
+        "letters": {
+            f"L{i}": {"letter_id": f"L{i}", "status": st, "sent_on": a, "done_on": b}
+            for i, (st, a, b) in enumerate(rows)
+        }
+    }
+    ev = DataEvidence.of(data)
+    assert entered_with(ev, "letters", "status", "sent") == ["sent_on"]
+    assert entered_with(ev, "letters", "status", "done") == ["done_on"]
+    assert entered_with(ev, "letters", "status", "draft") == []

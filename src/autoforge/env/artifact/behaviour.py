@@ -51,7 +51,7 @@ CheckKind = Literal[
     # of the record `via` names (when given)
     "no_child",  # no record of `collection` whose `via` names the target has `attribute` in values
 ]
-EffectKind = Literal["create", "set", "increment", "append", "delete", "lines"]
+EffectKind = Literal["create", "set", "increment", "append", "delete", "lines", "ledger"]
 ValueSource = Literal[
     "param",
     "const",
@@ -102,7 +102,10 @@ class Value(BaseModel):
 
 class Effect(BaseModel):
     """One write: ``create`` a record, ``set`` attributes, ``increment`` a counter, ``delete``,
-    or store ``lines``: the line objects of parameter ``value`` on the new record's list
+    or (``ledger``) move number ``attribute`` of the ``record`` in ``collection`` by ``value``
+    and log one entry in collection ``ledger`` made as ``fields`` say (``formula`` values
+    ``["delta"]``, ``["after"]``, ``["holder_key"]``, ``["target_key"]``, ``["target", a,
+    sign]``); or store ``lines``: the line objects of parameter ``value`` on the new record's list
     ``attribute``, each made as ``fields`` say, merged by ``merge`` and, with ``when`` naming
     an attribute of the referenced ``collection``, taking each count off that attribute.
 
@@ -131,6 +134,10 @@ class Effect(BaseModel):
     #: key instead gets the new entry's summed field added ("or the quantity of the line for
     #: that part increased")
     merge: list[str] = Field(default_factory=list)
+    #: a ``ledger`` write: the collection of the entry logged with the change
+    ledger: str | None = None
+    #: decimals the written number is rounded to (the data's), None to leave it as computed
+    digits: int | None = None
     where: dict[str, list[Any]] = Field(default_factory=dict)
     sentence: str = ""
     source: str = "docs"

@@ -335,6 +335,59 @@ def _formula(v: Value) -> str:
     return "None"
 
 
+def _ledger_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
+    """Move the holder's number by the change and log one entry (see ``Effect``)."""
+    num = e.attribute or ""
+    prefix, width = e.id_prefix, e.id_width
+    nums = (
+        f"[int(k[{len(prefix)}:]) for k in state.get({e.ledger!r}, {{}}) "
+        f"if k.startswith({prefix!r}) and k[{len(prefix)}:].isdigit()]"
+    )
+    if e.record == "target":
+        holder = f"str({tb.id_param})"
+    elif e.record.startswith("param:"):
+        holder = f"str({e.record.split(':', 1)[1]})"
+    else:
+        holder = f"str(_rec.get({e.record.split(':', 1)[1]!r}))"
+    slots = {
+        "delta": "_d",
+        "float_delta": "float(_d)",
+        "after": f"_t[{num!r}]",
+        "holder_key": holder,
+        "target_key": f"str({tb.id_param})",
+    }
+
+    def made(v: Value) -> str:
+        if v.source == "new_id":
+            return "_lid"
+        if v.source == "formula" and isinstance(v.const, list) and v.const[0] in slots:
+            return slots[str(v.const[0])]
+        return _value(v)
+
+    moved = f"_t[{num!r}] + _d"
+    if e.digits is not None:
+        moved = f"round({moved} + 0, {e.digits})"
+    entry = "{" + ", ".join(f"{a!r}: {made(v)}" for a, v in e.fields.items()) + "}"
+    return [
+        f"_t = {_record_expr(e)}",
+        f"_d = {_delta(e.value)}",
+        f"if isinstance(_t, dict) and isinstance(_t.get({num!r}), (int, float)) and isinstance(_d, (int, float)):",  # noqa: E501
+        f"    _t[{num!r}] = {moved}",
+        f"    _lnums = {nums}",
+        f"    _lid = {prefix!r} + str(max(_lnums, default=0) + 1).zfill({width:d})",
+        f"    state.setdefault({e.ledger!r}, {{}})[_lid] = {entry}",
+    ]
+
+
+def _delta(v: Value | None) -> str:
+    if v is None:
+        return "None"
+    if v.source == "formula" and isinstance(v.const, list) and v.const[0] == "target":
+        _, attr, sign = v.const
+        return f"({sign}) * (_rec.get({attr!r}) or 0)"
+    return _value(v)
+
+
 def _lines_lines(e: Effect) -> list[str]:
     """Store the line objects of parameter ``e.value`` on ``_new`` and take their counts off
     the referenced records; on the target (``when`` ``[attribute, "back"]``), give the counts
@@ -411,6 +464,8 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
         return _each_lines(e, tb)
     if e.kind == "lines":
         return _lines_lines(e)
+    if e.kind == "ledger":
+        return _ledger_lines(e, tb)
     if e.kind == "set" and e.record == "new":
         return [f"_new[{a!r}] = {_value(v)}" for a, v in e.fields.items()]
     if e.kind == "create":

@@ -166,13 +166,18 @@ class DataEvidence:
         outside = [r for r in recs if r.get(attribute) != status]
         if not inside or not outside:
             return []
+        groups: dict[Any, list[dict[str, Any]]] = {}
+        for r in outside:
+            groups.setdefault(r.get(attribute), []).append(r)
         out = []
         for attr in self.attributes.get(collection, []):
-            if attr == attribute:
+            if attr == attribute or not all(r.get(attr) not in (None, "") for r in inside):
                 continue
-            if all(r.get(attr) not in (None, "") for r in inside) and sum(
-                r.get(attr) in (None, "") for r in outside
-            ) >= 0.8 * len(outside):
+            mostly = sum(r.get(attr) in (None, "") for r in outside) >= 0.8 * len(outside)
+            # a life-cycle stamp stays on the later statuses: empty on every record of some
+            # other status (one the record passed through before) is enough
+            unset = any(all(r.get(attr) in (None, "") for r in g) for g in groups.values())
+            if mostly or unset:
                 out.append(attr)
         return out
 

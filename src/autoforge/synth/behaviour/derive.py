@@ -40,6 +40,7 @@ from autoforge.synth.behaviour.data import (
     not_dated,
     status_defaults,
 )
+from autoforge.synth.behaviour.ledger import ledger_effects
 from autoforge.synth.behaviour.lines import line_items, line_returns, param_record_checks
 from autoforge.synth.behaviour.policy import (
     policy_attribute_checks,
@@ -272,6 +273,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     line_checks, lines = line_items(spec, tb, ctx)  # stored right after the create
     tb.checks += line_checks + param_record_checks(spec, tb, ctx)
     tb.effects[1:1] = lines
+    tb.effects = ledger_effects(spec, tb, ctx, tb.effects)
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
     tb.checks += record_for_checks(tb, texts, ctx) + member_checks(tb, texts, ctx, spec.parameters)
