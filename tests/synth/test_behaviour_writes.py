@@ -145,3 +145,35 @@ def test_a_life_cycle_stamp_is_entered_with_its_status_and_kept_after() -> None:
     assert entered_with(ev, "letters", "status", "sent") == ["sent_on"]
     assert entered_with(ev, "letters", "status", "done") == ["done_on"]
     assert entered_with(ev, "letters", "status", "draft") == []
+
+
+def test_a_new_records_value_composed_from_a_referenced_record_or_the_arguments() -> None:
+    from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+    from autoforge.synth.behaviour.compile import _value
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.writes import composed_fields
+    from autoforge.tooldocs import ToolSpec
+
+    data = {
+        "boards": {"BD1": {"board_id": "BD1", "code": "OPS", "next_no": 4, "crew": ["U1"]}},
+        "cards": {"CA1": {"card_id": "CA1", "board_id": "BD1", "ref": "OPS-3", "crew": []}},
+        "users": {"U1": {"user_id": "U1"}, "U2": {"user_id": "U2"}},
+    }
+    spec = ToolSpec(
+        name="add_card",
+        description=(
+            "Its `ref` is the board code, a slash and the board's `next_no`. The card's `crew`"
+            " is the owner first, then the given `crew` in order (the owner is not repeated)."
+        ),
+        parameters={"type": "object", "properties": {"board_id": {}, "owner_id": {}, "crew": {}}},
+    )
+    tb = ToolBehaviour(
+        tool="add_card", kind="create", collection="cards",
+        params=[ParamInfo(name="board_id", references="boards"),
+                ParamInfo(name="owner_id", references="users"), ParamInfo(name="crew")],
+    )  # fmt: skip
+    got = composed_fields(spec, tb, Context(ev=DataEvidence.of(data), policy=""))
+    assert sorted(got) == ["crew", "ref"]
+    scope = {"state": data, "board_id": "BD1", "owner_id": "U2", "crew": ["U1", "U2"]}
+    assert eval(_value(got["ref"]), scope) == "OPS/4"
+    assert eval(_value(got["crew"]), scope) == ["U2", "U1"]

@@ -327,6 +327,14 @@ def _formula(v: Value) -> str:
         of = f"((state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({pct!r}) or 0)"
         share = f"round((_new.get({base!r}) or 0) * {of} / 100 + 1e-9, 2)"
         return f"({share} if {_given(v.name or '')} else 0.0)"
+    if kind == "join":
+        coll, (one, sep, two) = args
+        rec = f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}})"
+        return f"str({rec}.get({one!r})) + {sep!r} + str({rec}.get({two!r}))"
+    if kind == "first_then":
+        first, items = (python_param_name(str(x)) for x in args)
+        rest = f"[x for x in ({items} if isinstance({items}, list) else []) if x != {first}]"
+        return f"[{first}] + {rest}"
     if kind == "signed":
         terms = args[0]
         known = " and ".join(f"_new.get({t!r}) is not None" for _, t in terms)

@@ -68,7 +68,7 @@ from autoforge.synth.behaviour.text import (
     transition_tables,
     write_targets,
 )
-from autoforge.synth.behaviour.writes import decision_status, param_onto_related
+from autoforge.synth.behaviour.writes import composed_fields, decision_status, param_onto_related
 from autoforge.tooldocs import ToolSpec
 
 _DOCS: dict[str, Any] = {}
@@ -432,6 +432,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             )
         else:
             fields[a] = Value(source="const", const=None)
+    fields.update({a: v for a, v in composed_fields(spec, tb, ctx).items() if a in fields})
     eff = Effect(
         kind="create",
         record="new",

@@ -116,3 +116,60 @@ def _decided_stamps(
         for a, v in (out or {}).items()
         if rest and sum(r.get(a) in (None, "") for r in rest) >= 0.8 * len(rest)
     }
+
+
+_SEPARATORS = {"hyphen": "-", "dash": "-", "slash": "/", "colon": ":", "dot": ".", "space": " "}
+
+
+def composed_fields(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> dict[str, Value]:
+    """Values of a new record the description composes from a referenced record or the
+    arguments:
+
+    - "`key` is the project key, a hyphen and the project's `next_task_number`": the two
+      attributes of the record a parameter names, joined by the named separator;
+    - "`member_ids` ... is the lead first, then the given member_ids (the lead is not repeated)":
+      the parameter the noun names, then the list parameter's items without it.
+    """
+    out: dict[str, Value] = {}
+    attrs = ctx.ev.attributes.get(tb.collection or "", [])
+    for s in doc_sentences(spec.description):
+        for a in attrs:
+            joined = _joined(s, a, tb, ctx)
+            if joined is not None:
+                out[a] = joined
+            first = re.search(
+                rf"`{re.escape(a)}`.*?\bis\s+the\s+(\w+)\s+first,\s+then\s+the\s+given\s+`?"
+                rf"{re.escape(a)}`?",
+                s,
+                re.I,
+            )
+            lead = _param_named(first.group(1), tb) if first else None
+            if lead is not None and a in {p.name for p in tb.params}:
+                out[a] = Value(source="formula", const=["first_then", lead, a])
+    return out
+
+
+def _param_named(word: str, tb: ToolBehaviour) -> str | None:
+    names = {p.name for p in tb.params}
+    return next((n for n in (word, f"{word}_id") if n in names), None)
+
+
+def _joined(s: str, a: str, tb: ToolBehaviour, ctx: Context) -> Value | None:
+    """ "`a` is the <noun>'s? <attr>, a <separator> and the <noun>'s `<attr2>`"."""
+    for p in tb.params:
+        if p.references is None:
+            continue
+        nouns = "|".join(re.escape(n) for n in noun_forms(p.references))
+        theirs = ctx.ev.attributes.get(p.references, [])
+        m = re.search(
+            rf"`{re.escape(a)}`\s+is\s+the\s+(?:{nouns})(?:'s)?\s+`?(?P<one>\w+)`?,\s+an?\s+"
+            rf"(?P<sep>\w+)\s+and\s+the\s+(?:{nouns})'s\s+`?(?P<two>\w+)`?",
+            s,
+            re.I,
+        )
+        if m and m.group("one") in theirs and m.group("two") in theirs:
+            sep = _SEPARATORS.get(m.group("sep").lower())
+            if sep is not None:
+                parts = [m.group("one"), sep, m.group("two")]
+                return Value(source="formula", name=p.name, const=["join", p.references, parts])
+    return None
