@@ -51,6 +51,9 @@ def test_every_child_in_a_named_status_takes_the_new_one_and_moves_its_counter(
     su = state["signups"]
     assert su["SU1"]["status"] == "absent" and state["members"]["ME1"]["misses"] == 1
     assert su["SU2"]["status"] == "dropped" and su["SU2"]["dropped_on"] == "2026-03-10"
+    # "dropped with a full refund": the waiting signup's credit_paid goes back to its member
+    paid = data["signups"]["SU2"]["credit_paid"]
+    assert state["members"]["ME2"]["credit"] == data["members"]["ME2"]["credit"] + paid
     assert su["SU3"] == data["signups"]["SU3"]  # attended: not named, untouched
     assert su["SU4"] == data["signups"]["SU4"]  # another session's signup
     assert state["members"]["ME2"]["misses"] == data["members"]["ME2"]["misses"]  # was waiting
@@ -121,7 +124,7 @@ def test_a_change_the_docs_say_is_recorded_moves_the_number_and_logs_one_entry(
             "paid_on": "2026-03-10",
         }
     ]
-    # "debits `fee`": the signup's fee comes off its member's credit, logged negative
+    # "debits `credit_paid`": the signup's amount comes off its member's credit, logged negative
     ok, state = _call(env, data, "charge_signup", signup_id="SU2")
     member = data["signups"]["SU2"]["member_id"]
     after = round(data["members"][member]["credit"] - 7.5, 2)
@@ -177,3 +180,18 @@ def test_a_new_records_value_composed_from_a_referenced_record_or_the_arguments(
     scope = {"state": data, "board_id": "BD1", "owner_id": "U2", "crew": ["U1", "U2"]}
     assert eval(_value(got["ref"]), scope) == "OPS/4"
     assert eval(_value(got["crew"]), scope) == ["U2", "U1"]
+
+
+def test_a_copied_amount_moves_onto_a_record_and_is_refunded_back(studio: Any) -> None:
+    env, data = studio
+    ok, state = _call(env, data, "join_session", member_id="ME2", session_id="SE2")
+    new = next(s for k, s in state["signups"].items() if k not in data["signups"])
+    assert ok and new["credit_paid"] == 7.5 and new["status"] == "confirmed"
+    assert state["members"]["ME2"]["credit"] == data["members"]["ME2"]["credit"] - 7.5
+    ok, state = _call(env, data, "join_session", member_id="ME1", session_id="SE2")
+    new = next(s for k, s in state["signups"].items() if k not in data["signups"])
+    assert ok and new["credit_paid"] == 0  # "0 on the guest tier"
+    assert state["members"]["ME1"]["credit"] == data["members"]["ME1"]["credit"]
+    ok, state = _call(env, data, "drop_signup", signup_id="SU4")
+    back = data["signups"]["SU4"]["credit_paid"]
+    assert ok and state["members"]["ME1"]["credit"] == data["members"]["ME1"]["credit"] + back

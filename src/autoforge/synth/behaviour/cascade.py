@@ -115,6 +115,37 @@ def _child_counter(clause: str, child: str, ctx: Context) -> list[tuple[str, str
     return out
 
 
+def _child_refunds(
+    clause: str, child: str, ctx: Context, over: list[str], where: dict[str, list[str]], s: str
+) -> list[Effect]:
+    """ "... is cancelled with a (full) refund": each child's amount ``<c>_<qualifier>`` goes
+    back to attribute ``c`` of the record the child refers to (``credits_charged`` ->
+    ``credits``)."""
+    if not re.search(r"\bwith\s+(?:a\s+)?(?:full\s+)?refunds?\b|\band\s+refunded\b", clause, re.I):
+        return []
+    out = []
+    for via in ctx.ev.attributes.get(child, []):
+        coll = ctx.ev.references(child, via)
+        if coll is None or coll == child:
+            continue
+        for c in ctx.ev.attributes.get(coll, []):
+            for a in ctx.ev.attributes.get(child, []):
+                if a.startswith(c + "_"):
+                    out.append(
+                        Effect(
+                            kind="increment",
+                            record=f"via:{via}",
+                            collection=coll,
+                            attribute=c,
+                            value=Value(source="formula", const=["target", a, 1]),
+                            over=over,
+                            where=where,
+                            sentence=s,
+                        )
+                    )
+    return out
+
+
 def cascades(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     """The cascade effects the tool's description states (see the module docstring). Counters
     come before the status change, so both select the children by their status before it."""
@@ -131,6 +162,7 @@ def cascades(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                     continue
                 froms, new = found
                 over, where = [child, ref], {status_attr: froms}
+                out += _child_refunds(clause, child, ctx, over, where, s)
                 for via, coll, attr, n in _child_counter(clause, child, ctx):
                     out.append(
                         Effect(

@@ -327,6 +327,20 @@ def _formula(v: Value) -> str:
         of = f"((state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({pct!r}) or 0)"
         share = f"round((_new.get({base!r}) or 0) * {of} / 100 + 1e-9, 2)"
         return f"({share} if {_given(v.name or '')} else 0.0)"
+    if kind == "target":
+        attr, sign = args
+        return f"({sign}) * (_rec.get({attr!r}) or 0)"
+    if kind == "new":
+        attr, sign = args
+        return f"({sign}) * (_new.get({attr!r}) or 0)"
+    if kind == "copy_unless":
+        coll, attr, unless = args
+        got = f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
+        if len(unless) == 5:
+            param, ucoll, uattr, uval, n = unless
+            rec = f"(state.get({ucoll!r}, {{}}).get(str({python_param_name(param)})) or {{}})"
+            return f"({n!r} if {rec}.get({uattr!r}) == {uval!r} else {got})"
+        return got
     if kind == "join":
         coll, (one, sep, two) = args
         rec = f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}})"
@@ -388,12 +402,7 @@ def _ledger_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
 
 
 def _delta(v: Value | None) -> str:
-    if v is None:
-        return "None"
-    if v.source == "formula" and isinstance(v.const, list) and v.const[0] == "target":
-        _, attr, sign = v.const
-        return f"({sign}) * (_rec.get({attr!r}) or 0)"
-    return _value(v)
+    return "None" if v is None else _value(v)
 
 
 def _lines_lines(e: Effect) -> list[str]:

@@ -68,7 +68,12 @@ from autoforge.synth.behaviour.text import (
     transition_tables,
     write_targets,
 )
-from autoforge.synth.behaviour.writes import composed_fields, decision_status, param_onto_related
+from autoforge.synth.behaviour.writes import (
+    composed_fields,
+    decision_status,
+    param_onto_related,
+    stated_amounts,
+)
 from autoforge.tooldocs import ToolSpec
 
 _DOCS: dict[str, Any] = {}
@@ -433,6 +438,8 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         else:
             fields[a] = Value(source="const", const=None)
     fields.update({a: v for a, v in composed_fields(spec, tb, ctx).items() if a in fields})
+    copies, moves = stated_amounts(spec, tb, ctx)
+    fields.update({a: v for a, v in copies.items() if a in fields})
     eff = Effect(
         kind="create",
         record="new",
@@ -443,7 +450,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         id_attribute=key_attr,
         sentence=start[1] if start else "",
     )
-    return [eff, *increments(spec, tb, ctx), *related_status_sets(spec, tb, ctx)]
+    return [eff, *moves, *increments(spec, tb, ctx), *related_status_sets(spec, tb, ctx)]
 
 
 def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
@@ -509,4 +516,5 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         )
     moved = increments(spec, tb, ctx) + related_status_sets(spec, tb, ctx)
     moved += param_onto_related(spec, tb, ctx, write_targets(tb, ctx)) + line_returns(spec, tb, ctx)
+    moved += stated_amounts(spec, tb, ctx)[1]
     return out + later + appends(spec, tb, attrs) + moved + cascades(spec, tb, ctx)

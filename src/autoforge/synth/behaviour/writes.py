@@ -173,3 +173,137 @@ def _joined(s: str, a: str, tb: ToolBehaviour, ctx: Context) -> Value | None:
                 parts = [m.group("one"), sep, m.group("two")]
                 return Value(source="formula", name=p.name, const=["join", p.references, parts])
     return None
+
+
+def _noun_param(tb: ToolBehaviour, coll: str) -> str | None:
+    """The parameter naming a record of ``coll``, or "target" for the tool's own."""
+    if tb.collection == coll and tb.kind != "create":
+        return "target"
+    return next((p.name for p in tb.params if p.references == coll and p.name != tb.id_param), None)
+
+
+def _related_colls(tb: ToolBehaviour, ctx: Context) -> list[str]:
+    out = [p.references for p in tb.params if p.references]
+    if tb.kind != "create" and tb.collection:
+        out += [
+            str(ctx.ev.references(tb.collection, a))
+            for a in ctx.ev.attributes.get(tb.collection, [])
+            if ctx.ev.references(tb.collection, a)
+        ]
+    return list(dict.fromkeys(c for c in out if c))
+
+
+def stated_amounts(
+    spec: ToolSpec, tb: ToolBehaviour, ctx: Context
+) -> tuple[dict[str, Value], list[Effect]]:
+    """A create's value taken from a referenced record and moved onto another one, and an
+    amount a tool gives back:
+
+    - "`a` equal to the <noun>'s `b` (N on the <value> <attribute>), deducted from the
+      <noun2>'s `c`": the new record's ``a`` copies ``b`` (N where the named record's attribute
+      has that value), and ``c`` goes down by it;
+    - "refunds `a` to the <noun>": the target's ``a`` goes back to the attribute of that record
+      ``a`` is named after (``credits_charged`` -> ``credits``).
+    """
+    fields: dict[str, Value] = {}
+    effects: list[Effect] = []
+    attrs = ctx.ev.attributes.get(tb.collection or "", [])
+    colls = _related_colls(tb, ctx)
+    for s in doc_sentences(spec.description):
+        for a in attrs:
+            if tb.kind == "create":
+                value = _equal_to(s, a, tb, ctx, colls)
+                if value is not None:
+                    fields[a] = value
+                    effects += _deducted(s, a, tb, ctx, colls)
+            else:
+                effects += _refunded(s, a, tb, ctx, colls)
+    return fields, effects
+
+
+def _equal_to(s: str, a: str, tb: ToolBehaviour, ctx: Context, colls: list[str]) -> Value | None:
+    for coll in colls:
+        nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+        for b in ctx.ev.attributes.get(coll, []):
+            m = re.search(
+                rf"`{re.escape(a)}`\s+equal\s+to\s+the\s+(?:{nouns})'s\s+`{re.escape(b)}`"
+                r"(?:\s*\((?P<n>\d+(?:\.\d+)?)\s+(?:on|for)\s+the\s+(?P<v>[\w-]+)\s+(?P<w>\w+)\))?",
+                s,
+                re.I,
+            )
+            param = _noun_param(tb, coll)
+            if m is None or param is None or param == "target":
+                continue
+            unless = _unless(m.group("n"), m.group("v"), m.group("w"), tb, ctx, colls)
+            return Value(source="formula", name=param, const=["copy_unless", coll, b, unless])
+    return None
+
+
+def _unless(
+    n: str | None, value: str | None, word: str | None, tb: ToolBehaviour, ctx: Context,
+    colls: list[str],
+) -> list[Any]:  # fmt: skip
+    """``[parameter, collection, attribute, value, number]``: the number to use instead where
+    the record the parameter names has that value ("0 on the unlimited plan"), or []."""
+    if n is None or value is None or word is None:
+        return []
+    for coll in colls:
+        param = _noun_param(tb, coll)
+        if param is None or param == "target" or word not in ctx.ev.attributes.get(coll, []):
+            continue
+        seen = {r.get(word) for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)}
+        if value in seen:
+            return [param, coll, word, value, float(n) if "." in n else int(n)]
+    return []
+
+
+def _deducted(s: str, a: str, tb: ToolBehaviour, ctx: Context, colls: list[str]) -> list[Effect]:
+    for coll in colls:
+        nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+        for c in ctx.ev.attributes.get(coll, []):
+            pat = (
+                rf",\s+(deducted|subtracted|taken)\s+from\s+the\s+(?:{nouns})'s\s+`{re.escape(c)}`"
+            )
+            param = _noun_param(tb, coll)
+            if re.search(pat, s, re.I) and param not in (None, "target"):
+                value = Value(source="formula", const=["new", a, -1])
+                return [
+                    Effect(
+                        kind="increment",
+                        record=f"param:{param}",
+                        collection=coll,
+                        attribute=c,
+                        value=value,
+                        sentence=s,
+                    )
+                ]
+    return []
+
+
+def _refunded(s: str, a: str, tb: ToolBehaviour, ctx: Context, colls: list[str]) -> list[Effect]:
+    for coll in colls:
+        nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+        if not re.search(
+            rf"\b(refunds?|returns?|gives?\s+back)\s+`{re.escape(a)}`\s+to\s+the\s+(?:{nouns})\b",
+            s,
+            re.I,
+        ):
+            continue
+        into = [c for c in ctx.ev.attributes.get(coll, []) if a.startswith(c + "_")]
+        via = next(
+            (x for x in ctx.ev.attributes.get(tb.collection or "", [])
+             if ctx.ev.references(tb.collection or "", x) == coll),
+            None,
+        )  # fmt: skip
+        if len(into) == 1 and via is not None:
+            return [
+                Effect(
+                    kind="increment",
+                    record=f"via:{via}",
+                    collection=coll,
+                    attribute=into[0],
+                    value=Value(source="formula", const=["target", a, 1]),
+                    sentence=s,
+                )
+            ]
+    return []
