@@ -195,3 +195,27 @@ def test_a_copied_amount_moves_onto_a_record_and_is_refunded_back(studio: Any) -
     ok, state = _call(env, data, "drop_signup", signup_id="SU4")
     back = data["signups"]["SU4"]["credit_paid"]
     assert ok and state["members"]["ME1"]["credit"] == data["members"]["ME1"]["credit"] + back
+
+
+def test_prices_listed_beside_the_choices_are_added_where_the_docs_say() -> None:
+    from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+    from autoforge.synth.behaviour.compile import _value
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.writes import priced_choices
+    from autoforge.tooldocs import ToolSpec
+
+    data = {"cards": {"K1": {"card_id": "K1", "rides": 2, "paid": 0.0}}}
+    spec = ToolSpec(
+        name="load_card",
+        description="`bundle` is 1 or 4 rides, priced 3.00 and 10.50. Adds the price to `paid`.",
+        parameters={"type": "object", "properties": {"card_id": {}, "bundle": {}}},
+    )
+    tb = ToolBehaviour(
+        tool="load_card", kind="action", collection="cards", id_param="card_id",
+        params=[ParamInfo(name="card_id", references="cards"), ParamInfo(name="bundle")],
+    )  # fmt: skip
+    (eff,) = priced_choices(spec, tb, Context(ev=DataEvidence.of(data), policy=""))
+    assert (eff.kind, eff.attribute) == ("increment", "paid")
+    assert eff.value is not None and eval(_value(eff.value), {"bundle": 4}) == 10.5
+    spec.description = "`bundle` is 1 or 4 rides. Adds the price to `paid`."
+    assert priced_choices(spec, tb, Context(ev=DataEvidence.of(data), policy="")) == []

@@ -72,6 +72,7 @@ from autoforge.synth.behaviour.writes import (
     composed_fields,
     decision_status,
     param_onto_related,
+    priced_choices,
     stated_amounts,
 )
 from autoforge.tooldocs import ToolSpec
@@ -516,5 +517,5 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         )
     moved = increments(spec, tb, ctx) + related_status_sets(spec, tb, ctx)
     moved += param_onto_related(spec, tb, ctx, write_targets(tb, ctx)) + line_returns(spec, tb, ctx)
-    moved += stated_amounts(spec, tb, ctx)[1]
+    moved += stated_amounts(spec, tb, ctx)[1] + priced_choices(spec, tb, ctx)
     return out + later + appends(spec, tb, attrs) + moved + cascades(spec, tb, ctx)

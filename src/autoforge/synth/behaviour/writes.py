@@ -307,3 +307,39 @@ def _refunded(s: str, a: str, tb: ToolBehaviour, ctx: Context, colls: list[str])
                 )
             ]
     return []
+
+
+_NUM = r"\d+(?:\.\d+)?"
+
+
+def priced_choices(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """ "`pack` is 5, 10 or 20 credits, priced 60.00, 110.00 and 200.00. Adds ... the price to
+    `total_spent`": the listed prices belong to the listed values in order, and "adds the price
+    to `a`" adds the price of the given value to the target's ``a``."""
+    text = " ".join(doc_sentences(spec.description))
+    names = {p.name for p in tb.params}
+    out: list[Effect] = []
+    for m in re.finditer(
+        rf"`(?P<p>\w+)`\s+is\s+(?P<vals>{_NUM}(?:\s*(?:,|or)\s*{_NUM})+)\s+\w+,\s+"
+        rf"(?:priced|costing|at)\s+(?P<prices>{_NUM}(?:\s*(?:,|and)\s*{_NUM})+)",
+        text,
+        re.I,
+    ):
+        vals = re.findall(_NUM, m.group("vals"))
+        prices = [float(x) for x in re.findall(_NUM, m.group("prices"))]
+        if m.group("p") not in names or len(vals) != len(prices):
+            continue
+        mapping = dict(zip(vals, prices, strict=True))
+        for a in ctx.ev.attributes.get(tb.collection or "", []):
+            if re.search(rf"\badds?\b[^.]*\bthe\s+price\s+to\s+`{re.escape(a)}`", text, re.I):
+                out.append(
+                    Effect(
+                        kind="increment",
+                        record="target",
+                        collection=tb.collection,
+                        attribute=a,
+                        value=Value(source="param_map", name=m.group("p"), const=mapping),
+                        sentence=m.group(0),
+                    )
+                )
+    return out
