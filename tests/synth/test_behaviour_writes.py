@@ -219,3 +219,43 @@ def test_prices_listed_beside_the_choices_are_added_where_the_docs_say() -> None
     assert eff.value is not None and eval(_value(eff.value), {"bundle": 4}) == 10.5
     spec.description = "`bundle` is 1 or 4 rides. Adds the price to `paid`."
     assert priced_choices(spec, tb, Context(ev=DataEvidence.of(data), policy="")) == []
+
+
+def test_a_table_keyed_by_a_parameter_guards_and_moves_the_record() -> None:
+    from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.tables import keyed_tables
+    from autoforge.tooldocs import ToolSpec
+
+    policy = (
+        "| step | only from | resulting state | also |\n|---|---|---|---|\n"
+        "| pack | open | packed | `packed_on` = today |\n"
+        "| ship | packed | shipped | `moves` + 1 |\n"
+    )
+    rows = [("open", None, 0), ("packed", "2026-01-01", 0), ("shipped", "2026-01-01", 1)]
+    data = {
+        "crates": {
+            f"C{i}": {"crate_id": f"C{i}", "state": st, "packed_on": on, "moves": n}
+            for i, (st, on, n) in enumerate(rows)
+        }
+    }
+    spec = ToolSpec(
+        name="scan_crate",
+        description="",
+        parameters={"type": "object", "properties": {"crate_id": {}, "step": {}}},
+    )
+    tb = ToolBehaviour(
+        tool="scan_crate", kind="create", collection="scans",
+        params=[ParamInfo(name="crate_id", references="crates"), ParamInfo(name="step")],
+    )  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy=policy)
+    checks, effects = keyed_tables(spec, tb, ctx)
+    assert [(c.kind, c.via, c.table) for c in checks] == [
+        ("keyed_from", "param:crate_id", {"pack": ["open"], "ship": ["packed"]})
+    ]
+    got = [(e.kind, e.attribute or sorted(e.fields), e.when) for e in effects]
+    assert got == [
+        ("set", ["state"], []),
+        ("set", ["packed_on"], ["param:step", "pack"]),
+        ("increment", "moves", ["param:step", "ship"]),
+    ]

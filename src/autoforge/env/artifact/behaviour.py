@@ -49,6 +49,8 @@ CheckKind = Literal[
     # parameter's line objects naming it (field `values[0]`) do not exceed its `attribute`
     "new_not_below",  # once computed, the new record's `attribute` >= attribute `values[0]`
     # of the record `via` names (when given)
+    "keyed_from",  # the record (`via`, the target when None) has `attribute` among the
+    # values `table` lists for the parameter's value (a table keyed by the parameter)
     "no_child",  # no record of `collection` whose `via` names the target has `attribute` in values
 ]
 EffectKind = Literal["create", "set", "increment", "append", "delete", "lines", "ledger"]
@@ -124,7 +126,8 @@ class Effect(BaseModel):
     id_attribute: str | None = None
     only_given: bool = False
     #: ``[attribute, value]``: written only when the record's attribute has that value after
-    #: the tool's other writes ("moving to done also sets completed_on")
+    #: the tool's other writes ("moving to done also sets completed_on"); ``["param:<name>",
+    #: value]``: only when that argument has that value (a row of a table keyed by it)
     when: list[Any] = Field(default_factory=list)
     #: ``[collection, attribute]``: the write applies to every record of that collection whose
     #: attribute names the target (``record`` is then read from each such record), and

@@ -171,6 +171,15 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             "):",
             f"    raise ToolError({f'no {c.collection} record for this {a} and {b}' + why!r})",
         ]
+    if c.kind == "keyed_from":
+        return [
+            f"_other = {_checked_record(c)}",
+            f"_allowed = {c.table!r}",
+            f"if {_given(p)} and isinstance(_other, dict) and str({p}) in _allowed"
+            f" and _other.get({c.attribute!r}) not in _allowed[str({p})]:",
+            f"    raise ToolError(str({p}) + ' is not allowed while the {c.collection} record is '"
+            f" + str(_other.get({c.attribute!r})))",
+        ]
     if c.kind == "no_child" and tb.id_param is not None:
         return [
             f"for _each in state.get({c.collection!r}, {{}}).values():",
@@ -500,6 +509,10 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
             lines.append(f"_new[{attr!r}] = {_value(v)}")
         lines.append(f"state.setdefault({e.collection!r}, {{}})[_new_id] = _new")
         return lines
+    if len(e.when) == 2 and str(e.when[0]).startswith("param:") and e.kind in ("set", "increment"):
+        inner = _effect_lines(e.model_copy(update={"when": []}), tb)
+        arg = python_param_name(str(e.when[0]).split(":", 1)[1])
+        return [f"if str({arg}) == {str(e.when[1])!r}:", *("    " + ln for ln in inner)]
     if e.kind == "set" and len(e.when) == 2:
         inner = _effect_lines(e.model_copy(update={"when": []}), tb)
         return [f"if _rec.get({e.when[0]!r}) == {e.when[1]!r}:", *("    " + ln for ln in inner)]
@@ -585,7 +598,7 @@ _ARGUMENT_CHECKS = (
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (
     "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
-    "not_member", "max_items", "member_of", "no_child",
+    "not_member", "max_items", "member_of", "no_child", "keyed_from",
 )  # fmt: skip
 
 

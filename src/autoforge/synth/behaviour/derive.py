@@ -47,8 +47,10 @@ from autoforge.synth.behaviour.policy import (
     policy_date_windows,
     policy_required_status,
     policy_status_checks,
+    tool_sentences,
 )
 from autoforge.synth.behaviour.relations import member_checks, record_for_checks
+from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.text import (
     appends,
     attribute_bounds,
@@ -280,6 +282,9 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.checks += line_checks + param_record_checks(spec, tb, ctx)
     tb.effects[1:1] = lines
     tb.effects = ledger_effects(spec, tb, ctx, tb.effects)
+    keyed_checks, keyed = keyed_tables(spec, tb, ctx)
+    tb.checks += keyed_checks
+    tb.effects += keyed
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
     tb.checks += record_for_checks(tb, texts, ctx) + member_checks(tb, texts, ctx, spec.parameters)
@@ -405,7 +410,8 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     enum = ctx.status_enum(coll)[1]
     consts = literal_fields(spec.description, attrs, enum, lists, floats)
     times = _dates(time_fields(spec.description, attrs), ctx, coll)
-    for s in new_record_sentences(ctx.policy, coll):  # the docs' own words come first
+    said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, spec.name)
+    for s in said:  # the docs' own words come first
         for a, v in literal_fields(s, attrs, enum, lists, floats).items():
             consts.setdefault(a, v)
         for a, src in _dates(time_fields(s, attrs), ctx, coll).items():

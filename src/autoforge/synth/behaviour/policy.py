@@ -217,6 +217,18 @@ def section_sentences(policy: str, tool: str) -> list[str]:
     return doc_sentences("\n".join(lines))
 
 
+def tool_sentences(policy: str, tool: str) -> list[str]:
+    """The policy's sentences about ``tool``: those of the sections its heading names
+    (:func:`section_sentences`) and any other sentence naming it by its exact name."""
+    named = [
+        s
+        for s in doc_sentences(policy)
+        if re.search(rf"(?<![\w`]){re.escape(tool)}(?!\w)|`{re.escape(tool)}`", s)
+    ]
+    out = section_sentences(policy, tool)
+    return out + [s for s in named if s not in out]
+
+
 def policy_attribute_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """ "The <noun> must (not) be ... in <attribute> `a` or `b`" in a policy section about the
     tool: the record of that noun the tool reaches (its target, or the one parameter naming a
