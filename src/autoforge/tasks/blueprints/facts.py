@@ -42,8 +42,8 @@ from autoforge.tasks.gold.failures import GoldFailure
 from autoforge.tasks.gold.plausible import Breach, Guard, breach
 from autoforge.tasks.gold.preconditions import Preconditions
 from autoforge.tasks.states.domain import enum_from_text
-from autoforge.tasks.states.population import value_for
 from autoforge.tasks.states.repair import referenced, selective_fixes
+from autoforge.tasks.states.values import value_for
 from autoforge.tooldocs import ToolSpec
 
 
