@@ -120,3 +120,40 @@ def test_every_tool_of_the_example_is_modelled(shop: Any) -> None:
     model = BehaviourModel.load(shop[2])
     assert model is not None
     assert [t.tool for t in model.tools if any("not modelled" in u for u in t.unenforced)] == []
+
+
+def test_an_action_that_opens_a_record_creates_it_from_its_target() -> None:
+    from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.lines import opened_records
+    from autoforge.tooldocs import ToolSpec
+
+    visits = {
+        f"V{i}": {"visit_id": f"V{i}", "room": f"R{i % 3}", "sheet_id": f"SH{i}" if i < 4 else None}
+        for i in range(1, 7)
+    }
+    sheets = {
+        f"SH{i}": {"sheet_id": f"SH{i}", "visit_id": f"V{i}", "room": f"R{i % 3}", "state": "open"}
+        for i in range(1, 4)
+    }
+    data = {"visits": visits, "sheets": sheets}
+    policy = "A new sheet has state `open` and the visit's room."
+    spec = ToolSpec(name="start_visit", description="Opens a new sheet for the visit.")
+    tb = ToolBehaviour(
+        tool="start_visit", kind="action", collection="visits", id_param="visit_id",
+        params=[ParamInfo(name="visit_id", references="visits")],
+    )  # fmt: skip
+    made, linked = opened_records(spec, tb, Context(ev=DataEvidence.of(data), policy=policy))
+    assert (made.kind, made.record, made.collection, made.id_prefix) == (
+        "create", "opened", "sheets", "SH",
+    )  # fmt: skip
+    sources = {a: (v.source, v.name, v.const) for a, v in made.fields.items()}
+    assert sources == {
+        "sheet_id": ("new_id", None, None),
+        "visit_id": ("param", "visit_id", None),
+        "room": ("copy", "visit_id", ["visits", "room"]),
+        "state": ("const", None, "open"),
+    }
+    assert linked.fields["sheet_id"].source == "new_id"
+    assert opened_records(ToolSpec(name="start_visit", description="Starts it."), tb, Context(
+        ev=DataEvidence.of(data), policy=policy)) == []  # fmt: skip

@@ -635,7 +635,7 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
 
 
 def _reply_lines(tb: ToolBehaviour) -> list[str]:
-    if any(e.kind == "create" for e in tb.effects):
+    if any(e.kind == "create" and e.record == "new" for e in tb.effects):
         return ["return _new"]
     if tb.kind == "delete":
         return ["return {'deleted': True}"]

@@ -41,7 +41,12 @@ from autoforge.synth.behaviour.data import (
     status_defaults,
 )
 from autoforge.synth.behaviour.ledger import ledger_effects
-from autoforge.synth.behaviour.lines import line_items, line_returns, param_record_checks
+from autoforge.synth.behaviour.lines import (
+    line_items,
+    line_returns,
+    opened_records,
+    param_record_checks,
+)
 from autoforge.synth.behaviour.policy import (
     policy_attribute_checks,
     policy_date_windows,
@@ -524,4 +529,5 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     moved = increments(spec, tb, ctx) + related_status_sets(spec, tb, ctx)
     moved += param_onto_related(spec, tb, ctx, write_targets(tb, ctx)) + line_returns(spec, tb, ctx)
     moved += stated_amounts(spec, tb, ctx)[1] + priced_choices(spec, tb, ctx)
-    return out + later + appends(spec, tb, attrs) + moved + cascades(spec, tb, ctx)
+    opened = opened_records(spec, tb, ctx)
+    return out + later + appends(spec, tb, attrs) + opened + moved + cascades(spec, tb, ctx)

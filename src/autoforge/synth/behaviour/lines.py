@@ -379,3 +379,74 @@ def _integer_attributes(ctx: Context, coll: str) -> list[str]:
         for a in ctx.ev.attributes.get(coll, [])
         if recs and all(isinstance(r.get(a), int) and not isinstance(r.get(a), bool) for r in recs)
     ]
+
+
+_OPENS = r"\b(?:opens?|creates?|starts?|adds?)\s+an?\s+(?:new\s+)?"
+
+
+def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """ "Opens a new check" in an action's description: a record of another collection whose
+    records refer to the target is created, with the next id, the target's key, what every
+    such record in the data copies from its target, the start values and stamps the docs state
+    for it, and the target's attribute that names such records set to the new id."""
+    if tb.kind not in ("action", "update") or tb.collection is None or tb.id_param is None:
+        return []
+    from autoforge.synth.behaviour.data import copied_attributes, status_defaults
+    from autoforge.synth.behaviour.policy import tool_sentences
+    from autoforge.synth.behaviour.text import literal_fields, new_record_sentences, time_fields
+
+    out: list[Effect] = []
+    text = doc_sentences(spec.description)
+    for coll, attrs in ctx.ev.attributes.items():
+        back = [a for a in attrs if ctx.ev.references(coll, a) == tb.collection]
+        pat = ctx.ev.id_pattern(coll)
+        nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+        if coll == tb.collection or not back or pat is None:
+            continue
+        if not any(re.search(rf"{_OPENS}(?:{nouns})\b", s, re.I) for s in text):
+            continue
+        said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, tb.tool)
+        said = [s for s in said if re.search(rf"\b(?:{nouns})\b", s, re.I)]
+        status_attr, enum = ctx.status_enum(coll)
+        consts: dict[str, Any] = {}
+        times: dict[str, Any] = {}
+        for s in said:
+            for a, v in literal_fields(s, attrs, enum, ctx.ev.list_attributes(coll)).items():
+                consts.setdefault(a, v)
+            for a, src in time_fields(s, attrs).items():
+                times.setdefault(a, src)
+        copied = copied_attributes(ctx.ev, coll, [(back[0], tb.collection)])
+        stamps = status_defaults(ctx.ev, coll, status_attr, consts.get(status_attr or ""))
+        fields: dict[str, Value] = {}
+        for a in attrs:
+            if a == pat.attribute:
+                fields[a] = Value(source="new_id")
+            elif a == back[0]:
+                fields[a] = Value(source="param", name=tb.id_param)
+            elif a in copied:
+                fields[a] = Value(
+                    source="copy", name=tb.id_param, const=[tb.collection, copied[a][2]]
+                )
+            elif a in consts:
+                fields[a] = Value(source="const", const=consts[a])
+            elif a in times and not isinstance(stamps.get(a), tuple):
+                fields[a] = Value(source=times[a])
+            else:
+                fields[a] = Value(source="const", const=None)
+        out.append(
+            Effect(kind="create", record="opened", collection=coll, fields=fields,
+                   id_prefix=pat.prefix, id_width=pat.width, id_attribute=pat.attribute,
+                   sentence=next(s for s in text if re.search(rf"{_OPENS}(?:{nouns})\b", s, re.I)))
+        )  # fmt: skip
+        mine = [
+            a
+            for a in ctx.ev.attributes.get(tb.collection, [])
+            if ctx.ev.references(tb.collection, a) == coll
+        ]
+        if mine:
+            out.append(
+                Effect(
+                    kind="set", collection=tb.collection, fields={mine[0]: Value(source="new_id")}
+                )
+            )
+    return out
