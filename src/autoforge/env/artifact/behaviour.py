@@ -49,6 +49,7 @@ CheckKind = Literal[
     # parameter's line objects naming it (field `values[0]`) do not exceed its `attribute`
     "new_not_below",  # once computed, the new record's `attribute` >= attribute `values[0]`
     # of the record `via` names (when given)
+    "threshold",  # the target's `attribute` compares to `values[1]` by `values[0]` (>, >=, <, <=)
     "keyed_from",  # the record (`via`, the target when None) has `attribute` among the
     # values `table` lists for the parameter's value (a table keyed by the parameter)
     "no_child",  # no record of `collection` whose `via` names the target has `attribute` in values

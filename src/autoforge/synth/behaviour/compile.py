@@ -171,6 +171,14 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             "):",
             f"    raise ToolError({f'no {c.collection} record for this {a} and {b}' + why!r})",
         ]
+    if c.kind == "threshold" and len(c.values) == 2:
+        op, n = c.values
+        a = c.attribute or ""
+        return [
+            f"_v = _rec.get({a!r})",
+            f"if isinstance(_v, (int, float)) and not (_v {op} {n!r}):",
+            f"    raise ToolError({f'{a} must be {op} {n}' + why!r})",
+        ]
     if c.kind == "keyed_from":
         return [
             f"_other = {_checked_record(c)}",
@@ -598,7 +606,7 @@ _ARGUMENT_CHECKS = (
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (
     "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
-    "not_member", "max_items", "member_of", "no_child", "keyed_from",
+    "not_member", "max_items", "member_of", "no_child", "keyed_from", "threshold",
 )  # fmt: skip
 
 

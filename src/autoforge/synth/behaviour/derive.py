@@ -54,7 +54,11 @@ from autoforge.synth.behaviour.policy import (
     policy_status_checks,
     tool_sentences,
 )
-from autoforge.synth.behaviour.relations import member_checks, record_for_checks
+from autoforge.synth.behaviour.relations import (
+    attribute_thresholds,
+    member_checks,
+    record_for_checks,
+)
 from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.text import (
     appends,
@@ -347,7 +351,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += status_checks(spec, tb, ctx)
         out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
         out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
-        out += child_checks(spec, tb, ctx)
+        out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 

@@ -158,3 +158,42 @@ def _unique(checks: list[Check]) -> list[Check]:
             seen.add(key)
             out.append(c)
     return out
+
+
+_ABOVE_N = (
+    r"(?P<op>above|greater\s+than|more\s+than|over|at\s+least|below|less\s+than|under|at\s+most)"
+)
+
+
+def attribute_thresholds(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "Only an in_progress job with some labour logged (`labour_hours` above 0)": in a sentence
+    that states a rule, an attribute of the target compared with a number is a precondition on
+    the target (check kind ``threshold``: ``values`` = [operator, number])."""
+    if tb.id_param is None or tb.collection is None or tb.kind == "create":
+        return []
+    from autoforge.env import doc_sentences
+
+    ops = {"above": ">", "greater than": ">", "more than": ">", "over": ">", "at least": ">=",
+           "below": "<", "less than": "<", "under": "<", "at most": "<="}  # fmt: skip
+    out: list[Check] = []
+    for s in doc_sentences(spec_text):
+        if not re.search(r"\b(only|must|refused|rejected|requires?)\b", s, re.I):
+            continue
+        for a in ctx.ev.attributes.get(tb.collection, []):
+            m = re.search(
+                rf"`{re.escape(a)}`\s+(?:is\s+)?{_ABOVE_N}\s+(?P<n>-?\d+(?:\.\d+)?)\b", s, re.I
+            )
+            if m is None or tb.id_param == a or any(p.name == a for p in tb.params):
+                continue
+            op = ops[" ".join(m.group("op").lower().split())]
+            n = float(m.group("n")) if "." in m.group("n") else int(m.group("n"))
+            out.append(
+                Check(
+                    kind="threshold",
+                    collection=tb.collection,
+                    attribute=a,
+                    values=[op, n],
+                    sentence=s,
+                )
+            )
+    return out

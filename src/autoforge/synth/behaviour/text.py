@@ -240,7 +240,8 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
         found: dict[tuple[str, bool], list[str]] = {}
         for coll, _via in related:
             _attr, values = ctx.status_enum(coll)
-            ticked = "`" in s
+            # statuses the sentence writes as code: then only those are statuses named
+            ticked = any(f"`{v}`" in s for v in values)
             for v in values:
                 for m in re.finditer(_word(v), s, re.IGNORECASE):
                     noun = _noun_after(s, m.end(), [c for c, _ in related], values)
