@@ -61,3 +61,46 @@ def test_an_attribute_compared_with_a_number_bounds_the_target() -> None:
     with pytest.raises(ToolError):
         _run("J3")  # closed
     assert attribute_thresholds("Logs `hours` above 0.", TB, _ctx()) == []  # no rule stated
+
+
+def test_a_count_the_refusal_names_on_a_reached_record_bounds_it() -> None:
+    from autoforge.synth.behaviour.relations import count_refusals
+
+    data = {
+        "riders": {
+            "RI1": {"rider_id": "RI1", "late_returns": 1},
+            "RI2": {"rider_id": "RI2", "late_returns": 4},
+        },
+        "rides": {"RD1": {"ride_id": "RD1", "rider_id": "RI1"}},
+    }
+    tb = ToolBehaviour(
+        tool="book_ride", kind="create", collection="rides",
+        params=[ParamInfo(name="rider_id", references="riders")],
+    )  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    text = "Rejected if the rider is banned or has 3 or more late returns."
+    (check,) = count_refusals(text, tb, ctx)
+    assert (check.attribute, check.via, check.values) == (
+        "late_returns",
+        "param:rider_id",
+        ["<", 3],
+    )
+    code = "\n".join(_check_lines(check, tb))
+    exec(code, {"ToolError": ToolError, "state": data, "rider_id": "RI1"})
+    with pytest.raises(ToolError):
+        exec(code, {"ToolError": ToolError, "state": data, "rider_id": "RI2"})
+    assert count_refusals("The rider has 3 or more late returns.", tb, ctx) == []
+
+
+def test_a_value_that_must_not_belong_to_another_record_is_unique() -> None:
+    from autoforge.synth.behaviour.relations import unique_params
+
+    data = {"bikes": {"BK1": {"bike_id": "BK1", "frame_no": "F-1"}}}
+    tb = ToolBehaviour(
+        tool="add_bike", kind="create", collection="bikes", params=[ParamInfo(name="frame_no")]
+    )
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    text = "`frame_no` is printed on the frame and must not belong to another bike."
+    (check,) = unique_params(text, tb, ctx)
+    assert (check.kind, check.param, check.attribute) == ("unique", "frame_no", "frame_no")
+    assert unique_params("`frame_no` is printed on the frame.", tb, ctx) == []

@@ -175,7 +175,7 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
         op, n = c.values
         a = c.attribute or ""
         return [
-            f"_v = _rec.get({a!r})",
+            f"_v = ({_checked_record(c)} or {{}}).get({a!r})",
             f"if isinstance(_v, (int, float)) and not (_v {op} {n!r}):",
             f"    raise ToolError({f'{a} must be {op} {n}' + why!r})",
         ]

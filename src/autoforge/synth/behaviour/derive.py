@@ -56,8 +56,10 @@ from autoforge.synth.behaviour.policy import (
 )
 from autoforge.synth.behaviour.relations import (
     attribute_thresholds,
+    count_refusals,
     member_checks,
     record_for_checks,
+    unique_params,
 )
 from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.text import (
@@ -352,6 +354,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
         out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
         out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
+        out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 

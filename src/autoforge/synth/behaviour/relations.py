@@ -197,3 +197,65 @@ def attribute_thresholds(spec_text: str, tb: ToolBehaviour, ctx: Context) -> lis
                 )
             )
     return out
+
+
+def count_refusals(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "Rejected if the member ... has 3 or more no-shows": in a refusing sentence, a record the
+    tool reaches whose number attribute the words name (``no_shows``) must stay below N."""
+    from autoforge.env import doc_sentences
+    from autoforge.synth.behaviour.text import write_targets
+
+    out: list[Check] = []
+    for s in doc_sentences(spec_text):
+        if not re.search(r"\b(rejected|refused|cannot|may\s+not|not\s+allowed)\b", s, re.I):
+            continue
+        for m in re.finditer(
+            r"\bha(?:s|ve)\s+(?P<n>\d+)\s+or\s+more\s+(?P<w>[\w-]+(?:\s+[\w-]+)?)", s, re.I
+        ):
+            words = re.sub(r"[\s-]+", "_", m.group("w").lower())
+            for coll, via in write_targets(tb, ctx):
+                attrs = ctx.ev.attributes.get(coll, [])
+                name = next((a for a in attrs if a in (words, words.split("_")[0])), None)
+                if name is None:
+                    continue
+                noun = "|".join(re.escape(n) for n in noun_forms(coll))
+                if not re.search(rf"\b(?:{noun})\b", s[: m.start()], re.I):
+                    continue
+                out.append(
+                    Check(
+                        kind="threshold",
+                        collection=coll,
+                        attribute=name,
+                        via=via,
+                        values=["<", int(m.group("n"))],
+                        sentence=s,
+                    )
+                )
+                break
+    return out
+
+
+def unique_params(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "`plate` ... must not belong to another vehicle" / "must be unique": no other record of
+    the collection may hold the argument in the attribute of the same name."""
+    from autoforge.env import doc_sentences
+
+    if tb.collection is None or tb.kind not in ("create", "update"):
+        return []
+    attrs = set(ctx.ev.attributes.get(tb.collection, []))
+    nouns = "|".join(re.escape(n) for n in noun_forms(tb.collection))
+    out: list[Check] = []
+    for s in doc_sentences(spec_text):
+        head = re.match(r"^\s*`(\w+)`", s)
+        if head is None or head.group(1) not in attrs or head.group(1) == tb.id_param:
+            continue
+        if re.search(
+            rf"\bmust\s+(?:not\s+belong\s+to\s+(?:another|any\s+other)\s+(?:{nouns})|be\s+unique)\b",
+            s,
+            re.I,
+        ):
+            p = head.group(1)
+            out.append(
+                Check(kind="unique", param=p, collection=tb.collection, attribute=p, sentence=s)
+            )
+    return out
