@@ -104,3 +104,36 @@ def test_a_value_that_must_not_belong_to_another_record_is_unique() -> None:
     (check,) = unique_params(text, tb, ctx)
     assert (check.kind, check.param, check.attribute) == ("unique", "frame_no", "frame_no")
     assert unique_params("`frame_no` is printed on the frame.", tb, ctx) == []
+
+
+def test_each_alternative_of_a_rejected_if_sentence_names_a_status() -> None:
+    from autoforge.synth.behaviour.relations import rejected_if_statuses
+
+    data = {
+        "renters": {
+            "RE1": {"renter_id": "RE1", "status": "ok"},
+            "RE2": {"renter_id": "RE2", "status": "barred"},
+        },
+        "leases": {"LE1": {"lease_id": "LE1", "renter_id": "RE1", "status": "open"}},
+    }
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    ctx.schemas["renters"] = {"status": {"enum": ["ok", "barred"]}}
+    ctx.schemas["leases"] = {"status": {"enum": ["open", "ended"]}}
+    tb = ToolBehaviour(
+        tool="extend_lease", kind="action", collection="leases", id_param="lease_id",
+        params=[ParamInfo(name="lease_id", references="leases")],
+    )  # fmt: skip
+    text = "Rejected if the lease is not open, is overdue, or the renter is barred."
+    got = [(c.kind, c.collection, c.via, c.values) for c in rejected_if_statuses(text, tb, ctx)]
+    assert got == [
+        ("status_in", "leases", None, ["open"]),
+        ("status_not_in", "renters", "renter_id", ["barred"]),
+    ]
+    assert rejected_if_statuses("The lease is not open.", tb, ctx) == []
+
+
+def test_a_counter_moved_by_a_number_word() -> None:
+    from autoforge.env.artifact.behaviour import Value
+    from autoforge.synth.behaviour.text import _amount
+
+    assert _amount("Adds one to `renewals`.", "renewals", []) == (1, Value(source="const", const=1))

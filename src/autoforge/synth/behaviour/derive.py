@@ -59,6 +59,7 @@ from autoforge.synth.behaviour.relations import (
     count_refusals,
     member_checks,
     record_for_checks,
+    rejected_if_statuses,
     unique_params,
 )
 from autoforge.synth.behaviour.tables import keyed_tables
@@ -355,6 +356,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
         out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
         out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
+        out += rejected_if_statuses(desc, tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 

@@ -259,3 +259,42 @@ def unique_params(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check
                 Check(kind="unique", param=p, collection=tb.collection, attribute=p, sentence=s)
             )
     return out
+
+
+def rejected_if_statuses(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "Rejected if the loan is not active, ..., or the patron is suspended": each alternative of
+    a "rejected/refused/fails if" sentence that says a reached record "is (not) <status>"
+    requires (with "not") or refuses that status of that record. The record is the one its noun
+    names, else the last one named before it in the sentence."""
+    from autoforge.env import doc_sentences
+    from autoforge.synth.behaviour.text import value_check, write_targets
+
+    out: list[Check] = []
+    related = write_targets(tb, ctx)
+    for s in doc_sentences(spec_text):
+        m = re.search(
+            r"\b(?:rejected|refused|fails?|not\s+allowed)\s+(?:if|when|while)\b(?P<rest>.*)",
+            s,
+            re.I,
+        )
+        if m is None:
+            continue
+        current: tuple[str, str | None] | None = None
+        for part in re.split(r",\s*(?:or\s+)?|\s+or\s+", m.group("rest").rstrip(" .;")):
+            for coll, via in related:
+                nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+                if re.search(rf"\bthe\s+(?:{nouns})\b", part, re.I):
+                    current = (coll, via)
+                    break
+            if current is None:
+                continue
+            coll, via = current
+            attr, values = ctx.status_enum(coll)
+            said = re.match(
+                r"^\s*(?:the\s+[\w ]+?\s+)?is\s+(?P<not>not\s+)?`?(?P<v>[\w-]+)`?\s*$", part, re.I
+            )
+            if attr is None or said is None or said.group("v") not in values:
+                continue
+            required = said.group("not") is not None
+            out.append(value_check(tb, not required, coll, attr, via, [said.group("v")], s))
+    return out

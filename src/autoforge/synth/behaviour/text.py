@@ -575,9 +575,10 @@ def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
         if m:
             tok = m.group(m.lastindex - 2) if m.lastindex else ""
             return sign, _value(m.group(0), params, tok)
-    m = re.search(rf"adds?\s+(\d+)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
+    m = re.search(rf"adds?\s+(\d+|one|two|three)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
     if m:
-        return 1, Value(source="const", const=int(m.group(1)))
+        n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower())
+        return 1, Value(source="const", const=n or int(m.group(1)))
     for p in params:
         pat = (
             rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
