@@ -259,3 +259,20 @@ def test_a_table_keyed_by_a_parameter_guards_and_moves_the_record() -> None:
         ("set", ["packed_on"], ["param:step", "pack"]),
         ("increment", "moves", ["param:step", "ship"]),
     ]
+
+
+def test_no_model_is_asked_for_tools_the_behaviour_model_writes(tmp_path: Path) -> None:
+    from autoforge.llm import RecordedRequest
+
+    asked: list[str] = []
+
+    def answer(req: RecordedRequest) -> Any:
+        asked.append(req.purpose)
+        return {"code": "raise ToolError('model code')"}
+
+    client = LLMClient.scripted([answer] * 50)
+    docs = load_docs([HERE / "studio_openapi.yaml"])
+    data = json.loads((HERE / "studio_db.json").read_text())
+    report = asyncio.run(synthesize(docs, tmp_path / "env", client, data=data))
+    assert asked == []  # with every tool compiled, no synthesis call at all
+    assert {t.source for t in report.tools} == {"behaviour"}

@@ -137,10 +137,10 @@ async def test_an_unexpected_error_in_one_tool_fails_that_tool_only(
 
     real = pipeline.synthesize_tool
 
-    async def flaky(client: Any, job: Any, settings: Any) -> Any:
+    async def flaky(client: Any, job: Any, settings: Any, **kw: Any) -> Any:
         if job.ctx.spec.name == "list_tasks":
             raise TypeError("unhashable type: 'dict'")  # a rule meeting an unexpected shape
-        return await real(client, job, settings)
+        return await real(client, job, settings, **kw)
 
     monkeypatch.setattr(pipeline, "synthesize_tool", flaky)
     report = await synthesize(todo_docs, tmp_path / "todo", dispatcher(ANSWERS))

@@ -30,7 +30,7 @@ from autoforge.env import (
 )
 from autoforge.lexicon import add_session, docs_statuses, name_verb, session_owner, sign_in
 from autoforge.llm import LLMClient
-from autoforge.synth.behaviour.run import derive_model, fill_missing
+from autoforge.synth.behaviour.run import derive_model, fill_missing, replaced_tools
 from autoforge.synth.checking.checks import CheckContext
 from autoforge.synth.checking.teststate import State, happy_arguments, slice_state, synthetic_state
 from autoforge.synth.modelcode.codegen import assemble
@@ -317,7 +317,10 @@ async def _phase2(
     store: Store,
     reporter: Reporter,
     policy: str | None,
+    compiled: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[list[ToolRecord], list[str]]:
+    """Code for each tool; tools in ``compiled`` get the behaviour model's code whatever this
+    phase writes (see :func:`replaced_tools`), so no model is asked for them."""
     tools = [t for t in docs.tools if not opts.only or t.name in opts.only]
     reporter.phase("tools", len(tools))
     schema_fp = _sha(p1.schema.model_dump(mode="json"))
@@ -330,13 +333,18 @@ async def _phase2(
     knobs += ["rules only"] if client.rules_only("synthesizer") else []
     records, resumed = [], []
     for spec in tools:
-        fp = _sha([SYNTH_VERSION, _tool_key(spec), schema_fp, knobs])
+        skip = spec.name in compiled and not client.rules_only("synthesizer")
+        fp = _sha(
+            [SYNTH_VERSION, _tool_key(spec), schema_fp, knobs, *(["compiled"] if skip else [])]
+        )
         rec = store.load_tool(spec.name, fp)
         if rec is not None and rec.report.status == "accepted":
             resumed.append(spec.name)
             reporter.tool(spec.name, f"{rec.report.status} (stored)")
         else:
-            rec = await _synthesize_one(spec, p1, docs, policy, conv, client, opts, fp, reporter)
+            rec = await _synthesize_one(
+                spec, p1, docs, policy, conv, client, opts, fp, reporter, use_model=not skip
+            )
             store.save_tool(rec)
             reporter.tool(spec.name, f"{rec.report.status} ({rec.report.source})")
         records.append(rec)
@@ -354,12 +362,14 @@ async def _synthesize_one(
     opts: SynthOptions,
     fp: str,
     reporter: Reporter,
+    *,
+    use_model: bool = True,
 ) -> ToolRecord:
     """One tool; an unexpected error is this tool's recorded failure, never the run's end."""
     try:
         job, c = _job(spec, p1, docs, policy, conv)
         reporter.tool(spec.name, f"{c.cls}{' plain' if c.plain else ''}: synthesizing")
-        outcome = await synthesize_tool(client, job, opts)
+        outcome = await synthesize_tool(client, job, opts, use_model=use_model)
     except Exception as exc:  # a rule or template that met a shape it did not expect
         why = f"{type(exc).__name__}: {exc}"
         report = ToolReport(
@@ -487,10 +497,11 @@ async def synthesize(
     scoped = [(t, classify_tool(t, p1.schema, p1.paths).collection) for t in docs.tools]
     p1.stated = docs_statuses(scoped, policy)
     rep.advance()
-    records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy)
+    model = derive_model(docs, data if data is not None else {}, policy or "")
+    compiled = replaced_tools(model) if data is not None else set()
+    records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
     rules = _rule_set(kept, p1, policy)
-    model = derive_model(docs, data if data is not None else {}, policy or "")
     carried: dict[str, set[str]] = {}
     for r in rules.rules:
         carried.setdefault(r.tool, set()).add(r.sentence)

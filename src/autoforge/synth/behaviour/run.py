@@ -40,6 +40,13 @@ def _replace(rec: ToolRecord | None, tb: ToolBehaviour) -> bool:
     return bool(tb.operation) and tb.kind != "compute"
 
 
+def replaced_tools(model: BehaviourModel) -> set[str]:
+    """The tools whose code :func:`fill_missing` takes from the behaviour model even over code
+    that passed its checks (:func:`_replace`): read from an HTTP operation and not a computed
+    reply. Writing other code for them is work thrown away."""
+    return {tb.tool for tb in model.tools if tb.operation and tb.kind != "compute"}
+
+
 def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> BehaviourModel:
     """The behaviour model of every documented tool, from the docs, the data and the policy."""
     ev = DataEvidence.of(data)

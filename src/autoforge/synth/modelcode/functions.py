@@ -365,8 +365,12 @@ def _try_skeleton(job: ToolJob) -> tuple[ToolCode | None, list[CheckResult]]:
         ctx.cases = saved
 
 
-async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthOptions) -> ToolOutcome:
-    """Template or LLM code for one tool, checked and repaired; never raises for bad output."""
+async def synthesize_tool(
+    client: LLMClient, job: ToolJob, settings: SynthOptions, *, use_model: bool = True
+) -> ToolOutcome:
+    """Template or LLM code for one tool, checked and repaired; never raises for bad output.
+    ``use_model`` False keeps to the rule-based path for this tool (as ``--llm none`` does for
+    all): the caller knows its code will come from elsewhere."""
     ctx = job.ctx
     c = ctx.classification
     start, before = time.monotonic(), usage_of(client)
@@ -405,7 +409,7 @@ async def synthesize_tool(client: LLMClient, job: ToolJob, settings: SynthOption
                 report.template, report.checks = "complete draft", results
                 return done(draft)
             report.errors.append("complete draft: " + "; ".join(failures(results)))
-    rules_only = client.rules_only("synthesizer")  # --llm none: template or skeleton only
+    rules_only = client.rules_only("synthesizer") or not use_model  # template or skeleton only
     if settings.llm_tests and not rules_only:
         proposed = await propose_cases(client, job)
         ctx.cases = consistent_cases(job, proposed)
