@@ -116,6 +116,7 @@ FACES: dict[str, list[str]] = {
         "json_encoder",
         "probe_boundary",
         "python_param_name",
+        "refusal_alternatives",
         "state_hash",
         "unenforced_sentences",
     ],

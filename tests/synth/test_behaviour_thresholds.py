@@ -137,3 +137,28 @@ def test_a_counter_moved_by_a_number_word() -> None:
     from autoforge.synth.behaviour.text import _amount
 
     assert _amount("Adds one to `renewals`.", "renewals", []) == (1, Value(source="const", const=1))
+
+
+def test_a_refusal_with_alternatives_stays_unenforced_for_the_ones_no_check_carries() -> None:
+    from autoforge.env import Check, refusal_alternatives, unenforced_sentences
+
+    text = (
+        "Rejected if the lease is not open, is overdue (due before today), has been extended "
+        "twice, or the renter is barred."
+    )
+    head, alts = refusal_alternatives(text)
+    assert head == "Rejected if" and alts == [
+        "the lease is not open", "is overdue (due before today)", "has been extended twice",
+        "the renter is barred",
+    ]  # fmt: skip
+    assert refusal_alternatives("A booked, waitlisted or attended one.") == ("", [])
+    tb = TB.model_copy(
+        update={"checks": [Check(kind="status_in", sentence="the lease is not open")]}
+    )
+    assert unenforced_sentences(tb, text, set()) == [
+        "Rejected if is overdue (due before today)",
+        "Rejected if has been extended twice",
+        "Rejected if the renter is barred",
+    ]
+    whole = TB.model_copy(update={"checks": [Check(kind="status_in", sentence=text)]})
+    assert unenforced_sentences(whole, text, set()) == []

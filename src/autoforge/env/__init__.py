@@ -77,6 +77,7 @@ __all__ = [
     "json_encoder",
     "probe_boundary",
     "python_param_name",
+    "refusal_alternatives",
     "state_hash",
     "unenforced_sentences",
 ]
@@ -98,6 +99,7 @@ if _TYPE_CHECKING:
     from autoforge.env.artifact.behaviour import Value as Value
     from autoforge.env.artifact.behaviour import ValueSource as ValueSource
     from autoforge.env.artifact.behaviour import doc_sentences as doc_sentences
+    from autoforge.env.artifact.behaviour import refusal_alternatives as refusal_alternatives
     from autoforge.env.artifact.behaviour import unenforced_sentences as unenforced_sentences
     from autoforge.env.artifact.envdir import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
     from autoforge.env.artifact.files import RULES_FILE as RULES_FILE
@@ -132,6 +134,7 @@ _LAZY: dict[str, str] = {
     "Value": "autoforge.env.artifact.behaviour",
     "ValueSource": "autoforge.env.artifact.behaviour",
     "doc_sentences": "autoforge.env.artifact.behaviour",
+    "refusal_alternatives": "autoforge.env.artifact.behaviour",
     "json_encoder": "autoforge.env.state.values",
     "unenforced_sentences": "autoforge.env.artifact.behaviour",
 }

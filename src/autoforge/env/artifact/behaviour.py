@@ -283,9 +283,38 @@ def unenforced_sentences(tool: ToolBehaviour, description: str, also: set[str]) 
     out = []
     for s in rule_sentences(description):
         mine = set() if _CLOCK_RULE.search(s) else model
-        if not any(s in c or c in s for c in mine | guards if c):
+        carriers = {c for c in mine | guards if c and (s in c or c in s)}
+        if not carriers:
             out.append(s)
+            continue
+        head, alternatives = refusal_alternatives(s)
+        if any(c == s or s in c for c in carriers) or not alternatives:
+            continue  # something carries the whole sentence
+        # a part of "Rejected if A, B or C" is carried: each alternative no part carries is not
+        left = [a for a in alternatives if not any(a in c or c in a for c in carriers)]
+        out += [f"{head} {a}" for a in left]
     return out + [c for c in _uncomputed(tool, description) if not any(c in s for s in out)]
+
+
+_REFUSAL_HEAD = re.compile(
+    r"^(?P<head>.*?\b(?:rejected|refused|fails?|not\s+allowed)\s+(?:if|when|while))\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
+def refusal_alternatives(sentence: str) -> tuple[str, list[str]]:
+    """``(head, alternatives)`` of "Rejected if A, B, or C": the alternatives a refusal lists,
+    split at commas and at "or" (not "3 or more"), each stripped; ``("", [])`` for any other
+    sentence. A check that enforces one alternative carries that alternative's text."""
+    m = _REFUSAL_HEAD.match(sentence.strip())
+    if m is None:
+        return "", []
+    rest = m.group("rest").strip().rstrip(" .;")
+    # a new alternative starts with a subject or a verb, not with a further value of a list
+    # ("a booked, waitlisted or attended booking", "today or earlier", "3 or more")
+    starts = r"(?=(?:the|is|are|has|have|already|its|their|it|a|an|no)\b|[a-z]+[^s\W]s\b)"
+    parts = re.split(rf"(?:,\s*(?:or\s+)?|\s+or\s+){starts}", rest)
+    return m.group("head"), [p.strip() for p in parts if p.strip()]
 
 
 _COMPUTES = re.compile(
@@ -326,6 +355,7 @@ __all__ = [
     "ToolBehaviour",
     "Value",
     "doc_sentences",
+    "refusal_alternatives",
     "rule_sentences",
     "states_rule",
     "unenforced_sentences",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from autoforge.env import Check, ToolBehaviour
+from autoforge.env import Check, ToolBehaviour, refusal_alternatives
 from autoforge.synth.behaviour.data import noun_forms
 
 if TYPE_CHECKING:
@@ -221,6 +221,7 @@ def count_refusals(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Chec
                 noun = "|".join(re.escape(n) for n in noun_forms(coll))
                 if not re.search(rf"\b(?:{noun})\b", s[: m.start()], re.I):
                     continue
+                part = next((a for a in refusal_alternatives(s)[1] if m.group(0) in a), s)
                 out.append(
                     Check(
                         kind="threshold",
@@ -228,7 +229,7 @@ def count_refusals(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Chec
                         attribute=name,
                         via=via,
                         values=["<", int(m.group("n"))],
-                        sentence=s,
+                        sentence=part,
                     )
                 )
                 break
@@ -272,15 +273,8 @@ def rejected_if_statuses(spec_text: str, tb: ToolBehaviour, ctx: Context) -> lis
     out: list[Check] = []
     related = write_targets(tb, ctx)
     for s in doc_sentences(spec_text):
-        m = re.search(
-            r"\b(?:rejected|refused|fails?|not\s+allowed)\s+(?:if|when|while)\b(?P<rest>.*)",
-            s,
-            re.I,
-        )
-        if m is None:
-            continue
         current: tuple[str, str | None] | None = None
-        for part in re.split(r",\s*(?:or\s+)?|\s+or\s+", m.group("rest").rstrip(" .;")):
+        for part in refusal_alternatives(s)[1]:
             for coll, via in related:
                 nouns = "|".join(re.escape(n) for n in noun_forms(coll))
                 if re.search(rf"\bthe\s+(?:{nouns})\b", part, re.I):
@@ -296,5 +290,5 @@ def rejected_if_statuses(spec_text: str, tb: ToolBehaviour, ctx: Context) -> lis
             if attr is None or said is None or said.group("v") not in values:
                 continue
             required = said.group("not") is not None
-            out.append(value_check(tb, not required, coll, attr, via, [said.group("v")], s))
+            out.append(value_check(tb, not required, coll, attr, via, [said.group("v")], part))
     return out
