@@ -29,3 +29,23 @@ def test_snake_words_keeps_the_leading_word_in_place() -> None:
     assert snake_words("update-shippingAddress") == ["update", "shipping", "address"]
     assert snake_words("_get") == ["", "get"]
     assert snake_words("a__b") == ["a", "", "b"]
+
+
+def test_the_one_singular() -> None:
+    import re
+    from pathlib import Path
+
+    from autoforge.lexicon import singular as from_lexicon
+    from autoforge.tooldocs import singular
+
+    words = {
+        "orders": "order", "categories": "category", "addresses": "address", "boxes": "box",
+        "branches": "branch", "statuses": "status", "bonuses": "bonus", "cases": "case",
+        "causes": "cause", "purchases": "purchase", "bus": "bus", "Orders": "order",
+        "class": "class",
+    }  # fmt: skip
+    assert {w: singular(w) for w in words} == words
+    assert from_lexicon is singular
+    src = Path(__file__).resolve().parents[2] / "src"
+    defined = [p for p in src.rglob("*.py") if re.search(r"^def singular\(", p.read_text(), re.M)]
+    assert [p.name for p in defined] == ["naming.py"]

@@ -13,7 +13,7 @@ from typing import Any
 
 from autoforge.env import CollectionSchema, StateSchema
 from autoforge.lexicon.toolscope import target_collection, tool_access, tool_scope
-from autoforge.tooldocs import ToolSpec, snake_words, to_snake
+from autoforge.tooldocs import ToolSpec, singular, snake_words, to_snake
 
 #: Primary-key names too generic to identify a collection without a record around them.
 GENERIC_KEYS = frozenset({"id", "code", "key", "name", "number", "uuid"})
@@ -74,17 +74,6 @@ def _split_path(path: str) -> list[str]:
             out.append(name)
         out.extend(["[]"] * part.count("[]"))
     return out
-
-
-def singular(word: str) -> str:
-    """A naive singular: ``orders`` -> ``order``, ``categories`` -> ``category``."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
 
 
 def is_identifier_name(name: str) -> bool:

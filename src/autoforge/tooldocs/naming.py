@@ -63,11 +63,16 @@ def tokens(name: str) -> list[str]:
 
 
 def singular(word: str) -> str:
-    """A crude English singular (``orders`` -> ``order``, ``categories`` -> ``category``)."""
+    """The one crude English singular of the project, lower case: ``orders`` -> ``order``,
+    ``categories`` -> ``category``, ``addresses`` -> ``address``, ``boxes`` -> ``box``,
+    ``statuses`` -> ``status``, and ``cases`` -> ``case`` (only a consonant before ``-us``
+    makes ``-uses`` lose ``es``: ``causes`` -> ``cause``)."""
     w = word.lower()
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"
-    if w.endswith(("ses", "xes", "zes", "ches", "shes")) and len(w) > 4:
+    if w.endswith(("sses", "xes", "zes", "ches", "shes")) and len(w) > 4:
+        return w[:-2]
+    if re.search(r"[^aeiou]uses$", w) and len(w) > 5:
         return w[:-2]
     if w.endswith("s") and not w.endswith("ss") and len(w) > 3:
         return w[:-1]
