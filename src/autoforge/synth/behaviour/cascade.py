@@ -16,12 +16,14 @@ shows pointing into the target's collection, and its statuses come from its docu
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
-from autoforge.synth.behaviour.data import entered_with, noun_forms, status_defaults
+from autoforge.env import Check, Effect, ToolBehaviour, Value, ValueSource, doc_sentences
+from autoforge.synth.behaviour.data import entry_stamps, noun_forms
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from autoforge.synth.behaviour.data import Context
     from autoforge.tooldocs import ToolSpec
 
@@ -131,30 +133,36 @@ def _child_refunds(
         for c in ctx.ev.attributes.get(coll, []):
             for a in ctx.ev.attributes.get(child, []):
                 if a.startswith(c + "_"):
-                    out.append(
-                        Effect(
-                            kind="increment",
-                            record=f"via:{via}",
-                            collection=coll,
-                            attribute=c,
-                            value=Value(source="formula", const=["target", a, 1]),
-                            over=over,
-                            where=where,
-                            sentence=s,
-                        )
-                    )
+                    value = Value(source="formula", const=["target", a, 1])
+                    out.append(_each_increment(via, coll, c, value, over, where, s))
     return out
+
+
+def _child_enums(tb: ToolBehaviour, ctx: Context) -> Iterator[tuple[str, str, str, list[str], str]]:
+    """``(child, reference, status attribute, statuses, noun pattern)`` of each collection whose
+    records refer to the target and have a status."""
+    for child, ref in children(tb, ctx):
+        status_attr, values = ctx.status_enum(child)
+        if status_attr is not None:
+            yield child, ref, status_attr, values, "|".join(map(re.escape, noun_forms(child)))
+
+
+def _each_increment(
+    via: str, coll: str, attr: str, value: Value, over: list[str],
+    where: dict[str, list[str]], sentence: str,
+) -> Effect:  # fmt: skip
+    """A counter moved on the record (``via``) each selected child refers to."""
+    return Effect(
+        kind="increment", record=f"via:{via}", collection=coll, attribute=attr, value=value,
+        over=over, where=where, sentence=sentence,
+    )  # fmt: skip
 
 
 def cascades(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     """The cascade effects the tool's description states (see the module docstring). Counters
     come before the status change, so both select the children by their status before it."""
     out: list[Effect] = []
-    for child, ref in children(tb, ctx):
-        status_attr, values = ctx.status_enum(child)
-        if status_attr is None:
-            continue
-        nouns = "|".join(re.escape(n) for n in noun_forms(child))
+    for child, ref, status_attr, values, nouns in _child_enums(tb, ctx):
         for s in doc_sentences(spec.description):
             for clause in re.split(r";\s*", s):
                 found = _clause_cascade(clause, s, nouns, values)
@@ -164,27 +172,14 @@ def cascades(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                 over, where = [child, ref], {status_attr: froms}
                 out += _child_refunds(clause, child, ctx, over, where, s)
                 for via, coll, attr, n in _child_counter(clause, child, ctx):
-                    out.append(
-                        Effect(
-                            kind="increment",
-                            record=f"via:{via}",
-                            collection=coll,
-                            attribute=attr,
-                            value=Value(source="const", const=n),
-                            over=over,
-                            where=where,
-                            sentence=s,
-                        )
-                    )
+                    value = Value(source="const", const=n)
+                    out.append(_each_increment(via, coll, attr, value, over, where, s))
                 fields = {status_attr: Value(source="const", const=new)}
-                stamps = status_defaults(ctx.ev, child, status_attr, new)
-                for a in entered_with(ctx.ev, child, status_attr, new):
-                    if stamps.get(a) in ("today", "now"):
-                        fields[a] = Value(source=stamps[a])
+                stamps = entry_stamps(ctx.ev, child, status_attr, new)
+                fields.update({a: Value(source=cast(ValueSource, v)) for a, v in stamps.items()})
                 out.append(
                     Effect(
                         kind="set",
-                        record="target",
                         collection=child,
                         fields=fields,
                         over=over,
@@ -202,11 +197,7 @@ def child_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]
     """ "no <status> <child noun>" in a sentence that states a rule: the call is refused while a
     record of the child collection that refers to the target is in one of those statuses."""
     out: list[Check] = []
-    for child, ref in children(tb, ctx):
-        status_attr, values = ctx.status_enum(child)
-        if status_attr is None:
-            continue
-        nouns = "|".join(re.escape(n) for n in noun_forms(child))
+    for child, ref, status_attr, values, nouns in _child_enums(tb, ctx):
         for s in doc_sentences(spec.description):
             if not _RULE.search(s):
                 continue

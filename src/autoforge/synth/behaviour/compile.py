@@ -101,26 +101,9 @@ def _date_guard(name: str) -> list[str]:
 def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
     why = f" (docs: {c.sentence[:120]})" if c.sentence else ""
     p = c.param or ""
-    if c.kind == "exists" and len(c.values) == 2 and c.values[0] == "each":
-        f = str(c.values[1])
-        return [
-            f"for _x in ({p} if isinstance({p}, list) else []):",
-            f"    _k = _x.get({f!r}) if isinstance(_x, dict) else None",
-            f"    if str(_k) not in state.get({c.collection!r}, {{}}):",
-            f"        raise ToolError('{c.collection} not found: ' + str(_k))",
-        ]
-    if c.kind == "lines_within" and len(c.values) == 2:
-        f, n = (str(x) for x in c.values)
-        return [
-            "_need = {}",
-            f"for _x in ({p} if isinstance({p}, list) else []):",
-            "    if isinstance(_x, dict):",
-            f"        _need[str(_x.get({f!r}))] = _need.get(str(_x.get({f!r})), 0) + (_x.get({n!r}) or 0)",  # noqa: E501
-            "for _k, _n in _need.items():",
-            f"    _have = (state.get({c.collection!r}, {{}}).get(_k) or {{}}).get({c.attribute!r})",
-            "    if isinstance(_have, int) and _n > _have:",
-            f"        raise ToolError({'not enough ' + str(c.attribute) + ' for '!r} + _k + {why!r})",  # noqa: E501
-        ]
+    lines = _line_check_lines(c, p, why)
+    if lines is not None:
+        return lines
     if c.kind == "exists" and c.values == ["each"]:
         return [
             f"for _x in ({p} if isinstance({p}, list) else []):",
@@ -171,6 +154,40 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             "):",
             f"    raise ToolError({f'no {c.collection} record for this {a} and {b}' + why!r})",
         ]
+    if c.kind in _RECORD_CHECKS:
+        return _relation_lines(c, tb, p, why) or _record_check_lines(c, tb, why)
+    return []
+
+
+def _line_check_lines(c: Check, p: str, why: str) -> list[str] | None:
+    """Checks on the objects of a list parameter of lines: each names a record
+    (``exists``/``each``), their summed counts stay within an attribute (``lines_within``)."""
+    if c.kind == "exists" and len(c.values) == 2 and c.values[0] == "each":
+        f = str(c.values[1])
+        return [
+            f"for _x in ({p} if isinstance({p}, list) else []):",
+            f"    _k = _x.get({f!r}) if isinstance(_x, dict) else None",
+            f"    if str(_k) not in state.get({c.collection!r}, {{}}):",
+            f"        raise ToolError('{c.collection} not found: ' + str(_k))",
+        ]
+    if c.kind == "lines_within" and len(c.values) == 2:
+        f, n = (str(x) for x in c.values)
+        return [
+            "_need = {}",
+            f"for _x in ({p} if isinstance({p}, list) else []):",
+            "    if isinstance(_x, dict):",
+            f"        _need[str(_x.get({f!r}))] = _need.get(str(_x.get({f!r})), 0) + (_x.get({n!r}) or 0)",  # noqa: E501
+            "for _k, _n in _need.items():",
+            f"    _have = (state.get({c.collection!r}, {{}}).get(_k) or {{}}).get({c.attribute!r})",
+            "    if isinstance(_have, int) and _n > _have:",
+            f"        raise ToolError({'not enough ' + str(c.attribute) + ' for '!r} + _k + {why!r})",  # noqa: E501
+        ]
+    return None
+
+
+def _relation_lines(c: Check, tb: ToolBehaviour, p: str, why: str) -> list[str] | None:
+    """Checks that read a record the target or a parameter reaches against a number, a table
+    keyed by the parameter, or the records that refer to the target."""
     if c.kind == "threshold" and len(c.values) == 2:
         op, n = c.values
         a = c.attribute or ""
@@ -195,9 +212,7 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             f" and _each.get({c.attribute!r}) in {tuple(c.values)!r}:",
             f"        raise ToolError({f'a {c.collection} record of it is ' + '/'.join(map(str, c.values)) + why!r})",  # noqa: E501
         ]
-    if c.kind in _RECORD_CHECKS:
-        return _record_check_lines(c, tb, why)
-    return []
+    return None
 
 
 def _record_check_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
@@ -377,11 +392,6 @@ def _formula(v: Value) -> str:
 def _ledger_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
     """Move the holder's number by the change and log one entry (see ``Effect``)."""
     num = e.attribute or ""
-    prefix, width = e.id_prefix, e.id_width
-    nums = (
-        f"[int(k[{len(prefix)}:]) for k in state.get({e.ledger!r}, {{}}) "
-        f"if k.startswith({prefix!r}) and k[{len(prefix)}:].isdigit()]"
-    )
     if e.record == "target":
         holder = f"str({tb.id_param})"
     elif e.record.startswith("param:"):
@@ -409,17 +419,35 @@ def _ledger_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
     entry = "{" + ", ".join(f"{a!r}: {made(v)}" for a, v in e.fields.items()) + "}"
     return [
         f"_t = {_record_expr(e)}",
-        f"_d = {_delta(e.value)}",
+        f"_d = {_value(e.value) if e.value else None}",
         f"if isinstance(_t, dict) and isinstance(_t.get({num!r}), (int, float)) and isinstance(_d, (int, float)):",  # noqa: E501
         f"    _t[{num!r}] = {moved}",
-        f"    _lnums = {nums}",
-        f"    _lid = {prefix!r} + str(max(_lnums, default=0) + 1).zfill({width:d})",
+        *("    " + ln for ln in _next_id(str(e.ledger), e.id_prefix, e.id_width, "_lnums", "_lid")),
         f"    state.setdefault({e.ledger!r}, {{}})[_lid] = {entry}",
     ]
 
 
-def _delta(v: Value | None) -> str:
-    return "None" if v is None else _value(v)
+def _next_id(coll: str, prefix: str, width: int, nums: str, new_id: str) -> list[str]:
+    """Lines setting ``new_id`` to the id after the highest of ``coll`` with ``prefix``,
+    zero-padded to ``width`` (the data's pattern)."""
+    n = len(prefix)
+    keys = f"state.get({coll!r}, {{}})"
+    return [
+        f"{nums} = [int(k[{n}:]) for k in {keys} if k.startswith({prefix!r}) and k[{n}:].isdigit()]",  # noqa: E501
+        f"{new_id} = {prefix!r} + str(max({nums}, default=0) + 1).zfill({width:d})",
+    ]
+
+
+def _conditional_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
+    """An effect written only when an argument (``when`` ``["param:<name>", value]``) or, for a
+    set, the target's attribute after the other writes has the given value."""
+    inner = _effect_lines(e.model_copy(update={"when": []}), tb)
+    if str(e.when[0]).startswith("param:"):
+        arg = python_param_name(str(e.when[0]).split(":", 1)[1])
+        return [f"if str({arg}) == {str(e.when[1])!r}:", *("    " + ln for ln in inner)]
+    if e.kind == "set":
+        return [f"if _rec.get({e.when[0]!r}) == {e.when[1]!r}:", *("    " + ln for ln in inner)]
+    return inner
 
 
 def _lines_lines(e: Effect) -> list[str]:
@@ -503,27 +531,16 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
     if e.kind == "set" and e.record == "new":
         return [f"_new[{a!r}] = {_value(v)}" for a, v in e.fields.items()]
     if e.kind == "create":
-        width = f"{e.id_width:d}"
-        nums = (
-            f"[int(k[{len(e.id_prefix)}:]) for k in state.get({e.collection!r}, {{}}) "
-            f"if k.startswith({e.id_prefix!r}) and k[{len(e.id_prefix)}:].isdigit()]"
-        )
         lines = [
-            f"_nums = {nums}",
-            f"_new_id = {e.id_prefix!r} + str(max(_nums, default=0) + 1).zfill({width})",
+            *_next_id(str(e.collection), e.id_prefix, e.id_width, "_nums", "_new_id"),
             "_new = {}",
         ]
         for attr, v in e.fields.items():
             lines.append(f"_new[{attr!r}] = {_value(v)}")
         lines.append(f"state.setdefault({e.collection!r}, {{}})[_new_id] = _new")
         return lines
-    if len(e.when) == 2 and str(e.when[0]).startswith("param:") and e.kind in ("set", "increment"):
-        inner = _effect_lines(e.model_copy(update={"when": []}), tb)
-        arg = python_param_name(str(e.when[0]).split(":", 1)[1])
-        return [f"if str({arg}) == {str(e.when[1])!r}:", *("    " + ln for ln in inner)]
-    if e.kind == "set" and len(e.when) == 2:
-        inner = _effect_lines(e.model_copy(update={"when": []}), tb)
-        return [f"if _rec.get({e.when[0]!r}) == {e.when[1]!r}:", *("    " + ln for ln in inner)]
+    if len(e.when) == 2 and e.kind in ("set", "increment"):
+        return _conditional_lines(e, tb)
     if e.kind == "set" and e.record not in ("target", "new"):
         lines = [f"_t = {_record_expr(e)}", "if isinstance(_t, dict):"]
         return lines + [f"    _t[{a!r}] = {_value(v)}" for a, v in e.fields.items()]

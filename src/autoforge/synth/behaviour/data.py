@@ -200,6 +200,17 @@ def entered_with(ev: DataEvidence, collection: str, attribute: str, status: str)
     return [a for a in ev.status_attributes(collection, attribute, status) if a not in earlier]
 
 
+def entry_stamps(ev: DataEvidence, collection: str, attribute: str, status: str) -> dict[str, str]:
+    """The today/now stamps a record gets on entering ``status``: the attributes it enters
+    with (:func:`entered_with`) whose values the data shows are dates of that entry."""
+    stamps = status_defaults(ev, collection, attribute, status)
+    return {
+        a: str(stamps[a])
+        for a in entered_with(ev, collection, attribute, status)
+        if stamps.get(a) in ("today", "now")
+    }
+
+
 def noun_forms(collection: str) -> list[str]:
     """Singular and plural words a sentence may use for ``collection`` (``tasks``: task,
     tasks; ``menu_items``: menu item, item...)."""

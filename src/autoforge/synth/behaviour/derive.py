@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -37,6 +37,7 @@ from autoforge.synth.behaviour.data import (
     carried_attributes,
     copied_attributes,
     entered_with,
+    entry_stamps,
     not_dated,
     status_defaults,
 )
@@ -501,10 +502,8 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     if target and status_attr:
         fixed[status_attr] = Value(source="const", const=target[0])
         carried = entered_with(ctx.ev, coll, status_attr, target[0])
-        stamps = status_defaults(ctx.ev, coll, status_attr, target[0])
-        for a in carried:
-            if stamps.get(a) in ("today", "now"):
-                fixed[a] = Value(source=stamps[a])
+        for a, src in entry_stamps(ctx.ev, coll, status_attr, target[0]).items():
+            fixed[a] = Value(source=cast(ValueSource, src))
         for p in tb.params:
             if p.name in attrs or p.name == tb.id_param:
                 continue

@@ -29,7 +29,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
-from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.data import copied_attributes, noun_forms, status_defaults
+from autoforge.synth.behaviour.policy import tool_sentences
+from autoforge.synth.behaviour.text import literal_fields, new_record_sentences, time_fields
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -391,52 +393,20 @@ def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effe
     for it, and the target's attribute that names such records set to the new id."""
     if tb.kind not in ("action", "update") or tb.collection is None or tb.id_param is None:
         return []
-    from autoforge.synth.behaviour.data import copied_attributes, status_defaults
-    from autoforge.synth.behaviour.policy import tool_sentences
-    from autoforge.synth.behaviour.text import literal_fields, new_record_sentences, time_fields
-
     out: list[Effect] = []
     text = doc_sentences(spec.description)
-    for coll, attrs in ctx.ev.attributes.items():
-        back = [a for a in attrs if ctx.ev.references(coll, a) == tb.collection]
+    for coll in ctx.ev.attributes:
+        back = [a for a in ctx.ev.attributes[coll] if ctx.ev.references(coll, a) == tb.collection]
         pat = ctx.ev.id_pattern(coll)
         nouns = "|".join(re.escape(n) for n in noun_forms(coll))
-        if coll == tb.collection or not back or pat is None:
+        said = [s for s in text if re.search(rf"{_OPENS}(?:{nouns})\b", s, re.I)]
+        if coll == tb.collection or not back or pat is None or not said:
             continue
-        if not any(re.search(rf"{_OPENS}(?:{nouns})\b", s, re.I) for s in text):
-            continue
-        said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, tb.tool)
-        said = [s for s in said if re.search(rf"\b(?:{nouns})\b", s, re.I)]
-        status_attr, enum = ctx.status_enum(coll)
-        consts: dict[str, Any] = {}
-        times: dict[str, Any] = {}
-        for s in said:
-            for a, v in literal_fields(s, attrs, enum, ctx.ev.list_attributes(coll)).items():
-                consts.setdefault(a, v)
-            for a, src in time_fields(s, attrs).items():
-                times.setdefault(a, src)
-        copied = copied_attributes(ctx.ev, coll, [(back[0], tb.collection)])
-        stamps = status_defaults(ctx.ev, coll, status_attr, consts.get(status_attr or ""))
-        fields: dict[str, Value] = {}
-        for a in attrs:
-            if a == pat.attribute:
-                fields[a] = Value(source="new_id")
-            elif a == back[0]:
-                fields[a] = Value(source="param", name=tb.id_param)
-            elif a in copied:
-                fields[a] = Value(
-                    source="copy", name=tb.id_param, const=[tb.collection, copied[a][2]]
-                )
-            elif a in consts:
-                fields[a] = Value(source="const", const=consts[a])
-            elif a in times and not isinstance(stamps.get(a), tuple):
-                fields[a] = Value(source=times[a])
-            else:
-                fields[a] = Value(source="const", const=None)
         out.append(
-            Effect(kind="create", record="opened", collection=coll, fields=fields,
+            Effect(kind="create", record="opened", collection=coll,
+                   fields=_opened_fields(tb, ctx, coll, back[0], nouns),
                    id_prefix=pat.prefix, id_width=pat.width, id_attribute=pat.attribute,
-                   sentence=next(s for s in text if re.search(rf"{_OPENS}(?:{nouns})\b", s, re.I)))
+                   sentence=said[0])
         )  # fmt: skip
         mine = [
             a
@@ -450,3 +420,39 @@ def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effe
                 )
             )
     return out
+
+
+def _opened_fields(
+    tb: ToolBehaviour, ctx: Context, coll: str, back: str, nouns: str
+) -> dict[str, Value]:
+    """How each attribute of a record an action opens is made: the next id, the target's key
+    (``back``), a copy of the target's attribute the data shows, or what the policy states."""
+    attrs = ctx.ev.attributes[coll]
+    pat = ctx.ev.id_pattern(coll)
+    said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, tb.tool)
+    said = [s for s in said if re.search(rf"\b(?:{nouns})\b", s, re.I)]
+    status_attr, enum = ctx.status_enum(coll)
+    consts: dict[str, Any] = {}
+    times: dict[str, Any] = {}
+    for s in said:
+        for a, v in literal_fields(s, attrs, enum, ctx.ev.list_attributes(coll)).items():
+            consts.setdefault(a, v)
+        for a, src in time_fields(s, attrs).items():
+            times.setdefault(a, src)
+    copied = copied_attributes(ctx.ev, coll, [(back, str(tb.collection))])
+    stamps = status_defaults(ctx.ev, coll, status_attr, consts.get(status_attr or ""))
+    fields: dict[str, Value] = {}
+    for a in attrs:
+        if pat is not None and a == pat.attribute:
+            fields[a] = Value(source="new_id")
+        elif a == back:
+            fields[a] = Value(source="param", name=tb.id_param)
+        elif a in copied:
+            fields[a] = Value(source="copy", name=tb.id_param, const=[tb.collection, copied[a][2]])
+        elif a in consts:
+            fields[a] = Value(source="const", const=consts[a])
+        elif a in times and not isinstance(stamps.get(a), tuple):
+            fields[a] = Value(source=times[a])
+        else:
+            fields[a] = Value(source="const", const=None)
+    return fields

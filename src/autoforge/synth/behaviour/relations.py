@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from autoforge.env import Check, ToolBehaviour, refusal_alternatives
+from autoforge.env import Check, ToolBehaviour, doc_sentences, refusal_alternatives
 from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.text import value_check, write_targets
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context, DataEvidence
@@ -171,8 +172,6 @@ def attribute_thresholds(spec_text: str, tb: ToolBehaviour, ctx: Context) -> lis
     the target (check kind ``threshold``: ``values`` = [operator, number])."""
     if tb.id_param is None or tb.collection is None or tb.kind == "create":
         return []
-    from autoforge.env import doc_sentences
-
     ops = {"above": ">", "greater than": ">", "more than": ">", "over": ">", "at least": ">=",
            "below": "<", "less than": "<", "under": "<", "at most": "<="}  # fmt: skip
     out: list[Check] = []
@@ -202,9 +201,6 @@ def attribute_thresholds(spec_text: str, tb: ToolBehaviour, ctx: Context) -> lis
 def count_refusals(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """ "Rejected if the member ... has 3 or more no-shows": in a refusing sentence, a record the
     tool reaches whose number attribute the words name (``no_shows``) must stay below N."""
-    from autoforge.env import doc_sentences
-    from autoforge.synth.behaviour.text import write_targets
-
     out: list[Check] = []
     for s in doc_sentences(spec_text):
         if not re.search(r"\b(rejected|refused|cannot|may\s+not|not\s+allowed)\b", s, re.I):
@@ -239,8 +235,6 @@ def count_refusals(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Chec
 def unique_params(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """ "`plate` ... must not belong to another vehicle" / "must be unique": no other record of
     the collection may hold the argument in the attribute of the same name."""
-    from autoforge.env import doc_sentences
-
     if tb.collection is None or tb.kind not in ("create", "update"):
         return []
     attrs = set(ctx.ev.attributes.get(tb.collection, []))
@@ -267,9 +261,6 @@ def rejected_if_statuses(spec_text: str, tb: ToolBehaviour, ctx: Context) -> lis
     a "rejected/refused/fails if" sentence that says a reached record "is (not) <status>"
     requires (with "not") or refuses that status of that record. The record is the one its noun
     names, else the last one named before it in the sentence."""
-    from autoforge.env import doc_sentences
-    from autoforge.synth.behaviour.text import value_check, write_targets
-
     out: list[Check] = []
     related = write_targets(tb, ctx)
     for s in doc_sentences(spec_text):
