@@ -191,7 +191,14 @@ def _status_rule(
         tool=spec.name, kind="status", param=key, collection=coll.name, attribute=attr
     )
     only = re.search(rf"\bonly {items} {re.escape(noun)}s? (?:can|may)\b", low)
-    if only and named and (allowed := _values_in(only.group(1).strip(), values)):
+    # whose rule it is, the clause says ("only reserved ones can be cancelled; ... returned")
+    only_named = only is not None and (
+        source == "description"
+        or _action_named(
+            _without_asides(re.split(r"[;:]", low[only.start() :])[0]), spec, noun, records
+        )
+    )
+    if only and only_named and (allowed := _values_in(only.group(1).strip(), values)):
         return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
     field = re.escape(attr.replace("_", " "))
     cond = re.search(rf"\b{re.escape(noun)}s? can only be (\w+) if its {field} is ({vals})\b", low)

@@ -55,6 +55,7 @@ from autoforge.synth.behaviour.policy import (
     policy_status_checks,
     tool_sentences,
 )
+from autoforge.synth.behaviour.presumed import presumed_checks
 from autoforge.synth.behaviour.relations import (
     attribute_thresholds,
     count_refusals,
@@ -358,6 +359,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
         out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
         out += rejected_if_statuses(desc, tb, ctx)
+        out += presumed_checks(spec, tb, ctx, out)
     out += _transition_check(tb, ctx, desc)
     return out
 

@@ -1,0 +1,97 @@
+"""What a tool's own description takes for granted about the record it acts on.
+
+A description that names its record with a status or a date ("Cancels a `reserved` rental",
+"Moves a `scheduled` appointment dated today to `checked_in`", "Takes a payment on an
+invoice that is not yet `paid`", "adds them to an `open` or `in_progress` ticket") says which
+records the tool acts on: a call on any other is refused. Read here, for write tools only:
+
+- a run of statuses written as code right before the noun of the target or of a record the
+  tool reaches ("a `reserved` rental") requires one of them;
+- "<noun> that is (not yet) `<status>`" requires (refuses) it;
+- "<noun> dated today / today or earlier / today or later" bounds the record's date.
+
+A noun phrase that is the subject of a change ("an `open` ticket moves to `in_progress`") or
+sits in a condition ("if", "when") states an effect, not a requirement, and is skipped; so is
+a collection the tool's other checks already bound. Every rule is stated without naming a
+domain.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from autoforge.env import Check, ToolBehaviour, doc_sentences
+from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.text import _WINDOWS, _date_attribute, _related, value_check
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context
+    from autoforge.tooldocs import ToolSpec
+
+_CHANGE = re.compile(
+    r"^\s*(?:\w+\s+){0,2}?(?:moves?|becomes?|goes|turns?|changes?|is\s+(?:set|moved|changed))\b",
+    re.I,
+)
+_CONDITION = re.compile(r"\b(?:if|when|whenever|once|unless|until)\b", re.I)
+
+
+def _clause_before(s: str, pos: int) -> str:
+    """The text of ``s`` from the start of the clause holding ``pos`` up to ``pos``."""
+    start = max((s.rfind(c, 0, pos) for c in "();,"), default=-1) + 1
+    return s[start:pos]
+
+
+def _statuses(s: str, values: list[str], nouns: str) -> list[tuple[list[str], bool]]:
+    """``(values, refused)`` for each status-qualified noun phrase of ``s`` naming the record."""
+    ticked = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+    run = rf"`(?:{ticked})`(?:(?:\s*,\s*|\s+or\s+)`(?:{ticked})`)*"
+    out: list[tuple[list[str], bool]] = []
+    for m in re.finditer(rf"\b(?:an?|the|one)\s+({run})\s+(?:{nouns})\b", s, re.I):
+        if _CHANGE.match(s[m.end() :]) or _CONDITION.search(_clause_before(s, m.start())):
+            continue
+        out.append((re.findall(rf"`({ticked})`", m.group(1)), False))
+    pat = rf"\b(?:{nouns})\s+(?:that|which)\s+(?:is|are)\s+(not\s+)?(?:yet\s+|still\s+)?({run})"
+    for m in re.finditer(pat, s, re.I):
+        if not _CONDITION.search(_clause_before(s, m.start())):
+            out.append((re.findall(rf"`({ticked})`", m.group(2)), bool(m.group(1))))
+    return out
+
+
+def _date_window(s: str, coll: str, via: str | None, nouns: str, ctx: Context) -> Check | None:
+    rel = r"(?P<rel>today(?:\s+or\s+(?:earlier|later))?)"
+    pat = rf"\b(?:an?|the)\s+(?:`\w+`\s+)?(?:{nouns})\s+(?P<verb>dated)\s+{rel}\b"
+    m = re.search(pat, s, re.I)
+    if m is None or _CONDITION.search(_clause_before(s, m.start())):
+        return None
+    op = next((o for cue, o in _WINDOWS if re.fullmatch(cue, m.group("rel"), re.I)), None)
+    attr = _date_attribute(ctx, coll, "dated")
+    if op is None or attr is None:
+        return None
+    return Check(kind="date_window", collection=coll, attribute=attr, via=via, values=[op],
+                 sentence=s)  # fmt: skip
+
+
+def presumed_checks(
+    spec: ToolSpec, tb: ToolBehaviour, ctx: Context, known: list[Check]
+) -> list[Check]:
+    """Status and date requirements the description presumes of the records the tool acts
+    on, for collections no check in ``known`` already bounds that way."""
+    if tb.kind not in ("action", "update", "delete"):
+        return []
+    bounded = {(c.collection, c.kind) for c in known}
+    out: list[Check] = []
+    for coll, via in _related(tb, ctx):
+        nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+        attr, values = ctx.status_enum(coll)
+        for s in doc_sentences(spec.description):
+            if attr and values and not bounded & {(coll, "status_in"), (coll, "status_not_in")}:
+                for vals, refused in _statuses(s, list(values), nouns):
+                    out.append(value_check(tb, refused, coll, attr, via, sorted(set(vals)), s))
+                    bounded.add((coll, "status_not_in" if refused else "status_in"))
+            if (coll, "date_window") not in bounded and (
+                check := _date_window(s, coll, via, nouns, ctx)
+            ):
+                out.append(check)
+                bounded.add((coll, "date_window"))
+    return out
