@@ -561,10 +561,13 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
         return lines
     if e.kind == "increment" and e.value is not None:
         target = _record_expr(e)
+        moved = f"_t[{e.attribute!r}] + ({_value(e.value)})"
+        if e.digits is not None:
+            moved = f"round({moved} + 0, {e.digits})"
         return [
             f"_t = {target}",
             f"if isinstance(_t, dict) and isinstance(_t.get({e.attribute!r}), (int, float)):",
-            f"    _t[{e.attribute!r}] = _t[{e.attribute!r}] + ({_value(e.value)})",
+            f"    _t[{e.attribute!r}] = {moved}",
         ]
     if e.kind == "append" and e.value is not None and len(e.merge) == 2:
         key, summed = e.merge

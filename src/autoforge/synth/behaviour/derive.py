@@ -41,7 +41,7 @@ from autoforge.synth.behaviour.data import (
     not_dated,
     status_defaults,
 )
-from autoforge.synth.behaviour.ledger import ledger_effects
+from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
 from autoforge.synth.behaviour.lines import (
     line_items,
     line_returns,
@@ -84,6 +84,7 @@ from autoforge.synth.behaviour.text import (
     transition_tables,
     write_targets,
 )
+from autoforge.synth.behaviour.transfers import transfer_effects
 from autoforge.synth.behaviour.writes import (
     composed_fields,
     decision_status,
@@ -299,6 +300,10 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     keyed_checks, keyed = keyed_tables(spec, tb, ctx)
     tb.checks += keyed_checks
     tb.effects += keyed
+    tb.effects += transfer_effects(spec, tb, ctx)  # after the writes that set the amount
+    for e in tb.effects:  # amounts kept to cents in the data stay so
+        if e.kind == "increment" and e.attribute in ctx.ev.float_attributes(e.collection or ""):
+            e.digits = amount_digits(ctx, e.collection or "", e.attribute or "")
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
     tb.checks += record_for_checks(tb, texts, ctx) + member_checks(tb, texts, ctx, spec.parameters)
@@ -477,19 +482,38 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     return [eff, *moves, *increments(spec, tb, ctx), *related_status_sets(spec, tb, ctx)]
 
 
+def _given_fields(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> dict[str, str]:
+    """``{attribute: parameter}`` a change writes as given: a parameter named after an
+    attribute of the target, or ``new_<attribute>``; one the description redirects to an
+    attribute it names in code as ``<word>_<parameter>`` ("records `cancel_reason`" for
+    ``reason``) while never naming the parameter's own attribute in code goes there."""
+    named = set(re.findall(r"`(\w+)`", spec.description))
+    out: dict[str, str] = {}
+    for p in tb.params:
+        if p.name == tb.id_param:
+            continue
+        own = p.name if p.name in attrs else p.name.removeprefix("new_")
+        if own not in attrs or (own != p.name and own in {q.name for q in tb.params}):
+            continue
+        moved = [a for a in attrs if a.endswith("_" + p.name) and a in named]
+        out[moved[0] if len(moved) == 1 and own not in named else own] = p.name
+    return out
+
+
 def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     coll = tb.collection or ""
     attrs = _record_attrs(tb, ctx)
     out: list[Effect] = []
     status_attr, status_values = ctx.status_enum(coll)
-    given = [p for p in tb.params if p.name != tb.id_param and p.name in attrs]
+    onto = _given_fields(spec, tb, attrs)
+    given = [p for p in tb.params if p.name in onto.values()]
     if given:
         out.append(
             Effect(
                 kind="set",
                 collection=coll,
                 only_given=True,
-                fields={p.name: Value(source="param", name=p.name) for p in given},
+                fields={a: Value(source="param", name=n) for a, n in onto.items()},
             )
         )
     target = (

@@ -214,12 +214,12 @@ def _entry_effect(
         id_width=pat.width if pat else 0,
         id_attribute=key,
         ledger=ledger.collection,
-        digits=_digits(ctx, ledger.holder, ledger.number),
+        digits=amount_digits(ctx, ledger.holder, ledger.number),
         sentence=sentence or stated,
     )
 
 
-def _digits(ctx: Context, coll: str, attr: str) -> int | None:
+def amount_digits(ctx: Context, coll: str, attr: str) -> int | None:
     """2 when every value of ``attr`` in the data is a whole number of hundredths (amounts
     kept to cents), else None."""
     values = [r.get(attr) for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]

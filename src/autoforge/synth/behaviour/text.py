@@ -561,7 +561,7 @@ def _negate(v: Value) -> Value:
 
 
 def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
-    a = rf"`?{re.escape(attr)}`?"
+    a = rf"(?<![\w-])`?{re.escape(attr)}`?(?![\w-])"
     up = r"(increase[sd]?|raise[sd]?|goes up|go up|increment(?:s|ed)?)"
     down = r"(decrease[sd]?|reduce[sd]?|lower(?:s|ed)?|goes down|go down|decrement(?:s|ed)?)"
     by = r"by\s+(one|\d+|(the\s+)?`?(\w+)`?)"
@@ -573,8 +573,7 @@ def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
     ):
         m = re.search(pat, s, re.I)
         if m:
-            tok = m.group(m.lastindex - 2) if m.lastindex else ""
-            return sign, _value(m.group(0), params, tok)
+            return sign, _value(m.group(0), params, s[: m.start()])
     m = re.search(rf"adds?\s+(\d+|one|two|three)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
     if m:
         n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower())
@@ -612,10 +611,18 @@ def _subject_amount(s: str, a: str, params: list[str]) -> tuple[int, Value] | No
     return None
 
 
-def _value(text: str, params: list[str], _tok: str) -> Value:
+def _value(text: str, params: list[str], before: str) -> Value:
+    """The amount "by ..." names: a number, a parameter, or (``it``) the parameter the
+    sentence named last before the match ("increases by the amount and ... decreases by it")."""
     tail = text.split(" by ")[-1].strip(" `.").lower()
     if tail == "one":
         return Value(source="const", const=1)
+    if tail == "it":
+        named = [
+            (m.start(), p) for p in params for m in re.finditer(rf"\b{re.escape(p)}\b", before)
+        ]
+        if named:
+            return Value(source="param", name=max(named)[1])
     if re.fullmatch(r"\d+", tail):
         return Value(source="const", const=int(tail))
     word = tail.replace("the ", "").strip("` ")

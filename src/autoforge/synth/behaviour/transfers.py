@@ -1,0 +1,159 @@
+"""Money a tool moves onto or off a number held by a record it reaches.
+
+Descriptions say it with a verb of money and a holder: "Credits the wallet by `amount`",
+"the ticket `total` is debited from the customer's wallet", "charges the rental total to the
+customer's wallet", "the refund is credited to the wallet", "set as the visit's `fee` and
+added to the owner's `balance`". Read here:
+
+- the holder: a number attribute of the target, of the record a create makes, or of a record
+  a parameter or the target refers to, named by the word the sentence uses ("wallet" for
+  ``wallet_balance``; "the owner's" chooses among several);
+- the amount: a parameter in code, else an attribute of the tool's own record (its target, or
+  the record a create makes) named in code or by words ("the refund" for ``refund_amount``,
+  "the rental total" for ``total``, "late and damage fees" for ``late_fee`` and
+  ``damage_fee``); with none named before the verb of a clause joined by "and", the attribute
+  the sentence named last;
+- the sign from the verb: credit, add, refund raise the number; debit, charge, take, deduct
+  lower it.
+
+Sentences opening with a condition ("When ...", "If ...") are left to other readers, as is a
+number another reader already moves. Every rule is stated without naming a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
+from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.text import write_targets
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context
+    from autoforge.tooldocs import ToolSpec
+
+_UP = r"credit(?:s|ed)?|add(?:s|ed)?|refund(?:s|ed)?|return(?:s|ed)?"
+_DOWN = r"debit(?:s|ed)?|charg(?:es|ed|e)|tak(?:es|en|e)|deduct(?:s|ed)?|subtract(?:s|ed)?"
+_HOLDER = r"(?:the\s+|its\s+)?(?:(?P<owner>\w+)'s\s+)?`?(?P<holder>\w+)`?"
+_PASSIVE = re.compile(
+    rf"(?P<amt>[`\w' ]*?)\s+(?:is|are)\s+(?:then\s+)?(?:[\w ]+?\s+(?:and|or)\s+)?"
+    rf"(?P<verb>{_UP}|{_DOWN})\s+(?:to|from|onto|into)\s+{_HOLDER}",
+    re.I,
+)
+_JOINED = re.compile(
+    rf"`(?P<amt>\w+)`\s+and\s+(?:is\s+|then\s+)?(?P<verb>{_UP}|{_DOWN})\s+(?:to|from)\s+{_HOLDER}",
+    re.I,
+)
+_ACTIVE = re.compile(
+    rf"\b(?P<verb>{_UP}|{_DOWN})\s+{_HOLDER}\s+(?:by|with)\s+(?P<amt>`?\w+`?)", re.I
+)
+_CHARGE = re.compile(
+    rf"\b(?P<verb>{_UP}|{_DOWN})\s+(?P<amt>(?:the\s+)?[`\w ]+?)\s+(?:to|from)\s+{_HOLDER}", re.I
+)
+_CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|once)\b", re.I)
+
+
+def _holder(
+    word: str, owner: str | None, tb: ToolBehaviour, ctx: Context
+) -> tuple[str, str, str] | None:
+    """``(collection, record, attribute)`` of the number the holder word names."""
+    reach: list[tuple[str, str]] = []
+    if tb.collection and tb.kind != "create":
+        reach.append((tb.collection, "target"))
+    for coll, via in write_targets(tb, ctx):
+        if coll and via:
+            reach.append((coll, via if via.startswith("param:") else f"via:{via}"))
+    found = []
+    for coll, record in reach:
+        if owner and not any(owner.lower() == n for n in noun_forms(coll)):
+            continue
+        nums = ctx.ev.float_attributes(coll) | _int_attributes(ctx, coll)
+        named = [a for a in nums if a == word or word.lower() in a.lower().split("_")]
+        if len(named) == 1:
+            found.append((coll, record, named[0]))
+    return found[0] if len(found) == 1 else None
+
+
+def _int_attributes(ctx: Context, coll: str) -> set[str]:
+    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
+    return {
+        a
+        for a in ctx.ev.attributes.get(coll, [])
+        if recs and all(isinstance(r.get(a), int) and not isinstance(r.get(a), bool) for r in recs)
+    }
+
+
+def _own_attributes(amt: str, tb: ToolBehaviour, ctx: Context) -> list[str]:
+    """Attributes of the tool's own record the amount phrase names."""
+    coll = tb.collection or ""
+    attrs = ctx.ev.attributes.get(coll, [])
+    coded = [a for a in re.findall(r"`(\w+)`", amt) if a in attrs]
+    if coded:
+        return coded
+    words = [w for w in re.findall(r"[a-z]+", amt.lower()) if w not in ("the", "its", "and")]
+    words = [w for w in words if w not in noun_forms(coll)]
+    if len(words) >= 2 and words[-1].rstrip("s") in ("fee", "charge", "cost"):
+        kind = words[-1].rstrip("s")
+        both = [f"{w}_{kind}" for w in words[:-1]]
+        return both if all(a in attrs for a in both) else []
+    if len(words) != 1:
+        return []
+    word = words[0]
+    return [a for a in attrs if a == word] or [a for a in attrs if a.split("_")[0] == word][:1]
+
+
+def _amounts(amt: str, before: str, tb: ToolBehaviour, ctx: Context) -> list[Value]:
+    params = [p.name for p in tb.params if p.name != tb.id_param and not p.references]
+    coded = re.findall(r"`(\w+)`", amt)
+    if coded and coded[0] in params:
+        return [Value(source="param", name=coded[0])]
+    if amt.strip().lower() in ("it", "them", ""):
+        earlier = [
+            a
+            for a in re.findall(r"`(\w+)`", before)
+            if a in ctx.ev.attributes.get(tb.collection or "", [])
+        ]
+        names = earlier[-1:]
+    else:
+        names = _own_attributes(amt, tb, ctx)
+    side = "new" if tb.kind == "create" else "target"
+    return [Value(source="formula", const=[side, n, 1]) for n in names]
+
+
+def _signed(v: Value, sign: int) -> Value:
+    if v.source == "param":
+        return Value(source="param", name=("-" if sign < 0 else "") + (v.name or ""))
+    return Value(source="formula", const=[v.const[0], v.const[1], sign])
+
+
+def transfer_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """Increments of a holder's number by a stated amount (see the module docstring)."""
+    if tb.kind not in ("create", "action", "update"):
+        return []
+    moved = {(e.collection, e.attribute) for e in tb.effects if e.kind in ("increment", "ledger")}
+    out: list[Effect] = []
+    for s in doc_sentences(spec.description):
+        if _CONDITION.match(s):
+            continue
+        for clause in re.split(r";|,\s+and\s+|\s+and\s+(?=the\s+\w+'s\b)", s):
+            found = (_ACTIVE, _JOINED, _PASSIVE, _CHARGE)
+            for m in (pat.search(clause) for pat in found):
+                if m is None:
+                    continue
+                held = _holder(m.group("holder"), m.group("owner"), tb, ctx)
+                if held is None or (held[0], held[2]) in moved:
+                    continue
+                amt = f"`{m.group('amt')}`" if m.re is _JOINED else m.group("amt") or ""
+                sign = -1 if re.match(_DOWN, m.group("verb"), re.I) else 1
+                before = s[: s.find(clause)] + clause[: m.start()]
+                values = _amounts(amt, before, tb, ctx)
+                out += [
+                    Effect(kind="increment", record=held[1], collection=held[0],
+                           attribute=held[2], value=_signed(v, sign), sentence=s)
+                    for v in values
+                ]  # fmt: skip
+                if values:
+                    moved.add((held[0], held[2]))
+                    break
+    return out

@@ -1,0 +1,144 @@
+"""Money moved onto or off a number a record holds ("Credits the card by `amount`", "the
+booking `price` is debited from the member's card"), amounts kept to cents, and arguments a
+change writes under another attribute's name (``new_<a>``, "records `void_reason`")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+from autoforge.synth.behaviour.compile import _effect_lines
+from autoforge.synth.behaviour.data import Context, DataEvidence
+from autoforge.synth.behaviour.derive import _given_fields
+from autoforge.synth.behaviour.transfers import transfer_effects
+from autoforge.tooldocs import ToolSpec
+
+DATA: dict[str, Any] = {
+    "members": {
+        "M1": {"member_id": "M1", "card_balance": 40.5, "debt": 0.0, "visits": 3},
+        "M2": {"member_id": "M2", "card_balance": 12.25, "debt": 10.0, "visits": 0},
+    },
+    "bookings": {
+        "B1": {"booking_id": "B1", "member_id": "M1", "price": 18.1, "penalty": 0.0,
+               "late_fee": 2.0, "cleaning_fee": 5.5, "refund_amount": None},
+        "B2": {"booking_id": "B2", "member_id": "M2", "price": 9.9, "penalty": 0.0,
+               "late_fee": 0.0, "cleaning_fee": 0.0, "refund_amount": 4.95},
+    },
+}  # fmt: skip
+
+
+def _tool(kind: str, coll: str) -> ToolBehaviour:
+    if coll == "members":
+        params = [ParamInfo(name="member_id", references="members"), ParamInfo(name="amount")]
+        return ToolBehaviour(
+            tool="t", kind=kind, collection=coll, id_param="member_id", params=params
+        )  # type: ignore[arg-type]
+    if kind == "create":
+        params = [ParamInfo(name="member_id", references="members")]
+        return ToolBehaviour(tool="t", kind="create", collection=coll, params=params)
+    params = [ParamInfo(name="booking_id", references="bookings")]
+    return ToolBehaviour(tool="t", kind=kind, collection=coll, id_param="booking_id", params=params)  # type: ignore[arg-type]
+
+
+def _moves(text: str, kind: str = "action", coll: str = "bookings") -> list[tuple[str, str, Any]]:
+    ctx = Context(ev=DataEvidence.of(DATA), policy="")
+    effects = transfer_effects(ToolSpec(name="t", description=text), _tool(kind, coll), ctx)
+    out = []
+    for e in effects:
+        v = e.value
+        assert v is not None
+        out.append((e.record, e.attribute or "", v.name if v.source == "param" else v.const))
+    return out
+
+
+def test_a_credit_by_a_parameter_raises_the_target_s_number() -> None:
+    assert _moves("Credits the card by `amount`.", coll="members") == [
+        ("target", "card_balance", "amount")
+    ]
+
+
+def test_an_attribute_debited_from_a_referenced_holder_lowers_it() -> None:
+    text = "Closes the booking: the booking `price` is debited from the member's card."
+    assert _moves(text) == [("via:member_id", "card_balance", ["target", "price", -1])]
+
+
+def test_a_charge_on_a_create_reads_the_new_record() -> None:
+    text = "Books a slot and charges the booking price to the member's card."
+    assert _moves(text, kind="create") == [
+        ("param:member_id", "card_balance", ["new", "price", -1])
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        (
+            "A no-show fee of 15.00 is set as the booking's `penalty` and added to the member's"
+            " `debt`.",
+            [("via:member_id", "debt", ["target", "penalty", 1])],
+        ),
+        (
+            "Late and cleaning fees are computed as stated and debited from the card.",
+            [("via:member_id", "card_balance", ["target", "late_fee", -1]),
+             ("via:member_id", "card_balance", ["target", "cleaning_fee", -1])],
+        ),
+        (
+            "Sets status `void`; the refund is credited to the card.",
+            [("via:member_id", "card_balance", ["target", "refund_amount", 1])],
+        ),
+    ],
+)  # fmt: skip
+def test_amounts_named_by_words_or_by_the_clause_before(text: str, want: list[Any]) -> None:
+    assert _moves(text) == want
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If the member asks, the booking `price` is debited from the member's card.",
+        "Closes the booking; the visits are added to the member's history.",  # no number named
+    ],
+)
+def test_conditions_and_holders_without_a_number_move_nothing(text: str) -> None:
+    assert _moves(text) == []
+
+
+def test_a_moved_amount_keeps_the_data_s_cents() -> None:
+    ctx = Context(ev=DataEvidence.of(DATA), policy="")
+    tb = _tool("action", "members")
+    (e,) = transfer_effects(
+        ToolSpec(name="t", description="Credits the card by `amount`."), tb, ctx
+    )
+    e.digits = 2
+    state = {"members": {"M1": {"card_balance": 118.67}}}
+    scope: dict[str, Any] = {"state": state, "_rec": state["members"]["M1"], "amount": 46.14}
+    exec("\n".join(_effect_lines(e, tb)), scope)
+    assert state["members"]["M1"]["card_balance"] == 164.81
+
+
+def test_arguments_go_to_the_attribute_the_change_names() -> None:
+    tb = ToolBehaviour(
+        tool="t", kind="action", collection="bookings", id_param="booking_id",
+        params=[ParamInfo(name="booking_id"), ParamInfo(name="reason"),
+                ParamInfo(name="new_date"), ParamInfo(name="note")],
+    )  # fmt: skip
+    attrs = ["booking_id", "reason", "void_reason", "date", "note"]
+    spec = ToolSpec(name="t", description="Sets status `void` and records `void_reason`.")
+    assert _given_fields(spec, tb, attrs) == {
+        "void_reason": "reason",
+        "date": "new_date",
+        "note": "note",
+    }
+    plain = ToolSpec(name="t", description="Sets status `void`; `reason` is kept.")
+    assert _given_fields(plain, tb, attrs)["reason"] == "reason"
+
+
+def test_by_it_is_the_amount_named_before_and_names_match_whole() -> None:
+    from autoforge.synth.behaviour.text import _amount
+
+    s = "`amount_paid` increases by the amount and the member's `debt` decreases by it."
+    down = _amount(s, "debt", ["amount"])
+    assert down is not None and (down[0], down[1].name) == (-1, "amount")
+    assert _amount(s, "id", ["amount"]) is None  # "amount_paid" holds no attribute "id"
