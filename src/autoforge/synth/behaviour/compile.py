@@ -9,6 +9,7 @@ and the reply the documented shape.
 from __future__ import annotations
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
+from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
 
 UNSET = "<unset>"
 
@@ -381,6 +382,8 @@ def _formula(v: Value) -> str:
         first, items = (python_param_name(str(x)) for x in args)
         rest = f"[x for x in ({items} if isinstance({items}, list) else []) if x != {first}]"
         return f"[{first}] + {rest}"
+    if kind == "days_after":
+        return days_after_expr(str(args[0]), args[1])
     if kind == "signed":
         terms = args[0]
         known = " and ".join(f"_new.get({t!r}) is not None" for _, t in terms)
@@ -633,7 +636,7 @@ _RECORD_CHECKS = (
 def compile_tool(tb: ToolBehaviour, doc: str) -> str:
     """The source of ``def <tool>(state, ...)`` carrying ``tb``."""
     tb = python_names(tb)
-    body = _prelude(tb)
+    body = _prelude(tb) + (helper_lines() if uses_days(tb) else [])
     for c in tb.checks:
         if c.kind in _ARGUMENT_CHECKS:
             body += _check_lines(c, tb)

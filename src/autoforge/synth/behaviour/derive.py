@@ -41,6 +41,7 @@ from autoforge.synth.behaviour.data import (
     not_dated,
     status_defaults,
 )
+from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
 from autoforge.synth.behaviour.lines import (
     line_items,
@@ -179,7 +180,7 @@ def _kind(spec: ToolSpec, op: Operation, reply: Reply) -> ToolKind:
         return "update"
     if op.method == "delete":
         return "delete"
-    if "201" in op.codes and reply.kind == "record":
+    if "201" in op.codes and reply.kind == "record" and not _acts_on_path_record(op):
         return "create"
     if (
         op.method == "post"
@@ -189,6 +190,16 @@ def _kind(spec: ToolSpec, op: Operation, reply: Reply) -> ToolKind:
     ):
         return "create"
     return "action" if _path_params(op.path) else "compute"
+
+
+def _acts_on_path_record(op: Operation) -> bool:
+    """Whether the path ends in a verb after the record's key (``/visits/{id}/complete``):
+    the tool acts on that record, whatever else it makes; a noun there (``/{id}/payments``)
+    names what is created."""
+    segs = [s for s in op.path.split("/") if s]
+    if len(segs) < 2 or not segs[-2].startswith("{") or segs[-1].startswith("{"):
+        return False
+    return not segs[-1].lower().replace("-", "_").split("_")[-1].endswith("s")
 
 
 def _reply(spec: ToolSpec, ev: DataEvidence) -> Reply:
@@ -467,6 +478,10 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         else:
             fields[a] = Value(source="const", const=None)
     fields.update({a: v for a, v in composed_fields(spec, tb, ctx).items() if a in fields})
+    for text in [spec.description, *said]:
+        for a, v in offset_fields(text, attrs, sorted(names)).items():
+            if a in fields and a not in names:
+                fields[a] = v
     copies, moves = stated_amounts(spec, tb, ctx)
     fields.update({a: v for a, v in copies.items() if a in fields})
     eff = Effect(

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import copied_attributes, noun_forms, status_defaults
+from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.policy import tool_sentences
 from autoforge.synth.behaviour.text import literal_fields, new_record_sentences, time_fields
 
@@ -383,7 +384,7 @@ def _integer_attributes(ctx: Context, coll: str) -> list[str]:
     ]
 
 
-_OPENS = r"\b(?:opens?|creates?|starts?|adds?)\s+an?\s+(?:new\s+)?"
+_OPENS = r"\b(?:opens?|creates?|starts?|adds?|issues?)\s+(?:an?|one|exactly\s+one)\s+(?:new\s+)?"
 
 
 def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
@@ -404,7 +405,7 @@ def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effe
             continue
         out.append(
             Effect(kind="create", record="opened", collection=coll,
-                   fields=_opened_fields(tb, ctx, coll, back[0], nouns),
+                   fields=_opened_fields(tb, ctx, coll, back[0], nouns, spec.description),
                    id_prefix=pat.prefix, id_width=pat.width, id_attribute=pat.attribute,
                    sentence=said[0])
         )  # fmt: skip
@@ -423,13 +424,15 @@ def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effe
 
 
 def _opened_fields(
-    tb: ToolBehaviour, ctx: Context, coll: str, back: str, nouns: str
+    tb: ToolBehaviour, ctx: Context, coll: str, back: str, nouns: str, desc: str = ""
 ) -> dict[str, Value]:
     """How each attribute of a record an action opens is made: the next id, the target's key
-    (``back``), a copy of the target's attribute the data shows, or what the policy states."""
+    (``back``), what the tool's description or the policy states, or a copy of the target's
+    attribute the data shows."""
     attrs = ctx.ev.attributes[coll]
     pat = ctx.ev.id_pattern(coll)
     said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, tb.tool)
+    said = doc_sentences(desc) + said
     said = [s for s in said if re.search(rf"\b(?:{nouns})\b", s, re.I)]
     status_attr, enum = ctx.status_enum(coll)
     consts: dict[str, Any] = {}
@@ -439,6 +442,14 @@ def _opened_fields(
             consts.setdefault(a, v)
         for a, src in time_fields(s, attrs).items():
             times.setdefault(a, src)
+    for s in said:  # "The invoice is `unpaid`": the status it starts in
+        m = re.search(rf"\b(?:{nouns})\s+(?:is|starts(?:\s+as|\s+in)?)\s+`(\w+)`", s, re.I)
+        if status_attr and m and m.group(1) in (enum or []):
+            consts.setdefault(status_attr, m.group(1))
+    offsets: dict[str, Value] = {}
+    for s in said:
+        for a, v in offset_fields(s, attrs, [p.name for p in tb.params]).items():
+            offsets.setdefault(a, v)
     copied = copied_attributes(ctx.ev, coll, [(back, str(tb.collection))])
     stamps = status_defaults(ctx.ev, coll, status_attr, consts.get(status_attr or ""))
     fields: dict[str, Value] = {}
@@ -447,12 +458,14 @@ def _opened_fields(
             fields[a] = Value(source="new_id")
         elif a == back:
             fields[a] = Value(source="param", name=tb.id_param)
-        elif a in copied:
-            fields[a] = Value(source="copy", name=tb.id_param, const=[tb.collection, copied[a][2]])
+        elif a in offsets:
+            fields[a] = offsets[a]
         elif a in consts:
             fields[a] = Value(source="const", const=consts[a])
         elif a in times and not isinstance(stamps.get(a), tuple):
             fields[a] = Value(source=times[a])
+        elif a in copied:
+            fields[a] = Value(source="copy", name=tb.id_param, const=[tb.collection, copied[a][2]])
         else:
             fields[a] = Value(source="const", const=None)
     return fields

@@ -68,6 +68,7 @@ def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
     out: dict[str, ValueSource] = {}
     for a in attrs:
         pat = rf"`?\b{re.escape(a)}\b`?((\s*(=|and|,)\s*`?\w+`?)*)\s*(=|to|is|:)?\s*(today|now)\b"
+        pat += r"(?!\s*(?:[+-]|plus\b|minus\b))"  # "today + 30 days" is a computed date
         m = re.search(pat, flat)
         if m:
             out[a] = "today" if m.group(5) == "today" else "now"
@@ -109,6 +110,8 @@ def literal_fields(
             rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:)?\s*(`?[\w.-]+`?)", flat
         ):
             ok, value = _literal(m.group(2), enum)
+            if re.match(r"\s*(?:%|percent\b|[+*/×]|-\s|x\s|of\b)", flat[m.end() :]):
+                ok = False  # "`discount` = 10% of ...": the start of a formula, no literal
             if ok and type(value) is int and a in (floats or ()):
                 value = float(value)
             if ok and a not in out:
