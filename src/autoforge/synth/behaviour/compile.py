@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
 from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
+from autoforge.synth.behaviour.prices import map_expr
 
 UNSET = "<unset>"
 
@@ -382,6 +383,8 @@ def _formula(v: Value) -> str:
         first, items = (python_param_name(str(x)) for x in args)
         rest = f"[x for x in ({items} if isinstance({items}, list) else []) if x != {first}]"
         return f"[{first}] + {rest}"
+    if kind == "map":
+        return map_expr(str(args[0]), args[1])
     if kind == "days_after":
         return days_after_expr(str(args[0]), args[1])
     if kind == "signed":

@@ -57,6 +57,7 @@ from autoforge.synth.behaviour.policy import (
     tool_sentences,
 )
 from autoforge.synth.behaviour.presumed import presumed_checks
+from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.relations import (
     attribute_thresholds,
     count_refusals,
@@ -484,6 +485,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
                 fields[a] = v
     copies, moves = stated_amounts(spec, tb, ctx)
     fields.update({a: v for a, v in copies.items() if a in fields})
+    fields = computed_last(fields, spec, tb, ctx, names)
     eff = Effect(
         kind="create",
         record="new",
@@ -495,6 +497,23 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         sentence=start[1] if start else "",
     )
     return [eff, *moves, *increments(spec, tb, ctx), *related_status_sets(spec, tb, ctx)]
+
+
+def computed_last(
+    fields: dict[str, Value], spec: ToolSpec, tb: ToolBehaviour, ctx: Context, names: set[str]
+) -> dict[str, Value]:
+    """``fields`` with the prices the docs list and the sums they state for attributes no
+    parameter gives, computed after every other field (a sum reads the record as made)."""
+    coll = tb.collection or ""
+    side = "new" if tb.kind == "create" else "target"
+    priced = priced_fields(spec, tb, ctx, coll, side)
+    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
+    numbers = [a for a in fields if recs and all(
+        isinstance(r.get(a), int | float | None) and not isinstance(r.get(a), bool) for r in recs
+    ) and any(r.get(a) is not None for r in recs)]  # fmt: skip
+    sums = stated_sums(spec.description, numbers)
+    late = {a: v for a, v in {**priced, **sums}.items() if a in fields and a not in names}
+    return {**{a: v for a, v in fields.items() if a not in late}, **late}
 
 
 def _given_fields(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> dict[str, str]:

@@ -32,6 +32,7 @@ from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import copied_attributes, noun_forms, status_defaults
 from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.policy import tool_sentences
+from autoforge.synth.behaviour.prices import priced_fields
 from autoforge.synth.behaviour.text import literal_fields, new_record_sentences, time_fields
 
 if TYPE_CHECKING:
@@ -405,7 +406,7 @@ def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effe
             continue
         out.append(
             Effect(kind="create", record="opened", collection=coll,
-                   fields=_opened_fields(tb, ctx, coll, back[0], nouns, spec.description),
+                   fields=_opened_fields(spec, tb, ctx, coll, back[0], nouns),
                    id_prefix=pat.prefix, id_width=pat.width, id_attribute=pat.attribute,
                    sentence=said[0])
         )  # fmt: skip
@@ -424,7 +425,7 @@ def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effe
 
 
 def _opened_fields(
-    tb: ToolBehaviour, ctx: Context, coll: str, back: str, nouns: str, desc: str = ""
+    spec: ToolSpec, tb: ToolBehaviour, ctx: Context, coll: str, back: str, nouns: str
 ) -> dict[str, Value]:
     """How each attribute of a record an action opens is made: the next id, the target's key
     (``back``), what the tool's description or the policy states, or a copy of the target's
@@ -432,7 +433,7 @@ def _opened_fields(
     attrs = ctx.ev.attributes[coll]
     pat = ctx.ev.id_pattern(coll)
     said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, tb.tool)
-    said = doc_sentences(desc) + said
+    said = doc_sentences(spec.description) + said
     said = [s for s in said if re.search(rf"\b(?:{nouns})\b", s, re.I)]
     status_attr, enum = ctx.status_enum(coll)
     consts: dict[str, Any] = {}
@@ -446,6 +447,7 @@ def _opened_fields(
         m = re.search(rf"\b(?:{nouns})\s+(?:is|starts(?:\s+as|\s+in)?)\s+`(\w+)`", s, re.I)
         if status_attr and m and m.group(1) in (enum or []):
             consts.setdefault(status_attr, m.group(1))
+    priced = priced_fields(spec, tb, ctx, coll, "target", str(tb.collection))
     offsets: dict[str, Value] = {}
     for s in said:
         for a, v in offset_fields(s, attrs, [p.name for p in tb.params]).items():
@@ -458,6 +460,8 @@ def _opened_fields(
             fields[a] = Value(source="new_id")
         elif a == back:
             fields[a] = Value(source="param", name=tb.id_param)
+        elif a in priced:
+            fields[a] = priced[a]
         elif a in offsets:
             fields[a] = offsets[a]
         elif a in consts:
