@@ -462,6 +462,8 @@ def _lines_lines(e: Effect) -> list[str]:
     of its stored lines back."""
     param = e.value.name if e.value else ""
     ref, count = e.value.const if e.value and isinstance(e.value.const, list) else ("", "")
+    if e.record == "target" and e.value is not None and e.value.source == "object":
+        return _one_line_lines(e, str(ref), str(count))
     if e.record == "target" and len(e.when) == 2 and e.when[1] == "back":
         stock = str(e.when[0])
         return [
@@ -495,6 +497,44 @@ def _lines_lines(e: Effect) -> list[str]:
             f"    if isinstance(_t, dict) and isinstance(_t.get({stock!r}), int):",
             f"        _t[{stock!r}] = _t[{stock!r}] - (_x.get({count!r}) or 0)",
         ]
+    return lines
+
+
+def _one_line_lines(e: Effect, ref: str, count: str) -> list[str]:
+    """Add the line the reference and count arguments make to the target's list ``e.attribute``
+    (merged into a line for the same record when ``e.merge``); then ``_new`` is the target, so
+    the formulas over its lines that follow read it."""
+    attr = e.attribute or ""
+
+    def made(f: str, v: Value) -> str:
+        if v.source == "field":
+            return python_param_name(ref if f == ref else count)
+        if v.source == "copy" and isinstance(v.const, list):
+            coll, a = v.const
+            return (
+                f"(state.get({coll!r}, {{}}).get(str({python_param_name(ref)})) or {{}}).get({a!r})"
+            )
+        if v.source == "formula" and v.const == ["line_no"]:
+            return f"len(_rec[{attr!r}]) + 1"
+        if v.source == "formula" and isinstance(v.const, list) and v.const[0] == "times":
+            a, b = v.const[1:]
+            return f"round((_line.get({a!r}) or 0) * (_line.get({b!r}) or 0) + 1e-9, 2)"
+        return _value(v)
+
+    products = {
+        f: v for f, v in e.fields.items() if v.source == "formula" and v.const[0] == "times"
+    }
+    lines = [f"if not isinstance(_rec.get({attr!r}), list):", f"    _rec[{attr!r}] = []"]
+    key = python_param_name(ref)
+    lines += [
+        f"_same = [y for y in _rec[{attr!r}] if isinstance(y, dict) and y.get({ref!r}) == {key}]"
+    ]
+    lines += ["if _same and " + ("True" if e.merge else "False") + ":", "    _line = _same[0]"]
+    lines += [f"    _line[{count!r}] = (_line.get({count!r}) or 0) + {python_param_name(count)}"]
+    lines += [f"    _line[{f!r}] = {made(f, v)}" for f, v in products.items()]
+    lines += ["else:", "    _line = {}"]
+    lines += [f"    _line[{f!r}] = {made(f, v)}" for f, v in e.fields.items()]
+    lines += [f"    _rec[{attr!r}].append(_line)", "_new = _rec"]
     return lines
 
 

@@ -46,6 +46,7 @@ from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
 from autoforge.synth.behaviour.lines import (
     line_items,
     line_returns,
+    one_line,
     opened_records,
     param_record_checks,
 )
@@ -308,6 +309,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     line_checks, lines = line_items(spec, tb, ctx)  # stored right after the create
     tb.checks += line_checks + param_record_checks(spec, tb, ctx)
     tb.effects[1:1] = lines
+    tb.effects += one_line(spec, tb, ctx)
     tb.effects = ledger_effects(spec, tb, ctx, tb.effects)
     keyed_checks, keyed = keyed_tables(spec, tb, ctx)
     tb.checks += keyed_checks

@@ -32,7 +32,7 @@ from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import copied_attributes, noun_forms, status_defaults
 from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.policy import tool_sentences
-from autoforge.synth.behaviour.prices import priced_fields
+from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.text import literal_fields, new_record_sentences, time_fields
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 _RESERVE = r"(reserves?|reserving|takes?|deducts?|decrements?|consumes?|out\s+of)"
 _MERGED = re.compile(r"\b(added\s+up|summed|combined|merged)\b", re.I)
+_INCREASED = re.compile(r"\balready\b[^.;]*\b(?:increas\w*|raised|added\s+to)\b", re.I)
 
 
 def _line_shape(
@@ -267,6 +268,91 @@ def line_items(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> tuple[list[Ch
     if computed:
         effects.append(Effect(kind="set", record="new", collection=tb.collection, fields=computed))
     return checks, effects
+
+
+def _one_line_shape(tb: ToolBehaviour, ctx: Context) -> tuple[str, str, str] | None:
+    """``(reference parameter, referenced collection, count parameter)`` of an action that
+    adds one line to its target: one parameter names a record of another collection, one
+    integer parameter counts it."""
+    refs = [p for p in tb.params if p.references and p.name != tb.id_param]
+    refs = [p for p in refs if p.references != tb.collection]
+    counts = [
+        p for p in tb.params if p.name != tb.id_param and not p.references and p.format is None
+    ]
+    counts = [p for p in counts if p.name in ("quantity", "qty", "count", "units")
+              or p.name.endswith(("_quantity", "_count"))]  # fmt: skip
+    if len(refs) != 1 or len(counts) != 1:
+        return None
+    return refs[0].name, str(refs[0].references), counts[0].name
+
+
+def _numbered(lines_by_record: list[list[dict[str, Any]]], f: str) -> bool:
+    """Whether every record numbers its lines 1, 2, ... in field ``f``."""
+    return bool(lines_by_record) and all(
+        [x.get(f) for x in lines] == list(range(1, len(lines) + 1)) for lines in lines_by_record
+    )
+
+
+def _line_product(lines: list[dict[str, Any]], f: str, fields: list[str]) -> list[str] | None:
+    """The two fields whose product, to cents, every line holds in ``f``."""
+    for i, a in enumerate(fields):
+        for b in fields[i + 1 :]:
+            if (
+                a != f
+                and b != f
+                and all(
+                    _close(x.get(f), round(_num(x.get(a)) * _num(x.get(b)) + 1e-9, 2))
+                    for x in lines
+                )
+            ):
+                return [a, b]
+    return None
+
+
+def one_line(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """An action adding one line to its target's list (see ``_one_line_shape``): the line
+    takes the fields the data's lines show (the reference and count from the arguments, copies
+    of the referenced record, a running line number, a product of two fields), merges into a
+    line for the same record when the description says its quantity is increased, and the
+    target's numbers computed from its lines are recomputed."""
+    shape = _one_line_shape(tb, ctx) if tb.kind == "action" and tb.collection else None
+    if shape is None:
+        return []
+    ref, ref_coll, count = shape
+    stored = _stored_lines(ctx, str(tb.collection), ref, ref_coll, count)
+    if stored is None:
+        return []
+    attr, fields = stored
+    if any(e.kind in ("append", "lines") and e.attribute == attr for e in tb.effects):
+        return []  # another reader already adds the line
+    held = [r.get(attr) for r in _records(ctx, str(tb.collection))]
+    by_record = [[x for x in ls if isinstance(x, dict)] for ls in held if isinstance(ls, list)]
+    every = [x for ls in by_record for x in ls]
+    names = list(every[0]) if every else []
+    for f in names:
+        if f in fields:
+            continue
+        if _numbered(by_record, f):
+            fields[f] = Value(source="formula", const=["line_no"])
+        elif (pair := _line_product(every, f, names)) is not None:
+            fields[f] = Value(source="formula", const=["times", *pair])
+    merged = any(_MERGED.search(s) or _INCREASED.search(s) for s in doc_sentences(spec.description))
+    out = [
+        Effect(
+            kind="lines", record="target", collection=ref_coll, attribute=attr,
+            value=Value(source="object", name=None, const=[ref, count]), fields=fields,
+            merge=[ref, count] if merged else [],
+        )
+    ]  # fmt: skip
+    computed = _computed(ctx, tb, attr, count, fields)
+    numbers = _numbers(ctx, str(tb.collection))
+    for text in (spec.description, ctx.policy):
+        for a, v in stated_sums(text, numbers).items():
+            if a not in computed and any(t in computed for _, t in v.const[1]):
+                computed[a] = v
+    if computed:
+        out.append(Effect(kind="set", record="new", collection=tb.collection, fields=computed))
+    return out
 
 
 def _computed(

@@ -443,7 +443,8 @@ def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list
                 continue
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
             for v in values:
-                if re.search(rf"\bthe\s+({nouns})\s+becomes\s+{_word(v)}", s, re.I):
+                own = rf"(?:'s\s+`?{re.escape(attr)}`?)?"  # "the bike's status becomes"
+                if re.search(rf"\bthe\s+({nouns}){own}\s+becomes\s+{_word(v)}", s, re.I):
                     record = via if via.startswith("param:") else f"via:{via}"
                     fields = {attr: Value(source="const", const=v)}
                     out.append(
