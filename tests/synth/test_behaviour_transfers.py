@@ -142,3 +142,20 @@ def test_by_it_is_the_amount_named_before_and_names_match_whole() -> None:
     down = _amount(s, "debt", ["amount"])
     assert down is not None and (down[0], down[1].name) == (-1, "amount")
     assert _amount(s, "id", ["amount"]) is None  # "amount_paid" holds no attribute "id"
+
+
+def test_a_fee_set_as_an_attribute_a_stated_default_and_that_word() -> None:
+    from autoforge.synth.behaviour.derive import _stated_default
+    from autoforge.synth.behaviour.text import _that_named, literal_fields
+
+    fee = (
+        "A no-show fee of 15.00 is set as the booking's `penalty` and added to the member's `debt`."
+    )
+    assert literal_fields(fee, ["penalty", "debt"], [])["penalty"] == 15.0
+    late = "When the member is late, a fee of 15.00 is set as the booking's `penalty`."
+    assert "penalty" not in literal_fields(late, ["penalty"], [])  # a condition: not always
+    desc = '`label` defaults to "Plain" when not given; `size` defaults to 3.'
+    assert _stated_default(desc, "label") == ("Plain",) and _stated_default(desc, "size") == (3,)
+    assert _stated_default(desc, "colour") is None
+    said = "For items whose `stock_level` is a number, that stock is reduced by the quantity."
+    assert "`stock_level` is reduced" in _that_named(said, ["stock_level", "price"])

@@ -233,6 +233,19 @@ def _target(
     return coll, param
 
 
+def _stated_default(desc: str, name: str) -> tuple[Any] | None:
+    """``(value,)`` when the description says "`name` defaults to <literal>"."""
+    lit = r"\"([^\"]*)\"|'([^']*)'|`([^`]*)`|(-?\d+(?:\.\d+)?|true|false)\b"
+    m = re.search(rf"`{re.escape(name)}`\s+defaults\s+to\s+(?:{lit})", desc)
+    if m is None:
+        return None
+    if m.group(4) is not None:
+        word = m.group(4)
+        return ({"true": True, "false": False}.get(word, float(word) if "." in word else None)
+                if not word.lstrip("-").isdigit() else int(word),)  # fmt: skip
+    return (next(g for g in m.groups()[:3] if g is not None),)
+
+
 def _params(
     spec: ToolSpec, coll: str | None, id_param: str | None, ctx: Context
 ) -> list[ParamInfo]:
@@ -249,6 +262,8 @@ def _params(
             has_default=isinstance(schema, dict) and "default" in schema,
             format=schema.get("format") if isinstance(schema, dict) else None,
         )
+        if not info.has_default and (said := _stated_default(spec.description, name)) is not None:
+            info.default, info.has_default = said[0], True
         if name == id_param:
             info.references = coll
         elif name in attrs:

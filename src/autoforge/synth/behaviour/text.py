@@ -100,7 +100,7 @@ def literal_fields(
     empty ("no parts", "an empty `tags` list") get ``[]``; a whole number given to one of
     ``floats`` (attributes the data holds floats in) is written as a float."""
     flat = " ".join(text.split())
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = _set_as(flat, attrs, floats or set())
     for a in sorted(lists or ()):
         word = re.escape(a).replace("_", "[_ ]")
         if re.search(rf"\b(no|empty)\s+`?{word}`?(?![\w-])", flat, re.I):
@@ -120,6 +120,24 @@ def literal_fields(
                     if other in attrs:
                         out[other] = value
                 break
+    return out
+
+
+def _set_as(flat: str, attrs: list[str], floats: set[str]) -> dict[str, Any]:
+    """ "A <...> fee of 40.00 is set as the <noun>'s `a`" in a sentence without a condition."""
+    out: dict[str, Any] = {}
+    for s in doc_sentences(flat):
+        if re.match(r"\s*(if|when|whenever|unless|once)\b", s, re.I):
+            continue
+        for m in re.finditer(r"\bof\s+(-?\d+(?:\.\d+)?)\s+is\s+(?:set|recorded)\s+as\s+"
+                             r"(?:the\s+)?(?:\w+'s\s+)?`(\w+)`", s):  # fmt: skip
+            if m.group(2) in attrs:
+                n = (
+                    float(m.group(1))
+                    if "." in m.group(1) or m.group(2) in floats
+                    else int(m.group(1))
+                )
+                out.setdefault(m.group(2), n)
     return out
 
 
@@ -399,10 +417,11 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     <param>"."""
     related = write_targets(tb, ctx)
     out = []
-    for s in doc_sentences(spec.description):
+    for said in doc_sentences(spec.description):
         for coll, via in related:
             if coll is None:
                 continue
+            s = _that_named(said, ctx.ev.attributes.get(coll, []))
             for a in ctx.ev.attributes.get(coll, []):
                 amount = _amount(s, a, [p.name for p in tb.params])
                 if amount is None:
@@ -424,6 +443,17 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                     )
                 )
     return out
+
+
+def _that_named(s: str, attrs: list[str]) -> str:
+    """``s`` with "that <word>" written as the attribute named earlier in code whose name
+    begins with the word ("`stock_on_hand` is a number, that stock is reduced")."""
+    for m in reversed(list(re.finditer(r"\bthat\s+(\w+)\b", s))):
+        named = [a for a in re.findall(r"`(\w+)`", s[: m.start()]) if a in attrs]
+        same = [a for a in named if a.split("_")[0] == m.group(1).lower()]
+        if same:
+            s = s[: m.start()] + f"`{same[-1]}`" + s[m.end() :]
+    return s
 
 
 def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
