@@ -448,6 +448,13 @@ def _conditional_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
     """An effect written only when an argument (``when`` ``["param:<name>", value]``) or, for a
     set, the target's attribute after the other writes has the given value."""
     inner = _effect_lines(e.model_copy(update={"when": []}), tb)
+    if len(e.when) == 3:  # [attribute, ">=" or "<", number or "attr:<name>"], to the cent
+        a, op, bound = e.when
+        rec = "_rec" if e.record == "target" else _record_expr(e)
+        than = f"(_c.get({bound[5:]!r}) or 0)" if str(bound).startswith("attr:") else repr(bound)
+        test = f"isinstance(_c, dict) and isinstance(_c.get({a!r}), (int, float))"
+        return [f"_c = {rec}", f"if {test} and _c.get({a!r}) {op} {than} - 0.005:",
+                *("    " + ln for ln in inner)]  # fmt: skip
     if str(e.when[0]).startswith("param:"):
         arg = python_param_name(str(e.when[0]).split(":", 1)[1])
         return [f"if str({arg}) == {str(e.when[1])!r}:", *("    " + ln for ln in inner)]
@@ -585,7 +592,7 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
             lines.append(f"_new[{attr!r}] = {_value(v)}")
         lines.append(f"state.setdefault({e.collection!r}, {{}})[_new_id] = _new")
         return lines
-    if len(e.when) == 2 and e.kind in ("set", "increment"):
+    if len(e.when) in (2, 3) and e.kind in ("set", "increment"):
         return _conditional_lines(e, tb)
     if e.kind == "set" and e.record not in ("target", "new"):
         lines = [f"_t = {_record_expr(e)}", "if isinstance(_t, dict):"]

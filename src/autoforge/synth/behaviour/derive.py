@@ -59,6 +59,7 @@ from autoforge.synth.behaviour.policy import (
 )
 from autoforge.synth.behaviour.presumed import presumed_checks
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
+from autoforge.synth.behaviour.reached import reached_sets, without_replaced
 from autoforge.synth.behaviour.relations import (
     attribute_thresholds,
     count_refusals,
@@ -330,6 +331,8 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.checks += keyed_checks
     tb.effects += keyed
     tb.effects += transfer_effects(spec, tb, ctx)  # after the writes that set the amount
+    reached = reached_sets(spec, tb, ctx)  # read once every number has moved
+    tb.effects = without_replaced(tb.effects, reached) + reached
     for e in tb.effects:  # amounts kept to cents in the data stay so
         if e.kind == "increment" and e.attribute in ctx.ev.float_attributes(e.collection or ""):
             e.digits = amount_digits(ctx, e.collection or "", e.attribute or "")
