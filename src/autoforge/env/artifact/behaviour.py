@@ -53,6 +53,8 @@ CheckKind = Literal[
     "keyed_from",  # the record (`via`, the target when None) has `attribute` among the
     # values `table` lists for the parameter's value (a table keyed by the parameter)
     "no_child",  # no record of `collection` whose `via` names the target has `attribute` in values
+    "argument",  # the parameter's own value: `values` [op, operand], op one of >, >=, <, <=
+    # (operand a number, or ["today", days] for a date) or "decimals" (operand: how many)
 ]
 EffectKind = Literal["create", "set", "increment", "append", "delete", "lines", "ledger"]
 ValueSource = Literal[
@@ -312,8 +314,10 @@ def refusal_alternatives(sentence: str) -> tuple[str, list[str]]:
     rest = m.group("rest").strip().rstrip(" .;")
     # a new alternative starts with a subject or a verb, not with a further value of a list
     # ("a booked, waitlisted or attended booking", "today or earlier", "3 or more")
-    starts = r"(?=(?:the|is|are|has|have|already|its|their|it|a|an|no)\b|[a-z]+[^s\W]s\b)"
+    starts = r"(?=(?:the|is|are|has|have|already|its|their|it|a|an|no|when|if)\b|[a-z]+[^s\W]s\b)"
     parts = re.split(rf"(?:,\s*(?:or\s+)?|\s+or\s+){starts}", rest)
+    # "refused when A, when B, or when C": each alternative repeats the conjunction
+    parts = [re.sub(r"^\s*(?:when|if)\s+", "", p) for p in parts]
     return m.group("head"), [p.strip() for p in parts if p.strip()]
 
 

@@ -9,6 +9,7 @@ and the reply the documented shape.
 from __future__ import annotations
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
+from autoforge.synth.behaviour.arguments import argument_lines
 from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
 from autoforge.synth.behaviour.prices import map_expr
 
@@ -125,6 +126,8 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             f"if {_given(p)} and not re.fullmatch(r'[^@\\s]+@[^@\\s]+\\.[^@\\s]+', str({p})):",
             f"    raise ToolError('{p} must be an email address')",
         ]
+    if c.kind == "argument" and len(c.values) == 2:
+        return argument_lines(c, p, why)
     if c.kind == "non_blank":
         return [
             f"if {_given(p)} and not str({p}).strip():",
@@ -674,7 +677,7 @@ def _list_lines(tb: ToolBehaviour) -> list[str]:
 #: checks that read only the arguments and the state, placed before the target is looked up
 _ARGUMENT_CHECKS = (
     "exists", "format", "non_blank", "not_past", "at_least_one", "unique", "record_for",
-    "lines_within",
+    "lines_within", "argument",
 )  # fmt: skip
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (

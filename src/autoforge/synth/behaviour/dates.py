@@ -62,6 +62,8 @@ def offset_fields(text: str, attrs: list[str], params: list[str]) -> dict[str, V
 def uses_days(tb: ToolBehaviour) -> bool:
     """Whether a write of ``tb`` computes a date (and so needs :func:`helper_lines`)."""
     values = [v for e in tb.effects for v in [*e.fields.values(), e.value] if v is not None]
+    if any(c.kind == "argument" and c.values and isinstance(c.values[-1], list) for c in tb.checks):
+        return True  # a date argument compared with today plus days
     return any(v.source == "formula" and v.const and v.const[0] == "days_after" for v in values)
 
 

@@ -30,6 +30,7 @@ from autoforge.env import (
     ValueSource,
     doc_sentences,
 )
+from autoforge.synth.behaviour.arguments import argument_checks
 from autoforge.synth.behaviour.cascade import cascades, child_checks
 from autoforge.synth.behaviour.data import (
     Context,
@@ -396,7 +397,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
         out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
         out += rejected_if_statuses(desc, tb, ctx)
-        out += presumed_checks(spec, tb, ctx, out)
+        out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 

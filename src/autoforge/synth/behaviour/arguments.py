@@ -1,0 +1,124 @@
+"""What the docs say an argument's own value must be: decimals, a sign, a date window.
+
+Read from the tool's description and the policy sentences that speak of the tool, each rule
+stated without naming a domain; a parameter is named by its name in code, by its words ("the
+date of birth" for ``date_of_birth``), or, for a rule about amounts or dates, as the tool's
+only number or date parameter:
+
+- "at most two decimals", "in whole cents", "no fractions of a cent": ``["decimals", 2]``;
+- "must be above 0", "must be positive", "more than 0.00": ``[">", 0]``;
+- for a date: "after today" or "in the future" refused, "may be today but not in the
+  future": ``["<=", ["today", 0]]``; "no more than N days ahead", "more than N days ahead"
+  refused, "between today and N days from today", "today + N is still OK":
+  ``["<=", ["today", N]]``; "today or later", "between today and ...": ``[">=", ["today", 0]]``.
+
+Each becomes a check of kind ``argument`` (``values`` ``[op, operand]``) carrying its sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from autoforge.env import Check, ToolBehaviour, doc_sentences
+from autoforge.synth.behaviour.policy import tool_sentences
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context
+    from autoforge.tooldocs import ToolSpec
+
+_WORDS = {"one": 1, "two": 2, "three": 3, "1": 1, "2": 2, "3": 3}
+_DECIMALS = re.compile(
+    r"\b(?:at\s+most|no\s+more\s+than|up\s+to)\s+(one|two|three|[123])\s+decimals?\b"
+    r"|\bin\s+whole\s+cents\b|\bno\s+fractions?\s+of\s+a\s+cent\b",
+    re.I,
+)
+_POSITIVE = re.compile(
+    r"\bmust\s+be\s+(?:positive|(?:above|greater\s+than|more\s+than|over)\s+0(?:\.0+)?)\b", re.I
+)
+_FUTURE = re.compile(
+    r"\b(?:is|are)\s+(?:after\s+today|in\s+the\s+future)\b|\bbut\s+not\s+in\s+the\s+future\b", re.I
+)
+_AHEAD = re.compile(
+    r"\b(?:no\s+more\s+than|at\s+most|more\s+than|within)\s+(?P<n>\d+)\s+days?\s+(?:ahead|from\s+today|in\s+advance)"
+    r"|\bbetween\s+today\s+and\s+(?P<m>\d+)\s+days?\s+(?:from|after)\s+today"
+    r"|\btoday\s*\+\s*(?P<k>\d+)\s+is\s+still\s+ok",
+    re.I,
+)
+_FROM_TODAY = re.compile(r"\btoday\s+or\s+later\b|\bbetween\s+today\s+and\b", re.I)
+
+
+def _named(s: str, names: list[str]) -> list[str]:
+    """Parameters of ``names`` the sentence names in code or by their words."""
+    low = s.lower()
+    out = []
+    for n in names:
+        words = n.replace("_", " ")
+        if f"`{n}`" in s or re.search(rf"\b{re.escape(words)}\b", low):
+            out.append(n)
+    return out
+
+
+def _texts(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[str]:
+    return doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool)
+
+
+def _pick(s: str, candidates: list[str]) -> str | None:
+    named = _named(s, candidates)
+    if len(named) == 1:
+        return named[0]
+    return candidates[0] if len(candidates) == 1 and not named else None
+
+
+def argument_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """The ``argument`` checks of ``tb`` (see the module docstring)."""
+    props = spec.parameters.get("properties") or {}
+    numbers = [p.name for p in tb.params if (props.get(p.name) or {}).get("type") == "number"]
+    dates = [p.name for p in tb.params if p.format == "date"]
+    out: list[Check] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(param: str | None, op: str, operand: Any, s: str) -> None:
+        if param is not None and (param, op) not in seen:
+            seen.add((param, op))
+            out.append(Check(kind="argument", param=param, values=[op, operand], sentence=s))
+
+    for s in _texts(spec, tb, ctx):
+        if (m := _DECIMALS.search(s)) is not None:
+            add(_pick(s, numbers), "decimals", _WORDS.get((m.group(1) or "2").lower(), 2), s)
+        if _POSITIVE.search(s):
+            add(_pick(s, numbers), ">", 0, s)
+        if not dates:
+            continue
+        if _FUTURE.search(s):
+            add(_pick(s, dates), "<=", ["today", 0], s)
+        if (m := _AHEAD.search(s)) is not None:
+            n = int(m.group("n") or m.group("m") or m.group("k"))
+            add(_pick(s, dates), "<=", ["today", n], s)
+        if _FROM_TODAY.search(s):
+            add(_pick(s, dates), ">=", ["today", 0], s)
+    return out
+
+
+def argument_lines(c: Check, p: str, why: str) -> list[str]:
+    """The guard of an ``argument`` check on parameter ``p`` (a given value only)."""
+    op, operand = c.values[0], c.values[1]
+    given = f"({p} is not None and {p} != '<unset>')"
+    number = f"{given} and isinstance({p}, (int, float)) and not isinstance({p}, bool)"
+    if op == "decimals":
+        scale = 10 ** int(operand)
+        return [
+            f"if {number} and abs({p} * {scale} - round({p} * {scale})) > 1e-6:",
+            f"    raise ToolError({f'{p} may have at most {operand} decimals' + why!r})",
+        ]
+    if isinstance(operand, list):  # a date against today plus days
+        bound = f"_plus_days(_today, {int(operand[1])})"
+        broken = "<" if op == ">=" else ">"
+        return [
+            f"if {given} and {bound} is not None and str({p}) {broken} {bound}:",
+            f"    raise ToolError({f'{p} must be {op} today + {operand[1]} days' + why!r})",
+        ]
+    return [
+        f"if {number} and not ({p} {op} {operand!r}):",
+        f"    raise ToolError({f'{p} must be {op} {operand}' + why!r})",
+    ]

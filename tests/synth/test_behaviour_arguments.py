@@ -1,0 +1,74 @@
+"""Rules on an argument's own value: decimals, a sign, a date window relative to today; the
+guard refuses a value that breaks them and lets the others through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+from autoforge.synth.behaviour.arguments import argument_checks
+from autoforge.synth.behaviour.compile import _check_lines
+from autoforge.synth.behaviour.data import Context, DataEvidence
+from autoforge.synth.behaviour.dates import helper_lines
+from autoforge.tooldocs import ToolSpec
+
+PARAMS = {
+    "properties": {"fee": {"type": "number"}, "visit_on": {"type": "string", "format": "date"}}
+}
+TB = ToolBehaviour(
+    tool="plan_visit", kind="create", collection="visits",
+    params=[ParamInfo(name="fee"), ParamInfo(name="visit_on", format="date")],
+)  # fmt: skip
+
+
+class ToolError(Exception):
+    pass
+
+
+def _checks(text: str) -> list[Any]:
+    ctx = Context(ev=DataEvidence.of({"visits": {}}), policy="")
+    return argument_checks(
+        ToolSpec(name="plan_visit", description=text, parameters=PARAMS), TB, ctx
+    )
+
+
+def _refused(text: str, **args: Any) -> bool:
+    code = "\n".join([*helper_lines(), *(ln for c in _checks(text) for ln in _check_lines(c, TB))])
+    scope = {"ToolError": ToolError, "_today": "2031-03-30", "fee": None, "visit_on": None, **args}
+    try:
+        exec(code, scope)
+    except ToolError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "refused"),
+    [
+        ("The `fee` must be positive and have at most two decimals.", {"fee": 12.345}, True),
+        ("The `fee` must be positive and have at most two decimals.", {"fee": 12.34}, False),
+        ("The `fee` must be positive and have at most two decimals.", {"fee": 0}, True),
+        ("The visit date may be today but not in the future.", {"visit_on": "2031-03-31"}, True),
+        ("The visit date may be today but not in the future.", {"visit_on": "2031-03-30"}, False),
+        ("The visit on must be no more than 5 days ahead.", {"visit_on": "2031-04-04"}, False),
+        ("The visit on must be no more than 5 days ahead.", {"visit_on": "2031-04-05"}, True),
+        ("It is booked between today and 5 days from today.", {"visit_on": "2031-03-29"}, True),
+    ],
+)
+def test_an_argument_rule_refuses_what_breaks_it(
+    text: str, args: dict[str, Any], refused: bool
+) -> None:
+    assert _refused(text, **args) is refused
+
+
+def test_no_rule_without_its_words_or_a_clear_parameter() -> None:
+    assert _checks("Plans a visit for a pet.") == []
+    tb = TB.model_copy(update={"params": [*TB.params, ParamInfo(name="extra_fee")]})
+    params = {"properties": {**PARAMS["properties"], "extra_fee": {"type": "number"}}}
+    spec = ToolSpec(
+        name="plan_visit", description="Amounts have at most two decimals.", parameters=params
+    )
+    ctx = Context(ev=DataEvidence.of({"visits": {}}), policy="")
+    assert argument_checks(spec, tb, ctx) == []  # two amounts, none named: whose rule?
