@@ -210,6 +210,8 @@ def _relation_lines(c: Check, tb: ToolBehaviour, p: str, why: str) -> list[str] 
             f"    raise ToolError(str({p}) + ' is not allowed while the {c.collection} record is '"
             f" + str(_other.get({c.attribute!r})))",
         ]
+    if c.kind == "no_child" and c.high is not None and c.param:
+        return _child_limit_lines(c, why)
     if c.kind == "no_child" and tb.id_param is not None:
         return [
             f"for _each in state.get({c.collection!r}, {{}}).values():",
@@ -218,6 +220,20 @@ def _relation_lines(c: Check, tb: ToolBehaviour, p: str, why: str) -> list[str] 
             f"        raise ToolError({f'a {c.collection} record of it is ' + '/'.join(map(str, c.values)) + why!r})",  # noqa: E501
         ]
     return None
+
+
+def _child_limit_lines(c: Check, why: str) -> list[str]:
+    """Refuse when the record parameter ``c.param`` names already has ``c.high`` records of
+    ``c.collection`` (those whose ``c.via`` names it, in one of ``c.values`` when given)."""
+    inside = f" and _each.get({c.attribute!r}) in {tuple(c.values)!r}" if c.attribute else ""
+    return [
+        "_n = 0",
+        f"for _each in state.get({c.collection!r}, {{}}).values():",
+        f"    if isinstance(_each, dict) and str(_each.get({c.via!r})) == str({c.param}){inside}:",
+        "        _n += 1",
+        f"if {_given(c.param or '')} and _n >= {int(c.high or 0)}:",
+        f"    raise ToolError({f'already {int(c.high or 0)} {c.collection} of it' + why!r})",
+    ]
 
 
 def _record_check_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:

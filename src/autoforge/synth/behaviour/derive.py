@@ -32,6 +32,7 @@ from autoforge.env import (
 )
 from autoforge.synth.behaviour.arguments import argument_checks
 from autoforge.synth.behaviour.cascade import cascades, child_checks
+from autoforge.synth.behaviour.children import child_limits
 from autoforge.synth.behaviour.data import (
     Context,
     DataEvidence,
@@ -398,6 +399,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
         out += rejected_if_statuses(desc, tb, ctx)
         out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
+        out += child_limits(spec, tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 
