@@ -75,3 +75,14 @@ def test_a_child_in_a_status_named_after_the_noun() -> None:
 )
 def test_a_child_singled_out_or_no_refusal_sets_no_limit(text: str) -> None:
     assert _limits(text) == []
+
+
+def test_a_status_after_the_noun_counts_and_a_qualified_actor_sets_no_limit() -> None:
+    text = "Refused when the keeper already has 2 crates open."
+    (check,) = _limits(text)
+    assert check.values == ["open"]
+    ctx = Context(ev=DataEvidence.of(DATA), policy="")
+    ctx.schemas["crates"] = {"status": {"enum": ["open", "shipped"]}}
+    tb = TB.model_copy(update={"kind": "action", "collection": "crates", "id_param": "crate_id"})
+    said = "Moving an `open` crate to a keeper who already has 2 crates open is refused."
+    assert child_limits(ToolSpec(name="add_crate", description=said), tb, ctx) == []

@@ -60,7 +60,7 @@ def _named(s: str, names: list[str]) -> list[str]:
 
 
 def _texts(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[str]:
-    return doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool)
+    return doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
 
 
 def _pick(s: str, candidates: list[str]) -> str | None:

@@ -46,6 +46,14 @@ def _child_ref(ctx: Context, child: str, parent: str) -> str | None:
     return refs[0] if len(refs) == 1 else None
 
 
+def _qualified(head: str, tb: ToolBehaviour, ctx: Context) -> bool:
+    """Whether the words before the limit restrict the record acted on by a status in code
+    ("Assigning an `in_progress` task to a member who already has ..."): the limit then holds
+    only in that case, which a plain limit would not say."""
+    _attr, values = ctx.status_enum(tb.collection)
+    return any(f"`{v}`" in head for v in values)
+
+
 def _limit(part: str, tb: ToolBehaviour, ctx: Context) -> Check | None:
     for parent, param in _parents(tb):
         pnouns = "|".join(re.escape(n) for n in noun_forms(parent))
@@ -54,19 +62,28 @@ def _limit(part: str, tb: ToolBehaviour, ctx: Context) -> Check | None:
             if via is None:
                 continue
             cnouns = "|".join(re.escape(n) for n in noun_forms(child))
+            attr, values = ctx.status_enum(child)
+            spaced = "|".join(re.escape(v.replace("_", " ")) for v in values) or "(?!)"
             m = re.search(
                 rf"\b(?:{pnouns})\s+(?:who\s+|that\s+)?already\s+(?:has|have|holds?)\s+"
-                rf"(?P<n>an?|one|two|three|four|five|\d+)\s+(?P<pre>[`\w, ]*?)\s*(?:{cnouns})\b"
+                rf"(?P<n>an?|one|two|three|four|five|\d+)\s+(?P<pre>(?:[`\w-]+,?\s+){{0,4}}?)"
+                rf"(?:{cnouns})\b(?P<tail>\s+(?:{spaced})\b)?"
                 rf"(?P<post>\s+(?:that|which)\s+(?:is|are)\s+[`\w, ]+?{_UNTIL})?"
                 rf"(?!\s+(?:with|named|called|for|on|at|in|during|the\s+same|that\s+day)\b)",
                 part,
                 re.I,
             )
-            if m is None:
+            if m is None or _qualified(part[: m.start()], tb, ctx):
                 continue
-            attr, values = ctx.status_enum(child)
-            words = re.findall(r"[\w-]+", f"{m.group('pre')} {m.group('post') or ''}")
-            statuses = [v for v in values if v in words]
+            said = " ".join(m.group(g) or "" for g in ("pre", "tail", "post")).lower()
+            statuses = [
+                v
+                for v in values
+                if re.search(
+                    rf"\b{re.escape(v.replace('_', ' '))}\b|`{re.escape(v)}`",
+                    said.replace("_", " "),
+                )
+            ]
             n = m.group("n").lower()
             bound = int(n) if n.isdigit() else _COUNT.get(n, 1)
             return Check(kind="no_child", param=param, collection=child, via=via,
@@ -80,7 +97,7 @@ def child_limits(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]
     if tb.kind not in ("create", "action"):
         return []
     out: list[Check] = []
-    for s in doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool):
+    for s in doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed):
         parts = refusal_alternatives(s)[1] or ([s] if _REFUSING.search(s) else [])
         for part in parts:
             check = _limit(part, tb, ctx)

@@ -289,6 +289,8 @@ class Context:
     #: per collection: the documented property schemas (from any tool answering with it)
     schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
     tables: list[dict[str, list[str]]] = field(default_factory=list)
+    #: policy heading titles that speak of one tool without naming it: {title: tool}
+    headed: dict[str, str] = field(default_factory=dict)
 
     def status_enum(self, collection: str | None) -> tuple[str | None, list[str]]:
         """The status-like attribute of ``collection`` (an enum named status or state, else

@@ -44,6 +44,8 @@ from autoforge.synth.behaviour.data import (
     status_defaults,
 )
 from autoforge.synth.behaviour.dates import offset_fields
+from autoforge.synth.behaviour.flags import flag_checks
+from autoforge.synth.behaviour.headings import heading_owners
 from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
 from autoforge.synth.behaviour.lines import (
     line_items,
@@ -101,6 +103,7 @@ from autoforge.synth.behaviour.writes import (
 from autoforge.tooldocs import ToolSpec
 
 _DOCS: dict[str, Any] = {}
+_CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|otherwise|instead)\b", re.I)
 
 
 @dataclass
@@ -152,6 +155,9 @@ def context_of(specs: list[ToolSpec], ev: DataEvidence, policy: str) -> Context:
     """The derivation context: the data, the policy's transition tables, and per collection
     the documented property schemas of the tools answering with it."""
     ctx = Context(ev=ev, policy=policy, tables=transition_tables(policy))
+    writes = [(s.name, (s.description.strip().splitlines() or [""])[0]) for s in specs
+              if operation(s).method not in ("get", "")]  # fmt: skip
+    ctx.headed = heading_owners(policy, writes, list(ev.attributes))
     for spec in specs:
         props = _props(spec.returns)
         coll = ev.collection_for(list(props)) if props else None
@@ -399,7 +405,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
         out += rejected_if_statuses(desc, tb, ctx)
         out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
-        out += child_limits(spec, tb, ctx)
+        out += child_limits(spec, tb, ctx) + flag_checks(spec, tb, ctx)
     out += _transition_check(tb, ctx, desc)
     return out
 
@@ -467,7 +473,10 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     enum = ctx.status_enum(coll)[1]
     consts = literal_fields(spec.description, attrs, enum, lists, floats)
     times = _dates(time_fields(spec.description, attrs), ctx, coll)
-    said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, spec.name)
+    # what holds whatever the case: a condition's values ("when full, `waitlisted`") do not
+    said = new_record_sentences(ctx.policy, coll) + [
+        s for s in tool_sentences(ctx.policy, spec.name, ctx.headed) if not _CONDITIONAL.search(s)
+    ]
     for s in said:  # the docs' own words come first
         for a, v in literal_fields(s, attrs, enum, lists, floats).items():
             consts.setdefault(a, v)

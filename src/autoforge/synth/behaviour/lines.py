@@ -518,7 +518,7 @@ def _opened_fields(
     attribute the data shows."""
     attrs = ctx.ev.attributes[coll]
     pat = ctx.ev.id_pattern(coll)
-    said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, tb.tool)
+    said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
     said = doc_sentences(spec.description) + said
     said = [s for s in said if re.search(rf"\b(?:{nouns})\b", s, re.I)]
     status_attr, enum = ctx.status_enum(coll)

@@ -202,22 +202,26 @@ _IN_ATTRIBUTE = re.compile(
 )
 
 
-def section_sentences(policy: str, tool: str) -> list[str]:
+def section_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
     """The sentences of the policy sections whose heading names ``tool`` by its exact name
-    ("## Receiving (receive_purchase_order)"): rules stated there are that tool's."""
+    ("## Receiving (receive_purchase_order)") or, in ``headed``, belongs to it
+    (:func:`~autoforge.synth.behaviour.headings.heading_owners`): rules stated there are that
+    tool's."""
     lines: list[str] = []
     inside = False
     for line in policy.splitlines():
         head = _HEADING.match(line)
         if head is not None:
-            inside = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", head.group("title")) is not None
+            title = head.group("title")
+            exact = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", title) is not None
+            inside = exact or (headed or {}).get(title) == tool
             continue
         if inside:
             lines.append(line)
     return doc_sentences("\n".join(lines))
 
 
-def tool_sentences(policy: str, tool: str) -> list[str]:
+def tool_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
     """The policy's sentences about ``tool``: those of the sections its heading names
     (:func:`section_sentences`) and any other sentence naming it by its exact name."""
     named = [
@@ -225,7 +229,7 @@ def tool_sentences(policy: str, tool: str) -> list[str]:
         for s in doc_sentences(policy)
         if re.search(rf"(?<![\w`]){re.escape(tool)}(?!\w)|`{re.escape(tool)}`", s)
     ]
-    out = section_sentences(policy, tool)
+    out = section_sentences(policy, tool, headed)
     return out + [s for s in named if s not in out]
 
 
@@ -239,7 +243,7 @@ def policy_attribute_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
         return []
     related = _related(tb, ctx)
     out: list[Check] = []
-    for s in section_sentences(ctx.policy, tb.tool):
+    for s in section_sentences(ctx.policy, tb.tool, ctx.headed):
         for m in _IN_ATTRIBUTE.finditer(s):
             before = s[: m.start()].lower().split()
             for coll, via in related:

@@ -1,0 +1,76 @@
+"""Policy sections that speak of a tool without naming it ("### Lending" for a tool whose
+summary is "Lend a tool"), and yes/no attributes the docs make a condition of the call
+("Retired tools cannot be lent")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+from autoforge.synth.behaviour.data import Context, DataEvidence
+from autoforge.synth.behaviour.flags import flag_checks
+from autoforge.synth.behaviour.headings import heading_owners
+from autoforge.synth.behaviour.policy import tool_sentences
+from autoforge.tooldocs import ToolSpec
+
+POLICY = """# Tool library handbook
+
+## Lending
+Retired tools cannot be lent.
+
+## Returns
+A tool comes back clean.
+
+## Tools
+Every tool has a shelf.
+
+## Members and fees
+Fees are paid at the desk.
+"""
+WRITES = [("lend_tool", "Lend a tool to a member"), ("take_back_tool", "Returning a tool"),
+          ("retire_tool", "Retire a worn tool"), ("pay_fee", "Pay a fee"),
+          ("waive_fee", "Waive a fee")]  # fmt: skip
+
+
+def test_headings_belong_to_the_one_tool_whose_verb_they_share() -> None:
+    owners = heading_owners(POLICY, WRITES, ["tools", "members"])
+    assert owners["Lending"] == "lend_tool"
+    assert owners["Returns"] == "take_back_tool"  # the summary's verb: "Returning" ~ "Returns"
+    assert "Tool library handbook" not in owners  # the document's title covers everything
+    assert "Tools" not in owners  # a noun every tool shares is nobody's heading
+    assert "Members and fees" not in owners  # two tools pay and waive fees: whose?
+    said = tool_sentences(POLICY, "lend_tool", owners)
+    assert said == ["Retired tools cannot be lent."]
+
+
+DATA: dict[str, Any] = {
+    "tools": {"T1": {"tool_id": "T1", "retired": False, "active": True},
+              "T2": {"tool_id": "T2", "retired": True, "active": False}},
+}  # fmt: skip
+TB = ToolBehaviour(
+    tool="lend_tool", kind="action", collection="tools", id_param="tool_id",
+    params=[ParamInfo(name="tool_id", references="tools")],
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "attr", "refused"),
+    [
+        ("Retired tools cannot be lent.", "retired", True),
+        ("The tool must not be retired.", "retired", True),
+        ("The tool must be active.", "active", False),
+        ("Refused when the tool is retired.", "retired", True),
+        ("The tool must exist and must not be withdrawn (`active` false).", "active", False),
+    ],
+)
+def test_a_yes_no_attribute_named_as_a_condition(text: str, attr: str, refused: bool) -> None:
+    ctx = Context(ev=DataEvidence.of(DATA), policy="")
+    (check,) = flag_checks(ToolSpec(name="lend_tool", description=text), TB, ctx)
+    assert (check.kind, check.attribute, check.values) == ("status_not_in", attr, [refused])
+
+
+def test_a_flag_word_elsewhere_is_no_condition() -> None:
+    ctx = Context(ev=DataEvidence.of(DATA), policy="")
+    assert flag_checks(ToolSpec(name="lend_tool", description="Lends a tool."), TB, ctx) == []
