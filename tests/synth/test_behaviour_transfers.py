@@ -159,3 +159,24 @@ def test_a_fee_set_as_an_attribute_a_stated_default_and_that_word() -> None:
     assert _stated_default(desc, "colour") is None
     said = "For items whose `stock_level` is a number, that stock is reduced by the quantity."
     assert "`stock_level` is reduced" in _that_named(said, ["stock_level", "price"])
+
+
+def test_an_optional_argument_updates_a_reached_record_only_when_given() -> None:
+    from autoforge.synth.behaviour.writes import param_onto_related
+
+    tb = ToolBehaviour(
+        tool="t", kind="action", collection="bookings", id_param="booking_id",
+        params=[ParamInfo(name="booking_id", references="bookings"),
+                ParamInfo(name="visits_now", required=False)],
+    )  # fmt: skip
+    text = "If counted, pass `visits_now`; the member's `visits` is updated to it."
+    ctx = Context(ev=DataEvidence.of(DATA), policy="")
+    (e,) = param_onto_related(
+        ToolSpec(name="t", description=text), tb, ctx, [("members", "member_id")]
+    )
+    assert (e.record, e.fields["visits"].name) == ("via:member_id", "visits_now")
+    for given, want in ((None, 3), (7, 7)):
+        state: dict[str, Any] = {"members": {"M1": {"visits": 3}}}
+        rec = {"member_id": "M1"}
+        exec("\n".join(_effect_lines(e, tb)), {"state": state, "_rec": rec, "visits_now": given})
+        assert state["members"]["M1"]["visits"] == want

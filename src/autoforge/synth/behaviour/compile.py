@@ -615,7 +615,13 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
         return _conditional_lines(e, tb)
     if e.kind == "set" and e.record not in ("target", "new"):
         lines = [f"_t = {_record_expr(e)}", "if isinstance(_t, dict):"]
-        return lines + [f"    _t[{a!r}] = {_value(v)}" for a, v in e.fields.items()]
+        optional = {p.name for p in tb.params if not p.required}
+        for a, v in e.fields.items():
+            if v.source == "param" and v.name in optional:  # left out: nothing changes
+                lines += [f"    if {_given(v.name or '')}:", f"        _t[{a!r}] = {_value(v)}"]
+            else:
+                lines.append(f"    _t[{a!r}] = {_value(v)}")
+        return lines
     if e.kind == "set":
         lines = []
         optional = {p.name for p in tb.params if not p.required and not p.has_default}

@@ -28,36 +28,42 @@ if TYPE_CHECKING:
 def param_onto_related(
     spec: ToolSpec, tb: ToolBehaviour, ctx: Context, related: list[tuple[str, str | None]]
 ) -> list[Effect]:
-    """Set effects for "`p` ... it becomes the <noun>'s `a`" (see the module docstring);
-    ``related`` lists ``(collection, via)`` of the records the tool can reach."""
+    """Set effects for "`p` ... it becomes the <noun>'s `a`" and "pass `p` ...; the <noun>'s
+    `a` is updated to it" (see the module docstring); ``related`` lists ``(collection, via)``
+    of the records the tool can reach."""
     params = {p.name for p in tb.params}
     out: list[Effect] = []
     for s in doc_sentences(spec.description):
         head = re.match(r"^\s*`(\w+)`", s)
-        if head is None or head.group(1) not in params:
-            continue
+        subject = head.group(1) if head and head.group(1) in params else None
         for coll, via in related:
             if via is None or coll == tb.collection:
                 continue
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
             for a in ctx.ev.attributes.get(coll, []):
-                onto = (
-                    rf"\b(?:it|which)\s+(?:then\s+)?(?:becomes|is\s+stored\s+as|replaces)\s+"
-                    rf"the\s+(?:{nouns})'s\s+(?:\w+\s+)?`?{re.escape(a)}`?(?![\w-])"
-                )
-                if re.search(onto, s, re.I):
-                    record = via if via.startswith("param:") else f"via:{via}"
-                    value = Value(source="param", name=head.group(1))
-                    out.append(
-                        Effect(
-                            kind="set",
-                            record=record,
-                            collection=coll,
-                            fields={a: value},
-                            sentence=s,
-                        )
+                param = _onto(s, nouns, a, params, subject)
+                if param is None:
+                    continue
+                record = via if via.startswith("param:") else f"via:{via}"
+                value = Value(source="param", name=param)
+                out.append(
+                    Effect(
+                        kind="set", record=record, collection=coll, fields={a: value}, sentence=s
                     )
+                )
     return out
+
+
+def _onto(s: str, nouns: str, a: str, params: set[str], subject: str | None) -> str | None:
+    """The parameter ``s`` writes onto attribute ``a`` of the record its nouns name."""
+    attr = rf"`?{re.escape(a)}`?(?![\w-])"
+    onto = r"\b(?:it|which)\s+(?:then\s+)?(?:becomes|is\s+stored\s+as|replaces)\s+"
+    if subject and re.search(rf"{onto}the\s+(?:{nouns})'s\s+(?:\w+\s+)?{attr}", s, re.I):
+        return subject
+    to_it = rf"\bthe\s+(?:{nouns})'s\s+`{re.escape(a)}`\s+is\s+(?:updated|set|changed)\s+to\s+it\b"
+    found = re.search(to_it, s, re.I)
+    named = [x for x in re.findall(r"`(\w+)`", s[: found.start()]) if x in params] if found else []
+    return named[-1] if named else None
 
 
 def _stem(word: str) -> str:
