@@ -11,8 +11,7 @@ import pytest
 from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
 from autoforge.synth.behaviour.data import Context, DataEvidence
 from autoforge.synth.behaviour.flags import flag_checks
-from autoforge.synth.behaviour.headings import heading_owners
-from autoforge.synth.behaviour.policy import tool_sentences
+from autoforge.synth.behaviour.headings import heading_owners, tool_sentences
 from autoforge.tooldocs import ToolSpec
 
 POLICY = """# Tool library handbook

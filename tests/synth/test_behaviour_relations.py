@@ -129,7 +129,8 @@ def test_the_policy_bounds_the_date_of_the_record_the_verb_acts_on() -> None:
 
 
 def test_a_tool_section_requires_an_attribute_of_the_record_a_parameter_names() -> None:
-    from autoforge.synth.behaviour.policy import policy_attribute_checks, section_sentences
+    from autoforge.synth.behaviour.headings import section_sentences
+    from autoforge.synth.behaviour.policy import policy_attribute_checks
 
     data = {"docks": {"D1": {"dock_id": "D1", "area": "north"},
                       "D2": {"dock_id": "D2", "area": "south"}},

@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
-from autoforge.synth.behaviour.policy import tool_sentences
+from autoforge.synth.behaviour.headings import tool_sentences
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences, refusal_alternatives
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.policy import tool_sentences
+from autoforge.synth.behaviour.headings import tool_sentences
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context

@@ -45,7 +45,7 @@ from autoforge.synth.behaviour.data import (
 )
 from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.flags import flag_checks
-from autoforge.synth.behaviour.headings import heading_owners
+from autoforge.synth.behaviour.headings import heading_owners, tool_sentences
 from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
 from autoforge.synth.behaviour.lines import (
     line_items,
@@ -59,7 +59,6 @@ from autoforge.synth.behaviour.policy import (
     policy_date_windows,
     policy_required_status,
     policy_status_checks,
-    tool_sentences,
 )
 from autoforge.synth.behaviour.presumed import presumed_checks
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums

@@ -1,4 +1,7 @@
-"""Which tool a policy section speaks of when its heading does not give the tool's name.
+"""Which policy sentences speak of a tool: its sections, and the sentences naming it.
+
+A section speaks of a tool when its heading names the tool exactly, or, where the heading
+does not give the tool's name, when the heading belongs to it as follows.
 
 Policies are written for people: rules sit under "### Booking", "### Cancelling", "### Parts".
 A heading belongs to a write tool when a word of the heading shares its stem with the verb of
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from autoforge.env import doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
 
 _HEADING = re.compile(r"^\s{0,3}(?P<level>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
@@ -60,3 +64,34 @@ def heading_owners(
         if len(chosen) == 1:
             out[title] = chosen[0]
     return out
+
+
+def section_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
+    """The sentences of the policy sections whose heading names ``tool`` by its exact name
+    ("## Receiving (receive_purchase_order)") or, in ``headed``, belongs to it
+    (:func:`~autoforge.synth.behaviour.headings.heading_owners`): rules stated there are that
+    tool's."""
+    lines: list[str] = []
+    inside = False
+    for line in policy.splitlines():
+        head = _HEADING.match(line)
+        if head is not None:
+            title = head.group("title")
+            exact = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", title) is not None
+            inside = exact or (headed or {}).get(title) == tool
+            continue
+        if inside:
+            lines.append(line)
+    return doc_sentences("\n".join(lines))
+
+
+def tool_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
+    """The policy's sentences about ``tool``: those of the sections its heading names
+    (:func:`section_sentences`) and any other sentence naming it by its exact name."""
+    named = [
+        s
+        for s in doc_sentences(policy)
+        if re.search(rf"(?<![\w`]){re.escape(tool)}(?!\w)|`{re.escape(tool)}`", s)
+    ]
+    out = section_sentences(policy, tool, headed)
+    return out + [s for s in named if s not in out]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import copied_attributes, noun_forms, status_defaults
 from autoforge.synth.behaviour.dates import offset_fields
-from autoforge.synth.behaviour.policy import tool_sentences
+from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.text import literal_fields, new_record_sentences, time_fields
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.headings import section_sentences
 from autoforge.synth.behaviour.text import (
     _noun_after,
     _related,
@@ -194,43 +195,11 @@ def policy_date_windows(tb: ToolBehaviour, ctx: Context) -> list[Check]:
     return out
 
 
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 _IN_ATTRIBUTE = re.compile(
     r"\b(?P<modal>must\s+not|may\s+not|cannot|can\s+not|must)\s+(?:be\s+)?(?:[^.;()]*?\band\s+)?"
     r"in\s+(?:the\s+)?(?P<attr>[a-z_]+)\s+(?P<values>`[^`]+`(?:\s*(?:,|\bor\b|\band\b)\s*`[^`]+`)*)",
     re.I,
 )
-
-
-def section_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
-    """The sentences of the policy sections whose heading names ``tool`` by its exact name
-    ("## Receiving (receive_purchase_order)") or, in ``headed``, belongs to it
-    (:func:`~autoforge.synth.behaviour.headings.heading_owners`): rules stated there are that
-    tool's."""
-    lines: list[str] = []
-    inside = False
-    for line in policy.splitlines():
-        head = _HEADING.match(line)
-        if head is not None:
-            title = head.group("title")
-            exact = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", title) is not None
-            inside = exact or (headed or {}).get(title) == tool
-            continue
-        if inside:
-            lines.append(line)
-    return doc_sentences("\n".join(lines))
-
-
-def tool_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
-    """The policy's sentences about ``tool``: those of the sections its heading names
-    (:func:`section_sentences`) and any other sentence naming it by its exact name."""
-    named = [
-        s
-        for s in doc_sentences(policy)
-        if re.search(rf"(?<![\w`]){re.escape(tool)}(?!\w)|`{re.escape(tool)}`", s)
-    ]
-    out = section_sentences(policy, tool, headed)
-    return out + [s for s in named if s not in out]
 
 
 def policy_attribute_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
