@@ -73,3 +73,18 @@ def test_a_yes_no_attribute_named_as_a_condition(text: str, attr: str, refused: 
 def test_a_flag_word_elsewhere_is_no_condition() -> None:
     ctx = Context(ev=DataEvidence.of(DATA), policy="")
     assert flag_checks(ToolSpec(name="lend_tool", description="Lends a tool."), TB, ctx) == []
+
+
+def test_a_section_s_must_have_status_sentence_is_its_tool_s_precondition() -> None:
+    from autoforge.synth.behaviour.text import status_checks
+
+    policy = (
+        "## Lending\nThe tool must currently have status `shelved`.\nA lent tool must keep a tag.\n"
+    )
+    ctx = Context(ev=DataEvidence.of(DATA), policy=policy)
+    ctx.schemas["tools"] = {"status": {"enum": ["shelved", "lent"]}}
+    ctx.headed = {"Lending": "lend_tool"}
+    (check,) = status_checks(ToolSpec(name="lend_tool", description="Lends a tool."), TB, ctx)
+    assert (check.kind, check.values) == ("status_in", ["shelved"])
+    ctx.headed = {}
+    assert status_checks(ToolSpec(name="lend_tool", description="Lends a tool."), TB, ctx) == []

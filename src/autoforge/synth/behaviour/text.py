@@ -20,6 +20,7 @@ from autoforge.env import (
     doc_sentences,
 )
 from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.headings import section_sentences
 from autoforge.tooldocs import markdown_tables
 
 if TYPE_CHECKING:
@@ -247,13 +248,24 @@ def _noun_before(s: str, pos: int, colls: list[str]) -> str | None:
     return None
 
 
+_STATE_SAID = re.compile(
+    r"\b(?:must|has\s+to|needs\s+to)\s+(?:currently\s+|still\s+)?(?:be|have\s+(?:the\s+)?status)\b"
+    r"|\bonly\b|\b(?:cannot|can\s*not|may\s+not)\s+be\b",
+    re.I,
+)
+
+
 def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
-    """Status preconditions stated by the tool's description: "only <values> <noun>",
+    """Status preconditions stated by the tool's description or its policy sections: "only
+    <values> <noun>",
     "<values> <noun> cannot be ...", "must be <value>" (the noun choosing the record: the
     target, or a record the target or a parameter refers to)."""
     out: list[Check] = []
     related = _related(tb, ctx)
-    for s in doc_sentences(spec.description):
+    own = section_sentences(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else []
+    # of a policy section, sentences that say what a record must be ("must keep ..." is not)
+    own = [s for s in own if _STATE_SAID.search(s)]
+    for s in doc_sentences(spec.description) + own:
         if _EFFECT.search(s) and not re.search(r"\b(only|must|allowed)\b", s, re.I):
             continue
         if not re.search(r"\b(only|must|allowed|cannot|can not|can't)\b", s, re.I):
@@ -314,7 +326,9 @@ def _subject_must_be(s: str, pos: int, colls: list[str], values: Sequence[str]) 
     for c in colls:
         for n in noun_forms(c):
             if re.search(
-                rf"\b{re.escape(n)}\s+(must|has to|needs to)\s+be\s+(either\s+)?`?$", head
+                rf"\b{re.escape(n)}\s+(must|has to|needs to)\s+(?:currently\s+|still\s+)?"
+                rf"(?:be|have\s+(?:the\s+)?status|be\s+in\s+(?:the\s+)?status)\s+(either\s+)?`?$",
+                head,
             ):
                 return c
     return None
