@@ -116,3 +116,10 @@ def test_a_policy_rule_belongs_to_the_verb_of_its_own_clause() -> None:
     for name, allowed in (("revoke_permit", ["submitted"]), ("withdraw_permit", None)):
         rule = _status_rule(ToolSpec(name=name), coll, "permit_id", sentence, "policy", DATA)
         assert (rule.allowed if rule else None) == allowed
+
+
+def test_a_list_valued_state_attribute_is_no_status() -> None:
+    data = {"agents": {"A1": {"agent_id": "A1", "licensed_states": ["NY", "CA"]},
+                       "A2": {"agent_id": "A2", "licensed_states": ["TX"]}}}  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    assert ctx.status_enum("agents") == (None, [])  # no crash on lists, and no status

@@ -312,9 +312,11 @@ class Context:
         for k in self.ev.attributes.get(collection or "", []):
             if "status" not in k and "state" not in k:
                 continue
-            seen = {r.get(k) for r in records}
-            words = sorted(v for v in seen if isinstance(v, str) and v.strip())
-            if words and len(words) == len(seen):
+            values = [r.get(k) for r in records]
+            words = sorted({v for v in values if isinstance(v, str) and v.strip()})
+            if len([v for v in values if isinstance(v, str) and v.strip()]) < len(values):
+                continue  # a list of states or a missing value: not a status
+            if words:
                 return k, words
         return None, []
 
