@@ -105,7 +105,8 @@ def fill_missing(
             if _loads(spec, code):
                 rec = _replaced(spec, rec, tb, code)
         if rec is not None and tb is not None:
-            tb.unenforced = unenforced_sentences(
+            crashed = [u for u in tb.unenforced if u.startswith("not modelled:")]  # say why
+            tb.unenforced = crashed + unenforced_sentences(
                 tb, spec.description, carried.get(spec.name, set())
             )
             tb.partial = bool(tb.unenforced) or tb.kind == "compute"
