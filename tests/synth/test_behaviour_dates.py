@@ -64,3 +64,9 @@ def test_the_expression_reads_its_base_and_days() -> None:
 )  # fmt: skip
 def test_a_verb_after_the_key_acts_on_the_record(path: str, acts: bool) -> None:
     assert _acts_on_path_record(Operation(method="post", path=path)) is acts
+
+
+def test_a_date_compared_with_today_is_no_write() -> None:
+    text = "Only passes whose date is today or later. Sets `revoked_on` = today."
+    assert time_fields(text, ["date", "revoked_on"]) == {"revoked_on": "today"}
+    assert time_fields("A pass whose date is today is kept.", ["date"]) == {}

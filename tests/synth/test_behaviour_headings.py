@@ -88,3 +88,12 @@ def test_a_section_s_must_have_status_sentence_is_its_tool_s_precondition() -> N
     assert (check.kind, check.values) == ("status_in", ["shelved"])
     ctx.headed = {}
     assert status_checks(ToolSpec(name="lend_tool", description="Lends a tool."), TB, ctx) == []
+
+
+def test_a_section_sentence_about_another_tool_s_action_is_not_this_tool_s() -> None:
+    from autoforge.synth.behaviour.headings import about_another, verb_stems
+
+    verbs = verb_stems([("lend_tool", "Lend a tool"), ("retire_tool", "Retire a tool")], ["tools"])
+    assert about_another("Only shelved tools can be retired.", "lend_tool", verbs)
+    assert not about_another("Shelved tools qualify for lending or retiring.", "lend_tool", verbs)
+    assert not about_another("Only shelved tools count.", "lend_tool", verbs)

@@ -291,6 +291,8 @@ class Context:
     tables: list[dict[str, list[str]]] = field(default_factory=list)
     #: policy heading titles that speak of one tool without naming it: {title: tool}
     headed: dict[str, str] = field(default_factory=dict)
+    #: per write tool, the stems of its action words (:func:`headings.verb_stems`)
+    verbs: dict[str, set[str]] = field(default_factory=dict)
 
     def status_enum(self, collection: str | None) -> tuple[str | None, list[str]]:
         """The status-like attribute of ``collection`` (an enum named status or state, else

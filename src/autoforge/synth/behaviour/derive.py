@@ -45,7 +45,7 @@ from autoforge.synth.behaviour.data import (
 )
 from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.flags import flag_checks
-from autoforge.synth.behaviour.headings import heading_owners, tool_sentences
+from autoforge.synth.behaviour.headings import heading_owners, tool_sentences, verb_stems
 from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
 from autoforge.synth.behaviour.lines import (
     line_items,
@@ -157,6 +157,7 @@ def context_of(specs: list[ToolSpec], ev: DataEvidence, policy: str) -> Context:
     writes = [(s.name, (s.description.strip().splitlines() or [""])[0]) for s in specs
               if operation(s).method not in ("get", "")]  # fmt: skip
     ctx.headed = heading_owners(policy, writes, list(ev.attributes))
+    ctx.verbs = verb_stems(writes, list(ev.attributes))
     for spec in specs:
         props = _props(spec.returns)
         coll = ev.collection_for(list(props)) if props else None

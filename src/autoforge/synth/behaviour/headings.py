@@ -37,19 +37,34 @@ def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", text.lower()) if w not in _SMALL and len(w) > 2]
 
 
+def verb_stems(writes: list[tuple[str, str]], collections: list[str]) -> dict[str, set[str]]:
+    """Per write tool (``(name, summary)``), the stems of the words of its name and of its
+    summary's first word, the nouns of the data's collections left out."""
+    nouns = {n for c in collections for f in noun_forms(c) for n in f.split()}
+    out: dict[str, set[str]] = {}
+    for name, summary in writes:
+        own = [w for w in _words(name.replace("_", " ")) if w not in nouns]
+        lead = [w for w in _words(summary)[:1] if w not in nouns]
+        out[name] = {_stem(w) for w in own + lead}
+    return out
+
+
+def about_another(sentence: str, tool: str, verbs: dict[str, set[str]]) -> bool:
+    """Whether ``sentence`` names another write tool's action and none of ``tool``'s ("Only
+    suspended members can be reinstated" in a section about no-shows)."""
+    said = {_stem(w) for w in _words(sentence)}
+    mine = verbs.get(tool, set())
+    others = set().union(*(v - mine for t, v in verbs.items() if t != tool)) if verbs else set()
+    return bool(said & others) and not said & mine
+
+
 def heading_owners(
     policy: str, writes: list[tuple[str, str]], collections: list[str]
 ) -> dict[str, str]:
     """``{heading title: tool name}`` for the headings that belong to one of the write tools
     ``writes`` (``(name, summary)`` pairs)."""
-    nouns = {n for c in collections for f in noun_forms(c) for n in f.split()}
-    verbs: dict[str, set[str]] = {}
-    names: dict[str, set[str]] = {}
-    for name, summary in writes:
-        own = [w for w in _words(name.replace("_", " ")) if w not in nouns]
-        lead = [w for w in _words(summary)[:1] if w not in nouns]
-        verbs[name] = {_stem(w) for w in own + lead}
-        names[name] = {w.rstrip("s") for w in _words(name.replace("_", " "))}
+    verbs = verb_stems(writes, collections)
+    names = {name: {w.rstrip("s") for w in _words(name.replace("_", " "))} for name, _ in writes}
     out: dict[str, str] = {}
     for line in policy.splitlines():
         head = _HEADING.match(line)

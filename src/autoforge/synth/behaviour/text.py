@@ -20,7 +20,7 @@ from autoforge.env import (
     doc_sentences,
 )
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.headings import section_sentences
+from autoforge.synth.behaviour.headings import about_another, section_sentences
 from autoforge.tooldocs import markdown_tables
 
 if TYPE_CHECKING:
@@ -70,9 +70,14 @@ def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
     for a in attrs:
         pat = rf"`?\b{re.escape(a)}\b`?((\s*(=|and|,)\s*`?\w+`?)*)\s*(=|to|is|:)?\s*(today|now)\b"
         pat += r"(?!\s*(?:[+-]|plus\b|minus\b))"  # "today + 30 days" is a computed date
-        m = re.search(pat, flat)
-        if m:
+        pat += r"(?!\s+or\s+(?:later|earlier|before|after)\b)"  # a comparison, not a write
+        for m in re.finditer(pat, flat):
+            if re.search(
+                r"\b(?:whose|where|if|when|unless)\s+$", flat[max(0, m.start() - 8) : m.start()]
+            ):
+                continue  # "whose date is today": a condition on the record
             out[a] = "today" if m.group(5) == "today" else "now"
+            break
     return out
 
 
@@ -264,7 +269,7 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
     related = _related(tb, ctx)
     own = section_sentences(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else []
     # of a policy section, sentences that say what a record must be ("must keep ..." is not)
-    own = [s for s in own if _STATE_SAID.search(s)]
+    own = [s for s in own if _STATE_SAID.search(s) and not about_another(s, tb.tool, ctx.verbs)]
     for s in doc_sentences(spec.description) + own:
         if _EFFECT.search(s) and not re.search(r"\b(only|must|allowed)\b", s, re.I):
             continue
