@@ -528,7 +528,7 @@ def test_a_required_status_with_another_way_out_is_not_a_status_list() -> None:
 
 
 def test_a_list_the_docs_say_starts_empty_is_written_empty() -> None:
-    from autoforge.synth.behaviour.text import literal_fields
+    from autoforge.synth.behaviour.stated import literal_fields
 
     attrs = ["parts", "tags", "hours", "notes"]
     text = "Creates a booked job with `hours` 0, no parts and an empty `tags` list; no notes."

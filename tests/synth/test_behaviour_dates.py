@@ -11,7 +11,7 @@ import pytest
 
 from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, offset_fields
 from autoforge.synth.behaviour.derive import Operation, _acts_on_path_record
-from autoforge.synth.behaviour.text import literal_fields, time_fields
+from autoforge.synth.behaviour.stated import literal_fields, time_fields
 
 ATTRS = ["due_date", "ends_on", "starts_on", "discount", "issued_on"]
 

@@ -123,3 +123,37 @@ def test_a_list_valued_state_attribute_is_no_status() -> None:
                        "A2": {"agent_id": "A2", "licensed_states": ["TX"]}}}  # fmt: skip
     ctx = Context(ev=DataEvidence.of(data), policy="")
     assert ctx.status_enum("agents") == (None, [])  # no crash on lists, and no status
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Allowed from `draft` (as `void`), `submitted` (as `lapsed`) and `approved`.",
+         ["approved", "draft", "submitted"]),
+        ("Only `submitted` permits. For an `approved` permit the fee must be paid first.",
+         ["submitted"]),
+        ("Only `submitted` permits (an approved one must be withdrawn instead).", ["submitted"]),
+    ],
+)  # fmt: skip
+def test_asides_cases_and_alternatives_are_not_required_statuses(
+    text: str, want: list[str]
+) -> None:
+    from autoforge.synth.behaviour.text import status_checks
+
+    ctx = Context(ev=DataEvidence.of(DATA), policy="")
+    ctx.schemas["permits"] = {"status": {"type": "string", "enum": STATUSES}}
+    tb = ToolBehaviour(
+        tool="act_on_permit", kind="action", collection="permits", id_param="permit_id",
+        params=[ParamInfo(name="permit_id", references="permits")],
+    )  # fmt: skip
+    checks = status_checks(ToolSpec(name="act_on_permit", description=text), tb, ctx)
+    assert [c.values for c in checks if c.kind == "status_in"] == [want]
+
+
+def test_days_before_today_is_a_window_not_a_past_refusal() -> None:
+    from autoforge.synth.behaviour.text import not_past_params
+
+    tb = ToolBehaviour(tool="t", kind="create", params=[ParamInfo(name="seen_on", format="date")])
+    said = "`seen_on` is not after today and at most 60 days before today."
+    assert not_past_params([(said, "docs")], tb) == []
+    assert not_past_params([("`seen_on` may not be before today.", "docs")], tb)

@@ -71,6 +71,7 @@ from autoforge.synth.behaviour.relations import (
     rejected_if_statuses,
     unique_params,
 )
+from autoforge.synth.behaviour.stated import literal_fields, time_fields
 from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.text import (
     appends,
@@ -78,7 +79,6 @@ from autoforge.synth.behaviour.text import (
     date_window_checks,
     increments,
     list_caps,
-    literal_fields,
     new_record_sentences,
     non_blank_params,
     not_past_params,
@@ -87,7 +87,6 @@ from autoforge.synth.behaviour.text import (
     stamp_condition,
     status_checks,
     target_status,
-    time_fields,
     transition_tables,
     write_targets,
 )

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.text import time_fields, write_targets
+from autoforge.synth.behaviour.stated import time_fields
+from autoforge.synth.behaviour.text import write_targets
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context

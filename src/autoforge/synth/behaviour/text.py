@@ -16,7 +16,6 @@ from autoforge.env import (
     Effect,
     ToolBehaviour,
     Value,
-    ValueSource,
     doc_sentences,
 )
 from autoforge.synth.behaviour.data import noun_forms
@@ -59,91 +58,6 @@ def transition_tables(policy: str) -> list[dict[str, list[str]]]:
             ]
         if table:
             out.append(table)
-    return out
-
-
-def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
-    """Attributes a sentence sets to the domain's today or now (``created_on`` = today,
-    ``completed_on`` to today, ``a`` = ``b`` = today)."""
-    flat = " ".join(text.split())
-    out: dict[str, ValueSource] = {}
-    for a in attrs:
-        pat = rf"`?\b{re.escape(a)}\b`?((\s*(=|and|,)\s*`?\w+`?)*)\s*(=|to|is|:)?\s*(today|now)\b"
-        pat += r"(?!\s*(?:[+-]|plus\b|minus\b))"  # "today + 30 days" is a computed date
-        pat += r"(?!\s+or\s+(?:later|earlier|before|after)\b)"  # a comparison, not a write
-        for m in re.finditer(pat, flat):
-            if re.search(
-                r"\b(?:whose|where|if|when|unless)\s+$", flat[max(0, m.start() - 8) : m.start()]
-            ):
-                continue  # "whose date is today": a condition on the record
-            out[a] = "today" if m.group(5) == "today" else "now"
-            break
-    return out
-
-
-def _literal(token: str, enum: list[str]) -> tuple[bool, Any]:
-    t = token.strip("`.,;")
-    if t in ("null", "true", "false"):
-        return True, {"null": None, "true": True, "false": False}[t]
-    if re.fullmatch(r"-?\d+", t):
-        return True, int(t)
-    if re.fullmatch(r"-?\d+\.\d+", t):
-        return True, float(t)
-    if token.startswith("`") and t in enum:
-        return True, t
-    return False, None
-
-
-def literal_fields(
-    text: str,
-    attrs: list[str],
-    enum: list[str],
-    lists: set[str] | None = None,
-    floats: set[str] | None = None,
-) -> dict[str, Any]:
-    """Attributes a sentence gives a literal value (```count` 0``, ``x null``, ``flag false``,
-    ``a/b null``); of ``lists`` (attributes the data holds lists in), those it says start
-    empty ("no parts", "an empty `tags` list") get ``[]``; a whole number given to one of
-    ``floats`` (attributes the data holds floats in) is written as a float."""
-    flat = " ".join(text.split())
-    out: dict[str, Any] = _set_as(flat, attrs, floats or set())
-    for a in sorted(lists or ()):
-        word = re.escape(a).replace("_", "[_ ]")
-        if re.search(rf"\b(no|empty)\s+`?{word}`?(?![\w-])", flat, re.I):
-            out[a] = []
-    for a in attrs:
-        for m in re.finditer(
-            rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:)?\s*(`?[\w.-]+`?)", flat
-        ):
-            ok, value = _literal(m.group(2), enum)
-            if re.match(r"\s*(?:%|percent\b|[+*/×]|-\s|x\s|of\b)", flat[m.end() :]):
-                ok = False  # "`discount` = 10% of ...": the start of a formula, no literal
-            if ok and type(value) is int and a in (floats or ()):
-                value = float(value)
-            if ok and a not in out:
-                out[a] = value
-                for other in re.findall(r"\w+", m.group(1)):
-                    if other in attrs:
-                        out[other] = value
-                break
-    return out
-
-
-def _set_as(flat: str, attrs: list[str], floats: set[str]) -> dict[str, Any]:
-    """ "A <...> fee of 40.00 is set as the <noun>'s `a`" in a sentence without a condition."""
-    out: dict[str, Any] = {}
-    for s in doc_sentences(flat):
-        if re.match(r"\s*(if|when|whenever|unless|once)\b", s, re.I):
-            continue
-        for m in re.finditer(r"\bof\s+(-?\d+(?:\.\d+)?)\s+is\s+(?:set|recorded)\s+as\s+"
-                             r"(?:the\s+)?(?:\w+'s\s+)?`(\w+)`", s):  # fmt: skip
-            if m.group(2) in attrs:
-                n = (
-                    float(m.group(1))
-                    if "." in m.group(1) or m.group(2) in floats
-                    else int(m.group(1))
-                )
-                out.setdefault(m.group(2), n)
     return out
 
 
@@ -253,6 +167,8 @@ def _noun_before(s: str, pos: int, colls: list[str]) -> str | None:
     return None
 
 
+#: a status that only says in which case the sentence applies ("For a `reopened` claim ...")
+_SUPPOSED = re.compile(r"\b(?:for|if|when|once)\s+(?:a|an|the|each|any)\s+`?$", re.I)
 _STATE_SAID = re.compile(
     r"\b(?:must|has\s+to|needs\s+to)\s+(?:currently\s+|still\s+)?(?:be|have\s+(?:the\s+)?status)\b"
     r"|\bonly\b|\b(?:cannot|can\s*not|may\s+not)\s+be\b",
@@ -270,7 +186,9 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
     own = section_sentences(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else []
     # of a policy section, sentences that say what a record must be ("must keep ..." is not)
     own = [s for s in own if _STATE_SAID.search(s) and not about_another(s, tb.tool, ctx.verbs)]
-    for s in doc_sentences(spec.description) + own:
+    for said in doc_sentences(spec.description) + own:
+        # asides blanked, positions kept: "from `paid` (reason `settled`), `denied` (...)"
+        s = re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), said)
         if _EFFECT.search(s) and not re.search(r"\b(only|must|allowed)\b", s, re.I):
             continue
         if not re.search(r"\b(only|must|allowed|cannot|can not|can't)\b", s, re.I):
@@ -287,6 +205,10 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
                     noun = noun or _subject_must_be(s, m.start(), [c for c, _ in related], values)
                     if not (m.group(0).startswith("`") if ticked else noun):
                         continue  # a participle ("can be returned"), not a status named
+                    if _SUPPOSED.search(s[: m.start()]) or re.match(
+                        r"`?\s+instead\b", s[m.end() :]
+                    ):
+                        continue  # "for a `reopened` claim, ...", "must be denied instead"
                     refused = _refused(s, m.start())
                     if refused is False and _open_alternative(s, m.end(), values):
                         continue  # "must be available, or on the shelf with ...": incomplete
@@ -295,7 +217,7 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
         for (coll, neg), vals in found.items():
             via = next(v for c, v in related if c == coll)
             attr, _values = ctx.status_enum(coll)
-            out.append(value_check(tb, neg, coll, attr, via, sorted(set(vals)), s))
+            out.append(value_check(tb, neg, coll, attr, via, sorted(set(vals)), said))
     return out
 
 
@@ -415,7 +337,7 @@ def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tup
     for text, src in texts:
         for s in doc_sentences(text):
             if (
-                not re.search(r"before today|in the past|past date", s, re.I)
+                not re.search(r"(?<!days\s)before today|in the past|past date", s, re.I)
                 or _NEG.search(s) is None
             ):
                 continue

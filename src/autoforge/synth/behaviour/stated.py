@@ -1,0 +1,100 @@
+"""Values the docs state for a record's attributes: today or now, and literals.
+
+"`created_on` = today", "`completed_on` to today", "`count` 0", "`notes` null", "no
+`parts`", "a fee of 40.00 is set as the visit's `penalty_fee`": what a write gives an
+attribute when the docs say it in so many words. A date compared with today ("whose date is
+today or later") or computed from it ("today + 30 days") is no such value, and neither is a
+number that opens a formula ("10% of"). Every rule is stated without naming a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autoforge.env import ValueSource, doc_sentences
+
+
+def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
+    """Attributes a sentence sets to the domain's today or now (``created_on`` = today,
+    ``completed_on`` to today, ``a`` = ``b`` = today)."""
+    flat = " ".join(text.split())
+    out: dict[str, ValueSource] = {}
+    for a in attrs:
+        pat = rf"`?\b{re.escape(a)}\b`?((\s*(=|and|,)\s*`?\w+`?)*)\s*(=|to|is|:)?\s*(today|now)\b"
+        pat += r"(?!\s*(?:[+-]|plus\b|minus\b))"  # "today + 30 days" is a computed date
+        pat += r"(?!\s+or\s+(?:later|earlier|before|after)\b)"  # a comparison, not a write
+        for m in re.finditer(pat, flat):
+            if re.search(
+                r"\b(?:whose|where|if|when|unless)\s+$", flat[max(0, m.start() - 8) : m.start()]
+            ):
+                continue  # "whose date is today": a condition on the record
+            out[a] = "today" if m.group(5) == "today" else "now"
+            break
+    return out
+
+
+def _literal(token: str, enum: list[str]) -> tuple[bool, Any]:
+    t = token.strip("`.,;")
+    if t in ("null", "true", "false"):
+        return True, {"null": None, "true": True, "false": False}[t]
+    if re.fullmatch(r"-?\d+", t):
+        return True, int(t)
+    if re.fullmatch(r"-?\d+\.\d+", t):
+        return True, float(t)
+    if token.startswith("`") and t in enum:
+        return True, t
+    return False, None
+
+
+def literal_fields(
+    text: str,
+    attrs: list[str],
+    enum: list[str],
+    lists: set[str] | None = None,
+    floats: set[str] | None = None,
+) -> dict[str, Any]:
+    """Attributes a sentence gives a literal value (```count` 0``, ``x null``, ``flag false``,
+    ``a/b null``); of ``lists`` (attributes the data holds lists in), those it says start
+    empty ("no parts", "an empty `tags` list") get ``[]``; a whole number given to one of
+    ``floats`` (attributes the data holds floats in) is written as a float."""
+    flat = " ".join(text.split())
+    out: dict[str, Any] = _set_as(flat, attrs, floats or set())
+    for a in sorted(lists or ()):
+        word = re.escape(a).replace("_", "[_ ]")
+        if re.search(rf"\b(no|empty)\s+`?{word}`?(?![\w-])", flat, re.I):
+            out[a] = []
+    for a in attrs:
+        for m in re.finditer(
+            rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:)?\s*(`?[\w.-]+`?)", flat
+        ):
+            ok, value = _literal(m.group(2), enum)
+            if re.match(r"\s*(?:%|percent\b|[+*/×]|-\s|x\s|of\b)", flat[m.end() :]):
+                ok = False  # "`discount` = 10% of ...": the start of a formula, no literal
+            if ok and type(value) is int and a in (floats or ()):
+                value = float(value)
+            if ok and a not in out:
+                out[a] = value
+                for other in re.findall(r"\w+", m.group(1)):
+                    if other in attrs:
+                        out[other] = value
+                break
+    return out
+
+
+def _set_as(flat: str, attrs: list[str], floats: set[str]) -> dict[str, Any]:
+    """ "A <...> fee of 40.00 is set as the <noun>'s `a`" in a sentence without a condition."""
+    out: dict[str, Any] = {}
+    for s in doc_sentences(flat):
+        if re.match(r"\s*(if|when|whenever|unless|once)\b", s, re.I):
+            continue
+        for m in re.finditer(r"\bof\s+(-?\d+(?:\.\d+)?)\s+is\s+(?:set|recorded)\s+as\s+"
+                             r"(?:the\s+)?(?:\w+'s\s+)?`(\w+)`", s):  # fmt: skip
+            if m.group(2) in attrs:
+                n = (
+                    float(m.group(1))
+                    if "." in m.group(1) or m.group(2) in floats
+                    else int(m.group(1))
+                )
+                out.setdefault(m.group(2), n)
+    return out
