@@ -72,3 +72,28 @@ def test_no_rule_without_its_words_or_a_clear_parameter() -> None:
     )
     ctx = Context(ev=DataEvidence.of({"visits": {}}), policy="")
     assert argument_checks(spec, tb, ctx) == []  # two amounts, none named: whose rule?
+
+
+def test_the_two_dates_of_a_range_must_be_in_order_when_the_docs_say_so() -> None:
+    params = {"properties": {"seen_from": {"type": "string", "format": "date"},
+                             "seen_to": {"type": "string", "format": "date"}}}  # fmt: skip
+    tb = ToolBehaviour(
+        tool="list_visits", kind="list", collection="visits",
+        params=[ParamInfo(name="seen_from", format="date"), ParamInfo(name="seen_to", format="date")],
+    )  # fmt: skip
+    ctx = Context(ev=DataEvidence.of({"visits": {}}), policy="")
+    said = "Both bounds are inclusive; seen_from later than seen_to is refused."
+    spec = ToolSpec(name="list_visits", description=said, parameters=params)
+    (check,) = argument_checks(spec, tb, ctx, pair_only=True)
+    code = "\n".join(_check_lines(check, tb))
+    for a, b, refused in (("2031-01-02", "2031-01-01", True), ("2031-01-01", "2031-01-02", False),
+                          ("2031-01-02", None, False)):  # fmt: skip
+        try:
+            exec(code, {"ToolError": ToolError, "seen_from": a, "seen_to": b})
+            assert not refused
+        except ToolError:
+            assert refused
+    quiet = ToolSpec(
+        name="list_visits", description="Both bounds are inclusive.", parameters=params
+    )
+    assert argument_checks(quiet, tb, ctx, pair_only=True) == []

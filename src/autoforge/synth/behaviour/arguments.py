@@ -7,6 +7,8 @@ only number or date parameter:
 
 - "at most two decimals", "in whole cents", "no fractions of a cent": ``["decimals", 2]``;
 - "must be above 0", "must be positive", "more than 0.00": ``[">", 0]``;
+- for two dates bounding a range (``date_from``/``date_to``, ``start_*``/``end_*``), a sentence
+  saying the first after the second is an error: ``["<=", "param:<second>"]``;
 - for a date: "after today" or "in the future" refused, "may be today but not in the
   future": ``["<=", ["today", 0]]``; "no more than N days ahead", "more than N days ahead"
   refused, "between today and N days from today", "today + N is still OK":
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from autoforge.env import Check, ToolBehaviour, doc_sentences
+from autoforge.env import Check, ToolBehaviour, doc_sentences, python_param_name
 from autoforge.synth.behaviour.headings import tool_sentences
 
 if TYPE_CHECKING:
@@ -48,13 +50,27 @@ _AHEAD = re.compile(
 _FROM_TODAY = re.compile(r"\btoday\s+or\s+later\b|\bbetween\s+today\s+and\b", re.I)
 
 
+_ORDER = re.compile(r"\b(?:after|later\s+than)\b", re.I)
+_REFUSED = re.compile(r"\b(?:error|400|refused|rejected|invalid|not\s+allowed)\b", re.I)
+_ENDS = (("_from", "_to"), ("from_", "to_"), ("start_", "end_"), ("_start", "_end"))
+
+
+def _date_pair(dates: list[str]) -> tuple[str, str] | None:
+    """``(first, last)`` of two date parameters that bound a range by their names."""
+    for a in dates:
+        for one, two in _ENDS:
+            if one in a and (b := a.replace(one, two)) in dates:
+                return a, b
+    return None
+
+
 def _named(s: str, names: list[str]) -> list[str]:
     """Parameters of ``names`` the sentence names in code or by their words."""
     low = s.lower()
     out = []
     for n in names:
         words = n.replace("_", " ")
-        if f"`{n}`" in s or re.search(rf"\b{re.escape(words)}\b", low):
+        if f"`{n}`" in s or re.search(rf"\b(?:{re.escape(words)}|{re.escape(n)})\b", low):
             out.append(n)
     return out
 
@@ -70,11 +86,14 @@ def _pick(s: str, candidates: list[str]) -> str | None:
     return candidates[0] if len(candidates) == 1 and not named else None
 
 
-def argument_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
-    """The ``argument`` checks of ``tb`` (see the module docstring)."""
+def argument_checks(
+    spec: ToolSpec, tb: ToolBehaviour, ctx: Context, pair_only: bool = False
+) -> list[Check]:
+    """The ``argument`` checks of ``tb`` (see the module docstring); with ``pair_only`` (a
+    read tool) only the order of a range's two dates."""
     props = spec.parameters.get("properties") or {}
     numbers = [p.name for p in tb.params if (props.get(p.name) or {}).get("type") == "number"]
-    dates = [p.name for p in tb.params if p.format == "date"]
+    dates = [p.name for p in tb.params if p.format in ("date", "date-time")]
     out: list[Check] = []
     seen: set[tuple[str, str]] = set()
 
@@ -83,7 +102,18 @@ def argument_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Che
             seen.add((param, op))
             out.append(Check(kind="argument", param=param, values=[op, operand], sentence=s))
 
+    pair = _date_pair(dates)
     for s in _texts(spec, tb, ctx):
+        if (
+            pair
+            and _ORDER.search(s)
+            and _REFUSED.search(s)
+            and set(_named(s, list(pair)))
+            | {w for w in ("start", "end", "from", "to") if re.search(rf"\b{w}\b", s, re.I)}
+        ):
+            add(pair[0], "<=", f"param:{pair[1]}", s)
+        if pair_only:
+            continue
         if (m := _DECIMALS.search(s)) is not None:
             add(_pick(s, numbers), "decimals", _WORDS.get((m.group(1) or "2").lower(), 2), s)
         if _POSITIVE.search(s):
@@ -110,6 +140,13 @@ def argument_lines(c: Check, p: str, why: str) -> list[str]:
         return [
             f"if {number} and abs({p} * {scale} - round({p} * {scale})) > 1e-6:",
             f"    raise ToolError({f'{p} may have at most {operand} decimals' + why!r})",
+        ]
+    if isinstance(operand, str) and operand.startswith("param:"):  # one date after another
+        other = python_param_name(operand.split(":", 1)[1])
+        both = f"{given} and ({other} is not None and {other} != '<unset>')"
+        return [
+            f"if {both} and str({p}) > str({other}):",
+            f"    raise ToolError({f'{p} may not be after {other}' + why!r})",
         ]
     if isinstance(operand, list):  # a date against today plus days
         bound = f"_plus_days(_today, {int(operand[1])})"

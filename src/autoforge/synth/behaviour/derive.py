@@ -405,6 +405,8 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += rejected_if_statuses(desc, tb, ctx)
         out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
         out += child_limits(spec, tb, ctx) + flag_checks(spec, tb, ctx)
+    if tb.kind == "list":
+        out += argument_checks(spec, tb, ctx, pair_only=True)
     out += _transition_check(tb, ctx, desc)
     return out
 
