@@ -79,7 +79,8 @@ def test_the_two_dates_of_a_range_must_be_in_order_when_the_docs_say_so() -> Non
                              "seen_to": {"type": "string", "format": "date"}}}  # fmt: skip
     tb = ToolBehaviour(
         tool="list_visits", kind="list", collection="visits",
-        params=[ParamInfo(name="seen_from", format="date"), ParamInfo(name="seen_to", format="date")],
+        params=[ParamInfo(name="seen_from", format="date"),
+                ParamInfo(name="seen_to", format="date")],
     )  # fmt: skip
     ctx = Context(ev=DataEvidence.of({"visits": {}}), policy="")
     said = "Both bounds are inclusive; seen_from later than seen_to is refused."
