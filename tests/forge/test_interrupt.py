@@ -133,8 +133,8 @@ def test_ctrl_c_while_waiting_for_the_model_stops_at_once(
 
     assert proc.returncode == 130, out
     assert seconds < EXIT_WITHIN_S, f"exit took {seconds:.2f}s"
-    assert "interrupted during stage environment" in out
-    assert _stages(run) == {"ingest": "done", "environment": "interrupted"}
+    assert "interrupted during stage environment" in out, out  # the whole log when it fails
+    assert _stages(run) == {"ingest": "done", "environment": "interrupted"}, out
 
 
 def test_a_ctrl_c_after_the_last_stage_interrupted_nothing() -> None:
