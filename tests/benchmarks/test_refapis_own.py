@@ -1,4 +1,5 @@
-"""The development reference APIs under benchmarks/refapis_own stay valid by the refapi SPEC.
+"""The reference APIs under benchmarks/refapis_own (development) and refapis_heldout stay valid
+by the refapi SPEC.
 
 Each folder is run against its own reference (no synthesis): every probe runs without an
 exception other than ``RefError``, at least 35% of the probes are refused, every write tool has
@@ -24,7 +25,10 @@ import pytest
 import yaml
 
 OWN = Path(__file__).resolve().parents[2] / "benchmarks" / "refapis_own"
-FOLDERS = sorted(p for p in OWN.iterdir() if (p / "ref_impl.py").is_file())
+HELDOUT = OWN.parent / "refapis_heldout"  # checked against their own references only
+FOLDERS = sorted(
+    p for root in (OWN, HELDOUT) for p in root.iterdir() if (p / "ref_impl.py").is_file()
+)
 FILES = ("openapi.yaml", "policy.md", "db.json", "build.py", "ref_impl.py", "probes.py")
 FILES += ("README.md",)
 
