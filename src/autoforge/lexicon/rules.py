@@ -167,6 +167,15 @@ def _verb_named(word: str, spec: ToolSpec, noun: str) -> bool:
     return any(len(t) > 3 and word.startswith(t.removesuffix("e")[:5]) for t in toks)
 
 
+def _clause_named(
+    text: str, spec: ToolSpec, noun: str, records: Iterable[str], source: str
+) -> bool:
+    """Whether the clause ``text`` opens names the tool's action (a description's always
+    does): "only reserved ones can be cancelled; ... must be returned" is cancelling's rule."""
+    clause = _without_asides(re.split(r"[;:]", text)[0])
+    return source == "description" or _action_named(clause, spec, noun, records)
+
+
 def _status_rule(
     spec: ToolSpec,
     coll: CollectionSchema,
@@ -191,14 +200,10 @@ def _status_rule(
         tool=spec.name, kind="status", param=key, collection=coll.name, attribute=attr
     )
     only = re.search(rf"\bonly {items} {re.escape(noun)}s? (?:can|may)\b", low)
-    # whose rule it is, the clause says ("only reserved ones can be cancelled; ... returned")
-    only_named = only is not None and (
-        source == "description"
-        or _action_named(
-            _without_asides(re.split(r"[;:]", low[only.start() :])[0]), spec, noun, records
-        )
+    named_only = only is not None and _clause_named(
+        low[only.start() :], spec, noun, records, source
     )
-    if only and only_named and (allowed := _values_in(only.group(1).strip(), values)):
+    if only and named_only and (allowed := _values_in(only.group(1).strip(), values)):
         return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
     field = re.escape(attr.replace("_", " "))
     cond = re.search(rf"\b{re.escape(noun)}s? can only be (\w+) if its {field} is ({vals})\b", low)

@@ -118,14 +118,8 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             f"if {_given(p)} and str({p}) not in state.get({c.collection!r}, {{}}):",
             f"    raise ToolError('{c.collection} not found: ' + str({p}))",
         ]
-    if c.kind == "format" and c.values and c.values[0] == "date":
-        return _date_guard(p)
-    if c.kind == "format" and c.values and c.values[0] == "email":
-        return [
-            "import re",
-            f"if {_given(p)} and not re.fullmatch(r'[^@\\s]+@[^@\\s]+\\.[^@\\s]+', str({p})):",
-            f"    raise ToolError('{p} must be an email address')",
-        ]
+    if c.kind == "format" and c.values and c.values[0] in ("date", "email"):
+        return _format_lines(str(c.values[0]), p)
     if c.kind == "argument" and len(c.values) == 2:
         return argument_lines(c, p, why)
     if c.kind == "non_blank":
@@ -162,6 +156,17 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
     if c.kind in _RECORD_CHECKS:
         return _relation_lines(c, tb, p, why) or _record_check_lines(c, tb, why)
     return []
+
+
+def _format_lines(fmt: str, p: str) -> list[str]:
+    """The guard of a ``date`` or ``email`` format on parameter ``p``."""
+    if fmt == "date":
+        return _date_guard(p)
+    return [
+        "import re",
+        f"if {_given(p)} and not re.fullmatch(r'[^@\\s]+@[^@\\s]+\\.[^@\\s]+', str({p})):",
+        f"    raise ToolError('{p} must be an email address')",
+    ]
 
 
 def _line_check_lines(c: Check, p: str, why: str) -> list[str] | None:
@@ -613,7 +618,28 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
         return lines
     if len(e.when) in (2, 3) and e.kind in ("set", "increment"):
         return _conditional_lines(e, tb)
-    if e.kind == "set" and e.record not in ("target", "new"):
+    if e.kind == "set":
+        return _set_lines(e, tb)
+    if e.kind == "increment" and e.value is not None:
+        moved = f"_t[{e.attribute!r}] + ({_value(e.value)})"
+        if e.digits is not None:
+            moved = f"round({moved} + 0, {e.digits})"
+        return [
+            f"_t = {_record_expr(e)}",
+            f"if isinstance(_t, dict) and isinstance(_t.get({e.attribute!r}), (int, float)):",
+            f"    _t[{e.attribute!r}] = {moved}",
+        ]
+    if e.kind == "append" and e.value is not None:
+        return _append_lines(e, e.value)
+    if e.kind == "delete":
+        return [f"state.get({e.collection!r}, {{}}).pop(str({tb.id_param}), None)"]
+    return []
+
+
+def _set_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
+    """Write ``e.fields`` on the target (``_rec``) or on a record it reaches; an optional
+    argument left out changes nothing, an explicit null (``only_given``) clears."""
+    if e.record not in ("target", "new"):
         lines = [f"_t = {_record_expr(e)}", "if isinstance(_t, dict):"]
         optional = {p.name for p in tb.params if not p.required}
         for a, v in e.fields.items():
@@ -622,53 +648,42 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
             else:
                 lines.append(f"    _t[{a!r}] = {_value(v)}")
         return lines
-    if e.kind == "set":
-        lines = []
-        optional = {p.name for p in tb.params if not p.required and not p.has_default}
-        nullable = {p.name for p in tb.params if p.nullable}
-        for attr, v in e.fields.items():
-            if e.only_given and v.source == "param" and v.name in nullable:
-                lines.append(f"if {v.name} != {UNSET!r}:")  # an explicit null clears it
-                lines.append(f"    _rec[{attr!r}] = {_value(v)}")
-            elif v.source == "param" and (e.only_given or v.name in optional):
-                # an optional argument left out changes nothing
-                lines.append(f"if {_given(v.name or '')}:")
-                lines.append(f"    _rec[{attr!r}] = {_value(v)}")
-            else:
-                lines.append(f"_rec[{attr!r}] = {_value(v)}")
-        return lines
-    if e.kind == "increment" and e.value is not None:
-        target = _record_expr(e)
-        moved = f"_t[{e.attribute!r}] + ({_value(e.value)})"
-        if e.digits is not None:
-            moved = f"round({moved} + 0, {e.digits})"
-        return [
-            f"_t = {target}",
-            f"if isinstance(_t, dict) and isinstance(_t.get({e.attribute!r}), (int, float)):",
-            f"    _t[{e.attribute!r}] = {moved}",
-        ]
-    if e.kind == "append" and e.value is not None and len(e.merge) == 2:
-        key, summed = e.merge
-        return [
-            f"if not isinstance(_rec.get({e.attribute!r}), list):",
-            f"    _rec[{e.attribute!r}] = []",
-            f"_item = {_value(e.value)}",
-            "_same = [x for x in _rec[" + repr(e.attribute) + "] if isinstance(x, dict) and "
-            f"x.get({key!r}) == _item.get({key!r})]",
-            "if _same:",
-            f"    _same[0][{summed!r}] = (_same[0].get({summed!r}) or 0) + _item.get({summed!r})",
-            "else:",
-            f"    _rec[{e.attribute!r}].append(_item)",
-        ]
-    if e.kind == "append" and e.value is not None:
-        return [
-            f"if not isinstance(_rec.get({e.attribute!r}), list):",
-            f"    _rec[{e.attribute!r}] = []",
-            f"_rec[{e.attribute!r}].append({_value(e.value)})",
-        ]
-    if e.kind == "delete":
-        return [f"state.get({e.collection!r}, {{}}).pop(str({tb.id_param}), None)"]
-    return []
+    lines = []
+    optional = {p.name for p in tb.params if not p.required and not p.has_default}
+    nullable = {p.name for p in tb.params if p.nullable}
+    for attr, v in e.fields.items():
+        if e.only_given and v.source == "param" and v.name in nullable:
+            lines.append(f"if {v.name} != {UNSET!r}:")  # an explicit null clears it
+            lines.append(f"    _rec[{attr!r}] = {_value(v)}")
+        elif v.source == "param" and (e.only_given or v.name in optional):
+            # an optional argument left out changes nothing
+            lines.append(f"if {_given(v.name or '')}:")
+            lines.append(f"    _rec[{attr!r}] = {_value(v)}")
+        else:
+            lines.append(f"_rec[{attr!r}] = {_value(v)}")
+    return lines
+
+
+def _append_lines(e: Effect, value: Value) -> list[str]:
+    """Append ``value`` to the target's list ``e.attribute``; with ``e.merge`` (key field,
+    summed field) an entry with the same key gets the summed field added instead."""
+    head = [
+        f"if not isinstance(_rec.get({e.attribute!r}), list):",
+        f"    _rec[{e.attribute!r}] = []",
+    ]
+    if len(e.merge) != 2:
+        return [*head, f"_rec[{e.attribute!r}].append({_value(value)})"]
+    key, summed = e.merge
+    return [
+        *head,
+        f"_item = {_value(value)}",
+        "_same = [x for x in _rec[" + repr(e.attribute) + "] if isinstance(x, dict) and "
+        f"x.get({key!r}) == _item.get({key!r})]",
+        "if _same:",
+        f"    _same[0][{summed!r}] = (_same[0].get({summed!r}) or 0) + _item.get({summed!r})",
+        "else:",
+        f"    _rec[{e.attribute!r}].append(_item)",
+    ]
 
 
 def _list_lines(tb: ToolBehaviour) -> list[str]:

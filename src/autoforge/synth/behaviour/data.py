@@ -70,6 +70,22 @@ class DataEvidence:
                 out.add(a)
         return out
 
+    def typed_attributes(self, collection: str, kind: str) -> list[str]:
+        """Attributes every record of ``collection`` holds as an ``int`` (whole numbers, not
+        yes/no) or a ``bool`` (yes/no), in the data's order; none without records."""
+        recs = [r for r in self.state.get(collection, {}).values() if isinstance(r, dict)]
+
+        def fits(v: Any) -> bool:
+            if kind == "bool":
+                return isinstance(v, bool)
+            return isinstance(v, int) and not isinstance(v, bool)
+
+        return [
+            a
+            for a in self.attributes.get(collection, [])
+            if recs and all(fits(r.get(a)) for r in recs)
+        ]
+
     def set_lists(self, collection: str) -> set[str]:
         """List attributes that behave as sets in the data: no record repeats an item, and
         some record holds two or more (so the absence of repeats is evidence)."""

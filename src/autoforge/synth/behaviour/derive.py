@@ -464,25 +464,35 @@ def _dates(times: dict[str, ValueSource], ctx: Context, coll: str) -> dict[str, 
     return {a: src for a, src in times.items() if a not in other}
 
 
+def _new_record_said(
+    spec: ToolSpec, ctx: Context, coll: str, attrs: list[str]
+) -> tuple[list[str], dict[str, Any], dict[str, ValueSource]]:
+    """``(sentences, literals, today/now stamps)`` the docs state for a new record of
+    ``coll``: the description first, then the policy's sentences on such records and the
+    tool's own that hold whatever the case (a condition's values, "when full, `waitlisted`",
+    do not)."""
+    lists, floats = ctx.ev.list_attributes(coll), ctx.ev.float_attributes(coll)
+    enum = ctx.status_enum(coll)[1]
+    consts = literal_fields(spec.description, attrs, enum, lists, floats)
+    times = _dates(time_fields(spec.description, attrs), ctx, coll)
+    said = new_record_sentences(ctx.policy, coll) + [
+        s for s in tool_sentences(ctx.policy, spec.name, ctx.headed) if not _CONDITIONAL.search(s)
+    ]
+    for s in said:
+        for a, v in literal_fields(s, attrs, enum, lists, floats).items():
+            consts.setdefault(a, v)
+        for a, src in _dates(time_fields(s, attrs), ctx, coll).items():
+            times.setdefault(a, src)
+    return said, consts, times
+
+
 def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     coll = tb.collection or ""
     attrs = _record_attrs(tb, ctx)
     pat = ctx.ev.id_pattern(coll)
     key_attr = pat.attribute if pat else ctx.ev.key_attribute(coll)
     fields: dict[str, Value] = {}
-    lists, floats = ctx.ev.list_attributes(coll), ctx.ev.float_attributes(coll)
-    enum = ctx.status_enum(coll)[1]
-    consts = literal_fields(spec.description, attrs, enum, lists, floats)
-    times = _dates(time_fields(spec.description, attrs), ctx, coll)
-    # what holds whatever the case: a condition's values ("when full, `waitlisted`") do not
-    said = new_record_sentences(ctx.policy, coll) + [
-        s for s in tool_sentences(ctx.policy, spec.name, ctx.headed) if not _CONDITIONAL.search(s)
-    ]
-    for s in said:  # the docs' own words come first
-        for a, v in literal_fields(s, attrs, enum, lists, floats).items():
-            consts.setdefault(a, v)
-        for a, src in _dates(time_fields(s, attrs), ctx, coll).items():
-            times.setdefault(a, src)
+    said, consts, times = _new_record_said(spec, ctx, coll, attrs)
     status_attr, status_values = ctx.status_enum(coll)
     start = target_status(spec, coll, status_values, ctx.policy, create=True)
     names = {p.name for p in tb.params}
@@ -512,13 +522,9 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         else:
             fields[a] = Value(source="const", const=None)
     fields.update({a: v for a, v in composed_fields(spec, tb, ctx).items() if a in fields})
-    for text in [spec.description, *said]:
-        for a, v in offset_fields(text, attrs, sorted(names)).items():
-            if a in fields and a not in names:
-                fields[a] = v
     copies, moves = stated_amounts(spec, tb, ctx)
     fields.update({a: v for a, v in copies.items() if a in fields})
-    fields = computed_last(fields, spec, tb, ctx, names)
+    fields = computed_last(fields, spec, tb, ctx, names, said)
     eff = Effect(
         kind="create",
         record="new",
@@ -533,11 +539,23 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
 
 
 def computed_last(
-    fields: dict[str, Value], spec: ToolSpec, tb: ToolBehaviour, ctx: Context, names: set[str]
+    fields: dict[str, Value],
+    spec: ToolSpec,
+    tb: ToolBehaviour,
+    ctx: Context,
+    names: set[str],
+    said: list[str],
 ) -> dict[str, Value]:
-    """``fields`` with the prices the docs list and the sums they state for attributes no
-    parameter gives, computed after every other field (a sum reads the record as made)."""
+    """``fields`` with the dates the description or ``said`` (policy sentences on the new
+    record) give as a date plus days, then the prices the docs list and the sums they state,
+    for attributes no parameter gives; prices and sums come after every other field (a sum
+    reads the record as made)."""
     coll = tb.collection or ""
+    fields = dict(fields)
+    for text in [spec.description, *said]:
+        for a, v in offset_fields(text, list(fields), sorted(names)).items():
+            if a not in names:
+                fields[a] = v
     side = "new" if tb.kind == "create" else "target"
     priced = priced_fields(spec, tb, ctx, coll, side)
     recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]

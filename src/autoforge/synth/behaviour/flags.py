@@ -28,15 +28,6 @@ if TYPE_CHECKING:
     from autoforge.tooldocs import ToolSpec
 
 
-def _flags(ctx: Context, coll: str) -> list[str]:
-    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
-    return [
-        a
-        for a in ctx.ev.attributes.get(coll, [])
-        if recs and all(isinstance(r.get(a), bool) for r in recs)
-    ]
-
-
 def _said(s: str, nouns: str, flag: str) -> bool | None:
     """True when ``s`` refuses a record whose ``flag`` is true, False when it requires it."""
     word = re.escape(flag.replace("_", " "))
@@ -67,7 +58,7 @@ def flag_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     parts = [p for s in texts for p in (refusal_alternatives(s)[1] or [s])]
     out: list[Check] = []
     for coll, via in write_targets(tb, ctx):
-        flags = _flags(ctx, coll) if coll else []
+        flags = ctx.ev.typed_attributes(coll, "bool") if coll else []
         nouns = "|".join(re.escape(n) for n in noun_forms(coll or ""))
         for part in parts if flags else []:
             for flag in flags:

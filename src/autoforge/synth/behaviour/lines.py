@@ -66,7 +66,7 @@ def _line_shape(
 def _stock_attribute(spec: ToolSpec, ctx: Context, coll: str) -> tuple[str, str] | None:
     """The integer attribute of ``coll`` a sentence names beside a reserving verb, with it."""
     for s in doc_sentences(spec.description):
-        for a in _integer_attributes(ctx, coll):
+        for a in ctx.ev.typed_attributes(coll, "int"):
             word = re.escape(a.replace("_", " "))
             if re.search(rf"\b{_RESERVE}\s+(the\s+)?`?{word}`?\b", s, re.I):
                 return a, s
@@ -388,12 +388,7 @@ def param_record_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list
     for p in tb.params:
         if p.references is None or p.name == tb.id_param:
             continue
-        recs = _records(ctx, p.references)
-        flags = [
-            a
-            for a in ctx.ev.attributes.get(p.references, [])
-            if recs and all(isinstance(r.get(a), bool) for r in recs)
-        ]
+        flags = ctx.ev.typed_attributes(p.references, "bool")
         for s in _param_sentences(spec, p.name):
             for a in flags:
                 if re.search(rf"\b(it|this|the\s+\w+)\s+must\s+be\s+`?{re.escape(a)}`?\b", s, re.I):
@@ -446,7 +441,7 @@ def line_returns(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect
         ref_coll = str(ctx.ev.collection_named(refs[0]))
         nouns = "|".join(re.escape(n) for n in noun_forms(ref_coll))
         for s in doc_sentences(spec.description):
-            for a in _integer_attributes(ctx, ref_coll):
+            for a in ctx.ev.typed_attributes(ref_coll, "int"):
                 word = re.escape(a.replace("_", " "))
                 if re.search(rf"\b(?:{nouns})\s+{_BACK}\s+`?{word}`?\b", s, re.I):
                     out.append(
@@ -461,15 +456,6 @@ def line_returns(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect
                         )
                     )
     return out
-
-
-def _integer_attributes(ctx: Context, coll: str) -> list[str]:
-    recs = _records(ctx, coll)
-    return [
-        a
-        for a in ctx.ev.attributes.get(coll, [])
-        if recs and all(isinstance(r.get(a), int) and not isinstance(r.get(a), bool) for r in recs)
-    ]
 
 
 _OPENS = r"\b(?:opens?|creates?|starts?|adds?|issues?)\s+(?:an?|one|exactly\s+one)\s+(?:new\s+)?"

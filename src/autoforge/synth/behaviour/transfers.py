@@ -68,20 +68,11 @@ def _holder(
     for coll, record in reach:
         if owner and not any(owner.lower() == n for n in noun_forms(coll)):
             continue
-        nums = ctx.ev.float_attributes(coll) | _int_attributes(ctx, coll)
+        nums = ctx.ev.float_attributes(coll) | set(ctx.ev.typed_attributes(coll, "int"))
         named = [a for a in nums if a == word or word.lower() in a.lower().split("_")]
         if len(named) == 1:
             found.append((coll, record, named[0]))
     return found[0] if len(found) == 1 else None
-
-
-def _int_attributes(ctx: Context, coll: str) -> set[str]:
-    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
-    return {
-        a
-        for a in ctx.ev.attributes.get(coll, [])
-        if recs and all(isinstance(r.get(a), int) and not isinstance(r.get(a), bool) for r in recs)
-    }
 
 
 def _own_attributes(amt: str, tb: ToolBehaviour, ctx: Context) -> list[str]:
