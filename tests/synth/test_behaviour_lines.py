@@ -16,7 +16,7 @@ import pytest
 
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
-from autoforge.env.artifact.behaviour import BehaviourModel
+from autoforge.env.artifact.behaviour import BehaviourModel, ToolBehaviour
 from autoforge.examples import example_path
 from autoforge.llm import LLMClient
 from autoforge.synth.pipeline import SynthOptions, synthesize
@@ -96,13 +96,36 @@ def test_a_coupon_takes_its_share_of_the_subtotal(shop: Any) -> None:
     assert new["discount"] == round(new["subtotal"] * pct / 100 + 1e-9, 2)
 
 
-def test_a_computed_attribute_nothing_computes_stays_unenforced(shop: Any) -> None:
-    _env, _data, out = shop
+def test_the_shipping_fee_follows_its_stated_pieces(shop: Any) -> None:
+    """The shipping fee "free for gold members or when the subtotal after discount is at least
+    35.00, else 4.99": a conditional over the customer's tier and the order's own sums."""
+    env, data, out = shop
     model = BehaviourModel.load(out)
     assert model is not None
     tool = model.tool("place_order")
-    assert tool is not None and tool.partial
-    assert [u[:30] for u in tool.unenforced] == ["computes the shipping fee (fre"]
+    assert tool is not None and not tool.partial and tool.unenforced == []
+    cheap = min(data["books"], key=lambda k: data["books"][k]["price"])
+    tiers = {c["membership"] for c in data["customers"].values()}
+    assert "gold" in tiers and len(tiers) > 1
+    for cid, c in data["customers"].items():
+        for qty in (1, 40):
+            line = [{"book_id": cheap, "quantity": qty}]
+            ok, _obs, state = _order(env, data, customer_id=cid, items=line)
+            if not ok:
+                continue  # not enough stock for 40
+            new = next(o for k, o in state["orders"].items() if k not in data["orders"])
+            free = c["membership"] == "gold" or new["subtotal"] - new["discount"] >= 35
+            assert new["shipping_fee"] == (0 if free else 4.99)
+            assert new["total"] == round(new["subtotal"] - new["discount"] + new["shipping_fee"], 2)
+
+
+def test_a_computed_attribute_nothing_computes_stays_unenforced() -> None:
+    from autoforge.env.artifact.behaviour import Effect, Value, unenforced_sentences
+
+    empty = Effect(kind="create", record="new", fields={"handling_charge": Value(source="const")})
+    tool = ToolBehaviour(tool="t", kind="create", collection="orders", effects=[empty])
+    said = unenforced_sentences(tool, "Computes the handling charge (by parcel weight).", set())
+    assert [u[:30] for u in said] == ["Computes the handling charge ("]
 
 
 def test_a_cancelled_orders_lines_go_back_into_stock(shop: Any) -> None:

@@ -167,6 +167,9 @@ class ParamInfo(BaseModel):
     default: Any = None
     has_default: bool = False
     format: str | None = None
+    #: documented as a JSON ``number`` (not ``integer``): a whole-number argument is taken as
+    #: the float it stands for, as the API stores it
+    number: bool = False
     #: list filters: the record attribute compared, and how (eq, contains, substring, member)
     attribute: str | None = None
     match: str | None = None

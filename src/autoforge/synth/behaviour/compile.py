@@ -11,6 +11,8 @@ from __future__ import annotations
 from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
 from autoforge.synth.behaviour.arguments import argument_lines
 from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
+from autoforge.synth.behaviour.formulas import expr_code, uses_expr
+from autoforge.synth.behaviour.formulas import helper_lines as expr_helper_lines
 from autoforge.synth.behaviour.prices import map_expr
 
 UNSET = "<unset>"
@@ -76,6 +78,10 @@ def _prelude(tb: ToolBehaviour) -> list[str]:
         f"_today = str((state.get('meta') or {{}}).get('today') or {tb.today!r})",
         "_now = str((state.get('meta') or {}).get('now') or (_today + 'T00:00:00'))",
     ]
+    for p in tb.params:  # a JSON number given whole is still the float the API keeps
+        if p.number:
+            lines.append(f"if isinstance({p.name}, int) and not isinstance({p.name}, bool):")
+            lines.append(f"    {p.name} = float({p.name})")
     if tb.kind == "update":
         return lines
     for p in tb.params:
@@ -411,6 +417,8 @@ def _formula(v: Value) -> str:
         return map_expr(str(args[0]), args[1])
     if kind == "days_after":
         return days_after_expr(str(args[0]), args[1])
+    if kind == "expr":
+        return expr_code(args[0], args[1])
     if kind == "signed":
         terms = args[0]
         known = " and ".join(f"_new.get({t!r}) is not None" for _, t in terms)
@@ -621,12 +629,13 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
     if e.kind == "set":
         return _set_lines(e, tb)
     if e.kind == "increment" and e.value is not None:
-        moved = f"_t[{e.attribute!r}] + ({_value(e.value)})"
+        moved = f"_t[{e.attribute!r}] + _by"
         if e.digits is not None:
             moved = f"round({moved} + 0, {e.digits})"
-        return [
-            f"_t = {_record_expr(e)}",
-            f"if isinstance(_t, dict) and isinstance(_t.get({e.attribute!r}), (int, float)):",
+        return [  # a number the call could not compute moves nothing
+            f"_t, _by = {_record_expr(e)}, {_value(e.value)}",
+            f"if isinstance(_t, dict) and isinstance(_t.get({e.attribute!r}), (int, float))"
+            " and isinstance(_by, (int, float)):",
             f"    _t[{e.attribute!r}] = {moved}",
         ]
     if e.kind == "append" and e.value is not None:
@@ -727,6 +736,7 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
     """The source of ``def <tool>(state, ...)`` carrying ``tb``."""
     tb = python_names(tb)
     body = _prelude(tb) + (helper_lines() if uses_days(tb) else [])
+    body += expr_helper_lines() if uses_expr(tb) else []
     for c in tb.checks:
         if c.kind in _ARGUMENT_CHECKS:
             body += _check_lines(c, tb)

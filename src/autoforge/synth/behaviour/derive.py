@@ -45,6 +45,7 @@ from autoforge.synth.behaviour.data import (
 )
 from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.flags import flag_checks
+from autoforge.synth.behaviour.formulas import after_computed, formula_texts, formula_values
 from autoforge.synth.behaviour.headings import heading_owners, tool_sentences, verb_stems
 from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
 from autoforge.synth.behaviour.lines import (
@@ -269,6 +270,7 @@ def _params(
             default=schema.get("default") if isinstance(schema, dict) else None,
             has_default=isinstance(schema, dict) and "default" in schema,
             format=schema.get("format") if isinstance(schema, dict) else None,
+            number=types == "number" or (isinstance(types, list) and "number" in types),
         )
         if not info.has_default and (said := _stated_default(spec.description, name)) is not None:
             info.default, info.has_default = said[0], True
@@ -332,7 +334,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     line_checks, lines = line_items(spec, tb, ctx)  # stored right after the create
     tb.checks += line_checks + param_record_checks(spec, tb, ctx)
     tb.effects[1:1] = lines
-    tb.effects += one_line(spec, tb, ctx)
+    tb.effects = after_computed(tb.effects + one_line(spec, tb, ctx))
     tb.effects = ledger_effects(spec, tb, ctx, tb.effects)
     keyed_checks, keyed = keyed_tables(spec, tb, ctx)
     tb.checks += keyed_checks
@@ -564,6 +566,8 @@ def computed_last(
     ) and any(r.get(a) is not None for r in recs)]  # fmt: skip
     sums = stated_sums(spec.description, numbers)
     late = {a: v for a, v in {**priced, **sums}.items() if a in fields and a not in names}
+    stated = formula_values(formula_texts(spec.description, tb, ctx), tb, ctx)
+    late |= {a: v for a, v in stated.items() if a in fields and a not in names | set(late)}
     return {**{a: v for a, v in fields.items() if a not in late}, **late}
 
 
@@ -645,6 +649,10 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         out.append(
             Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else "")
         )
+    stated = formula_values(formula_texts(spec.description, tb, ctx), tb, ctx)
+    stated = {a: v for a, v in stated.items() if a not in onto and a not in fixed}
+    if stated:
+        out.append(Effect(kind="set", collection=coll, fields=stated))
     moved = increments(spec, tb, ctx) + related_status_sets(spec, tb, ctx)
     moved += param_onto_related(spec, tb, ctx, write_targets(tb, ctx)) + line_returns(spec, tb, ctx)
     moved += stated_amounts(spec, tb, ctx)[1] + priced_choices(spec, tb, ctx)

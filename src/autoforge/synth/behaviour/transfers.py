@@ -8,7 +8,8 @@ added to the owner's `balance`". Read here:
 - the holder: a number attribute of the target, of the record a create makes, or of a record
   a parameter or the target refers to, named by the word the sentence uses ("wallet" for
   ``wallet_balance``; "the owner's" chooses among several);
-- the amount: a parameter in code, else an attribute of the tool's own record (its target, or
+- the amount: the attribute a formula before the verb computes ("`a` = x + y and is added
+  to ..."), a parameter in code, else an attribute of the tool's own record (its target, or
   the record a create makes) named in code or by words ("the refund" for ``refund_amount``,
   "the rental total" for ``total``, "late and damage fees" for ``late_fee`` and
   ``damage_fee``); with none named before the verb of a clause joined by "and", the attribute
@@ -51,6 +52,7 @@ _ACTIVE = re.compile(
 _CHARGE = re.compile(
     rf"\b(?P<verb>{_UP}|{_DOWN})\s+(?P<amt>(?:the\s+)?[`\w ]+?)\s+(?:to|from)\s+{_HOLDER}", re.I
 )
+_PROSE = {"and", "or", "then", "is", "are", "with", "to", "from"}
 _CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|once)\b", re.I)
 
 
@@ -96,6 +98,14 @@ def _own_attributes(amt: str, tb: ToolBehaviour, ctx: Context) -> list[str]:
 
 def _amounts(amt: str, before: str, tb: ToolBehaviour, ctx: Context) -> list[Value]:
     params = [p.name for p in tb.params if p.name != tb.id_param and not p.references]
+    side = "new" if tb.kind == "create" else "target"
+    # "`a` = x + y and is added to ...": the amount is what the formula computes
+    said = re.sub(r"\s+(?:and|then)\s*$", "", f"{before} {amt}")
+    eq = re.search(r"`?(\w+)`?\s*(?<![<>!=])=(?!=)(?P<rhs>[^=;]*)$", said)
+    words = {w.lower() for w in re.findall(r"[A-Za-z_]\w*", eq.group("rhs"))} if eq else set()
+    arithmetic = eq and re.search(r"[-+*/×]|\sx\s", eq.group("rhs")) and not words & _PROSE
+    if eq and arithmetic and eq.group(1) in ctx.ev.attributes.get(tb.collection or "", []):
+        return [Value(source="formula", const=[side, eq.group(1), 1])]
     coded = re.findall(r"`(\w+)`", amt)
     if coded and coded[0] in params:
         return [Value(source="param", name=coded[0])]
@@ -108,7 +118,6 @@ def _amounts(amt: str, before: str, tb: ToolBehaviour, ctx: Context) -> list[Val
         names = earlier[-1:]
     else:
         names = _own_attributes(amt, tb, ctx)
-    side = "new" if tb.kind == "create" else "target"
     return [Value(source="formula", const=[side, n, 1]) for n in names]
 
 
