@@ -1,4 +1,5 @@
-"""Numbers stated as arithmetic ("`cost` = plant.price_per_tray x trays x (100 +
+"""Counters stated as "`a` +1" or kept on a record two references away; numbers stated as
+arithmetic ("`cost` = plant.price_per_tray x trays x (100 +
 region.tax_pct) / 100"), over arguments and records reached through up to two references,
 with pieces ("8% of the cost when trays >= 50, else 3% when ..., else 0"); a formula with a
 name nobody can read is not used; the compiled code rounds half up and lets a missing number
@@ -18,7 +19,7 @@ from autoforge.synth.behaviour.transfers import transfer_effects
 from autoforge.tooldocs import ToolSpec
 
 DATA: dict[str, Any] = {
-    "regions": {"R1": {"region_id": "R1", "tax_pct": 20}},
+    "regions": {"R1": {"region_id": "R1", "tax_pct": 20, "orders_count": 5}},
     "growers": {
         "G1": {"grower_id": "G1", "region_id": "R1", "balance": 100.0, "tier": "premium"},
         "G2": {"grower_id": "G2", "region_id": "R1", "balance": 0.0, "tier": "basic"},
@@ -148,3 +149,36 @@ def test_a_whole_json_number_argument_is_kept_as_a_float() -> None:
     scope: dict[str, Any] = {"state": {}, "amount": 50, "trays": 3}
     exec("\n".join(_prelude(tb)), scope)
     assert isinstance(scope["amount"], float) and isinstance(scope["trays"], int)
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("the plant's `n` +1.", (1, 1)),
+        ("Sets status `x`; `n` -1; done.", (-1, 1)),
+        ("`n` += `trays`.", (1, "trays")),
+        ("`n` -= trays", (-1, "trays")),
+        ("free hours are start+n-1)", None),  # arithmetic, no write
+        ("`n` +1.5 on average", None),
+    ],
+)
+def test_a_counter_in_notation(text: str, want: tuple[int, Any] | None) -> None:
+    from autoforge.synth.behaviour.text import _amount
+
+    got = _amount(text, "n", ["trays"])
+    if want is None:
+        assert got is None
+    else:
+        assert got is not None and (got[0], got[1].const or got[1].name) == want
+
+
+def test_a_counter_two_references_away_moves_on_that_record() -> None:
+    from autoforge.synth.behaviour.text import increments
+
+    ctx = Context(ev=DataEvidence.of(DATA), policy="")
+    spec = ToolSpec(name="t", description="The region's `orders_count` goes up by 1.")
+    (e,) = increments(spec, _create(), ctx)
+    assert e.collection == "regions" and e.record.startswith("path:")
+    state = {"regions": {"R1": {"orders_count": 5}}, "growers": DATA["growers"]}
+    exec("\n".join(_effect_lines(e, _create())), {"state": state, "grower_id": "G1", "_new": {}})
+    assert state["regions"]["R1"]["orders_count"] == 6

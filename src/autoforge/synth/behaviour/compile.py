@@ -8,11 +8,14 @@ and the reply the documented shape.
 
 from __future__ import annotations
 
+import json
+
 from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
 from autoforge.synth.behaviour.arguments import argument_lines
 from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
 from autoforge.synth.behaviour.formulas import expr_code, uses_expr
 from autoforge.synth.behaviour.formulas import helper_lines as expr_helper_lines
+from autoforge.synth.behaviour.paths import record_code
 from autoforge.synth.behaviour.prices import map_expr
 
 UNSET = "<unset>"
@@ -578,6 +581,9 @@ def _one_line_lines(e: Effect, ref: str, count: str) -> list[str]:
 
 
 def _record_expr(e: Effect) -> str:
+    if e.record.startswith("path:"):
+        start, coll, hops = json.loads(e.record.split(":", 1)[1])
+        return record_code(start, coll, hops)
     if e.record == "target":
         return "_rec"
     if e.record.startswith("param:"):

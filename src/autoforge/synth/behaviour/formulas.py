@@ -25,61 +25,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences, python_param_name
-from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.paths import Path, reach, record_code
 from autoforge.synth.behaviour.text import new_record_sentences
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
 
 Tree = list[Any]
-
-
-@dataclass(frozen=True)
-class Path:
-    """A record the tool can read: ``start`` (``new``, ``target`` or ``param:<name>``) in
-    collection ``coll``, then each ``(reference attribute, collection)`` hop."""
-
-    start: str
-    coll: str
-    hops: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def end(self) -> str:
-        return self.hops[-1][1] if self.hops else self.coll
-
-    def words(self) -> set[str]:
-        """The nouns a sentence may call this record by: its collection's, and the reference's
-        own name less ``_id`` (``space_id`` -> space)."""
-        out = set(noun_forms(self.end))
-        ref = self.hops[-1][0] if self.hops else self.start.removeprefix("param:")
-        if self.hops or self.start.startswith("param:"):
-            out.add(re.sub(r"_?(id|key|code|no|number)$", "", ref).replace("_", " "))
-        return {w.lower() for w in out if w}
-
-
-def reach(tb: ToolBehaviour, ctx: Context) -> tuple[Path | None, list[Path]]:
-    """``(own, others)``: the record the tool writes and the records a parameter or that
-    record refers to, through at most two references."""
-    if not tb.collection:
-        return None, []
-    own = Path("new" if tb.kind == "create" else "target", tb.collection)
-    first: list[Path] = []
-    for p in tb.params:
-        if p.references and p.name != tb.id_param:
-            first.append(Path(f"param:{p.name}", p.references))
-    names = {p.name for p in tb.params}
-    for a in ctx.ev.attributes.get(tb.collection, []):
-        ref = ctx.ev.references(tb.collection, a)
-        if ref and ref != tb.collection and not (own.start == "new" and a in names):
-            first.append(Path(own.start, own.coll, ((a, ref),)))
-    second = []
-    for path in first:
-        for b in ctx.ev.attributes.get(path.end, []):
-            ref = ctx.ev.references(path.end, b)
-            if ref and ref != path.end and len(path.hops) < 2:
-                second.append(Path(path.start, path.coll, (*path.hops, (b, ref))))
-    return own, first + second
 
 
 @dataclass
@@ -479,18 +432,6 @@ def expr_code(tree: Tree, digits: int | None) -> str:
     return f"_rd({_code(tree)}, {digits!r})"
 
 
-def _record_code(start: str, coll: str, hops: list[list[str]]) -> str:
-    if start == "new":
-        out = "_new"
-    elif start == "target":
-        out = "_rec"
-    else:
-        out = f"state.get({coll!r}, {{}}).get(str({python_param_name(start.split(':', 1)[1])}))"
-    for attr, c in hops:
-        out = f"state.get({c!r}, {{}}).get(str(({out} or {{}}).get({attr!r})))"
-    return out
-
-
 def _code(t: Tree) -> str:
     kind = t[0]
     if kind == "num":
@@ -498,7 +439,7 @@ def _code(t: Tree) -> str:
     if kind == "arg":
         return python_param_name(t[1])
     if kind == "rec":
-        return f"({_record_code(t[1], t[2], t[3])} or {{}}).get({t[4]!r})"
+        return f"({record_code(t[1], t[2], t[3])} or {{}}).get({t[4]!r})"
     if kind == "op":
         return f"_ar({_code(t[2])}, {t[1]!r}, {_code(t[3])})"
     if kind == "fn":

@@ -20,6 +20,7 @@ from autoforge.env import (
 )
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import about_another, section_sentences
+from autoforge.synth.behaviour.paths import path_record, reach
 from autoforge.tooldocs import markdown_tables
 
 if TYPE_CHECKING:
@@ -355,8 +356,18 @@ def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tup
 def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     """Counters a sentence moves on a related record: "increases the <noun>'s `a` by N",
     "the <noun>'s `a` is increased by N", "adds N to the <noun>'s `a`", "`a` is reduced by the
-    <param>"."""
-    related = write_targets(tb, ctx)
+    <param>", "the <noun>'s `a` +1", "`a` -= `param`". The record may be two references away
+    when one route reaches it (the record's own reference first)."""
+    related: list[tuple[str | None, str | None]] = list(write_targets(tb, ctx))
+    near = {c for c, _ in related}
+    others = reach(tb, ctx)[1]
+    for end in sorted({p.end for p in others} - near):  # two references away: one route
+        far = [p for p in others if p.end == end]
+        best = [p for p in far if len(p.hops) == min(len(q.hops) for q in far)]
+        own = [p for p in best if p.start in ("new", "target")]  # the record's own reference
+        best = own if len(own) == 1 else best
+        if len(best) == 1:
+            related.append((end, path_record(best[0])))
     out = []
     for said in doc_sentences(spec.description):
         for coll, via in related:
@@ -371,7 +382,9 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                 if not any(n in s.lower() for n in noun_forms(coll)) and coll != tb.collection:
                     continue
                 record = (
-                    "target" if via is None else (via if via.startswith("param:") else f"via:{via}")
+                    "target"
+                    if via is None
+                    else (via if via.startswith(("param:", "path:")) else f"via:{via}")
                 )
                 out.append(
                     Effect(
@@ -549,6 +562,15 @@ def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
         m = re.search(pat, s, re.I)
         if m:
             return sign, _value(m.group(0), params, s[: m.start()])
+    note = re.search(  # "`a` +1", "`a` -= `amount`"
+        rf"{a}\s+(?P<sign>[+-])(?P<n>\d+)(?!\w|\.\d)|{a}\s*(?P<op>[+-])=\s*`?(?P<p>\w+)`?", s
+    )
+    if note:
+        sign = -1 if (note.group("sign") or note.group("op")) == "-" else 1
+        if note.group("n"):
+            return sign, Value(source="const", const=int(note.group("n")))
+        if note.group("p") in params:
+            return sign, Value(source="param", name=note.group("p"))
     m = re.search(rf"adds?\s+(\d+|one|two|three)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
     if m:
         n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower())
