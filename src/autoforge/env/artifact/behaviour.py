@@ -53,6 +53,8 @@ CheckKind = Literal[
     "keyed_from",  # the record (`via`, the target when None) has `attribute` among the
     # values `table` lists for the parameter's value (a table keyed by the parameter)
     "no_child",  # no record of `collection` whose `via` names the target has `attribute` in values
+    "covers",  # once the writes are done, number `attribute` of the record `via` names (an
+    # effect's record: ``param:``, ``via:``, ``path:``; the target when None) is not below 0
     "argument",  # the parameter's own value: `values` [op, operand], op one of >, >=, <, <=
     # (operand a number, or ["today", days] for a date) or "decimals" (operand: how many)
 ]

@@ -12,7 +12,9 @@ only number or date parameter:
 - for a date: "after today" or "in the future" refused, "may be today but not in the
   future": ``["<=", ["today", 0]]``; "no more than N days ahead", "more than N days ahead"
   refused, "between today and N days from today", "today + N is still OK":
-  ``["<=", ["today", N]]``; "today or later", "between today and ...": ``[">=", ["today", 0]]``.
+  ``["<=", ["today", N]]``; "today or later", "between today and ...": ``[">=", ["today", 0]]``;
+- for a text: "must end in .pdf, .jpg or .png (case-insensitive)": ``["suffix", [[".pdf",
+  ".jpg", ".png"], true]]`` (the flag: any case).
 
 Each becomes a check of kind ``argument`` (``values`` ``[op, operand]``) carrying its sentence.
 """
@@ -79,6 +81,13 @@ def _texts(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[str]:
     return doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
 
 
+_SUFFIX = re.compile(
+    r"\bends?\s+(?:in|with)\s+(?:one\s+of\s+)?(?P<list>`?\.\w+`?(?:\s*(?:,|\bor\b)\s*`?\.\w+`?)*)",
+    re.I,
+)
+_ANY_CASE = re.compile(r"case[- ]insensitive|any\s+case|upper\s+or\s+lower", re.I)
+
+
 def _pick(s: str, candidates: list[str]) -> str | None:
     named = _named(s, candidates)
     if len(named) == 1:
@@ -94,6 +103,8 @@ def argument_checks(
     props = spec.parameters.get("properties") or {}
     numbers = [p.name for p in tb.params if (props.get(p.name) or {}).get("type") == "number"]
     dates = [p.name for p in tb.params if p.format in ("date", "date-time")]
+    texts = [p.name for p in tb.params if (props.get(p.name) or {}).get("type") == "string"]
+    texts = [p for p in texts if p not in dates and p != tb.id_param]
     out: list[Check] = []
     seen: set[tuple[str, str]] = set()
 
@@ -118,6 +129,9 @@ def argument_checks(
             add(_pick(s, numbers), "decimals", _WORDS.get((m.group(1) or "2").lower(), 2), s)
         if _POSITIVE.search(s):
             add(_pick(s, numbers), ">", 0, s)
+        if (m := _SUFFIX.search(s)) is not None:
+            ends = re.findall(r"\.\w+", m.group("list"))
+            add(_pick(s[: m.start()], texts), "suffix", [ends, bool(_ANY_CASE.search(s))], s)
         if not dates:
             continue
         if _FUTURE.search(s):
@@ -140,6 +154,14 @@ def argument_lines(c: Check, p: str, why: str) -> list[str]:
         return [
             f"if {number} and abs({p} * {scale} - round({p} * {scale})) > 1e-6:",
             f"    raise ToolError({f'{p} may have at most {operand} decimals' + why!r})",
+        ]
+    if op == "suffix":
+        ends, any_case = operand
+        value = f"str({p}).lower()" if any_case else f"str({p})"
+        wanted = tuple(e.lower() for e in ends) if any_case else tuple(ends)
+        return [
+            f"if {given} and not {value}.endswith({wanted!r}):",
+            f"    raise ToolError({f'{p} must end in ' + ', '.join(ends) + why!r})",
         ]
     if isinstance(operand, str) and operand.startswith("param:"):  # one date after another
         other = python_param_name(operand.split(":", 1)[1])

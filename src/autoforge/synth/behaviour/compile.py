@@ -306,6 +306,20 @@ def _after_lines(c: Check) -> list[str]:
     ]
 
 
+def _cover_lines(c: Check) -> list[str]:
+    """``covers``: checked once the writes are done (the call is one transaction, so the
+    refusal undoes them): a number the call took more from than it held is refused."""
+    why = f" (docs: {c.sentence[:120]})" if c.sentence else ""
+    held = Effect(kind="set", record=c.via or "target", collection=c.collection)
+    a = c.attribute or ""
+    return [
+        f"_t = {_record_expr(held)}",
+        f"if isinstance(_t, dict) and isinstance(_t.get({a!r}), (int, float)) "
+        f"and _t.get({a!r}) < -1e-9:",
+        f"    raise ToolError({f'not enough {a} for this call' + why!r})",
+    ]
+
+
 def _member_lines(c: Check, why: str) -> list[str]:
     """``member_of``: each given value (a scalar parameter, or field ``values[0]`` of each
     object of a list parameter) must be an entry of the record's list."""
@@ -765,6 +779,8 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
         for c in tb.checks:
             if c.kind == "new_not_below" and c.values:
                 body += _after_lines(c)
+            if c.kind == "covers":
+                body += _cover_lines(c)
         body += _reply_lines(tb)
     summary = (doc.strip().splitlines() or [tb.tool])[0].replace('"""', "'")
     head = [f"def {tb.tool}({_sig(tb)}):", f'    """{summary}"""']

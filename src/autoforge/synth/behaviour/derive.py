@@ -61,7 +61,7 @@ from autoforge.synth.behaviour.policy import (
     policy_required_status,
     policy_status_checks,
 )
-from autoforge.synth.behaviour.presumed import presumed_checks
+from autoforge.synth.behaviour.presumed import presumed_checks, stated_requirements
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.reached import reached_sets, without_replaced
 from autoforge.synth.behaviour.relations import (
@@ -91,7 +91,7 @@ from autoforge.synth.behaviour.text import (
     transition_tables,
     write_targets,
 )
-from autoforge.synth.behaviour.transfers import transfer_effects
+from autoforge.synth.behaviour.transfers import cover_checks, transfer_effects
 from autoforge.synth.behaviour.writes import (
     composed_fields,
     decision_status,
@@ -340,6 +340,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.checks += keyed_checks
     tb.effects += keyed
     tb.effects += transfer_effects(spec, tb, ctx)  # after the writes that set the amount
+    tb.checks += cover_checks(spec, tb, ctx)
     reached = reached_sets(spec, tb, ctx)  # read once every number has moved
     tb.effects = without_replaced(tb.effects, reached) + reached
     for e in tb.effects:  # amounts kept to cents in the data stay so
@@ -407,6 +408,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += rejected_if_statuses(desc, tb, ctx)
         out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
         out += child_limits(spec, tb, ctx) + flag_checks(spec, tb, ctx)
+        out += stated_requirements(spec, tb, ctx, out)
     if tb.kind == "list":
         out += argument_checks(spec, tb, ctx, pair_only=True)
     out += _transition_check(tb, ctx, desc)

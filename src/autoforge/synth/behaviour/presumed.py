@@ -8,7 +8,11 @@ records the tool acts on: a call on any other is refused. Read here, for write t
 - a run of statuses written as code right before the noun of the target or of a record the
   tool reaches ("a `reserved` rental") requires one of them;
 - "<noun> that is (not yet) `<status>`" requires (refuses) it;
-- "<noun> dated today / today or earlier / today or later" bounds the record's date.
+- "<noun> dated today / today or earlier / today or later" bounds the record's date;
+- in the tool's description or its own policy section, "the <noun> is (not) `<status>`" or
+  "the <noun> must be `<status>`" about a record the tool reaches other than its own (its own
+  record's status is what the tool writes) requires (refuses) it, for creates too ("To create
+  one: the member is `active` and the space is `open`").
 
 A noun phrase that is the subject of a change ("an `open` ticket moves to `in_progress`") or
 sits in a condition ("if", "when") states an effect, not a requirement, and is skipped; so is
@@ -23,7 +27,14 @@ from typing import TYPE_CHECKING
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.text import _WINDOWS, _date_attribute, _related, value_check
+from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.text import (
+    _WINDOWS,
+    _date_attribute,
+    _related,
+    value_check,
+    write_targets,
+)
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -94,4 +105,44 @@ def presumed_checks(
             ):
                 out.append(check)
                 bounded.add((coll, "date_window"))
+    return out
+
+
+_EFFECT_WORDS = re.compile(
+    r"\b(?:sets?|becomes?|moves?|changes?|marks?|updates?|then|afterwards|stays|remains|"
+    r"is\s+(?:set|moved|changed|marked|updated))\b",
+    re.I,
+)
+
+
+def stated_requirements(
+    spec: ToolSpec, tb: ToolBehaviour, ctx: Context, known: list[Check]
+) -> list[Check]:
+    """ "The <noun> is (not) `<status>`" / "must be `<status>`" in the tool's own sentences
+    about a record it reaches other than its own (see the module), for collections no check in
+    ``known`` already bounds by status."""
+    if tb.kind not in ("create", "action", "update", "delete"):
+        return []
+    bounded = {c.collection for c in known if c.kind in ("status_in", "status_not_in")}
+    texts = doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
+    out: list[Check] = []
+    for coll, via in write_targets(tb, ctx):
+        attr, values = ctx.status_enum(coll)
+        if coll is None or via is None or coll == tb.collection or coll in bounded:
+            continue
+        if not attr or not values:
+            continue
+        nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+        ticked = "|".join(re.escape(str(v)) for v in sorted(values, key=len, reverse=True))
+        run = rf"`(?:{ticked})`(?:(?:\s*,\s*|\s+or\s+)`(?:{ticked})`)*"
+        pat = rf"\b(?:the|its)\s+(?:{nouns})\s+(?:is|must\s+be)\s+(not\s+)?({run})"
+        for s in texts:
+            m = re.search(pat, s, re.I)
+            if m is None or _EFFECT_WORDS.search(s):
+                continue
+            if _CONDITION.search(_clause_before(s, m.start())):
+                continue
+            vals = sorted(set(re.findall(rf"`({ticked})`", m.group(2))))
+            out.append(value_check(tb, bool(m.group(1)), coll, attr, via, vals, s))
+            break
     return out

@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
+from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.text import write_targets
 
 if TYPE_CHECKING:
@@ -156,4 +157,45 @@ def transfer_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ef
                 if values:
                     moved.add((held[0], held[2]))
                     break
+    return out
+
+
+_SHORT = re.compile(
+    r"\b(?:refused|rejected|fails?|declined)\b[^.;]*?\b(?:lower|less|insufficient|too\s+low|"
+    r"not\s+enough|short)\b|\bmust\s+(?:be\s+at\s+least|cover)\b|\binsufficient\b|"
+    r"\bnot\s+enough\b|\b(?:cannot|may\s+not|must\s+not)\s+(?:go\s+)?(?:below\s+(?:0|zero)|"
+    r"negative)",
+    re.I,
+)
+
+
+def _lowers(e: Effect) -> bool:
+    v = e.value
+    if e.kind != "increment" or v is None:
+        return False
+    if v.source == "param":
+        return (v.name or "").startswith("-")
+    if v.source == "const":
+        return isinstance(v.const, int | float) and v.const < 0
+    return v.source == "formula" and isinstance(v.const, list) and v.const[-1] == -1
+
+
+def cover_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """A number the tool takes an amount off, which a sentence of the tool's says must cover
+    it ("must be at least the cost", "refused when the balance is lower", "insufficient
+    credit"): a ``covers`` check, so a call that would leave it below 0 is refused."""
+    texts = doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
+    out: list[Check] = []
+    for e in tb.effects:
+        if not _lowers(e) or any(c.attribute == e.attribute for c in out):
+            continue
+        words = {e.attribute or ""} | set((e.attribute or "").split("_"))
+        said = [
+            s for s in texts
+            if _SHORT.search(s) and words & set(re.findall(r"\w+", s.lower())) - {"", "id"}
+        ]  # fmt: skip
+        if said:
+            via = None if e.record == "target" else e.record
+            out.append(Check(kind="covers", collection=e.collection, attribute=e.attribute,
+                             via=via, sentence=said[0]))  # fmt: skip
     return out

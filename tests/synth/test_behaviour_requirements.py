@@ -1,0 +1,123 @@
+"""Requirements a tool's own sentences state: the status of a record it reaches ("the grower is
+`active` and the plant is `listed`"), the ending of a text argument ("must end in .pdf or
+.png"), and a number that must cover what the call takes off it ("refused when the balance is
+lower"); each becomes a guard that refuses what breaks it and lets the rest through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from autoforge.env.artifact.behaviour import Effect, ParamInfo, ToolBehaviour, Value
+from autoforge.synth.behaviour.arguments import argument_checks
+from autoforge.synth.behaviour.compile import _check_lines, _cover_lines, _effect_lines
+from autoforge.synth.behaviour.data import Context, DataEvidence
+from autoforge.synth.behaviour.presumed import stated_requirements
+from autoforge.synth.behaviour.transfers import cover_checks
+from autoforge.tooldocs import ToolSpec
+
+DATA: dict[str, Any] = {
+    "growers": {
+        "G1": {"grower_id": "G1", "status": "active", "balance": 20.0},
+        "G2": {"grower_id": "G2", "status": "suspended", "balance": 0.0},
+    },
+    "plants": {
+        "P1": {"plant_id": "P1", "status": "listed"},
+        "P2": {"plant_id": "P2", "status": "withdrawn"},
+    },
+    "orders": {"O1": {"order_id": "O1", "grower_id": "G1", "plant_id": "P1", "status": "open"}},
+}
+
+
+class ToolError(Exception):
+    pass
+
+
+def _create(*extra: ParamInfo) -> ToolBehaviour:
+    params = [
+        ParamInfo(name="grower_id", references="growers"),
+        ParamInfo(name="plant_id", references="plants"),
+        *extra,
+    ]
+    return ToolBehaviour(tool="place", kind="create", collection="orders", params=params)
+
+
+def _ctx() -> Context:
+    return Context(ev=DataEvidence.of(DATA), policy="")
+
+
+def test_the_status_of_each_reached_record_a_sentence_requires() -> None:
+    text = "To place one: the grower is `active` and the plant is `listed`."
+    checks = stated_requirements(ToolSpec(name="place", description=text), _create(), _ctx(), [])
+    got = {(c.kind, c.collection, c.via, tuple(c.values)) for c in checks}
+    assert got == {
+        ("status_in", "growers", "param:grower_id", ("active",)),
+        ("status_in", "plants", "param:plant_id", ("listed",)),
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If the grower is `suspended`, the order waits.",  # a condition
+        "The plant is `withdrawn` afterwards.",  # an effect
+        "The order is `open`.",  # the tool's own record: what it writes
+    ],
+)
+def test_conditions_effects_and_the_own_record_require_nothing(text: str) -> None:
+    spec = ToolSpec(name="place", description=text)
+    assert stated_requirements(spec, _create(), _ctx(), []) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "refused"),
+    [
+        ("`label_file` must end in .pdf or .png (any case).", "Tray.PNG", False),
+        ("`label_file` must end in .pdf or .png (any case).", "tray.doc", True),
+        ("`label_file` must end in `.pdf`, `.png` or `.gif`.", "tray.PDF", True),
+        ("`label_file` must end in `.pdf`, `.png` or `.gif`.", "tray.gif", False),
+    ],
+)
+def test_a_text_argument_must_end_as_stated(text: str, value: str, refused: bool) -> None:
+    tb = _create(ParamInfo(name="label_file"))
+    props = {"properties": {"label_file": {"type": "string"}}}
+    spec = ToolSpec(name="place", description=text, parameters=props)
+    (check,) = argument_checks(spec, tb, _ctx())
+    scope = {"ToolError": ToolError, "label_file": value}
+    try:
+        exec("\n".join(_check_lines(check, tb)), scope)
+    except ToolError:
+        assert refused
+    else:
+        assert not refused
+
+
+@pytest.mark.parametrize(
+    ("text", "covered"),
+    [
+        ("The fee is taken off the grower's balance (refused when the balance is lower).", True),
+        ("The grower's `balance` must be at least the fee; it is deducted at once.", True),
+        ("The fee is taken off the grower's balance.", False),  # nothing said: may go below 0
+    ],
+)
+def test_a_number_the_call_takes_from_must_cover_it(text: str, covered: bool) -> None:
+    tb = _create(ParamInfo(name="fee"))
+    tb.effects = [
+        Effect(kind="increment", record="param:grower_id", collection="growers",
+               attribute="balance", value=Value(source="param", name="-fee")),
+    ]  # fmt: skip
+    checks = cover_checks(ToolSpec(name="place", description=text), tb, _ctx())
+    assert bool(checks) is covered
+    if not covered:
+        return
+    for fee, refused in ((15.0, False), (25.0, True)):
+        state = {"growers": {"G1": {"balance": 20.0}}}
+        code = [ln for e in tb.effects for ln in _effect_lines(e, tb)] + _cover_lines(checks[0])
+        scope = {"ToolError": ToolError, "state": state, "grower_id": "G1", "fee": fee}
+        try:
+            exec("\n".join(code), scope)
+        except ToolError:
+            assert refused
+        else:
+            assert not refused and state["growers"]["G1"]["balance"] == 20.0 - fee
