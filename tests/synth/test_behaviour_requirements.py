@@ -18,9 +18,13 @@ from autoforge.synth.behaviour.transfers import cover_checks
 from autoforge.tooldocs import ToolSpec
 
 DATA: dict[str, Any] = {
+    "regions": {
+        "R1": {"region_id": "R1", "status": "open"},
+        "R2": {"region_id": "R2", "status": "closed"},
+    },
     "growers": {
-        "G1": {"grower_id": "G1", "status": "active", "balance": 20.0},
-        "G2": {"grower_id": "G2", "status": "suspended", "balance": 0.0},
+        "G1": {"grower_id": "G1", "status": "active", "balance": 20.0, "region_id": "R1"},
+        "G2": {"grower_id": "G2", "status": "suspended", "balance": 0.0, "region_id": "R2"},
     },
     "plants": {
         "P1": {"plant_id": "P1", "status": "listed"},
@@ -55,6 +59,26 @@ def test_the_status_of_each_reached_record_a_sentence_requires() -> None:
         ("status_in", "growers", "param:grower_id", ("active",)),
         ("status_in", "plants", "param:plant_id", ("listed",)),
     }
+
+
+def test_must_exist_and_be_and_a_record_two_references_away() -> None:
+    from autoforge.synth.behaviour.compile import _check_lines
+
+    text = "The grower must exist and be `active` and belong to an open region."
+    tb = _create()
+    checks = stated_requirements(ToolSpec(name="place", description=text), tb, _ctx(), [])
+    got = {(c.collection, tuple(c.values)) for c in checks}
+    assert got == {("growers", ("active",)), ("regions", ("open",))}
+    (far,) = [c for c in checks if c.collection == "regions"]
+    assert far.via is not None and far.via.startswith("path:")
+    for grower, refused in (("G1", False), ("G2", True)):
+        scope = {"ToolError": ToolError, "state": DATA, "grower_id": grower}
+        try:
+            exec("\n".join(_check_lines(far, tb)), scope)
+        except ToolError:
+            assert refused
+        else:
+            assert not refused
 
 
 @pytest.mark.parametrize(

@@ -342,6 +342,8 @@ def _checked_record(c: Check) -> str:
     """The expression of the record a check reads: the target, or one ``via`` names."""
     if c.via is None:
         return "_rec"
+    if c.via.startswith("path:"):
+        return _record_expr(Effect(kind="set", record=c.via, collection=c.collection))
     if c.via.startswith("param:"):
         name = c.via.split(":", 1)[1]
         return f"state.get({c.collection!r}, {{}}).get(str({name}))"

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.paths import path_record, reach
 from autoforge.synth.behaviour.text import (
     _WINDOWS,
     _date_attribute,
@@ -115,34 +116,50 @@ _EFFECT_WORDS = re.compile(
 )
 
 
+def _reached(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str]]:
+    """``(collection, via)`` of the records a check of ``tb`` can read before it writes: those
+    :func:`write_targets` gives, then those one more reference away by one route."""
+    out = [(c, v) for c, v in write_targets(tb, ctx) if c and v]
+    near = {c for c, _ in out} | {tb.collection}
+    far = [p for p in reach(tb, ctx)[1] if p.start != "new" and p.end not in near]
+    for end in sorted({p.end for p in far}):
+        routes = [p for p in far if p.end == end]
+        if len(routes) == 1:
+            out.append((end, path_record(routes[0])))
+    return out
+
+
 def stated_requirements(
     spec: ToolSpec, tb: ToolBehaviour, ctx: Context, known: list[Check]
 ) -> list[Check]:
-    """ "The <noun> is (not) `<status>`" / "must be `<status>`" in the tool's own sentences
-    about a record it reaches other than its own (see the module), for collections no check in
-    ``known`` already bounds by status."""
+    """ "The <noun> is (not) `<status>`", "must (exist and) be `<status>`", "belong to an
+    <status> <noun>" in the tool's own sentences about a record it reaches other than its own
+    (see the module), for collections no check in ``known`` already bounds by status."""
     if tb.kind not in ("create", "action", "update", "delete"):
         return []
     bounded = {c.collection for c in known if c.kind in ("status_in", "status_not_in")}
     texts = doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
     out: list[Check] = []
-    for coll, via in write_targets(tb, ctx):
+    for coll, via in _reached(tb, ctx):
         attr, values = ctx.status_enum(coll)
-        if coll is None or via is None or coll == tb.collection or coll in bounded:
-            continue
-        if not attr or not values:
+        if coll == tb.collection or coll in bounded or not attr or not values:
             continue
         nouns = "|".join(re.escape(n) for n in noun_forms(coll))
         ticked = "|".join(re.escape(str(v)) for v in sorted(values, key=len, reverse=True))
         run = rf"`(?:{ticked})`(?:(?:\s*,\s*|\s+or\s+)`(?:{ticked})`)*"
-        pat = rf"\b(?:the|its)\s+(?:{nouns})\s+(?:is|must\s+be)\s+(not\s+)?({run})"
+        plain = rf"`?(?:{ticked})`?(?:(?:\s*,\s*|\s+or\s+)`?(?:{ticked})`?)*"
+        pats = (
+            rf"\b(?:the|its)\s+(?:{nouns})\s+(?:is|must\s+(?:\w+\s+and\s+)?be)\s+(not\s+)?({run})",
+            rf"\bbelongs?\s+to\s+(?:an?|the)\s+()({plain})\s+(?:{nouns})\b",
+        )
         for s in texts:
-            m = re.search(pat, s, re.I)
+            m = next((m for m in (re.search(p, s, re.I) for p in pats) if m), None)
             if m is None or _EFFECT_WORDS.search(s):
                 continue
             if _CONDITION.search(_clause_before(s, m.start())):
                 continue
-            vals = sorted(set(re.findall(rf"`({ticked})`", m.group(2))))
+            said = re.findall(rf"`?({ticked})`?", m.group(2), re.I)
+            vals = sorted({v for v in values for w in said if str(v).lower() == w.lower()})
             out.append(value_check(tb, bool(m.group(1)), coll, attr, via, vals, s))
             break
     return out
