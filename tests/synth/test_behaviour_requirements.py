@@ -145,3 +145,36 @@ def test_a_number_the_call_takes_from_must_cover_it(text: str, covered: bool) ->
             assert refused
         else:
             assert not refused and state["growers"]["G1"]["balance"] == 20.0 - fee
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("An open order that has no label can have one printed.", [None]),
+        ("Any order without a label may be relabelled.", [None]),
+        ("Reprinting an order that has no label is accepted.", None),  # no requirement
+    ],
+)
+def test_a_target_that_has_no_attribute_requires_it_empty(text: str, wanted: Any) -> None:
+    from autoforge.synth.behaviour.presumed import empty_requirements
+
+    orders = {"O1": {"order_id": "O1", "label": None}, "O2": {"order_id": "O2", "label": "L-1"}}
+    data = {"orders": orders}
+    tb = ToolBehaviour(tool="print", kind="action", collection="orders", id_param="order_id",
+                       params=[ParamInfo(name="order_id", references="orders")])  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    checks = empty_requirements(ToolSpec(name="print", description=text), tb, ctx)
+    if wanted is None:
+        assert checks == []
+    else:
+        (c,) = checks
+        assert (c.kind, c.attribute, c.values) == ("status_in", "label", wanted)
+
+
+def test_a_capitalised_parameter_opening_the_sentence_must_not_be_blank() -> None:
+    from autoforge.synth.behaviour.text import non_blank_params
+
+    said = non_blank_params([("Name is trimmed and may not be blank.", "docs")], ["name", "note"])
+    assert [n for n, _, _ in said] == ["name"]
+    later = non_blank_params([("A Name may not be blank.", "docs")], ["name"])
+    assert later == []  # a capitalised word inside the sentence is not the parameter

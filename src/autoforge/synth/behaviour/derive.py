@@ -61,7 +61,11 @@ from autoforge.synth.behaviour.policy import (
     policy_required_status,
     policy_status_checks,
 )
-from autoforge.synth.behaviour.presumed import presumed_checks, stated_requirements
+from autoforge.synth.behaviour.presumed import (
+    empty_requirements,
+    presumed_checks,
+    stated_requirements,
+)
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.reached import reached_sets, without_replaced
 from autoforge.synth.behaviour.relations import (
@@ -408,7 +412,7 @@ def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += rejected_if_statuses(desc, tb, ctx)
         out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
         out += child_limits(spec, tb, ctx) + flag_checks(spec, tb, ctx)
-        out += stated_requirements(spec, tb, ctx, out)
+        out += stated_requirements(spec, tb, ctx, out) + empty_requirements(spec, tb, ctx)
     if tb.kind == "list":
         out += argument_checks(spec, tb, ctx, pair_only=True)
     out += _transition_check(tb, ctx, desc)

@@ -12,7 +12,9 @@ records the tool acts on: a call on any other is refused. Read here, for write t
 - in the tool's description or its own policy section, "the <noun> is (not) `<status>`" or
   "the <noun> must be `<status>`" about a record the tool reaches other than its own (its own
   record's status is what the tool writes) requires (refuses) it, for creates too ("To create
-  one: the member is `active` and the space is `open`").
+  one: the member is `active` and the space is `open`");
+- "a <noun> that has no <attribute> can ..." / "without a <attribute> may ..." about the
+  tool's own target requires that attribute to be empty.
 
 A noun phrase that is the subject of a change ("an `open` ticket moves to `in_progress`") or
 sits in a condition ("if", "when") states an effect, not a requirement, and is skipped; so is
@@ -23,7 +25,7 @@ domain.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
@@ -162,4 +164,30 @@ def stated_requirements(
             vals = sorted({v for v in values for w in said if str(v).lower() == w.lower()})
             out.append(value_check(tb, bool(m.group(1)), coll, attr, via, vals, s))
             break
+    return out
+
+
+def empty_requirements(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "A confirmed booking that has no vehicle can have one added": the target's attribute
+    the words name (exactly, or as its first word) must be empty (null, or an empty list)."""
+    if tb.kind not in ("action", "update") or not tb.collection or tb.id_param is None:
+        return []
+    nouns = "|".join(re.escape(n) for n in noun_forms(tb.collection))
+    attrs = ctx.ev.attributes.get(tb.collection, [])
+    lists = ctx.ev.list_attributes(tb.collection)
+    texts = doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
+    pat = rf"\b(?:{nouns})\s+(?:(?:that|which)\s+(?:has|have)\s+no|without\s+an?)\s+`?(\w+)`?"
+    out: list[Check] = []
+    for s in texts:
+        for m in re.finditer(pat, s, re.I):
+            w = m.group(1).lower()
+            named = [a for a in attrs if a == w or a.split("_")[0] == w or a == w + "s"]
+            rest = re.split(r"[,;.]", s[m.end() :], maxsplit=1)[0]
+            if len(named) != 1 or _CONDITION.search(_clause_before(s, m.start())):
+                continue
+            if not re.search(r"\b(?:can|may)\b", rest, re.I):
+                continue  # a requirement says what such a record can have done to it
+            empty: list[Any] = [None, []] if named[0] in lists else [None]
+            out.append(value_check(tb, False, tb.collection, named[0], None, empty, s))
+            return out
     return out

@@ -317,14 +317,16 @@ def write_targets(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None
 
 
 def non_blank_params(texts: list[tuple[str, str]], params: list[str]) -> list[tuple[str, str, str]]:
-    """Parameters a sentence says must not be blank."""
+    """Parameters a sentence says must not be blank (named as written, or capitalised as the
+    sentence's first word: "Name is trimmed and may not be blank")."""
     out: list[tuple[str, str, str]] = []
     for text, src in texts:
         for s in doc_sentences(text):
             if not re.search(r"non-?blank|non-space|not be blank|non-empty", s, re.I):
                 continue
             for p in params:
-                if re.search(rf"\b{re.escape(p)}\b", s) and p not in [o[0] for o in out]:
+                named = re.search(rf"\b{re.escape(p)}\b|^`?{re.escape(p.capitalize())}\b", s)
+                if named and p not in [o[0] for o in out]:
                     out.append((p, s, src))
     return out
 
