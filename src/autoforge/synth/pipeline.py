@@ -30,6 +30,7 @@ from autoforge.env import (
 )
 from autoforge.lexicon import add_session, docs_statuses, name_verb, session_owner, sign_in
 from autoforge.llm import LLMClient
+from autoforge.synth.behaviour.reader import read_rules
 from autoforge.synth.behaviour.run import derive_model, fill_missing, replaced_tools
 from autoforge.synth.checking.checks import CheckContext
 from autoforge.synth.checking.teststate import State, happy_arguments, slice_state, synthetic_state
@@ -498,6 +499,8 @@ async def synthesize(
     p1.stated = docs_statuses(scoped, policy)
     rep.advance()
     model = derive_model(docs, data if data is not None else {}, policy or "")
+    if data is not None and not client.rules_only("synthesizer"):
+        await read_rules(model, docs, data, policy or "", client)  # grounded rules only
     compiled = replaced_tools(model) if data is not None else set()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
