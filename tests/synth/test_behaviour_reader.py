@@ -149,3 +149,24 @@ def test_a_real_small_model_reads_a_blocked_status(tmp_path: Path) -> None:
     assert added == len(read) >= 1
     assert all(c.kind == "status_not_in" and c.values == ["suspended"] for c in read
                if c.kind.startswith("status"))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("stems", "made", "kept"),
+    [
+        ({"pay"}, "", False),  # the refusal is about booking, not paying
+        ({"book"}, "", True),
+        (set(), "stay|stays", True),  # a create: "new stays" names what it makes
+    ],
+)
+def test_only_the_clause_of_the_tool_s_own_action_is_read(
+    stems: set[str], made: str, kept: bool
+) -> None:
+    sentence = (
+        "Suspended accounts can still pay (to settle a debt), but they cannot book new stays."
+    )
+    reading = {"rule": "record_status_must_not_be", "about": "account", "values": ["suspended"]}
+    assert (grounded(reading, sentence, RECORDS, [], stems, made) is not None) is kept
+    positive = {"rule": "record_status_must_be", "about": "account", "values": ["active"]}
+    keep = "An account must keep an active card: booking needs one."
+    assert grounded(positive, keep, RECORDS, [], {"keep"}) is None  # no "only", no "must be"

@@ -8,11 +8,13 @@ choice built from the tool's own context: the kind of rule, the record (the noun
 records the tool reaches) or the number parameter it is about, the status values those
 records can hold, and a number. Nothing it answers is trusted as is:
 
+- only the clause naming the tool's own action is read ("Suspended customers can still top
+  up, but they cannot book rentals" grounds nothing about booking for the top-up tool);
 - a status rule keeps the values the sentence writes (as words), and is kept when they are
   the values of a record the sentence names (a noun of its collection: the one the reading
   names, else the only one), not the tool's own new record and not already bounded by another
-  check; "must not be" needs a negation in the sentence and "must be" a requirement word
-  without one;
+  check; "must not be" needs a negation in the clause and "must be" no negation and "only"
+  or "must be <value>";
 - a number bound is kept when the sentence names the parameter (the one read, else the only
   one it names) and writes the number right after a word of the bound's direction ("at most",
   "up to", "and" of "between 1 and 14" for a maximum; "at least", "from", "between" for a
@@ -35,7 +37,8 @@ from pydantic import BaseModel, create_model
 from autoforge.env import BehaviourModel, Check, ToolBehaviour, doc_sentences, unenforced_sentences
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.derive import context_of
-from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.headings import _stem, tool_sentences
+from autoforge.synth.behaviour.headings import _words as _small_words
 from autoforge.synth.behaviour.paths import path_record, reach
 from autoforge.synth.behaviour.text import value_check
 
@@ -155,9 +158,29 @@ _AT_LEAST = re.compile(
 )
 
 
+def _clauses(sentence: str) -> list[str]:
+    return [c for c in re.split(r"[;:,()]|\bbut\b|\bwhile\b|\bwhereas\b", sentence) if c.strip()]
+
+
+def verb_clause(sentence: str, stems: set[str], made: str = "") -> str | None:
+    """The clause of ``sentence`` that names the tool's action (a word with one of its verb
+    ``stems``, or for a create "new <noun>" of what it makes, ``made`` a regex of the
+    nouns), None when no clause or more than one does: a rule read from the sentence must be
+    about this tool's action, not another's in the same sentence."""
+
+    def names(c: str) -> bool:
+        if {_stem(w) for w in _small_words(c)} & stems:
+            return True
+        return bool(made) and re.search(rf"\bnew\s+(?:{made})\b", c, re.I) is not None
+
+    hits = [c for c in _clauses(sentence) if names(c)]
+    return hits[0] if len(hits) == 1 else None
+
+
 def _status(
-    reading: Mapping[str, Any], sentence: str, records: list[_Record]
+    reading: Mapping[str, Any], sentence: str, clause: str, records: list[_Record]
 ) -> tuple[str, Any] | None:
+    """Values and record from the sentence; the polarity from the clause of the action."""
     said = _words(sentence)
     values = [str(v) for v in reading.get("values") or []]
     values = [v for v in values if v.lower() in said or v.replace("_", " ") in sentence.lower()]
@@ -166,9 +189,12 @@ def _status(
     if rec is None or not values:
         return None
     refused = reading.get("rule") == "record_status_must_not_be"
-    if refused != bool(_NEGATION.search(sentence)):
+    if refused != bool(_NEGATION.search(clause)):
         return None
-    if not refused and not _REQUIREMENT.search(sentence):
+    ticked = "|".join(re.escape(v) for v in values)
+    if not refused and not re.search(
+        rf"\bonly\b|\bmust\s+(?:be|have)\b.*\b(?:{ticked})\b", sentence, re.I
+    ):
         return None
     return "status", (rec, sorted(set(values)), refused)
 
@@ -196,15 +222,22 @@ def _bound(reading: Mapping[str, Any], sentence: str, numbers: list[str]) -> tup
 
 
 def grounded(
-    reading: Mapping[str, Any], sentence: str, records: list[_Record], numbers: list[str]
+    reading: Mapping[str, Any],
+    sentence: str,
+    records: list[_Record],
+    numbers: list[str],
+    stems: set[str] | None = None,
+    made: str = "",
 ) -> tuple[str, Any] | None:
     """``("status", (record, values, refused))`` or ``("bound", (param, op, number))`` when
     the sentence grounds the reading (see the module), else None. What the sentence alone
     decides is taken from it: of the values read, those it writes; the record, when the
-    reading names none the sentence names, the only record it names."""
+    reading names none the sentence names, the only record it names. With the tool's verb
+    ``stems``, a status rule's polarity is read from the one clause naming its action."""
     rule = reading.get("rule")
     if rule in ("record_status_must_be", "record_status_must_not_be"):
-        return _status(reading, sentence, records)
+        clause = sentence if stems is None else verb_clause(sentence, stems, made)
+        return None if clause is None else _status(reading, sentence, clause, records)
     if rule in ("number_at_most", "number_at_least"):
         return _bound(reading, sentence, numbers)
     return None
@@ -254,7 +287,13 @@ async def read_rules(
                 )
             except LLMFailure:
                 continue  # an unreadable answer adds nothing
-            found = grounded(answer.model_dump(), sentence, records, numbers)
+            stems = ctx.verbs.get(spec.name, set())
+            made = (
+                "|".join(re.escape(n) for n in noun_forms(tb.collection or ""))
+                if tb.kind == "create"
+                else ""
+            )
+            found = grounded(answer.model_dump(), sentence, records, numbers, stems, made)
             check = _check(tb, found, sentence)
             if check is not None:
                 tb.checks.append(check)
