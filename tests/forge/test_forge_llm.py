@@ -19,6 +19,7 @@ from autoforge.env import Environment
 from autoforge.forge import ForgeOptions, run_forge, verify_task
 from autoforge.llm import LLMClient, LLMConfig
 from autoforge.llm.config import build_config
+from autoforge.synth.behaviour.reader import PER_TOOL
 from autoforge.synth.options import SynthOptions
 from autoforge.tasks.model import TaskSet
 
@@ -51,10 +52,12 @@ async def test_forge_bookstore_with_the_embedded_model(
     )
     manifest = await run_forge(options, client_factory=lambda: LLMClient(small_config, cache=False))
     env_stage = manifest.stages["environment"]
-    # with data, no model call is spent on code the behaviour model writes anyway
-    assert env_stage.status == "done" and env_stage.tokens.calls == 0
+    # with data, no model call is spent on code the behaviour model writes anyway: the model
+    # only reads rule sentences the rules leave uncarried (at most PER_TOOL per write tool)
+    assert env_stage.status == "done" and env_stage.tokens.calls <= 3 * PER_TOOL
     assert manifest.model == "embedded:small"
     sources = env_stage.detail["tools_source"]
+    assert set(sources.values()) <= {"template", "behaviour"}
     assert sources["cancel_order"] in ("template", "behaviour")
     assert sources["place_order"] == "behaviour"
     env = Environment.load(out / "env")
