@@ -35,6 +35,25 @@ def missing_bench_data(root: Path) -> str:
 
 
 @pytest.fixture(scope="session")
+def embedded_small_config() -> Any:
+    """The embedded 0.5B model's config (its server started once), no cache: real answers
+    every run. Skipped, with the pip command to run, when the ``[model-small]`` extra is not
+    installed."""
+    from autoforge.llm.config import build_config
+    from autoforge.llm.embedded import MODELS, ModelNotInstalled, chunk_paths, ensure_server
+
+    try:
+        import xllamacpp  # noqa: F401
+
+        chunk_paths(MODELS["small"])
+    except (ImportError, ModelNotInstalled) as exc:
+        pytest.skip(f"embedded model not installed ({exc}); pip install -e '.[model-small]'")
+    cfg = build_config(environ={}, overrides={"embedded": {"model": "small"}, "cache": False})
+    ensure_server("small", cfg.embedded)
+    return cfg
+
+
+@pytest.fixture(scope="session")
 def benchmarks_dir() -> Path:
     """Path of the benchmark data. Without it the test is skipped with one line naming
     ``AUTOFORGE_BENCH_ROOT``; ``AUTOFORGE_REQUIRE_BENCH=1`` (CI) makes that a failure."""

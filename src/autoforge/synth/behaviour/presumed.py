@@ -12,7 +12,7 @@ records the tool acts on: a call on any other is refused. Read here, for write t
 - in the tool's description or its own policy section, "the <noun> is (not) `<status>`" or
   "the <noun> must be `<status>`" about a record the tool reaches other than its own (its own
   record's status is what the tool writes) requires (refuses) it, for creates too ("To create
-  one: the member is `active` and the space is `open`");
+  one: the grower is `active` and the plant is `listed`");
 - "a <noun> that has no <attribute> can ..." / "without a <attribute> may ..." about the
   tool's own target requires that attribute to be empty.
 
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import tool_sentences
-from autoforge.synth.behaviour.paths import path_record, reach
+from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.synth.behaviour.text import (
     _WINDOWS,
     _date_attribute,
@@ -122,12 +122,9 @@ def _reached(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str]]:
     """``(collection, via)`` of the records a check of ``tb`` can read before it writes: those
     :func:`write_targets` gives, then those one more reference away by one route."""
     out = [(c, v) for c, v in write_targets(tb, ctx) if c and v]
-    near = {c for c, _ in out} | {tb.collection}
-    far = [p for p in reach(tb, ctx)[1] if p.start != "new" and p.end not in near]
-    for end in sorted({p.end for p in far}):
-        routes = [p for p in far if p.end == end]
-        if len(routes) == 1:
-            out.append((end, path_record(routes[0])))
+    near = {c for c, _ in out} | ({tb.collection} if tb.collection else set())
+    far = [p for p in reach(tb, ctx)[1] if p.start != "new"]
+    out += [(end, path_record(p)) for end, p in single_routes(far, near)]
     return out
 
 

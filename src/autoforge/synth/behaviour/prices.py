@@ -35,14 +35,23 @@ def _enums(spec: ToolSpec, tb: ToolBehaviour, ctx: Context, coll: str) -> dict[s
     for name, schema in (spec.parameters.get("properties") or {}).items():
         if isinstance(schema, dict) and isinstance(schema.get("enum"), list):
             out[f"param:{name}"] = [str(v) for v in schema["enum"]]
+    for a, values in closed_values(ctx, coll).items():
+        out.setdefault(f"attr:{a}", values)
+    return out
+
+
+def closed_values(ctx: Context, coll: str) -> dict[str, list[str]]:
+    """``{attribute: values}`` for the attributes of ``coll`` with a closed set of string
+    values: the schema's enum, else the at most 12 the data holds."""
     props = ctx.schemas.get(coll, {})
     recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
+    out: dict[str, list[str]] = {}
     for a in ctx.ev.attributes.get(coll, []):
         enum = (props.get(a) or {}).get("enum") if isinstance(props.get(a), dict) else None
         seen = sorted({r[a] for r in recs if isinstance(r.get(a), str)})
         values = [str(v) for v in enum] if isinstance(enum, list) else seen
         if 2 <= len(values) <= 12 and len(seen) <= 12:
-            out.setdefault(f"attr:{a}", values)
+            out[a] = values
     return out
 
 

@@ -2,14 +2,14 @@
 typed rule under a schema, and kept only where the sentence itself grounds every part of it.
 
 The regex readers cover the phrasings they were written from; docs that state the same rule
-in other words ("Suspended accounts are blocked from making new bookings") get nothing from
+in other words ("Frozen accounts are barred from placing new orders") get nothing from
 them. Here the model is asked, per sentence, for one reading whose every slot is a closed
 choice built from the tool's own context: the kind of rule, the record (the nouns of the
 records the tool reaches) or the number parameter it is about, the status values those
 records can hold, and a number. Nothing it answers is trusted as is:
 
-- only the clause naming the tool's own action is read ("Suspended customers can still top
-  up, but they cannot book rentals" grounds nothing about booking for the top-up tool);
+- only the clause naming the tool's own action is read ("Frozen accounts can still pay, but
+  they cannot place orders" grounds nothing about ordering for the payment tool);
 - a status rule keeps the values the sentence writes (as words), and is kept when they are
   the values of a record the sentence names (a noun of its collection: the one the reading
   names, else the only one), not the tool's own new record and not already bounded by another

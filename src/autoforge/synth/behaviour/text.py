@@ -20,7 +20,7 @@ from autoforge.env import (
 )
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import about_another, section_sentences
-from autoforge.synth.behaviour.paths import path_record, reach
+from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.tooldocs import markdown_tables
 
 if TYPE_CHECKING:
@@ -361,15 +361,9 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     <param>", "the <noun>'s `a` +1", "`a` -= `param`". The record may be two references away
     when one route reaches it (the record's own reference first)."""
     related: list[tuple[str | None, str | None]] = list(write_targets(tb, ctx))
-    near = {c for c, _ in related}
-    others = reach(tb, ctx)[1]
-    for end in sorted({p.end for p in others} - near):  # two references away: one route
-        far = [p for p in others if p.end == end]
-        best = [p for p in far if len(p.hops) == min(len(q.hops) for q in far)]
-        own = [p for p in best if p.start in ("new", "target")]  # the record's own reference
-        best = own if len(own) == 1 else best
-        if len(best) == 1:
-            related.append((end, path_record(best[0])))
+    near = {c for c, _ in related if c}  # then two references away, by one route
+    for end, path in single_routes(reach(tb, ctx)[1], near, prefer_own=True):
+        related.append((end, path_record(path)))
     out = []
     for said in doc_sentences(spec.description):
         for coll, via in related:
