@@ -657,10 +657,16 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         )
     stated = formula_values(formula_texts(spec.description, tb, ctx), tb, ctx)
     stated = {a: v for a, v in stated.items() if a not in onto and a not in fixed}
-    if stated:
-        out.append(Effect(kind="set", collection=coll, fields=stated))
+    out += [Effect(kind="set", collection=coll, fields=stated)] if stated else []
+    opened = opened_records(spec, tb, ctx)
+    return out + later + appends(spec, tb, attrs) + opened + _moved(spec, tb, ctx)
+
+
+def _moved(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """What a change moves beyond its target's own fields: counters, related statuses,
+    arguments onto related records, lines back into stock, amounts, priced choices, and
+    cascades onto the records that refer to the target."""
     moved = increments(spec, tb, ctx) + related_status_sets(spec, tb, ctx)
     moved += param_onto_related(spec, tb, ctx, write_targets(tb, ctx)) + line_returns(spec, tb, ctx)
     moved += stated_amounts(spec, tb, ctx)[1] + priced_choices(spec, tb, ctx)
-    opened = opened_records(spec, tb, ctx)
-    return out + later + appends(spec, tb, attrs) + opened + moved + cascades(spec, tb, ctx)
+    return moved + cascades(spec, tb, ctx)
