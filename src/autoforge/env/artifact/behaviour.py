@@ -58,7 +58,7 @@ CheckKind = Literal[
     "argument",  # the parameter's own value: `values` [op, operand], op one of >, >=, <, <=
     # (operand a number, or ["today", days] for a date) or "decimals" (operand: how many)
 ]
-EffectKind = Literal["create", "set", "increment", "append", "delete", "lines", "ledger"]
+EffectKind = Literal["create", "set", "increment", "append", "delete", "lines", "ledger", "tally"]
 ValueSource = Literal[
     "param",
     "const",
@@ -112,7 +112,10 @@ class Effect(BaseModel):
     or (``ledger``) move number ``attribute`` of the ``record`` in ``collection`` by ``value``
     and log one entry in collection ``ledger`` made as ``fields`` say (``formula`` values
     ``["delta"]``, ``["after"]``, ``["holder_key"]``, ``["target_key"]``, ``["target", a,
-    sign]``); or store ``lines``: the line objects of parameter ``value`` on the new record's list
+    sign]``); or (``tally``) keep number ``attribute`` of each ``collection`` record equal to
+    a count or sum over the records referring to it, as the data shows (``value.const``
+    ``["tally", measure, source, ref, field]``, counted where ``where`` says); or store
+    ``lines``: the line objects of parameter ``value`` on the new record's list
     ``attribute``, each made as ``fields`` say, merged by ``merge`` and, with ``when`` naming
     an attribute of the referenced ``collection``, taking each count off that attribute.
 

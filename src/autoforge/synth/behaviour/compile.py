@@ -17,6 +17,7 @@ from autoforge.synth.behaviour.formulas import expr_code, uses_expr
 from autoforge.synth.behaviour.formulas import helper_lines as expr_helper_lines
 from autoforge.synth.behaviour.paths import record_code
 from autoforge.synth.behaviour.prices import map_expr
+from autoforge.synth.behaviour.tallies import tally_after_lines, tally_before_lines
 
 UNSET = "<unset>"
 
@@ -776,8 +777,10 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
                 if c.via is None and tb.id_param is None:
                     continue
                 body += _check_lines(c, tb)
+        body += tally_before_lines(tb.effects)
         for e in tb.effects:
             body += _effect_lines(e, tb)
+        body += tally_after_lines(tb.effects)
         for c in tb.checks:
             if c.kind == "new_not_below" and c.values:
                 body += _after_lines(c)

@@ -528,7 +528,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
                 Value(source="const", const=d[1]) if isinstance(d, tuple) else Value(source=d)
             )
         else:
-            fields[a] = Value(source="const", const=None)
+            fields[a] = Value(source="const", const=_start_number(ctx, coll, a))
     fields.update({a: v for a, v in composed_fields(spec, tb, ctx).items() if a in fields})
     copies, moves = stated_amounts(spec, tb, ctx)
     fields.update({a: v for a, v in copies.items() if a in fields})
@@ -544,6 +544,26 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         sentence=start[1] if start else "",
     )
     return [eff, *moves, *increments(spec, tb, ctx), *related_status_sets(spec, tb, ctx)]
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _start_number(ctx: Context, coll: str, attr: str) -> int | None:
+    """The value a new record takes for a number attribute nothing else gives: 0 (or the
+    documented minimum above it) where the documented schema types it as a number that cannot
+    be null and every record in the data holds one; None otherwise. A count or an amount that
+    the create does not set has not moved yet, and null would break the schema."""
+    schema = ctx.schemas.get(coll, {}).get(attr)
+    if not isinstance(schema, dict) or schema.get("type") not in ("integer", "number"):
+        return None
+    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
+    held = [r.get(attr) for r in recs]
+    if schema.get("nullable") or not recs or not all(_number(v) for v in held):
+        return None
+    low = schema.get("minimum")
+    return int(low) if isinstance(low, int | float) and low > 0 else 0
 
 
 def computed_last(

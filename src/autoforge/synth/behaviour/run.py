@@ -20,6 +20,7 @@ from autoforge.env import (
 from autoforge.synth.behaviour.compile import UNSET, compile_tool
 from autoforge.synth.behaviour.data import DataEvidence
 from autoforge.synth.behaviour.derive import context_of, derive_tool
+from autoforge.synth.behaviour.tallies import add_tallies
 from autoforge.synth.modelcode.codegen import ToolCode
 from autoforge.synth.report import ToolRecord
 from autoforge.synth.rulecode.doc_rules import DocRule, guard_lines
@@ -65,6 +66,7 @@ def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Behavi
                     unenforced=[f"not modelled: {type(exc).__name__}: {exc}"],
                 )
             )
+    add_tallies(model, ev)
     return model
 
 

@@ -1,0 +1,91 @@
+"""Tallies the data shows and no sentence states, on a small API written for this test: an
+apiary's ``hive_count`` is the number of its hives that are active or resting, its
+``box_total`` the summed length of its hives' ``boxes``. Writes that change the hives keep both
+true; a new apiary starts them (and its other number attributes) at 0."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.env import BehaviourModel, Effect, Environment, ToolBehaviour, Value
+from autoforge.llm import LLMClient
+from autoforge.synth.behaviour.data import DataEvidence
+from autoforge.synth.behaviour.tallies import add_tallies, learn_tallies
+from autoforge.synth.pipeline import SynthOptions, synthesize
+from autoforge.tooldocs import load_docs
+
+HERE = Path(__file__).parent / "behaviour_apis"
+DATA: dict[str, Any] = json.loads((HERE / "apiary_db.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def apiary(tmp_path_factory: pytest.TempPathFactory) -> Environment:
+    out = tmp_path_factory.mktemp("apiary") / "env"
+    docs = load_docs([HERE / "apiary_openapi.yaml"])
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    asyncio.run(synthesize(docs, out, client, data=copy.deepcopy(DATA), options=SynthOptions()))
+    return Environment.load(out)
+
+
+def _call(env: Environment, tool: str, **args: Any) -> tuple[bool, Any, Any]:
+    ep = env.episode(state=copy.deepcopy(DATA))
+    obs = ep.call(tool, args)
+    return obs.ok, obs.result, ep.snapshot()
+
+
+def test_the_data_shows_a_filtered_count_and_a_summed_length() -> None:
+    got = {(t.attribute, t.measure, t.field, t.status, t.counted) for t in learn_tallies(
+        DataEvidence.of(DATA))}  # fmt: skip
+    assert got == {
+        ("hive_count", "count", None, "status", ("active", "resting")),
+        ("box_total", "len", "boxes", None, ("",)),
+    }
+
+
+def test_a_one_to_one_copy_is_not_a_tally() -> None:
+    data = copy.deepcopy(DATA)
+    for h in data["hives"].values():  # every apiary now holds one hive at most
+        h["apiary_id"] = "A0" + str(int(h["hive_id"][1:]) % 4 + 1) if h["hive_id"] <= "H004" else ""
+    for k, a in data["apiaries"].items():
+        mine = [h for h in data["hives"].values() if h["apiary_id"] == k]
+        a["box_total"] = sum(len(h["boxes"]) for h in mine)
+    assert not [t for t in learn_tallies(DataEvidence.of(data)) if t.attribute == "box_total"]
+
+
+def test_a_new_hive_moves_both_tallies_of_its_apiary_only(apiary: Environment) -> None:
+    ok, new, state = _call(apiary, "add_hive", apiary_id="A03", boxes=["x", "y", "z"])
+    assert ok and new["status"] == "active"
+    a3, before = state["apiaries"]["A03"], DATA["apiaries"]["A03"]
+    assert a3["hive_count"] == before["hive_count"] + 1
+    assert a3["box_total"] == before["box_total"] + 3
+    assert state["apiaries"]["A01"] == DATA["apiaries"]["A01"]
+
+
+def test_retiring_leaves_the_count_but_not_the_boxes(apiary: Environment) -> None:
+    ok, _, state = _call(apiary, "retire_hive", hive_id="H004")  # resting, in A02
+    a2, before = state["apiaries"]["A02"], DATA["apiaries"]["A02"]
+    assert ok and a2["hive_count"] == before["hive_count"] - 1
+    assert a2["box_total"] == before["box_total"]
+
+
+def test_a_new_holder_starts_its_numbers_at_zero(apiary: Environment) -> None:
+    ok, new, _ = _call(apiary, "create_apiary", name="Meadow")
+    assert ok and (new["hive_count"], new["box_total"], new["honey_kg"]) == (0, 0, 0)
+
+
+def test_a_tool_that_already_moves_the_attribute_keeps_its_own_effect() -> None:
+    stated = Effect(kind="increment", record="via:apiary_id", collection="apiaries",
+                    attribute="hive_count", value=Value(source="const", const=-1))  # fmt: skip
+    retire = ToolBehaviour(tool="retire_hive", kind="action", collection="hives",
+                           id_param="hive_id", effects=[stated])  # fmt: skip
+    model = BehaviourModel(tools=[retire])
+    add_tallies(model, DataEvidence.of(DATA))
+    tallied = [e.attribute for e in retire.effects if e.kind == "tally"]
+    assert tallied == ["box_total"]  # hive_count is moved by the stated effect alone
