@@ -12,6 +12,7 @@ without naming a domain.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from autoforge.env import ToolBehaviour, Value, python_param_name
 
@@ -94,7 +95,7 @@ def helper_lines() -> list[str]:
     ]
 
 
-def days_after_expr(base: str, days: int | str) -> str:
+def days_after_expr(base: str, days: int | str | list[Any]) -> str:
     """The Python expression of a ``days_after`` formula inside a compiled tool."""
     if base == "today":
         day = "_today"
@@ -102,5 +103,23 @@ def days_after_expr(base: str, days: int | str) -> str:
         day = python_param_name(base.split(":", 1)[1])
     else:
         day = f"_new.get({base.split(':', 1)[1]!r})"
-    n = python_param_name(days.split(":", 1)[1]) if isinstance(days, str) else repr(days)
-    return f"_plus_days({day}, {n})"
+    return f"_plus_days({day}, {_days_expr(days)})"
+
+
+def _days_expr(days: int | str | list[Any]) -> str:
+    """A number of days: a whole number, a parameter (``param:<name>``), a number attribute of
+    the new record (``["new", attribute]``) or the entry of a table keyed by an attribute of the
+    new record or of the record it refers to (``["keyed", key, [reference, collection] or None,
+    table]``); None (no date) for a key the table lacks."""
+    if isinstance(days, str):
+        return python_param_name(days.split(":", 1)[1])
+    if not isinstance(days, list):
+        return repr(days)
+    if days[0] == "new":
+        return f"_new.get({days[1]!r})"
+    _, key, via, table = days
+    if via is None:
+        return f"{table!r}.get(str(_new.get({key!r})))"
+    ref, coll = via
+    held = f"(state.get({coll!r}, {{}}).get(str(_new.get({ref!r}))) or {{}})"
+    return f"{table!r}.get(str({held}.get({key!r})))"

@@ -55,6 +55,7 @@ from autoforge.synth.behaviour.lines import (
     opened_records,
     param_record_checks,
 )
+from autoforge.synth.behaviour.offsets import offset_values
 from autoforge.synth.behaviour.policy import (
     policy_attribute_checks,
     policy_date_windows,
@@ -585,6 +586,10 @@ def computed_last(
             if a not in names:
                 fields[a] = v
     side = "new" if tb.kind == "create" else "target"
+    if side == "new":
+        for a, v in offset_values(ctx.ev, coll, fields, names).items():
+            fields.pop(a)
+            fields[a] = v  # after the date it counts from
     priced = priced_fields(spec, tb, ctx, coll, side)
     recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
     numbers = [a for a in fields if recs and all(
