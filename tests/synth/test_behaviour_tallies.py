@@ -1,7 +1,9 @@
 """Tallies the data shows and no sentence states, on a small API written for this test: an
 apiary's ``hive_count`` is the number of its hives that are active or resting, its
 ``box_total`` the summed length of its hives' ``boxes``. Writes that change the hives keep both
-true; a new apiary starts them (and its other number attributes) at 0."""
+true; a new apiary starts them (and its other number attributes) at 0. The docs say only that
+a new hive is refused "when the apiary is already at its limit": ``hive_limit``, which the
+count never passes in the data, is the bound."""
 
 from __future__ import annotations
 
@@ -66,6 +68,14 @@ def test_a_new_hive_moves_both_tallies_of_its_apiary_only(apiary: Environment) -
     assert a3["hive_count"] == before["hive_count"] + 1
     assert a3["box_total"] == before["box_total"] + 3
     assert state["apiaries"]["A01"] == DATA["apiaries"]["A01"]
+
+
+def test_a_stated_limit_the_tally_never_passes_in_the_data_refuses(apiary: Environment) -> None:
+    before = DATA["apiaries"]["A02"]
+    assert before["hive_count"] == before["hive_limit"]
+    ok, _, state = _call(apiary, "add_hive", apiary_id="A02", boxes=["x"])
+    assert not ok and state == DATA  # the refusal undoes the call's writes
+    assert _call(apiary, "add_hive", apiary_id="A01", boxes=["x"])[0]
 
 
 def test_retiring_leaves_the_count_but_not_the_boxes(apiary: Environment) -> None:

@@ -780,7 +780,7 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
         body += tally_before_lines(tb.effects)
         for e in tb.effects:
             body += _effect_lines(e, tb)
-        body += tally_after_lines(tb.effects)
+        body += tally_after_lines(tb.effects, tb.checks)
         for c in tb.checks:
             if c.kind == "new_not_below" and c.values:
                 body += _after_lines(c)

@@ -15,11 +15,13 @@ from autoforge.env import (
     EnvLoadError,
     SandboxViolation,
     ToolBehaviour,
+    doc_sentences,
     unenforced_sentences,
 )
 from autoforge.synth.behaviour.compile import UNSET, compile_tool
-from autoforge.synth.behaviour.data import DataEvidence
+from autoforge.synth.behaviour.data import Context, DataEvidence
 from autoforge.synth.behaviour.derive import context_of, derive_tool
+from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.tallies import add_tallies
 from autoforge.synth.modelcode.codegen import ToolCode
 from autoforge.synth.report import ToolRecord
@@ -66,8 +68,13 @@ def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Behavi
                     unenforced=[f"not modelled: {type(exc).__name__}: {exc}"],
                 )
             )
-    add_tallies(model, ev)
+    add_tallies(model, ev, {s.name: rule_sentences(s, ctx) for s in docs.tools})
     return model
+
+
+def rule_sentences(spec: ToolSpec, ctx: Context) -> list[str]:
+    """The sentences of a tool's description and of the policy on it."""
+    return doc_sentences(spec.description) + tool_sentences(ctx.policy, spec.name, ctx.headed)
 
 
 def _loads(spec: ToolSpec, code: str) -> bool:

@@ -15,13 +15,14 @@ Nothing here names a domain.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from autoforge.env import BehaviourModel, Effect, ToolBehaviour, Value
-from autoforge.synth.behaviour.data import DataEvidence
+from autoforge.env import BehaviourModel, Check, Effect, ToolBehaviour, Value
+from autoforge.synth.behaviour.data import DataEvidence, noun_forms
 
 #: how a referring record counts: itself, a number attribute, a list's length, a set attribute
 MEASURES = ("count", "sum", "len", "present")
@@ -217,15 +218,61 @@ def _start_at_zero(tb: ToolBehaviour, t: Tally) -> None:
             e.fields[t.attribute] = Value(source="const", const=0)
 
 
-def add_tallies(model: BehaviourModel, ev: DataEvidence) -> None:
+def add_tallies(
+    model: BehaviourModel, ev: DataEvidence, sentences: Mapping[str, list[str]] | None = None
+) -> None:
     """Give each write tool that can change a tally's counted records the effect that keeps it
-    true, and each create of a holder the tally's start at 0."""
+    true, and each create of a holder the tally's start at 0. ``sentences``: per tool, the
+    rule sentences of its description and of the policy on it; one that refuses a call going
+    over a number the tally never exceeds in the data makes that number the tally's bound."""
     for t in learn_tallies(ev):
         digits = _digits(ev, t)
+        bounds = _bounds(ev, t)
         for tb in model.tools:
             _start_at_zero(tb, t)
             if _writes_source(tb, t.source) and not _writes_attribute(tb, t):
                 tb.effects.append(tally_effect(t, digits))
+                said = _bound_said(t, bounds, (sentences or {}).get(tb.tool, []))
+                if said is not None:
+                    tb.checks.append(Check(kind="within", collection=t.holder,
+                                           attribute=t.attribute, values=[said[0]],
+                                           sentence=said[1], source="data"))  # fmt: skip
+
+
+_REFUSES = re.compile(
+    r"\b(refused|rejected|must|cannot|can't|may not|not enough|exceeds?|go(?:es)? over|full|"
+    r"still have|no more than|at most|fails?)\b",
+    re.IGNORECASE,
+)
+
+
+def _bounds(ev: DataEvidence, t: Tally) -> list[str]:
+    """The holder's other number attributes the tally stays at or under on every record."""
+    holders = [h for h in ev.state.get(t.holder, {}).values() if isinstance(h, dict)]
+    out = []
+    for a in ev.attributes.get(t.holder, []):
+        vals = [(h.get(t.attribute), h.get(a)) for h in holders]
+        nums = [
+            (x, y) for x, y in vals if isinstance(x, int | float) and isinstance(y, int | float)
+        ]
+        if a != t.attribute and len(nums) == len(vals) and all(x <= y for x, y in nums):
+            out.append(a)
+    return out
+
+
+def _bound_said(t: Tally, bounds: list[str], sentences: list[str]) -> tuple[str, str] | None:
+    """The bound a refusing sentence names by a word of its name that the tally's own name
+    and the holder's do not share, with the sentence."""
+    shared = set(t.attribute.lower().split("_")) | set(noun_forms(t.holder))
+    for s in sentences:
+        if not _REFUSES.search(s):
+            continue
+        words = set(re.findall(r"[a-z]+", s.lower()))
+        for b in bounds:
+            own = {w for w in b.lower().split("_") if len(w) > 3} - shared
+            if own & words:
+                return b, s
+    return None
 
 
 def _digits(ev: DataEvidence, t: Tally) -> int | None:
@@ -271,10 +318,13 @@ def tally_before_lines(effects: list[Effect]) -> list[str]:
     return out
 
 
-def tally_after_lines(effects: list[Effect]) -> list[str]:
-    """After the writes: each holder's attribute moves by the change in its sum."""
+def tally_after_lines(effects: list[Effect], checks: list[Check]) -> list[str]:
+    """After the writes: each holder's attribute moves by the change in its sum; one that
+    grew past its bound (a ``within`` check) is refused, which undoes the call."""
     out: list[str] = []
     for i, e in enumerate(x for x in effects if x.kind == "tally"):
+        bound = next((c for c in checks if c.kind == "within" and c.attribute == e.attribute
+                      and c.collection == e.collection and c.values), None)  # fmt: skip
         moved = "_h[_a] + _d" if e.digits is None else f"round(_h[_a] + _d, {e.digits})"
         if e.digits == 0:
             moved = "int(round(_h[_a] + _d))"
@@ -287,4 +337,12 @@ def tally_after_lines(effects: list[Effect]) -> list[str]:
             "    if _d and isinstance(_h, dict) and isinstance(_h.get(_a), (int, float)):",
             f"        _h[_a] = {moved}",
         ]
+        if bound is not None:
+            b = str(bound.values[0])
+            why = f"{e.attribute} would exceed {b} (docs: {bound.sentence[:120]})"
+            out += [
+                f"        if _d > 0 and isinstance(_h.get({b!r}), (int, float))"
+                f" and _h[_a] > _h[{b!r}]:",
+                f"            raise ToolError({why!r})",
+            ]
     return out
