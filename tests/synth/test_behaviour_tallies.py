@@ -3,7 +3,8 @@ apiary's ``hive_count`` is the number of its hives that are active or resting, i
 ``box_total`` the summed length of its hives' ``boxes``. Writes that change the hives keep both
 true; a new apiary starts them (and its other number attributes) at 0. The docs say only that
 a new hive is refused "when the apiary is already at its limit": ``hive_limit``, which the
-count never passes in the data, is the bound."""
+count never passes in the data, is the bound. The same API has a ``POST`` on an apiary that
+answers with a new inspection of it."""
 
 from __future__ import annotations
 
@@ -99,3 +100,13 @@ def test_a_tool_that_already_moves_the_attribute_keeps_its_own_effect() -> None:
     add_tallies(model, DataEvidence.of(DATA))
     tallied = [e.attribute for e in retire.effects if e.kind == "tally"]
     assert tallied == ["box_total"]  # hive_count is moved by the stated effect alone
+
+
+def test_a_post_on_a_record_answering_with_another_kind_opens_one(apiary: Environment) -> None:
+    """``POST /apiaries/{apiary_id}/inspections`` answering with an inspection: a new one for
+    that apiary, with the argument, the stated start status and today's date."""
+    ok, new, state = _call(apiary, "request_inspection", apiary_id="A03", inspector="Kim")
+    assert ok and new == state["inspections"]["IN04"]
+    assert new == {"inspection_id": "IN04", "apiary_id": "A03", "inspector": "Kim",
+                   "status": "open", "opened_on": "2026-05-01"}  # fmt: skip
+    assert state["apiaries"] == DATA["apiaries"]

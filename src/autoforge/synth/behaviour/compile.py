@@ -793,8 +793,12 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
 
 
 def _reply_lines(tb: ToolBehaviour) -> list[str]:
-    if any(e.kind == "create" and e.record == "new" for e in tb.effects):
-        return ["return _new"]
+    if any(
+        e.kind == "create"
+        and (e.record == "new" or (e.record == "opened" and e.collection == tb.reply.collection))
+        for e in tb.effects
+    ):
+        return ["return _new"]  # fmt: skip
     if tb.kind == "delete":
         return ["return {'deleted': True}"]
     if tb.id_param is not None and tb.collection is not None and tb.kind != "compute":

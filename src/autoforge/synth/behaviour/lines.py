@@ -34,7 +34,7 @@ from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.stated import literal_fields, time_fields
-from autoforge.synth.behaviour.text import new_record_sentences
+from autoforge.synth.behaviour.text import new_record_sentences, target_status
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -462,10 +462,12 @@ _OPENS = r"\b(?:opens?|creates?|starts?|adds?|issues?)\s+(?:an?|one|exactly\s+on
 
 
 def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
-    """ "Opens a new check" in an action's description: a record of another collection whose
-    records refer to the target is created, with the next id, the target's key, what every
-    such record in the data copies from its target, the start values and stamps the docs state
-    for it, and the target's attribute that names such records set to the new id."""
+    """ "Opens a new check" in an action's description, or an HTTP ``POST`` on the target
+    that answers with a record of that collection: a record of another collection whose
+    records refer to the target is created, with the next id, the target's key, the arguments
+    named as its attributes, what every such record in the data copies from its target, the
+    start values and stamps the docs state for it, and the target's attribute that names such
+    records set to the new id."""
     if tb.kind not in ("action", "update") or tb.collection is None or tb.id_param is None:
         return []
     out: list[Effect] = []
@@ -475,13 +477,14 @@ def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effe
         pat = ctx.ev.id_pattern(coll)
         nouns = "|".join(re.escape(n) for n in noun_forms(coll))
         said = [s for s in text if re.search(rf"{_OPENS}(?:{nouns})\b", s, re.I)]
-        if coll == tb.collection or not back or pat is None or not said:
+        answered = tb.operation.startswith("POST ") and tb.reply.collection == coll
+        if coll == tb.collection or not back or pat is None or not (said or answered):
             continue
         out.append(
             Effect(kind="create", record="opened", collection=coll,
-                   fields=_opened_fields(spec, tb, ctx, coll, back[0], nouns),
+                   fields=_opened_fields(spec, tb, ctx, coll, back[0], nouns, answered),
                    id_prefix=pat.prefix, id_width=pat.width, id_attribute=pat.attribute,
-                   sentence=said[0])
+                   sentence=said[0] if said else "")
         )  # fmt: skip
         mine = [
             a
@@ -498,16 +501,19 @@ def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effe
 
 
 def _opened_fields(
-    spec: ToolSpec, tb: ToolBehaviour, ctx: Context, coll: str, back: str, nouns: str
-) -> dict[str, Value]:
+    spec: ToolSpec, tb: ToolBehaviour, ctx: Context, coll: str, back: str, nouns: str,
+    answered: bool = False,
+) -> dict[str, Value]:  # fmt: skip
     """How each attribute of a record an action opens is made: the next id, the target's key
     (``back``), what the tool's description or the policy states, or a copy of the target's
-    attribute the data shows."""
+    attribute the data shows. Where the tool answers with the record (``answered``), its own
+    sentences speak of it whatever noun they use."""
     attrs = ctx.ev.attributes[coll]
     pat = ctx.ev.id_pattern(coll)
     said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
     said = doc_sentences(spec.description) + said
     said = [s for s in said if re.search(rf"\b(?:{nouns})\b", s, re.I)]
+    said += doc_sentences(spec.description) if answered else []
     status_attr, enum = ctx.status_enum(coll)
     consts: dict[str, Any] = {}
     times: dict[str, Any] = {}
@@ -520,6 +526,9 @@ def _opened_fields(
         m = re.search(rf"\b(?:{nouns})\s+(?:is|starts(?:\s+as|\s+in)?)\s+`(\w+)`", s, re.I)
         if status_attr and m and m.group(1) in (enum or []):
             consts.setdefault(status_attr, m.group(1))
+    start = target_status(spec, coll, enum, ctx.policy, create=True) if answered else None
+    if status_attr and start:
+        consts.setdefault(status_attr, start[0])
     priced = priced_fields(spec, tb, ctx, coll, "target", str(tb.collection))
     offsets: dict[str, Value] = {}
     for s in said:
@@ -528,11 +537,14 @@ def _opened_fields(
     copied = copied_attributes(ctx.ev, coll, [(back, str(tb.collection))])
     stamps = status_defaults(ctx.ev, coll, status_attr, consts.get(status_attr or ""))
     fields: dict[str, Value] = {}
+    given = {p.name for p in tb.params} - {tb.id_param}
     for a in attrs:
         if pat is not None and a == pat.attribute:
             fields[a] = Value(source="new_id")
         elif a == back:
             fields[a] = Value(source="param", name=tb.id_param)
+        elif a in given:
+            fields[a] = Value(source="param", name=a)
         elif a in priced:
             fields[a] = priced[a]
         elif a in offsets:

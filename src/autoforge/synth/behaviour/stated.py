@@ -29,8 +29,14 @@ def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
                 r"\b(?:whose|where|if|when|unless)\s+$", flat[max(0, m.start() - 8) : m.start()]
             ):
                 continue  # "whose date is today": a condition on the record
+            if m.group(1) and flat[m.start()] != "`":
+                continue  # a bare word before a list of names ("+= amount, `x` = today")
             out[a] = "today" if m.group(5) == "today" else "now"
             break
+        # "with today's date as `joined_on`", "today as `closed_on`"
+        said = re.search(rf"\b(today|now)(?:'s\s+date)?\s+as\s+(?:its\s+)?`{re.escape(a)}`", flat)
+        if a not in out and said is not None:
+            out[a] = "today" if said.group(1) == "today" else "now"
     return out
 
 

@@ -225,9 +225,10 @@ def add_tallies(
     true, and each create of a holder the tally's start at 0. ``sentences``: per tool, the
     rule sentences of its description and of the policy on it; one that refuses a call going
     over a number the tally never exceeds in the data makes that number the tally's bound."""
-    for t in learn_tallies(ev):
+    tallies = learn_tallies(ev)
+    for t in tallies:
         digits = _digits(ev, t)
-        bounds = _bounds(ev, t)
+        bounds = _bounds(ev, t, {x.attribute for x in tallies if x.holder == t.holder})
         for tb in model.tools:
             _start_at_zero(tb, t)
             if _writes_source(tb, t.source) and not _writes_attribute(tb, t):
@@ -246,32 +247,36 @@ _REFUSES = re.compile(
 )
 
 
-def _bounds(ev: DataEvidence, t: Tally) -> list[str]:
-    """The holder's other number attributes the tally stays at or under on every record."""
+def _bounds(ev: DataEvidence, t: Tally, tallied: set[str]) -> list[str]:
+    """The holder's other number attributes the tally stays at or under on every record, of
+    its kind (whole numbers for a whole-number tally) and not tallies themselves; those some
+    record reaches first (a full record is evidence of a limit)."""
     holders = [h for h in ev.state.get(t.holder, {}).values() if isinstance(h, dict)]
-    out = []
+    whole = all(isinstance(h.get(t.attribute), int) for h in holders)
+    out: list[tuple[int, str]] = []
     for a in ev.attributes.get(t.holder, []):
+        if a == t.attribute or a in tallied:
+            continue
         vals = [(h.get(t.attribute), h.get(a)) for h in holders]
-        nums = [
-            (x, y) for x, y in vals if isinstance(x, int | float) and isinstance(y, int | float)
-        ]
-        if a != t.attribute and len(nums) == len(vals) and all(x <= y for x, y in nums):
-            out.append(a)
-    return out
+        nums = [(x, y) for x, y in vals if _number(x) and _number(y)]
+        if whole and not all(isinstance(y, int) for _, y in nums):
+            continue
+        if nums and len(nums) == len(vals) and all(float(x) <= float(y) for x, y in nums):  # type: ignore[arg-type]
+            out.append((-sum(x == y for x, y in nums), a))
+    return [a for _, a in sorted(out)]
 
 
 def _bound_said(t: Tally, bounds: list[str], sentences: list[str]) -> tuple[str, str] | None:
     """The bound a refusing sentence names by a word of its name that the tally's own name
     and the holder's do not share, with the sentence."""
     shared = set(t.attribute.lower().split("_")) | set(noun_forms(t.holder))
-    for s in sentences:
-        if not _REFUSES.search(s):
-            continue
-        words = set(re.findall(r"[a-z]+", s.lower()))
-        for b in bounds:
-            own = {w for w in b.lower().split("_") if len(w) > 3} - shared
-            if own & words:
-                return b, s
+    refusing = [(s, set(re.findall(r"[a-z]+", s.lower()))) for s in sentences
+                if _REFUSES.search(s)]  # fmt: skip
+    for b in bounds:
+        own = {w for w in b.lower().split("_") if len(w) > 3} - shared
+        said = next((s for s, words in refusing if own & words), None)
+        if said is not None:
+            return b, said
     return None
 
 

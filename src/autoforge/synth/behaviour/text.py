@@ -88,12 +88,22 @@ def target_status(
     if not values:
         return None
     texts = doc_sentences(spec.description) + doc_sentences(spec.description.split("\n")[0])
+    for quoted in (True, False):  # a value written as code ("becomes `x`") first
+        found = _said_status(texts, coll, values, create=create, quoted=quoted)
+        if found is not None:
+            return found
+    return _status_by_verb(spec, coll, values, policy, create=create)
+
+
+def _said_status(
+    texts: list[str], coll: str, values: list[str], *, create: bool, quoted: bool
+) -> tuple[str, str] | None:
     nouns = noun_forms(coll)
     for s in texts:
         for v in values:
-            w = _word(v)
+            w = rf"(?<![\w-])`{re.escape(v)}`(?![\w-])" if quoted else _word(v)
             cues = [
-                rf"\b(starts?|started|created|stored|is)\s+(in\s+)?(status\s+)?{w}",
+                rf"\b(starts?|started|created|stored|is)\s+(in\s+|as\s+)?(status\s+)?{w}",
                 rf"\bin status\s+{w}",
                 rf"\b(sets?|setting)\s+(the\s+)?(status|state)\s+(to\s+)?{w}",
                 rf"\b(moves?|moving)\b.*\bto\s+{w}",
@@ -113,6 +123,15 @@ def target_status(
                 if not create and c in states and _CONDITION.search(s[: m.start()]):
                     continue  # "only in status X": a precondition, not the status it leaves
                 return v, s
+    return None
+
+
+def _status_by_verb(
+    spec: ToolSpec, coll: str, values: list[str], policy: str, *, create: bool
+) -> tuple[str, str] | None:
+    """The status the tool's verb names ("cancel": cancelled), or for a create the one a
+    policy sentence on new records gives."""
+    nouns = noun_forms(coll)
     verb = spec.name.split("_")[0].lower()
     stem = verb[:-1] if verb.endswith("e") else verb
     if not create and len(stem) >= 3:
