@@ -183,6 +183,8 @@ class ParamInfo(BaseModel):
     references: str | None = None
     #: the sentence saying how the parameter filters (a list's min/max or search parameter)
     sentence: str = ""
+    #: what a text argument becomes before it is used, in order: strip, nospace, lower, upper
+    normal: list[str] = Field(default_factory=list)
 
 
 class ToolBehaviour(BaseModel):

@@ -15,6 +15,7 @@ from autoforge.synth.behaviour.arguments import argument_lines
 from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
 from autoforge.synth.behaviour.formulas import expr_code, uses_expr
 from autoforge.synth.behaviour.formulas import helper_lines as expr_helper_lines
+from autoforge.synth.behaviour.normal import normal_lines
 from autoforge.synth.behaviour.paths import record_code
 from autoforge.synth.behaviour.prices import map_expr
 from autoforge.synth.behaviour.tallies import tally_after_lines, tally_before_lines
@@ -86,6 +87,7 @@ def _prelude(tb: ToolBehaviour) -> list[str]:
         if p.number:
             lines.append(f"if isinstance({p.name}, int) and not isinstance({p.name}, bool):")
             lines.append(f"    {p.name} = float({p.name})")
+    lines += normal_lines(tb.params, UNSET)
     if tb.kind == "update":
         return lines
     for p in tb.params:

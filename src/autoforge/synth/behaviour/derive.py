@@ -55,6 +55,7 @@ from autoforge.synth.behaviour.lines import (
     opened_records,
     param_record_checks,
 )
+from autoforge.synth.behaviour.normal import normal_forms
 from autoforge.synth.behaviour.offsets import offset_values
 from autoforge.synth.behaviour.policy import (
     policy_attribute_checks,
@@ -77,7 +78,7 @@ from autoforge.synth.behaviour.relations import (
     rejected_if_statuses,
     unique_params,
 )
-from autoforge.synth.behaviour.stated import literal_fields, time_fields
+from autoforge.synth.behaviour.stated import literal_fields, named_values, time_fields
 from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.text import (
     appends,
@@ -293,6 +294,8 @@ def _params(
             sample: dict[str, Any] = next(iter(ev.state.get(coll or "", {}).values()), {})
             info.match = "contains" if isinstance(sample.get(info.attribute), list) else "eq"
         out.append(info)
+    texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
+    normal_forms(out, spec.parameters.get("properties") or {}, texts, ctx, coll)
     return out
 
 
@@ -492,6 +495,11 @@ def _new_record_said(
             consts.setdefault(a, v)
         for a, src in _dates(time_fields(s, attrs), ctx, coll).items():
             times.setdefault(a, src)
+    enums = {a: [str(x) for x in sch["enum"]] for a, sch in ctx.schemas.get(coll, {}).items()
+             if a in attrs and _enum(sch)}  # fmt: skip
+    for s in [*doc_sentences(spec.description), *said]:
+        for a, v in named_values(s, enums).items():
+            consts.setdefault(a, v)
     return said, consts, times
 
 
@@ -551,7 +559,7 @@ def _number(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-def _start_number(ctx: Context, coll: str, attr: str) -> int | None:
+def _start_number(ctx: Context, coll: str, attr: str) -> float | None:
     """The value a new record takes for a number attribute nothing else gives: 0 (or the
     documented minimum above it) where the documented schema types it as a number that cannot
     be null and every record in the data holds one; None otherwise. A count or an amount that
@@ -564,7 +572,8 @@ def _start_number(ctx: Context, coll: str, attr: str) -> int | None:
     if schema.get("nullable") or not recs or not all(_number(v) for v in held):
         return None
     low = schema.get("minimum")
-    return int(low) if isinstance(low, int | float) and low > 0 else 0
+    start = int(low) if isinstance(low, int | float) and low > 0 else 0
+    return float(start) if attr in ctx.ev.float_attributes(coll) else start  # as the data writes
 
 
 def computed_last(

@@ -104,3 +104,20 @@ def _set_as(flat: str, attrs: list[str], floats: set[str]) -> dict[str, Any]:
                 )
                 out.setdefault(m.group(2), n)
     return out
+
+
+def named_values(text: str, enums: dict[str, list[str]]) -> dict[str, str]:
+    """Values of listed attributes a sentence gives by the value and the attribute's words
+    ("starts on the `basic` loyalty tier", "its priority is `normal`"): the value written as
+    code, one of the attribute's documented values, right before or after its words."""
+    flat = " ".join(text.split())
+    out: dict[str, str] = {}
+    for a, values in enums.items():
+        words = r"\s+".join(re.escape(w) for w in a.lower().split("_"))
+        for v in values:
+            code = rf"`{re.escape(v)}`"
+            before = rf"{code}\s+{words}\b"
+            after = rf"\b{words}\s+(?:is\s+|of\s+|=\s*|set\s+to\s+)?{code}"
+            if re.search(before, flat, re.I) or re.search(after, flat, re.I):
+                out.setdefault(a, v)
+    return out

@@ -210,12 +210,12 @@ def _writes_attribute(tb: ToolBehaviour, t: Tally) -> bool:
     return False
 
 
-def _start_at_zero(tb: ToolBehaviour, t: Tally) -> None:
+def _start_at_zero(tb: ToolBehaviour, t: Tally, digits: int | None) -> None:
     for e in tb.effects:
         v = e.fields.get(t.attribute)
         unset = v is not None and v.source == "const" and v.const is None
         if e.kind == "create" and e.collection == t.holder and unset:
-            e.fields[t.attribute] = Value(source="const", const=0)
+            e.fields[t.attribute] = Value(source="const", const=0 if digits == 0 else 0.0)
 
 
 def add_tallies(
@@ -230,7 +230,7 @@ def add_tallies(
         digits = _digits(ev, t)
         bounds = _bounds(ev, t, {x.attribute for x in tallies if x.holder == t.holder})
         for tb in model.tools:
-            _start_at_zero(tb, t)
+            _start_at_zero(tb, t, digits)
             if _writes_source(tb, t.source) and not _writes_attribute(tb, t):
                 tb.effects.append(tally_effect(t, digits))
                 said = _bound_said(t, bounds, (sentences or {}).get(tb.tool, []))
