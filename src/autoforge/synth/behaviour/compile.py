@@ -15,12 +15,13 @@ from autoforge.synth.behaviour.arguments import argument_lines
 from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
 from autoforge.synth.behaviour.formulas import expr_code, uses_expr
 from autoforge.synth.behaviour.formulas import helper_lines as expr_helper_lines
+from autoforge.synth.behaviour.listing import UNSET, list_lines
+from autoforge.synth.behaviour.listing import given as _given
 from autoforge.synth.behaviour.normal import normal_lines
+from autoforge.synth.behaviour.ownership import owned_lines
 from autoforge.synth.behaviour.paths import record_code
 from autoforge.synth.behaviour.prices import map_expr
 from autoforge.synth.behaviour.tallies import tally_after_lines, tally_before_lines
-
-UNSET = "<unset>"
 
 
 def _py_ref(ref: str | None) -> str | None:
@@ -72,10 +73,6 @@ def _sig(tb: ToolBehaviour) -> str:
         default = repr(UNSET) if p.nullable or tb.kind == "update" or mutable else plain
         opt.append(f"{p.name}={default}")
     return ", ".join(["state", *req, *opt])
-
-
-def _given(name: str) -> str:
-    return f"({name} is not None and {name} != {UNSET!r})"
 
 
 def _prelude(tb: ToolBehaviour) -> list[str]:
@@ -165,6 +162,8 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             "):",
             f"    raise ToolError({f'no {c.collection} record for this {a} and {b}' + why!r})",
         ]
+    if c.kind == "owned":
+        return owned_lines(c, why)
     if c.kind in _RECORD_CHECKS:
         return _relation_lines(c, tb, p, why) or _record_check_lines(c, tb, why)
     return []
@@ -720,31 +719,6 @@ def _append_lines(e: Effect, value: Value) -> list[str]:
     ]
 
 
-def _list_lines(tb: ToolBehaviour) -> list[str]:
-    lines = ["_out = []", f"for _r in state.get({tb.collection!r}, {{}}).values():"]
-    for p in tb.params:
-        if p.attribute is None or p.match is None:
-            continue
-        g = _given(p.name)
-        if p.match == "eq":
-            cond = f"_r.get({p.attribute!r}) != {p.name}"
-        elif p.match in ("contains", "member"):
-            cond = f"{p.name} not in (_r.get({p.attribute!r}) or [])"
-        elif p.match in ("ge", "le"):
-            v, op = f"_r.get({p.attribute!r})", ">=" if p.match == "ge" else "<="
-            cond = f"not (isinstance({v}, (int, float)) and {v} {op} {p.name})"
-        else:
-            attrs = p.attribute.split(",")
-            hay = "str(_r.get(_a) or '').lower()"
-            cond = f"not any(str({p.name}).lower() in {hay} for _a in {attrs!r})"
-        lines += [f"    if {g} and {cond}:", "        continue"]
-    lines.append("    _out.append(_r)")
-    if tb.reply.sort_by:
-        lines.append(f"_out.sort(key=lambda _x: str(_x.get({tb.reply.sort_by!r})))")
-    lines.append("return _out")
-    return lines
-
-
 #: checks that read only the arguments and the state, placed before the target is looked up
 _ARGUMENT_CHECKS = (
     "exists", "format", "non_blank", "not_past", "at_least_one", "unique", "record_for",
@@ -753,7 +727,7 @@ _ARGUMENT_CHECKS = (
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (
     "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
-    "not_member", "max_items", "member_of", "no_child", "keyed_from", "threshold",
+    "not_member", "max_items", "member_of", "no_child", "keyed_from", "threshold", "owned",
 )  # fmt: skip
 
 
@@ -766,7 +740,7 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
         if c.kind in _ARGUMENT_CHECKS:
             body += _check_lines(c, tb)
     if tb.kind == "list":
-        body += _list_lines(tb)
+        body += list_lines(tb)
     else:
         if tb.id_param is not None and tb.collection is not None:
             body += [

@@ -18,10 +18,11 @@ from autoforge.env import (
     doc_sentences,
     unenforced_sentences,
 )
-from autoforge.synth.behaviour.compile import UNSET, compile_tool
+from autoforge.synth.behaviour.compile import compile_tool
 from autoforge.synth.behaviour.data import Context, DataEvidence
 from autoforge.synth.behaviour.derive import context_of, derive_tool
 from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.listing import UNSET
 from autoforge.synth.behaviour.tallies import add_tallies
 from autoforge.synth.modelcode.codegen import ToolCode
 from autoforge.synth.report import ToolRecord
