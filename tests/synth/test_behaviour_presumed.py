@@ -133,6 +133,8 @@ def test_a_list_valued_state_attribute_is_no_status() -> None:
         ("Only `submitted` permits. For an `approved` permit the fee must be paid first.",
          ["submitted"]),
         ("Only `submitted` permits (an approved one must be withdrawn instead).", ["submitted"]),
+        ("The permit has to be `approved` before it is issued.", ["approved"]),
+        ("A permit needs to be `submitted` or `approved`.", ["approved", "submitted"]),
     ],
 )  # fmt: skip
 def test_asides_cases_and_alternatives_are_not_required_statuses(

@@ -61,6 +61,13 @@ def test_the_status_of_each_reached_record_a_sentence_requires() -> None:
     }
 
 
+def test_has_to_be_requires_as_must_be_does() -> None:
+    text = "The grower has to be `active`; the plant needs to be `listed`."
+    checks = stated_requirements(ToolSpec(name="place", description=text), _create(), _ctx(), [])
+    assert {(c.collection, tuple(c.values)) for c in checks} == {
+        ("growers", ("active",)), ("plants", ("listed",))}  # fmt: skip
+
+
 def test_must_exist_and_be_and_a_record_two_references_away() -> None:
     from autoforge.synth.behaviour.compile import _check_lines
 

@@ -104,6 +104,11 @@ def test_a_value_that_must_not_belong_to_another_record_is_unique() -> None:
     (check,) = unique_params(text, tb, ctx)
     assert (check.kind, check.param, check.attribute) == ("unique", "frame_no", "frame_no")
     assert unique_params("`frame_no` is printed on the frame.", tb, ctx) == []
+    # the attribute named by its words, and "any existing" record of any noun
+    text = "The frame-no must be given and may not already belong to any existing cycle."
+    (check,) = unique_params(text, tb, ctx)
+    assert check.param == "frame_no"
+    assert unique_params("The frame no may belong to another bike.", tb, ctx) == []
 
 
 def test_each_alternative_of_a_rejected_if_sentence_names_a_status() -> None:

@@ -148,7 +148,8 @@ def stated_requirements(
         run = rf"`(?:{ticked})`(?:(?:\s*,\s*|\s+or\s+)`(?:{ticked})`)*"
         plain = rf"`?(?:{ticked})`?(?:(?:\s*,\s*|\s+or\s+)`?(?:{ticked})`?)*"
         pats = (
-            rf"\b(?:the|its)\s+(?:{nouns})\s+(?:is|must\s+(?:\w+\s+and\s+)?be)\s+(not\s+)?({run})",
+            rf"\b(?:the|its)\s+(?:{nouns})\s+(?:is|(?:must|has\s+to|needs\s+to)\s+(?:\w+\s+and\s+)?be)"
+            rf"\s+(not\s+)?({run})",
             rf"\bbelongs?\s+to\s+(?:an?|the)\s+()({plain})\s+(?:{nouns})\b",
         )
         for s in texts:

@@ -237,23 +237,38 @@ def unique_params(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check
     the collection may hold the argument in the attribute of the same name."""
     if tb.collection is None or tb.kind not in ("create", "update"):
         return []
-    attrs = set(ctx.ev.attributes.get(tb.collection, []))
-    nouns = "|".join(re.escape(n) for n in noun_forms(tb.collection))
+    attrs = set(ctx.ev.attributes.get(tb.collection, [])) - {tb.id_param}
+    params = {p.name for p in tb.params}
     out: list[Check] = []
     for s in doc_sentences(spec_text):
-        head = re.match(r"^\s*`(\w+)`", s)
-        if head is None or head.group(1) not in attrs or head.group(1) == tb.id_param:
+        p = _subject(s, attrs & params)
+        if p is None or any(c.param == p for c in out):
             continue
         if re.search(
-            rf"\bmust\s+(?:not\s+belong\s+to\s+(?:another|any\s+other)\s+(?:{nouns})|be\s+unique)\b",
+            r"\b(?:must|may|can)\s+(?:not|never)\s+(?:already\s+)?belong\s+to\s+(?:another|any\s+"
+            r"other|any\s+existing)\s+\w+|\bmust\s+be\s+unique\b",
             s,
             re.I,
         ):
-            p = head.group(1)
             out.append(
                 Check(kind="unique", param=p, collection=tb.collection, attribute=p, sentence=s)
             )
     return out
+
+
+def _subject(sentence: str, names: set[str]) -> str | None:
+    """The attribute a sentence opens with: written as code (```plate` must ...``), or by its
+    words after "the" ("The e-mail address must ...")."""
+    head = re.match(r"^\s*`(\w+)`", sentence)
+    if head is not None:
+        return head.group(1) if head.group(1) in names else None
+    low = sentence.lower()
+    for n in sorted(names, key=len, reverse=True):
+        words = " ".join(n.lower().split("_"))
+        # "e-mail" is the word "email"; "frame-no" the words "frame no"
+        if any(re.match(rf"^\s*the\s+{words}\b", low.replace("-", j)) for j in ("", " ")):
+            return n
+    return None
 
 
 def rejected_if_statuses(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:

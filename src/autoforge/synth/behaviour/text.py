@@ -209,9 +209,9 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
     for said in doc_sentences(spec.description) + own:
         # asides blanked, positions kept: "from `paid` (reason `settled`), `denied` (...)"
         s = re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), said)
-        if _EFFECT.search(s) and not re.search(r"\b(only|must|allowed)\b", s, re.I):
+        if _EFFECT.search(s) and not re.search(rf"\b(only|must|allowed|{_HAS_TO})\b", s, re.I):
             continue
-        if not re.search(r"\b(only|must|allowed|cannot|can not|can't)\b", s, re.I):
+        if not re.search(rf"\b(only|must|allowed|cannot|can not|can't|{_HAS_TO})\b", s, re.I):
             continue
         found: dict[tuple[str, bool], list[str]] = {}
         for coll, _via in related:
@@ -292,6 +292,10 @@ def _open_alternative(s: str, end: int, values: Sequence[str]) -> bool:
 _REFUSING = re.compile(r"\b(cannot|can not|can't|never)\b", re.I)
 
 
+#: "has to be", "needs to be": a requirement in other words than "must"
+_HAS_TO = r"has to|have to|needs? to"
+
+
 def _refused(s: str, pos: int) -> bool | None:
     """Whether the status named at ``pos`` is one the sentence refuses (True) or requires
     (False), read from its own clause (clauses end at brackets and semicolons): "only" before
@@ -307,7 +311,7 @@ def _refused(s: str, pos: int) -> bool | None:
         return False
     if _REFUSING.search(clause):
         return True
-    return False if re.search(r"\b(only|must|allowed)\b", clause, re.I) else None
+    return False if re.search(rf"\b(only|must|allowed|{_HAS_TO})\b", clause, re.I) else None
 
 
 def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
