@@ -60,8 +60,15 @@ def _refusal(checks: list[Check], permit: str) -> str:
     return ""
 
 
-def test_a_status_before_the_record_noun_is_required() -> None:
-    (check,) = _checks("Approves a `submitted` permit and stamps it.")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Approves a `submitted` permit and stamps it.",
+        "Approves every page of a `submitted` building-site permit.",  # modifiers between
+    ],
+)
+def test_a_status_before_the_record_noun_is_required(text: str) -> None:
+    (check,) = _checks(text)
     assert (check.kind, check.values) == ("status_in", ["submitted"])
     assert _refusal([check], "PM1") and not _refusal([check], "PM2")
 
