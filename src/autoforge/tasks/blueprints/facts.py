@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -389,8 +390,8 @@ class FactChooser:
     def _from_column(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
         """A value of the records' own attribute called like the fact (a destination city
         the data holds), other than the one the call's record already has; ``_MISSING``
-        when no attribute is called so, or its values never repeat (a unique value, such as
-        a key or an e-mail, is not to be reused).
+        when no attribute is called so. Where its text values never repeat (a unique value,
+        such as a file name or an e-mail, is not to be reused) a new one shaped like them.
 
         Why: with data given, a new value drawn by the field's name alone was a random word
         ("help" as a country), which the docs' own checks refuse."""
@@ -400,6 +401,8 @@ class FactChooser:
         if kind is None:
             return _MISSING
         seen = column_values(self.plain(), fact.name, kind)
+        if seen and kind is str and len(set(map(repr, seen))) >= len(seen):
+            return fresh_like(seen, self.rng)  # unique: a new value shaped like the data's
         if len(set(map(repr, seen))) >= len(seen):
             return _MISSING
         current = self._current(tool, partial, fact.name)
@@ -629,3 +632,25 @@ def _values_under(value: Any, key: str) -> Iterator[Any]:
     elif isinstance(value, list):
         for item in value:
             yield from _values_under(item, key)
+
+
+def fresh_like(seen: list[Any], rng: random.Random) -> Any:
+    """A text value none of ``seen`` is, made from one of them so it keeps their shape: its
+    last run of digits renumbered at the same width, else a digit put before its last dot
+    (``report.pdf``: ``report2.pdf``), else one appended; ``_MISSING`` when none is new."""
+    taken = {str(v) for v in seen}
+    for _ in range(20):
+        base = str(rng.choice(seen))
+        runs = list(re.finditer(r"\d+", base))
+        if runs:
+            m = runs[-1]
+            width = len(m.group(0))
+            num = str(rng.randrange(10**width)).zfill(width)
+            new = base[: m.start()] + num + base[m.end() :]
+        else:
+            cut = base.rfind(".")
+            digit = str(rng.randrange(2, 10))
+            new = base[:cut] + digit + base[cut:] if cut > 0 else base + digit
+        if new not in taken:
+            return new
+    return _MISSING
