@@ -65,3 +65,20 @@ def test_a_value_given_by_the_value_and_the_attributes_words() -> None:
         "support_level": "priority"
     }
     assert named_values("Only `open` accounts can be moved.", enums) == {}
+
+
+def test_a_reference_named_by_its_records_noun_takes_their_case() -> None:
+    data = {
+        "vouchers": {"SPRING5": {"code": "SPRING5"}},
+        "carts": {
+            "C1": {"cart_id": "C1", "voucher": "SPRING5"},
+            "C2": {"cart_id": "C2", "voucher": None},
+        },
+    }
+    params = [ParamInfo(name="voucher", references="vouchers"),
+              ParamInfo(name="cart_id", references="carts")]  # fmt: skip
+    schemas = {"voucher": {"type": ["string", "null"]}, "cart_id": TEXT}
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    said = ["A voucher may be typed in any case; the cart keeps it in upper case."]
+    normal_forms(params, schemas, said, ctx, "carts", "cart_id")
+    assert [p.normal for p in params] == [["upper"], []]  # the key is not rewritten

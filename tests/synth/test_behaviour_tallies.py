@@ -110,3 +110,12 @@ def test_a_post_on_a_record_answering_with_another_kind_opens_one(apiary: Enviro
     assert new == {"inspection_id": "IN04", "apiary_id": "A03", "inspector": "Kim",
                    "status": "open", "opened_on": "2026-05-01"}  # fmt: skip
     assert state["apiaries"] == DATA["apiaries"]
+
+
+def test_room_asked_in_the_tallys_own_words_bounds_it() -> None:
+    from autoforge.synth.behaviour.tallies import _bound_said
+
+    (count,) = [t for t in learn_tallies(DataEvidence.of(DATA)) if t.attribute == "hive_count"]
+    said = _bound_said(count, ["hive_limit"], ["There must be enough room left for one more hive."])
+    assert said is not None and said[0] == "hive_limit"
+    assert _bound_said(count, ["hive_limit"], ["The hive is weighed first."]) is None

@@ -296,7 +296,7 @@ def _params(
             info.match = "contains" if isinstance(sample.get(info.attribute), list) else "eq"
         out.append(info)
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
-    normal_forms(out, spec.parameters.get("properties") or {}, texts, ctx, coll)
+    normal_forms(out, spec.parameters.get("properties") or {}, texts, ctx, coll, id_param)
     return out
 
 

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from autoforge.env import ParamInfo
-from autoforge.synth.behaviour.data import Context
+from autoforge.synth.behaviour.data import Context, noun_forms
 
 #: phrases that name both cases (a comparison that ignores case), removed before the cues
 _BOTH = re.compile(
@@ -36,28 +36,38 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )  # fmt: skip
 
 
-def _mentions(sentence: str, name: str) -> bool:
+def _mentions(sentence: str, name: str, nouns: list[str]) -> bool:
+    """The sentence names the parameter, or (``nouns``) the records it refers to."""
     flat = sentence.lower().replace("-", "")
-    words = name.lower().split("_")
-    return f"`{name.lower()}`" in flat or re.search(rf"\b{' '.join(words)}\b", flat) is not None
+    words = " ".join(name.lower().split("_"))
+    said = "|".join(re.escape(w) for w in [words, *nouns])
+    return f"`{name.lower()}`" in flat or re.search(rf"\b(?:{said})\b", flat) is not None
 
 
 def _texts(param: ParamInfo, schema: Any) -> bool:
-    """Whether the parameter is free text (a string with no enum, date or id format)."""
-    if not isinstance(schema, dict) or schema.get("type") != "string" or "enum" in schema:
+    """Whether the parameter is free text (a string, or a nullable one, with no enum, date
+    or id format)."""
+    if not isinstance(schema, dict) or "enum" in schema:
+        return False
+    kind = schema.get("type")
+    if kind != "string" and not (isinstance(kind, list) and set(kind) <= {"string", "null"}):
         return False
     return schema.get("format") not in ("date", "date-time", "uuid")
 
 
 def normal_forms(
     params: list[ParamInfo], schemas: dict[str, Any], sentences: list[str], ctx: Context,
-    coll: str | None,
+    coll: str | None, tb_id: str | None = None,
 ) -> None:  # fmt: skip
-    """Set ``normal`` on each free-text parameter the sentences give a normal form."""
+    """Set ``normal`` on each free-text parameter the sentences give a normal form (``tb_id``:
+    the tool's id parameter)."""
     for p in params:
         if not _texts(p, schemas.get(p.name)):
             continue
-        said = [s for s in sentences if _mentions(s, p.name)]
+        # the records it names stand for a value of theirs, not for a key ("`x_id`")
+        keyed = p.name.lower().endswith(("_id", "id")) or p.name == tb_id
+        nouns = noun_forms(p.references) if p.references and not keyed else []
+        said = [s for s in sentences if _mentions(s, p.name, nouns)]
         ops: list[str] = []
         for s in said:
             plain = _BOTH.sub(" ", s)

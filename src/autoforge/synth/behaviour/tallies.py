@@ -266,9 +266,14 @@ def _bounds(ev: DataEvidence, t: Tally, tallied: set[str]) -> list[str]:
     return [a for _, a in sorted(out)]
 
 
+_ROOM = re.compile(r"\b(enough|room|left|remaining|exceed\w*|over|full)\b", re.I)
+
+
 def _bound_said(t: Tally, bounds: list[str], sentences: list[str]) -> tuple[str, str] | None:
     """The bound a refusing sentence names by a word of its name that the tally's own name
-    and the holder's do not share, with the sentence."""
+    and the holder's do not share, with the sentence; else the first bound, where a refusing
+    sentence asks for room ("enough", "left", "over") in words of the tally's own name
+    ("there must be enough unsold seats" for ``seats_sold``)."""
     shared = set(t.attribute.lower().split("_")) | set(noun_forms(t.holder))
     refusing = [(s, set(re.findall(r"[a-z]+", s.lower()))) for s in sentences
                 if _REFUSES.search(s)]  # fmt: skip
@@ -277,7 +282,9 @@ def _bound_said(t: Tally, bounds: list[str], sentences: list[str]) -> tuple[str,
         said = next((s for s, words in refusing if own & words), None)
         if said is not None:
             return b, said
-    return None
+    mine = {w for w in t.attribute.lower().split("_") if len(w) > 3} - set(noun_forms(t.holder))
+    roomy = next((s for s, words in refusing if _ROOM.search(s) and mine & words), None)
+    return (bounds[0], roomy) if bounds and roomy is not None else None
 
 
 def _digits(ev: DataEvidence, t: Tally) -> int | None:
