@@ -55,6 +55,8 @@ CheckKind = Literal[
     "no_child",  # no record of `collection` whose `via` names the target has `attribute` in values
     "covers",  # once the writes are done, number `attribute` of the record `via` names (an
     # effect's record: ``param:``, ``via:``, ``path:``; the target when None) is not below 0
+    "no_record_for",  # no record of `collection` has attributes `values` equal to those
+    # parameters (and, with `attribute`, that attribute among `table["counted"]`)
     "owned",  # the target's `attribute` names the record the parameter names (its holder)
     "within",  # once the writes are done, a tally `attribute` of a `collection` record that
     # grew is not above that record's number `values[0]`

@@ -19,6 +19,7 @@ from autoforge.synth.behaviour.listing import UNSET, list_lines
 from autoforge.synth.behaviour.listing import given as _given
 from autoforge.synth.behaviour.normal import normal_lines
 from autoforge.synth.behaviour.ownership import owned_lines
+from autoforge.synth.behaviour.pairs import pair_lines
 from autoforge.synth.behaviour.paths import record_code
 from autoforge.synth.behaviour.prices import map_expr
 from autoforge.synth.behaviour.tallies import tally_after_lines, tally_before_lines
@@ -164,6 +165,8 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
         ]
     if c.kind == "owned":
         return owned_lines(c, why)
+    if c.kind == "no_record_for" and len(c.values) == 2:
+        return pair_lines(c, _given, why)
     if c.kind in _RECORD_CHECKS:
         return _relation_lines(c, tb, p, why) or _record_check_lines(c, tb, why)
     return []
@@ -722,7 +725,7 @@ def _append_lines(e: Effect, value: Value) -> list[str]:
 #: checks that read only the arguments and the state, placed before the target is looked up
 _ARGUMENT_CHECKS = (
     "exists", "format", "non_blank", "not_past", "at_least_one", "unique", "record_for",
-    "lines_within", "argument",
+    "lines_within", "argument", "no_record_for",
 )  # fmt: skip
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (

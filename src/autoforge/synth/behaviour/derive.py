@@ -58,6 +58,7 @@ from autoforge.synth.behaviour.lines import (
 from autoforge.synth.behaviour.normal import normal_forms
 from autoforge.synth.behaviour.offsets import offset_values
 from autoforge.synth.behaviour.ownership import owned_checks, without_owner_writes
+from autoforge.synth.behaviour.pairs import pair_checks
 from autoforge.synth.behaviour.policy import (
     policy_attribute_checks,
     policy_date_windows,
@@ -355,9 +356,9 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     for e in tb.effects:  # amounts kept to cents in the data stay so
         if e.kind == "increment" and e.attribute in ctx.ev.float_attributes(e.collection or ""):
             e.digits = amount_digits(ctx, e.collection or "", e.attribute or "")
-    own = owned_checks(tb, doc_sentences(spec.description) + tool_sentences(
-        ctx.policy, spec.name, ctx.headed), ctx)  # fmt: skip
-    tb.checks += own
+    ruled = doc_sentences(spec.description) + tool_sentences(ctx.policy, spec.name, ctx.headed)
+    own = owned_checks(tb, ruled, ctx)
+    tb.checks += own + pair_checks(tb, ruled, ctx)
     tb.effects = without_owner_writes(tb.effects, own)
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)

@@ -1,0 +1,103 @@
+"""One record per pair: a new record may not repeat the two records it refers to ("a customer
+may have only one `waiting` entry per event", "refused if the customer already has a confirmed
+booking on this sailing", "each code once per customer").
+
+Read for a tool that makes a record (a create, or an action that opens one) and takes both
+references as arguments, from a sentence of its own or of the policy on it that names both
+kinds of record and says "only one", "once per", "already has" or the like; the statuses it
+names (if any) say which existing records count. The data must agree: no two records there
+already share such a pair. Nothing here names a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autoforge.env import Check, ToolBehaviour
+from autoforge.synth.behaviour.data import Context, noun_forms
+
+_ONE = re.compile(
+    r"\b(?:only\s+one|at\s+most\s+one|one\s+[\w`-]+(?:\s+[\w`-]+)?\s+per|once\s+per|"
+    r"already\s+(?:has|have|holds?|used|uses|booked|is|got)|not\s+twice|no\s+second)\b",
+    re.I,
+)
+
+
+def pair_checks(tb: ToolBehaviour, sentences: list[str], ctx: Context) -> list[Check]:
+    """A ``no_record_for`` check per pair of reference arguments a sentence makes unique."""
+    coll = _made(tb)
+    if coll is None:
+        return []
+    attrs = ctx.ev.attributes.get(coll, [])
+    refs: list[tuple[str, str]] = []
+    for p in tb.params:
+        r = ctx.ev.references(coll, p.name) if p.name in attrs else None
+        if r and r != coll:
+            refs.append((p.name, r))
+    status, values = ctx.status_enum(coll)
+    out: list[Check] = []
+    for i, (a, ra) in enumerate(refs):
+        for b, rb in refs[i + 1 :]:
+            said = next((s for s in sentences if _ONE.search(s)
+                         and _names(s, a, ra) and _names(s, b, rb)), None)  # fmt: skip
+            if said is None:
+                continue
+            counted = _statuses(said, values)
+            if not _data_agrees(ctx, coll, a, b, status, counted):
+                continue
+            out.append(Check(kind="no_record_for", collection=coll, values=[a, b],
+                             attribute=status if counted else None,
+                             table={"counted": counted} if counted else {},
+                             sentence=said))  # fmt: skip
+    return out
+
+
+def _made(tb: ToolBehaviour) -> str | None:
+    if tb.kind == "create":
+        return tb.collection
+    opened = [e.collection for e in tb.effects if e.kind == "create" and e.record == "opened"]
+    return opened[0] if len(opened) == 1 else None
+
+
+def _names(sentence: str, param: str, coll: str) -> bool:
+    words = [" ".join(param.split("_")), *noun_forms(coll)]
+    said = "|".join(re.escape(w) for w in words)
+    return re.search(rf"(?<![\w-])(?:{said})(?![\w-])", sentence.replace("`", ""), re.I) is not None
+
+
+def _statuses(sentence: str, values: list[str]) -> list[str]:
+    """The statuses the sentence names, as code or as words ("checked-in" for
+    ``checked_in``)."""
+    flat = sentence.lower().replace("-", "_").replace("`", "")
+    return [v for v in values if re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", flat)]
+
+
+def _data_agrees(
+    ctx: Context, coll: str, a: str, b: str, status: str | None, counted: list[str]
+) -> bool:
+    seen: set[tuple[str, str]] = set()
+    for r in ctx.ev.state.get(coll, {}).values():
+        x, y = r.get(a), r.get(b)
+        if x is None or y is None or (counted and str(r.get(status or "")) not in counted):
+            continue
+        if (str(x), str(y)) in seen:
+            return False
+        seen.add((str(x), str(y)))
+    return True
+
+
+def pair_lines(c: Check, given: Any, why: str) -> list[str]:
+    """The guard: no record of the collection already holds both arguments (in a counted
+    status)."""
+    a, b = (str(v) for v in c.values)
+    cond = f"str(_r.get({a!r})) == str({a}) and str(_r.get({b!r})) == str({b})"
+    if c.attribute and c.table.get("counted"):
+        cond += f" and str(_r.get({c.attribute!r})) in {c.table['counted']!r}"
+    return [
+        f"if {given(a)} and {given(b)} and any(",
+        f"    {cond}",
+        f"    for _r in state.get({c.collection!r}, {{}}).values()",
+        "):",
+        f"    raise ToolError({f'a {c.collection} record for this {a} and {b} exists' + why!r})",
+    ]

@@ -1,0 +1,68 @@
+"""One record per pair of referred records, read from a sentence naming both, on data written
+for this test: a runner may hold one `entered` or `finished` entry per race."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from autoforge.env import ParamInfo, ToolBehaviour
+from autoforge.synth.behaviour.compile import _check_lines
+from autoforge.synth.behaviour.data import Context, DataEvidence
+from autoforge.synth.behaviour.pairs import pair_checks
+
+DATA: dict[str, Any] = {
+    "runners": {"R1": {"runner_id": "R1"}, "R2": {"runner_id": "R2"}},
+    "races": {"RC1": {"race_id": "RC1"}, "RC2": {"race_id": "RC2"}},
+    "entries": {
+        "E1": {"entry_id": "E1", "runner_id": "R1", "race_id": "RC1", "state": "entered"},
+        "E2": {"entry_id": "E2", "runner_id": "R1", "race_id": "RC2", "state": "withdrawn"},
+        "E3": {"entry_id": "E3", "runner_id": "R2", "race_id": "RC2", "state": "withdrawn"},
+        "E4": {"entry_id": "E4", "runner_id": "R2", "race_id": "RC2", "state": "finished"},
+    },
+}
+
+
+class ToolError(Exception):
+    pass
+
+
+def _enter() -> ToolBehaviour:
+    params = [ParamInfo(name="runner_id", required=True), ParamInfo(name="race_id", required=True)]
+    return ToolBehaviour(tool="enter_race", kind="create", collection="entries", params=params)
+
+
+def _ctx(data: dict[str, Any]) -> Context:
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    ctx.schemas["entries"] = {"state": {"type": "string",
+                                        "enum": ["entered", "finished", "withdrawn"]}}  # fmt: skip
+    return ctx
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "A runner may hold only one `entered` or `finished` entry per race.",
+        "Refused if the runner already has an entered or finished entry for this race.",
+    ],
+)
+def test_a_second_counted_record_for_the_pair_is_refused(sentence: str) -> None:
+    (check,) = pair_checks(_enter(), [sentence], _ctx(DATA))
+    assert check.table == {"counted": ["entered", "finished"]}
+    code = "\n".join(_check_lines(check, _enter()))
+    for runner, race, ok in (("R1", "RC1", False), ("R1", "RC2", True), ("R2", "RC1", True)):
+        scope = {"ToolError": ToolError, "state": DATA, "runner_id": runner, "race_id": race}
+        try:
+            exec(code, scope)
+        except ToolError:
+            assert not ok
+        else:
+            assert ok  # RC2 for R1: only a withdrawn entry, which does not count
+
+
+def test_data_that_repeats_a_pair_or_a_sentence_without_the_cue_gives_nothing() -> None:
+    said = "A runner may hold only one entry per race."  # every state counts: E3, E4 repeat
+    assert pair_checks(_enter(), [said], _ctx(DATA)) == []
+    assert pair_checks(_enter(), ["A runner enters a race."], _ctx(copy.deepcopy(DATA))) == []
