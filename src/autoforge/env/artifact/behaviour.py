@@ -57,6 +57,9 @@ CheckKind = Literal[
     # effect's record: ``param:``, ``via:``, ``path:``; the target when None) is not below 0
     "no_record_for",  # no record of `collection` has attributes `values` equal to those
     # parameters (and, with `attribute`, that attribute among `table["counted"]`)
+    "differs",  # the parameter is not the target's current `attribute` (a move elsewhere)
+    "same_parent",  # the `collection` record the parameter names has attribute `values[0]`
+    # equal to that of the record the target's `attribute` names (a move within one parent)
     "owned",  # the target's `attribute` names the record the parameter names (its holder)
     "within",  # once the writes are done, a tally `attribute` of a `collection` record that
     # grew is not above that record's number `values[0]`

@@ -17,6 +17,7 @@ from autoforge.synth.behaviour.formulas import expr_code, uses_expr
 from autoforge.synth.behaviour.formulas import helper_lines as expr_helper_lines
 from autoforge.synth.behaviour.listing import UNSET, list_lines
 from autoforge.synth.behaviour.listing import given as _given
+from autoforge.synth.behaviour.moves import move_lines
 from autoforge.synth.behaviour.normal import normal_lines
 from autoforge.synth.behaviour.ownership import owned_lines
 from autoforge.synth.behaviour.pairs import pair_lines
@@ -165,6 +166,8 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
         ]
     if c.kind == "owned":
         return owned_lines(c, why)
+    if c.kind in ("differs", "same_parent") and c.attribute:
+        return move_lines(c, why)
     if c.kind == "no_record_for" and len(c.values) == 2:
         return pair_lines(c, _given, why)
     if c.kind in _RECORD_CHECKS:
@@ -731,6 +734,7 @@ _ARGUMENT_CHECKS = (
 _RECORD_CHECKS = (
     "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
     "not_member", "max_items", "member_of", "no_child", "keyed_from", "threshold", "owned",
+    "differs", "same_parent",
 )  # fmt: skip
 
 

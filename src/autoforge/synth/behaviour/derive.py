@@ -55,6 +55,7 @@ from autoforge.synth.behaviour.lines import (
     opened_records,
     param_record_checks,
 )
+from autoforge.synth.behaviour.moves import move_checks
 from autoforge.synth.behaviour.normal import normal_forms
 from autoforge.synth.behaviour.offsets import offset_values
 from autoforge.synth.behaviour.ownership import owned_checks, without_owner_writes
@@ -358,7 +359,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
             e.digits = amount_digits(ctx, e.collection or "", e.attribute or "")
     ruled = doc_sentences(spec.description) + tool_sentences(ctx.policy, spec.name, ctx.headed)
     own = owned_checks(tb, ruled, ctx)
-    tb.checks += own + pair_checks(tb, ruled, ctx)
+    tb.checks += own + pair_checks(tb, ruled, ctx) + move_checks(tb, ruled, ctx)
     tb.effects = without_owner_writes(tb.effects, own)
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
