@@ -44,6 +44,13 @@ def test_headings_belong_to_the_one_tool_whose_verb_they_share() -> None:
     assert said == ["Retired tools cannot be lent."]
 
 
+def test_one_verb_for_several_tools_the_heading_noun_chooses() -> None:
+    policy = "# Rules\n\n## Retiring a kit\nKits go to the basement.\n\n## Retiring\nAsk first.\n"
+    writes = [("retire_tool", "Retire a tool"), ("retire_kit", "Retire a kit")]
+    owners = heading_owners(policy, writes, ["tools", "kits"])
+    assert owners == {"Retiring a kit": "retire_kit"}  # "Retiring" alone fits both: nobody's
+
+
 DATA: dict[str, Any] = {
     "tools": {"T1": {"tool_id": "T1", "retired": False, "active": True},
               "T2": {"tool_id": "T2", "retired": True, "active": False}},

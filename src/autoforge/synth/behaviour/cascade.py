@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, cast
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, ValueSource, doc_sentences
 from autoforge.synth.behaviour.data import entry_stamps, noun_forms
+from autoforge.synth.behaviour.headings import tool_sentences
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -159,11 +160,17 @@ def _each_increment(
 
 
 def cascades(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
-    """The cascade effects the tool's description states (see the module docstring). Counters
-    come before the status change, so both select the children by their status before it."""
+    """The cascade effects the tool's description states, else the policy's sentences on the
+    tool (see the module docstring). Counters come before the status change, so both select
+    the children by their status before it."""
     out: list[Effect] = []
+    said = doc_sentences(spec.description)
+    said += [s for s in tool_sentences(ctx.policy, tb.tool, ctx.headed) if s not in said]
     for child, ref, status_attr, values, nouns in _child_enums(tb, ctx):
-        for s in doc_sentences(spec.description):
+        done = False
+        for s in said:
+            if done:
+                break  # the description's word first; the policy only where it says nothing
             for clause in re.split(r";\s*", s):
                 found = _clause_cascade(clause, s, nouns, values)
                 if found is None:
@@ -187,6 +194,7 @@ def cascades(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                         sentence=s,
                     )
                 )
+                done = True
     return out
 
 

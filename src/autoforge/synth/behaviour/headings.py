@@ -8,7 +8,9 @@ A heading belongs to a write tool when a word of the heading shares its stem wit
 the tool's name or of its summary ("Booking" and a summary "Book a bike"; "Cancelling" and
 ``cancel_visit``), the nouns of the data's collections left out of the tool's words, and no
 other write tool matches; failing that, when a one-word heading is a word of exactly one
-write tool's name ("Parts" and ``add_part_to_ticket``). A first-level heading is the
+write tool's name ("Parts" and ``add_part_to_ticket``). Where one verb fits several tools, a
+word of the heading naming exactly one of them chooses it ("Cancelling an event" and
+``cancel_event`` beside ``cancel_order``). A first-level heading is the
 document's title and belongs to no tool. The stems drop an "-ing" and a silent "e" and keep four
 letters, so "Taking" and "Take" agree. Every rule is stated without naming a domain.
 """
@@ -73,6 +75,11 @@ def heading_owners(
         title = head.group("title")
         words = _words(title)
         by_verb = [t for t, v in verbs.items() if v & {_stem(w) for w in words}]
+        if len(by_verb) > 1:  # one verb, several tools: the noun of the heading chooses
+            heads = {w.rstrip("s") for w in words}
+            shared = set.intersection(*(names[t] for t in by_verb))
+            named = [t for t in by_verb if (names[t] - shared) & heads]
+            by_verb = named if len(named) == 1 else by_verb
         one = {words[0].rstrip("s")} if len(words) == 1 else set()
         by_noun = [t for t, n in names.items() if n & one]
         chosen = by_verb if by_verb else by_noun
