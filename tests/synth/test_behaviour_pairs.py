@@ -66,3 +66,10 @@ def test_data_that_repeats_a_pair_or_a_sentence_without_the_cue_gives_nothing() 
     said = "A runner may hold only one entry per race."  # every state counts: E3, E4 repeat
     assert pair_checks(_enter(), [said], _ctx(DATA)) == []
     assert pair_checks(_enter(), ["A runner enters a race."], _ctx(copy.deepcopy(DATA))) == []
+
+
+def test_one_alternative_of_a_refusal_list_is_all_the_check_carries() -> None:
+    said = ("Rejected if the runner is injured, already has an entered or finished entry for "
+            "this race, or the race is full.")  # fmt: skip
+    (check,) = pair_checks(_enter(), [said], _ctx(DATA))
+    assert check.sentence == "already has an entered or finished entry for this race"

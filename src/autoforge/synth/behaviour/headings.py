@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from autoforge.env import doc_sentences
+from autoforge.env import doc_sentences, refusal_alternatives
 from autoforge.synth.behaviour.data import noun_forms
 
 _HEADING = re.compile(r"^\s{0,3}(?P<level>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
@@ -117,3 +117,13 @@ def tool_sentences(policy: str, tool: str, headed: dict[str, str] | None = None)
     ]
     out = section_sentences(policy, tool, headed)
     return out + [s for s in named if s not in out]
+
+
+def carried_part(sentence: str, pattern: str | re.Pattern[str]) -> str:
+    """The part of ``sentence`` a check read at ``pattern`` carries: in "Rejected if A, B, or
+    C", the one alternative where the pattern matches (the others stay unenforced until
+    something carries them); else the whole sentence."""
+    alternatives = refusal_alternatives(sentence)[1]
+    found = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, re.I)
+    hit = [a for a in alternatives if found.search(a)]
+    return hit[0] if len(alternatives) > 1 and hit else sentence

@@ -13,6 +13,7 @@ import re
 
 from autoforge.env import Check, ToolBehaviour
 from autoforge.synth.behaviour.data import Context, noun_forms
+from autoforge.synth.behaviour.headings import carried_part
 
 
 def _moved(tb: ToolBehaviour) -> list[tuple[str, str]]:
@@ -37,7 +38,7 @@ def move_checks(tb: ToolBehaviour, sentences: list[str], ctx: Context) -> list[C
         said = next((s for s in sentences if re.search(other, s, re.I)), None)
         if said is not None:
             out.append(Check(kind="differs", param=param, collection=tb.collection,
-                             attribute=attr, sentence=said))  # fmt: skip
+                             attribute=attr, sentence=carried_part(said, other)))  # fmt: skip
         for up in ctx.ev.attributes.get(kind, []):
             parent = ctx.ev.references(kind, up)
             if parent is None or parent == kind:
@@ -47,7 +48,8 @@ def move_checks(tb: ToolBehaviour, sentences: list[str], ctx: Context) -> list[C
             said = next((s for s in sentences if re.search(same, s, re.I)), None)
             if said is not None:
                 out.append(Check(kind="same_parent", param=param, collection=kind,
-                                 attribute=attr, values=[up], sentence=said))  # fmt: skip
+                                 attribute=attr, values=[up],
+                                 sentence=carried_part(said, same)))  # fmt: skip
     return out
 
 

@@ -12,6 +12,7 @@ import re
 
 from autoforge.env import Check, Effect, ToolBehaviour
 from autoforge.synth.behaviour.data import Context, noun_forms
+from autoforge.synth.behaviour.headings import carried_part
 
 _OWNS = re.compile(
     r"\b(?:the\s+one\s+(?:holding|who|that)|(?:who|that)\s+(?:holds?|owns?|placed|made|booked|"
@@ -40,7 +41,7 @@ def owned_checks(tb: ToolBehaviour, sentences: list[str], ctx: Context) -> list[
                 if _OWNS.search(s) and re.search(rf"\b(?:{nouns})\b", s, re.I)]  # fmt: skip
         if said:
             out.append(Check(kind="owned", param=p.name, collection=tb.collection,
-                             attribute=p.name, sentence=said[0]))  # fmt: skip
+                             attribute=p.name, sentence=carried_part(said[0], _OWNS)))  # fmt: skip
     return out
 
 

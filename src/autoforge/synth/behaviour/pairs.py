@@ -16,6 +16,7 @@ from typing import Any
 
 from autoforge.env import Check, ToolBehaviour
 from autoforge.synth.behaviour.data import Context, noun_forms
+from autoforge.synth.behaviour.headings import carried_part
 
 _ONE = re.compile(
     r"\b(?:only\s+one|at\s+most\s+one|one\s+[\w`-]+(?:\s+[\w`-]+)?\s+per|once\s+per|"
@@ -49,7 +50,7 @@ def pair_checks(tb: ToolBehaviour, sentences: list[str], ctx: Context) -> list[C
             out.append(Check(kind="no_record_for", collection=coll, values=[a, b],
                              attribute=status if counted else None,
                              table={"counted": counted} if counted else {},
-                             sentence=said))  # fmt: skip
+                             sentence=carried_part(said, _ONE)))  # fmt: skip
     return out
 
 

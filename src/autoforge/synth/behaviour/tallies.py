@@ -23,6 +23,7 @@ from typing import Any
 
 from autoforge.env import BehaviourModel, Check, Effect, ToolBehaviour, Value
 from autoforge.synth.behaviour.data import DataEvidence, noun_forms
+from autoforge.synth.behaviour.headings import carried_part
 
 #: how a referring record counts: itself, a number attribute, a list's length, a set attribute
 MEASURES = ("count", "sum", "len", "present")
@@ -281,10 +282,12 @@ def _bound_said(t: Tally, bounds: list[str], sentences: list[str]) -> tuple[str,
         own = {w for w in b.lower().split("_") if len(w) > 3} - shared
         said = next((s for s, words in refusing if own & words), None)
         if said is not None:
-            return b, said
+            return b, carried_part(said, "|".join(sorted(own)))
     mine = {w for w in t.attribute.lower().split("_") if len(w) > 3} - set(noun_forms(t.holder))
     roomy = next((s for s, words in refusing if _ROOM.search(s) and mine & words), None)
-    return (bounds[0], roomy) if bounds and roomy is not None else None
+    if not bounds or roomy is None:
+        return None
+    return bounds[0], carried_part(roomy, _ROOM)
 
 
 def _digits(ev: DataEvidence, t: Tally) -> int | None:
