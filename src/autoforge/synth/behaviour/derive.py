@@ -320,8 +320,8 @@ def _list_filters(spec: ToolSpec, params: list[ParamInfo], coll: str | None, ctx
             p.sentence = _mention(spec.description, p.name, ("",))
 
 
-def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
-    """The behaviour model of one tool."""
+def skeleton(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
+    """What a tool is before any rule: its kind, record, documented parameters and reply."""
     op = operation(spec)
     reply = _reply(spec, ctx.ev)
     kind = _kind(spec, op, reply)
@@ -330,7 +330,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     if kind == "list":
         _list_filters(spec, params, coll, ctx)
         reply.sort_by = ctx.ev.key_attribute(coll or "")
-    tb = ToolBehaviour(
+    return ToolBehaviour(
         tool=spec.name,
         kind=kind,
         collection=coll,
@@ -340,6 +340,11 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
         reply=reply,
         today=ctx.ev.today,
     )
+
+
+def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
+    """The behaviour model of one tool."""
+    tb = skeleton(spec, ctx)
     tb.checks = _checks(spec, tb, ctx)
     tb.effects = _effects(spec, tb, ctx)
     line_checks, lines = line_items(spec, tb, ctx)  # stored right after the create

@@ -10,9 +10,11 @@ from typing import Any
 
 from autoforge.env import (
     BehaviourModel,
+    Check,
     Environment,
     EnvironmentSpec,
     EnvLoadError,
+    ParamInfo,
     SandboxViolation,
     ToolBehaviour,
     doc_sentences,
@@ -20,7 +22,7 @@ from autoforge.env import (
 )
 from autoforge.synth.behaviour.compile import compile_tool
 from autoforge.synth.behaviour.data import Context, DataEvidence
-from autoforge.synth.behaviour.derive import context_of, derive_tool
+from autoforge.synth.behaviour.derive import context_of, derive_tool, skeleton
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.listing import UNSET
 from autoforge.synth.behaviour.tallies import add_tallies
@@ -60,15 +62,8 @@ def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Behavi
     for spec in docs.tools:
         try:
             model.tools.append(derive_tool(spec, ctx))
-        except Exception as exc:  # an unusual schema: the tool is modelled as a bare lookup
-            model.tools.append(
-                ToolBehaviour(
-                    tool=spec.name,
-                    kind="compute",
-                    partial=True,
-                    unenforced=[f"not modelled: {type(exc).__name__}: {exc}"],
-                )
-            )
+        except Exception as exc:  # an unusual schema: the tool keeps what it is, no rule
+            model.tools.append(_unruled(spec, ctx, f"{type(exc).__name__}: {exc}"))
     add_tallies(model, ev, {s.name: rule_sentences(s, ctx) for s in docs.tools})
     return model
 
@@ -76,6 +71,24 @@ def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Behavi
 def rule_sentences(spec: ToolSpec, ctx: Context) -> list[str]:
     """The sentences of a tool's description and of the policy on it."""
     return doc_sentences(spec.description) + tool_sentences(ctx.policy, spec.name, ctx.headed)
+
+
+def _unruled(spec: ToolSpec, ctx: Context, why: str) -> ToolBehaviour:
+    """A tool whose rules could not be derived: its documented parameters, the records they
+    name checked to exist, its record and reply shape, no write; partial, saying why. Where
+    even that fails, a bare lookup that takes the documented parameters."""
+    note = [f"not modelled: {why}"]
+    try:
+        tb = skeleton(spec, ctx)
+    except Exception:
+        params = [ParamInfo(name=n, required=n in spec.required)
+                  for n in (spec.parameters.get("properties") or {})]  # fmt: skip
+        return ToolBehaviour(tool=spec.name, kind="compute", params=params, partial=True,
+                             unenforced=note)  # fmt: skip
+    tb.checks = [Check(kind="exists", param=p.name, collection=p.references)
+                 for p in tb.params if p.references]  # fmt: skip
+    tb.partial, tb.unenforced = True, note
+    return tb
 
 
 def _loads(spec: ToolSpec, code: str) -> bool:
