@@ -82,3 +82,18 @@ def test_a_reference_named_by_its_records_noun_takes_their_case() -> None:
     said = ["A voucher may be typed in any case; the cart keeps it in upper case."]
     normal_forms(params, schemas, said, ctx, "carts", "cart_id")
     assert [p.normal for p in params] == [["upper"], []]  # the key is not rewritten
+
+
+def test_today_as_an_attribute_and_a_later_changes_stamp() -> None:
+    from autoforge.synth.behaviour.derive import _mostly_unset
+    from autoforge.synth.behaviour.stated import time_fields
+
+    said = "The entry starts as `open` with today's date as `opened_on`; now as `seen_at`."
+    assert time_fields(said, ["opened_on", "seen_at", "closed_on"]) == {
+        "opened_on": "today", "seen_at": "now"}  # fmt: skip
+    data = {"entries": {f"E{i}": {"entry_id": f"E{i}", "state": "open", "opened_on": "2030-01-01",
+                                  "closed_on": "2030-02-01" if i == 0 else None}
+                        for i in range(4)}}  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    # most open entries have no closed_on: a create never stamps it, whatever a sentence says
+    assert _mostly_unset(ctx, "entries", "state", "open") == {"closed_on"}

@@ -529,6 +529,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     attrs = carried_attributes(ctx.ev, coll, status_attr, start[0] if start else None) or attrs
     refs = [(p.name, p.references) for p in tb.params if p.references and p.name in attrs]
     copied = copied_attributes(ctx.ev, coll, refs)
+    later = _mostly_unset(ctx, coll, status_attr, start[0] if start else None)
     for a in attrs:
         if a == key_attr:
             fields[a] = Value(source="new_id")
@@ -536,7 +537,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             fields[a] = Value(source="param", name=a)
         elif a in consts:
             fields[a] = Value(source="const", const=consts[a])
-        elif a in times:
+        elif a in times and a not in later:  # not the stamp of a later change
             fields[a] = Value(source=times[a])
         elif a == status_attr and start:
             fields[a] = Value(source="const", const=start[0])
@@ -565,6 +566,15 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         sentence=start[1] if start else "",
     )
     return [eff, *moves, *increments(spec, tb, ctx), *related_status_sets(spec, tb, ctx)]
+
+
+def _mostly_unset(ctx: Context, coll: str, status_attr: str | None, start: str | None) -> set[str]:
+    """Attributes null on most records in the status a create starts in (all records without
+    one): the stamps of a later change ("with today as `upgraded_on`"), not of the create."""
+    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)
+            and (status_attr is None or start is None or r.get(status_attr) == start)]  # fmt: skip
+    attrs = ctx.ev.attributes.get(coll, [])
+    return {a for a in attrs if recs and sum(r.get(a) is None for r in recs) * 2 > len(recs)}
 
 
 def _number(v: Any) -> bool:
