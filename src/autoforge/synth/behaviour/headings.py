@@ -9,8 +9,8 @@ the tool's name or of its summary ("Booking" and a summary "Book a bike"; "Cance
 ``cancel_visit``), the nouns of the data's collections left out of the tool's words, and no
 other write tool matches; failing that, when a one-word heading is a word of exactly one
 write tool's name ("Parts" and ``add_part_to_ticket``). Where one verb fits several tools, a
-word of the heading naming exactly one of them chooses it ("Cancelling an event" and
-``cancel_event`` beside ``cancel_order``). A first-level heading is the
+word of the heading naming exactly one of them chooses it ("Retiring a kit" and
+``retire_kit`` beside ``retire_tool``). A first-level heading is the
 document's title and belongs to no tool. The stems drop an "-ing" and a silent "e" and keep four
 letters, so "Taking" and "Take" agree. Every rule is stated without naming a domain.
 """

@@ -1,5 +1,5 @@
-"""Moves of a record from one referred record to another ("transfers a booking to a different
-sailing of the same route"): the tool writes an argument naming a record over the target's
+"""Moves of a record from one referred record to another ("moves a lesson to a different
+slot in the same room"): the tool writes an argument naming a record over the target's
 reference to a record of the same kind. A sentence saying "a different / another <noun>"
 refuses the record the target already names; "of / on the same <noun>" (a kind of record the
 moved-to one itself refers to) refuses one that refers elsewhere than the current one does.

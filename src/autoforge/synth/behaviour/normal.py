@@ -1,6 +1,6 @@
 """Normal forms of text arguments: what the docs say a text argument becomes before it is used
-("the e-mail address is trimmed and stored in lower case", "spaces are removed and letters are
-made upper case", "saved without surrounding spaces").
+("the handle is trimmed and kept in lower case", "the plate has all spaces removed and is
+converted to upper case", "the motto is kept without surrounding spaces").
 
 The tool applies the normal form first, so its checks, lookups and writes all see the cleaned
 value. A case the data contradicts (a stored value that is not in that case) is not applied.

@@ -1,7 +1,7 @@
 """Date offsets the data shows: a date attribute that lies a fixed number of days after another
 date attribute of the same record, on every record that holds both ("`due_on` is 30 days after
 `issued_on`"), or a number of days that depends on one attribute of the record or of the
-record it refers to ("21 days for one kind of item, 7 for another"), or that equals a number
+record it refers to ("ten days for a seedling tray, three for a cutting"), or that equals a number
 attribute of the record itself.
 
 The data is the evidence; docs that state the offset in any words are not needed. A create

@@ -1,5 +1,5 @@
 """Ownership: a write on a record that names, besides the record, the one who must hold it
-("the customer named in the request must be the one holding the order", "only the member who
+("the member named in the call must be the one holding the slot", "only the member who
 booked it may cancel"). The argument is the record's own reference attribute; the call is
 refused when the record refers to someone else, and the argument is never written over it.
 

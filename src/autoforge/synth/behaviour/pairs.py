@@ -1,6 +1,6 @@
 """One record per pair: a new record may not repeat the two records it refers to ("a customer
-may have only one `waiting` entry per event", "refused if the customer already has a confirmed
-booking on this sailing", "each code once per customer").
+may hold only one `entered` or `finished` entry per race", "refused if the runner already has
+an entry for this race", "each voucher once per member").
 
 Read for a tool that makes a record (a create, or an action that opens one) and takes both
 references as arguments, from a sentence of its own or of the policy on it that names both

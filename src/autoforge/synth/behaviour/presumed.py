@@ -61,7 +61,7 @@ def _statuses(s: str, values: list[str], nouns: str) -> list[tuple[list[str], bo
     ticked = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
     run = rf"`(?:{ticked})`(?:(?:\s*,\s*|\s+or\s+)`(?:{ticked})`)*"
     out: list[tuple[list[str], bool]] = []
-    # up to two plain modifiers may sit between ("a `confirmed` standard-tier order")
+    # up to two plain modifiers may sit between ("a `submitted` building-site permit")
     mods = r"(?:[a-z][\w-]*\s+){0,2}?"
     for m in re.finditer(rf"\b(?:an?|the|one)\s+({run})\s+{mods}(?:{nouns})\b", s, re.I):
         if _CHANGE.match(s[m.end() :]) or _CONDITION.search(_clause_before(s, m.start())):

@@ -258,7 +258,7 @@ def unique_params(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check
 
 def _subject(sentence: str, names: set[str]) -> str | None:
     """The attribute a sentence opens with: written as code (```plate` must ...``), or by its
-    words after "the" ("The e-mail address must ...")."""
+    words after "the" ("The frame-no may not ...")."""
     head = re.match(r"^\s*`(\w+)`", sentence)
     if head is not None:
         return head.group(1) if head.group(1) in names else None

@@ -108,7 +108,7 @@ def _set_as(flat: str, attrs: list[str], floats: set[str]) -> dict[str, Any]:
 
 def named_values(text: str, enums: dict[str, list[str]]) -> dict[str, str]:
     """Values of listed attributes a sentence gives by the value and the attribute's words
-    ("starts on the `basic` loyalty tier", "its priority is `normal`"): the value written as
+    ("starts on the `standard` support level", "its priority is `normal`"): the value written as
     code, one of the attribute's documented values, right before or after its words."""
     flat = " ".join(text.split())
     out: dict[str, str] = {}

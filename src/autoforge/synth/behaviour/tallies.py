@@ -1,6 +1,6 @@
 """Tallies the data shows: a number attribute of a record that equals, on every record of its
-collection, a count or a sum over the records that refer to it ("a class's ``booked_count`` is
-the number of its bookings in status booked or attended", "a sailing's ``seats_taken`` is the
+collection, a count or a sum over the records that refer to it ("a shelf's ``jar_count`` is
+the number of its jars in status stored or aging", "a ferry's ``berths_taken`` is the
 summed length of its bookings' ``passengers`` lists").
 
 The data is the evidence; no sentence is needed. A tally holds exactly on every holder record,
@@ -274,7 +274,7 @@ def _bound_said(t: Tally, bounds: list[str], sentences: list[str]) -> tuple[str,
     """The bound a refusing sentence names by a word of its name that the tally's own name
     and the holder's do not share, with the sentence; else the first bound, where a refusing
     sentence asks for room ("enough", "left", "over") in words of the tally's own name
-    ("there must be enough unsold seats" for ``seats_sold``)."""
+    ("there must be enough free berths" for ``berths_taken``)."""
     shared = set(t.attribute.lower().split("_")) | set(noun_forms(t.holder))
     refusing = [(s, set(re.findall(r"[a-z]+", s.lower()))) for s in sentences
                 if _REFUSES.search(s)]  # fmt: skip
