@@ -69,6 +69,8 @@ TB = ToolBehaviour(
         ("The tool must be active.", "active", False),
         ("Refused when the tool is retired.", "retired", True),
         ("The tool must exist and must not be withdrawn (`active` false).", "active", False),
+        ("Refused when the tool is deactivated.", "active", False),  # the flag's negation
+        ("Inactive tools cannot be lent.", "active", False),
     ],
 )
 def test_a_yes_no_attribute_named_as_a_condition(text: str, attr: str, refused: bool) -> None:

@@ -7,7 +7,9 @@ description and the policy sentences that speak of it, for a record the tool rea
   whose flag is true;
 - "the <noun> must not be <flag>" refuses it, "must be <flag>" requires it; "(`a` false)"
   after the flag word names the attribute and the value that is refused;
-- a refusal alternative "the <noun> is <flag>" refuses it, "is not <flag>" requires it.
+- a refusal alternative "the <noun> is <flag>" refuses it, "is not <flag>" requires it;
+- the flag's stem after a negating prefix ("inactive", "deactivated" for ``active``) says
+  the flag is false, so the same forms refuse (require) it false.
 
 Each is a ``status_not_in``/``status_in`` check on that attribute with a true or false value.
 Every rule is stated without naming a domain.
@@ -28,9 +30,17 @@ if TYPE_CHECKING:
     from autoforge.tooldocs import ToolSpec
 
 
-def _said(s: str, nouns: str, flag: str) -> bool | None:
-    """True when ``s`` refuses a record whose ``flag`` is true, False when it requires it."""
-    word = re.escape(flag.replace("_", " "))
+def _negated(flag: str) -> str:
+    """The words that say a flag is false: its stem after a negating prefix ("inactive",
+    "deactivated" for ``active``; "unpaid" for ``paid``)."""
+    stem = re.escape(flag.replace("_", " ")[: max(4, len(flag) - 1)])
+    return rf"(?:in|un|non-?|de|dis){stem}\w*"
+
+
+def _said(s: str, nouns: str, flag: str, word: str | None = None) -> bool | None:
+    """True when ``s`` refuses a record whose ``flag`` is true, False when it requires it
+    (``word``: the pattern naming the flag, its own words by default)."""
+    word = word or re.escape(flag.replace("_", " "))
     if re.search(rf"\b{word}\s+(?:{nouns})\s+(?:cannot|can\s*not|may\s+not|must\s+not)\b", s, re.I):
         return True
     m = re.search(rf"\b(?:{nouns})\b[^.;]*?\bmust\s+(not\s+)?be\s+{word}\b", s, re.I)
@@ -63,6 +73,11 @@ def flag_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         for part in parts if flags else []:
             for flag in flags:
                 refused = _said(part, nouns, flag)
+                if (
+                    refused is None
+                    and (neg := _said(part, nouns, flag, _negated(flag))) is not None
+                ):
+                    refused = not neg  # "the member is deactivated": refused while not active
                 coded = _coded(part, flags)
                 if refused is None and coded is None:
                     continue
