@@ -155,21 +155,12 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             f"if {_given(p)} and {p} in _taken:",
             f"    raise ToolError({(f'{p} is already used' + why)!r})",
         ]
-    if c.kind == "record_for" and len(c.values) == 2:
-        a, b = (str(v) for v in c.values)
-        return [
-            f"if {_given(a)} and {_given(b)} and not any(",
-            f"    str(_r.get({a!r})) == str({a}) and str(_r.get({b!r})) == str({b})",
-            f"    for _r in state.get({c.collection!r}, {{}}).values()",
-            "):",
-            f"    raise ToolError({f'no {c.collection} record for this {a} and {b}' + why!r})",
-        ]
+    if c.kind in ("record_for", "no_record_for") and len(c.values) == 2:
+        return pair_lines(c, _given, why)
     if c.kind == "owned":
         return owned_lines(c, why)
     if c.kind in ("differs", "same_parent") and c.attribute:
         return move_lines(c, why)
-    if c.kind == "no_record_for" and len(c.values) == 2:
-        return pair_lines(c, _given, why)
     if c.kind in _RECORD_CHECKS:
         return _relation_lines(c, tb, p, why) or _record_check_lines(c, tb, why)
     return []

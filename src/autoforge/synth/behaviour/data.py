@@ -19,6 +19,11 @@ _ID_SHAPE = re.compile(r"^(.*?)(\d+)$")
 _ID_SUFFIX = re.compile(r"(_?(ids?|key|code|sku)|_(keys|codes|numbers?|no|refs?|uuids?|skus))$")
 
 
+def is_number(v: Any) -> bool:
+    """A JSON number: an int or a float, not a yes/no."""
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 @dataclass
 class IdPattern:
     """New ids continue the data's pattern: prefix, zero-padded width, the next number."""

@@ -40,6 +40,7 @@ from autoforge.synth.behaviour.data import (
     copied_attributes,
     entered_with,
     entry_stamps,
+    is_number,
     not_dated,
     status_defaults,
 )
@@ -577,10 +578,6 @@ def _mostly_unset(ctx: Context, coll: str, status_attr: str | None, start: str |
     return {a for a in attrs if recs and sum(r.get(a) is None for r in recs) * 2 > len(recs)}
 
 
-def _number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
-
-
 def _start_number(ctx: Context, coll: str, attr: str) -> float | None:
     """The value a new record takes for a number attribute nothing else gives: 0 (or the
     documented minimum above it) where the documented schema types it as a number that cannot
@@ -591,7 +588,7 @@ def _start_number(ctx: Context, coll: str, attr: str) -> float | None:
         return None
     recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
     held = [r.get(attr) for r in recs]
-    if schema.get("nullable") or not recs or not all(_number(v) for v in held):
+    if schema.get("nullable") or not recs or not all(is_number(v) for v in held):
         return None
     low = schema.get("minimum")
     start = int(low) if isinstance(low, int | float) and low > 0 else 0

@@ -89,16 +89,19 @@ def _data_agrees(
 
 
 def pair_lines(c: Check, given: Any, why: str) -> list[str]:
-    """The guard: no record of the collection already holds both arguments (in a counted
-    status)."""
+    """The guard of a pair of arguments: ``record_for``, some record of the collection holds
+    both; ``no_record_for``, none does yet (in a counted status)."""
     a, b = (str(v) for v in c.values)
     cond = f"str(_r.get({a!r})) == str({a}) and str(_r.get({b!r})) == str({b})"
     if c.attribute and c.table.get("counted"):
         cond += f" and str(_r.get({c.attribute!r})) in {c.table['counted']!r}"
+    needed = c.kind == "record_for"
+    said = f"no {c.collection} record for this {a} and {b}" if needed else (
+        f"a {c.collection} record for this {a} and {b} exists")  # fmt: skip
     return [
-        f"if {given(a)} and {given(b)} and any(",
+        f"if {given(a)} and {given(b)} and {'not ' if needed else ''}any(",
         f"    {cond}",
         f"    for _r in state.get({c.collection!r}, {{}}).values()",
         "):",
-        f"    raise ToolError({f'a {c.collection} record for this {a} and {b} exists' + why!r})",
+        f"    raise ToolError({said + why!r})",
     ]

@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from autoforge.env import BehaviourModel, Check, Effect, ToolBehaviour, Value
-from autoforge.synth.behaviour.data import DataEvidence, noun_forms
+from autoforge.synth.behaviour.data import DataEvidence, is_number, noun_forms
 from autoforge.synth.behaviour.headings import carried_part
 
 #: how a referring record counts: itself, a number attribute, a list's length, a set attribute
@@ -49,10 +49,6 @@ class Tally:
     counted: tuple[str, ...]
 
 
-def _number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
-
-
 def measure_of(measure: str, field: str | None, rec: Mapping[str, Any]) -> float:
     """What one referring record adds to the tally."""
     if measure == "count":
@@ -72,7 +68,7 @@ def _measures(recs: list[Mapping[str, Any]], attrs: list[str]) -> Iterator[tuple
         given = [v for v in vals if v is not None]
         if not given:
             continue
-        if all(_number(v) for v in given):
+        if all(is_number(v) for v in given):
             yield "sum", a
         elif all(isinstance(v, list) for v in given):
             yield "len", a
@@ -155,7 +151,7 @@ def _candidates(ev: DataEvidence, holder: str) -> list[str]:
     out = []
     for a in ev.attributes.get(holder, []):
         vals = [h.get(a) for h in holders.values()]
-        if all(_number(v) for v in vals) and len(set(vals)) >= _MIN_HOLDERS_THAT_DIFFER:
+        if all(is_number(v) for v in vals) and len(set(vals)) >= _MIN_HOLDERS_THAT_DIFFER:
             out.append(a)
     return out
 
@@ -259,7 +255,7 @@ def _bounds(ev: DataEvidence, t: Tally, tallied: set[str]) -> list[str]:
         if a == t.attribute or a in tallied:
             continue
         vals = [(h.get(t.attribute), h.get(a)) for h in holders]
-        nums = [(x, y) for x, y in vals if _number(x) and _number(y)]
+        nums = [(x, y) for x, y in vals if is_number(x) and is_number(y)]
         if whole and not all(isinstance(y, int) for _, y in nums):
             continue
         if nums and len(nums) == len(vals) and all(float(x) <= float(y) for x, y in nums):  # type: ignore[arg-type]
@@ -294,7 +290,7 @@ def _digits(ev: DataEvidence, t: Tally) -> int | None:
     vals = [h.get(t.attribute) for h in ev.state.get(t.holder, {}).values()]
     if all(isinstance(v, int) for v in vals):
         return 0
-    if all(_number(v) and abs(v * 100 - round(v * 100)) < 1e-6 for v in vals):
+    if all(is_number(v) and abs(v * 100 - round(v * 100)) < 1e-6 for v in vals):
         return 2
     return None
 
