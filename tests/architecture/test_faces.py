@@ -194,6 +194,7 @@ FACES: dict[str, list[str]] = {
         "name_tokens",
         "name_verb",
         "names_record",
+        "noun_field",
         "output_leaves",
         "owner_attribute",
         "param_leaves",

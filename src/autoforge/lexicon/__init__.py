@@ -54,6 +54,7 @@ __all__ = [
     "name_tokens",
     "name_verb",
     "names_record",
+    "noun_field",
     "output_leaves",
     "owner_attribute",
     "param_leaves",
@@ -156,6 +157,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.toolscope import collection_of_key as collection_of_key
     from autoforge.lexicon.toolscope import key_param as key_param
     from autoforge.lexicon.toolscope import name_verb as name_verb
+    from autoforge.lexicon.toolscope import noun_field as noun_field
     from autoforge.lexicon.toolscope import target_collection as target_collection
     from autoforge.lexicon.toolscope import tool_access as tool_access
     from autoforge.lexicon.toolscope import tool_scope as tool_scope
@@ -181,6 +183,7 @@ _LAZY: dict[str, str] = {
     "add_session": "autoforge.lexicon.session",
     "assumed_returns": "autoforge.lexicon.dataflow",
     "collection_of_key": "autoforge.lexicon.toolscope",
+    "noun_field": "autoforge.lexicon.toolscope",
     "derive_state": "autoforge.lexicon.schema_entities",
     "dir_rules": "autoforge.lexicon.rules",
     "doc_field_names": "autoforge.lexicon.schema_entities",

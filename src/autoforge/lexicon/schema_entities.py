@@ -219,10 +219,15 @@ def _entity_name(node: Mapping[str, Any], key: str, hint: str | None) -> str:
         return plural("_".join(toks[:-1]))
     title = str(node.get("title") or "")
     words = [t for t in tokens(title) if t not in _VERBS and t not in ("response", "result")]
+    while len(words) > 1 and words[-1] in _SCHEMA_ROLES:  # JobDefinition: jobs
+        words.pop()
     if words:
         return plural("_".join(words))
     return plural(singular(hint)) if hint else "records"
 
+
+#: last words of a schema's title that say what kind of schema it is, not what it describes
+_SCHEMA_ROLES = {"definition", "details", "detail", "info", "information", "dto", "model", "output"}
 
 _CONTAINERS = {"data", "items", "results", "result", "entries", "records", "value", "values"}
 

@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from autoforge.env import CollectionSchema, StateSchema
-from autoforge.tooldocs import ToolSpec, id_base, singular, snake_words, tokens
+from autoforge.tooldocs import ToolSpec, id_base, singular, snake, snake_words, tokens
 
 ToolClass = Literal[
     "lookup", "list", "create", "update", "delete", "transition", "compute", "generic"
@@ -92,9 +92,9 @@ def _named(
     spec: ToolSpec, schema: StateSchema
 ) -> tuple[list[str], list[tuple[int, CollectionSchema]]]:
     """The words of a tool's name after its verb, and the collections they name, in order
-    (filler, verbs and enum values of the schema skipped)."""
-    values = {v.lower() for c in schema.collections for a in c.attributes for v in a.enum or []}
-    toks = tokens(spec.name)[1:] or tokens(spec.name)
+    (filler and verbs skipped). A word that is also an enum value still names its collection:
+    a ``source_type`` enum holding ``cluster`` does not hide ``clusters`` in ``create_cluster``."""
+    toks = _after_verb(tokens(spec.name))
     named: list[tuple[int, CollectionSchema]] = []
     skip_to = 0
     for i, tok in enumerate(toks):
@@ -104,13 +104,23 @@ def _named(
         coll: CollectionSchema | None
         if phrase is not None:
             coll, skip_to = phrase
-        elif tok in FILLER or tok in VERBS or tok in values:
+        elif tok in FILLER or tok in VERBS:
             continue
-        else:
+        else:  # an enum value (``pending``) names no collection: it only qualifies the noun
             coll = _collection_for_token(tok, schema)
         if coll is not None and all(coll is not c for _, c in named):
             named.append((i, coll))
     return toks, named
+
+
+def _after_verb(toks: list[str]) -> list[str]:
+    """The words of a name without its verb: the first word, or the verb a ``Noun_Verb``
+    name puts later (``JobCollections_ListBySubscription`` keeps ``job collections``)."""
+    if len(toks) > 1 and toks[0] not in VERBS:
+        later = next((i for i, t in enumerate(toks[1:], 1) if t in VERBS), None)
+        if later is not None:
+            return toks[:later] + toks[later + 1 :]
+    return toks[1:] or toks
 
 
 def _phrase_collection(
@@ -129,12 +139,11 @@ def _phrase_collection(
 def target_collection(spec: ToolSpec, schema: StateSchema) -> CollectionSchema | None:
     """The collection a tool acts on: a noun of its name, else the collection of an id param.
 
-    Words of the name that are enum values in the schema (``pending`` in
-    ``cancel_pending_order`` when some status takes that value) qualify the noun: skipped.
-    Without parameters, a later noun whose records the first one owns is the target
-    (:func:`_owned_by`). When the name holds several collection nouns, the parameters say
-    which one is acted on and which only qualify it (:func:`_qualified_target`); otherwise
-    the first noun is the target.
+    Words of the name that name no collection (``pending`` in ``cancel_pending_order``)
+    qualify the noun: skipped. Without parameters, a later noun whose records the first one
+    owns is the target (:func:`_owned_by`). When the name holds several collection nouns, the
+    parameters say which one is acted on and which only qualify it
+    (:func:`_qualified_target`); otherwise the first noun is the target.
     """
     toks, named = _named(spec, schema)
     if named and not spec.param_names:
@@ -219,18 +228,37 @@ def collection_of_key(param: str, schema: StateSchema) -> CollectionSchema | Non
     """The collection whose primary key a parameter names (``order_id`` -> ``orders``)."""
     base = id_base(param)
     for coll in schema.collections:
-        if base in (coll.primary_key.lower(), f"{singular(coll.name)}_id"):
+        if names_key(base, coll):
             return coll
     return None
+
+
+def names_key(base: str, coll: CollectionSchema) -> bool:
+    """Whether a parameter (snake case, ``id_base``) names a record of ``coll`` by its key: the
+    key itself, ``<noun>_id``, or the key after the noun or the noun's last words
+    (``job_name`` or ``account_name`` for ``services_accounts`` keyed by ``name``)."""
+    noun = singular(coll.name)
+    key = snake(coll.primary_key)
+    if base in (coll.primary_key.lower(), f"{noun}_id"):
+        return True
+    return key != "id" and noun_field(base, noun, key)
+
+
+def noun_field(base: str, noun: str, field: str) -> bool:
+    """Whether ``base`` is ``field`` after the noun or the noun's last words (``job_name``,
+    ``account_name`` for the ``name`` of a ``services_account``)."""
+    if not base.endswith(f"_{field}"):
+        return False
+    head = base[: -len(field) - 1]
+    return f"_{noun}".endswith(f"_{head}")
 
 
 def key_param(spec: ToolSpec, coll: CollectionSchema | None) -> str | None:
     """The parameter holding the primary key of ``coll``, if the tool has one."""
     if coll is None:
         return None
-    wanted = {coll.primary_key.lower(), f"{singular(coll.name)}_id"}
     for param in spec.param_names:
-        if param.lower() in wanted or id_base(param) in wanted:  # id_base: camelCase too
+        if names_key(param.lower(), coll) or names_key(id_base(param), coll):  # camelCase too
             return param
     if "id" in spec.param_names:
         return "id"
