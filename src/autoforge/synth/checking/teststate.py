@@ -18,6 +18,7 @@ from autoforge.env import Attribute, CollectionSchema, StateSchema
 from autoforge.lexicon import owner_attribute, session_owner, signed_in
 from autoforge.synth.rulecode.classify import READ_CLASSES, Classification, collection_of_key
 from autoforge.synth.rulecode.paging import paging_argument, paging_role
+from autoforge.synth.state.scope import is_scope
 from autoforge.tooldocs import ToolSpec, id_base, is_id_like, singular
 
 State = dict[str, dict[str, Any]]
@@ -321,6 +322,18 @@ def _fits_basic(value: Any, prop: Mapping[str, Any]) -> bool:
     return isinstance(value, _JSON_TYPES[typ])
 
 
+def _fresh_key(state: State, name: str | None, like: Any) -> Any:
+    """A key no record of ``name`` has, shaped like ``like``: what a create that takes its
+    record's key from the caller (``create_cluster(cluster_name)``) must accept."""
+    taken = {str(k) for k in state.get(name or "", {})}
+    n = 1
+    while True:
+        key: Any = int(like) + n if isinstance(like, int) else f"{like}-{n}"
+        if str(key) not in taken:
+            return key
+        n += 1
+
+
 def _argument(
     param: str,
     prop: Mapping[str, Any],
@@ -334,7 +347,10 @@ def _argument(
     if param == c.key_param and picked is not None:
         own = schema.collection(c.collection) if c.collection else None
         key = own.key_value(picked[0]) if own is not None else picked[0]
-        return key if c.cls != "create" else None
+        return key if c.cls != "create" else _fresh_key(state, c.collection, key)
+    own = schema.collection(c.collection) if c.collection else None
+    if own is not None and rec and is_scope(own.attribute(param)) and c.cls != "create":
+        return rec.get(param)  # the scope the record lives in
     ref = collection_of_key(param, schema)
     if ref is not None and state.get(ref.name):
         found = _find_in(rec, id_base(param)) if rec else None
@@ -379,8 +395,12 @@ def unknown_key_calls(
         prop = spec.parameters.get("properties", {}).get(param) or {}
         if prop.get("type") not in (None, "string", "integer"):
             continue
-        is_key = param == c.key_param or collection_of_key(param, schema) is not None
-        if not is_key or (c.cls == "create" and param == c.key_param):
+        names = collection_of_key(param, schema)
+        is_key = param == c.key_param or names is not None
+        made = c.cls == "create" and (
+            param == c.key_param or getattr(names, "name", 0) == c.collection
+        )
+        if not is_key or made:  # a create's own new record is no record that must exist
             continue
         missing: Any = 987654321 if prop.get("type") == "integer" else "__no_such_id__"
         out.append((param, {**happy, param: missing}))

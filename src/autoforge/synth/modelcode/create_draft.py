@@ -68,7 +68,8 @@ def create_draft(
 
     ``stored`` are the lines storing the parameters that have a field in ``record``; ``refs``
     maps each scalar parameter naming a record to its collection: that record is loaded under
-    its singular name, or the call is refused. ``owner``: the lines binding the signed-in user
+    its singular name, or the call is refused. The new record's key is the one the call names
+    (``c.key_param``), else a fresh one. ``owner``: the lines binding the signed-in user
     and the lines attaching the new record to them, for a create acting for that user
     (:func:`autoforge.synth.rulecode.session_scope.create_owner_lines`). A list parameter whose
     entries name records is not stored as given: the record's entries have their own shape.
@@ -85,7 +86,7 @@ def create_draft(
     body += _entry_checks(spec, exprs, schema)
     body += [
         f"    table = state.setdefault({coll.name!r}, {{}})",
-        *_new_key(coll),
+        *(_named_key(coll, exprs[c.key_param]) if c.key_param else _new_key(coll)),
         "    record = {" + ", ".join(f"{a.name!r}: None" for a in coll.attributes) + "}",
         f"    record[{pk!r}] = " + ("int(key)" if coll.integer_keyed else "key"),
         *owner[1],
@@ -101,6 +102,17 @@ def create_draft(
     body += [f"    #   - {e}" for e in effects]
     body += ["    table[key] = record", "    return record"]
     return body
+
+
+def _named_key(coll: CollectionSchema, expr: str) -> list[str]:
+    """Lines taking the key the caller names (``create_cluster(cluster_name)``), refusing one
+    that a record already has."""
+    noun = singular(coll.name).replace("_", " ")
+    return [
+        f"    key = str({expr})",
+        "    if key in table:",
+        f'        raise ToolError(f"{noun} already exists: {{key}}")',
+    ]
 
 
 def _new_key(coll: CollectionSchema) -> list[str]:

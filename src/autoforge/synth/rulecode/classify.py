@@ -27,6 +27,7 @@ from autoforge.lexicon import (
 from autoforge.synth.rulecode.paging import paging_params
 from autoforge.synth.rulecode.transition_fields import modified_field
 from autoforge.synth.state.infer import schema_field_paths
+from autoforge.synth.state.scope import scope_params
 from autoforge.tooldocs import ToolSpec, singular, tokens
 
 __all__ = [
@@ -136,7 +137,8 @@ def _is_plain(
     if coll is None:
         return False
     attrs = {a.name for a in coll.attributes} | known
-    others = [p for p in params if p != key]
+    scoped = set(scope_params(spec, coll, key)) if cls != "create" else set()
+    others = [p for p in params if p != key and p not in scoped]  # a scope is checked
     if cls == "lookup":
         return (key is not None and not others) or (
             key is None and bool(params) and all(p in attrs for p in params)

@@ -14,6 +14,8 @@ A list tool is written without a model when the docs say what every parameter do
   ``dates``: date -> object) keeps the records that have an **entry** under the value given,
   and each result is the record without that map, merged with the entry (the record as it
   stands on that date);
+* an array parameter named as the plural of an attribute (``cluster_names`` and
+  ``cluster_name``) keeps the records whose value is **among** those given;
 * ``offset`` / ``limit`` slice the result; "sorted by <attribute or id>" sorts it; a documented
   item schema whose fields are all attributes projects each record onto them.
 
@@ -37,7 +39,9 @@ from autoforge.synth.rulecode.headers import head
 from autoforge.synth.rulecode.paging import Role, paging_lines, paging_params, paging_role
 from autoforge.tooldocs import ToolSpec, plural, singular, tokens
 
-FilterOp = Literal["eq", "contains", "contains_ci", "le", "ge", "true", "positive", "entry"]
+FilterOp = Literal[
+    "eq", "contains", "contains_ci", "le", "ge", "true", "positive", "entry", "among"
+]
 
 _PARTIAL = re.compile(r"\bpart of\b|\bcontain(?:s|ing)?\b|\bsubstrings?\b|\bpartial\b", re.I)
 _NO_CASE = re.compile(r"\bcase[- ]insensitive\b|\bignor(?:es|ing) case\b", re.I)
@@ -107,6 +111,17 @@ def _entry(param: str, coll: CollectionSchema) -> ListFilter | None:
     return ListFilter(param, (attr.name,), "entry")
 
 
+def _among(param: str, prop: dict[str, Any], coll: CollectionSchema) -> ListFilter | None:
+    """``cluster_names`` (an array) over records keyed or named by ``cluster_name`` -> the
+    records whose value is one of those given (all of them when none is given)."""
+    if prop.get("type") != "array":
+        return None
+    for attr in coll.attributes:
+        if attr.type != "array" and plural(attr.name).lower() == param.lower():
+            return ListFilter(param, (attr.name,), "among")
+    return None
+
+
 def _match(
     spec: ToolSpec, param: str, prop: dict[str, Any], path: list[str], coll: CollectionSchema
 ) -> ListFilter:
@@ -136,7 +151,10 @@ def list_filters(
         found = (
             _match(spec, param, prop, path, coll)
             if path is not None
-            else _bound(param, coll) or _flag(param, prop, coll) or _entry(param, coll)
+            else _bound(param, coll)
+            or _flag(param, prop, coll)
+            or _entry(param, coll)
+            or _among(param, prop, coll)
         )
         if found is None:
             return None
@@ -185,6 +203,7 @@ def _condition(f: ListFilter, expr: str) -> str:
         "true": f"{expr} and not {got}",
         "positive": f"{expr} and not (isinstance({got}, (int, float)) and {got} >= 1)",
         "entry": f"{expr} is not None and not isinstance(({got} or {{}}).get(str({expr})), dict)",
+        "among": f"{expr} and str(record.get({f.path[0]!r}, key)) not in [str(v) for v in {expr}]",
     }[f.op]
 
 

@@ -51,6 +51,7 @@ from autoforge.synth.rulecode.transition_fields import (
     stored_name,
     target_status,
 )
+from autoforge.synth.state.scope import scope_lines
 from autoforge.tooldocs import NAME_LIKE, ToolSpec, singular, tokens
 
 FieldMap = Mapping[str, list[str]]
@@ -157,6 +158,7 @@ def _lookup(
     top, exprs = head(spec)
     if c.key_param is not None:
         load = _load_record(coll, exprs[c.key_param], None, c.qualifier)
+        load += scope_lines(spec, coll, c.key_param, exprs, _noun(coll))
         derived = [
             f"    record = {{**record, {name!r}: [k for k, r in state.get({other!r}, {{}}).items()"
             f" if str(r.get({ref!r})) == str({exprs[c.key_param]})]}}"
@@ -328,6 +330,7 @@ def _update(
     top, exprs = head(spec)
     assert c.key_param is not None
     body = [*_load_record(coll, exprs[c.key_param], c.guard, c.qualifier)]
+    body += scope_lines(spec, coll, c.key_param, exprs, _noun(coll))
     body += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
     owner, checked = owner_param_checks(spec, c, coll, schema, exprs)
     body += owner
@@ -353,6 +356,7 @@ def _delete(
     top, exprs = head(spec)
     assert c.key_param is not None
     body = [*_load_record(coll, exprs[c.key_param], c.guard, c.qualifier)]
+    body += scope_lines(spec, coll, c.key_param, exprs, _noun(coll))
     body += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
     body += [f"    del state[{coll.name!r}][str({exprs[c.key_param]})]", "    return record"]
     return "\n".join([*top, *body])
@@ -514,7 +518,9 @@ def render_skeleton(
     """
     top, exprs = head(spec)
     lines = list(top)
-    if c.cls == "create" and coll is not None and c.key_param is None:
+    if (
+        c.cls == "create" and coll is not None
+    ):  # a new record, whether or not the call names its key
         return "\n".join(
             [*lines, *_create_body(spec, c, coll, paths, policy, schema, conv, covered, start)]
         )
@@ -526,6 +532,7 @@ def render_skeleton(
     if coll is None or c.key_param is None:
         return "\n".join([*lines, *_UNPLACED_BODY])
     lines += _load_record(coll, exprs[c.key_param], c.guard, c.qualifier)
+    lines += scope_lines(spec, coll, c.key_param, dict(exprs), _noun(coll))
     lines += owned_record_lines(spec, c, coll, schema, exprs[c.key_param])
     owner, checked = owner_param_checks(spec, c, coll, schema, exprs)
     lines += owner

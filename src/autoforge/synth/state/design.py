@@ -44,7 +44,9 @@ from autoforge.synth.state.design_model import (
     stated,
 )
 from autoforge.synth.state.design_prompts import design_messages, feedback_messages
+from autoforge.synth.state.keys import key_by_tools
 from autoforge.synth.state.mapping import Unmapped, place_by_rules, unmapped_params
+from autoforge.synth.state.scope import scope_attributes
 from autoforge.synth.state.settings import Setting, extract_settings, settings_collection
 from autoforge.tooldocs import ToolSpec, id_base, identifier, is_id_like, plural, singular, tokens
 
@@ -83,6 +85,10 @@ class DesignResult(BaseModel):
     #: why the docs show a session user (the state then has the ``session`` singleton)
     session: str | None = None
     repaired: list[str] = Field(default_factory=list)
+    #: ``collection.attribute`` per scope a list requires (:mod:`~autoforge.synth.state.scope`)
+    scoped: list[str] = Field(default_factory=list)
+    #: ``collection: old -> new`` per key the tools name records by (:mod:`.keys`)
+    rekeyed: list[str] = Field(default_factory=list)
 
 
 def _param_type(spec: ToolSpec, param: str) -> AttributeType:
@@ -224,17 +230,20 @@ def _finish(
     policy: str | None,
     provenance: dict[str, dict[str, str]],
     derived: Derivation,
-) -> tuple[list[str], list[Setting], str | None]:
+) -> tuple[list[str], list[Setting], str | None, list[str], list[str]]:
     """What every design gets after the model's rounds, from the docs alone: the user's lists
-    owned, unused collections merged, documented enums, the settings and session records,
-    provenance filled in."""
+    owned, unused collections merged, the keys the tools name records by, the scopes lists
+    require, documented enums, the settings
+    and session records, provenance filled in."""
     user_lists(schema, tools, provenance)
     merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
+    rekeyed = key_by_tools(schema, tools, provenance)
+    scoped = scope_attributes(schema, tools, provenance)
     enums_from_docs(schema, tools)
     settings = _add_settings(schema, tools, policy, provenance)
     session = _add_session(schema, tools, provenance)
     _fill_provenance(schema, provenance)
-    return merged, settings, session
+    return merged, settings, session, scoped, rekeyed
 
 
 async def design_state(
@@ -276,7 +285,7 @@ async def design_state(
         await _feedback_round(_Ask(client, tools, budget, failures, checks), schema, missing)
         missing = unmapped_params(tools, schema)
     added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
-    merged, settings, session = _finish(schema, tools, policy, provenance, derived)
+    merged, settings, session, scoped, rekeyed = _finish(schema, tools, policy, provenance, derived)
     return DesignResult(
         state_schema=schema,
         source=_source_label(source, failures, rules_only),
@@ -293,6 +302,8 @@ async def design_state(
         settings=settings,
         session=session,
         repaired=checks.repaired,
+        scoped=scoped,
+        rekeyed=rekeyed,
     )
 
 

@@ -1,0 +1,124 @@
+"""Documents without data: where records live (scopes), what names them (keys), and the
+names real API documents use (``Noun_Verb`` operations, ``...Definition`` schemas, enum
+words that are also nouns, ``XNames`` filters, creates that take their record's key)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.env import CollectionSchema, Environment, StateSchema
+from autoforge.env.artifact.spec import Attribute
+from autoforge.lexicon import target_collection
+from autoforge.lexicon.toolscope import names_key
+from autoforge.llm import LLMClient
+from autoforge.synth.pipeline import synthesize
+from autoforge.tooldocs import ToolSpec, load_docs
+
+DOC = Path(__file__).parent / "docs_only" / "hangars.yaml"
+
+
+@pytest.fixture(scope="module")
+def hangars(tmp_path_factory: pytest.TempPathFactory) -> tuple[Environment, dict[str, Any]]:
+    out = tmp_path_factory.mktemp("hangars") / "env"
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    report = asyncio.run(synthesize(load_docs([DOC]), out, client))
+    return Environment.load(out), report.model_dump(mode="json")
+
+
+def _state() -> dict[str, Any]:
+    return {
+        "hangars": {
+            "north": {"id": "h1", "name": "north", "size": 3, "regionName": "coast"},
+            "south": {"id": "h2", "name": "south", "size": 5, "regionName": "hills"},
+        },
+        "sheds": {
+            "red": {"ShedName": "red", "Colour": "red", "ShedArn": "a1"},
+            "blue": {"ShedName": "blue", "Colour": "blue", "ShedArn": "a2"},
+        },
+        "events": {},
+    }
+
+
+def _call(env: Environment, tool: str, **args: Any) -> tuple[bool, Any, dict[str, Any]]:
+    ep = env.episode(state=_state())
+    obs = ep.call(tool, args)
+    return obs.ok, obs.result if obs.ok else obs.content, ep.snapshot()
+
+
+def test_the_key_is_what_the_tools_name_records_by(hangars: Any) -> None:
+    env, report = hangars
+    coll = env.spec.state_schema.collection("hangars")
+    assert coll is not None and coll.primary_key == "name"  # the docs' ``id`` no tool passes
+    assert report["state"]["rekeyed"] == ["hangars: id -> name"]
+
+
+def test_a_list_s_required_parameter_is_the_scope_its_records_live_in(hangars: Any) -> None:
+    env, report = hangars
+    assert "hangars.regionName" in report["state"]["scoped"]
+    ok, got, _ = _call(env, "Hangars_ListByRegion", regionName="coast")
+    assert ok and [h["name"] for h in got] == ["north"]
+
+
+def test_one_record_is_found_only_in_the_scope_the_call_names(hangars: Any) -> None:
+    env, _ = hangars
+    ok, got, _ = _call(env, "Hangars_Get", regionName="coast", hangarName="north")
+    assert ok and got["size"] == 3
+    ok, got, state = _call(env, "Hangars_Delete", regionName="hills", hangarName="north")
+    assert not ok and "not found" in got and "north" in state["hangars"]
+    ok, _, state = _call(env, "Hangars_Delete", regionName="coast", hangarName="north")
+    assert ok and "north" not in state["hangars"]
+
+
+def test_a_plural_names_filter_keeps_the_records_named(hangars: Any) -> None:
+    env, _ = hangars
+    ok, got, _ = _call(env, "DescribeSheds", ShedNames=["blue"])
+    assert ok and [s["ShedName"] for s in got] == ["blue"]
+    ok, got, _ = _call(env, "DescribeSheds")
+    assert ok and len(got) == 2
+
+
+def test_a_create_that_takes_its_key_makes_a_new_record_and_refuses_a_taken_one(
+    hangars: Any,
+) -> None:
+    env, _ = hangars
+    assert "CreateShed" in env.tools  # a create, not an update of an existing shed
+    ok, _, state = _call(env, "CreateShed", ShedName="green", Colour="green")
+    assert ok and state["sheds"]["green"]["Colour"] == "green"
+    ok, got, state = _call(env, "CreateShed", ShedName="red", Colour="green")
+    assert not ok and "already exists" in got and state["sheds"]["red"]["Colour"] == "red"
+
+
+def test_schema_role_words_and_noun_verb_names_give_the_collection(hangars: Any) -> None:
+    env, report = hangars
+    names = [c.name for c in env.spec.state_schema.collections]
+    assert "hangars" in names and "hangar_definitions" not in names
+    by_tool = {t["name"]: t["collection"] for t in report["tools"]}
+    assert by_tool["Hangars_Get"] == by_tool["Hangars_ListByRegion"] == "hangars"
+
+
+def test_an_enum_word_that_is_a_collection_noun_still_names_it() -> None:
+    schema = StateSchema(
+        collections=[
+            CollectionSchema(name="sheds", primary_key="shed_name"),
+            CollectionSchema(
+                name="events",
+                primary_key="event_id",
+                attributes=[Attribute(name="source", type="enum", enum=["shed", "hangar"])],
+            ),
+        ]
+    )
+    spec = ToolSpec(name="create_shed", parameters={"properties": {"colour": {}}})
+    found = target_collection(spec, schema)
+    assert found is not None and found.name == "sheds"
+
+
+def test_a_key_after_the_noun_or_its_last_words_names_the_record() -> None:
+    coll = CollectionSchema(name="storage_accounts", primary_key="name")
+    assert names_key("storage_account_name", coll) and names_key("account_name", coll)
+    assert not names_key("resource_group_name", coll) and not names_key("count_name", coll)
+    assert not names_key("id", CollectionSchema(name="orders", primary_key="order_id"))
