@@ -344,11 +344,10 @@ def _argument(
     rec: dict[str, Any],
     write: bool,
 ) -> Any:
+    own = schema.collection(c.collection) if c.collection else None
     if param == c.key_param and picked is not None:
-        own = schema.collection(c.collection) if c.collection else None
         key = own.key_value(picked[0]) if own is not None else picked[0]
         return key if c.cls != "create" else _fresh_key(state, c.collection, key)
-    own = schema.collection(c.collection) if c.collection else None
     if own is not None and rec and is_scope(own.attribute(param)) and c.cls != "create":
         return rec.get(param)  # the scope the record lives in
     ref = collection_of_key(param, schema)
@@ -397,9 +396,8 @@ def unknown_key_calls(
             continue
         names = collection_of_key(param, schema)
         is_key = param == c.key_param or names is not None
-        made = c.cls == "create" and (
-            param == c.key_param or getattr(names, "name", 0) == c.collection
-        )
+        own = names is not None and names.name == c.collection
+        made = c.cls == "create" and (param == c.key_param or own)
         if not is_key or made:  # a create's own new record is no record that must exist
             continue
         missing: Any = 987654321 if prop.get("type") == "integer" else "__no_such_id__"

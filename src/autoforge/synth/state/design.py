@@ -230,11 +230,11 @@ def _finish(
     policy: str | None,
     provenance: dict[str, dict[str, str]],
     derived: Derivation,
-) -> tuple[list[str], list[Setting], str | None, list[str], list[str]]:
+) -> dict[str, Any]:
     """What every design gets after the model's rounds, from the docs alone: the user's lists
     owned, unused collections merged, the keys the tools name records by, the scopes lists
-    require, documented enums, the settings
-    and session records, provenance filled in."""
+    require, documented enums, the settings and session records, provenance filled in.
+    Returns the :class:`DesignResult` fields these steps report."""
     user_lists(schema, tools, provenance)
     merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
     rekeyed = key_by_tools(schema, tools, provenance)
@@ -243,7 +243,13 @@ def _finish(
     settings = _add_settings(schema, tools, policy, provenance)
     session = _add_session(schema, tools, provenance)
     _fill_provenance(schema, provenance)
-    return merged, settings, session, scoped, rekeyed
+    return {
+        "merged": merged,
+        "settings": settings,
+        "session": session,
+        "scoped": scoped,
+        "rekeyed": rekeyed,
+    }
 
 
 async def design_state(
@@ -285,7 +291,7 @@ async def design_state(
         await _feedback_round(_Ask(client, tools, budget, failures, checks), schema, missing)
         missing = unmapped_params(tools, schema)
     added = place_by_rules(missing, {t.name: t for t in tools}, schema) if missing else []
-    merged, settings, session, scoped, rekeyed = _finish(schema, tools, policy, provenance, derived)
+    finished = _finish(schema, tools, policy, provenance, derived)
     return DesignResult(
         state_schema=schema,
         source=_source_label(source, failures, rules_only),
@@ -297,13 +303,9 @@ async def design_state(
         provenance={c.name: provenance.get(c.name, {}) for c in schema.collections},
         model_calls=budget.used,
         rejected=rejected,
-        merged=merged,
         unwrapped=derived.unwrapped,
-        settings=settings,
-        session=session,
         repaired=checks.repaired,
-        scoped=scoped,
-        rekeyed=rekeyed,
+        **finished,
     )
 
 
