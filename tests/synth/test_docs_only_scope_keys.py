@@ -61,7 +61,7 @@ def test_a_list_s_required_parameter_is_the_scope_its_records_live_in(hangars: A
     env, report = hangars
     assert "hangars.regionName" in report["state"]["scoped"]
     ok, got, _ = _call(env, "Hangars_ListByRegion", regionName="coast")
-    assert ok and [h["name"] for h in got] == ["north"]
+    assert ok and [h["name"] for h in got["value"]] == ["north"]  # the documented reply
 
 
 def test_one_record_is_found_only_in_the_scope_the_call_names(hangars: Any) -> None:
@@ -77,9 +77,9 @@ def test_one_record_is_found_only_in_the_scope_the_call_names(hangars: Any) -> N
 def test_a_plural_names_filter_keeps_the_records_named(hangars: Any) -> None:
     env, _ = hangars
     ok, got, _ = _call(env, "DescribeSheds", ShedNames=["blue"])
-    assert ok and [s["ShedName"] for s in got] == ["blue"]
+    assert ok and [s["ShedName"] for s in got["Sheds"]] == ["blue"]
     ok, got, _ = _call(env, "DescribeSheds")
-    assert ok and len(got) == 2
+    assert ok and len(got["Sheds"]) == 2
 
 
 def test_a_create_that_takes_its_key_makes_a_new_record_and_refuses_a_taken_one(

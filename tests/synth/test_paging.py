@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from autoforge.env import Attribute, CollectionSchema, Environment, EnvironmentSpec, StateSchema
+from autoforge.lexicon import paging_role
 from autoforge.synth.rulecode.classify import classify_tool
-from autoforge.synth.rulecode.paging import paging_role
 from autoforge.synth.rulecode.templates import render_template
 from autoforge.synth.state.design import rule_based_schema
 from autoforge.tooldocs import ToolSpec

@@ -4,9 +4,10 @@ What a tool acts on (its class, collection, key and references: :mod:`.toolscope
 in (:mod:`.session`), the rules sentences state (:mod:`.rules`, the one extractor of the
 environment's :class:`~autoforge.env.DocRule`), the data flow between tools (which fields a tool
 returns and needs: :mod:`.dataflow`), entities and attributes read from the docs' own schemas
-(:mod:`.schema_entities`), and how a person says a tool or a field (:mod:`.phrasing`,
-:mod:`.literals`). The word functions underneath (``tokens``, ``singular``, ``plural``) are
-:mod:`autoforge.tooldocs`'s.
+(:mod:`.schema_entities`), which list parameters page or sort rather than filter
+(:mod:`.paging`), where a documented reply puts the records (:mod:`.envelope`), and how a
+person says a tool or a field (:mod:`.phrasing`, :mod:`.literals`). The word functions
+underneath (``tokens``, ``singular``, ``plural``) are :mod:`autoforge.tooldocs`'s.
 
 It imports only :mod:`autoforge.tooldocs` and the environment's artifact models, never the LLM
 seam; the environment itself never imports it. Synthesis and task generation read docs through
@@ -28,8 +29,10 @@ __all__ = [
     "SPOKEN_VERBS",
     "VERBS",
     "Derivation",
+    "Envelope",
     "Leaf",
     "Literals",
+    "PagingRole",
     "ToolClass",
     "ToolScope",
     "acting_for",
@@ -42,6 +45,7 @@ __all__ = [
     "docs_statuses",
     "entity_of",
     "enumerate_words",
+    "envelope_of",
     "environment_rules",
     "extract_rules",
     "field_said",
@@ -57,6 +61,8 @@ __all__ = [
     "noun_field",
     "output_leaves",
     "owner_attribute",
+    "paging_params",
+    "paging_role",
     "param_leaves",
     "qualified_for",
     "quoted",
@@ -79,6 +85,7 @@ __all__ = [
     "target_collection",
     "tool_access",
     "tool_scope",
+    "unwrap",
     "updates",
     "user_collection",
     "verb_first",
@@ -107,7 +114,13 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.dataflow import schema_leaves as schema_leaves
     from autoforge.lexicon.dataflow import singular as singular
     from autoforge.lexicon.dataflow import split_path as split_path
+    from autoforge.lexicon.envelope import Envelope as Envelope
+    from autoforge.lexicon.envelope import envelope_of as envelope_of
+    from autoforge.lexicon.envelope import unwrap as unwrap
     from autoforge.lexicon.literals import Literals as Literals
+    from autoforge.lexicon.paging import PagingRole as PagingRole
+    from autoforge.lexicon.paging import paging_params as paging_params
+    from autoforge.lexicon.paging import paging_role as paging_role
     from autoforge.lexicon.phrasing import API_VERBS as API_VERBS
     from autoforge.lexicon.phrasing import CREATE_VERBS as CREATE_VERBS
     from autoforge.lexicon.phrasing import EVERYDAY as EVERYDAY
@@ -167,6 +180,9 @@ _LAZY: dict[str, str] = {
     "CREATE_VERBS": "autoforge.lexicon.phrasing",
     "Derivation": "autoforge.lexicon.schema_entities",
     "EVERYDAY": "autoforge.lexicon.phrasing",
+    "Envelope": "autoforge.lexicon.envelope",
+    "envelope_of": "autoforge.lexicon.envelope",
+    "unwrap": "autoforge.lexicon.envelope",
     "FILLER": "autoforge.lexicon.toolscope",
     "Leaf": "autoforge.lexicon.dataflow",
     "Literals": "autoforge.lexicon.literals",
@@ -204,6 +220,9 @@ _LAZY: dict[str, str] = {
     "names_record": "autoforge.lexicon.dataflow",
     "output_leaves": "autoforge.lexicon.dataflow",
     "owner_attribute": "autoforge.lexicon.session",
+    "PagingRole": "autoforge.lexicon.paging",
+    "paging_params": "autoforge.lexicon.paging",
+    "paging_role": "autoforge.lexicon.paging",
     "param_leaves": "autoforge.lexicon.dataflow",
     "qualified_for": "autoforge.lexicon.dataflow",
     "quoted": "autoforge.lexicon.phrasing",

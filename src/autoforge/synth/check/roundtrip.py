@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from autoforge.env import CollectionSchema, EnvironmentSpec, Observation
-from autoforge.lexicon import ToolScope, tool_scope
+from autoforge.lexicon import ToolScope, envelope_of, tool_scope, unwrap
 from autoforge.tooldocs import ToolSpec, snake_words
 
 Call = dict[str, Any]
@@ -37,9 +37,16 @@ def _call(tool: ToolSpec, args: Mapping[str, Any]) -> Call:
     return {"tool": tool.name, "arguments": dict(args)}
 
 
-def _record(obs: Observation) -> dict[str, Any] | None:
-    result = obs.result if obs.ok else None
+def _record(obs: Observation, tool: ToolSpec, coll: CollectionSchema) -> dict[str, Any] | None:
+    """The record a one-record reply holds (inside its documented envelope, if any)."""
+    result = unwrap(obs.result, envelope_of(tool.returns, coll, many=False)) if obs.ok else None
     return result if isinstance(result, dict) else None
+
+
+def _items(obs: Observation, tool: ToolSpec, coll: CollectionSchema | None) -> list[Any] | None:
+    """The items a list reply holds (inside its documented envelope, if any)."""
+    result = unwrap(obs.result, envelope_of(tool.returns, coll, many=True)) if obs.ok else None
+    return result if isinstance(result, list) else None
 
 
 def _changed(value: Any) -> Any:
@@ -113,16 +120,16 @@ class _Trips:
         args = {k: v for k, v in samples[-1].items()  # let the tool pick a new key
                 if k != self.coll.primary_key or k in create.required}  # fmt: skip
         first = self.run([_call(create, args)])
-        made = _record(first[0])
+        made = _record(first[0], create, self.coll)
         key = made.get(self.coll.primary_key) if made and self._is_record(made) else None
         if key is None:
             return []
         given = self.given(create, args)
         out: list[Finding] = []
-        get = self.get(key)
-        if get is not None:
+        get, get_tool = self.get(key), self.lookup
+        if get is not None and get_tool is not None:
             obs = self.run([_call(create, args), get])[1]
-            got = _record(obs)
+            got = _record(obs, get_tool, self.coll)
             reader = get["tool"]
             if got is None:
                 why = f"{create.name} made {key!r} but {reader} does not find it: {obs.content}"
@@ -154,7 +161,7 @@ class _Trips:
             obs = self.run([_call(create, args), call, get])
             if not obs[1].ok:
                 continue
-            got = _record(obs[2]) or {}
+            got = (_record(obs[2], self.lookup, self.coll) if self.lookup else None) or {}
             missed = {p: got.get(p) for p, v in new.items() if p in got and got[p] != v}
             moved = {p: got.get(p) for p, v in given.items()
                      if p not in new and p in got and got[p] != v}  # fmt: skip
@@ -183,10 +190,12 @@ class _Trips:
 
 
 def _paging_findings(
-    tools: Sequence[ToolSpec], run: Runner, calls_for: Callable[[ToolSpec], list[dict[str, Any]]]
+    tools: Sequence[tuple[ToolSpec, CollectionSchema | None]],
+    run: Runner,
+    calls_for: Callable[[ToolSpec], list[dict[str, Any]]],
 ) -> list[Finding]:
     out: list[Finding] = []
-    for tool in tools:
+    for tool, coll in tools:
         props = tool.parameters.get("properties", {})
         size = next((p for p in tool.param_names
                      if "_".join(snake_words(p.lstrip("$"))) in _PAGE_SIZE
@@ -196,12 +205,11 @@ def _paging_findings(
             continue
         args = {k: v for k, v in samples[0].items() if k != size}
         whole, one = run([_call(tool, args)])[0], run([_call(tool, {**args, size: 1})])[0]
-        many = whole.ok and isinstance(whole.result, list) and len(whole.result) > 1
-        paged = one.ok and isinstance(one.result, list) and len(one.result) == 1
-        if many and not paged:
+        all_items, page = _items(whole, tool, coll), _items(one, tool, coll)
+        if all_items is not None and len(all_items) > 1 and (page is None or len(page) != 1):
             why = (
                 f"{tool.name}({size}=1) gave {str(one.result)[:120]} where the whole list has "
-                f"{len(whole.result)} items"
+                f"{len(all_items)} items"
             )
             out.append(("paging", tool.name, why))
     return out
@@ -253,7 +261,11 @@ def round_trip_findings(
         coll = schema.collection(name)
         if coll is not None:
             out += _Trips(coll, scopes, run, calls_for).findings()
-    lists = [t for t in spec.tools if tool_scope(t, schema).cls == "list"]
+    lists = []
+    for tool in spec.tools:
+        scope = tool_scope(tool, schema)
+        if scope.cls == "list":
+            lists.append((tool, schema.collection(scope.collection) if scope.collection else None))
     out += _paging_findings(lists, run, calls_for)
     out += _sign_in_findings(spec.tools, run, calls_for)
     return out

@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from autoforge.lexicon import envelope_of, unwrap
 from autoforge.synth.report import CheckResult
 
 if TYPE_CHECKING:
@@ -111,14 +112,20 @@ def _get(record: Any, path: list[str]) -> Any:
 
 
 def list_return_check(ctx: Any, obs: Any) -> list[CheckResult]:
-    """A documented list return must be a list."""
+    """A documented list return must be a list (inside the documented reply envelope, when
+    there is one: ``{"items": [...]}``)."""
     returns = ctx.spec.returns or {}
     documented = ctx.classification.cls == "list" or returns.get("type") == "array"
     if not documented or not obs.ok:
         return []
-    ok = isinstance(obs.result, list)
-    got = type(obs.result).__name__
-    detail = "" if ok else f"{ctx.spec.name} is documented to return a list but returned {got}"
+    c = ctx.classification
+    coll = ctx.schema.collection(c.collection) if c.collection else None
+    env = envelope_of(returns, coll, many=c.cls == "list")
+    where = f" under {env.field!r}" if env is not None else ""
+    inner = unwrap(obs.result, env)
+    ok = isinstance(inner, list) and (env is None or isinstance(obs.result, dict))
+    got = type(inner).__name__
+    detail = "" if ok else f"{ctx.spec.name} is documented to return a list{where}, got {got}"
     return [CheckResult(name="list_return", ok=ok, detail=detail)]
 
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.lexicon import name_verb
+from autoforge.lexicon import Envelope, envelope_of, name_verb
 from autoforge.llm import ChatResponse, LLMClient, LLMFailure, Message, TokenUsage
 from autoforge.synth.checking.checks import (
     CheckContext,
@@ -49,6 +49,7 @@ from autoforge.synth.rulecode.doc_rules import (
 )
 from autoforge.synth.rulecode.doc_templates import documented_list
 from autoforge.synth.rulecode.effects import MirrorEffect, nested_lookup
+from autoforge.synth.rulecode.envelope import enveloped
 from autoforge.synth.rulecode.headers import signature
 from autoforge.synth.rulecode.session_scope import session_read
 from autoforge.synth.rulecode.templates import FieldMap, render_skeleton, render_template
@@ -77,9 +78,17 @@ class ToolJob:
 
     def guard(self, code: ToolCode) -> ToolCode:
         """``code`` with the doc-stated preconditions (:mod:`autoforge.synth.rulecode.doc_rules`)
-        first."""
+        first, answering in the reply envelope its docs document
+        (:mod:`autoforge.synth.rulecode.envelope`)."""
         names = signature(self.ctx.spec)[1]
-        return guarded(code, guard_lines(self.rules, names))
+        return enveloped(guarded(code, guard_lines(self.rules, names)), self.envelope)
+
+    @property
+    def envelope(self) -> Envelope | None:
+        """Where the documented reply puts this tool's records (None: the reply is them)."""
+        c, schema = self.ctx.classification, self.ctx.schema
+        coll = schema.collection(c.collection) if c.collection else None
+        return envelope_of(self.ctx.spec.returns, coll, many=c.cls == "list", schema=schema)
 
 
 @dataclass

@@ -21,10 +21,10 @@ from autoforge.lexicon import (
     acting_for,
     collection_of_key,
     key_param,
+    paging_params,
     target_collection,
     tool_scope,
 )
-from autoforge.synth.rulecode.paging import paging_params
 from autoforge.synth.rulecode.transition_fields import modified_field
 from autoforge.synth.state.infer import schema_field_paths
 from autoforge.synth.state.scope import scope_params
@@ -138,13 +138,14 @@ def _is_plain(
         return False
     attrs = {a.name for a in coll.attributes} | known
     scoped = set(scope_params(spec, coll, key)) if cls != "create" else set()
-    others = [p for p in params if p != key and p not in scoped]  # a scope is checked
+    props = spec.parameters.get("properties", {})
+    request = {p for p, r in paging_params(props, params).items() if r == "request"}
+    others = [p for p in params if p != key and p not in scoped | request]  # a scope is checked
     if cls == "lookup":
         return (key is not None and not others) or (
             key is None and bool(params) and all(p in attrs for p in params)
         )
     if cls == "list":
-        props = spec.parameters.get("properties", {})
         paging = paging_params(props, params)
         return all(p in attrs or p in _LIST_EXTRAS or p in paging for p in params)
     if cls == "create":

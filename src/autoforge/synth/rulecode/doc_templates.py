@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from autoforge.env import CollectionSchema
+from autoforge.lexicon import PagingRole, paging_params, paging_role
 from autoforge.synth.rulecode.headers import head
-from autoforge.synth.rulecode.paging import Role, paging_lines, paging_params, paging_role
+from autoforge.synth.rulecode.paging import paging_lines
 from autoforge.tooldocs import ToolSpec, plural, singular, tokens
 
 FilterOp = Literal[
@@ -241,7 +242,7 @@ def list_results(
     exprs: dict[str, str],
     fields: list[str],
     entries: list[tuple[str, str]] | None = None,
-    paging: Mapping[str, Role] | None = None,
+    paging: Mapping[str, PagingRole] | None = None,
 ) -> list[str]:
     """The end of a list tool's body: each kept record appended (only ``fields`` when the docs
     name the item fields; the record without the map and merged with its entry for a keyed-map

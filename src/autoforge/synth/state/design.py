@@ -27,12 +27,12 @@ from autoforge.lexicon import (
     derive_state,
     doc_field_names,
     find_user_collection,
+    paging_params,
     self_word_at,
     tool_access,
 )
 from autoforge.llm import LLMClient, LLMFailure, Message
 from autoforge.synth.rulecode.classify import classify_tool, collection_of_key, target_collection
-from autoforge.synth.rulecode.paging import paging_params
 from autoforge.synth.rulecode.transition_fields import modified_field
 from autoforge.synth.state.design_model import (
     Budget,
@@ -151,7 +151,7 @@ def rule_based_schema(tools: Sequence[ToolSpec]) -> StateSchema:
             ref = collection_of_key(param, schema)
             if coll.attribute(param) is not None or (ref is coll and param != "id"):
                 continue
-            if param in paging and tool_access(spec) == "read":  # pages results, holds nothing
+            if param in paging and (tool_access(spec) == "read" or paging[param] == "request"):
                 continue
             typ = "id" if ref is not None or is_id_like(param) else _param_type(spec, param)
             enum = (spec.parameters["properties"][param] or {}).get("enum")

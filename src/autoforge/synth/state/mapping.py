@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from pydantic import BaseModel
 
 from autoforge.env import Attribute, CollectionSchema, StateSchema
+from autoforge.lexicon import paging_params
 from autoforge.synth.rulecode.classify import collection_of_key, target_collection
-from autoforge.synth.rulecode.paging import paging_params
 from autoforge.synth.state.infer import schema_field_paths
 from autoforge.tooldocs import (
     ToolSpec,

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
-from autoforge.lexicon import collection_of_key, tool_access, tool_scope
-from autoforge.synth.rulecode.paging import paging_params
+from autoforge.lexicon import collection_of_key, paging_params, tool_access, tool_scope
 from autoforge.synth.state.infer import schema_field_paths
 from autoforge.tooldocs import ToolSpec
 

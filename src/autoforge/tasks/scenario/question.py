@@ -25,6 +25,7 @@ from autoforge.lexicon import (
     Leaf,
     entity_of,
     enumerate_words,
+    envelope_of,
     field_said,
     label,
     listed_noun,
@@ -35,6 +36,7 @@ from autoforge.lexicon import (
     same_as,
     singular,
     tool_access,
+    tool_scope,
     updates,
     verb_first,
     with_preposition,
@@ -369,7 +371,7 @@ class _Describer:
         if isinstance(binding, OutputRef):
             call = self.bp.node(binding.node)
             assert isinstance(call, CallNode)
-            if binding.path:
+            if binding.path and not self.enveloped(call, binding.path):
                 return f"the {field_words(binding.path)} of {self.subject(call)}"
             noun = listed_noun(call.tool)
             if not call.args:
@@ -390,10 +392,12 @@ class _Describer:
         after "my": ``hotel order`` for ``search_hotel_order(<the user's key>)``, ``order``
         for an argument-less ``get_user_orders`` (named after the user's collection); None
         for any other list (a catalogue, a search with criteria, a part of one record)."""
-        if not isinstance(binding, OutputRef) or binding.path:
+        if not isinstance(binding, OutputRef):
             return None
         call = self.bp.node(binding.node)
-        if not isinstance(call, CallNode):
+        if not isinstance(call, CallNode) or (
+            binding.path and not self.enveloped(call, binding.path)
+        ):
             return None
         noun = listed_noun(call.tool)
         if call.args:
@@ -403,6 +407,16 @@ class _Describer:
             return self._unowned(noun)
         user = singular(self.user) if self.user else None
         return self._unowned(noun) if user and user in noun.split()[:-1] else None
+
+    def enveloped(self, call: CallNode, path: list[Any]) -> bool:
+        """Whether ``path`` is the field a list's documented reply holds its records in
+        (``{"Kilns": [...]}``): the list itself, said by its records, not by the field."""
+        tool = self.spec.tool(call.tool)
+        state = self.spec.state_schema
+        scope = tool_scope(tool, state)
+        coll = state.collection(scope.collection) if scope.collection else None
+        env = envelope_of(tool.returns, coll, many=scope.cls == "list")
+        return env is not None and env.kind == "records" and list(path) == [env.field]
 
     def _unowned(self, noun: str) -> str:
         """A listed noun without the user's collection in it (``user order`` -> ``order``):
