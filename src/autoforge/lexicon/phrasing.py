@@ -29,9 +29,23 @@ def quoted(text: str) -> str:
     return f'"{text}"' if _FREE_TEXT.match(text) else text
 
 
+#: A capitalised name word (``Fuel`` of ``{"Fuel": ...}``), said in lower case like the rest.
+_TITLE = re.compile(r"^[A-Z][a-z]+$")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
 def words(name: str) -> str:
-    """``update_shipping_address`` -> ``update shipping address``."""
-    return name.replace("_", " ").replace("-", " ").strip()
+    """``update_shipping_address`` -> ``update shipping address``; a camel-case name as its
+    words too (``DeleteNamedQuery`` -> ``delete named query``, ``getHTTPStatus`` -> ``get HTTP
+    status``: an acronym keeps its capitals), and a capitalised word in lower case."""
+    said = []
+    for part in name.replace("_", " ").replace("-", " ").split():
+        pieces = _CAMEL.split(part)
+        if len(pieces) == 1 and not _TITLE.match(part):
+            said.append(part)
+        else:
+            said += [p if p.isupper() else p.lower() for p in pieces]
+    return " ".join(said)
 
 
 def label(name: str) -> str:

@@ -23,10 +23,12 @@ from autoforge.lexicon import (
     entity_of,
     is_identifier_name,
     output_leaves,
+    paging_role,
     schema_leaves,
     singular,
     split_path,
     tool_access,
+    tool_scope,
 )
 from autoforge.tasks.blueprints.blueprint import (
     Binding,
@@ -240,12 +242,25 @@ class _Builder(Chooser):
                 related = self.related(index, tool, name, schema, args)
                 self.own_ids = self.own_ids or related is not None
                 args[name] = related or self.bind(index, tool, name, schema)
-        optional = [n for n in tool.param_names if n not in required]
+        optional = [n for n in tool.param_names  # a cursor or page size picks no record
+                    if n not in required and paging_role(n, props.get(n)) is None]  # fmt: skip
         if not required and optional and self.rng.random() < 0.8:
             ranked = sorted(optional, key=lambda n: not props[n].get("enum"))
             name = ranked[0] if props[ranked[0]].get("enum") else self.rng.choice(optional)
             args[name] = self.param_fact(tool, name, props.get(name, {}), index)
+        values = [n for n in optional if entity_of(n, None, self.spec.state_schema) is None]
+        if values and not set(values) & set(args) and self.changes_nothing(tool, args):
+            name = self.rng.choice(values)  # an update told no new value changes nothing
+            args[name] = self.param_fact(tool, name, props.get(name, {}), index)
         return CallNode(id=f"c{index}", tool=tool.name, args=args, walk=step.origin)
+
+    def changes_nothing(self, tool: ToolSpec, args: dict[str, Binding]) -> bool:
+        """Whether ``tool`` is an update whose arguments so far only name the record: every
+        new value it documents is optional, and a call without one changes nothing."""
+        scope = tool_scope(tool, self.spec.state_schema)
+        return scope.cls == "update" and all(
+            entity_of(n, None, self.spec.state_schema) is not None for n in args
+        )
 
     # -- answers ---------------------------------------------------------------------------
 

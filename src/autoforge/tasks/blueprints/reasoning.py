@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from autoforge.errors import AutoforgeError
+from autoforge.lexicon import words
 
 ReasoningOp = Literal[
     "argmax", "argmin", "filter", "count", "sum", "average", "compare", "branch", "lookup"
@@ -209,9 +210,10 @@ def degeneracy(spec: ReasoningSpec, inputs: dict[str, Any], result: Any) -> str 
 
 
 def field_words(field: Sequence[PathSeg]) -> str:
-    """A field path as words: ``["unit_price"]`` -> ``unit price``."""
-    words = [str(seg).replace("_", " ") for seg in field if not isinstance(seg, int)]
-    return " ".join(words) or "value"
+    """A field path as words: ``["unit_price"]`` -> ``unit price``, ``["MaxTemperature"]``
+    -> ``max temperature``."""
+    said = [words(str(seg)) for seg in field if not isinstance(seg, int)]
+    return " ".join(said) or "value"
 
 
 def describe(spec: ReasoningSpec, noun: str = "item") -> str:

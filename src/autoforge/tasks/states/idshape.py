@@ -19,7 +19,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from autoforge.env import CollectionSchema, EnvironmentSpec
@@ -180,6 +180,35 @@ def from_examples(examples: Iterable[Any]) -> IdShape | None:
     return None
 
 
+def fitting(shape: IdShape, patterns: Iterable[str]) -> IdShape:
+    """``shape``, or the nearest variant of it whose keys every documented ``pattern`` of the
+    key accepts (``^[a-z][a-z0-9-]+$`` takes ``pro-1234``, not ``PRO-1234``): its stem in lower
+    or upper case, with ``-`` or ``_`` or no separator, or no stem. A key a pattern refuses is
+    refused by every tool that validates its arguments, so no task could name the record."""
+    checks = []
+    for pattern in patterns:
+        try:
+            checks.append(re.compile(pattern))
+        except re.error:
+            continue
+    if not checks or shape.fields:
+        return shape
+
+    def fits(candidate: IdShape) -> bool:
+        key = candidate.key("1" * (candidate.width or 4))
+        return all(c.search(key) for c in checks)
+
+    bare = shape.stem.rstrip(_SEPARATORS)
+    stems = [shape.stem, shape.stem.lower(), shape.stem.upper()]
+    stems += [f"{case}{sep}" for case in (bare.lower(), bare.upper(), bare) for sep in "-_"]
+    stems += [bare.lower(), bare, ""]
+    for stem in stems:
+        candidate = replace(shape, stem=stem)
+        if fits(candidate):
+            return candidate
+    return shape
+
+
 def said_examples(text: str) -> list[str]:
     """The examples a description gives of a value ("such as 'ORD-1234'", "e.g. `#A12`")."""
     return _SAID.findall(text or "")
@@ -189,6 +218,20 @@ def plain(name: str) -> IdShape:
     """The shape of keys nothing documents: the collection's first three letters, a dash and
     four digits (``ORD-1234``)."""
     return IdShape(name[:3].upper() + "-", 4)
+
+
+def patterns(spec: EnvironmentSpec, coll: CollectionSchema) -> list[str]:
+    """The ``pattern`` of each tool parameter that holds ``coll``'s key."""
+    found = []
+    schema = spec.state_schema
+    for tool in spec.tools:
+        props = (tool.parameters or {}).get("properties")
+        for name, param in props.items() if isinstance(props, Mapping) else []:
+            if isinstance(param, Mapping) and entity_of(name, None, schema) == coll.name:
+                pattern = param.get("pattern")
+                if isinstance(pattern, str) and pattern:
+                    found.append(pattern)
+    return found
 
 
 def documented(spec: EnvironmentSpec, coll: CollectionSchema) -> list[Any]:
@@ -209,4 +252,13 @@ def documented(spec: EnvironmentSpec, coll: CollectionSchema) -> list[Any]:
     return [x for x in found if isinstance(x, str | int) and not isinstance(x, bool)]
 
 
-__all__ = ["IdShape", "documented", "from_examples", "from_keys", "plain", "said_examples"]
+__all__ = [
+    "IdShape",
+    "documented",
+    "fitting",
+    "from_examples",
+    "from_keys",
+    "patterns",
+    "plain",
+    "said_examples",
+]

@@ -34,7 +34,15 @@ from autoforge.lexicon import (
 )
 from autoforge.tasks.blueprints.held import held_keys, rehold
 from autoforge.tasks.states.domain import domains
-from autoforge.tasks.states.idshape import IdShape, documented, from_examples, from_keys, plain
+from autoforge.tasks.states.idshape import (
+    IdShape,
+    documented,
+    fitting,
+    from_examples,
+    from_keys,
+    patterns,
+    plain,
+)
 from autoforge.tasks.states.values import PERSON_COLLECTIONS, value_for
 from autoforge.tooldocs import ToolSpec
 
@@ -404,7 +412,8 @@ class StateGenerator:
             if shape is not None and (shape.width is not None or shape.fields):
                 return shape
             return IdShape(re.sub(r"\d+$", "", str(next(iter(records)))))
-        return from_examples(documented(self.spec, coll)) or plain(coll.name)
+        shape = from_examples(documented(self.spec, coll)) or plain(coll.name)
+        return fitting(shape, patterns(self.spec, coll))
 
     def _value_shapes(self, coll: CollectionSchema) -> dict[str, IdShape]:
         """The shapes of ``coll``'s other identifier attributes (an ``email``, a ``sku``) that
