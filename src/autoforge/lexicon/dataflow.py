@@ -120,7 +120,7 @@ def _entity_of(name: str, record_of: str | None, schema: StateSchema) -> str | N
             attr = coll.attribute(name)
             if attr is not None and attr.references:
                 return attr.references
-    base = name[:-1] if name.endswith("_ids") else name
+    base = name[:-1] if name.endswith(("_ids", "Ids")) else name  # order_ids, NamedQueryIds
     for coll in schema.collections:
         if coll.primary_key == base and base not in GENERIC_KEYS:
             return coll.name

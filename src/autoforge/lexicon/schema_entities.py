@@ -204,12 +204,30 @@ def _id_property(
     for name in names:
         desc = str((props[name] or {}).get("description", "")).lower()
         says_id = any(w in desc for w in _IDENTIFIER_WORDS)
-        if (says_id and is_id_like(name)) or (name == "name" and "resource name" in desc):
+        listed = _array_items(props[name]) is not None  # the ids of others, not its own
+        named = name == "name" and "resource name" in desc
+        if (says_id and is_id_like(name) and not listed) or named:
             return name
     own = [n for n in names if tokens(n)[-1:] == ["id"]]
     if top and len(own) == 1:
         return own[0]
     return "name" if top and not own and "name" in props else None
+
+
+#: Name words of the fields of a failure report (``{WidgetId, ErrorCode, ErrorMessage}``).
+_FAILURE_WORDS = {"error", "errors", "failure", "code", "message", "reason", "status"}
+
+
+def _failure_report(node: Mapping[str, Any], key: str) -> bool:
+    """Whether an object schema is a report on a record a call could not process: besides the
+    record's key, only error fields (``ErrorCode``, ``ErrorMessage``), one of them named as an
+    error or failure. It shares the key with the record but is no projection of it."""
+    rest = [tokens(n) for n in _props(node) if n != key]
+    return (
+        bool(rest)
+        and all(set(t) <= _FAILURE_WORDS for t in rest)
+        and any({"error", "errors", "failure"} & set(t) for t in rest)
+    )
 
 
 def _entity_name(node: Mapping[str, Any], key: str, hint: str | None) -> str:
@@ -286,13 +304,15 @@ class _Collector:
             sub = f"{where}/properties/{inner}"
             return self.walk(_props(node)[inner], sub, _named(inner, hint), depth + 1, at)
         key = _id_property(node, hint, at.top, self.params)
+        if key is not None and _failure_report(node, key):
+            return None  # why a named record was not processed: about the call, not stored
         holders = self._walk_props(node, where, hint, depth, at, key)
         if key is not None:
             return self._add(node, key, where, hint)
         key = _keyless_record(node, hint, at, holders)
         if key is None:
             return None
-        own = {n: p for n, p in _props(node).items() if n not in holders}
+        own = {n: p for n, p in _props(node).items() if n not in holders and not _is_paging(n)}
         self._add({**node, "properties": own}, key, where, hint, keyless=True)
         return None  # nothing refers to a keyless record by its key
 
@@ -387,8 +407,9 @@ def _is_key_list(name: str, prop: Any) -> bool:
     other records' keys, not a field of a record of its own."""
     items = _array_items(prop)
     toks = tokens(name)
-    word = singular(toks[-1]) if toks else ""
-    return isinstance(items, dict) and not _is_object(items) and word in _KEY_WORDS
+    last = toks[-1] if toks else ""
+    keys = last in _KEY_WORDS or singular(last) in _KEY_WORDS or last[:-1] in _KEY_WORDS
+    return isinstance(items, dict) and not _is_object(items) and keys
 
 
 def _merge_combo(parts: list[Any], depth: int = 0) -> dict[str, Any] | None:

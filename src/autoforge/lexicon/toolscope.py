@@ -65,6 +65,10 @@ FILLER = {
 }
 
 
+#: Words before a verb that make one call act on several records (``BatchGetWidget``).
+BATCH = {"batch", "bulk"}
+
+
 class ToolScope(BaseModel):
     """Which records a tool's preconditions are about: its class, the collection it acts on,
     the parameter naming that collection's record, and the parameters naming other records."""
@@ -268,6 +272,8 @@ def key_param(spec: ToolSpec, coll: CollectionSchema | None) -> str | None:
 def verb_class(spec: ToolSpec) -> tuple[ToolClass | None, str]:
     """The class the verb of the tool's name says, and that verb (``None, ""`` if none)."""
     toks = tokens(spec.name)
+    if toks[:1] and toks[0] in BATCH and toks[1:2] and toks[1] in VERBS:
+        toks = toks[1:]  # BatchGetWidget: the verb after the batch word
     if not toks:
         return None, ""
     if toks[0] in VERBS:
@@ -300,6 +306,8 @@ def adjust_class(cls: ToolClass | None, spec: ToolSpec, has_key: bool) -> tuple[
         return ("lookup" if has_key else "list"), "write verb but read hint"
     if cls == "lookup" and not has_key and plural_noun and "id" not in toks:
         return "list", "lookup verb on a plural noun without a key"
+    if cls == "lookup" and toks[:1] and toks[0] in BATCH:
+        return "list", "batch lookup: lists the records named"
     if cls == "generic" and spec.access == "write":
         return "transition", "generic verb with write hint"
     return cls, "verb"
