@@ -54,6 +54,10 @@ STATE = {
         ("sort_order", {}, "direction"),
         ("era", {}, None),
         ("start", {"type": "string", "format": "date"}, None),
+        ("ClientRequestToken", {}, "request"),
+        ("idempotency_key", {}, "request"),
+        ("FossilToken", {"description": "Makes the call idempotent."}, "request"),
+        ("FossilToken", {"description": "The token printed on the label."}, None),
     ],
 )
 def test_paging_role_by_name_and_type(name: str, prop: dict[str, Any], role: str | None) -> None:

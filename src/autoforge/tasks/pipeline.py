@@ -57,7 +57,7 @@ from autoforge.tasks.gold.primed import arguments_text
 from autoforge.tasks.gold.settle import settling_guards, with_settling
 from autoforge.tasks.graph.dependency import EdgeJudge, ToolGraph, build_graph, without_tools
 from autoforge.tasks.graph.merge import MergeAdvisor, merge_walks
-from autoforge.tasks.graph.walks import Feasibility, Walk, WalkConfig, random_walk
+from autoforge.tasks.graph.walks import Feasibility, Walk, WalkConfig, random_walk, reach
 from autoforge.tasks.model import GoldCall, RequiredOutput, Task, UserScenario
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.scenario.identity import several_users, user_identity
@@ -145,15 +145,19 @@ class _Clock:
         self.stats.stage_seconds[stage] = self.stats.stage_seconds.get(stage, 0.0) + spent
 
 
-def walk_lengths(spec: DifficultySpec, rng: random.Random) -> list[int]:
+def walk_lengths(spec: DifficultySpec, rng: random.Random, longest: int | None = None) -> list[int]:
     """Lengths of the walks to merge into one task, drawn so that their total can meet the
-    ``tool_calls`` range (merging may still drop redundant steps).
+    ``tool_calls`` range (merging may still drop redundant steps); ``longest``: the longest
+    walk the tool graph has, which no length exceeds (when it is at least the shortest asked).
 
     Why: drawing the number of walks and each length independently gave totals outside the
     range (one walk of 2 steps, or two of 4, for ``medium``'s 3-6 calls) in a third of the
-    attempts, each rejected for difficulty after the walks were drawn and merged.
+    attempts, each rejected for difficulty after the walks were drawn and merged. A graph
+    whose longest walk is two tools made every draw of three or four a wasted attempt.
     """
     short, long = spec.walk_length
+    if longest is not None and short <= longest < long:
+        long = longest
     count = rng.randint(*spec.walks_per_task)
     low, high = spec.ranges.get("tool_calls", (None, None))
     fits = [
@@ -174,6 +178,13 @@ def walk_lengths(spec: DifficultySpec, rng: random.Random) -> list[int]:
     return lengths
 
 
+def longest_walk(graph: ToolGraph, spec: DifficultySpec) -> int:
+    """The most tools a walk of ``graph`` can have, up to the longest ``spec`` asks for."""
+    top = spec.walk_length[1]
+    chains = reach(graph, WalkConfig(min_length=1, max_length=top)).chains
+    return max((k for k in range(1, top + 1) if chains.get(k)), default=0)
+
+
 def _walks(
     graph: ToolGraph,
     spec: DifficultySpec,
@@ -181,7 +192,7 @@ def _walks(
     weight: Callable[[str | None, str], float],
 ) -> list[Walk] | None:
     walks = []
-    for length in walk_lengths(spec, rng):
+    for length in walk_lengths(spec, rng, longest_walk(graph, spec)):
         config = WalkConfig(min_length=length, max_length=length)
         walk = random_walk(graph, config, rng, weight)
         if walk is None:

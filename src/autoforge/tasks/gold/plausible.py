@@ -34,6 +34,7 @@ from autoforge.lexicon import (
     rules_of,
     status_values,
     tool_access,
+    tool_scope,
 )
 from autoforge.tasks.blueprints.blueprint import (
     Binding,
@@ -98,8 +99,9 @@ def implausible(
             if isinstance(record, Mapping) and not guard.admits(record):
                 return "ineligible"
         touched.update(keys)
-        if any(v in call.name.lower() for v in TERMINAL_VERBS):
-            closed.update(keys)
+        if any(v in call.name.lower() for v in TERMINAL_VERBS):  # the record it ends, not
+            acted_on = tool_scope(tool, spec.state_schema).collection  # the account it is in
+            closed.update(k for k in keys if k[0] == acted_on or acted_on is None)
     return ""
 
 
@@ -364,7 +366,8 @@ def doomed(
                     return "repeat_unique", node.id
                 unique.add((node.tool, fields))
         if any(v in node.tool.lower() for v in TERMINAL_VERBS):
-            closed.update(keys)
+            acted_on = tool_scope(spec.tool(node.tool), spec.state_schema).collection
+            closed.update(k for k in keys if k[0] == acted_on or acted_on is None)
     return None
 
 

@@ -180,32 +180,54 @@ def from_examples(examples: Iterable[Any]) -> IdShape | None:
     return None
 
 
-def fitting(shape: IdShape, patterns: Iterable[str]) -> IdShape:
-    """``shape``, or the nearest variant of it whose keys every documented ``pattern`` of the
-    key accepts (``^[a-z][a-z0-9-]+$`` takes ``pro-1234``, not ``PRO-1234``): its stem in lower
-    or upper case, with ``-`` or ``_`` or no separator, or no stem. A key a pattern refuses is
+@dataclass(frozen=True)
+class KeyRules:
+    """What the docs require of a key's text: ``patterns`` it must match and its length
+    bounds (``minLength``/``maxLength`` of the parameters that hold it)."""
+
+    patterns: tuple[str, ...] = ()
+    shortest: int | None = None
+    longest: int | None = None
+
+    def admit(self, key: str) -> bool:
+        if self.shortest is not None and len(key) < self.shortest:
+            return False
+        if self.longest is not None and len(key) > self.longest:
+            return False
+        for pattern in self.patterns:
+            try:
+                if not re.search(pattern, key):
+                    return False
+            except re.error:
+                continue
+        return True
+
+
+def fitting(shape: IdShape, rules: KeyRules) -> IdShape:
+    """``shape``, or the nearest variant of it whose keys the docs' ``rules`` for the key
+    admit (``^[a-z][a-z0-9-]+$`` takes ``pro-1234``, not ``PRO-1234``; a length of 12 takes
+    twelve digits): its stem in lower or upper case, with ``-`` or ``_`` or no separator, or
+    no stem, each with the number as wide as the length bounds ask. A key the docs refuse is
     refused by every tool that validates its arguments, so no task could name the record."""
-    checks = []
-    for pattern in patterns:
-        try:
-            checks.append(re.compile(pattern))
-        except re.error:
-            continue
-    if not checks or shape.fields:
+    if shape.fields or not (rules.patterns or rules.shortest or rules.longest):
         return shape
 
     def fits(candidate: IdShape) -> bool:
-        key = candidate.key("1" * (candidate.width or 4))
-        return all(c.search(key) for c in checks)
+        return rules.admit(candidate.key("1" * (candidate.width or 4)))
 
     bare = shape.stem.rstrip(_SEPARATORS)
     stems = [shape.stem, shape.stem.lower(), shape.stem.upper()]
     stems += [f"{case}{sep}" for case in (bare.lower(), bare.upper(), bare) for sep in "-_"]
     stems += [bare.lower(), bare, ""]
     for stem in stems:
-        candidate = replace(shape, stem=stem)
-        if fits(candidate):
-            return candidate
+        widths = [shape.width]
+        for bound in (rules.shortest, rules.longest):
+            if bound is not None and bound - len(stem) - len(shape.suffix) >= 1:
+                widths.append(bound - len(stem) - len(shape.suffix))
+        for width in widths:
+            candidate = replace(shape, stem=stem, width=width)
+            if fits(candidate):
+                return candidate
     return shape
 
 
@@ -220,18 +242,24 @@ def plain(name: str) -> IdShape:
     return IdShape(name[:3].upper() + "-", 4)
 
 
-def patterns(spec: EnvironmentSpec, coll: CollectionSchema) -> list[str]:
-    """The ``pattern`` of each tool parameter that holds ``coll``'s key."""
-    found = []
+def key_rules(spec: EnvironmentSpec, coll: CollectionSchema) -> KeyRules:
+    """The ``pattern`` and length bounds of each tool parameter that holds ``coll``'s key."""
+    found: list[str] = []
+    lows: list[int] = []
+    highs: list[int] = []
     schema = spec.state_schema
     for tool in spec.tools:
         props = (tool.parameters or {}).get("properties")
         for name, param in props.items() if isinstance(props, Mapping) else []:
-            if isinstance(param, Mapping) and entity_of(name, None, schema) == coll.name:
-                pattern = param.get("pattern")
-                if isinstance(pattern, str) and pattern:
-                    found.append(pattern)
-    return found
+            if not isinstance(param, Mapping) or entity_of(name, None, schema) != coll.name:
+                continue
+            pattern = param.get("pattern")
+            if isinstance(pattern, str) and pattern:
+                found.append(pattern)
+            low, high = param.get("minLength"), param.get("maxLength")
+            lows += [low] if isinstance(low, int) and not isinstance(low, bool) else []
+            highs += [high] if isinstance(high, int) and not isinstance(high, bool) else []
+    return KeyRules(tuple(found), max(lows, default=None), min(highs, default=None))
 
 
 def documented(spec: EnvironmentSpec, coll: CollectionSchema) -> list[Any]:
@@ -254,11 +282,12 @@ def documented(spec: EnvironmentSpec, coll: CollectionSchema) -> list[Any]:
 
 __all__ = [
     "IdShape",
+    "KeyRules",
     "documented",
     "fitting",
     "from_examples",
     "from_keys",
-    "patterns",
+    "key_rules",
     "plain",
     "said_examples",
 ]

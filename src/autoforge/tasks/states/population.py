@@ -40,7 +40,7 @@ from autoforge.tasks.states.idshape import (
     fitting,
     from_examples,
     from_keys,
-    patterns,
+    key_rules,
     plain,
 )
 from autoforge.tasks.states.values import PERSON_COLLECTIONS, value_for
@@ -413,7 +413,7 @@ class StateGenerator:
                 return shape
             return IdShape(re.sub(r"\d+$", "", str(next(iter(records)))))
         shape = from_examples(documented(self.spec, coll)) or plain(coll.name)
-        return fitting(shape, patterns(self.spec, coll))
+        return fitting(shape, key_rules(self.spec, coll))
 
     def _value_shapes(self, coll: CollectionSchema) -> dict[str, IdShape]:
         """The shapes of ``coll``'s other identifier attributes (an ``email``, a ``sku``) that
