@@ -206,6 +206,7 @@ FACES: dict[str, list[str]] = {
         "qualified_for",
         "quoted",
         "record_collection",
+        "record_noun",
         "record_words",
         "refer_back",
         "request_on",

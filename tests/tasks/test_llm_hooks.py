@@ -28,7 +28,8 @@ from autoforge.tasks.llm.hooks import (
 )
 from autoforge.tasks.model import Task
 from autoforge.tasks.pipeline import TaskHooks
-from autoforge.tasks.scenario.question import TemplateWriter, missing_facts
+from autoforge.tasks.scenario.question import TemplateWriter
+from autoforge.tasks.scenario.spoken import missing_facts
 
 Responder = Callable[[RecordedRequest], Any]
 

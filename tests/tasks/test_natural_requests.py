@@ -18,7 +18,8 @@ from autoforge.tasks.graph.dependency import build_graph
 from autoforge.tasks.graph.walks import Walk, WalkStep
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.scenario.knowledge import Knowledge
-from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter, missing_facts
+from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter
+from autoforge.tasks.scenario.spoken import missing_facts
 from autoforge.tooldocs.spec import ToolSpec
 
 

@@ -16,7 +16,8 @@ from autoforge.tasks.gold.gates import Deduplicator, do_nothing_passes, replay_i
 from autoforge.tasks.gold.instantiate import execute
 from autoforge.tasks.model import RequiredOutput, Task, TaskSet, TaskSetError, UserScenario
 from autoforge.tasks.pipeline import TaskHooks, generate_tasks
-from autoforge.tasks.scenario.question import ScenarioRequest, fact_text, missing_facts
+from autoforge.tasks.scenario.question import ScenarioRequest
+from autoforge.tasks.scenario.spoken import fact_text, missing_facts
 
 
 def test_generated_tasks_are_verifiable(generated: Any, bookstore_env: Any) -> None:

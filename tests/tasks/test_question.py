@@ -7,12 +7,8 @@ from typing import Any
 from autoforge.lexicon import EVERYDAY
 from autoforge.tasks.blueprints.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.model import UserScenario
-from autoforge.tasks.scenario.question import (
-    ScenarioRequest,
-    TemplateWriter,
-    fact_text,
-    missing_facts,
-)
+from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter
+from autoforge.tasks.scenario.spoken import fact_text, missing_facts
 
 
 def test_template_scenarios_carry_facts_not_answers(generated: Any, bookstore_env: Any) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
 from autoforge.lexicon import API_VERBS, SPOKEN_VERBS, VERBS, quoted, verb_first
 from autoforge.tasks.blueprints.blueprint import Blueprint
-from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter, missing_facts
+from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter
+from autoforge.tasks.scenario.spoken import missing_facts
 from autoforge.tooldocs.spec import ToolSpec
 
 _STAY = {"stay_id": {"type": "string"}, "kennel_id": {"type": "string"},

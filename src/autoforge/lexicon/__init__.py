@@ -67,6 +67,7 @@ __all__ = [
     "qualified_for",
     "quoted",
     "record_collection",
+    "record_noun",
     "record_words",
     "refer_back",
     "request_on",
@@ -131,6 +132,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.phrasing import label as label
     from autoforge.lexicon.phrasing import listed_noun as listed_noun
     from autoforge.lexicon.phrasing import quoted as quoted
+    from autoforge.lexicon.phrasing import record_noun as record_noun
     from autoforge.lexicon.phrasing import refer_back as refer_back
     from autoforge.lexicon.phrasing import request_on as request_on
     from autoforge.lexicon.phrasing import same_as as same_as
@@ -227,6 +229,7 @@ _LAZY: dict[str, str] = {
     "qualified_for": "autoforge.lexicon.dataflow",
     "quoted": "autoforge.lexicon.phrasing",
     "record_collection": "autoforge.lexicon.dataflow",
+    "record_noun": "autoforge.lexicon.phrasing",
     "record_words": "autoforge.lexicon.rules",
     "refer_back": "autoforge.lexicon.phrasing",
     "request_on": "autoforge.lexicon.phrasing",

@@ -48,6 +48,11 @@ def words(name: str) -> str:
     return " ".join(said)
 
 
+def record_noun(collection: str) -> str:
+    """How a person names a record of ``collection``: ``named query`` for ``named_queries``."""
+    return words(singular(collection))
+
+
 def label(name: str) -> str:
     """An argument's name as a person says it before a value: without a trailing ``id``
     (``payment_method_id`` -> ``payment method``, ``new_item_ids`` -> ``new item``); a bare

@@ -63,8 +63,11 @@ def find_user_collection(schema: StateSchema) -> str | None:
     """The collection that identifies the user: referenced by most others, with a login field.
 
     Collections with an email/phone/username attribute win; among those (or all, if none has
-    one) the one referenced by the most attributes of other collections. None if no collection
-    is referenced at all.
+    one) the one referenced by the most attributes of other collections. A collection that is
+    neither (no login field, not named as a person or an account) is the user's only as a
+    bare account the others sit in: nothing but its key, referenced from two or more other
+    collections (a subscription). None otherwise: an API of streams or queries has records
+    but no user among them, and a request saying "remove my" for the user's stream is none.
     """
     refs = {c.name: 0 for c in schema.collections}
     for coll in schema.collections:
@@ -79,7 +82,15 @@ def find_user_collection(schema: StateSchema) -> str | None:
     def person(name: str) -> bool:
         return singular(name.lower().split("_")[-1]) in _PERSON_NOUNS
 
+    def account(name: str) -> bool:
+        coll = schema.collection(name)
+        bare = coll is not None and all(a.name == coll.primary_key for a in coll.attributes)
+        holders = {c.name for c in schema.collections for a in c.attributes
+                   if a.references == name and c.name != name}  # fmt: skip
+        return bare and len(holders) >= 2
+
     ranked = sorted(refs, key=lambda n: (login(n), refs[n], person(n)), reverse=True)
+    ranked = [n for n in ranked if login(n) or person(n) or account(n)]
     if not ranked or (refs[ranked[0]] == 0 and not login(ranked[0])):
         return None
     return ranked[0]

@@ -378,5 +378,6 @@ def tool_access(tool: ToolSpec) -> str:
     """``read`` or ``write``: the documented hint, else a guess from the verb of the name."""
     if tool.access is not None:
         return tool.access
-    verb = snake_words(tool.name)[0]  # DescribeBudgets: describe
+    said = snake_words(tool.name)  # DescribeBudgets: describe; BatchGetWidget: get
+    verb = said[1] if len(said) > 1 and said[0] in BATCH else said[0]
     return "read" if verb in _READ_VERBS else "write"

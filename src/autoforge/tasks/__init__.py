@@ -37,12 +37,8 @@ from autoforge.tasks.model import (
     read_tasks,
 )
 from autoforge.tasks.pipeline import GenerationStats, TaskHooks, generate_tasks
-from autoforge.tasks.scenario.question import (
-    ScenarioRequest,
-    ScenarioWriter,
-    TemplateWriter,
-    missing_facts,
-)
+from autoforge.tasks.scenario.question import ScenarioRequest, ScenarioWriter, TemplateWriter
+from autoforge.tasks.scenario.spoken import missing_facts
 
 __all__ = [
     "Binding",

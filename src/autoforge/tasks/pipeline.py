@@ -66,11 +66,9 @@ from autoforge.tasks.scenario.question import (
     ScenarioRequest,
     ScenarioWriter,
     TemplateWriter,
-    fact_text,
-    hidden_values,
-    missing_facts,
     request_on,
 )
+from autoforge.tasks.scenario.spoken import fact_text, hidden_values, missing_facts
 from autoforge.tasks.states.datastart import DataSampler
 from autoforge.tasks.states.population import StateGenerator
 from autoforge.tasks.states.starts import Sampler

@@ -244,9 +244,10 @@ class _Builder(Chooser):
                 args[name] = related or self.bind(index, tool, name, schema)
         optional = [n for n in tool.param_names  # a cursor or page size picks no record
                     if n not in required and paging_role(n, props.get(n)) is None]  # fmt: skip
-        if not required and optional and self.rng.random() < 0.8:
-            ranked = sorted(optional, key=lambda n: not props[n].get("enum"))
-            name = ranked[0] if props[ranked[0]].get("enum") else self.rng.choice(optional)
+        single = [n for n in optional if (props.get(n) or {}).get("type") != "array"]
+        if not required and single and self.rng.random() < 0.8:  # one value, not a list
+            ranked = sorted(single, key=lambda n: not props[n].get("enum"))
+            name = ranked[0] if props[ranked[0]].get("enum") else self.rng.choice(single)
             args[name] = self.param_fact(tool, name, props.get(name, {}), index)
         values = [n for n in optional if entity_of(n, None, self.spec.state_schema) is None]
         if values and not set(values) & set(args) and self.changes_nothing(tool, args):

@@ -23,13 +23,8 @@ from autoforge.tasks.blueprints.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.blueprints.reasoning import describe, field_words
 from autoforge.tasks.llm.base import HookStats, Message, ask, run_sync
 from autoforge.tasks.model import Task, UserScenario
-from autoforge.tasks.scenario.question import (
-    ScenarioRequest,
-    ScenarioWriter,
-    TemplateWriter,
-    fact_text,
-    hidden_values,
-)
+from autoforge.tasks.scenario.question import ScenarioRequest, ScenarioWriter, TemplateWriter
+from autoforge.tasks.scenario.spoken import fact_text, hidden_values
 
 _SCENARIO_SYSTEM = (
     "You play a customer of an online service and write your first chat message to the "

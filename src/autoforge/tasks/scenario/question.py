@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -32,6 +32,7 @@ from autoforge.lexicon import (
     names_record,
     output_leaves,
     quoted,
+    record_noun,
     refer_back,
     same_as,
     singular,
@@ -56,8 +57,10 @@ from autoforge.tasks.blueprints.blueprint import (
 )
 from autoforge.tasks.blueprints.reasoning import CMP_WORDS, field_words
 from autoforge.tasks.graph.merge import user_collection
-from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
+from autoforge.tasks.model import UserScenario
+from autoforge.tasks.scenario.spoken import fact_text, missing_facts, spoken
 from autoforge.tasks.states.domain import enum_from_text
+from autoforge.tooldocs import plural
 
 PERSONAS = (
     "You are polite and brief, and answer only what you are asked.",
@@ -143,82 +146,6 @@ class ScenarioWriter(Protocol):
         ...
 
 
-def fact_text(value: Any) -> str:
-    """A fact value as the user would say it (an address as its parts, comma-separated)."""
-    if isinstance(value, dict):
-        return ", ".join(fact_text(v) for v in value.values() if v not in (None, ""))
-    if isinstance(value, list):
-        return ", ".join(fact_text(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    return str(value)
-
-
-_SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
-
-
-def spoken(value: Any) -> str:
-    """A fact as a person says it: ``found_cheaper`` -> ``found cheaper`` (the agent maps it
-    back to the documented value), everything else as :func:`fact_text`."""
-    text = fact_text(value)
-    return text.replace("_", " ") if isinstance(value, str) and _SNAKE.match(value) else text
-
-
-def _tokens(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _tokens(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _tokens(v)
-    elif value is not None and value != "":
-        yield fact_text(value)
-
-
-def missing_facts(scenario: UserScenario, facts: dict[str, Any]) -> list[str]:
-    """Names of the facts whose value (every part of it) the scenario text does not contain
-    (a ``snake_case`` value also counts when said in words: ``found cheaper``)."""
-    text = f"{scenario.question}\n{scenario.known_info}".lower()
-    loose = text.replace("_", " ")
-    return [
-        name
-        for name, value in facts.items()
-        if any(t.lower() not in text and t.lower().replace("_", " ") not in loose
-               for t in _tokens(value))
-    ]  # fmt: skip
-
-
-def hidden_values(
-    outputs: Iterable[RequiredOutput], calls: Iterable[GoldCall], facts: dict[str, Any]
-) -> tuple[str, ...]:
-    """What the agent must find out, as text: every rendering of each required output and
-    every scalar argument of a gold call that is not a user fact (an order id the agent looks
-    up). Booleans are left out (``yes``/``no`` are ordinary words)."""
-    known = {t.lower() for value in facts.values() for t in _tokens(value)}
-    found: dict[str, None] = {}
-    for out in outputs:
-        if not isinstance(out.value, bool):
-            for text in (out.text, *out.alternatives):
-                found[text] = None
-    for call in calls:
-        for value in _scalars(call.arguments):
-            found[fact_text(value)] = None
-    return tuple(t for t in found if t and t.lower() not in known)
-
-
-def _scalars(value: Any) -> Iterator[str | int | float]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _scalars(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _scalars(item)
-    elif isinstance(value, str | int | float) and not isinstance(value, bool):
-        yield value
-
-
 @dataclass
 class _GoalArgs:
     """The arguments of a state-changing call, sorted by how :meth:`_Describer.goal` says
@@ -259,7 +186,7 @@ class _Describer:
         if spec.collection is not None and spec.collection == self.user:
             return "my account"
         if spec.role == "entity" and spec.collection and not labelled:
-            return f"{singular(spec.collection)} {value}"
+            return f"{record_noun(spec.collection)} {value}"
         return value
 
     def labelled(self, name: str, binding: Binding) -> str:
@@ -273,7 +200,7 @@ class _Describer:
 
     def named(self, call: CallNode, entity: str | None) -> str:
         """A record found by a finder, named by what the user holds: ``the book "Orbitfall"``."""
-        noun = singular(entity) if entity else "one"
+        noun = record_noun(entity) if entity else "one"
         parts = []
         for name, binding in call.args.items():
             if entity and not isinstance(binding, FactRef) and entity_of(
@@ -323,7 +250,7 @@ class _Describer:
         entity = entity_of(name, None, self.spec.state_schema) if name else None
         if entity is None or singular(entity) == node.noun or entity == self.user:
             return said
-        return f"the {singular(entity)} of {said}"
+        return f"the {record_noun(entity)} of {said}"
 
     def subject(self, call: CallNode) -> str:
         """What a call is about: the entity it is keyed by, or its search criteria."""
@@ -355,13 +282,13 @@ class _Describer:
             return self.subject(call)  # the key of the record read: the record itself
         if tool_access(self.spec.tool(call.tool)) == "write" and (made or not entity):
             if entity:
-                return f"the new {singular(entity)}"  # the record the request creates
+                return f"the new {record_noun(entity)}"  # the record the request creates
             if leaf is None or not leaf.record_of:
                 return f"the resulting {words(name)}"  # "if the resulting total is ..."
             if made:  # a field of the record the request creates
-                return f"the {words(name)} of the new {singular(leaf.record_of)}"
+                return f"the {words(name)} of the new {record_noun(leaf.record_of)}"
             return f"the {words(name)} of {self.subject(call)}"  # of the record acted on
-        noun = singular(entity) if entity else words(name or "result")
+        noun = record_noun(entity) if entity else words(name or "result")
         subject = self.subject(call)
         return f"the {noun} on {subject}" if subject == "my account" else f"the {noun} of {subject}"
 
@@ -376,15 +303,16 @@ class _Describer:
             noun = listed_noun(call.tool)
             if not call.args:
                 own = self.own_noun(binding)
-                return f"all my {own}s" if own else f"all the {noun}s you have"
+                return f"all my {plural(own)}" if own else f"all the {plural(noun)} you have"
             said = [self.labelled(k, b) for k, b in call.args.items()]
             own_args = {"my account", *(f"{label(k)} my account" for k in call.args)}
             mine = [c for c in said if c in own_args]
             criteria = enumerate_words([c for c in said if c not in mine]) if len(mine) < len(
                 said) else ""  # fmt: skip
             if mine:  # the user's own records: "my orders (with ...)"
-                return f"my {self._unowned(noun)}s" + (f" with {criteria}" if criteria else "")
-            return f"the {noun}s with {criteria}"
+                listed = f"my {plural(self._unowned(noun))}"
+                return listed + (f" with {criteria}" if criteria else "")
+            return f"the {plural(noun)} with {criteria}"
         return self.binding(binding)
 
     def own_noun(self, binding: Binding) -> str | None:
@@ -409,14 +337,14 @@ class _Describer:
         return self._unowned(noun) if user and user in noun.split()[:-1] else None
 
     def enveloped(self, call: CallNode, path: list[Any]) -> bool:
-        """Whether ``path`` is the field a list's documented reply holds its records in
-        (``{"Kilns": [...]}``): the list itself, said by its records, not by the field."""
+        """Whether ``path`` is the field a list's documented reply holds its records (or their
+        keys) in (``{"Kilns": [...]}``): the list itself, said by its records, not the field."""
         tool = self.spec.tool(call.tool)
         state = self.spec.state_schema
         scope = tool_scope(tool, state)
         coll = state.collection(scope.collection) if scope.collection else None
         env = envelope_of(tool.returns, coll, many=scope.cls == "list")
-        return env is not None and env.kind == "records" and list(path) == [env.field]
+        return env is not None and env.kind != "record" and list(path) == [env.field]
 
     def _unowned(self, noun: str) -> str:
         """A listed noun without the user's collection in it (``user order`` -> ``order``):
@@ -460,7 +388,7 @@ class _Describer:
         if spec.op in ("argmax", "argmin", "filter") or (
             spec.op == "lookup" and spec.field and isinstance(spec.field[0], int)
         ):
-            self.selections[said] = node.noun
+            self.selections[said] = words(node.noun)
         return said
 
     def _reasoning(self, node: ReasonNode) -> str:
@@ -495,7 +423,7 @@ class _Describer:
     def _choice(self, node: ReasonNode) -> str:
         """An ``argmax``, ``argmin`` or ``filter`` node: the item chosen, by its best field, by
         its name, or by a condition on a field."""
-        spec, noun, inputs = node.spec, node.noun, node.inputs
+        spec, noun, inputs = node.spec, words(node.noun), node.inputs
         field = field_words(spec.field)
         event = dated_event(spec.field)
         if spec.op in ("argmax", "argmin") and event:  # "the comment created most recently"
@@ -530,7 +458,7 @@ class _Describer:
     def _position(self, node: ReasonNode) -> str:
         """A ``lookup`` of the first or last item of a list: by age when the list's documented
         order says which end is newest, else by its place in the listing."""
-        noun, inputs = node.noun, node.inputs
+        noun, inputs = words(node.noun), node.inputs
         order = self.list_order(inputs["value"])
         last = node.spec.field[0] == -1
         if order:
@@ -547,22 +475,23 @@ class _Describer:
 
     def _count(self, node: ReasonNode) -> str:
         """A ``count`` node as "how many ... I have" or "how many ... there are ..."."""
-        noun, inputs = node.noun, node.inputs
+        noun, inputs = words(node.noun), node.inputs
         own = self.own_noun(inputs["items"])
         if own is not None:  # "how many hotel orders I have"
-            return f"how many {own}s I have"
+            return f"how many {plural(own)} I have"
         items = self.items(inputs["items"])
         if items.startswith("my "):  # "how many orders with status paid I have"
             return f"how many {items[3:]} I have"
-        if items == f"all the {noun}s you have":
-            return f"how many {noun}s you have"
+        if items == f"all the {plural(noun)} you have":
+            return f"how many {plural(noun)} you have"
         listed, _, owner = items.partition(" of ")
         if owner and listed.startswith("the ") and " among " not in listed:
             where = "on my account" if owner == "my account" else f"in {owner}"
-            return f"how many {noun}s there are {where}"  # not "in the order ids of ..."
-        if items.startswith((f"the {noun}s on ", f"the {noun}s with ")):
-            return f"how many {noun}s there are {items.removeprefix(f'the {noun}s ')}"
-        return f"how many {noun}s there are in {items}"
+            return f"how many {plural(noun)} there are {where}"  # not "in the order ids of ..."
+        if items.startswith((f"the {plural(noun)} on ", f"the {plural(noun)} with ")):
+            rest = items.removeprefix(f"the {plural(noun)} ")
+            return f"how many {plural(noun)} there are {rest}"
+        return f"how many {plural(noun)} there are in {items}"
 
     def verb(self, tool: str) -> str:
         """A tool's name as the user's verb phrase: everyday verbs (``modify`` -> ``change``)
@@ -613,7 +542,7 @@ class _Describer:
             entity = entity_of(name, None, self.spec.state_schema)
             if not args.subject and (entity or not isinstance(binding, FactRef)):
                 args.subject = self.binding(binding)
-                args.about = singular(entity) if entity else ""
+                args.about = record_noun(entity) if entity else ""
             elif words(name).split()[-1] == verb.split()[-1] and not args.new_value:
                 args.new_value = self.binding(binding)  # change the address ... to <the address>
             else:
@@ -628,8 +557,9 @@ class _Describer:
         subject, about, details = args.subject, args.about, args.details
         inner = verb.split()[1:-1]
         makes = verb_first(words(call.tool).split(), set())[0] in CREATE_VERBS
-        if about in inner and makes:  # make hotel order -> make a new order for
-            tail = verb.split()[inner.index(about) + 2 :]  # the hotel of ...
+        at = _at(inner, about)
+        if at is not None and makes:  # make hotel order -> make a new order for
+            tail = verb.split()[at + 1 + len(about.split()) :]  # the hotel of ...
             args.subject, args.details = same_as(subject, details)
             return f"{verb.split()[0]} a new {' '.join(tail)} for {args.subject}"
         if makes and len(verb.split()) > 2 and re.match(r"the \w+ of ", subject):
@@ -644,9 +574,11 @@ class _Describer:
             args.new_value = quoted(new_value) if isinstance(bound, FactRef) else new_value
             args.details = []
             return verb
-        if about in inner:  # change pending order address -> change the address
-            tail = verb.split()[inner.index(about) + 2 :]  # of order #W1 (the record's part)
+        if at is not None:  # change pending order address -> change the address
+            tail = verb.split()[at + 1 + len(about.split()) :]  # of order #W1 (its part)
             return f"{verb.split()[0]} the {' '.join(tail)} of {subject}"
+        if about and verb.endswith(" " + about) and subject.startswith(about + " "):
+            return f"{verb}{subject[len(about) :]}"  # remove named query Q-1
         noun = verb.split(" ")[-1]
         if subject.startswith(noun + " ") and verb.endswith(noun):
             return f"{verb}{subject[len(noun) :]}"  # cancel order ORD-3
@@ -702,6 +634,15 @@ class _Describer:
             ):  # the user's own details (their email) are said as who they are
                 names.append(name)
         return names if len(names) >= 3 else []
+
+
+def _at(said: list[str], phrase: str) -> int | None:
+    """Where the words of ``phrase`` start in ``said`` (None: they do not occur in a row)."""
+    parts = phrase.split()
+    for i in range(len(said) - len(parts) + 1):
+        if parts and said[i : i + len(parts)] == parts:
+            return i
+    return None
 
 
 def _acts_on(call: CallNode, leaf: Leaf | None, state: StateSchema) -> bool:
@@ -768,7 +709,7 @@ class TemplateWriter:
         unknown = _unknown(bp, describe)
         persona = random.Random(request.seed).choice(PERSONAS)
         if describe.user:
-            persona = persona.replace("You are", f"You are a {singular(describe.user)},", 1)
+            persona = persona.replace("You are", f"You are a {record_noun(describe.user)},", 1)
         return UserScenario(
             intent=intent, question=question, persona=persona,
             known_info="; ".join(known), unknown_info=unknown, writer=self.name,
@@ -786,8 +727,8 @@ def _unknown(bp: Blueprint, describe: _Describer) -> str | None:
     """What the user does not know: the entities the agent must find by reasoning."""
     selecting = ("argmax", "argmin", "filter", "lookup")
     nouns = sorted(
-        {n.noun for n in bp.reasoning if n.spec.op in selecting and n.id not in bp.outputs}
+        {words(n.noun) for n in bp.reasoning if n.spec.op in selecting and n.id not in bp.outputs}
     )
     if not nouns:
         return None
-    return "You do not know the ids of the " + ", ".join(f"{n}s" for n in nouns) + " involved."
+    return "You do not know the ids of the " + ", ".join(plural(n) for n in nouns) + " involved."
