@@ -5,17 +5,31 @@ reports, batch verbs). Invented domains throughout."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.lexicon import derive_state, entity_of, tool_scope, words
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.env import Attribute, CollectionSchema, Environment, EnvironmentSpec, StateSchema
+from autoforge.lexicon import (
+    derive_state,
+    entity_of,
+    find_user_collection,
+    tool_access,
+    tool_scope,
+    words,
+)
+from autoforge.llm import LLMClient
+from autoforge.synth.pipeline import synthesize
+from autoforge.tasks import generate_tasks
 from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, FactSpec
 from autoforge.tasks.difficulty import parse_difficulty
 from autoforge.tasks.gold.plausible import doomed
 from autoforge.tasks.pipeline import walk_lengths
 from autoforge.tasks.states.idshape import IdShape, KeyRules, fitting
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, load_docs
 
 
 def test_generated_keys_take_the_form_the_docs_require() -> None:
@@ -108,3 +122,40 @@ def test_response_schemas_of_real_documents_read_as_the_records_they_hold() -> N
     assert entity_of("ShedIds", None, derived.schema) == "sheds"
     scope = tool_scope(tools[0], derived.schema)
     assert scope.cls == "list" and scope.collection == "sheds"  # a batch lookup lists
+
+
+def test_a_user_is_a_person_an_account_or_a_bare_account_the_records_sit_in() -> None:
+    def coll(name: str, key: str, *attrs: Attribute) -> CollectionSchema:
+        return CollectionSchema(name=name, primary_key=key,
+                                attributes=[Attribute(name=key, type="id"), *attrs])  # fmt: skip
+
+    shards = coll("shards", "ShardId", Attribute(name="StreamName", references="streams"))
+    streams = coll("streams", "StreamName", Attribute(name="RetentionHours", type="integer"))
+    assert find_user_collection(StateSchema(collections=[streams, shards])) is None
+    yards = coll("yards", "YardId")  # nothing but its key, and two kinds of records sit in it
+    sheds = coll("sheds", "ShedId", Attribute(name="YardId", references="yards"))
+    kilns = coll("kilns", "KilnId", Attribute(name="YardId", references="yards"))
+    assert find_user_collection(StateSchema(collections=[yards, sheds, kilns])) == "yards"
+    owners = coll("potters", "PotterId", Attribute(name="email"))
+    pots = coll("pots", "PotId", Attribute(name="PotterId", references="potters"))
+    assert find_user_collection(StateSchema(collections=[owners, pots])) == "potters"
+
+
+def test_a_batch_read_in_an_all_post_api_is_a_read() -> None:
+    assert tool_access(ToolSpec(name="BatchGetShed")) == "read"
+    assert tool_access(ToolSpec(name="BatchDeleteShed")) == "write"
+
+
+def test_requests_on_a_document_with_several_word_nouns_read_as_words() -> None:
+    docs = load_docs([Path(__file__).parents[1] / "synth" / "docs_only" / "glaze.yaml"])
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(synthesize(docs, Path(tmp) / "env", client))
+        env = Environment.load(Path(tmp) / "env")
+        tasks, stats = generate_tasks(env, 6, "medium", seed=0)
+    assert len(tasks) == 6, stats.rejected
+    said = " ".join(t.scenario.question for t in tasks)
+    assert "glaze batch" in said and "_" not in said and "batchs" not in said
+    assert "glaze batch of glaze batch" not in said  # the record is named once
+    assert all("glaze" not in t.scenario.persona for t in tasks)  # no user among the batches
+    assert not any("GlazeBatchIds" in t.user_facts for t in tasks)  # no empty list filter
