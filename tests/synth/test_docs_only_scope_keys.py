@@ -122,3 +122,47 @@ def test_a_key_after_the_noun_or_its_last_words_names_the_record() -> None:
     assert names_key("storage_account_name", coll) and names_key("account_name", coll)
     assert not names_key("resource_group_name", coll) and not names_key("count_name", coll)
     assert not names_key("id", CollectionSchema(name="orders", primary_key="order_id"))
+
+
+def test_a_key_a_tool_takes_as_an_integer_is_digits_in_test_and_task_states() -> None:
+    from autoforge.env import EnvironmentSpec
+    from autoforge.synth.checking.teststate import integer_passed, synthetic_state
+    from autoforge.tasks.states.idshape import IdShape, fitting, key_rules
+
+    sheds = CollectionSchema(name="sheds", primary_key="id", attributes=[Attribute(name="id")])
+    schema = StateSchema(collections=[sheds])
+    get = ToolSpec(name="get_shed", parameters={"properties": {"shed_id": {"type": "integer"}}})
+    assert integer_passed(schema, [get]) == {"sheds"}
+    state = synthetic_state(schema, digits=integer_passed(schema, [get]))
+    assert list(state["sheds"]) == ["1", "2", "3"]  # str(2) finds a record
+    spec = EnvironmentSpec(name="sheds", tools=[get], state_schema=schema)
+    assert fitting(IdShape("SHE-", 4), key_rules(spec, sheds)).key("1234") == "1234"
+
+
+def test_a_read_finds_a_record_only_under_the_parent_the_call_names() -> None:
+    from autoforge.synth.checking.teststate import unknown_key_calls
+    from autoforge.synth.rulecode.classify import classify_tool
+    from autoforge.synth.state.design import rule_based_schema
+    from autoforge.synth.state.scope import scope_params
+
+    yards = CollectionSchema(name="yards", primary_key="yard_id")
+    sheds = CollectionSchema(
+        name="sheds",
+        primary_key="shed_id",
+        attributes=[Attribute(name="shed_id"), Attribute(name="yard_id", references="yards")],
+    )
+    # a design that took the cursor for a kind of record (the rules no longer make one)
+    cursor = CollectionSchema(name="exclusive_start_sheds", primary_key="exclusive_start_shed_id")
+    schema = StateSchema(collections=[yards, sheds, cursor])
+    props = {"yard_id": {"type": "string"}, "shed_id": {"type": "string"},
+             "exclusive_start_shed_id": {"type": "string"}}  # fmt: skip
+    get = ToolSpec(name="get_shed", access="read", parameters={"properties": props})
+    paint = ToolSpec(name="paint_shed", access="write", parameters={"properties": props})
+    assert scope_params(get, sheds, "shed_id") == ["yard_id"]
+    assert scope_params(paint, sheds, "shed_id") == []  # a write's reference may be a new value
+    c = classify_tool(get, schema)
+    probed = [p for p, _ in unknown_key_calls(get, c, schema, {"shed_id": "SHE-1"})]
+    assert "exclusive_start_shed_id" not in probed  # a cursor need not name a record
+    assert "yard_id" in probed  # an unknown parent is refused
+    names = [c.name for c in rule_based_schema([get]).collections]
+    assert "exclusive_start_sheds" not in names and "sheds" in names

@@ -33,7 +33,13 @@ from autoforge.llm import LLMClient
 from autoforge.synth.behaviour.reader import read_rules
 from autoforge.synth.behaviour.run import derive_model, fill_missing, replaced_tools
 from autoforge.synth.checking.checks import CheckContext
-from autoforge.synth.checking.teststate import State, happy_arguments, slice_state, synthetic_state
+from autoforge.synth.checking.teststate import (
+    State,
+    happy_arguments,
+    integer_passed,
+    slice_state,
+    synthetic_state,
+)
 from autoforge.synth.modelcode.codegen import assemble
 from autoforge.synth.modelcode.functions import ToolJob, synthesize_tool, usage_of
 from autoforge.synth.options import SynthOptions
@@ -166,7 +172,7 @@ async def _phase1_docs(
         store.save_state(
             {"fingerprint": fp, "schema": schema.model_dump(mode="json"), "info": info}
         )
-    test_state = synthetic_state(schema)
+    test_state = synthetic_state(schema, digits=integer_passed(schema, docs.tools))
     for coll in schema.collections:
         if coll.fixed is not None:  # the documented values (settings), not samples
             test_state[coll.name] = json.loads(json.dumps(coll.fixed))

@@ -9,7 +9,7 @@ accept on that state (existing keys, values taken from the record a lookup searc
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import jsonschema
@@ -24,9 +24,25 @@ from autoforge.tooldocs import ToolSpec, id_base, is_id_like, singular
 State = dict[str, dict[str, Any]]
 
 
-def _key(coll: CollectionSchema, i: int) -> str:
-    """The state key of record ``i``: ``ABC-<i>``, or ``"<i>"`` in an integer-keyed collection."""
-    return str(i) if coll.integer_keyed else f"{singular(coll.name)[:3].upper()}-{i}"
+def _key(coll: CollectionSchema, i: int, digits: Collection[str] = ()) -> str:
+    """The state key of record ``i``: ``ABC-<i>``, or ``"<i>"`` in an integer-keyed collection
+    or one whose key a tool takes as an integer (``digits``)."""
+    if coll.integer_keyed or coll.name in digits:
+        return str(i)
+    return f"{singular(coll.name)[:3].upper()}-{i}"
+
+
+def integer_passed(schema: StateSchema, tools: Sequence[ToolSpec]) -> set[str]:
+    """The collections whose key some tool takes as an integer parameter (``get_gif(gif_id:
+    integer)`` while the record's ``id`` is documented as a string): their keys must be
+    digits, or no call could name a record."""
+    out = set()
+    for tool in tools:
+        for name, prop in (tool.parameters.get("properties") or {}).items():
+            coll = collection_of_key(name, schema)
+            if coll is not None and isinstance(prop, Mapping) and prop.get("type") == "integer":
+                out.add(coll.name)
+    return out
 
 
 def _value(attr: Attribute, i: int, schema: StateSchema) -> Any:
@@ -54,13 +70,14 @@ def _value(attr: Attribute, i: int, schema: StateSchema) -> Any:
     return by_type.get(attr.type, f"{attr.name} {i}")
 
 
-def synthetic_state(schema: StateSchema, n: int = 3) -> State:
-    """``n`` records per collection, keys ``ABC-<i>``, references pointing at existing records."""
+def synthetic_state(schema: StateSchema, n: int = 3, digits: Collection[str] = ()) -> State:
+    """``n`` records per collection, keys ``ABC-<i>`` (``"<i>"`` for the ``digits``
+    collections, :func:`integer_passed`), references pointing at existing records."""
     state: State = {}
     for coll in schema.collections:
         records: dict[str, Any] = {}
         for i in range(1, n + 1):
-            key = _key(coll, i)
+            key = _key(coll, i, digits)
             rec = {a.name: _value(a, i, schema) for a in coll.attributes}
             rec[coll.primary_key] = coll.key_value(key)
             records[key] = rec
@@ -392,8 +409,8 @@ def unknown_key_calls(
     out = []
     for param in spec.param_names:
         prop = spec.parameters.get("properties", {}).get(param) or {}
-        if prop.get("type") not in (None, "string", "integer"):
-            continue
+        if prop.get("type") not in (None, "string", "integer") or paging_role(param, prop):
+            continue  # a cursor naming where a page starts need not name a record
         names = collection_of_key(param, schema)
         is_key = param == c.key_param or names is not None
         own = names is not None and names.name == c.collection

@@ -133,8 +133,9 @@ def rule_based_schema(tools: Sequence[ToolSpec]) -> StateSchema:
     """
     schema = StateSchema()
     for spec in tools:
+        paging = paging_params(spec.parameters.get("properties", {}), spec.param_names)
         for param in spec.param_names:
-            noun = _id_noun(param)
+            noun = _id_noun(param) if param not in paging else None  # a cursor names no kind
             if noun is not None:
                 _ensure(schema, plural(noun), f"{noun}_id")
     for spec in tools:

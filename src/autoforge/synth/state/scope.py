@@ -33,8 +33,19 @@ def is_scope(attr: Attribute | None) -> bool:
 
 def scope_params(spec: ToolSpec, coll: CollectionSchema, key: str | None) -> list[str]:
     """The parameters of ``spec`` naming a scope of ``coll``'s records (its key aside): a tool
-    acting on one record finds it only in the scope the call names."""
-    return [p for p in spec.param_names if p != key and is_scope(coll.attribute(p))]
+    acting on one record finds it only in the scope the call names. A read that names the
+    record by its key also names, this way, the parent record it references
+    (``get_ad_unit(ad_client_id, ad_unit_id)``): found only under that parent."""
+    read = tool_access(spec) == "read" and key is not None
+    return [
+        p
+        for p in spec.param_names
+        if p != key and (is_scope(attr := coll.attribute(p)) or (read and _parent(attr)))
+    ]
+
+
+def _parent(attr: Attribute | None) -> bool:
+    return attr is not None and bool(attr.references) and attr.type != "array"
 
 
 def scope_lines(

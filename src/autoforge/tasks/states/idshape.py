@@ -243,7 +243,8 @@ def plain(name: str) -> IdShape:
 
 
 def key_rules(spec: EnvironmentSpec, coll: CollectionSchema) -> KeyRules:
-    """The ``pattern`` and length bounds of each tool parameter that holds ``coll``'s key."""
+    """The ``pattern`` and length bounds of each tool parameter that holds ``coll``'s key
+    (digits only where one takes it as an integer)."""
     found: list[str] = []
     lows: list[int] = []
     highs: list[int] = []
@@ -256,6 +257,8 @@ def key_rules(spec: EnvironmentSpec, coll: CollectionSchema) -> KeyRules:
             pattern = param.get("pattern")
             if isinstance(pattern, str) and pattern:
                 found.append(pattern)
+            if param.get("type") == "integer":  # a tool names the record by a number
+                found.append(r"^\d+$")
             low, high = param.get("minLength"), param.get("maxLength")
             lows += [low] if isinstance(low, int) and not isinstance(low, bool) else []
             highs += [high] if isinstance(high, int) and not isinstance(high, bool) else []
