@@ -106,3 +106,17 @@ def test_a_section_sentence_about_another_tool_s_action_is_not_this_tool_s() -> 
     assert about_another("Only shelved tools can be retired.", "lend_tool", verbs)
     assert not about_another("Shelved tools qualify for lending or retiring.", "lend_tool", verbs)
     assert not about_another("Only shelved tools count.", "lend_tool", verbs)
+
+
+def test_a_refusal_anywhere_in_the_policy_belongs_to_the_tools_whose_action_it_names() -> None:
+    from autoforge.synth.behaviour.headings import refused_for, verb_stems
+
+    writes = [("update_kiln", "Edit a kiln's name"), ("assign_kiln", "Assign a kiln"),
+              ("fire_kiln", "Fire a kiln"), ("pay_fee", "Pay a fee")]  # fmt: skip
+    verbs = verb_stems(writes, ["kilns", "fees"])
+    closed = "Kilns that are `retired` are closed: they cannot be edited or (re)assigned."
+    assert [t for t, _ in writes if refused_for(closed, t, verbs)] == ["update_kiln", "assign_kiln"]
+    assert [t for t, _ in writes if refused_for("Cold kilns cannot be fired.", t, verbs)] == [
+        "fire_kiln"]  # fmt: skip
+    assert not any(refused_for("A fee may not be negative.", t, verbs) for t, _ in writes)
+    assert not any(refused_for("Kilns can be edited by anyone.", t, verbs) for t, _ in writes)

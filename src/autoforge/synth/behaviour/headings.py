@@ -60,6 +60,38 @@ def about_another(sentence: str, tool: str, verbs: dict[str, set[str]]) -> bool:
     return bool(said & others) and not said & mine
 
 
+#: "cannot be edited or (re)assigned", "may not be changed": the actions a sentence refuses
+_REFUSED_ACTIONS = re.compile(
+    r"\b(?:cannot|can\s*not|can't|may\s+not|must\s+not|must\s+never)\s+be\s+([^.;:!?]{0,80})",
+    re.I,
+)
+
+
+def _participles(clause: str) -> list[str]:
+    """The participles a refusal starts with: "edited or (re)assigned, and have ..." ->
+    ``edited``, ``assigned``."""
+    out = []
+    for word in re.findall(r"[a-z]+", re.sub(r"\(re\)", "", clause.lower())):
+        if word in ("or", "and", "nor", "either"):
+            continue
+        if not word.endswith("ed"):
+            break
+        out.append(word)
+    return out
+
+
+def refused_for(sentence: str, tool: str, verbs: dict[str, set[str]]) -> bool:
+    """Whether ``sentence`` refuses, in the passive, an action ``tool`` performs ("Closed
+    tasks cannot be edited or (re)assigned" for a tool whose name or summary verb is "edit"
+    or "assign"), wherever in the policy it stands."""
+    mine = verbs.get(tool, set())
+    for m in _REFUSED_ACTIONS.finditer(sentence):
+        for word in _participles(m.group(1)):
+            if {_stem(word.removesuffix("ed")), _stem(word.removesuffix("d"))} & mine:
+                return True
+    return False
+
+
 def heading_owners(
     policy: str, writes: list[tuple[str, str]], collections: list[str]
 ) -> dict[str, str]:

@@ -19,7 +19,7 @@ from autoforge.env import (
     doc_sentences,
 )
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.headings import about_another, section_sentences
+from autoforge.synth.behaviour.headings import about_another, refused_for, section_sentences
 from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.tooldocs import markdown_tables
 
@@ -206,6 +206,11 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
     own = section_sentences(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else []
     # of a policy section, sentences that say what a record must be ("must keep ..." is not)
     own = [s for s in own if _STATE_SAID.search(s) and not about_another(s, tb.tool, ctx.verbs)]
+    if tb.kind != "list" and tb.collection:  # anywhere: "closed tasks cannot be edited"
+        nouns = noun_forms(tb.collection)  # about the tool's own records, not another kind
+        own += [s for s in doc_sentences(ctx.policy)
+                if s not in own and refused_for(s, tb.tool, ctx.verbs)
+                and any(re.search(rf"\b{re.escape(n)}\b", s, re.I) for n in nouns)]  # fmt: skip
     for said in doc_sentences(spec.description) + own:
         # asides blanked, positions kept: "from `paid` (reason `settled`), `denied` (...)"
         s = re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), said)
