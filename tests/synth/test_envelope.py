@@ -172,3 +172,16 @@ def test_a_record_s_envelope_carries_the_records_that_point_at_it() -> None:
     }
     got = namespace["get_kiln"](state, "k2")
     assert got == {"kiln": {"KilnName": "k2"}, "firings": [state["firings"]["f2"]]}
+
+
+def test_a_reply_field_named_as_a_parameter_echoes_the_call_s_value() -> None:
+    listed = _obj(Kilns={"type": "array", "items": KILN}, yardId={"type": "string"})
+    env = envelope_of(listed, KILNS, many=True, params=["yard_id", "Fuel"])
+    assert env == Envelope("Kilns", "records", echo=(("yardId", "yard_id"),))
+    source = (
+        "def list_kilns(state, yard_id, Fuel=None):\n    return list(state['kilns'].values())\n"
+    )
+    code = enveloped(from_source(source, "list_kilns"), env, {"yard_id": "yard_id"})
+    namespace: dict[str, Any] = {}
+    exec(code.body, namespace)
+    assert namespace["list_kilns"]({"kilns": {}}, "Y-1") == {"Kilns": [], "yardId": "Y-1"}

@@ -16,12 +16,13 @@ records, not by the envelope's field.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from autoforge.env import CollectionSchema, StateSchema
 from autoforge.lexicon.dataflow import record_collection
-from autoforge.tooldocs import tokens
+from autoforge.tooldocs import to_snake, tokens
 
 __all__ = ["Envelope", "envelope_of", "unwrap"]
 
@@ -41,6 +42,9 @@ class Envelope:
     kind: Kind
     key: str | None = None
     related: tuple[tuple[str, str, str, str], ...] = ()
+    #: the reply's other fields named as a parameter of the call (``{"categoryTreeId": ...}``
+    #: beside the records of a call given ``category_tree_id``): ``(field, parameter)``
+    echo: tuple[tuple[str, str], ...] = ()
 
 
 def _props(schema: Any) -> dict[str, Any]:
@@ -95,15 +99,31 @@ def _related(
     return tuple(out)
 
 
+def _echo(props: dict[str, Any], field: str, params: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The scalar reply fields, besides ``field``, whose name is a parameter's (compared in
+    snake case: ``categoryTreeId`` and ``category_tree_id``): the call's own value echoed."""
+    by = {to_snake(p): p for p in params}
+    return tuple(
+        (name, by[to_snake(name)])
+        for name, prop in props.items()
+        if name != field and to_snake(name) in by and not _props(prop) and not _is_array(prop)
+    )
+
+
 def envelope_of(
-    returns: Any, coll: CollectionSchema | None, many: bool, schema: StateSchema | None = None
+    returns: Any,
+    coll: CollectionSchema | None,
+    many: bool,
+    schema: StateSchema | None = None,
+    params: Sequence[str] = (),
 ) -> Envelope | None:
     """The envelope a documented return schema puts the collection's records in, or None when
     the reply is the record (or list) itself, or the docs do not say.
 
     ``many``: the tool answers several records (a list tool). The reply is an envelope only
     when its own fields are not the record's (no attribute of the collection among them).
-    ``schema``: the state's, to fill a record's related records (:class:`Envelope`).
+    ``schema``: the state's, to fill a record's related records; ``params``: the call's
+    parameters, which fields of the reply may echo (:class:`Envelope`).
     """
     props = _props(returns)
     if coll is None or not props or _overlap(returns, coll) > 0:
@@ -113,14 +133,17 @@ def envelope_of(
         objects = {f: s["items"] for f, s in arrays.items() if _props(s.get("items"))}
         field = _best(objects, coll) if objects else None
         if field is not None:
-            return Envelope(field, "records")
+            return Envelope(field, "records", echo=_echo(props, field, params))
         keys = [f for f, s in arrays.items() if f not in objects and _names_key(f, coll)]
-        return Envelope(keys[0], "keys", coll.primary_key) if len(keys) == 1 else None
+        if len(keys) != 1:
+            return None
+        return Envelope(keys[0], "keys", coll.primary_key, echo=_echo(props, keys[0], params))
     objects = {f: s for f, s in props.items() if _props(s)}
     field = _best(objects, coll) if objects else None
     if field is None or not _overlap(objects[field], coll):
         return None
-    return Envelope(field, "record", related=_related(props, field, coll, schema))
+    related = _related(props, field, coll, schema)
+    return Envelope(field, "record", related=related, echo=_echo(props, field, params))
 
 
 def unwrap(result: Any, env: Envelope | None) -> Any:

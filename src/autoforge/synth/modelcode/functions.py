@@ -81,14 +81,15 @@ class ToolJob:
         first, answering in the reply envelope its docs document
         (:mod:`autoforge.synth.rulecode.envelope`)."""
         names = signature(self.ctx.spec)[1]
-        return enveloped(guarded(code, guard_lines(self.rules, names)), self.envelope)
+        return enveloped(guarded(code, guard_lines(self.rules, names)), self.envelope, names)
 
     @property
     def envelope(self) -> Envelope | None:
         """Where the documented reply puts this tool's records (None: the reply is them)."""
         c, schema = self.ctx.classification, self.ctx.schema
         coll = schema.collection(c.collection) if c.collection else None
-        return envelope_of(self.ctx.spec.returns, coll, many=c.cls == "list", schema=schema)
+        spec = self.ctx.spec
+        return envelope_of(spec.returns, coll, c.cls == "list", schema, spec.param_names)
 
 
 @dataclass

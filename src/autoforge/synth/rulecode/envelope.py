@@ -9,6 +9,7 @@ not the bare record the rules work on.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 
 from autoforge.lexicon import Envelope
 from autoforge.synth.modelcode.codegen import ToolCode, extract_function
@@ -16,7 +17,7 @@ from autoforge.synth.modelcode.codegen import ToolCode, extract_function
 __all__ = ["enveloped"]
 
 
-def _wrap(value: ast.expr, env: Envelope) -> ast.expr:
+def _wrap(value: ast.expr, env: Envelope, names: Mapping[str, str]) -> ast.expr:
     inner = value
     if env.kind == "keys":
         inner = ast.parse(
@@ -33,6 +34,10 @@ def _wrap(value: ast.expr, env: Envelope) -> ast.expr:
                 f"if str(_o.get({ref!r})) == str({value.id}.get({key!r}))]",
                 mode="eval",
             ).body)  # fmt: skip
+    for field, param in env.echo:  # the call's own value, as the reply documents it
+        if param in names:
+            keys.append(ast.Constant(field))
+            values.append(ast.Name(id=names[param], ctx=ast.Load()))
     return ast.Dict(keys=keys, values=values)
 
 
@@ -45,8 +50,8 @@ def _already(value: ast.expr, env: Envelope) -> bool:
 class _Returns(ast.NodeTransformer):
     """Each ``return <value>`` of the tool function (not of a nested function) enveloped."""
 
-    def __init__(self, env: Envelope) -> None:
-        self.env = env
+    def __init__(self, env: Envelope, names: Mapping[str, str]) -> None:
+        self.env, self.names = env, names
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         return node  # a nested helper's returns are its own
@@ -62,18 +67,21 @@ class _Returns(ast.NodeTransformer):
             return node
         if _already(value, self.env):
             return node
-        return ast.copy_location(ast.Return(value=_wrap(value, self.env)), node)
+        return ast.copy_location(ast.Return(value=_wrap(value, self.env, self.names)), node)
 
 
-def enveloped(code: ToolCode, env: Envelope | None) -> ToolCode:
+def enveloped(
+    code: ToolCode, env: Envelope | None, names: Mapping[str, str] | None = None
+) -> ToolCode:
     """``code`` whose tool function answers inside ``env`` (unchanged when ``env`` is None or
-    a reply is already built as the envelope)."""
+    a reply is already built as the envelope); ``names``: each parameter's Python name (for
+    the fields that echo one, :attr:`Envelope.echo`)."""
     if env is None:
         return code
     tree = ast.parse(code.body)
     for fn in tree.body:
         if isinstance(fn, ast.FunctionDef) and fn.name == code.name:
-            walker = _Returns(env)
+            walker = _Returns(env, names or {})
             fn.body = [walker.visit(stmt) for stmt in fn.body]
     body = ast.unparse(ast.fix_missing_locations(tree))
     head = "\n".join(code.imports)
