@@ -159,3 +159,24 @@ def test_requests_on_a_document_with_several_word_nouns_read_as_words() -> None:
     assert "glaze batch of glaze batch" not in said  # the record is named once
     assert all("glaze" not in t.scenario.persona for t in tasks)  # no user among the batches
     assert not any("GlazeBatchIds" in t.user_facts for t in tasks)  # no empty list filter
+
+
+def test_a_request_that_asks_the_same_thing_twice_is_rejected(bookstore_env: Any) -> None:
+    from autoforge.tasks.pipeline import TaskHooks
+    from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter
+
+    class Twice:
+        """The template request, its intent's first step said twice."""
+
+        name = "twice"
+
+        def write(self, request: ScenarioRequest) -> Any:
+            said = TemplateWriter().write(request)
+            step = said.intent.removesuffix(".").split(" to ", 1)[-1].split("; then ")[0]
+            return said.model_copy(update={"intent": f"{said.intent[:-1]}; then {step}."})
+
+    tasks, stats = generate_tasks(bookstore_env, 2, "medium", seed=0,
+                                  hooks=TaskHooks(writer=Twice()), max_attempts=40)  # fmt: skip
+    assert not tasks and stats.rejected.get("repeated_ask", 0) > 0
+    tasks, _ = generate_tasks(bookstore_env, 2, "medium", seed=0, max_attempts=40)
+    assert tasks  # the same blueprints, said once each, pass

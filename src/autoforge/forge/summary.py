@@ -25,6 +25,7 @@ REJECTION_HELP = {
     "duplicate": "same blueprint and facts as an earlier task",
     "repeated_call": "the gold run made the same state-changing call twice",
     "scenario": "the user scenario left out a fact the blueprint needs",
+    "repeated_ask": "the written request asked for the same thing twice",
     "reasoning_shape": "a reasoning step got another shape than documented (a record, not a list)",
     "ambiguous_reference": "what the user holds (a title, an email) matched several records",
     "several_users": "the gold calls act for more than one user, so 'my account' is ambiguous",

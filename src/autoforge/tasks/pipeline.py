@@ -404,6 +404,10 @@ class _Run:
         if missing_facts(scenario, {k: v for k, v in run.facts.items() if k not in said}):
             self.gates.reject("scenario")
             return None
+        steps = scenario.intent.removesuffix(".").split(" to ", 1)[-1].split("; then ")
+        if len(set(steps)) < len(steps):  # "find out the kind of my account" twice: one of
+            self.gates.reject("repeated_ask")  # them asks for something the user cannot tell
+            return None
         return scenario
 
     def session_facts(

@@ -12,6 +12,8 @@
   no longer runs (usually the repeat is simply dropped);
 * ``difficulty``: a metric is outside the requested range;
 * ``scenario``: the written scenario leaves out a fact the blueprint needs;
+* ``repeated_ask``: the written request asks for the same thing twice (two answers said alike,
+  so the user could not tell which is which);
 * ``doomed_after_terminal`` / ``doomed_repeat_unique`` / ``doomed_one_record``: decided from
   the blueprint before any S0 is drawn (:func:`~autoforge.tasks.gold.plausible.doomed`,
   :func:`~autoforge.tasks.gold.instantiate.over_one_record`): a write on a record an earlier call
@@ -53,6 +55,7 @@ REASONS = (
     "duplicate",
     "repeated_call",
     "scenario",
+    "repeated_ask",
     "secret_fact",
     "order_dependent",
 )
