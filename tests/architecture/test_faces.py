@@ -176,6 +176,7 @@ FACES: dict[str, list[str]] = {
         "ToolScope",
         "acting_for",
         "add_session",
+        "api_prefix",
         "assumed_returns",
         "collection_of_key",
         "derive_state",
@@ -230,6 +231,7 @@ FACES: dict[str, list[str]] = {
         "user_collection",
         "verb_first",
         "with_preposition",
+        "without_prefix",
         "words",
     ],
     "autoforge.llm": [

@@ -180,3 +180,39 @@ def test_a_request_that_asks_the_same_thing_twice_is_rejected(bookstore_env: Any
     assert not tasks and stats.rejected.get("repeated_ask", 0) > 0
     tasks, _ = generate_tasks(bookstore_env, 2, "medium", seed=0, max_attempts=40)
     assert tasks  # the same blueprints, said once each, pass
+
+
+def test_dotted_operation_names_read_as_their_verb_and_nouns() -> None:
+    from autoforge.lexicon import api_prefix, target_collection, without_prefix
+
+    schema = StateSchema(collections=[
+        CollectionSchema(name="yards", primary_key="yardId"),
+        CollectionSchema(name="glaze_batches", primary_key="glazeBatchId",
+                         attributes=[Attribute(name="yardId", references="yards")]),
+    ])  # fmt: skip
+    listed = ToolSpec(name="shedhost_glazebatches_list",
+                      parameters={"properties": {"yardId": {"type": "string"}}})  # fmt: skip
+    scope = tool_scope(listed, schema)
+    assert scope.cls == "list"  # the verb is the last word, not a lookup of the yard
+    found = target_collection(listed, schema)
+    assert found is not None and found.name == "glaze_batches"  # one word for glaze_batches
+    names = ["shedhost_glazebatches_list", "shedhost_yards_get"]
+    assert api_prefix(names) == "shedhost" and api_prefix(["get_yard", "get_shed"]) == ""
+    assert without_prefix("shedhost_glazebatches_insert", "shedhost") == "glazebatches_insert"
+
+
+def test_a_create_named_by_its_parent_gets_a_value_and_a_delete_finds_under_the_parent() -> None:
+    docs = load_docs([Path(__file__).parents[1] / "synth" / "docs_only" / "yards.yaml"])
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(synthesize(docs, Path(tmp) / "env", client))
+        env = Environment.load(Path(tmp) / "env")
+        tasks, stats = generate_tasks(env, 6, "medium", seed=0)
+    assert "DeleteShed" in env.tools  # a delete that names the parent is a plain delete
+    state = {"yards": {"Y1": {"yardId": "Y1"}, "Y2": {"yardId": "Y2"}},
+             "sheds": {"S1": {"shedId": "S1", "yardId": "Y1"}}}  # fmt: skip
+    wrong = env.episode(state=state).call("DeleteShed", {"yardId": "Y2", "shedId": "S1"})
+    assert not wrong.ok and "not found" in wrong.content
+    creates = [c for t in tasks for c in t.gold_calls if c.name == "CreateShed"]
+    assert creates, stats.rejected
+    assert all(set(c.arguments) - {"yardId"} for c in creates)  # never an empty shed

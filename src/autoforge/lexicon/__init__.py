@@ -37,6 +37,7 @@ __all__ = [
     "ToolScope",
     "acting_for",
     "add_session",
+    "api_prefix",
     "assumed_returns",
     "collection_of_key",
     "derive_state",
@@ -91,6 +92,7 @@ __all__ = [
     "user_collection",
     "verb_first",
     "with_preposition",
+    "without_prefix",
     "words",
 ]
 
@@ -127,6 +129,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.phrasing import EVERYDAY as EVERYDAY
     from autoforge.lexicon.phrasing import QUOTED_STOP as QUOTED_STOP
     from autoforge.lexicon.phrasing import SPOKEN_VERBS as SPOKEN_VERBS
+    from autoforge.lexicon.phrasing import api_prefix as api_prefix
     from autoforge.lexicon.phrasing import enumerate_words as enumerate_words
     from autoforge.lexicon.phrasing import field_said as field_said
     from autoforge.lexicon.phrasing import label as label
@@ -139,6 +142,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.phrasing import updates as updates
     from autoforge.lexicon.phrasing import verb_first as verb_first
     from autoforge.lexicon.phrasing import with_preposition as with_preposition
+    from autoforge.lexicon.phrasing import without_prefix as without_prefix
     from autoforge.lexicon.phrasing import words as words
     from autoforge.lexicon.rules import dir_rules as dir_rules
     from autoforge.lexicon.rules import docs_statuses as docs_statuses
@@ -199,6 +203,8 @@ _LAZY: dict[str, str] = {
     "VERBS": "autoforge.lexicon.toolscope",
     "acting_for": "autoforge.lexicon.session",
     "add_session": "autoforge.lexicon.session",
+    "api_prefix": "autoforge.lexicon.phrasing",
+    "without_prefix": "autoforge.lexicon.phrasing",
     "assumed_returns": "autoforge.lexicon.dataflow",
     "collection_of_key": "autoforge.lexicon.toolscope",
     "noun_field": "autoforge.lexicon.toolscope",

@@ -63,6 +63,22 @@ def label(name: str) -> str:
     return " ".join(said)
 
 
+def api_prefix(names: list[str]) -> str:
+    """The word every tool name starts with when it is no verb: the API's own name
+    (``shedhost`` in ``shedhost_sheds_list``), which a person does not say; else ``""``."""
+    said = [words(n).split() for n in names]
+    if len(said) < 2 or any(len(w) < 3 for w in said):
+        return ""
+    first = {w[0] for w in said}
+    return first.pop() if len(first) == 1 and not first & set(VERBS) else ""
+
+
+def without_prefix(tool: str, prefix: str) -> str:
+    """``tool`` without the API's name in front (:func:`api_prefix`), as a snake-case name."""
+    said = words(tool).split()
+    return "_".join(said[1:] if prefix and said[:1] == [prefix] else said)
+
+
 def listed_noun(tool: str) -> str:
     """What a listing tool lists, from its name without the verb: ``search_hotel_order`` ->
     ``hotel order``, ``search_books`` -> ``book``."""

@@ -85,8 +85,11 @@ class ToolScope(BaseModel):
 
 
 def _collection_for_token(tok: str, schema: StateSchema) -> CollectionSchema | None:
+    """The collection a word of a name names: its name or singular, also written as one word
+    (``adclients`` for ``ad_clients``, as dotted operation ids write it)."""
     for coll in schema.collections:
         names = {coll.name.lower(), singular(coll.name)}
+        names |= {n.replace("_", "") for n in names}
         if tok in names or singular(tok) in names:
             return coll
     return None

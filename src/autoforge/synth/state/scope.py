@@ -17,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
-from autoforge.lexicon import collection_of_key, paging_params, tool_access, tool_scope
+from autoforge.lexicon import (
+    VERBS,
+    collection_of_key,
+    name_verb,
+    paging_params,
+    tool_access,
+    tool_scope,
+)
 from autoforge.synth.state.infer import schema_field_paths
 from autoforge.tooldocs import ToolSpec
 
@@ -33,10 +40,12 @@ def is_scope(attr: Attribute | None) -> bool:
 
 def scope_params(spec: ToolSpec, coll: CollectionSchema, key: str | None) -> list[str]:
     """The parameters of ``spec`` naming a scope of ``coll``'s records (its key aside): a tool
-    acting on one record finds it only in the scope the call names. A read that names the
-    record by its key also names, this way, the parent record it references
-    (``get_ad_unit(ad_client_id, ad_unit_id)``): found only under that parent."""
-    read = tool_access(spec) == "read" and key is not None
+    acting on one record finds it only in the scope the call names. A read or a delete that
+    names the record by its key also names, this way, the parent record it references
+    (``get_ad_unit(ad_client_id, ad_unit_id)``): found only under that parent. (An update's
+    reference may be the new value it sets, so it is not read as a parent.)"""
+    finds = tool_access(spec) == "read" or VERBS.get(name_verb(spec)) == "delete"
+    read = finds and key is not None
     return [
         p
         for p in spec.param_names

@@ -249,17 +249,20 @@ class _Builder(Chooser):
             ranked = sorted(single, key=lambda n: not props[n].get("enum"))
             name = ranked[0] if props[ranked[0]].get("enum") else self.rng.choice(single)
             args[name] = self.param_fact(tool, name, props.get(name, {}), index)
-        values = [n for n in optional if entity_of(n, None, self.spec.state_schema) is None]
+        values = [n for n in optional  # a value of the record, not a key naming one
+                  if entity_of(n, None, self.spec.state_schema) is None
+                  and not is_identifier_name(n)]  # fmt: skip
         if values and not set(values) & set(args) and self.changes_nothing(tool, args):
             name = self.rng.choice(values)  # an update told no new value changes nothing
             args[name] = self.param_fact(tool, name, props.get(name, {}), index)
         return CallNode(id=f"c{index}", tool=tool.name, args=args, walk=step.origin)
 
     def changes_nothing(self, tool: ToolSpec, args: dict[str, Binding]) -> bool:
-        """Whether ``tool`` is an update whose arguments so far only name the record: every
-        new value it documents is optional, and a call without one changes nothing."""
+        """Whether ``tool`` is an update (or a create) whose arguments so far only name
+        records: every value it documents is optional, and a call without one changes nothing
+        (makes an empty record)."""
         scope = tool_scope(tool, self.spec.state_schema)
-        return scope.cls == "update" and all(
+        return scope.cls in ("update", "create") and all(
             entity_of(n, None, self.spec.state_schema) is not None for n in args
         )
 

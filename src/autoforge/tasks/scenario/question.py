@@ -23,6 +23,7 @@ from autoforge.lexicon import (
     EVERYDAY,
     QUOTED_STOP,
     Leaf,
+    api_prefix,
     entity_of,
     enumerate_words,
     envelope_of,
@@ -41,6 +42,7 @@ from autoforge.lexicon import (
     updates,
     verb_first,
     with_preposition,
+    without_prefix,
     words,
 )
 from autoforge.lexicon import request_on as request_on
@@ -168,10 +170,16 @@ class _Describer:
         self.facts = request.facts
         self.described = request.described
         self.user = user_collection(request.spec.state_schema)
+        #: the API's own name in front of every tool name, which a person does not say
+        self.prefix = api_prefix([t.name for t in request.spec.tools])
         #: each selection's full description -> its noun, for :func:`refer_back`
         self.selections: dict[str, str] = {}
         #: each reasoning node's description, said the same way at every mention
         self._said: dict[str, str] = {}
+
+    def named_tool(self, tool: str) -> str:
+        """``tool``'s name as the request says it: without the API's name in front."""
+        return without_prefix(tool, self.prefix)
 
     def fact(self, ref: FactRef, *, labelled: bool = False) -> str:
         """A fact as the user says it: ``order ORD-3``, or ``ORD-3`` after a label.
@@ -257,7 +265,7 @@ class _Describer:
         for name, binding in call.args.items():
             if entity_of(name, None, self.spec.state_schema) or isinstance(binding, FactRef):
                 return self.binding(binding)
-        return f"the {words(call.tool)} results"
+        return f"the {words(self.named_tool(call.tool))} results"
 
     def output(self, call: CallNode, ref: OutputRef, labelled: bool = False) -> str:
         if not ref.path:
@@ -300,7 +308,7 @@ class _Describer:
             assert isinstance(call, CallNode)
             if binding.path and not self.enveloped(call, binding.path):
                 return f"the {field_words(binding.path)} of {self.subject(call)}"
-            noun = listed_noun(call.tool)
+            noun = listed_noun(self.named_tool(call.tool))
             if not call.args:
                 own = self.own_noun(binding)
                 return f"all my {plural(own)}" if own else f"all the {plural(noun)} you have"
@@ -327,7 +335,7 @@ class _Describer:
             binding.path and not self.enveloped(call, binding.path)
         ):
             return None
-        noun = listed_noun(call.tool)
+        noun = listed_noun(self.named_tool(call.tool))
         if call.args:
             own = {"my account", *(f"{label(k)} my account" for k in call.args)}
             if any(self.labelled(k, b) not in own for k, b in call.args.items()):
@@ -498,7 +506,7 @@ class _Describer:
         and the user's own record as ``my`` (``modify user address`` -> ``change my
         address``), so the request does not spell the tool's name."""
         nouns = {singular(c.name) for c in self.spec.state_schema.collections}
-        parts = verb_first(words(tool).split(), nouns)
+        parts = verb_first(words(self.named_tool(tool)).split(), nouns)
         user = singular(self.user) if self.user else None
         parts = [EVERYDAY.get(parts[0], parts[0]), *("my" if p == user else p
                                                         for p in parts[1:])]  # fmt: skip
@@ -556,7 +564,7 @@ class _Describer:
         becomes the field changed (``args.details`` and ``args.new_value`` change with it)."""
         subject, about, details = args.subject, args.about, args.details
         inner = verb.split()[1:-1]
-        makes = verb_first(words(call.tool).split(), set())[0] in CREATE_VERBS
+        makes = verb_first(words(self.named_tool(call.tool)).split(), set())[0] in CREATE_VERBS
         at = _at(inner, about)
         if at is not None and makes:  # make hotel order -> make a new order for
             tail = verb.split()[at + 1 + len(about.split()) :]  # the hotel of ...
