@@ -216,3 +216,20 @@ def test_a_create_named_by_its_parent_gets_a_value_and_a_delete_finds_under_the_
     creates = [c for t in tasks for c in t.gold_calls if c.name == "CreateShed"]
     assert creates, stats.rejected
     assert all(set(c.arguments) - {"yardId"} for c in creates)  # never an empty shed
+
+
+def test_a_describe_reply_is_the_record_and_a_list_for_a_parent_lists_its_noun() -> None:
+    from autoforge.lexicon import listed_noun
+
+    shed = {"id": {"type": "string"}, "colour": {"type": "string"}}
+    tools = [
+        ToolSpec(name="CreateShed", access="write",
+                 returns={"title": "CreateShedResult", "type": "object",
+                          "properties": {"id": shed["id"]}}),
+        ToolSpec(name="DescribeShed", access="read",
+                 parameters={"type": "object", "properties": {"id": {"type": "string"}}},
+                 returns={"title": "DescribeShedResult", "type": "object", "properties": shed}),
+    ]  # fmt: skip
+    names = [c.name for c in derive_state(tools).schema.collections]
+    assert names == ["sheds"]  # not "describe_sheds" beside "sheds"
+    assert listed_noun("ListTagsForShed") == "tag" and listed_noun("search_by_colour") == "colour"

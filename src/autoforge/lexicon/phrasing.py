@@ -79,10 +79,17 @@ def without_prefix(tool: str, prefix: str) -> str:
     return "_".join(said[1:] if prefix and said[:1] == [prefix] else said)
 
 
+_LIST_PREPOSITIONS = frozenset({"by", "for", "of", "in", "on", "with", "from"})
+
+
 def listed_noun(tool: str) -> str:
     """What a listing tool lists, from its name without the verb: ``search_hotel_order`` ->
-    ``hotel order``, ``search_books`` -> ``book``."""
-    said = [w for w in words(tool).split()[1:] if w not in ("all", "by", "my")]
+    ``hotel order``, ``search_books`` -> ``book``, ``list_tags_for_project`` -> ``tag``."""
+    said = [w for w in words(tool).split()[1:] if w not in ("all", "my")]
+    cut = next((i for i, w in enumerate(said) if w in _LIST_PREPOSITIONS), None)
+    if cut:  # list_tags_for_project: tags, not "for project"
+        said = said[:cut]
+    said = [w for w in said if w not in _LIST_PREPOSITIONS]  # search_by_name: name
     if not said:
         return "result"
     return " ".join([*said[-2:-1], singular(said[-1])])

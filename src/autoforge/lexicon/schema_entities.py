@@ -77,6 +77,9 @@ _VERBS = {
     "set",
     "query",
     "batch",
+    "describe",
+    "show",
+    "lookup",
 }
 _IDENTIFIER_WORDS = (
     "unique identifier",
