@@ -252,3 +252,37 @@ def test_required_transport_parameters_of_every_operation_are_left_out() -> None
     assert docs.tool("deleteBed").param_names == ["bedId", "crop"]
     messages = [str(w.message) for w in caught if issubclass(w.category, DocWarning)]
     assert any("api-version (query)" in m and "callback (query)" in m for m in messages)
+
+
+EMPTY_BODY = """
+swagger: "2.0"
+info: {title: Sheds, version: "1"}
+paths:
+  /sheds/{ShedId}:
+    post:
+      operationId: GetShed
+      parameters:
+        - {name: ShedId, in: path, required: true, type: string}
+        - name: body
+          in: body
+          required: true
+          schema: {type: object, properties: {}, description: The request to get a shed.}
+      responses: {"200": {description: the shed}}
+  /sheds:
+    post:
+      operationId: CreateShed
+      parameters:
+        - name: body
+          in: body
+          required: true
+          schema: {type: object, properties: {Colour: {type: string}}}
+      responses: {"200": {description: the new shed}}
+"""
+
+
+def test_an_empty_request_body_is_no_argument() -> None:
+    docs = parse_text(EMPTY_BODY, filename="sheds.yaml")
+    get = next(t for t in docs.tools if t.name == "GetShed")
+    assert get.param_names == ["ShedId"] and get.required == ["ShedId"]
+    create = next(t for t in docs.tools if t.name == "CreateShed")
+    assert create.param_names == ["Colour"]  # a body with properties still gives them

@@ -388,10 +388,21 @@ def _body(ctx: Ctx, p: dict[str, Any], pptr: str) -> _Body:
     )
 
 
+def _empty_object(schema: Any) -> bool:
+    """An object schema that allows no value: no properties, no additional ones, no parts."""
+    if not isinstance(schema, dict) or schema.get("type") not in ("object", None):
+        return False
+    keys = ("properties", "additionalProperties", "allOf", "oneOf", "anyOf", "items", "$ref")
+    return schema.get("type") == "object" and not any(schema.get(k) for k in keys)
+
+
 def _merge_body(
     ctx: Ctx, body: _Body, props: dict[str, Any], required: list[str], *, flatten: bool
 ) -> None:
-    """Add the body to ``props``/``required`` in place: its properties, or one argument."""
+    """Add the body to ``props``/``required`` in place: its properties, or one argument. A body
+    whose schema is an object with no properties at all carries nothing: no argument."""
+    if _empty_object(body.schema):
+        return
     flat = flatten_object(body.schema) if flatten else None
     if flat is not None:
         merge_flat_body(flat, props, required, body.required)
