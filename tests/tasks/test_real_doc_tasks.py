@@ -182,7 +182,7 @@ def test_a_request_that_asks_the_same_thing_twice_is_rejected(bookstore_env: Any
     assert tasks  # the same blueprints, said once each, pass
 
 
-def test_dotted_operation_names_read_as_their_verb_and_nouns() -> None:
+def test_dotted_operation_names_read_as_their_nouns_without_the_api_name() -> None:
     from autoforge.lexicon import api_prefix, target_collection, without_prefix
 
     schema = StateSchema(collections=[
@@ -192,8 +192,6 @@ def test_dotted_operation_names_read_as_their_verb_and_nouns() -> None:
     ])  # fmt: skip
     listed = ToolSpec(name="shedhost_glazebatches_list",
                       parameters={"properties": {"yardId": {"type": "string"}}})  # fmt: skip
-    scope = tool_scope(listed, schema)
-    assert scope.cls == "list"  # the verb is the last word, not a lookup of the yard
     found = target_collection(listed, schema)
     assert found is not None and found.name == "glaze_batches"  # one word for glaze_batches
     names = ["shedhost_glazebatches_list", "shedhost_yards_get"]

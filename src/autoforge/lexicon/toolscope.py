@@ -284,8 +284,6 @@ def verb_class(spec: ToolSpec) -> tuple[ToolClass | None, str]:
     for tok in toks[1:]:
         if tok in VERBS and VERBS[tok] not in ("lookup", "list"):
             return VERBS[tok], tok
-    if len(toks) > 2 and toks[-1] in VERBS:  # service_parents_children_list: the last word
-        return VERBS[toks[-1]], toks[-1]
     return None, ""
 
 
