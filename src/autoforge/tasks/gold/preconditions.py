@@ -32,6 +32,7 @@ from typing import Any, Protocol
 from autoforge.env import CollectionSchema, EnvironmentSpec
 from autoforge.lexicon import entity_of, singular, status_values, tool_access
 from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode
+from autoforge.tasks.gold.failures import scalars
 from autoforge.tasks.gold.plausible import Breach, Guard, breach, source_fact
 from autoforge.tooldocs import ToolSpec, markdown_tables
 
@@ -247,14 +248,8 @@ class LinkRule:
 
 
 def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+    """Every string inside ``value`` (nested dicts and lists included)."""
+    return (v for v in scalars(value) if isinstance(v, str))
 
 
 @dataclass

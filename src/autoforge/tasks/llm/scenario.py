@@ -21,6 +21,7 @@ from autoforge.env import EnvironmentSpec
 from autoforge.llm import LLMClient
 from autoforge.tasks.blueprints.blueprint import Blueprint, ReasonNode
 from autoforge.tasks.blueprints.reasoning import describe, field_words
+from autoforge.tasks.gold.failures import scalars
 from autoforge.tasks.llm.base import HookStats, Message, ask, run_sync
 from autoforge.tasks.model import Task, UserScenario
 from autoforge.tasks.scenario.question import ScenarioRequest, ScenarioWriter, TemplateWriter
@@ -70,14 +71,7 @@ def _forms(value: Any) -> list[str]:
 
 
 def _scalars(value: Any) -> Iterable[Any]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _scalars(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _scalars(item)
-    elif value is not None and value != "":
-        yield value
+    return (v for v in scalars(value) if v is not None and v != "")
 
 
 def _word_in(needle: str, haystack: str) -> bool:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from autoforge.tasks.gold.failures import scalars
 from autoforge.tasks.model import GoldCall, RequiredOutput, UserScenario
 
 __all__ = ["fact_text", "hidden_values", "missing_facts", "spoken"]
@@ -42,14 +43,8 @@ def spoken(value: Any) -> str:
 
 
 def _tokens(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _tokens(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _tokens(v)
-    elif value is not None and value != "":
-        yield fact_text(value)
+    """Every non-empty leaf of a fact value, as the user says it."""
+    return (fact_text(v) for v in scalars(value) if v is not None and v != "")
 
 
 def missing_facts(scenario: UserScenario, facts: dict[str, Any]) -> list[str]:
@@ -78,17 +73,7 @@ def hidden_values(
             for text in (out.text, *out.alternatives):
                 found[text] = None
     for call in calls:
-        for value in _scalars(call.arguments):
-            found[fact_text(value)] = None
+        for value in scalars(call.arguments):
+            if isinstance(value, str | int | float) and not isinstance(value, bool):
+                found[fact_text(value)] = None
     return tuple(t for t in found if t and t.lower() not in known)
-
-
-def _scalars(value: Any) -> Iterator[str | int | float]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _scalars(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _scalars(item)
-    elif isinstance(value, str | int | float) and not isinstance(value, bool):
-        yield value

@@ -35,6 +35,7 @@ from typing import Any
 
 from autoforge.env import EnvironmentSpec
 from autoforge.lexicon import session_owner, sign_in
+from autoforge.tasks.gold.failures import scalars
 from autoforge.tasks.states.population import copy_json
 
 #: The share of the data's records a subset aims at.
@@ -51,14 +52,7 @@ Ref = tuple[str, str]  # (collection, key)
 
 def _strings(value: Any) -> Iterator[str]:
     """Every string inside ``value`` (nested dicts and lists included)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+    return (v for v in scalars(value) if isinstance(v, str))
 
 
 class DataSampler:
