@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -242,26 +242,31 @@ def plain(name: str) -> IdShape:
     return IdShape(name[:3].upper() + "-", 4)
 
 
+def _key_params(spec: EnvironmentSpec, coll: CollectionSchema) -> Iterator[Mapping[str, Any]]:
+    """The schema of each tool parameter that holds ``coll``'s key."""
+    schema = spec.state_schema
+    for tool in spec.tools:
+        props = (tool.parameters or {}).get("properties")
+        for name, param in props.items() if isinstance(props, Mapping) else []:
+            if isinstance(param, Mapping) and entity_of(name, None, schema) == coll.name:
+                yield param
+
+
 def key_rules(spec: EnvironmentSpec, coll: CollectionSchema) -> KeyRules:
     """The ``pattern`` and length bounds of each tool parameter that holds ``coll``'s key
     (digits only where one takes it as an integer)."""
     found: list[str] = []
     lows: list[int] = []
     highs: list[int] = []
-    schema = spec.state_schema
-    for tool in spec.tools:
-        props = (tool.parameters or {}).get("properties")
-        for name, param in props.items() if isinstance(props, Mapping) else []:
-            if not isinstance(param, Mapping) or entity_of(name, None, schema) != coll.name:
-                continue
-            pattern = param.get("pattern")
-            if isinstance(pattern, str) and pattern:
-                found.append(pattern)
-            if param.get("type") == "integer":  # a tool names the record by a number
-                found.append(r"^\d+$")
-            low, high = param.get("minLength"), param.get("maxLength")
-            lows += [low] if isinstance(low, int) and not isinstance(low, bool) else []
-            highs += [high] if isinstance(high, int) and not isinstance(high, bool) else []
+    for param in _key_params(spec, coll):
+        pattern = param.get("pattern")
+        if isinstance(pattern, str) and pattern:
+            found.append(pattern)
+        if param.get("type") == "integer":  # a tool names the record by a number
+            found.append(r"^\d+$")
+        low, high = param.get("minLength"), param.get("maxLength")
+        lows += [low] if isinstance(low, int) and not isinstance(low, bool) else []
+        highs += [high] if isinstance(high, int) and not isinstance(high, bool) else []
     return KeyRules(tuple(found), max(lows, default=None), min(highs, default=None))
 
 
@@ -270,14 +275,9 @@ def documented(spec: EnvironmentSpec, coll: CollectionSchema) -> list[Any]:
     ``example`` and ``pattern`` of each tool parameter that holds it, the examples its
     description gives, and those of the key attribute's own description."""
     found: list[Any] = []
-    schema = spec.state_schema
-    for tool in spec.tools:
-        props = (tool.parameters or {}).get("properties")
-        for name, param in props.items() if isinstance(props, Mapping) else []:
-            if not isinstance(param, Mapping) or entity_of(name, None, schema) != coll.name:
-                continue
-            found += [*(param.get("examples") or []), param.get("example"), param.get("pattern")]
-            found += said_examples(str(param.get("description") or ""))
+    for param in _key_params(spec, coll):
+        found += [*(param.get("examples") or []), param.get("example"), param.get("pattern")]
+        found += said_examples(str(param.get("description") or ""))
     key = coll.attribute(coll.primary_key)
     found += said_examples(key.description if key is not None else "")
     return [x for x in found if isinstance(x, str | int) and not isinstance(x, bool)]
