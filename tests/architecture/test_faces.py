@@ -208,6 +208,7 @@ FACES: dict[str, list[str]] = {
         "quoted",
         "record_collection",
         "record_noun",
+        "request_params",
         "record_words",
         "refer_back",
         "request_on",

@@ -72,6 +72,7 @@ __all__ = [
     "record_words",
     "refer_back",
     "request_on",
+    "request_params",
     "rules_of",
     "same_as",
     "schema_leaves",
@@ -124,6 +125,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.paging import PagingRole as PagingRole
     from autoforge.lexicon.paging import paging_params as paging_params
     from autoforge.lexicon.paging import paging_role as paging_role
+    from autoforge.lexicon.paging import request_params as request_params
     from autoforge.lexicon.phrasing import API_VERBS as API_VERBS
     from autoforge.lexicon.phrasing import CREATE_VERBS as CREATE_VERBS
     from autoforge.lexicon.phrasing import EVERYDAY as EVERYDAY
@@ -231,6 +233,7 @@ _LAZY: dict[str, str] = {
     "PagingRole": "autoforge.lexicon.paging",
     "paging_params": "autoforge.lexicon.paging",
     "paging_role": "autoforge.lexicon.paging",
+    "request_params": "autoforge.lexicon.paging",
     "param_leaves": "autoforge.lexicon.dataflow",
     "qualified_for": "autoforge.lexicon.dataflow",
     "quoted": "autoforge.lexicon.phrasing",

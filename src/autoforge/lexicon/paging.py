@@ -88,4 +88,10 @@ def paging_params(props: Mapping[str, Any], names: list[str]) -> dict[str, Pagin
     return out
 
 
-__all__ = ["PagingRole", "paging_params", "paging_role"]
+def request_params(props: Mapping[str, Any], names: list[str]) -> set[str]:
+    """The parameters among ``names`` that control the request itself (an idempotency token):
+    never a value of a record."""
+    return {p for p, role in paging_params(props, names).items() if role == "request"}
+
+
+__all__ = ["PagingRole", "paging_params", "paging_role", "request_params"]

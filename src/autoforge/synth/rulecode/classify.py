@@ -22,6 +22,7 @@ from autoforge.lexicon import (
     collection_of_key,
     key_param,
     paging_params,
+    request_params,
     target_collection,
     tool_scope,
 )
@@ -139,7 +140,7 @@ def _is_plain(
     attrs = {a.name for a in coll.attributes} | known
     scoped = set(scope_params(spec, coll, key)) if cls != "create" else set()
     props = spec.parameters.get("properties", {})
-    request = {p for p, r in paging_params(props, params).items() if r == "request"}
+    request = request_params(props, params)  # an idempotency token is no value of the record
     others = [p for p in params if p != key and p not in scoped | request]  # a scope is checked
     if cls == "lookup":
         return (key is not None and not others) or (

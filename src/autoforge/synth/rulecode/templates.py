@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from autoforge.env import CollectionSchema, StateSchema
-from autoforge.lexicon import find_user_collection, name_verb, paging_params
+from autoforge.lexicon import find_user_collection, name_verb, paging_params, request_params
 from autoforge.synth.modelcode.create_draft import create_draft, entry_refs
 from autoforge.synth.rulecode.classify import Classification
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
@@ -292,9 +292,9 @@ def _create(
         *attach,
     ]
     seen: set[str] = set()
-    roles = paging_params(spec.parameters.get("properties", {}), spec.param_names)
+    request = request_params(spec.parameters.get("properties", {}), spec.param_names)
     for param in spec.param_names:  # an idempotency token controls the call, is not stored
-        if param != c.key_param and roles.get(param) != "request":
+        if param != c.key_param and param not in request:
             body += set_lines("record", field_path(paths, param), exprs[param], "    ", seen)
     body += ["    table[key] = record", "    return record"]
     return "\n".join([*top, *body])
@@ -689,8 +689,7 @@ def _store_params(
     lines: list[str] = []
     seen: set[str] = set()
     handled = (set(pair.stored) if pair is not None else set()) | checked
-    props = spec.parameters.get("properties", {})
-    handled |= {p for p, r in paging_params(props, spec.param_names).items() if r == "request"}
+    handled |= request_params(spec.parameters.get("properties", {}), spec.param_names)
     for param in spec.param_names:
         if param == c.key_param or param in handled:
             continue
