@@ -37,15 +37,20 @@ def _call(tool: ToolSpec, args: Mapping[str, Any]) -> Call:
     return {"tool": tool.name, "arguments": dict(args)}
 
 
+def _inside(obs: Observation, tool: ToolSpec, coll: CollectionSchema | None, many: bool) -> Any:
+    """What a successful reply holds inside its documented envelope, if any (None: failed)."""
+    return unwrap(obs.result, envelope_of(tool.returns, coll, many)) if obs.ok else None
+
+
 def _record(obs: Observation, tool: ToolSpec, coll: CollectionSchema) -> dict[str, Any] | None:
-    """The record a one-record reply holds (inside its documented envelope, if any)."""
-    result = unwrap(obs.result, envelope_of(tool.returns, coll, many=False)) if obs.ok else None
+    """The record a one-record reply holds."""
+    result = _inside(obs, tool, coll, many=False)
     return result if isinstance(result, dict) else None
 
 
 def _items(obs: Observation, tool: ToolSpec, coll: CollectionSchema | None) -> list[Any] | None:
-    """The items a list reply holds (inside its documented envelope, if any)."""
-    result = unwrap(obs.result, envelope_of(tool.returns, coll, many=True)) if obs.ok else None
+    """The items a list reply holds."""
+    result = _inside(obs, tool, coll, many=True)
     return result if isinstance(result, list) else None
 
 
@@ -102,6 +107,10 @@ class _Trips:
         known = sum(1 for k in reply if self.coll.attribute(k) is not None)
         return known * 2 > len(reply)
 
+    def found(self, obs: Observation) -> dict[str, Any] | None:
+        """The record the lookup's reply ``obs`` holds (None: it failed or holds none)."""
+        return _record(obs, self.lookup, self.coll) if self.lookup is not None else None
+
     def get(self, key: Any) -> Call | None:
         if self.lookup is None or self.lookup_key is None:
             return None
@@ -126,10 +135,10 @@ class _Trips:
             return []
         given = self.given(create, args)
         out: list[Finding] = []
-        get, get_tool = self.get(key), self.lookup
-        if get is not None and get_tool is not None:
+        get = self.get(key)
+        if get is not None:
             obs = self.run([_call(create, args), get])[1]
-            got = _record(obs, get_tool, self.coll)
+            got = self.found(obs)
             reader = get["tool"]
             if got is None:
                 why = f"{create.name} made {key!r} but {reader} does not find it: {obs.content}"
@@ -161,7 +170,7 @@ class _Trips:
             obs = self.run([_call(create, args), call, get])
             if not obs[1].ok:
                 continue
-            got = (_record(obs[2], self.lookup, self.coll) if self.lookup else None) or {}
+            got = self.found(obs[2]) or {}
             missed = {p: got.get(p) for p, v in new.items() if p in got and got[p] != v}
             moved = {p: got.get(p) for p, v in given.items()
                      if p not in new and p in got and got[p] != v}  # fmt: skip
@@ -252,20 +261,18 @@ def round_trip_findings(
     arguments for a tool."""
     schema = spec.state_schema
     groups: dict[str, list[tuple[ToolSpec, ToolScope]]] = {}
+    lists: list[tuple[ToolSpec, CollectionSchema | None]] = []
     for tool in spec.tools:
         scope = tool_scope(tool, schema)
         if scope.collection is not None:
             groups.setdefault(scope.collection, []).append((tool, scope))
+        if scope.cls == "list":
+            lists.append((tool, schema.collection(scope.collection) if scope.collection else None))
     out: list[Finding] = []
     for name, scopes in groups.items():
         coll = schema.collection(name)
         if coll is not None:
             out += _Trips(coll, scopes, run, calls_for).findings()
-    lists = []
-    for tool in spec.tools:
-        scope = tool_scope(tool, schema)
-        if scope.cls == "list":
-            lists.append((tool, schema.collection(scope.collection) if scope.collection else None))
     out += _paging_findings(lists, run, calls_for)
     out += _sign_in_findings(spec.tools, run, calls_for)
     return out
