@@ -46,6 +46,7 @@ from autoforge.tasks.blueprints.blueprint import (
 )
 from autoforge.tasks.graph.merge import user_collection
 from autoforge.tasks.model import GoldCall
+from autoforge.tooldocs import ToolSpec
 
 #: Where a binding's value comes from (:func:`doomed`): a fact, or a node's output path.
 Source = tuple[Any, ...]
@@ -99,10 +100,17 @@ def implausible(
             if isinstance(record, Mapping) and not guard.admits(record):
                 return "ineligible"
         touched.update(keys)
-        if any(v in call.name.lower() for v in TERMINAL_VERBS):  # the record it ends, not
-            acted_on = tool_scope(tool, spec.state_schema).collection  # the account it is in
-            closed.update(k for k in keys if k[0] == acted_on or acted_on is None)
+        closed.update(_ended(tool, keys, spec))
     return ""
+
+
+def _ended(tool: ToolSpec, keys: Iterable[tuple[str, Any]], spec: EnvironmentSpec) -> list[Any]:
+    """Of the records a call names (``(collection, key or source)``), those it ends: a call
+    with a terminal verb ends the record it acts on, not the account or parent it also names."""
+    if not any(v in tool.name.lower() for v in TERMINAL_VERBS):
+        return []
+    acted_on = tool_scope(tool, spec.state_schema).collection
+    return [k for k in keys if acted_on is None or k[0] == acted_on]
 
 
 def refusal(
@@ -365,9 +373,7 @@ def doomed(
                 if None not in fields and (node.tool, fields) in unique:
                     return "repeat_unique", node.id
                 unique.add((node.tool, fields))
-        if any(v in node.tool.lower() for v in TERMINAL_VERBS):
-            acted_on = tool_scope(spec.tool(node.tool), spec.state_schema).collection
-            closed.update(k for k in keys if k[0] == acted_on or acted_on is None)
+        closed.update(_ended(spec.tool(node.tool), keys, spec))
     return None
 
 
