@@ -163,7 +163,7 @@ def test_requests_on_a_document_with_several_word_nouns_read_as_words() -> None:
 
 def test_a_request_that_asks_the_same_thing_twice_is_rejected(bookstore_env: Any) -> None:
     from autoforge.tasks.pipeline import TaskHooks
-    from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter
+    from autoforge.tasks.scenario.question import ScenarioRequest, TemplateWriter, intent_steps
 
     class Twice:
         """The template request, its intent's first step said twice."""
@@ -172,7 +172,7 @@ def test_a_request_that_asks_the_same_thing_twice_is_rejected(bookstore_env: Any
 
         def write(self, request: ScenarioRequest) -> Any:
             said = TemplateWriter().write(request)
-            step = said.intent.removesuffix(".").split(" to ", 1)[-1].split("; then ")[0]
+            step = intent_steps(said.intent)[0]
             return said.model_copy(update={"intent": f"{said.intent[:-1]}; then {step}."})
 
     tasks, stats = generate_tasks(bookstore_env, 2, "medium", seed=0,

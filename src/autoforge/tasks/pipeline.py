@@ -66,6 +66,7 @@ from autoforge.tasks.scenario.question import (
     ScenarioRequest,
     ScenarioWriter,
     TemplateWriter,
+    intent_steps,
     request_on,
 )
 from autoforge.tasks.scenario.spoken import fact_text, hidden_values, missing_facts
@@ -404,7 +405,7 @@ class _Run:
         if missing_facts(scenario, {k: v for k, v in run.facts.items() if k not in said}):
             self.gates.reject("scenario")
             return None
-        steps = scenario.intent.removesuffix(".").split(" to ", 1)[-1].split("; then ")
+        steps = intent_steps(scenario.intent)
         if len(set(steps)) < len(steps):  # "find out the kind of my account" twice: one of
             self.gates.reject("repeated_ask")  # them asks for something the user cannot tell
             return None

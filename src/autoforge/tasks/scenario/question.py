@@ -695,7 +695,7 @@ class TemplateWriter:
         goals, asks = said[: len(goals)], said[len(goals) :]
         rng = random.Random(request.seed)
         steps = [g.replace(WHY, ", as ") for g in goals] + [f"find out {a}" for a in asks]
-        intent = "You want the agent to " + "; then ".join(steps) + "."
+        intent = _INTENT + _THEN.join(steps) + "."
         intent = intent.replace(" my ", " your ").replace(" me ", " you ")
         lines = [_goal_line(rng.choice(_GOAL_PHRASES), g) for g in goals]
         lines += [rng.choice(_ASK_PHRASES if lines else _FIRST_ASK_PHRASES).format(a=a)
@@ -722,6 +722,16 @@ class TemplateWriter:
             intent=intent, question=question, persona=persona,
             known_info="; ".join(known), unknown_info=unknown, writer=self.name,
         )  # fmt: skip
+
+
+_INTENT, _THEN = "You want the agent to ", "; then "
+
+
+def intent_steps(intent: str) -> list[str]:
+    """The steps of an intent the template writer wrote ("You want the agent to A; then B."),
+    for the gate that rejects a request asking for the same thing twice; a rewritten intent
+    that does not follow that form is one step."""
+    return intent.removeprefix(_INTENT).removesuffix(".").split(_THEN)
 
 
 def _goal_line(phrase: str, goal: str) -> str:
