@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,17 @@ from autoforge.tasks.gold.plausible import doomed
 from autoforge.tasks.pipeline import walk_lengths
 from autoforge.tasks.states.idshape import IdShape, KeyRules, fitting
 from autoforge.tooldocs import ToolSpec, load_docs
+
+
+def _forged(doc: str, n: int, tmp: Path) -> tuple[Environment, list[Any], Any]:
+    """The environment rules synthesize from one of the invented documents, and ``n`` medium
+    tasks generated on it (seed 0)."""
+    docs = load_docs([Path(__file__).parents[1] / "synth" / "docs_only" / doc])
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    asyncio.run(synthesize(docs, tmp / "env", client))
+    env = Environment.load(tmp / "env")
+    tasks, stats = generate_tasks(env, n, "medium", seed=0)
+    return env, tasks, stats
 
 
 def test_generated_keys_take_the_form_the_docs_require() -> None:
@@ -146,13 +156,8 @@ def test_a_batch_read_in_an_all_post_api_is_a_read() -> None:
     assert tool_access(ToolSpec(name="BatchDeleteShed")) == "write"
 
 
-def test_requests_on_a_document_with_several_word_nouns_read_as_words() -> None:
-    docs = load_docs([Path(__file__).parents[1] / "synth" / "docs_only" / "glaze.yaml"])
-    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
-    with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(synthesize(docs, Path(tmp) / "env", client))
-        env = Environment.load(Path(tmp) / "env")
-        tasks, stats = generate_tasks(env, 6, "medium", seed=0)
+def test_requests_on_a_document_with_several_word_nouns_read_as_words(tmp_path: Path) -> None:
+    _, tasks, stats = _forged("glaze.yaml", 6, tmp_path)
     assert len(tasks) == 6, stats.rejected
     said = " ".join(t.scenario.question for t in tasks)
     assert "glaze batch" in said and "_" not in said and "batchs" not in said
@@ -199,13 +204,10 @@ def test_dotted_operation_names_read_as_their_nouns_without_the_api_name() -> No
     assert without_prefix("shedhost_glazebatches_insert", "shedhost") == "glazebatches_insert"
 
 
-def test_a_create_named_by_its_parent_gets_a_value_and_a_delete_finds_under_the_parent() -> None:
-    docs = load_docs([Path(__file__).parents[1] / "synth" / "docs_only" / "yards.yaml"])
-    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
-    with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(synthesize(docs, Path(tmp) / "env", client))
-        env = Environment.load(Path(tmp) / "env")
-        tasks, stats = generate_tasks(env, 6, "medium", seed=0)
+def test_a_create_named_by_its_parent_gets_a_value_and_a_delete_finds_under_the_parent(
+    tmp_path: Path,
+) -> None:
+    env, tasks, stats = _forged("yards.yaml", 6, tmp_path)
     assert "DeleteShed" in env.tools  # a delete that names the parent is a plain delete
     state = {"yards": {"Y1": {"yardId": "Y1"}, "Y2": {"yardId": "Y2"}},
              "sheds": {"S1": {"shedId": "S1", "yardId": "Y1"}}}  # fmt: skip
