@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from autoforge.cli.llm import llm_config_from_options
-from autoforge.env import CollectionSchema, Environment, StateSchema
+from autoforge.env import CollectionSchema, Environment, EnvironmentSpec, StateSchema
 from autoforge.env.artifact.spec import Attribute
 from autoforge.lexicon import Envelope, envelope_of, unwrap
 from autoforge.llm import LLMClient
@@ -21,7 +21,7 @@ from autoforge.synth.modelcode.codegen import from_source
 from autoforge.synth.pipeline import synthesize
 from autoforge.synth.rulecode.envelope import enveloped
 from autoforge.tasks import generate_tasks
-from autoforge.tooldocs import load_docs
+from autoforge.tooldocs import ToolSpec, load_docs
 
 DOC = Path(__file__).parent / "docs_only" / "kilns.yaml"
 
@@ -67,6 +67,21 @@ def test_every_return_of_the_tool_and_none_of_a_helper_is_enveloped() -> None:
     assert code.body.count("{'Kiln': ") == 2 and "return r\n" in code.body
     assert enveloped(code, Envelope("Kiln", "record")).body == code.body  # once only
     assert unwrap({"Kiln": {"Fuel": "gas"}}, Envelope("Kiln", "record")) == {"Fuel": "gas"}
+
+
+def _sandboxed(
+    source: str, tool: str, params: list[str], state: dict[str, Any], args: dict[str, Any]
+) -> Any:
+    """One call of a generated tool through the environment runtime (sandbox and worker), as
+    every synthesized tool runs."""
+    spec = EnvironmentSpec(
+        name="kilns",
+        tools=[ToolSpec(name=tool, parameters={"properties": {p: {} for p in params},
+                                               "required": params[:1]})],
+    )  # fmt: skip
+    obs = Environment.from_parts(spec, source).episode(state=state).call(tool, args)
+    assert obs.ok, obs.content
+    return obs.result
 
 
 @pytest.fixture(scope="module")
@@ -161,8 +176,6 @@ def test_a_record_s_envelope_carries_the_records_that_point_at_it() -> None:
         "def get_kiln(state, KilnName):\n    record = state['kilns'][KilnName]\n    return record\n"
     )
     code = enveloped(from_source(source, "get_kiln"), env)
-    namespace: dict[str, Any] = {}
-    exec(code.body, namespace)
     state = {
         "kilns": {"k1": {"KilnName": "k1"}, "k2": {"KilnName": "k2"}},
         "firings": {
@@ -170,7 +183,7 @@ def test_a_record_s_envelope_carries_the_records_that_point_at_it() -> None:
             "f2": {"firing_id": "f2", "KilnName": "k2", "cone": 10},
         },
     }
-    got = namespace["get_kiln"](state, "k2")
+    got = _sandboxed(code.body, "get_kiln", ["KilnName"], state, {"KilnName": "k2"})
     assert got == {"kiln": {"KilnName": "k2"}, "firings": [state["firings"]["f2"]]}
 
 
@@ -182,6 +195,7 @@ def test_a_reply_field_named_as_a_parameter_echoes_the_call_s_value() -> None:
         "def list_kilns(state, yard_id, Fuel=None):\n    return list(state['kilns'].values())\n"
     )
     code = enveloped(from_source(source, "list_kilns"), env, {"yard_id": "yard_id"})
-    namespace: dict[str, Any] = {}
-    exec(code.body, namespace)
-    assert namespace["list_kilns"]({"kilns": {}}, "Y-1") == {"Kilns": [], "yardId": "Y-1"}
+    got = _sandboxed(
+        code.body, "list_kilns", ["yard_id", "Fuel"], {"kilns": {}}, {"yard_id": "Y-1"}
+    )
+    assert got == {"Kilns": [], "yardId": "Y-1"}
