@@ -176,7 +176,7 @@ def test_a_record_s_envelope_carries_the_records_that_point_at_it() -> None:
         "def get_kiln(state, KilnName):\n    record = state['kilns'][KilnName]\n    return record\n"
     )
     code = enveloped(from_source(source, "get_kiln"), env)
-    state = {
+    state: dict[str, Any] = {
         "kilns": {"k1": {"KilnName": "k1"}, "k2": {"KilnName": "k2"}},
         "firings": {
             "f1": {"firing_id": "f1", "KilnName": "k1", "cone": 6},
