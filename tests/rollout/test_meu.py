@@ -6,7 +6,8 @@ from test_goals import bookstore_task  # type: ignore[import-not-found]
 
 from autoforge.rollout.judge import code_verdict
 from autoforge.rollout.meu import code_hits, one_off
-from autoforge.rollout.trajectory import EndReason, Trajectory
+from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
+from autoforge.tasks.model import GoldCall, Task, UserScenario
 
 QUESTION = "Can you tell me the shipping fee of order ORD-4722?"
 REVIEW = "Please add a review for book B-7, rating 5."
@@ -67,3 +68,77 @@ def test_one_off_needs_a_changed_letter_or_digit() -> None:
     assert one_off("order ORD-4723 please", "ORD-4722") == "ORD-4723"
     assert one_off("ann.lee@example.com", "Ann Lee") is None  # punctuation is no change
     assert one_off("ORD-47223", "ORD-4722") is None  # part of a longer token
+
+
+# --------------------------------------------------------------------------- from real episodes
+# (the hand-labelled set of benchmarks/transcripts: errors the rules above let through)
+
+TWO_WRITES = Task(
+    id="t2",
+    env_id="greenhouse",
+    scenario=UserScenario(
+        intent="You want the agent to water planter 4; then prune the hedges of planter 4.",
+        question="Hi! Please water planter 4. Could you also prune the hedges of planter 4?",
+        known_info="planter 4",
+    ),
+    user_facts={"planter_id": "4"},
+    gold_calls=[
+        GoldCall(name="water_planter", arguments={"planter_id": "4"}, writes=True),
+        GoldCall(name="prune_hedges", arguments={"planter_id": "4"}, writes=True),
+    ],
+)
+ASKED = "Hi! Please water planter 4. Could you also prune the hedges of planter 4?"
+
+
+def played(
+    user: list[str], agent: list[str], calls: tuple[str, ...] = (), **kw: object
+) -> Trajectory:
+    messages: list[dict[str, object]] = []
+    for said, answer in zip(user, agent, strict=True):
+        messages += [{"role": "user", "content": said}, {"role": "assistant", "content": answer}]
+    records = [ToolCallRecord(step=i, call_id=str(i), name=n) for i, n in enumerate(calls)]
+    return Trajectory(
+        task_id="t2", messages=messages, tool_calls=records, end_reason=EndReason.USER_STOP, **kw
+    )
+
+
+def test_leaving_with_a_said_request_undone_and_unmentioned_is_stopped_undone() -> None:
+    traj = played([ASKED], ["Planter 4 has been watered."], ("water_planter",))
+    assert [h.rule for h in code_hits(TWO_WRITES, traj)] == ["stopped_undone"]
+
+
+def test_no_stopped_undone_when_the_rest_was_done_declined_or_claimed() -> None:
+    done = played([ASKED], ["Planter 4 watered."], ("water_planter", "prune_hedges"))
+    declined = played(
+        [ASKED], ["Planter 4 watered. I can't prune hedges, sorry."], ("water_planter",)
+    )
+    claimed = played([ASKED], ["Done."])  # an agent that claims it all is believed
+    for traj in (done, declined, claimed):
+        assert code_hits(TWO_WRITES, traj) == []
+
+
+def test_a_user_that_gave_up_is_blamed_once_by_what_it_repeated() -> None:
+    agent = "Sorry, I can't find planter 9. Could you check the number?"
+    repeat_agent = [
+        f"turn 1: repeated a message ('Agent: {agent[:40]}'); asked again",
+        "turn 1: repeated a message again; the customer gave up",
+    ]
+    repeat_self = [
+        "turn 2: repeated a message ('Hi! Please water planter 4.'); asked again",
+        "turn 2: repeated a message again; the customer gave up",
+    ]
+    traj = played([ASKED], [agent], user_notes=repeat_agent)
+    assert [h.rule for h in code_hits(TWO_WRITES, traj)] == ["role_confusion"]
+    traj = played([ASKED], [agent], user_notes=repeat_self)
+    assert [h.rule for h in code_hits(TWO_WRITES, traj)] == ["gave_up"]  # no stop rule on top
+
+
+def test_reading_the_brief_aloud_is_flagged_but_saying_the_request_is_not() -> None:
+    aloud = played(["You want the agent to water planter 4; then prune the hedges."], ["Ok."])
+    assert "read_instructions" in [h.rule for h in code_hits(TWO_WRITES, aloud)]
+    own = played(
+        [ASKED],
+        ["Planter 4 watered and the hedges of planter 4 pruned."],
+        ("water_planter", "prune_hedges"),
+    )
+    assert code_hits(TWO_WRITES, own) == []

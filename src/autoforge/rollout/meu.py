@@ -16,10 +16,19 @@ Pure rules over the transcript and the task, each firing with its evidence:
   the scenario, its facts, or the chat before; when exactly one name-valued fact of as many
   words goes unsaid in that message, the name contradicts it and ``contradicted_fact`` fires
   instead ("I live in Paris" when the scenario's city is Rome);
+- ``stopped_undone``: the user ended the chat while a request it had said was neither done
+  (the agent never called its tool), nor declined, nor spoken of by the agent since: a customer
+  asks about the rest before leaving;
 - ``role_confusion``: a user message holds the agent's line (a customer label after its start,
-  an agent label at a line start), or the user's own notes say it kept speaking as the agent
-  after being asked again (the guards of :mod:`user_guards` re-ask once; a user that persists
-  gives up, and the episode is the user's fault).
+  an agent label at a line start), or the user's own notes say it kept speaking as the agent,
+  or kept repeating the agent's message, after being asked again (the guards of
+  :mod:`user_guards` re-ask once; a user that persists gives up, and the episode is the user's
+  fault);
+- ``gave_up``: the notes say the user gave up for another reason (it repeated itself or
+  refused the role twice): the chat ended by the simulator's failure, not the customer's wish;
+- ``read_instructions``: a user message copies a run of its brief that addresses it as "you"
+  ("You want the agent to ..."), words no customer says; the request it was given to say is
+  not its brief.
 
 What needs language understanding (a contradiction in paraphrase, or the user contradicting
 itself) is left to the LLM part of the judge
@@ -34,7 +43,16 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel
 
-from autoforge.rollout.goals import Goal, fact_leaves, has_value, normal, open_goals, task_goals
+from autoforge.rollout.goals import (
+    Goal,
+    fact_leaves,
+    has_value,
+    normal,
+    open_goals,
+    refused,
+    stems,
+    task_goals,
+)
 from autoforge.rollout.thinking import visible_text
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user_guards import (
@@ -43,6 +61,7 @@ from autoforge.rollout.user_guards import (
     fact_label,
     invented_names,
     mixes_roles,
+    task_request,
 )
 from autoforge.tasks import Task
 
@@ -53,6 +72,9 @@ CODE_RULES = (
     "invented_identifier",
     "invented_name",
     "role_confusion",
+    "stopped_undone",
+    "gave_up",
+    "read_instructions",
 )
 #: The fault kind (``FaultyUser``) each rule detects, for validation.
 RULE_FAULTS: dict[str, str] = {
@@ -63,6 +85,9 @@ RULE_FAULTS: dict[str, str] = {
     "invented_name": "invent_fact",
     "role_confusion": "role_confusion",
     "llm_contradiction": "change_fact",
+    "stopped_undone": "stop_early",
+    "gave_up": "stop_early",
+    "read_instructions": "other",
 }
 _TOKEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#?[A-Za-z]*[\w-]*\d[\w-]*")
 MIN_TOKEN = 3
@@ -101,10 +126,46 @@ def stop_hits(goals: Sequence[Goal], traj: Trajectory) -> list[RuleHit]:
         last = " ".join(agent[-1].split())[-80:] if agent else ""
         why = f"stopped after the question {last!r}" if user else "stopped before saying anything"
         return [RuleHit(rule="stopped_early", evidence=why)]
-    return [
+    unsaid = [
         RuleHit(rule="goal_unsaid", evidence=f"never said: {g.text}")
         for g in left
         if g.kind != "fact"
+    ]
+    if unsaid or traj.end_reason != EndReason.USER_STOP:
+        return unsaid
+    return undone_hits([g for g in goals if g not in left], traj, agent)
+
+
+def _request_tool(goal: Goal) -> str | None:
+    """The tool a request goal asks for (``request:<i>:<tool>``); ``None`` for a request read
+    from the scenario's sentences."""
+    parts = goal.key.split(":", 2)
+    return parts[2] if goal.kind == "request" and len(parts) == 3 else None
+
+
+def undone_hits(said: Sequence[Goal], traj: Trajectory, agent: Sequence[str]) -> list[RuleHit]:
+    """``stopped_undone`` for each request the user said whose tool the agent never called,
+    that the agent neither declined nor spoke of, while it did report on another request: the
+    agent answered part of the task and the customer left without asking about the rest. A
+    request is spoken of by a noun no other request of the task has ("member" in "add project
+    member" beside "archive project"); an agent that claims it all ("Done.") is believed."""
+    called = {call.name for call in traj.tool_calls}
+    declined = refused(said, agent)
+    spoken = set().union(*(stems(text) for text in agent)) if agent else set()
+    requests = [g for g in said if _request_tool(g)]
+
+    def reported(goal: Goal) -> bool:
+        others = set().union(*(set(g.words) for g in requests if g is not goal))
+        own = set(goal.words) - others or set(goal.words)
+        return _request_tool(goal) in called or goal.key in declined or bool(own & spoken)
+
+    done = [g for g in requests if reported(g)]
+    if not done:
+        return []
+    return [
+        RuleHit(rule="stopped_undone", evidence=f"stopped with {g.text!r} undone, unmentioned")
+        for g in requests
+        if g not in done
     ]
 
 
@@ -209,6 +270,45 @@ def name_hits(
     return hits
 
 
+#: How many words in a row a message must copy from the user's brief to be reading it aloud.
+COPIED_RUN = 6
+_WORDS = re.compile(r"[a-z0-9]+")
+_SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    words = _WORDS.findall(text.lower())
+    return {tuple(words[i : i + COPIED_RUN]) for i in range(len(words) - COPIED_RUN + 1)}
+
+
+_MODALS = frozenset({"can", "could", "would", "will", "do", "did", "should", "may"})
+
+
+def _addresses_user(run: tuple[str, ...]) -> bool:
+    """Whether a run holds a second-person word that is not the agent asked "can you ...?"."""
+    return any(
+        w in _SECOND_PERSON and not (w == "you" and i and run[i - 1] in _MODALS)
+        for i, w in enumerate(run)
+    )
+
+
+def brief_runs(task: Task) -> set[tuple[str, ...]]:
+    """The word runs of the user's brief that address it as "you", less those of the request
+    it is given to say."""
+    text = task.scenario.as_text()
+    request = task.scenario.question or task_request(text) or ""
+    return {run for run in _runs(text) - _runs(request) if _addresses_user(run)}
+
+
+def instruction_hits(turn: int, text: str, brief: set[tuple[str, ...]]) -> list[RuleHit]:
+    """``read_instructions`` in one user message: it copies a run of its brief."""
+    copied = _runs(text) & brief
+    if not copied:
+        return []
+    said = " ".join(min(copied))
+    return [RuleHit(rule="read_instructions", turn=turn, evidence=f"copied its brief: {said!r}")]
+
+
 #: In the note :class:`~autoforge.rollout.user.LLMUser` writes when it spoke as the agent again.
 GAVE_UP_AS_AGENT = f"{SPOKE_AS_AGENT} again"
 
@@ -221,11 +321,32 @@ def role_hits(turn: int, text: str) -> list[RuleHit]:
     return [RuleHit(rule="role_confusion", turn=turn, evidence=f"wrote the agent's line: {said!r}")]
 
 
-def note_hits(notes: Sequence[str]) -> list[RuleHit]:
-    """``role_confusion`` from the user's notes: it spoke as the agent when asked again."""
-    return [
-        RuleHit(rule="role_confusion", evidence=note) for note in notes if GAVE_UP_AS_AGENT in note
-    ]
+#: The end of the note :class:`~autoforge.rollout.user.LLMUser` writes when its model failed
+#: the guards twice in a row and the customer ended the chat.
+GAVE_UP = "again; the customer gave up"
+_REPEATED = re.compile(r"repeated a message \((['\"])(.*)\1\); asked again")
+_AGENT_LABEL = re.compile(r"^\W*(?:agent|assistant|support)\W*:\s*", re.I)
+
+
+def _repeated_agent(notes: Sequence[str], agent: Sequence[str]) -> bool:
+    """Whether the last message the user repeated (quoted by its notes) was the agent's."""
+    quoted = [m.group(2) for note in notes if (m := _REPEATED.search(note))]
+    if not quoted:
+        return False
+    said = " ".join(_AGENT_LABEL.sub("", quoted[-1]).lower().split())
+    return len(said) >= 12 and any(said in " ".join(a.lower().split()) for a in agent)
+
+
+def note_hits(notes: Sequence[str], agent: Sequence[str] = ()) -> list[RuleHit]:
+    """From the user's notes, each time it gave up after being asked again: ``role_confusion``
+    when it kept speaking as the agent or repeating the agent's message, else ``gave_up``."""
+    hits = []
+    for i, note in enumerate(notes):
+        if GAVE_UP not in note:
+            continue
+        as_agent = GAVE_UP_AS_AGENT in note or _repeated_agent(notes[:i], agent)
+        hits.append(RuleHit(rule="role_confusion" if as_agent else "gave_up", evidence=note))
+    return hits
 
 
 def _seen(message: Mapping[str, object]) -> str:
@@ -240,6 +361,7 @@ def code_hits(task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None)
     facts = {k: str(v) for k, v in task.known_facts().items()}
     known = [task.scenario.as_text(), *(v for raw in facts.values() for v in fact_leaves(raw))]
     hits: list[RuleHit] = []
+    brief = brief_runs(task)
     turn = 0
     for message in traj.messages:
         if message.get("role") == "user":
@@ -248,7 +370,10 @@ def code_hits(task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None)
             found = fact_hits(turn, text, facts)
             hits += found + invented_hits(turn, text, "\n".join(known), found)
             hits += name_hits(turn, text, "\n".join(known), facts, found) + role_hits(turn, text)
+            hits += instruction_hits(turn, text, brief)
         elif message.get("role") != "system":
             known.append(_seen(message))
-    hits += note_hits(traj.user_notes)
+    gave_up = note_hits(traj.user_notes, _agent_messages(traj))
+    if gave_up:  # the chat ended by the simulator's failure: no stop rule on top
+        return hits + gave_up
     return hits + stop_hits(task_goals(task) if goals is None else goals, traj)
