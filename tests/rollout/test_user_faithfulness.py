@@ -19,7 +19,7 @@ from autoforge.rollout.user_guards import (
     mixes_roles,
     read_reply,
 )
-from autoforge.tasks.model import Task
+from autoforge.tasks.model import GoldCall, Task, UserScenario
 
 CONFUSED = "Sure. What is the email address on your account? Customer: It's ada@example.org."
 
@@ -90,16 +90,25 @@ async def test_role_confusion_is_asked_again_and_the_answer_kept() -> None:
     assert "spoke as the agent" in user.notes[0] and "asked again" in user.notes[0]
 
 
-async def test_role_confusion_that_persists_ends_the_chat_and_is_judged() -> None:
+async def test_role_confusion_that_persists_gives_the_detail_asked_for_by_rule() -> None:
+    client = routed(agent=[], user=["Move my delivery to Rome, please.", CONFUSED, CONFUSED])
+    user = LLMUser(client, _task())
+    await user.reply("Hi! How can I help?")
+    reply = await user.reply("What is the email on the order?")
+    assert (reply.text, reply.stop) == ("My email is ada@example.org.", False)
+    assert "spoke as the agent again; said by rule" in user.notes[-1]
+
+
+async def test_role_confusion_that_persists_with_nothing_owed_ends_the_chat_and_is_judged() -> None:
     client = routed(agent=[], user=["Move my delivery to Rome, please.", CONFUSED, CONFUSED])
     task = _task()
     user = LLMUser(client, task)
     await user.reply("Hi! How can I help?")
-    reply = await user.reply("What is the email on the order?")
-    assert reply.stop
+    reply = await user.reply("Your delivery now goes to Rome.")
+    assert reply.stop and "the customer gave up" in user.notes[-1]
     traj = _traj(
         "Move my delivery to Rome, please.",
-        ("assistant", "What is the email on the order?"),
+        ("assistant", "Your delivery now goes to Rome."),
         notes=list(user.notes),
     )
     verdict = code_verdict(task, traj, apply=False)
@@ -175,3 +184,54 @@ def test_a_mistyped_name_is_one_contradiction_not_also_an_invention() -> None:
     )
     verdict = code_verdict(task, _traj("Ship it for my cousin Bnn, please."), apply=False)
     assert verdict.rules == ["contradicted_fact"] and len(verdict.evidence) == 1
+
+
+# --------------------------------------------------------------------------- seen in real episodes
+
+
+def _two_writes() -> Task:
+    return Task(
+        id="t2",
+        env_id="greenhouse",
+        scenario=UserScenario(
+            intent="You want the agent to water planter 4; then prune the hedges of planter 4.",
+            question="Hi! Please water planter 4. Could you also prune the hedges of planter 4?",
+            known_info="planter 4",
+        ),
+        user_facts={"planter_id": "4"},
+        gold_calls=[
+            GoldCall(name="water_planter", arguments={"planter_id": "4"}, writes=True),
+            GoldCall(name="prune_hedges", arguments={"planter_id": "4"}, writes=True),
+        ],
+    )
+
+
+ASKED = "Hi! Please water planter 4. Could you also prune the hedges of planter 4?"
+ALOUD = "You want the agent to water planter 4; then prune the hedges of planter 4."
+
+
+async def test_a_brief_read_aloud_is_asked_again() -> None:
+    client = routed(agent=[], user=[ASKED, ALOUD, "Is it done yet?"])
+    user = LLMUser(client, _two_writes())
+    await user.reply("Hi! How can I help?")
+    reply = await user.reply("Working on it.")
+    assert reply.text == "Is it done yet?"
+    assert "read its brief aloud" in user.notes[0] and "asked again" in user.notes[0]
+
+
+async def test_a_stop_with_a_said_request_unanswered_is_asked_about_once() -> None:
+    thanks = "Great, thanks! ###STOP###"
+    client = routed(agent=[], user=[ASKED, thanks, "And the hedges?", thanks, thanks])
+    user = LLMUser(client, _two_writes())
+    await user.reply("Hi! How can I help?")
+    reply = await user.reply("Planter 4 has been watered.")  # the hedges go unmentioned
+    assert (reply.text, reply.stop) == ("And the hedges?", False)
+    assert "unanswered; asked" in user.notes[-1]
+    assert (await user.reply("Planter 4 has been watered.")).stop  # asked once, then it may go
+
+
+async def test_a_stop_after_every_request_was_answered_stands() -> None:
+    client = routed(agent=[], user=[ASKED, "Great, thanks! ###STOP###"])
+    user = LLMUser(client, _two_writes())
+    await user.reply("Hi! How can I help?")
+    assert (await user.reply("Planter 4 watered and its hedges pruned.")).stop

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -183,6 +183,34 @@ def open_goals(
     """The goals neither said by the user nor declined by the agent, in order."""
     done = conveyed(goals, user_texts) | refused(goals, agent_texts)
     return [g for g in goals if g.key not in done]
+
+
+def request_tool(goal: Goal) -> str | None:
+    """The tool a request goal asks for (``request:<i>:<tool>``); ``None`` for any other goal
+    and for a request read from the scenario's sentences."""
+    parts = goal.key.split(":", 2)
+    return parts[2] if goal.kind == "request" and len(parts) == 3 else None
+
+
+def unanswered(
+    said: Sequence[Goal], agent_texts: Sequence[str], called: Collection[str] = ()
+) -> list[Goal]:
+    """The requests among ``said`` that the agent neither did (a tool of ``called``), declined,
+    nor spoke of, while it did answer another of them: the agent reported on part of the task
+    and kept quiet on the rest. A request is spoken of by a noun no other request has ("member"
+    in "add project member" beside "archive project"); an agent that answers nothing in
+    particular ("Done.") leaves nothing unanswered, since it may be claiming it all."""
+    requests = [g for g in said if request_tool(g)]
+    declined = refused(requests, agent_texts)
+    spoken = set().union(*(stems(text) for text in agent_texts))
+
+    def answered(goal: Goal) -> bool:
+        others = set().union(*(set(g.words) for g in requests if g is not goal))
+        own = set(goal.words) - others or set(goal.words)
+        return request_tool(goal) in called or goal.key in declined or bool(own & spoken)
+
+    done = [g for g in requests if answered(g)]
+    return [g for g in requests if g not in done] if done else []
 
 
 def checklist_text(goals: Sequence[Goal], said: set[str]) -> str:

@@ -49,15 +49,16 @@ from autoforge.rollout.goals import (
     has_value,
     normal,
     open_goals,
-    refused,
-    stems,
     task_goals,
+    unanswered,
 )
 from autoforge.rollout.thinking import visible_text
 from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user_guards import (
     SPOKE_AS_AGENT,
     asks_for_information,
+    brief_runs,
+    copied_brief,
     fact_label,
     invented_names,
     mixes_roles,
@@ -136,36 +137,14 @@ def stop_hits(goals: Sequence[Goal], traj: Trajectory) -> list[RuleHit]:
     return undone_hits([g for g in goals if g not in left], traj, agent)
 
 
-def _request_tool(goal: Goal) -> str | None:
-    """The tool a request goal asks for (``request:<i>:<tool>``); ``None`` for a request read
-    from the scenario's sentences."""
-    parts = goal.key.split(":", 2)
-    return parts[2] if goal.kind == "request" and len(parts) == 3 else None
-
-
 def undone_hits(said: Sequence[Goal], traj: Trajectory, agent: Sequence[str]) -> list[RuleHit]:
-    """``stopped_undone`` for each request the user said whose tool the agent never called,
-    that the agent neither declined nor spoke of, while it did report on another request: the
-    agent answered part of the task and the customer left without asking about the rest. A
-    request is spoken of by a noun no other request of the task has ("member" in "add project
-    member" beside "archive project"); an agent that claims it all ("Done.") is believed."""
+    """``stopped_undone`` for each request the user said and left unanswered (see
+    :func:`~autoforge.rollout.goals.unanswered`: the agent reported on another request, and on
+    this one neither did its tool, declined, nor said a word)."""
     called = {call.name for call in traj.tool_calls}
-    declined = refused(said, agent)
-    spoken = set().union(*(stems(text) for text in agent)) if agent else set()
-    requests = [g for g in said if _request_tool(g)]
-
-    def reported(goal: Goal) -> bool:
-        others = set().union(*(set(g.words) for g in requests if g is not goal))
-        own = set(goal.words) - others or set(goal.words)
-        return _request_tool(goal) in called or goal.key in declined or bool(own & spoken)
-
-    done = [g for g in requests if reported(g)]
-    if not done:
-        return []
     return [
         RuleHit(rule="stopped_undone", evidence=f"stopped with {g.text!r} undone, unmentioned")
-        for g in requests
-        if g not in done
+        for g in unanswered(said, agent, called)
     ]
 
 
@@ -270,42 +249,11 @@ def name_hits(
     return hits
 
 
-#: How many words in a row a message must copy from the user's brief to be reading it aloud.
-COPIED_RUN = 6
-_WORDS = re.compile(r"[a-z0-9]+")
-_SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
-
-
-def _runs(text: str) -> set[tuple[str, ...]]:
-    words = _WORDS.findall(text.lower())
-    return {tuple(words[i : i + COPIED_RUN]) for i in range(len(words) - COPIED_RUN + 1)}
-
-
-_MODALS = frozenset({"can", "could", "would", "will", "do", "did", "should", "may"})
-
-
-def _addresses_user(run: tuple[str, ...]) -> bool:
-    """Whether a run holds a second-person word that is not the agent asked "can you ...?"."""
-    return any(
-        w in _SECOND_PERSON and not (w == "you" and i and run[i - 1] in _MODALS)
-        for i, w in enumerate(run)
-    )
-
-
-def brief_runs(task: Task) -> set[tuple[str, ...]]:
-    """The word runs of the user's brief that address it as "you", less those of the request
-    it is given to say."""
-    text = task.scenario.as_text()
-    request = task.scenario.question or task_request(text) or ""
-    return {run for run in _runs(text) - _runs(request) if _addresses_user(run)}
-
-
-def instruction_hits(turn: int, text: str, brief: set[tuple[str, ...]]) -> list[RuleHit]:
+def instruction_hits(turn: int, text: str, brief: frozenset[tuple[str, ...]]) -> list[RuleHit]:
     """``read_instructions`` in one user message: it copies a run of its brief."""
-    copied = _runs(text) & brief
-    if not copied:
+    said = copied_brief(text, brief)
+    if said is None:
         return []
-    said = " ".join(min(copied))
     return [RuleHit(rule="read_instructions", turn=turn, evidence=f"copied its brief: {said!r}")]
 
 
@@ -361,7 +309,8 @@ def code_hits(task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None)
     facts = {k: str(v) for k, v in task.known_facts().items()}
     known = [task.scenario.as_text(), *(v for raw in facts.values() for v in fact_leaves(raw))]
     hits: list[RuleHit] = []
-    brief = brief_runs(task)
+    text = task.scenario.as_text()
+    brief = brief_runs(text, task.scenario.question or task_request(text) or "")
     turn = 0
     for message in traj.messages:
         if message.get("role") == "user":

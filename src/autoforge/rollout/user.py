@@ -49,6 +49,7 @@ from autoforge.rollout.goals import (
     open_goals,
     stems,
     task_goals,
+    unanswered,
 )
 from autoforge.rollout.thinking import split_thinking
 from autoforge.rollout.trajectory import FaultRecord
@@ -62,11 +63,13 @@ from autoforge.rollout.user_choice import (
 )
 from autoforge.rollout.user_guards import (
     DETAIL_NOT_GIVEN,
+    READ_BRIEF,
     SPOKE_AS_AGENT,
     STOP_TOKEN,
     Reading,
     TurnContext,
     asks_for_information,
+    brief_runs,
     details_asked,
     fact_label,
     first_person_facts,
@@ -219,6 +222,14 @@ _NUDGE_DETAIL = (
     "(Stay in the role-play: you are the customer. The agent asked for your {labels}. Write "
     "the customer's next message giving it exactly as written in your details.)"
 )
+_NUDGE_UNANSWERED = (
+    "(Do not end the chat yet: the agent has said nothing about this request of yours: "
+    "{goals}. Write the customer's next message asking the agent about it, without ending the "
+    "chat.)"
+)
+#: The guard problems that end the chat when the model repeats them, unless a message written
+#: by rule can carry the customer's part (:meth:`LLMUser._by_rule`).
+_GIVE_UP_PROBLEMS = ("refusal", "repeated a message", SPOKE_AS_AGENT, READ_BRIEF)
 _NUDGE_GOALS = (
     "(Do not end the chat yet: you still need to tell the agent this: {goals}. Write the "
     "customer's next message saying it, without ending the chat.)"
@@ -245,10 +256,13 @@ class LLMUser:
         self.scenario = task.scenario.as_text()
         self.facts = task.known_facts()
         self.terms = request_terms(self.scenario, self.facts)
+        request = task.scenario.question or task_request(self.scenario) or ""
+        self.brief = brief_runs(self.scenario, request)
         self.chat: list[tuple[str, str]] = []
         self.goals = task_goals(task) if self.config.checklist_on() else []
         self.delivered: list[str] = []
         self.nudged = False
+        self.asked_unanswered = False
         system = render_user_prompt(
             self.scenario, self.facts, self.config.prompt_version, self.goals
         )
@@ -300,8 +314,10 @@ class LLMUser:
         """A stop while goals are open: kept when it says one of them (then not a stop),
         else nudged once; ``(reading, incomplete)``."""
         left = self._open()
-        if not reading.stop or all(g.kind == "fact" for g in left):
-            return reading, False  # facts alone never hold a stop: the agent may not need them
+        if not reading.stop:
+            return reading, False
+        if all(g.kind == "fact" for g in left):  # facts alone never hold a stop
+            return await self._ask_unanswered(reading, ctx), False
         keys = {g.key for g in left}
         if conveyed(left, [*self.delivered, reading.text]) & keys:
             self.notes.append(f"turn {self.turns}: a stop that says an open goal; kept talking")
@@ -322,6 +338,26 @@ class LLMUser:
         if said and again.problem is None:
             return Reading(again.text, False, again.notes, None), False
         return reading, True
+
+    async def _ask_unanswered(self, reading: Reading, ctx: TurnContext) -> Reading:
+        """A stop while a request the customer said goes unanswered (the agent reported on
+        another and said nothing of this one: :func:`unanswered`): nudged once to ask about
+        it; a nudged reply that fails the guards is replaced by the request's own words."""
+        heard = [text for who, text in self.chat if who == "Agent"]
+        said = conveyed(self.goals, self.delivered)
+        quiet = unanswered([g for g in self.goals if g.key in said], heard)
+        if not quiet or self.asked_unanswered:
+            return reading
+        self.asked_unanswered = True
+        nudge = _NUDGE_UNANSWERED.replace("{goals}", "; ".join(g.text for g in quiet))
+        retry = [*self._request(), {"role": "assistant", "content": reading.text}]
+        again = await self._nudged(retry, nudge, ctx)
+        keys = [g.key for g in quiet]
+        if again.problem is None and again.text and not again.stop:
+            self.notes.append(f"turn {self.turns}: stopped with {keys} unanswered; asked")
+            return Reading(again.text, False, again.notes, None)
+        self.notes.append(f"turn {self.turns}: stopped with {keys} unanswered; asked by rule")
+        return Reading(f"What about my other request? {quiet[0].text}", False, [], None)
 
     async def _nudged(self, retry: list[dict[str, Any]], nudge: str, ctx: TurnContext) -> Reading:
         """The answer to a goal nudge; one with a guard problem (the model wrote the agent's
@@ -412,10 +448,28 @@ class LLMUser:
         if second.problem.startswith("invented"):  # say what a customer without it says
             self.notes.append(f"turn {self.turns}: {second.problem} again; said it does not know")
             return Reading("Sorry, I don't know that.", False, [], None)
-        if second.problem in ("refusal", "repeated a message", SPOKE_AS_AGENT):
+        if second.problem in _GIVE_UP_PROBLEMS:
+            written = self._by_rule(ctx)
+            if written is not None:
+                self.notes.append(f"turn {self.turns}: {second.problem} again; said by rule")
+                return Reading(written, False, [], None)
             self.notes.append(f"turn {self.turns}: {second.problem} again; the customer gave up")
             return Reading("Okay, thank you anyway.", True, [], None)
         return Reading(second.text, not second.text, [], None)
+
+    def _by_rule(self, ctx: TurnContext) -> str | None:
+        """The customer's part when its model failed twice, if code can write it without adding
+        anything: the details the agent asked for, else the next request or question not yet
+        said, in the task's own words; ``None``: nothing is owed (the customer leaves)."""
+        if ctx.wanted_labels:
+            given = [
+                f"My {fact_label(k)} is {v}."
+                for k, v in self.facts.items()
+                if fact_label(k) in ctx.wanted_labels
+            ]
+            return " ".join(given)
+        asks = [g for g in self._open() if g.kind != "fact"]
+        return asks[0].text if asks else None
 
     def _context(self, agent_text: str) -> TurnContext:
         earlier = tuple(text for who, text in self.chat if who == "Customer")
@@ -427,6 +481,7 @@ class LLMUser:
             earlier=earlier,
             terms=self.terms,
             known="\n".join([self.scenario, *map(str, self.facts.values())]),
+            brief=self.brief,
             **(self._wanted(agent_text) if earlier else {}),
         )
 

@@ -275,6 +275,40 @@ def _values(text: str) -> list[str]:
     return [v for v in values if v]
 
 
+#: How many words in a row a message must copy from the user's brief to be reading it aloud.
+COPIED_RUN = 6
+_RUN_WORD_RE = re.compile(r"[a-z0-9]+")
+_SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
+_MODALS = frozenset({"can", "could", "would", "will", "do", "did", "should", "may"})
+READ_BRIEF = "read its brief aloud"
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    words = _RUN_WORD_RE.findall(text.lower())
+    return {tuple(words[i : i + COPIED_RUN]) for i in range(len(words) - COPIED_RUN + 1)}
+
+
+def _addresses_user(run: tuple[str, ...]) -> bool:
+    """Whether a run holds a second-person word that is not the agent asked "can you ...?"."""
+    return any(
+        w in _SECOND_PERSON and not (w == "you" and i and run[i - 1] in _MODALS)
+        for i, w in enumerate(run)
+    )
+
+
+def brief_runs(scenario: str, request: str) -> frozenset[tuple[str, ...]]:
+    """The word runs of the user's brief (``scenario``) that address it as "you" ("You want
+    the agent to ..."), less those of the ``request`` it is given to say: words a customer
+    never says of itself."""
+    return frozenset(run for run in _runs(scenario) - _runs(request) if _addresses_user(run))
+
+
+def copied_brief(text: str, brief: frozenset[tuple[str, ...]]) -> str | None:
+    """A run of the brief the message copies (the first in order), if any."""
+    copied = _runs(text) & brief
+    return " ".join(min(copied)) if copied else None
+
+
 def speaks_as_agent(text: str) -> bool:
     """Whether the customer's message is phrased as the agent's ("anything else I can help
     with?", "please provide your ...", "can you provide me with your ...", "Sure, I'll place
@@ -358,7 +392,7 @@ class TurnContext:
     the agent asked for information, what the agent said so far (last first), what the
     customer said so far, the task's request terms, the scenario and facts as text, and the
     values of the customer's details the agent's last message asks for (any one answers) and
-    their labels."""
+    their labels, and the runs of the brief no customer says (:func:`brief_runs`)."""
 
     first: bool
     asked: bool = False
@@ -368,6 +402,7 @@ class TurnContext:
     known: str = ""
     wanted: tuple[str, ...] = ()
     wanted_labels: tuple[str, ...] = ()
+    brief: frozenset[tuple[str, ...]] = frozenset()
 
     def known_text(self) -> str:
         """Everything the customer may repeat: scenario and facts, and the chat so far."""
@@ -401,6 +436,8 @@ def _problem(text: str, stop: bool, ctx: TurnContext, notes: list[str]) -> str |
         return "first message does not state the request"
     if speaks_as_agent(text) or mixes_roles(text) or asks_for_records(text):
         return SPOKE_AS_AGENT
+    if copied_brief(text, ctx.brief):
+        return READ_BRIEF
     if ctx.wanted and not stop and not gives_detail(text, ctx.wanted):
         return DETAIL_NOT_GIVEN
     invented = invented_values(text, ctx.known_text()) if ctx.known else []
@@ -418,7 +455,8 @@ def read_reply(visible: str, ctx: TurnContext, *, guards: bool) -> Reading:
     refusal, an empty answer, an echo of the agent or of itself, a first message that stops
     or does not mention the request, a bare stop token in answer to a question, a message
     phrased or labelled as the agent's (or holding the agent's line before a "Customer:"
-    label, or asking for the customer's own records), an answer to a question for one of the
+    label, or asking for the customer's own records), a message reading its brief aloud
+    ("You want the agent to ..."), an answer to a question for one of the
     customer's details that neither gives it nor says it is not known, or an id/number/email
     or a proper name found neither in the task nor in the chat is a problem (the caller re-asks
     once); a first message that states the request and stops is kept without the stop, so the
