@@ -142,3 +142,12 @@ def test_reading_the_brief_aloud_is_flagged_but_saying_the_request_is_not() -> N
         ("water_planter", "prune_hedges"),
     )
     assert code_hits(TWO_WRITES, own) == []
+
+
+def test_a_refusal_twice_and_the_agents_phrasing_are_role_confusion() -> None:
+    refused = ["turn 1: refusal ('I cannot assist with that.'); asked again",
+               "turn 1: refusal again; the customer gave up"]  # fmt: skip
+    traj = played([ASKED], ["How can I help?"], user_notes=refused)
+    assert [h.rule for h in code_hits(TWO_WRITES, traj)] == ["role_confusion"]
+    phrased = played([ASKED, "What is the planter you are interested in?"], ["Ok.", "Ok."])
+    assert "role_confusion" in [h.rule for h in code_hits(TWO_WRITES, phrased)]

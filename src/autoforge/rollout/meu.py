@@ -20,12 +20,12 @@ Pure rules over the transcript and the task, each firing with its evidence:
   (the agent never called its tool), nor declined, nor spoken of by the agent since: a customer
   asks about the rest before leaving;
 - ``role_confusion``: a user message holds the agent's line (a customer label after its start,
-  an agent label at a line start), or the user's own notes say it kept speaking as the agent,
-  or kept repeating the agent's message, after being asked again (the guards of
-  :mod:`user_guards` re-ask once; a user that persists gives up, and the episode is the user's
-  fault);
-- ``gave_up``: the notes say the user gave up for another reason (it repeated itself or
-  refused the role twice): the chat ended by the simulator's failure, not the customer's wish;
+  an agent label at a line start) or is phrased as the agent's ("How can I help you?"), or
+  the user's notes say it kept speaking as the agent, refusing as an assistant does, or
+  repeating the agent's message after being asked again (the guards of :mod:`user_guards`
+  re-ask once; a user that persists gives up, and the episode is the user's fault);
+- ``gave_up``: the notes say the user gave up for another reason (it repeated itself twice):
+  the chat ended by the simulator's failure, not the customer's wish;
 - ``read_instructions``: a user message copies a run of its brief that addresses it as "you"
   ("You want the agent to ..."), words no customer says; the request it was given to say is
   not its brief.
@@ -62,6 +62,7 @@ from autoforge.rollout.user_guards import (
     fact_label,
     invented_names,
     mixes_roles,
+    speaks_as_agent,
     task_request,
 )
 from autoforge.tasks import Task
@@ -263,7 +264,7 @@ GAVE_UP_AS_AGENT = f"{SPOKE_AS_AGENT} again"
 
 def role_hits(turn: int, text: str) -> list[RuleHit]:
     """``role_confusion`` in one user message."""
-    if not mixes_roles(text):
+    if not (mixes_roles(text) or speaks_as_agent(text)):
         return []
     said = " ".join(text.split())[:80]
     return [RuleHit(rule="role_confusion", turn=turn, evidence=f"wrote the agent's line: {said!r}")]
@@ -287,12 +288,17 @@ def _repeated_agent(notes: Sequence[str], agent: Sequence[str]) -> bool:
 
 def note_hits(notes: Sequence[str], agent: Sequence[str] = ()) -> list[RuleHit]:
     """From the user's notes, each time it gave up after being asked again: ``role_confusion``
-    when it kept speaking as the agent or repeating the agent's message, else ``gave_up``."""
+    when it kept speaking as the agent, refusing as an assistant does, or repeating the agent's
+    message, else ``gave_up``."""
     hits = []
     for i, note in enumerate(notes):
         if GAVE_UP not in note:
             continue
-        as_agent = GAVE_UP_AS_AGENT in note or _repeated_agent(notes[:i], agent)
+        as_agent = (
+            GAVE_UP_AS_AGENT in note
+            or note.split(": ", 1)[-1].startswith("refusal again")  # answered as an assistant
+            or _repeated_agent(notes[:i], agent)
+        )
         hits.append(RuleHit(rule="role_confusion" if as_agent else "gave_up", evidence=note))
     return hits
 

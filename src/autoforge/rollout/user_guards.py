@@ -250,7 +250,8 @@ _AGENT_SPEAK_RE = re.compile(
     r"\b(?:anything else i can (?:help|assist|do)|how (?:can|may) i (?:help|assist)"
     r"|feel free to (?:ask|reach out|contact)|i(?:'ll| will) (?:process|cancel|send you|look into)"
     r"|let me (?:check|look|see)|please provide (?:the|your)|shall i (?:go ahead|proceed)"
-    r"|provide me with your|^(?:sure|certainly|of course)\b[,!.]?\s*i(?:'ll| will) "
+    r"|provide me with your|i can help you with|\byou(?:'re| are) (?:interested in|looking for)"
+    r"|^(?:sure|certainly|of course)\b[,!.]?\s*i(?:'ll| will) "
     r"(?:do that|take care of|help you|[^.?!]*\bfor you\b)"
     r"|^to confirm:)",
     re.I,
