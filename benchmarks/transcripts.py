@@ -63,9 +63,10 @@ SCORED_KINDS: tuple[str, ...] = (*LABEL_KINDS, "any")
 _TEXT_CAP = 600
 
 
-def episode_id(traj: Trajectory) -> str:
-    """``env:task:trial``: unique in the set and stable across collections."""
-    return f"{traj.env_id}:{traj.task_id}:{traj.trial}"
+def episode_id(traj: Trajectory, tag: str = "") -> str:
+    """``env:task:trial`` (``tag/env:task:trial`` for a tagged collection, e.g. the same tasks
+    replayed by a later user loop): unique in the set and stable across collections."""
+    return f"{tag + '/' if tag else ''}{traj.env_id}:{traj.task_id}:{traj.trial}"
 
 
 def split_of(episode: str) -> str:
@@ -116,8 +117,9 @@ def load_labels() -> dict[str, dict[str, Any]]:
     return out
 
 
-def collect(eval_dirs: list[Path]) -> int:
-    """Add the episodes of finished evals (their tasks too); returns how many were new."""
+def collect(eval_dirs: list[Path], tag: str = "") -> int:
+    """Add the episodes of finished evals (their tasks too), ids tagged with ``tag``; returns
+    how many were new."""
     episodes = {r["episode"]: r for r in _read_gz(EPISODES)}
     tasks = {f"{t['env_id']}:{t['id']}": t for t in _read_gz(TASKS)}
     added = 0
@@ -128,7 +130,7 @@ def collect(eval_dirs: list[Path]) -> int:
             traj = Trajectory.model_validate_json(line)
             if traj.infra_error:
                 continue
-            eid = episode_id(traj)
+            eid = episode_id(traj, tag)
             if eid in episodes:
                 continue
             row = traj.model_dump(mode="json")
@@ -137,6 +139,7 @@ def collect(eval_dirs: list[Path]) -> int:
                 "episode": eid,
                 "split": split_of(eid),
                 "players": config.get("labels", {}),
+                "tag": tag,
                 "trajectory": row,
             }
             tasks[f"{traj.env_id}:{traj.task_id}"] = used[traj.task_id]
@@ -324,7 +327,7 @@ def _per_domain(
     """Per environment: episodes, share with a user error, share whose user conveyed every goal."""
     out: dict[str, dict[str, Any]] = {}
     for row, kinds in zip(rows, truth, strict=True):
-        env = row["trajectory"]["env_id"]
+        env = row["trajectory"]["env_id"] + (f" ({row['tag']})" if row.get("tag") else "")
         d = out.setdefault(env, {"episodes": 0, "user_error": 0, "goals_conveyed": 0})
         d["episodes"] += 1
         d["user_error"] += bool(kinds)
@@ -336,7 +339,7 @@ def _per_domain(
     print("\nper environment: episodes, user-error share, every-goal-conveyed share")
     for env, d in sorted(out.items()):
         error, conveyed = d["user_error_share"], d["goals_conveyed_share"]
-        print(f"  {env:14} {d['episodes']:4}  {error:.2f}  {conveyed:.2f}")
+        print(f"  {env:24} {d['episodes']:4}  {error:.2f}  {conveyed:.2f}")
     return out
 
 
@@ -363,6 +366,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="cmd", required=True)
     col = sub.add_parser("collect", help="add finished evals' episodes to the set")
     col.add_argument("eval_dirs", nargs="+", type=Path)
+    col.add_argument("--tag", default="", help="prefix of the episode ids (a later user loop)")
     ren = sub.add_parser("render", help="print episodes as text for labelling")
     ren.add_argument("--split", default="all", choices=["dev", "held", "all"])
     ren.add_argument("--ids", nargs="*", default=None, help="only these episode ids")
@@ -374,7 +378,8 @@ def main() -> None:
     sco.add_argument("--judge-max-tokens", type=int, default=384)
     args = parser.parse_args()
     if args.cmd == "collect":
-        print(f"added {collect(args.eval_dirs)} episodes; the set has {len(load_episodes())}")
+        added = collect(args.eval_dirs, args.tag)
+        print(f"added {added} episodes; the set has {len(load_episodes())}")
     elif args.cmd == "render":
         tasks, labels = load_tasks(), load_labels()
         for row in load_episodes(args.split):

@@ -9,6 +9,7 @@ import pytest
 from transcripts import (
     LABEL_KINDS,
     confusion,
+    episode_id,
     load_episodes,
     load_labels,
     load_tasks,
@@ -25,6 +26,12 @@ def test_split_is_a_function_of_the_id_alone() -> None:
     assert set(splits) == {"dev", "held"}
     assert 150 < splits["held"] < 250
     assert [split_of(i) for i in ids] == [split_of(i) for i in ids]
+
+
+def test_a_tagged_collection_gets_its_own_ids() -> None:
+    traj = Trajectory(task_id="shop-1", env_id="shop", trial=2)
+    assert episode_id(traj) == "shop:shop-1:2"
+    assert episode_id(traj, "loop2") == "loop2/shop:shop-1:2"
 
 
 def test_confusion_counts_and_rates() -> None:
