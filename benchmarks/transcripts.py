@@ -19,6 +19,7 @@ Subcommands:
 - ``render [--split S] [--ids ID ...]``: the episodes as text for a labeller (scenario, numbered
   user turns, the agent's lines and tool calls, how the episode ended);
 - ``disagree``: the dev episodes where the code rules and the label differ, both shown;
+- ``agree LABELS``: a second reader's labels of some episodes against the set's (Cohen's kappa);
 - ``score [--split S] [--llm MODEL]``: precision and recall of the judge per fault kind against
   the labels, the code rules and (with ``--llm``) the LLM part alone and both together, with
   never-flag and always-flag beside; plus the share of episodes whose user conveyed every goal.
@@ -361,6 +362,44 @@ def disagreements() -> None:
         print("--- code rules: " + json.dumps([h.model_dump() for h in hits]) + "\n")
 
 
+def agreement(second: Path) -> dict[str, Any]:
+    """How far a second reader's labels (``second``, same schema) agree with the set's, on the
+    episodes both labelled: per kind and for "any error", the share of equal answers and
+    Cohen's kappa (agreement beyond what the two readers' rates give by chance)."""
+    first = load_labels()
+    other = {
+        row["episode"]: row
+        for row in map(json.loads, second.read_text(encoding="utf-8").splitlines())
+        if row
+    }
+    common = sorted(set(first) & set(other))
+    out: dict[str, Any] = {"episodes": len(common)}
+    for kind in SCORED_KINDS:
+        a = [_has(first[e], kind) for e in common]
+        b = [_has(other[e], kind) for e in common]
+        out[kind] = {"agree": _share(a, b), "kappa": _kappa(a, b)}
+    print(json.dumps(out, sort_keys=True))
+    return out
+
+
+def _has(label: dict[str, Any], kind: str) -> bool:
+    kinds = label_kinds(label)
+    return bool(kinds) if kind == "any" else kind in kinds
+
+
+def _share(a: list[bool], b: list[bool]) -> float | None:
+    return round(sum(x == y for x, y in zip(a, b, strict=True)) / len(a), 3) if a else None
+
+
+def _kappa(a: list[bool], b: list[bool]) -> float | None:
+    if not a:
+        return None
+    seen = sum(x == y for x, y in zip(a, b, strict=True)) / len(a)
+    pa, pb = sum(a) / len(a), sum(b) / len(b)
+    chance = pa * pb + (1 - pa) * (1 - pb)
+    return round((seen - chance) / (1 - chance), 3) if chance < 1 else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -372,6 +411,8 @@ def main() -> None:
     ren.add_argument("--ids", nargs="*", default=None, help="only these episode ids")
     ren.add_argument("--unlabelled", action="store_true", help="only episodes with no label")
     sub.add_parser("disagree", help="dev episodes where the code rules and the label differ")
+    agr = sub.add_parser("agree", help="a second reader's labels vs the set's (kappa)")
+    agr.add_argument("labels", type=Path, help="the second reader's labels.jsonl")
     sco = sub.add_parser("score", help="judge vs labels, per fault kind")
     sco.add_argument("--split", default="held", choices=["dev", "held", "all"])
     sco.add_argument("--llm", default=None, help="also the LLM part: default (1.5B) or small")
@@ -389,6 +430,8 @@ def main() -> None:
                 continue
             key = f"{row['trajectory']['env_id']}:{row['trajectory']['task_id']}"
             print(render(row, tasks[key]) + "\n")
+    elif args.cmd == "agree":
+        agreement(args.labels)
     elif args.cmd == "disagree":
         disagreements()
     else:

@@ -71,3 +71,10 @@ def test_stored_episodes_replay_through_the_judge() -> None:
         task = tasks[f"{traj.env_id}:{traj.task_id}"]
         assert not any(m.get("role") == "system" for m in traj.messages)
         code_verdict(task, traj, apply=False)
+
+
+def test_kappa_is_one_for_equal_readers_and_zero_at_chance() -> None:
+    from transcripts import _kappa
+
+    assert _kappa([True, False, True, False], [True, False, True, False]) == 1.0
+    assert _kappa([True, True, False, False], [True, False, True, False]) == 0.0

@@ -24,6 +24,7 @@ def convo(end: EndReason = EndReason.USER_STOP) -> Trajectory:
     messages = [{"role": "system", "content": "policy"}]
     for text in USER_TURNS:
         messages += [{"role": "user", "content": text}, {"role": "assistant", "content": "Sure."}]
+    messages[-1]["content"] = "Done: order o1 (total 1250) is cancelled."  # the answer owed
     return Trajectory(task_id="t1", messages=messages, end_reason=end)
 
 

@@ -21,7 +21,7 @@ def episode(user: list[str], last_agent: str, end: EndReason = EndReason.USER_ST
     return Trajectory(task_id="t", messages=messages, end_reason=end)
 
 
-def rules(user: list[str], last_agent: str = "Done.", **kw: object) -> list[str]:
+def rules(user: list[str], last_agent: str = "Done. The fee is 4.99.", **kw: object) -> list[str]:
     verdict = code_verdict(bookstore_task(), episode(user, last_agent, **kw), apply=False)  # type: ignore[arg-type]
     return verdict.rules
 
@@ -48,18 +48,25 @@ def test_a_declined_goal_is_not_the_users_fault() -> None:
 
 def test_stop_in_answer_to_a_question_is_stopped_early() -> None:
     assert rules([QUESTION, REVIEW], "What is your customer id?") == ["stopped_early"]
-    assert rules([QUESTION, REVIEW], "Is there anything else I can help with?") == []
+    assert rules([QUESTION, REVIEW], "The fee is 4.99. Anything else I can help with?") == []
+
+
+def test_leaving_without_the_answer_asked_for_is_stopped_undone() -> None:
+    assert rules([QUESTION, REVIEW], "Done.") == ["stopped_undone"]
+    assert rules([QUESTION, REVIEW], "Sorry, I cannot look up fees.") == []
 
 
 def test_contradicted_fact_value_and_label() -> None:
     assert rules([QUESTION.replace("4722", "4723"), REVIEW]) == ["contradicted_fact"]
-    hits = code_hits(bookstore_task(), episode([QUESTION, REVIEW, "My book id is B-12."], "Ok"))
+    hits = code_hits(
+        bookstore_task(), episode([QUESTION, REVIEW, "My book id is B-12."], "The fee is 4.99.")
+    )
     assert [h.rule for h in hits] == ["contradicted_fact"] and "B-12" in hits[0].evidence
 
 
 def test_invented_identifier_but_not_one_seen_in_the_chat() -> None:
     assert rules([QUESTION, REVIEW + " My member number is M-55123."]) == ["invented_identifier"]
-    traj = episode([QUESTION, REVIEW + " Use order ORD-9."], "Ok")
+    traj = episode([QUESTION, REVIEW + " Use order ORD-9."], "The fee is 4.99.")
     traj.messages.insert(2, {"role": "tool", "content": "orders: ORD-9"})
     assert code_hits(bookstore_task(), traj) == []
 

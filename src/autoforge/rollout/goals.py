@@ -147,11 +147,20 @@ def _verb_near_noun(text: str, verbs: Sequence[str], nouns: Sequence[str]) -> bo
     return any(0 < abs(i - j) <= VERB_REACH for i in at_verb for j in at_noun)
 
 
+def _said_verbatim(sentence: str, text: str) -> bool:
+    """Whether ``text`` holds the words of ``sentence`` in a row (case and punctuation aside)."""
+    want = " ".join(WORD_RE.findall(normal(sentence)))
+    return bool(want) and f" {want} " in f" {' '.join(WORD_RE.findall(normal(text)))} "
+
+
 def goal_said(goal: Goal, text: str) -> bool:
     """Whether ``text`` (the user's messages so far) conveys ``goal``: its values, its words,
-    and (a request) one of its verbs near one of its nouns."""
+    and (a request) one of its verbs near one of its nouns; or, for a request or question,
+    the task's own sentence for it word for word (whatever its words: "check an in")."""
     if not all(has_value(text, v) for v in goal.values):
         return False
+    if goal.kind != "fact" and _said_verbatim(goal.text, text):
+        return True
     if goal.verbs and not _verb_near_noun(text, goal.verbs, goal.words or goal.verbs):
         return False
     return len(stems(text) & set(goal.words)) >= goal.need
@@ -185,6 +194,11 @@ def open_goals(
     return [g for g in goals if g.key not in done]
 
 
+def refused_all(agent_text: str) -> bool:
+    """Whether an agent message declines (names what or not: "I can't help with that")."""
+    return bool(_REFUSAL.search(agent_text))
+
+
 def request_tool(goal: Goal) -> str | None:
     """The tool a request goal asks for (``request:<i>:<tool>``); ``None`` for any other goal
     and for a request read from the scenario's sentences."""
@@ -199,8 +213,11 @@ def unanswered(
     nor spoke of, while it did answer another of them: the agent reported on part of the task
     and kept quiet on the rest. A request is spoken of by a noun no other request has ("member"
     in "add project member" beside "archive project"); an agent that answers nothing in
-    particular ("Done.") leaves nothing unanswered, since it may be claiming it all."""
+    particular ("Done.") leaves nothing unanswered, since it may be claiming it all, and one
+    whose last message declines ("I can't help with that") has answered the rest."""
     requests = [g for g in said if request_tool(g)]
+    if agent_texts and refused_all(agent_texts[-1]):
+        return []  # the agent's last word declines what is left, named or not
     declined = refused(requests, agent_texts)
     spoken = set().union(*(stems(text) for text in agent_texts))
 
@@ -315,7 +332,8 @@ def _request_goal(
     # the request's own sentence: one that says it (a synonym verb, or a question such as "Can
     # you help me place an order?"), else one that holds the tool's name words
     said = [s for s in sentences if goal_said(goal, s)]
-    named = [s for s in sentences if stems(label) <= stems(s) and not s.endswith("?")]
+    named = [s for s in sentences if stems(label) <= stems(s)]
+    named.sort(key=lambda s: s.endswith("?"))  # a statement before a question that names it
     text = next(iter(said or named), goal.text)
     return goal.model_copy(update={"text": text})
 

@@ -17,8 +17,9 @@ Pure rules over the transcript and the task, each firing with its evidence:
   words goes unsaid in that message, the name contradicts it and ``contradicted_fact`` fires
   instead ("I live in Paris" when the scenario's city is Rome);
 - ``stopped_undone``: the user ended the chat while a request it had said was neither done
-  (the agent never called its tool), nor declined, nor spoken of by the agent since: a customer
-  asks about the rest before leaving;
+  (the agent never called its tool), nor declined, nor spoken of by the agent since, or while
+  an answer its questions required was never told: a customer asks about the rest before
+  leaving;
 - ``role_confusion``: a user message holds the agent's line (a customer label after its start,
   an agent label at a line start) or is phrased as the agent's ("How can I help you?"), or
   the user's notes say it kept speaking as the agent, refusing as an assistant does, or
@@ -49,6 +50,7 @@ from autoforge.rollout.goals import (
     has_value,
     normal,
     open_goals,
+    refused_all,
     task_goals,
     unanswered,
 )
@@ -115,7 +117,9 @@ def _agent_messages(traj: Trajectory) -> list[str]:
     ]
 
 
-def stop_hits(goals: Sequence[Goal], traj: Trajectory) -> list[RuleHit]:
+def stop_hits(
+    goals: Sequence[Goal], traj: Trajectory, answers: Sequence[Sequence[str]] = ()
+) -> list[RuleHit]:
     """``stopped_early`` for a user stop in answer to an agent's question for information (or
     before saying anything); else ``goal_unsaid`` for each request or question left unsaid (a
     fact the agent found another way is not the user's to say)."""
@@ -124,7 +128,7 @@ def stop_hits(goals: Sequence[Goal], traj: Trajectory) -> list[RuleHit]:
     agent, user = _agent_messages(traj), _user_messages(traj)
     left = open_goals(goals, user, agent)
     asked = not user or (bool(agent) and asks_for_information(agent[-1]))
-    if asked and traj.end_reason == EndReason.USER_STOP:
+    if asked:
         last = " ".join(agent[-1].split())[-80:] if agent else ""
         why = f"stopped after the question {last!r}" if user else "stopped before saying anything"
         return [RuleHit(rule="stopped_early", evidence=why)]
@@ -133,9 +137,26 @@ def stop_hits(goals: Sequence[Goal], traj: Trajectory) -> list[RuleHit]:
         for g in left
         if g.kind != "fact"
     ]
-    if unsaid or traj.end_reason != EndReason.USER_STOP:
+    if unsaid:
         return unsaid
-    return undone_hits([g for g in goals if g not in left], traj, agent)
+    said = [g for g in goals if g not in left]
+    return undone_hits(said, traj, agent) + untold_hits(said, agent, answers)
+
+
+def untold_hits(
+    said: Sequence[Goal], agent: Sequence[str], answers: Sequence[Sequence[str]]
+) -> list[RuleHit]:
+    """``stopped_undone`` when the user said what it came for and left without an answer the
+    task requires (none of its renderings ``answers[i]`` in any agent message), the agent's
+    last word declining nothing: a customer asks again before leaving."""
+    if not said or (agent and refused_all(agent[-1])):
+        return []
+    told = "\n".join(agent)
+    return [
+        RuleHit(rule="stopped_undone", evidence=f"left without being told {ways[0]!r}")
+        for ways in answers
+        if ways and not any(has_value(told, w) for w in ways)
+    ]
 
 
 def undone_hits(said: Sequence[Goal], traj: Trajectory, agent: Sequence[str]) -> list[RuleHit]:
@@ -331,4 +352,5 @@ def code_hits(task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None)
     gave_up = note_hits(traj.user_notes, _agent_messages(traj))
     if gave_up:  # the chat ended by the simulator's failure: no stop rule on top
         return hits + gave_up
-    return hits + stop_hits(task_goals(task) if goals is None else goals, traj)
+    answers = [[o.text, *o.alternatives] for o in task.required_outputs]
+    return hits + stop_hits(task_goals(task) if goals is None else goals, traj, answers)
