@@ -358,3 +358,13 @@ async def test_a_reply_labelled_as_the_agent_is_asked_again(task: Task) -> None:
     reply = await user.reply("Hi!")
     assert reply.text == "Please cancel my order o1."
     assert "spoke as the agent" in user.notes[0]
+
+
+async def test_v2_repeating_its_own_request_twice_is_a_re_ask_not_giving_up(task: Task) -> None:
+    ask = "Please cancel order o1 for me."
+    client = routed(agent=[], user=[ask, ask, ask])
+    user = LLMUser(client, task)
+    await user.reply("Hi!")
+    reply = await user.reply("Hmm, let me think.")  # a useless answer: the customer asks again
+    assert (reply.text, reply.stop) == (ask, False)
+    assert "repeated its own request again; re-asked" in user.notes[-1]

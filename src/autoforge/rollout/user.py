@@ -71,6 +71,7 @@ from autoforge.rollout.user_guards import (
     asks_for_information,
     brief_runs,
     details_asked,
+    echoes_agent,
     fact_label,
     first_person_facts,
     holds_value,
@@ -448,6 +449,9 @@ class LLMUser:
         if second.problem.startswith("invented"):  # say what a customer without it says
             self.notes.append(f"turn {self.turns}: {second.problem} again; said it does not know")
             return Reading("Sorry, I don't know that.", False, [], None)
+        if second.problem == "repeated a message" and not echoes_agent(second.text, ctx.heard):
+            self.notes.append(f"turn {self.turns}: repeated its own request again; re-asked")
+            return Reading(second.text, second.stop, second.notes, None)  # as a customer does
         if second.problem in _GIVE_UP_PROBLEMS:
             written = self._by_rule(ctx)
             if written is not None:

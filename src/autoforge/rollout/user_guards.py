@@ -245,6 +245,15 @@ def is_echo(text: str, heard: tuple[str, ...], earlier: tuple[str, ...]) -> bool
     return said in map(_norm, earlier)
 
 
+def echoes_agent(text: str, heard: tuple[str, ...]) -> bool:
+    """Whether the reply repeats (or is part of) an agent message, not only the customer's own
+    earlier words (which a customer re-asking after a useless answer repeats)."""
+    said = _norm(text)
+    return len(said) >= 12 and any(
+        said == h or (len(said) >= 16 and said in h) for h in map(_norm, heard)
+    )
+
+
 _VALUE_RE = re.compile(r"[\w.+-]*(?:\d|@)[\w.@+-]*")
 _AGENT_SPEAK_RE = re.compile(
     r"\b(?:anything else i can (?:help|assist|do)|how (?:can|may) i (?:help|assist)"
