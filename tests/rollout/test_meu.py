@@ -98,14 +98,21 @@ ASKED = "Hi! Please water planter 4. Could you also prune the hedges of planter 
 
 
 def played(
-    user: list[str], agent: list[str], calls: tuple[str, ...] = (), **kw: object
+    user: list[str],
+    agent: list[str],
+    calls: tuple[str, ...] = (),
+    user_notes: list[str] | None = None,
 ) -> Trajectory:
     messages: list[dict[str, object]] = []
     for said, answer in zip(user, agent, strict=True):
         messages += [{"role": "user", "content": said}, {"role": "assistant", "content": answer}]
     records = [ToolCallRecord(step=i, call_id=str(i), name=n) for i, n in enumerate(calls)]
     return Trajectory(
-        task_id="t2", messages=messages, tool_calls=records, end_reason=EndReason.USER_STOP, **kw
+        task_id="t2",
+        messages=messages,
+        tool_calls=records,
+        end_reason=EndReason.USER_STOP,
+        user_notes=user_notes or [],
     )
 
 
