@@ -29,7 +29,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from autoforge.rollout.user_guards import STOPWORDS, WORD_RE, fact_label, task_request
+from autoforge.rollout.user_guards import (
+    STOPWORDS,
+    WORD_RE,
+    brief_runs,
+    fact_label,
+    task_request,
+)
 from autoforge.tasks import Task
 
 GoalKind = Literal["request", "question", "fact"]
@@ -197,6 +203,13 @@ def open_goals(
 def refused_all(agent_text: str) -> bool:
     """Whether an agent message declines (names what or not: "I can't help with that")."""
     return bool(_REFUSAL.search(agent_text))
+
+
+def task_brief(task: Task) -> frozenset[tuple[str, ...]]:
+    """The runs of the task's brief no customer says (:func:`user_guards.brief_runs`), less
+    its request, which the user is given to say."""
+    text = task.scenario.as_text()
+    return brief_runs(text, task.scenario.question or task_request(text) or "")
 
 
 def request_tool(goal: Goal) -> str | None:

@@ -51,6 +51,7 @@ from autoforge.rollout.goals import (
     normal,
     open_goals,
     refused_all,
+    task_brief,
     task_goals,
     unanswered,
 )
@@ -59,13 +60,12 @@ from autoforge.rollout.trajectory import EndReason, Trajectory
 from autoforge.rollout.user_guards import (
     SPOKE_AS_AGENT,
     asks_for_information,
-    brief_runs,
     copied_brief,
+    echoes_agent,
     fact_label,
     invented_names,
     mixes_roles,
     speaks_as_agent,
-    task_request,
 )
 from autoforge.tasks import Task
 
@@ -122,7 +122,8 @@ def stop_hits(
 ) -> list[RuleHit]:
     """``stopped_early`` for a user stop in answer to an agent's question for information (or
     before saying anything); else ``goal_unsaid`` for each request or question left unsaid (a
-    fact the agent found another way is not the user's to say)."""
+    fact the agent found another way is not the user's to say); else ``stopped_undone`` for a
+    said request left unanswered or an answer in ``answers`` never told."""
     if traj.end_reason not in (EndReason.USER_STOP, EndReason.USER_INCOMPLETE):
         return []
     agent, user = _agent_messages(traj), _user_messages(traj)
@@ -303,8 +304,7 @@ def _repeated_agent(notes: Sequence[str], agent: Sequence[str]) -> bool:
     quoted = [m.group(2) for note in notes if (m := _REPEATED.search(note))]
     if not quoted:
         return False
-    said = " ".join(_AGENT_LABEL.sub("", quoted[-1]).lower().split())
-    return len(said) >= 12 and any(said in " ".join(a.lower().split()) for a in agent)
+    return echoes_agent(_AGENT_LABEL.sub("", quoted[-1]), tuple(agent))
 
 
 def note_hits(notes: Sequence[str], agent: Sequence[str] = ()) -> list[RuleHit]:
@@ -336,8 +336,7 @@ def code_hits(task: Task, traj: Trajectory, goals: Sequence[Goal] | None = None)
     facts = {k: str(v) for k, v in task.known_facts().items()}
     known = [task.scenario.as_text(), *(v for raw in facts.values() for v in fact_leaves(raw))]
     hits: list[RuleHit] = []
-    text = task.scenario.as_text()
-    brief = brief_runs(text, task.scenario.question or task_request(text) or "")
+    brief = task_brief(task)
     turn = 0
     for message in traj.messages:
         if message.get("role") == "user":

@@ -48,6 +48,7 @@ from autoforge.rollout.goals import (
     goal_said,
     open_goals,
     stems,
+    task_brief,
     task_goals,
     unanswered,
 )
@@ -69,7 +70,6 @@ from autoforge.rollout.user_guards import (
     Reading,
     TurnContext,
     asks_for_information,
-    brief_runs,
     details_asked,
     echoes_agent,
     fact_label,
@@ -257,8 +257,7 @@ class LLMUser:
         self.scenario = task.scenario.as_text()
         self.facts = task.known_facts()
         self.terms = request_terms(self.scenario, self.facts)
-        request = task.scenario.question or task_request(self.scenario) or ""
-        self.brief = brief_runs(self.scenario, request)
+        self.brief = task_brief(task)
         self.chat: list[tuple[str, str]] = []
         self.goals = task_goals(task) if self.config.checklist_on() else []
         self.delivered: list[str] = []

@@ -237,12 +237,7 @@ def is_echo(text: str, heard: tuple[str, ...], earlier: tuple[str, ...]) -> bool
     """Whether the reply repeats (or is part of) an agent message, or repeats one of its own
     earlier messages; short replies ("ok", "yes") never count."""
     said = _norm(text)
-    if len(said) < 12:
-        return False
-    agent = [_norm(h) for h in heard]
-    if any(said == h or (len(said) >= 16 and said in h) for h in agent):
-        return True
-    return said in map(_norm, earlier)
+    return len(said) >= 12 and (echoes_agent(text, heard) or said in map(_norm, earlier))
 
 
 def echoes_agent(text: str, heard: tuple[str, ...]) -> bool:
