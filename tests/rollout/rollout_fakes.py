@@ -15,7 +15,7 @@ from typing import Any
 
 from autoforge.llm import LLMClient
 from autoforge.llm.transport import RecordedRequest
-from autoforge.tasks.model import Task
+from autoforge.tasks.model import GoldCall, Task, UserScenario
 
 INITIAL = {"orders": {"o1": {"status": "open", "total": 1250}, "o2": {"status": "open"}}}
 
@@ -120,3 +120,26 @@ def routed(agent: Sequence[Any], user: Sequence[Any], judge: Sequence[Any] = ())
 
     items: list[Callable[[RecordedRequest], Any]] = [answer] * (total + 5)
     return LLMClient.scripted(items)
+
+
+#: The opening request of :func:`two_writes_task`, as its scenario gives it.
+TWO_WRITES_ASK = "Hi! Please water planter 4. Could you also prune the hedges of planter 4?"
+
+
+def two_writes_task() -> Task:
+    """A task of two writes on one record, with a brief that addresses the user as "you" (the
+    shape the hand-labelled real episodes showed the user and the judge going wrong on)."""
+    return Task(
+        id="t2",
+        env_id="greenhouse",
+        scenario=UserScenario(
+            intent="You want the agent to water planter 4; then prune the hedges of planter 4.",
+            question=TWO_WRITES_ASK,
+            known_info="planter 4",
+        ),
+        user_facts={"planter_id": "4"},
+        gold_calls=[
+            GoldCall(name="water_planter", arguments={"planter_id": "4"}, writes=True),
+            GoldCall(name="prune_hedges", arguments={"planter_id": "4"}, writes=True),
+        ],
+    )

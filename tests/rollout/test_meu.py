@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from rollout_fakes import TWO_WRITES_ASK, two_writes_task  # type: ignore[import-not-found]
 from test_goals import bookstore_task  # type: ignore[import-not-found]
 
 from autoforge.rollout.judge import code_verdict
 from autoforge.rollout.meu import code_hits, one_off
 from autoforge.rollout.trajectory import EndReason, ToolCallRecord, Trajectory
-from autoforge.tasks.model import GoldCall, Task, UserScenario
 
 QUESTION = "Can you tell me the shipping fee of order ORD-4722?"
 REVIEW = "Please add a review for book B-7, rating 5."
@@ -80,21 +80,8 @@ def test_one_off_needs_a_changed_letter_or_digit() -> None:
 # --------------------------------------------------------------------------- from real episodes
 # (the hand-labelled set of benchmarks/transcripts: errors the rules above let through)
 
-TWO_WRITES = Task(
-    id="t2",
-    env_id="greenhouse",
-    scenario=UserScenario(
-        intent="You want the agent to water planter 4; then prune the hedges of planter 4.",
-        question="Hi! Please water planter 4. Could you also prune the hedges of planter 4?",
-        known_info="planter 4",
-    ),
-    user_facts={"planter_id": "4"},
-    gold_calls=[
-        GoldCall(name="water_planter", arguments={"planter_id": "4"}, writes=True),
-        GoldCall(name="prune_hedges", arguments={"planter_id": "4"}, writes=True),
-    ],
-)
-ASKED = "Hi! Please water planter 4. Could you also prune the hedges of planter 4?"
+TWO_WRITES = two_writes_task()
+ASKED = TWO_WRITES_ASK
 
 
 def played(

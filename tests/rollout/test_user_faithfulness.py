@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rollout_fakes import routed  # type: ignore[import-not-found]
+from rollout_fakes import (  # type: ignore[import-not-found]
+    TWO_WRITES_ASK,
+    routed,
+    two_writes_task,
+)
 
 from autoforge.rollout.judge import code_verdict
 from autoforge.rollout.trajectory import EndReason, Trajectory
@@ -19,7 +23,7 @@ from autoforge.rollout.user_guards import (
     mixes_roles,
     read_reply,
 )
-from autoforge.tasks.model import GoldCall, Task, UserScenario
+from autoforge.tasks.model import Task
 
 CONFUSED = "Sure. What is the email address on your account? Customer: It's ada@example.org."
 
@@ -189,30 +193,13 @@ def test_a_mistyped_name_is_one_contradiction_not_also_an_invention() -> None:
 # --------------------------------------------------------------------------- seen in real episodes
 
 
-def _two_writes() -> Task:
-    return Task(
-        id="t2",
-        env_id="greenhouse",
-        scenario=UserScenario(
-            intent="You want the agent to water planter 4; then prune the hedges of planter 4.",
-            question="Hi! Please water planter 4. Could you also prune the hedges of planter 4?",
-            known_info="planter 4",
-        ),
-        user_facts={"planter_id": "4"},
-        gold_calls=[
-            GoldCall(name="water_planter", arguments={"planter_id": "4"}, writes=True),
-            GoldCall(name="prune_hedges", arguments={"planter_id": "4"}, writes=True),
-        ],
-    )
-
-
-ASKED = "Hi! Please water planter 4. Could you also prune the hedges of planter 4?"
+ASKED = TWO_WRITES_ASK
 ALOUD = "You want the agent to water planter 4; then prune the hedges of planter 4."
 
 
 async def test_a_brief_read_aloud_is_asked_again() -> None:
     client = routed(agent=[], user=[ASKED, ALOUD, "Is it done yet?"])
-    user = LLMUser(client, _two_writes())
+    user = LLMUser(client, two_writes_task())
     await user.reply("Hi! How can I help?")
     reply = await user.reply("Working on it.")
     assert reply.text == "Is it done yet?"
@@ -222,7 +209,7 @@ async def test_a_brief_read_aloud_is_asked_again() -> None:
 async def test_a_stop_with_a_said_request_unanswered_is_asked_about_once() -> None:
     thanks = "Great, thanks! ###STOP###"
     client = routed(agent=[], user=[ASKED, thanks, "And the hedges?", thanks, thanks])
-    user = LLMUser(client, _two_writes())
+    user = LLMUser(client, two_writes_task())
     await user.reply("Hi! How can I help?")
     reply = await user.reply("Planter 4 has been watered.")  # the hedges go unmentioned
     assert (reply.text, reply.stop) == ("And the hedges?", False)
@@ -232,6 +219,6 @@ async def test_a_stop_with_a_said_request_unanswered_is_asked_about_once() -> No
 
 async def test_a_stop_after_every_request_was_answered_stands() -> None:
     client = routed(agent=[], user=[ASKED, "Great, thanks! ###STOP###"])
-    user = LLMUser(client, _two_writes())
+    user = LLMUser(client, two_writes_task())
     await user.reply("Hi! How can I help?")
     assert (await user.reply("Planter 4 watered and its hedges pruned.")).stop
