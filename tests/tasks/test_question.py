@@ -235,3 +235,62 @@ def test_parts_read_off_one_record_are_said_once() -> None:
     assert subject == f"the same hotel and room as {order}" and rest == ["quantity 2"]
     other = "the room of the order with the lowest total"
     assert same_as(f"the hotel of {order}", [other]) == (f"the hotel of {order}", [other])
+
+
+def test_a_member_picked_from_a_list_is_not_the_user() -> None:
+    """When the user's own collection is also what a tool adds (a member to a project), a
+    member picked from a list filtered by a shared value is another person: "add a new
+    member ... among the members with role qa", never "add a new my" or "my role is qa";
+    the user's own key, given as a fact, still reads as "my"."""
+    from autoforge.env.artifact.spec import (
+        Attribute,
+        CollectionSchema,
+        EnvironmentSpec,
+        StateSchema,
+    )
+    from autoforge.tooldocs.spec import ToolSpec
+
+    def tool(name: str, props: list[str], access: str) -> ToolSpec:
+        return ToolSpec(name=name, description=name, access=access,
+                        parameters={"type": "object",
+                                    "properties": {p: {"type": "string"} for p in props}},
+                        required=props)  # fmt: skip
+
+    members = CollectionSchema(name="members", primary_key="member_id", attributes=[
+        Attribute(name="member_id", type="id"), Attribute(name="email", type="string"),
+        Attribute(name="role", type="string")])  # fmt: skip
+    projects = CollectionSchema(name="projects", primary_key="project_id", attributes=[
+        Attribute(name="project_id", type="id"),
+        Attribute(name="owner_id", type="id", references="members")])  # fmt: skip
+    tools = [tool("list_members", ["role"], "read"),
+             tool("add_project_member", ["project_id", "member_id"], "write"),
+             tool("deactivate_member", ["member_id"], "write")]  # fmt: skip
+    spec = EnvironmentSpec(name="t", tools=tools,
+                           state_schema=StateSchema(collections=[members, projects]))  # fmt: skip
+    pick = {"kind": "reasoning", "node": "r0", "path": ["member_id"]}
+    bp = Blueprint.model_validate({
+        "nodes": [
+            {"kind": "call", "id": "c0", "tool": "list_members", "walk": 0,
+             "args": {"role": {"kind": "user_fact", "name": "role"}}},
+            {"kind": "reasoning", "id": "r0", "noun": "member",
+             "spec": {"op": "lookup", "field": [0]},
+             "inputs": {"value": {"kind": "output", "node": "c0", "path": []}}},
+            {"kind": "call", "id": "c1", "tool": "add_project_member", "walk": 0,
+             "args": {"project_id": {"kind": "user_fact", "name": "project_id"},
+                      "member_id": pick}},
+            {"kind": "call", "id": "c2", "tool": "deactivate_member", "walk": 1,
+             "args": {"member_id": {"kind": "user_fact", "name": "member_id"}}},
+        ],
+        "facts": [{"name": "role", "role": "attribute", "json_schema": {"type": "string"},
+                   "collection": "members", "attribute": "role"},
+                  {"name": "project_id", "role": "entity", "json_schema": {"type": "string"},
+                   "collection": "projects", "attribute": "project_id"},
+                  {"name": "member_id", "role": "entity", "json_schema": {"type": "string"},
+                   "collection": "members", "attribute": "member_id"}],
+        "walks": [["list_members", "add_project_member"], ["deactivate_member"]],
+    })  # fmt: skip
+    facts = {"role": "qa", "project_id": "P-1", "member_id": "M-7"}
+    text = TemplateWriter().write(ScenarioRequest(spec=spec, blueprint=bp, facts=facts)).question
+    assert "new my" not in text and "my role" not in text.lower() and "my members" not in text
+    assert "add a new member for project P-1" in text and "role qa" in text, text
+    assert "deactivate my" in text, text

@@ -191,11 +191,20 @@ class _Describer:
         if ref.name in self.described:  # "the one with color blue"
             return f"the one with {self.described[ref.name]}"
         value = spoken(self.facts.get(ref.name))
-        if spec.collection is not None and spec.collection == self.user:
+        if self.is_mine(ref):
             return "my account"
         if spec.role == "entity" and spec.collection and not labelled:
             return f"{record_noun(spec.collection)} {value}"
         return value
+
+    def is_mine(self, ref: FactRef) -> bool:
+        """Whether a fact names the user's own record: its key, or the value a finder takes
+        to find it. An ``attribute`` fact is a value to search by (a role several records
+        share, see :meth:`~autoforge.tasks.blueprints.facts.FactChooser.record`): "the members
+        with role qa", not "my members"."""
+        spec = self.bp.fact(ref.name)
+        return spec.collection is not None and spec.collection == self.user and spec.role in (
+            "entity", "reference")  # fmt: skip
 
     def labelled(self, name: str, binding: Binding) -> str:
         """``the reason found_cheaper``: a field's words and its binding (no ``key: value``)."""
@@ -228,8 +237,7 @@ class _Describer:
             f"my {words(f.attribute or f.name if f.role != 'entity' else f.name)} is "
             f"{fact_text(self.facts[f.name])}"
             for f in self.bp.facts
-            if f.collection == self.user and f.role in ("entity", "attribute", "reference")
-            and f.name in self.facts
+            if self.is_mine(FactRef(name=f.name)) and f.name in self.facts
         ]  # fmt: skip
         parts = list(dict.fromkeys(parts))  # the same detail reached by two lookups: once
         if not parts:
@@ -501,13 +509,41 @@ class _Describer:
             return f"how many {plural(noun)} there are {rest}"
         return f"how many {plural(noun)} there are in {items}"
 
-    def verb(self, tool: str) -> str:
+    def for_me(self, call: CallNode) -> bool:
+        """Whether a call acts on the user's own record of the user's collection: it names
+        no record of that collection, or names the user's (a member picked from a list is
+        another person: "add a new member", not "add a new my")."""
+        state = self.spec.state_schema
+        user = self.user
+        named = [b for k, b in call.args.items() if user and entity_of(k, None, state) == user]
+        return all(self._names_me(b) for b in named)
+
+    def _names_me(self, binding: Binding) -> bool:
+        """A user fact naming the user, or a value read off a record where :meth:`output`
+        says "my account"; a record picked by reasoning is someone else's."""
+        if isinstance(binding, FactRef):
+            return self.is_mine(binding)
+        if isinstance(binding, OutputRef) and binding.path:
+            name, state = str(binding.path[-1]), self.spec.state_schema
+            if entity_of(name, None, state) == self.user:
+                return True
+            user = state.collection(self.user) if self.user else None
+            call = self.bp.node(binding.node)
+            if user is None or not isinstance(call, CallNode) or name != user.primary_key:
+                return False
+            if tool_scope(self.spec.tool(call.tool), state).collection != user.name:
+                return False
+            same = _entity_binding(call.args, user.name, self.spec)
+            return same is not None and self._names_me(same)  # the key of the user's record read
+        return False
+
+    def verb(self, tool: str, *, mine: bool = True) -> str:
         """A tool's name as the user's verb phrase: everyday verbs (``modify`` -> ``change``)
-        and the user's own record as ``my`` (``modify user address`` -> ``change my
-        address``), so the request does not spell the tool's name."""
+        and, when ``mine``, the user's own record as ``my`` (``modify user address`` ->
+        ``change my address``), so the request does not spell the tool's name."""
         nouns = {singular(c.name) for c in self.spec.state_schema.collections}
         parts = verb_first(words(self.named_tool(tool)).split(), nouns)
-        user = singular(self.user) if self.user else None
+        user = singular(self.user) if self.user and mine else None
         parts = [EVERYDAY.get(parts[0], parts[0]), *("my" if p == user else p
                                                         for p in parts[1:])]  # fmt: skip
         return " ".join(parts)
@@ -515,7 +551,7 @@ class _Describer:
     def goal(self, call: CallNode) -> str:
         """What a state-changing call does, as a verb phrase in the user's words:
         ``cancel order ORD-3 with the reason found_cheaper``, ``place an order for ...``."""
-        verb = self.verb(call.tool)
+        verb = self.verb(call.tool, mine=self.for_me(call))
         parts = self.parts(call)
         args = self._goal_args(call, verb, parts)
         if args.subject:
