@@ -102,6 +102,7 @@ from autoforge.synth.behaviour.text import (
     write_targets,
 )
 from autoforge.synth.behaviour.transfers import cover_checks, transfer_effects
+from autoforge.synth.behaviour.uses import use_counters
 from autoforge.synth.behaviour.writes import (
     composed_fields,
     decision_status,
@@ -358,6 +359,9 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.effects += keyed
     tb.effects += transfer_effects(spec, tb, ctx)  # after the writes that set the amount
     tb.checks += cover_checks(spec, tb, ctx)
+    counted, counters = use_counters(spec, tb, ctx)
+    tb.checks += counted
+    tb.effects += counters
     reached = reached_sets(spec, tb, ctx)  # read once every number has moved
     tb.effects = without_replaced(tb.effects, reached) + reached
     for e in tb.effects:  # amounts kept to cents in the data stay so
