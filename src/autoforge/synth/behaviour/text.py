@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from autoforge.tooldocs import ToolSpec
 
 _CONDITION = re.compile(r"\b(only|must|allowed|unless|if|when|while)\b", re.I)
+#: "a unit that is ...": what follows describes the record before the call
+_RELATIVE = re.compile(r"\b(?:that|which|who|whose\s+\w+)\s*$", re.I)
 _NEG = re.compile(r"\b(cannot|can not|can't|not|never|no)\b", re.I)
 _EFFECT = re.compile(
     r"\b(sets?|moves?|moving|marks?|becomes?|starts?|stores?|creates?|is created|new)\b", re.I
@@ -109,6 +111,7 @@ def _said_status(
                 rf"\b(moves?|moving)\b.*\bto\s+{w}",
                 rf"\b(becomes?|marks?)\b[\w\s]*?\s{w}",
                 rf"\bhas status\s+{w}",
+                rf"\b(gets?|receives?|takes?)\s+(the\s+)?(status|state)\s+{w}",
                 rf"\bas\s+{w}[.\s]*$",
             ]
             if create:
@@ -120,8 +123,11 @@ def _said_status(
                 m = re.search(c, s, re.I)
                 if m is None:
                     continue
-                if not create and c in states and _CONDITION.search(s[: m.start()]):
-                    continue  # "only in status X": a precondition, not the status it leaves
+                before = s[: m.start()]
+                if not create and c in states and (
+                    _CONDITION.search(before) or _RELATIVE.search(before)
+                ):  # "only in status X", "a unit that is X": a precondition, not the status
+                    continue  # it leaves
                 return v, s
     return None
 

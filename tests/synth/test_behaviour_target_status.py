@@ -1,0 +1,20 @@
+"""The status a transition leaves its record in, read from its description."""
+
+from __future__ import annotations
+
+from autoforge.tooldocs import ToolSpec
+
+
+def test_a_status_in_a_relative_clause_is_the_one_required_not_the_one_left() -> None:
+    """ "A crate that is `sealed` or `open` can be scrapped; ... the crate gets status `scrapped`":
+    the clause after "that is" describes the record before the call."""
+    from autoforge.synth.behaviour.text import target_status
+
+    values = ["open", "sealed", "shipped", "scrapped"]
+    said = ToolSpec(name="scrap_crate", description=(
+        "A crate that is `sealed` or `open` can be scrapped; shipped ones cannot. "
+        "The crate gets status `scrapped` and `scrapped_on` today."))  # fmt: skip
+    assert target_status(said, "crates", values, "", create=False) == (
+        "scrapped", "The crate gets status `scrapped` and `scrapped_on` today.")  # fmt: skip
+    bare = ToolSpec(name="scrap_crate", description="Staff may scrap a crate that is `sealed`.")
+    assert target_status(bare, "crates", values, "", create=False) == ("scrapped", "")
