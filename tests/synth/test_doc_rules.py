@@ -273,3 +273,19 @@ async def test_docs_only_synthesis_guards_a_status_the_docs_name(tmp_path: Any) 
     refused = env.episode().call("close_ticket", {"ticket_id": "T-1"})
     assert not refused.ok and "already in closed status" in refused.content
     assert env.episode().call("close_ticket", {"ticket_id": "T-2"}).ok
+
+
+def test_every_status_listed_after_that_is_is_allowed() -> None:
+    """ "Scrap a crate that is `sealed`, `open` or `held`, giving a reason": all three statuses
+    allowed (the first alone refused valid calls on the other two)."""
+    from autoforge.env.artifact.spec import Attribute, CollectionSchema
+    from autoforge.lexicon.rules import _status_rule
+
+    statuses = ["open", "sealed", "held", "scrapped"]
+    crates = CollectionSchema(name="crates", primary_key="crate_id", attributes=[
+        Attribute(name="crate_id", type="id"),
+        Attribute(name="status", type="string", enum=statuses)])  # fmt: skip
+    spec = ToolSpec(name="scrap_crate", description="Scrap a crate.")
+    said = "Staff may scrap a crate that is `sealed`, `open` or `held`, giving a reason."
+    rule = _status_rule(spec, crates, "crate_id", said, "description", None)
+    assert rule is not None and rule.allowed == ["sealed", "open", "held"]
