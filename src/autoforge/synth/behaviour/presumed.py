@@ -66,6 +66,8 @@ def _statuses(s: str, values: list[str], nouns: str) -> list[tuple[list[str], bo
     for m in re.finditer(rf"\b(?:an?|the|one)\s+({run})\s+{mods}(?:{nouns})\b", s, re.I):
         if _CHANGE.match(s[m.end() :]) or _CONDITION.search(_clause_before(s, m.start())):
             continue
+        if re.search(r"\b(?:into|as)\s+$", s[: m.start()], re.I):
+            continue  # "turns a draft into an `issued` invoice": what the call makes of it
         out.append((re.findall(rf"`({ticked})`", m.group(1)), False))
     pat = rf"\b(?:{nouns})\s+(?:that|which)\s+(?:is|are)\s+(not\s+)?(?:yet\s+|still\s+)?({run})"
     for m in re.finditer(pat, s, re.I):

@@ -117,15 +117,18 @@ def _said_status(
             if create:
                 cues.append(
                     rf"\b(creates?|new)\s+(an?\s+)?{w}\s+({'|'.join(map(re.escape, nouns))})"
-                )
+                )  # "creates an empty draft (no lines ...)": the status as the noun
+                cues.append(rf"\bcreates?\s+(an?\s+)?(\w+\s+)?{w}(?=\s*[(,.;]|\s*$)")
             states = cues[:2] + cues[5:6]  # say what status a record is in, not what is done
             for c in cues:
                 m = re.search(c, s, re.I)
                 if m is None:
                     continue
                 before = s[: m.start()]
-                if not create and c in states and (
-                    _CONDITION.search(before) or _RELATIVE.search(before)
+                if (
+                    not create
+                    and c in states
+                    and (_CONDITION.search(before) or _RELATIVE.search(before))
                 ):  # "only in status X", "a unit that is X": a precondition, not the status
                     continue  # it leaves
                 return v, s
@@ -150,7 +153,8 @@ def _status_by_verb(
             if not any(n in low for n in nouns) or not re.search(r"\b(created|new|starts?)\b", low):
                 continue
             for v in values:
-                if re.search(rf"\b(created|starts?( in)?|status)\s+{_word(v)}", s):
+                start = r"starts?(\s+(life|out|off))?(\s+(in|as))?(\s+an?)?"
+                if re.search(rf"\b(created|{start}|status)\s+\**{_word(v)}", s):
                     return v, s
     return None
 
@@ -218,8 +222,11 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
                 if s not in own and refused_for(s, tb.tool, ctx.verbs)
                 and any(re.search(rf"\b{re.escape(n)}\b", s, re.I) for n in nouns)]  # fmt: skip
     for said in doc_sentences(spec.description) + own:
-        # asides blanked, positions kept: "from `paid` (reason `settled`), `denied` (...)"
-        s = re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), said)
+        # asides blanked, positions kept: "from `paid` (reason `settled`), `denied` (...)",
+        # "... whose date is today or later <em dash> a lapsed one must be cancelled"
+        s = re.sub(
+            r"\([^()]*\)|\s\u2014\s[^\u2014]*(?:\u2014|$)", lambda m: " " * len(m.group(0)), said
+        )
         if _EFFECT.search(s) and not re.search(rf"\b(only|must|allowed|{_HAS_TO})\b", s, re.I):
             continue
         if not re.search(rf"\b(only|must|allowed|cannot|can not|can't|{_HAS_TO})\b", s, re.I):
@@ -229,27 +236,65 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
             _attr, values = ctx.status_enum(coll)
             # statuses the sentence writes as code: then only those are statuses named
             ticked = any(f"`{v}`" in s for v in values)
-            for v in values:
-                for m in re.finditer(_word(v), s, re.IGNORECASE):
-                    noun = _noun_after(s, m.end(), [c for c, _ in related], values)
-                    noun = noun or _noun_before(s, m.start(), [c for c, _ in related])
-                    noun = noun or _subject_must_be(s, m.start(), [c for c, _ in related], values)
-                    if not (m.group(0).startswith("`") if ticked else noun):
-                        continue  # a participle ("can be returned"), not a status named
-                    if _SUPPOSED.search(s[: m.start()]) or re.match(
-                        r"`?\s+instead\b", s[m.end() :]
-                    ):
-                        continue  # "for a `reopened` claim, ...", "must be denied instead"
-                    refused = _refused(s, m.start())
-                    if refused is False and _open_alternative(s, m.end(), values):
-                        continue  # "must be available, or on the shelf with ...": incomplete
-                    if (noun or tb.collection) == coll and refused is not None:
-                        found.setdefault((coll, refused), []).append(v)
+            for v, m in _value_matches(s, values):
+                noun = _noun_after(s, m.end(), [c for c, _ in related], values)
+                noun = noun or _noun_before(s, m.start(), [c for c, _ in related])
+                noun = noun or _subject_must_be(s, m.start(), [c for c, _ in related], values)
+                if not (m.group(0).startswith("`") if ticked else noun):
+                    continue  # a participle ("can be returned"), not a status named
+                if _SUPPOSED.search(s[: m.start()]) or re.match(r"`?\s+instead\b", s[m.end() :]):
+                    continue  # "for a `reopened` claim, ...", "must be denied instead"
+                if _OTHERS.search(_clause_of(s, m.start())) or _ONLY_WHEN.match(s[m.end() :]):
+                    continue  # "who has no other trip `active`"; "an issued invoice can
+                    # only be voided when ...": the case a rule is about, not a status asked
+                refused = _refused(s, m.start())
+                if refused is False and _open_alternative(s, m.end(), values):
+                    continue  # "must be available, or on the shelf with ...": incomplete
+                if (noun or tb.collection) == coll and refused is not None:
+                    found.setdefault((coll, refused), []).append(v)
         for (coll, neg), vals in found.items():
             via = next(v for c, v in related if c == coll)
             attr, _values = ctx.status_enum(coll)
             out.append(value_check(tb, neg, coll, attr, via, sorted(set(vals)), said))
     return out
+
+
+#: a clause about records other than the one acted on ("no other trip `active`")
+_OTHERS = re.compile(r"\b(?:no|any)\s+other\b|\banother\b", re.I)
+#: after "<status> <noun>": "can only be voided when/if ...", the case the rule is about
+_ONLY_WHEN = re.compile(
+    r"^`?\s+(?:[\w-]+\s+){1,2}(?:can|may|will)\s+only\s+be\s+\w+\s+"
+    r"(?:when|if|once|after|before|within|while|until|by)\b",
+    re.I,
+)
+
+
+def _clause_of(s: str, pos: int) -> str:
+    """The text of ``s`` from the start of the clause holding ``pos`` up to ``pos``."""
+    start = max((s.rfind(c, 0, pos) for c in "();,"), default=-1) + 1
+    return s[start:pos]
+
+
+def _value_matches(s: str, values: Sequence[str]) -> list[tuple[str, re.Match[str]]]:
+    """Each status value named in ``s`` (``partially_reserved`` also as "partially
+    reserved"), a value inside a longer one's words left out ("reserved" there)."""
+    found: list[tuple[str, re.Match[str]]] = []
+    for v in values:
+        forms = [_word(v)] + ([rf"(?<![\w-]){re.escape(v.replace('_', ' '))}(?![\w-])"]
+                              if "_" in v else [])  # fmt: skip
+        for form in forms:
+            found += [(v, m) for m in re.finditer(form, s, re.IGNORECASE)]
+    return [
+        (v, m)
+        for v, m in found
+        if not any(
+            o is not m
+            and o.start() <= m.start()
+            and m.end() <= o.end()
+            and o.group(0) != m.group(0)
+            for _, o in found
+        )
+    ]
 
 
 def value_check(
