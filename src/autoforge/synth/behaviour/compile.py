@@ -380,6 +380,9 @@ def _value(v: Value) -> str:
     if v.source == "copy" and isinstance(v.const, list) and len(v.const) == 2:
         coll, attr = v.const
         return f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
+    if v.source == "copy" and isinstance(v.const, list) and len(v.const) == 3:
+        coll, attr, hops = v.const  # a record further references away
+        return f"({record_code(f'param:{v.name}', coll, hops)} or {{}}).get({attr!r})"
     if v.source == "field":
         return f"_x.get({v.name!r})"
     if v.source == "formula" and isinstance(v.const, list):

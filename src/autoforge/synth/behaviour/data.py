@@ -137,6 +137,12 @@ class DataEvidence:
         if not keys or len(shapes) != len(keys):
             return None
         prefixes = {m.group(1) for m in shapes}
+        if len(prefixes) > 1 and len({re.sub(r"\d", "0", p) for p in prefixes}) == 1:
+            # prefixes that differ in digits only (``INV-2025-``, ``INV-2026-``): a sequence
+            # per period, continued in the latest one
+            latest = max(prefixes, key=lambda p: [int(d) for d in re.findall(r"\d+", p)])
+            shapes = [m for m in shapes if m.group(1) == latest]
+            prefixes = {latest}
         widths = {len(m.group(2)) for m in shapes}
         if len(prefixes) != 1:
             return None
@@ -342,6 +348,44 @@ class Context:
             if words:
                 return k, words
         return None, []
+
+
+def copied_through(
+    ev: DataEvidence, collection: str, refs: list[tuple[str, str]], skip: set[str]
+) -> dict[str, tuple[str, str, str, list[list[str]]]]:
+    """Attributes every record of ``collection`` takes from a record two references away (the
+    new invoice's rate from its project's client): ``{attribute: (reference attribute,
+    referenced collection, the far record's attribute, [[its reference attribute, far
+    collection]])}``, on the same evidence as :func:`copied_attributes`; ``skip``: attributes
+    already copied one reference away."""
+    out: dict[str, tuple[str, str, str, list[list[str]]]] = {}
+    for ref_attr, ref_coll in refs:
+        for hop in ev.attributes.get(ref_coll, []):
+            far = ev.references(ref_coll, hop)
+            if far is None or far in (ref_coll, collection):
+                continue
+            joined = {collection: _joined(ev, collection, ref_attr, ref_coll, hop)}
+            view = DataEvidence.of({**joined, far: ev.state.get(far, {})})
+            view.attributes[collection] = ev.attributes.get(collection, [])
+            found = copied_attributes(view, collection, [("_far", far)])
+            for a, (_r, _c, b) in found.items():
+                if a not in skip and a not in out and a != ref_attr:
+                    out[a] = (ref_attr, ref_coll, b, [[hop, far]])
+    return out
+
+
+def _joined(
+    ev: DataEvidence, collection: str, ref_attr: str, ref_coll: str, hop: str
+) -> dict[str, dict[str, Any]]:
+    """The records of ``collection`` with ``_far``: the reference ``hop`` of the record their
+    ``ref_attr`` names."""
+    table = ev.state.get(ref_coll, {})
+    out: dict[str, dict[str, Any]] = {}
+    for k, r in ev.state.get(collection, {}).items():
+        if isinstance(r, dict):
+            mid = table.get(str(r.get(ref_attr)))
+            out[k] = {**r, "_far": mid.get(hop) if isinstance(mid, dict) else None}
+    return out
 
 
 def copied_attributes(

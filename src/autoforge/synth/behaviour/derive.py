@@ -38,6 +38,7 @@ from autoforge.synth.behaviour.data import (
     DataEvidence,
     carried_attributes,
     copied_attributes,
+    copied_through,
     entered_with,
     entry_stamps,
     is_number,
@@ -534,6 +535,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     attrs = carried_attributes(ctx.ev, coll, status_attr, start[0] if start else None) or attrs
     refs = [(p.name, p.references) for p in tb.params if p.references and p.name in attrs]
     copied = copied_attributes(ctx.ev, coll, refs)
+    through = copied_through(ctx.ev, coll, refs, set(copied) | names)
     later = _mostly_unset(ctx, coll, status_attr, start[0] if start else None)
     for a in attrs:
         if a == key_attr:
@@ -549,6 +551,9 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         elif a in copied:
             ref_attr, ref_coll, b = copied[a]
             fields[a] = Value(source="copy", name=ref_attr, const=[ref_coll, b])
+        elif a in through:  # two references away: [collection, attribute, further hops]
+            ref_attr, ref_coll, b, hops = through[a]
+            fields[a] = Value(source="copy", name=ref_attr, const=[ref_coll, b, hops])
         elif a in seen and start:
             d = seen[a]
             fields[a] = (
@@ -582,15 +587,18 @@ def _mostly_unset(ctx: Context, coll: str, status_attr: str | None, start: str |
     return {a for a in attrs if recs and sum(r.get(a) is None for r in recs) * 2 > len(recs)}
 
 
-def _start_number(ctx: Context, coll: str, attr: str) -> float | None:
+def _start_number(ctx: Context, coll: str, attr: str) -> float | list[Any] | None:
     """The value a new record takes for a number attribute nothing else gives: 0 (or the
     documented minimum above it) where the documented schema types it as a number that cannot
     be null and every record in the data holds one; None otherwise. A count or an amount that
-    the create does not set has not moved yet, and null would break the schema."""
+    the create does not set has not moved yet, and null would break the schema. Likewise an
+    array every record holds starts empty."""
     schema = ctx.schemas.get(coll, {}).get(attr)
+    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
+    if isinstance(schema, dict) and schema.get("type") == "array" and not schema.get("nullable"):
+        return [] if recs and all(isinstance(r.get(attr), list) for r in recs) else None
     if not isinstance(schema, dict) or schema.get("type") not in ("integer", "number"):
         return None
-    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
     held = [r.get(attr) for r in recs]
     if schema.get("nullable") or not recs or not all(is_number(v) for v in held):
         return None
