@@ -166,7 +166,8 @@ def skip_value_run(text: str, values: Sequence[Any], *, at_end: bool = False) ->
     """``text`` without the run of further status values that starts it (", shipped and
     cancelled" after "picked"), or with ``at_end`` the run that ends it ("on_loan or " before
     "on_hold"); case-insensitive, whole values only."""
-    run = "|".join(re.escape(str(v)) for v in values)
+    forms = {str(v) for v in values} | {str(v).replace("_", " ") for v in values}
+    run = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
     if not run:
         return text
     value = rf"`?({run})`?(?![\w-])"

@@ -1,0 +1,48 @@
+"""Statuses a sentence names that are no requirement on the record acted on: another record's
+("no other trip `active`"), the case a rule is about ("An issued invoice can only be voided
+when ..."), the result ("turns a draft into an `issued` invoice"), an em-dash aside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+from autoforge.synth.behaviour.data import Context, DataEvidence
+from autoforge.synth.behaviour.presumed import presumed_checks
+from autoforge.synth.behaviour.text import status_checks
+from autoforge.tooldocs import ToolSpec
+
+STATUSES = ["draft", "issued", "partially_paid", "paid", "void"]
+DATA: dict[str, Any] = {
+    "bills": {f"B{i}": {"bill_id": f"B{i}", "status": s} for i, s in enumerate(STATUSES)}
+}
+TB = ToolBehaviour(
+    tool="settle_bill", kind="action", collection="bills", id_param="bill_id",
+    params=[ParamInfo(name="bill_id", references="bills")],
+)  # fmt: skip
+
+
+def _ctx() -> Context:
+    ctx = Context(ev=DataEvidence.of(DATA), policy="")
+    ctx.schemas["bills"] = {"status": {"type": "string", "enum": STATUSES}}
+    return ctx
+
+
+def _status(text: str) -> list[tuple[str, list[Any]]]:
+    spec = ToolSpec(name="settle_bill", description=text)
+    checks = status_checks(spec, TB, _ctx())
+    checks += presumed_checks(spec, TB, _ctx(), checks)
+    return [(c.kind, c.values) for c in checks]
+
+
+def test_statuses_that_are_no_requirement_make_no_check() -> None:
+    assert _status("Allowed only for a payer who has no other bill `issued`.") == []
+    assert _status("An issued bill can only be settled when nothing is owed on it.") == []
+    assert _status("Turns a draft into an `issued` bill dated today.") == []
+    assert _status("Works on open bills \u2014 a lapsed bill must be void first.") == []
+
+
+def test_the_statuses_a_requirement_names_still_make_one() -> None:
+    assert _status("Only issued or partially paid bills can be settled.") == [
+        ("status_in", ["issued", "partially_paid"])]  # fmt: skip
+    assert _status("Settles an `issued` bill.") == [("status_in", ["issued"])]
