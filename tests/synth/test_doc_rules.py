@@ -289,3 +289,13 @@ def test_every_status_listed_after_that_is_is_allowed() -> None:
     said = "Staff may scrap a crate that is `sealed`, `open` or `held`, giving a reason."
     rule = _status_rule(spec, crates, "crate_id", said, "description", None)
     assert rule is not None and rule.allowed == ["sealed", "open", "held"]
+
+
+def test_only_once_followed_by_a_clause_means_only_when() -> None:
+    """"(only once its expiry date is behind us)" is a time, not a one-per rule."""
+    from autoforge.tooldocs import ONCE_ONLY
+
+    assert ONCE_ONLY.search("Each voucher can be redeemed only once.")
+    assert ONCE_ONLY.search("at most once per member")
+    assert not ONCE_ONLY.search("taken out as expired (only once its expiry date is behind us)")
+    assert not ONCE_ONLY.search("released only once the test is negative")

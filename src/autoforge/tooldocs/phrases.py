@@ -10,7 +10,12 @@ import re
 
 #: a create the docs allow only once per combination of its references ("may review each book
 #: only once", "one review per book", "at most once")
-ONCE_ONLY = re.compile(r"\bonly once\b|\bonce per\b|\bat most once\b", re.IGNORECASE)
+ONCE_ONLY = re.compile(
+    # "only once its expiry date has passed" is "only when", not "one time"
+    r"\bonly once\b(?!\s+(?:the|its|their|it|they|this|that|these|those|all|every|each|an?)\b)"
+    r"|\bonce per\b|\bat most once\b",
+    re.IGNORECASE,
+)
 
 #: a status a description says records take: "order status changes to unpaid", "update order
 #: status to 'paid'", "status will be set to pending"
