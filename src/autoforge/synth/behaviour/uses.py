@@ -17,12 +17,12 @@ import re
 from typing import TYPE_CHECKING
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
-from autoforge.lexicon.toolscope import name_verb
+from autoforge.lexicon import name_verb
 from autoforge.synth.behaviour.headings import tool_sentences
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
-    from autoforge.tooldocs.spec import ToolSpec
+    from autoforge.tooldocs import ToolSpec
 
 #: words that make an attribute a count: ``change_count``, ``times_renewed``
 _COUNTING = frozenset({"count", "counter", "times", "number", "num", "total"})
