@@ -46,3 +46,22 @@ def test_the_statuses_a_requirement_names_still_make_one() -> None:
     assert _status("Only issued or partially paid bills can be settled.") == [
         ("status_in", ["issued", "partially_paid"])]  # fmt: skip
     assert _status("Settles an `issued` bill.") == [("status_in", ["issued"])]
+
+
+def test_a_list_of_conditions_after_a_lead_in_requires_each() -> None:
+    """ "Before it lets a bill go, the system checks that:" then "- the bill is still a draft":
+    a list item says "is", yet is a requirement of the tool its section is about."""
+    from autoforge.synth.behaviour.headings import checklist_items
+
+    policy = (
+        "## Settling (settle_bill)\n\nSettling closes a bill. Before it does, the system "
+        "checks that:\n\n- the bill is still a draft and has a line;\n- nothing else is owed.\n\n"
+        "Afterwards the bill is paid.\n"
+    )
+    assert checklist_items(policy, "settle_bill") == [
+        "the bill is still a draft and has a line", "nothing else is owed"]  # fmt: skip
+    ctx = _ctx()
+    ctx.policy = policy
+    checks = status_checks(ToolSpec(name="settle_bill", description="Settle a bill."), TB, ctx)
+    assert [(c.kind, c.values, c.sentence) for c in checks] == [
+        ("status_in", ["draft"], "the bill is still a draft and has a line")]  # fmt: skip

@@ -139,6 +139,44 @@ def section_sentences(policy: str, tool: str, headed: dict[str, str] | None = No
     return doc_sentences("\n".join(lines))
 
 
+#: a line that opens a list of conditions: "Before it lets an invoice go, the system checks
+#: that:", "Booking requires all of the following:"
+_LEAD_IN = re.compile(
+    r"\b(?:checks?|verif(?:y|ies)|ensures?|requires?|needs?|must|only\s+(?:if|when)|"
+    r"conditions?|all\s+of\s+(?:these|the\s+following))\b[^:]*:\s*$",
+    re.I,
+)
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<text>.+)$")
+
+
+def checklist_items(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
+    """The items of a list in ``tool``'s policy sections that a line ending in a colon opens as
+    conditions ("... checks that:" then "- the invoice is still a draft; ..."): each is
+    something the call requires, though it says "is" rather than "must be"."""
+    out: list[str] = []
+    inside = opened = False
+    text = ""
+    for line in policy.splitlines():
+        head = _HEADING.match(line)
+        if head is not None:
+            title = head.group("title")
+            exact = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", title) is not None
+            inside = exact or (headed or {}).get(title) == tool
+            opened, text = False, ""
+            continue
+        if not inside:
+            continue
+        item = _ITEM.match(line)
+        if item is not None and opened:
+            out.append(item.group("text").strip().rstrip(";.").strip())
+        elif item is None and line.strip():
+            text = f"{text} {line.strip()}" if not opened else line.strip()
+            opened = bool(_LEAD_IN.search(text))
+        elif not line.strip() and not out:
+            pass  # a blank line between the lead-in and its list
+    return out
+
+
 def tool_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
     """The policy's sentences about ``tool``: those of the sections its heading names
     (:func:`section_sentences`) and any other sentence naming it by its exact name."""

@@ -19,7 +19,12 @@ from autoforge.env import (
     doc_sentences,
 )
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.headings import about_another, refused_for, section_sentences
+from autoforge.synth.behaviour.headings import (
+    about_another,
+    checklist_items,
+    refused_for,
+    section_sentences,
+)
 from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.tooldocs import markdown_tables
 
@@ -222,7 +227,11 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
         own += [s for s in doc_sentences(ctx.policy)
                 if s not in own and refused_for(s, tb.tool, ctx.verbs)
                 and any(re.search(rf"\b{re.escape(n)}\b", s, re.I) for n in nouns)]  # fmt: skip
-    for said in doc_sentences(spec.description) + own:
+    required = {
+        _as_requirement(item): item
+        for item in (checklist_items(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else [])
+    }
+    for said in doc_sentences(spec.description) + own + list(required):
         # asides blanked, positions kept: "from `paid` (reason `settled`), `denied` (...)",
         # "... whose date is today or later <em dash> a lapsed one must be cancelled"
         s = re.sub(
@@ -256,8 +265,20 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
         for (coll, neg), vals in found.items():
             via = next(v for c, v in related if c == coll)
             attr, _values = ctx.status_enum(coll)
-            out.append(value_check(tb, neg, coll, attr, via, sorted(set(vals)), said))
+            source = required.get(said, said)  # a list item: reported as written
+            out.append(value_check(tb, neg, coll, attr, via, sorted(set(vals)), source))
     return out
+
+
+def _as_requirement(item: str) -> str:
+    """A condition from a list of them said as a requirement: "the invoice is still a draft"
+    -> "the invoice must be a draft", "the room is not closed" -> "the room cannot be
+    closed"."""
+    said = re.sub(r"\b(is|are)\s+not\s+(?:yet\s+)?", "cannot be ", item, count=1, flags=re.I)
+    if said != item:
+        return said
+    return re.sub(r"\b(is|are)\s+(?:still\s+|already\s+|currently\s+)?", "must be ", item,
+                  count=1, flags=re.I)  # fmt: skip
 
 
 #: a clause about records other than the one acted on ("no other trip `active`")
@@ -331,7 +352,8 @@ def _subject_must_be(s: str, pos: int, colls: list[str], values: Sequence[str]) 
         for n in noun_forms(c):
             if re.search(
                 rf"\b{re.escape(n)}\s+(must|has to|needs to)\s+(?:currently\s+|still\s+)?"
-                rf"(?:be|have\s+(?:the\s+)?status|be\s+in\s+(?:the\s+)?status)\s+(either\s+)?`?$",
+                rf"(?:be|have\s+(?:the\s+)?status|be\s+in\s+(?:the\s+)?status)\s+(either\s+)?"
+                rf"(?:an?\s+)?`?$",
                 head,
             ):
                 return c
