@@ -65,3 +65,13 @@ def test_a_list_of_conditions_after_a_lead_in_requires_each() -> None:
     checks = status_checks(ToolSpec(name="settle_bill", description="Settle a bill."), TB, ctx)
     assert [(c.kind, c.values, c.sentence) for c in checks] == [
         ("status_in", ["draft"], "the bill is still a draft and has a line")]  # fmt: skip
+
+
+def test_a_status_in_the_plural_names_the_records_in_it() -> None:
+    """ "Only drafts can be changed": the plural of a noun-like status is its records; a
+    participle has no such plural ("cancelleds" is no word to look for)."""
+    assert _status("Only drafts can be changed.") == [("status_in", ["draft"])]
+    from autoforge.synth.behaviour.text import _PLURAL_OK
+
+    assert _PLURAL_OK.search("draft") and _PLURAL_OK.search("hold")
+    assert not any(_PLURAL_OK.search(v) for v in ("cancelled", "active", "pending", "approved"))

@@ -247,7 +247,9 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
             # statuses the sentence writes as code: then only those are statuses named
             ticked = any(f"`{v}`" in s for v in values)
             for v, m in _value_matches(s, values):
-                noun = _noun_after(s, m.end(), [c for c, _ in related], values)
+                plural = m.group(0).lower().strip("`") == f"{v.lower()}s"
+                noun = tb.collection if plural and coll == tb.collection else None
+                noun = noun or _noun_after(s, m.end(), [c for c, _ in related], values)
                 noun = noun or _noun_before(s, m.start(), [c for c, _ in related])
                 noun = noun or _subject_must_be(s, m.start(), [c for c, _ in related], values)
                 if not (m.group(0).startswith("`") if ticked else noun):
@@ -297,13 +299,21 @@ def _clause_of(s: str, pos: int) -> str:
     return s[start:pos]
 
 
+#: a value that reads as a noun, so its plural names records in it ("drafts", "holds");
+#: participles and adjectives ("cancelled", "active") have none
+_PLURAL_OK = re.compile(r"^[a-z]+(?<!ed)(?<!ive)(?<!ing)(?<!al)(?<!ble)(?<!s)$")
+
+
 def _value_matches(s: str, values: Sequence[str]) -> list[tuple[str, re.Match[str]]]:
     """Each status value named in ``s`` (``partially_reserved`` also as "partially
-    reserved"), a value inside a longer one's words left out ("reserved" there)."""
+    reserved"; a noun-like value also in the plural: "only drafts"), a value inside a longer
+    one's words left out ("reserved" there)."""
     found: list[tuple[str, re.Match[str]]] = []
     for v in values:
         forms = [_word(v)] + ([rf"(?<![\w-]){re.escape(v.replace('_', ' '))}(?![\w-])"]
                               if "_" in v else [])  # fmt: skip
+        if _PLURAL_OK.search(v):
+            forms.append(rf"(?<![\w-]){re.escape(v)}s(?![\w-])")
         for form in forms:
             found += [(v, m) for m in re.finditer(form, s, re.IGNORECASE)]
     return [
