@@ -75,3 +75,11 @@ def test_a_status_in_the_plural_names_the_records_in_it() -> None:
 
     assert _PLURAL_OK.search("draft") and _PLURAL_OK.search("hold")
     assert not any(_PLURAL_OK.search(v) for v in ("cancelled", "active", "pending", "approved"))
+
+
+def test_a_summary_names_the_status_it_acts_on_in_plain_words() -> None:
+    """A summary line ("Settle an issued bill") writes statuses without backticks; the same
+    words in a later sentence need them (prose there names many things)."""
+    assert _status("Settle an issued bill\n\nThe bill is settled in full.") == [
+        ("status_in", ["issued"])]  # fmt: skip
+    assert _status("Settle a bill\n\nThe payer gets an issued bill in the post.") == []

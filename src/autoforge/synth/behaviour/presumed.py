@@ -56,10 +56,16 @@ def _clause_before(s: str, pos: int) -> str:
     return s[start:pos]
 
 
-def _statuses(s: str, values: list[str], nouns: str) -> list[tuple[list[str], bool]]:
-    """``(values, refused)`` for each status-qualified noun phrase of ``s`` naming the record."""
+def _statuses(
+    s: str, values: list[str], nouns: str, plain: bool = False
+) -> list[tuple[list[str], bool]]:
+    """``(values, refused)`` for each status-qualified noun phrase of ``s`` naming the record;
+    ``plain``: the values may be written without backticks (a summary line: "Record payment of
+    an open invoice")."""
     ticked = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
     run = rf"`(?:{ticked})`(?:(?:\s*,\s*|\s+or\s+)`(?:{ticked})`)*"
+    if plain:
+        run = rf"(?:{ticked})(?:(?:\s*,\s*|\s+or\s+)(?:{ticked}))*"
     out: list[tuple[list[str], bool]] = []
     # up to two plain modifiers may sit between ("a `submitted` building-site permit")
     mods = r"(?:[a-z][\w-]*\s+){0,2}?"
@@ -68,12 +74,19 @@ def _statuses(s: str, values: list[str], nouns: str) -> list[tuple[list[str], bo
             continue
         if re.search(r"\b(?:into|as)\s+$", s[: m.start()], re.I):
             continue  # "turns a draft into an `issued` invoice": what the call makes of it
-        out.append((re.findall(rf"`({ticked})`", m.group(1)), False))
+        out.append((re.findall(rf"`?({ticked})`?", m.group(1)), False))
     pat = rf"\b(?:{nouns})\s+(?:that|which)\s+(?:is|are)\s+(not\s+)?(?:yet\s+|still\s+)?({run})"
     for m in re.finditer(pat, s, re.I):
         if not _CONDITION.search(_clause_before(s, m.start())):
-            out.append((re.findall(rf"`({ticked})`", m.group(2)), bool(m.group(1))))
-    return out
+            out.append((re.findall(rf"`?({ticked})`?", m.group(2)), bool(m.group(1))))
+    return [(vals, refused) for vals, refused in out if vals]
+
+
+def _title(description: str) -> str | None:
+    """The description's first line when it reads as a summary title ("Record payment of an
+    open invoice": short, no full stop), where statuses go without backticks; else None."""
+    first = description.split("\n", 1)[0].strip()
+    return first if first and not first.endswith(".") and len(first.split()) <= 12 else None
 
 
 def _date_window(s: str, coll: str, via: str | None, nouns: str, ctx: Context) -> Check | None:
@@ -102,9 +115,13 @@ def presumed_checks(
     for coll, via in _related(tb, ctx):
         nouns = "|".join(re.escape(n) for n in noun_forms(coll))
         attr, values = ctx.status_enum(coll)
+        summary = _title(spec.description)
         for s in doc_sentences(spec.description):
             if attr and values and not bounded & {(coll, "status_in"), (coll, "status_not_in")}:
-                for vals, refused in _statuses(s, list(values), nouns):
+                found = _statuses(s, list(values), nouns)
+                if not found and s == summary:  # the summary names statuses in plain words
+                    found = _statuses(s, list(values), nouns, plain=True)
+                for vals, refused in found:
                     out.append(value_check(tb, refused, coll, attr, via, sorted(set(vals)), s))
                     bounded.add((coll, "status_not_in" if refused else "status_in"))
             if (coll, "date_window") not in bounded and (
