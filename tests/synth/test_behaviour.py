@@ -539,7 +539,7 @@ def test_a_list_the_docs_say_starts_empty_is_written_empty() -> None:
 
 
 def test_a_parameter_the_sentence_is_about_moves_a_counter() -> None:
-    from autoforge.synth.behaviour.text import _amount
+    from autoforge.synth.behaviour.counters import _amount
 
     params = ["job_id", "hours", "amount", "pack"]
     s = "`hours` is a multiple of 0.25 from 0.25 to 8, added to `labour_hours`."

@@ -163,7 +163,7 @@ def test_a_whole_json_number_argument_is_kept_as_a_float() -> None:
     ],
 )
 def test_a_counter_in_notation(text: str, want: tuple[int, Any] | None) -> None:
-    from autoforge.synth.behaviour.text import _amount
+    from autoforge.synth.behaviour.counters import _amount
 
     got = _amount(text, "n", ["trays"])
     if want is None:
@@ -173,7 +173,7 @@ def test_a_counter_in_notation(text: str, want: tuple[int, Any] | None) -> None:
 
 
 def test_a_counter_two_references_away_moves_on_that_record() -> None:
-    from autoforge.synth.behaviour.text import increments
+    from autoforge.synth.behaviour.counters import increments
 
     ctx = Context(ev=DataEvidence.of(DATA), policy="")
     spec = ToolSpec(name="t", description="The region's `orders_count` goes up by 1.")

@@ -139,7 +139,7 @@ def test_each_alternative_of_a_rejected_if_sentence_names_a_status() -> None:
 
 def test_a_counter_moved_by_a_number_word() -> None:
     from autoforge.env.artifact.behaviour import Value
-    from autoforge.synth.behaviour.text import _amount
+    from autoforge.synth.behaviour.counters import _amount
 
     assert _amount("Adds one to `renewals`.", "renewals", []) == (1, Value(source="const", const=1))
 

@@ -136,7 +136,7 @@ def test_arguments_go_to_the_attribute_the_change_names() -> None:
 
 
 def test_by_it_is_the_amount_named_before_and_names_match_whole() -> None:
-    from autoforge.synth.behaviour.text import _amount
+    from autoforge.synth.behaviour.counters import _amount
 
     s = "`amount_paid` increases by the amount and the member's `debt` decreases by it."
     down = _amount(s, "debt", ["amount"])
@@ -145,9 +145,9 @@ def test_by_it_is_the_amount_named_before_and_names_match_whole() -> None:
 
 
 def test_a_fee_set_as_an_attribute_a_stated_default_and_that_word() -> None:
+    from autoforge.synth.behaviour.counters import _that_named
     from autoforge.synth.behaviour.derive import _stated_default
     from autoforge.synth.behaviour.stated import literal_fields
-    from autoforge.synth.behaviour.text import _that_named
 
     fee = (
         "A no-show fee of 15.00 is set as the booking's `penalty` and added to the member's `debt`."

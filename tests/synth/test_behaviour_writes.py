@@ -18,7 +18,7 @@ from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
 from autoforge.env.artifact.behaviour import Value
 from autoforge.llm import LLMClient
-from autoforge.synth.behaviour.text import _amount
+from autoforge.synth.behaviour.counters import _amount
 from autoforge.synth.pipeline import SynthOptions, synthesize
 from autoforge.tooldocs import load_docs
 
@@ -276,3 +276,16 @@ def test_no_model_is_asked_for_tools_the_behaviour_model_writes(tmp_path: Path) 
     report = asyncio.run(synthesize(docs, tmp_path / "env", client, data=data))
     assert asked == []  # with every tool compiled, no synthesis call at all
     assert {t.source for t in report.tools} == {"behaviour"}
+
+
+def test_a_counter_moved_by_an_amount_of_the_record_acted_on() -> None:
+    """ "the member's `balance` goes down by the invoice amount": the amount is the invoice's
+    own `amount`, not one; unknown words after "by" keep the old reading."""
+    own = (["invoice", "invoices"], ["amount", "total"])
+    text = "The invoice becomes paid; the member's `balance` goes down by the invoice amount."
+    assert _amount(text, "balance", [], own) == (
+        -1, Value(source="formula", const=["target", "amount", 1]))  # fmt: skip
+    said = "The member's `balance` is reduced by the invoice's `total`."
+    assert _amount(said, "balance", [], own) == (
+        -1, Value(source="formula", const=["target", "total", 1]))  # fmt: skip
+    assert _amount(text, "balance", []) == (-1, Value(source="const", const=1))

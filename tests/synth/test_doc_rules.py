@@ -292,7 +292,7 @@ def test_every_status_listed_after_that_is_is_allowed() -> None:
 
 
 def test_only_once_followed_by_a_clause_means_only_when() -> None:
-    """"(only once its expiry date is behind us)" is a time, not a one-per rule."""
+    """ "(only once its expiry date is behind us)" is a time, not a one-per rule."""
     from autoforge.tooldocs import ONCE_ONLY
 
     assert ONCE_ONLY.search("Each voucher can be redeemed only once.")

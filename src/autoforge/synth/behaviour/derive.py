@@ -33,6 +33,7 @@ from autoforge.env import (
 from autoforge.synth.behaviour.arguments import argument_checks
 from autoforge.synth.behaviour.cascade import cascades, child_checks
 from autoforge.synth.behaviour.children import child_limits
+from autoforge.synth.behaviour.counters import increments
 from autoforge.synth.behaviour.data import (
     Context,
     DataEvidence,
@@ -89,7 +90,6 @@ from autoforge.synth.behaviour.text import (
     appends,
     attribute_bounds,
     date_window_checks,
-    increments,
     list_caps,
     new_record_sentences,
     non_blank_params,

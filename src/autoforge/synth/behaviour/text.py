@@ -25,7 +25,6 @@ from autoforge.synth.behaviour.headings import (
     refused_for,
     section_sentences,
 )
-from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.tooldocs import markdown_tables
 
 if TYPE_CHECKING:
@@ -467,57 +466,6 @@ def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tup
     return out
 
 
-def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
-    """Counters a sentence moves on a related record: "increases the <noun>'s `a` by N",
-    "the <noun>'s `a` is increased by N", "adds N to the <noun>'s `a`", "`a` is reduced by the
-    <param>", "the <noun>'s `a` +1", "`a` -= `param`". The record may be two references away
-    when one route reaches it (the record's own reference first)."""
-    related: list[tuple[str | None, str | None]] = list(write_targets(tb, ctx))
-    near = {c for c, _ in related if c}  # then two references away, by one route
-    for end, path in single_routes(reach(tb, ctx)[1], near, prefer_own=True):
-        related.append((end, path_record(path)))
-    out = []
-    for said in doc_sentences(spec.description):
-        for coll, via in related:
-            if coll is None:
-                continue
-            s = _that_named(said, ctx.ev.attributes.get(coll, []))
-            for a in ctx.ev.attributes.get(coll, []):
-                amount = _amount(s, a, [p.name for p in tb.params])
-                if amount is None:
-                    continue
-                sign, value = amount
-                if not any(n in s.lower() for n in noun_forms(coll)) and coll != tb.collection:
-                    continue
-                record = (
-                    "target"
-                    if via is None
-                    else (via if via.startswith(("param:", "path:")) else f"via:{via}")
-                )
-                out.append(
-                    Effect(
-                        kind="increment",
-                        record=record,
-                        collection=coll,
-                        attribute=a,
-                        value=value if sign > 0 else _negate(value),
-                        sentence=s,
-                    )
-                )
-    return out
-
-
-def _that_named(s: str, attrs: list[str]) -> str:
-    """``s`` with "that <word>" written as the attribute named earlier in code whose name
-    begins with the word ("`stock_on_hand` is a number, that stock is reduced")."""
-    for m in reversed(list(re.finditer(r"\bthat\s+(\w+)\b", s))):
-        named = [a for a in re.findall(r"`(\w+)`", s[: m.start()]) if a in attrs]
-        same = [a for a in named if a.split("_")[0] == m.group(1).lower()]
-        if same:
-            s = s[: m.start()] + f"`{same[-1]}`" + s[m.end() :]
-    return s
-
-
 def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     """Statuses the tool's description says a related record takes: "the <noun> becomes
     `<value>`" for a collection a parameter or the target refers to (not the target's own,
@@ -648,92 +596,6 @@ def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
                 )
             )
     return out
-
-
-def _negate(v: Value) -> Value:
-    if v.source == "const":
-        return Value(source="const", const=-v.const)
-    return Value(source="param", name="-" + (v.name or ""))
-
-
-def _amount(s: str, attr: str, params: list[str]) -> tuple[int, Value] | None:
-    a = rf"(?<![\w-])`?{re.escape(attr)}`?(?![\w-])"
-    up = r"(increase[sd]?|raise[sd]?|goes up|go up|increment(?:s|ed)?)"
-    down = r"(decrease[sd]?|reduce[sd]?|lower(?:s|ed)?|goes down|go down|decrement(?:s|ed)?)"
-    by = r"by\s+(one|\d+|(the\s+)?`?(\w+)`?)"
-    for pat, sign in (
-        (rf"{up}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", 1),
-        (rf"{a}\s+(is\s+|then\s+)?{up}\s+{by}", 1),
-        (rf"{down}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", -1),
-        (rf"{a}\s+(is\s+|then\s+)?{down}\s+{by}", -1),
-    ):
-        m = re.search(pat, s, re.I)
-        if m:
-            return sign, _value(m.group(0), params, s[: m.start()])
-    note = re.search(  # "`a` +1", "`a` -= `amount`"
-        rf"{a}\s+(?P<sign>[+-])(?P<n>\d+)(?!\w|\.\d)|{a}\s*(?P<op>[+-])=\s*`?(?P<p>\w+)`?", s
-    )
-    if note:
-        sign = -1 if (note.group("sign") or note.group("op")) == "-" else 1
-        if note.group("n"):
-            return sign, Value(source="const", const=int(note.group("n")))
-        if note.group("p") in params:
-            return sign, Value(source="param", name=note.group("p"))
-    m = re.search(rf"adds?\s+(\d+|one|two|three)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
-    if m:
-        n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower())
-        return 1, Value(source="const", const=n or int(m.group(1)))
-    for p in params:
-        pat = (
-            rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
-            rf"(\w+'s\s+)?{a}\b"
-        )
-        if re.search(pat, s, re.I):
-            return 1, Value(source="param", name=p)
-    return _subject_amount(s, a, params)
-
-
-def _subject_amount(s: str, a: str, params: list[str]) -> tuple[int, Value] | None:
-    """A parameter the sentence is about, moved onto ``a`` later in the same sentence:
-    "`hours` is a multiple of 0.25 ..., added to `labour_hours`", "`amount` must not exceed
-    `fines_due`, which is reduced by it"."""
-    head = re.match(r"^\s*`(\w+)`", s)
-    if head is None or head.group(1) not in params:
-        return None
-    subject = Value(source="param", name=head.group(1))
-    onto = r"\s+(to|onto)\s+(the\s+)?(\w+'s\s+)?"
-    if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?added{onto}{a}(?![\w-])", s, re.I):
-        return 1, subject
-    off = r"(subtracted|deducted|taken)\s+from\s+(the\s+)?(\w+'s\s+)?"
-    if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?{off}{a}(?![\w-])", s, re.I):
-        return -1, subject
-    which = r",?\s+which\s+(is\s+)?"
-    it = rf"(it|`?{re.escape(subject.name or '')}`?)(?![\w-])"
-    if re.search(rf"{a}{which}(increased|raised|goes\s+up)\s+by\s+{it}", s, re.I):
-        return 1, subject
-    if re.search(rf"{a}{which}(reduced|decreased|lowered|goes\s+down)\s+by\s+{it}", s, re.I):
-        return -1, subject
-    return None
-
-
-def _value(text: str, params: list[str], before: str) -> Value:
-    """The amount "by ..." names: a number, a parameter, or (``it``) the parameter the
-    sentence named last before the match ("increases by the amount and ... decreases by it")."""
-    tail = text.split(" by ")[-1].strip(" `.").lower()
-    if tail == "one":
-        return Value(source="const", const=1)
-    if tail == "it":
-        named = [
-            (m.start(), p) for p in params for m in re.finditer(rf"\b{re.escape(p)}\b", before)
-        ]
-        if named:
-            return Value(source="param", name=max(named)[1])
-    if re.fullmatch(r"\d+", tail):
-        return Value(source="const", const=int(tail))
-    word = tail.replace("the ", "").strip("` ")
-    if word in params:
-        return Value(source="param", name=word)
-    return Value(source="const", const=1)
 
 
 def repeat_refusals(tb: ToolBehaviour, texts: list[str], ctx: Context) -> list[Check]:

@@ -1,0 +1,185 @@
+"""Counters and amounts a sentence moves on the records a tool reaches: "increases the
+<noun>'s `a` by N", "`a` is reduced by the <param>", "the member's `balance` goes down by the
+invoice amount", "`a` +1", "adds N to the <noun>'s `a`". Every rule is stated without naming a
+domain.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
+from autoforge.synth.behaviour.data import is_number, noun_forms
+from autoforge.synth.behaviour.paths import path_record, reach, single_routes
+from autoforge.synth.behaviour.text import write_targets
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context
+    from autoforge.tooldocs import ToolSpec
+
+
+def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """Counters a sentence moves on a related record: "increases the <noun>'s `a` by N",
+    "the <noun>'s `a` is increased by N", "adds N to the <noun>'s `a`", "`a` is reduced by the
+    <param>", "the <noun>'s `a` +1", "`a` -= `param`". The record may be two references away
+    when one route reaches it (the record's own reference first)."""
+    related: list[tuple[str | None, str | None]] = list(write_targets(tb, ctx))
+    near = {c for c, _ in related if c}  # then two references away, by one route
+    for end, path in single_routes(reach(tb, ctx)[1], near, prefer_own=True):
+        related.append((end, path_record(path)))
+    out = []
+    target = tb.collection if tb.kind != "create" and tb.id_param else None
+    numbers = [a for a in ctx.ev.attributes.get(target or "", []) if a in _numeric(ctx, target)]
+    own = (noun_forms(target) if target else [], numbers)
+    for said in doc_sentences(spec.description):
+        for coll, via in related:
+            if coll is None:
+                continue
+            s = _that_named(said, ctx.ev.attributes.get(coll, []))
+            for a in ctx.ev.attributes.get(coll, []):
+                amount = _amount(s, a, [p.name for p in tb.params], own)
+                if amount is None:
+                    continue
+                sign, value = amount
+                if not any(n in s.lower() for n in noun_forms(coll)) and coll != tb.collection:
+                    continue
+                record = (
+                    "target"
+                    if via is None
+                    else (via if via.startswith(("param:", "path:")) else f"via:{via}")
+                )
+                out.append(
+                    Effect(
+                        kind="increment",
+                        record=record,
+                        collection=coll,
+                        attribute=a,
+                        value=value if sign > 0 else _negate(value),
+                        sentence=s,
+                    )
+                )
+    return out
+
+
+def _numeric(ctx: Context, coll: str | None) -> set[str]:
+    """Attributes every record of ``coll`` holds as a number."""
+    recs = [r for r in ctx.ev.state.get(coll or "", {}).values() if isinstance(r, dict)]
+    attrs = ctx.ev.attributes.get(coll or "", [])
+    return {a for a in attrs if recs and all(is_number(r.get(a)) for r in recs)}
+
+
+def _that_named(s: str, attrs: list[str]) -> str:
+    """``s`` with "that <word>" written as the attribute named earlier in code whose name
+    begins with the word ("`stock_on_hand` is a number, that stock is reduced")."""
+    for m in reversed(list(re.finditer(r"\bthat\s+(\w+)\b", s))):
+        named = [a for a in re.findall(r"`(\w+)`", s[: m.start()]) if a in attrs]
+        same = [a for a in named if a.split("_")[0] == m.group(1).lower()]
+        if same:
+            s = s[: m.start()] + f"`{same[-1]}`" + s[m.end() :]
+    return s
+
+
+def _negate(v: Value) -> Value:
+    if v.source == "const":
+        return Value(source="const", const=-v.const)
+    if v.source == "formula" and isinstance(v.const, list) and v.const[:1] == ["target"]:
+        return Value(source="formula", const=["target", v.const[1], -v.const[2]])
+    return Value(source="param", name="-" + (v.name or ""))
+
+
+def _amount(
+    s: str, attr: str, params: list[str], own: tuple[list[str], list[str]] = ([], [])
+) -> tuple[int, Value] | None:
+    """How a sentence moves ``attr``: (sign, amount). ``own``: the nouns and the number
+    attributes of the record the tool acts on, which "by the invoice amount" may name."""
+    a = rf"(?<![\w-])`?{re.escape(attr)}`?(?![\w-])"
+    up = r"(increase[sd]?|raise[sd]?|goes up|go up|increment(?:s|ed)?)"
+    down = r"(decrease[sd]?|reduce[sd]?|lower(?:s|ed)?|goes down|go down|decrement(?:s|ed)?)"
+    by = r"by\s+(one|\d+|(the\s+)?`?(\w+)`?)"
+    for pat, sign in (
+        (rf"{up}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", 1),
+        (rf"{a}\s+(is\s+|then\s+)?{up}\s+{by}", 1),
+        (rf"{down}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", -1),
+        (rf"{a}\s+(is\s+|then\s+)?{down}\s+{by}", -1),
+    ):
+        m = re.search(pat, s, re.I)
+        if m:
+            after = m.start() + m.group(0).lower().rfind("by ") + 3  # the words after "by"
+            named = _own_amount(s[after:], own)
+            return sign, named or _value(m.group(0), params, s[: m.start()])
+    note = re.search(  # "`a` +1", "`a` -= `amount`"
+        rf"{a}\s+(?P<sign>[+-])(?P<n>\d+)(?!\w|\.\d)|{a}\s*(?P<op>[+-])=\s*`?(?P<p>\w+)`?", s
+    )
+    if note:
+        sign = -1 if (note.group("sign") or note.group("op")) == "-" else 1
+        if note.group("n"):
+            return sign, Value(source="const", const=int(note.group("n")))
+        if note.group("p") in params:
+            return sign, Value(source="param", name=note.group("p"))
+    m = re.search(rf"adds?\s+(\d+|one|two|three)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
+    if m:
+        n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower())
+        return 1, Value(source="const", const=n or int(m.group(1)))
+    for p in params:
+        pat = (
+            rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
+            rf"(\w+'s\s+)?{a}\b"
+        )
+        if re.search(pat, s, re.I):
+            return 1, Value(source="param", name=p)
+    return _subject_amount(s, a, params)
+
+
+def _subject_amount(s: str, a: str, params: list[str]) -> tuple[int, Value] | None:
+    """A parameter the sentence is about, moved onto ``a`` later in the same sentence:
+    "`hours` is a multiple of 0.25 ..., added to `labour_hours`", "`amount` must not exceed
+    `fines_due`, which is reduced by it"."""
+    head = re.match(r"^\s*`(\w+)`", s)
+    if head is None or head.group(1) not in params:
+        return None
+    subject = Value(source="param", name=head.group(1))
+    onto = r"\s+(to|onto)\s+(the\s+)?(\w+'s\s+)?"
+    if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?added{onto}{a}(?![\w-])", s, re.I):
+        return 1, subject
+    off = r"(subtracted|deducted|taken)\s+from\s+(the\s+)?(\w+'s\s+)?"
+    if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?{off}{a}(?![\w-])", s, re.I):
+        return -1, subject
+    which = r",?\s+which\s+(is\s+)?"
+    it = rf"(it|`?{re.escape(subject.name or '')}`?)(?![\w-])"
+    if re.search(rf"{a}{which}(increased|raised|goes\s+up)\s+by\s+{it}", s, re.I):
+        return 1, subject
+    if re.search(rf"{a}{which}(reduced|decreased|lowered|goes\s+down)\s+by\s+{it}", s, re.I):
+        return -1, subject
+    return None
+
+
+def _own_amount(tail: str, own: tuple[list[str], list[str]]) -> Value | None:
+    """ "the invoice amount", "the invoice's `total`", "the fee": a number attribute of the
+    record the tool acts on, after "by" (value: that attribute, read before the writes)."""
+    nouns, attrs = own
+    noun = "|".join(re.escape(n) for n in nouns) or r"(?!x)x"
+    m = re.match(rf"\s*(?:the\s+)?(?:(?:{noun})(?:'s)?\s+)?`?(\w+)`?", tail, re.I)
+    if m is None or m.group(1) not in attrs:
+        return None
+    return Value(source="formula", const=["target", m.group(1), 1])
+
+
+def _value(text: str, params: list[str], before: str) -> Value:
+    """The amount "by ..." names: a number, a parameter, or (``it``) the parameter the
+    sentence named last before the match ("increases by the amount and ... decreases by it")."""
+    tail = text.split(" by ")[-1].strip(" `.").lower()
+    if tail == "one":
+        return Value(source="const", const=1)
+    if tail == "it":
+        named = [
+            (m.start(), p) for p in params for m in re.finditer(rf"\b{re.escape(p)}\b", before)
+        ]
+        if named:
+            return Value(source="param", name=max(named)[1])
+    if re.fullmatch(r"\d+", tail):
+        return Value(source="const", const=int(tail))
+    word = tail.replace("the ", "").strip("` ")
+    if word in params:
+        return Value(source="param", name=word)
+    return Value(source="const", const=1)
