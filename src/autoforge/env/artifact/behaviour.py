@@ -66,7 +66,9 @@ CheckKind = Literal[
     "argument",  # the parameter's own value: `values` [op, operand], op one of >, >=, <, <=
     # (operand a number, or ["today", days] for a date) or "decimals" (operand: how many)
 ]
-EffectKind = Literal["create", "set", "increment", "append", "delete", "lines", "ledger", "tally"]
+EffectKind = Literal[
+    "create", "set", "increment", "append", "remove", "delete", "lines", "ledger", "tally"
+]
 ValueSource = Literal[
     "param",
     "const",
@@ -126,6 +128,9 @@ class Effect(BaseModel):
     ``lines``: the line objects of parameter ``value`` on the new record's list
     ``attribute``, each made as ``fields`` say, merged by ``merge`` and, with ``when`` naming
     an attribute of the referenced ``collection``, taking each count off that attribute.
+
+    ``remove`` takes out of the target's list ``attribute`` the entries whose field
+    ``merge[0]`` equals ``value`` (an entry of a list held inside the record).
 
     ``record`` says which record: ``target`` (the record the id parameter names), ``new`` (the
     record a create makes) or ``ref:<param>``/``via:<attribute>`` (a record a parameter, or an

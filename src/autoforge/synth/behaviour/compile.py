@@ -664,6 +664,12 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
         ]
     if e.kind == "append" and e.value is not None:
         return _append_lines(e, e.value)
+    if e.kind == "remove" and e.value is not None and e.merge:
+        a, f = e.attribute, e.merge[0]
+        return [
+            f"_rec[{a!r}] = [_x for _x in (_rec.get({a!r}) or []) if not (isinstance(_x, dict)"
+            f" and str(_x.get({f!r})) == str({_value(e.value)}))]",
+        ]
     if e.kind == "delete":
         return [f"state.get({e.collection!r}, {{}}).pop(str({tb.id_param}), None)"]
     return []

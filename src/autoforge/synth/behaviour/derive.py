@@ -254,6 +254,32 @@ def _target(
     return coll, param
 
 
+def nested_item(op: Operation, ev: DataEvidence) -> tuple[str, str, str, str] | None:
+    """``(collection, its key parameter, list attribute, item field)`` when the path's last
+    parameter keys an entry of a list held inside a record (``/invoices/{invoice_id}/lines/
+    {line_no}``): the segment before it names no collection, an earlier parameter's does,
+    and that collection's records hold a list of objects carrying a field of that name."""
+    pp = _path_params(op.path)
+    segs = [x for x in op.path.split("/") if x]
+    if len(pp) < 2 or not segs[-1].startswith("{"):
+        return None
+    seg, item = pp[-1]
+    if ev.collection_named(seg.replace("-", "_")) or ev.collection_named(item):
+        return None
+    parent_seg, parent = pp[-2]
+    coll = ev.collection_named(parent_seg.replace("-", "_")) or ev.collection_named(parent)
+    if coll is None:
+        return None
+    for a in ev.attributes.get(coll, []):
+        entries: list[Any] = []
+        for r in ev.state.get(coll, {}).values():
+            held = r.get(a) if isinstance(r, dict) else None
+            entries += held if isinstance(held, list) else []
+        if entries and all(isinstance(x, dict) and item in x for x in entries):
+            return coll, parent, a, item
+    return None
+
+
 def _stated_default(desc: str, name: str) -> tuple[Any] | None:
     """``(value,)`` when the description says "`name` defaults to <literal>"."""
     lit = r"\"([^\"]*)\"|'([^']*)'|`([^`]*)`|(-?\d+(?:\.\d+)?|true|false)\b"
@@ -329,6 +355,10 @@ def skeleton(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     reply = _reply(spec, ctx.ev)
     kind = _kind(spec, op, reply)
     coll, id_param = _target(op, kind, reply, ctx.ev)
+    held = nested_item(op, ctx.ev)
+    if held is not None:  # an entry of a record's list: the call changes that record
+        coll, id_param = held[0], held[1]
+        kind = "update" if kind == "delete" else kind
     params = _params(spec, coll, id_param, ctx)
     if kind == "list":
         _list_filters(spec, params, coll, ctx)
@@ -360,6 +390,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.effects += keyed
     tb.effects += transfer_effects(spec, tb, ctx)  # after the writes that set the amount
     tb.checks += cover_checks(spec, tb, ctx)
+    tb.checks += _entry_removal(spec, tb, ctx)
     counted, counters = use_counters(spec, tb, ctx)
     tb.checks += counted
     tb.effects += counters
@@ -376,6 +407,26 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
     tb.checks += record_for_checks(tb, texts, ctx) + member_checks(tb, texts, ctx, spec.parameters)
     return tb
+
+
+def _entry_removal(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """A DELETE of an entry of a record's list (:func:`nested_item`): the entry must be
+    there, and the call takes it out of the list (the record itself stays)."""
+    op = operation(spec)
+    held = nested_item(op, ctx.ev)
+    if held is None or op.method != "delete":
+        return []
+    coll, _parent, attr, item = held
+    tb.effects.append(
+        Effect(
+            kind="remove",
+            collection=coll,
+            attribute=attr,
+            value=Value(source="param", name=item),
+            merge=[item],
+        )
+    )
+    return [Check(kind="member_of", param=item, collection=coll, attribute=attr, values=[item])]
 
 
 def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:

@@ -24,9 +24,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from autoforge.env import DocRule, EnvironmentLike, EnvironmentSpec
+from autoforge.env import BehaviourModel, DocRule, EnvironmentLike, EnvironmentSpec
 from autoforge.lexicon import (
     acting_for,
     entity_of,
@@ -46,7 +47,7 @@ from autoforge.tasks.blueprints.blueprint import (
 )
 from autoforge.tasks.graph.merge import user_collection
 from autoforge.tasks.model import GoldCall
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolSpec, singular, tokens
 
 #: Where a binding's value comes from (:func:`doomed`): a fact, or a node's output path.
 Source = tuple[Any, ...]
@@ -57,8 +58,27 @@ TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "term
 
 def stated_rules(env: EnvironmentLike) -> list[DocRule]:
     """The rules of ``env``: those synthesis recorded (``rules.json``), else extracted from its
-    spec and initial state by the one extractor (:func:`autoforge.lexicon.rules_of`)."""
-    return list(rules_of(env).rules)
+    spec and initial state by the one extractor (:func:`autoforge.lexicon.rules_of`); then the
+    status requirements its behaviour model puts on the record a tool acts on
+    (``behaviour.json``), which its code enforces too, so gold calls are drawn inside them."""
+    rules = list(rules_of(env).rules)
+    path = getattr(env, "path", None)
+    model = BehaviourModel.load(Path(path)) if isinstance(path, str | Path) else None
+    have = {(r.tool, r.param, tuple(r.allowed), tuple(r.forbidden)) for r in rules}
+    for tb in model.tools if model else []:
+        for c in tb.checks:
+            if c.kind not in ("status_in", "status_not_in") or c.via is not None:
+                continue
+            if not c.param or c.param != tb.id_param or not c.collection or not c.attribute:
+                continue
+            allowed, forbidden = (c.values, []) if c.kind == "status_in" else ([], c.values)
+            if (tb.tool, c.param, tuple(allowed), tuple(forbidden)) in have:
+                continue
+            rules.append(DocRule(tool=tb.tool, kind="status", param=c.param,
+                                 collection=c.collection, attribute=c.attribute, allowed=allowed,
+                                 forbidden=forbidden, sentence=c.sentence or "behaviour model",
+                                 source="description"))  # fmt: skip
+    return rules
 
 
 def _keys(spec: EnvironmentSpec, call: GoldCall) -> list[tuple[str, str]]:
@@ -110,7 +130,20 @@ def _ended(tool: ToolSpec, keys: Iterable[tuple[str, Any]], spec: EnvironmentSpe
     if not any(v in tool.name.lower() for v in TERMINAL_VERBS):
         return []
     acted_on = tool_scope(tool, spec.state_schema).collection
+    if acted_on is not None and not _names_whole(tool, acted_on):
+        return []  # "remove_line_item" on an invoice ends a line, not the invoice
     return [k for k in keys if acted_on is None or k[0] == acted_on]
+
+
+def _names_whole(tool: ToolSpec, collection: str) -> bool:
+    """Whether the noun a terminal tool's name ends in is the record it acts on
+    (``cancel_order`` on orders), not a part of it (``remove_line_item`` on invoices); a name
+    with no noun after its verb counts as naming it."""
+    words = [w for w in tokens(tool.name) if w not in TERMINAL_VERBS]
+    if not words:
+        return True
+    own = {singular(w) for w in tokens(collection)}
+    return singular(words[-1]) in own
 
 
 def refusal(
