@@ -123,8 +123,6 @@ def _values_in(fragment: str, values: list[str]) -> list[str]:
     found: list[str] = []
     for word in words:
         word = re.sub(r"^(already|still|not yet)\s+", "", word.strip())
-        if not word:  # the separator after the last value: "a, b or c, giving ..."
-            continue
         match = next((v for v in values if v.lower() == word), None)
         if match is None:
             return []
@@ -222,7 +220,8 @@ def _status_rule(
         return DocRule(**base, sentence=sentence, source=source)  # type: ignore[arg-type]
     still = re.search(rf"\b(?:that|which) (?:is|are) (?:still )?{items}", low)
     if still and source == "description":  # every value listed: "that is a, b or c"
-        allowed = _values_in(still.group(1).strip(), values)
+        # the separator after the last value ("a, b or c, giving ...") is not a value
+        allowed = _values_in(re.sub(r"(,|\s+or|\s+and)$", "", still.group(1).strip()), values)
         return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
     never = re.search(rf"{items} {re.escape(noun)}s? (?:can ?not|can't|may not|cannot)\b", low)
     # what follows a contrast is allowed, not refused ("cannot borrow ..., but can still pay")
