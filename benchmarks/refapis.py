@@ -66,7 +66,10 @@ def synthesize(folder: Path, out: Path, llm: list[str], timeout_s: float) -> dic
     argv = [sys.executable, "-m", "autoforge.cli.main", "synth", "env",
             str(folder / "openapi.yaml"), "--data", str(folder / "db.json"),
             "--policy", str(folder / "policy.md"), "-o", str(out), *llm]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    # the caller's PYTHONPATH first, so that "PYTHONPATH=<other checkout>/src" measures that
+    # code (a baseline), as in the other benchmark scripts; this checkout's src otherwise
+    caller = os.environ.get("PYTHONPATH", "")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (caller, str(SRC)) if p)}
     load1 = os.getloadavg()[0]
     cpu0, t0 = _children_cpu_s(), time.perf_counter()
     try:
