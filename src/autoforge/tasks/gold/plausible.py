@@ -24,10 +24,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from autoforge.env import BehaviourModel, DocRule, EnvironmentLike, EnvironmentSpec
+from autoforge.env import DocRule, EnvironmentLike, EnvironmentSpec
 from autoforge.lexicon import (
     acting_for,
     entity_of,
@@ -58,27 +57,8 @@ TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "term
 
 def stated_rules(env: EnvironmentLike) -> list[DocRule]:
     """The rules of ``env``: those synthesis recorded (``rules.json``), else extracted from its
-    spec and initial state by the one extractor (:func:`autoforge.lexicon.rules_of`); then the
-    status requirements its behaviour model puts on the record a tool acts on
-    (``behaviour.json``), which its code enforces too, so gold calls are drawn inside them."""
-    rules = list(rules_of(env).rules)
-    path = getattr(env, "path", None)
-    model = BehaviourModel.load(Path(path)) if isinstance(path, str | Path) else None
-    have = {(r.tool, r.param, tuple(r.allowed), tuple(r.forbidden)) for r in rules}
-    for tb in model.tools if model else []:
-        for c in tb.checks:
-            if c.kind not in ("status_in", "status_not_in") or c.via is not None:
-                continue
-            if not c.param or c.param != tb.id_param or not c.collection or not c.attribute:
-                continue
-            allowed, forbidden = (c.values, []) if c.kind == "status_in" else ([], c.values)
-            if (tb.tool, c.param, tuple(allowed), tuple(forbidden)) in have:
-                continue
-            rules.append(DocRule(tool=tb.tool, kind="status", param=c.param,
-                                 collection=c.collection, attribute=c.attribute, allowed=allowed,
-                                 forbidden=forbidden, sentence=c.sentence or "behaviour model",
-                                 source="description"))  # fmt: skip
-    return rules
+    spec and initial state by the one extractor (:func:`autoforge.lexicon.rules_of`)."""
+    return list(rules_of(env).rules)
 
 
 def _keys(spec: EnvironmentSpec, call: GoldCall) -> list[tuple[str, str]]:
