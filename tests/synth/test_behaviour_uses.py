@@ -93,3 +93,14 @@ def test_no_counter_for_another_verb_and_none_twice() -> None:
         ToolSpec(name="extend_permit", description=""), tb, _ctx(maximum=2)
     )
     assert effects == [] and [c.values for c in checks] == [["<", 2]]
+
+
+def test_a_bound_read_from_one_alternative_carries_that_alternative_only() -> None:
+    """ "Rejected if it is revoked, has already been extended twice, or the fee is unpaid": the
+    bound carries "has already been extended twice"; the other alternatives stay unenforced
+    (a check carrying the whole list made the tool look complete)."""
+    text = "Rejected if it is revoked, has already been extended twice, or the fee is unpaid."
+    checks, _ = use_counters(ToolSpec(name="extend_permit", description=text), _tb(), _ctx())
+    (check,) = checks
+    assert check.values == ["<", 2] and "extended twice" in check.sentence
+    assert "revoked" not in check.sentence and "unpaid" not in check.sentence

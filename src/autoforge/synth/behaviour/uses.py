@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.lexicon import name_verb
-from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.headings import carried_part, tool_sentences
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -100,8 +100,8 @@ def _bound(attr: str, verb: str, sentences: list[str], ctx: Context, coll: str) 
             m = re.search(rf"\balready\s+(?:been\s+)?{re.escape(stem)}\w*\s+{_NUMBER}", s, re.I)
         if m is not None:
             n = _count(m.group("n") or (m.groupdict().get("m") or ""))
-            if n:
-                return n, s
+            if n:  # of "Rejected if A, B, or C" only the alternative read is carried
+                return n, carried_part(s, re.escape(m.group(0)))
     schema = ctx.schemas.get(coll, {}).get(attr)
     high = schema.get("maximum") if isinstance(schema, dict) else None
     return (int(high), "") if isinstance(high, int) and high > 0 else (0, "")
