@@ -120,12 +120,10 @@ def heading_owners(
     return out
 
 
-def section_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
-    """The sentences of the policy sections whose heading names ``tool`` by its exact name
-    ("## Receiving (receive_purchase_order)") or, in ``headed``, belongs to it
-    (:func:`~autoforge.synth.behaviour.headings.heading_owners`): rules stated there are that
-    tool's."""
-    lines: list[str] = []
+def _owned_sections(policy: str, tool: str, headed: dict[str, str] | None) -> list[list[str]]:
+    """The lines of each policy section whose heading names ``tool`` by its exact name or, in
+    ``headed``, belongs to it."""
+    sections: list[list[str]] = []
     inside = False
     for line in policy.splitlines():
         head = _HEADING.match(line)
@@ -133,9 +131,20 @@ def section_sentences(policy: str, tool: str, headed: dict[str, str] | None = No
             title = head.group("title")
             exact = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", title) is not None
             inside = exact or (headed or {}).get(title) == tool
+            if inside:
+                sections.append([])
             continue
         if inside:
-            lines.append(line)
+            sections[-1].append(line)
+    return sections
+
+
+def section_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
+    """The sentences of the policy sections whose heading names ``tool`` by its exact name
+    ("## Receiving (receive_purchase_order)") or, in ``headed``, belongs to it
+    (:func:`~autoforge.synth.behaviour.headings.heading_owners`): rules stated there are that
+    tool's."""
+    lines = [line for section in _owned_sections(policy, tool, headed) for line in section]
     return doc_sentences("\n".join(lines))
 
 
@@ -154,26 +163,15 @@ def checklist_items(policy: str, tool: str, headed: dict[str, str] | None = None
     conditions ("... checks that:" then "- the invoice is still a draft; ..."): each is
     something the call requires, though it says "is" rather than "must be"."""
     out: list[str] = []
-    inside = opened = False
-    text = ""
-    for line in policy.splitlines():
-        head = _HEADING.match(line)
-        if head is not None:
-            title = head.group("title")
-            exact = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", title) is not None
-            inside = exact or (headed or {}).get(title) == tool
-            opened, text = False, ""
-            continue
-        if not inside:
-            continue
-        item = _ITEM.match(line)
-        if item is not None and opened:
-            out.append(item.group("text").strip().rstrip(";.").strip())
-        elif item is None and line.strip():
-            text = f"{text} {line.strip()}" if not opened else line.strip()
-            opened = bool(_LEAD_IN.search(text))
-        elif not line.strip() and not out:
-            pass  # a blank line between the lead-in and its list
+    for section in _owned_sections(policy, tool, headed):
+        opened, text = False, ""
+        for line in section:
+            item = _ITEM.match(line)
+            if item is not None and opened:
+                out.append(item.group("text").strip().rstrip(";.").strip())
+            elif item is None and line.strip():
+                text = f"{text} {line.strip()}" if not opened else line.strip()
+                opened = bool(_LEAD_IN.search(text))
     return out
 
 

@@ -33,6 +33,7 @@ from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.synth.behaviour.text import (
     _WINDOWS,
+    _clause_of,
     _date_attribute,
     _related,
     value_check,
@@ -50,12 +51,6 @@ _CHANGE = re.compile(
 _CONDITION = re.compile(r"\b(?:if|when|whenever|once|unless|until)\b", re.I)
 
 
-def _clause_before(s: str, pos: int) -> str:
-    """The text of ``s`` from the start of the clause holding ``pos`` up to ``pos``."""
-    start = max((s.rfind(c, 0, pos) for c in "();,"), default=-1) + 1
-    return s[start:pos]
-
-
 def _statuses(
     s: str, values: list[str], nouns: str, plain: bool = False
 ) -> list[tuple[list[str], bool]]:
@@ -70,14 +65,14 @@ def _statuses(
     # up to two plain modifiers may sit between ("a `submitted` building-site permit")
     mods = r"(?:[a-z][\w-]*\s+){0,2}?"
     for m in re.finditer(rf"\b(?:an?|the|one)\s+({run})\s+{mods}(?:{nouns})\b", s, re.I):
-        if _CHANGE.match(s[m.end() :]) or _CONDITION.search(_clause_before(s, m.start())):
+        if _CHANGE.match(s[m.end() :]) or _CONDITION.search(_clause_of(s, m.start())):
             continue
         if re.search(r"\b(?:into|as)\s+$", s[: m.start()], re.I):
             continue  # "turns a draft into an `issued` invoice": what the call makes of it
         out.append((re.findall(rf"`?({ticked})`?", m.group(1)), False))
     pat = rf"\b(?:{nouns})\s+(?:that|which)\s+(?:is|are)\s+(not\s+)?(?:yet\s+|still\s+)?({run})"
     for m in re.finditer(pat, s, re.I):
-        if not _CONDITION.search(_clause_before(s, m.start())):
+        if not _CONDITION.search(_clause_of(s, m.start())):
             out.append((re.findall(rf"`?({ticked})`?", m.group(2)), bool(m.group(1))))
     return [(vals, refused) for vals, refused in out if vals]
 
@@ -93,7 +88,7 @@ def _date_window(s: str, coll: str, via: str | None, nouns: str, ctx: Context) -
     rel = r"(?P<rel>today(?:\s+or\s+(?:earlier|later))?)"
     pat = rf"\b(?:an?|the)\s+(?:`\w+`\s+)?(?:{nouns})\s+(?P<verb>dated)\s+{rel}\b"
     m = re.search(pat, s, re.I)
-    if m is None or _CONDITION.search(_clause_before(s, m.start())):
+    if m is None or _CONDITION.search(_clause_of(s, m.start())):
         return None
     op = next((o for cue, o in _WINDOWS if re.fullmatch(cue, m.group("rel"), re.I)), None)
     attr = _date_attribute(ctx, coll, "dated")
@@ -177,7 +172,7 @@ def stated_requirements(
             m = next((m for m in (re.search(p, s, re.I) for p in pats) if m), None)
             if m is None or _EFFECT_WORDS.search(s):
                 continue
-            if _CONDITION.search(_clause_before(s, m.start())):
+            if _CONDITION.search(_clause_of(s, m.start())):
                 continue
             said = re.findall(rf"`?({ticked})`?", m.group(2), re.I)
             vals = sorted({v for v in values for w in said if str(v).lower() == w.lower()})
@@ -202,7 +197,7 @@ def empty_requirements(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
             w = m.group(1).lower()
             named = [a for a in attrs if a == w or a.split("_")[0] == w or a == w + "s"]
             rest = re.split(r"[,;.]", s[m.end() :], maxsplit=1)[0]
-            if len(named) != 1 or _CONDITION.search(_clause_before(s, m.start())):
+            if len(named) != 1 or _CONDITION.search(_clause_of(s, m.start())):
                 continue
             if not re.search(r"\b(?:can|may)\b", rest, re.I):
                 continue  # a requirement says what such a record can have done to it
