@@ -30,9 +30,7 @@ from autoforge.env import (
     ValueSource,
     doc_sentences,
 )
-from autoforge.synth.behaviour.arguments import argument_checks
-from autoforge.synth.behaviour.cascade import cascades, child_checks
-from autoforge.synth.behaviour.children import child_limits
+from autoforge.synth.behaviour.cascade import cascades
 from autoforge.synth.behaviour.counters import increments
 from autoforge.synth.behaviour.data import (
     Context,
@@ -47,8 +45,8 @@ from autoforge.synth.behaviour.data import (
     status_defaults,
 )
 from autoforge.synth.behaviour.dates import offset_fields
-from autoforge.synth.behaviour.flags import flag_checks
 from autoforge.synth.behaviour.formulas import after_computed, formula_texts, formula_values
+from autoforge.synth.behaviour.guards import mention, tool_checks
 from autoforge.synth.behaviour.headings import heading_owners, tool_sentences, verb_stems
 from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
 from autoforge.synth.behaviour.lines import (
@@ -63,41 +61,21 @@ from autoforge.synth.behaviour.normal import normal_forms
 from autoforge.synth.behaviour.offsets import offset_values
 from autoforge.synth.behaviour.ownership import owned_checks, without_owner_writes
 from autoforge.synth.behaviour.pairs import pair_checks
-from autoforge.synth.behaviour.policy import (
-    policy_attribute_checks,
-    policy_date_windows,
-    policy_required_status,
-    policy_status_checks,
-)
-from autoforge.synth.behaviour.presumed import (
-    empty_requirements,
-    presumed_checks,
-    stated_requirements,
-)
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.reached import reached_sets, without_replaced
 from autoforge.synth.behaviour.relations import (
-    attribute_thresholds,
-    count_refusals,
     member_checks,
     record_for_checks,
-    rejected_if_statuses,
-    unique_params,
 )
 from autoforge.synth.behaviour.stated import literal_fields, named_values, time_fields
 from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.text import (
     appends,
-    attribute_bounds,
-    date_window_checks,
     list_caps,
     new_record_sentences,
-    non_blank_params,
-    not_past_params,
     related_status_sets,
     repeat_refusals,
     stamp_condition,
-    status_checks,
     target_status,
     transition_tables,
     write_targets,
@@ -346,7 +324,7 @@ def _list_filters(spec: ToolSpec, params: list[ParamInfo], coll: str | None, ctx
         m = re.match(r"^(min|max)_(.+)$", p.name)
         if p.attribute is None and m and m.group(2) in attrs:
             p.attribute, p.match = m.group(2), "ge" if m.group(1) == "min" else "le"
-            p.sentence = _mention(spec.description, p.name, ("",))
+            p.sentence = mention(spec.description, p.name, ("",))
 
 
 def skeleton(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
@@ -378,7 +356,7 @@ def skeleton(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
 def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     """The behaviour model of one tool."""
     tb = skeleton(spec, ctx)
-    tb.checks = _checks(spec, tb, ctx)
+    tb.checks = tool_checks(spec, tb, ctx)
     tb.effects = _effects(spec, tb, ctx)
     line_checks, lines = line_items(spec, tb, ctx)  # stored right after the create
     tb.checks += line_checks + param_record_checks(spec, tb, ctx)
@@ -427,99 +405,6 @@ def _entry_removal(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Chec
         )
     )
     return [Check(kind="member_of", param=item, collection=coll, attribute=attr, values=[item])]
-
-
-def _checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
-    desc = spec.description
-    out: list[Check] = []
-    absent_ok = tb.kind == "list" and bool(re.search(r"not an error", desc, re.I))
-    for p in tb.params:
-        schema = (spec.parameters.get("properties") or {}).get(p.name) or {}
-        if p.references and not (absent_ok and p.name != tb.id_param):
-            each = ["each"] if isinstance(schema, dict) and schema.get("type") == "array" else []
-            out.append(
-                Check(
-                    kind="exists",
-                    param=p.name,
-                    collection=p.references,
-                    values=each,
-                    sentence=_mention(desc, p.name, ("exist", "unknown", "refused")),
-                )
-            )
-        fmt = schema.get("format") if isinstance(schema, dict) else None
-        if fmt in ("date", "date-time", "email", "time"):
-            out.append(Check(kind="format", param=p.name, values=[fmt], source="parameter schema"))
-    texts = [(desc, "docs")] + ([(ctx.policy, "policy")] if ctx.policy else [])
-    for name, schema in (spec.parameters.get("properties") or {}).items():
-        if isinstance(schema, dict) and schema.get("description"):
-            texts.append((f"{name}: {schema['description']}", "parameter schema"))
-    for name, sentence, src in non_blank_params(texts, [p.name for p in tb.params]):
-        out.append(Check(kind="non_blank", param=name, sentence=sentence, source=src))
-    for name, sentence, src in not_past_params(texts, tb):
-        out.append(Check(kind="not_past", param=name, sentence=sentence, source=src))
-    if re.search(r"\bat least one of\b", desc, re.I) or spec.parameters.get("minProperties"):
-        opt = [p.name for p in tb.params if not p.required]
-        out.append(
-            Check(kind="at_least_one", values=opt, sentence=_mention(desc, "", ("at least one",)))
-        )
-    for p in tb.params:
-        schema = (spec.parameters.get("properties") or {}).get(p.name) or {}
-        if "unique" in str(schema.get("description", "")).lower() and tb.kind == "create":
-            out.append(
-                Check(
-                    kind="unique",
-                    param=p.name,
-                    collection=tb.collection,
-                    attribute=p.name,
-                    sentence=str(schema.get("description")),
-                )
-            )
-    if tb.kind in ("action", "update", "delete", "create"):
-        out += attribute_bounds(spec, tb, ctx)
-        out += date_window_checks(spec, tb, ctx)
-        out += status_checks(spec, tb, ctx)
-        out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
-        out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
-        out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
-        out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
-        out += rejected_if_statuses(desc, tb, ctx)
-        out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
-        out += child_limits(spec, tb, ctx) + flag_checks(spec, tb, ctx)
-        out += stated_requirements(spec, tb, ctx, out) + empty_requirements(spec, tb, ctx)
-    if tb.kind == "list":
-        out += argument_checks(spec, tb, ctx, pair_only=True)
-    out += _transition_check(tb, ctx, desc)
-    return out
-
-
-def _mention(text: str, word: str, cues: tuple[str, ...]) -> str:
-    for s in re.split(r"(?<=[.;])\s+", " ".join(text.split())):
-        low = s.lower()
-        if (not word or word in s) and any(c in low for c in cues):
-            return s
-    return ""
-
-
-def _transition_check(tb: ToolBehaviour, ctx: Context, desc: str = "") -> list[Check]:
-    attr, values = ctx.status_enum(tb.collection)
-    if attr is None or tb.id_param is None:
-        return []
-    for p in tb.params:
-        if p.name == attr or p.name == "status":
-            for table in ctx.tables:
-                if set(table) <= set(values) and len(table) >= 2:
-                    return [
-                        Check(
-                            kind="transition",
-                            param=p.name,
-                            collection=tb.collection,
-                            attribute=attr,
-                            table=table,
-                            source="policy",
-                            sentence=_mention(desc, "", ("transition",)) or "transition table",
-                        )
-                    ]
-    return []
 
 
 def _effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
@@ -738,30 +623,8 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         out.append(chosen)
     if target and status_attr:
         fixed[status_attr] = Value(source="const", const=target[0])
-        carried = entered_with(ctx.ev, coll, status_attr, target[0])
-        for a, src in entry_stamps(ctx.ev, coll, status_attr, target[0]).items():
-            fixed[a] = Value(source=cast(ValueSource, src))
-        for p in tb.params:
-            if p.name in attrs or p.name == tb.id_param:
-                continue
-            for a in carried:
-                if a.endswith("_" + p.name) or a.endswith(p.name):
-                    fixed[a] = Value(source="param", name=p.name)
-    later: list[Effect] = []
-    for a, src in _dates(time_fields(spec.description, attrs), ctx, coll).items():
-        cond = stamp_condition(spec.description, a, status_values) if status_attr else None
-        if cond is not None and (target is None or cond != target[0]):
-            later.append(
-                Effect(
-                    kind="set",
-                    collection=coll,
-                    fields={a: Value(source=src)},
-                    when=[status_attr, cond],
-                    sentence=_mention(spec.description, a, (cond,)),
-                )
-            )
-        else:
-            fixed[a] = Value(source=src)
+        fixed.update(_entry_fields(tb, ctx, attrs, status_attr, target[0]))
+    later = _stamps(spec, tb, ctx, fixed, target[0] if target else None)
     names = {p.name for p in tb.params}
     floats = ctx.ev.float_attributes(coll)
     for a, v in literal_fields(spec.description, attrs, status_values, floats=floats).items():
@@ -776,6 +639,56 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     out += [Effect(kind="set", collection=coll, fields=stated)] if stated else []
     opened = opened_records(spec, tb, ctx)
     return out + later + appends(spec, tb, attrs) + opened + _moved(spec, tb, ctx)
+
+
+def _entry_fields(
+    tb: ToolBehaviour, ctx: Context, attrs: list[str], status_attr: str, status: str
+) -> dict[str, Value]:
+    """What entering ``status`` writes besides the status: the stamps records in that status
+    carry in the data, and a parameter into the attribute such records carry with its name
+    as a suffix (a reason given to a cancel)."""
+    coll = tb.collection or ""
+    out = {
+        a: Value(source=cast(ValueSource, src))
+        for a, src in entry_stamps(ctx.ev, coll, status_attr, status).items()
+    }
+    carried = entered_with(ctx.ev, coll, status_attr, status)
+    for p in tb.params:
+        if p.name in attrs or p.name == tb.id_param:
+            continue
+        for a in carried:
+            if a.endswith("_" + p.name) or a.endswith(p.name):
+                out[a] = Value(source="param", name=p.name)
+    return out
+
+
+def _stamps(
+    spec: ToolSpec,
+    tb: ToolBehaviour,
+    ctx: Context,
+    fixed: dict[str, Value],
+    target: str | None,
+) -> list[Effect]:
+    """Dates and times the description says the change stamps: into ``fixed`` when stamped on
+    every call, as an effect of their own when stamped only on reaching another status."""
+    coll = tb.collection or ""
+    status_attr, status_values = ctx.status_enum(coll)
+    later: list[Effect] = []
+    for a, src in _dates(time_fields(spec.description, _record_attrs(tb, ctx)), ctx, coll).items():
+        cond = stamp_condition(spec.description, a, status_values) if status_attr else None
+        if cond is not None and (target is None or cond != target):
+            later.append(
+                Effect(
+                    kind="set",
+                    collection=coll,
+                    fields={a: Value(source=src)},
+                    when=[status_attr, cond],
+                    sentence=mention(spec.description, a, (cond,)),
+                )
+            )
+        else:
+            fixed[a] = Value(source=src)
+    return later
 
 
 def _moved(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:

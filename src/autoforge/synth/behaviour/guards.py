@@ -1,0 +1,154 @@
+"""The checks a tool's call must pass, gathered from every reader of the docs, the policy and
+the data: referenced records exist, formats hold, required text is not blank, dates are not
+past, statuses, windows, bounds, thresholds, counts and presumed requirements hold, and a
+status parameter follows the policy's transition table. Each reader states its rule without
+naming a domain; this module only decides which readers apply to which kind of tool.
+"""
+
+from __future__ import annotations
+
+import re
+
+from autoforge.env import Check, ToolBehaviour
+from autoforge.synth.behaviour.arguments import argument_checks
+from autoforge.synth.behaviour.cascade import child_checks
+from autoforge.synth.behaviour.children import child_limits
+from autoforge.synth.behaviour.data import Context
+from autoforge.synth.behaviour.flags import flag_checks
+from autoforge.synth.behaviour.policy import (
+    policy_attribute_checks,
+    policy_date_windows,
+    policy_required_status,
+    policy_status_checks,
+)
+from autoforge.synth.behaviour.presumed import (
+    empty_requirements,
+    presumed_checks,
+    stated_requirements,
+)
+from autoforge.synth.behaviour.relations import (
+    attribute_thresholds,
+    count_refusals,
+    rejected_if_statuses,
+    unique_params,
+)
+from autoforge.synth.behaviour.text import (
+    attribute_bounds,
+    date_window_checks,
+    non_blank_params,
+    not_past_params,
+    status_checks,
+)
+from autoforge.tooldocs import ToolSpec
+
+
+def tool_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """Every check the docs, the policy and the data give a tool of this kind, in the order
+    the compiled code runs them."""
+    desc = spec.description
+    out = _param_checks(spec, tb)
+    texts = [(desc, "docs")] + ([(ctx.policy, "policy")] if ctx.policy else [])
+    for name, schema in (spec.parameters.get("properties") or {}).items():
+        if isinstance(schema, dict) and schema.get("description"):
+            texts.append((f"{name}: {schema['description']}", "parameter schema"))
+    for name, sentence, src in non_blank_params(texts, [p.name for p in tb.params]):
+        out.append(Check(kind="non_blank", param=name, sentence=sentence, source=src))
+    for name, sentence, src in not_past_params(texts, tb):
+        out.append(Check(kind="not_past", param=name, sentence=sentence, source=src))
+    if re.search(r"\bat least one of\b", desc, re.I) or spec.parameters.get("minProperties"):
+        opt = [p.name for p in tb.params if not p.required]
+        out.append(
+            Check(kind="at_least_one", values=opt, sentence=mention(desc, "", ("at least one",)))
+        )
+    out += _unique_checks(spec, tb)
+    if tb.kind in ("action", "update", "delete", "create"):
+        out += attribute_bounds(spec, tb, ctx)
+        out += date_window_checks(spec, tb, ctx)
+        out += status_checks(spec, tb, ctx)
+        out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
+        out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
+        out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
+        out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
+        out += rejected_if_statuses(desc, tb, ctx)
+        out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
+        out += child_limits(spec, tb, ctx) + flag_checks(spec, tb, ctx)
+        out += stated_requirements(spec, tb, ctx, out) + empty_requirements(spec, tb, ctx)
+    if tb.kind == "list":
+        out += argument_checks(spec, tb, ctx, pair_only=True)
+    out += _transition_check(tb, ctx, desc)
+    return out
+
+
+def _param_checks(spec: ToolSpec, tb: ToolBehaviour) -> list[Check]:
+    """What each parameter's schema alone requires: referenced records exist (a list that
+    says an absent one is "not an error" filters instead), and date, time and email formats."""
+    desc = spec.description
+    out: list[Check] = []
+    absent_ok = tb.kind == "list" and bool(re.search(r"not an error", desc, re.I))
+    for p in tb.params:
+        schema = (spec.parameters.get("properties") or {}).get(p.name) or {}
+        if p.references and not (absent_ok and p.name != tb.id_param):
+            each = ["each"] if isinstance(schema, dict) and schema.get("type") == "array" else []
+            out.append(
+                Check(
+                    kind="exists",
+                    param=p.name,
+                    collection=p.references,
+                    values=each,
+                    sentence=mention(desc, p.name, ("exist", "unknown", "refused")),
+                )
+            )
+        fmt = schema.get("format") if isinstance(schema, dict) else None
+        if fmt in ("date", "date-time", "email", "time"):
+            out.append(Check(kind="format", param=p.name, values=[fmt], source="parameter schema"))
+    return out
+
+
+def _unique_checks(spec: ToolSpec, tb: ToolBehaviour) -> list[Check]:
+    """A create's parameter whose own description calls it unique may not repeat a stored value."""
+    out: list[Check] = []
+    for p in tb.params:
+        schema = (spec.parameters.get("properties") or {}).get(p.name) or {}
+        if "unique" in str(schema.get("description", "")).lower() and tb.kind == "create":
+            out.append(
+                Check(
+                    kind="unique",
+                    param=p.name,
+                    collection=tb.collection,
+                    attribute=p.name,
+                    sentence=str(schema.get("description")),
+                )
+            )
+    return out
+
+
+def mention(text: str, word: str, cues: tuple[str, ...]) -> str:
+    """The first sentence of ``text`` that holds ``word`` (any, when empty) and one of
+    ``cues``: the sentence a check or effect cites as its source."""
+    for s in re.split(r"(?<=[.;])\s+", " ".join(text.split())):
+        low = s.lower()
+        if (not word or word in s) and any(c in low for c in cues):
+            return s
+    return ""
+
+
+def _transition_check(tb: ToolBehaviour, ctx: Context, desc: str = "") -> list[Check]:
+    attr, values = ctx.status_enum(tb.collection)
+    if attr is None or tb.id_param is None:
+        return []
+    for p in tb.params:
+        if p.name == attr or p.name == "status":
+            for table in ctx.tables:
+                if set(table) <= set(values) and len(table) >= 2:
+                    return [
+                        Check(
+                            kind="transition",
+                            param=p.name,
+                            collection=tb.collection,
+                            attribute=attr,
+                            table=table,
+                            source="policy",
+                            sentence=mention(desc, "", ("transition",)) or "transition table",
+                        )
+                    ]
+    return []
