@@ -395,8 +395,8 @@ def _value(v: Value) -> str:
         return "_today"
     if v.source == "now":
         return "_now"
-    if v.source == "new_id":
-        return "_new_id"
+    if v.source == "new_id":  # the key stays text; an attribute the data holds as a number
+        return "int(_new_id)" if v.const == "int" else "_new_id"  # takes the number
     return repr(v.const)
 
 

@@ -91,6 +91,20 @@ class DataEvidence:
             if recs and all(fits(r.get(a)) for r in recs)
         ]
 
+    def date_attributes(self, collection: str) -> list[str]:
+        """Attributes that nearly every record of ``collection`` holds as a calendar date
+        (``YYYY-MM-DD``): the record's own dates, not the stamps only some statuses carry."""
+        recs = [r for r in self.state.get(collection, {}).values() if isinstance(r, dict)]
+
+        def day(v: Any) -> bool:
+            return isinstance(v, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", v) is not None
+
+        return [
+            a
+            for a in self.attributes.get(collection, [])
+            if recs and sum(day(r.get(a)) for r in recs) >= 0.95 * len(recs)
+        ]
+
     def set_lists(self, collection: str) -> set[str]:
         """List attributes that behave as sets in the data: no record repeats an item, and
         some record holds two or more (so the absence of repeats is evidence)."""

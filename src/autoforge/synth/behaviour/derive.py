@@ -67,7 +67,7 @@ from autoforge.synth.behaviour.relations import (
     member_checks,
     record_for_checks,
 )
-from autoforge.synth.behaviour.stated import literal_fields, named_values, time_fields
+from autoforge.synth.behaviour.stated import dated_today, literal_fields, named_values, time_fields
 from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.text import (
     appends,
@@ -454,6 +454,11 @@ def _new_record_said(
     for s in [*doc_sentences(spec.description), *said]:
         for a, v in named_values(s, enums).items():
             consts.setdefault(a, v)
+    if any(dated_today(s) for s in [*doc_sentences(spec.description), *said]):
+        params = set(spec.parameters.get("properties") or {})
+        free = [a for a in ctx.ev.date_attributes(coll) if a not in params | set(times)]
+        if len(free) == 1:  # the record's one date nothing else fills
+            times[free[0]] = "today"
     return said, consts, times
 
 
@@ -475,7 +480,8 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     later = _mostly_unset(ctx, coll, status_attr, start[0] if start else None)
     for a in attrs:
         if a == key_attr:
-            fields[a] = Value(source="new_id")
+            whole = a in ctx.ev.typed_attributes(coll, "int")
+            fields[a] = Value(source="new_id", const="int" if whole else None)
         elif a in names:
             fields[a] = Value(source="param", name=a)
         elif a in consts:

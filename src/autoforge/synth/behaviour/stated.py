@@ -40,6 +40,17 @@ def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
     return out
 
 
+def dated_today(text: str) -> bool:
+    """Whether a sentence on a new record says it is dated today without naming the
+    attribute ("Creates a `Payment` dated today", "starts `open`, dated today"). A date the
+    record must already have ("a reservation dated today can be seated") is a condition,
+    not a stamp: sentences that make one are left out."""
+    flat = " ".join(text.split())
+    if re.search(r"\b(?:only|can|cannot|must|allowed|if|when|whose|unless)\b", flat, re.I):
+        return False
+    return re.search(r"\bdated\s+today\b", flat, re.I) is not None
+
+
 def _literal(token: str, enum: list[str]) -> tuple[bool, Any]:
     t = token.strip("`.,;")
     if t in ("null", "true", "false"):

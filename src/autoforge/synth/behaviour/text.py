@@ -111,7 +111,7 @@ def _said_status(
             cues = [
                 rf"\b(starts?|started|created|stored|is)\s+(in\s+|as\s+)?(status\s+)?{w}",
                 rf"\bin status\s+{w}",
-                rf"\b(sets?|setting)\s+(the\s+)?(status|state)\s+(to\s+)?{w}",
+                rf"\b(sets?|setting)\s+(the\s+)?`?(status|state)`?\s+(to\s+)?{w}",
                 rf"\b(moves?|moving)\b.*\bto\s+{w}",
                 rf"\b(becomes?|marks?)\b[\w\s]*?\s{w}",
                 rf"\bhas status\s+{w}",

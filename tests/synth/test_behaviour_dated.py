@@ -1,0 +1,110 @@
+"""Stamps and keys the docs state in plain words: "Creates a `Payment` dated today" dates the
+new record's one date attribute, "Sets `status` to `x`" with the attribute written as code
+moves the status, and a key the data holds as a whole number is written as one. Rules only,
+on a small account API written for this test."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from pathlib import Path
+from typing import Any
+
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.env import Environment
+from autoforge.llm import LLMClient
+from autoforge.synth.behaviour.stated import dated_today
+from autoforge.synth.pipeline import SynthOptions, synthesize
+from autoforge.tooldocs import load_docs
+
+_DOC = """
+openapi: 3.0.3
+info: {title: Accounts, version: "1"}
+paths:
+  /accounts/{account_id}/payments:
+    post:
+      operationId: take_payment
+      summary: Take a payment
+      description: Creates a `Payment` dated today and records the amount.
+      parameters:
+        - {name: account_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [amount]
+              properties:
+                amount: {type: number}
+      responses:
+        "201":
+          description: The payment
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Payment"}
+  /visits/{visit_id}/arrive:
+    post:
+      operationId: arrive_visit
+      summary: Record an arrival
+      description: Only for a `booked` visit. Sets `status` to `arrived` and `arrived_on` to today.
+      parameters:
+        - {name: visit_id, in: path, required: true, schema: {type: string}}
+      responses:
+        "200":
+          description: The visit
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Visit"}
+components:
+  schemas:
+    Payment:
+      type: object
+      properties:
+        id: {type: integer}
+        account_id: {type: string}
+        amount: {type: number}
+        paid_on: {type: string, format: date}
+    Visit:
+      type: object
+      properties:
+        visit_id: {type: string}
+        account_id: {type: string}
+        status: {type: string, enum: [booked, arrived, cancelled]}
+        arrived_on: {type: string, format: date, nullable: true}
+"""
+
+
+def _data() -> dict[str, Any]:
+    accounts = {f"A{i}": {"account_id": f"A{i}", "name": f"n{i}"} for i in range(1, 4)}
+    payments = {str(700 + i): {"id": 700 + i, "account_id": f"A{1 + i % 3}", "amount": 5.0 * i,
+                               "paid_on": f"2026-01-0{i}"} for i in range(1, 7)}  # fmt: skip
+    visits = {f"V{i}": {"visit_id": f"V{i}", "account_id": f"A{1 + i % 3}",
+                        "status": ["booked", "arrived", "cancelled"][i % 3],
+                        "arrived_on": "2026-01-02" if i % 3 == 1 else None}
+              for i in range(1, 7)}  # fmt: skip
+    return {"meta": {"today": "2026-02-10"}, "accounts": accounts, "payments": payments,
+            "visits": visits}  # fmt: skip
+
+
+def test_a_record_dated_today_with_a_whole_number_key_and_a_coded_status(tmp_path: Path) -> None:
+    (tmp_path / "openapi.yaml").write_text(_DOC)
+    data = _data()
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    docs = load_docs([tmp_path / "openapi.yaml"])
+    asyncio.run(synthesize(docs, tmp_path / "env", client, data=data, options=SynthOptions()))
+    env = Environment.load(tmp_path / "env")
+    ep = env.episode(state=copy.deepcopy(data))
+    assert ep.call("take_payment", {"account_id": "A2", "amount": 12.5}).ok
+    new = ep.snapshot()["payments"]["707"]
+    assert new["id"] == 707 and new["paid_on"] == "2026-02-10"
+    ep = env.episode(state=copy.deepcopy(data))
+    assert ep.call("arrive_visit", {"visit_id": "V3"}).ok  # booked
+    assert ep.snapshot()["visits"]["V3"]["status"] == "arrived"
+    assert ep.snapshot()["visits"]["V3"]["arrived_on"] == "2026-02-10"
+
+
+def test_a_date_the_record_must_already_have_is_no_stamp() -> None:
+    assert dated_today("A new ticket starts `open`, dated today, with no parts.")
+    assert not dated_today("Only a `booked` reservation dated today can be seated.")
+    assert not dated_today("Creates a payment for the amount.")
