@@ -13,7 +13,8 @@ from typing import Any
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
 from autoforge.llm import LLMClient
-from autoforge.synth.behaviour.stated import dated_today
+from autoforge.synth.behaviour.stated import dated_today, stated_params
+from autoforge.synth.behaviour.writes import _stated_choices
 from autoforge.synth.pipeline import SynthOptions, synthesize
 from autoforge.tooldocs import load_docs
 
@@ -108,3 +109,22 @@ def test_a_date_the_record_must_already_have_is_no_stamp() -> None:
     assert dated_today("A new ticket starts `open`, dated today, with no parts.")
     assert not dated_today("Only a `booked` reservation dated today can be seated.")
     assert not dated_today("Creates a payment for the amount.")
+
+
+def test_an_attribute_assigned_a_parameter_takes_its_value() -> None:
+    attrs = ["resulted_by", "verified_by", "status", "note"]
+    params = ["entered_by", "pharmacist_initials", "note"]
+    said = "The order moves to `resulted` with resulted_by = entered_by and resulted_on = today."
+    assert stated_params(said, attrs, params) == {"resulted_by": "entered_by"}
+    said = "Either way `verified_by` is set to the initials and `verified_on` to today."
+    assert stated_params(said, attrs, params) == {"verified_by": "pharmacist_initials"}
+    assert stated_params("`status` is set to `closed`.", attrs, params) == {}
+
+
+def test_choices_mapped_to_statuses_by_an_arrow_need_no_shared_stem() -> None:
+    said = "* `approve` → status `active`.\n* `reject` → status `rejected`; a reason is required."
+    assert _stated_choices(said, ["approve", "reject"], ["pending", "active", "rejected"]) == {
+        "approve": "active",
+        "reject": "rejected",
+    }
+    assert _stated_choices("`approve` it when ready.", ["approve"], ["active"]) == {}

@@ -67,7 +67,13 @@ from autoforge.synth.behaviour.relations import (
     member_checks,
     record_for_checks,
 )
-from autoforge.synth.behaviour.stated import dated_today, literal_fields, named_values, time_fields
+from autoforge.synth.behaviour.stated import (
+    dated_today,
+    literal_fields,
+    named_values,
+    stated_params,
+    time_fields,
+)
 from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.text import (
     appends,
@@ -588,7 +594,8 @@ def _given_fields(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> dict[s
     """``{attribute: parameter}`` a change writes as given: a parameter named after an
     attribute of the target, or ``new_<attribute>``; one the description redirects to an
     attribute it names in code as ``<word>_<parameter>`` ("records `cancel_reason`" for
-    ``reason``) while never naming the parameter's own attribute in code goes there."""
+    ``reason``) while never naming the parameter's own attribute in code goes there; one the
+    description assigns ("resulted_by = entered_by") goes to that attribute."""
     named = set(re.findall(r"`(\w+)`", spec.description))
     out: dict[str, str] = {}
     for p in tb.params:
@@ -599,6 +606,9 @@ def _given_fields(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> dict[s
             continue
         moved = [a for a in attrs if a.endswith("_" + p.name) and a in named]
         out[moved[0] if len(moved) == 1 and own not in named else own] = p.name
+    names = [p.name for p in tb.params if p.name != tb.id_param]
+    for a, p_name in stated_params(spec.description, attrs, names).items():
+        out.setdefault(a, p_name)
     return out
 
 
@@ -624,7 +634,7 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         else target_status(spec, coll, status_values, ctx.policy, create=False)
     )
     fixed: dict[str, Value] = {}
-    chosen = decision_status(spec, tb, ctx) if target is None and not given else None
+    chosen = decision_status(spec, tb, ctx) if target is None else None
     if chosen is not None:
         out.append(chosen)
     if target and status_attr:

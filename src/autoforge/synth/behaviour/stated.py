@@ -51,6 +51,24 @@ def dated_today(text: str) -> bool:
     return re.search(r"\bdated\s+today\b", flat, re.I) is not None
 
 
+def stated_params(text: str, attrs: list[str], params: list[str]) -> dict[str, str]:
+    """``{attribute: parameter}`` a sentence assigns: "resulted_by = entered_by", "`a` is set
+    to `p`", "`verified_by` is set to the initials" (the parameter whose name ends in the
+    word: ``pharmacist_initials``). Only parameters that are no attribute of the record."""
+    flat = " ".join(text.split())
+    free = [p for p in params if p not in attrs]
+    out: dict[str, str] = {}
+    for a in attrs:
+        pat = rf"(?<![\w`])`?{re.escape(a)}`?\s*(?:=|(?:is\s+)?set\s+to)\s*(?:the\s+)?`?(\w+)`?"
+        for m in re.finditer(pat, flat):
+            word = m.group(1)
+            hits = [p for p in free if p == word or p.endswith("_" + word)]
+            if len(hits) == 1:
+                out[a] = hits[0]
+                break
+    return out
+
+
 def _literal(token: str, enum: list[str]) -> tuple[bool, Any]:
     t = token.strip("`.,;")
     if t in ("null", "true", "false"):

@@ -7,9 +7,10 @@ Two rules, each stated without a domain:
   parameter says "it becomes (or is stored as) the <noun>'s `attribute`", and the noun names a
   record the target or a parameter refers to; the call writes the argument there.
 - **A choice parameter decides the status.** A parameter whose enum values each name one of the
-  target's statuses by their stem (``approve`` -> ``approved``, ``reject`` -> ``rejected``)
-  sets the status to the matching one, with the stamps the data shows every such status
-  carrying, when nothing else in the docs says which status the tool leaves.
+  target's statuses, as the docs state ("`approve` → status `active`") or by their stem
+  (``approve`` -> ``approved``, ``reject`` -> ``rejected``), sets the status to the matching
+  one, with the stamps the data shows every such status carrying, when nothing else in the
+  docs says which status the tool leaves.
 """
 
 from __future__ import annotations
@@ -83,8 +84,11 @@ def decision_status(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> Effect |
         enum = schema.get("enum") if isinstance(schema, dict) else None
         if not isinstance(enum, list) or len(enum) < 2 or name == status_attr:
             continue
-        mapping: dict[str, Any] = {}
+        said = spec.description + "\n" + ctx.policy
+        mapping: dict[str, Any] = _stated_choices(said, enum, values)
         for choice in enum:
+            if str(choice) in mapping:
+                continue
             hits = [
                 v
                 for v in values
@@ -100,6 +104,20 @@ def decision_status(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> Effect |
         stamps = _decided_stamps(ctx, tb.collection, status_attr, list(mapping.values()))
         return Effect(kind="set", collection=tb.collection, fields={**fields, **stamps})
     return None
+
+
+def _stated_choices(text: str, enum: list[Any], values: list[str]) -> dict[str, str]:
+    """``{choice: status}`` the docs state with an arrow or a verb: "`approve` → status
+    `active`", "`reject` -> `rejected`", "`hold` moves it to `on_hold`"."""
+    flat = " ".join(text.split())
+    out: dict[str, str] = {}
+    for choice in enum:
+        c = re.escape(str(choice))
+        lead = rf"`{c}`\s*(?:→|->|=>|:|\bmoves?\s+(?:it|the\s+\w+)\s+to|\bsets?\s+(?:it\s+)?to)"
+        m = re.search(lead + r"\s*(?:the\s+)?(?:status\s+)?`(\w+)`", flat)
+        if m is not None and m.group(1) in values:
+            out[str(choice)] = m.group(1)
+    return out
 
 
 def _decided_stamps(
