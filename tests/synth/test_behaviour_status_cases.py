@@ -83,3 +83,10 @@ def test_a_summary_names_the_status_it_acts_on_in_plain_words() -> None:
     assert _status("Settle an issued bill\n\nThe bill is settled in full.") == [
         ("status_in", ["issued"])]  # fmt: skip
     assert _status("Settle a bill\n\nThe payer gets an issued bill in the post.") == []
+
+
+def test_not_allowed_refuses_and_what_must_first_be_done_is_a_remedy() -> None:
+    assert _status("Not allowed for `void` bills (409); paid and draft bills are fine.") == [
+        ("status_not_in", ["void"])]  # fmt: skip
+    assert _status("Drafts must be issued again first, and nothing is owed after it.") == [
+        ("status_not_in", ["draft"])]  # fmt: skip

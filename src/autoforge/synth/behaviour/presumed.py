@@ -102,7 +102,8 @@ def presumed_checks(
     spec: ToolSpec, tb: ToolBehaviour, ctx: Context, known: list[Check]
 ) -> list[Check]:
     """Status and date requirements the description presumes of the records the tool acts
-    on, for collections no check in ``known`` already bounds that way."""
+    on, for collections no check in ``known`` already bounds that way (a refused status
+    alone, "cancelled ones are final", does not say which one is required)."""
     if tb.kind not in ("action", "update", "delete"):
         return []
     bounded = {(c.collection, c.kind) for c in known}
@@ -112,7 +113,7 @@ def presumed_checks(
         attr, values = ctx.status_enum(coll)
         summary = _title(spec.description)
         for s in doc_sentences(spec.description):
-            if attr and values and not bounded & {(coll, "status_in"), (coll, "status_not_in")}:
+            if attr and values and (coll, "status_in") not in bounded:
                 found = _statuses(s, list(values), nouns)
                 if not found and s == summary:  # the summary names statuses in plain words
                     found = _statuses(s, list(values), nouns, plain=True)

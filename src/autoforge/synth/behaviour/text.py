@@ -253,12 +253,18 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
                 noun = noun or _subject_must_be(s, m.start(), [c for c, _ in related], values)
                 if not (m.group(0).startswith("`") if ticked else noun):
                     continue  # a participle ("can be returned"), not a status named
-                if _SUPPOSED.search(s[: m.start()]) or re.match(r"`?\s+instead\b", s[m.end() :]):
-                    continue  # "for a `reopened` claim, ...", "must be denied instead"
+                if _SUPPOSED.search(s[: m.start()]) or re.match(
+                    r"`?\s+(?:instead|(?:again\s+)?first)\b", s[m.end() :]
+                ):  # "for a `reopened` claim, ...", "must be denied instead", "must be
+                    continue  # stored again first": a case, an outcome, a remedy
                 if _OTHERS.search(_clause_of(s, m.start())) or _ONLY_WHEN.match(s[m.end() :]):
                     continue  # "who has no other trip `active`"; "an issued invoice can
                     # only be voided when ...": the case a rule is about, not a status asked
                 refused = _refused(s, m.start())
+                if re.match(
+                    r"[`\s\w-]{0,30}?\bmust\s+be\s+\w+\s+(?:again\s+)?first\b", s[m.end() :]
+                ):
+                    refused = True  # "checked-out samples must be stored again first"
                 if refused is False and _open_alternative(s, m.end(), values):
                     continue  # "must be available, or on the shelf with ...": incomplete
                 if (noun or tb.collection) == coll and refused is not None:
@@ -305,11 +311,11 @@ _PLURAL_OK = re.compile(r"^[a-z]+(?<!ed)(?<!ive)(?<!ing)(?<!al)(?<!ble)(?<!s)$")
 
 def _value_matches(s: str, values: Sequence[str]) -> list[tuple[str, re.Match[str]]]:
     """Each status value named in ``s`` (``partially_reserved`` also as "partially
-    reserved"; a noun-like value also in the plural: "only drafts"), a value inside a longer
+    reserved" or "partially-reserved"; a noun-like value also in the plural: "only drafts"), a value inside a longer
     one's words left out ("reserved" there)."""
     found: list[tuple[str, re.Match[str]]] = []
     for v in values:
-        forms = [_word(v)] + ([rf"(?<![\w-]){re.escape(v.replace('_', ' '))}(?![\w-])"]
+        forms = [_word(v)] + ([rf"(?<![\w-]){re.escape(v).replace('_', '[ -]')}(?![\w-])"]
                               if "_" in v else [])  # fmt: skip
         if _PLURAL_OK.search(v):
             forms.append(rf"(?<![\w-]){re.escape(v)}s(?![\w-])")
@@ -377,7 +383,9 @@ def _open_alternative(s: str, end: int, values: Sequence[str]) -> bool:
     return re.match(r"^\s*,?\s*or\b", tail) is not None
 
 
-_REFUSING = re.compile(r"\b(cannot|can not|can't|never)\b", re.I)
+_REFUSING = re.compile(
+    r"\b(cannot|can not|can't|never|(?:is\s+|are\s+)?not\s+(?:allowed|permitted))\b", re.I
+)
 
 
 #: "has to be", "needs to be": a requirement in other words than "must"
