@@ -182,3 +182,27 @@ def test_a_counter_two_references_away_moves_on_that_record() -> None:
     state = {"regions": {"R1": {"orders_count": 5}}, "growers": DATA["growers"]}
     exec("\n".join(_effect_lines(e, _create())), {"state": state, "grower_id": "G1", "_new": {}})
     assert state["regions"]["R1"]["orders_count"] == 6
+
+
+def test_a_counter_grows_by_a_product_and_a_count_of_others_is_left_to_the_tallies() -> None:
+    from autoforge.synth.behaviour.counters import increments
+
+    tb = ToolBehaviour(
+        tool="receive_trays", kind="action", collection="plants", id_param="plant_id",
+        params=[ParamInfo(name="plant_id", references="plants"), ParamInfo(name="packs")],
+    )  # fmt: skip
+    data = {**DATA, "plants": {"P1": {**DATA["plants"]["P1"], "stock": 10}}}
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    said = "`stock` grows by `packs × tray_size` seedlings and nothing else changes."
+    (eff,) = increments(ToolSpec(name="receive_trays", description=said), tb, ctx)
+    assert eff.attribute == "stock" and eff.value is not None
+    assert _run(eff.value.const, {"packs": 3, "plant_id": "P1", "_rec": data["plants"]["P1"]}) == 72
+    fewer = "`stock` drops by the number of trays sold."
+    assert increments(ToolSpec(name="receive_trays", description=fewer), tb, ctx) == []
+
+
+def test_an_attribute_that_becomes_today_is_stamped() -> None:
+    from autoforge.synth.behaviour.stated import time_fields
+
+    said = "`stock` grows by `packs` and `last_received_on` becomes today."
+    assert time_fields(said, ["stock", "last_received_on"]) == {"last_received_on": "today"}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import is_number, noun_forms
+from autoforge.synth.behaviour.formulas import amount_expr
 from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.synth.behaviour.text import write_targets
 
@@ -38,7 +39,7 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                 continue
             s = _that_named(said, ctx.ev.attributes.get(coll, []))
             for a in ctx.ev.attributes.get(coll, []):
-                amount = _amount(s, a, [p.name for p in tb.params], own)
+                amount = _amount(s, a, [p.name for p in tb.params], own, tb, ctx)
                 if amount is None:
                     continue
                 sign, value = amount
@@ -89,13 +90,22 @@ def _negate(v: Value) -> Value:
 
 
 def _amount(
-    s: str, attr: str, params: list[str], own: tuple[list[str], list[str]] = ([], [])
+    s: str,
+    attr: str,
+    params: list[str],
+    own: tuple[list[str], list[str]] = ([], []),
+    tb: ToolBehaviour | None = None,
+    ctx: Context | None = None,
 ) -> tuple[int, Value] | None:
     """How a sentence moves ``attr``: (sign, amount). ``own``: the nouns and the number
-    attributes of the record the tool acts on, which "by the invoice amount" may name."""
+    attributes of the record the tool acts on, which "by the invoice amount" may name; with
+    ``tb`` and ``ctx``, "by `packs × pack_size`" is that product."""
     a = rf"(?<![\w-])`?{re.escape(attr)}`?(?![\w-])"
-    up = r"(increase[sd]?|raise[sd]?|goes up|go up|increment(?:s|ed)?)"
-    down = r"(decrease[sd]?|reduce[sd]?|lower(?:s|ed)?|goes down|go down|decrement(?:s|ed)?)"
+    up = r"(increase[sd]?|raise[sd]?|goes up|go up|grows?|grew|rises?|rose|increment(?:s|ed)?)"
+    down = (
+        r"(decrease[sd]?|reduce[sd]?|lower(?:s|ed)?|goes down|go down|falls?|fell|drops?"
+        r"|dropped|shrinks?|decrement(?:s|ed)?)"
+    )
     by = r"by\s+(one|\d+|(the\s+)?`?(\w+)`?)"
     for pat, sign in (
         (rf"{up}\s+(the\s+)?(\w+'s\s+)?{a}\s+{by}", 1),
@@ -106,8 +116,11 @@ def _amount(
         m = re.search(pat, s, re.I)
         if m:
             after = m.start() + m.group(0).lower().rfind("by ") + 3  # the words after "by"
+            if re.match(r"\s*the\s+(?:number|count)\s+of\b", s[after:], re.I):
+                return None  # a count of other records: the data's tallies keep it
             named = _own_amount(s[after:], own)
-            return sign, named or _value(m.group(0), params, s[: m.start()])
+            computed = amount_expr(s[after:], tb, ctx) if tb and ctx else None
+            return sign, computed or named or _value(m.group(0), params, s[: m.start()])
     note = re.search(  # "`a` +1", "`a` -= `amount`"
         rf"{a}\s+(?P<sign>[+-])(?P<n>\d+)(?!\w|\.\d)|{a}\s*(?P<op>[+-])=\s*`?(?P<p>\w+)`?", s
     )

@@ -307,12 +307,11 @@ def formula_texts(description: str, tb: ToolBehaviour, ctx: Context) -> list[str
     return texts
 
 
-def formula_values(texts: list[str], tb: ToolBehaviour, ctx: Context) -> dict[str, Value]:
-    """``{attribute: formula}`` for each attribute of the record ``tb`` writes that a sentence
-    of ``texts`` gives as an expression every name of which is read (see the module)."""
+def _scope_of(tb: ToolBehaviour, ctx: Context) -> _Scope | None:
+    """The names a formula of ``tb`` may use: its parameters and the records it reaches."""
     own, others = reach(tb, ctx)
     if own is None:
-        return {}
+        return None
     colls = {own.end} | {p.end for p in others}
     scope = _Scope(
         own, others, {p.name for p in tb.params}, {c: ctx.ev.attributes.get(c, []) for c in colls}
@@ -320,6 +319,27 @@ def formula_values(texts: list[str], tb: ToolBehaviour, ctx: Context) -> dict[st
     scope.values = {
         (path, a): vs for path in [own, *others] for a, vs in closed_values(ctx, path.end).items()
     }
+    return scope
+
+
+def amount_expr(text: str, tb: ToolBehaviour, ctx: Context) -> Value | None:
+    """The arithmetic ``text`` opens with ("`packs × pack_size` units and ..."), as an
+    ``expr`` formula, when every name in it is read and it is more than one name or number:
+    the amount a counter moves by."""
+    scope = _scope_of(tb, ctx)
+    found = _longest(text.strip(), scope) if scope is not None else None
+    if found is None or found[0][0] != "op":
+        return None
+    return Value(source="formula", const=["expr", found[0], None])
+
+
+def formula_values(texts: list[str], tb: ToolBehaviour, ctx: Context) -> dict[str, Value]:
+    """``{attribute: formula}`` for each attribute of the record ``tb`` writes that a sentence
+    of ``texts`` gives as an expression every name of which is read (see the module)."""
+    scope = _scope_of(tb, ctx)
+    if scope is None:
+        return {}
+    own = scope.own
     out: dict[str, Value] = {}
     ints = set(ctx.ev.typed_attributes(own.coll, "int"))
     numbers = _numbers(ctx, own.coll)

@@ -311,8 +311,8 @@ _PLURAL_OK = re.compile(r"^[a-z]+(?<!ed)(?<!ive)(?<!ing)(?<!al)(?<!ble)(?<!s)$")
 
 def _value_matches(s: str, values: Sequence[str]) -> list[tuple[str, re.Match[str]]]:
     """Each status value named in ``s`` (``partially_reserved`` also as "partially
-    reserved" or "partially-reserved"; a noun-like value also in the plural: "only drafts"), a value inside a longer
-    one's words left out ("reserved" there)."""
+    reserved" or "partially-reserved"; a noun-like value also in the plural: "only drafts"),
+    a value inside a longer one's words left out ("reserved" there)."""
     found: list[tuple[str, re.Match[str]]] = []
     for v in values:
         forms = [_word(v)] + ([rf"(?<![\w-]){re.escape(v).replace('_', '[ -]')}(?![\w-])"]
