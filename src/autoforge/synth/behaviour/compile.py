@@ -13,6 +13,7 @@ import json
 from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
 from autoforge.synth.behaviour.arguments import argument_lines
 from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
+from autoforge.synth.behaviour.entries import uses_left
 from autoforge.synth.behaviour.formulas import expr_code, uses_expr
 from autoforge.synth.behaviour.formulas import helper_lines as expr_helper_lines
 from autoforge.synth.behaviour.listing import UNSET, list_lines
@@ -400,9 +401,22 @@ def _value(v: Value) -> str:
     return repr(v.const)
 
 
+def _logged_before(tb: ToolBehaviour) -> list[str]:
+    """Before a log entry is made: the record the call acted on (``_made``, its key
+    ``_made_id``) and, for a create, no earlier values (``_was``)."""
+    if tb.kind == "create":
+        return ["_made, _made_id, _was = _new, _new_id, {}"]
+    return [f"_made, _made_id = _rec, str({tb.id_param})"]
+
+
 def _formula(v: Value) -> str:
     """The expression of a ``formula`` value on the new record ``_new`` (to cents, halves up)."""
     kind, args = v.const[0], v.const[1:]
+    if kind == "made_key":
+        return "_made_id"
+    if kind == "left":  # the value after the call, or the one it cleared
+        a = args[0]
+        return f"(_made.get({a!r}) if _made.get({a!r}) is not None else _was.get({a!r}))"
     if kind == "sum":
         attr, count, f = args
         terms = f"(_x.get({count!r}) or 0) * (_x.get({f!r}) or 0)"
@@ -640,13 +654,16 @@ def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
     if e.kind == "set" and e.record == "new":
         return [f"_new[{a!r}] = {_value(v)}" for a, v in e.fields.items()]
     if e.kind == "create":
-        lines = [
+        lines = _logged_before(tb) if e.record == "logged" else []
+        lines += [
             *_next_id(str(e.collection), e.id_prefix, e.id_width, "_nums", "_new_id"),
             "_new = {}",
         ]
         for attr, v in e.fields.items():
             lines.append(f"_new[{attr!r}] = {_value(v)}")
         lines.append(f"state.setdefault({e.collection!r}, {{}})[_new_id] = _new")
+        if e.record == "logged" and tb.kind == "create":
+            lines.append("_new, _new_id = _made, _made_id")  # the reply is the record made
         return lines
     if len(e.when) in (2, 3) and e.kind in ("set", "increment"):
         return _conditional_lines(e, tb)
@@ -755,6 +772,7 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
                 "if _rec is None:",
                 f"    raise ToolError('{tb.collection} not found: ' + str({tb.id_param}))",
             ]
+            body += ["_was = dict(_rec)"] if uses_left(tb) else []
         for c in tb.checks:
             if c.kind in _RECORD_CHECKS:
                 if c.via is None and tb.id_param is None:

@@ -431,3 +431,19 @@ def copied_attributes(
                     out[a] = (ref_attr, ref_coll, b)
                     break
     return out
+
+
+def kind_attributes(ctx: Context, coll: str) -> list[tuple[str, list[str]]]:
+    """The collection's documented status-like enum, else each attribute whose values in the
+    data are a handful of words: what an entry's kind can be."""
+    attr, values = ctx.status_enum(coll)
+    if attr is not None:
+        return [(attr, values)]
+    out = []
+    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
+    for a in ctx.ev.attributes.get(coll, []):
+        seen = {r.get(a) for r in recs}
+        words = all(isinstance(v, str) and re.fullmatch(r"[a-z][a-z_]*", v) for v in seen)
+        if words and 0 < len(seen) <= 12 and len(seen) < len(recs):
+            out.append((a, sorted(str(v) for v in seen)))
+    return out

@@ -45,6 +45,7 @@ from autoforge.synth.behaviour.data import (
     status_defaults,
 )
 from autoforge.synth.behaviour.dates import offset_fields
+from autoforge.synth.behaviour.entries import logged_entries
 from autoforge.synth.behaviour.formulas import after_computed, formula_texts, formula_values
 from autoforge.synth.behaviour.guards import mention, tool_checks
 from autoforge.synth.behaviour.headings import heading_owners, tool_sentences, verb_stems
@@ -380,6 +381,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.effects += counters
     reached = reached_sets(spec, tb, ctx)  # read once every number has moved
     tb.effects = without_replaced(tb.effects, reached) + reached
+    tb.effects += logged_entries(spec, tb, ctx, tb.effects)  # last: they log what was done
     for e in tb.effects:  # amounts kept to cents in the data stay so
         if e.kind == "increment" and e.attribute in ctx.ev.float_attributes(e.collection or ""):
             e.digits = amount_digits(ctx, e.collection or "", e.attribute or "")

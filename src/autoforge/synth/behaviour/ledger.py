@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
-from autoforge.synth.behaviour.data import noun_forms, status_defaults
+from autoforge.synth.behaviour.data import kind_attributes, noun_forms, status_defaults
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -86,28 +86,12 @@ def _entry_value(spec: ToolSpec, ledger: Ledger, ctx: Context) -> tuple[str, str
     """``(type attribute, value, sentence)``: "records a `<value>` <noun>"."""
     nouns = "|".join(re.escape(n) for n in noun_forms(ledger.collection))
     verbs = r"\b(?:records?|writes?|logs?|adds?|as)\s+an?\s+"
-    for attr, values in _kinds(ctx, ledger.collection):
+    for attr, values in kind_attributes(ctx, ledger.collection):
         for s in doc_sentences(spec.description):
             for v in values:
                 if re.search(rf"{verbs}`?{re.escape(v)}`?\s+(?:{nouns})\b", s, re.I):
                     return attr, v, s
     return None
-
-
-def _kinds(ctx: Context, coll: str) -> list[tuple[str, list[str]]]:
-    """The ledger's documented status-like enum, else each attribute whose values in the data
-    are a handful of words: what an entry's kind can be."""
-    attr, values = ctx.status_enum(coll)
-    if attr is not None:
-        return [(attr, values)]
-    out = []
-    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
-    for a in ctx.ev.attributes.get(coll, []):
-        seen = {r.get(a) for r in recs}
-        words = all(isinstance(v, str) and re.fullmatch(r"[a-z][a-z_]*", v) for v in seen)
-        if words and 0 < len(seen) <= 12 and len(seen) < len(recs):
-            out.append((a, sorted(str(v) for v in seen)))
-    return out
 
 
 def _holder_record(tb: ToolBehaviour, ledger: Ledger, ctx: Context) -> str | None:

@@ -90,10 +90,10 @@ def literal_fields(
     lists: set[str] | None = None,
     floats: set[str] | None = None,
 ) -> dict[str, Any]:
-    """Attributes a sentence gives a literal value (```count` 0``, ``x null``, ``flag false``,
-    ``a/b null``); of ``lists`` (attributes the data holds lists in), those it says start
-    empty ("no parts", "an empty `tags` list") get ``[]``; a whole number given to one of
-    ``floats`` (attributes the data holds floats in) is written as a float."""
+    """Attributes a sentence gives a literal value (```count` 0``, ``x null``, ``x becomes
+    null``, ``flag false``, ``a/b null``); of ``lists`` (attributes the data holds lists in),
+    those it says start empty ("no parts", "an empty `tags` list") get ``[]``; a whole number
+    given to one of ``floats`` (attributes the data holds floats in) is written as a float."""
     flat = " ".join(text.split())
     out: dict[str, Any] = _set_as(flat, attrs, floats or set())
     for a in sorted(lists or ()):
@@ -102,11 +102,16 @@ def literal_fields(
             out[a] = []
     for a in attrs:
         for m in re.finditer(
-            rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:)?\s*(`?[\w.-]+`?)", flat
+            rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:|becomes?\b)?\s*(`?[\w.-]+`?)",
+            flat,
         ):
             ok, value = _literal(m.group(2), enum)
             if re.match(r"\s*(?:%|percent\b|[+*/×]|-\s|x\s|of\b)", flat[m.end() :]):
                 ok = False  # "`discount` = 10% of ...": the start of a formula, no literal
+            if "become" in m.group(0) and re.search(
+                r"\b(?:whose|if|when|once|until|unless)\s+(?:[`\w']+\s+){0,3}$", flat[: m.start()]
+            ):
+                ok = False  # "a patron whose `fines_due` becomes 0.00 is ...": a condition
             if ok and type(value) is int and a in (floats or ()):
                 value = float(value)
             if ok and a not in out:
