@@ -128,3 +128,14 @@ def test_choices_mapped_to_statuses_by_an_arrow_need_no_shared_stem() -> None:
         "reject": "rejected",
     }
     assert _stated_choices("`approve` it when ready.", ["approve"], ["active"]) == {}
+
+
+def test_attributes_joined_by_and_take_a_value_only_with_a_verb() -> None:
+    from autoforge.synth.behaviour.stated import literal_fields
+
+    attrs = ["rack_id", "position", "ids", "count", "fines_due"]
+    said = "The sample's rack_id and position become null, and it is checked out."
+    assert literal_fields(said, attrs, []) == {"rack_id": None, "position": None}
+    assert literal_fields("It has an empty `ids` and `count` 0.", attrs, []) == {"count": 0}
+    said = "A patron whose `fines_due` becomes 0.00 is reinstated."
+    assert literal_fields(said, attrs, []) == {}

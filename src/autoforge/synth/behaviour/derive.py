@@ -641,7 +641,8 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         out.append(chosen)
     if target and status_attr:
         fixed[status_attr] = Value(source="const", const=target[0])
-        fixed.update(_entry_fields(tb, ctx, attrs, status_attr, target[0]))
+        entered = _entry_fields(tb, ctx, attrs, status_attr, target[0])
+        fixed.update({a: v for a, v in entered.items() if a not in onto})  # given, not stamped
     later = _stamps(spec, tb, ctx, fixed, target[0] if target else None)
     names = {p.name for p in tb.params}
     floats = ctx.ev.float_attributes(coll)

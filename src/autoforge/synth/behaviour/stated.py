@@ -91,9 +91,10 @@ def literal_fields(
     floats: set[str] | None = None,
 ) -> dict[str, Any]:
     """Attributes a sentence gives a literal value (```count` 0``, ``x null``, ``x becomes
-    null``, ``flag false``, ``a/b null``); of ``lists`` (attributes the data holds lists in),
-    those it says start empty ("no parts", "an empty `tags` list") get ``[]``; a whole number
-    given to one of ``floats`` (attributes the data holds floats in) is written as a float."""
+    null``, ``flag false``, ``a/b null``, ``a and b become null``); of ``lists`` (attributes
+    the data holds lists in), those it says start empty ("no parts", "an empty `tags` list")
+    get ``[]``; a whole number given to one of ``floats`` (attributes the data holds floats
+    in) is written as a float."""
     flat = " ".join(text.split())
     out: dict[str, Any] = _set_as(flat, attrs, floats or set())
     for a in sorted(lists or ()):
@@ -102,9 +103,12 @@ def literal_fields(
             out[a] = []
     for a in attrs:
         for m in re.finditer(
-            rf"(?<![\w/])`?{re.escape(a)}`?((?:/\s*`?\w+`?)*)\s*(?:=|:|becomes?\b)?\s*(`?[\w.-]+`?)",
+            rf"(?<![\w/])`?{re.escape(a)}`?((?:(?:/|\s+and\s+)\s*`?\w+`?)*)"
+            rf"\s*(?:=|:|becomes?\b)?\s*(`?[\w.-]+`?)",
             flat,
         ):
+            if " and " in m.group(1) and not re.search(r"[=:]|\bbecome", m.group(0)):
+                continue  # "an empty `ids` and `count` 0": the value is the last one's only
             ok, value = _literal(m.group(2), enum)
             if re.match(r"\s*(?:%|percent\b|[+*/×]|-\s|x\s|of\b)", flat[m.end() :]):
                 ok = False  # "`discount` = 10% of ...": the start of a formula, no literal
