@@ -18,3 +18,14 @@ def test_a_status_in_a_relative_clause_is_the_one_required_not_the_one_left() ->
         "scrapped", "The crate gets status `scrapped` and `scrapped_on` today.")  # fmt: skip
     bare = ToolSpec(name="scrap_crate", description="Staff may scrap a crate that is `sealed`.")
     assert target_status(bare, "crates", values, "", create=False) == ("scrapped", "")
+
+
+def test_a_status_the_call_is_only_for_is_not_the_one_it_leaves() -> None:
+    from autoforge.synth.behaviour.text import target_status
+
+    said = ToolSpec(
+        name="return_crate",
+        description="For crates in status `ready` only. The crate becomes `returned` today.",
+    )
+    got = target_status(said, "crates", ["ready", "returned"], "", create=False)
+    assert got is not None and got[0] == "returned"

@@ -132,8 +132,12 @@ def _said_status(
                 if (
                     not create
                     and c in states
-                    and (_CONDITION.search(before) or _RELATIVE.search(before))
-                ):  # "only in status X", "a unit that is X": a precondition, not the status
+                    and (
+                        _CONDITION.search(before)
+                        or _RELATIVE.search(before)
+                        or re.match(r"`?\s*only\b", s[m.end() :], re.I)
+                    )
+                ):  # "only in status X", "a unit that is X", "in status X only": a precondition
                     continue  # it leaves
                 return v, s
     return None
