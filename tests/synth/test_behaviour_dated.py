@@ -139,3 +139,14 @@ def test_attributes_joined_by_and_take_a_value_only_with_a_verb() -> None:
     assert literal_fields("It has an empty `ids` and `count` 0.", attrs, []) == {"count": 0}
     said = "A patron whose `fines_due` becomes 0.00 is reinstated."
     assert literal_fields(said, attrs, []) == {}
+
+
+def test_sets_a_to_a_value_and_equal_to_an_argument() -> None:
+    from autoforge.synth.behaviour.stated import literal_fields
+
+    attrs = ["status", "closed_on", "remaining", "quantity", "authorized"]
+    said = "Sets `closed_on` to today and `remaining` to 0. Fills are not touched."
+    assert literal_fields(said, attrs, []) == {"remaining": 0}
+    assert literal_fields("Limits `quantity` to 5.", attrs, []) == {}
+    said = "It starts with `remaining` equal to `authorized` and no fills."
+    assert stated_params(said, attrs, ["authorized", "quantity"]) == {"remaining": "authorized"}

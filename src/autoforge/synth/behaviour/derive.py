@@ -486,12 +486,15 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     copied = copied_attributes(ctx.ev, coll, refs)
     through = copied_through(ctx.ev, coll, refs, set(copied) | names)
     later = _mostly_unset(ctx, coll, status_attr, start[0] if start else None)
+    assigned = stated_params(spec.description, attrs, sorted(names))
     for a in attrs:
         if a == key_attr:
             whole = a in ctx.ev.typed_attributes(coll, "int")
             fields[a] = Value(source="new_id", const="int" if whole else None)
         elif a in names:
             fields[a] = Value(source="param", name=a)
+        elif a in assigned:
+            fields[a] = Value(source="param", name=assigned[a])
         elif a in consts:
             fields[a] = Value(source="const", const=consts[a])
         elif a in times and a not in later:  # not the stamp of a later change

@@ -55,14 +55,19 @@ def dated_today(text: str) -> bool:
 def stated_params(text: str, attrs: list[str], params: list[str]) -> dict[str, str]:
     """``{attribute: parameter}`` a sentence assigns: "resulted_by = entered_by", "`a` is set
     to `p`", "`verified_by` is set to the initials" (the parameter whose name ends in the
-    word: ``pharmacist_initials``). Only parameters that are no attribute of the record."""
+    word: ``pharmacist_initials``), parameters that are no attribute of the record; "`a`
+    equal to `p`", any parameter."""
     flat = " ".join(text.split())
     free = [p for p in params if p not in attrs]
     out: dict[str, str] = {}
     for a in attrs:
-        pat = rf"(?<![\w`])`?{re.escape(a)}`?\s*(?:=|(?:is\s+)?set\s+to)\s*(?:the\s+)?`?(\w+)`?"
+        pat = rf"(?<![\w`])`?{re.escape(a)}`?\s*(?:=|(?:is\s+)?set\s+to|(?:is\s+)?equal\s+to)"
+        pat += r"\s*(?:the\s+)?`?(\w+)`?"
         for m in re.finditer(pat, flat):
             word = m.group(1)
+            if word in params and word != a and "equal" in m.group(0):
+                out[a] = word  # "with `remaining` equal to `authorized`": the argument as given
+                break
             hits = [p for p in free if p == word or p.endswith("_" + word)]
             if len(hits) == 1:
                 out[a] = hits[0]
@@ -104,9 +109,12 @@ def literal_fields(
     for a in attrs:
         for m in re.finditer(
             rf"(?<![\w/])`?{re.escape(a)}`?((?:(?:/|\s+and\s+)\s*`?\w+`?)*)"
-            rf"\s*(?:=|:|becomes?\b)?\s*(`?[\w.-]+`?)",
+            rf"\s*(?:=|:|becomes?\b|to\b)?\s*(`?[\w.-]+`?)",
             flat,
         ):
+            to = re.search(r"\sto\s+\S+$", m.group(0)) is not None
+            if to and not re.search(r"\bsets?\b", flat[: m.start()], re.I):
+                continue  # "limits `x` to 5" is a bound; "sets ... `x` to 0" a write
             if " and " in m.group(1) and not re.search(r"[=:]|\bbecome", m.group(0)):
                 continue  # "an empty `ids` and `count` 0": the value is the last one's only
             ok, value = _literal(m.group(2), enum)
