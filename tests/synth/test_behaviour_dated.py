@@ -150,3 +150,21 @@ def test_sets_a_to_a_value_and_equal_to_an_argument() -> None:
     assert literal_fields("Limits `quantity` to 5.", attrs, []) == {}
     said = "It starts with `remaining` equal to `authorized` and no fills."
     assert stated_params(said, attrs, ["authorized", "quantity"]) == {"remaining": "authorized"}
+
+
+def test_a_create_s_one_date_argument_goes_to_the_one_free_date_attribute() -> None:
+    from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour, Value
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.derive import _renamed_date
+
+    orders = {f"O{i}": {"order_id": f"O{i}", "created_on": "2026-01-01",
+                        "wanted_for": f"2026-01-1{i}"} for i in range(4)}  # fmt: skip
+    ctx = Context(ev=DataEvidence.of({"orders": orders}), policy="")
+    tb = ToolBehaviour(tool="order", kind="create", collection="orders",
+                       params=[ParamInfo(name="date", format="date")])  # fmt: skip
+    fields = {"order_id": Value(source="new_id"), "created_on": Value(source="today"),
+              "wanted_for": Value(source="today")}  # fmt: skip
+    assert _renamed_date(tb, ctx, "orders", fields, {"created_on"}) == {
+        "wanted_for": Value(source="param", name="date")}  # fmt: skip
+    both = {"created_on", "wanted_for"}  # the docs state both: nothing is left to fill
+    assert _renamed_date(tb, ctx, "orders", fields, both) == {}

@@ -514,6 +514,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
             )
         else:
             fields[a] = Value(source="const", const=_start_number(ctx, coll, a))
+    fields.update(_renamed_date(tb, ctx, coll, fields, set(consts) | set(times)))
     fields.update({a: v for a, v in composed_fields(spec, tb, ctx).items() if a in fields})
     copies, moves = stated_amounts(spec, tb, ctx)
     fields.update({a: v for a, v in copies.items() if a in fields})
@@ -529,6 +530,26 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         sentence=start[1] if start else "",
     )
     return [eff, *moves, *increments(spec, tb, ctx), *related_status_sets(spec, tb, ctx)]
+
+
+def _renamed_date(
+    tb: ToolBehaviour, ctx: Context, coll: str, fields: dict[str, Value], said: set[str]
+) -> dict[str, Value]:
+    """A create's one date argument that names no attribute goes to the new record's one date
+    attribute nothing states and no argument fills (``date`` -> ``scheduled_for``): every
+    record holds a date there, so the call must give one, and no other date is left."""
+    used = {v.name for v in fields.values() if v.source == "param"}
+    dates = [p.name for p in tb.params if p.format == "date" and p.name not in fields]
+    free = [
+        a
+        for a in ctx.ev.date_attributes(coll)
+        if a not in said
+        and fields.get(a, Value(source="today")).source in ("today", "const")
+        and not (fields[a].source == "const" and fields[a].const is not None)
+    ]
+    if len(dates) == 1 and dates[0] not in used and len(free) == 1:
+        return {free[0]: Value(source="param", name=dates[0])}
+    return {}
 
 
 def _mostly_unset(ctx: Context, coll: str, status_attr: str | None, start: str | None) -> set[str]:
