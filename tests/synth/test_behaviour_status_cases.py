@@ -90,3 +90,9 @@ def test_not_allowed_refuses_and_what_must_first_be_done_is_a_remedy() -> None:
         ("status_not_in", ["void"])]  # fmt: skip
     assert _status("Drafts must be issued again first, and nothing is owed after it.") == [
         ("status_not_in", ["draft"])]  # fmt: skip
+
+
+def test_refused_and_possible_say_which_statuses_a_call_takes() -> None:
+    assert _status("Possible while the bill is `issued` or `paid`.") == [
+        ("status_in", ["issued", "paid"])]  # fmt: skip
+    assert _status("Payments on a void bill are refused.") == [("status_not_in", ["void"])]

@@ -240,9 +240,12 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
         s = re.sub(
             r"\([^()]*\)|\s\u2014\s[^\u2014]*(?:\u2014|$)", lambda m: " " * len(m.group(0)), said
         )
-        if _EFFECT.search(s) and not re.search(rf"\b(only|must|allowed|{_HAS_TO})\b", s, re.I):
+        asks = rf"only|must|allowed|possible|permitted|{_HAS_TO}"
+        if _EFFECT.search(s) and not re.search(rf"\b({asks})\b", s, re.I):
             continue
-        if not re.search(rf"\b(only|must|allowed|cannot|can not|can't|{_HAS_TO})\b", s, re.I):
+        if not re.search(rf"\b({asks}|cannot|can not|can't)\b", s, re.I) and not _REFUSING.search(
+            s
+        ):
             continue
         found: dict[tuple[str, bool], list[str]] = {}
         for coll, _via in related:
@@ -388,7 +391,9 @@ def _open_alternative(s: str, end: int, values: Sequence[str]) -> bool:
 
 
 _REFUSING = re.compile(
-    r"\b(cannot|can not|can't|never|(?:is\s+|are\s+)?not\s+(?:allowed|permitted))\b", re.I
+    r"\b(cannot|can not|can't|never|(?:is\s+|are\s+)?not\s+(?:allowed|permitted)"
+    r"|(?:is|are)\s+(?:refused|rejected))\b",
+    re.I,
 )
 
 
@@ -411,7 +416,8 @@ def _refused(s: str, pos: int) -> bool | None:
         return False
     if _REFUSING.search(clause):
         return True
-    return False if re.search(rf"\b(only|must|allowed|{_HAS_TO})\b", clause, re.I) else None
+    asks = rf"only|must|allowed|possible|permitted|{_HAS_TO}"
+    return False if re.search(rf"\b({asks})\b", clause, re.I) else None
 
 
 def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
