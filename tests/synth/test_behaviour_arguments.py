@@ -55,6 +55,25 @@ def _refused(text: str, **args: Any) -> bool:
         ("The visit on must be no more than 5 days ahead.", {"visit_on": "2031-04-04"}, False),
         ("The visit on must be no more than 5 days ahead.", {"visit_on": "2031-04-05"}, True),
         ("It is booked between today and 5 days from today.", {"visit_on": "2031-03-29"}, True),
+        (
+            "`visit_on` must be after today and at most 5 days after today.",
+            {"visit_on": "2031-03-30"},
+            True,
+        ),
+        (
+            "`visit_on` must be after today and at most 5 days after today.",
+            {"visit_on": "2031-04-04"},
+            False,
+        ),
+        (
+            "`visit_on` must be after today and at most 5 days after today.",
+            {"visit_on": "2031-04-05"},
+            True,
+        ),
+        ("Any day up to 5 days from today is fine.", {"visit_on": "2031-04-05"}, True),
+        ("`visit_on` may be at most 7 days before today.", {"visit_on": "2031-03-23"}, False),
+        ("`visit_on` may be at most 7 days before today.", {"visit_on": "2031-03-22"}, True),
+        ("It happened within the last 7 days.", {"visit_on": "2031-03-22"}, True),
     ],
 )
 def test_an_argument_rule_refuses_what_breaks_it(

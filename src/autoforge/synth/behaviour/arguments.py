@@ -13,6 +13,8 @@ only number or date parameter:
   future": ``["<=", ["today", 0]]``; "no more than N days ahead", "more than N days ahead"
   refused, "between today and N days from today", "today + N is still OK":
   ``["<=", ["today", N]]``; "today or later", "between today and ...": ``[">=", ["today", 0]]``;
+  "must be after today": ``[">=", ["today", 1]]``; "at most N days before today", "within the
+  last N days": ``[">=", ["today", -N]]``;
 - for a text: "must end in .pdf, .jpg or .png (case-insensitive)": ``["suffix", [[".pdf",
   ".jpg", ".png"], true]]`` (the flag: any case).
 
@@ -44,12 +46,19 @@ _FUTURE = re.compile(
     r"\b(?:is|are)\s+(?:after\s+today|in\s+the\s+future)\b|\bbut\s+not\s+in\s+the\s+future\b", re.I
 )
 _AHEAD = re.compile(
-    r"\b(?:no\s+more\s+than|at\s+most|more\s+than|within)\s+(?P<n>\d+)\s+days?\s+(?:ahead|from\s+today|in\s+advance)"
+    r"\b(?:no\s+more\s+than|at\s+most|more\s+than|within|up\s+to)\s+(?P<n>\d+)\s+days?\s+"
+    r"(?:ahead|from\s+today|after\s+today|in\s+advance)"
     r"|\bbetween\s+today\s+and\s+(?P<m>\d+)\s+days?\s+(?:from|after)\s+today"
     r"|\btoday\s*\+\s*(?P<k>\d+)\s+is\s+still\s+ok",
     re.I,
 )
 _FROM_TODAY = re.compile(r"\btoday\s+or\s+later\b|\bbetween\s+today\s+and\b", re.I)
+_AFTER_TODAY = re.compile(r"\bmust\s+be\s+after\s+today\b", re.I)
+_BEFORE = re.compile(
+    r"\b(?:no\s+more\s+than|at\s+most|within|up\s+to)\s+(?P<n>\d+)\s+days?\s+"
+    r"(?:before\s+today|ago|in\s+the\s+past)\b|\bwithin\s+the\s+last\s+(?P<m>\d+)\s+days?\b",
+    re.I,
+)
 
 
 _ORDER = re.compile(r"\b(?:after|later\s+than)\b", re.I)
@@ -141,6 +150,10 @@ def argument_checks(
             add(_pick(s, dates), "<=", ["today", n], s)
         if _FROM_TODAY.search(s):
             add(_pick(s, dates), ">=", ["today", 0], s)
+        if _AFTER_TODAY.search(s):
+            add(_pick(s, dates), ">=", ["today", 1], s)
+        if (m := _BEFORE.search(s)) is not None:
+            add(_pick(s, dates), ">=", ["today", -int(m.group("n") or m.group("m"))], s)
     return out
 
 
