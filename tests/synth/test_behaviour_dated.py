@@ -168,3 +168,25 @@ def test_a_create_s_one_date_argument_goes_to_the_one_free_date_attribute() -> N
         "wanted_for": Value(source="param", name="date")}  # fmt: skip
     both = {"created_on", "wanted_for"}  # the docs state both: nothing is left to fill
     assert _renamed_date(tb, ctx, "orders", fields, both) == {}
+
+
+def test_an_argument_bounded_by_the_one_reached_attribute_of_that_name() -> None:
+    from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.text import attribute_bounds
+    from autoforge.tooldocs import ToolSpec
+
+    data = {"accounts": {"A1": {"account_id": "A1", "owed": 10.0}},
+            "payments": {"P1": {"payment_id": "P1", "account_id": "A1", "amount": 5.0}}}  # fmt: skip
+    tb = ToolBehaviour(tool="pay", kind="create", collection="payments",
+                       params=[ParamInfo(name="account_id", references="accounts"),
+                               ParamInfo(name="amount")])  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    said = "`amount` must be positive and not exceed the current `owed` of the account holder."
+    (c,) = attribute_bounds(ToolSpec(name="pay", description=said), tb, ctx)
+    assert (c.kind, c.param, c.collection, c.attribute) == (
+        "not_above",
+        "amount",
+        "accounts",
+        "owed",
+    )

@@ -528,7 +528,8 @@ def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ch
     """A parameter bounded by an attribute of a record: "`amount` must ... not exceed the
     patron's `fines_due`" (at most), "`mileage` ... may not be below the vehicle's recorded
     `mileage`" (at least). The parameter is the one the sentence starts with; the record is
-    the target or one the target or a parameter refers to, named by its noun."""
+    the target or one the target or a parameter refers to, named by its noun, or by nothing
+    where only one of them has the attribute ("not exceed the current `balance_due`")."""
     params = {p.name for p in tb.params}
     related = write_targets(tb, ctx)
     out: list[Check] = []
@@ -542,6 +543,9 @@ def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ch
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
             for a in ctx.ev.attributes.get(coll, []):
                 target = rf"the\s+({nouns})'s\s+(\w+\s+)?`{re.escape(a)}`"
+                owners = [c for c, _ in related if c and a in ctx.ev.attributes.get(c, [])]
+                if len(owners) == 1 and a not in params:  # "the current `balance_due`"
+                    target = rf"(?:{target}|the\s+(?:\w+\s+)?`{re.escape(a)}`)"
                 for kind, cue in (("not_above", _ABOVE), ("not_below", _BELOW)):
                     if re.search(rf"\b({cue})\s+{target}", s, re.I):
                         fields = {"param": head.group(1), "collection": coll, "attribute": a}
