@@ -176,8 +176,10 @@ def test_an_argument_bounded_by_the_one_reached_attribute_of_that_name() -> None
     from autoforge.synth.behaviour.text import attribute_bounds
     from autoforge.tooldocs import ToolSpec
 
-    data = {"accounts": {"A1": {"account_id": "A1", "owed": 10.0}},
-            "payments": {"P1": {"payment_id": "P1", "account_id": "A1", "amount": 5.0}}}  # fmt: skip
+    data = {
+        "accounts": {"A1": {"account_id": "A1", "owed": 10.0}},
+        "payments": {"P1": {"payment_id": "P1", "account_id": "A1", "amount": 5.0}},
+    }
     tb = ToolBehaviour(tool="pay", kind="create", collection="payments",
                        params=[ParamInfo(name="account_id", references="accounts"),
                                ParamInfo(name="amount")])  # fmt: skip
