@@ -12,9 +12,10 @@ import json
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
 from autoforge.synth.behaviour.arguments import argument_lines
+from autoforge.synth.behaviour.branches import conditions
 from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
 from autoforge.synth.behaviour.entries import uses_left
-from autoforge.synth.behaviour.formulas import expr_code, uses_expr
+from autoforge.synth.behaviour.formulas import cond_code, expr_code, uses_expr
 from autoforge.synth.behaviour.formulas import helper_lines as expr_helper_lines
 from autoforge.synth.behaviour.listing import UNSET, list_lines
 from autoforge.synth.behaviour.listing import given as _given
@@ -645,6 +646,10 @@ def _each_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
 
 
 def _effect_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
+    if len(e.when) == 3 and e.when[0] == "expr":  # one case of an "If ... Otherwise ..."
+        inner = _effect_lines(e.model_copy(update={"when": []}), tb)
+        test = f"_k{conditions(tb).index(e.when[1])}"
+        return [f"if {test if e.when[2] else 'not ' + test}:", *("    " + ln for ln in inner)]
     if len(e.over) == 2 and tb.id_param is not None:
         return _each_lines(e, tb)
     if e.kind == "lines":
@@ -779,6 +784,7 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
                     continue
                 body += _check_lines(c, tb)
         body += tally_before_lines(tb.effects)
+        body += [f"_k{i} = bool({cond_code(t)})" for i, t in enumerate(conditions(tb))]
         for e in tb.effects:
             body += _effect_lines(e, tb)
         body += tally_after_lines(tb.effects, tb.checks)

@@ -333,6 +333,18 @@ def amount_expr(text: str, tb: ToolBehaviour, ctx: Context) -> Value | None:
     return Value(source="formula", const=["expr", found[0], None])
 
 
+def condition_tree(text: str, tb: ToolBehaviour, ctx: Context) -> Tree | None:
+    """``text`` ("filled_count < capacity") as a formula condition over the call's arguments
+    and the records it reaches; None unless every name in it is read."""
+    scope = _scope_of(tb, ctx)
+    return _parse(text, scope, cond=True) if scope is not None else None
+
+
+def cond_code(tree: Tree) -> str:
+    """The Python test of a formula condition inside a compiled tool."""
+    return _code(tree)
+
+
 def formula_values(texts: list[str], tb: ToolBehaviour, ctx: Context) -> dict[str, Value]:
     """``{attribute: formula}`` for each attribute of the record ``tb`` writes that a sentence
     of ``texts`` gives as an expression every name of which is read (see the module)."""
@@ -421,7 +433,8 @@ def _numbers(ctx: Context, coll: str) -> set[str]:
 def uses_expr(tb: ToolBehaviour) -> bool:
     """Whether a write of ``tb`` computes an ``expr`` formula (and needs its helpers)."""
     values = [v for e in tb.effects for v in [*e.fields.values(), e.value] if v is not None]
-    return any(v.source == "formula" and v.const and v.const[0] == "expr" for v in values)
+    cases = any(len(e.when) == 3 and e.when[0] == "expr" for e in tb.effects)
+    return cases or any(v.source == "formula" and v.const and v.const[0] == "expr" for v in values)
 
 
 def expr_code(tree: Tree, digits: int | None) -> str:

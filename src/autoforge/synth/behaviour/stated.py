@@ -113,8 +113,11 @@ def literal_fields(
             flat,
         ):
             to = re.search(r"\sto\s+\S+$", m.group(0)) is not None
-            if to and not re.search(r"\bsets?\b", flat[: m.start()], re.I):
-                continue  # "limits `x` to 5" is a bound; "sets ... `x` to 0" a write
+            head = re.split(r"(?<=[.;:])\s+", flat[: m.start()])[-1]
+            own = r"\s*(?:(?:it|this|the\s+call|and|also)\s+)*sets?\b"
+            if to and not re.match(own, head, re.I):
+                continue  # "limits `x` to 5" is a bound; "Sets ... `x` to 0" a write of the
+                # call ("Every cancellation sets `x` to ..." is another call's)
             if " and " in m.group(1) and not re.search(r"[=:]|\bbecome", m.group(0)):
                 continue  # "an empty `ids` and `count` 0": the value is the last one's only
             ok, value = _literal(m.group(2), enum)
