@@ -192,3 +192,22 @@ def test_an_argument_bounded_by_the_one_reached_attribute_of_that_name() -> None
         "accounts",
         "owed",
     )
+
+
+def test_a_record_whose_date_is_today_and_a_case_s_rule_is_not_the_call_s() -> None:
+    from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.text import date_window_checks
+    from autoforge.tooldocs import ToolSpec
+
+    data = {"stays": {f"S{i}": {"stay_id": f"S{i}", "arrival": f"2026-01-0{i}"} for i in (1, 2)}}
+    tb = ToolBehaviour(tool="arrive", kind="action", collection="stays", id_param="stay_id",
+                       params=[ParamInfo(name="stay_id", references="stays")])  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    said = "Allowed only for a stay whose `arrival` is today."
+    (c,) = date_window_checks(ToolSpec(name="arrive", description=said), tb, ctx)
+    assert (c.attribute, c.values) == ("arrival", ["=="])
+    case = "The reason `late` is accepted only for a stay whose `arrival` is before today."
+    props = {"properties": {"reason": {"type": "string", "enum": ["late", "other"]}}}
+    spec = ToolSpec(name="arrive", description=case, parameters=props)
+    assert date_window_checks(spec, tb, ctx) == []

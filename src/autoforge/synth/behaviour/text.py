@@ -587,9 +587,16 @@ def _date_attribute(ctx: Context, coll: str, verb: str) -> str | None:
 
 def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """Requirements on a record's date relative to the domain's today, stated as "only a
-    <noun> dated today or earlier", "a <noun> dated after today", "scheduled for today"."""
+    <noun> dated today or earlier", "a <noun> dated after today", "scheduled for today", "a
+    <noun> whose `<date>` is today"."""
     related = _related(tb, ctx)
     out: list[Check] = []
+    choices = {
+        str(v)
+        for sch in (spec.parameters.get("properties") or {}).values()
+        if isinstance(sch, dict)
+        for v in (sch.get("enum") or [])
+    }
     for s in doc_sentences(spec.description):
         if not re.search(r"\b(only|allowed|must)\b", s, re.I) or _REFUSING.search(s):
             continue
@@ -597,11 +604,17 @@ def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
             rel = r"(?P<rel>[a-z\s]*?today(\s+or\s+(earlier|later))?)"
             pat = rf"\b({nouns})\s+(dated|scheduled(\s+for)?|due)\s+{rel}\b"
-            m = re.search(pat, s, re.I)
+            whose = rf"\b(?:{nouns})\s+whose\s+`(?P<attr>\w+)`\s+is\s+{rel}\b"
+            m = re.search(pat, s, re.I) or re.search(whose, s, re.I)
             if m is None or any(c.collection == coll for c in out):
                 continue
-            verb = m.group(2).split()[0].lower()
-            attr = _date_attribute(ctx, coll, verb)
+            if set(re.findall(r"`(\w+)`", s[: m.start()])) & choices:
+                continue  # "The reason `expired` is accepted only for ...": one case's rule
+            if "attr" in m.groupdict() and m.group("attr"):  # "a booking whose `arrival` is today"
+                named = m.group("attr")
+                attr = named if named in ctx.ev.attributes.get(coll, []) else None
+            else:
+                attr = _date_attribute(ctx, coll, m.group(2).split()[0].lower())
             op = next(
                 (o for cue, o in _WINDOWS if re.fullmatch(cue, m.group("rel").strip(), re.I)), None
             )
