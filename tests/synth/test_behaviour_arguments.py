@@ -117,3 +117,27 @@ def test_the_two_dates_of_a_range_must_be_in_order_when_the_docs_say_so() -> Non
         name="list_visits", description="Both bounds are inclusive.", parameters=params
     )
     assert argument_checks(quiet, tb, ctx, pair_only=True) == []
+
+
+def test_one_choice_requires_or_forbids_another_argument() -> None:
+    from autoforge.synth.behaviour.arguments import choice_rules
+
+    props = {"properties": {"method": {"type": "string", "enum": ["card", "cash", "wire"]},
+                            "reference": {"type": "string"}}}  # fmt: skip
+    tb = ToolBehaviour(tool="pay", kind="create", collection="payments",
+                       params=[ParamInfo(name="method"), ParamInfo(name="reference")])  # fmt: skip
+    said = ("`reference` is mandatory (non-blank) for `wire`, optional for `card`, and must not"
+            " be sent for `cash`.")  # fmt: skip
+    checks = choice_rules(ToolSpec(name="pay", description=said, parameters=props), tb)
+    code = "\n".join(ln for c in checks for ln in _check_lines(c, tb))
+
+    def refused(**args: Any) -> bool:
+        try:
+            exec(code, {"ToolError": ToolError, **args})
+        except ToolError:
+            return True
+        return False
+
+    assert refused(method="wire", reference="  ") and not refused(method="wire", reference="R1")
+    assert refused(method="cash", reference="R1") and not refused(method="cash", reference=None)
+    assert not refused(method="card", reference=None)

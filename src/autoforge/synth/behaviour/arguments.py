@@ -107,8 +107,8 @@ def _pick(s: str, candidates: list[str]) -> str | None:
 def argument_checks(
     spec: ToolSpec, tb: ToolBehaviour, ctx: Context, pair_only: bool = False
 ) -> list[Check]:
-    """The ``argument`` checks of ``tb`` (see the module docstring); with ``pair_only`` (a
-    read tool) only the order of a range's two dates."""
+    """The ``argument`` checks of ``tb`` (see the module docstring and :func:`choice_rules`);
+    with ``pair_only`` (a read tool) only the order of a range's two dates."""
     props = spec.parameters.get("properties") or {}
     numbers = [p.name for p in tb.params if (props.get(p.name) or {}).get("type") == "number"]
     dates = [p.name for p in tb.params if p.format in ("date", "date-time")]
@@ -154,13 +154,57 @@ def argument_checks(
             add(_pick(s, dates), ">=", ["today", 1], s)
         if (m := _BEFORE.search(s)) is not None:
             add(_pick(s, dates), ">=", ["today", -int(m.group("n") or m.group("m"))], s)
+    return out if pair_only else out + choice_rules(spec, tb)
+
+
+def choice_rules(spec: ToolSpec, tb: ToolBehaviour) -> list[Check]:
+    """Arguments one value of a choice parameter requires or forbids: "`reference` is
+    mandatory (non-blank) for `bank_transfer` ... and must not be sent for `cash`",
+    "* `reject` -> status `rejected`; `reject_reason` is required": ``["required_when",
+    [choice, value]]`` and ``["forbidden_when", [choice, value]]``."""
+    props = spec.parameters.get("properties") or {}
+    owner = {str(v): n for n, sch in props.items() if isinstance(sch, dict)
+             for v in (sch.get("enum") or [])}  # fmt: skip
+    names = {p.name for p in tb.params}
+    out: list[Check] = []
+    for s in doc_sentences(spec.description):
+        lead = re.match(r"\s*[*-]?\s*`(\w+)`\s*(?:→|->)", s)
+        for m in re.finditer(r"`(\w+)`\s+is\s+(?:mandatory|required)\b([^.;]*)", s):
+            said = re.search(r"\b(?:for|when|with)\s+`(\w+)`", m.group(2))
+            value = said.group(1) if said else (lead.group(1) if lead else None)
+            _choice_rule(out, m.group(1), value, owner, names, "required_when", s)
+        for m in re.finditer(
+            r"`(\w+)`[^.;]*?\bmust\s+not\s+be\s+sent\s+(?:for|with|when)\s+`(\w+)`", s
+        ):
+            _choice_rule(out, m.group(1), m.group(2), owner, names, "forbidden_when", s)
     return out
+
+
+def _choice_rule(
+    out: list[Check], param: str, value: str | None, owner: dict[str, str], names: set[str],
+    op: str, s: str,
+) -> None:  # fmt: skip
+    choice = owner.get(value or "")
+    if choice and param in names and choice in names and choice != param:
+        out.append(Check(kind="argument", param=param, values=[op, [choice, value]], sentence=s))
 
 
 def argument_lines(c: Check, p: str, why: str) -> list[str]:
     """The guard of an ``argument`` check on parameter ``p`` (a given value only)."""
     op, operand = c.values[0], c.values[1]
     given = f"({p} is not None and {p} != '<unset>')"
+    if op in ("required_when", "forbidden_when"):
+        choice, value = python_param_name(str(operand[0])), str(operand[1])
+        if op == "forbidden_when":
+            return [
+                f"if str({choice}) == {value!r} and {given}:",
+                f"    raise ToolError({f'{p} must not be sent when {choice} is {value}' + why!r})",
+            ]
+        blank = f"(not {given} or (isinstance({p}, str) and not {p}.strip()))"
+        return [
+            f"if str({choice}) == {value!r} and {blank}:",
+            f"    raise ToolError({f'{p} is required when {choice} is {value}' + why!r})",
+        ]
     number = f"{given} and isinstance({p}, (int, float)) and not isinstance({p}, bool)"
     if op == "decimals":
         scale = 10 ** int(operand)
