@@ -178,3 +178,22 @@ def test_figures_equal_the_shared_scorer_on_a_shared_api(tmp_path: Path) -> None
         ours["null_env"]["decision_balanced_accuracy"]
         == theirs["null_env"]["decision_balanced_accuracy"]
     )
+
+
+def test_each_folder_s_probes_import_their_own_reference(tmp_path: Path) -> None:
+    """Two folders whose probes both ``import ref_impl``: the second gets its own module, not
+    the one the first put in ``sys.modules``."""
+    for name in ("one", "two"):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "openapi.yaml").write_text("openapi: 3.0.3\ninfo: {title: x, version: '1'}\n")
+        (folder / "db.json").write_text(json.dumps({"meta": {"today": "2026-01-01"}}))
+        (folder / "ref_impl.py").write_text(
+            f"class RefError(Exception):\n    pass\nWRITE_TOOLS = set()\nWHO = {name!r}\n"
+            "def invoke(db, name, args):\n    return WHO\n"
+        )
+        (folder / "probes.py").write_text(
+            "import ref_impl\ndef probes(db, rng, n):\n    return [(ref_impl.WHO, {})]\n"
+        )
+    assert [load_refapi(tmp_path / n).probes(1, 0)[0][0] for n in ("one", "two")] == [
+        "one", "two"]  # fmt: skip

@@ -82,11 +82,18 @@ class RefApi:
 
 @contextmanager
 def _on_path(folder: Path) -> Iterator[None]:
+    """The folder importable while a module of it loads, its own module names (a probes
+    file's ``import ref_impl``) free of another folder's loaded before, and left so after."""
+    local = {p.stem for p in folder.glob("*.py")}
+    saved = {n: sys.modules.pop(n) for n in list(sys.modules) if n in local}
     sys.path.insert(0, str(folder))
     try:
         yield
     finally:
         sys.path.remove(str(folder))
+        for n in local:
+            sys.modules.pop(n, None)
+        sys.modules.update(saved)
 
 
 def _module(folder: Path, name: str) -> ModuleType:
