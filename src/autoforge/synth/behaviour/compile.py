@@ -13,9 +13,9 @@ import json
 from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
 from autoforge.synth.behaviour.arguments import argument_lines
 from autoforge.synth.behaviour.branches import conditions
-from autoforge.synth.behaviour.dates import days_after_expr, helper_lines, uses_days
+from autoforge.synth.behaviour.dates import helper_lines, uses_days
 from autoforge.synth.behaviour.entries import uses_left
-from autoforge.synth.behaviour.formulas import cond_code, expr_code, uses_expr
+from autoforge.synth.behaviour.formulas import cond_code, uses_expr
 from autoforge.synth.behaviour.formulas import helper_lines as expr_helper_lines
 from autoforge.synth.behaviour.listing import UNSET, list_lines
 from autoforge.synth.behaviour.listing import given as _given
@@ -24,8 +24,8 @@ from autoforge.synth.behaviour.normal import normal_lines
 from autoforge.synth.behaviour.ownership import owned_lines
 from autoforge.synth.behaviour.pairs import pair_lines
 from autoforge.synth.behaviour.paths import record_code
-from autoforge.synth.behaviour.prices import map_expr
 from autoforge.synth.behaviour.tallies import tally_after_lines, tally_before_lines
+from autoforge.synth.behaviour.values import value_code as _value
 
 
 def _py_ref(ref: str | None) -> str | None:
@@ -375,92 +375,12 @@ def _status_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
     ]
 
 
-def _value(v: Value) -> str:
-    if v.source == "param":
-        name = v.name or ""
-        return f"-({name[1:]})" if name.startswith("-") else name
-    if v.source == "copy" and isinstance(v.const, list) and len(v.const) == 2:
-        coll, attr = v.const
-        return f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
-    if v.source == "copy" and isinstance(v.const, list) and len(v.const) == 3:
-        coll, attr, hops = v.const  # a record further references away
-        return f"({record_code(f'param:{v.name}', coll, hops)} or {{}}).get({attr!r})"
-    if v.source == "field":
-        return f"_x.get({v.name!r})"
-    if v.source == "formula" and isinstance(v.const, list):
-        return _formula(v)
-    if v.source == "object" and isinstance(v.const, list):
-        return "{" + ", ".join(f"{k!r}: {python_param_name(k)}" for k in v.const) + "}"
-    if v.source == "param_map" and isinstance(v.const, dict):
-        return f"{v.const!r}.get(str({v.name}))"
-    if v.source == "today":
-        return "_today"
-    if v.source == "now":
-        return "_now"
-    if v.source == "new_id":  # the key stays text; an attribute the data holds as a number
-        return "int(_new_id)" if v.const == "int" else "_new_id"  # takes the number
-    return repr(v.const)
-
-
 def _logged_before(tb: ToolBehaviour) -> list[str]:
     """Before a log entry is made: the record the call acted on (``_made``, its key
     ``_made_id``) and, for a create, no earlier values (``_was``)."""
     if tb.kind == "create":
         return ["_made, _made_id, _was = _new, _new_id, {}"]
     return [f"_made, _made_id = _rec, str({tb.id_param})"]
-
-
-def _formula(v: Value) -> str:
-    """The expression of a ``formula`` value on the new record ``_new`` (to cents, halves up)."""
-    kind, args = v.const[0], v.const[1:]
-    if kind == "made_key":
-        return "_made_id"
-    if kind == "left":  # the value after the call, or the one it cleared
-        a = args[0]
-        return f"(_made.get({a!r}) if _made.get({a!r}) is not None else _was.get({a!r}))"
-    if kind == "sum":
-        attr, count, f = args
-        terms = f"(_x.get({count!r}) or 0) * (_x.get({f!r}) or 0)"
-        return f"round(sum({terms} for _x in (_new.get({attr!r}) or [])) + 1e-9, 2)"
-    if kind == "percent":
-        base, coll, pct = args
-        of = f"((state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({pct!r}) or 0)"
-        share = f"round((_new.get({base!r}) or 0) * {of} / 100 + 1e-9, 2)"
-        return f"({share} if {_given(v.name or '')} else 0.0)"
-    if kind == "target":
-        attr, sign = args
-        return f"({sign}) * (_rec.get({attr!r}) or 0)"
-    if kind == "new":
-        attr, sign = args
-        return f"({sign}) * (_new.get({attr!r}) or 0)"
-    if kind == "copy_unless":
-        coll, attr, unless = args
-        got = f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
-        if len(unless) == 5:
-            param, ucoll, uattr, uval, n = unless
-            rec = f"(state.get({ucoll!r}, {{}}).get(str({python_param_name(param)})) or {{}})"
-            return f"({n!r} if {rec}.get({uattr!r}) == {uval!r} else {got})"
-        return got
-    if kind == "join":
-        coll, (one, sep, two) = args
-        rec = f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}})"
-        return f"str({rec}.get({one!r})) + {sep!r} + str({rec}.get({two!r}))"
-    if kind == "first_then":
-        first, items = (python_param_name(str(x)) for x in args)
-        rest = f"[x for x in ({items} if isinstance({items}, list) else []) if x != {first}]"
-        return f"[{first}] + {rest}"
-    if kind == "map":
-        return map_expr(str(args[0]), args[1])
-    if kind == "days_after":
-        return days_after_expr(str(args[0]), args[1])
-    if kind == "expr":
-        return expr_code(args[0], args[1])
-    if kind == "signed":
-        terms = args[0]
-        known = " and ".join(f"_new.get({t!r}) is not None" for _, t in terms)
-        total = " + ".join(f"({s}) * _new.get({t!r})" for s, t in terms)
-        return f"(round({total} + 1e-9, 2) if {known} else None)"
-    return "None"
 
 
 def _ledger_lines(e: Effect, tb: ToolBehaviour) -> list[str]:
