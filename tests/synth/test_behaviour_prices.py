@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
-from autoforge.synth.behaviour.compile import _formula
 from autoforge.synth.behaviour.data import Context, DataEvidence
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
+from autoforge.synth.behaviour.values import _formula
 from autoforge.tooldocs import ToolSpec
 
 DATA: dict[str, Any] = {

@@ -152,8 +152,8 @@ def test_a_life_cycle_stamp_is_entered_with_its_status_and_kept_after() -> None:
 
 def test_a_new_records_value_composed_from_a_referenced_record_or_the_arguments() -> None:
     from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
-    from autoforge.synth.behaviour.compile import _value
     from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.values import value_code as _value
     from autoforge.synth.behaviour.writes import composed_fields
     from autoforge.tooldocs import ToolSpec
 
@@ -199,8 +199,8 @@ def test_a_copied_amount_moves_onto_a_record_and_is_refunded_back(studio: Any) -
 
 def test_prices_listed_beside_the_choices_are_added_where_the_docs_say() -> None:
     from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
-    from autoforge.synth.behaviour.compile import _value
     from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.values import value_code as _value
     from autoforge.synth.behaviour.writes import priced_choices
     from autoforge.tooldocs import ToolSpec
 
