@@ -5,18 +5,14 @@ on a small account API written for this test."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from pathlib import Path
 from typing import Any
 
-from autoforge.cli.llm import llm_config_from_options
-from autoforge.env import Environment
-from autoforge.llm import LLMClient
+from doc_tools import rules_env  # type: ignore[import-not-found]
+
 from autoforge.synth.behaviour.stated import dated_today, stated_params
 from autoforge.synth.behaviour.writes import _stated_choices
-from autoforge.synth.pipeline import SynthOptions, synthesize
-from autoforge.tooldocs import load_docs
 
 _DOC = """
 openapi: 3.0.3
@@ -89,12 +85,8 @@ def _data() -> dict[str, Any]:
 
 
 def test_a_record_dated_today_with_a_whole_number_key_and_a_coded_status(tmp_path: Path) -> None:
-    (tmp_path / "openapi.yaml").write_text(_DOC)
     data = _data()
-    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
-    docs = load_docs([tmp_path / "openapi.yaml"])
-    asyncio.run(synthesize(docs, tmp_path / "env", client, data=data, options=SynthOptions()))
-    env = Environment.load(tmp_path / "env")
+    env = rules_env(tmp_path, _DOC, data)
     ep = env.episode(state=copy.deepcopy(data))
     assert ep.call("take_payment", {"account_id": "A2", "amount": 12.5}).ok
     new = ep.snapshot()["payments"]["707"]

@@ -5,16 +5,11 @@ item-tracking API written for this test."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from pathlib import Path
 from typing import Any
 
-from autoforge.cli.llm import llm_config_from_options
-from autoforge.env import Environment
-from autoforge.llm import LLMClient
-from autoforge.synth.pipeline import SynthOptions, synthesize
-from autoforge.tooldocs import load_docs
+from doc_tools import rules_env  # type: ignore[import-not-found]
 
 _DOC = """
 openapi: 3.0.3
@@ -114,12 +109,8 @@ def _data() -> dict[str, Any]:
 
 
 def test_writes_add_the_entries_their_docs_say_they_log(tmp_path: Path) -> None:
-    (tmp_path / "openapi.yaml").write_text(_DOC)
     data = _data()
-    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
-    docs = load_docs([tmp_path / "openapi.yaml"])
-    asyncio.run(synthesize(docs, tmp_path / "env", client, data=data, options=SynthOptions()))
-    env = Environment.load(tmp_path / "env")
+    env = rules_env(tmp_path, _DOC, data)
     ep = env.episode(state=copy.deepcopy(data))
     assert ep.call("lend_item", {"item_id": "IT-003", "lent_to": "Ann"}).ok
     after = ep.snapshot()

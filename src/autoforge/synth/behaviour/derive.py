@@ -542,13 +542,11 @@ def _renamed_date(
     record holds a date there, so the call must give one, and no other date is left."""
     used = {v.name for v in fields.values() if v.source == "param"}
     dates = [p.name for p in tb.params if p.format == "date" and p.name not in fields]
-    free = [
-        a
-        for a in ctx.ev.date_attributes(coll)
-        if a not in said
-        and fields.get(a, Value(source="today")).source in ("today", "const")
-        and not (fields[a].source == "const" and fields[a].const is not None)
-    ]
+
+    def open_(v: Value | None) -> bool:  # today by the data's default, or nothing
+        return v is not None and (v.source == "today" or (v.source == "const" and v.const is None))
+
+    free = [a for a in ctx.ev.date_attributes(coll) if a not in said and open_(fields.get(a))]
     if len(dates) == 1 and dates[0] not in used and len(free) == 1:
         return {free[0]: Value(source="param", name=dates[0])}
     return {}
