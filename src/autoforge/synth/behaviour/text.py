@@ -217,9 +217,8 @@ _STATE_SAID = re.compile(
 
 def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """Status preconditions stated by the tool's description or its policy sections: "only
-    <values> <noun>",
-    "<values> <noun> cannot be ...", "must be <value>" (the noun choosing the record: the
-    target, or a record the target or a parameter refers to)."""
+    <values> <noun>", "<values> <noun> cannot be ...", "must be <value>" (the noun choosing
+    the record: the target, or a record the target or a parameter refers to)."""
     out: list[Check] = []
     related = _related(tb, ctx)
     own = section_sentences(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else []
@@ -247,41 +246,48 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
             s
         ):
             continue
-        found: dict[tuple[str, bool], list[str]] = {}
-        for coll, _via in related:
-            _attr, values = ctx.status_enum(coll)
-            # statuses the sentence writes as code: then only those are statuses named
-            ticked = any(f"`{v}`" in s for v in values)
-            for v, m in _value_matches(s, values):
-                plural = m.group(0).lower().strip("`") == f"{v.lower()}s"
-                noun = tb.collection if plural and coll == tb.collection else None
-                noun = noun or _noun_after(s, m.end(), [c for c, _ in related], values)
-                noun = noun or _noun_before(s, m.start(), [c for c, _ in related])
-                noun = noun or _subject_must_be(s, m.start(), [c for c, _ in related], values)
-                if not (m.group(0).startswith("`") if ticked else noun):
-                    continue  # a participle ("can be returned"), not a status named
-                if _SUPPOSED.search(s[: m.start()]) or re.match(
-                    r"`?\s+(?:instead|(?:again\s+)?first)\b", s[m.end() :]
-                ):  # "for a `reopened` claim, ...", "must be denied instead", "must be
-                    continue  # stored again first": a case, an outcome, a remedy
-                if _OTHERS.search(_clause_of(s, m.start())) or _ONLY_WHEN.match(s[m.end() :]):
-                    continue  # "who has no other trip `active`"; "an issued invoice can
-                    # only be voided when ...": the case a rule is about, not a status asked
-                refused = _refused(s, m.start())
-                if re.match(
-                    r"[`\s\w-]{0,30}?\bmust\s+be\s+\w+\s+(?:again\s+)?first\b", s[m.end() :]
-                ):
-                    refused = True  # "checked-out samples must be stored again first"
-                if refused is False and _open_alternative(s, m.end(), values):
-                    continue  # "must be available, or on the shelf with ...": incomplete
-                if (noun or tb.collection) == coll and refused is not None:
-                    found.setdefault((coll, refused), []).append(v)
-        for (coll, neg), vals in found.items():
+        for (coll, neg), vals in _statuses_said(s, tb, ctx, related).items():
             via = next(v for c, v in related if c == coll)
             attr, _values = ctx.status_enum(coll)
             source = required.get(said, said)  # a list item: reported as written
             out.append(value_check(tb, neg, coll, attr, via, sorted(set(vals)), source))
     return out
+
+
+def _statuses_said(
+    s: str, tb: ToolBehaviour, ctx: Context, related: list[tuple[str, str | None]]
+) -> dict[tuple[str, bool], list[str]]:
+    """``{(collection, refused): statuses}`` a rule sentence names of the records the tool
+    reaches, leaving out participles, cases, outcomes, remedies and other records."""
+    found: dict[tuple[str, bool], list[str]] = {}
+    colls = [c for c, _ in related]
+    for coll, _via in related:
+        _attr, values = ctx.status_enum(coll)
+        # statuses the sentence writes as code: then only those are statuses named
+        ticked = any(f"`{v}`" in s for v in values)
+        for v, m in _value_matches(s, values):
+            plural = m.group(0).lower().strip("`") == f"{v.lower()}s"
+            noun = tb.collection if plural and coll == tb.collection else None
+            noun = noun or _noun_after(s, m.end(), colls, values)
+            noun = noun or _noun_before(s, m.start(), colls)
+            noun = noun or _subject_must_be(s, m.start(), colls, values)
+            if not (m.group(0).startswith("`") if ticked else noun):
+                continue  # a participle ("can be returned"), not a status named
+            if _SUPPOSED.search(s[: m.start()]) or re.match(
+                r"`?\s+(?:instead|(?:again\s+)?first)\b", s[m.end() :]
+            ):  # "for a `reopened` claim, ...", "must be denied instead", "must be
+                continue  # stored again first": a case, an outcome, a remedy
+            if _OTHERS.search(_clause_of(s, m.start())) or _ONLY_WHEN.match(s[m.end() :]):
+                continue  # "who has no other trip `active`"; "an issued invoice can
+                # only be voided when ...": the case a rule is about, not a status asked
+            refused = _refused(s, m.start())
+            if re.match(r"[`\s\w-]{0,30}?\bmust\s+be\s+\w+\s+(?:again\s+)?first\b", s[m.end() :]):
+                refused = True  # "checked-out samples must be stored again first"
+            if refused is False and _open_alternative(s, m.end(), values):
+                continue  # "must be available, or on the shelf with ...": incomplete
+            if (noun or tb.collection) == coll and refused is not None:
+                found.setdefault((coll, refused), []).append(v)
+    return found
 
 
 def _as_requirement(item: str) -> str:
