@@ -461,6 +461,10 @@ def _code(t: Tree) -> str:
         return f"({_code(t[1])} == {t[2]!r})"
     if kind in ("and", "or"):
         return "(" + f" {kind} ".join(_code(c) for c in t[1]) + ")"
+    if kind == "days":
+        return f"_days_between({_code(t[1])}, {_code(t[2])})"
+    if kind == "ceil":
+        return f"_ceil_of({_code(t[1])})"
     if kind == "if":
         out = _code(t[2])
         for cond, value in reversed(t[1]):
@@ -499,6 +503,24 @@ def helper_lines() -> list[str]:
         "        if not _ok:",
         "            return False",
         "    return True",
+        "def _day_number(_s):",
+        "    _s = str(_s)",
+        "    if len(_s) < 10 or not (_s[:4] + _s[5:7] + _s[8:10]).isdigit():",
+        "        return None",
+        "    _y, _m, _d = int(_s[:4]), int(_s[5:7]), int(_s[8:10])",
+        "    _y -= _m <= 2",
+        "    _era = _y // 400",
+        "    _yoe = _y - _era * 400",
+        "    _doy = (153 * (_m + (-3 if _m > 2 else 9)) + 2) // 5 + _d - 1",
+        "    return _era * 146097 + _yoe * 365 + _yoe // 4 - _yoe // 100 + _doy",
+        "def _days_between(_a, _b):",
+        "    _a, _b = _day_number(_a), _day_number(_b)",
+        "    return None if _a is None or _b is None else _b - _a",
+        "def _ceil_of(_v):",
+        "    _v = _nm(_v)",
+        "    if _v is None:",
+        "        return None",
+        "    return int(_v) + (1 if _v > int(_v) else 0)",
         "def _rd(_v, _d):",
         "    _v = _nm(_v)",
         "    if _v is None or _d is None:",
