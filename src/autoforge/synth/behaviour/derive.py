@@ -30,6 +30,7 @@ from autoforge.env import (
     ValueSource,
     doc_sentences,
 )
+from autoforge.synth.behaviour.audit import audit_entries
 from autoforge.synth.behaviour.branches import branch_effects
 from autoforge.synth.behaviour.cascade import cascades
 from autoforge.synth.behaviour.counters import increments
@@ -383,6 +384,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     reached = reached_sets(spec, tb, ctx)  # read once every number has moved
     tb.effects = without_replaced(tb.effects, reached) + reached
     tb.effects += logged_entries(spec, tb, ctx, tb.effects)  # last: they log what was done
+    tb.effects += audit_entries(spec, tb, ctx, tb.effects)
     tb.effects = branch_effects(spec, tb, ctx, tb.effects)
     for e in tb.effects:  # amounts kept to cents in the data stay so
         if e.kind == "increment" and e.attribute in ctx.ev.float_attributes(e.collection or ""):

@@ -123,7 +123,7 @@ def _entry_fields(
 def uses_left(tb: ToolBehaviour) -> bool:
     """Whether an entry of ``tb`` reads a value the acted-on record had before the call."""
     return any(
-        v.source == "formula" and v.const and v.const[0] == "left"
+        v.source == "formula" and v.const and v.const[0] in ("left", "was")
         for e in tb.effects
         for v in e.fields.values()
     )

@@ -48,6 +48,11 @@ def _formula(v: Value) -> str:
     kind, args = v.const[0], v.const[1:]
     if kind == "made_key":
         return "_made_id"
+    if kind == "through":  # an attribute of the record the acted-on record refers to
+        via, coll, attr = args
+        return f"(state.get({coll!r}, {{}}).get(str(_made.get({via!r}))) or {{}}).get({attr!r})"
+    if kind == "was":  # the value before the call (none for a create)
+        return f"_was.get({args[0]!r})"
     if kind == "left":  # the value after the call, or the one it cleared
         a = args[0]
         return f"(_made.get({a!r}) if _made.get({a!r}) is not None else _was.get({a!r}))"
