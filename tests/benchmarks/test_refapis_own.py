@@ -90,8 +90,9 @@ def test_docs_name_exactly_the_reference_tools(folder: Path) -> None:
     db = json.loads((folder / "db.json").read_text(encoding="utf-8"))
     probed = {name for name, _ in _load(folder, "probes").probes(db, random.Random(7), 400)}
     assert probed == set(ops)  # the probes reach every documented tool and no other
-    # "under ~400 lines" (SPEC.md); helpers' folders run a little over
-    assert len((folder / "ref_impl.py").read_text(encoding="utf-8").splitlines()) <= 480
+    # "under ~400 lines" (SPEC.md); helpers' folders run a little over; blank lines not counted
+    lines = (folder / "ref_impl.py").read_text(encoding="utf-8").splitlines()
+    assert len([ln for ln in lines if ln.strip()]) <= 480
 
 
 def _documented(folder: Path, db: dict[str, Any]) -> set[str]:
