@@ -82,27 +82,44 @@ def _data(log: str) -> dict[str, Any]:
     members = {f"M{i}": {"member_id": f"M{i}", "name": f"Member {i}"} for i in range(1, 5)}
     statuses = ["booked", "checked_in", "cancelled"]
     bookings = {
-        f"B{i:03d}": {"booking_id": f"B{i:03d}", "member_id": f"M{1 + i % 4}",
-                      "desk_id": f"D{1 + i % 4}", "day": f"2025-03-{10 + i:02d}",
-                      "status": statuses[i % 3]}
+        f"B{i:03d}": {
+            "booking_id": f"B{i:03d}",
+            "member_id": f"M{1 + i % 4}",
+            "desk_id": f"D{1 + i % 4}",
+            "day": f"2025-03-{10 + i:02d}",
+            "status": statuses[i % 3],
+        }
         for i in range(1, 10)
     }
-    data: dict[str, Any] = {"meta": {"today": "2025-03-05"}, "sites": sites, "desks": desks,
-                            "members": members, "bookings": bookings}
+    data: dict[str, Any] = {
+        "meta": {"today": "2025-03-05"},
+        "sites": sites,
+        "desks": desks,
+        "members": members,
+        "bookings": bookings,
+    }
     if log == "journal":
         events = ["booked", "booking_cancelled", "checked_in"]
         data["journal"] = {
-            f"J{i:03d}": {"entry_id": f"J{i:03d}", "on": f"2025-03-0{1 + i % 4}",
-                          "event": events[i % 3], "member_id": f"M{1 + i % 4}",
-                          "booking_id": f"B{1 + i % 9:03d}", "site_id": f"S{1 + i % 2}"}
+            f"J{i:03d}": {
+                "entry_id": f"J{i:03d}",
+                "on": f"2025-03-0{1 + i % 4}",
+                "event": events[i % 3],
+                "member_id": f"M{1 + i % 4}",
+                "booking_id": f"B{1 + i % 9:03d}",
+                "site_id": f"S{1 + i % 2}",
+            }
             for i in range(1, 7)
         }
     else:
         data["changes"] = {
-            f"C{i:02d}": {"change_id": f"C{i:02d}", "booking_id": f"B{i:03d}",
-                          "old_status": None if i % 2 else "booked",
-                          "new_status": "booked" if i % 2 else "cancelled",
-                          "at": f"2025-03-0{1 + i % 4}T09:00:00Z"}
+            f"C{i:02d}": {
+                "change_id": f"C{i:02d}",
+                "booking_id": f"B{i:03d}",
+                "old_status": None if i % 2 else "booked",
+                "new_status": "booked" if i % 2 else "cancelled",
+                "at": f"2025-03-0{1 + i % 4}T09:00:00Z",
+            }
             for i in range(1, 7)
         }
     return data
@@ -121,8 +138,10 @@ def _call(env: Any, data: dict[str, Any], tool: str, args: dict[str, Any]) -> di
 @pytest.fixture(scope="module")
 def journal(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, dict[str, Any]]:
     data = _data("journal")
-    policy = ("Every accepted write adds one entry to `journal`, dated today, with the member, "
-              f"the booking and the site.\n{_TABLE}\nReads log nothing.\n")
+    policy = (
+        "Every accepted write adds one entry to `journal`, dated today, with the member, "
+        f"the booking and the site.\n{_TABLE}\nReads log nothing.\n"
+    )
     return rules_env(tmp_path_factory.mktemp("audit"), _DOC, data, policy), data
 
 
@@ -133,8 +152,14 @@ def test_a_create_logs_the_table_kind_the_new_record_and_what_it_refers_to(
     after = _call(env, data, "book_desk", {"member_id": "M2", "desk_id": "D3", "day": "2025-03-20"})
     (made,) = _new(data, after, "bookings")
     assert _new(data, after, "journal") == [
-        {"entry_id": "J007", "on": "2025-03-05", "event": "booked", "member_id": "M2",
-         "booking_id": made["booking_id"], "site_id": "S2"}
+        {
+            "entry_id": "J007",
+            "on": "2025-03-05",
+            "event": "booked",
+            "member_id": "M2",
+            "booking_id": made["booking_id"],
+            "site_id": "S2",
+        }
     ]
 
 
@@ -164,8 +189,13 @@ def test_a_log_of_status_changes_holds_the_status_before_and_after(tmp_path: Pat
     env = rules_env(tmp_path, _DOC, data, policy)
     booked = next(k for k, r in data["bookings"].items() if r["status"] == "booked")
     (entry,) = _new(data, _call(env, data, "cancel_booking", {"booking_id": booked}), "changes")
-    assert entry == {"change_id": "C07", "booking_id": booked, "old_status": "booked",
-                     "new_status": "cancelled", "at": "2025-03-05T00:00:00"}
+    assert entry == {
+        "change_id": "C07",
+        "booking_id": booked,
+        "old_status": "booked",
+        "new_status": "cancelled",
+        "at": "2025-03-05T00:00:00",
+    }
     after = _call(env, data, "book_desk", {"member_id": "M1", "desk_id": "D1", "day": "2025-03-21"})
     (first,) = _new(data, after, "changes")
     assert (first["old_status"], first["new_status"]) == (None, "booked")
@@ -173,9 +203,11 @@ def test_a_log_of_status_changes_holds_the_status_before_and_after(tmp_path: Pat
 
 @pytest.mark.parametrize(
     "policy",
-    ["Reads and refused calls log nothing in `journal`.",
-     "No write adds an entry to `journal`.",
-     "A cancellation may be noted in `journal` by staff."],
+    [
+        "Reads and refused calls log nothing in `journal`.",
+        "No write adds an entry to `journal`.",
+        "A cancellation may be noted in `journal` by staff.",
+    ],
 )
 def test_no_sentence_that_every_write_logs_means_no_log(policy: str) -> None:
     ev = DataEvidence.of(_data("journal"))

@@ -61,8 +61,10 @@ components:
 
 
 def _data(n: int = 10) -> dict[str, Any]:
-    boats = {f"B{i}": {"boat_id": f"B{i}", "length_m": 6.2 + 1.3 * i, "daily_rate": 40.0 + 5 * i}
-             for i in range(1, 6)}
+    boats = {
+        f"B{i}": {"boat_id": f"B{i}", "length_m": 6.2 + 1.3 * i, "daily_rate": 40.0 + 5 * i}
+        for i in range(1, 6)
+    }
     hires = {}
     for i in range(1, n + 1):
         boat = boats[f"B{1 + i % 5}"]
@@ -70,10 +72,16 @@ def _data(n: int = 10) -> dict[str, Any]:
         rent = round(days * boat["daily_rate"], 2)
         fee = [0.0, 12.5, 7.25][i % 3]
         hires[f"H{i:03d}"] = {
-            "hire_id": f"H{i:03d}", "boat_id": boat["boat_id"], "start": f"2025-04-{i:02d}",
-            "end": f"2025-04-{i + days:02d}", "days": days,
-            "length_charged": math.ceil(boat["length_m"]), "rent": rent, "fee": fee,
-            "total": round(rent + fee, 2), "status": ["open", "closed"][i % 2],
+            "hire_id": f"H{i:03d}",
+            "boat_id": boat["boat_id"],
+            "start": f"2025-04-{i:02d}",
+            "end": f"2025-04-{i + days:02d}",
+            "days": days,
+            "length_charged": math.ceil(boat["length_m"]),
+            "rent": rent,
+            "fee": fee,
+            "total": round(rent + fee, 2),
+            "status": ["open", "closed"][i % 2],
             "label_copy": boat["daily_rate"],
         }
     return {"meta": {"today": "2025-04-01"}, "boats": boats, "hires": hires}
