@@ -174,3 +174,21 @@ def test_an_aside_or_an_exception_names_no_rule_of_its_action() -> None:
     ):
         rules = environment_rules(_orders_spec(policy)).rules
         assert {r.tool: (r.allowed, r.forbidden) for r in rules if r.kind == "status"} == rule
+
+
+def test_a_remedy_after_a_dash_and_an_already_reached_state_name_no_rule() -> None:
+    """What follows a dash is a remedy ("cannot be returned - cancel it first" is no rule of
+    cancelling), and "(one that is already cancelled fails)" names the failing state, not the
+    statuses the call takes."""
+    rules = environment_rules(
+        _orders_spec("A delivered order cannot be returned \u2014 cancel it first.")
+    ).rules
+    assert {r.tool: r.forbidden for r in rules if r.kind == "status"} == {
+        "return_order": ["delivered"]
+    }
+    spec = _orders_spec("")
+    spec.tools[
+        2
+    ].description = "Cancels a `pending` order (cancelling one that is already cancelled is a 409)."
+    rules = environment_rules(spec).rules
+    assert [r.allowed for r in rules if r.kind == "status" and r.tool == "cancel_order"] == []

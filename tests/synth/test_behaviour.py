@@ -499,6 +499,26 @@ def test_a_policy_negation_belongs_to_the_status_noun_right_before_it() -> None:
     assert _NEGATION.search("accepts no receipts") is not None
 
 
+def test_a_policy_refusal_binds_the_verb_before_a_dash_not_the_remedy_after_it() -> None:
+    from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.policy import policy_status_checks
+
+    data = {"jobs": {f"J{i}": {"job_id": f"J{i}", "status": s}
+                     for i, s in enumerate(["draft", "approved", "running"])}}  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data),
+                  policy="A draft job cannot be started \u2014 approve it first.")  # fmt: skip
+    ctx.schemas["jobs"] = {"status": {"type": "string", "enum": ["draft", "approved", "running"]}}
+
+    def refused(tool: str) -> list[list[str]]:
+        tb = ToolBehaviour(tool=tool, kind="action", collection="jobs", id_param="job_id",
+                           params=[ParamInfo(name="job_id", references="jobs")])  # fmt: skip
+        return [c.values for c in policy_status_checks(tb, ctx)]
+
+    assert refused("start_job") == [["draft"]]
+    assert refused("approve_job") == []
+
+
 def test_a_clause_that_neither_requires_nor_refuses_gives_no_status_check() -> None:
     from autoforge.synth.behaviour.text import _refused
 

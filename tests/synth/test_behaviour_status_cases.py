@@ -90,6 +90,8 @@ def test_not_allowed_refuses_and_what_must_first_be_done_is_a_remedy() -> None:
         ("status_not_in", ["void"])]  # fmt: skip
     assert _status("Drafts must be issued again first, and nothing is owed after it.") == [
         ("status_not_in", ["draft"])]  # fmt: skip
+    assert _status("Only on the due date; draft bills have to be issued first.") == [
+        ("status_not_in", ["draft"])]  # fmt: skip
 
 
 def test_refused_and_possible_say_which_statuses_a_call_takes() -> None:

@@ -218,7 +218,10 @@ def _status_rule(
         allowed, forbidden = said
         base.update(allowed=allowed, forbidden=forbidden)
         return DocRule(**base, sentence=sentence, source=source)  # type: ignore[arg-type]
-    still = re.search(rf"\b(?:that|which) (?:is|are) (?:still )?{items}", low)
+    # an aside's "(paying one that is already paid fails)" names the failing state, not a list
+    still = re.search(rf"\b(?:that|which) (?:is|are) (?:still )?{items}", _without_asides(low))
+    if still and "already" in still.group(0):
+        still = None
     if still and source == "description":  # every value listed: "that is a, b or c"
         # the separator after the last value ("a, b or c, giving ...") is not a value
         allowed = _values_in(re.sub(r"(,|\s+or|\s+and)$", "", still.group(1).strip()), values)
@@ -226,7 +229,11 @@ def _status_rule(
     never = re.search(rf"{items} {re.escape(noun)}s? (?:can ?not|can't|may not|cannot)\b", low)
     # what follows a contrast is allowed, not refused ("cannot borrow ..., but can still pay")
     refused_part = (
-        re.split(r",?\s+\bbut\b|;\s*however\b|\bexcept\b", low[never.end() :])[0] if never else ""
+        re.split(r",?\s+\bbut\b|;\s*however\b|\bexcept\b|\s[\u2014\u2013-]\s", low[never.end() :])[
+            0
+        ]
+        if never
+        else ""
     )
     named_there = source == "description" or _action_named(
         _without_asides(low[: never.end()] + refused_part) if never else "", spec, noun, records

@@ -107,7 +107,8 @@ def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
             flag = _flag(s[: neg.start()], coll, ctx)
             if not hits and flag is not None:
                 attr, hits = flag[0], [flag[1]]
-            tail = re.split(r"[;(]|,?\s+but\b", s[neg.start() :], maxsplit=1)[0]
+            # what follows a dash is a remedy or an aside: "cannot be started - confirm it first"
+            tail = re.split(r"[;(]|,?\s+but\b|\s[\u2014\u2013-]\s", s[neg.start() :], maxsplit=1)[0]
             if not hits or not (neg.group(1).lower() == "read-only" or _names_tool(tail, tb)):
                 continue
             values = sorted(set(hits), key=repr)

@@ -281,8 +281,11 @@ def _statuses_said(
                 continue  # "who has no other trip `active`"; "an issued invoice can
                 # only be voided when ...": the case a rule is about, not a status asked
             refused = _refused(s, m.start())
-            if re.match(r"[`\s\w-]{0,30}?\bmust\s+be\s+\w+\s+(?:again\s+)?first\b", s[m.end() :]):
-                refused = True  # "checked-out samples must be stored again first"
+            if re.match(
+                rf"[`\s\w-]{{0,30}}?\b(?:must|{_HAS_TO})\s+be\s+\w+\s+(?:again\s+)?first\b",
+                s[m.end() :],
+            ):  # "checked-out samples must be stored again first"; "tentative sessions have to
+                refused = True  # be confirmed first"
             if refused is False and _open_alternative(s, m.end(), values):
                 continue  # "must be available, or on the shelf with ...": incomplete
             if (noun or tb.collection) == coll and refused is not None:
