@@ -31,6 +31,7 @@ from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.paths import path_record, reach, single_routes
+from autoforge.synth.behaviour.terms import expand_terms, record_nouns, status_terms
 from autoforge.synth.behaviour.text import (
     _WINDOWS,
     _clause_of,
@@ -112,12 +113,16 @@ def presumed_checks(
         nouns = "|".join(re.escape(n) for n in noun_forms(coll))
         attr, values = ctx.status_enum(coll)
         summary = _title(spec.description)
+        terms = status_terms(ctx.policy, [str(v) for v in values], record_nouns(ctx))
         for s in doc_sentences(spec.description):
             if attr and values and (coll, "status_in") not in bounded:
-                found = _statuses(s, list(values), nouns)
+                found = _statuses(expand_terms(s, terms, coll), list(values), nouns)
                 if not found and s == summary:  # the summary names statuses in plain words
                     found = _statuses(s, list(values), nouns, plain=True)
+                merged: dict[bool, list[str]] = {}  # "an `a` one or a `b` one": a or b
                 for vals, refused in found:
+                    merged.setdefault(refused, []).extend(vals)
+                for refused, vals in merged.items():
                     out.append(value_check(tb, refused, coll, attr, via, sorted(set(vals)), s))
                     bounded.add((coll, "status_not_in" if refused else "status_in"))
             if (coll, "date_window") not in bounded and (

@@ -25,6 +25,7 @@ from autoforge.synth.behaviour.headings import (
     refused_for,
     section_sentences,
 )
+from autoforge.synth.behaviour.terms import expand_terms, record_nouns, status_terms
 from autoforge.tooldocs import markdown_tables
 
 if TYPE_CHECKING:
@@ -233,6 +234,9 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
         _as_requirement(item): item
         for item in (checklist_items(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else [])
     }
+    everyone = record_nouns(ctx)
+    terms = {c: status_terms(ctx.policy, [str(v) for v in ctx.status_enum(c)[1]], everyone)
+             for c, _ in related}  # fmt: skip
     for said in doc_sentences(spec.description) + own + list(required):
         # asides blanked, positions kept: "from `paid` (reason `settled`), `denied` (...)",
         # "... whose date is today or later <em dash> a lapsed one must be cancelled"
@@ -246,7 +250,7 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
             s
         ):
             continue
-        for (coll, neg), vals in _statuses_said(s, tb, ctx, related).items():
+        for (coll, neg), vals in _statuses_said(s, tb, ctx, related, terms).items():
             via = next(v for c, v in related if c == coll)
             attr, _values = ctx.status_enum(coll)
             source = required.get(said, said)  # a list item: reported as written
@@ -255,14 +259,20 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
 
 
 def _statuses_said(
-    s: str, tb: ToolBehaviour, ctx: Context, related: list[tuple[str, str | None]]
+    said: str,
+    tb: ToolBehaviour,
+    ctx: Context,
+    related: list[tuple[str, str | None]],
+    terms: dict[str, dict[str, list[str]]],
 ) -> dict[tuple[str, bool], list[str]]:
     """``{(collection, refused): statuses}`` a rule sentence names of the records the tool
-    reaches, leaving out participles, cases, outcomes, remedies and other records."""
+    reaches, leaving out participles, cases, outcomes, remedies and other records; a word the
+    docs define as statuses (``terms``, per collection) names them."""
     found: dict[tuple[str, bool], list[str]] = {}
     colls = [c for c, _ in related]
     for coll, _via in related:
         _attr, values = ctx.status_enum(coll)
+        s = expand_terms(said, terms.get(coll, {}), coll)
         # statuses the sentence writes as code: then only those are statuses named
         ticked = any(f"`{v}`" in s for v in values)
         for v, m in _value_matches(s, values):
