@@ -29,3 +29,16 @@ def test_a_status_the_call_is_only_for_is_not_the_one_it_leaves() -> None:
     )
     got = target_status(said, "crates", ["ready", "returned"], "", create=False)
     assert got is not None and got[0] == "returned"
+
+
+def test_the_status_after_as_is_what_the_verb_makes_of_the_record() -> None:
+    from autoforge.synth.behaviour.text import target_status
+
+    values = ["ready", "packed", "shipped"]
+    said = ToolSpec(
+        name="close_crate",
+        description="Closes a `ready` crate as `packed` with `packed_on` today.",
+    )
+    assert target_status(said, "crates", values, "", create=False) == ("packed", said.description)
+    aside = ToolSpec(name="close_crate", description="Counts the same as `packed` crates.")
+    assert target_status(aside, "crates", values, "", create=False) is None

@@ -106,6 +106,7 @@ def _said_status(
     texts: list[str], coll: str, values: list[str], *, create: bool, quoted: bool
 ) -> tuple[str, str] | None:
     nouns = noun_forms(coll)
+    nouns_re = "|".join(re.escape(n) for n in nouns)
     for s in texts:
         for v in values:
             w = rf"(?<![\w-])`{re.escape(v)}`(?![\w-])" if quoted else _word(v)
@@ -118,6 +119,8 @@ def _said_status(
                 rf"\bhas status\s+{w}",
                 rf"\b(gets?|receives?|takes?)\s+(the\s+)?(status|state)\s+{w}",
                 rf"\bas\s+{w}[.\s]*$",
+                # "closes a `checked_in` stay as `checked_out` with ...": what the verb makes it
+                rf"\b[a-z]+s\s+(?:an?|the|this)\s+(?:`[\w-]+`\s+)?(?:{nouns_re})\s+as\s+{w}",
             ]
             if create:
                 cues.append(
