@@ -4,10 +4,13 @@ The data shows a ledger: a collection ``L`` with an attribute ``<b>_after`` wher
 number attribute of a collection ``A`` that ``L`` refers to (a transaction's ``balance_after``
 and its account's ``balance``), and a number attribute ``m`` with which the entries of one
 holder chain (each entry's ``<b>_after`` is the previous one's plus its ``m``): the signed
-amount. A tool whose description says it "records a `<value>` <ledger noun>" (the value one of
-the ledger's enum values) moves ``b`` and writes one entry: the next id, the holder's key, that
-value, the signed amount, the new ``b``, today's date, and the tool's target where the ledger
-refers to its collection. The amount is the change the tool already makes to ``b`` (a counter
+amount. Or ``b`` is, on every holder, the sum of ``m`` over all the entries referring to it (a
+balance that is the total of its postings; see :mod:`tallies`), with no after-attribute. A
+tool whose description says it "records a `<value>` <ledger noun>" or "posts it as a <ledger
+noun> of type `<value>`" (the value one of the ledger's kind values) moves ``b`` and writes
+one entry: the next id, the holder's key, that value, the signed amount, the new ``b`` (where
+entries hold it), today's date, and the tool's target where the ledger refers to its
+collection. The amount is the change the tool already makes to ``b`` (a counter
 the docs state), else "debits/credits `<attribute>`" of the target.
 
 Every rule is stated without naming a domain.
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import kind_attributes, noun_forms, status_defaults
+from autoforge.synth.behaviour.tallies import learn_tallies
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -79,6 +83,15 @@ def ledgers(ctx: Context) -> list[Ledger]:
                     if _chains(entries, ref, after, amount, key):
                         out.append(Ledger(coll, ref, holder, number, after, amount))
                         break
+    known = {(x.holder, x.number) for x in out}
+    for t in learn_tallies(ctx.ev):  # a balance that is the sum of its postings' amounts
+        if (
+            t.measure == "sum"
+            and t.status is None
+            and t.field
+            and (t.holder, t.attribute) not in known
+        ):
+            out.append(Ledger(t.source, t.ref, t.holder, t.attribute, "", t.field))
     return out
 
 
@@ -91,6 +104,9 @@ def _entry_value(spec: ToolSpec, ledger: Ledger, ctx: Context) -> tuple[str, str
             for v in values:
                 if re.search(rf"{verbs}`?{re.escape(v)}`?\s+(?:{nouns})\b", s, re.I):
                     return attr, v, s
+                kind = rf"(?:of\s+(?:type|kind)\s+|with\s+`?{re.escape(attr)}`?\s+)"
+                if re.search(rf"{verbs}(?:{nouns})\s+{kind}`{re.escape(v)}`", s, re.I):
+                    return attr, v, s  # "posted as a charge of type `payment`"
     return None
 
 
