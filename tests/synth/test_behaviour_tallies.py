@@ -91,15 +91,20 @@ def test_a_new_holder_starts_its_numbers_at_zero(apiary: Environment) -> None:
     assert ok and (new["hive_count"], new["box_total"], new["honey_kg"]) == (0, 0, 0)
 
 
-def test_a_tool_that_already_moves_the_attribute_keeps_its_own_effect() -> None:
+def test_a_stated_counter_on_a_tally_gives_way_to_the_tally_in_its_place() -> None:
+    """The data shows what the call does to the count; a sentence's amount is read from words
+    and may be misread, so the tally replaces it, where it stood (a later write that reads the
+    count sees it moved), and reads no bound of its own there."""
     stated = Effect(kind="increment", record="via:apiary_id", collection="apiaries",
                     attribute="hive_count", value=Value(source="const", const=-1))  # fmt: skip
+    later = Effect(kind="set", record="target", collection="hives", fields={})
     retire = ToolBehaviour(tool="retire_hive", kind="action", collection="hives",
-                           id_param="hive_id", effects=[stated])  # fmt: skip
+                           id_param="hive_id", effects=[stated, later])  # fmt: skip
     model = BehaviourModel(tools=[retire])
     add_tallies(model, DataEvidence.of(DATA))
-    tallied = [e.attribute for e in retire.effects if e.kind == "tally"]
-    assert tallied == ["box_total"]  # hive_count is moved by the stated effect alone
+    assert [(e.kind, e.attribute) for e in retire.effects] == [
+        ("tally", "hive_count"), ("set", None), ("tally", "box_total")]  # fmt: skip
+    assert not [c for c in retire.checks if c.kind == "within"]
 
 
 def test_a_post_on_a_record_answering_with_another_kind_opens_one(apiary: Environment) -> None:

@@ -24,7 +24,7 @@ from autoforge.synth.behaviour.normal import normal_lines
 from autoforge.synth.behaviour.ownership import owned_lines
 from autoforge.synth.behaviour.pairs import pair_lines
 from autoforge.synth.behaviour.paths import record_code
-from autoforge.synth.behaviour.tallies import tally_after_lines, tally_before_lines
+from autoforge.synth.behaviour.tallies import tally_before_lines, tally_lines
 from autoforge.synth.behaviour.values import value_code as _value
 
 
@@ -705,9 +705,13 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
                 body += _check_lines(c, tb)
         body += tally_before_lines(tb.effects)
         body += [f"_k{i} = bool({cond_code(t)})" for i, t in enumerate(conditions(tb))]
-        for e in tb.effects:
-            body += _effect_lines(e, tb)
-        body += tally_after_lines(tb.effects, tb.checks)
+        counted = 0
+        for e in tb.effects:  # a tally moves its holders where it stands among the writes
+            if e.kind == "tally":
+                body += tally_lines(e, counted, tb.checks)
+                counted += 1
+            else:
+                body += _effect_lines(e, tb)
         for c in tb.checks:
             if c.kind == "new_not_below" and c.values:
                 body += _after_lines(c)

@@ -195,6 +195,18 @@ def _writes_source(tb: ToolBehaviour, source: str) -> bool:
     )
 
 
+def _drop_stated_moves(tb: ToolBehaviour, t: Tally) -> int | None:
+    """Take out the counters a sentence moves on the tally's attribute (the place of the first,
+    None if none): the tally moves it by what the call did to the counted records, as every
+    record of the data shows, where a sentence's amount is read from words ("grows by the word
+    count and ... by one")."""
+    moves = [i for i, e in enumerate(tb.effects) if
+             e.kind == "increment" and (e.collection or tb.collection) == t.holder
+             and e.attribute == t.attribute and not e.when and not e.over]  # fmt: skip
+    tb.effects = [e for i, e in enumerate(tb.effects) if i not in moves]
+    return moves[0] if moves else None
+
+
 def _writes_attribute(tb: ToolBehaviour, t: Tally) -> bool:
     for e in tb.effects:
         coll = e.collection or tb.collection
@@ -228,7 +240,11 @@ def add_tallies(
         bounds = _bounds(ev, t, {x.attribute for x in tallies if x.holder == t.holder})
         for tb in model.tools:
             _start_at_zero(tb, t, digits)
+            at = _drop_stated_moves(tb, t) if _writes_source(tb, t.source) else None
             if _writes_source(tb, t.source) and not _writes_attribute(tb, t):
+                if at is not None:  # where the sentence moved it (a later write may read it)
+                    tb.effects.insert(at, tally_effect(t, digits))
+                    continue  # and no bound is read for it here
                 tb.effects.append(tally_effect(t, digits))
                 said = _bound_said(t, bounds, (sentences or {}).get(tb.tool, []))
                 if said is not None:
@@ -329,31 +345,30 @@ def tally_before_lines(effects: list[Effect]) -> list[str]:
     return out
 
 
-def tally_after_lines(effects: list[Effect], checks: list[Check]) -> list[str]:
-    """After the writes: each holder's attribute moves by the change in its sum; one that
-    grew past its bound (a ``within`` check) is refused, which undoes the call."""
-    out: list[str] = []
-    for i, e in enumerate(x for x in effects if x.kind == "tally"):
-        bound = next((c for c in checks if c.kind == "within" and c.attribute == e.attribute
-                      and c.collection == e.collection and c.values), None)  # fmt: skip
-        moved = "_h[_a] + _d" if e.digits is None else f"round(_h[_a] + _d, {e.digits})"
-        if e.digits == 0:
-            moved = "int(round(_h[_a] + _d))"
-        out += _sum_lines(e, "_after")
+def tally_lines(e: Effect, i: int, checks: list[Check]) -> list[str]:
+    """Where tally ``e`` (the ``i``-th of its tool) stands among the writes: each holder's
+    attribute moves by the change in its sum so far; one that grew past its bound (a
+    ``within`` check) is refused, which undoes the call."""
+    bound = next((c for c in checks if c.kind == "within" and c.attribute == e.attribute
+                  and c.collection == e.collection and c.values), None)  # fmt: skip
+    moved = "_h[_a] + _d" if e.digits is None else f"round(_h[_a] + _d, {e.digits})"
+    if e.digits == 0:
+        moved = "int(round(_h[_a] + _d))"
+    out = _sum_lines(e, "_after")
+    out += [
+        f"_a = {e.attribute!r}",
+        f"for _k in set(_tally{i}) | set(_after):",
+        f"    _d = _after.get(_k, 0) - _tally{i}.get(_k, 0)",
+        f"    _h = state.get({e.collection!r}, {{}}).get(_k)",
+        "    if _d and isinstance(_h, dict) and isinstance(_h.get(_a), (int, float)):",
+        f"        _h[_a] = {moved}",
+    ]
+    if bound is not None:
+        b = str(bound.values[0])
+        why = f"{e.attribute} would exceed {b} (docs: {bound.sentence[:120]})"
         out += [
-            f"_a = {e.attribute!r}",
-            f"for _k in set(_tally{i}) | set(_after):",
-            f"    _d = _after.get(_k, 0) - _tally{i}.get(_k, 0)",
-            f"    _h = state.get({e.collection!r}, {{}}).get(_k)",
-            "    if _d and isinstance(_h, dict) and isinstance(_h.get(_a), (int, float)):",
-            f"        _h[_a] = {moved}",
+            f"        if _d > 0 and isinstance(_h.get({b!r}), (int, float))"
+            f" and _h[_a] > _h[{b!r}]:",
+            f"            raise ToolError({why!r})",
         ]
-        if bound is not None:
-            b = str(bound.values[0])
-            why = f"{e.attribute} would exceed {b} (docs: {bound.sentence[:120]})"
-            out += [
-                f"        if _d > 0 and isinstance(_h.get({b!r}), (int, float))"
-                f" and _h[_a] > _h[{b!r}]:",
-                f"            raise ToolError({why!r})",
-            ]
     return out
