@@ -62,6 +62,7 @@ from autoforge.synth.behaviour.lines import (
 from autoforge.synth.behaviour.moves import move_checks
 from autoforge.synth.behaviour.normal import normal_forms
 from autoforge.synth.behaviour.offsets import offset_values
+from autoforge.synth.behaviour.outcomes import outcome_effects
 from autoforge.synth.behaviour.ownership import owned_checks, without_owner_writes
 from autoforge.synth.behaviour.pairs import pair_checks
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
@@ -383,6 +384,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.effects += counters
     reached = reached_sets(spec, tb, ctx)  # read once every number has moved
     tb.effects = without_replaced(tb.effects, reached) + reached
+    tb.effects += outcome_effects(spec, tb, ctx, tb.effects)  # after what they depend on
     tb.effects += logged_entries(spec, tb, ctx, tb.effects)  # last: they log what was done
     tb.effects += audit_entries(spec, tb, ctx, tb.effects)
     tb.effects = branch_effects(spec, tb, ctx, tb.effects)

@@ -102,11 +102,27 @@ def target_status(
     return _status_by_verb(spec, coll, values, policy, create=create)
 
 
+def conditional_outcome(s: str, values: list[str]) -> tuple[str, str] | None:
+    """``(X, Y)`` of "becomes `X` ... when/if/once ..., otherwise `Y`" (two of ``values``):
+    the status a record takes depends on how the call leaves it (see :mod:`outcomes`)."""
+    vals = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+    if not vals:
+        return None
+    becomes = r"(?:becomes?|is\s+set\s+to|moves?\s+to|turns?|goes\s+to)"
+    m = re.search(
+        rf"\b{becomes}\s+`({vals})`[^.;]*?\b(?:when|if|once)\b[^.;]*?\botherwise\s+`({vals})`",
+        s,
+        re.I,
+    )
+    return (m.group(1), m.group(2)) if m and m.group(1) != m.group(2) else None
+
+
 def _said_status(
     texts: list[str], coll: str, values: list[str], *, create: bool, quoted: bool
 ) -> tuple[str, str] | None:
     nouns = noun_forms(coll)
     nouns_re = "|".join(re.escape(n) for n in nouns)
+    texts = [s for s in texts if conditional_outcome(s, values) is None]  # not one status
     for s in texts:
         for v in values:
             w = rf"(?<![\w-])`{re.escape(v)}`(?![\w-])" if quoted else _word(v)
