@@ -12,7 +12,7 @@ from typing import Any
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
 from autoforge.llm import LLMClient
-from autoforge.synth.behaviour.text import target_status
+from autoforge.synth.behaviour.targets import target_status
 from autoforge.synth.pipeline import SynthOptions, synthesize
 from autoforge.tooldocs import ToolSpec, load_docs
 

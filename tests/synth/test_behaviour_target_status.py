@@ -8,7 +8,7 @@ from autoforge.tooldocs import ToolSpec
 def test_a_status_in_a_relative_clause_is_the_one_required_not_the_one_left() -> None:
     """ "A crate that is `sealed` or `open` can be scrapped; ... the crate gets status `scrapped`":
     the clause after "that is" describes the record before the call."""
-    from autoforge.synth.behaviour.text import target_status
+    from autoforge.synth.behaviour.targets import target_status
 
     values = ["open", "sealed", "shipped", "scrapped"]
     said = ToolSpec(name="scrap_crate", description=(
@@ -21,7 +21,7 @@ def test_a_status_in_a_relative_clause_is_the_one_required_not_the_one_left() ->
 
 
 def test_a_status_the_call_is_only_for_is_not_the_one_it_leaves() -> None:
-    from autoforge.synth.behaviour.text import target_status
+    from autoforge.synth.behaviour.targets import target_status
 
     said = ToolSpec(
         name="return_crate",
@@ -32,7 +32,7 @@ def test_a_status_the_call_is_only_for_is_not_the_one_it_leaves() -> None:
 
 
 def test_the_status_after_as_is_what_the_verb_makes_of_the_record() -> None:
-    from autoforge.synth.behaviour.text import target_status
+    from autoforge.synth.behaviour.targets import target_status
 
     values = ["ready", "packed", "shipped"]
     said = ToolSpec(

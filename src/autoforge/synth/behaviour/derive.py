@@ -79,6 +79,7 @@ from autoforge.synth.behaviour.stated import (
     time_fields,
 )
 from autoforge.synth.behaviour.tables import keyed_tables
+from autoforge.synth.behaviour.targets import target_status
 from autoforge.synth.behaviour.text import (
     appends,
     list_caps,
@@ -86,7 +87,6 @@ from autoforge.synth.behaviour.text import (
     related_status_sets,
     repeat_refusals,
     stamp_condition,
-    target_status,
     transition_tables,
     write_targets,
 )

@@ -34,7 +34,8 @@ from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.stated import literal_fields, time_fields
-from autoforge.synth.behaviour.text import new_record_sentences, target_status
+from autoforge.synth.behaviour.targets import target_status
+from autoforge.synth.behaviour.text import new_record_sentences
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import entry_stamps, is_number
-from autoforge.synth.behaviour.text import _related, conditional_outcome
+from autoforge.synth.behaviour.paths import effect_record
+from autoforge.synth.behaviour.targets import conditional_outcome
+from autoforge.synth.behaviour.text import _related
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -34,7 +36,7 @@ Split = tuple[list[Any], list[Any]]
 
 def _moved(tb: ToolBehaviour, effects: list[Effect], coll: str, via: str | None) -> set[str]:
     """The number attributes of that record the call's writes move."""
-    record = "target" if via is None else via if via.startswith("param:") else f"via:{via}"
+    record = effect_record(via)
     out: set[str] = set()
     for e in effects:
         if (e.collection or tb.collection) != coll or e.record != record or e.when:
@@ -94,7 +96,7 @@ def outcome_effects(
             split = _split(groups[0], groups[1], _moved(tb, effects, coll, via), numbers)
             if split is None:
                 continue
-            record = "target" if via is None else via if via.startswith("param:") else f"via:{via}"
+            record = effect_record(via)
             for status, when in zip(said, split, strict=True):
                 fields = {attr: Value(source="const", const=status)}
                 for a, stamp in entry_stamps(ctx.ev, coll, attr, status).items():

@@ -102,3 +102,12 @@ def record_code(start: str, coll: str, hops: list[list[str]]) -> str:
     for attr, c in hops:
         out = f"state.get({c!r}, {{}}).get(str(({out} or {{}}).get({attr!r})))"
     return out
+
+
+def effect_record(via: str | None) -> str:
+    """The ``record`` of an effect on a record reached as ``via`` says (see ``_related`` in
+    :mod:`text`): the target for None, a parameter's record as is, else through the target's
+    attribute."""
+    if via is None:
+        return "target"
+    return via if via.startswith("param:") else f"via:{via}"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.paths import effect_record
 from autoforge.synth.behaviour.stated import time_fields
 from autoforge.synth.behaviour.text import write_targets
 
@@ -49,7 +50,7 @@ def _record(then: str, tb: ToolBehaviour, ctx: Context) -> tuple[str, str] | Non
         return "target", tb.collection
     for coll, via in write_targets(tb, ctx):
         if coll and via and word in noun_forms(coll):
-            return (via if via.startswith("param:") else f"via:{via}"), coll
+            return effect_record(via), coll
     return None
 
 

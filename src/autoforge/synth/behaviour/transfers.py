@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.paths import effect_record
 from autoforge.synth.behaviour.text import write_targets
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def _holder(
         reach.append((tb.collection, "target"))
     for coll, via in write_targets(tb, ctx):
         if coll and via:
-            reach.append((coll, via if via.startswith("param:") else f"via:{via}"))
+            reach.append((coll, effect_record(via)))
     found = []
     for coll, record in reach:
         if owner and not any(owner.lower() == n for n in noun_forms(coll)):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms, status_defaults
+from autoforge.synth.behaviour.paths import effect_record
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -45,7 +46,7 @@ def param_onto_related(
                 param = _onto(s, nouns, a, params, subject)
                 if param is None:
                     continue
-                record = via if via.startswith("param:") else f"via:{via}"
+                record = effect_record(via)
                 value = Value(source="param", name=param)
                 out.append(
                     Effect(
