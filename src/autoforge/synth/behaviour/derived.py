@@ -21,7 +21,6 @@ attribute that is a plain copy of another value gets none (copies are
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -29,14 +28,15 @@ from itertools import combinations, permutations
 from typing import Any
 
 from autoforge.env import BehaviourModel, Effect, ToolBehaviour, Value
-from autoforge.synth.behaviour.data import DataEvidence, is_number
+from autoforge.synth.behaviour.data import DataEvidence, is_number, iso_day
 
 #: a fit must hold on at least this many records
 MIN_RECORDS = 8
 #: sums of three terms are tried only over this many number attributes at most
 _MAX_TERMS = 24
 
-#: an operand: ``("own", attribute)`` or ``("ref", attribute, collection, referenced attribute)``
+#: an operand: ``("own", attribute)``, ``("ref", attribute, collection, referenced attribute)``
+#: or, while fitting, ``("date", attribute)``
 Operand = tuple[str, ...]
 
 
@@ -79,15 +79,6 @@ def _node(side: str, coll: str, o: Operand) -> list[Any]:
     return ["rec", side, coll, [[o[1], o[2]]], o[3]]
 
 
-def _day(v: Any) -> int | None:
-    if not isinstance(v, str) or len(v) < 10:
-        return None
-    try:
-        return dt.date.fromisoformat(v[:10]).toordinal()
-    except ValueError:
-        return None
-
-
 def _digits(values: list[Any]) -> int | None:
     if all(isinstance(v, int) for v in values):
         return 0
@@ -98,6 +89,8 @@ def _digits(values: list[Any]) -> int | None:
 
 
 def _rounded(v: float, digits: int | None) -> float:
+    """``v`` rounded half up as compiled tools round (``_rd`` of :mod:`formulas`), so a fit
+    holds exactly where the tool will compute it."""
     if digits is None:
         return v
     s = 10**digits
@@ -116,7 +109,9 @@ class _Table:
         refs = {a: ev.references(coll, a) for a in attrs if a != key}
         self.refs = {a: c for a, c in refs.items() if c and c != coll}
         self.numbers = [a for a in attrs if a != key and a not in self.refs and self._numeric(a)]
-        self.dates = [a for a in attrs if sum(_day(r.get(a)) is not None for r in self.rows) >= 2]
+        self.dates = [
+            a for a in attrs if sum(iso_day(r.get(a)) is not None for r in self.rows) >= 2
+        ]
         self.linked: list[Operand] = []
         for a, c in self.refs.items():
             targets = [t for t in ev.state.get(c, {}).values() if isinstance(t, dict)]
@@ -130,6 +125,10 @@ class _Table:
         return len(vals) >= MIN_RECORDS and all(is_number(v) for v in vals)
 
     def value(self, row: Mapping[str, Any], o: Operand) -> Any:
+        """The number ``o`` is on ``row`` (a date operand: its day number), None if none."""
+        if o[0] == "date":
+            day = iso_day(row.get(o[1]))
+            return None if day is None else day.toordinal()
         if o[0] == "own":
             v = row.get(o[1])
         else:
@@ -149,7 +148,7 @@ def _fits(
     if len(held) < MIN_RECORDS:
         return False
     for r in held:
-        vals = [table.value(r, o) if o[0] != "date" else _day(r.get(o[1])) for o in operands]
+        vals = [table.value(r, o) for o in operands]
         if any(v is None for v in vals):
             return False
         got = fn(vals)

@@ -14,14 +14,13 @@ Nothing here names a domain.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import Value
-from autoforge.synth.behaviour.data import DataEvidence
+from autoforge.synth.behaviour.data import DataEvidence, iso_day
 
 #: share of the records holding both dates that the offset must fit, and share of all records
 #: that must hold the later date
@@ -55,15 +54,6 @@ class DateOffset:
         return ["keyed", self.key, list(self.via) if self.via else None, self.table]
 
 
-def _day(v: Any) -> dt.date | None:
-    if not isinstance(v, str) or len(v) < 10:
-        return None
-    try:
-        return dt.date.fromisoformat(v[:10])
-    except ValueError:
-        return None
-
-
 Pair = tuple[Mapping[str, Any], int]
 
 
@@ -73,14 +63,14 @@ def learn_offsets(ev: DataEvidence) -> list[DateOffset]:
     for coll, recs_by_key in ev.state.items():
         recs: list[Mapping[str, Any]] = [r for r in recs_by_key.values() if isinstance(r, dict)]
         dates = [a for a in ev.attributes.get(coll, []) if recs and sum(
-            _day(r.get(a)) is not None for r in recs) >= _HELD * len(recs)]  # fmt: skip
+            iso_day(r.get(a)) is not None for r in recs) >= _HELD * len(recs)]  # fmt: skip
         days_only = [a for a in dates if all(len(str(r.get(a))) == 10 for r in recs if r.get(a))]
         for start in dates:
             for end in days_only:
                 if start == end or (coll, end) in out:
                     continue
-                pairs = [(r, (d1 - d0).days) for r in recs
-                         if (d0 := _day(r.get(start))) and (d1 := _day(r.get(end)))]  # fmt: skip
+                days = [(r, iso_day(r.get(start)), iso_day(r.get(end))) for r in recs]
+                pairs = [(r, (d1 - d0).days) for r, d0, d1 in days if d0 and d1]
                 found = _offset(ev, coll, start, end, pairs) if len(pairs) >= _MIN_PAIRS else None
                 if found is not None:
                     out[(coll, end)] = found
