@@ -163,8 +163,13 @@ def _cell_value(cell: str, tb: ToolBehaviour, ctx: Context) -> Value | None:
     coll = named[0][1]
     if coll == tb.collection:
         return Value(source="formula", const=["made_key"])
-    via = [a for a in own if ctx.ev.references(tb.collection or "", a) == coll]
+    via = _referring(ctx, tb.collection or "", coll)
     return Value(source="formula", const=["left", via[0]]) if via else None
+
+
+def _referring(ctx: Context, coll: str, target: str) -> list[str]:
+    """The attributes of ``coll``'s records that refer to records of ``target``."""
+    return [a for a in ctx.ev.attributes.get(coll, []) if ctx.ev.references(coll, a) == target]
 
 
 def _ref_value(ctx: Context, tb: ToolBehaviour, coll: str, attr: str) -> Value | None:
@@ -174,7 +179,7 @@ def _ref_value(ctx: Context, tb: ToolBehaviour, coll: str, attr: str) -> Value |
     if target is None:
         return None
     own = ctx.ev.attributes.get(tb.collection or "", [])
-    via = [a for a in own if ctx.ev.references(tb.collection or "", a) == target]
+    via = _referring(ctx, tb.collection or "", target)
     if via:
         return Value(source="formula", const=["left", via[0]])
     params = [p.name for p in tb.params if p.references == target]
@@ -184,7 +189,7 @@ def _ref_value(ctx: Context, tb: ToolBehaviour, coll: str, attr: str) -> Value |
         mid = ctx.ev.references(tb.collection or "", a)
         if mid is None or mid == tb.collection:
             continue
-        onward = [b for b in ctx.ev.attributes.get(mid, []) if ctx.ev.references(mid, b) == target]
+        onward = _referring(ctx, mid, target)
         if onward:
             return Value(source="formula", const=["through", a, mid, onward[0]])
     return None
