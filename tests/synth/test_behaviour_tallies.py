@@ -94,7 +94,7 @@ def test_a_new_holder_starts_its_numbers_at_zero(apiary: Environment) -> None:
 def test_a_stated_counter_on_a_tally_gives_way_to_the_tally_in_its_place() -> None:
     """The data shows what the call does to the count; a sentence's amount is read from words
     and may be misread, so the tally replaces it, where it stood (a later write that reads the
-    count sees it moved), and reads no bound of its own there."""
+    count sees it moved)."""
     stated = Effect(kind="increment", record="via:apiary_id", collection="apiaries",
                     attribute="hive_count", value=Value(source="const", const=-1))  # fmt: skip
     later = Effect(kind="set", record="target", collection="hives", fields={})
@@ -105,6 +105,27 @@ def test_a_stated_counter_on_a_tally_gives_way_to_the_tally_in_its_place() -> No
     assert [(e.kind, e.attribute) for e in retire.effects] == [
         ("tally", "hive_count"), ("set", None), ("tally", "box_total")]  # fmt: skip
     assert not [c for c in retire.checks if c.kind == "within"]
+
+
+def _moved_and_bounded(said: str) -> list[str]:
+    """The ``within`` checks a new hive gets when a sentence moves the count and another
+    refuses a full apiary."""
+    one = Value(source="const", const=1)
+    stated = Effect(kind="increment", record="via:apiary_id", collection="apiaries",
+                    attribute="hive_count", value=one, sentence=said)  # fmt: skip
+    add = ToolBehaviour(tool="add_hive", kind="create", collection="hives", effects=[stated])
+    full = ["Refused when the apiary is already at its limit."]
+    add_tallies(BehaviourModel(tools=[add]), DataEvidence.of(DATA), {"add_hive": full})
+    return [c.attribute or "" for c in add.checks if c.kind == "within"]
+
+
+def test_a_stated_move_keeps_the_bound_unless_the_move_is_made_in_some_cases_only() -> None:
+    """The bound a refusal states holds beside a stated move ("the count goes up by one"); a
+    move made only in some cases ("while there is room, otherwise the hive waits") means a full
+    apiary gets something else, not a refusal."""
+    assert _moved_and_bounded("The apiary's `hive_count` goes up by one.") == ["hive_count"]
+    waits = "The `hive_count` goes up by one while there is room, otherwise the hive waits."
+    assert _moved_and_bounded(waits) == []
 
 
 def test_a_post_on_a_record_answering_with_another_kind_opens_one(apiary: Environment) -> None:

@@ -87,7 +87,9 @@ def _named(s: str, names: list[str]) -> list[str]:
 
 
 def _texts(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[str]:
-    return doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
+    return doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, tb.tool, ctx.headed, ctx.verbs
+    )
 
 
 _SUFFIX = re.compile(

@@ -165,7 +165,7 @@ def cascades(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     the children by their status before it."""
     out: list[Effect] = []
     said = doc_sentences(spec.description)
-    said += [s for s in tool_sentences(ctx.policy, tb.tool, ctx.headed) if s not in said]
+    said += [s for s in tool_sentences(ctx.policy, tb.tool, ctx.headed, ctx.verbs) if s not in said]
     for child, ref, status_attr, values, nouns in _child_enums(tb, ctx):
         done = False
         for s in said:

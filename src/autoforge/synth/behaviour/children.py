@@ -97,7 +97,9 @@ def child_limits(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]
     if tb.kind not in ("create", "action"):
         return []
     out: list[Check] = []
-    for s in doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed):
+    for s in doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, tb.tool, ctx.headed, ctx.verbs
+    ):
         parts = refusal_alternatives(s)[1] or ([s] if _REFUSING.search(s) else [])
         for part in parts:
             check = _limit(part, tb, ctx)

@@ -43,8 +43,9 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                 if amount is None:
                     continue
                 sign, value = amount
-                if not any(n in s.lower() for n in noun_forms(coll)) and coll != tb.collection:
-                    continue
+                named = any(n in s.lower() for n in noun_forms(coll)) or coll == tb.collection
+                if not named and _owners(a, related, ctx) != [coll]:
+                    continue  # "the balance goes down": only one record reached holds one
                 record = (
                     "target"
                     if via is None
@@ -61,6 +62,11 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                     )
                 )
     return out
+
+
+def _owners(attr: str, related: list[tuple[str | None, str | None]], ctx: Context) -> list[str]:
+    """The collections among ``related`` that hold ``attr``."""
+    return sorted({c for c, _ in related if c and attr in ctx.ev.attributes.get(c, [])})
 
 
 def _numeric(ctx: Context, coll: str | None) -> set[str]:

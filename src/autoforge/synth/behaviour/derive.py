@@ -391,7 +391,9 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     for e in tb.effects:  # amounts kept to cents in the data stay so
         if e.kind == "increment" and e.attribute in ctx.ev.float_attributes(e.collection or ""):
             e.digits = amount_digits(ctx, e.collection or "", e.attribute or "")
-    ruled = doc_sentences(spec.description) + tool_sentences(ctx.policy, spec.name, ctx.headed)
+    ruled = doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, spec.name, ctx.headed, ctx.verbs
+    )
     own = owned_checks(tb, ruled, ctx)
     tb.checks += own + pair_checks(tb, ruled, ctx) + move_checks(tb, ruled, ctx)
     tb.effects = without_owner_writes(tb.effects, own)
@@ -456,7 +458,9 @@ def _new_record_said(
     consts = literal_fields(spec.description, attrs, enum, lists, floats)
     times = _dates(time_fields(spec.description, attrs), ctx, coll)
     said = new_record_sentences(ctx.policy, coll) + [
-        s for s in tool_sentences(ctx.policy, spec.name, ctx.headed) if not _CONDITIONAL.search(s)
+        s
+        for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs)
+        if not _CONDITIONAL.search(s)
     ]
     for s in said:
         for a, v in literal_fields(s, attrs, enum, lists, floats).items():

@@ -64,7 +64,9 @@ def flag_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """The yes/no conditions of ``tb`` (see the module docstring)."""
     if tb.kind not in ("create", "action", "update"):
         return []
-    texts = doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
+    texts = doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, tb.tool, ctx.headed, ctx.verbs
+    )
     parts = [p for s in texts for p in (refusal_alternatives(s)[1] or [s])]
     out: list[Check] = []
     for coll, via in write_targets(tb, ctx):

@@ -297,7 +297,7 @@ def formula_texts(description: str, tb: ToolBehaviour, ctx: Context) -> list[str
     create, the policy's sentences on a new record), then each property description of the
     record that holds arithmetic ("Amount charged: subtotal - discount + shipping_fee")."""
     coll = tb.collection or ""
-    texts = [description, *tool_sentences(ctx.policy, tb.tool, ctx.headed)]
+    texts = [description, *tool_sentences(ctx.policy, tb.tool, ctx.headed, ctx.verbs)]
     if tb.kind == "create":
         texts += new_record_sentences(ctx.policy, coll)
     for a, schema in ctx.schemas.get(coll, {}).items():

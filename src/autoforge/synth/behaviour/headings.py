@@ -18,6 +18,7 @@ letters, so "Taking" and "Take" agree. Every rule is stated without naming a dom
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from autoforge.env import doc_sentences, refusal_alternatives
 from autoforge.synth.behaviour.data import noun_forms
@@ -149,41 +150,120 @@ def section_sentences(policy: str, tool: str, headed: dict[str, str] | None = No
 
 
 #: a line that opens a list of conditions: "Before it lets an invoice go, the system checks
-#: that:", "Booking requires all of the following:"
+#: that:", "Booking requires all of the following:", "A boat may be put on a berth when:"
 _LEAD_IN = re.compile(
     r"\b(?:checks?|verif(?:y|ies)|ensures?|requires?|needs?|must|only\s+(?:if|when)|"
-    r"conditions?|all\s+of\s+(?:these|the\s+following))\b[^:]*:\s*$",
+    r"conditions?|all\s+of\s+(?:these|the\s+following))\b[^:]*:\s*$"
+    r"|\b(?:when|if|unless|provided|hold|true|fails?)\s*:\s*$",
     re.I,
 )
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<text>.+)$")
+#: a lead-in to what a call does, not to what it needs ("which does all of the following at
+#: once:")
+_DONE = re.compile(r"\b(?:does|do|happens?|at\s+once|takes?\s+place|carr(?:y|ies)\s+out)\b", re.I)
 
 
-def checklist_items(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
-    """The items of a list in ``tool``'s policy sections that a line ending in a colon opens as
-    conditions ("... checks that:" then "- the invoice is still a draft; ..."): each is
-    something the call requires, though it says "is" rather than "must be"."""
+def _lists(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
+    """``(lead-in sentence, items)`` of each list of conditions in ``lines``: the items that
+    follow a paragraph whose last sentence opens them (:data:`_LEAD_IN`)."""
+    opened, text, items = False, "", []
+    for line in [*lines, "#"]:
+        item = _ITEM.match(line)
+        if item is not None and opened:
+            items.append(item.group("text").strip().rstrip(";.").strip())
+            continue
+        if not line.strip():  # a blank line neither opens nor closes a list
+            continue
+        if items and re.match(r"^\s{2,}\S", line):  # an item's text goes on
+            items[-1] = f"{items[-1]} {line.strip()}".rstrip(";.").strip()
+            continue
+        if items:
+            yield text, items
+            items = []
+        if _HEADING.match(line) or line.lstrip().startswith("|"):
+            opened, text = False, ""
+        elif item is None:
+            text = f"{text} {line.strip()}" if not opened else line.strip()
+            text = re.split(r"(?<=[.!?])\s+", text.strip())[-1]
+            opened = bool(_LEAD_IN.search(text)) and not _DONE.search(text)
+
+
+def leads_to(lead: str, verbs: dict[str, set[str]]) -> str | None:
+    """The one write tool a list's lead-in sentence names by the verb of its action ("A
+    volunteer can be signed up for a shift only when all of these hold:" and ``sign_up``);
+    words in code (statuses: "an `accepted` job") are not the action. None when no tool or
+    several match."""
+    said = {_stem(w) for w in _words(re.sub(r"`[^`]*`", " ", lead))}
+    hits = [t for t, v in verbs.items() if v & said]
+    return hits[0] if len(hits) == 1 else None
+
+
+def as_requirement(item: str) -> str:
+    """A condition from a list of them said as a requirement: "the invoice is still a draft"
+    -> "the invoice must be a draft", "the room is not closed" -> "the room cannot be
+    closed"."""
+    said = re.sub(r"\b(is|are)\s+not\s+(?:yet\s+)?", "cannot be ", item, count=1, flags=re.I)
+    if said != item:
+        return said
+    return re.sub(r"\b(is|are)\s+(?:still\s+|already\s+|currently\s+)?", "must be ", item,
+                  count=1, flags=re.I)  # fmt: skip
+
+
+def _all_required(item: str) -> str:
+    """Every clause of a listed condition said as a requirement (:func:`as_requirement` until
+    nothing changes): "the patient is active, the prescriber's status is `active`" names no
+    status the call writes."""
+    said = as_requirement(item)
+    while said != item:
+        item, said = said, as_requirement(said)
+    return said
+
+
+def led_items(policy: str, tool: str, verbs: dict[str, set[str]] | None) -> list[str]:
+    """The items of the lists of conditions anywhere in the policy whose lead-in names
+    ``tool``'s action (:func:`leads_to`): rules of that tool wherever the section stands."""
+    if not verbs:
+        return []
     out: list[str] = []
-    for section in _owned_sections(policy, tool, headed):
-        opened, text = False, ""
-        for line in section:
-            item = _ITEM.match(line)
-            if item is not None and opened:
-                out.append(item.group("text").strip().rstrip(";.").strip())
-            elif item is None and line.strip():
-                text = f"{text} {line.strip()}" if not opened else line.strip()
-                opened = bool(_LEAD_IN.search(text))
+    for lead, items in _lists(policy.splitlines()):
+        if leads_to(lead, verbs) == tool:
+            out += [i for i in items if i not in out]
     return out
 
 
-def tool_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
+def checklist_items(
+    policy: str,
+    tool: str,
+    headed: dict[str, str] | None = None,
+    verbs: dict[str, set[str]] | None = None,
+) -> list[str]:
+    """The items of a list of conditions (:func:`_lists`) that are ``tool``'s: in its policy
+    sections, or anywhere when the list's lead-in names its action (:func:`led_items`, given
+    ``verbs``). Each is something the call requires, though it says "is" rather than "must
+    be" ("... checks that:" then "- the invoice is still a draft; ...")."""
+    out: list[str] = []
+    for section in _owned_sections(policy, tool, headed):
+        out += [i for _, items in _lists(section) for i in items]
+    return out + [i for i in led_items(policy, tool, verbs) if i not in out]
+
+
+def tool_sentences(
+    policy: str,
+    tool: str,
+    headed: dict[str, str] | None = None,
+    verbs: dict[str, set[str]] | None = None,
+) -> list[str]:
     """The policy's sentences about ``tool``: those of the sections its heading names
-    (:func:`section_sentences`) and any other sentence naming it by its exact name."""
+    (:func:`section_sentences`), the items of the lists of its conditions elsewhere
+    (:func:`led_items`, given ``verbs``) and any other sentence naming it by its exact name."""
     named = [
         s
         for s in doc_sentences(policy)
         if re.search(rf"(?<![\w`]){re.escape(tool)}(?!\w)|`{re.escape(tool)}`", s)
     ]
     out = section_sentences(policy, tool, headed)
+    led = [_all_required(i) for i in led_items(policy, tool, verbs)]  # conditions, not effects
+    out += [s for i in led for s in doc_sentences(i) if s not in out]
     return out + [s for s in named if s not in out]
 
 

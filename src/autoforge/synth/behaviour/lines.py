@@ -511,7 +511,9 @@ def _opened_fields(
     sentences speak of it whatever noun they use."""
     attrs = ctx.ev.attributes[coll]
     pat = ctx.ev.id_pattern(coll)
-    said = new_record_sentences(ctx.policy, coll) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
+    said = new_record_sentences(ctx.policy, coll) + tool_sentences(
+        ctx.policy, tb.tool, ctx.headed, ctx.verbs
+    )
     said = doc_sentences(spec.description) + said
     said = [s for s in said if re.search(rf"\b(?:{nouns})\b", s, re.I)]
     said += doc_sentences(spec.description) if answered else []

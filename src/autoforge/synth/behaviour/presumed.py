@@ -159,7 +159,9 @@ def stated_requirements(
     if tb.kind not in ("create", "action", "update", "delete"):
         return []
     bounded = {c.collection for c in known if c.kind in ("status_in", "status_not_in")}
-    texts = doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
+    texts = doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, tb.tool, ctx.headed, ctx.verbs
+    )
     out: list[Check] = []
     for coll, via in _reached(tb, ctx):
         attr, values = ctx.status_enum(coll)
@@ -195,7 +197,9 @@ def empty_requirements(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
     nouns = "|".join(re.escape(n) for n in noun_forms(tb.collection))
     attrs = ctx.ev.attributes.get(tb.collection, [])
     lists = ctx.ev.list_attributes(tb.collection)
-    texts = doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
+    texts = doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, tb.tool, ctx.headed, ctx.verbs
+    )
     pat = rf"\b(?:{nouns})\s+(?:(?:that|which)\s+(?:has|have)\s+no|without\s+an?)\s+`?(\w+)`?"
     out: list[Check] = []
     for s in texts:

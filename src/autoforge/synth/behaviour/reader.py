@@ -248,7 +248,9 @@ def _candidates(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[str]:
     in its behaviour model carries."""
     texts = unenforced_sentences(tb, spec.description, set())
     texts += [s for s in doc_sentences(spec.description) if _CUE.search(s)]
-    texts += [s for s in tool_sentences(ctx.policy, spec.name, ctx.headed) if _CUE.search(s)]
+    texts += [
+        s for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs) if _CUE.search(s)
+    ]
     carried = {" ".join(c.split()) for c in tb.carried() if c}
     out = [s for s in dict.fromkeys(texts) if " ".join(s.split()) not in carried]
     return [s for s in out if doc_sentences(s)][:PER_TOOL]

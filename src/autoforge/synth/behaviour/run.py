@@ -72,7 +72,9 @@ def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Behavi
 
 def rule_sentences(spec: ToolSpec, ctx: Context) -> list[str]:
     """The sentences of a tool's description and of the policy on it."""
-    return doc_sentences(spec.description) + tool_sentences(ctx.policy, spec.name, ctx.headed)
+    return doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, spec.name, ctx.headed, ctx.verbs
+    )
 
 
 def _unruled(spec: ToolSpec, ctx: Context, why: str) -> ToolBehaviour:

@@ -17,12 +17,13 @@ from autoforge.env import ValueSource, doc_sentences
 
 def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
     """Attributes a sentence sets to the domain's today or now (``created_on`` = today,
-    ``completed_on`` to today, ``a`` becomes today, ``a`` = ``b`` = today)."""
+    ``completed_on`` to today, ``a`` set to today, ``a`` becomes today, ``a`` = ``b`` =
+    today)."""
     flat = " ".join(text.split())
     out: dict[str, ValueSource] = {}
     for a in attrs:
         pat = rf"`?\b{re.escape(a)}\b`?((\s*(=|and|,)\s*`?\w+`?)*)"
-        pat += r"\s*(=|to|is|:|becomes)?\s*(today|now)\b"
+        pat += r"\s*(=|(?:is\s+)?set\s+to|to|is|:|becomes)?\s*(today|now)\b"
         pat += r"(?!\s*(?:[+-]|plus\b|minus\b))"  # "today + 30 days" is a computed date
         pat += r"(?!\s+or\s+(?:later|earlier|before|after)\b)"  # a comparison, not a write
         for m in re.finditer(pat, flat):

@@ -195,16 +195,21 @@ def _writes_source(tb: ToolBehaviour, source: str) -> bool:
     )
 
 
-def _drop_stated_moves(tb: ToolBehaviour, t: Tally) -> int | None:
-    """Take out the counters a sentence moves on the tally's attribute (the place of the first,
-    None if none): the tally moves it by what the call did to the counted records, as every
-    record of the data shows, where a sentence's amount is read from words ("grows by the word
-    count and ... by one")."""
+#: a move made only in some cases ("goes up by one while the class has space, otherwise ...")
+_SOME_CASES = re.compile(r"\b(?:otherwise|while|unless|if\s+there\s+is)\b", re.I)
+
+
+def _drop_stated_moves(tb: ToolBehaviour, t: Tally) -> tuple[int | None, bool]:
+    """Take out the counters a sentence moves on the tally's attribute: (the place of the
+    first, None if none; whether a sentence makes the move only in some cases). The tally moves
+    it by what the call did to the counted records, as every record of the data shows, where a
+    sentence's amount is read from words ("grows by the word count and ... by one")."""
     moves = [i for i, e in enumerate(tb.effects) if
              e.kind == "increment" and (e.collection or tb.collection) == t.holder
              and e.attribute == t.attribute and not e.when and not e.over]  # fmt: skip
+    some = any(_SOME_CASES.search(tb.effects[i].sentence) for i in moves)
     tb.effects = [e for i, e in enumerate(tb.effects) if i not in moves]
-    return moves[0] if moves else None
+    return (moves[0] if moves else None), some
 
 
 def _writes_attribute(tb: ToolBehaviour, t: Tally) -> bool:
@@ -240,12 +245,14 @@ def add_tallies(
         bounds = _bounds(ev, t, {x.attribute for x in tallies if x.holder == t.holder})
         for tb in model.tools:
             _start_at_zero(tb, t, digits)
-            at = _drop_stated_moves(tb, t) if _writes_source(tb, t.source) else None
+            at, some = _drop_stated_moves(tb, t) if _writes_source(tb, t.source) else (None, False)
             if _writes_source(tb, t.source) and not _writes_attribute(tb, t):
                 if at is not None:  # where the sentence moved it (a later write may read it)
                     tb.effects.insert(at, tally_effect(t, digits))
-                    continue  # and no bound is read for it here
-                tb.effects.append(tally_effect(t, digits))
+                else:
+                    tb.effects.append(tally_effect(t, digits))
+                if some:  # past the bound the call does something else; it is not refused
+                    continue
                 said = _bound_said(t, bounds, (sentences or {}).get(tb.tool, []))
                 if said is not None:
                     tb.checks.append(Check(kind="within", collection=t.holder,

@@ -21,6 +21,7 @@ from autoforge.env import (
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import (
     about_another,
+    as_requirement,
     checklist_items,
     refused_for,
     section_sentences,
@@ -151,8 +152,10 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
                 if s not in own and refused_for(s, tb.tool, ctx.verbs)
                 and any(re.search(rf"\b{re.escape(n)}\b", s, re.I) for n in nouns)]  # fmt: skip
     required = {
-        _as_requirement(item): item
-        for item in (checklist_items(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else [])
+        as_requirement(item): item
+        for item in (
+            checklist_items(ctx.policy, tb.tool, ctx.headed, ctx.verbs) if tb.kind != "list" else []
+        )
     }
     everyone = record_nouns(ctx)
     terms = {c: status_terms(ctx.policy, [str(v) for v in ctx.status_enum(c)[1]], everyone)
@@ -207,7 +210,11 @@ def _statuses_said(
                 r"`?\s+(?:instead|(?:again\s+)?first)\b", s[m.end() :]
             ):  # "for a `reopened` claim, ...", "must be denied instead", "must be
                 continue  # stored again first": a case, an outcome, a remedy
-            if _OTHERS.search(_clause_of(s, m.start())) or _ONLY_WHEN.match(s[m.end() :]):
+            if (
+                _OTHERS.search(_clause_of(s, m.start()))
+                or _ONLY_WHEN.match(s[m.end() :])
+                or _THEIR_ALL.search(s[max(0, m.start() - 80) : m.start()])
+            ):
                 continue  # "who has no other trip `active`"; "an issued invoice can
                 # only be voided when ...": the case a rule is about, not a status asked
             refused = _refused(s, m.start())
@@ -223,19 +230,11 @@ def _statuses_said(
     return found
 
 
-def _as_requirement(item: str) -> str:
-    """A condition from a list of them said as a requirement: "the invoice is still a draft"
-    -> "the invoice must be a draft", "the room is not closed" -> "the room cannot be
-    closed"."""
-    said = re.sub(r"\b(is|are)\s+not\s+(?:yet\s+)?", "cannot be ", item, count=1, flags=re.I)
-    if said != item:
-        return said
-    return re.sub(r"\b(is|are)\s+(?:still\s+|already\s+|currently\s+)?", "must be ", item,
-                  count=1, flags=re.I)  # fmt: skip
-
-
 #: a clause about records other than the one acted on ("no other trip `active`")
 _OTHERS = re.compile(r"\b(?:no|any)\s+other\b|\banother\b", re.I)
+#: statuses of a set of other records the rule counts or sums ("the `quote_amount` of all of
+#: their jobs currently `accepted`, `assigned` or `delivered`")
+_THEIR_ALL = re.compile(r"\ball\s+(?:of\s+)?(?:their|its|his|her)\s+\w+", re.I)
 #: after "<status> <noun>": "can only be voided when/if ...", the case the rule is about
 _ONLY_WHEN = re.compile(
     r"^`?\s+(?:[\w-]+\s+){1,2}(?:can|may|will)\s+only\s+be\s+\w+\s+"
@@ -466,28 +465,32 @@ _BELOW = (
 def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """A parameter bounded by an attribute of a record: "`amount` must ... not exceed the
     patron's `fines_due`" (at most), "`mileage` ... may not be below the vehicle's recorded
-    `mileage`" (at least). The parameter is the one the sentence starts with; the record is
+    `mileage`" (at least), "The amount must ... not exceed the owner's current balance" (names
+    in words). The parameter is the one the sentence starts with; the record is
     the target or one the target or a parameter refers to, named by its noun, or by nothing
     where only one of them has the attribute ("not exceed the current `balance_due`")."""
     params = {p.name for p in tb.params}
     related = write_targets(tb, ctx)
     out: list[Check] = []
     for s in doc_sentences(spec.description):
-        head = re.match(r"^\s*`(\w+)`", s)
-        if head is None or head.group(1) not in params:
+        head = re.match(r"^\s*(?:`(\w+)`|the\s+(\w+)\b)", s, re.I)
+        param = head and (head.group(1) or head.group(2).lower())
+        if not param or param not in params:
             continue
         for coll, via in related:
             if coll is None:
                 continue
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
             for a in ctx.ev.attributes.get(coll, []):
-                target = rf"the\s+({nouns})'s\s+(\w+\s+)?`{re.escape(a)}`"
+                words = r"[\s_]".join(map(re.escape, a.split("_")))
+                named = rf"(?:`{re.escape(a)}`|{words}\b)"
+                target = rf"the\s+({nouns})'s\s+(\w+\s+)?{named}"
                 owners = [c for c, _ in related if c and a in ctx.ev.attributes.get(c, [])]
                 if len(owners) == 1 and a not in params:  # "the current `balance_due`"
                     target = rf"(?:{target}|the\s+(?:\w+\s+)?`{re.escape(a)}`)"
                 for kind, cue in (("not_above", _ABOVE), ("not_below", _BELOW)):
                     if re.search(rf"\b({cue})\s+{target}", s, re.I):
-                        fields = {"param": head.group(1), "collection": coll, "attribute": a}
+                        fields = {"param": param, "collection": coll, "attribute": a}
                         out.append(
                             Check.model_validate(
                                 {"kind": kind, **fields, "via": via, "sentence": s}

@@ -185,7 +185,9 @@ def cover_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]
     """A number the tool takes an amount off, which a sentence of the tool's says must cover
     it ("must be at least the cost", "refused when the balance is lower", "insufficient
     credit"): a ``covers`` check, so a call that would leave it below 0 is refused."""
-    texts = doc_sentences(spec.description) + tool_sentences(ctx.policy, tb.tool, ctx.headed)
+    texts = doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, tb.tool, ctx.headed, ctx.verbs
+    )
     out: list[Check] = []
     for e in tb.effects:
         if not _lowers(e) or any(c.attribute == e.attribute for c in out):

@@ -117,7 +117,9 @@ def use_counters(
     counters = _counters(tb, verb, ctx)
     if not counters:
         return [], []
-    sentences = doc_sentences(spec.description) + tool_sentences(ctx.policy, spec.name, ctx.headed)
+    sentences = doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, spec.name, ctx.headed, ctx.verbs
+    )
     checks: list[Check] = []
     effects: list[Effect] = []
     bounded = {c.attribute for c in tb.checks if c.kind == "threshold"}

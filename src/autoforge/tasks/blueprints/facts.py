@@ -38,6 +38,7 @@ from autoforge.tasks.blueprints.related import (
     observed_category,
     paired_values,
     replacements,
+    shaped_values,
 )
 from autoforge.tasks.gold.failures import GoldFailure
 from autoforge.tasks.gold.plausible import Breach, Guard, breach
@@ -399,7 +400,7 @@ class FactChooser:
             "string": str, "integer": int, "number": (int, float)}  # fmt: skip
         kind = kinds.get(str(fact.json_schema.get("type", "string")))
         if kind is None:
-            return _MISSING
+            return self._structured(fact, tool, partial)
         seen = column_values(self.plain(), fact.name, kind)
         if seen and kind is str and len(set(map(repr, seen))) >= len(seen):
             return fresh_like(seen, self.rng)  # unique: a new value shaped like the data's
@@ -409,6 +410,19 @@ class FactChooser:
         banned = self.excluded.get(fact.name, set())
         left = [v for v in seen if v != current and repr(v) not in banned]
         return self.rng.choice(left) if left else _MISSING
+
+    def _structured(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
+        """A list or object the data's records hold in an attribute called like the fact and
+        shaped as its schema asks (the lines of an existing request for a new one), other
+        than the call's record's own; ``_MISSING`` when none.
+
+        Why: an invented list of lines named item kinds and counts no record allows ("lot",
+        29), which every rule on the lines refuses; the data's own lines obey them."""
+        seen = shaped_values(self.plain(), fact.name, fact.json_schema)
+        current = self._current(tool, partial, fact.name)
+        banned = self.excluded.get(fact.name, set())
+        left = {repr(v): v for v in seen if v != current and repr(v) not in banned}
+        return copy.deepcopy(self.rng.choice([left[k] for k in sorted(left)])) if left else _MISSING
 
     def _known_identifier(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
         """An identifier the state already holds for a plain-value fact, or ``_MISSING``.

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
 from autoforge.lexicon import singular
 from autoforge.tasks.states.domain import categorical
 
@@ -112,6 +114,17 @@ def column_values(
             if isinstance(value, kind) and not isinstance(value, bool) and value != "":
                 seen.append(value)
     return seen
+
+
+def shaped_values(state: Mapping[str, Any], name: str, schema: Mapping[str, Any]) -> list[Any]:
+    """The lists or objects (with repeats; empty ones left out) the records hold in their own
+    attribute ``name`` that the JSON ``schema`` (an array or object) admits: the lines of an
+    existing request, ready to be a new request's lines."""
+    kind = {"array": list, "object": dict}.get(str(schema.get("type")))
+    if kind is None:
+        return []
+    fits = Draft202012Validator(dict(schema))
+    return [v for v in column_values(state, name, kind) if v and fits.is_valid(v)]
 
 
 def _nested_values(value: Any, name: str) -> Iterator[Any]:
