@@ -120,3 +120,45 @@ def test_a_move_of_a_value_only_one_reached_record_holds_needs_no_noun() -> None
     tb = TB.model_copy(update={"params": [*TB.params, client]})
     ctx = Context(ev=DataEvidence.of(both), policy="")
     assert increments(ToolSpec(name="hire_helper", description=said), tb, ctx) == []
+
+
+def test_a_restriction_on_the_action_anywhere_in_the_policy_is_the_tool_s() -> None:
+    """ "Only `available` helpers can be hired." under a heading about something else: the
+    verb is ``hire_helper``'s and no other tool's."""
+    from autoforge.synth.behaviour.headings import restricting
+
+    policy = (
+        "## People\n\nOnly `available` helpers can be hired. Errands may not be accepted twice."
+    )
+    assert restricting(policy, "hire_helper", VERBS) == ["Only `available` helpers can be hired."]
+    assert restricting(policy, "accept_errand", VERBS) == ["Errands may not be accepted twice."]
+    assert restricting(policy, "hire_helper", None) == []
+
+
+def test_what_a_record_owes_in_brackets_bounds_the_argument() -> None:
+    said = "The amount must be greater than zero and not exceed what the helper owes (its balance)."
+    spec = ToolSpec(name="hire_helper", description=said)
+    checks = attribute_bounds(spec, TB, _ctx())
+    assert [(c.kind, c.attribute) for c in checks] == [("not_above", "balance")]
+
+
+def test_one_record_per_referred_record_when_the_data_agrees() -> None:
+    """ "one open errand per helper" (open defined as a list of statuses): a new errand is
+    refused while the helper holds one in those statuses; "one errand a day" is per day, and a
+    rule the data breaks is no rule read right."""
+    from autoforge.synth.behaviour.pairs import pair_checks
+
+    make = ToolBehaviour(
+        tool="add_errand", kind="create", collection="errands",
+        params=[ParamInfo(name="helper_id", references="helpers")],
+    )  # fmt: skip
+    data = {**DATA, "errands": {
+        "E1": {"errand_id": "E1", "status": "accepted", "helper_id": "H0"},
+        "E2": {"errand_id": "E2", "status": "done", "helper_id": "H0"}}}  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="An errand still open (`accepted` or `new`).")
+    ctx.schemas["errands"] = {"status": {"type": "string", "enum": ["new", "accepted", "done"]}}
+    (check,) = pair_checks(make, ["Refused: one open errand per helper."], ctx)
+    assert (check.kind, check.values, check.table) == (
+        "no_record_for", ["helper_id"], {"counted": ["new", "accepted"]})  # fmt: skip
+    assert pair_checks(make, ["A helper runs one errand a day."], ctx) == []
+    assert pair_checks(make, ["Refused: one errand per helper."], ctx) == []  # H0 has two

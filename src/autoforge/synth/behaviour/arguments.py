@@ -6,7 +6,7 @@ date of birth" for ``date_of_birth``), or, for a rule about amounts or dates, as
 only number or date parameter:
 
 - "at most two decimals", "in whole cents", "no fractions of a cent": ``["decimals", 2]``;
-- "must be above 0", "must be positive", "more than 0.00": ``[">", 0]``;
+- "must be above 0", "must be positive", "greater than zero": ``[">", 0]``;
 - for two dates bounding a range (``date_from``/``date_to``, ``start_*``/``end_*``), a sentence
   saying the first after the second is an error: ``["<=", "param:<second>"]``;
 - for a date: "after today" or "in the future" refused, "may be today but not in the
@@ -40,7 +40,8 @@ _DECIMALS = re.compile(
     re.I,
 )
 _POSITIVE = re.compile(
-    r"\bmust\s+be\s+(?:positive|(?:above|greater\s+than|more\s+than|over)\s+0(?:\.0+)?)\b", re.I
+    r"\bmust\s+be\s+(?:positive|(?:above|greater\s+than|more\s+than|over)\s+(?:0(?:\.0+)?|zero))\b",
+    re.I,
 )
 _FUTURE = re.compile(
     r"\b(?:is|are)\s+(?:after\s+today|in\s+the\s+future)\b|\bbut\s+not\s+in\s+the\s+future\b", re.I

@@ -157,7 +157,7 @@ def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
             f"if {_given(p)} and {p} in _taken:",
             f"    raise ToolError({(f'{p} is already used' + why)!r})",
         ]
-    if c.kind in ("record_for", "no_record_for") and len(c.values) == 2:
+    if c.kind in ("record_for", "no_record_for") and len(c.values) in (1, 2):
         return pair_lines(c, _given, why)
     if c.kind == "owned":
         return owned_lines(c, why)

@@ -264,7 +264,39 @@ def tool_sentences(
     out = section_sentences(policy, tool, headed)
     led = [_all_required(i) for i in led_items(policy, tool, verbs)]  # conditions, not effects
     out += [s for i in led for s in doc_sentences(i) if s not in out]
+    out += [s for s in restricting(policy, tool, verbs) if s not in out]
     return out + [s for s in named if s not in out]
+
+
+#: "only ... can book", "cannot book", "may not book": the verb a restriction is about
+_RESTRICTS = re.compile(
+    r"\b(?:only\b[^.;:]*?\b(?:can|may)|cannot|can\s*not|can't|may\s+not|must\s+not)"
+    r"\s+(?:be\s+)?(?P<verb>[a-z]+)",
+    re.I,
+)
+
+
+def _forms(verb: str) -> set[str]:
+    """A verb as said and without a past participle's ending ("hired" -> "hire", "hir")."""
+    return (
+        {verb, verb.removesuffix("ed"), verb.removesuffix("d")} if verb.endswith("ed") else {verb}
+    )
+
+
+def restricting(policy: str, tool: str, verbs: dict[str, set[str]] | None) -> list[str]:
+    """Sentences anywhere in the policy that restrict ``tool``'s action by the verb of its
+    name or summary, in the active voice ("Only `active` households can book.", "A household
+    whose balance is above 150.00 cannot book a new pickup"), when that verb is no other
+    write tool's."""
+    if not verbs or not verbs.get(tool):
+        return []
+    out = []
+    for s in doc_sentences(policy):
+        said = {_stem(w) for m in _RESTRICTS.finditer(s) for w in _forms(m.group("verb"))}
+        hits = [t for t, v in verbs.items() if v & said]
+        if hits == [tool]:
+            out.append(s)
+    return out
 
 
 def carried_part(sentence: str, pattern: str | re.Pattern[str]) -> str:

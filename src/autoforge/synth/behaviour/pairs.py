@@ -17,6 +17,7 @@ from typing import Any
 from autoforge.env import Check, ToolBehaviour
 from autoforge.synth.behaviour.data import Context, noun_forms
 from autoforge.synth.behaviour.headings import carried_part
+from autoforge.synth.behaviour.terms import expand_terms, record_nouns, status_terms
 
 _ONE = re.compile(
     r"\b(?:only\s+one|at\s+most\s+one|one\s+[\w`-]+(?:\s+[\w`-]+)?\s+per|once\s+per|"
@@ -51,7 +52,38 @@ def pair_checks(tb: ToolBehaviour, sentences: list[str], ctx: Context) -> list[C
                              attribute=status if counted else None,
                              table={"counted": counted} if counted else {},
                              sentence=carried_part(said, _ONE)))  # fmt: skip
-    return out
+    paired = {str(v) for c in out for v in c.values}
+    return out + [c for a, ra in refs if a not in paired
+                  if (c := _one_per(coll, a, ra, sentences, ctx)) is not None]  # fmt: skip
+
+
+#: a period the uniqueness is counted in ("one show a day", "once per month")
+_PERIOD = re.compile(
+    r"\b(?:a|per|each|every|one|the\s+same)\s+(?:day|date|night|week|month|year|season)\b", re.I
+)
+
+
+def _one_per(coll: str, a: str, ra: str, sentences: list[str], ctx: Context) -> Check | None:
+    """One record per referred record: "one open request per household" (a status word the
+    policy defines as a list of statuses says which records count). The sentence names both
+    kinds of record; the data must agree (no referred record holds two counted ones)."""
+    status, values = ctx.status_enum(coll)
+    terms = status_terms(ctx.policy, [str(v) for v in values], record_nouns(ctx))
+    mine = "|".join(re.escape(n) for n in noun_forms(coll))
+    for said in sentences:
+        s = expand_terms(said, terms, coll)
+        if not (_ONE.search(said) and _names(s, a, ra) and re.search(rf"\b(?:{mine})\b", s, re.I)):
+            continue
+        if _PERIOD.search(said):  # "no more than one show a day": one per record and day
+            continue
+        counted = _statuses(s, [str(v) for v in values])
+        if not _data_agrees(ctx, coll, a, None, status, counted):
+            continue
+        return Check(kind="no_record_for", collection=coll, values=[a],
+                     attribute=status if counted else None,
+                     table={"counted": counted} if counted else {},
+                     sentence=carried_part(said, _ONE))  # fmt: skip
+    return None
 
 
 def _made(tb: ToolBehaviour) -> str | None:
@@ -75,11 +107,12 @@ def _statuses(sentence: str, values: list[str]) -> list[str]:
 
 
 def _data_agrees(
-    ctx: Context, coll: str, a: str, b: str, status: str | None, counted: list[str]
+    ctx: Context, coll: str, a: str, b: str | None, status: str | None, counted: list[str]
 ) -> bool:
+    """No two records of ``coll`` (in a counted status) share their ``a`` (and ``b``)."""
     seen: set[tuple[str, str]] = set()
     for r in ctx.ev.state.get(coll, {}).values():
-        x, y = r.get(a), r.get(b)
+        x, y = r.get(a), (r.get(b) if b else "")
         if x is None or y is None or (counted and str(r.get(status or "")) not in counted):
             continue
         if (str(x), str(y)) in seen:
@@ -91,15 +124,17 @@ def _data_agrees(
 def pair_lines(c: Check, given: Any, why: str) -> list[str]:
     """The guard of a pair of arguments: ``record_for``, some record of the collection holds
     both; ``no_record_for``, none does yet (in a counted status)."""
-    a, b = (str(v) for v in c.values)
-    cond = f"str(_r.get({a!r})) == str({a}) and str(_r.get({b!r})) == str({b})"
+    names = [str(v) for v in c.values]
+    cond = " and ".join(f"str(_r.get({n!r})) == str({n})" for n in names)
     if c.attribute and c.table.get("counted"):
         cond += f" and str(_r.get({c.attribute!r})) in {c.table['counted']!r}"
     needed = c.kind == "record_for"
-    said = f"no {c.collection} record for this {a} and {b}" if needed else (
-        f"a {c.collection} record for this {a} and {b} exists")  # fmt: skip
+    these = " and ".join(names)
+    said = f"no {c.collection} record for this {these}" if needed else (
+        f"a {c.collection} record for this {these} exists")  # fmt: skip
+    sent = " and ".join(given(n) for n in names)
     return [
-        f"if {given(a)} and {given(b)} and {'not ' if needed else ''}any(",
+        f"if {sent} and {'not ' if needed else ''}any(",
         f"    {cond}",
         f"    for _r in state.get({c.collection!r}, {{}}).values()",
         "):",

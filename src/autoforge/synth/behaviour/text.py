@@ -24,6 +24,7 @@ from autoforge.synth.behaviour.headings import (
     as_requirement,
     checklist_items,
     refused_for,
+    restricting,
     section_sentences,
 )
 from autoforge.synth.behaviour.paths import effect_record
@@ -144,6 +145,8 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
     out: list[Check] = []
     related = _related(tb, ctx)
     own = section_sentences(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else []
+    if tb.kind != "list":  # "Only `active` households can book." wherever it stands
+        own += [s for s in restricting(ctx.policy, tb.tool, ctx.verbs) if s not in own]
     # of a policy section, sentences that say what a record must be ("must keep ..." is not)
     own = [s for s in own if _STATE_SAID.search(s) and not about_another(s, tb.tool, ctx.verbs)]
     if tb.kind != "list" and tb.collection:  # anywhere: "closed tasks cannot be edited"
@@ -466,9 +469,10 @@ def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ch
     """A parameter bounded by an attribute of a record: "`amount` must ... not exceed the
     patron's `fines_due`" (at most), "`mileage` ... may not be below the vehicle's recorded
     `mileage`" (at least), "The amount must ... not exceed the owner's current balance" (names
-    in words). The parameter is the one the sentence starts with; the record is
-    the target or one the target or a parameter refers to, named by its noun, or by nothing
-    where only one of them has the attribute ("not exceed the current `balance_due`")."""
+    in words), "... may not exceed what the owner currently owes (its balance)". The parameter
+    is the one the sentence starts with; the record is the target or one the target or a
+    parameter refers to, named by its noun, or by nothing where only one of them has the
+    attribute ("not exceed the current `balance_due`")."""
     params = {p.name for p in tb.params}
     related = write_targets(tb, ctx)
     out: list[Check] = []
@@ -484,7 +488,9 @@ def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ch
             for a in ctx.ev.attributes.get(coll, []):
                 words = r"[\s_]".join(map(re.escape, a.split("_")))
                 named = rf"(?:`{re.escape(a)}`|{words}\b)"
-                target = rf"the\s+({nouns})'s\s+(\w+\s+)?{named}"
+                owes = rf"what\s+the\s+(?:{nouns})\b[^()]{{0,40}}\(\s*its\s+{named}\s*\)"
+                # "the household's current balance", "what the household owes (its balance)"
+                target = rf"(?:the\s+({nouns})'s\s+(\w+\s+)?{named}|{owes})"
                 owners = [c for c, _ in related if c and a in ctx.ev.attributes.get(c, [])]
                 if len(owners) == 1 and a not in params:  # "the current `balance_due`"
                     target = rf"(?:{target}|the\s+(?:\w+\s+)?`{re.escape(a)}`)"
