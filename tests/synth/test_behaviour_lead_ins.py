@@ -162,3 +162,14 @@ def test_one_record_per_referred_record_when_the_data_agrees() -> None:
         "no_record_for", ["helper_id"], {"counted": ["new", "accepted"]})  # fmt: skip
     assert pair_checks(make, ["A helper runs one errand a day."], ctx) == []
     assert pair_checks(make, ["Refused: one errand per helper."], ctx) == []  # H0 has two
+
+
+def test_a_lead_time_and_a_bold_horizon_bound_a_date_argument() -> None:
+    """ "must be at least **2 days** after today and no more than **42 days** after today"."""
+    from autoforge.synth.behaviour.arguments import argument_checks
+
+    said = "`due_on` must be at least **2 days** after today and at most **42 days** ahead."
+    spec = ToolSpec(name="hire_helper", description=said)
+    tb = TB.model_copy(update={"params": [*TB.params, ParamInfo(name="due_on", format="date")]})
+    got = sorted((c.param, c.values[0], c.values[1][1]) for c in argument_checks(spec, tb, _ctx()))
+    assert got == [("due_on", "<=", 42), ("due_on", ">=", 2)]

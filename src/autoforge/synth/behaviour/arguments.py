@@ -13,6 +13,7 @@ only number or date parameter:
   future": ``["<=", ["today", 0]]``; "no more than N days ahead", "more than N days ahead"
   refused, "between today and N days from today", "today + N is still OK":
   ``["<=", ["today", N]]``; "today or later", "between today and ...": ``[">=", ["today", 0]]``;
+  "at least N days after today", "at least N days in advance": ``[">=", ["today", N]]``;
   "must be after today": ``[">=", ["today", 1]]``; "at most N days before today", "within the
   last N days": ``[">=", ["today", -N]]``;
 - for a text: "must end in .pdf, .jpg or .png (case-insensitive)": ``["suffix", [[".pdf",
@@ -54,6 +55,9 @@ _AHEAD = re.compile(
     re.I,
 )
 _FROM_TODAY = re.compile(r"\btoday\s+or\s+later\b|\bbetween\s+today\s+and\b", re.I)
+_LEAD_TIME = re.compile(
+    r"\bat\s+least\s+(?P<n>\d+)\s+days?\s+(?:after\s+today|from\s+today|ahead|in\s+advance)\b", re.I
+)
 _AFTER_TODAY = re.compile(r"\bmust\s+be\s+after\s+today\b", re.I)
 _BEFORE = re.compile(
     r"\b(?:no\s+more\s+than|at\s+most|within|up\s+to)\s+(?P<n>\d+)\s+days?\s+"
@@ -126,7 +130,8 @@ def argument_checks(
             out.append(Check(kind="argument", param=param, values=[op, operand], sentence=s))
 
     pair = _date_pair(dates)
-    for s in _texts(spec, tb, ctx):
+    for said in _texts(spec, tb, ctx):
+        s = said.replace("**", "")  # "no more than **42 days** after today"
         if (
             pair
             and _ORDER.search(s)
@@ -153,6 +158,8 @@ def argument_checks(
             add(_pick(s, dates), "<=", ["today", n], s)
         if _FROM_TODAY.search(s):
             add(_pick(s, dates), ">=", ["today", 0], s)
+        if (m := _LEAD_TIME.search(s)) is not None:
+            add(_pick(s, dates), ">=", ["today", int(m.group("n"))], s)
         if _AFTER_TODAY.search(s):
             add(_pick(s, dates), ">=", ["today", 1], s)
         if (m := _BEFORE.search(s)) is not None:
