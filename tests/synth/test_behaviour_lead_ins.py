@@ -173,3 +173,15 @@ def test_a_lead_time_and_a_bold_horizon_bound_a_date_argument() -> None:
     tb = TB.model_copy(update={"params": [*TB.params, ParamInfo(name="due_on", format="date")]})
     got = sorted((c.param, c.values[0], c.values[1][1]) for c in argument_checks(spec, tb, _ctx()))
     assert got == [("due_on", "<=", 42), ("due_on", ">=", 2)]
+
+
+def test_a_record_past_a_limit_refuses_the_call() -> None:
+    """ "A helper whose `balance` is above 20 cannot be hired": the reached helper's balance
+    must stay at or under 20; a sentence that refuses nothing reads no limit."""
+    from autoforge.synth.behaviour.relations import whose_refusals
+
+    said = ["A helper whose `balance` is **above 20.00** cannot be hired until it is paid."]
+    (check,) = whose_refusals(said, TB, _ctx())
+    assert (check.kind, check.collection, check.attribute, check.values) == (
+        "threshold", "helpers", "balance", ["<=", 20.0])  # fmt: skip
+    assert whose_refusals(["A helper whose balance is above 20 gets a letter."], TB, _ctx()) == []

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 
-from autoforge.env import Check, ToolBehaviour
+from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.arguments import argument_checks
 from autoforge.synth.behaviour.cascade import child_checks
 from autoforge.synth.behaviour.children import child_limits
 from autoforge.synth.behaviour.data import Context
 from autoforge.synth.behaviour.flags import flag_checks
+from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.policy import (
     policy_attribute_checks,
     policy_date_windows,
@@ -31,6 +32,7 @@ from autoforge.synth.behaviour.relations import (
     count_refusals,
     rejected_if_statuses,
     unique_params,
+    whose_refusals,
 )
 from autoforge.synth.behaviour.text import (
     attribute_bounds,
@@ -69,6 +71,11 @@ def tool_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
         out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
         out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
+        out += whose_refusals(
+            doc_sentences(desc) + tool_sentences(ctx.policy, tb.tool, ctx.headed, ctx.verbs),
+            tb,
+            ctx,
+        )
         out += rejected_if_statuses(desc, tb, ctx)
         out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
         out += child_limits(spec, tb, ctx) + flag_checks(spec, tb, ctx)

@@ -232,6 +232,50 @@ def count_refusals(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Chec
     return out
 
 
+#: the allowed side of a limit a refused case states ("whose balance is above 150" refused)
+_ALLOWED = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+
+
+def whose_refusals(texts: list[str], tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "A household whose `balance` is above 150.00 cannot book": in a refusing sentence, a
+    record the tool reaches, named by its noun, whose number attribute is past a limit refuses
+    the call (check kind ``threshold`` on that record, ``values`` the allowed side)."""
+    ops = {"above": ">", "greater than": ">", "more than": ">", "over": ">", "at least": ">=",
+           "below": "<", "less than": "<", "under": "<", "at most": "<="}  # fmt: skip
+    refusing = r"\b(?:cannot|can\s*not|can't|may\s+not|must\s+not|refused|rejected|not\s+allowed)\b"
+    out: list[Check] = []
+    for said in texts:
+        s = said.replace("**", "")
+        if not re.search(refusing, s, re.I):
+            continue
+        for coll, via in write_targets(tb, ctx):
+            if coll is None or (coll == tb.collection and tb.kind == "create"):
+                continue
+            nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+            for a in _numbers(ctx, coll):
+                m = re.search(rf"\b(?:{nouns})\s+whose\s+`?{re.escape(a)}`?\s+is\s+{_ABOVE_N}"
+                              rf"\s+(?P<n>-?\d+(?:\.\d+)?)\b", s, re.I)  # fmt: skip
+                if m is None or not re.search(refusing, s[m.end() :], re.I):
+                    continue
+                op = ops[" ".join(m.group("op").lower().split())]
+                n = float(m.group("n")) if "." in m.group("n") else int(m.group("n"))
+                out.append(Check(kind="threshold", collection=coll, attribute=a, via=via,
+                                 values=[_ALLOWED[op], n], sentence=said))  # fmt: skip
+    return out
+
+
+def _numbers(ctx: Context, coll: str) -> list[str]:
+    """Attributes every record of ``coll`` holds as a number (none of them a boolean)."""
+    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
+
+    def number(v: Any) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    return [
+        a for a in ctx.ev.attributes.get(coll, []) if recs and all(number(r.get(a)) for r in recs)
+    ]
+
+
 def unique_params(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """ "`plate` ... must not belong to another vehicle" / "must be unique": no other record of
     the collection may hold the argument in the attribute of the same name."""
