@@ -185,3 +185,19 @@ def test_a_record_past_a_limit_refuses_the_call() -> None:
     assert (check.kind, check.collection, check.attribute, check.values) == (
         "threshold", "helpers", "balance", ["<=", 20.0])  # fmt: skip
     assert whose_refusals(["A helper whose balance is above 20 gets a letter."], TB, _ctx()) == []
+
+
+def test_a_window_on_a_referred_record_s_date() -> None:
+    """ "The errand date is inside the window: from today up to 10 days after today": the
+    errand the call names must be dated from today to today + 10; when the horizon has an
+    exception ("Seniors get a longer window."), only the start is read."""
+    from autoforge.synth.behaviour.text import date_range_checks
+
+    data = {**DATA, "errands": {"E1": {"errand_id": "E1", "status": "accepted",
+                                       "helper_id": "H0", "date": "2026-01-05"}}}  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    said = "The errand date is inside the window: from today up to 10 days after today."
+    got = [(c.collection, c.attribute, c.values) for c in date_range_checks([said], TB, ctx)]
+    assert got == [("errands", "date", [">=", 0]), ("errands", "date", ["<=", 10])]
+    later = date_range_checks([said, "Seniors get a longer window of 20 days."], TB, ctx)
+    assert [c.values for c in later] == [[">=", 0]]

@@ -277,11 +277,14 @@ def _record_check_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
         op, rec = str(c.values[0]), _checked_record(c)
         day = f"str(_other.get({c.attribute!r}) or '')[:10]"
         message = f"{c.collection} {c.attribute} "
+        n = c.values[1] if len(c.values) > 1 else 0  # days after today the bound lies
+        bound = f"_plus_days(_today, {int(n)})" if n else "_today"
+        told = f" is not {op} today" + (f" + {int(n)} days" if n else "")
         return [
             f"_other = {rec}",
             f"_day = {day} if isinstance(_other, dict) else ''",
-            f"if _day and not (_day {op} _today):",
-            f"    raise ToolError({message!r} + _day + {f' is not {op} today' + why!r})",
+            f"if _day and not (_day {op} {bound}):",
+            f"    raise ToolError({message!r} + _day + {told + why!r})",
         ]
     if c.kind == "transition":
         return [

@@ -65,6 +65,8 @@ def uses_days(tb: ToolBehaviour) -> bool:
     values = [v for e in tb.effects for v in [*e.fields.values(), e.value] if v is not None]
     if any(c.kind == "argument" and c.values and isinstance(c.values[-1], list) for c in tb.checks):
         return True  # a date argument compared with today plus days
+    if any(c.kind == "date_window" and len(c.values) > 1 and c.values[1] for c in tb.checks):
+        return True  # a record's date compared with today plus days
     return any(v.source == "formula" and v.const and v.const[0] == "days_after" for v in values)
 
 

@@ -36,6 +36,7 @@ from autoforge.synth.behaviour.relations import (
 )
 from autoforge.synth.behaviour.text import (
     attribute_bounds,
+    date_range_checks,
     date_window_checks,
     non_blank_params,
     not_past_params,
@@ -71,11 +72,8 @@ def tool_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
         out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
         out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)
-        out += whose_refusals(
-            doc_sentences(desc) + tool_sentences(ctx.policy, tb.tool, ctx.headed, ctx.verbs),
-            tb,
-            ctx,
-        )
+        ruled = doc_sentences(desc) + tool_sentences(ctx.policy, tb.tool, ctx.headed, ctx.verbs)
+        out += whose_refusals(ruled, tb, ctx) + date_range_checks(ruled, tb, ctx)
         out += rejected_if_statuses(desc, tb, ctx)
         out += presumed_checks(spec, tb, ctx, out) + argument_checks(spec, tb, ctx)
         out += child_limits(spec, tb, ctx) + flag_checks(spec, tb, ctx)

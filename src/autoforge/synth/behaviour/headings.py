@@ -160,7 +160,11 @@ _LEAD_IN = re.compile(
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<text>.+)$")
 #: a lead-in to what a call does, not to what it needs ("which does all of the following at
 #: once:")
-_DONE = re.compile(r"\b(?:does|do|happens?|at\s+once|takes?\s+place|carr(?:y|ies)\s+out)\b", re.I)
+_DONE = re.compile(
+    r"\b(?:does|do)\s+(?:all\s+of\s+)?(?:the\s+following|these|this)\b|\bat\s+once\b"
+    r"|\bhappens?\b|\btakes?\s+place\b|\bcarr(?:y|ies)\s+out\b",
+    re.I,
+)
 
 
 def _lists(lines: list[str]) -> Iterator[tuple[str, list[str]]]:

@@ -581,6 +581,51 @@ def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
     return out
 
 
+#: "from today up to N days after today", "between today and N days from today"
+_RANGE = re.compile(
+    r"\b(?:from\s+today\s+(?:up\s+)?to|between\s+today\s+and)\s+(?P<n>\d+)\s+days?\s+"
+    r"(?:after|from)\s+today\b",
+    re.I,
+)
+
+
+_EXCEPTED = re.compile(r"\b(?:longer|shorter|extended|instead|except|unless)\b", re.I)
+
+
+def date_range_checks(texts: list[str], tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """A window from today to N days ahead that a referred record's date must lie in ("The
+    shift date is inside the booking window: from today up to 45 days after today"): two
+    ``date_window`` checks on that record (on or after today; on or before today + N). The
+    record is named by its noun before the window, in the same sentence; its date is the
+    attribute :func:`_date_attribute` finds. A new record's own date is an argument, read by
+    :mod:`autoforge.synth.behaviour.arguments`."""
+    out: list[Check] = []
+    for i, said in enumerate(texts):
+        s = said.replace("**", "")
+        m = _RANGE.search(s)
+        if m is None:
+            continue
+        # "... 45 days after today. Long-standing members get a longer window of 90 days.":
+        # the horizon has exceptions, the start (today) holds for everyone
+        upper = not _EXCEPTED.search(" ".join([s[m.end() :], *texts[i + 1 : i + 2]]))
+        for coll, via in _related(tb, ctx):
+            if coll is None or (coll == tb.collection and tb.kind == "create"):
+                continue
+            nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+            named = re.search(
+                rf"\b(?:{nouns})(?:'s)?\s+(?:`(?P<attr>\w+)`|date)\b", s[: m.start()], re.I
+            )
+            if named is None or any(c.collection == coll for c in out):
+                continue
+            attr = named.group("attr") or _date_attribute(ctx, coll, "dated")
+            if attr is None or attr not in ctx.ev.attributes.get(coll, []):
+                continue
+            for op, k in ((">=", 0), ("<=", int(m.group("n"))))[: 2 if upper else 1]:
+                out.append(Check(kind="date_window", collection=coll, attribute=attr, via=via,
+                                 values=[op, k], sentence=said))  # fmt: skip
+    return out
+
+
 def repeat_refusals(tb: ToolBehaviour, texts: list[str], ctx: Context) -> list[Check]:
     """Appends that would repeat an item, refused: the list never repeats an item in the data
     (:meth:`DataEvidence.set_lists`) and a sentence says so ("refused if the member is already
