@@ -176,6 +176,12 @@ def _clause_named(
     return source == "description" or _action_named(clause, spec, noun, records)
 
 
+def _before_contrast(text: str) -> str:
+    """``text`` up to a contrast or a dash: what follows it is allowed, not refused ("cannot
+    borrow ..., but can still pay", "cannot be paid - settle the balance first")."""
+    return re.split(r",?\s+\bbut\b|;\s*however\b|\bexcept\b|\s[\u2014\u2013-]\s", text)[0]
+
+
 def _status_rule(
     spec: ToolSpec,
     coll: CollectionSchema,
@@ -227,14 +233,7 @@ def _status_rule(
         allowed = _values_in(re.sub(r"(,|\s+or|\s+and)$", "", still.group(1).strip()), values)
         return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
     never = re.search(rf"{items} {re.escape(noun)}s? (?:can ?not|can't|may not|cannot)\b", low)
-    # what follows a contrast is allowed, not refused ("cannot borrow ..., but can still pay")
-    refused_part = (
-        re.split(r",?\s+\bbut\b|;\s*however\b|\bexcept\b|\s[\u2014\u2013-]\s", low[never.end() :])[
-            0
-        ]
-        if never
-        else ""
-    )
+    refused_part = _before_contrast(low[never.end() :]) if never else ""
     named_there = source == "description" or _action_named(
         _without_asides(low[: never.end()] + refused_part) if never else "", spec, noun, records
     )

@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
-from autoforge.synth.behaviour.data import is_number, noun_forms
+from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.formulas import amount_expr
 from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.synth.behaviour.text import write_targets
@@ -31,7 +31,7 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
         related.append((end, path_record(path)))
     out = []
     target = tb.collection if tb.kind != "create" and tb.id_param else None
-    numbers = [a for a in ctx.ev.attributes.get(target or "", []) if a in _numeric(ctx, target)]
+    numbers = ctx.ev.number_attributes(target or "")
     own = (noun_forms(target) if target else [], numbers)
     for said in doc_sentences(spec.description):
         for coll, via in related:
@@ -67,13 +67,6 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
 def _owners(attr: str, related: list[tuple[str | None, str | None]], ctx: Context) -> list[str]:
     """The collections among ``related`` that hold ``attr``."""
     return sorted({c for c, _ in related if c and attr in ctx.ev.attributes.get(c, [])})
-
-
-def _numeric(ctx: Context, coll: str | None) -> set[str]:
-    """Attributes every record of ``coll`` holds as a number."""
-    recs = [r for r in ctx.ev.state.get(coll or "", {}).values() if isinstance(r, dict)]
-    attrs = ctx.ev.attributes.get(coll or "", [])
-    return {a for a in attrs if recs and all(is_number(r.get(a)) for r in recs)}
 
 
 def _that_named(s: str, attrs: list[str]) -> str:

@@ -74,6 +74,13 @@ class DataEvidence:
             ev.attributes[name] = list(seen)
         return ev
 
+    def number_attributes(self, collection: str) -> list[str]:
+        """Attributes every record of ``collection`` holds as a number (in attribute order;
+        none when it has no records)."""
+        recs = [r for r in self.state.get(collection, {}).values() if isinstance(r, dict)]
+        attrs = self.attributes.get(collection, [])
+        return [a for a in attrs if recs and all(is_number(r.get(a)) for r in recs)]
+
     def float_attributes(self, collection: str) -> set[str]:
         """Attributes whose non-null values in the data are numbers, at least one a float: a
         whole literal the docs give them ("`hours` 0") is written as the data writes it."""

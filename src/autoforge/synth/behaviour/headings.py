@@ -36,6 +36,20 @@ def _stem(word: str) -> str:
     return w.removesuffix("e")[:4]
 
 
+def _verb_stems(verb: str) -> set[str]:
+    """The stems of a verb as said and, for a past participle, without its ending ("hired":
+    "hire", "hir")."""
+    forms = (
+        {verb, verb.removesuffix("ed"), verb.removesuffix("d")} if verb.endswith("ed") else {verb}
+    )
+    return {_stem(f) for f in forms}
+
+
+def _acting(verbs: dict[str, set[str]], said: set[str]) -> list[str]:
+    """The write tools (of ``verbs``, per tool its stems) whose action one of ``said`` names."""
+    return [t for t, v in verbs.items() if v & said]
+
+
 def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", text.lower()) if w not in _SMALL and len(w) > 2]
 
@@ -88,7 +102,7 @@ def refused_for(sentence: str, tool: str, verbs: dict[str, set[str]]) -> bool:
     mine = verbs.get(tool, set())
     for m in _REFUSED_ACTIONS.finditer(sentence):
         for word in _participles(m.group(1)):
-            if {_stem(word.removesuffix("ed")), _stem(word.removesuffix("d"))} & mine:
+            if _verb_stems(word) & mine:
                 return True
     return False
 
@@ -197,8 +211,7 @@ def leads_to(lead: str, verbs: dict[str, set[str]]) -> str | None:
     volunteer can be signed up for a shift only when all of these hold:" and ``sign_up``);
     words in code (statuses: "an `accepted` job") are not the action. None when no tool or
     several match."""
-    said = {_stem(w) for w in _words(re.sub(r"`[^`]*`", " ", lead))}
-    hits = [t for t, v in verbs.items() if v & said]
+    hits = _acting(verbs, {_stem(w) for w in _words(re.sub(r"`[^`]*`", " ", lead))})
     return hits[0] if len(hits) == 1 else None
 
 
@@ -280,13 +293,6 @@ _RESTRICTS = re.compile(
 )
 
 
-def _forms(verb: str) -> set[str]:
-    """A verb as said and without a past participle's ending ("hired" -> "hire", "hir")."""
-    return (
-        {verb, verb.removesuffix("ed"), verb.removesuffix("d")} if verb.endswith("ed") else {verb}
-    )
-
-
 def restricting(policy: str, tool: str, verbs: dict[str, set[str]] | None) -> list[str]:
     """Sentences anywhere in the policy that restrict ``tool``'s action by the verb of its
     name or summary, in the active voice ("Only `active` households can book.", "A household
@@ -296,9 +302,8 @@ def restricting(policy: str, tool: str, verbs: dict[str, set[str]] | None) -> li
         return []
     out = []
     for s in doc_sentences(policy):
-        said = {_stem(w) for m in _RESTRICTS.finditer(s) for w in _forms(m.group("verb"))}
-        hits = [t for t, v in verbs.items() if v & said]
-        if hits == [tool]:
+        said = {x for m in _RESTRICTS.finditer(s) for x in _verb_stems(m.group("verb"))}
+        if _acting(verbs, said) == [tool]:
             out.append(s)
     return out
 

@@ -161,6 +161,9 @@ def _unique(checks: list[Check]) -> list[Check]:
     return out
 
 
+#: the comparison each of :data:`_ABOVE_N`'s words says
+_OPS = {"above": ">", "greater than": ">", "more than": ">", "over": ">", "at least": ">=",
+        "below": "<", "less than": "<", "under": "<", "at most": "<="}  # fmt: skip
 _ABOVE_N = (
     r"(?P<op>above|greater\s+than|more\s+than|over|at\s+least|below|less\s+than|under|at\s+most)"
 )
@@ -172,8 +175,6 @@ def attribute_thresholds(spec_text: str, tb: ToolBehaviour, ctx: Context) -> lis
     the target (check kind ``threshold``: ``values`` = [operator, number])."""
     if tb.id_param is None or tb.collection is None or tb.kind == "create":
         return []
-    ops = {"above": ">", "greater than": ">", "more than": ">", "over": ">", "at least": ">=",
-           "below": "<", "less than": "<", "under": "<", "at most": "<="}  # fmt: skip
     out: list[Check] = []
     for s in doc_sentences(spec_text):
         if not re.search(r"\b(only|must|refused|rejected|requires?)\b", s, re.I):
@@ -184,7 +185,7 @@ def attribute_thresholds(spec_text: str, tb: ToolBehaviour, ctx: Context) -> lis
             )
             if m is None or tb.id_param == a or any(p.name == a for p in tb.params):
                 continue
-            op = ops[" ".join(m.group("op").lower().split())]
+            op = _OPS[" ".join(m.group("op").lower().split())]
             n = float(m.group("n")) if "." in m.group("n") else int(m.group("n"))
             out.append(
                 Check(
@@ -240,8 +241,6 @@ def whose_refusals(texts: list[str], tb: ToolBehaviour, ctx: Context) -> list[Ch
     """ "A household whose `balance` is above 150.00 cannot book": in a refusing sentence, a
     record the tool reaches, named by its noun, whose number attribute is past a limit refuses
     the call (check kind ``threshold`` on that record, ``values`` the allowed side)."""
-    ops = {"above": ">", "greater than": ">", "more than": ">", "over": ">", "at least": ">=",
-           "below": "<", "less than": "<", "under": "<", "at most": "<="}  # fmt: skip
     refusing = r"\b(?:cannot|can\s*not|can't|may\s+not|must\s+not|refused|rejected|not\s+allowed)\b"
     out: list[Check] = []
     for said in texts:
@@ -252,28 +251,16 @@ def whose_refusals(texts: list[str], tb: ToolBehaviour, ctx: Context) -> list[Ch
             if coll is None or (coll == tb.collection and tb.kind == "create"):
                 continue
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
-            for a in _numbers(ctx, coll):
+            for a in ctx.ev.number_attributes(coll):
                 m = re.search(rf"\b(?:{nouns})\s+whose\s+`?{re.escape(a)}`?\s+is\s+{_ABOVE_N}"
                               rf"\s+(?P<n>-?\d+(?:\.\d+)?)\b", s, re.I)  # fmt: skip
                 if m is None or not re.search(refusing, s[m.end() :], re.I):
                     continue
-                op = ops[" ".join(m.group("op").lower().split())]
+                op = _OPS[" ".join(m.group("op").lower().split())]
                 n = float(m.group("n")) if "." in m.group("n") else int(m.group("n"))
                 out.append(Check(kind="threshold", collection=coll, attribute=a, via=via,
                                  values=[_ALLOWED[op], n], sentence=said))  # fmt: skip
     return out
-
-
-def _numbers(ctx: Context, coll: str) -> list[str]:
-    """Attributes every record of ``coll`` holds as a number (none of them a boolean)."""
-    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
-
-    def number(v: Any) -> bool:
-        return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-    return [
-        a for a in ctx.ev.attributes.get(coll, []) if recs and all(number(r.get(a)) for r in recs)
-    ]
 
 
 def unique_params(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
