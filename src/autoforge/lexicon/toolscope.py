@@ -15,7 +15,15 @@ from typing import Literal
 from pydantic import BaseModel
 
 from autoforge.env import CollectionSchema, StateSchema
-from autoforge.tooldocs import ToolSpec, id_base, singular, snake, snake_words, tokens
+from autoforge.tooldocs import (
+    READ_VERBS,
+    ToolSpec,
+    id_base,
+    singular,
+    snake,
+    snake_words,
+    tokens,
+)
 
 ToolClass = Literal[
     "lookup", "list", "create", "update", "delete", "transition", "compute", "generic"
@@ -350,31 +358,15 @@ def tool_scope(spec: ToolSpec, schema: StateSchema) -> ToolScope:
 
 
 #: First name words of a read tool (when the docs give no read/write hint).
-_READ_VERBS = frozenset(
-    [
-        "get",
-        "fetch",
-        "read",
-        "show",
-        "view",
-        "retrieve",
-        "find",
-        "lookup",
-        "describe",
-        "check",
-        "verify",
-        "inspect",
-        "list",
-        "search",
-        "query",
-        "browse",
-        "filter",
-        "calculate",
-        "compute",
-        "count",
-        "estimate",
-    ]
-)
+_READ_VERBS = READ_VERBS | {
+    "check",
+    "verify",
+    "inspect",
+    "filter",
+    "calculate",
+    "compute",
+    "estimate",
+}
 
 
 def tool_access(tool: ToolSpec) -> str:

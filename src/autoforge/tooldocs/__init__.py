@@ -43,6 +43,7 @@ __all__ = [
     "NAME_LIKE",
     "ONCE_ONLY",
     "PHONE_LIKE",
+    "READ_VERBS",
     "TOOLDOCS_SCHEMA_VERSION",
     "AccessHint",
     "DocInput",
@@ -102,6 +103,7 @@ if _TYPE_CHECKING:
     from autoforge.tooldocs.naming import ID_SUFFIXES as ID_SUFFIXES
     from autoforge.tooldocs.naming import NAME_LIKE as NAME_LIKE
     from autoforge.tooldocs.naming import PHONE_LIKE as PHONE_LIKE
+    from autoforge.tooldocs.naming import READ_VERBS as READ_VERBS
     from autoforge.tooldocs.naming import PhraseMode as PhraseMode
     from autoforge.tooldocs.naming import break_camel as break_camel
     from autoforge.tooldocs.naming import id_base as id_base
@@ -130,6 +132,7 @@ _LAZY: dict[str, str] = {
     "NAME_LIKE": "autoforge.tooldocs.naming",
     "ONCE_ONLY": "autoforge.tooldocs.phrases",
     "PHONE_LIKE": "autoforge.tooldocs.naming",
+    "READ_VERBS": "autoforge.tooldocs.naming",
     "PhraseMode": "autoforge.tooldocs.naming",
     "break_camel": "autoforge.tooldocs.naming",
     "id_base": "autoforge.tooldocs.naming",

@@ -23,6 +23,27 @@ ID_SUFFIXES = ("_id", "_ids", "id", "ids", "_key", "_code", "_number", "_no")
 NAME_LIKE = ("name", "title", "username", "login", "handle")
 EMAIL_LIKE = ("email", "e_mail", "mail")
 PHONE_LIKE = ("phone", "phone_number", "mobile")
+#: Words that say a call only reads, wherever they stand first: a tool's name (``get_order``),
+#: the last segment of a path a POST goes to (``/search``). The lexicon adds the verbs that
+#: only a name uses this way (``check``, ``compute``).
+READ_VERBS = frozenset(
+    [
+        "get",
+        "fetch",
+        "read",
+        "show",
+        "view",
+        "retrieve",
+        "find",
+        "lookup",
+        "describe",
+        "list",
+        "search",
+        "query",
+        "browse",
+        "count",
+    ]
+)
 
 
 def break_camel(name: str, sep: str = "_", *, after_digit: bool = True) -> str:

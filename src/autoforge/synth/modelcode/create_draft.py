@@ -9,8 +9,9 @@ writes those lines and lists the doc sentences still to implement as TODO lines,
 model edits working code that already reads each collection the right way instead of
 guessing where a value lives. It ends in a TODO and is never kept as a fallback: a record
 without the documented computations is not the tool. When the docs state no computation and
-every parameter is a scalar with its field, the draft is the whole tool: the record is what the
-call gives, its other attributes stay unset until the tools that set them run.
+every parameter has its field, the draft is the whole tool: the record is what the call gives
+(a list of keys once each key names a record), its other attributes stay unset until the tools
+that set them run.
 """
 
 from __future__ import annotations
@@ -53,6 +54,30 @@ def _entry_checks(
     return lines
 
 
+def _id_list_checks(
+    spec: ToolSpec, coll: CollectionSchema, exprs: Mapping[str, str], schema: StateSchema | None
+) -> list[str]:
+    """Lines refusing a list of keys (``subnet_ids``) that names a record no collection has:
+    each key is checked, as a scalar reference is."""
+    props = spec.parameters.get("properties", {})
+    lines: list[str] = []
+    for param in spec.param_names if schema is not None else []:
+        if (props.get(param) or {}).get("type") != "array":
+            continue
+        attr = coll.attribute(param)
+        found = collection_of_key(param, schema)  # type: ignore[arg-type]
+        other = found.name if found is not None else attr.references if attr else None
+        if other is None or other == coll.name:
+            continue
+        noun = singular(other).replace("_", " ")
+        lines += [
+            f"    for item in {exprs[param]} or []:",
+            f"        if state.get({other!r}, {{}}).get(str(item)) is None:",
+            f'            raise ToolError(f"{noun} not found: {{item}}")',
+        ]
+    return lines
+
+
 def create_draft(
     spec: ToolSpec,
     c: Classification,
@@ -84,6 +109,7 @@ def create_draft(
             f'        raise ToolError(f"{noun} not found: {{{exprs[param]}}}")',
         ]
     body += _entry_checks(spec, exprs, schema)
+    body += _id_list_checks(spec, coll, exprs, schema)
     body += [
         f"    table = state.setdefault({coll.name!r}, {{}})",
         *(_named_key(coll, exprs[c.key_param]) if c.key_param else _new_key(coll)),
@@ -95,9 +121,7 @@ def create_draft(
     shaped = [p for p in spec.param_names if schema is not None and entry_refs(spec, p, schema)]
     for param in shaped:
         body.append(f"    # TODO: store {param} in the shape the record sample shows")
-    props = spec.parameters.get("properties", {})
-    lists = [p for p in spec.param_names if (props.get(p) or {}).get("type") == "array"]
-    if effects or shaped or lists or "TODO" in "\n".join(stored):  # not the call as given
+    if effects or shaped or "TODO" in "\n".join(stored):  # not the call as given
         body.append(CREATE_TODO + (":" if effects else ""))
     body += [f"    #   - {e}" for e in effects]
     body += ["    table[key] = record", "    return record"]

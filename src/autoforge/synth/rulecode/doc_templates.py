@@ -286,6 +286,22 @@ def qualified_field(coll: CollectionSchema, param: str) -> str | None:
     return attr.name if attr is not None and attr.name != coll.primary_key else None
 
 
+def noun_field(coll: CollectionSchema, param: str) -> str | None:
+    """The attribute a parameter names by the record's noun and the attribute's name:
+    ``DataSourceName`` -> ``Name`` of ``data_sources``, ``report_title`` -> ``title`` of
+    ``reports`` (documents that prefix every field of a request with what it creates). The
+    key is never named this way: ``<noun>_id`` is the key parameter."""
+    flat = param.replace("_", "").lower()
+    noun = singular(coll.name).replace("_", "").lower()
+    if not flat.startswith(noun) or len(flat) == len(noun):
+        return None
+    rest = flat[len(noun) :]
+    for attr in coll.attributes:
+        if attr.name != coll.primary_key and attr.name.replace("_", "").lower() == rest:
+            return attr.name
+    return None
+
+
 def qualified_refs(spec: ToolSpec, coll: CollectionSchema) -> dict[str, str]:
     """Qualified parameters (``destination_folder_id``) whose attribute references another
     collection: that record must exist."""

@@ -21,6 +21,7 @@ from autoforge.synth.rulecode.conventions import GENERIC, Conventions
 from autoforge.synth.rulecode.doc_templates import (
     documented_list,
     list_results,
+    noun_field,
     qualified_field,
     qualified_refs,
 )
@@ -140,11 +141,22 @@ def _reference_checks(
         if not target or param == coll.primary_key:
             continue
         expr = exprs[param]
+        if _is_array(spec, param):  # a list of keys: each must name a record
+            lines += [
+                f"{indent}for item in {expr} or []:",
+                f"{indent}    if str(item) not in state.get({target!r}, {{}}):",
+                f'{indent}        raise ToolError(f"{singular(target)} not found: {{item}}")',
+            ]
+            continue
         lines += [
             f"{indent}if {expr} is not None and str({expr}) not in state.get({target!r}, {{}}):",
             f'{indent}    raise ToolError(f"{singular(target)} not found: {{{expr}}}")',
         ]
     return lines
+
+
+def _is_array(spec: ToolSpec, param: str) -> bool:
+    return (spec.parameters.get("properties", {}).get(param) or {}).get("type") == "array"
 
 
 def _lookup(
@@ -625,7 +637,7 @@ def _create_body(
     stored = _store_params(plain, c, paths, exprs, "", None, conv, coll)
     if start is not None and start[0] not in spec.param_names:
         stored.append(f"    record[{start[0]!r}] = {start[1]!r}")
-    refs = {p: t for p in spec.param_names if (t := _ref_target(coll, p, c.refs))}
+    refs = {p: t for p in spec.param_names if (t := _ref_target(spec, coll, p, c.refs))}
     owner = create_owner_lines(spec, c, coll, schema)  # acts for the signed-in user
     return create_draft(spec, c, coll, exprs, schema, effects, stored, refs, owner)
 
@@ -659,8 +671,13 @@ def owner_param_checks(
     return lines, frozenset(checked)
 
 
-def _ref_target(coll: CollectionSchema, param: str, refs: Mapping[str, str]) -> str | None:
-    """The collection a scalar parameter names a record of (classifier refs, then schema)."""
+def _ref_target(
+    spec: ToolSpec, coll: CollectionSchema, param: str, refs: Mapping[str, str]
+) -> str | None:
+    """The collection a scalar parameter names a record of (classifier refs, then schema); a
+    list of keys is checked key by key (:mod:`.create_draft`)."""
+    if _is_array(spec, param):
+        return None
     attr = coll.attribute(param)
     target = refs.get(param) or (attr.references if attr is not None else None)
     return target if target and param != coll.primary_key else None
@@ -697,7 +714,11 @@ def _store_params(
         known = [replaced] if replaced is not None and c.cls != "create" else paths.get(param)
         found = None
         if coll is not None and known is None:
-            found = existing_field(spec, coll, param) or qualified_field(coll, param)
+            found = (
+                existing_field(spec, coll, param)
+                or qualified_field(coll, param)
+                or noun_field(coll, param)
+            )
         if found is not None and not conv.verb_plural_names:
             known = [found]
         if known is None and not conv.verb_plural_names:

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
+from autoforge.env import Attribute, CollectionSchema, StateSchema
 from autoforge.lexicon import (
     FILLER,
     SESSION,
@@ -44,20 +44,13 @@ from autoforge.synth.state.design_model import (
     stated,
 )
 from autoforge.synth.state.design_prompts import design_messages, feedback_messages
+from autoforge.synth.state.inputs import keep_write_inputs, param_type
 from autoforge.synth.state.keys import key_by_tools
 from autoforge.synth.state.mapping import Unmapped, place_by_rules, unmapped_params
 from autoforge.synth.state.scope import scope_attributes
 from autoforge.synth.state.settings import Setting, extract_settings, settings_collection
 from autoforge.tooldocs import ToolSpec, id_base, identifier, is_id_like, plural, singular, tokens
 
-_JSON_TO_ATTR: dict[str, AttributeType] = {
-    "string": "string",
-    "integer": "integer",
-    "number": "number",
-    "boolean": "boolean",
-    "object": "object",
-    "array": "array",
-}
 # words of a tool name that are no collection noun: the shared filler words, plus these
 _NOISE = FILLER | {"id", "ids", "status", "human", "agents", "agent", "types", "type"}
 
@@ -89,17 +82,8 @@ class DesignResult(BaseModel):
     scoped: list[str] = Field(default_factory=list)
     #: ``collection: old -> new`` per key the tools name records by (:mod:`.keys`)
     rekeyed: list[str] = Field(default_factory=list)
-
-
-def _param_type(spec: ToolSpec, param: str) -> AttributeType:
-    prop = spec.parameters.get("properties", {}).get(param) or {}
-    if prop.get("enum"):
-        return "enum"
-    if prop.get("format") == "date":
-        return "date"
-    if prop.get("format") == "date-time":
-        return "datetime"
-    return _JSON_TO_ATTR.get(str(prop.get("type")), "string")
+    #: ``collection.attribute`` per write parameter given a place (:mod:`.inputs`)
+    kept_inputs: list[str] = Field(default_factory=list)
 
 
 _ADJECTIVES = {"new", "old", "current", "target", "source", "original", "default"}
@@ -154,7 +138,7 @@ def rule_based_schema(tools: Sequence[ToolSpec]) -> StateSchema:
                 continue
             if param in paging and (tool_access(spec) == "read" or paging[param] == "request"):
                 continue
-            typ = "id" if ref is not None or is_id_like(param) else _param_type(spec, param)
+            typ = "id" if ref is not None or is_id_like(param) else param_type(spec, param)
             enum = (spec.parameters["properties"][param] or {}).get("enum")
             coll.attributes.append(
                 Attribute(
@@ -240,6 +224,7 @@ def _finish(
     merged = merge_unused_collections(schema, tools, keep=set(derived.provenance))
     rekeyed = key_by_tools(schema, tools, provenance)
     scoped = scope_attributes(schema, tools, provenance)
+    kept = keep_write_inputs(schema, tools, provenance)
     enums_from_docs(schema, tools)
     settings = _add_settings(schema, tools, policy, provenance)
     session = _add_session(schema, tools, provenance)
@@ -250,6 +235,7 @@ def _finish(
         "session": session,
         "scoped": scoped,
         "rekeyed": rekeyed,
+        "kept_inputs": kept,
     }
 
 

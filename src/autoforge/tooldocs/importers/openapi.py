@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from autoforge.tooldocs.naming import READ_VERBS, snake_words
 from autoforge.tooldocs.refs import RefResolver
 from autoforge.tooldocs.schema import (
     is_tool_name,
@@ -64,6 +65,20 @@ class Operation:
     item: dict[str, Any]
     item_ptr: str
     pointer: str
+
+
+def method_access(o: Operation) -> Literal["read", "write"]:
+    """What the method says of an operation: a reading method reads, and so does a POST whose
+    path ends in a read verb (``POST /search``, ``POST /rest_services.get_facilities``): a
+    query sent as a body, not a record created."""
+    if o.method in READ_METHODS:
+        return "read"
+    literal = [s for s in o.path.strip("/").split("/") if s and not s.startswith("{")]
+    if o.method == "post" and literal:
+        words = snake_words(re.split(r"[.:]", literal[-1])[-1])
+        if words and words[0] in READ_VERBS:
+            return "read"
+    return "write"
 
 
 @dataclass
@@ -215,7 +230,7 @@ def _tool(ctx: Ctx, name: str, o: Operation) -> ToolSpec:
         returns=normalize_returns(
             _returns(ctx, o.op.get("responses"), rptr), file=ctx.file, pointer=rptr
         ),
-        access="read" if o.method in READ_METHODS else "write",
+        access=method_access(o),
         source=SourceLocation(file=ctx.file, pointer=o.pointer),
     )
 

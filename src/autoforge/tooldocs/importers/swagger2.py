@@ -35,7 +35,6 @@ from typing import Any
 
 from autoforge.tooldocs.importers.openapi import (
     IGNORED_HEADERS,
-    READ_METHODS,
     Ctx,
     Operation,
     Param,
@@ -45,6 +44,7 @@ from autoforge.tooldocs.importers.openapi import (
     flatten_object,
     info_text,
     merge_flat_body,
+    method_access,
     op_description,
     param_properties,
 )
@@ -294,7 +294,7 @@ def _tool(
         description=op_description(o.op),
         parameters=normalize_parameters(schema, file=ctx.file, pointer=o.pointer),
         returns=normalize_returns(returns, file=ctx.file, pointer=rptr),
-        access=None if rpc else ("read" if o.method in READ_METHODS else "write"),
+        access=None if rpc else method_access(o),
         source=SourceLocation(file=ctx.file, pointer=o.pointer),
     )
 
