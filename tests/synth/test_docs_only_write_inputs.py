@@ -1,5 +1,7 @@
 """Documents without data: what a write is given, its record keeps (``synth.state.inputs``);
-a POST whose path ends in a read verb reads (``tooldocs.importers.openapi.method_access``)."""
+a POST whose path ends in a read verb reads (``tooldocs.importers.openapi.method_access``); a
+record's name that no read shows is its key (``synth.state.keys``); an update named within its
+scope gets a new value in the checks (``synth.checking.teststate``)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,16 @@ from typing import Any
 import pytest
 
 from autoforge.cli.llm import llm_config_from_options
-from autoforge.env import CollectionSchema, Environment
+from autoforge.env import CollectionSchema, Environment, StateSchema
 from autoforge.env.artifact.spec import Attribute
 from autoforge.llm import LLMClient
+from autoforge.synth.checking.teststate import happy_arguments
 from autoforge.synth.pipeline import synthesize
-from autoforge.synth.rulecode.doc_templates import noun_field
-from autoforge.tooldocs import load_docs
+from autoforge.synth.rulecode.classify import classify_tool
+from autoforge.synth.rulecode.doc_templates import field_by_noun
+from autoforge.synth.state.keys import key_by_tools
+from autoforge.synth.state.scope import SCOPE_NOTE
+from autoforge.tooldocs import ToolSpec, load_docs
 
 DOC = Path(__file__).parent / "docs_only" / "lanterns.yaml"
 
@@ -41,10 +47,14 @@ def test_a_parameter_named_by_the_record_s_noun_names_that_field() -> None:
         primary_key="DataSourceId",
         attributes=[Attribute(name="DataSourceId"), Attribute(name="Name")],
     )
-    assert noun_field(coll, "DataSourceName") == "Name"
-    assert noun_field(coll, "data_source_name") == "Name"
-    assert noun_field(coll, "DataSourceId") is None  # the key is the key parameter's
-    assert noun_field(coll, "OwnerName") is None
+    assert field_by_noun(coll, "DataSourceName") == "Name"
+    assert field_by_noun(coll, "data_source_name") == "Name"
+    assert field_by_noun(coll, "DataSourceId") is None  # the key is the key parameter's
+    assert field_by_noun(coll, "OwnerName") is None
+    models = CollectionSchema(
+        name="mlmodels", primary_key="MLModelId", attributes=[Attribute(name="Name")]
+    )
+    assert field_by_noun(models, "MLModelName") == "Name"  # the noun's words run together
 
 
 def test_the_create_s_inputs_get_a_place_and_control_words_do_not(lanterns: Any) -> None:
@@ -89,3 +99,62 @@ def test_a_post_to_a_search_path_reads() -> None:
     access = {t.name: t.access for t in docs.tools}
     assert access["post_wicks_search"] == "read"
     assert access["CreateLantern"] == "write"
+
+
+def _tool(name: str, *params: str, access: str = "write") -> ToolSpec:
+    props = {p: {"type": "string"} for p in params}
+    return ToolSpec(
+        name=name,
+        access=access,  # type: ignore[arg-type]
+        parameters={"type": "object", "properties": props, "required": list(params)},
+    )
+
+
+def test_a_record_name_no_read_shows_becomes_the_key() -> None:
+    """``accountName`` in every call on a storage account whose documented fields have no
+    name: the account is found by it, so it is the key."""
+    coll = CollectionSchema(
+        name="storage_accounts",
+        primary_key="storage_account_id",
+        attributes=[Attribute(name="storage_account_id", type="id"), Attribute(name="kind")],
+    )
+    schema = StateSchema(collections=[coll])
+    tools = [
+        _tool("StorageAccounts_Get", "groupName", "accountName", access="read"),
+        _tool("StorageAccounts_Delete", "groupName", "accountName"),
+    ]
+    provenance = {"storage_accounts": {"storage_account_id": "rules:invented"}}
+    assert key_by_tools(schema, tools, provenance) == [
+        "storage_accounts: storage_account_id -> accountName"
+    ]
+    assert coll.primary_key == "accountName" and coll.attribute("accountName") is not None
+    assert coll.attribute("groupName") is None  # where it lives names no account
+
+
+def test_an_update_named_within_its_scope_still_gets_a_new_value() -> None:
+    coll = CollectionSchema(
+        name="jobs",
+        primary_key="jobName",
+        attributes=[
+            Attribute(name="jobName", type="id"),
+            Attribute(name="groupName", description=f"{SCOPE_NOTE} list_jobs lists jobs of"),
+            Attribute(name="state", type="string"),
+        ],
+    )
+    schema = StateSchema(collections=[coll])
+    spec = ToolSpec(
+        name="Jobs_Patch",
+        access="write",
+        parameters={
+            "type": "object",
+            "properties": {
+                "groupName": {"type": "string"},
+                "jobName": {"type": "string"},
+                "state": {"type": "string"},
+            },
+            "required": ["groupName", "jobName"],
+        },
+    )
+    state = {"jobs": {"J1": {"jobName": "J1", "groupName": "g", "state": "on"}}}
+    args = happy_arguments(spec, classify_tool(spec, schema), schema, state)
+    assert "state" in args  # naming the record within its scope is no change

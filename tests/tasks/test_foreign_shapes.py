@@ -25,14 +25,14 @@ def _edge(source: str, target: str) -> ToolEdge:
 
 
 def _sinky_graph() -> ToolGraph:
-    """Six read tools feeding nothing, one chain ``get_order -> cancel -> refund``."""
+    """Six read tools feeding nothing, one chain ``get_order -> pay -> ship``."""
     sinks = [ToolNode(name=f"lookup_{i}", access="read") for i in range(6)]
     chain = [
         ToolNode(name="get_order", access="read"),
-        ToolNode(name="cancel", access="write"),
-        ToolNode(name="refund", access="write"),
+        ToolNode(name="pay", access="write"),
+        ToolNode(name="ship", access="write"),
     ]
-    edges = [_edge("get_order", "cancel"), _edge("cancel", "refund")]
+    edges = [_edge("get_order", "pay"), _edge("pay", "ship")]
     return ToolGraph(env_id="x", nodes=[*sinks, *chain], edges=edges)
 
 
@@ -40,7 +40,7 @@ def test_reach_knows_which_tools_start_long_walks() -> None:
     graph = _sinky_graph()
     plan = reach(graph, WalkConfig(min_length=1, max_length=3))
     assert plan.chains[3] == {"get_order"}
-    assert plan.chains[2] == {"get_order", "cancel"}
+    assert plan.chains[2] == {"get_order", "pay"}
     assert plan.can_start("get_order", 2, 3, must_write=True)
     assert not plan.can_start("lookup_0", 2, 3, must_write=False)
     assert plan.can_start("lookup_0", 1, 1, must_write=False)
@@ -54,7 +54,7 @@ def test_walks_never_start_at_sinks_when_they_must_go_on() -> None:
     # reads are three times as likely to start, and six of seven reads are sinks: the old
     # sampler gave None for most of these
     assert all(w is not None for w in walks)
-    assert {w.steps[0].tool for w in walks if w} <= {"get_order", "cancel"}
+    assert {w.steps[0].tool for w in walks if w} <= {"get_order", "pay"}
     assert all(w.steps[-1].tool in graph.writes() for w in walks if w and len(w.steps) == 3)
     # a length no chain reaches is still impossible
     assert random_walk(graph, WalkConfig(min_length=4, max_length=4), rng) is None
@@ -188,3 +188,21 @@ def test_an_unreachable_difficulty_stops_early_and_says_why(bookstore_env: Any) 
     assert "out of reach" in stats.note and "tool_calls" in stats.note
     _, fine = generate_tasks(bookstore_env, 2, "medium", seed=1)
     assert fine.note == ""
+
+
+def test_after_a_call_that_ends_its_record_only_reads_follow() -> None:
+    """``cancel_order -> refund_order`` on the same order is always doomed; reading the
+    cancelled order is a task."""
+    nodes = [
+        ToolNode(name="get_order", access="read"),
+        ToolNode(name="cancel_order", access="write"),
+        ToolNode(name="refund_order", access="write"),
+    ]
+    edges = [
+        _edge("get_order", "cancel_order"),
+        _edge("cancel_order", "refund_order"),
+        _edge("cancel_order", "get_order"),
+    ]
+    plan = reach(ToolGraph(env_id="x", nodes=nodes, edges=edges), WalkConfig(max_length=3))
+    assert plan.successors["cancel_order"] == ("get_order",)
+    assert plan.successors["get_order"] == ("cancel_order",)

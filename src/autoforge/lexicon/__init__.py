@@ -27,6 +27,7 @@ __all__ = [
     "SESSION",
     "SESSION_RECORD",
     "SPOKEN_VERBS",
+    "TERMINAL_VERBS",
     "VERBS",
     "Derivation",
     "Envelope",
@@ -172,6 +173,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.session import user_collection as user_collection
     from autoforge.lexicon.toolscope import FILLER as FILLER
     from autoforge.lexicon.toolscope import READ_CLASSES as READ_CLASSES
+    from autoforge.lexicon.toolscope import TERMINAL_VERBS as TERMINAL_VERBS
     from autoforge.lexicon.toolscope import VERBS as VERBS
     from autoforge.lexicon.toolscope import ToolClass as ToolClass
     from autoforge.lexicon.toolscope import ToolScope as ToolScope
@@ -202,6 +204,7 @@ _LAZY: dict[str, str] = {
     "SPOKEN_VERBS": "autoforge.lexicon.phrasing",
     "ToolClass": "autoforge.lexicon.toolscope",
     "ToolScope": "autoforge.lexicon.toolscope",
+    "TERMINAL_VERBS": "autoforge.lexicon.toolscope",
     "VERBS": "autoforge.lexicon.toolscope",
     "acting_for": "autoforge.lexicon.session",
     "add_session": "autoforge.lexicon.session",

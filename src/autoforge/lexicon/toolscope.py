@@ -75,6 +75,8 @@ FILLER = {
 
 #: Words before a verb that make one call act on several records (``BatchGetWidget``).
 BATCH = {"batch", "bulk"}
+#: Verbs after which the record is gone or closed: nothing more is done to it in one task.
+TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "terminate")
 
 
 class ToolScope(BaseModel):

@@ -265,19 +265,28 @@ def _one_change(
 ) -> None:
     """An update whose arguments so far name only the record (every new value optional) gets
     a new value for its first parameter that is a field of the record, so a correct update
-    visibly changes the state."""
+    visibly changes the state. Naming the record includes the scope it lives in and the
+    records it references (``update_job(account, collection, job)``)."""
     coll = schema.collection(c.collection) if c.collection else None
-    if coll is None or any(p != c.key_param for p in args):
+    if coll is None or any(_is_value(p, c, coll) for p in args):
         return
     props = spec.parameters.get("properties", {})
     for param in spec.param_names:
-        attr = coll.attribute(param)
-        if param == c.key_param or attr is None or param == coll.primary_key or attr.references:
+        if param in args or coll.attribute(param) is None or not _is_value(param, c, coll):
             continue
         value = sample_value(props.get(param) or {}, param, schema, state, write=True)
         if value is not None and fits(value, props.get(param) or {}):
             args[param] = value
             return
+
+
+def _is_value(param: str, c: Classification, coll: CollectionSchema) -> bool:
+    """Whether an argument of an update is a new value, not part of naming the record: not
+    its key, a scope or a reference (a parameter with no field counts as a value)."""
+    attr = coll.attribute(param)
+    if param in (c.key_param, coll.primary_key) or param in c.refs:
+        return False
+    return attr is None or not (is_scope(attr) or attr.references)
 
 
 def _pair_new_ids(args: dict[str, Any], state: State, flags: Sequence[str] = ()) -> None:

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from autoforge.env import CollectionSchema
-from autoforge.lexicon import PagingRole, paging_params, paging_role
+from autoforge.lexicon import PagingRole, noun_field, paging_params, paging_role
 from autoforge.synth.rulecode.headers import head
 from autoforge.synth.rulecode.paging import paging_lines
-from autoforge.tooldocs import ToolSpec, plural, singular, tokens
+from autoforge.tooldocs import ToolSpec, plural, singular, snake, tokens
 
 FilterOp = Literal[
     "eq", "contains", "contains_ci", "le", "ge", "true", "positive", "entry", "among"
@@ -286,18 +286,19 @@ def qualified_field(coll: CollectionSchema, param: str) -> str | None:
     return attr.name if attr is not None and attr.name != coll.primary_key else None
 
 
-def noun_field(coll: CollectionSchema, param: str) -> str | None:
+def field_by_noun(coll: CollectionSchema, param: str) -> str | None:
     """The attribute a parameter names by the record's noun and the attribute's name:
-    ``DataSourceName`` -> ``Name`` of ``data_sources``, ``report_title`` -> ``title`` of
-    ``reports`` (documents that prefix every field of a request with what it creates). The
-    key is never named this way: ``<noun>_id`` is the key parameter."""
-    flat = param.replace("_", "").lower()
-    noun = singular(coll.name).replace("_", "").lower()
-    if not flat.startswith(noun) or len(flat) == len(noun):
-        return None
-    rest = flat[len(noun) :]
+    ``DataSourceName`` -> ``Name`` of ``data_sources``, ``account_name`` -> ``name`` of
+    ``storage_accounts`` (:func:`~autoforge.lexicon.noun_field`), ``MLModelName`` -> ``Name`` of
+    ``mlmodels`` (the noun's words run together). The key is never named this way:
+    ``<noun>_id`` is the key parameter."""
+    low, noun = snake(param), singular(coll.name)
+    flat = low.replace("_", "")
     for attr in coll.attributes:
-        if attr.name != coll.primary_key and attr.name.replace("_", "").lower() == rest:
+        field = snake(attr.name)
+        if attr.name == coll.primary_key:
+            continue
+        if noun_field(low, noun, field) or flat == (noun + field).replace("_", ""):
             return attr.name
     return None
 

@@ -20,8 +20,8 @@ from autoforge.synth.rulecode.classify import Classification
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
 from autoforge.synth.rulecode.doc_templates import (
     documented_list,
+    field_by_noun,
     list_results,
-    noun_field,
     qualified_field,
     qualified_refs,
 )
@@ -717,7 +717,7 @@ def _store_params(
             found = (
                 existing_field(spec, coll, param)
                 or qualified_field(coll, param)
-                or noun_field(coll, param)
+                or field_by_noun(coll, param)
             )
         if found is not None and not conv.verb_plural_names:
             known = [found]

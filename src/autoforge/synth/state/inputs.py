@@ -11,7 +11,7 @@ the parameter is, so the record keeps what the call gave and a read after the wr
 
 A parameter already has a place when a field of the record is named like it, when it names the
 record's key, a field by the record's noun (``DataSourceName`` -> ``Name``,
-:func:`~autoforge.synth.rulecode.doc_templates.noun_field`), a qualified field (``new_status``)
+:func:`~autoforge.synth.rulecode.doc_templates.field_by_noun`), a qualified field (``new_status``)
 or a field the tool's name qualifies (``cancel_reason``); paging and request controls (a page
 size, an idempotency token) are never values of a record, and an object named as a record
 (``NewBudget``) is a record given whole, not one value: those stay for a model.
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
 from autoforge.lexicon import collection_of_key, paging_params, tool_scope
-from autoforge.synth.rulecode.doc_templates import noun_field, qualified_field
+from autoforge.synth.rulecode.doc_templates import field_by_noun, qualified_field
 from autoforge.synth.rulecode.transition_fields import existing_field
 from autoforge.synth.state.infer import schema_field_paths
 from autoforge.tooldocs import ToolSpec, singular
@@ -59,7 +59,7 @@ def _placed(spec: ToolSpec, coll: CollectionSchema, param: str) -> bool:
     if param in schema_field_paths(coll) or coll.attribute(param) is not None:
         return True
     return (
-        any(found(coll, param) is not None for found in (noun_field, qualified_field))
+        any(found(coll, param) is not None for found in (field_by_noun, qualified_field))
         or existing_field(spec, coll, param) is not None
     )
 

@@ -7,7 +7,8 @@ an ARN or an email. When no tool ever passes the designed key while several tool
 the collection pass the same one of its fields, no lookup, update or delete could find a
 record; :func:`key_by_tools` makes that field the key. A parameter names a field when it is
 the field's name or the field's name after the collection's noun or its last words
-(``job_name`` for a job's ``name``, ``account_name`` for a storage account's).
+(``job_name`` for a job's ``name``, ``account_name`` for a storage account's). When no field
+holds the record's name the tools pass (``accountName``), that parameter becomes the key.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from autoforge.env import CollectionSchema, StateSchema
+from autoforge.env import Attribute, CollectionSchema, StateSchema
 from autoforge.lexicon import key_param, noun_field, target_collection
 from autoforge.tooldocs import ToolSpec, singular, snake
 
@@ -39,6 +40,16 @@ def named_field(param: str, coll: CollectionSchema, origins: dict[str, str]) -> 
     return None
 
 
+def _naming(param: str, coll: CollectionSchema, origins: dict[str, str]) -> str | None:
+    """The field ``param`` names (:func:`named_field`), else ``param`` itself when it is the
+    record's name after its noun (``accountName`` of a storage account) and no field holds
+    it: what the tools name the records by, though no read shows it."""
+    found = named_field(param, coll, origins)
+    if found is not None or coll.attribute(param) is not None:
+        return found
+    return param if noun_field(snake(param), singular(coll.name), "name") else None
+
+
 def _key_used(coll: CollectionSchema, tools: Sequence[ToolSpec], schema: StateSchema) -> bool:
     return any(
         key_param(t, coll) is not None for t in tools if target_collection(t, schema) is coll
@@ -56,7 +67,7 @@ def _named_by_tools(
     for spec in tools:
         if target_collection(spec, schema) is not coll:
             continue
-        named = {f for p in spec.required if (f := named_field(p, coll, origins)) is not None}
+        named = {f for p in spec.required if (f := _naming(p, coll, origins)) is not None}
         counts.update(f for f in named if f != coll.primary_key)
     best = counts.most_common(2)
     if not best or best[0][1] < _MIN_TOOLS or (len(best) > 1 and best[1][1] == best[0][1]):
@@ -82,6 +93,9 @@ def key_by_tools(
             coll.attributes = [a for a in coll.attributes if a.name != old]
             origins.pop(old, None)
         coll.primary_key = field
+        if coll.attribute(field) is None:  # named by a parameter no read shows
+            coll.attributes.append(Attribute(name=field, type="id"))
+            origins[field] = f"rules:the tools name {coll.name} by {field}"
         attr = coll.attribute(field)
         if attr is not None and attr.type not in ("integer", "id"):
             coll.attributes[coll.attributes.index(attr)] = attr.model_copy(

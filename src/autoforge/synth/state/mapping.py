@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from autoforge.env import Attribute, CollectionSchema, StateSchema
 from autoforge.lexicon import paging_params
 from autoforge.synth.rulecode.classify import collection_of_key, target_collection
-from autoforge.synth.rulecode.doc_templates import noun_field
+from autoforge.synth.rulecode.doc_templates import field_by_noun
 from autoforge.synth.state.infer import schema_field_paths
 from autoforge.tooldocs import (
     ToolSpec,
@@ -53,7 +53,7 @@ def param_maps(param: str, spec: ToolSpec, schema: StateSchema, known: set[str])
     if low in known or id_base(low) in known:
         return True
     target = target_collection(spec, schema)
-    if target is not None and noun_field(target, param) is not None:
+    if target is not None and field_by_noun(target, param) is not None:
         return True  # ``DataSourceName`` is the ``Name`` of a data source
     if low == "id":
         return target_collection(spec, schema) is not None

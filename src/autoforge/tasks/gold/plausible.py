@@ -28,6 +28,7 @@ from typing import Any
 
 from autoforge.env import DocRule, EnvironmentLike, EnvironmentSpec
 from autoforge.lexicon import (
+    TERMINAL_VERBS,
     acting_for,
     entity_of,
     environment_rules,
@@ -50,9 +51,6 @@ from autoforge.tooldocs import ToolSpec, singular, tokens
 
 #: Where a binding's value comes from (:func:`doomed`): a fact, or a node's output path.
 Source = tuple[Any, ...]
-
-#: Verbs after which the record is gone or closed: nothing more is done to it in one task.
-TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "terminate")
 
 
 def stated_rules(env: EnvironmentLike) -> list[DocRule]:

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
+from autoforge.lexicon import TERMINAL_VERBS
 from autoforge.tasks.graph.dependency import ToolEdge, ToolGraph
+from autoforge.tooldocs import tokens
 
 #: ``weight(source, target)``: how much to favour a step (``source`` None: the first step).
 EdgeWeight = Callable[[str | None, str], float]
@@ -74,7 +76,13 @@ class WalkConfig(BaseModel):
 
 
 def _successors(graph: ToolGraph, tool: str, config: WalkConfig) -> list[ToolEdge]:
+    """The edges a walk may follow out of ``tool``. Out of a call that ends its record (a verb
+    of :data:`~autoforge.lexicon.TERMINAL_VERBS`) only reads follow: its outputs name a record
+    no later write can act on (such walks were only ever rejected as ``doomed_after_terminal``),
+    while reading it afterwards shows what the call did."""
     edges = graph.out_edges(tool)
+    if any(t in TERMINAL_VERBS for t in tokens(tool)):
+        edges = [e for e in edges if graph.node(e.target).access != "write"]
     if config.required_edges_only:
         edges = [e for e in edges if any(m.required for m in e.mappings)]
     return edges
