@@ -224,7 +224,7 @@ def test_a_booking_takes_its_clinic_and_room_off_one_visit_of_the_users() -> Non
         text = f"{task.scenario.question} {task.scenario.intent}"
         assert "user my account" not in text, text
         creates = [n for n in task.blueprint.calls if n.tool == "create_clinic_visit"]
-        said = re.findall(r"the same clinic and room as (?:the|that) visit",
+        said = re.findall(r"the same clinic and room as (?:the|that|my) (?:clinic )?visit",
                           task.scenario.question)  # fmt: skip
         assert len(said) >= len(creates), text  # "that visit": one chosen before
         assert "the visit of the clinic" not in text, text  # a booking is a new visit
