@@ -254,6 +254,22 @@ def test_required_transport_parameters_of_every_operation_are_left_out() -> None
     assert any("api-version (query)" in m and "callback (query)" in m for m in messages)
 
 
+def test_signing_parameters_every_operation_requires_are_left_out() -> None:
+    """A signed query protocol: the access key, the signature and how it was made, the signing
+    time and the action name are on every call; none is a value of a record."""
+    signing = ["AWSAccessKeyId", "Action", "SignatureMethod", "Signature", "Timestamp"]
+    doc = VERSIONED_DOC
+    for name in signing:
+        doc = doc.replace(
+            "        - {name: callback, in: query, type: string, required: true}\n",
+            "        - {name: callback, in: query, type: string, required: true}\n"
+            f"        - {{name: {name}, in: query, type: string, required: true}}\n",
+        )
+    docs = parse_text(doc, filename="greenhouse.yaml")
+    assert docs.tool("listBeds").param_names == ["crop"]
+    assert docs.tool("deleteBed").param_names == ["bedId", "crop"]
+
+
 EMPTY_BODY = """
 swagger: "2.0"
 info: {title: Sheds, version: "1"}

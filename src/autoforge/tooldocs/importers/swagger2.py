@@ -261,15 +261,20 @@ def _plumbing(data: dict[str, Any], per_op: list[list[Param]]) -> set[tuple[str,
     return out
 
 
-#: name words of a parameter that, taken by every operation, is transport (the API's
-#: version, a JSONP callback, an access key), required or not
-_TRANSPORT_WORDS = frozenset({"version", "callback", "jsonp", "apikey", "key", "wskey"})
+#: last name words of a parameter that, taken by every operation, is transport (the API's
+#: version, a JSONP callback, an access key, the RPC action, the signing time), required or not
+_TRANSPORT_WORDS = frozenset(
+    {"version", "callback", "jsonp", "apikey", "key", "wskey", "action", "timestamp"}
+)
 
 
 def _transport(name: str) -> bool:
-    """Whether a parameter's name says it carries transport, not a user's choice."""
+    """Whether a parameter's name says it carries transport, not a user's choice: its last
+    word (:data:`_TRANSPORT_WORDS`), a request signature (``SignatureMethod``) or an access
+    key (``AWSAccessKeyId``)."""
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
-    return bool(words) and words[-1] in _TRANSPORT_WORDS
+    signing = "signature" in words or ("key" in words and any("access" in w for w in words))
+    return bool(words) and (words[-1] in _TRANSPORT_WORDS or signing)
 
 
 def _tool(
