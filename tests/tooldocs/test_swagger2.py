@@ -302,3 +302,46 @@ def test_an_empty_request_body_is_no_argument() -> None:
     assert get.param_names == ["ShedId"] and get.required == ["ShedId"]
     create = next(t for t in docs.tools if t.name == "CreateShed")
     assert create.param_names == ["Colour"]  # a body with properties still gives them
+
+
+EXTENDED_RECORD = """
+swagger: "2.0"
+info: {title: Greenhouse, version: "1"}
+paths:
+  /beds:
+    get:
+      operationId: listBeds
+      responses:
+        "200":
+          description: the beds
+          schema:
+            type: object
+            properties:
+              value: {type: array, items: {$ref: "#/definitions/Bed"}}
+definitions:
+  Resource:
+    type: object
+    required: [name]
+    properties:
+      name: {type: string, readOnly: true}
+      location: {type: string}
+  Bed:
+    type: object
+    properties:
+      crop: {type: string}
+      soil: {allOf: [{$ref: "#/definitions/Soil"}], description: what the bed holds}
+    allOf: [{$ref: "#/definitions/Resource"}]
+  Soil:
+    type: string
+    enum: [clay, loam]
+"""
+
+
+def test_a_record_that_extends_a_base_shows_the_base_s_fields() -> None:
+    """``allOf`` of object schemas is one object: the base's ``name`` is a field of a bed; an
+    ``allOf`` around a non-object (an enum with its own description) stays as written."""
+    docs = parse_text(EXTENDED_RECORD, filename="greenhouse.yaml")
+    bed = docs.tool("listBeds").returns["properties"]["value"]["items"]  # type: ignore[index]
+    assert list(bed["properties"]) == ["name", "location", "crop", "soil"]
+    assert bed["required"] == ["name"] and "allOf" not in bed
+    assert "allOf" in bed["properties"]["soil"]

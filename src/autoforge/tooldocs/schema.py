@@ -286,7 +286,40 @@ def normalize_returns(schema: Any, *, file: str, pointer: str) -> dict[str, Any]
             hint='describe the result as a JSON Schema, e.g. {"type": "object", ...}',
         )
     check_json_schema(schema, file=file, pointer=pointer, what="result schema")
-    return schema
+    return fold_all_of(schema)
+
+
+def fold_all_of(schema: Any, depth: int = 0) -> Any:
+    """``schema`` with each ``allOf`` of object schemas folded into one object: the parts'
+    properties and required names united with the node's own (its own win). A record that
+    extends a base (``{properties: {sku}, allOf: [Resource]}``, Resource holding ``name``)
+    then shows every field to whoever reads its properties. An ``allOf`` with any part that is
+    not an object schema (a reference to an enum with a default beside it) stays as written."""
+    if not isinstance(schema, dict) or depth > 32:
+        return schema
+    out = map_subschemas(schema, lambda sub, _: fold_all_of(sub, depth + 1))
+    parts = out.get("allOf")
+    if not isinstance(parts, list) or not parts or out.get("type") not in (None, "object"):
+        return out
+    if not all(_object_schema(p) for p in parts):
+        return out
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for part in [*parts, out]:
+        props.update(part.get("properties") or {})
+        required += [r for r in part.get("required") or [] if r not in required]
+    folded = {k: v for k, v in out.items() if k != "allOf"}
+    folded.update(type="object", properties=props)
+    if required:
+        folded["required"] = required
+    return folded
+
+
+def _object_schema(part: Any) -> bool:
+    """Whether an ``allOf`` part is a plain object schema (properties, no combinators left)."""
+    if not isinstance(part, dict) or any(k in part for k in ("allOf", "anyOf", "oneOf", "$ref")):
+        return False
+    return part.get("type") == "object" or (part.get("type") is None and "properties" in part)
 
 
 def _json_type(value: Any) -> str:
