@@ -168,4 +168,7 @@ def test_a_create_draft_is_complete_only_when_the_docs_state_no_computation() ->
     assert CREATE_TODO in unplaced
     props = {**spec.parameters["properties"], "shop_id": {"type": "array"}}
     listed = spec.model_copy(update={"parameters": {**spec.parameters, "properties": props}})
-    assert CREATE_TODO in create_draft(listed, c, coll, exprs, schema, [], stored, c.refs)
+    refs = {k: v for k, v in c.refs.items() if k != "shop_id"}  # a list is no scalar reference
+    drafted = create_draft(listed, c, coll, exprs, schema, [], stored, refs)
+    assert CREATE_TODO not in drafted  # a list of keys is checked key by key, then stored
+    assert "    for item in shop_id or []:" in drafted

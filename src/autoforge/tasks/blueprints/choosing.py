@@ -679,13 +679,15 @@ class Chooser:
         return node_id
 
     def element_leaves(self, tool: str, list_path: str) -> list[Leaf]:
-        """Scalar fields of the elements of the list at ``list_path`` in ``tool``'s result."""
+        """Scalar fields of the elements of the list at ``list_path`` in ``tool``'s result:
+        their own fields, which a reasoning step reads by name, not those of an object inside
+        them (``properties.created`` is no field ``created`` of the element)."""
         prefix = list_path + "[]."
         leaves = output_leaves(self.spec.tool(tool), self.spec.state_schema)
         return [
             leaf
             for leaf in leaves
-            if leaf.path.startswith(prefix) and "[]" not in leaf.path[len(prefix) :]
+            if leaf.path.startswith(prefix) and leaf.path[len(prefix) :] == leaf.name
         ]
 
     def pinned_fields(self, items: OutputRef) -> set[str]:
