@@ -14,13 +14,13 @@ import pytest
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import CollectionSchema, Environment, StateSchema
 from autoforge.env.artifact.spec import Attribute
+from autoforge.lexicon import SCOPE_NOTE
 from autoforge.llm import LLMClient
 from autoforge.synth.checking.teststate import happy_arguments
 from autoforge.synth.pipeline import synthesize
 from autoforge.synth.rulecode.classify import classify_tool
 from autoforge.synth.rulecode.doc_templates import field_by_noun
 from autoforge.synth.state.keys import key_by_tools
-from autoforge.synth.state.scope import SCOPE_NOTE
 from autoforge.tooldocs import ToolSpec, load_docs
 
 DOC = Path(__file__).parent / "docs_only" / "lanterns.yaml"

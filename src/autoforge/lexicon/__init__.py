@@ -24,6 +24,7 @@ __all__ = [
     "NAME_FIELDS",
     "QUOTED_STOP",
     "READ_CLASSES",
+    "SCOPE_NOTE",
     "SESSION",
     "SESSION_RECORD",
     "SPOKEN_VERBS",
@@ -54,12 +55,14 @@ __all__ = [
     "fields_under",
     "find_user_collection",
     "is_identifier_name",
+    "is_scope",
     "key_param",
     "label",
     "listed_noun",
     "name_tokens",
     "name_verb",
     "names_record",
+    "new_key_param",
     "noun_field",
     "output_leaves",
     "owner_attribute",
@@ -173,13 +176,16 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.session import user_collection as user_collection
     from autoforge.lexicon.toolscope import FILLER as FILLER
     from autoforge.lexicon.toolscope import READ_CLASSES as READ_CLASSES
+    from autoforge.lexicon.toolscope import SCOPE_NOTE as SCOPE_NOTE
     from autoforge.lexicon.toolscope import TERMINAL_VERBS as TERMINAL_VERBS
     from autoforge.lexicon.toolscope import VERBS as VERBS
     from autoforge.lexicon.toolscope import ToolClass as ToolClass
     from autoforge.lexicon.toolscope import ToolScope as ToolScope
     from autoforge.lexicon.toolscope import collection_of_key as collection_of_key
+    from autoforge.lexicon.toolscope import is_scope as is_scope
     from autoforge.lexicon.toolscope import key_param as key_param
     from autoforge.lexicon.toolscope import name_verb as name_verb
+    from autoforge.lexicon.toolscope import new_key_param as new_key_param
     from autoforge.lexicon.toolscope import noun_field as noun_field
     from autoforge.lexicon.toolscope import target_collection as target_collection
     from autoforge.lexicon.toolscope import tool_access as tool_access
@@ -204,7 +210,10 @@ _LAZY: dict[str, str] = {
     "SPOKEN_VERBS": "autoforge.lexicon.phrasing",
     "ToolClass": "autoforge.lexicon.toolscope",
     "ToolScope": "autoforge.lexicon.toolscope",
+    "SCOPE_NOTE": "autoforge.lexicon.toolscope",
     "TERMINAL_VERBS": "autoforge.lexicon.toolscope",
+    "is_scope": "autoforge.lexicon.toolscope",
+    "new_key_param": "autoforge.lexicon.toolscope",
     "VERBS": "autoforge.lexicon.toolscope",
     "acting_for": "autoforge.lexicon.session",
     "add_session": "autoforge.lexicon.session",

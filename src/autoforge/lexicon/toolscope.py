@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from autoforge.env import CollectionSchema, StateSchema
+from autoforge.env import Attribute, CollectionSchema, StateSchema
 from autoforge.tooldocs import (
     READ_VERBS,
     ToolSpec,
@@ -77,6 +77,27 @@ FILLER = {
 BATCH = {"batch", "bulk"}
 #: Verbs after which the record is gone or closed: nothing more is done to it in one task.
 TERMINAL_VERBS = ("cancel", "delete", "remove", "close", "void", "revoke", "terminate")
+#: How the description of a scope attribute starts: where a record lives (the account, the
+#: project a list must be told), which a design read from documents adds
+#: (:mod:`autoforge.synth.state.scope`); the tools that name one record check it.
+SCOPE_NOTE = "the scope"
+
+
+def new_key_param(spec: ToolSpec, schema: StateSchema) -> str | None:
+    """The parameter naming the record a create makes (``create_bucket(bucket_name)``), which
+    must be a key no record has; None for any other tool, and for a create that may also
+    replace the record its key names (``CreateOrUpdate``, ``upsert``: an update verb or
+    ``upsert`` in its name)."""
+    scope = tool_scope(spec, schema)
+    words = tokens(spec.name)
+    if scope.cls != "create" or "upsert" in words:
+        return None
+    return None if any(VERBS.get(w) == "update" for w in words) else scope.key_param
+
+
+def is_scope(attr: Attribute | None) -> bool:
+    """Whether ``attr`` is a scope attribute (its description starts with :data:`SCOPE_NOTE`)."""
+    return attr is not None and attr.description.startswith(SCOPE_NOTE)
 
 
 class ToolScope(BaseModel):

@@ -15,10 +15,9 @@ from typing import Any
 import jsonschema
 
 from autoforge.env import Attribute, CollectionSchema, StateSchema
-from autoforge.lexicon import owner_attribute, paging_role, session_owner, signed_in
+from autoforge.lexicon import is_scope, owner_attribute, paging_role, session_owner, signed_in
 from autoforge.synth.rulecode.classify import READ_CLASSES, Classification, collection_of_key
 from autoforge.synth.rulecode.paging import paging_argument
-from autoforge.synth.state.scope import is_scope
 from autoforge.tooldocs import ToolSpec, id_base, is_id_like, singular
 
 State = dict[str, dict[str, Any]]

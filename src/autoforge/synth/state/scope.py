@@ -18,8 +18,10 @@ from collections.abc import Sequence
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
 from autoforge.lexicon import (
+    SCOPE_NOTE,
     VERBS,
     collection_of_key,
+    is_scope,
     name_verb,
     paging_params,
     tool_access,
@@ -29,13 +31,6 @@ from autoforge.synth.state.infer import schema_field_paths
 from autoforge.tooldocs import ToolSpec
 
 _TYPES: dict[str, AttributeType] = {"integer": "integer", "number": "number", "string": "string"}
-#: how a scope attribute's description starts (the tools that name one record check it)
-SCOPE_NOTE = "the scope"
-
-
-def is_scope(attr: Attribute | None) -> bool:
-    """Whether ``attr`` is a scope :func:`scope_attributes` added."""
-    return attr is not None and attr.description.startswith(SCOPE_NOTE)
 
 
 def scope_params(spec: ToolSpec, coll: CollectionSchema, key: str | None) -> list[str]:

@@ -20,11 +20,13 @@ from typing import Any
 from autoforge.env import EnvironmentSpec, EpisodeLike, StateSchema
 from autoforge.lexicon import (
     is_identifier_name,
+    new_key_param,
     output_leaves,
     param_leaves,
     signed_in,
     singular,
     tool_access,
+    tool_scope,
     user_collection,
 )
 from autoforge.tasks.blueprints.blueprint import (
@@ -352,6 +354,9 @@ class FactChooser:
             if fact.role == "entity":
                 return key
             return copy.deepcopy(record.get(fact.attribute or fact.name))
+        new_key = self._new_key(fact, tool)
+        if new_key is not _MISSING:
+            return new_key
         schema = fact.json_schema
         enum = list(schema.get("enum") or []) or enum_from_text(str(schema.get("description", "")))
         if enum and tool_access(self.spec.tool(tool)) == "write":
@@ -374,6 +379,19 @@ class FactChooser:
         if known is _MISSING:  # a value the data's own column holds, not an invented one
             known = self._from_column(fact, tool, partial)
         return value_for(fact.name, schema, self.rng) if known is _MISSING else known
+
+    def _new_key(self, fact: FactSpec, tool: str) -> Any:
+        """For a create that takes the key of the record it makes (``create_bucket(name)``,
+        :func:`~autoforge.lexicon.new_key_param`), a key no record has, shaped like the
+        collection's keys; ``_MISSING`` for any other fact.
+        Why: an identifier already in the state was chosen, and the create refused it as
+        already there on every generated state."""
+        spec, schema = self.spec.tool(tool), self.spec.state_schema
+        collection = tool_scope(spec, schema).collection
+        if new_key_param(spec, schema) != fact.name or collection is None:
+            return _MISSING
+        keys = [str(k) for k in (self.plain().get(collection) or {})]
+        return fresh_like(keys, self.rng) if keys else _MISSING
 
     def _ruled_value(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
         """A value the documented preconditions allow for the record the call names (a

@@ -21,6 +21,7 @@ from autoforge.env import EnvironmentSpec
 from autoforge.lexicon import (
     Leaf,
     is_identifier_name,
+    new_key_param,
     output_leaves,
     param_leaves,
     qualified_for,
@@ -245,7 +246,10 @@ def propose_edges(spec: EnvironmentSpec) -> list[ToolEdge]:
             usable = outs if qualified_for(scope.qualifier, target, state) else [
                 o for o in outs if o.record_of != scope.collection]  # fmt: skip
             mappings = []
+            made = new_key_param(target, state)
             for param in param_leaves(target, state):
+                if param.path == made:  # a create's own key is new: nothing existing feeds it
+                    continue
                 required = param.path.split(".")[0].replace("[]", "") in target.required
                 mapping = _best_mapping(usable, param, required)
                 if mapping is not None:
