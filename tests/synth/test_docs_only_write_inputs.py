@@ -158,3 +158,15 @@ def test_an_update_named_within_its_scope_still_gets_a_new_value() -> None:
     state = {"jobs": {"J1": {"jobName": "J1", "groupName": "g", "state": "on"}}}
     args = happy_arguments(spec, classify_tool(spec, schema), schema, state)
     assert "state" in args  # naming the record within its scope is no change
+
+
+def test_a_name_the_parameters_alone_added_is_the_key_too() -> None:
+    coll = CollectionSchema(
+        name="domains",
+        primary_key="domain_id",
+        attributes=[Attribute(name="domain_id", type="id"), Attribute(name="DomainName")],
+    )
+    schema = StateSchema(collections=[coll])
+    tools = [_tool("CreateDomain", "DomainName"), _tool("DeleteDomain", "DomainName")]
+    origins = {"domains": {"domain_id": "rules:invented", "DomainName": "rules:a parameter"}}
+    assert key_by_tools(schema, tools, origins) == ["domains: domain_id -> DomainName"]

@@ -42,10 +42,11 @@ def named_field(param: str, coll: CollectionSchema, origins: dict[str, str]) -> 
 
 def _naming(param: str, coll: CollectionSchema, origins: dict[str, str]) -> str | None:
     """The field ``param`` names (:func:`named_field`), else ``param`` itself when it is the
-    record's name after its noun (``accountName`` of a storage account) and no field holds
-    it: what the tools name the records by, though no read shows it."""
+    record's name after its noun (``accountName`` of a storage account, ``DomainName`` of a
+    domain) and no documented field holds it: what the tools name the records by, though no
+    read shows it (an attribute the parameters alone added is that name)."""
     found = named_field(param, coll, origins)
-    if found is not None or coll.attribute(param) is not None:
+    if found is not None:
         return found
     return param if noun_field(snake(param), singular(coll.name), "name") else None
 
