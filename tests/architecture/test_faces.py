@@ -235,6 +235,7 @@ FACES: dict[str, list[str]] = {
         "updates",
         "user_collection",
         "verb_first",
+        "whole_record",
         "with_preposition",
         "without_prefix",
         "words",

@@ -170,3 +170,16 @@ def test_a_name_the_parameters_alone_added_is_the_key_too() -> None:
     tools = [_tool("CreateDomain", "DomainName"), _tool("DeleteDomain", "DomainName")]
     origins = {"domains": {"domain_id": "rules:invented", "DomainName": "rules:a parameter"}}
     assert key_by_tools(schema, tools, origins) == ["domains: domain_id -> DomainName"]
+
+
+def test_a_record_given_whole_is_stored_field_by_field(lanterns: Any) -> None:
+    env, report = lanterns
+    assert "wicks.Wick" not in report["state"]["kept_inputs"]
+    ep = env.episode(state=_state())
+    made = ep.call("CreateWick", {"Wick": {"WickId": "W2", "Fibre": "hemp"}})
+    assert made.ok, made.content
+    assert ep.snapshot()["wicks"]["W2"] == {"WickId": "W2", "Fibre": "hemp"}
+    unnamed = ep.call("CreateWick", {"Wick": {"Fibre": "wool"}})
+    assert not unnamed.ok and "WickId" in unnamed.content
+    again = ep.call("CreateWick", {"Wick": {"WickId": "W1", "Fibre": "wool"}})
+    assert not again.ok and "already exists" in again.content

@@ -96,6 +96,7 @@ __all__ = [
     "updates",
     "user_collection",
     "verb_first",
+    "whole_record",
     "with_preposition",
     "without_prefix",
     "words",
@@ -190,6 +191,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.toolscope import target_collection as target_collection
     from autoforge.lexicon.toolscope import tool_access as tool_access
     from autoforge.lexicon.toolscope import tool_scope as tool_scope
+    from autoforge.lexicon.toolscope import whole_record as whole_record
 
 _LAZY: dict[str, str] = {
     "API_VERBS": "autoforge.lexicon.phrasing",
@@ -214,6 +216,7 @@ _LAZY: dict[str, str] = {
     "TERMINAL_VERBS": "autoforge.lexicon.toolscope",
     "is_scope": "autoforge.lexicon.toolscope",
     "new_key_param": "autoforge.lexicon.toolscope",
+    "whole_record": "autoforge.lexicon.toolscope",
     "VERBS": "autoforge.lexicon.toolscope",
     "acting_for": "autoforge.lexicon.session",
     "add_session": "autoforge.lexicon.session",

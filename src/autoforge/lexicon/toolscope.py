@@ -95,6 +95,15 @@ def new_key_param(spec: ToolSpec, schema: StateSchema) -> str | None:
     return None if any(VERBS.get(w) == "update" for w in words) else scope.key_param
 
 
+def whole_record(spec: ToolSpec, param: str, coll: CollectionSchema) -> bool:
+    """Whether ``param`` is an object named as a record of ``coll`` (``Budget``,
+    ``NewBudget`` for budgets): a record given whole, whose fields are the record's fields."""
+    prop = spec.parameters.get("properties", {}).get(param) or {}
+    if prop.get("type") != "object":
+        return False
+    return param.replace("_", "").lower().endswith(singular(coll.name).replace("_", "").lower())
+
+
 def is_scope(attr: Attribute | None) -> bool:
     """Whether ``attr`` is a scope attribute (its description starts with :data:`SCOPE_NOTE`)."""
     return attr is not None and attr.description.startswith(SCOPE_NOTE)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from autoforge.env import CollectionSchema, StateSchema
+from autoforge.lexicon import whole_record
 from autoforge.synth.rulecode.classify import Classification, collection_of_key
 from autoforge.tooldocs import ToolSpec, singular
 
@@ -110,13 +111,31 @@ def create_draft(
         ]
     body += _entry_checks(spec, exprs, schema)
     body += _id_list_checks(spec, coll, exprs, schema)
+    whole = whole_param(spec, coll)
+    if c.key_param:
+        keyed = _named_key(coll, exprs[c.key_param])
+    elif whole is not None and pk in _props(spec, whole):  # the record given whole names it
+        given = f"({exprs[whole]} or {{}}).get({pk!r})"
+        keyed = [
+            f"    if {given} is None:",
+            f'        raise ToolError("{whole} must name its {pk}")',
+            *_named_key(coll, given),
+        ]
+    else:
+        keyed = _new_key(coll)
     body += [
         f"    table = state.setdefault({coll.name!r}, {{}})",
-        *(_named_key(coll, exprs[c.key_param]) if c.key_param else _new_key(coll)),
+        *keyed,
         "    record = {" + ", ".join(f"{a.name!r}: None" for a in coll.attributes) + "}",
         f"    record[{pk!r}] = " + ("int(key)" if coll.integer_keyed else "key"),
         *owner[1],
     ]
+    if whole is not None:  # its fields are the record's
+        body += [
+            f"    for field, value in ({exprs[whole]} or {{}}).items():",
+            f"        if field in record and field != {pk!r}:",
+            "            record[field] = value",
+        ]
     body += stored
     shaped = [p for p in spec.param_names if schema is not None and entry_refs(spec, p, schema)]
     for param in shaped:
@@ -126,6 +145,22 @@ def create_draft(
     body += [f"    #   - {e}" for e in effects]
     body += ["    table[key] = record", "    return record"]
     return body
+
+
+def whole_param(spec: ToolSpec, coll: CollectionSchema) -> str | None:
+    """The object parameter that is the new record given whole (``create_budget(Budget)``,
+    :func:`~autoforge.lexicon.whole_record`) and shares a field with it; None when none."""
+    attrs = {a.name for a in coll.attributes}
+    for param in spec.param_names:
+        if whole_record(spec, param, coll) and attrs & set(_props(spec, param)):
+            return param
+    return None
+
+
+def _props(spec: ToolSpec, param: str) -> dict[str, object]:
+    prop = spec.parameters.get("properties", {}).get(param) or {}
+    props = prop.get("properties") if isinstance(prop, dict) else None
+    return props if isinstance(props, dict) else {}
 
 
 def _named_key(coll: CollectionSchema, expr: str) -> list[str]:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from autoforge.env import CollectionSchema, StateSchema
 from autoforge.lexicon import find_user_collection, name_verb, paging_params, request_params
-from autoforge.synth.modelcode.create_draft import create_draft, entry_refs
+from autoforge.synth.modelcode.create_draft import create_draft, entry_refs, whole_param
 from autoforge.synth.rulecode.classify import Classification
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
 from autoforge.synth.rulecode.doc_templates import (
@@ -632,6 +632,7 @@ def _create_body(
     effects = effect_sentences(spec.description + "\n" + policy)
     effects = [e for e in effects if open_clauses(e, [], covered, schema)]
     listed = {p for p in spec.param_names if schema is not None and entry_refs(spec, p, schema)}
+    listed.add(whole_param(spec, coll) or "")  # the record given whole: stored field by field
     props = {k: v for k, v in spec.parameters.get("properties", {}).items() if k not in listed}
     plain = spec.model_copy(update={"parameters": {**spec.parameters, "properties": props}})
     stored = _store_params(plain, c, paths, exprs, "", None, conv, coll)

@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
-from autoforge.lexicon import collection_of_key, paging_params, tool_scope
+from autoforge.lexicon import collection_of_key, paging_params, tool_scope, whole_record
 from autoforge.synth.rulecode.doc_templates import field_by_noun, qualified_field
 from autoforge.synth.rulecode.transition_fields import existing_field
 from autoforge.synth.state.infer import schema_field_paths
-from autoforge.tooldocs import ToolSpec, singular
+from autoforge.tooldocs import ToolSpec
 
 _JSON_TO_ATTR: dict[str, AttributeType] = {
     "string": "string",
@@ -67,11 +67,7 @@ def _placed(spec: ToolSpec, coll: CollectionSchema, param: str) -> bool:
 def _whole_record(spec: ToolSpec, param: str, schema: StateSchema) -> bool:
     """Whether ``param`` is an object named as a record (``Budget``, ``NewBudget``,
     ``OldNotification``): a record given whole, whose fields are not one attribute."""
-    prop = spec.parameters.get("properties", {}).get(param) or {}
-    if prop.get("type") != "object":
-        return False
-    flat = param.replace("_", "").lower()
-    return any(flat.endswith(singular(c.name).replace("_", "").lower()) for c in schema.collections)
+    return any(whole_record(spec, param, c) for c in schema.collections)
 
 
 def _unplaced(
