@@ -14,12 +14,13 @@ import pytest
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import CollectionSchema, Environment, StateSchema
 from autoforge.env.artifact.spec import Attribute
-from autoforge.lexicon import SCOPE_NOTE
+from autoforge.lexicon import SCOPE_NOTE, tool_scope
 from autoforge.llm import LLMClient
 from autoforge.synth.checking.teststate import happy_arguments
 from autoforge.synth.pipeline import synthesize
 from autoforge.synth.rulecode.classify import classify_tool
 from autoforge.synth.rulecode.doc_templates import field_by_noun
+from autoforge.synth.rulecode.transition_fields import modified_field
 from autoforge.synth.state.keys import key_by_tools
 from autoforge.tooldocs import ToolSpec, load_docs
 
@@ -183,3 +184,27 @@ def test_a_record_given_whole_is_stored_field_by_field(lanterns: Any) -> None:
     assert not unnamed.ok and "WickId" in unnamed.content
     again = ep.call("CreateWick", {"Wick": {"WickId": "W1", "Fibre": "wool"}})
     assert not again.ok and "already exists" in again.content
+
+
+def test_a_change_named_by_a_word_of_its_name_acts_on_the_record_its_key_names() -> None:
+    """``IncreaseReplicationFactor(ClusterName, NewReplicationFactor)``: "factor" is no record
+    the docs describe; the call acts on the cluster and sets its ``ReplicationFactor``."""
+    clusters = CollectionSchema(
+        name="clusters",
+        primary_key="ClusterName",
+        description="A cluster.",
+        attributes=[Attribute(name="ClusterName", type="id"), Attribute(name="ReplicationFactor")],
+    )
+    factors = CollectionSchema(
+        name="factors",
+        primary_key="factor_id",
+        attributes=[Attribute(name="factor_id", type="id"), Attribute(name="ClusterName")],
+    )
+    schema = StateSchema(collections=[clusters, factors])
+    spec = _tool("IncreaseReplicationFactor", "ClusterName", "NewReplicationFactor")
+    scope = tool_scope(spec, schema)
+    assert (scope.collection, scope.key_param) == ("clusters", "ClusterName")
+    assert modified_field(clusters, "NewReplicationFactor") == "ReplicationFactor"
+    described = factors.model_copy(update={"description": "A factor the docs describe."})
+    other = StateSchema(collections=[clusters, described])
+    assert tool_scope(spec, other).collection == "factors"  # a documented record stays

@@ -356,6 +356,27 @@ def adjust_class(cls: ToolClass | None, spec: ToolSpec, has_key: bool) -> tuple[
     return cls, "verb"
 
 
+def _named_instead(
+    spec: ToolSpec, schema: StateSchema, coll: CollectionSchema
+) -> tuple[CollectionSchema, str | None]:
+    """For a change whose name's noun is no record the call names
+    (``IncreaseReplicationFactor(ClusterName)``, ``EnableMonitoring(StreamName)``), the record
+    its one required key parameter names: the cluster, the stream. ``(coll, None)`` unless the
+    docs describe nothing of the noun's collection (no description, no attribute with one: a
+    word of the name, not a documented record) and exactly one other collection's key is
+    required."""
+    if coll.description or any(a.description for a in coll.attributes):
+        return coll, None
+    named = {
+        c.name: (c, p)
+        for c in schema.collections
+        if c is not coll and (p := key_param(spec, c)) is not None and p in spec.required
+    }
+    if len(named) != 1:
+        return coll, None
+    return next(iter(named.values()))
+
+
 def param_refs(
     spec: ToolSpec, schema: StateSchema, coll: CollectionSchema | None, key: str | None
 ) -> dict[str, str]:
@@ -377,6 +398,9 @@ def tool_scope(spec: ToolSpec, schema: StateSchema) -> ToolScope:
     coll = target_collection(spec, schema)
     key = key_param(spec, coll)
     cls, why = adjust_class(verb_cls, spec, key is not None)
+    if key is None and coll is not None and cls in ("update", "transition"):
+        coll, key = _named_instead(spec, schema, coll)
+        cls, why = adjust_class(verb_cls, spec, key is not None)
     reason = f"{why} {verb!r}" if verb else why
     return ToolScope(
         tool=spec.name,

@@ -282,7 +282,8 @@ def qualified_field(coll: CollectionSchema, param: str) -> str | None:
     toks = tokens(param)
     if len(toks) < 2 or toks[0] not in _QUALIFIERS:
         return None
-    attr = coll.attribute("_".join(toks[1:]))
+    base = "_".join(toks[1:])
+    attr = next((a for a in coll.attributes if snake(a.name) == base), None)  # camelCase too
     return attr.name if attr is not None and attr.name != coll.primary_key else None
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from autoforge.env import CollectionSchema
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
-from autoforge.tooldocs import ToolSpec, plural, stated_statuses, tokens
+from autoforge.tooldocs import ToolSpec, plural, snake, stated_statuses, tokens
 
 _PARTICIPLE = {
     "cancel": "cancelled",
@@ -123,7 +123,8 @@ def modified_field(coll: CollectionSchema, param: str) -> str | None:
     """The attribute a parameter replaces: ``new_date``, ``date_new`` or ``updated_date`` of a
     record that has a ``date`` -> ``date`` (the record's own key never). Why: a change of
     date is the record's date changed; stored beside it under ``new_date`` the record kept
-    two dates and the old one went on saying when it takes place."""
+    two dates and the old one went on saying when it takes place. Names compare in snake case
+    (``NewReplicationFactor`` -> ``ReplicationFactor``)."""
     toks = tokens(param)
     if len(toks) < 2:
         return None
@@ -133,9 +134,10 @@ def modified_field(coll: CollectionSchema, param: str) -> str | None:
         base = "_".join(toks[:-1])
     else:
         return None
-    if base == param or base == coll.primary_key or coll.attribute(base) is None:
+    attr = next((a for a in coll.attributes if snake(a.name) == base), None)  # camelCase too
+    if attr is None or base == snake(param) or attr.name == coll.primary_key:
         return None
-    return base
+    return attr.name
 
 
 def existing_field(spec: ToolSpec, coll: CollectionSchema, param: str) -> str | None:
