@@ -70,13 +70,18 @@ def _id_list_checks(
         other = found.name if found is not None else attr.references if attr else None
         if other is None or other == coll.name:
             continue
-        noun = singular(other).replace("_", " ")
-        lines += [
-            f"    for item in {exprs[param]} or []:",
-            f"        if state.get({other!r}, {{}}).get(str(item)) is None:",
-            f'            raise ToolError(f"{noun} not found: {{item}}")',
-        ]
+        lines += key_list_check(exprs[param], other, "    ")
     return lines
+
+
+def key_list_check(expr: str, collection: str, indent: str) -> list[str]:
+    """Lines refusing a list of keys (``expr``) when one names no record of ``collection``."""
+    noun = singular(collection).replace("_", " ")
+    return [
+        f"{indent}for item in {expr} or []:",
+        f"{indent}    if str(item) not in state.get({collection!r}, {{}}):",
+        f'{indent}        raise ToolError(f"{noun} not found: {{item}}")',
+    ]
 
 
 def create_draft(
@@ -112,20 +117,9 @@ def create_draft(
     body += _entry_checks(spec, exprs, schema)
     body += _id_list_checks(spec, coll, exprs, schema)
     whole = whole_param(spec, coll)
-    if c.key_param:
-        keyed = _named_key(coll, exprs[c.key_param])
-    elif whole is not None and pk in _props(spec, whole):  # the record given whole names it
-        given = f"({exprs[whole]} or {{}}).get({pk!r})"
-        keyed = [
-            f"    if {given} is None:",
-            f'        raise ToolError("{whole} must name its {pk}")',
-            *_named_key(coll, given),
-        ]
-    else:
-        keyed = _new_key(coll)
     body += [
         f"    table = state.setdefault({coll.name!r}, {{}})",
-        *keyed,
+        *_key_lines(spec, c, coll, exprs, whole),
         "    record = {" + ", ".join(f"{a.name!r}: None" for a in coll.attributes) + "}",
         f"    record[{pk!r}] = " + ("int(key)" if coll.integer_keyed else "key"),
         *owner[1],
@@ -145,6 +139,28 @@ def create_draft(
     body += [f"    #   - {e}" for e in effects]
     body += ["    table[key] = record", "    return record"]
     return body
+
+
+def _key_lines(
+    spec: ToolSpec,
+    c: Classification,
+    coll: CollectionSchema,
+    exprs: Mapping[str, str],
+    whole: str | None,
+) -> list[str]:
+    """Lines setting ``key`` for the new record: the key the call names, else the one the
+    record given whole names (refused without it), else a fresh one."""
+    pk = coll.primary_key
+    if c.key_param:
+        return _named_key(coll, exprs[c.key_param])
+    if whole is not None and pk in _props(spec, whole):
+        given = f"({exprs[whole]} or {{}}).get({pk!r})"
+        return [
+            f"    if {given} is None:",
+            f'        raise ToolError("{whole} must name its {pk}")',
+            *_named_key(coll, given),
+        ]
+    return _new_key(coll)
 
 
 def whole_param(spec: ToolSpec, coll: CollectionSchema) -> str | None:

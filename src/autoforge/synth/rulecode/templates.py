@@ -15,7 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 from autoforge.env import CollectionSchema, StateSchema
 from autoforge.lexicon import find_user_collection, name_verb, paging_params, request_params
-from autoforge.synth.modelcode.create_draft import create_draft, entry_refs, whole_param
+from autoforge.synth.modelcode.create_draft import (
+    create_draft,
+    entry_refs,
+    key_list_check,
+    whole_param,
+)
 from autoforge.synth.rulecode.classify import Classification
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
 from autoforge.synth.rulecode.doc_templates import (
@@ -142,11 +147,7 @@ def _reference_checks(
             continue
         expr = exprs[param]
         if _is_array(spec, param):  # a list of keys: each must name a record
-            lines += [
-                f"{indent}for item in {expr} or []:",
-                f"{indent}    if str(item) not in state.get({target!r}, {{}}):",
-                f'{indent}        raise ToolError(f"{singular(target)} not found: {{item}}")',
-            ]
+            lines += key_list_check(expr, target, indent)
             continue
         lines += [
             f"{indent}if {expr} is not None and str({expr}) not in state.get({target!r}, {{}}):",
