@@ -58,6 +58,14 @@ STATE = {
         ("idempotency_key", {}, "request"),
         ("FossilToken", {"description": "Makes the call idempotent."}, "request"),
         ("FossilToken", {"description": "The token printed on the label."}, None),
+        ("maxresults", {"type": "integer"}, "limit"),
+        ("pagesize", {"type": "string"}, "limit"),
+        ("skip_token", {"type": "string"}, "token"),
+        ("depth", {"type": "integer", "description": "The maximum number of fossils"}, None),
+        ("n", {"type": "integer", "description": "Maximum number of items to return."}, "limit"),
+        ("n", {"type": "string", "description": "The maximum number of items to return."}, None),
+        ("on", {"type": "string", "description": "Continuation token for pagination."}, "token"),
+        ("resume", {"type": "string", "description": "Where the dig resumes."}, None),
     ],
 )
 def test_paging_role_by_name_and_type(name: str, prop: dict[str, Any], role: str | None) -> None:

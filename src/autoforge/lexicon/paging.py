@@ -35,7 +35,7 @@ _NAMES: dict[PagingRole, frozenset[str]] = {
     "page": _words("page page_number page_index page_no page_num"),
     "token": _words(
         "next_token page_token next_page_token marker next_marker cursor continuation_token "
-        "starting_token continuation next_cursor page_cursor"
+        "starting_token continuation next_cursor page_cursor skip_token"
     ),
     "sort": _words("sort sort_by order_by orderby sortby sort_field sort_key sorting"),
     "direction": _words("sort_order sort_direction sort_dir direction order"),
@@ -56,10 +56,23 @@ def _normal(name: str) -> str:
 _REQUEST = re.compile(r"^(?:client_(?:request_)?token|idempotency_(?:key|token)|request_token)$")
 
 
+#: the same names run together, as some documents write them (``maxresults``, ``pagesize``)
+_FLAT: dict[str, PagingRole] = {
+    n.replace("_", ""): role for role, names in _NAMES.items() for n in names if "_" in n
+}
+#: a description saying the parameter caps the results or carries the paging cursor
+_LIMIT_TEXT = re.compile(
+    r"\bmaximum number of (?:\w+ ){0,2}(?:items|results|records|entries|rows|objects)\b"
+)
+_TOKEN_TEXT = re.compile(r"\bcontinuation token\b|\btoken for (?:pagination|paging)\b")
+
+
 def paging_role(name: str, prop: Mapping[str, Any] | None = None) -> PagingRole | None:
     """What a parameter does to a call's results or to the call itself (None: it is none of
     those, it filters or holds a value): page, sort, or ``request`` (an idempotency token
-    by its name or its description: "... ensure the request is idempotent")."""
+    by its name or its description: "... ensure the request is idempotent"). A name the
+    lists do not hold is still a limit or a cursor when its description says so ("the
+    maximum number of items to return", "continuation token for pagination")."""
     low = _normal(name)
     desc = str((prop or {}).get("description", "")).lower()
     if _REQUEST.match(low) or ("idempoten" in desc and low.endswith("token")):
@@ -69,7 +82,13 @@ def paging_role(name: str, prop: Mapping[str, Any] | None = None) -> PagingRole 
     for role, names in _NAMES.items():
         if low in names:
             return role
+    if low in _FLAT:
+        return _FLAT[low]
     kind = (prop or {}).get("type")
+    if kind == "integer" and _LIMIT_TEXT.search(desc):
+        return "limit"
+    if kind in (None, "string") and _TOKEN_TEXT.search(desc):
+        return "token"
     if kind == "integer":
         for role, names in _INTEGER_ONLY.items():
             if low in names:
