@@ -219,6 +219,7 @@ FACES: dict[str, list[str]] = {
         "rules_of",
         "same_as",
         "schema_leaves",
+        "scope_params",
         "self_word_at",
         "sentences",
         "session_owner",

@@ -140,10 +140,10 @@ def test_a_key_a_tool_takes_as_an_integer_is_digits_in_test_and_task_states() ->
 
 
 def test_a_read_finds_a_record_only_under_the_parent_the_call_names() -> None:
+    from autoforge.lexicon import scope_params
     from autoforge.synth.checking.teststate import unknown_key_calls
     from autoforge.synth.rulecode.classify import classify_tool
     from autoforge.synth.state.design import rule_based_schema
-    from autoforge.synth.state.scope import scope_params
 
     yards = CollectionSchema(name="yards", primary_key="yard_id")
     sheds = CollectionSchema(

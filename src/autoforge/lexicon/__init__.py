@@ -80,6 +80,7 @@ __all__ = [
     "rules_of",
     "same_as",
     "schema_leaves",
+    "scope_params",
     "self_word_at",
     "sentences",
     "session_owner",
@@ -188,6 +189,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.toolscope import name_verb as name_verb
     from autoforge.lexicon.toolscope import new_key_param as new_key_param
     from autoforge.lexicon.toolscope import noun_field as noun_field
+    from autoforge.lexicon.toolscope import scope_params as scope_params
     from autoforge.lexicon.toolscope import target_collection as target_collection
     from autoforge.lexicon.toolscope import tool_access as tool_access
     from autoforge.lexicon.toolscope import tool_scope as tool_scope
@@ -225,6 +227,7 @@ _LAZY: dict[str, str] = {
     "assumed_returns": "autoforge.lexicon.dataflow",
     "collection_of_key": "autoforge.lexicon.toolscope",
     "noun_field": "autoforge.lexicon.toolscope",
+    "scope_params": "autoforge.lexicon.toolscope",
     "derive_state": "autoforge.lexicon.schema_entities",
     "dir_rules": "autoforge.lexicon.rules",
     "doc_field_names": "autoforge.lexicon.schema_entities",

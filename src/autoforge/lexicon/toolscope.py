@@ -109,6 +109,26 @@ def is_scope(attr: Attribute | None) -> bool:
     return attr is not None and attr.description.startswith(SCOPE_NOTE)
 
 
+def scope_params(spec: ToolSpec, coll: CollectionSchema, key: str | None) -> list[str]:
+    """The parameters of ``spec`` naming a scope of ``coll``'s records (its key aside): a tool
+    acting on one record finds it only in the scope the call names. A read or a delete that
+    names the record by its key also names, this way, the parent record it references
+    (``get_ad_unit(ad_client_id, ad_unit_id)``): found only under that parent. (An update's
+    reference may be the new value it sets, so it is not read as a parent.) Synthesis writes
+    the check; task generation gives these parameters the named record's own values."""
+    finds = tool_access(spec) == "read" or VERBS.get(name_verb(spec)) == "delete"
+    read = finds and key is not None
+    return [
+        p
+        for p in spec.param_names
+        if p != key and (is_scope(attr := coll.attribute(p)) or (read and _parent(attr)))
+    ]
+
+
+def _parent(attr: Attribute | None) -> bool:
+    return attr is not None and bool(attr.references) and attr.type != "array"
+
+
 class ToolScope(BaseModel):
     """Which records a tool's preconditions are about: its class, the collection it acts on,
     the parameter naming that collection's record, and the parameters naming other records."""

@@ -23,12 +23,12 @@ from autoforge.lexicon import (
     key_param,
     paging_params,
     request_params,
+    scope_params,
     target_collection,
     tool_scope,
 )
 from autoforge.synth.rulecode.transition_fields import modified_field
 from autoforge.synth.state.infer import schema_field_paths
-from autoforge.synth.state.scope import scope_params
 from autoforge.tooldocs import ToolSpec, singular, tokens
 
 __all__ = [

@@ -19,11 +19,10 @@ from collections.abc import Sequence
 from autoforge.env import Attribute, AttributeType, CollectionSchema, StateSchema
 from autoforge.lexicon import (
     SCOPE_NOTE,
-    VERBS,
     collection_of_key,
     is_scope,
-    name_verb,
     paging_params,
+    scope_params,
     tool_access,
     tool_scope,
 )
@@ -31,25 +30,6 @@ from autoforge.synth.state.infer import schema_field_paths
 from autoforge.tooldocs import ToolSpec
 
 _TYPES: dict[str, AttributeType] = {"integer": "integer", "number": "number", "string": "string"}
-
-
-def scope_params(spec: ToolSpec, coll: CollectionSchema, key: str | None) -> list[str]:
-    """The parameters of ``spec`` naming a scope of ``coll``'s records (its key aside): a tool
-    acting on one record finds it only in the scope the call names. A read or a delete that
-    names the record by its key also names, this way, the parent record it references
-    (``get_ad_unit(ad_client_id, ad_unit_id)``): found only under that parent. (An update's
-    reference may be the new value it sets, so it is not read as a parent.)"""
-    finds = tool_access(spec) == "read" or VERBS.get(name_verb(spec)) == "delete"
-    read = finds and key is not None
-    return [
-        p
-        for p in spec.param_names
-        if p != key and (is_scope(attr := coll.attribute(p)) or (read and _parent(attr)))
-    ]
-
-
-def _parent(attr: Attribute | None) -> bool:
-    return attr is not None and bool(attr.references) and attr.type != "array"
 
 
 def scope_lines(

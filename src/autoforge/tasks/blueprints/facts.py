@@ -23,6 +23,7 @@ from autoforge.lexicon import (
     new_key_param,
     output_leaves,
     param_leaves,
+    scope_params,
     signed_in,
     singular,
     tool_access,
@@ -128,6 +129,8 @@ class FactChooser:
         self._near: tuple[int, str] = (-1, "")
         self._near_state: Mapping[str, Any] | None = None  # the state _near_parts were read from
         self._partial: tuple[str, Mapping[str, Any]] = ("", {})  # the call being resolved
+        self._param = ""  # the argument of that call being resolved
+        self._follows: dict[str, frozenset[str]] = {}  # per tool: see follows_key
         self._near_done: dict[str, set[str]] = {}  # entities whose records are in the parts
         self._near_parts: list[str] = []
         self._near_rows: dict[str, list[tuple[dict[str, Any], str, str]]] = {}  # see _rows
@@ -289,6 +292,7 @@ class FactChooser:
         me = signed_in(self.plain(), self.spec.state_schema)
         if me is not None and collection == user_collection(self.spec.state_schema):
             records = {k: r for k, r in records.items() if k == me}  # the user is who is in
+        records = self._in_named_scope(collection, records)
         by = self.owned.get(fact.name)
         if me is not None and by is not None:  # a write for the user: one of their records
             records = {k: r for k, r in records.items() if str(r.get(by)) == me}
@@ -341,11 +345,63 @@ class FactChooser:
                 out = keys if out is None else out & keys
         return out
 
-    def for_call(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
-        """A value for a fact that a call argument needs (the call's other arguments so far
-        count as entities in play: the customer to pair with the book already chosen)."""
+    def follows_key(self, tool: str) -> frozenset[str]:
+        """The parameters of ``tool`` that must hold the values of the record its key names:
+        the scopes that record lives in and, for a read or a delete, the parent it references
+        (:func:`~autoforge.lexicon.scope_params`); the tool refuses any other value as not
+        found. Instantiation resolves them after the key (:meth:`for_call` copies them)."""
+        found = self._follows.get(tool)
+        if found is None:
+            spec, schema = self.spec.tool(tool), self.spec.state_schema
+            scope = tool_scope(spec, schema)
+            coll = schema.collection(scope.collection) if scope.collection else None
+            keyed = coll is not None and scope.key_param is not None and scope.cls != "create"
+            params = scope_params(spec, coll, scope.key_param) if keyed and coll else []
+            found = self._follows[tool] = frozenset(params)
+        return found
+
+    def _of_named_record(self, tool: str, param: str, partial: Mapping[str, Any]) -> Any:
+        """The value ``param`` must take: that of the record the call's key already names
+        (:meth:`follows_key`); ``_MISSING`` when the parameter is free or no record is named.
+        Why: a scope drawn on its own (another record's resource group, a random word) made
+        every such call fail as "not found in <scope>"."""
+        if param not in self.follows_key(tool):
+            return _MISSING
+        scope = tool_scope(self.spec.tool(tool), self.spec.state_schema)
+        key = partial.get(scope.key_param or "")
+        records = self.plain().get(scope.collection or "") or {}
+        record = records.get(str(key)) if key is not None else None
+        if not isinstance(record, dict) or record.get(param) is None:
+            return _MISSING
+        return copy.deepcopy(record[param])
+
+    def _in_named_scope(self, collection: str, records: Mapping[str, Any]) -> Mapping[str, Any]:
+        """For the key of the call being resolved, the records in the scopes its arguments
+        already name (all of them when none is, or none matches)."""
+        tool, partial = self._partial
+        if not tool:
+            return records
+        scope = tool_scope(self.spec.tool(tool), self.spec.state_schema)
+        given = [p for p in self.follows_key(tool) if partial.get(p) is not None]
+        if scope.collection != collection or self._param != scope.key_param or not given:
+            return records
+        kept = {
+            k: r
+            for k, r in records.items()
+            if isinstance(r, dict) and all(str(r.get(p)) == str(partial[p]) for p in given)
+        }
+        return kept or records
+
+    def for_call(self, fact: FactSpec, tool: str, partial: dict[str, Any], param: str = "") -> Any:
+        """A value for a fact that a call argument (``param``) needs (the call's other
+        arguments so far count as entities in play: the customer to pair with the book
+        already chosen; a scope of the record the call names is that record's own)."""
         self.note_args(tool, partial)
         self._partial = (tool, partial)
+        self._param = param
+        own = self._of_named_record(tool, param, partial)
+        if own is not _MISSING:
+            return own
         if fact.role == "reference" and fact.collection:
             _, record = self.record(fact, unique=True)
             return copy.deepcopy(attribute_value(record, fact.attribute or fact.name))

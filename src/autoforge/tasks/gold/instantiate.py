@@ -69,8 +69,10 @@ class Instance:
     bound: EnvironmentLike | None = None  # the environment started at S0 (reused by replays)
 
 
-def _for_call(chooser: FactChooser, tool: str, partial: dict[str, Any], fact: FactSpec) -> Any:
-    return chooser.for_call(fact, tool, partial)
+def _for_call(
+    chooser: FactChooser, tool: str, partial: dict[str, Any], param: str, fact: FactSpec
+) -> Any:
+    return chooser.for_call(fact, tool, partial, param)
 
 
 def _for_reasoning(
@@ -108,12 +110,15 @@ def _no_fact(fact: FactSpec) -> Any:
 def _resolve_args(
     node: CallNode, bp: Blueprint, run: GoldRun, chooser: FactChooser | None
 ) -> dict[str, Any]:
-    ordered = sorted(node.args.items(), key=lambda kv: _unbound_facts(kv[1], run.facts))
+    follows = chooser.follows_key(node.tool) if chooser is not None else frozenset()
+    ordered = sorted(  # bound facts first; a scope of the named record after its key
+        node.args.items(), key=lambda kv: (_unbound_facts(kv[1], run.facts), kv[0] in follows)
+    )
     args: dict[str, Any] = {}
     for name, binding in ordered:
         need: NeedFact = _no_fact
         if chooser is not None:
-            need = functools.partial(_for_call, chooser, node.tool, args)
+            need = functools.partial(_for_call, chooser, node.tool, args, name)
         args[name] = resolve(binding, run.values, run.facts, need, bp)
     return {name: args[name] for name in node.args}
 
