@@ -345,3 +345,27 @@ def test_a_record_that_extends_a_base_shows_the_base_s_fields() -> None:
     assert list(bed["properties"]) == ["name", "location", "crop", "soil"]
     assert bed["required"] == ["name"] and "allOf" not in bed
     assert "allOf" in bed["properties"]["soil"]
+
+
+REPEATED_PARAM = """
+swagger: "2.0"
+info: {title: Sheds, version: "1"}
+paths:
+  /sheds/{ShedId}/paint:
+    post:
+      operationId: PaintShed
+      parameters:
+        - {name: ShedId, in: path, required: true, type: string}
+        - {name: ShedId, in: query, required: false, type: string}
+        - {name: Colour, in: query, required: true, type: string}
+        - {name: Colour, in: header, required: true, type: string}
+      responses: {"200": {description: painted}}
+"""
+
+
+def test_an_optional_repeat_of_a_parameter_is_one_value_a_required_one_is_kept() -> None:
+    with pytest.warns(DocWarning, match="repeats another of that name"):
+        docs = parse_text(REPEATED_PARAM, filename="sheds.yaml")
+    paint = docs.tools[0]
+    assert paint.param_names == ["ShedId", "Colour", "header_Colour"]
+    assert paint.required == ["ShedId", "Colour", "header_Colour"]

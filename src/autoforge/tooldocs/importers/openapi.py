@@ -295,11 +295,23 @@ def _param_schema(ctx: Ctx, p: dict[str, Any], pptr: str) -> dict[str, Any]:
 def param_properties(
     ctx: Ctx, params: list[Param], op_ptr: str
 ) -> tuple[dict[str, Any], list[str]]:
-    """Parameters as properties; names made identifiers, clashes prefixed with the location."""
+    """Parameters as properties; names made identifiers, clashes prefixed with the location.
+    An optional parameter named exactly as an earlier one in another place (a query
+    ``FileSystemId`` beside the path's) is the same value sent twice: dropped, with a warning,
+    so that no tool takes one value under two names."""
     props: dict[str, Any] = {}
     required: list[str] = []
     for p in params:
         key = p.name if _IDENTIFIER.fullmatch(p.name) else sanitize_name(p.name)
+        if key in props and not p.required and props[key].get("x-original-name", key) == p.name:
+            warnings.warn(
+                DocWarning(
+                    f"{ctx.file}#{op_ptr}: {p.location} parameter {p.name!r} repeats another "
+                    "of that name; one value, kept once"
+                ),
+                stacklevel=2,
+            )
+            continue
         if key in props:
             key = f"{p.location}_{key}"
             warnings.warn(
