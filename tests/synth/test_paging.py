@@ -66,6 +66,10 @@ STATE = {
         ("n", {"type": "string", "description": "The maximum number of items to return."}, None),
         ("on", {"type": "string", "description": "Continuation token for pagination."}, "token"),
         ("resume", {"type": "string", "description": "Where the dig resumes."}, None),
+        ("filter", {"type": "string"}, "filter"),
+        ("$filter", {}, "filter"),
+        ("filter", {"type": "string", "enum": ["all", "mine"]}, None),  # a choice, one field
+        ("filter", {"type": "array"}, None),
     ],
 )
 def test_paging_role_by_name_and_type(name: str, prop: dict[str, Any], role: str | None) -> None:
@@ -114,6 +118,49 @@ def test_paging_parameters_page_and_sort_rather_than_filter() -> None:
     assert _ids(env, {"maxResults": "not a number"}) == ["F-1", "F-2", "F-3", "F-4"]
     assert _ids(env, {"sortBy": "-weight"}) == ["F-4", "F-1", "F-3", "F-2"]
     assert _ids(env, {"era": "jurassic", "maxResults": "1"}) == ["F-1"]
+
+
+def _filtered(expression: str | None) -> Any:
+    spec = ToolSpec(
+        name="list_fossils",
+        parameters={"type": "object", "properties": {"filter": {"type": "string"}}},
+        access="read",
+    )
+    c = classify_tool(spec, FOSSILS)
+    assert c.cls == "list" and c.plain  # the expression is no field the list must match
+    source = render_template(spec, c, FOSSILS.collection("fossils"), {}, schema=FOSSILS)
+    assert source is not None
+    env_spec = EnvironmentSpec(name="fossils", tools=[spec], state_schema=FOSSILS)
+    env = Environment.from_parts(env_spec, source, STATE)  # contained: the sandbox runs it
+    args = {"filter": expression} if expression is not None else {}
+    obs = env.episode().call("list_fossils", args)
+    return [r["fossil_id"] for r in obs.result] if obs.ok else obs.content
+
+
+@pytest.mark.parametrize(
+    ("expression", "kept"),
+    [
+        (None, ["F-1", "F-2", "F-3", "F-4"]),
+        ('era = "jurassic"', ["F-1", "F-3"]),
+        ("era=jurassic AND weight > 25", ["F-1"]),
+        ("weight <= 20", ["F-2", "F-3"]),
+        ("era != jurassic", ["F-2", "F-4"]),
+        ("era eq 'triassic'", ["F-2"]),
+        ("era:ret", ["F-4"]),
+        ("era = *assic", ["F-1", "F-2", "F-3"]),
+        ("(weight ge 40)", ["F-4"]),
+    ],
+)
+def test_a_filter_expression_keeps_the_records_it_selects(
+    expression: str | None, kept: list[str]
+) -> None:
+    assert _filtered(expression) == kept
+
+
+def test_a_filter_expression_it_cannot_read_is_refused_not_ignored() -> None:
+    for expression in ("era = jurassic OR weight > 25", "startsWith(era, 'j')"):
+        refused = _filtered(expression)
+        assert isinstance(refused, str) and "cannot read the filter" in refused, refused
 
 
 def test_rule_state_design_keeps_paging_parameters_out_of_records() -> None:

@@ -4,7 +4,9 @@ Real API documents give lists ``limit``/``maxResults``/``$top``, ``offset``/``sk
 with ``pageSize``, opaque ``nextToken``/``marker`` cursors and ``sortBy``/``orderBy``. Each is
 recognised by its name (snake case, a leading ``$`` dropped) and, for names that are also
 common attributes (``count``, ``size``, ``start``), by an integer type. An idempotency token
-(``ClientRequestToken``) is no value of a record either: it has the ``request`` role. Synthesis
+(``ClientRequestToken``) is no value of a record either: it has the ``request`` role. A free
+filter expression (``filter: 'state = "ACTIVE"'``, ``$filter``) selects by what it says, not
+by one field: it has the ``filter`` role. Synthesis
 writes the code that applies them (:mod:`autoforge.synth.rulecode.paging`) and keeps them out
 of records; task generation never makes one a fact the user holds (a cursor or page size picks
 no record).
@@ -18,7 +20,7 @@ from typing import Any, Literal
 
 from autoforge.tooldocs import to_snake
 
-PagingRole = Literal["limit", "offset", "page", "token", "sort", "direction", "request"]
+PagingRole = Literal["limit", "offset", "page", "token", "sort", "direction", "request", "filter"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -67,9 +69,14 @@ _LIMIT_TEXT = re.compile(
 _TOKEN_TEXT = re.compile(r"\bcontinuation token\b|\btoken for (?:pagination|paging)\b")
 
 
+#: names of a free filter expression (a string, not an enum of choices)
+_FILTER = frozenset({"filter", "filter_expression", "filter_string"})
+
+
 def paging_role(name: str, prop: Mapping[str, Any] | None = None) -> PagingRole | None:
     """What a parameter does to a call's results or to the call itself (None: it is none of
-    those, it filters or holds a value): page, sort, or ``request`` (an idempotency token
+    those, it filters by one field or holds a value): page, sort, a filter expression, or
+    ``request`` (an idempotency token
     by its name or its description: "... ensure the request is idempotent"). A name the
     lists do not hold is still a limit or a cursor when its description says so ("the
     maximum number of items to return", "continuation token for pagination")."""
@@ -79,12 +86,14 @@ def paging_role(name: str, prop: Mapping[str, Any] | None = None) -> PagingRole 
         return "request"
     if low.startswith(("exclusive_start_", "starting_after", "ending_before")):
         return "token"  # the key the page starts after
+    kind = (prop or {}).get("type")
+    if low in _FILTER and kind in (None, "string") and not (prop or {}).get("enum"):
+        return "filter"
     for role, names in _NAMES.items():
         if low in names:
             return role
     if low in _FLAT:
         return _FLAT[low]
-    kind = (prop or {}).get("type")
     if kind == "integer" and _LIMIT_TEXT.search(desc):
         return "limit"
     if kind in (None, "string") and _TOKEN_TEXT.search(desc):
