@@ -124,6 +124,34 @@ def test_a_key_after_the_noun_or_its_last_words_names_the_record() -> None:
     assert not names_key("id", CollectionSchema(name="orders", primary_key="order_id"))
 
 
+def test_a_record_the_tools_name_by_its_bare_noun_is_keyed_by_its_documented_name() -> None:
+    from autoforge.synth.state.keys import key_by_tools
+
+    def tool(name: str, params: list[str], required: list[str]) -> ToolSpec:
+        props = {p: {"type": "string"} for p in params}
+        return ToolSpec(name=name, parameters={"properties": props, "required": required})
+
+    sheds = CollectionSchema(
+        name="sheds",
+        primary_key="id",
+        attributes=[Attribute(name="id"), Attribute(name="name"), Attribute(name="colour")],
+    )
+    schema = StateSchema(collections=[sheds])
+    tools = [
+        tool("get_shed", ["yard", "shed"], ["yard", "shed"]),
+        tool("delete_shed", ["yard", "shed"], ["yard", "shed"]),
+        tool("update_shed", ["yard", "shed", "id", "colour"], ["yard", "shed"]),  # body's id
+    ]
+    docs = {"id": "docs:Shed", "name": "docs:Shed", "colour": "docs:Shed"}
+    assert key_by_tools(schema, tools, {"sheds": dict(docs)}) == ["sheds: id -> name"]
+    assert names_key("shed", sheds) and not names_key("yard", sheds)
+    undocumented = CollectionSchema(
+        name="sheds", primary_key="id", attributes=[Attribute(name="id"), Attribute(name="name")]
+    )
+    origins = {"sheds": {"id": "docs:Shed", "name": "rules:from a parameter"}}
+    assert key_by_tools(StateSchema(collections=[undocumented]), tools, origins) == []
+
+
 def test_a_key_a_tool_takes_as_an_integer_is_digits_in_test_and_task_states() -> None:
     from autoforge.env import EnvironmentSpec
     from autoforge.synth.checking.teststate import integer_passed, synthetic_state
@@ -137,6 +165,20 @@ def test_a_key_a_tool_takes_as_an_integer_is_digits_in_test_and_task_states() ->
     assert list(state["sheds"]) == ["1", "2", "3"]  # str(2) finds a record
     spec = EnvironmentSpec(name="sheds", tools=[get], state_schema=schema)
     assert fitting(IdShape("SHE-", 4), key_rules(spec, sheds)).key("1234") == "1234"
+
+
+def test_a_key_a_tool_takes_as_a_number_names_a_record_of_the_test_state() -> None:
+    from autoforge.synth.checking.teststate import integer_passed, sample_value, synthetic_state
+
+    sheds = CollectionSchema(name="sheds", primary_key="id", attributes=[Attribute(name="id")])
+    schema = StateSchema(collections=[sheds])
+    prop = {"type": "number", "format": "double"}
+    get = ToolSpec(name="get_shed", parameters={"properties": {"shed_id": prop}})
+    assert integer_passed(schema, [get]) == {"sheds"}
+    state = synthetic_state(schema, digits=integer_passed(schema, [get]))
+    value = sample_value(prop, "shed_id", schema, state)
+    assert str(value) in state["sheds"]  # not 2.5, which names no record
+    assert sample_value(prop, "weight", schema, state) == 2.5
 
 
 def test_a_read_finds_a_record_only_under_the_parent_the_call_names() -> None:

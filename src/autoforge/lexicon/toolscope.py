@@ -302,11 +302,12 @@ def collection_of_key(param: str, schema: StateSchema) -> CollectionSchema | Non
 
 def names_key(base: str, coll: CollectionSchema) -> bool:
     """Whether a parameter (snake case, ``id_base``) names a record of ``coll`` by its key: the
-    key itself, ``<noun>_id``, or the key after the noun or the noun's last words
-    (``job_name`` or ``account_name`` for ``services_accounts`` keyed by ``name``)."""
+    key itself, ``<noun>_id``, the key after the noun or the noun's last words
+    (``job_name`` or ``account_name`` for ``services_accounts`` keyed by ``name``), or the
+    bare noun of a collection keyed by ``name`` (``deployment``: the deployment's name)."""
     noun = singular(coll.name)
     key = snake(coll.primary_key)
-    if base in (coll.primary_key.lower(), f"{noun}_id"):
+    if base in (coll.primary_key.lower(), f"{noun}_id") or (key == "name" and base == noun):
         return True
     return key != "id" and noun_field(base, noun, key)
 

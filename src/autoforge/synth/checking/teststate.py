@@ -32,14 +32,15 @@ def _key(coll: CollectionSchema, i: int, digits: Collection[str] = ()) -> str:
 
 
 def integer_passed(schema: StateSchema, tools: Sequence[ToolSpec]) -> set[str]:
-    """The collections whose key some tool takes as an integer parameter (``get_gif(gif_id:
-    integer)`` while the record's ``id`` is documented as a string): their keys must be
-    digits, or no call could name a record."""
+    """The collections whose key some tool takes as an integer (or number) parameter
+    (``get_gif(gif_id: integer)`` while the record's ``id`` is documented as a string): their
+    keys must be digits, or no call could name a record."""
     out = set()
     for tool in tools:
         for name, prop in (tool.parameters.get("properties") or {}).items():
             coll = collection_of_key(name, schema)
-            if coll is not None and isinstance(prop, Mapping) and prop.get("type") == "integer":
+            numeric = isinstance(prop, Mapping) and prop.get("type") in ("integer", "number")
+            if coll is not None and numeric:
                 out.add(coll.name)
     return out
 
@@ -207,8 +208,10 @@ def sample_value(
         if ref is not None and ref.integer_keyed and state.get(ref.name):
             return ref.key_value(next(iter(state[ref.name])))
         return int(_number(prop, 2))
-    if typ == "number":
-        return _number(prop, 2.5)
+    if typ == "number":  # a key given as a number (``transId: number``) names a record
+        ref = collection_of_key(name, schema)
+        first = str(next(iter(state[ref.name]))) if ref is not None and state.get(ref.name) else ""
+        return int(first) if first.isdigit() else _number(prop, 2.5)
     if typ == "boolean":
         return True
     ref = collection_of_key(name, schema)

@@ -7,8 +7,9 @@ an ARN or an email. When no tool ever passes the designed key while several tool
 the collection pass the same one of its fields, no lookup, update or delete could find a
 record; :func:`key_by_tools` makes that field the key. A parameter names a field when it is
 the field's name or the field's name after the collection's noun or its last words
-(``job_name`` for a job's ``name``, ``account_name`` for a storage account's). When no field
-holds the record's name the tools pass (``accountName``), that parameter becomes the key.
+(``job_name`` for a job's ``name``, ``account_name`` for a storage account's), or the bare
+noun when the docs give the record a ``name`` (``deployment``). When no field holds the
+record's name the tools pass (``accountName``), that parameter becomes the key.
 """
 
 from __future__ import annotations
@@ -48,12 +49,19 @@ def _naming(param: str, coll: CollectionSchema, origins: dict[str, str]) -> str 
     found = named_field(param, coll, origins)
     if found is not None:
         return found
-    return param if noun_field(snake(param), singular(coll.name), "name") else None
+    low, noun = snake(param), singular(coll.name)
+    if low == noun and origins.get("name", "").startswith("docs:"):
+        return "name"  # ``deployment``: a deployment is named by its documented name
+    return param if noun_field(low, noun, "name") else None
 
 
 def _key_used(coll: CollectionSchema, tools: Sequence[ToolSpec], schema: StateSchema) -> bool:
+    """Whether some tool acting on ``coll`` requires its designed key (an optional ``id`` of a
+    write's body is a field sent, not how the call names the record)."""
     return any(
-        key_param(t, coll) is not None for t in tools if target_collection(t, schema) is coll
+        (kp := key_param(t, coll)) is not None and kp in t.required
+        for t in tools
+        if target_collection(t, schema) is coll
     )
 
 
