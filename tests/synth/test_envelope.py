@@ -54,6 +54,14 @@ def test_a_reply_that_is_the_record_or_says_nothing_has_no_envelope() -> None:
     assert envelope_of(other, KILNS, many=True) is None
 
 
+def test_a_page_with_a_record_field_of_its_own_still_envelopes_its_records() -> None:
+    page = _obj(Fuel={"type": "string"}, items={"type": "array", "items": KILN})
+    assert envelope_of(page, KILNS, many=True) == Envelope("items", "records")
+    thin = _obj(Fuel={"type": "string"}, items={"type": "array", "items": _obj(Other={})})
+    assert envelope_of(thin, KILNS, many=True) is None  # the items share less than the page
+    assert envelope_of(page, KILNS, many=False) is None  # one record: the reply is it
+
+
 def test_every_return_of_the_tool_and_none_of_a_helper_is_enveloped() -> None:
     source = (
         "def get_kiln(state, KilnName):\n"

@@ -121,19 +121,26 @@ def envelope_of(
     the reply is the record (or list) itself, or the docs do not say.
 
     ``many``: the tool answers several records (a list tool). The reply is an envelope only
-    when its own fields are not the record's (no attribute of the collection among them).
+    when its own fields are not the record's (no attribute of the collection among them), or,
+    for a list, when one array's items share more of the record's attributes than the reply
+    itself (a page that also has an ``id`` and a ``kind`` of its own).
     ``schema``: the state's, to fill a record's related records; ``params``: the call's
     parameters, which fields of the reply may echo (:class:`Envelope`).
     """
     props = _props(returns)
-    if coll is None or not props or _overlap(returns, coll) > 0:
+    if coll is None or not props:
         return None
+    top = _overlap(returns, coll)
     if many:
         arrays = {f: s for f, s in props.items() if _is_array(s)}
         objects = {f: s["items"] for f, s in arrays.items() if _props(s.get("items"))}
         field = _best(objects, coll) if objects else None
-        if field is not None:
+        if field is not None and (top == 0 or _overlap(objects[field], coll) > top):
+            # a page of records may repeat a few record fields (``id``, ``kind``) of its own
             return Envelope(field, "records", echo=_echo(props, field, params))
+    if top > 0:
+        return None
+    if many:
         keys = [f for f, s in arrays.items() if f not in objects and _names_key(f, coll)]
         if len(keys) != 1:
             return None
