@@ -379,11 +379,11 @@ class FactChooser:
         """For the key of the call being resolved, the records in the scopes its arguments
         already name (all of them when none is, or none matches)."""
         tool, partial = self._partial
-        if not tool:
+        given = [p for p in self.follows_key(tool) if partial.get(p) is not None] if tool else []
+        if not given:  # most calls: no scope named, no tool_scope to read on this hot path
             return records
         scope = tool_scope(self.spec.tool(tool), self.spec.state_schema)
-        given = [p for p in self.follows_key(tool) if partial.get(p) is not None]
-        if scope.collection != collection or self._param != scope.key_param or not given:
+        if scope.collection != collection or self._param != scope.key_param:
             return records
         kept = {
             k: r
