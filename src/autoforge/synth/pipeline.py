@@ -30,6 +30,7 @@ from autoforge.env import (
 )
 from autoforge.lexicon import add_session, docs_statuses, name_verb, session_owner, sign_in
 from autoforge.llm import LLMClient
+from autoforge.synth.behaviour.formula_reader import read_formulas
 from autoforge.synth.behaviour.reader import read_rules
 from autoforge.synth.behaviour.run import derive_model, fill_missing, replaced_tools
 from autoforge.synth.checking.checks import CheckContext
@@ -507,6 +508,7 @@ async def synthesize(
     model = derive_model(docs, data if data is not None else {}, policy or "")
     if data is not None and not client.rules_only("synthesizer"):
         await read_rules(model, docs, data, policy or "", client)  # grounded rules only
+        await read_formulas(model, docs, data, policy or "", client)  # grounded formulas only
     compiled = replaced_tools(model) if data is not None else set()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]

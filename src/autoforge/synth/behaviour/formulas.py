@@ -102,12 +102,21 @@ def _tree(node: ast.AST, scope: _Scope) -> Tree | None:
         return ["op", _OPS[type(node.op)], left, right]
     if isinstance(node, ast.Call):
         return _call(node, scope)
+    if isinstance(node, ast.IfExp):
+        cond = _cond(node.test, scope)
+        body, other = _tree(node.body, scope), _tree(node.orelse, scope)
+        if cond is None or body is None or other is None:
+            return None
+        return ["if", [[cond, body]], other]
     return None
 
 
 def _call(node: ast.Call, scope: _Scope) -> Tree | None:
-    """``min(...)`` or ``max(...)`` of two or more read expressions."""
+    """``min(...)`` or ``max(...)`` of two or more read expressions; ``round(x, d)`` as ``x``
+    (a formula is rounded once, to its stated decimals)."""
     name = node.func.id if isinstance(node.func, ast.Name) else ""
+    if name == "round" and len(node.args) in (1, 2) and not node.keywords:
+        return _tree(node.args[0], scope)
     if name not in ("min", "max") or len(node.args) < 2 or node.keywords:
         return None
     args = [_tree(a, scope) for a in node.args]
@@ -117,6 +126,9 @@ def _call(node: ast.Call, scope: _Scope) -> Tree | None:
 def _cond(node: ast.AST, scope: _Scope) -> Tree | None:
     if isinstance(node, ast.Name) and node.id in scope.named:
         return scope.named[node.id]
+    said = _said(node, scope)
+    if said is not None:
+        return said
     if isinstance(node, ast.Compare) and all(type(o) in _CMPS for o in node.ops):
         terms = [_tree(t, scope) for t in [node.left, *node.comparators]]
         if any(t is None for t in terms):
@@ -128,6 +140,28 @@ def _cond(node: ast.AST, scope: _Scope) -> Tree | None:
             return None
         return ["and" if isinstance(node.op, ast.And) else "or", parts]
     return None
+
+
+def _said(node: ast.AST, scope: _Scope) -> Tree | None:
+    """A test of a read value against words: ``x == 'word'``, ``x in ('a', 'b')``, ``x is
+    True``/``x == False``; None for any other node."""
+    if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+        return None
+    op, right = node.ops[0], node.comparators[0]
+    if isinstance(op, ast.Eq | ast.Is) and isinstance(right, ast.Constant):
+        words = [right.value]
+    elif isinstance(op, ast.In) and isinstance(right, ast.Tuple | ast.List | ast.Set):
+        words = [e.value for e in right.elts if isinstance(e, ast.Constant)]
+        words = words if len(words) == len(right.elts) else []
+    else:
+        return None
+    if not words or not all(isinstance(w, str | bool) for w in words):
+        return None
+    held = _tree(node.left, scope)
+    if held is None or held[0] not in ("arg", "rec"):
+        return None
+    tests: list[Tree] = [["is", held, w] for w in words]
+    return tests[0] if len(tests) == 1 else ["or", tests]
 
 
 _WORDS = (
@@ -322,6 +356,23 @@ def _scope_of(tb: ToolBehaviour, ctx: Context) -> _Scope | None:
     return scope
 
 
+def formula_scope(tb: ToolBehaviour, ctx: Context) -> _Scope | None:
+    """The names a formula of ``tb`` may use (its parameters, its record and the records it
+    reaches), for :func:`expression_tree`."""
+    return _scope_of(tb, ctx)
+
+
+def expression_tree(code: str, scope: _Scope) -> Tree | None:
+    """The formula tree of one Python expression (arithmetic, ``min``/``max``, ``x if c else
+    y``, comparisons, tests against words), None unless every name in it is read in
+    ``scope``."""
+    try:
+        node = ast.parse(code.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return _tree(node, scope)
+
+
 def amount_expr(text: str, tb: ToolBehaviour, ctx: Context) -> Value | None:
     """The arithmetic ``text`` opens with ("`packs × pack_size` units and ..."), as an
     ``expr`` formula, when every name in it is read and it is more than one name or number:
@@ -354,7 +405,7 @@ def formula_values(texts: list[str], tb: ToolBehaviour, ctx: Context) -> dict[st
     own = scope.own
     out: dict[str, Value] = {}
     ints = set(ctx.ev.typed_attributes(own.coll, "int"))
-    numbers = _numbers(ctx, own.coll)
+    numbers = number_attributes(ctx, own.coll)
     sentences = [s for t in texts for s in doc_sentences(t)]
     for _ in range(2):  # again once the stated sums give each attribute its sign
         for s in sentences:
@@ -419,7 +470,7 @@ def _signs(t: Tree, sign: int) -> dict[str, int]:
     return {}
 
 
-def _numbers(ctx: Context, coll: str) -> set[str]:
+def number_attributes(ctx: Context, coll: str) -> set[str]:
     """The attributes of ``coll`` that hold numbers: so typed in the schema, else in the data."""
     out = set(ctx.ev.float_attributes(coll)) | set(ctx.ev.typed_attributes(coll, "int"))
     for a, schema in ctx.schemas.get(coll, {}).items():

@@ -1,0 +1,396 @@
+"""The model as a reader of amounts: a number the docs say a write stores ("stored as
+`cancellation_fee`", "becomes the job's `quote_amount`") but no rule computes, read by the
+model into one expression over the names the tool can read, and kept only where it is
+grounded.
+
+Rules (:mod:`formulas`) read formulas written as formulas; prose that spreads one over
+several sentences ("Before anyone works on it a cancellation costs nothing. Cancelling an
+assigned job costs 25% of `quote_amount`, stored as `cancellation_fee`.") gets nothing from
+them. Here the model sees that passage and a closed list of names (the call's parameters, its
+record's attributes, the attributes of the records it reaches, each as ``<noun>.<attribute>``)
+and answers one Python expression. Nothing it answers is trusted as is:
+
+- the attribute must be one the passage says is written (a cue: "`a` =", "`a` is", "stored as
+  `a`", "becomes the ... `a`", "sets `a`"), a number attribute of the tool's own record that no
+  other effect of the tool writes;
+- the expression must parse into a formula tree whose every name is read (see
+  :func:`formulas.expression_tree`), name at least one value, and not be the attribute itself;
+- every number in it other than 0, 1 and 100 must be written in the passage (``0.25`` as "25%");
+- where the data holds records the formula can be evaluated on (a create's records, with each
+  argument read from the record attribute of its name), it must give the stored value on at
+  least :data:`AGREE` of them.
+
+A status test reads the record as it was before the call: the formula is written first. So a
+bigger model can only add grounded formulas, and a model that answers nonsense adds none.
+Kept formulas carry ``source`` "model" and the sentence that cued them.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from autoforge.env import BehaviourModel, Effect, ToolBehaviour, Value, doc_sentences
+from autoforge.synth.behaviour.data import entered_with, noun_forms
+from autoforge.synth.behaviour.derive import context_of
+from autoforge.synth.behaviour.formulas import (
+    expression_tree,
+    formula_scope,
+    formula_texts,
+    number_attributes,
+)
+from autoforge.synth.behaviour.ledger import amount_digits
+
+if TYPE_CHECKING:
+    from autoforge.llm import LLMClient
+    from autoforge.synth.behaviour.data import Context
+    from autoforge.synth.behaviour.formulas import Tree, _Scope
+    from autoforge.tooldocs import ToolDocs
+
+#: attributes read per tool at most (each is one model call)
+PER_TOOL = 4
+#: share of the evaluable records a formula must reproduce
+AGREE = 0.9
+#: records a formula must be evaluable on before the data grades it
+MIN_GRADED = 3
+_PLAIN = {0.0, 1.0, 100.0}
+#: characters of passage the model sees at most
+_LONGEST = 1200
+
+
+def _cue(attr: str) -> re.Pattern[str]:
+    """A sentence saying ``attr`` is written: assigned, stored, set or become."""
+    a = rf"`?{re.escape(attr)}`?(?!\w)"
+    before = r"\b(?:stored\s+(?:as|in)|sets?|records?|becomes|into|saved\s+as|kept\s+in)\s+"
+    return re.compile(
+        rf"(?<![\w`]){a}\s*(?:=(?!=)|\bis\b|\bbecomes\b|:)|{before}(?:the\s+\w+(?:'s)?\s+)?{a}",
+        re.I,
+    )
+
+
+def _written(tb: ToolBehaviour) -> set[str]:
+    """The attributes of the tool's own record some effect already computes (a create's
+    constants do not count: they are its defaults)."""
+    own = "new" if tb.kind == "create" else "target"
+    out: set[str] = set()
+    for e in tb.effects:
+        if e.record != own:
+            continue
+        out |= {a for a, v in e.fields.items() if e.kind != "create" or v.source != "const"}
+        if e.attribute:
+            out.add(e.attribute)
+    return out
+
+
+def candidates(description: str, tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str, str]]:
+    """``(attribute, passage, first cue sentence)`` per number attribute of the tool's record
+    that a sentence of its docs says it writes and no effect computes. The passage is every
+    cue sentence with up to two sentences before it and one after, from the same text, in
+    order. A create also reads the policy's other cue sentences for the attribute (the data
+    grades what it reads there)."""
+    coll = tb.collection or ""
+    params = {p.name for p in tb.params}
+    skip = _written(tb) | params | {tb.id_param or ""}
+    attrs = [a for a in ctx.ev.attributes.get(coll, []) if a in number_attributes(ctx, coll)]
+    if tb.kind != "create":
+        attrs = [a for a in attrs if a in _entered(tb, ctx)]
+    texts = formula_texts(description, tb, ctx)
+    if tb.kind == "create":
+        texts.append(ctx.policy)
+    out: list[tuple[str, str, str]] = []
+    for a in attrs:
+        if a in skip:
+            continue
+        cue, kept, first = _cue(a), list[str](), ""
+        for text in texts:
+            sentences = doc_sentences(text)
+            for i, s in enumerate(sentences):
+                if not cue.search(s):
+                    continue
+                first = first or s
+                kept += [x for x in sentences[max(0, i - 2) : i + 2] if x not in kept]
+        if kept:
+            out.append((a, " ".join(kept)[:_LONGEST], first))
+    return out[:PER_TOOL]
+
+
+def _reached(tb: ToolBehaviour, ctx: Context) -> tuple[str | None, str | None]:
+    """``(status attribute, status)`` a change leaves its record in, Nones when it sets none."""
+    attr, _ = ctx.status_enum(tb.collection)
+    for e in tb.effects:
+        held = e.fields.get(attr or "") if e.kind == "set" and e.record == "target" else None
+        if held is not None and held.source == "const" and isinstance(held.const, str):
+            return attr, held.const
+    return attr, None
+
+
+def _entered(tb: ToolBehaviour, ctx: Context) -> list[str]:
+    """The attributes a change's record gets on entering the status the change sets, as the
+    data shows (:func:`~autoforge.synth.behaviour.data.entered_with`): only those can be
+    amounts the change works out."""
+    attr, status = _reached(tb, ctx)
+    if attr is None or status is None:
+        return []
+    return entered_with(ctx.ev, tb.collection or "", attr, status)
+
+
+def _names(tb: ToolBehaviour, scope: _Scope) -> list[str]:
+    """The names the prompt offers: parameters, then ``<noun>.<attribute>`` of each record
+    the tool reads (its own first)."""
+    out = [p.name for p in tb.params if p.name != tb.id_param]
+    seen: set[str] = set()
+    for path in [scope.own, *scope.others]:
+        if path.end in seen or (path.start == "new" and path is not scope.own):
+            continue
+        seen.add(path.end)
+        noun = sorted(path.words(), key=len)[0].replace(" ", "_")
+        out += [f"{noun}.{a}" for a in scope.attrs.get(path.end, [])]
+    return out
+
+
+def prompt(tb: ToolBehaviour, attr: str, passage: str, scope: _Scope) -> str:
+    """The question for one attribute: the passage, the names and the expression form."""
+    noun = noun_forms(tb.collection or "")[-1]
+    return (
+        f"The tool `{tb.tool}` writes a {noun} record. From the text, write ONE Python "
+        f"expression for the value it stores in `{attr}`.\n"
+        f"Names you may use: {', '.join(_names(tb, scope))}.\n"
+        "Use only these names, numbers, + - * /, min(), max(), round(x, 2), comparisons, "
+        "`x if condition else y`, and tests like name == 'word'. A status test means the "
+        "status before the call. You may first define helper values, one per line "
+        "(name = expression); the last line is the value.\n"
+        f"Text: {passage}\n"
+        "Answer with code only, or none if the text does not say how it is worked out."
+    )
+
+
+def expression_text(answer: str, attr: str) -> str:
+    """The expression in a model's answer: code fences and prose taken off, and each helper
+    value it defined first (``base = words * rate``) written into the last line."""
+    text = answer.strip()
+    fenced = re.search(r"```(?:python)?\s*(.*?)```", text, re.S)
+    text = fenced.group(1) if fenced else text
+    helpers: dict[str, ast.expr] = {}
+    last: ast.expr | None = None
+    for line in (ln.strip().rstrip(";") for ln in text.splitlines()):
+        try:
+            body = ast.parse(line).body if line else []
+        except SyntaxError:
+            continue
+        node = body[0] if len(body) == 1 else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            value, target = _inlined(node.value, helpers), node.targets[0]
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            helpers[name] = value
+            last = value if name == attr else last
+        elif isinstance(node, ast.Expr):
+            last = _inlined(node.value, helpers)
+    return ast.unparse(last) if last is not None else ""
+
+
+def _inlined(node: ast.expr, helpers: Mapping[str, ast.expr]) -> ast.expr:
+    """``node`` with each bare name a helper defines replaced by the helper's expression."""
+
+    class _Swap(ast.NodeTransformer):
+        def visit_Name(self, n: ast.Name) -> ast.AST:
+            return helpers.get(n.id, n)
+
+    swapped: ast.expr = _Swap().visit(copy.deepcopy(node))
+    return swapped
+
+
+def read_tree(code: str, scope: _Scope) -> tuple[Tree, int | None] | None:
+    """The tree of ``code`` and its stated decimals (an outer ``round(x, d)``)."""
+    try:
+        node = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return None
+    digits = None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round":
+        if len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
+            digits = node.args[1].value if isinstance(node.args[1].value, int) else None
+        if len(node.args) in (1, 2):
+            code = ast.unparse(node.args[0])
+            digits = digits if len(node.args) == 2 else 0
+    tree = expression_tree(code, scope)
+    return None if tree is None else (tree, digits)
+
+
+def _numbers(tree: Any) -> list[float]:
+    if not isinstance(tree, list):
+        return []
+    if tree[:1] == ["num"]:
+        return [float(tree[1])]
+    return [n for t in tree for n in _numbers(t)]
+
+
+def _read_names(tree: Any) -> int:
+    if not isinstance(tree, list):
+        return 0
+    if tree[:1] in (["arg"], ["rec"]):
+        return 1
+    return sum(_read_names(t) for t in tree)
+
+
+def _stated(n: float, passage: str) -> bool:
+    """Whether number ``n`` is written in the passage, as itself or as a percentage."""
+    said = {float(x.replace(",", "")) for x in re.findall(r"\d[\d,]*(?:\.\d+)?", passage)}
+    pct = {float(x) / 100 for x in re.findall(r"(\d+(?:\.\d+)?)\s*(?:%|percent)", passage)}
+    return any(abs(n - s) < 1e-9 for s in said | pct)
+
+
+def grounded(tree: Tree, attr: str, scope: _Scope, passage: str) -> bool:
+    """Whether a read tree is grounded in the passage (see the module)."""
+    if _read_names(tree) == 0 or tree == ["rec", scope.own.start, scope.own.coll, [], attr]:
+        return False
+    return all(n in _PLAIN or _stated(n, passage) for n in _numbers(tree))
+
+
+def _value(tree: Tree, rec: Mapping[str, Any], state: Mapping[str, Any]) -> Any:
+    """``tree`` evaluated on a stored record (an argument read as its attribute)."""
+    kind = tree[0]
+    if kind == "num":
+        return tree[1]
+    if kind == "arg":
+        return rec.get(tree[1])
+    if kind == "rec":
+        held: Any = rec if tree[1] in ("new", "target") else None
+        for attr, coll in tree[3]:
+            held = (state.get(coll) or {}).get(str((held or {}).get(attr)))
+        return (held or {}).get(tree[4]) if isinstance(held, dict) else None
+    if kind == "op":
+        a, b = _value(tree[2], rec, state), _value(tree[3], rec, state)
+        if not _num(a) or not _num(b) or (tree[1] == "/" and b == 0):
+            return None
+        return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else None}[tree[1]]
+    if kind == "fn":
+        xs = [_value(t, rec, state) for t in tree[2]]
+        return None if not all(_num(x) for x in xs) else (max(xs) if tree[1] == "max" else min(xs))
+    if kind == "if":
+        for cond, val in tree[1]:
+            if _value(cond, rec, state):
+                return _value(val, rec, state)
+        return _value(tree[2], rec, state)
+    return _test(tree, rec, state)
+
+
+def _test(tree: Tree, rec: Mapping[str, Any], state: Mapping[str, Any]) -> Any:
+    kind = tree[0]
+    if kind == "is":
+        return _value(tree[1], rec, state) == tree[2]
+    if kind in ("and", "or"):
+        parts = [bool(_value(c, rec, state)) for c in tree[1]]
+        return all(parts) if kind == "and" else any(parts)
+    if kind == "cmp":
+        xs = [_value(t, rec, state) for t in tree[2]]
+        if not all(_num(x) for x in xs):
+            return False
+        ops = {"<": float.__lt__, "<=": float.__le__, ">": float.__gt__, ">=": float.__ge__,
+               "==": float.__eq__, "!=": float.__ne__}  # fmt: skip
+        return all(ops[o](float(xs[i]), float(xs[i + 1])) for i, o in enumerate(tree[1]))
+    return None  # days, ceil: not graded
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _grades(tree: Tree, status: str | None) -> bool:
+    """Whether the data can grade ``tree``: no test of the record's own ``status`` attribute
+    (it reads the record before the call, which the data no longer shows) and no date
+    arithmetic."""
+    return (
+        not _tests_own(tree, status) and "'days'" not in repr(tree) and "'ceil'" not in repr(tree)
+    )
+
+
+def _tests_own(tree: Any, status: str | None) -> bool:
+    if not isinstance(tree, list) or status is None:
+        return False
+    held = tree[1] if tree[:1] == ["is"] else None
+    own = isinstance(held, list) and held[:2] in (["rec", "new"], ["rec", "target"])
+    if own and isinstance(held, list) and not held[3] and held[4] == status:
+        return True
+    return any(_tests_own(t, status) for t in tree)
+
+
+def agrees(tree: Tree, digits: int | None, tb: ToolBehaviour, ctx: Context, attr: str) -> bool:
+    """Whether ``tree`` gives ``attr`` of the stored records it can be evaluated on (at least
+    :data:`AGREE` of them): a create's records, a change's records in the status it sets;
+    True where fewer than :data:`MIN_GRADED` are evaluable."""
+    status_attr, status = _reached(tb, ctx)
+    if not _grades(tree, status_attr):
+        return True
+    state = ctx.ev.state
+    hits = total = 0
+    for rec in (state.get(tb.collection or "") or {}).values():
+        if not isinstance(rec, dict) or not _num(rec.get(attr)):
+            continue
+        if tb.kind != "create" and (status is None or rec.get(status_attr or "") != status):
+            continue
+        got = _value(tree, rec, state)
+        if not _num(got):
+            continue
+        total += 1
+        hits += abs(round(got, digits if digits is not None else 2) - rec[attr]) < 0.011
+    return total < MIN_GRADED or hits >= AGREE * total
+
+
+def attach(tb: ToolBehaviour, attr: str, value: Value, sentence: str) -> None:
+    """Write the formula: a create's field (after its others), else a set on the target put
+    before every other write (its tests read the record as it was)."""
+    if tb.kind == "create":
+        made = next((e for e in tb.effects if e.kind == "create" and e.record == "new"), None)
+        if made is not None:
+            made.fields.pop(attr, None)
+            made.fields[attr] = value
+            return
+    coll = tb.collection
+    effect = Effect(kind="set", collection=coll, fields={attr: value}, sentence=sentence,
+                    source="model")  # fmt: skip
+    tb.effects.insert(0, effect)
+
+
+async def read_formulas(
+    model: BehaviourModel,
+    docs: ToolDocs,
+    data: Mapping[str, Any],
+    policy: str,
+    client: LLMClient,
+) -> int:
+    """Add to ``model`` the grounded formulas the client's model reads for the amounts the
+    rules left uncomputed (write tools only); returns how many were added."""
+    from autoforge.llm import LLMFailure
+    from autoforge.synth.behaviour.data import DataEvidence
+
+    text = "\n".join(x for x in (policy, docs.description or "") if x)
+    ctx = context_of(docs.tools, DataEvidence.of(dict(data)), text)
+    added = 0
+    for spec in docs.tools:
+        tb = model.tool(spec.name)
+        if tb is None or tb.kind not in ("create", "action", "update") or tb.broken:
+            continue
+        scope = formula_scope(tb, ctx)
+        if scope is None:
+            continue
+        for attr, passage, sentence in candidates(spec.description, tb, ctx):
+            ask = [{"role": "user", "content": prompt(tb, attr, passage, scope)}]
+            try:
+                reply = await client.chat(ask, role="synthesizer", purpose="synth.read_formula",
+                                          max_tokens=160)  # fmt: skip
+            except LLMFailure:
+                continue  # an unreadable answer adds nothing
+            read = read_tree(expression_text(reply.content or "", attr), scope)
+            if read is None or not grounded(read[0], attr, scope, passage):
+                continue
+            tree, digits = read
+            if digits is None:
+                digits = amount_digits(ctx, tb.collection or "", attr)
+            if not agrees(tree, digits, tb, ctx, attr):
+                continue
+            attach(tb, attr, Value(source="formula", const=["expr", tree, digits]), sentence)
+            added += 1
+    return added
