@@ -184,7 +184,7 @@ def test_a_real_small_model_reads_only_grounded_amounts(
         for a, v in e.fields.items()
         if e.source == "model" or (t.tool == "open_job" and v.source == "formula")
     ]
-    assert added == len(kept) and len(client.requests) >= 2
+    assert added == len(kept)
     for tool, attr, (_, tree, _) in kept:  # whatever is kept names a value the passage states
         assert (tool, attr) in {("cancel_job", "cancellation_fee"), ("open_job", "quote_amount")}
         assert "quote_amount" in repr(tree) or "word_count" in repr(tree)

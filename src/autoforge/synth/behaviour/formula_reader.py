@@ -15,7 +15,8 @@ and answers one Python expression. Nothing it answers is trusted as is:
   other effect of the tool writes;
 - the expression must parse into a formula tree whose every name is read (see
   :func:`formulas.expression_tree`), name at least one value, and not be the attribute itself;
-- every number in it other than 0, 1 and 100 must be written in the passage (``0.25`` as "25%");
+- every number in it other than 0, 1 and 100 must be written in the passage (``0.25`` as "25%")
+  or be a number of the data's ``meta`` (a rate the data states);
 - where the data holds records the formula can be evaluated on (a create's records, with each
   argument read from the record attribute of its name), it must give the stored value on at
   least :data:`AGREE` of them.
@@ -137,27 +138,34 @@ def _entered(tb: ToolBehaviour, ctx: Context) -> list[str]:
     return entered_with(ctx.ev, tb.collection or "", attr, status)
 
 
-def _names(tb: ToolBehaviour, scope: _Scope) -> list[str]:
+def _names(tb: ToolBehaviour, scope: _Scope, ctx: Context) -> list[str]:
     """The names the prompt offers: parameters, then ``<noun>.<attribute>`` of each record
-    the tool reads (its own first)."""
+    the tool reads (its own first), numbers, flags and closed sets of words only."""
     out = [p.name for p in tb.params if p.name != tb.id_param]
     seen: set[str] = set()
+    closed = {(path.end, a) for path, a in scope.values}
     for path in [scope.own, *scope.others]:
         if path.end in seen or (path.start == "new" and path is not scope.own):
             continue
         seen.add(path.end)
         noun = sorted(path.words(), key=len)[0].replace(" ", "_")
-        out += [f"{noun}.{a}" for a in scope.attrs.get(path.end, [])]
+        numbers = number_attributes(ctx, path.end)
+        flags = set(ctx.ev.typed_attributes(path.end, "bool"))
+        out += [
+            f"{noun}.{a}"
+            for a in scope.attrs.get(path.end, [])
+            if a in numbers or a in flags or (path.end, a) in closed
+        ]
     return out
 
 
-def prompt(tb: ToolBehaviour, attr: str, passage: str, scope: _Scope) -> str:
+def prompt(tb: ToolBehaviour, attr: str, passage: str, scope: _Scope, ctx: Context) -> str:
     """The question for one attribute: the passage, the names and the expression form."""
     noun = noun_forms(tb.collection or "")[-1]
     return (
         f"The tool `{tb.tool}` writes a {noun} record. From the text, write ONE Python "
         f"expression for the value it stores in `{attr}`.\n"
-        f"Names you may use: {', '.join(_names(tb, scope))}.\n"
+        f"Names you may use: {', '.join(_names(tb, scope, ctx))}.\n"
         "Use only these names, numbers, + - * /, min(), max(), round(x, 2), comparisons, "
         "`x if condition else y`, and tests like name == 'word'. A status test means the "
         "status before the call. You may first define helper values, one per line "
@@ -242,11 +250,16 @@ def _stated(n: float, passage: str) -> bool:
     return any(abs(n - s) < 1e-9 for s in said | pct)
 
 
-def grounded(tree: Tree, attr: str, scope: _Scope, passage: str) -> bool:
-    """Whether a read tree is grounded in the passage (see the module)."""
+def grounded(
+    tree: Tree, attr: str, scope: _Scope, passage: str, constants: Mapping[str, Any] | None = None
+) -> bool:
+    """Whether a read tree is grounded: it names a value other than ``attr`` itself, and
+    every number in it is written in the passage or is one of the data's stated
+    ``constants`` (its ``meta`` numbers)."""
     if _read_names(tree) == 0 or tree == ["rec", scope.own.start, scope.own.coll, [], attr]:
         return False
-    return all(n in _PLAIN or _stated(n, passage) for n in _numbers(tree))
+    known = {float(v) for v in (constants or {}).values() if _num(v)}
+    return all(n in _PLAIN or n in known or _stated(n, passage) for n in _numbers(tree))
 
 
 def _value(tree: Tree, rec: Mapping[str, Any], state: Mapping[str, Any]) -> Any:
@@ -318,25 +331,30 @@ def _tests_own(tree: Any, status: str | None) -> bool:
 
 
 def agrees(tree: Tree, digits: int | None, tb: ToolBehaviour, ctx: Context, attr: str) -> bool:
-    """Whether ``tree`` gives ``attr`` of the stored records it can be evaluated on (at least
-    :data:`AGREE` of them): a create's records, a change's records in the status it sets;
-    True where fewer than :data:`MIN_GRADED` are evaluable."""
+    """Whether ``tree`` gives ``attr`` of the stored records that hold it (a create's records,
+    a change's records in the status it sets): evaluable on at least :data:`MIN_GRADED` of
+    them and right on :data:`AGREE` of those. True where fewer than :data:`MIN_GRADED`
+    records hold it, or the tree tests the record's status or counts days (the data does not
+    show the record before the call, nor the day it was made)."""
     status_attr, status = _reached(tb, ctx)
     if not _grades(tree, status_attr):
         return True
     state = ctx.ev.state
-    hits = total = 0
+    hits = total = holding = 0
     for rec in (state.get(tb.collection or "") or {}).values():
         if not isinstance(rec, dict) or not _num(rec.get(attr)):
             continue
         if tb.kind != "create" and (status is None or rec.get(status_attr or "") != status):
             continue
+        holding += 1
         got = _value(tree, rec, state)
         if not _num(got):
             continue
         total += 1
         hits += abs(round(got, digits if digits is not None else 2) - rec[attr]) < 0.011
-    return total < MIN_GRADED or hits >= AGREE * total
+    if holding < MIN_GRADED:
+        return True  # too little data to grade: the passage alone grounds it
+    return total >= MIN_GRADED and hits >= AGREE * total
 
 
 def attach(tb: ToolBehaviour, attr: str, value: Value, sentence: str) -> None:
@@ -369,6 +387,7 @@ async def read_formulas(
     text = "\n".join(x for x in (policy, docs.description or "") if x)
     ctx = context_of(docs.tools, DataEvidence.of(dict(data)), text)
     added = 0
+    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
     for spec in docs.tools:
         tb = model.tool(spec.name)
         if tb is None or tb.kind not in ("create", "action", "update") or tb.broken:
@@ -377,14 +396,14 @@ async def read_formulas(
         if scope is None:
             continue
         for attr, passage, sentence in candidates(spec.description, tb, ctx):
-            ask = [{"role": "user", "content": prompt(tb, attr, passage, scope)}]
+            ask = [{"role": "user", "content": prompt(tb, attr, passage, scope, ctx)}]
             try:
                 reply = await client.chat(ask, role="synthesizer", purpose="synth.read_formula",
                                           max_tokens=160)  # fmt: skip
             except LLMFailure:
                 continue  # an unreadable answer adds nothing
             read = read_tree(expression_text(reply.content or "", attr), scope)
-            if read is None or not grounded(read[0], attr, scope, passage):
+            if read is None or not grounded(read[0], attr, scope, passage, meta):
                 continue
             tree, digits = read
             if digits is None:
