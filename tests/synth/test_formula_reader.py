@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from autoforge.llm import LLMClient
+from autoforge.synth.behaviour.compile import compile_tool
 from autoforge.synth.behaviour.formula_reader import expression_text, read_formulas
 from autoforge.synth.behaviour.run import derive_model
 from autoforge.tooldocs import load_doc
@@ -47,9 +48,9 @@ paths:
       operationId: cancel_job
       summary: Cancel a job
       description: >
-        Sets the job `cancelled`. A job nobody works on yet (`quoted`) costs nothing to
-        cancel. Cancelling an `assigned` job costs a kill fee of 25% of its `quote_amount`,
-        stored as `cancellation_fee`.
+        Sets the job `cancelled`; a `quoted` or `assigned` job can be cancelled. A job
+        nobody works on yet costs nothing to cancel; one somebody works on costs a kill fee
+        of 25% of its `quote_amount`, stored as `cancellation_fee`.
       parameters:
         - {name: job_id, in: path, required: true, schema: {type: string}}
       responses:
@@ -123,6 +124,21 @@ def test_a_grounded_conditional_amount_is_written_before_the_status(tmp_path: Pa
     kind, tree, digits = first.fields["cancellation_fee"].const
     assert kind == "expr" and tree[0] == "if" and digits == 2
     assert "25%" in first.sentence
+    cancel = _compiled(tool)
+    state = {"jobs": {k: dict(v) for k, v in DATA["jobs"].items()}}
+    assert cancel(state, "J1")["cancellation_fee"] == 0.0  # was quoted
+    assert cancel(state, "J2")["cancellation_fee"] == 50.0  # was assigned: 25% of 200.00
+    assert state["jobs"]["J2"]["status"] == "cancelled"
+
+
+class ToolError(Exception):
+    pass
+
+
+def _compiled(tool: Any) -> Any:
+    scope: dict[str, Any] = {"ToolError": ToolError}
+    exec(compile_tool(tool, ""), scope)
+    return scope[tool.tool]
 
 
 @pytest.mark.parametrize(
