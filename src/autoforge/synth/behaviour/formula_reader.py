@@ -65,7 +65,7 @@ _LONGEST = 1200
 def _cue(attr: str) -> re.Pattern[str]:
     """A sentence saying ``attr`` is written: assigned, stored, set or become."""
     a = rf"`?{re.escape(attr)}`?(?!\w)"
-    before = r"\b(?:stored\s+(?:as|in)|sets?|records?|becomes|into|saved\s+as|kept\s+in)\s+"
+    before = r"\b(?:(?:stored|recorded|saved|kept)\s+(?:as|in)|sets?|records?|becomes|into)\s+"
     return re.compile(
         rf"(?<![\w`]){a}\s*(?:=(?!=)|\bis\b|\bbecomes\b|:)|{before}(?:the\s+\w+(?:'s)?\s+)?{a}",
         re.I,
@@ -90,17 +90,14 @@ def candidates(description: str, tb: ToolBehaviour, ctx: Context) -> list[tuple[
     """``(attribute, passage, first cue sentence)`` per number attribute of the tool's record
     that a sentence of its docs says it writes and no effect computes. The passage is every
     cue sentence with up to two sentences before it and one after, from the same text, in
-    order. A create also reads the policy's other cue sentences for the attribute (the data
-    grades what it reads there)."""
+    order. The policy's other cue sentences for the attribute are read too: a create's
+    attribute is graded by the data, a change's is one the data shows it sets."""
     coll = tb.collection or ""
     params = {p.name for p in tb.params}
     skip = _written(tb) | params | {tb.id_param or ""}
     attrs = [a for a in ctx.ev.attributes.get(coll, []) if a in number_attributes(ctx, coll)]
-    if tb.kind != "create":
-        attrs = [a for a in attrs if a in _entered(tb, ctx)]
-    texts = formula_texts(description, tb, ctx)
-    if tb.kind == "create":
-        texts.append(ctx.policy)
+    attrs = [a for a in attrs if a in _entered(tb, ctx)]
+    texts = [*formula_texts(description, tb, ctx), ctx.policy]
     out: list[tuple[str, str, str]] = []
     for a in attrs:
         if a in skip:
@@ -119,23 +116,31 @@ def candidates(description: str, tb: ToolBehaviour, ctx: Context) -> list[tuple[
 
 
 def _reached(tb: ToolBehaviour, ctx: Context) -> tuple[str | None, str | None]:
-    """``(status attribute, status)`` a change leaves its record in, Nones when it sets none."""
+    """``(status attribute, status)`` a write leaves its record in (a create's initial
+    status), Nones when it sets none."""
     attr, _ = ctx.status_enum(tb.collection)
+    own = "new" if tb.kind == "create" else "target"
     for e in tb.effects:
-        held = e.fields.get(attr or "") if e.kind == "set" and e.record == "target" else None
+        held = e.fields.get(attr or "") if e.record == own else None
         if held is not None and held.source == "const" and isinstance(held.const, str):
             return attr, held.const
     return attr, None
 
 
 def _entered(tb: ToolBehaviour, ctx: Context) -> list[str]:
-    """The attributes a change's record gets on entering the status the change sets, as the
-    data shows (:func:`~autoforge.synth.behaviour.data.entered_with`): only those can be
-    amounts the change works out."""
+    """The number attributes a write can work out, as the data shows: a change's, those its
+    record gets on entering the status it sets
+    (:func:`~autoforge.synth.behaviour.data.entered_with`); a create's, those records in its
+    initial status hold (every attribute where it sets no status or the data has no such
+    record)."""
+    coll = tb.collection or ""
     attr, status = _reached(tb, ctx)
-    if attr is None or status is None:
-        return []
-    return entered_with(ctx.ev, tb.collection or "", attr, status)
+    if tb.kind != "create":
+        return [] if attr is None or status is None else entered_with(ctx.ev, coll, attr, status)
+    recs = [r for r in ctx.ev.state.get(coll, {}).values() if isinstance(r, dict)]
+    if attr is not None and status is not None:
+        recs = [r for r in recs if r.get(attr) == status] or recs
+    return [a for a in ctx.ev.attributes.get(coll, []) if any(_num(r.get(a)) for r in recs)]
 
 
 def _names(tb: ToolBehaviour, scope: _Scope, ctx: Context) -> list[str]:
