@@ -204,3 +204,21 @@ def test_a_real_small_model_reads_only_grounded_amounts(
     for tool, attr, (_, tree, _) in kept:  # whatever is kept names a value the passage states
         assert (tool, attr) in {("cancel_job", "cancellation_fee"), ("open_job", "quote_amount")}
         assert "quote_amount" in repr(tree) or "word_count" in repr(tree)
+
+
+def test_the_data_s_contradiction_is_shown_and_asked_once_more(tmp_path: Path) -> None:
+    def answer(req: Any) -> str:
+        messages = req.body["messages"]
+        if "stores in `quote_amount`" not in str(messages[0]["content"]):
+            return "none"
+        return "round(word_count * 0.10, 2)" if len(messages) > 1 else "word_count * 0.10 + 1"
+
+    client = LLMClient.scripted([answer] * 6)
+    added, model = _read(tmp_path, client)
+    made = next(e for e in model.tool("open_job").effects if e.kind == "create")
+    assert added == 1 and made.fields["quote_amount"].const[1][0] == "op"
+    (told,) = [r for r in client.requests if len(r.body["messages"]) == 3]
+    shown = str(told.body["messages"][-1]["content"])
+    # a stored record, what the answer read of it, the stored value and what it gave
+    assert "job.word_count = 1000" in shown or "word_count = 1000" in shown
+    assert "quote_amount = 100.0" in shown and "gives 101.0" in shown

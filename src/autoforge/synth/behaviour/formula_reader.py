@@ -341,25 +341,71 @@ def agrees(tree: Tree, digits: int | None, tb: ToolBehaviour, ctx: Context, attr
     them and right on :data:`AGREE` of those. True where fewer than :data:`MIN_GRADED`
     records hold it, or the tree tests the record's status or counts days (the data does not
     show the record before the call, nor the day it was made)."""
+    return not misses(tree, digits, tb, ctx, attr)
+
+
+def misses(
+    tree: Tree, digits: int | None, tb: ToolBehaviour, ctx: Context, attr: str
+) -> list[tuple[Mapping[str, Any], Any]]:
+    """The stored records ``tree`` gets wrong, each with what it gives (None where it cannot
+    be evaluated), when it does not agree (see :func:`agrees`); empty when it does."""
     status_attr, status = _reached(tb, ctx)
     if not _grades(tree, status_attr):
-        return True
+        return []
     state = ctx.ev.state
-    hits = total = holding = 0
+    hits = total = 0
+    held: list[Mapping[str, Any]] = []
+    wrong: list[tuple[Mapping[str, Any], Any]] = []
     for rec in (state.get(tb.collection or "") or {}).values():
         if not isinstance(rec, dict) or not _num(rec.get(attr)):
             continue
         if tb.kind != "create" and (status is None or rec.get(status_attr or "") != status):
             continue
-        holding += 1
+        held.append(rec)
         got = _value(tree, rec, state)
         if not _num(got):
+            wrong.append((rec, None))
             continue
         total += 1
-        hits += abs(round(got, digits if digits is not None else 2) - rec[attr]) < 0.011
-    if holding < MIN_GRADED:
-        return True  # too little data to grade: the passage alone grounds it
-    return total >= MIN_GRADED and hits >= AGREE * total
+        right = abs(round(got, digits if digits is not None else 2) - rec[attr]) < 0.011
+        hits += right
+        if not right:
+            wrong.append((rec, round(got, 4)))
+    if len(held) < MIN_GRADED or (total >= MIN_GRADED and hits >= AGREE * total):
+        return []  # too little data to grade (the passage alone grounds it), or agreed
+    return wrong or [(rec, None) for rec in held]
+
+
+def feedback(
+    tree: Tree, attr: str, wrong: list[tuple[Mapping[str, Any], Any]], ctx: Context
+) -> str:
+    """What the data says of a wrong answer: for up to three records it gets wrong, the
+    values it read, the stored value and what it gave."""
+    lines = []
+    for rec, got in wrong[:3]:
+        read = ", ".join(f"{label} = {_value(leaf, rec, ctx.ev.state)!r}"
+                         for label, leaf in _leaves(tree))  # fmt: skip
+        gave = "cannot be worked out" if got is None else f"gives {got!r}"
+        lines.append(f"- with {read}: the data stores {attr} = {rec[attr]!r}; the answer {gave}")
+    return (
+        "That answer does not match the stored records:\n" + "\n".join(lines) + "\n"
+        "Correct it. Answer with code only, or none."
+    )
+
+
+def _leaves(tree: Any) -> list[tuple[str, Tree]]:
+    """The names a tree reads, each once, as the prompt spells them."""
+    if not isinstance(tree, list):
+        return []
+    if tree[:1] == ["arg"]:
+        return [(str(tree[1]), tree)]
+    if tree[:1] == ["rec"]:
+        end = tree[3][-1][1] if tree[3] else tree[2]
+        return [(f"{noun_forms(end)[-1]}.{tree[4]}", tree)]
+    out: list[tuple[str, Tree]] = []
+    for t in tree:
+        out += [x for x in _leaves(t) if x[0] not in {o[0] for o in out}]
+    return out
 
 
 def attach(tb: ToolBehaviour, attr: str, value: Value, sentence: str) -> None:
@@ -386,13 +432,13 @@ async def read_formulas(
 ) -> int:
     """Add to ``model`` the grounded formulas the client's model reads for the amounts the
     rules left uncomputed (write tools only); returns how many were added."""
-    from autoforge.llm import LLMFailure
     from autoforge.synth.behaviour.data import DataEvidence
 
     text = "\n".join(x for x in (policy, docs.description or "") if x)
     ctx = context_of(docs.tools, DataEvidence.of(dict(data)), text)
     added = 0
-    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+    held = data.get("meta")
+    meta: Mapping[str, Any] = held if isinstance(held, dict) else {}
     for spec in docs.tools:
         tb = model.tool(spec.name)
         if tb is None or tb.kind not in ("create", "action", "update") or tb.broken:
@@ -401,20 +447,43 @@ async def read_formulas(
         if scope is None:
             continue
         for attr, passage, sentence in candidates(spec.description, tb, ctx):
-            ask = [{"role": "user", "content": prompt(tb, attr, passage, scope, ctx)}]
-            try:
-                reply = await client.chat(ask, role="synthesizer", purpose="synth.read_formula",
-                                          max_tokens=160)  # fmt: skip
-            except LLMFailure:
-                continue  # an unreadable answer adds nothing
-            read = read_tree(expression_text(reply.content or "", attr), scope)
-            if read is None or not grounded(read[0], attr, scope, passage, meta):
-                continue
-            tree, digits = read
-            if digits is None:
-                digits = amount_digits(ctx, tb.collection or "", attr)
-            if not agrees(tree, digits, tb, ctx, attr):
-                continue
-            attach(tb, attr, Value(source="formula", const=["expr", tree, digits]), sentence)
-            added += 1
+            value = await _read_one(client, tb, attr, passage, scope, ctx, meta)
+            if value is not None:
+                attach(tb, attr, value, sentence)
+                added += 1
     return added
+
+
+async def _read_one(
+    client: LLMClient,
+    tb: ToolBehaviour,
+    attr: str,
+    passage: str,
+    scope: _Scope,
+    ctx: Context,
+    meta: Mapping[str, Any],
+) -> Value | None:
+    """The grounded formula the model reads for ``attr``, None without one. A grounded answer
+    the data contradicts is shown the records it gets wrong and asked once more."""
+    from autoforge.llm import LLMFailure
+
+    ask: list[dict[str, Any]] = [{"role": "user", "content": prompt(tb, attr, passage, scope, ctx)}]
+    for attempt in range(2):
+        try:
+            reply = await client.chat(ask, role="synthesizer", purpose="synth.read_formula",
+                                      max_tokens=160)  # fmt: skip
+        except LLMFailure:
+            return None  # an unreadable answer adds nothing
+        read = read_tree(expression_text(reply.content or "", attr), scope)
+        if read is None or not grounded(read[0], attr, scope, passage, meta):
+            return None
+        tree, digits = read
+        if digits is None:
+            digits = amount_digits(ctx, tb.collection or "", attr)
+        wrong = misses(tree, digits, tb, ctx, attr)
+        if not wrong:
+            return Value(source="formula", const=["expr", tree, digits])
+        if attempt == 0:
+            ask = [*ask, {"role": "assistant", "content": reply.content or ""},
+                   {"role": "user", "content": feedback(tree, attr, wrong, ctx)}]  # fmt: skip
+    return None
