@@ -222,3 +222,17 @@ def test_the_data_s_contradiction_is_shown_and_asked_once_more(tmp_path: Path) -
     # a stored record, what the answer read of it, the stored value and what it gave
     assert "job.word_count = 1000" in shown or "word_count = 1000" in shown
     assert "quote_amount = 100.0" in shown and "gives 101.0" in shown
+
+
+def test_what_the_data_cannot_show_is_not_graded() -> None:
+    from autoforge.synth.behaviour.formula_reader import _grades
+
+    rate = ["rec", "new", "jobs", [], "word_count"]
+    assert _grades(["op", "*", rate, ["arg", "word_count"]], "status", {"word_count"})
+    # an argument the records do not store under its name (a count of days asked, not kept)
+    assert not _grades(["op", "*", rate, ["arg", "days"]], "status", {"word_count"})
+    said = ["is", ["rec", "target", "jobs", [], "status"], "quoted"]
+    assert not _grades(["if", [[said, ["num", 0]]], rate], "status", {"word_count"})
+    dated = ["days", ["arg", "start"], ["arg", "end"]]
+    assert not _grades(["if", [[["cmp", [">"], [dated, ["num", 2]]], rate]], ["num", 0]], None,
+                       {"start", "end"})  # fmt: skip

@@ -316,13 +316,23 @@ def _num(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-def _grades(tree: Tree, status: str | None) -> bool:
+def _grades(tree: Tree, status: str | None, stored: set[str]) -> bool:
     """Whether the data can grade ``tree``: no test of the record's own ``status`` attribute
-    (it reads the record before the call, which the data no longer shows) and no date
-    arithmetic."""
-    return (
-        not _tests_own(tree, status) and "'days'" not in repr(tree) and "'ceil'" not in repr(tree)
-    )
+    (it reads the record before the call, which the data no longer shows), no date arithmetic,
+    and every argument it reads one the records store (``stored``) under its name."""
+    return not _tests_own(tree, status) and _stored_only(tree, stored)
+
+
+def _stored_only(tree: Any, stored: set[str]) -> bool:
+    if not isinstance(tree, list) or not tree:
+        return True
+    if not isinstance(tree[0], str):  # a list of nodes (an ``if``'s arms)
+        return all(_stored_only(t, stored) for t in tree)
+    if tree[0] in ("days", "ceil"):
+        return False
+    if tree[0] == "arg":
+        return tree[1] in stored
+    return tree[0] == "rec" or all(_stored_only(t, stored) for t in tree[1:])
 
 
 def _tests_own(tree: Any, status: str | None) -> bool:
@@ -339,8 +349,9 @@ def agrees(tree: Tree, digits: int | None, tb: ToolBehaviour, ctx: Context, attr
     """Whether ``tree`` gives ``attr`` of the stored records that hold it (a create's records,
     a change's records in the status it sets): evaluable on at least :data:`MIN_GRADED` of
     them and right on :data:`AGREE` of those. True where fewer than :data:`MIN_GRADED`
-    records hold it, or the tree tests the record's status or counts days (the data does not
-    show the record before the call, nor the day it was made)."""
+    records hold it, or the tree tests the record's status, counts days or reads an argument
+    the records do not store (the data shows neither the record before the call, nor the day
+    it was made, nor that argument)."""
     return not misses(tree, digits, tb, ctx, attr)
 
 
@@ -350,7 +361,7 @@ def misses(
     """The stored records ``tree`` gets wrong, each with what it gives (None where it cannot
     be evaluated), when it does not agree (see :func:`agrees`); empty when it does."""
     status_attr, status = _reached(tb, ctx)
-    if not _grades(tree, status_attr):
+    if not _grades(tree, status_attr, set(ctx.ev.attributes.get(tb.collection or "", []))):
         return []
     state = ctx.ev.state
     hits = total = 0
