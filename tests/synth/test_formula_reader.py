@@ -236,3 +236,12 @@ def test_what_the_data_cannot_show_is_not_graded() -> None:
     dated = ["days", ["arg", "start"], ["arg", "end"]]
     assert not _grades(["if", [[["cmp", [">"], [dated, ["num", 2]]], rate]], ["num", 0]], None,
                        {"start", "end"})  # fmt: skip
+
+
+def test_a_record_an_argument_names_is_read_from_the_stored_reference() -> None:
+    from autoforge.synth.behaviour.formula_reader import _value
+
+    state = {"plans": {"P1": {"rate": 20.0}}}
+    rec = {"plan_id": "P1", "days": 3}
+    tree = ["op", "*", ["rec", "param:plan_id", "plans", [], "rate"], ["arg", "days"]]
+    assert _value(tree, rec, state) == 60.0

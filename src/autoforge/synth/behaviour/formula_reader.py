@@ -276,6 +276,8 @@ def _value(tree: Tree, rec: Mapping[str, Any], state: Mapping[str, Any]) -> Any:
         return rec.get(tree[1])
     if kind == "rec":
         held: Any = rec if tree[1] in ("new", "target") else None
+        if str(tree[1]).startswith("param:"):  # the record its argument, stored by name, names
+            held = (state.get(tree[2]) or {}).get(str(rec.get(tree[1].split(":", 1)[1])))
         for attr, coll in tree[3]:
             held = (state.get(coll) or {}).get(str((held or {}).get(attr)))
         return (held or {}).get(tree[4]) if isinstance(held, dict) else None
