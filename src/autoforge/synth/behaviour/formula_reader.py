@@ -1,29 +1,33 @@
-"""The model as a reader of amounts: a number the docs say a write stores ("stored as
-`cancellation_fee`", "becomes the job's `quote_amount`") but no rule computes, read by the
-model into one expression over the names the tool can read, and kept only where it is
-grounded.
+"""The model as a reader of amounts: a number the docs say a write stores ("stored as `fee`",
+"becomes the item's `price`") but no rule computes, read by the model into one expression over
+the names the tool can read, and kept only where it is grounded.
 
 Rules (:mod:`formulas`) read formulas written as formulas; prose that spreads one over
-several sentences ("Before anyone works on it a cancellation costs nothing. Cancelling an
-assigned job costs 25% of `quote_amount`, stored as `cancellation_fee`.") gets nothing from
-them. Here the model sees that passage and a closed list of names (the call's parameters, its
-record's attributes, the attributes of the records it reaches, each as ``<noun>.<attribute>``)
-and answers one Python expression. Nothing it answers is trusted as is:
+several sentences ("Before work starts a cancellation costs nothing. Cancelling once work has
+started costs 25% of `price`, stored as `fee`.") gets nothing from them. Here the model sees
+the cue sentences with their neighbours and a closed list of names (the call's parameters;
+``<noun>.<attribute>`` of its record and the records it reaches: numbers, flags, word sets)
+and answers Python; helper lines are inlined into the last one. Nothing it answers is trusted
+as is:
 
-- the attribute must be one the passage says is written (a cue: "`a` =", "`a` is", "stored as
+- the attribute must be one a sentence says is written (a cue: "`a` =", "`a` is", "stored as
   `a`", "becomes the ... `a`", "sets `a`"), a number attribute of the tool's own record that no
-  other effect of the tool writes;
+  other effect of the tool computes and that the data shows the write sets (a change's
+  attributes entered with the status it sets; a create's, held by records in its initial
+  status);
 - the expression must parse into a formula tree whose every name is read (see
   :func:`formulas.expression_tree`), name at least one value, and not be the attribute itself;
 - every number in it other than 0, 1 and 100 must be written in the passage (``0.25`` as "25%")
   or be a number of the data's ``meta`` (a rate the data states);
-- where the data holds records the formula can be evaluated on (a create's records, with each
-  argument read from the record attribute of its name), it must give the stored value on at
-  least :data:`AGREE` of them.
+- where at least :data:`MIN_GRADED` stored records hold the attribute (a create's; a change's
+  in the status it sets) and the data can show its inputs (no test of the record's own status,
+  no date arithmetic, every argument stored under its name), it must reproduce at least
+  :data:`AGREE` of them; an answer the data contradicts is shown the records it gets wrong and
+  asked once more.
 
-A status test reads the record as it was before the call: the formula is written first. So a
-bigger model can only add grounded formulas, and a model that answers nonsense adds none.
-Kept formulas carry ``source`` "model" and the sentence that cued them.
+A status test reads the record as it was before the call: a change's formula is written
+first. So a bigger model can only add grounded formulas, and a model that answers nonsense
+adds none. Kept formulas carry ``source`` "model" and the sentence that cued them.
 """
 
 from __future__ import annotations
