@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -99,7 +100,7 @@ from autoforge.synth.behaviour.writes import (
     priced_choices,
     stated_amounts,
 )
-from autoforge.tooldocs import ToolSpec
+from autoforge.tooldocs import ToolDocs, ToolSpec
 
 _DOCS: dict[str, Any] = {}
 _CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|otherwise|instead)\b", re.I)
@@ -148,6 +149,13 @@ def _props(schema: Any) -> dict[str, Any]:
     if schema.get("type") == "array":
         return _props(schema.get("items"))
     return dict(schema.get("properties") or {})
+
+
+def reading_context(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Context:
+    """The context a model reader reads a tool in: :func:`context_of` over the data, with the
+    policy and the document's own description as the prose."""
+    text = "\n".join(x for x in (policy, docs.description or "") if x)
+    return context_of(docs.tools, DataEvidence.of(dict(data)), text)
 
 
 def context_of(specs: list[ToolSpec], ev: DataEvidence, policy: str) -> Context:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import BehaviourModel, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import entered_with, noun_forms
-from autoforge.synth.behaviour.derive import context_of
+from autoforge.synth.behaviour.derive import reading_context
 from autoforge.synth.behaviour.formulas import (
     expression_tree,
     formula_scope,
@@ -351,21 +351,17 @@ def _tests_own(tree: Any, status: str | None) -> bool:
     return any(_tests_own(t, status) for t in tree)
 
 
-def agrees(tree: Tree, digits: int | None, tb: ToolBehaviour, ctx: Context, attr: str) -> bool:
-    """Whether ``tree`` gives ``attr`` of the stored records that hold it (a create's records,
-    a change's records in the status it sets): evaluable on at least :data:`MIN_GRADED` of
-    them and right on :data:`AGREE` of those. True where fewer than :data:`MIN_GRADED`
-    records hold it, or the tree tests the record's status, counts days or reads an argument
-    the records do not store (the data shows neither the record before the call, nor the day
-    it was made, nor that argument)."""
-    return not misses(tree, digits, tb, ctx, attr)
-
-
 def misses(
     tree: Tree, digits: int | None, tb: ToolBehaviour, ctx: Context, attr: str
 ) -> list[tuple[Mapping[str, Any], Any]]:
     """The stored records ``tree`` gets wrong, each with what it gives (None where it cannot
-    be evaluated), when it does not agree (see :func:`agrees`); empty when it does."""
+    be evaluated), when it does not agree with the stored records that hold ``attr`` (a
+    create's records, a change's records in the status it sets); empty when it does. It
+    agrees when it evaluates on at least :data:`MIN_GRADED` of them and is right on
+    :data:`AGREE` of those, and wherever fewer than :data:`MIN_GRADED` records hold it or the
+    tree tests the record's status, counts days or reads an argument the records do not store
+    (the data shows neither the record before the call, nor the day it was made, nor that
+    argument)."""
     status_attr, status = _reached(tb, ctx)
     if not _grades(tree, status_attr, set(ctx.ev.attributes.get(tb.collection or "", []))):
         return []
@@ -449,10 +445,8 @@ async def read_formulas(
 ) -> int:
     """Add to ``model`` the grounded formulas the client's model reads for the amounts the
     rules left uncomputed (write tools only); returns how many were added."""
-    from autoforge.synth.behaviour.data import DataEvidence
 
-    text = "\n".join(x for x in (policy, docs.description or "") if x)
-    ctx = context_of(docs.tools, DataEvidence.of(dict(data)), text)
+    ctx = reading_context(docs, data, policy)
     added = 0
     held = data.get("meta")
     meta: Mapping[str, Any] = held if isinstance(held, dict) else {}

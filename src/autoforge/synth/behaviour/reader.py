@@ -36,7 +36,7 @@ from pydantic import BaseModel, create_model
 
 from autoforge.env import BehaviourModel, Check, ToolBehaviour, doc_sentences, unenforced_sentences
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.derive import context_of
+from autoforge.synth.behaviour.derive import reading_context
 from autoforge.synth.behaviour.headings import _stem, tool_sentences
 from autoforge.synth.behaviour.headings import _words as _small_words
 from autoforge.synth.behaviour.paths import path_record, reach
@@ -266,10 +266,8 @@ async def read_rules(
     """Add to ``model`` the grounded rules the client's model reads from the sentences the
     rules did not carry (write tools only); returns how many were added."""
     from autoforge.llm import LLMFailure
-    from autoforge.synth.behaviour.data import DataEvidence
 
-    text = "\n".join(x for x in (policy, docs.description or "") if x)
-    ctx = context_of(docs.tools, DataEvidence.of(dict(data)), text)
+    ctx = reading_context(docs, data, policy)
     added = 0
     for spec in docs.tools:
         tb = model.tool(spec.name)
