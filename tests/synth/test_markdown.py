@@ -112,3 +112,53 @@ def test_without_a_client_no_model_is_built_behind_the_callers_back(
     docs = load_docs([path])
     assert [t.name for t in docs.tools] == ["get_book", "borrow_book"]
     assert docs.policy is not None and "renewal operation" in docs.policy
+
+
+_LAYOUTS = """# Library API
+
+Tools for a small public library: members borrow and return books.
+
+## search_catalogue
+
+Search books by title or author.
+
+| parameter | type | required | description |
+|---|---|---|---|
+| title | string | no | part of the title |
+| year | integer | yes | year published |
+
+## renew_loan
+Extend a loan by 14 days.
+
+**Parameters**
+* `loan_id` *(string)* — required — the loan to renew
+* `note` *(string)* — optional — why
+
+## close_ticket
+Close a ticket.
+
+Parameters: the ticket number, and optionally a note.
+"""
+
+
+def test_tables_headed_parameter_and_italic_flag_bullets_are_read(tmp_path: Path) -> None:
+    """A table whose name column is headed "parameter", and bullets whose type is italic and
+    whose flags lead the description, give their parameters; the intro that only speaks of
+    returning books is not taken for an unread tool, and a tool whose section mentions
+    parameters the rules cannot read is named in a warning."""
+    path = tmp_path / "library.md"
+    path.write_text(_LAYOUTS, encoding="utf-8")
+    with pytest.warns(Warning) as caught:
+        docs = load_docs([path])
+    tools = {t.name: t for t in docs.tools}
+    search = tools["search_catalogue"].parameters
+    assert list(search["properties"]) == ["title", "year"]
+    assert search["properties"]["year"]["type"] == "integer"
+    assert search["required"] == ["year"]
+    renew = tools["renew_loan"].parameters
+    assert list(renew["properties"]) == ["loan_id", "note"]
+    assert renew["required"] == ["loan_id"]
+    assert renew["properties"]["loan_id"]["description"] == "the loan to renew"
+    said = [str(w.message) for w in caught]
+    assert any("'close_ticket' has no parameter" in m for m in said)
+    assert not any("Library API" in m for m in said)

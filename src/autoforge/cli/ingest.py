@@ -23,14 +23,15 @@ from autoforge.cli.llm import (
 from autoforge.tooldocs import DocWarning, ToolDocs, ToolSpec, load_docs
 
 _FORMAT_HELP = (
-    "Input format: auto (detect by content), openai, openapi, mcp, bench, autoforge, or any "
-    "other registered importer."
+    "Input format: auto (detect by content), openai, openapi (3.x), swagger2, mcp, markdown, "
+    "bench, autoforge, or any other registered importer."
 )
 _EXAMPLE = (
     "Examples:\n\n"
     "  autoforge ingest api/openapi.yaml --out tools.json\n\n"
     "  autoforge ingest mcp_tools.json extra_tools.json --domain shop --out tools.json\n\n"
-    "  autoforge ingest tau2-bench/airline --format bench --out -"
+    "  autoforge ingest tau2-bench/airline --format bench --out -\n\n"
+    "  autoforge ingest api.md --llm-model small --out tools.json"
 )
 
 
@@ -39,10 +40,14 @@ def register(app: typer.Typer) -> None:
     app.command(
         "ingest",
         help=(
-            "Import tool documentation (OpenAI tool lists, OpenAPI 3.x, MCP tools/list, a "
-            "benchmark domain directory, or a ToolDocs JSON) into one ToolDocs IR; print a "
-            "summary table and, with --out, write the IR as JSON. Markdown prose the rules "
-            "cannot read goes to the LLM set by the --llm-* options.\n\n" + _EXAMPLE
+            "Import tool documentation (OpenAI tool lists, OpenAPI 3.x, Swagger 2.0, MCP "
+            "tools/list, Markdown, a benchmark domain directory, or a ToolDocs JSON) into one "
+            "ToolDocs IR; print a summary table and, with --out, write the IR as JSON.\n\n"
+            "Markdown is read by rules when each tool has a heading with its name (`## "
+            "get_member` or `## get_member(member_id)`) and its parameters as bullets "
+            "(`- member_id (string, required): text`) or as a table with a name (or parameter), "
+            "type, required and description column; prose the rules cannot read goes to the LLM "
+            "set by the --llm-* options.\n\n" + _EXAMPLE
         ),
     )(ingest)
 
@@ -122,10 +127,12 @@ def summary_table(docs: ToolDocs) -> Table:
 
 
 def _short_source(tool: ToolSpec, *, with_file: bool) -> str:
-    """``dir/file#pointer`` (the last two path parts), or just the pointer."""
+    """``dir/file#pointer`` (the last two path parts), or just the pointer (``line N`` for a
+    text document, which has lines, not pointers)."""
     if tool.source is None:
         return "-"
-    pointer = tool.source.pointer or ""
+    line = f"line {tool.source.line}" if tool.source.line is not None else ""
+    pointer = tool.source.pointer or line
     if not with_file:
         return pointer or "-"
     file = tool.source.file

@@ -36,18 +36,35 @@ if TYPE_CHECKING:
     from autoforge.llm import LLMClient
 
 SUFFIXES = (".md", ".markdown", ".txt", ".text")
+#: the suffixes of text documents (read by rules, and by a model where the rules cannot)
+TEXT_SUFFIXES = SUFFIXES
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _CALL = re.compile(r"`?([A-Za-z_][A-Za-z0-9_]*)\s*\(([^)]*)\)`?")
 _IDENT = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`|^([a-z][a-z0-9]*(?:_[a-z0-9]+)+)$")
 _BULLET = re.compile(
-    r"^\s*[-*+]\s+`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*"
-    r"(?:\((?P<meta>[^)]*)\))?\s*(?:[:\u2014\u2013-]\s*(?P<desc>.*))?$"
+    r"^\s*[-*+]\s+[*_]{0,2}`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?[*_]{0,2}\s*"
+    r"(?:[*_]{0,2}\((?P<meta>[^)]*)\)[*_]{0,2})?\s*(?:[:\u2014\u2013-]\s*(?P<desc>.*))?$"
 )
+#: a description that opens with the parameter's flags ("required — the loan to renew")
+_FLAGS = re.compile(r"^(?P<flags>(?:required|optional)\b[^\u2014\u2013:.]*)[\u2014\u2013:.-]\s*",
+                    re.IGNORECASE)  # fmt: skip
 _TYPES = {"string", "integer", "number", "boolean", "array", "object", "int", "float", "bool",
           "str", "list", "dict"}  # fmt: skip
 _TYPE_MAP = {"int": "integer", "float": "number", "bool": "boolean", "str": "string",
              "list": "array", "dict": "object"}  # fmt: skip
-_TOOLISH = re.compile(r"\b(parameters?|arguments?|returns?|inputs?)\b", re.IGNORECASE)
+#: words that mark a section as a tool's documentation ("return" only as a label or "returns
+#: the/a ...": a sentence about returning things is not one)
+_TOOLISH = re.compile(
+    r"\b(parameters?|arguments?|inputs?)\b|^\W*returns?\b|\breturns?\s*:|\breturns\s+(?:the|a|an)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: header words of a parameter table's columns
+_COLUMNS = {
+    "name": ("name", "parameter", "param", "argument", "field"),
+    "type": ("type",),
+    "required": ("required", "req", "optional"),
+    "description": ("description", "desc"),
+}
 _CHUNK = 2500
 
 
@@ -123,10 +140,14 @@ def _tool_name(heading: str) -> tuple[str | None, list[str]]:
 
 def _param_from_bullet(m: re.Match[str]) -> tuple[str, dict[str, Any], bool]:
     meta = [x.strip().lower() for x in (m.group("meta") or "").split(",") if x.strip()]
+    desc = (m.group("desc") or "").strip()
+    flags = _FLAGS.match(desc)
+    if flags:  # "`id` *(string)* — required — text": the flags lead the description
+        meta += [x.strip().lower() for x in flags.group("flags").split(",") if x.strip()]
+        desc = desc[flags.end() :].strip()
     typ = next((_TYPE_MAP.get(x, x) for x in meta if x in _TYPES), "string")
     required = "optional" not in meta
     schema: dict[str, Any] = {"type": typ}
-    desc = (m.group("desc") or "").strip()
     if desc:
         schema["description"] = desc
     enum = re.search(r"one of ([^.;]+)", desc)
@@ -175,25 +196,24 @@ def _table_params(lines: list[str]) -> list[tuple[str, dict[str, Any], bool]]:
     ]
     if len(rows) < 3:
         return []
-    header = [h.lower() for h in rows[0]]
+    header = [h.lower().strip("*_` ") for h in rows[0]]
     col = {
-        name: header.index(name)
-        for name in ("name", "type", "required", "description")
-        if name in header
+        key: next(i for i, h in enumerate(header) if h in words)
+        for key, words in _COLUMNS.items()
+        if any(h in words for h in header)
     }
     if "name" not in col:
         return []
+    flipped = header[col["required"]] == "optional" if "required" in col else False
     out = []
     for row in rows[2:]:
         if len(row) != len(header):
             continue
         name = row[col["name"]].strip("`")
         typ = row[col["type"]].lower() if "type" in col else "string"
-        req = (
-            row[col["required"]].lower() in ("yes", "true", "required", "y")
-            if "required" in col
-            else True
-        )
+        said = row[col["required"]].lower().strip("*_` ") if "required" in col else "yes"
+        req = said in ("yes", "true", "required", "y")
+        req = (not req and said in ("no", "false", "n", "")) if flipped else req
         schema: dict[str, Any] = {"type": _TYPE_MAP.get(typ, typ if typ in _TYPES else "string")}
         if "description" in col and row[col["description"]]:
             schema["description"] = row[col["description"]]
@@ -313,6 +333,8 @@ async def extract_markdown(text: str, filename: str, client: LLMClient | None) -
         spec = parse_section(s, filename)
         if spec is not None:
             tools.setdefault(spec.name, spec)
+            if not spec.parameters["properties"] and _TOOLISH.search(s.text):
+                _warn_no_parameters(s, spec.name, filename)
         elif _TOOLISH.search(s.text) or _CALL.search(s.heading + s.text) or _table_params(s.body):
             leftovers.append(s)
         else:
@@ -324,9 +346,11 @@ async def extract_markdown(text: str, filename: str, client: LLMClient | None) -
                     _messages(chunk), ExtractedTools, purpose="tooldocs.markdown", max_tokens=1500
                 )
             except LLMFailure as exc:
+                said = " ".join(str(exc).split())
+                why = "no model was given (--llm none)" if "rules only" in said else said
                 for s in leftovers:
                     if s.text and s.text in chunk:
-                        _warn_not_a_tool(s, filename, f"no model answer: {str(exc).strip()}")
+                        _warn_not_a_tool(s, filename, f"no model answer: {why}")
                 policy.append(chunk)
                 continue
             for item in answer.tools:
@@ -364,6 +388,19 @@ def _warn_not_a_tool(
             f"not become a tool ({why.strip()}); it is kept as policy text. Give it a heading "
             "with the tool's name and its parameters as bullets (- `name` (type, required): "
             "text), or let a model read it (--llm-model small)"
+        ),
+        stacklevel=3,
+    )
+
+
+def _warn_no_parameters(section: Section, name: str, filename: str) -> None:
+    """A tool read from its heading whose section speaks of parameters the rules found none
+    of: it is kept without parameters, and the user is told where and how to list them."""
+    warnings.warn(
+        DocWarning(
+            f"{filename}:{section.line}: tool {name!r} has no parameter the rules could read, "
+            "although its section mentions some; list them as bullets (- `name` (type, "
+            "required): text) or as a table with name, type, required and description columns"
         ),
         stacklevel=3,
     )
