@@ -145,6 +145,7 @@ FACES: dict[str, list[str]] = {
         "load_manifest",
         "load_run",
         "render_forge_report",
+        "resolve_inputs",
         "run_forge",
         "verify_task",
         "verify_tasks",
@@ -572,6 +573,7 @@ FACES: dict[str, list[str]] = {
         "unregister_importer",
         "word_match",
         "markdown_tables",
+        "TEXT_SUFFIXES",
     ],
     "autoforge.tooldocs.importers": [
         "tool_items",

@@ -47,3 +47,31 @@ def test_reason_kind_blanks_calls_values_and_numbers() -> None:
     assert reason_kind("no rule template for a list tool; more") == (
         "no rule template for a list tool"
     )
+
+
+def test_behaviour_code_carries_its_own_reason_and_progress_says_who_writes_it(
+    tmp_path: Path,
+) -> None:
+    """A tool the behaviour model writes keeps no reason of the template attempt before it
+    (an accepted one none at all), and its progress line says the behaviour model writes it
+    rather than the template attempt's "failed"."""
+    import asyncio
+
+    from autoforge.forge import run_forge
+    from autoforge.llm import LLMClient
+    from autoforge.synth.pipeline import _progress
+    from autoforge.synth.report import ToolRecord, ToolReport
+
+    out = tmp_path / "bs"
+    options = ForgeOptions(out=out, example="bookstore", tasks=0, exports=False,
+                           until="environment", rules_only=True)  # fmt: skip
+    config = llm_config_from_options(llm_model="none")
+    asyncio.run(run_forge(options, client_factory=lambda: LLMClient(config)))
+    synth = json.loads((out / "env/synthesis_report.json").read_text())
+    place = next(t for t in synth["tools"] if t["name"] == "place_order")
+    assert place["source"] == "behaviour" and place["status"] == "accepted"
+    assert place["reason"] == ""
+    failed = ToolRecord(fingerprint="", report=ToolReport(name="t", cls="create",
+                        status="failed", reason="no rule template"), code=None)  # fmt: skip
+    assert _progress(failed, compiled=True).startswith("the behaviour model writes it")
+    assert _progress(failed, compiled=False) == "failed: no rule template"

@@ -149,3 +149,32 @@ def test_every_forge_option_is_checked_before_the_run_directory_exists(tmp_path:
         result = CliRunner().invoke(app, [*base, *args], env={"COLUMNS": "200"})
         assert result.exit_code != 0 and expected in str(result.exception or result.output), args
         assert not out.exists(), args
+
+
+def test_shortfall_of_an_environment_without_writes_names_that_cause() -> None:
+    """With no write tool no task changes the state: the lines say so and the tip asks for a
+    write tool instead of sending the user round easier difficulties."""
+    lines = task_shortfall(_manifest(10, 0, {"no_walk": 200}), {"tools": []}, writes=0)
+    assert any("has no write tool" in x for x in lines)
+    assert lines[-1] == "try: docs with a write tool (a create, update, cancel or delete operation)"
+    other = task_shortfall(_manifest(10, 0, {"no_walk": 200}), {"tools": []}, writes=2)
+    assert not any("no write tool" in x for x in other) and "--difficulty" in other[-1]
+
+
+def test_batch_shows_a_doc_set_with_fewer_tasks_than_asked_as_incomplete(tmp_path: Path) -> None:
+    from autoforge.cli.forge import batch_table
+    from autoforge.forge.batch_report import BatchReport, ItemResult, render_index
+
+    short = ItemResult(name="a", run_dir=str(tmp_path / "a"), status="done", tasks=266,
+                       tasks_asked=300)  # fmt: skip
+    full = ItemResult(name="b", run_dir=str(tmp_path / "b"), status="done", tasks=5, tasks_asked=5)
+    report = BatchReport(items=[short, full])
+    page = render_index(tmp_path, report)
+    assert "incomplete: 266 of 300 tasks" in page and "1 with fewer tasks than asked" in page
+    assert short.short and not full.short
+    from rich.console import Console
+
+    console = Console(width=200, record=True)
+    console.print(batch_table(report))
+    text = console.export_text()
+    assert "incomplete" in text and "266 of 300" in text

@@ -109,7 +109,7 @@ def test_embedded_model_choice_and_remote_model_without_url() -> None:
     assert resolve_endpoint(cfg, "agent").embedded == "small"
     cfg = build_config(environ={"AUTOFORGE_EMBEDDED_MODEL": "small"})
     assert resolve_endpoint(cfg, "judge").embedded == "small"
-    with pytest.raises(UserError, match="needs a base_url"):
+    with pytest.raises(UserError, match=r"--llm-model 'gpt-4o' .* needs a server: give --llm-base"):
         LLMClient(config_from_cli(model="gpt-4o", environ={}), cache=False)
 
 

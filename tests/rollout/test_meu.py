@@ -51,6 +51,18 @@ def test_stop_in_answer_to_a_question_is_stopped_early() -> None:
     assert rules([QUESTION, REVIEW], "The fee is 4.99. Anything else I can help with?") == []
 
 
+def test_leaving_an_agent_that_repeats_its_question_is_not_the_users_fault() -> None:
+    """The agent asking again, word for word, what it asked before: a user that stops then
+    leaves the agent's loop, not the conversation."""
+    messages: list[dict[str, object]] = [{"role": "system", "content": "policy"}]
+    for text in [QUESTION, REVIEW]:
+        messages += [{"role": "user", "content": text},
+                     {"role": "assistant", "content": "Hi! How can I help you today?"}]  # fmt: skip
+    traj = Trajectory(task_id="t", messages=messages, end_reason=EndReason.USER_STOP)
+    assert code_verdict(bookstore_task(), traj, apply=False).rules == []  # type: ignore[arg-type]
+    assert rules([QUESTION, REVIEW], "Hi! How can I help you today?") == ["stopped_early"]
+
+
 def test_leaving_without_the_answer_asked_for_is_stopped_undone() -> None:
     assert rules([QUESTION, REVIEW], "Done.") == ["stopped_undone"]
     assert rules([QUESTION, REVIEW], "Sorry, I cannot look up fees.") == []

@@ -90,9 +90,12 @@ def _rate_kind(rate: float | None) -> str:
 def _cards(out: EvalOutput) -> Markup:
     top = max(out.pass_hat_k) if out.pass_hat_k else None
     pass1 = out.pass_hat_k.get(1)
-    items = [
-        card("pass^1", _pct(out.pass_hat_k.get(1)), f"{out.n_tasks} tasks", _rate_kind(pass1)),
-        card(f"pass^{top or '-'}", _pct(out.pass_hat_k.get(top) if top else None)),
+    tasks = f"{out.n_tasks} task{'s' if out.n_tasks != 1 else ''}"
+    items = [card("pass^1", _pct(pass1), tasks, _rate_kind(pass1))]
+    if top is not None and top != 1:  # with one trial per task pass^k is pass^1: one card
+        rate = out.pass_hat_k.get(top)
+        items.append(card(f"pass^{top}", _pct(rate), f"all {top} trials pass", _rate_kind(rate)))
+    items += [
         card("episodes", str(out.n_trials), f"{out.n_valid_trials} valid"),
         card(
             "infra errors", str(out.n_infra_errors), "excluded", "bad" if out.n_infra_errors else ""
@@ -337,7 +340,8 @@ def render_eval_html(out: EvalOutput, trajs: Sequence[Trajectory], diff_of: Diff
     r = out.run
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started_at))
     subtitle = (
-        f"{r.env}: agent {r.agent}, user {r.user}, judge {r.judge}; {r.trials} trials; {when}"
+        f"{r.env}: agent {r.agent}, user {r.user}, judge {r.judge}; {r.trials} "
+        f"trial{'s' if r.trials != 1 else ''} per task; {when}"
     )
     skipped = (
         table(["task", "why skipped"], sorted(out.skipped_tasks.items()))

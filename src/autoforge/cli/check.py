@@ -137,7 +137,7 @@ def print_report(report: CheckReport, console: Console) -> None:
             passed.setdefault(item.check, []).append(item)
     for name, group in passed.items():
         tools = [i.tool for i in group if i.tool]
-        detail = "; ".join(i.detail for i in group if i.detail) or f"{len(group)} passed"
+        detail = _passed_detail(group)
         shown = ", ".join(tools[:4]) + (f" (+{len(tools) - 4})" if len(tools) > 4 else "")
         table.add_row("[green]ok[/]", name, shown, detail)
     console.print(table)
@@ -149,3 +149,21 @@ def print_report(report: CheckReport, console: Console) -> None:
         f"{report.calls} calls in {report.elapsed_s:.2f} s",
         highlight=False,
     )
+
+
+def _passed_detail(group: list[CheckItem]) -> str:
+    """The detail cell of one check's passed items: each item's detail behind its tool's
+    name, cut at a word (the whole text is in the JSON report), or the count."""
+    said = [i for i in group if i.detail]
+    if not said:
+        return f"{len(group)} passed"
+    if len(said) == 1:
+        return said[0].detail
+    return "; ".join(f"{i.tool + ': ' if i.tool else ''}{_cut(i.detail, 70)}" for i in said)
+
+
+def _cut(text: str, most: int) -> str:
+    """``text`` up to ``most`` characters, cut after a whole word with an ellipsis."""
+    if len(text) <= most:
+        return text
+    return text[:most].rsplit(" ", 1)[0].rstrip(",;:") + " ..."

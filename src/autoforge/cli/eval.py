@@ -199,8 +199,8 @@ def check_thinking(settings: EvalSettings) -> None:
         return
     if probe.inline_kept:
         settings.episode.agent.inline_thinking = True
-        err.print(f"{probe.endpoint}: the chat template drops reasoning_content; earlier "
-                  "reasoning is sent inline as <think> blocks")  # fmt: skip
+        err.print(f"{probe.endpoint}: the agent's earlier reasoning is passed back inside its "
+                  "messages (its chat template would drop it otherwise)")  # fmt: skip
         return
     err.print(f"[yellow]warning: {probe.endpoint}: the chat template drops earlier turns' "
               "reasoning in every form; --keep-thinking cannot take effect there (serve the "

@@ -221,7 +221,9 @@ PolicyOpt = Annotated[
 ExampleOpt = Annotated[
     str | None,
     typer.Option(
-        "--example", help="Use a bundled example's docs, policy and sample data (bookstore)."
+        "--example",
+        help="Use a bundled example's docs, policy and sample data: bookstore (docs, data and "
+        "policy) or todo (docs and policy only, no data).",
     ),
 ]
 ExampleDataOpt = Annotated[
@@ -308,7 +310,8 @@ def forge(
     if state not in ("auto", "generate", "initial", "data"):
         raise UserError(f"--state must be data, generate or initial, got {state!r}")
     if state == "auto":
-        state = "data" if data is not None or (example and example_data) else "generate"
+        with_data = data is not None or (example and example_data and _example_has_data(example))
+        state = "data" if with_data else "generate"
     synth = synth_options(name=name, max_repairs=max_repairs, design_rounds=design_rounds,
                           llm_tests=llm_tests, fill=fill, only=list(only or []))  # fmt: skip
     options = ForgeOptions(
@@ -332,6 +335,17 @@ def forge(
         _forge_many(console, docs[0], options, config, executor, workers)
         return
     _forge_one(console, options, config, out)
+
+
+def _example_has_data(name: str) -> bool:
+    """Whether the bundled example ships sample data (an unknown name is reported later)."""
+    from autoforge.env import EnvDir
+    from autoforge.examples import example_path
+
+    try:
+        return EnvDir(example_path(name)).initial_state_path.is_file()
+    except UserError:
+        return False
 
 
 def default_out(example: str | None, env_dir: Path | None, docs: list[Path]) -> Path:
@@ -363,6 +377,34 @@ def validate_options(options: Any, config: Any, executor: str, many: bool) -> No
     if options.doc_format != "auto":
         get_importer(options.doc_format, file="--format")
     resolve_endpoint(config, "synthesizer")  # a model name without an endpoint fails here
+    if not many:
+        _check_docs(options)
+
+
+def _check_docs(options: Any) -> None:
+    """The docs read before the run directory exists: a document that is not tool docs, or
+    an ``--only`` that names no documented tool, ends here. Read without a model; a text
+    document that a model may still read is left to the run unless the run has no model."""
+    import warnings
+
+    from autoforge.env import EnvDir
+    from autoforge.forge import resolve_inputs
+    from autoforge.tooldocs import TEXT_SUFFIXES, load_docs
+
+    inputs = resolve_inputs(options)
+    if inputs.env_dir is not None:
+        names = [t.name for t in EnvDir(inputs.env_dir).read_spec().tools]
+    elif not options.rules_only and any(p.suffix.lower() in TEXT_SUFFIXES for p in inputs.docs):
+        return
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            names = [t.name for t in load_docs(inputs.docs, format=options.doc_format).tools]
+    unknown = [n for n in options.synth.only or [] if n not in names]
+    if unknown:
+        raise UserError(
+            f"--only {', '.join(unknown)}: not a documented tool; the tools are {', '.join(names)}"
+        )
 
 
 def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
@@ -446,9 +488,11 @@ def _forge_many(
 
     def line(r: ItemResult) -> None:
         verdict = "[green]done[/]" if r.status == "done" else f"[red]failed[/] ({r.failed_stage})"
+        verdict = "[yellow]incomplete[/]" if r.short else verdict
         if r.error:
             verdict += f": {escape(r.error.splitlines()[0][:160])}"
-        console.print(f"  {r.name}: {verdict}, {r.tasks} tasks, {r.forge_seconds:.0f}s",
+        made = f"{r.tasks} of {r.tasks_asked}" if r.short else str(r.tasks)
+        console.print(f"  {r.name}: {verdict}, {made} tasks, {r.forge_seconds:.0f}s",
                       highlight=False)  # fmt: skip
 
     try:
@@ -480,9 +524,11 @@ def batch_table(report: object) -> Table:
         table.add_column(col, justify="left" if col in left else "right")
     for r in report.items:
         status = "done" if r.status == "done" else f"failed: {r.failed_stage}"
+        status = "incomplete" if r.short else status
         check = "-" if r.check_ok is None else ("passed" if r.check_ok else "FAILED")
         why = sorted(r.tools_left_out.items(), key=lambda kv: -kv[1])[:2]
-        table.add_row(r.name, status, f"{r.tools}/{r.tools_documented}", check, str(r.tasks),
+        made = f"{r.tasks} of {r.tasks_asked}" if r.short else str(r.tasks)
+        table.add_row(r.name, status, f"{r.tools}/{r.tools_documented}", check, made,
                       str(r.verified), f"{r.forge_seconds:.1f}",
                       "; ".join(f"{n} x {w}" for w, n in why))  # fmt: skip
     return table
@@ -515,6 +561,17 @@ def stage_table(manifest: object) -> Table:
     return table
 
 
+def _write_tools(layout: Any) -> int | None:
+    """The environment's write tools, None without a readable environment."""
+    from autoforge.lexicon import tool_access
+
+    try:
+        tools = layout.env_dir.read_spec().tools
+    except Exception:  # no environment written: nothing to count
+        return None
+    return sum(tool_access(t) == "write" for t in tools)
+
+
 def _verdict(console: Console, manifest: object, out: Path) -> None:
     """The last lines: time and report, then what failed and why; exit 1 when the run failed
     (a task that does not replay, or no task at all)."""
@@ -523,11 +580,17 @@ def _verdict(console: Console, manifest: object, out: Path) -> None:
     assert isinstance(manifest, RunManifest)
     layout = RunLayout(out)
     synthesis, generation = _read_json(layout.env_dir.report_path), _read_json(layout.generation)
+    used = manifest.tokens
+    cached = f" ({used.cache_hits} of {used.calls} calls from the cache)" if used.cache_hits else ""
     console.print(
         f"{manifest.seconds:.0f}s over {manifest.sessions} session(s), "
-        f"{manifest.tokens.total_tokens:,} LLM tokens; report: {out / 'report.html'}",
+        f"{used.total_tokens:,} LLM tokens{cached}; report: {out / 'report.html'}",
         highlight=False,
     )
+    env_stage = manifest.stages.get("environment")
+    readings = env_stage.detail.get("model_readings") if env_stage else None
+    if readings:
+        console.print(f"model: {readings}", highlight=False, soft_wrap=True)
     for name, why in failed_tools(synthesis):
         console.print(f"[red]tool {name} failed:[/] {why}", highlight=False, soft_wrap=True)
     env = manifest.stages.get("environment")
@@ -539,7 +602,7 @@ def _verdict(console: Console, manifest: object, out: Path) -> None:
         text = f"({len(errors)} errors{first})"
         console.print(f"[red]the environment failed its conformance check[/] {text}",
                       highlight=False, soft_wrap=True)  # fmt: skip
-    for line in task_shortfall(manifest, synthesis, generation):
+    for line in task_shortfall(manifest, synthesis, generation, _write_tools(layout)):
         if not line.startswith("tool "):  # the failed tools are listed above
             console.print(f"[yellow]tasks:[/] {line}", highlight=False, soft_wrap=True)
     verify = manifest.stages.get("verify")

@@ -15,7 +15,13 @@ manifest = asyncio.run(run_forge(ForgeOptions(out=Path("runs/bs"), example="book
 
 from __future__ import annotations
 
-from autoforge.forge.context import ForgeContext, ForgeError, ForgeReporter, NullReporter
+from autoforge.forge.context import (
+    ForgeContext,
+    ForgeError,
+    ForgeReporter,
+    NullReporter,
+    resolve_inputs,
+)
 from autoforge.forge.layout import STAGES, ForgeOptions, RunLayout, StateSource
 from autoforge.forge.manifest import RunManifest, StageRecord, load_manifest
 from autoforge.forge.report import load_run, render_forge_report, write_forge_report
@@ -44,6 +50,7 @@ __all__ = [
     "load_manifest",
     "load_run",
     "render_forge_report",
+    "resolve_inputs",
     "run_failure",
     "run_forge",
     "task_shortfall",

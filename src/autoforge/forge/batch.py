@@ -118,6 +118,7 @@ def result_of(
         tools=int(env.get("tools", 0)),
         check_ok=bool(check.get("ok")) if check else None,
         tasks=int(detail.get("tasks", {}).get("produced", 0)),
+        tasks_asked=int(detail.get("tasks", {}).get("target", 0) or 0),
         verified=int(verify.get("verified", 0)),
         tools_left_out=left_out,
         writes_documented=writes[0],

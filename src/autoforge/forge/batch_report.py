@@ -30,11 +30,18 @@ class ItemResult(BaseModel):
     tools: int = 0
     check_ok: bool | None = None
     tasks: int = 0
+    tasks_asked: int = Field(0, description="tasks asked for (--tasks); 0 where not known")
     verified: int = 0
     tools_left_out: dict[str, int] = Field(
         default_factory=dict,
         description="documented tools not in the environment, counted by the kind of reason",
     )
+
+    @property
+    def short(self) -> bool:
+        """A run that made some tasks but fewer than asked (done, and incomplete)."""
+        return self.status == "done" and 0 < self.tasks < self.tasks_asked
+
     writes_documented: int = 0
     writes_kept: int = 0
     rules_only: bool = False
@@ -57,6 +64,8 @@ class BatchReport(BaseModel):
 
 
 def _status(r: ItemResult) -> Markup:
+    if r.short:
+        return badge(f"incomplete: {r.tasks} of {r.tasks_asked} tasks", "warn")
     if r.status == "done":
         return badge("done", "ok")
     return badge(f"failed at {r.failed_stage or '?'}", "bad")
@@ -90,7 +99,10 @@ def summary_rows(out: Path, report: BatchReport) -> list[list[Markup | str | int
 
 
 def _tasks(r: ItemResult) -> Markup | int:
-    """The tasks count; no task at all is shown as the failure it is."""
+    """The tasks count (of those asked, where fewer); no task at all is shown as the failure
+    it is."""
+    if r.short:
+        return badge(f"{r.tasks} of {r.tasks_asked}", "warn")
     return r.tasks if r.tasks else badge("0", "bad")
 
 
@@ -100,6 +112,11 @@ def _left_out(r: ItemResult) -> str:
     return "; ".join(f"{n} x {why}" for why, n in ranked[:4])
 
 
+def _forged_note(failed: int, items: list[ItemResult]) -> str:
+    short = sum(r.short for r in items)
+    return f"{failed} failed" + (f", {short} with fewer tasks than asked" if short else "")
+
+
 def render_index(out: Path, report: BatchReport) -> str:
     """The HTML text of the batch's index page."""
     counts = report.counts()
@@ -107,7 +124,7 @@ def render_index(out: Path, report: BatchReport) -> str:
     rules = any(r.rules_only for r in items)
     cards = [
         card("doc sets", str(counts["items"]), f"executor {report.executor}"),
-        card("forged", str(counts["done"]), f"{counts['failed']} failed",
+        card("forged", str(counts["done"]), _forged_note(counts["failed"], items),
              "ok" if not counts["failed"] else "bad"),
         card("tasks", str(sum(r.tasks for r in items)),
              f"{sum(r.verified for r in items)} verified"),

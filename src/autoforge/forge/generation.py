@@ -88,6 +88,14 @@ def _levels(tasks: list[Task]) -> dict[str, int]:
     return {name: counts.get(name, 0) for name in ("easy", "medium", "hard", "any")}
 
 
+def _budget(max_attempts: int | None, tasks: int) -> int:
+    """The attempts of the whole run: ``--max-attempts``, else generate_tasks's default for
+    all ``--tasks`` (``50 * n + 100``). A resumed session replays the attempts that made the
+    tasks on file, so its budget must be the whole run's, not one for the tasks still missing,
+    or an interrupted run would stop earlier than one never interrupted."""
+    return max_attempts if max_attempts is not None else 50 * tasks + 100
+
+
 async def _generate(
     ctx: ForgeContext, env: Environment, existing: list[Task], remaining: int
 ) -> tuple[dict[str, Any], bool]:
@@ -102,7 +110,7 @@ async def _generate(
     new, stats = await generate_tasks_async(
         env, remaining, o.difficulty, seed=o.seed, hooks=ctx.hooks(), graph=graph,
         existing=existing, state_source=o.state_source, on_task=appender,
-        max_attempts=o.max_attempts,
+        max_attempts=_budget(o.max_attempts, o.tasks),
     )  # fmt: skip
     merged = merge_stats(stats, len(existing))
     if stats.llm:

@@ -142,7 +142,7 @@ class ForgeOptions:
         return {
             "docs": [str(p) for p in self.docs],
             "example": self.example,
-            "example_data": self.example_data,
+            "example_data": self.example_data if self.example else None,
             "env_dir": str(self.env_dir) if self.env_dir else None,
             "data": str(self.data) if self.data else None,
             "policy": str(self.policy) if self.policy else None,

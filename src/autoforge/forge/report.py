@@ -26,7 +26,7 @@ from autoforge.forge.summary import (
     task_shortfall,
 )
 from autoforge.forge.verify import VerifyReport
-from autoforge.lexicon import dir_rules
+from autoforge.lexicon import dir_rules, tool_access
 from autoforge.report import (
     Cell,
     Markup,
@@ -135,7 +135,9 @@ def _overview(d: RunData) -> Markup:
         card(
             "LLM tokens",
             f"{tokens.total_tokens:,}",
-            f"{tokens.calls} calls, model {m.model or '-'}",
+            f"{tokens.calls} calls"
+            + (f" ({tokens.cache_hits} from the cache)" if tokens.cache_hits else "")
+            + f", model {m.model or '-'}",
         ),
     ]
     inputs = {k: v for k, v in m.options.items() if v not in (None, [], False)}
@@ -145,11 +147,36 @@ def _overview(d: RunData) -> Markup:
     return join(body)
 
 
+def _readings(d: RunData) -> Markup | str:
+    """What the model read into the behaviour model, and what was kept (with a model only)."""
+    rec = d.manifest.stages.get("environment")
+    line = rec.detail.get("model_readings") if rec is not None else None
+    if not line:
+        return ""
+    asked = [r for r in (d.synthesis or {}).get("model_readings", []) if isinstance(r, dict)]
+    rows: list[list[Cell]] = [
+        [r.get("tool", ""), r.get("kind", ""), r.get("text", ""),
+         badge("kept", "ok") if r.get("kept") else "not grounded, dropped"]
+        for r in asked
+    ]  # fmt: skip
+    grid = table(["tool", "kind", "sentence or amount", "reading"], rows)
+    head = tag("p", join([tag("strong", "Model: "), str(line)]))
+    return join([head, details("what the model was asked to read", grid)])
+
+
+def _description(spec: EnvironmentSpec) -> str:
+    """The environment's description without the policy text it may carry (a document whose
+    description holds its policy): the policy has its own section below."""
+    text, policy = spec.description or "", (spec.policy or "").strip()
+    return " ".join(text.replace(policy, "").split()) if policy else text
+
+
 def _failures(d: RunData) -> Markup | str:
     """What failed and why, first on the page: the run's verdict, the tools that did not
     become code, and why fewer tasks than asked were made."""
     lines = [f"tool {name} failed: {why}" for name, why in failed_tools(d.synthesis)]
-    shortfall = task_shortfall(d.manifest, d.synthesis, d.generation)
+    writes = sum(tool_access(t) == "write" for t in d.spec.tools) if d.spec else None
+    shortfall = task_shortfall(d.manifest, d.synthesis, d.generation, writes)
     lines += [x for x in shortfall if not x.startswith("tool ")]
     verdict = run_failure(d.manifest)
     if not lines and verdict is None:
@@ -396,7 +423,8 @@ def _environment(d: RunData) -> Markup:
     parts = [
         tag("p", join([tag("strong", spec.name), f" · {len(spec.tools)} tools · ",
                        f"{len(spec.state_schema.collections)} collections · {origin}"])),
-        tag("p", spec.description, cls="muted") if spec.description else "",
+        tag("p", _description(spec), cls="muted") if _description(spec) else "",
+        _readings(d),
         details("policy", tag("pre", spec.policy or "(none)", cls="json")),
         tag("h3", "State schema"), _schema(spec, _provenance(d)),
         tag("h3", "Tools"), _tools(d),

@@ -165,7 +165,8 @@ async def _run_locked(
     except _EXPECTED as exc:
         await _write_report_after_failure(ctx)
         raise ForgeError(
-            f"stage {current} failed: {exc} (fix it and rerun the same command to resume)"
+            f"stage {current} failed: {exc}; once fixed, rerun the same command to resume "
+            "(finished stages are kept)"
         ) from exc
     finally:
         await ctx.aclose()

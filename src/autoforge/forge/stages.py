@@ -135,6 +135,8 @@ async def _synthesize(ctx: ForgeContext) -> dict[str, Any]:
     detail = {"mode": report.mode, "model": report.model, **_synth_counts(report)}
     detail["rules_only"] = report.rules_only
     detail["conformance"] = report.conformance or {}
+    if report.model_readings:
+        detail["model_readings"] = report.readings_line()
     return detail
 
 

@@ -104,9 +104,11 @@ def task_shortfall(
     manifest: RunManifest,
     synthesis: dict[str, Any] | None = None,
     generation: dict[str, Any] | None = None,
+    writes: int | None = None,
 ) -> list[str]:
     """Why the run made fewer tasks than asked, and what to try; empty when it made enough
-    (or never got to the tasks stage)."""
+    (or never got to the tasks stage). ``writes``: the environment's write tools, where known
+    (with none, no task changes anything, and that is the cause to name)."""
     tasks = _stage_detail(manifest, "tasks")
     if not tasks or manifest.stages["tasks"].status != "done":
         return []
@@ -122,13 +124,21 @@ def task_shortfall(
     rejected = tasks.get("rejected") or gen.get("rejected") or {}
     for code, count in sorted(rejected.items(), key=lambda kv: -kv[1])[:4]:
         lines.append(f"rejected {count}x {code}: {rejection_text(code)}")
-    lines.append("try: " + _what_to_try(manifest, rejected, bool(failed_tools(synthesis))))
+    if writes == 0:
+        lines.append("the environment has no write tool, so no task can change its state: "
+                     "tasks need at least one documented tool that creates, changes or "
+                     "removes something")  # fmt: skip
+    lines.append("try: " + _what_to_try(manifest, rejected, bool(failed_tools(synthesis)), writes))
     return lines
 
 
-def _what_to_try(manifest: RunManifest, rejected: dict[str, int], missing: bool) -> str:
+def _what_to_try(
+    manifest: RunManifest, rejected: dict[str, int], missing: bool, writes: int | None = None
+) -> str:
     options = manifest.options
     tips = []
+    if writes == 0 and not missing:
+        return "docs with a write tool (a create, update, cancel or delete operation)"
     top = max(rejected, key=lambda k: rejected[k]) if rejected else ""
     if top == "difficulty" or top.startswith("doomed_") or top == "no_walk":
         level = options.get("difficulty", "medium")

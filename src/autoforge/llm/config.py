@@ -135,9 +135,9 @@ def resolve_endpoint(config: LLMConfig, role: str) -> Endpoint:
         name = rc.model or config.embedded.model
         if name not in EMBEDDED_NAMES:
             raise UserError(
-                f"role {role!r}: model {name!r} needs a base_url (AUTOFORGE_BASE_URL or "
-                f"--llm-base-url); without one the embedded model is used: 'default' or 'small' "
-                f"(or 'none' for rules only, no model)"
+                f"--llm-model {name!r} (the {role} role's model) needs a server: give "
+                f"--llm-base-url (or AUTOFORGE_BASE_URL); without one only the embedded models "
+                f"run: --llm-model default or small (or none for rules only, no model)"
             )
         mode = "protocol" if rc.tool_mode == "auto" else rc.tool_mode
         return Endpoint(

@@ -354,10 +354,19 @@ async def _phase2(
                 spec, p1, docs, policy, conv, client, opts, fp, reporter, use_model=not skip
             )
             store.save_tool(rec)
-            reporter.tool(spec.name, f"{rec.report.status} ({rec.report.source})")
+            reporter.tool(spec.name, _progress(rec, spec.name in compiled))
         records.append(rec)
         reporter.advance()
     return records, resumed
+
+
+def _progress(rec: ToolRecord, compiled: bool) -> str:
+    """The progress line of one tool: where its code comes from, and a failure's reason."""
+    if compiled:  # fill_missing writes it from the behaviour model whatever this gave
+        return "the behaviour model writes it (after the other tools)"
+    if rec.report.status == "failed":
+        return f"failed: {rec.report.reason or 'no reason recorded'}"[:160]
+    return f"{rec.report.status} ({rec.report.source})"
 
 
 async def _synthesize_one(
@@ -506,9 +515,10 @@ async def synthesize(
     p1.stated = docs_statuses(scoped, policy)
     rep.advance()
     model = derive_model(docs, data if data is not None else {}, policy or "")
+    readings: list[dict[str, Any]] = []  # what the model was asked to read, and what was kept
     if data is not None and not client.rules_only("synthesizer"):
-        await read_rules(model, docs, data, policy or "", client)  # grounded rules only
-        await read_formulas(model, docs, data, policy or "", client)  # grounded formulas only
+        await read_rules(model, docs, data, policy or "", client, readings)  # grounded only
+        await read_formulas(model, docs, data, policy or "", client, readings)  # grounded only
     compiled = replaced_tools(model) if data is not None else set()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
@@ -541,6 +551,7 @@ async def synthesize(
         conformance=check,
         resumed=resumed,
         conventions=conventions_profile(opts.conventions).name,
+        model_readings=readings,
     )
     report.usage = after - before
     report.wall_s = round(time.monotonic() - start, 2)

@@ -125,6 +125,27 @@ class SynthesisReport(BaseModel):
         default="generic",
         description="convention profile used (autoforge.synth.rulecode.conventions)",
     )
+    model_readings: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="each sentence (kind rule) or amount (kind amount) the model was asked to "
+        "read into the behaviour model, with its tool and whether the reading was kept",
+    )
+
+    def readings_line(self) -> str:
+        """One sentence on what the model read into the behaviour model, '' when not asked."""
+        if not self.model_readings:
+            return ""
+        rules = [r for r in self.model_readings if r.get("kind") == "rule"]
+        amounts = [r for r in self.model_readings if r.get("kind") == "amount"]
+        kept = [r for r in self.model_readings if r.get("kept")]
+        asked = [f"{len(rules)} rule sentence{'s' if len(rules) != 1 else ''}"] if rules else []
+        asked += [f"{len(amounts)} amount{'s' if len(amounts) != 1 else ''}"] if amounts else []
+        what = ", ".join(f"{r['tool']}: {r['text']}" for r in kept)
+        return (
+            f"the model read {' and '.join(asked)} the rules could not place; kept "
+            f"{len(kept)}"
+            + (f" ({what[:200]})" if kept else ", so the rules wrote every check and effect")
+        )
 
     def counts(self) -> dict[str, int]:
         """How many tools ended accepted (template / first try / after repair), fallback, failed."""

@@ -44,6 +44,7 @@ __all__ = [
     "ONCE_ONLY",
     "PHONE_LIKE",
     "READ_VERBS",
+    "TEXT_SUFFIXES",
     "TOOLDOCS_SCHEMA_VERSION",
     "AccessHint",
     "DocInput",
@@ -98,6 +99,7 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 if _TYPE_CHECKING:
+    from autoforge.tooldocs.markdown import TEXT_SUFFIXES as TEXT_SUFFIXES
     from autoforge.tooldocs.markdown import markdown_tables as markdown_tables
     from autoforge.tooldocs.naming import EMAIL_LIKE as EMAIL_LIKE
     from autoforge.tooldocs.naming import ID_SUFFIXES as ID_SUFFIXES
@@ -127,6 +129,7 @@ if _TYPE_CHECKING:
 
 _LAZY: dict[str, str] = {
     "markdown_tables": "autoforge.tooldocs.markdown",
+    "TEXT_SUFFIXES": "autoforge.tooldocs.markdown",
     "EMAIL_LIKE": "autoforge.tooldocs.naming",
     "ID_SUFFIXES": "autoforge.tooldocs.naming",
     "NAME_LIKE": "autoforge.tooldocs.naming",

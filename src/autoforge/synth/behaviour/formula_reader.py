@@ -442,9 +442,11 @@ async def read_formulas(
     data: Mapping[str, Any],
     policy: str,
     client: LLMClient,
+    log: list[dict[str, Any]] | None = None,
 ) -> int:
     """Add to ``model`` the grounded formulas the client's model reads for the amounts the
-    rules left uncomputed (write tools only); returns how many were added."""
+    rules left uncomputed (write tools only); returns how many were added. ``log`` gets one
+    entry per amount asked about: the tool, the attribute and whether a formula was kept."""
 
     ctx = reading_context(docs, data, policy)
     added = 0
@@ -459,6 +461,9 @@ async def read_formulas(
             continue
         for attr, passage, sentence in candidates(spec.description, tb, ctx):
             value = await _read_one(client, tb, attr, passage, scope, ctx, meta)
+            if log is not None:
+                log.append({"tool": spec.name, "kind": "amount", "text": attr,
+                            "kept": value is not None})  # fmt: skip
             if value is not None:
                 attach(tb, attr, value, sentence)
                 added += 1

@@ -262,9 +262,11 @@ async def read_rules(
     data: Mapping[str, Any],
     policy: str,
     client: LLMClient,
+    log: list[dict[str, Any]] | None = None,
 ) -> int:
     """Add to ``model`` the grounded rules the client's model reads from the sentences the
-    rules did not carry (write tools only); returns how many were added."""
+    rules did not carry (write tools only); returns how many were added. ``log`` gets one
+    entry per sentence asked about: the tool, the sentence and whether a rule was kept."""
     from autoforge.llm import LLMFailure
 
     ctx = reading_context(docs, data, policy)
@@ -295,6 +297,9 @@ async def read_rules(
             )
             found = grounded(answer.model_dump(), sentence, records, numbers, stems, made)
             check = _check(tb, found, sentence)
+            if log is not None:
+                log.append({"tool": spec.name, "kind": "rule", "text": sentence,
+                            "kept": check is not None})  # fmt: skip
             if check is not None:
                 tb.checks.append(check)
                 added += 1

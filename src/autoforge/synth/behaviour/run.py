@@ -142,9 +142,19 @@ def fill_missing(
             tb.compiled = rec.report.source == "behaviour"
             if tb.compiled:
                 rec.report.status = "partial" if tb.partial else "accepted"
+                rec.report.reason = _partial_reason(tb) if tb.partial else ""
         if rec is not None:
             out.append(rec)
     return out
+
+
+def _partial_reason(tb: ToolBehaviour) -> str:
+    """Why compiled code is partial: the stated sentences it does not enforce (the first in
+    full), or a computed reply the behaviour model cannot work out."""
+    if not tb.unenforced:
+        return "partial: the behaviour model cannot compute this tool's reply"
+    more = f" (and {len(tb.unenforced) - 1} more)" if len(tb.unenforced) > 1 else ""
+    return f"partial: not enforced: {tb.unenforced[0][:200]}{more}"
 
 
 def _guarded(spec: ToolSpec, code: str, rules: list[DocRule] | None) -> str:
@@ -162,6 +172,7 @@ def _replaced(spec: ToolSpec, rec: ToolRecord | None, tb: ToolBehaviour, code: s
 
     report = rec.report.model_copy() if rec is not None else ToolReport(name=spec.name, cls=tb.kind)
     report.source, report.status, report.collection = "behaviour", "partial", tb.collection
+    report.reason = ""  # an earlier attempt's failure no longer describes this code
     fp = rec.fingerprint if rec is not None else ""
     return ToolRecord(
         fingerprint=fp, report=report, code=ToolCode(name=spec.name, body=code.rstrip())

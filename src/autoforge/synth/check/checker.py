@@ -393,7 +393,7 @@ def _stated_items(root: Path, env: Environment) -> list[CheckItem]:
     verdicts = stated_rules(root, env.spec)
     items: list[CheckItem] = []
     for v in verdicts or []:
-        shown = "; ".join(s[:80] for s in v.enforced) or "none"
+        shown = " | ".join(v.enforced) or "none"
         items.append(CheckItem(check=STATED, ok=True, tool=v.tool, detail=f"enforced: {shown}"))
         for s in v.unenforced:
             if v.compiled:

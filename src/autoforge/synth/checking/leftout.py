@@ -49,11 +49,13 @@ def left_out_reason(
     c: Classification,
     errors: Sequence[str],
     skeleton: str | None,
-    rules_only: bool,
+    no_model: str,
     had_template: bool,
 ) -> str:
     """One line saying why a tool ended failed: the scope problem or the missing template,
-    the first check a template or draft failed, the skeleton's problem, and no model."""
+    the first check a template or draft failed, the skeleton's problem, and why no model was
+    asked (``no_model``: ``"--llm none"``, ``"behaviour model"`` where the behaviour model
+    writes the tool instead, ``""`` where a model was asked)."""
     parts: list[str] = []
     scope = scope_problem(c)
     if scope is not None:
@@ -64,8 +66,10 @@ def left_out_reason(
         parts.append(errors[0])
     if skeleton:
         parts.append(skeleton)
-    if rules_only:
-        parts.append("no model to write it (--llm none)")
+    if no_model == "behaviour model":
+        parts.append("no model asked: the behaviour model writes this tool")
+    elif no_model:
+        parts.append(f"no model to write it ({no_model})")
     elif not errors:
         parts.append("no model answer passed the checks")
     return _cut("; ".join(parts))

@@ -436,7 +436,8 @@ async def synthesize_tool(
             report.reason = kept_partial_reason(report.errors, code.source)
             return done(code)
         skeleton = skeleton_problem(skeleton_for(job), results)
-    report.reason = left_out_reason(c, report.errors, skeleton, rules_only, had_template)
+    no_model = "" if not rules_only else "--llm none" if use_model else "behaviour model"
+    report.reason = left_out_reason(c, report.errors, skeleton, no_model, had_template)
     return done(None)
 
 
