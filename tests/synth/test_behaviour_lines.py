@@ -211,3 +211,27 @@ def test_place_order_agrees_with_the_hand_written_tools(shop: Any) -> None:
                 agree += ok == ref_ok and (not ok or json.dumps(got, sort_keys=True)
                                            == json.dumps(want, sort_keys=True))  # fmt: skip
     assert total == 96 and agree == total
+
+
+def test_add_review_agrees_with_the_hand_written_tools(shop: Any) -> None:
+    """Every customer with every book, once and then again: the synthesized ``add_review``
+    takes a review only of a book the customer received in a delivered order, once per book,
+    as the example's own tools do ("The customer must have received the book in a delivered
+    order, and may review each book only once.")."""
+    env, data, _ = shop
+    ns: dict[str, Any] = {}
+    exec((example_path() / "tools.py").read_text(), ns)
+    agree = total = accepted = 0
+    for cid in data["customers"]:
+        for bid in data["books"]:
+            args = {"customer_id": cid, "book_id": bid, "rating": 4}
+            want, ep = copy.deepcopy(data), env.episode(state=copy.deepcopy(data))
+            for _ in range(2):  # the second review of one book is refused by both
+                try:
+                    ns["add_review"](want, **copy.deepcopy(args))
+                    ref_ok = True
+                except Exception:  # the hand-written tools' refusal
+                    ref_ok = False
+                ok = ep.call("add_review", copy.deepcopy(args)).ok
+                total, agree, accepted = total + 1, agree + (ok == ref_ok), accepted + ok
+    assert agree == total and 0 < accepted < total / 4

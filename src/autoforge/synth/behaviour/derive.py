@@ -68,6 +68,9 @@ from autoforge.synth.behaviour.ownership import owned_checks, without_owner_writ
 from autoforge.synth.behaviour.pairs import pair_checks
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.reached import reached_sets, without_replaced
+from autoforge.synth.behaviour.received import (
+    received_checks,
+)
 from autoforge.synth.behaviour.relations import (
     member_checks,
     record_for_checks,
@@ -404,6 +407,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     )
     own = owned_checks(tb, ruled, ctx)
     tb.checks += own + pair_checks(tb, ruled, ctx) + move_checks(tb, ruled, ctx)
+    tb.checks += received_checks(tb, ruled, ctx)
     tb.effects = without_owner_writes(tb.effects, own)
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)

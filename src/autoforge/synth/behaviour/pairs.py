@@ -21,6 +21,7 @@ from autoforge.synth.behaviour.terms import expand_terms, record_nouns, status_t
 
 _ONE = re.compile(
     r"\b(?:only\s+one|at\s+most\s+one|one\s+[\w`-]+(?:\s+[\w`-]+)?\s+per|once\s+per|"
+    r"only\s+once(?!\s+(?:its|it|the|they|their|a|an|this|that)\b)|"
     r"already\s+(?:has|have|holds?|used|uses|booked|is|got)|not\s+twice|no\s+second)\b",
     re.I,
 )
@@ -125,13 +126,22 @@ def pair_lines(c: Check, given: Any, why: str) -> list[str]:
     """The guard of a pair of arguments: ``record_for``, some record of the collection holds
     both; ``no_record_for``, none does yet (in a counted status)."""
     names = [str(v) for v in c.values]
-    cond = " and ".join(f"str(_r.get({n!r})) == str({n})" for n in names)
+    lines = c.table.get("lines") or []
+    cond = " and ".join(
+        f"any(str(_l.get({n!r})) == str({n}) for _l in (_r.get({lines[0]!r}) or []) "
+        "if isinstance(_l, dict))"
+        if lines and i == len(names) - 1
+        else f"str(_r.get({n!r})) == str({n})"
+        for i, n in enumerate(names)
+    )
     if c.attribute and c.table.get("counted"):
         cond += f" and str(_r.get({c.attribute!r})) in {c.table['counted']!r}"
     needed = c.kind == "record_for"
     these = " and ".join(names)
     said = f"no {c.collection} record for this {these}" if needed else (
         f"a {c.collection} record for this {these} exists")  # fmt: skip
+    if lines and needed:
+        said = f"no {' or '.join(c.table['counted'])} {c.collection} record lists this {these}"
     sent = " and ".join(given(n) for n in names)
     return [
         f"if {sent} and {'not ' if needed else ''}any(",
