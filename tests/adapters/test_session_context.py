@@ -28,7 +28,9 @@ def signed_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Tas
 
 
 def test_verifiers_rows_carry_the_session(signed_run: tuple[Path, list[Task]]) -> None:
-    pytest.importorskip("verifiers", reason="needs the [adapters] extra")
+    pytest.importorskip(
+        "verifiers", reason="needs the [adapters] extra: pip install -e '.[adapters]'"
+    )
     from autoforge.adapters.verifiers import load_environment
 
     run, tasks = signed_run
@@ -39,7 +41,9 @@ def test_verifiers_rows_carry_the_session(signed_run: tuple[Path, list[Task]]) -
 
 
 def test_openenv_reset_carries_the_session(signed_run: tuple[Path, list[Task]]) -> None:
-    pytest.importorskip("openenv", reason="needs the [adapters] extra")
+    pytest.importorskip(
+        "openenv", reason="needs the [adapters] extra: pip install -e '.[adapters]'"
+    )
     from autoforge.adapters.forged import load_forged
     from autoforge.adapters.openenv import ForgedEnvironment
 

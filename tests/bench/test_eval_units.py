@@ -256,3 +256,17 @@ def test_embedded_judge_defaults_to_the_code_rules() -> None:
     assert _judge_kind(parse_role_spec("judge", "embedded"), embedded, no_judge=False) == "llm"
     assert _judge_kind(unset, remote, no_judge=False) == "llm"
     assert _judge_kind(unset, remote, no_judge=True) == "none"
+
+
+def test_an_episode_says_how_it_ended_in_words_and_names_a_looping_agent() -> None:
+    from autoforge.bench.html import episode_html
+
+    loop = [{"role": "user", "content": "Cancel my order."},
+            {"role": "assistant", "content": "Hi! How can I help you today?"},
+            {"role": "user", "content": "Cancel order ORD-1, please."},
+            {"role": "assistant", "content": "Hi!  How can I help you today?"}]  # fmt: skip
+    page = str(episode_html(Trajectory(task_id="t", messages=loop,
+                                       end_reason=EndReason.USER_STOP), None))  # fmt: skip
+    assert "the user ended the chat after the agent repeated an earlier message" in page
+    plain = Trajectory(task_id="t", messages=loop[:2], end_reason=EndReason.MAX_TURNS)
+    assert "the turn limit was reached," in str(episode_html(plain, None))

@@ -57,7 +57,9 @@ def test_a_failed_tool_never_shows_a_full_check_score_alone() -> None:
 
 
 def test_every_rejection_reason_has_text() -> None:
-    for code in ("doomed_after_terminal", "doomed_repeat_unique", "several_users",
+    from autoforge.tasks.gold.gates import REASONS
+
+    for code in (*REASONS, "doomed_after_terminal", "doomed_repeat_unique", "several_users",
                  "doomed_new_kind", "implausible_other", "error:KeyError"):  # fmt: skip
         text = rejection_text(code)
         assert text and "no description" not in text, code
@@ -178,3 +180,12 @@ def test_batch_shows_a_doc_set_with_fewer_tasks_than_asked_as_incomplete(tmp_pat
     console.print(batch_table(report))
     text = console.export_text()
     assert "incomplete" in text and "266 of 300" in text
+
+
+def test_hints_follow_the_cause_of_the_shortfall() -> None:
+    """Repeats of tasks already made ask for fewer tasks, not more attempts; a length no walk
+    reaches asks for an easier difficulty, not more attempts."""
+    dup = task_shortfall(_manifest(300, 266, {"duplicate": 14834}), {"tools": []}, writes=2)
+    assert "fewer --tasks" in dup[-1] and "--max-attempts" not in dup[-1]
+    walk = task_shortfall(_manifest(10, 0, {"no_walk": 200}), {"tools": []}, writes=2)
+    assert "--difficulty easy" in walk[-1] and "--max-attempts" not in walk[-1]

@@ -144,7 +144,9 @@ def test_bad_arguments_raise():
 
 @pytest.mark.parametrize("agg", ["token", "sequence"])
 def test_torch_port_runs_the_same_lines_under_autograd(agg):
-    torch = pytest.importorskip("torch", reason="needs the [train] extra")
+    torch = pytest.importorskip(
+        "torch", reason="needs the [train] extra: pip install -e '.[train]'"
+    )
     rng = np.random.default_rng(3)
     old = rng.normal(-1.5, 0.5, (3, 5))
     logp = old + rng.normal(0, 0.3, (3, 5))

@@ -52,7 +52,9 @@ def test_estimator_numbers_match_the_core_and_exclude_empty_masks() -> None:
 
 
 def test_estimator_tensor_shapes_and_masking() -> None:
-    torch = pytest.importorskip("torch", reason="needs the [train] extra")
+    torch = pytest.importorskip(
+        "torch", reason="needs the [train] extra: pip install -e '.[train]'"
+    )
     from autoforge.rl.verl.estimator import erpo_outcome_advantage
 
     mask = torch.tensor([[1, 1, 0, 0], [1, 1, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0]])

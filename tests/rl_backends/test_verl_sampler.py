@@ -13,7 +13,9 @@ import pytest
 
 if os.environ.get("AUTOFORGE_REQUIRE_VERL"):  # CI's verl environment: missing verl is a failure
     import verl
-verl = pytest.importorskip("verl", reason="verl not installed: pip install 'autoforge[verl]'")
+verl = pytest.importorskip(
+    "verl", reason="needs the [verl] extra: pip install -e '.[verl]' (see docs/verl.md)"
+)
 torch = pytest.importorskip("torch", reason="needs the [train] extra: pip install -e '.[train]'")
 
 from omegaconf import OmegaConf  # noqa: E402

@@ -88,7 +88,10 @@ def test_a_bad_builder_path_is_a_clear_error() -> None:
 
 
 def test_a_new_kind_is_one_registration_away_from_every_entry_point(eager: RoleKind) -> None:
-    pytest.importorskip("verifiers", reason="the verifiers adapter needs the [adapters] extra")
+    pytest.importorskip(
+        "verifiers",
+        reason="the verifiers adapter needs the [adapters] extra: pip install -e '.[adapters]'",
+    )
     from autoforge.adapters.verifiers import users_of
     from autoforge.bench import EvalSettings, parse_role_spec
     from autoforge.rl.trl import TRLRunConfig

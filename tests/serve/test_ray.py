@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'autoforge[ray]')")
+ray = pytest.importorskip("ray", reason="needs the [ray] extra: pip install -e '.[ray]'")
 
 from autoforge.examples import example_path  # noqa: E402
 from autoforge.rollout import (  # noqa: E402

@@ -162,3 +162,76 @@ def test_tables_headed_parameter_and_italic_flag_bullets_are_read(tmp_path: Path
     said = [str(w.message) for w in caught]
     assert any("'close_ticket' has no parameter" in m for m in said)
     assert not any("Library API" in m for m in said)
+
+
+_MORE_LAYOUTS = """# Shop API
+
+## get_order
+
+Look up one order.
+
+### Parameters
+
+| name | type | required | description |
+|---|---|---|---|
+| order_id | string | yes | the order |
+| include_items | `boolean` | no | list its items |
+
+## refund_order
+
+Refund an order.
+
+**order_id** (string, required): the order to refund
+**reason** (string, optional): why
+
+## add_note
+Add a note.
+
+- _customer_id_ (string, required): the customer
+- *condition* — string — optional.
+
+## pay_fine
+Pay a fine.
+
+1. `loan_id` (string, required): the loan
+2. `amount` (number, required): how much
+"""
+
+
+def test_part_headings_bold_lines_numbered_items_and_dash_flags_are_parameters(
+    tmp_path: Path,
+) -> None:
+    """A "### Parameters" sub-heading belongs to the tool above it; bold or code names with
+    bracketed flags, numbered items, underscore italics and "— string — optional" flags are
+    read as parameters, with the type a table gives in code."""
+    path = tmp_path / "shop.md"
+    path.write_text(_MORE_LAYOUTS, encoding="utf-8")
+    tools = {t.name: t.parameters for t in load_docs([path]).tools}
+    assert list(tools) == ["get_order", "refund_order", "add_note", "pay_fine"]
+    assert tools["get_order"]["properties"]["include_items"]["type"] == "boolean"
+    assert tools["get_order"]["required"] == ["order_id"]
+    assert list(tools["refund_order"]["properties"]) == ["order_id", "reason"]
+    assert tools["refund_order"]["required"] == ["order_id"]
+    assert list(tools["add_note"]["properties"]) == ["customer_id", "condition"]
+    assert tools["add_note"]["required"] == ["customer_id"]
+    assert tools["pay_fine"]["properties"]["amount"]["type"] == "number"
+
+
+def test_a_model_reads_the_parameters_the_rules_could_not_and_invents_no_enum(
+    tmp_path: Path,
+) -> None:
+    """A tool the rules read from its heading, whose prose mentions parameters, gets them from
+    the model; an enum whose values the text does not state is dropped; a "tool" named like
+    one of the parameters is a misread and is dropped too."""
+    path = tmp_path / "tickets.md"
+    path.write_text("## close_ticket\nClose a ticket.\n\nParameters: the ticket number.\n")
+    answer = {"tools": [
+        {"name": "close_ticket", "description": "Close a ticket.", "access": "write",
+         "parameters": [{"name": "ticket_number", "type": "integer", "required": True,
+                         "enum": ["1", "2", "3"]}]},
+        {"name": "ticket_number", "description": "x", "parameters": []},
+    ]}  # fmt: skip
+    docs = load_docs([path], llm=lambda: LLMClient.scripted([answer]))
+    (tool,) = docs.tools
+    assert tool.name == "close_ticket" and tool.source is not None and tool.source.line == 1
+    assert tool.parameters["properties"] == {"ticket_number": {"type": "integer"}}

@@ -284,6 +284,29 @@ def _verdict_html(t: Trajectory) -> Markup:
     return join(parts)
 
 
+#: why an episode ended, in words (the code stays in eval.json)
+_ENDS = {
+    "user_stop": "the user ended the chat",
+    "user_incomplete": "the user left with part of its request unsaid",
+    "agent_stop": "the agent ended the chat",
+    "transfer": "the agent handed over to a human",
+    "max_turns": "the turn limit was reached",
+    "tool_error_budget": "too many tool errors",
+    "llm_failure": "a model endpoint failed (not scored)",
+    "internal_error": "an internal error (not scored)",
+}
+
+
+def _ending(t: Trajectory) -> str:
+    """How the episode ended, in words, naming an agent that went round in circles (its
+    last message repeats an earlier one word for word)."""
+    said = [" ".join(str(m.get("content") or "").lower().split())
+            for m in t.messages if m.get("role") == "assistant" and m.get("content")]  # fmt: skip
+    looped = len(said) > 1 and said[-1] in said[:-1]
+    end = _ENDS.get(t.end_reason.value, t.end_reason.value)
+    return end + (" after the agent repeated an earlier message" if looped else "")
+
+
 def episode_html(t: Trajectory, diff: EpisodeDiff | None, system: str | None = None) -> Markup:
     """One episode, collapsed: a summary line, then reward, verdict, diff and conversation."""
     summary = join(
@@ -293,7 +316,7 @@ def episode_html(t: Trajectory, diff: EpisodeDiff | None, system: str | None = N
             esc(" "),
             _judge_badge(t),
             esc(
-                f"  {t.end_reason.value}, {t.n_steps} steps, {len(t.tool_calls)} tool calls, "
+                f"  {_ending(t)}, {t.n_steps} steps, {len(t.tool_calls)} tool calls, "
                 f"{t.n_tool_errors} tool errors, {t.duration_s:.1f}s"
             ),
         ]

@@ -381,6 +381,31 @@ def validate_options(options: Any, config: Any, executor: str, many: bool) -> No
         _check_docs(options)
 
 
+def _check_files(data: Path | None, policy: Path | None) -> None:
+    """``--data`` is a JSON object of collections and ``--policy`` a text file."""
+    import json
+
+    if policy is not None:
+        if not policy.is_file():
+            raise UserError(f"--policy {policy}: not a file; give the policy as a text file")
+        try:
+            policy.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"--policy {policy}: not readable as UTF-8 text ({exc})") from None
+    if data is None:
+        return
+    if not data.is_file():
+        raise UserError(f"--data {data}: not a file; give a JSON object of collections")
+    try:
+        value = json.loads(data.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UserError(f"--data {data}: not JSON ({exc}); give a JSON object of "
+                        "collections, e.g. {\"customers\": {\"C1\": {...}}}") from None  # fmt: skip
+    if not isinstance(value, dict):
+        raise UserError(f"--data {data}: a JSON {type(value).__name__}, not an object of "
+                        "collections")  # fmt: skip
+
+
 def _check_docs(options: Any) -> None:
     """The docs read before the run directory exists: a document that is not tool docs, or
     an ``--only`` that names no documented tool, ends here. Read without a model; a text
@@ -392,6 +417,7 @@ def _check_docs(options: Any) -> None:
     from autoforge.tooldocs import TEXT_SUFFIXES, load_docs
 
     inputs = resolve_inputs(options)
+    _check_files(inputs.data, inputs.policy)
     if inputs.env_dir is not None:
         names = [t.name for t in EnvDir(inputs.env_dir).read_spec().tools]
     elif not options.rules_only and any(p.suffix.lower() in TEXT_SUFFIXES for p in inputs.docs):
@@ -494,6 +520,8 @@ def _forge_many(
         made = f"{r.tasks} of {r.tasks_asked}" if r.short else str(r.tasks)
         console.print(f"  {r.name}: {verdict}, {made} tasks, {r.forge_seconds:.0f}s",
                       highlight=False)  # fmt: skip
+        for why in r.shortfall[1:]:  # the causes and what to try (the counts are above)
+            console.print(f"    {escape(why)}", highlight=False, soft_wrap=True)
 
     try:
         with stop_on_signals():
@@ -521,7 +549,11 @@ def batch_table(report: object) -> Table:
     table = Table(title=f"autoforge forge: {len(report.items)} doc sets")
     left = ("doc set", "status", "check", "left out (why)")
     for col in ("doc set", "status", "tools", "check", "tasks", "verified", "s", "left out (why)"):
-        table.add_column(col, justify="left" if col in left else "right")
+        table.add_column(
+            col,
+            justify="left" if col in left else "right",
+            min_width=10 if col == "status" else None,
+        )  # "incomplete" whole
     for r in report.items:
         status = "done" if r.status == "done" else f"failed: {r.failed_stage}"
         status = "incomplete" if r.short else status

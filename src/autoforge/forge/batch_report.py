@@ -31,6 +31,10 @@ class ItemResult(BaseModel):
     check_ok: bool | None = None
     tasks: int = 0
     tasks_asked: int = Field(0, description="tasks asked for (--tasks); 0 where not known")
+    shortfall: list[str] = Field(
+        default_factory=list,
+        description="why fewer tasks than asked were made, and what to try (empty otherwise)",
+    )
     verified: int = 0
     tools_left_out: dict[str, int] = Field(
         default_factory=dict,
@@ -93,9 +97,17 @@ def summary_rows(out: Path, report: BatchReport) -> list[list[Markup | str | int
     return [
         [_link(out, r), _status(r), r.tools_documented, r.tools,
          f"{r.writes_kept}/{r.writes_documented}", _check(r), _tasks(r), r.verified,
-         round(r.forge_seconds, 1), _left_out(r), (r.error or "")[:200]]
+         round(r.forge_seconds, 1), _left_out(r), _why(r)]
         for r in report.items
     ]  # fmt: skip
+
+
+def _why(r: ItemResult) -> str:
+    """The error column: the item's error, else why it made fewer tasks than asked (the
+    causes and what to try, the counts line left out)."""
+    lines = [r.error or ""] if r.error else []
+    lines += [x for x in r.shortfall[1:] if x not in lines]
+    return "; ".join(x for x in lines if x)[:400]
 
 
 def _tasks(r: ItemResult) -> Markup | int:

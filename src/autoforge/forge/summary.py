@@ -37,6 +37,9 @@ REJECTION_HELP = {
     "(decided before any state was drawn)",
     "implausible_after_terminal": "a record was changed after it was cancelled or deleted",
     "implausible_ineligible": "the policy forbids the change for the record as it is in S0",
+    "secret_fact": "the user would have to state a secret (a PIN, password, passcode, CVV or OTP)",
+    "order_dependent": "two writes that do not depend on each other end in another S* when run "
+    "the other way round, so the request would have to fix their order",
 }
 
 _PREFIX_HELP = {
@@ -79,9 +82,12 @@ def _why_tool_failed(tool: dict[str, Any], rules_only: bool) -> str:
     if failing:
         name = failing[0].get("name") or failing[0].get("check") or "a check"
         return f"{len(failing)} of {len(checks)} checks failed, first: {name}"
+    if str(tool.get("reason") or "").strip():  # synthesis said why (a scope problem, ...)
+        return str(tool["reason"]).strip()[:300]
     kind = tool.get("cls") or "this kind of"
+    article = "an" if str(kind)[:1].lower() in "aeiou" else "a"
     if rules_only or not tool.get("attempts"):
-        return (f"no code template covers a {kind} tool and no model was asked"
+        return (f"no code template covers {article} {kind} tool and no model was asked"
                 f"{' (rules only)' if rules_only else ''}")  # fmt: skip
     return "rejected without a recorded reason; see env/synthesis_report.json"
 
@@ -147,7 +153,11 @@ def _what_to_try(
     if missing:
         tips.append("a model for the missing tools (--llm-model small or an endpoint via "
                     "--llm-base-url) or an --env with them")  # fmt: skip
-    tips.append("--max-attempts with a higher limit")
+    if top == "duplicate":  # the distinct tasks the docs allow are used up: more tries repeat
+        tips.append("fewer --tasks (the attempts kept repeating tasks already made)")
+        tips.append("another --difficulty or --seed")
+    elif not (top == "no_walk" or top.startswith("doomed_")):  # more tries cannot reach those
+        tips.append("--max-attempts with a higher limit")
     tips.append("--data with real records (more values to draw from)")
     return "; ".join(tips)
 

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -150,6 +151,12 @@ def resolve_endpoint(config: LLMConfig, role: str) -> Endpoint:
             timeout_s=rc.timeout_s,
             extra_body=dict(rc.extra_body),
             embedded=name,
+        )
+    parts = urlsplit(rc.base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise UserError(
+            f"--llm-base-url {rc.base_url!r} (the {role} role's endpoint) is not an http(s) URL; "
+            "give the server's OpenAI-compatible base, e.g. http://127.0.0.1:8000/v1"
         )
     api_key = rc.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
     return Endpoint(

@@ -365,7 +365,10 @@ def _progress(rec: ToolRecord, compiled: bool) -> str:
     if compiled:  # fill_missing writes it from the behaviour model whatever this gave
         return "the behaviour model writes it (after the other tools)"
     if rec.report.status == "failed":
-        return f"failed: {rec.report.reason or 'no reason recorded'}"[:160]
+        why = rec.report.reason or "no reason recorded"
+        if len(why) > 200:  # the whole reason is in the report; cut between its parts
+            why = why[:200].rsplit("; ", 1)[0].rstrip("; ") + " (more in the report)"
+        return f"failed: {why}"
     return f"{rec.report.status} ({rec.report.source})"
 
 
@@ -517,8 +520,10 @@ async def synthesize(
     model = derive_model(docs, data if data is not None else {}, policy or "")
     readings: list[dict[str, Any]] = []  # what the model was asked to read, and what was kept
     if data is not None and not client.rules_only("synthesizer"):
+        rep.phase("the model reads the rules and amounts the rules could not place", 1)
         await read_rules(model, docs, data, policy or "", client, readings)  # grounded only
         await read_formulas(model, docs, data, policy or "", client, readings)  # grounded only
+        rep.advance()
     compiled = replaced_tools(model) if data is not None else set()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]

@@ -42,12 +42,21 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _CALL = re.compile(r"`?([A-Za-z_][A-Za-z0-9_]*)\s*\(([^)]*)\)`?")
 _IDENT = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`|^([a-z][a-z0-9]*(?:_[a-z0-9]+)+)$")
 _BULLET = re.compile(
-    r"^\s*[-*+]\s+[*_]{0,2}`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?[*_]{0,2}\s*"
+    r"^\s*(?:[-*+]|\d{1,2}[.)])\s+[*_]{0,2}`?(?P<name>[A-Za-z_][A-Za-z0-9_]*?)`?[*_]{0,2}\s*"
     r"(?:[*_]{0,2}\((?P<meta>[^)]*)\)[*_]{0,2})?\s*(?:[:\u2014\u2013-]\s*(?P<desc>.*))?$"
 )
-#: a description that opens with the parameter's flags ("required — the loan to renew")
-_FLAGS = re.compile(r"^(?P<flags>(?:required|optional)\b[^\u2014\u2013:.]*)[\u2014\u2013:.-]\s*",
-                    re.IGNORECASE)  # fmt: skip
+#: a line without a bullet that still reads as a parameter: the name set off in bold or code
+#: and its type or flags in brackets ("**order_id** (string, required): the order")
+_BARE = re.compile(
+    r"^\s*(?:\*\*|__|`)(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\*\*|__|`)\s*"
+    r"\((?P<meta>[^)]*)\)\s*(?:[:\u2014\u2013-]\s*(?P<desc>.*))?$"
+)
+#: type and flag words that may lead a description ("— string — optional — the note")
+_FLAG_WORDS = r"(?:required|optional|string|integer|number|boolean|array|object|int|float|bool|str)"
+_FLAGS = re.compile(
+    rf"^`?(?P<flags>{_FLAG_WORDS}\b`?(?:\s*,\s*`?{_FLAG_WORDS}\b`?)*)\s*(?:[\u2014\u2013:.-]\s*|$)",
+    re.IGNORECASE,
+)
 _TYPES = {"string", "integer", "number", "boolean", "array", "object", "int", "float", "bool",
           "str", "list", "dict"}  # fmt: skip
 _TYPE_MAP = {"int": "integer", "float": "number", "bool": "boolean", "str": "string",
@@ -123,6 +132,28 @@ def split_sections(text: str) -> list[Section]:
     return [s for s in sections if s.heading or s.text]
 
 
+#: sub-headings that hold part of one tool's documentation ("### Parameters")
+_PART = re.compile(
+    r"^\W*(?:parameters?|arguments?|inputs?|request(?:\s+body)?|body|query|returns?|"
+    r"responses?|output|errors?|examples?|notes?)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _with_subsections(sections: list[Section]) -> list[Section]:
+    """Sections with each part-heading ("### Parameters", "#### Returns") folded into the
+    section above it that it belongs to (a deeper heading under a tool's heading)."""
+    out: list[Section] = []
+    for s in sections:
+        owner = out[-1] if out else None
+        if owner is not None and s.level > owner.level and _PART.match(s.heading):
+            label = s.heading.strip(" :*_") + ":"
+            out[-1] = owner.model_copy(update={"body": [*owner.body, label, *s.body]})
+            continue
+        out.append(s)
+    return out
+
+
 def _tool_name(heading: str) -> tuple[str | None, list[str]]:
     """The tool name a heading gives and the parameter names of a call-like heading."""
     call = _CALL.search(heading)
@@ -138,12 +169,20 @@ def _tool_name(heading: str) -> tuple[str | None, list[str]]:
     return None, []
 
 
+def _param_line(line: str) -> re.Match[str] | None:
+    """A line that lists one parameter: a bullet or numbered item, or a bold or code name with
+    its type or flags in brackets."""
+    m = _BULLET.match(line)
+    if m is None or (not m.group("meta") and m.group("desc") is None and "`" not in line):
+        m = _BARE.match(line) or m
+    return m
+
+
 def _param_from_bullet(m: re.Match[str]) -> tuple[str, dict[str, Any], bool]:
     meta = [x.strip().lower() for x in (m.group("meta") or "").split(",") if x.strip()]
     desc = (m.group("desc") or "").strip()
-    flags = _FLAGS.match(desc)
-    if flags:  # "`id` *(string)* — required — text": the flags lead the description
-        meta += [x.strip().lower() for x in flags.group("flags").split(",") if x.strip()]
+    while (flags := _FLAGS.match(desc)) is not None:  # "— string — optional — text"
+        meta += [x.strip(" `").lower() for x in flags.group("flags").split(",") if x.strip()]
         desc = desc[flags.end() :].strip()
     typ = next((_TYPE_MAP.get(x, x) for x in meta if x in _TYPES), "string")
     required = "optional" not in meta
@@ -210,7 +249,7 @@ def _table_params(lines: list[str]) -> list[tuple[str, dict[str, Any], bool]]:
         if len(row) != len(header):
             continue
         name = row[col["name"]].strip("`")
-        typ = row[col["type"]].lower() if "type" in col else "string"
+        typ = row[col["type"]].lower().strip("`*_ ") if "type" in col else "string"
         said = row[col["required"]].lower().strip("*_` ") if "required" in col else "yes"
         req = said in ("yes", "true", "required", "y")
         req = (not req and said in ("no", "false", "n", "")) if flipped else req
@@ -226,7 +265,7 @@ def parse_section(section: Section, filename: str) -> ToolSpec | None:
     name, call_params = _tool_name(section.heading)
     if name is None:
         return None
-    params = [(m.group("name"), m) for ln in section.body if (m := _BULLET.match(ln))]
+    params = [(m.group("name"), m) for ln in section.body if (m := _param_line(ln))]
     parsed = [
         _param_from_bullet(m)
         for _, m in params
@@ -236,7 +275,7 @@ def parse_section(section: Section, filename: str) -> ToolSpec | None:
     if call_params and not parsed:
         parsed = [(p, {"type": "string"}, True) for p in call_params]
     desc_lines = [
-        ln for ln in section.body if not _BULLET.match(ln) and not ln.strip().startswith("|")
+        ln for ln in section.body if not _param_line(ln) and not ln.strip().startswith("|")
     ]
     description = " ".join(
         ln.strip() for ln in desc_lines if ln.strip() and not ln.strip().endswith(":")
@@ -325,16 +364,18 @@ async def extract_markdown(text: str, filename: str, client: LLMClient | None) -
     """All tools of a Markdown/text document: rule-parsed sections, LLM for the rest."""
     from autoforge.llm import LLMFailure
 
-    sections = split_sections(text)
+    sections = _with_subsections(split_sections(text))
     tools: dict[str, ToolSpec] = {}
     leftovers: list[Section] = []
+    bare: dict[str, Section] = {}  # tools the rules read without the parameters they mention
     policy: list[str] = []
     for s in sections:
         spec = parse_section(s, filename)
         if spec is not None:
             tools.setdefault(spec.name, spec)
             if not spec.parameters["properties"] and _TOOLISH.search(s.text):
-                _warn_no_parameters(s, spec.name, filename)
+                bare[spec.name] = s
+                leftovers.append(s)  # a model may read the parameters from the prose
         elif _TOOLISH.search(s.text) or _CALL.search(s.heading + s.text) or _table_params(s.body):
             leftovers.append(s)
         else:
@@ -349,18 +390,20 @@ async def extract_markdown(text: str, filename: str, client: LLMClient | None) -
                 said = " ".join(str(exc).split())
                 why = "no model was given (--llm none)" if "rules only" in said else said
                 for s in leftovers:
-                    if s.text and s.text in chunk:
+                    if s.text and s.text in chunk and s not in bare.values():
                         _warn_not_a_tool(s, filename, f"no model answer: {why}")
-                policy.append(chunk)
+                unread = [x for x in leftovers if x.text in chunk and x not in bare.values()]
+                policy += _chunks(unread)  # the sections no tool was read from stay policy
                 continue
-            for item in answer.tools:
-                spec = _from_extracted(item, filename)
-                if spec is not None:
-                    tools.setdefault(spec.name, spec)
+            _take(tools, answer.tools, bare, filename, chunk)
     elif leftovers:
-        for s in leftovers:
+        unread = [x for x in leftovers if x not in bare.values()]
+        for s in unread:
             _warn_not_a_tool(s, filename)
-        policy += [s.text for s in leftovers]
+        policy += [s.text for s in unread]
+    for name, section in bare.items():
+        if not tools[name].parameters["properties"]:
+            _warn_no_parameters(section, name, filename)
     if not tools:
         raise DocParseError(
             "no tools found in this text document",
@@ -391,6 +434,40 @@ def _warn_not_a_tool(
         ),
         stacklevel=3,
     )
+
+
+def _take(
+    tools: dict[str, ToolSpec],
+    read: list[ExtractedTool],
+    bare: dict[str, Section],
+    file: str,
+    text: str,
+) -> None:
+    """Add the tools a model read from ``text``: new ones, and the parameters of a tool the
+    rules read without them (keeping the rules' source and access). A "tool" named like a
+    parameter of another is a misread table, and enum values the text does not state are the
+    model's invention; both are dropped."""
+    specs = [spec for item in read if (spec := _from_extracted(item, file)) is not None]
+    specs = [_stated_enums(spec, text) for spec in specs]
+    params = {p for t in [*tools.values(), *specs] for p in t.parameters.get("properties") or {}}
+    for spec in specs:
+        held = tools.get(spec.name)
+        if held is None and spec.name not in params:
+            tools[spec.name] = spec
+        elif held is not None and spec.name in bare and spec.parameters.get("properties"):
+            tools[spec.name] = spec.model_copy(update={"source": held.source,
+                                                       "access": held.access})  # fmt: skip
+
+
+def _stated_enums(spec: ToolSpec, text: str) -> ToolSpec:
+    """``spec`` without the enum lists whose values are not all written in ``text``."""
+    props = dict(spec.parameters.get("properties") or {})
+    words = set(re.findall(r"[\w.-]+", text.lower()))
+    for name, schema in props.items():
+        enum = schema.get("enum") if isinstance(schema, dict) else None
+        if enum and not all(str(v).lower() in words for v in enum):
+            props[name] = {k: v for k, v in schema.items() if k != "enum"}
+    return spec.model_copy(update={"parameters": {**spec.parameters, "properties": props}})
 
 
 def _warn_no_parameters(section: Section, name: str, filename: str) -> None:

@@ -61,7 +61,8 @@ def left_out_reason(
     if scope is not None:
         parts.append(scope)
     elif not had_template:
-        parts.append(f"no rule template for a {c.cls} tool")
+        article = "an" if c.cls[:1].lower() in "aeiou" else "a"
+        parts.append(f"no rule template for {article} {c.cls} tool")
     if errors:
         parts.append(errors[0])
     if skeleton:
