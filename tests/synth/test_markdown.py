@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -235,3 +236,21 @@ def test_a_model_reads_the_parameters_the_rules_could_not_and_invents_no_enum(
     (tool,) = docs.tools
     assert tool.name == "close_ticket" and tool.source is not None and tool.source.line == 1
     assert tool.parameters["properties"] == {"ticket_number": {"type": "integer"}}
+
+
+@pytest.mark.llm
+def test_a_real_small_model_reads_parameters_from_prose(
+    embedded_small_config: Any, tmp_path: Path
+) -> None:
+    """The embedded 0.5B reads the parameter a tool's prose names ("the ticket number") where
+    the rules found the tool by its heading but no parameter; it invents no enum."""
+    path = tmp_path / "tickets.md"
+    path.write_text(
+        "# Help desk\n\n## get_item\n\nGet an item.\n\n## close_ticket\nClose a ticket.\n\n"
+        "Parameters: the ticket number, and optionally a note.\n",
+        encoding="utf-8",
+    )
+    docs = load_docs([path], llm=lambda: LLMClient(embedded_small_config, cache=False))
+    params = docs.tool("close_ticket").parameters["properties"]
+    assert any("ticket" in name for name in params), params
+    assert not any("enum" in schema for schema in params.values())
