@@ -248,6 +248,7 @@ async def forge_many(
                 executor=executor, items=[results[n] for n in order if n in results]
             )
             write_atomic(out / BATCH_FILE, report.model_dump_json(indent=2) + "\n")
+            write_index(out, report)  # an interrupted batch still shows what it finished
             if on_item is not None:
                 on_item(result)
 
