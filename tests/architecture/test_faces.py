@@ -147,6 +147,7 @@ FACES: dict[str, list[str]] = {
         "render_forge_report",
         "resolve_inputs",
         "run_forge",
+        "run_shortfall",
         "verify_task",
         "verify_tasks",
         "write_forge_report",

@@ -300,11 +300,8 @@ _ENDS = {
 def _ending(t: Trajectory) -> str:
     """How the episode ended, in words, naming an agent that went round in circles (its
     last message repeats an earlier one word for word)."""
-    said = [" ".join(str(m.get("content") or "").lower().split())
-            for m in t.messages if m.get("role") == "assistant" and m.get("content")]  # fmt: skip
-    looped = len(said) > 1 and said[-1] in said[:-1]
     end = _ENDS.get(t.end_reason.value, t.end_reason.value)
-    return end + (" after the agent repeated an earlier message" if looped else "")
+    return end + (" after the agent repeated an earlier message" if t.agent_repeated() else "")
 
 
 def episode_html(t: Trajectory, diff: EpisodeDiff | None, system: str | None = None) -> Markup:

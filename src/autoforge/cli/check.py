@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Annotated
 
@@ -159,11 +160,7 @@ def _passed_detail(group: list[CheckItem]) -> str:
         return f"{len(group)} passed"
     if len(said) == 1:
         return said[0].detail
-    return "; ".join(f"{i.tool + ': ' if i.tool else ''}{_cut(i.detail, 70)}" for i in said)
-
-
-def _cut(text: str, most: int) -> str:
-    """``text`` up to ``most`` characters, cut after a whole word with an ellipsis."""
-    if len(text) <= most:
-        return text
-    return text[:most].rsplit(" ", 1)[0].rstrip(",;:") + " ..."
+    return "; ".join(
+        f"{i.tool + ': ' if i.tool else ''}{textwrap.shorten(i.detail, 70, placeholder=' ...')}"
+        for i in said
+    )

@@ -593,25 +593,14 @@ def stage_table(manifest: object) -> Table:
     return table
 
 
-def _write_tools(layout: Any) -> int | None:
-    """The environment's write tools, None without a readable environment."""
-    from autoforge.lexicon import tool_access
-
-    try:
-        tools = layout.env_dir.read_spec().tools
-    except Exception:  # no environment written: nothing to count
-        return None
-    return sum(tool_access(t) == "write" for t in tools)
-
-
 def _verdict(console: Console, manifest: object, out: Path) -> None:
     """The last lines: time and report, then what failed and why; exit 1 when the run failed
     (a task that does not replay, or no task at all)."""
-    from autoforge.forge import RunLayout, RunManifest, failed_tools, run_failure, task_shortfall
+    from autoforge.forge import RunLayout, RunManifest, failed_tools, run_failure, run_shortfall
 
     assert isinstance(manifest, RunManifest)
     layout = RunLayout(out)
-    synthesis, generation = _read_json(layout.env_dir.report_path), _read_json(layout.generation)
+    synthesis = _read_json(layout.env_dir.report_path)
     used = manifest.tokens
     cached = f" ({used.cache_hits} of {used.calls} calls from the cache)" if used.cache_hits else ""
     console.print(
@@ -634,7 +623,7 @@ def _verdict(console: Console, manifest: object, out: Path) -> None:
         text = f"({len(errors)} errors{first})"
         console.print(f"[red]the environment failed its conformance check[/] {text}",
                       highlight=False, soft_wrap=True)  # fmt: skip
-    for line in task_shortfall(manifest, synthesis, generation, _write_tools(layout)):
+    for line in run_shortfall(out, manifest):
         if not line.startswith("tool "):  # the failed tools are listed above
             console.print(f"[yellow]tasks:[/] {line}", highlight=False, soft_wrap=True)
     verify = manifest.stages.get("verify")

@@ -24,7 +24,7 @@ from autoforge.forge.context import (
 )
 from autoforge.forge.layout import STAGES, ForgeOptions, RunLayout, StateSource
 from autoforge.forge.manifest import RunManifest, StageRecord, load_manifest
-from autoforge.forge.report import load_run, render_forge_report, write_forge_report
+from autoforge.forge.report import load_run, render_forge_report, run_shortfall, write_forge_report
 from autoforge.forge.runner import run_forge
 from autoforge.forge.verify import TaskVerdict, VerifyReport, verify_task, verify_tasks
 
@@ -53,6 +53,7 @@ __all__ = [
     "resolve_inputs",
     "run_failure",
     "run_forge",
+    "run_shortfall",
     "task_shortfall",
     "tool_outcomes",
     "verify_task",

@@ -30,11 +30,12 @@ from autoforge.env import EnvDir
 from autoforge.errors import UserError
 from autoforge.forge.batch_report import BatchReport, ItemResult, write_index
 from autoforge.forge.context import ForgeError, ForgeReporter
-from autoforge.forge.layout import ForgeOptions, RunLayout
+from autoforge.forge.layout import ForgeOptions
 from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
 from autoforge.forge.outlock import out_lock
+from autoforge.forge.report import run_shortfall
 from autoforge.forge.runner import run_forge
-from autoforge.forge.summary import run_failure, task_shortfall
+from autoforge.forge.summary import run_failure
 from autoforge.lexicon import tool_access
 from autoforge.llm import LLMClient, LLMConfig
 from autoforge.synth import reason_kind
@@ -107,8 +108,6 @@ def result_of(
     env, verify = detail.get("environment", {}), detail.get("verify", {})
     check = env.get("conformance") or {}
     left_out, writes = tool_outcomes(run_dir)
-    shortfall = task_shortfall(manifest, _read(RunLayout(run_dir).env_dir.report_path),
-                               _read(RunLayout(run_dir).generation), writes[1])  # fmt: skip
     return ItemResult(
         name=item.name,
         run_dir=str(run_dir),
@@ -121,7 +120,7 @@ def result_of(
         check_ok=bool(check.get("ok")) if check else None,
         tasks=int(detail.get("tasks", {}).get("produced", 0)),
         tasks_asked=int(detail.get("tasks", {}).get("target", 0) or 0),
-        shortfall=shortfall,
+        shortfall=run_shortfall(run_dir, manifest),
         verified=int(verify.get("verified", 0)),
         tools_left_out=left_out,
         writes_documented=writes[0],
@@ -131,15 +130,6 @@ def result_of(
         cpu_seconds=round(cpu, 3),
         forge_seconds=round(manifest.seconds, 3),
     )
-
-
-def _read(path: Path) -> dict[str, Any] | None:
-    """A JSON object file of a run, None where absent or unreadable."""
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def tool_outcomes(run_dir: Path) -> tuple[dict[str, int], tuple[int, int]]:

@@ -79,6 +79,22 @@ def _read_json(path: Path) -> Any:
         return None
 
 
+def _writes(spec: EnvironmentSpec | None) -> int | None:
+    """The environment's write tools, None without an environment."""
+    return sum(tool_access(t) == "write" for t in spec.tools) if spec is not None else None
+
+
+def run_shortfall(run_dir: Path, manifest: RunManifest) -> list[str]:
+    """:func:`task_shortfall` of the run in ``run_dir``, from the files it wrote."""
+    layout = RunLayout(run_dir)
+    try:
+        spec: EnvironmentSpec | None = layout.env_dir.read_spec()
+    except Exception:  # no environment written: its write tools are not known
+        spec = None
+    synthesis, generation = _read_json(layout.env_dir.report_path), _read_json(layout.generation)
+    return task_shortfall(manifest, synthesis, generation, _writes(spec))
+
+
 def load_run(run_dir: Path, manifest: RunManifest | None = None) -> RunData:
     """Read whatever artifacts ``run_dir`` holds."""
     layout = RunLayout(run_dir)
@@ -175,8 +191,7 @@ def _failures(d: RunData) -> Markup | str:
     """What failed and why, first on the page: the run's verdict, the tools that did not
     become code, and why fewer tasks than asked were made."""
     lines = [f"tool {name} failed: {why}" for name, why in failed_tools(d.synthesis)]
-    writes = sum(tool_access(t) == "write" for t in d.spec.tools) if d.spec else None
-    shortfall = task_shortfall(d.manifest, d.synthesis, d.generation, writes)
+    shortfall = task_shortfall(d.manifest, d.synthesis, d.generation, _writes(d.spec))
     lines += [x for x in shortfall if not x.startswith("tool ")]
     verdict = run_failure(d.manifest)
     if not lines and verdict is None:

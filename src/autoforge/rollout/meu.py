@@ -129,7 +129,7 @@ def stop_hits(
     agent, user = _agent_messages(traj), _user_messages(traj)
     left = open_goals(goals, user, agent)
     asked = not user or (bool(agent) and asks_for_information(agent[-1]))
-    if asked and user and _repeated(agent):
+    if asked and user and traj.agent_repeated():
         return []  # the agent asked again what it had asked and been answered: its loop
     if asked:
         last = " ".join(agent[-1].split())[-80:] if agent else ""
@@ -144,13 +144,6 @@ def stop_hits(
         return unsaid
     said = [g for g in goals if g not in left]
     return undone_hits(said, traj, agent) + untold_hits(said, agent, answers)
-
-
-def _repeated(agent: Sequence[str]) -> bool:
-    """Whether the agent's last message repeats one of its earlier ones word for word: a user
-    who stops then leaves an agent going round in circles, not a conversation."""
-    norm = [" ".join(m.lower().split()) for m in agent]
-    return len(norm) > 1 and norm[-1] in norm[:-1]
 
 
 def untold_hits(

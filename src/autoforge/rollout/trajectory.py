@@ -148,6 +148,12 @@ class Trajectory(BaseModel):
             if m.get("role") == "assistant" and isinstance(m.get("content"), str)
         ]
 
+    def agent_repeated(self) -> bool:
+        """Whether the agent's last message repeats an earlier one word for word (whitespace
+        and case aside): an agent going round in circles."""
+        said = [" ".join(t.lower().split()) for t in self.agent_texts() if t.strip()]
+        return len(said) > 1 and said[-1] in said[:-1]
+
     def apply_reward(self, info: RewardInfo) -> None:
         """Store a reward result on the trajectory."""
         self.reward = info.reward

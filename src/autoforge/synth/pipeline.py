@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from autoforge.env import (
+    BehaviourModel,
     EnvDir,
     Environment,
     EnvironmentSpec,
@@ -492,6 +493,26 @@ def mark_broken_promises(records: list[ToolRecord], check: Mapping[str, Any]) ->
     return marked
 
 
+async def _model_readings(
+    model: BehaviourModel,
+    docs: ToolDocs,
+    data: Mapping[str, Any] | None,
+    policy: str | None,
+    client: LLMClient,
+    rep: Reporter,
+) -> list[dict[str, Any]]:
+    """With data and a model: the grounded rules and formulas the model reads into ``model``
+    where the rules could not; returns what it was asked to read and whether each was kept."""
+    readings: list[dict[str, Any]] = []
+    if data is None or client.rules_only("synthesizer"):
+        return readings
+    rep.phase("the model reads the rules and amounts the rules could not place", 1)
+    await read_rules(model, docs, data, policy or "", client, readings)  # grounded only
+    await read_formulas(model, docs, data, policy or "", client, readings)  # grounded only
+    rep.advance()
+    return readings
+
+
 async def synthesize(
     docs: ToolDocs,
     out_dir: Path,
@@ -518,12 +539,7 @@ async def synthesize(
     p1.stated = docs_statuses(scoped, policy)
     rep.advance()
     model = derive_model(docs, data if data is not None else {}, policy or "")
-    readings: list[dict[str, Any]] = []  # what the model was asked to read, and what was kept
-    if data is not None and not client.rules_only("synthesizer"):
-        rep.phase("the model reads the rules and amounts the rules could not place", 1)
-        await read_rules(model, docs, data, policy or "", client, readings)  # grounded only
-        await read_formulas(model, docs, data, policy or "", client, readings)  # grounded only
-        rep.advance()
+    readings = await _model_readings(model, docs, data, policy, client, rep)
     compiled = replaced_tools(model) if data is not None else set()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from autoforge.env import Check, ToolBehaviour
-from autoforge.synth.behaviour.data import Context, noun_forms
+from autoforge.synth.behaviour.data import Context
+from autoforge.synth.behaviour.relations import noun_collection, param_for
 
 #: "... <verb>ed it / the <item> in a <status> <parent>"
 _HAD = re.compile(
@@ -44,7 +45,7 @@ def received_checks(tb: ToolBehaviour, sentences: list[str], ctx: Context) -> li
 
 
 def _check(tb: ToolBehaviour, m: re.Match[str], sentence: str, ctx: Context) -> Check | None:
-    parent = next((c for c in ctx.ev.state if m.group("parent").lower() in noun_forms(c)), None)
+    parent = noun_collection(m.group("parent"), ctx.ev)
     if parent is None or parent == tb.collection:
         return None
     status_attr, statuses = ctx.status_enum(parent)
@@ -55,7 +56,7 @@ def _check(tb: ToolBehaviour, m: re.Match[str], sentence: str, ctx: Context) -> 
     owners = [p.name for p in tb.params if p.references and p.name in attrs]
     items = [p.name for p in tb.params if p.references and p.name not in attrs]
     if m.group("item"):
-        items = [n for n in items if _names(n, m.group("item"))]
+        items = [n for n in items if n == param_for(m.group("item"), tb)]
     if len(owners) != 1 or len(items) != 1:
         return None
     lists = _lists_with(ctx, parent, items[0])
@@ -65,12 +66,6 @@ def _check(tb: ToolBehaviour, m: re.Match[str], sentence: str, ctx: Context) -> 
                   attribute=status_attr, table={"counted": [status], "lines": lists},
                   sentence=sentence)  # fmt: skip
     return check if _data_agrees(tb, check, ctx) else None
-
-
-def _names(param: str, noun: str) -> bool:
-    """Whether ``param`` is the argument for ``noun`` ("book" -> ``book_id``)."""
-    base = re.sub(r"_?id$", "", param.lower())
-    return base in noun_forms(noun) or noun.lower() in (base, base + "s")
 
 
 def _lists_with(ctx: Context, coll: str, field: str) -> list[str]:

@@ -43,7 +43,7 @@ _MEMBER = re.compile(
 )
 
 
-def _collection(noun: str, ev: DataEvidence) -> str | None:
+def noun_collection(noun: str, ev: DataEvidence) -> str | None:
     """The collection the longest run of a noun phrase's words names ("stock record" ->
     ``stock``, "purchase order may" -> ``purchase_orders``)."""
     words = noun.lower().split()
@@ -56,7 +56,7 @@ def _collection(noun: str, ev: DataEvidence) -> str | None:
     return None
 
 
-def _param_for(word: str, tb: ToolBehaviour) -> str | None:
+def param_for(word: str, tb: ToolBehaviour) -> str | None:
     """The parameter a word of a sentence names: itself, or ``<word>_id``."""
     names = {p.name for p in tb.params}
     for cand in (word, f"{word}_id", f"{word}id"):
@@ -75,8 +75,8 @@ def record_for_checks(tb: ToolBehaviour, texts: list[str], ctx: Context) -> list
         if not _REQUIRED.search(s):
             continue
         for m in _PAIR.finditer(s):
-            coll = _collection(m.group("noun"), ctx.ev)
-            a, b = _param_for(m.group("a"), tb), _param_for(m.group("b"), tb)
+            coll = noun_collection(m.group("noun"), ctx.ev)
+            a, b = param_for(m.group("a"), tb), param_for(m.group("b"), tb)
             attrs = set(ctx.ev.attributes.get(coll or "", []))
             if coll is None or a is None or b is None or a == b or not {a, b} <= attrs:
                 continue
@@ -121,7 +121,7 @@ def member_checks(
     out: list[Check] = []
     for s in texts:
         for m in _MEMBER.finditer(s):
-            coll = _collection(m.group("noun"), ctx.ev)
+            coll = noun_collection(m.group("noun"), ctx.ev)
             if coll is None:
                 continue
             via = _record_of(coll, tb)

@@ -172,7 +172,6 @@ def _replaced(spec: ToolSpec, rec: ToolRecord | None, tb: ToolBehaviour, code: s
 
     report = rec.report.model_copy() if rec is not None else ToolReport(name=spec.name, cls=tb.kind)
     report.source, report.status, report.collection = "behaviour", "partial", tb.collection
-    report.reason = ""  # an earlier attempt's failure no longer describes this code
     fp = rec.fingerprint if rec is not None else ""
     return ToolRecord(
         fingerprint=fp, report=report, code=ToolCode(name=spec.name, body=code.rstrip())
