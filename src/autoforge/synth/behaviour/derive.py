@@ -75,6 +75,7 @@ from autoforge.synth.behaviour.relations import (
     member_checks,
     record_for_checks,
 )
+from autoforge.synth.behaviour.sequenced import next_numbers
 from autoforge.synth.behaviour.stated import (
     dated_today,
     literal_fields,
@@ -700,7 +701,7 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     stated = formula_values(formula_texts(spec.description, tb, ctx), tb, ctx)
     stated = {a: v for a, v in stated.items() if a not in onto and a not in fixed}
     out += [Effect(kind="set", collection=coll, fields=stated)] if stated else []
-    opened = opened_records(spec, tb, ctx)
+    opened = opened_records(spec, tb, ctx) + next_numbers(spec, tb, ctx)
     return out + later + appends(spec, tb, attrs) + opened + _moved(spec, tb, ctx)
 
 

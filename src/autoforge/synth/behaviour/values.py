@@ -13,6 +13,7 @@ from autoforge.synth.behaviour.formulas import expr_code
 from autoforge.synth.behaviour.listing import given as _given
 from autoforge.synth.behaviour.paths import record_code
 from autoforge.synth.behaviour.prices import map_expr
+from autoforge.synth.behaviour.sequenced import next_code
 
 
 def value_code(v: Value) -> str:
@@ -89,6 +90,9 @@ def _formula(v: Value) -> str:
         return f"[{first}] + {rest}"
     if kind == "map":
         return map_expr(str(args[0]), args[1])
+    if kind == "next":
+        coll, attr, prefix, width, numeric = args
+        return next_code(str(coll), str(attr), str(prefix), int(width), bool(numeric))
     if kind == "days_after":
         return days_after_expr(str(args[0]), args[1])
     if kind == "expr":
