@@ -685,7 +685,9 @@ def _start_run(
     run.guards = call_guards(env.spec, rules, env.initial_state, values)
     settle = settling_guards(env.spec, source, generator.domains) if generator else {}
     run.fill = with_settling(run.guards, settle)
-    run.pre = preconditions(env.spec, run.fill, env.initial_state)
+    root = getattr(env, "path", None)
+    model = BehaviourModel.load(Path(root)) if root else None
+    run.pre = preconditions(env.spec, run.fill, env.initial_state, model)
     return run
 
 

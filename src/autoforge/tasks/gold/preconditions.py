@@ -24,14 +24,16 @@ call in a state), :meth:`Preconditions.keys` (the records an entity argument may
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from autoforge.env import CollectionSchema, EnvironmentSpec
+from autoforge.env import BehaviourModel, CollectionSchema, EnvironmentSpec
 from autoforge.lexicon import entity_of, singular, status_values, tool_access
 from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode
+from autoforge.tasks.gold.dated import DataDates, data_dates
 from autoforge.tasks.gold.failures import scalars
 from autoforge.tasks.gold.plausible import Breach, Guard, breach, source_fact
 from autoforge.tooldocs import ToolSpec, markdown_tables
@@ -258,6 +260,14 @@ class Preconditions:
 
     guards: Mapping[str, list[Guard]] = field(default_factory=dict)
     rules: dict[str, list[Any]] = field(default_factory=dict)
+    #: where the behaviour model says a create's date argument is measured from
+    dates: DataDates | None = None
+
+    def date(self, tool: str, param: str, partial: Mapping[str, Any],
+             state: Mapping[str, Any], rng: random.Random) -> str | None:  # fmt: skip
+        """A date for a create's date argument placed as the data's records place theirs
+        (:meth:`~autoforge.tasks.gold.dated.DataDates.value`); None where no model says."""
+        return self.dates.value(tool, param, partial, state, rng) if self.dates else None
 
     def check(self, tool: str, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
         """The first known precondition the call breaks in ``state``, or None: is this call
@@ -670,10 +680,15 @@ def _evidenced(rule: LinkRule, spec: EnvironmentSpec, tool: ToolSpec,
 
 
 def preconditions(
-    spec: EnvironmentSpec, guards: Mapping[str, list[Guard]], data: Mapping[str, Any] | None
+    spec: EnvironmentSpec,
+    guards: Mapping[str, list[Guard]],
+    data: Mapping[str, Any] | None,
+    model: BehaviourModel | None = None,
 ) -> Preconditions:
     """The preconditions of ``spec``'s tools: ``guards`` and the rules its policy and tool
-    descriptions state (:func:`table_rules`, :func:`children_rules`, :func:`link_rules`)."""
+    descriptions state (:func:`table_rules`, :func:`children_rules`, :func:`link_rules`),
+    with the dates the behaviour ``model`` places
+    (:func:`~autoforge.tasks.gold.dated.data_dates`)."""
     text = "\n\n".join([spec.policy, *(t.description for t in spec.tools)])
     rules: dict[str, list[Any]] = {}
     data = data or {}
@@ -688,7 +703,7 @@ def preconditions(
     ]
     for rule in found:
         rules.setdefault(rule.tool, []).append(rule)
-    return Preconditions(guards, rules)
+    return Preconditions(guards, rules, data_dates(model))
 
 
 __all__ = [
