@@ -158,6 +158,7 @@ FACES: dict[str, list[str]] = {
         "tool_outcomes",
     ],
     "autoforge.lexicon": [
+        "iso_day",
         "API_VERBS",
         "CREATE_VERBS",
         "EVERYDAY",

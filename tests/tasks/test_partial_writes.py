@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from autoforge.env import BehaviourModel, ToolBehaviour
 from autoforge.tasks.graph.dependency import ToolEdge, ToolGraph, ToolNode, without_tools
-from autoforge.tasks.pipeline import _partial_writes
+from autoforge.tasks.pipeline import _partial_writes, behaviour_of
 
 
 def _graph() -> ToolGraph:
@@ -34,7 +34,7 @@ def test_partial_tools_leave_the_graph_with_their_edges(tmp_path: Path) -> None:
                           unenforced=["Refused if the item is discontinued."]),
         ]
     ).save(tmp_path)  # fmt: skip
-    partial = _partial_writes(SimpleNamespace(path=tmp_path))  # type: ignore[arg-type]
+    partial = _partial_writes(behaviour_of(SimpleNamespace(path=tmp_path)))  # type: ignore[arg-type]
     assert partial == {"order_item"}
     graph = without_tools(_graph(), partial)
     assert graph.writes() == {"rename_item"}
@@ -42,8 +42,8 @@ def test_partial_tools_leave_the_graph_with_their_edges(tmp_path: Path) -> None:
 
 
 def test_hand_written_environments_keep_every_tool(tmp_path: Path) -> None:
-    assert _partial_writes(SimpleNamespace(path=tmp_path)) == set()  # type: ignore[arg-type]
-    assert _partial_writes(SimpleNamespace()) == set()  # type: ignore[arg-type]
+    assert _partial_writes(behaviour_of(SimpleNamespace(path=tmp_path))) == set()  # type: ignore[arg-type]
+    assert _partial_writes(behaviour_of(SimpleNamespace())) == set()  # type: ignore[arg-type]
     assert without_tools(_graph(), set()).writes() == {"order_item", "rename_item"}
 
 
@@ -66,4 +66,4 @@ def test_a_tool_caught_breaking_a_round_trip_gets_no_gold_calls(tmp_path: Path) 
             ToolBehaviour(tool="rename_item", kind="update"),
         ]
     ).save(tmp_path)
-    assert _partial_writes(SimpleNamespace(path=tmp_path)) == {"order_item"}  # type: ignore[arg-type]
+    assert _partial_writes(behaviour_of(SimpleNamespace(path=tmp_path))) == {"order_item"}  # type: ignore[arg-type]

@@ -6,7 +6,8 @@ environment's :class:`~autoforge.env.DocRule`), the data flow between tools (whi
 returns and needs: :mod:`.dataflow`), entities and attributes read from the docs' own schemas
 (:mod:`.schema_entities`), which list parameters page or sort rather than filter
 (:mod:`.paging`), where a documented reply puts the records (:mod:`.envelope`), and how a
-person says a tool or a field (:mod:`.phrasing`, :mod:`.literals`). The word functions
+person says a tool or a field (:mod:`.phrasing`, :mod:`.literals`), and the day a data value
+names (:mod:`.days`). The word functions
 underneath (``tokens``, ``singular``, ``plural``) are :mod:`autoforge.tooldocs`'s.
 
 It imports only :mod:`autoforge.tooldocs` and the environment's artifact models, never the LLM
@@ -56,6 +57,7 @@ __all__ = [
     "find_user_collection",
     "is_identifier_name",
     "is_scope",
+    "iso_day",
     "key_param",
     "label",
     "listed_noun",
@@ -124,6 +126,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.dataflow import schema_leaves as schema_leaves
     from autoforge.lexicon.dataflow import singular as singular
     from autoforge.lexicon.dataflow import split_path as split_path
+    from autoforge.lexicon.days import iso_day as iso_day
     from autoforge.lexicon.envelope import Envelope as Envelope
     from autoforge.lexicon.envelope import envelope_of as envelope_of
     from autoforge.lexicon.envelope import unwrap as unwrap
@@ -196,6 +199,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.toolscope import whole_record as whole_record
 
 _LAZY: dict[str, str] = {
+    "iso_day": "autoforge.lexicon.days",
     "API_VERBS": "autoforge.lexicon.phrasing",
     "CREATE_VERBS": "autoforge.lexicon.phrasing",
     "Derivation": "autoforge.lexicon.schema_entities",

@@ -662,7 +662,8 @@ def _start_run(
     the S0 generator, what the documents tell (knowledge, stated rules) and the guards every
     attempt checks writes against."""
     graph = graph or build_graph(env.spec, hooks.edge_judge)
-    stats.partial_writes = sorted(_partial_writes(env) & graph.writes())
+    model = behaviour_of(env)
+    stats.partial_writes = sorted(_partial_writes(model) & graph.writes())
     graph = without_tools(graph, set(stats.partial_writes))
     clock("graph", started)
     source = getattr(env, "tools_source", "") or ""  # an environment wrapper may not carry it
@@ -685,20 +686,22 @@ def _start_run(
     run.guards = call_guards(env.spec, rules, env.initial_state, values)
     settle = settling_guards(env.spec, source, generator.domains) if generator else {}
     run.fill = with_settling(run.guards, settle)
-    root = getattr(env, "path", None)
-    model = BehaviourModel.load(Path(root)) if root else None
     run.pre = preconditions(env.spec, run.fill, env.initial_state, model)
     return run
 
 
-def _partial_writes(env: EnvironmentLike) -> set[str]:
+def behaviour_of(env: EnvironmentLike) -> BehaviourModel | None:
+    """The environment's behaviour model, read once per run; None for hand-written tools."""
+    root = getattr(env, "path", None)
+    return BehaviourModel.load(Path(root)) if root else None
+
+
+def _partial_writes(model: BehaviourModel | None) -> set[str]:
     """Tools whose code the behaviour model compiled and marks partial (a rule their own
     description states is known not to be enforced), and tools the conformance check caught
     breaking a round trip. Code another stage wrote (a template, the model) may carry guards
     the behaviour model cannot see, so it is not judged partial here; hand-written
     environments have no model."""
-    root = getattr(env, "path", None)
-    model = BehaviourModel.load(Path(root)) if root else None
     if model is None:
         return set()
     return {t.tool for t in model.tools if (t.partial and t.compiled) or t.broken}

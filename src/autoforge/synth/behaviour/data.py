@@ -7,7 +7,6 @@ Everything here is read from the start state; nothing names a domain.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,16 +17,6 @@ _ID_SHAPE = re.compile(r"^(.*?)(\d+)$")
 #: words that end an identifier's name: what is left names the collection (``task_id``,
 #: ``ticketid``, ``ticket_number``, ``item_sku``); the longer words only after an underscore
 _ID_SUFFIX = re.compile(r"(_?(ids?|key|code|sku)|_(keys|codes|numbers?|no|refs?|uuids?|skus))$")
-
-
-def iso_day(v: Any) -> dt.date | None:
-    """The date an ISO date or timestamp string starts with, None for anything else."""
-    if not isinstance(v, str) or len(v) < 10:
-        return None
-    try:
-        return dt.date.fromisoformat(v[:10])
-    except ValueError:
-        return None
 
 
 def is_number(v: Any) -> bool:

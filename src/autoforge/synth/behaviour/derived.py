@@ -28,7 +28,8 @@ from itertools import combinations, permutations
 from typing import Any
 
 from autoforge.env import BehaviourModel, Effect, ToolBehaviour, Value
-from autoforge.synth.behaviour.data import DataEvidence, is_number, iso_day
+from autoforge.lexicon import iso_day
+from autoforge.synth.behaviour.data import DataEvidence, is_number
 
 #: a fit must hold on at least this many records
 MIN_RECORDS = 8

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import Value
-from autoforge.synth.behaviour.data import DataEvidence, iso_day
+from autoforge.lexicon import iso_day
+from autoforge.synth.behaviour.data import DataEvidence
 
 #: share of the records holding both dates that the offset must fit, and share of all records
 #: that must hold the later date

@@ -428,10 +428,10 @@ class FactChooser:
         ruled = self._ruled_value(fact, tool, partial)
         if ruled is not _MISSING:
             return ruled
-        dated = self.pre.date(tool, param or fact.name, partial, self.plain(), self.rng) if (
-            self.pre) else None  # fmt: skip
-        if dated is not None:  # a create's date, as far from today as the data's records'
-            return dated
+        if self.pre is not None:  # a create's date, as far from today as the data's records'
+            dated = self.pre.date(tool, param or fact.name, partial, self.plain(), self.rng)
+            if dated is not None:
+                return dated
         known = self._known_identifier(fact, tool, partial)
         if known is _MISSING and schema.get("type", "string") == "string":
             seen = observed_category(self.plain(), fact.name)  # a country the data always has

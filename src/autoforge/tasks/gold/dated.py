@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env import BehaviourModel
+from autoforge.lexicon import iso_day
 
 
 @dataclass(frozen=True)
@@ -33,15 +34,6 @@ class _Dated:
     attribute: str
     stamp: str
     others: tuple[tuple[str, str], ...]
-
-
-def _day(value: Any) -> dt.date | None:
-    if not isinstance(value, str) or len(value) < 10:
-        return None
-    try:
-        return dt.date.fromisoformat(value[:10])
-    except ValueError:
-        return None
 
 
 @dataclass(frozen=True)
@@ -60,7 +52,7 @@ class DataDates:
         when the tool has no such argument or the state no such record."""
         found = self.dated.get((tool, param))
         meta = state.get("meta")
-        today = _day((meta.get("today") if isinstance(meta, Mapping) else None)
+        today = iso_day((meta.get("today") if isinstance(meta, Mapping) else None)
                      or self.today.get(tool))  # fmt: skip
         if found is None or today is None:
             return None
@@ -82,8 +74,8 @@ def _distances(found: _Dated, state: Mapping[str, Any]) -> list[tuple[Mapping[st
     for record in (records or {}).values() if isinstance(records, Mapping) else ():
         if not isinstance(record, Mapping):
             continue
-        value, stamp = record.get(found.attribute), _day(record.get(found.stamp))
-        day = _day(value)
+        value, stamp = record.get(found.attribute), iso_day(record.get(found.stamp))
+        day = iso_day(value)
         if day is not None and stamp is not None:
             out.append((record, (day - stamp).days, str(value)[10:]))
     return out
