@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from autoforge.tasks.blueprints.facts import fresh_like
+from autoforge.tasks.gold.alike import fresh_like
 
 
 @pytest.mark.parametrize(

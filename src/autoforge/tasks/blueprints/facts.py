@@ -12,10 +12,11 @@ from __future__ import annotations
 import copy
 import json
 import random
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from jsonschema import Draft202012Validator
 
 from autoforge.env import EnvironmentSpec, EpisodeLike, StateSchema
 from autoforge.lexicon import (
@@ -43,6 +44,7 @@ from autoforge.tasks.blueprints.related import (
     replacements,
     shaped_values,
 )
+from autoforge.tasks.gold.alike import fresh_like
 from autoforge.tasks.gold.failures import GoldFailure
 from autoforge.tasks.gold.plausible import Breach, Guard, breach
 from autoforge.tasks.gold.preconditions import Preconditions
@@ -433,6 +435,8 @@ class FactChooser:
             if dated is not None:
                 return dated
         known = self._known_identifier(fact, tool, partial)
+        if known is _MISSING:  # like the values the records it is stored on hold
+            known = self._stored_like(fact, tool, partial, param or fact.name)
         if known is _MISSING and schema.get("type", "string") == "string":
             seen = observed_category(self.plain(), fact.name)  # a country the data always has
             known = self.rng.choice(seen) if seen else _MISSING
@@ -451,7 +455,8 @@ class FactChooser:
         if new_key_param(spec, schema) != fact.name or collection is None:
             return _MISSING
         keys = [str(k) for k in (self.plain().get(collection) or {})]
-        return fresh_like(keys, self.rng) if keys else _MISSING
+        new = fresh_like(keys, self.rng) if keys else None
+        return _MISSING if new is None else new
 
     def _ruled_value(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
         """A value the documented preconditions allow for the record the call names (a
@@ -465,6 +470,23 @@ class FactChooser:
         left = [v for v in allowed if repr(v) not in banned]
         left = [v for v in left if v != current] or left
         return self.rng.choice(left) if left else _MISSING
+
+    def _stored_like(self, fact: FactSpec, tool: str, partial: dict[str, Any], param: str) -> Any:
+        """A value like those the collection the write stores ``param`` in holds in that
+        attribute (:meth:`~autoforge.tasks.gold.preconditions.Preconditions.stored_like`),
+        valid under the fact's schema, not the record's current value nor one ruled out;
+        ``_MISSING`` where no model says."""
+        if self.pre is None:
+            return _MISSING
+        fits = Draft202012Validator(dict(fact.json_schema))
+        current = self._current(tool, partial, fact.name)
+        banned = self.excluded.get(fact.name, set())
+
+        def allowed(v: Any) -> bool:
+            return v != current and repr(v) not in banned and fits.is_valid(v)
+
+        ok, value = self.pre.stored_like(tool, param, partial, self.plain(), self.rng, allowed)
+        return value if ok else _MISSING
 
     def _from_column(self, fact: FactSpec, tool: str, partial: dict[str, Any]) -> Any:
         """A value of the records' own attribute called like the fact (a destination city
@@ -481,7 +503,8 @@ class FactChooser:
             return self._structured(fact, tool, partial)
         seen = column_values(self.plain(), fact.name, kind)
         if seen and kind is str and len(set(map(repr, seen))) >= len(seen):
-            return fresh_like(seen, self.rng)  # unique: a new value shaped like the data's
+            new = fresh_like(seen, self.rng)  # unique: a new value shaped like the data's
+            return _MISSING if new is None else new
         if len(set(map(repr, seen))) >= len(seen):
             return _MISSING
         current = self._current(tool, partial, fact.name)
@@ -724,25 +747,3 @@ def _values_under(value: Any, key: str) -> Iterator[Any]:
     elif isinstance(value, list):
         for item in value:
             yield from _values_under(item, key)
-
-
-def fresh_like(seen: list[Any], rng: random.Random) -> Any:
-    """A text value none of ``seen`` is, made from one of them so it keeps their shape: its
-    last run of digits renumbered at the same width, else a digit put before its last dot
-    (``report.pdf``: ``report2.pdf``), else one appended; ``_MISSING`` when none is new."""
-    taken = {str(v) for v in seen}
-    for _ in range(20):
-        base = str(rng.choice(seen))
-        runs = list(re.finditer(r"\d+", base))
-        if runs:
-            m = runs[-1]
-            width = len(m.group(0))
-            num = str(rng.randrange(10**width)).zfill(width)
-            new = base[: m.start()] + num + base[m.end() :]
-        else:
-            cut = base.rfind(".")
-            digit = str(rng.randrange(2, 10))
-            new = base[:cut] + digit + base[cut:] if cut > 0 else base + digit
-        if new not in taken:
-            return new
-    return _MISSING

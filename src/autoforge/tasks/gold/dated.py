@@ -48,7 +48,7 @@ class DataDates:
               state: Mapping[str, Any], rng: random.Random) -> str | None:  # fmt: skip
         """A date for argument ``param`` of ``tool``: today plus the distance between the two
         dates of a record of the data like the one the call makes (sharing the values of the
-        arguments chosen so far that explain the distances, :func:`_explaining`); None
+        arguments chosen so far that explain the distances, :func:`explaining`); None
         when the tool has no such argument or the state no such record."""
         found = self.dated.get((tool, param))
         meta = state.get("meta")
@@ -60,7 +60,8 @@ class DataDates:
         if not rows:
             return None
         given = {a: p for p, a in found.others if p in partial}
-        for attr in _explaining(rows, list(given)):  # the best first, while records are left
+        pairs = [(r[0], float(r[1])) for r in rows]
+        for attr in explaining(pairs, list(given)):  # the best first, while records are left
             rows = [r for r in rows if r[0].get(attr) == partial[given[attr]]] or rows
         _, days, rest = rng.choice(sorted(rows, key=lambda r: (r[1], r[2])))
         return (today + dt.timedelta(days=days)).isoformat() + rest
@@ -81,23 +82,23 @@ def _distances(found: _Dated, state: Mapping[str, Any]) -> list[tuple[Mapping[st
     return out
 
 
-def _spread(days: list[int]) -> float:
-    mean = sum(days) / len(days)
-    return sum((d - mean) ** 2 for d in days)
+def _spread(numbers: list[float]) -> float:
+    mean = sum(numbers) / len(numbers)
+    return sum((d - mean) ** 2 for d in numbers)
 
 
-def _explaining(rows: list[tuple[Mapping[str, Any], int, str]], attrs: list[str]) -> list[str]:
-    """The attributes whose values explain the distances, the best first: grouping the
-    records by one leaves at most 0.8 of the spread that grouping by chance into as many
-    groups would leave (a window that depends on a kind, not on which customer asks). An
-    attribute with a value on nearly every record of its own is no kind: it is not
-    considered."""
+def explaining(rows: list[tuple[Mapping[str, Any], float]], attrs: list[str]) -> list[str]:
+    """The attributes whose values explain the numbers of ``rows`` (record, number), the
+    best first: grouping the records by one leaves at most 0.8 of the spread that grouping by
+    chance into as many groups would leave (a window that depends on a kind, not on which
+    customer asks). An attribute with a value on nearly every record of its own is no kind:
+    it is not considered."""
     total, n = _spread([r[1] for r in rows]), len(rows)
     found: list[tuple[float, str]] = []
     for attr in attrs:
-        groups: dict[str, list[int]] = {}
-        for record, days, _ in rows:
-            groups.setdefault(repr(record.get(attr)), []).append(days)
+        groups: dict[str, list[float]] = {}
+        for record, number in rows:
+            groups.setdefault(repr(record.get(attr)), []).append(number)
         if len(groups) < 2 or len(groups) > n / 2 or total == 0:
             continue
         chance = total * (1 - (len(groups) - 1) / (n - 1))  # left by a random grouping
@@ -130,4 +131,4 @@ def data_dates(model: BehaviourModel | None) -> DataDates | None:
     return DataDates(dated, today) if dated else None
 
 
-__all__ = ["DataDates", "data_dates"]
+__all__ = ["DataDates", "data_dates", "explaining"]

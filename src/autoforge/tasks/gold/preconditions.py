@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from autoforge.env import BehaviourModel, CollectionSchema, EnvironmentSpec
 from autoforge.lexicon import entity_of, singular, status_values, tool_access
 from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode
+from autoforge.tasks.gold.alike import DataColumns, data_columns
 from autoforge.tasks.gold.dated import DataDates, data_dates
 from autoforge.tasks.gold.failures import scalars
 from autoforge.tasks.gold.plausible import Breach, Guard, breach, source_fact
@@ -262,12 +263,25 @@ class Preconditions:
     rules: dict[str, list[Any]] = field(default_factory=dict)
     #: where the behaviour model says a create's date argument is measured from
     dates: DataDates | None = None
+    #: where the behaviour model says a write stores its other arguments
+    columns: DataColumns | None = None
 
     def date(self, tool: str, param: str, partial: Mapping[str, Any],
              state: Mapping[str, Any], rng: random.Random) -> str | None:  # fmt: skip
         """A date for a create's date argument placed as the data's records place theirs
         (:meth:`~autoforge.tasks.gold.dated.DataDates.value`); None where no model says."""
         return self.dates.value(tool, param, partial, state, rng) if self.dates else None
+
+    def stored_like(
+        self, tool: str, param: str, partial: Mapping[str, Any], state: Mapping[str, Any],
+        rng: random.Random, allowed: Callable[[Any], bool],
+    ) -> tuple[bool, Any]:  # fmt: skip
+        """A value for an argument a write stores on a record, like that collection's own
+        records' (:meth:`~autoforge.tasks.gold.alike.DataColumns.value`); ``(False, None)``
+        where no model says."""
+        if self.columns is None:
+            return False, None
+        return self.columns.value(tool, param, partial, state, rng, allowed)
 
     def check(self, tool: str, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
         """The first known precondition the call breaks in ``state``, or None: is this call
@@ -688,7 +702,8 @@ def preconditions(
     """The preconditions of ``spec``'s tools: ``guards`` and the rules its policy and tool
     descriptions state (:func:`table_rules`, :func:`children_rules`, :func:`link_rules`),
     with the dates the behaviour ``model`` places
-    (:func:`~autoforge.tasks.gold.dated.data_dates`)."""
+    (:func:`~autoforge.tasks.gold.dated.data_dates`) and the columns its writes store
+    their arguments in (:func:`~autoforge.tasks.gold.alike.data_columns`)."""
     text = "\n\n".join([spec.policy, *(t.description for t in spec.tools)])
     rules: dict[str, list[Any]] = {}
     data = data or {}
@@ -703,7 +718,7 @@ def preconditions(
     ]
     for rule in found:
         rules.setdefault(rule.tool, []).append(rule)
-    return Preconditions(guards, rules, data_dates(model))
+    return Preconditions(guards, rules, data_dates(model), data_columns(model))
 
 
 __all__ = [
