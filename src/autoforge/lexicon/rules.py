@@ -122,7 +122,7 @@ def _values_in(fragment: str, values: list[str]) -> list[str]:
     words = re.split(r",\s*|\s+or\s+|\s+and\s+|\s+nor\s+", fragment)
     found: list[str] = []
     for word in words:
-        word = re.sub(r"^(already|still|not yet)\s+", "", word.strip())
+        word = re.sub(r"^(already|still|not yet|in)\s+", "", word.strip())
         match = next((v for v in values if v.lower() == word), None)
         if match is None:
             return []
@@ -199,7 +199,7 @@ def _status_rule(
     low = _plain(sentence)
     noun = singular(coll.name).replace("_", " ")
     vals = "|".join(re.escape(v.lower()) for v in sorted(values, key=len, reverse=True))
-    items = rf"((?:(?:already |still )?(?:{vals})(?:,\s*|\s+or\s+|\s+and\s+)?)+)"
+    items = rf"((?:(?:already |still )?(?:{vals})(?:,\s*|\s+or\s+(?:in\s+)?|\s+and\s+)?)+)"
     # a bracketed aside ("(...; it must be cancelled instead)") does not say whose rule it is
     named = source == "description" or _action_named(_without_asides(low), spec, noun, records)
     base: dict[str, Any] = dict(
@@ -234,8 +234,13 @@ def _status_rule(
         return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
     never = re.search(rf"{items} {re.escape(noun)}s? (?:can ?not|can't|may not|cannot)\b", low)
     refused_part = _before_contrast(low[never.end() :]) if never else ""
+    # the statuses listed before "cannot" are the case, not the action ("collected orders
+    # cannot be cancelled" names cancelling, not collecting)
     named_there = source == "description" or _action_named(
-        _without_asides(low[: never.end()] + refused_part) if never else "", spec, noun, records
+        _without_asides(low[: never.start()] + " " + refused_part) if never else "",
+        spec,
+        noun,
+        records,
     )
     if never and named_there and (forbidden := _values_in(never.group(1).strip(), values)):
         return DocRule(**base, forbidden=forbidden, sentence=sentence, source=source)  # type: ignore[arg-type]

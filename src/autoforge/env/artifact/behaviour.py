@@ -97,6 +97,9 @@ class Check(BaseModel):
     table: dict[str, list[str]] = Field(default_factory=dict)
     low: float | None = None
     high: float | None = None
+    #: an optional parameter the check's sentence is about ("`express` is only accepted while
+    #: ..."): the check applies only to a call that gives it
+    when_given: str | None = None
     sentence: str = ""
     source: str = "docs"
 

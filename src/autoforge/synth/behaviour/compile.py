@@ -56,6 +56,7 @@ def python_names(tb: ToolBehaviour) -> ToolBehaviour:
     for c in out.checks:
         c.param = python_param_name(c.param) if c.param else None
         c.via = _py_ref(c.via)
+        c.when_given = python_param_name(c.when_given) if c.when_given else None
         if c.kind == "at_least_one":
             c.values = [python_param_name(str(v)) for v in c.values]
     for e in out.effects:
@@ -115,6 +116,14 @@ def _date_guard(name: str) -> list[str]:
 
 
 def _check_lines(c: Check, tb: ToolBehaviour) -> list[str]:
+    """The guard of one check; one about an optional parameter runs only when it is given."""
+    lines = _guard_lines(c, tb)
+    if c.when_given and lines:
+        return [f"if {_given(c.when_given)}:", *("    " + ln for ln in lines)]
+    return lines
+
+
+def _guard_lines(c: Check, tb: ToolBehaviour) -> list[str]:
     why = f" (docs: {c.sentence[:120]})" if c.sentence else ""
     p = c.param or ""
     lines = _line_check_lines(c, p, why)

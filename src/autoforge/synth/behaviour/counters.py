@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.formulas import amount_expr
+from autoforge.synth.behaviour.headings import section_sentences
 from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.synth.behaviour.text import write_targets
 
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 
 
 def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
-    """Counters a sentence moves on a related record: "increases the <noun>'s `a` by N",
+    """Counters a sentence of the description (or of the policy's section on the tool) moves
+    on a related record: "increases the <noun>'s `a` by N",
     "the <noun>'s `a` is increased by N", "adds N to the <noun>'s `a`", "`a` is reduced by the
     <param>", "the <noun>'s `a` +1", "`a` -= `param`". The record may be two references away
     when one route reaches it (the record's own reference first)."""
@@ -29,11 +31,16 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     near = {c for c, _ in related if c}  # then two references away, by one route
     for end, path in single_routes(reach(tb, ctx)[1], near, prefer_own=True):
         related.append((end, path_record(path)))
-    out = []
+    out: list[Effect] = []
     target = tb.collection if tb.kind != "create" and tb.id_param else None
-    numbers = ctx.ev.number_attributes(target or "")
+    numbers = ctx.ev.number_attributes(target or "")  # and those only some records hold yet
+    numbers += sorted(ctx.ev.float_attributes(target or "") - set(numbers))
     own = (noun_forms(target) if target else [], numbers)
-    for said in doc_sentences(spec.description):
+    described = doc_sentences(spec.description)
+    others = [t for t in ctx.verbs if t != spec.name]
+    sectioned = [s for s in section_sentences(ctx.policy, spec.name, ctx.headed, others)
+                 if s not in described and not _FOR_SOME.search(s)]  # fmt: skip
+    for said in described + sectioned:
         for coll, via in related:
             if coll is None:
                 continue
@@ -51,6 +58,10 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                     if via is None
                     else (via if via.startswith(("param:", "path:")) else f"via:{via}")
                 )
+                if said in sectioned and any(
+                    (e.record, e.collection, e.attribute) == (record, coll, a) for e in out
+                ):
+                    continue  # the policy's section restating what the description said
                 out.append(
                     Effect(
                         kind="increment",
@@ -61,6 +72,62 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
                         sentence=s,
                     )
                 )
+    if not any(e.record == "target" for e in out):
+        out += credited(spec, tb, ctx)
+    return out
+
+
+#: a policy sentence about some of the tool's calls: a condition ("if", "when", ...) or a
+#: qualified subject ("A late cancellation adds 1 to ..."), which the section's plain
+#: sentences do not carry
+_FOR_SOME = re.compile(
+    r"\b(?:if|when|whenever|unless|otherwise|instead|once)\b"
+    r"|^\W*(?:an?|any|each|every)\s+[\w-]+\s+[\w-]+\s+(?:adds|increases|raises|lowers|reduces"
+    r"|decreases|takes|gives|moves|counts)\b",
+    re.I,
+)
+
+#: "credits `amount`", "adds `amount`", "loads `amount`": a parameter put onto a balance
+_CREDIT = re.compile(r"\b(?:credits?|adds?|deposits?|loads?)\s+(?:the\s+)?`(\w+)`", re.I)
+
+
+def credited(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """ "Credits `amount`" in the description of a change whose name says what it credits
+    (``top_up_wallet``): the target's one number attribute whose name holds a word of the
+    tool's name other than its record's own noun (``wallet_balance``) grows by that
+    parameter; nothing when no or several attributes qualify."""
+    if tb.kind not in ("action", "update") or not tb.collection or tb.id_param is None:
+        return []
+    nouns = set(noun_forms(tb.collection))
+    words = {w for w in spec.name.lower().split("_") if len(w) > 3 and w not in nouns}
+    hits = [a for a in ctx.ev.number_attributes(tb.collection) if words & set(a.split("_"))]
+    params = {p.name for p in tb.params if p.name != tb.id_param}
+    for s in doc_sentences(spec.description) if len(hits) == 1 else ():
+        m = _CREDIT.search(s)
+        onto = re.match(r"\s+to\s+(?:the\s+)?(?:\w+'s\s+)?`(\w+)`", s[m.end() :]) if m else None
+        if m and m.group(1) in params and (onto is None or onto.group(1) == hits[0]):
+            value = Value(source="param", name=m.group(1))
+            return [Effect(kind="increment", record="target", collection=tb.collection,
+                           attribute=hits[0], value=value, sentence=s)]  # fmt: skip
+    return []
+
+
+def not_stored(effects: list[Effect]) -> list[Effect]:
+    """``effects`` without the write of a given parameter onto an attribute of the target when
+    an increment of the target moves an attribute by that parameter: a payment's ``amount``
+    added to ``amount_paid`` is not the invoice's new ``amount``, ``hours`` added to
+    ``labour_hours`` does not replace them."""
+    moved = {e.value.name for e in effects if e.kind == "increment" and e.record == "target"
+             and e.value is not None and e.value.source == "param"}  # fmt: skip
+    out: list[Effect] = []
+    for e in effects:
+        if e.kind == "set" and e.only_given and e.record == "target":
+            kept = {a: v for a, v in e.fields.items()
+                    if not (v.source == "param" and v.name in moved)}  # fmt: skip
+            if not kept:
+                continue
+            e = e.model_copy(update={"fields": kept})
+        out.append(e)
     return out
 
 
@@ -99,6 +166,8 @@ def _amount(
     """How a sentence moves ``attr``: (sign, amount). ``own``: the nouns and the number
     attributes of the record the tool acts on, which "by the invoice amount" may name; with
     ``tb`` and ``ctx``, "by `packs × pack_size`" is that product."""
+    if attr.lower() not in s.lower():  # every reading below names the attribute
+        return None
     a = rf"(?<![\w-])`?{re.escape(attr)}`?(?![\w-])"
     up = r"(increase[sd]?|raise[sd]?|goes up|go up|grows?|grew|rises?|rose|increment(?:s|ed)?)"
     down = (
@@ -117,8 +186,11 @@ def _amount(
             after = m.start() + m.group(0).lower().rfind("by ") + 3  # the words after "by"
             if re.match(r"\s*the\s+(?:number|count)\s+of\b", s[after:], re.I):
                 return None  # a count of other records: the data's tallies keep it
-            named = _own_amount(s[after:], own)
-            computed = amount_expr(s[after:], tb, ctx) if tb and ctx else None
+            tail = _times(s[after:])
+            named = _own_amount(tail, own)
+            computed = amount_expr(tail, tb, ctx) if tb and ctx else None
+            if computed is None and tail != s[after:]:
+                return None  # "twice <something not read>": no amount, rather than a wrong one
             return sign, computed or named or _value(m.group(0), params, s[: m.start()])
     note = re.search(  # "`a` +1", "`a` -= `amount`"
         rf"{a}\s+(?P<sign>[+-])(?P<n>\d+)(?!\w|\.\d)|{a}\s*(?P<op>[+-])=\s*`?(?P<p>\w+)`?", s
@@ -133,6 +205,14 @@ def _amount(
     if m:
         n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower())
         return 1, Value(source="const", const=n or int(m.group(1)))
+    added = re.search(  # "`final_amount` is added to their `lifetime_spend`"
+        rf"(?:the\s+)?(?:\w+'s\s+)?`?(\w+)`?\s+(?:is|are)\s+(added\s+to|taken\s+off|"
+        rf"subtracted\s+from|deducted\s+from)\s+(?:the\s+|their\s+|its\s+)?(?:\w+'s\s+)?{a}",
+        s, re.I,
+    )  # fmt: skip
+    if added and added.group(1) in own[1] and added.group(1) != attr:
+        sign = 1 if added.group(2).lower().startswith("added") else -1
+        return sign, Value(source="formula", const=["target", added.group(1), 1])
     for p in params:
         pat = (
             rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
@@ -140,7 +220,36 @@ def _amount(
         )
         if re.search(pat, s, re.I):
             return 1, Value(source="param", name=p)
-    return _subject_amount(s, a, params)
+    return _subject_amount(s, a, params) or _implicit_amount(s, a, tb)
+
+
+#: a multiple said in words before an amount ("twice the job's `distance_km`")
+_TIMES = {"twice": "2 * ", "double": "2 * ", "three times": "3 * ", "half": "0.5 * "}
+
+
+def _times(tail: str) -> str:
+    """``tail`` with a multiple in words at its start written as arithmetic."""
+    return re.sub(
+        r"^\s*(twice|double|three\s+times|half)\s+(?:of\s+)?(?:the\s+)?(?:\w+'s\s+)?",
+        lambda m: _TIMES[" ".join(m.group(1).lower().split())], tail, flags=re.I,
+    )  # fmt: skip
+
+
+def _implicit_amount(s: str, a: str, tb: ToolBehaviour | None) -> tuple[int, Value] | None:
+    """ "Adds to `amount_paid` and lowers the client's `balance_due`", an active verb with no
+    amount said: the amount is the tool's one number parameter (None when it has none or
+    several, or when the sentence is passive: "X is added to ..." says its amount)."""
+    numbers = [p.name for p in tb.params if p.number and p.name != tb.id_param] if tb else []
+    if len(numbers) != 1:
+        return None
+    amount = Value(source="param", name=numbers[0])
+    whose = r"(?:the\s+)?(?:\w+'s\s+)?"
+    ways = ((r"adds?\s+to|raises|increases", 1), ("lowers|reduces|decreases", -1))
+    for verbs, sign in ways:
+        m = re.search(rf"\b(?:{verbs})\s+{whose}{a}(?![\w-])(?!`?\s+by\b)", s, re.I)
+        if m and not re.search(r"\b(?:is|are|be|been)\s+$", s[: m.start()], re.I):
+            return sign, amount
+    return None
 
 
 def _subject_amount(s: str, a: str, params: list[str]) -> tuple[int, Value] | None:

@@ -34,7 +34,7 @@ from autoforge.env import (
 from autoforge.synth.behaviour.audit import audit_entries
 from autoforge.synth.behaviour.branches import branch_effects
 from autoforge.synth.behaviour.cascade import cascades
-from autoforge.synth.behaviour.counters import increments
+from autoforge.synth.behaviour.counters import increments, not_stored
 from autoforge.synth.behaviour.data import (
     Context,
     DataEvidence,
@@ -76,6 +76,7 @@ from autoforge.synth.behaviour.relations import (
     record_for_checks,
 )
 from autoforge.synth.behaviour.sequenced import next_numbers
+from autoforge.synth.behaviour.settles import settled_status
 from autoforge.synth.behaviour.stated import (
     dated_today,
     literal_fields,
@@ -379,7 +380,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     """The behaviour model of one tool."""
     tb = skeleton(spec, ctx)
     tb.checks = tool_checks(spec, tb, ctx)
-    tb.effects = _effects(spec, tb, ctx)
+    tb.effects = not_stored(_effects(spec, tb, ctx))
     line_checks, lines = line_items(spec, tb, ctx)  # stored right after the create
     tb.checks += line_checks + param_record_checks(spec, tb, ctx)
     tb.effects[1:1] = lines
@@ -400,6 +401,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.effects += logged_entries(spec, tb, ctx, tb.effects)  # last: they log what was done
     tb.effects += audit_entries(spec, tb, ctx, tb.effects)
     tb.effects = branch_effects(spec, tb, ctx, tb.effects)
+    settled_status(tb, ctx, tb.effects)  # a status entered once an amount reaches its goal
     for e in tb.effects:  # amounts kept to cents in the data stay so
         if e.kind == "increment" and e.attribute in ctx.ev.float_attributes(e.collection or ""):
             e.digits = amount_digits(ctx, e.collection or "", e.attribute or "")
@@ -480,8 +482,7 @@ def _new_record_said(
             consts.setdefault(a, v)
         for a, src in _dates(time_fields(s, attrs), ctx, coll).items():
             times.setdefault(a, src)
-    enums = {a: [str(x) for x in sch["enum"]] for a, sch in ctx.schemas.get(coll, {}).items()
-             if a in attrs and _enum(sch)}  # fmt: skip
+    enums = _attr_enums(ctx, coll, attrs)
     for s in [*doc_sentences(spec.description), *said]:
         for a, v in named_values(s, enums).items():
             consts.setdefault(a, v)
@@ -491,6 +492,12 @@ def _new_record_said(
         if len(free) == 1:  # the record's one date nothing else fills
             times[free[0]] = "today"
     return said, consts, times
+
+
+def _attr_enums(ctx: Context, coll: str, attrs: list[str]) -> dict[str, list[str]]:
+    """The documented values of each of ``attrs`` of ``coll`` that has an enum."""
+    return {a: [str(x) for x in sch["enum"]] for a, sch in ctx.schemas.get(coll, {}).items()
+            if a in attrs and _enum(sch)}  # fmt: skip
 
 
 def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
@@ -641,7 +648,8 @@ def _given_fields(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> dict[s
     """``{attribute: parameter}`` a change writes as given: a parameter named after an
     attribute of the target, or ``new_<attribute>``; one the description redirects to an
     attribute it names in code as ``<word>_<parameter>`` ("records `cancel_reason`" for
-    ``reason``) while never naming the parameter's own attribute in code goes there; one the
+    ``reason``) while never naming the parameter's own attribute in code (or the target having
+    none: "sets `delivery_slot_id`" for ``slot_id``) goes there; one the
     description assigns ("resulted_by = entered_by") goes to that attribute."""
     named = set(re.findall(r"`(\w+)`", spec.description))
     out: dict[str, str] = {}
@@ -649,9 +657,11 @@ def _given_fields(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> dict[s
         if p.name == tb.id_param:
             continue
         own = p.name if p.name in attrs else p.name.removeprefix("new_")
+        moved = [a for a in attrs if a.endswith("_" + p.name) and a in named]
+        if own not in attrs and len(moved) == 1:  # "sets `delivery_slot_id`" for ``slot_id``
+            out[moved[0]] = p.name
         if own not in attrs or (own != p.name and own in {q.name for q in tb.params}):
             continue
-        moved = [a for a in attrs if a.endswith("_" + p.name) and a in named]
         out[moved[0] if len(moved) == 1 and own not in named else own] = p.name
     names = [p.name for p in tb.params if p.name != tb.id_param]
     for a, p_name in stated_params(spec.description, attrs, names).items():
@@ -691,7 +701,8 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     later = _stamps(spec, tb, ctx, fixed, target[0] if target else None)
     names = {p.name for p in tb.params}
     floats = ctx.ev.float_attributes(coll)
-    for a, v in literal_fields(spec.description, attrs, status_values, floats=floats).items():
+    enums = _attr_enums(ctx, coll, attrs)
+    for a, v in literal_fields(spec.description, attrs, status_values, None, floats, enums).items():
         if a != status_attr and a not in names:
             fixed.setdefault(a, Value(source="const", const=v))
     if fixed:

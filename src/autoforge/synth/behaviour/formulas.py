@@ -222,7 +222,7 @@ def _parse(text: str, scope: _Scope, cond: bool = False) -> Tree | None:
 
 def _longest(text: str, scope: _Scope) -> tuple[Tree, str] | None:
     """The tree of the longest leading run of words that is a whole expression, and the rest."""
-    cuts = [m.start() for m in re.finditer(r"[\s,;]", text)] + [len(text)]
+    cuts = [m.start() for m in re.finditer(r"[\s,;]|\.(?=\s|$)", text)] + [len(text)]
     for cut in sorted(set(cuts), reverse=True):
         tree = _parse(text[:cut], scope)
         if tree is not None:

@@ -18,7 +18,7 @@ letters, so "Taking" and "Take" agree. Every rule is stated without naming a dom
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from autoforge.env import doc_sentences, refusal_alternatives
 from autoforge.synth.behaviour.data import noun_forms
@@ -154,13 +154,35 @@ def _owned_sections(policy: str, tool: str, headed: dict[str, str] | None) -> li
     return sections
 
 
-def section_sentences(policy: str, tool: str, headed: dict[str, str] | None = None) -> list[str]:
+def section_sentences(
+    policy: str, tool: str, headed: dict[str, str] | None = None, others: Collection[str] = ()
+) -> list[str]:
     """The sentences of the policy sections whose heading names ``tool`` by its exact name
     ("## Receiving (receive_purchase_order)") or, in ``headed``, belongs to it
     (:func:`~autoforge.synth.behaviour.headings.heading_owners`): rules stated there are that
-    tool's."""
+    tool's. A list item there that opens with the name of one of ``others`` ("- issue_invoice:
+    ...") is that tool's and is left out."""
     lines = [line for section in _owned_sections(policy, tool, headed) for line in section]
-    return doc_sentences("\n".join(lines))
+    return doc_sentences("\n".join(_without_items_of(lines, others)))
+
+
+def _without_items_of(lines: list[str], others: Collection[str]) -> list[str]:
+    """``lines`` without the list items (with their indented continuations) that open with
+    one of the names ``others`` and a colon."""
+    names = "|".join(re.escape(n) for n in sorted(others, key=len, reverse=True))
+    if not names:
+        return lines
+    out: list[str] = []
+    skipping = False
+    for line in lines:
+        item = _ITEM.match(line)
+        if item is not None:
+            skipping = re.match(rf"\**`?(?:{names})`?\**\s*:", item.group("text")) is not None
+        elif not re.match(r"^\s{2,}\S", line):
+            skipping = False
+        if not skipping:
+            out.append(line)
+    return out
 
 
 #: a line that opens a list of conditions: "Before it lets an invoice go, the system checks

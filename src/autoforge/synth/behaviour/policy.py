@@ -29,9 +29,11 @@ if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
 
 #: "no" before a comparison bounds a quantity ("no more than 60 days"); it refuses nothing
+#: "no" after "have"/"has"/"with" describes the records the sentence is about ("staff who
+#: have no booked shift"), it does not refuse anything
 _NEGATION = re.compile(
-    r"\b(cannot|can not|can't|never|no(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)"
-    r"|read-only)(?![\w-])",
+    r"\b(cannot|can not|can't|never|(?<!\bhave\s)(?<!\bhas\s)(?<!\bwith\s)"
+    r"no(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)|read-only)(?![\w-])",
     re.I,
 )
 #: at most this many words between the status noun and the negation that governs it

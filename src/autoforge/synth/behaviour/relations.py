@@ -328,4 +328,22 @@ def rejected_if_statuses(spec_text: str, tb: ToolBehaviour, ctx: Context) -> lis
                 continue
             required = said.group("not") is not None
             out.append(value_check(tb, not required, coll, attr, via, [said.group("v")], part))
+    return out + refused_for_statuses(spec_text, tb, ctx)
+
+
+def refused_for_statuses(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "Refused for suspended customers", "not allowed for `cancelled` or `closed` orders":
+    the statuses named right before a noun of a record the tool reaches are refused for it."""
+    out: list[Check] = []
+    for s in doc_sentences(spec_text):
+        for coll, via in write_targets(tb, ctx):
+            attr, values = ctx.status_enum(coll)
+            nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+            m = re.search(rf"\b(?:refused|rejected|not\s+allowed|not\s+possible)\s+for\s+"
+                          rf"(?:an?\s+|the\s+)?((?:`?[\w-]+`?(?:\s*,\s*|\s+or\s+)?)+?)\s+"
+                          rf"(?:{nouns})\b", s, re.I)  # fmt: skip
+            named = [v for v in values if m and re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])",
+                                                          m.group(1), re.I)]  # fmt: skip
+            if attr and m and named:
+                out.append(value_check(tb, True, coll, attr, via, named, s))
     return out

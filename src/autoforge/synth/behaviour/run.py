@@ -24,6 +24,7 @@ from autoforge.synth.behaviour.compile import compile_tool
 from autoforge.synth.behaviour.data import Context, DataEvidence
 from autoforge.synth.behaviour.derive import context_of, derive_tool, skeleton
 from autoforge.synth.behaviour.derived import add_derived
+from autoforge.synth.behaviour.given import mark_model
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.listing import UNSET
 from autoforge.synth.behaviour.tallies import add_tallies
@@ -67,6 +68,7 @@ def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Behavi
             model.tools.append(_unruled(spec, ctx, f"{type(exc).__name__}: {exc}"))
     add_tallies(model, ev, {s.name: rule_sentences(s, ctx) for s in docs.tools})
     add_derived(model, ev)
+    mark_model(model)  # last: a rule about one optional parameter bounds only calls giving it
     return model
 
 

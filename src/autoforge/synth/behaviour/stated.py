@@ -95,9 +95,11 @@ def literal_fields(
     enum: list[str],
     lists: set[str] | None = None,
     floats: set[str] | None = None,
+    enums: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Attributes a sentence gives a literal value (```count` 0``, ``x null``, ``x becomes
-    null``, ``flag false``, ``a/b null``, ``a and b become null``); of ``lists`` (attributes
+    null``, ``flag false``, ``a/b null``, ``a and b become null``, ```a: v``` with ``v`` one of
+    the values ``enums`` documents for ``a``); of ``lists`` (attributes
     the data holds lists in), those it says start empty ("no parts", "an empty `tags` list")
     get ``[]``; a whole number given to one of ``floats`` (attributes the data holds floats
     in) is written as a float."""
@@ -122,6 +124,9 @@ def literal_fields(
             if " and " in m.group(1) and not re.search(r"[=:]|\bbecome", m.group(0)):
                 continue  # "an empty `ids` and `count` 0": the value is the last one's only
             ok, value = _literal(m.group(2), enum)
+            span = re.fullmatch(r"`\w+\s*[:=]\s*([\w.-]+)`", m.group(0))  # "`a: v`", one span
+            if not ok and span and span.group(1) in (enums or {}).get(a, ()):
+                ok, value = True, span.group(1)  # a documented value of that attribute
             if re.match(r"\s*(?:%|percent\b|[+*/×]|-\s|x\s|of\b)", flat[m.end() :]):
                 ok = False  # "`discount` = 10% of ...": the start of a formula, no literal
             if "become" in m.group(0) and re.search(

@@ -90,7 +90,8 @@ def new_record_sentences(policy: str, coll: str) -> list[str]:
     return out
 
 
-_SEP = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)"
+#: between two values of a run: a comma, "and", "or", and "or in" ("`received` or in `cleaning`")
+_SEP = r"(\s*,\s*(and\s+|or\s+)?|\s+(and|or)\s+)((still\s+)?in\s+)?"
 
 
 def skip_value_run(text: str, values: Sequence[Any], *, at_end: bool = False) -> str:
@@ -745,6 +746,10 @@ def stamp_condition(text: str, attr: str, values: list[str]) -> str | None:
             if m is None:
                 continue
             head = clause[: m.start()]
+            for v in values:  # "moves a `received` order into cleaning": where it goes
+                cue = rf"\b(moving|moves|moved)\b[^,]*?\b(?:into|to)\s+(?:the\s+)?{_word(v)}"
+                if re.search(cue, head, re.I):
+                    return v
             for v in values:
                 cue = rf"\b(moving|moves|moved|when|if|once)\b[^,]*?{_word(v)}"
                 if re.search(cue, head, re.I):
