@@ -51,6 +51,8 @@ _SCHEMAS = {
                      "status": {"type": "string", "enum": ["active", "frozen"]},
                      "store_credit": {"type": "number"}}),
     "Bill": _obj({"bill_id": {"type": "string"}, "acct_id": {"type": "string"},
+                  "job_id": {"type": "string"},
+                  "kind": {"type": "string", "enum": ["deposit", "final"]},
                   "amount": {"type": "number"}, "paid_so_far": {"type": "number"},
                   "status": {"type": "string", "enum": ["unpaid", "cleared"]}}),
     "Berth": _obj({"berth_id": {"type": "string"}, "capacity": {"type": "integer"}}),
@@ -85,13 +87,17 @@ _PATHS = {
         None, "Job", "job_id")},
     "/jobs/{job_id}/void": {"post": _op(
         "void_job", "Void a job", "Sets status `void`.", None, "Job", "job_id")},
+    "/jobs/{job_id}/bill": {"post": _op(
+        "bill_job", "Bill a job", "Creates a `final` bill for the job.", None, "Bill",
+        "job_id")},
     "/jobs/{job_id}/close": {"post": _op(
         "close_job", "Close a finished job", "Sets status `closed`.", None, "Job", "job_id")},
 }  # fmt: skip
 
 _POLICY = """# Yard desk
 
-Hauled, closed and already void jobs cannot be voided.
+Hauled, closed and already void jobs cannot be voided. Every bill the desk raises has
+`paid_so_far` 0.0 and status `unpaid`.
 
 ## Closing (close_job)
 - The account's store_credit goes up by twice the job's hull_len.
@@ -108,7 +114,8 @@ def _data() -> dict[str, Any]:
     for i in range(1, 9):
         cleared = i % 2 == 0
         amount = 40.0 + i
-        bills[f"B{i}"] = {"bill_id": f"B{i}", "acct_id": f"A{1 + i % 5}", "amount": amount,
+        bills[f"B{i}"] = {"bill_id": f"B{i}", "acct_id": f"A{1 + i % 5}", "job_id": f"J{i}",
+                          "kind": "deposit" if i < 4 else "final", "amount": amount,
                           "paid_so_far": amount if cleared else 10.0,
                           "status": "cleared" if cleared else "unpaid"}  # fmt: skip
     states = ["queued", "hauled", "closed", "void"]
@@ -181,6 +188,16 @@ def test_the_policy_section_moves_counters_but_not_another_tools_item(env: Envir
     assert ok and state["accounts"]["A3"]["store_credit"] == 103.0 + 20.0
     ok, state = _call(env, "void_job", job_id="J1")  # void's item is not close's
     assert ok
+
+
+def test_a_record_opened_in_another_collection_gets_its_kind_and_start_values(
+    env: Environment,
+) -> None:
+    ok, state = _call(env, "bill_job", job_id="J2")
+    new = [b for k, b in state["bills"].items() if k not in _data()["bills"]]
+    assert ok and len(new) == 1
+    assert new[0]["job_id"] == "J2" and new[0]["kind"] == "final"
+    assert new[0]["paid_so_far"] == 0.0 and new[0]["status"] == "unpaid"
 
 
 def test_a_stamp_follows_the_status_the_record_moves_into() -> None:

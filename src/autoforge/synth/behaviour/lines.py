@@ -459,7 +459,10 @@ def line_returns(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect
     return out
 
 
-_OPENS = r"\b(?:opens?|creates?|starts?|adds?|issues?)\s+(?:an?|one|exactly\s+one)\s+(?:new\s+)?"
+_OPENS = (
+    r"\b(?:opens?|creates?|starts?|adds?|issues?)\s+(?:an?|one|exactly\s+one)\s+(?:new\s+)?"
+    r"(?:`\w+`\s+)?"  # "creates a `final` invoice": a kind of it, in code
+)
 
 
 def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
@@ -525,10 +528,16 @@ def _opened_fields(
             consts.setdefault(a, v)
         for a, src in time_fields(s, attrs).items():
             times.setdefault(a, src)
+    enums = {a: [str(x) for x in sch.get("enum") or []]
+             for a, sch in ctx.schemas.get(coll, {}).items() if isinstance(sch, dict)}  # fmt: skip
     for s in said:  # "The invoice is `unpaid`": the status it starts in
         m = re.search(rf"\b(?:{nouns})\s+(?:is|starts(?:\s+as|\s+in)?)\s+`(\w+)`", s, re.I)
         if status_attr and m and m.group(1) in (enum or []):
             consts.setdefault(status_attr, m.group(1))
+        for kind in re.finditer(rf"\ban?\s+`(\w+)`\s+(?:{nouns})\b", s, re.I):
+            owners = [a for a, vs in enums.items() if kind.group(1) in vs]  # "a `final` invoice"
+            if len(owners) == 1:
+                consts.setdefault(owners[0], kind.group(1))
     start = target_status(spec, coll, enum, ctx.policy, create=True) if answered else None
     if status_attr and start:
         consts.setdefault(status_attr, start[0])

@@ -74,15 +74,17 @@ def transition_tables(policy: str) -> list[dict[str, list[str]]]:
 
 def new_record_sentences(policy: str, coll: str) -> list[str]:
     """Policy sentences that describe a new record of ``coll`` without a condition ("A new
-    loan is `active`, ... with `renewals` 0 and `returned_on` null"): where the values a
-    create writes beyond its parameters are stated."""
+    loan is `active`, ... with `renewals` 0 and `returned_on` null", "Every invoice the desk
+    raises has `amount_paid` 0.0"): where the values a create writes beyond its parameters
+    are stated."""
     nouns = noun_forms(coll)
     out = []
     for s in doc_sentences(policy):
         low = s.lower()
         if not any(re.search(rf"\b{re.escape(n)}\b", low) for n in nouns):
             continue
-        if not re.search(r"\b(new|created|starts?)\b", low):
+        every = any(re.search(rf"\b(?:every|each)\s+{re.escape(n)}\b", low) for n in nouns)
+        if not (re.search(r"\b(new|created|starts?)\b", low) or every):
             continue
         if re.search(r"\b(if|otherwise|unless|when|whenever|while|cannot|never)\b", low):
             continue
