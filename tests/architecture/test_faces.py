@@ -231,6 +231,7 @@ FACES: dict[str, list[str]] = {
         "signed_in",
         "singular",
         "split_path",
+        "status_attribute",
         "status_values",
         "target_collection",
         "tool_access",

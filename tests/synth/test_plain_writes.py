@@ -57,7 +57,8 @@ _SCHEMAS = {
                   "status": {"type": "string", "enum": ["unpaid", "cleared"]}}),
     "Berth": _obj({"berth_id": {"type": "string"}, "capacity": {"type": "integer"}}),
     "Job": _obj({"job_id": {"type": "string"}, "acct_id": {"type": "string"},
-                 "status": {"type": "string", "enum": ["queued", "hauled", "closed", "void"]},
+                 "pay_status": {"type": "string", "enum": ["due", "settled"]},
+                 "status": {"type": "string", "enum": ["queued", "hauled", "closed", "void", "parked"]},
                  "yard": {"type": "string", "enum": ["north", "south"]},
                  "slip_berth_id": {"type": "string", "nullable": True},
                  "notes": {"type": "string"}, "express": {"type": "boolean"},
@@ -90,6 +91,17 @@ _PATHS = {
     "/jobs/{job_id}/bill": {"post": _op(
         "bill_job", "Bill a job", "Creates a `final` bill for the job.", None, "Bill",
         "job_id")},
+    "/jobs/{job_id}/reopen": {"post": _op(
+        "reopen_job", "Reopen a job", "void -> queued.", None, "Job", "job_id")},
+    "/jobs/{job_id}/park": {"post": _op(
+        "mark_parked", "Record that the boat waits ashore", "Only `queued` jobs.", None,
+        "Job", "job_id")},
+    "/jobs/{job_id}/flag": {"post": _op(
+        "flag_job", "Flag a job's owner", "Marks the account `frozen`.", None, "Job",
+        "job_id")},
+    "/accounts/{acct_id}/activation": {"post": _op(
+        "activate_account", "Lift a freeze", "Only `frozen` accounts.", None, "Account",
+        "acct_id")},
     "/jobs/{job_id}/close": {"post": _op(
         "close_job", "Close a finished job", "Sets status `closed`.", None, "Job", "job_id")},
 }  # fmt: skip
@@ -119,7 +131,8 @@ def _data() -> dict[str, Any]:
                           "paid_so_far": amount if cleared else 10.0,
                           "status": "cleared" if cleared else "unpaid"}  # fmt: skip
     states = ["queued", "hauled", "closed", "void"]
-    jobs = {f"J{i}": {"job_id": f"J{i}", "acct_id": f"A{1 + i % 5}", "status": states[(i - 1) % 4],
+    jobs = {f"J{i}": {"job_id": f"J{i}", "acct_id": f"A{1 + i % 5}", "pay_status": "due",
+                      "status": states[(i - 1) % 4],
                       "yard": "north", "slip_berth_id": None, "notes": "", "express": False,
                       "hull_len": 8.0 + i} for i in range(1, 13)}  # fmt: skip
     berths = {f"S{i}": {"berth_id": f"S{i}", "capacity": 2} for i in range(1, 5)}
@@ -198,6 +211,18 @@ def test_a_record_opened_in_another_collection_gets_its_kind_and_start_values(
     assert ok and len(new) == 1
     assert new[0]["job_id"] == "J2" and new[0]["kind"] == "final"
     assert new[0]["paid_so_far"] == 0.0 and new[0]["status"] == "unpaid"
+
+
+def test_statuses_said_by_arrow_by_name_by_marking_and_by_verb(env: Environment) -> None:
+    # the status is "status", not the first enum holding the word ("pay_status")
+    ok, state = _call(env, "reopen_job", job_id="J4")  # void -> queued
+    assert ok and state["jobs"]["J4"]["status"] == "queued"
+    ok, state = _call(env, "mark_parked", job_id="J1")  # the name's remainder is a status
+    assert ok and state["jobs"]["J1"]["status"] == "parked"
+    ok, state = _call(env, "flag_job", job_id="J1")  # "marks the account `frozen`"
+    assert ok and state["accounts"]["A2"]["status"] == "frozen"
+    ok, state = _call(env, "activate_account", acct_id="A3")  # activate: active
+    assert ok and state["accounts"]["A3"]["status"] == "active"
 
 
 def test_a_stamp_follows_the_status_the_record_moves_into() -> None:

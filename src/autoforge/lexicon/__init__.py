@@ -91,6 +91,7 @@ __all__ = [
     "signed_in",
     "singular",
     "split_path",
+    "status_attribute",
     "status_values",
     "target_collection",
     "tool_access",
@@ -162,6 +163,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.rules import record_words as record_words
     from autoforge.lexicon.rules import rules_of as rules_of
     from autoforge.lexicon.rules import sentences as sentences
+    from autoforge.lexicon.rules import status_attribute as status_attribute
     from autoforge.lexicon.rules import status_values as status_values
     from autoforge.lexicon.schema_entities import Derivation as Derivation
     from autoforge.lexicon.schema_entities import derive_state as derive_state
@@ -275,6 +277,7 @@ _LAZY: dict[str, str] = {
     "signed_in": "autoforge.lexicon.session",
     "singular": "autoforge.lexicon.dataflow",
     "split_path": "autoforge.lexicon.dataflow",
+    "status_attribute": "autoforge.lexicon.rules",
     "status_values": "autoforge.lexicon.rules",
     "target_collection": "autoforge.lexicon.toolscope",
     "tool_access": "autoforge.lexicon.toolscope",

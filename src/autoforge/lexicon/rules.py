@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from autoforge.env import (
+    Attribute,
     CollectionSchema,
     DocRule,
     EnvDir,
@@ -75,13 +76,25 @@ def _plain(sentence: str) -> str:
     return re.sub(r"[`'\"]", "", sentence.lower())
 
 
+def status_attribute(coll: CollectionSchema, enum: bool = False) -> Attribute | None:
+    """The attribute that holds a record's status (with ``enum``, only one with documented
+    values): one named exactly status or state first, then the first whose name holds
+    "status" (``deposit_status`` is a status of something else when ``status`` exists)."""
+    attrs = sorted(coll.attributes, key=lambda a: a.name.lower() not in ("status", "state"))
+    return next((a for a in attrs if ("status" in a.name or a.name == "state")
+                 and (a.enum or not enum)), None)  # fmt: skip
+
+
 def status_values(
     coll: CollectionSchema, state: Any = None, stated: Sequence[str] = ()
 ) -> tuple[str, list[str]] | None:
     """The status attribute of ``coll`` and its values: the schema's enum, else the distinct
     values the data shows (few records make no enum, yet their statuses are still known), then
-    ``stated``, the statuses the docs name (:func:`docs_statuses`), not already among them."""
-    for attr in coll.attributes:
+    ``stated``, the statuses the docs name (:func:`docs_statuses`), not already among them.
+    An attribute named exactly status or state comes before one that only holds the word
+    (``deposit_status``)."""
+    attrs = sorted(coll.attributes, key=lambda a: a.name.lower() not in ("status", "state"))
+    for attr in attrs:
         if "status" not in attr.name and attr.name != "state":
             continue
         if attr.enum:

@@ -343,12 +343,13 @@ class Context:
     verbs: dict[str, set[str]] = field(default_factory=dict)
 
     def status_enum(self, collection: str | None) -> tuple[str | None, list[str]]:
-        """The status-like attribute of ``collection`` (an enum named status or state, else
-        the first enum) and its values."""
+        """The status-like attribute of ``collection`` (an enum named status or state, that
+        very name before one that only holds it, as ``deposit_status`` does; else the first
+        enum) and its values."""
         props = self.schemas.get(collection or "", {})
         enums = [(k, list(v["enum"])) for k, v in props.items() if _enum(v)]
         enums = [(k, [str(x) for x in e]) for k, e in enums]
-        for k, e in enums:
+        for k, e in sorted(enums, key=lambda ke: ke[0].lower() not in ("status", "state")):
             if "status" in k or "state" in k:
                 return k, e
         return enums[0] if enums else self._data_status(collection)
@@ -359,7 +360,8 @@ class Context:
         records = [
             r for r in self.ev.state.get(collection or "", {}).values() if isinstance(r, dict)
         ]
-        for k in self.ev.attributes.get(collection or "", []):
+        attrs = self.ev.attributes.get(collection or "", [])
+        for k in sorted(attrs, key=lambda a: a.lower() not in ("status", "state")):
             if "status" not in k and "state" not in k:
                 continue
             values = [r.get(k) for r in records]

@@ -68,7 +68,11 @@ def _said_status(
                 rf"\bas\s+{w}[.\s]*$",
                 # "closes a `checked_in` stay as `checked_out` with ...": what the verb makes it
                 rf"\b[a-z]+s\s+(?:an?|the|this)\s+(?:`[\w-]+`\s+)?(?:{nouns_re})\s+as\s+{w}",
+                # "Sets the booking `cancelled` with ...": the record, then its new status
+                rf"\b(sets?|setting)\s+(the\s+|this\s+)?(?:{nouns_re})\s+(to\s+)?{w}",
             ]
+            if len(re.findall(r"->|\u2192", s)) == 1:  # "pending -> active": one move, its end
+                cues.append(rf"[\w`-]+`?\s*(?:->|\u2192)\s*{w}")
             if create:
                 cues.append(
                     rf"\b(creates?|new)\s+(an?\s+)?{w}\s+({'|'.join(map(re.escape, nouns))})"
@@ -100,12 +104,20 @@ def _status_by_verb(
     """The status the tool's verb names ("cancel": cancelled), or for a create the one a
     policy sentence on new records gives."""
     nouns = noun_forms(coll)
-    verb = spec.name.split("_")[0].lower()
+    words = spec.name.lower().split("_")
+    verb = words[0]
     stem = verb[:-1] if verb.endswith("e") else verb
+    # "activate": "active"; "validate": "valid"
+    stems = [stem] + ([verb[:-3]] if verb.endswith("ate") and len(verb) >= 7 else [])
     if not create and len(stem) >= 3:
-        for v in values:
-            if v.lower().startswith(stem) and 0 < len(v) - len(stem) <= 4:
+        rest = "_".join(words[1:])
+        for v in values:  # "mark_no_show": the name's remainder is the status itself
+            if rest and v.lower() == rest:
                 return v, ""
+        for st in stems:
+            for v in values:
+                if v.lower().startswith(st) and 0 < len(v) - len(st) <= 4:
+                    return v, ""
     if create:
         for s in doc_sentences(policy):
             low = s.lower()

@@ -430,8 +430,9 @@ def not_past_params(texts: list[tuple[str, str]], tb: ToolBehaviour) -> list[tup
 
 def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     """Statuses the tool's description says a related record takes: "the <noun> becomes
-    `<value>`" for a collection a parameter or the target refers to (not the target's own,
-    which :func:`target_status` reads), in a sentence without a condition."""
+    `<value>`", "marks the <noun> `<value>`" for a collection a parameter or the target refers
+    to (not the target's own, which :func:`target_status` reads), in a sentence without a
+    condition."""
     related = write_targets(tb, ctx)
     out: list[Effect] = []
     for s in doc_sentences(spec.description):
@@ -446,7 +447,9 @@ def related_status_sets(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
             for v in values:
                 own = rf"(?:'s\s+`?{re.escape(attr)}`?)?"  # "the bike's status becomes"
-                if re.search(rf"\bthe\s+({nouns}){own}\s+becomes\s+{_word(v)}", s, re.I):
+                becomes = rf"\bthe\s+({nouns}){own}\s+becomes\s+{_word(v)}"
+                marks = rf"\b(?:marks?|sets?)\s+the\s+({nouns}){own}\s+(?:as\s+|to\s+)?{_word(v)}"
+                if re.search(becomes, s, re.I) or re.search(marks, s, re.I):
                     record = effect_record(via)
                     fields = {attr: Value(source="const", const=v)}
                     out.append(

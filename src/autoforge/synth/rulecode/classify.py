@@ -24,6 +24,7 @@ from autoforge.lexicon import (
     paging_params,
     request_params,
     scope_params,
+    status_attribute,
     target_collection,
     tool_scope,
 )
@@ -105,7 +106,8 @@ def status_guard(spec: ToolSpec, coll: CollectionSchema | None) -> tuple[str, st
     toks = set(tokens(spec.name))
     text = " ".join(spec.description.lower().split())
     noun = singular(coll.name).replace("_", " ")
-    for attr in coll.attributes:
+    first = status_attribute(coll, enum=True)  # the record's own status before the others
+    for attr in sorted(coll.attributes, key=lambda a: a is not first):
         if attr.enum and ("status" in attr.name or attr.name == "state"):
             for value in attr.enum:
                 if value.lower() in toks:

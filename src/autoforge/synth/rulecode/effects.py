@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoforge.env import CollectionSchema, StateSchema
+from autoforge.lexicon import status_attribute
 from autoforge.synth.modelcode.prompts import relevant_policy
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
 from autoforge.synth.rulecode.headers import head
@@ -58,10 +59,8 @@ class MirrorEffect:
 
 
 def _status_attr(coll: CollectionSchema) -> str | None:
-    for attr in coll.attributes:
-        if attr.enum and ("status" in attr.name or attr.name == "state"):
-            return attr.name
-    return None
+    attr = status_attribute(coll, enum=True)
+    return attr.name if attr is not None else None
 
 
 def _mirrors(entries: list[Any], kind: str, src: str, dst: str) -> bool:

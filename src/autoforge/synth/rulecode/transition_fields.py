@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 
 from autoforge.env import CollectionSchema
+from autoforge.lexicon import status_attribute
 from autoforge.synth.rulecode.conventions import GENERIC, Conventions
 from autoforge.tooldocs import ToolSpec, plural, snake, stated_statuses, tokens
 
@@ -77,7 +78,7 @@ def target_status(
     none: nothing in the docs or data names the field. The ``tau`` profile
     (``status_on_statusless``) writes ``status`` = the participle there.
     """
-    status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
+    status = status_attribute(coll)
     if status is None:
         if conv.status_on_statusless and verb in _PARTICIPLE:
             return "status", _PARTICIPLE[verb]
@@ -167,7 +168,7 @@ def starting_status(
     (``texts``) state that negates one a transition sets (``targets``): "order status changes
     to unpaid" where paying sets ``paid`` -> ``unpaid``, the state no payment has ended yet.
     None without such a statement: a status the docs do not name is not guessed."""
-    status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
+    status = status_attribute(coll)
     if status is None or status.enum:
         return None
     ends = {t.lower().replace(" ", "_") for t in targets}

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec
-from autoforge.lexicon import tool_scope
+from autoforge.lexicon import status_attribute, tool_scope
 from autoforge.tooldocs import ToolSpec, stated_statuses
 
 _ONE_OF = re.compile(r"\bone of\b[:\s]*(?P<list>[^.;\n]+)", re.IGNORECASE)
@@ -190,7 +190,7 @@ def _status_words(tool: ToolSpec, coll: CollectionSchema) -> list[tuple[str, str
     """``(status attribute, value)`` for each status the tool's description states its
     collection's records take ("order status changes to unpaid"): a value of the domain even
     where no code writes it (the status before a payment)."""
-    status = next((a for a in coll.attributes if "status" in a.name or a.name == "state"), None)
+    status = status_attribute(coll)
     if status is None or status.type != "string":
         return []
     return [(status.name, w) for w in stated_statuses(tool.description)]
