@@ -58,7 +58,8 @@ _SCHEMAS = {
     "Berth": _obj({"berth_id": {"type": "string"}, "capacity": {"type": "integer"}}),
     "Job": _obj({"job_id": {"type": "string"}, "acct_id": {"type": "string"},
                  "pay_status": {"type": "string", "enum": ["due", "settled"]},
-                 "status": {"type": "string", "enum": ["queued", "hauled", "closed", "void", "parked"]},
+                 "status": {"type": "string",
+                            "enum": ["queued", "hauled", "closed", "void", "parked"]},
                  "yard": {"type": "string", "enum": ["north", "south"]},
                  "slip_berth_id": {"type": "string", "nullable": True},
                  "notes": {"type": "string"}, "express": {"type": "boolean"},
@@ -232,3 +233,20 @@ def test_a_stamp_follows_the_status_the_record_moves_into() -> None:
     assert stamp_condition(said, "hauled_on", ["queued", "hauled", "closed"]) == "hauled"
     said = "Moving to `closed` also sets `closed_on` to today."
     assert stamp_condition(said, "closed_on", ["queued", "hauled", "closed"]) == "closed"
+
+
+def test_a_change_no_parameter_points_at_is_a_failed_tool_not_crashing_code() -> None:
+    from autoforge.env import BehaviourModel, Effect, ParamInfo, ToolBehaviour, Value
+    from autoforge.synth.behaviour.run import fill_missing
+    from autoforge.tooldocs import ToolDocs, ToolSpec
+
+    tb = ToolBehaviour(
+        tool="set_rates", kind="update", collection="berths", id_param=None,
+        params=[ParamInfo(name="rate", required=True, number=True)],
+        effects=[Effect(kind="set", record="target", collection="berths", only_given=True,
+                        fields={"rate": Value(source="param", name="rate")})],
+    )  # fmt: skip
+    docs = ToolDocs(tools=[ToolSpec(name="set_rates", description="Set the berth rate.")])
+    [rec] = fill_missing(docs, [], BehaviourModel(tools=[tb]), {})
+    assert rec.code is None and rec.report.status == "failed"
+    assert "no parameter names the berths record" in rec.report.reason

@@ -40,12 +40,25 @@ KEEP = ("accepted", "fallback")
 
 
 def _replace(rec: ToolRecord | None, tb: ToolBehaviour) -> bool:
-    """Whether ``tb``'s code replaces ``rec``'s: always where no code passed (:data:`KEEP`);
+    """Whether ``tb``'s code replaces ``rec``'s: never where no parameter names the record it
+    acts on (:func:`_targets_unnamed`); always where no code passed (:data:`KEEP`);
     over code that passed only where the model was read from an HTTP operation (method, path and
     response codes say what the tool does) and is not a computed reply."""
+    if _targets_unnamed(tb):
+        return False
     if rec is None or rec.code is None or rec.report.status not in KEEP:
         return True
     return bool(tb.operation) and tb.kind != "compute"
+
+
+def _targets_unnamed(tb: ToolBehaviour) -> bool:
+    """Whether ``tb`` reads or writes the record it acts on while no parameter names that
+    record: compiled, such code would use a record it never looked up."""
+    if tb.id_param is not None or tb.kind in ("list", "create", "compute"):
+        return False
+    return any(e.record == "target" or e.record.startswith("via:") for e in tb.effects) or any(
+        c.via is not None and not c.via.startswith("param:") for c in tb.checks
+    )
 
 
 def replaced_tools(model: BehaviourModel) -> set[str]:
@@ -129,6 +142,8 @@ def fill_missing(
             continue
         tb = model.tool(spec.name)
         rec = by_name.get(spec.name)
+        if rec is None and tb is not None and _targets_unnamed(tb):
+            rec = _unnamed(spec, tb)  # said, not silently left out
         if compile_missing and tb is not None and _replace(rec, tb):
             code = _guarded(spec, compile_tool(tb, spec.description), (guards or {}).get(spec.name))
             if _loads(spec, code):
@@ -167,6 +182,15 @@ def _guarded(spec: ToolSpec, code: str, rules: list[DocRule] | None) -> str:
     if not lines or not doc.lstrip().startswith('"""') or not rest:
         return code
     return "\n".join([head, doc, *lines, rest])
+
+
+def _unnamed(spec: ToolSpec, tb: ToolBehaviour) -> ToolRecord:
+    """The failed record of a tool whose model acts on a record no parameter names."""
+    from autoforge.synth.report import ToolReport
+
+    why = f"no parameter names the {tb.collection} record this tool acts on"
+    report = ToolReport(name=spec.name, cls=tb.kind, status="failed", reason=why)
+    return ToolRecord(fingerprint="", report=report)
 
 
 def _replaced(spec: ToolSpec, rec: ToolRecord | None, tb: ToolBehaviour, code: str) -> ToolRecord:
