@@ -55,7 +55,8 @@ _SCHEMAS = {
                   "kind": {"type": "string", "enum": ["deposit", "final"]},
                   "amount": {"type": "number"}, "paid_so_far": {"type": "number"},
                   "status": {"type": "string", "enum": ["unpaid", "cleared"]}}),
-    "Berth": _obj({"berth_id": {"type": "string"}, "capacity": {"type": "integer"}}),
+    "Berth": _obj({"berth_id": {"type": "string"}, "capacity": {"type": "integer"},
+                   "free_spots": {"type": "integer"}}),
     "Job": _obj({"job_id": {"type": "string"}, "acct_id": {"type": "string"},
                  "pay_status": {"type": "string", "enum": ["due", "settled"]},
                  "status": {"type": "string",
@@ -89,6 +90,13 @@ _PATHS = {
         None, "Job", "job_id")},
     "/jobs/{job_id}/void": {"post": _op(
         "void_job", "Void a job", "Sets status `void`.", None, "Job", "job_id")},
+    "/berths": {"post": {
+        "operationId": "add_berth", "summary": "Add a berth",
+        "description": "Adds a berth (next id) with `free_spots` = `capacity` = `spots`.",
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": _obj({"spots": {"type": "integer"}}, ["spots"])}}},
+        "responses": {"201": {"description": "ok",
+                              "content": {"application/json": {"schema": _ref("Berth")}}}}}},
     "/jobs/{job_id}/bill": {"post": _op(
         "bill_job", "Bill a job", "Creates a `final` bill for the job.", None, "Bill",
         "job_id")},
@@ -136,7 +144,8 @@ def _data() -> dict[str, Any]:
                       "status": states[(i - 1) % 4],
                       "yard": "north", "slip_berth_id": None, "notes": "", "express": False,
                       "hull_len": 8.0 + i} for i in range(1, 13)}  # fmt: skip
-    berths = {f"S{i}": {"berth_id": f"S{i}", "capacity": 2} for i in range(1, 5)}
+    berths = {f"S{i}": {"berth_id": f"S{i}", "capacity": 2, "free_spots": 2 - i % 2}
+              for i in range(1, 5)}  # fmt: skip
     return {"meta": {"today": "2031-03-02"}, "accounts": accounts, "bills": bills,
             "berths": berths, "jobs": jobs}  # fmt: skip
 
@@ -224,6 +233,12 @@ def test_statuses_said_by_arrow_by_name_by_marking_and_by_verb(env: Environment)
     assert ok and state["accounts"]["A2"]["status"] == "frozen"
     ok, state = _call(env, "activate_account", acct_id="A3")  # activate: active
     assert ok and state["accounts"]["A3"]["status"] == "active"
+
+
+def test_a_chain_of_equalities_gives_each_attribute_the_value(env: Environment) -> None:
+    ok, state = _call(env, "add_berth", spots=3)
+    new = [b for k, b in state["berths"].items() if k not in _data()["berths"]]
+    assert ok and len(new) == 1 and new[0]["capacity"] == 3 and new[0]["free_spots"] == 3
 
 
 def test_a_stamp_follows_the_status_the_record_moves_into() -> None:

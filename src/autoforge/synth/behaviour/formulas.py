@@ -307,7 +307,8 @@ _ROUNDING = re.compile(r"\s*[,(]?\s*\(?\s*(?:and\s+)?rounded\b[^)]*\)?", re.I)
 
 
 def _formula(a: str, text: str, scope: _Scope) -> tuple[Tree, int | None] | None:
-    """``a``'s formula in ``text`` ("`a` = ...", "A: ..."), with its stated decimals."""
+    """``a``'s formula in ``text`` ("`a` = ...", "A: ...", "`a` = `b` = ..."), with its stated
+    decimals."""
     words = rf"(?:{re.escape(a)}|{re.escape(a.replace('_', ' '))})"
     head = re.search(rf"(?<![\w.`])`?{words}`?\s*(?:(?<![<>!=])=(?!=)|:)\s*", text, re.I)
     verb = r"\b(?:computes|calculates|works\s+out)\s+(?:the\s+)?"
@@ -315,13 +316,15 @@ def _formula(a: str, text: str, scope: _Scope) -> tuple[Tree, int | None] | None
     if head is None and said is None:
         return None
     rhs = said.group("rhs") if said else text[head.end() :] if head else ""
+    while chain := re.match(r"`?\w+`?\s*=(?!=)\s*", rhs):  # "`a` = `b` = value": a = value
+        rhs = rhs[chain.end() :]
     digits = _digits(rhs)
     rhs = re.split(r"\.\s+", _ROUNDING.sub("", rhs))[0].strip().rstrip(".")
     tree = _pieces(rhs, scope)
     if tree is None:
         found = _longest(rhs, scope)
         if found is None or re.match(r"^\s*(?:when|if|for\b|=|[-+*/×(%]|x\s)", found[1], re.I):
-            return None  # an unread condition or operand, or "a = b = c"
+            return None  # an unread condition or operand
         tree = found[0]
     return tree, digits
 
