@@ -232,6 +232,7 @@ FACES: dict[str, list[str]] = {
         "singular",
         "split_path",
         "status_attribute",
+        "status_rank",
         "status_values",
         "target_collection",
         "tool_access",

@@ -92,6 +92,7 @@ __all__ = [
     "singular",
     "split_path",
     "status_attribute",
+    "status_rank",
     "status_values",
     "target_collection",
     "tool_access",
@@ -164,6 +165,7 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.rules import rules_of as rules_of
     from autoforge.lexicon.rules import sentences as sentences
     from autoforge.lexicon.rules import status_attribute as status_attribute
+    from autoforge.lexicon.rules import status_rank as status_rank
     from autoforge.lexicon.rules import status_values as status_values
     from autoforge.lexicon.schema_entities import Derivation as Derivation
     from autoforge.lexicon.schema_entities import derive_state as derive_state
@@ -278,6 +280,7 @@ _LAZY: dict[str, str] = {
     "singular": "autoforge.lexicon.dataflow",
     "split_path": "autoforge.lexicon.dataflow",
     "status_attribute": "autoforge.lexicon.rules",
+    "status_rank": "autoforge.lexicon.rules",
     "status_values": "autoforge.lexicon.rules",
     "target_collection": "autoforge.lexicon.toolscope",
     "tool_access": "autoforge.lexicon.toolscope",

@@ -76,11 +76,17 @@ def _plain(sentence: str) -> str:
     return re.sub(r"[`'\"]", "", sentence.lower())
 
 
+def status_rank(name: str) -> int:
+    """Sort key for attributes that may hold a record's status: one named exactly status or
+    state (0) before one that only holds the word (1, ``deposit_status``)."""
+    return 0 if name.lower() in ("status", "state") else 1
+
+
 def status_attribute(coll: CollectionSchema, enum: bool = False) -> Attribute | None:
     """The attribute that holds a record's status (with ``enum``, only one with documented
     values): one named exactly status or state first, then the first whose name holds
     "status" (``deposit_status`` is a status of something else when ``status`` exists)."""
-    attrs = sorted(coll.attributes, key=lambda a: a.name.lower() not in ("status", "state"))
+    attrs = sorted(coll.attributes, key=lambda a: status_rank(a.name))
     return next((a for a in attrs if ("status" in a.name or a.name == "state")
                  and (a.enum or not enum)), None)  # fmt: skip
 
@@ -93,7 +99,7 @@ def status_values(
     ``stated``, the statuses the docs name (:func:`docs_statuses`), not already among them.
     An attribute named exactly status or state comes before one that only holds the word
     (``deposit_status``)."""
-    attrs = sorted(coll.attributes, key=lambda a: a.name.lower() not in ("status", "state"))
+    attrs = sorted(coll.attributes, key=lambda a: status_rank(a.name))
     for attr in attrs:
         if "status" not in attr.name and attr.name != "state":
             continue
@@ -246,14 +252,11 @@ def _status_rule(
         allowed = _values_in(re.sub(r"(,|\s+or|\s+and)$", "", still.group(1).strip()), values)
         return DocRule(**base, allowed=allowed, sentence=sentence, source=source)  # type: ignore[arg-type]
     never = re.search(rf"{items} {re.escape(noun)}s? (?:can ?not|can't|may not|cannot)\b", low)
-    refused_part = _before_contrast(low[never.end() :]) if never else ""
-    # the statuses listed before "cannot" are the case, not the action ("collected orders
-    # cannot be cancelled" names cancelling, not collecting)
+    # what is refused, without the statuses before "cannot": those are the case, not the
+    # action ("collected orders cannot be cancelled" names cancelling, not collecting)
+    refused = low[: never.start()] + " " + _before_contrast(low[never.end() :]) if never else ""
     named_there = source == "description" or _action_named(
-        _without_asides(low[: never.start()] + " " + refused_part) if never else "",
-        spec,
-        noun,
-        records,
+        _without_asides(refused), spec, noun, records
     )
     if never and named_there and (forbidden := _values_in(never.group(1).strip(), values)):
         return DocRule(**base, forbidden=forbidden, sentence=sentence, source=source)  # type: ignore[arg-type]

@@ -205,14 +205,9 @@ def _amount(
     if m:
         n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower())
         return 1, Value(source="const", const=n or int(m.group(1)))
-    added = re.search(  # "`final_amount` is added to their `lifetime_spend`"
-        rf"(?:the\s+)?(?:\w+'s\s+)?`?(\w+)`?\s+(?:is|are)\s+(added\s+to|taken\s+off|"
-        rf"subtracted\s+from|deducted\s+from)\s+(?:the\s+|their\s+|its\s+)?(?:\w+'s\s+)?{a}",
-        s, re.I,
-    )  # fmt: skip
-    if added and added.group(1) in own[1] and added.group(1) != attr:
-        sign = 1 if added.group(2).lower().startswith("added") else -1
-        return sign, Value(source="formula", const=["target", added.group(1), 1])
+    added = _own_added(s, a, attr, own[1])
+    if added is not None:
+        return added
     for p in params:
         pat = (
             rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
@@ -221,6 +216,20 @@ def _amount(
         if re.search(pat, s, re.I):
             return 1, Value(source="param", name=p)
     return _subject_amount(s, a, params) or _implicit_amount(s, a, tb)
+
+
+def _own_added(s: str, a: str, attr: str, numbers: list[str]) -> tuple[int, Value] | None:
+    """ "`final_amount` is added to their `lifetime_spend`": a number attribute of the record
+    the tool acts on (one of ``numbers``) moves ``attr`` (pattern ``a``) by its value."""
+    added = re.search(
+        rf"(?:the\s+)?(?:\w+'s\s+)?`?(\w+)`?\s+(?:is|are)\s+(added\s+to|taken\s+off|"
+        rf"subtracted\s+from|deducted\s+from)\s+(?:the\s+|their\s+|its\s+)?(?:\w+'s\s+)?{a}",
+        s, re.I,
+    )  # fmt: skip
+    if added is None or added.group(1) not in numbers or added.group(1) == attr:
+        return None
+    sign = 1 if added.group(2).lower().startswith("added") else -1
+    return sign, Value(source="formula", const=["target", added.group(1), 1])
 
 
 #: a multiple said in words before an amount ("twice the job's `distance_km`")

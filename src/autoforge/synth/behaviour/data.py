@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from autoforge.lexicon import status_rank
+
 _ID_SHAPE = re.compile(r"^(.*?)(\d+)$")
 
 #: words that end an identifier's name: what is left names the collection (``task_id``,
@@ -349,7 +351,7 @@ class Context:
         props = self.schemas.get(collection or "", {})
         enums = [(k, list(v["enum"])) for k, v in props.items() if _enum(v)]
         enums = [(k, [str(x) for x in e]) for k, e in enums]
-        for k, e in sorted(enums, key=lambda ke: ke[0].lower() not in ("status", "state")):
+        for k, e in sorted(enums, key=lambda ke: status_rank(ke[0])):
             if "status" in k or "state" in k:
                 return k, e
         return enums[0] if enums else self._data_status(collection)
@@ -361,7 +363,7 @@ class Context:
             r for r in self.ev.state.get(collection or "", {}).values() if isinstance(r, dict)
         ]
         attrs = self.ev.attributes.get(collection or "", [])
-        for k in sorted(attrs, key=lambda a: a.lower() not in ("status", "state")):
+        for k in sorted(attrs, key=status_rank):
             if "status" not in k and "state" not in k:
                 continue
             values = [r.get(k) for r in records]

@@ -504,6 +504,25 @@ def opened_records(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effe
     return out
 
 
+def _named_kinds(said: list[str], nouns: str, ctx: Context, coll: str) -> dict[str, str]:
+    """Values the sentences give a record of ``coll`` by naming them before or after its noun
+    (``nouns``): "The invoice is `unpaid`" (the status it starts in), "a `final` invoice"
+    (a value the schema documents for exactly one attribute)."""
+    status_attr, enum = ctx.status_enum(coll)
+    enums = {a: [str(x) for x in sch.get("enum") or []]
+             for a, sch in ctx.schemas.get(coll, {}).items() if isinstance(sch, dict)}  # fmt: skip
+    out: dict[str, str] = {}
+    for s in said:
+        m = re.search(rf"\b(?:{nouns})\s+(?:is|starts(?:\s+as|\s+in)?)\s+`(\w+)`", s, re.I)
+        if status_attr and m and m.group(1) in (enum or []):
+            out.setdefault(status_attr, m.group(1))
+        for kind in re.finditer(rf"\ban?\s+`(\w+)`\s+(?:{nouns})\b", s, re.I):
+            owners = [a for a, vs in enums.items() if kind.group(1) in vs]
+            if len(owners) == 1:
+                out.setdefault(owners[0], kind.group(1))
+    return out
+
+
 def _opened_fields(
     spec: ToolSpec, tb: ToolBehaviour, ctx: Context, coll: str, back: str, nouns: str,
     answered: bool = False,
@@ -528,16 +547,8 @@ def _opened_fields(
             consts.setdefault(a, v)
         for a, src in time_fields(s, attrs).items():
             times.setdefault(a, src)
-    enums = {a: [str(x) for x in sch.get("enum") or []]
-             for a, sch in ctx.schemas.get(coll, {}).items() if isinstance(sch, dict)}  # fmt: skip
-    for s in said:  # "The invoice is `unpaid`": the status it starts in
-        m = re.search(rf"\b(?:{nouns})\s+(?:is|starts(?:\s+as|\s+in)?)\s+`(\w+)`", s, re.I)
-        if status_attr and m and m.group(1) in (enum or []):
-            consts.setdefault(status_attr, m.group(1))
-        for kind in re.finditer(rf"\ban?\s+`(\w+)`\s+(?:{nouns})\b", s, re.I):
-            owners = [a for a, vs in enums.items() if kind.group(1) in vs]  # "a `final` invoice"
-            if len(owners) == 1:
-                consts.setdefault(owners[0], kind.group(1))
+    for a, v in _named_kinds(said, nouns, ctx, coll).items():
+        consts.setdefault(a, v)
     start = target_status(spec, coll, enum, ctx.policy, create=True) if answered else None
     if status_attr and start:
         consts.setdefault(status_attr, start[0])

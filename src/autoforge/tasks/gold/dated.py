@@ -23,6 +23,7 @@ from typing import Any
 
 from autoforge.env import BehaviourModel
 from autoforge.lexicon import iso_day
+from autoforge.tasks.gold.alike import explaining, stored_params
 
 
 @dataclass(frozen=True)
@@ -82,32 +83,6 @@ def _distances(found: _Dated, state: Mapping[str, Any]) -> list[tuple[Mapping[st
     return out
 
 
-def _spread(numbers: list[float]) -> float:
-    mean = sum(numbers) / len(numbers)
-    return sum((d - mean) ** 2 for d in numbers)
-
-
-def explaining(rows: list[tuple[Mapping[str, Any], float]], attrs: list[str]) -> list[str]:
-    """The attributes whose values explain the numbers of ``rows`` (record, number), the
-    best first: grouping the records by one leaves at most 0.8 of the spread that grouping by
-    chance into as many groups would leave (a window that depends on a kind, not on which
-    customer asks). An attribute with a value on nearly every record of its own is no kind:
-    it is not considered."""
-    total, n = _spread([r[1] for r in rows]), len(rows)
-    found: list[tuple[float, str]] = []
-    for attr in attrs:
-        groups: dict[str, list[float]] = {}
-        for record, number in rows:
-            groups.setdefault(repr(record.get(attr)), []).append(number)
-        if len(groups) < 2 or len(groups) > n / 2 or total == 0:
-            continue
-        chance = total * (1 - (len(groups) - 1) / (n - 1))  # left by a random grouping
-        ratio = sum(_spread(g) for g in groups.values()) / chance
-        if ratio <= 0.8:
-            found.append((ratio, attr))
-    return [attr for _, attr in sorted(found)]
-
-
 def data_dates(model: BehaviourModel | None) -> DataDates | None:
     """The date arguments of the model's creates that are stored on a new record also stamped
     with today; None without a model or without such arguments."""
@@ -118,7 +93,7 @@ def data_dates(model: BehaviourModel | None) -> DataDates | None:
             if effect.kind != "create" or effect.record != "new" or not effect.collection:
                 continue
             stamps = sorted(a for a, v in effect.fields.items() if v.source == "today")
-            params = {a: v.name for a, v in effect.fields.items() if v.source == "param" and v.name}
+            params = stored_params(effect)
             dates = {p.name for p in tool.params if p.format in ("date", "date-time")}
             if not stamps:
                 continue
@@ -131,4 +106,4 @@ def data_dates(model: BehaviourModel | None) -> DataDates | None:
     return DataDates(dated, today) if dated else None
 
 
-__all__ = ["DataDates", "data_dates", "explaining"]
+__all__ = ["DataDates", "data_dates"]
