@@ -21,6 +21,7 @@ from autoforge.env import (
     unenforced_sentences,
 )
 from autoforge.synth.behaviour.compile import compile_tool
+from autoforge.synth.behaviour.contradict import drop_contradictions
 from autoforge.synth.behaviour.data import Context, DataEvidence
 from autoforge.synth.behaviour.derive import context_of, derive_tool, skeleton
 from autoforge.synth.behaviour.derived import add_derived
@@ -82,6 +83,7 @@ def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Behavi
     add_tallies(model, ev, {s.name: rule_sentences(s, ctx) for s in docs.tools})
     add_derived(model, ev)
     mark_model(model)  # last: a rule about one optional parameter bounds only calls giving it
+    drop_contradictions(model)
     return model
 
 
