@@ -6,7 +6,8 @@ goal (the data shows which), a rule about one optional parameter, a run of statu
 parameter it ends with, "refused for <status> <noun>s", a policy section's counters (a
 multiple in words; not one about some calls only: "A rushed closing adds ..."), and a
 statuses list that names another tool's verb ("closed ... jobs cannot be voided" is not
-closing's rule)."""
+closing's rule), ``new_date`` setting the ``haul_date`` the description names, and an
+action allowed only on the record's own day."""
 
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ _SCHEMAS = {
                  "yard": {"type": "string", "enum": ["north", "south"]},
                  "slip_berth_id": {"type": "string", "nullable": True},
                  "notes": {"type": "string"}, "express": {"type": "boolean"},
-                 "hull_len": {"type": "number"}}),
+                 "hull_len": {"type": "number"},
+                 "haul_date": {"type": "string", "format": "date"}}),
 }  # fmt: skip
 
 _PATHS = {
@@ -111,6 +113,16 @@ _PATHS = {
     "/accounts/{acct_id}/activation": {"post": _op(
         "activate_account", "Lift a freeze", "Only `frozen` accounts.", None, "Account",
         "acct_id")},
+    "/jobs/{job_id}/move": {"post": _op(
+        "move_job", "Move a haul-out to another day", "On success `haul_date` changes.",
+        _obj({"new_date": {"type": "string", "format": "date"}}, ["new_date"]), "Job",
+        "job_id")},
+    "/jobs/{job_id}/launch": {"post": _op(
+        "launch_job", "Put the boat back in the water",
+        "Only `hauled` jobs, and only on the job's haul date itself.", None, "Job", "job_id")},
+    "/jobs/{job_id}/prep": {"post": _op(
+        "prep_job", "Prepare a haul-out", "Only `queued` jobs; best done only on the day before "
+        "the haul date.", None, "Job", "job_id")},
     "/jobs/{job_id}/close": {"post": _op(
         "close_job", "Close a finished job", "Sets status `closed`.", None, "Job", "job_id")},
 }  # fmt: skip
@@ -143,7 +155,8 @@ def _data() -> dict[str, Any]:
     jobs = {f"J{i}": {"job_id": f"J{i}", "acct_id": f"A{1 + i % 5}", "pay_status": "due",
                       "status": states[(i - 1) % 4],
                       "yard": "north", "slip_berth_id": None, "notes": "", "express": False,
-                      "hull_len": 8.0 + i} for i in range(1, 13)}  # fmt: skip
+                      "hull_len": 8.0 + i, "haul_date": f"2031-03-{10 + i}"}
+            for i in range(1, 13)}  # fmt: skip
     berths = {f"S{i}": {"berth_id": f"S{i}", "capacity": 2, "free_spots": 2 - i % 2}
               for i in range(1, 5)}  # fmt: skip
     return {"meta": {"today": "2031-03-02"}, "accounts": accounts, "bills": bills,
@@ -239,6 +252,20 @@ def test_a_chain_of_equalities_gives_each_attribute_the_value(env: Environment) 
     ok, state = _call(env, "add_berth", spots=3)
     new = [b for k, b in state["berths"].items() if k not in _data()["berths"]]
     assert ok and len(new) == 1 and new[0]["capacity"] == 3 and new[0]["free_spots"] == 3
+
+
+def test_a_new_value_goes_to_the_attribute_its_name_ends(env: Environment) -> None:
+    ok, state = _call(env, "move_job", job_id="J1", new_date="2031-04-01")
+    assert ok and state["jobs"]["J1"]["haul_date"] == "2031-04-01"
+
+
+def test_an_action_allowed_only_on_the_records_own_day(env: Environment) -> None:
+    data = _data()
+    data["jobs"]["J2"]["haul_date"] = data["meta"]["today"]  # J2 and J6 are hauled
+    ep = env.episode(state=data)
+    assert ep.call("launch_job", {"job_id": "J2"}).ok
+    assert not ep.call("launch_job", {"job_id": "J6"}).ok  # its haul date is another day
+    assert ep.call("prep_job", {"job_id": "J1"}).ok  # "the day before": not the record's day
 
 
 def test_a_stamp_follows_the_status_the_record_moves_into() -> None:

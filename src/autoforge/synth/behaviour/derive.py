@@ -75,6 +75,7 @@ from autoforge.synth.behaviour.relations import (
     member_checks,
     record_for_checks,
 )
+from autoforge.synth.behaviour.sameday import same_day_checks
 from autoforge.synth.behaviour.sequenced import next_numbers
 from autoforge.synth.behaviour.settles import settled_status
 from autoforge.synth.behaviour.stated import (
@@ -410,7 +411,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     )
     own = owned_checks(tb, ruled, ctx)
     tb.checks += own + pair_checks(tb, ruled, ctx) + move_checks(tb, ruled, ctx)
-    tb.checks += received_checks(tb, ruled, ctx)
+    tb.checks += received_checks(tb, ruled, ctx) + same_day_checks(ruled, tb, ctx)
     tb.effects = without_owner_writes(tb.effects, own)
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
@@ -649,7 +650,8 @@ def _given_fields(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> dict[s
     attribute of the target, or ``new_<attribute>``; one the description redirects to an
     attribute it names in code as ``<word>_<parameter>`` ("records `cancel_reason`" for
     ``reason``) while never naming the parameter's own attribute in code (or the target having
-    none: "sets `delivery_slot_id`" for ``slot_id``) goes there; one the
+    none: "sets `delivery_slot_id`" for ``slot_id``, "`session_date` changes" for
+    ``new_date``) goes there; one the
     description assigns ("resulted_by = entered_by") goes to that attribute."""
     named = set(re.findall(r"`(\w+)`", spec.description))
     out: dict[str, str] = {}
@@ -657,7 +659,7 @@ def _given_fields(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> dict[s
         if p.name == tb.id_param:
             continue
         own = p.name if p.name in attrs else p.name.removeprefix("new_")
-        moved = [a for a in attrs if a.endswith("_" + p.name) and a in named]
+        moved = [a for a in attrs if a.endswith("_" + own) and a in named]
         if own not in attrs and len(moved) == 1:  # "sets `delivery_slot_id`" for ``slot_id``
             out[moved[0]] = p.name
         if own not in attrs or (own != p.name and own in {q.name for q in tb.params}):

@@ -21,7 +21,7 @@ from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import entry_stamps, is_number
 from autoforge.synth.behaviour.paths import effect_record
 from autoforge.synth.behaviour.targets import conditional_outcome
-from autoforge.synth.behaviour.text import _related
+from autoforge.synth.behaviour.text import related_records
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -76,7 +76,7 @@ def outcome_effects(
     """The two conditional ``set`` effects of each "becomes `X` when ..., otherwise `Y`" the
     data separates (see the module); none for a record whose status the call already sets."""
     out: list[Effect] = []
-    for coll, via in _related(tb, ctx):
+    for coll, via in related_records(tb, ctx):
         attr, values = ctx.status_enum(coll)
         if not attr or any(
             (e.collection or tb.collection) == coll and attr in e.fields for e in effects

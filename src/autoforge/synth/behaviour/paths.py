@@ -105,7 +105,7 @@ def record_code(start: str, coll: str, hops: list[list[str]]) -> str:
 
 
 def effect_record(via: str | None) -> str:
-    """The ``record`` of an effect on a record reached as ``via`` says (see ``_related`` in
+    """The ``record`` of an effect on a record reached as ``via`` says (see ``related_records`` in
     :mod:`text`): the target for None, a parameter's record as is, else through the target's
     attribute."""
     if via is None:

@@ -19,8 +19,8 @@ from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import section_sentences
 from autoforge.synth.behaviour.text import (
     _noun_after,
-    _related,
     _word,
+    related_records,
     skip_value_run,
     value_check,
 )
@@ -90,7 +90,7 @@ def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
     with `<attribute>: <value>` ... cannot ...") give ``tb``."""
     if tb.kind not in _WRITES or not ctx.policy:
         return []
-    related = _related(tb, ctx)
+    related = related_records(tb, ctx)
     colls = [c for c, _ in related]
     out: list[Check] = []
     for s in doc_sentences(ctx.policy):
@@ -131,7 +131,7 @@ def policy_required_status(tb: ToolBehaviour, ctx: Context) -> list[Check]:
     works on (its target, or one a parameter or the target refers to)."""
     if tb.kind not in _WRITES or not ctx.policy:
         return []
-    related = _related(tb, ctx)
+    related = related_records(tb, ctx)
     out: list[Check] = []
     for s in doc_sentences(ctx.policy):
         for m in _ONLY_WITH_STATUS.finditer(s):
@@ -176,7 +176,7 @@ def policy_date_windows(tb: ToolBehaviour, ctx: Context) -> list[Check]:
         if head is None or when is None or not _names_tool(head.group("verb"), tb):
             continue
         op = next((o for cue, o in _WINDOWS if re.fullmatch(cue, when.group("rel"), re.I)), None)
-        for coll, via in _related(tb, ctx):
+        for coll, via in related_records(tb, ctx):
             words = head.group("noun").lower().split()
             if op is None or not any(
                 " ".join(words[i:]) in noun_forms(coll) for i in range(len(words))
@@ -213,7 +213,7 @@ def policy_attribute_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
     only a status."""
     if tb.kind not in _WRITES or not ctx.policy:
         return []
-    related = _related(tb, ctx)
+    related = related_records(tb, ctx)
     out: list[Check] = []
     for s in section_sentences(ctx.policy, tb.tool, ctx.headed):
         for m in _IN_ATTRIBUTE.finditer(s):

@@ -36,7 +36,7 @@ from autoforge.synth.behaviour.text import (
     _WINDOWS,
     _clause_of,
     _date_attribute,
-    _related,
+    related_records,
     value_check,
     write_targets,
 )
@@ -109,7 +109,7 @@ def presumed_checks(
         return []
     bounded = {(c.collection, c.kind) for c in known}
     out: list[Check] = []
-    for coll, via in _related(tb, ctx):
+    for coll, via in related_records(tb, ctx):
         nouns = "|".join(re.escape(n) for n in noun_forms(coll))
         attr, values = ctx.status_enum(coll)
         summary = _title(spec.description)

@@ -146,7 +146,7 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
     <values> <noun>", "<values> <noun> cannot be ...", "must be <value>" (the noun choosing
     the record: the target, or a record the target or a parameter refers to)."""
     out: list[Check] = []
-    related = _related(tb, ctx)
+    related = related_records(tb, ctx)
     own = section_sentences(ctx.policy, tb.tool, ctx.headed) if tb.kind != "list" else []
     if tb.kind != "list":  # "Only `active` households can book." wherever it stands
         own += [s for s in restricting(ctx.policy, tb.tool, ctx.verbs) if s not in own]
@@ -364,7 +364,7 @@ def _refused(s: str, pos: int) -> bool | None:
     return False if re.search(rf"\b({asks})\b", clause, re.I) else None
 
 
-def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
+def related_records(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
     """The target's collection (via None) and the collections its attributes or the tool's
     parameters refer to (via: the attribute or ``param:<name>``)."""
     out: list[tuple[str, str | None]] = []
@@ -382,10 +382,10 @@ def _related(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
 
 
 def write_targets(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
-    """The records a tool's writes and bounds can reach: :func:`_related`'s, or for a create
+    """The records a tool's writes and bounds can reach: :func:`related_records`'s, or for a create
     (which has no target yet) the records its parameters refer to."""
     if tb.kind != "create":
-        return _related(tb, ctx)
+        return related_records(tb, ctx)
     return [(p.references, f"param:{p.name}") for p in tb.params if p.references]
 
 
@@ -543,7 +543,7 @@ def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
     """Requirements on a record's date relative to the domain's today, stated as "only a
     <noun> dated today or earlier", "a <noun> dated after today", "scheduled for today", "a
     <noun> whose `<date>` is today"."""
-    related = _related(tb, ctx)
+    related = related_records(tb, ctx)
     out: list[Check] = []
     choices = {
         str(v)
@@ -614,7 +614,7 @@ def date_range_checks(texts: list[str], tb: ToolBehaviour, ctx: Context) -> list
         # "... 45 days after today. Long-standing members get a longer window of 90 days.":
         # the horizon has exceptions, the start (today) holds for everyone
         upper = not _EXCEPTED.search(" ".join([s[m.end() :], *texts[i + 1 : i + 2]]))
-        for coll, via in _related(tb, ctx):
+        for coll, via in related_records(tb, ctx):
             if coll is None or (coll == tb.collection and tb.kind == "create"):
                 continue
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
