@@ -17,7 +17,7 @@ from autoforge.llm import LLMClient
 from autoforge.synth.options import SynthOptions
 from autoforge.synth.pipeline import synthesize
 from autoforge.tasks import generate_tasks
-from autoforge.tasks.gold.alike import data_columns
+from autoforge.tasks.gold.alike import data_columns, stored_params
 from autoforge.tooldocs import load_docs
 
 #: load (tonnes) of the barges of each hull class, in the data
@@ -152,3 +152,15 @@ def test_forged_creates_draw_from_their_own_collection(tmp_path: Path) -> None:
         low, high = _LOAD[call.arguments["hull"]]
         assert low <= call.arguments["load_t"] <= high, call.arguments
         assert call.arguments["title"].split()[0] in _GIVEN, call.arguments
+
+
+def test_a_change_setting_several_attributes_stores_each_of_its_arguments() -> None:
+    """A change that sets several attributes at once (status and the reason given) stores
+    its argument in the attribute it names: the reason is drawn from that column."""
+    both = Effect(kind="set", record="target", collection="barges", fields={
+        "state": Value(source="const", const="laid_up"),
+        "lay_up_note": Value(source="param", name="note")})  # fmt: skip
+    assert stored_params(both) == {"lay_up_note": "note"}
+    one = Effect(kind="set", record="target", collection="barges", attribute="title",
+                 value=Value(source="param", name="title"))  # fmt: skip
+    assert stored_params(one) == {"title": "title"}

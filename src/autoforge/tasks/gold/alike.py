@@ -153,8 +153,10 @@ def stored_params(effect: Effect) -> dict[str, str]:
     on the call's own record; ``{}`` for any other effect."""
     if effect.kind == "create" and effect.record == "new":
         values = effect.fields
-    elif effect.kind == "set" and effect.record == "target" and effect.attribute and effect.value:
-        values = {effect.attribute: effect.value}
+    elif effect.kind == "set" and effect.record == "target":
+        values = dict(effect.fields)  # several attributes set at once, or one
+        if effect.attribute and effect.value:
+            values[effect.attribute] = effect.value
     else:
         return {}
     return {a: v.name for a, v in values.items() if v.source == "param" and v.name}

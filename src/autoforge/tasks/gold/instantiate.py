@@ -43,7 +43,7 @@ from autoforge.tasks.gold.settle import guarded_steps
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.runtime import bind_state
 from autoforge.tasks.states.population import StateGenerator
-from autoforge.tasks.states.repair import apply_fix, repair_state
+from autoforge.tasks.states.repair import apply_fix, repair_state, shape_to_value
 from autoforge.tasks.states.starts import Start, StartPool, fresh_start
 
 
@@ -289,8 +289,9 @@ def _repair_start(
     repaired: dict[tuple[str, str, str], Any],
 ) -> tuple[str, dict[str, Any]]:
     """After a failed run: the S0 repair its business-rule error asks for (the guard's fix, or
-    what the error text names) on a new shell of S0, since the last one may be bound; the
-    repair's outcome (``changed``, ``unchanged``, ``conflict``) and the S0 to go on with."""
+    what the error text names) on a new shell of S0, since the last one may be bound, each
+    record it moved shaped like the data's records with that value (:func:`shape_to_value`);
+    the repair's outcome (``changed``, ``unchanged``, ``conflict``) and the S0 to go on with."""
     if exc.fixes:  # a degenerate step S0 can make informative
         state = _own(state)
         done = [apply_fix(state, fix, repaired) for fix in exc.fixes]
@@ -299,8 +300,11 @@ def _repair_start(
     if exc.reason != "gold_error":
         return "unchanged", state
     state = _own(state)
+    before = set(repaired)
     repair = (apply_fix(state, exc.fix, repaired) if exc.fix is not None
               else repair_state(state, env.spec, exc.detail, repaired))  # fmt: skip
+    for slot in sorted(set(repaired) - before):
+        shape_to_value(state, env.initial_state, slot)
     return repair, state
 
 

@@ -344,11 +344,14 @@ def _source(binding: Binding | None, nodes: Mapping[str, Any], depth: int = 0) -
     built from bindings (or no binding)."""
     if isinstance(binding, FactRef):
         return ("fact", binding.name)
-    if isinstance(binding, OutputRef) and len(binding.path) == 1 and depth < 8:
+    if isinstance(binding, OutputRef) and 1 <= len(binding.path) <= 2 and depth < 8:
+        # the call's reply, or the record one key of it wraps ({"claim": {...}}), echoes
+        # the argument of the same name
         source = nodes.get(binding.node)
-        field = binding.path[0]
-        if isinstance(source, CallNode) and isinstance(field, str) and field in source.args:
-            return _source(source.args[field], nodes, depth + 1)
+        field = binding.path[-1]
+        wrapped = all(isinstance(p, str) for p in binding.path)
+        if isinstance(source, CallNode) and wrapped and field in source.args:
+            return _source(source.args[str(field)], nodes, depth + 1)
     if isinstance(binding, OutputRef | ReasoningRef):
         return ("node", binding.node, tuple(binding.path))
     return None

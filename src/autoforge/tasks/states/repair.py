@@ -13,6 +13,7 @@ values the items already hold (:func:`selective_fixes`).
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -207,6 +208,38 @@ def apply_fix(
     state[collection] = {k: v for k, v in records.items() if k != key}
     history[(collection, key, "")] = None
     return "changed"
+
+
+def shape_to_value(
+    state: dict[str, Any], data: Mapping[str, Any], slot: tuple[str, str, str]
+) -> bool:
+    """Give the record a repair moved into a status the attributes the data's records in that
+    status all show: cleared (None) where every such record has none, filled from one of them
+    where every such record has one and this record has none. Why: a record only set to
+    ``approved`` kept no approved amount and a denial reason, a record the API itself then
+    refuses or fails on. Needs two records of the data in that status (one shows no pattern);
+    whether anything changed."""
+    collection, key, attribute = slot
+    record = (state.get(collection) or {}).get(key)
+    rows = data.get(collection)
+    if not attribute or not isinstance(record, dict) or not isinstance(rows, Mapping):
+        return False
+    value = record.get(attribute)
+    donors = [r for k, r in sorted(rows.items()) if k != key and isinstance(r, Mapping)
+              and r.get(attribute) == value]  # fmt: skip
+    if len(donors) < 2:
+        return False
+    shaped = dict(record)
+    for name, current in record.items():
+        held = [d.get(name) for d in donors]
+        if current is not None and all(v is None for v in held):
+            shaped[name] = None
+        elif current is None and all(v is not None for v in held):
+            shaped[name] = copy.deepcopy(held[len(key) % len(held)])
+    if shaped == record:
+        return False
+    state[collection][key] = shaped
+    return True
 
 
 def referenced(spec: EnvironmentSpec, collection: str) -> bool:
