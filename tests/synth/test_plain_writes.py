@@ -6,8 +6,10 @@ goal (the data shows which), a rule about one optional parameter, a run of statu
 parameter it ends with, "refused for <status> <noun>s", a policy section's counters (a
 multiple in words; not one about some calls only: "A rushed closing adds ..."), and a
 statuses list that names another tool's verb ("closed ... jobs cannot be voided" is not
-closing's rule), ``new_date`` setting the ``haul_date`` the description names, and an
-action allowed only on the record's own day."""
+closing's rule), ``new_date`` setting the ``haul_date`` the description names, an action
+allowed only on the record's own day, "`moved_on` (today)", "Adds `extra` places (1 to 9) to
+`free_spots`", and a date every record of a collection without a status holds being today on
+a new one."""
 
 from __future__ import annotations
 
@@ -66,7 +68,12 @@ _SCHEMAS = {
                  "slip_berth_id": {"type": "string", "nullable": True},
                  "notes": {"type": "string"}, "express": {"type": "boolean"},
                  "hull_len": {"type": "number"},
-                 "haul_date": {"type": "string", "format": "date"}}),
+                 "haul_date": {"type": "string", "format": "date"},
+                 "moved_on": {"type": "string", "format": "date", "nullable": True}}),
+    "Log": _obj({"log_id": {"type": "string"}, "job_id": {"type": "string"},
+                 "text": {"type": "string"},
+                 "kind": {"type": "string", "enum": ["note", "alert"]},
+                 "logged_on": {"type": "string", "format": "date"}}),
 }  # fmt: skip
 
 _PATHS = {
@@ -114,7 +121,8 @@ _PATHS = {
         "activate_account", "Lift a freeze", "Only `frozen` accounts.", None, "Account",
         "acct_id")},
     "/jobs/{job_id}/move": {"post": _op(
-        "move_job", "Move a haul-out to another day", "On success `haul_date` changes.",
+        "move_job", "Move a haul-out to another day",
+        "On success `haul_date` changes and sets `moved_on` (today).",
         _obj({"new_date": {"type": "string", "format": "date"}}, ["new_date"]), "Job",
         "job_id")},
     "/jobs/{job_id}/launch": {"post": _op(
@@ -123,6 +131,18 @@ _PATHS = {
     "/jobs/{job_id}/prep": {"post": _op(
         "prep_job", "Prepare a haul-out", "Only `queued` jobs; best done only on the day before "
         "the haul date.", None, "Job", "job_id")},
+    "/berths/{berth_id}/spots": {"post": _op(
+        "widen_berth", "Open more places on a berth", "Adds `extra` places (1 to 9) to "
+        "`free_spots`.", _obj({"extra": {"type": "integer"}, "max_len": {"type": "integer"}},
+                              ["extra"]), "Berth", "berth_id")},
+    "/logs": {"post": {
+        "operationId": "add_log", "summary": "Log a note on a job",
+        "description": "Writes a log entry of kind `note` for the job.",
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": _obj({"job_id": {"type": "string"}, "text": {"type": "string"}},
+                           ["job_id", "text"])}}},
+        "responses": {"201": {"description": "ok",
+                              "content": {"application/json": {"schema": _ref("Log")}}}}}},
     "/jobs/{job_id}/close": {"post": _op(
         "close_job", "Close a finished job", "Sets status `closed`.", None, "Job", "job_id")},
 }  # fmt: skip
@@ -155,12 +175,15 @@ def _data() -> dict[str, Any]:
     jobs = {f"J{i}": {"job_id": f"J{i}", "acct_id": f"A{1 + i % 5}", "pay_status": "due",
                       "status": states[(i - 1) % 4],
                       "yard": "north", "slip_berth_id": None, "notes": "", "express": False,
-                      "hull_len": 8.0 + i, "haul_date": f"2031-03-{10 + i}"}
+                      "hull_len": 8.0 + i, "haul_date": f"2031-03-{10 + i}", "moved_on": None}
             for i in range(1, 13)}  # fmt: skip
+    logs = {f"L{i}": {"log_id": f"L{i}", "job_id": f"J{i}", "text": f"Checked hull {i}",
+                      "kind": "alert" if i % 3 == 0 else "note",
+                      "logged_on": f"2031-02-{10 + i}"} for i in range(1, 7)}  # fmt: skip
     berths = {f"S{i}": {"berth_id": f"S{i}", "capacity": 2, "free_spots": 2 - i % 2}
               for i in range(1, 5)}  # fmt: skip
     return {"meta": {"today": "2031-03-02"}, "accounts": accounts, "bills": bills,
-            "berths": berths, "jobs": jobs}  # fmt: skip
+            "berths": berths, "jobs": jobs, "logs": logs}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -257,6 +280,18 @@ def test_a_chain_of_equalities_gives_each_attribute_the_value(env: Environment) 
 def test_a_new_value_goes_to_the_attribute_its_name_ends(env: Environment) -> None:
     ok, state = _call(env, "move_job", job_id="J1", new_date="2031-04-01")
     assert ok and state["jobs"]["J1"]["haul_date"] == "2031-04-01"
+    assert state["jobs"]["J1"]["moved_on"] == _data()["meta"]["today"]  # "`moved_on` (today)"
+
+
+def test_a_counted_argument_with_its_unit_and_range_is_added(env: Environment) -> None:
+    ok, state = _call(env, "widen_berth", berth_id="S1", extra=3)  # "Adds `extra` places (..) to"
+    assert ok and state["berths"]["S1"]["free_spots"] == _data()["berths"]["S1"]["free_spots"] + 3
+
+
+def test_a_date_every_record_of_a_statusless_collection_holds_is_today(env: Environment) -> None:
+    ok, state = _call(env, "add_log", job_id="J2", text="Keel scraped")
+    new = [r for k, r in state["logs"].items() if k not in _data()["logs"]]
+    assert ok and len(new) == 1 and new[0]["logged_on"] == _data()["meta"]["today"], new
 
 
 def test_an_action_allowed_only_on_the_records_own_day(env: Environment) -> None:

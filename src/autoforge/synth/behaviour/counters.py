@@ -210,7 +210,7 @@ def _amount(
         return added
     for p in params:
         pat = (
-            rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
+            rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s+[a-z]+)?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
             rf"(\w+'s\s+)?{a}\b"
         )
         if re.search(pat, s, re.I):

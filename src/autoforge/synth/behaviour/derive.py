@@ -538,7 +538,7 @@ def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         elif a in through:  # two references away: [collection, attribute, further hops]
             ref_attr, ref_coll, b, hops = through[a]
             fields[a] = Value(source="copy", name=ref_attr, const=[ref_coll, b, hops])
-        elif a in seen and start:
+        elif a in seen:  # what every record in its start status (or every record) shows
             d = seen[a]
             fields[a] = (
                 Value(source="const", const=d[1]) if isinstance(d, tuple) else Value(source=d)

@@ -18,7 +18,7 @@ from autoforge.env import ValueSource, doc_sentences
 def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
     """Attributes a sentence sets to the domain's today or now (``created_on`` = today,
     ``completed_on`` to today, ``a`` set to today, ``a`` becomes today, ``a`` = ``b`` =
-    today)."""
+    today, ```a``` (today))."""
     flat = " ".join(text.split())
     out: dict[str, ValueSource] = {}
     for a in attrs:
@@ -35,6 +35,10 @@ def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
                 continue  # a bare word before a list of names ("+= amount, `x` = today")
             out[a] = "today" if m.group(5) == "today" else "now"
             break
+        # "sets `tier` and `changed_on` (today)": the day in brackets right after the name
+        bracketed = re.search(rf"`{re.escape(a)}`\s*\(\s*(today|now)\s*\)", flat)
+        if a not in out and bracketed is not None:
+            out[a] = "today" if bracketed.group(1) == "today" else "now"
         # "with today's date as `joined_on`", "today as `closed_on`"
         said = re.search(rf"\b(today|now)(?:'s\s+date)?\s+as\s+(?:its\s+)?`{re.escape(a)}`", flat)
         if a not in out and said is not None:
