@@ -4,6 +4,7 @@ have, and a record read through a reply that wraps it still counts as the fact i
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,6 +21,7 @@ def _data() -> dict[str, Any]:
         key = f"CR{i:02d}"
         crates[key] = {"crate_id": key, "state": state, "depot_id": f"DP{(i // 4) % 2}",
                        "seal_code": f"S-{i}" if state in ("sealed", "sent") else None,
+                       "sealed_by": ["Ana", "Ben"][i % 2] if state in ("sealed", "sent") else None,
                        "void_note": "damaged" if state == "void" else None}  # fmt: skip
     return {"crates": crates}
 
@@ -32,8 +34,10 @@ def test_a_repaired_record_takes_the_shape_of_its_new_status() -> None:
     assert shape_to_value(state, data, ("crates", key, "state"))
     shaped = state["crates"][key]
     assert shaped["void_note"] is None  # no sealed crate of the data has one
-    assert shaped["seal_code"] in {r["seal_code"] for r in data["crates"].values()
-                                   if r["state"] == "sealed"}  # fmt: skip
+    codes = {r["seal_code"] for r in data["crates"].values()} - {None}
+    # a code no two crates share: a new one shaped like them, not a copy
+    assert shaped["seal_code"] not in codes and re.fullmatch(r"S-\d+", shaped["seal_code"])
+    assert shaped["sealed_by"] in {"Ana", "Ben"}  # a value records share: one of theirs
     assert shaped["depot_id"] == data["crates"][key]["depot_id"]  # not status-bound: kept
     assert data["crates"][key]["state"] == "void"  # the data itself is untouched
     assert not shape_to_value(state, data, ("crates", key, "state"))  # already in shape

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from autoforge.env import EnvironmentSpec, StateSchema
 from autoforge.lexicon import entity_of, singular
+from autoforge.tasks.gold.alike import fresh_like
 
 _TOKEN = re.compile(r"[\w-]+")
 
@@ -215,10 +217,10 @@ def shape_to_value(
 ) -> bool:
     """Give the record a repair moved into a status the attributes the data's records in that
     status all show: cleared (None) where every such record has none, filled from one of them
-    where every such record has one and this record has none. Why: a record only set to
-    ``approved`` kept no approved amount and a denial reason, a record the API itself then
-    refuses or fails on. Needs two records of the data in that status (one shows no pattern);
-    whether anything changed."""
+    where every such record has one and this record has none (:func:`_filled`). Why: a
+    record only set to ``approved`` kept no approved amount and a denial reason, a record the
+    API itself then refuses or fails on. Needs two records of the data in that status (one
+    shows no pattern); whether anything changed."""
     collection, key, attribute = slot
     record = (state.get(collection) or {}).get(key)
     rows = data.get(collection)
@@ -235,11 +237,24 @@ def shape_to_value(
         if current is not None and all(v is None for v in held):
             shaped[name] = None
         elif current is None and all(v is not None for v in held):
-            shaped[name] = copy.deepcopy(held[len(key) % len(held)])
+            shaped[name] = _filled(rows, name, held, key, f"{collection}/{key}/{name}")
     if shaped == record:
         return False
     state[collection][key] = shaped
     return True
+
+
+def _filled(rows: Mapping[str, Any], name: str, held: list[Any], key: str, seed: str) -> Any:
+    """A value for attribute ``name`` like the ones ``held`` shows: one of them, or, where the
+    data's text values there never repeat (a tracking number, an e-mail), a new one shaped
+    like them, so that no two records share what the API keeps unique."""
+    column = [r.get(name) for r in rows.values() if isinstance(r, Mapping)]
+    texts = [v for v in column if isinstance(v, str)]
+    if len(texts) >= 3 and len(set(texts)) == len(texts) == len([v for v in column if v]):
+        new = fresh_like(texts, random.Random(seed))
+        if new is not None:
+            return new
+    return copy.deepcopy(held[len(key) % len(held)])
 
 
 def referenced(spec: EnvironmentSpec, collection: str) -> bool:
