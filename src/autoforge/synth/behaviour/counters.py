@@ -208,6 +208,12 @@ def _amount(
     added = _own_added(s, a, attr, own[1])
     if added is not None:
         return added
+    return _param_added(s, a, params) or _subject_amount(s, a, params) or _implicit_amount(s, a, tb)
+
+
+def _param_added(s: str, a: str, params: list[str]) -> tuple[int, Value] | None:
+    """ "Adds `quantity` bottles (1 to 500) to `stock`": a parameter, with its unit word and
+    range if said, added to ``a``."""
     for p in params:
         pat = (
             rf"adds?\s+(the\s+)?`?{re.escape(p)}`?(\s+[a-z]+)?(\s*\([^)]*\))?\s+to\s+(the\s+)?"
@@ -215,7 +221,7 @@ def _amount(
         )
         if re.search(pat, s, re.I):
             return 1, Value(source="param", name=p)
-    return _subject_amount(s, a, params) or _implicit_amount(s, a, tb)
+    return None
 
 
 def _own_added(s: str, a: str, attr: str, numbers: list[str]) -> tuple[int, Value] | None:

@@ -15,6 +15,8 @@ from typing import Any
 from autoforge.lexicon import status_rank
 
 _ID_SHAPE = re.compile(r"^(.*?)(\d+)$")
+_DAY_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]|$)")
 
 #: words that end an identifier's name: what is left names the collection (``task_id``,
 #: ``ticketid``, ``ticket_number``, ``item_sku``); the longer words only after an underscore
@@ -112,6 +114,19 @@ class DataEvidence:
             a
             for a in self.attributes.get(collection, [])
             if recs and sum(day(r.get(a)) for r in recs) >= 0.95 * len(recs)
+        ]
+
+    def dated_attributes(self, collection: str, moments: bool = False) -> list[str]:
+        """Attributes whose every value in ``collection`` is a calendar day (``YYYY-MM-DD``)
+        or, with ``moments``, also a date-time (its day counts), on the records that hold
+        one: a stamp only some statuses carry counts, unlike :meth:`date_attributes`."""
+        recs = [r for r in self.state.get(collection, {}).values() if isinstance(r, dict)]
+        shape = _MOMENT if moments else _DAY_ONLY
+        return [
+            a
+            for a in self.attributes.get(collection, [])
+            if (vals := [r[a] for r in recs if r.get(a) is not None])
+            and all(isinstance(v, str) and shape.match(v) for v in vals)
         ]
 
     def set_lists(self, collection: str) -> set[str]:

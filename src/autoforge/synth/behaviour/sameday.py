@@ -29,7 +29,6 @@ _SAME_DAY = re.compile(
 )
 #: words that make "the day" another one than the record's own
 _OTHER_DAY = {"before", "after", "prior", "following", "preceding", "next", "previous", "last"}
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]|$)")
 #: words that name no date attribute
 _FILLER = {"the", "of", "its", "their", "itself", "same", "actual", "scheduled", "a", "an",
            "and", "or", "when", "if", "is", "own"}  # fmt: skip
@@ -37,18 +36,6 @@ _FILLER = {"the", "of", "its", "their", "itself", "same", "actual", "scheduled",
 
 def _words(text: str) -> list[str]:
     return [w.lower().removesuffix("'s") for w in re.findall(r"[\w']+", text)]
-
-
-def _days(ctx: Context, coll: str) -> list[str]:
-    """The attributes of ``coll`` that hold a calendar day (or a moment of one) in every
-    record that has one."""
-    recs = list(ctx.ev.state.get(coll, {}).values())
-    return [
-        a
-        for a in ctx.ev.attributes.get(coll, [])
-        if (vals := [r[a] for r in recs if isinstance(r, dict) and r.get(a) is not None])
-        and all(isinstance(v, str) and _DAY.match(v) for v in vals)
-    ]
 
 
 def _alike(part: str, cue: str) -> bool:
@@ -60,7 +47,7 @@ def _day_attribute(ctx: Context, coll: str, words: list[str], nouns: set[str]) -
     """The date attribute of ``coll`` the words name ("start" for ``start_date``), else the
     one called ``date`` or after the record's noun and date (``event_date``), else the only
     one."""
-    days = _days(ctx, coll)
+    days = ctx.ev.dated_attributes(coll, moments=True)
     cues = [w[:5] for w in words if w not in _FILLER and w not in nouns and len(w) > 2]
     named = [a for a in days if any(_alike(p, c) for p in a.lower().split("_") for c in cues)]
     if len(named) == 1:

@@ -518,19 +518,12 @@ _WINDOWS = (
     (r"before\s+today", "<"),
     (r"today", "=="),
 )
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def _date_attribute(ctx: Context, coll: str, verb: str) -> str | None:
     """The date attribute "<noun> <verb> today" speaks of: the one named by the verb
     ("scheduled" -> ``scheduled_on``), else one named ``date``, else the only one."""
-    recs = list(ctx.ev.state.get(coll, {}).values())
-    days = [
-        a
-        for a in ctx.ev.attributes.get(coll, [])
-        if (vals := [r[a] for r in recs if r.get(a) is not None])
-        and all(isinstance(v, str) and _DAY.match(v) for v in vals)
-    ]
+    days = ctx.ev.dated_attributes(coll)
     named = [a for a in days if verb != "dated" and a.lower().startswith(verb[:5])]
     if len(named) == 1:
         return named[0]
