@@ -483,6 +483,33 @@ def test_each_worker_has_a_pid_namespace_and_leaves_nothing_behind() -> None:
         server.close()
 
 
+@pytest.mark.stopped_by("os-boundary")
+def test_a_fork_server_whose_host_went_while_it_started_exits() -> None:
+    """Issue 32: a Ctrl-C 1.5 s into ``forge`` left a sandbox process behind (parent 1),
+    alive after SIGTERM: the host died before the fork server (or a keeper, or an init)
+    armed its death signal. Each now checks its parent after arming it (an init waits on a
+    pipe only its keeper holds). Here the server is told a host that is not its parent."""
+    import socket
+    import subprocess
+    import sys
+
+    here, there = socket.socketpair()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoforge.env.isolation.worker", str(there.fileno()), "1"],
+        pass_fds=[there.fileno()],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    there.close()
+    try:
+        assert proc.wait(timeout=30) == 0  # gone, though its control socket is still open
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        here.close()
+
+
 REEXPORTS = ["statistics.repeat(1)", "statistics.mul('a', 3)", "statistics.namedtuple('P', 'a')"]
 
 

@@ -98,7 +98,13 @@ class _ForkServer:
         parent, child = socket.socketpair()
         stderr = None if os.environ.get("AUTOFORGE_WORKER_STDERR") else subprocess.DEVNULL
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "autoforge.env.isolation.worker", str(child.fileno())],
+            [
+                sys.executable,
+                "-m",
+                "autoforge.env.isolation.worker",
+                str(child.fileno()),
+                str(os.getpid()),
+            ],
             pass_fds=[child.fileno()],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

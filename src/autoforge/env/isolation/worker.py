@@ -280,22 +280,30 @@ def _fork_worker(parent: socket.socket, start: tuple[Any, ...]) -> int:
             _worker_child(*start)
         return pid
     read, write = os.pipe()
+    server = os.getpid()
     if os.fork() == 0:
         os.close(read)
         parent.close()
-        _keeper(start, write)
+        _keeper(start, write, server)
     os.close(write)
     with os.fdopen(read, "rb") as fh:
         return int(fh.read())
 
 
-def _keeper(start: tuple[Any, ...], report: int) -> None:
-    """In a child of the fork server: enter a new PID namespace for its children, fork its
-    init (pid 1, which only waits: a worker at pid 1 would ignore default-action signals such
-    as ``SIGXCPU``) and then the worker (pid 2); write the worker's host pid to ``report``,
-    wait for the worker, stop the init, exit. Never returns."""
+def _keeper(start: tuple[Any, ...], report: int, server: int) -> None:
+    """In a child of the fork server (pid ``server``): enter a new PID namespace for its
+    children, fork its init (pid 1, which only waits: a worker at pid 1 would ignore
+    default-action signals such as ``SIGXCPU``) and then the worker (pid 2); write the
+    worker's host pid to ``report``, wait for the worker, stop the init, exit. Never returns.
+
+    Each of the three dies with its parent, also when the parent died before the death
+    signal was armed: the keeper checks its parent after arming it, and the init, whose
+    parent is outside its namespace, waits on a pipe only the keeper writes to (an init
+    left behind ignores every signal but ``SIGKILL``)."""
     try:
         _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)  # dies with the fork server
+        if os.getppid() != server:  # the server went before the line above
+            os._exit(0)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         plan = start[2]
         try:
@@ -303,15 +311,20 @@ def _keeper(start: tuple[Any, ...], report: int) -> None:
             plan.pid_namespace = True
         except OSError as exc:
             plan.missing["pid namespace"] = f"the worker sees the host's processes ({exc})"
+        alive, held = os.pipe()  # EOF for the init once the keeper is gone
         init = os.fork() if plan.pid_namespace else 0
         if plan.pid_namespace and init == 0:
             _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)
-            os.closerange(0, 1 << 16)
-            while True:
-                signal.pause()
+            os.closerange(0, alive)
+            os.closerange(alive + 1, 1 << 16)
+            while os.read(alive, 1):
+                pass
+            os._exit(0)
+        os.close(alive)
         worker = os.fork()
         if worker == 0:
             os.close(report)
+            os.close(held)
             _worker_child(*start)
         os.write(report, str(worker).encode())
         os.close(report)
@@ -325,9 +338,12 @@ def _keeper(start: tuple[Any, ...], report: int) -> None:
         os._exit(0)
 
 
-def fork_server(control_fd: int) -> None:
-    """Serve ``spawn`` requests on ``control_fd`` until the host goes away."""
+def fork_server(control_fd: int, host: int = 0) -> None:
+    """Serve ``spawn`` requests on ``control_fd`` until the host (pid ``host``) goes away,
+    also when it went while this process was starting (before the death signal was armed)."""
     _boundary.prctl(_boundary.PR_SET_PDEATHSIG, 9)  # the server dies with the host
+    if host and os.getppid() != host:
+        os._exit(0)
     _preload()
     plan = _boundary.prepare_server(_disabled())
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped automatically
@@ -349,4 +365,4 @@ def fork_server(control_fd: int) -> None:
 
 
 if __name__ == "__main__":
-    fork_server(int(sys.argv[1]))
+    fork_server(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 0)
