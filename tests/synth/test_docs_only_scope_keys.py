@@ -154,8 +154,8 @@ def test_a_record_the_tools_name_by_its_bare_noun_is_keyed_by_its_documented_nam
 
 def test_a_key_a_tool_takes_as_an_integer_is_digits_in_test_and_task_states() -> None:
     from autoforge.env import EnvironmentSpec
+    from autoforge.lexicon import IdShape, fitting, key_rules
     from autoforge.synth.checking.teststate import integer_passed, synthetic_state
-    from autoforge.tasks.states.idshape import IdShape, fitting, key_rules
 
     sheds = CollectionSchema(name="sheds", primary_key="id", attributes=[Attribute(name="id")])
     schema = StateSchema(collections=[sheds])

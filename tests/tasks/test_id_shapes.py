@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from autoforge.env.artifact.spec import Attribute, CollectionSchema, EnvironmentSpec, StateSchema
-from autoforge.tasks.states.idshape import IdShape, from_examples, from_keys
+from autoforge.lexicon import IdShape, from_examples, from_keys
 from autoforge.tasks.states.population import StateGenerator
 from autoforge.tooldocs.spec import ToolSpec
 

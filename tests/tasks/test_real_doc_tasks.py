@@ -13,9 +13,12 @@ from typing import Any
 from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Attribute, CollectionSchema, Environment, EnvironmentSpec, StateSchema
 from autoforge.lexicon import (
+    IdShape,
+    KeyRules,
     derive_state,
     entity_of,
     find_user_collection,
+    fitting,
     tool_access,
     tool_scope,
     words,
@@ -27,7 +30,6 @@ from autoforge.tasks.blueprints.blueprint import Blueprint, CallNode, FactRef, F
 from autoforge.tasks.difficulty import parse_difficulty
 from autoforge.tasks.gold.plausible import doomed
 from autoforge.tasks.pipeline import walk_lengths
-from autoforge.tasks.states.idshape import IdShape, KeyRules, fitting
 from autoforge.tooldocs import ToolSpec, load_docs
 
 

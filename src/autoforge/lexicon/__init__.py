@@ -6,9 +6,10 @@ environment's :class:`~autoforge.env.DocRule`), the data flow between tools (whi
 returns and needs: :mod:`.dataflow`), entities and attributes read from the docs' own schemas
 (:mod:`.schema_entities`), which list parameters page or sort rather than filter
 (:mod:`.paging`), where a documented reply puts the records (:mod:`.envelope`), and how a
-person says a tool or a field (:mod:`.phrasing`, :mod:`.literals`), and the day a data value
-names (:mod:`.days`). The word functions
-underneath (``tokens``, ``singular``, ``plural``) are :mod:`autoforge.tooldocs`'s.
+person says a tool or a field (:mod:`.phrasing`, :mod:`.literals`), the day a data value
+names (:mod:`.days`), and the shape of a collection's keys, from the data or the docs
+(:mod:`.idshape`). The word functions underneath (``tokens``, ``singular``, ``plural``) are
+:mod:`autoforge.tooldocs`'s.
 
 It imports only :mod:`autoforge.tooldocs` and the environment's artifact models, never the LLM
 seam; the environment itself never imports it. Synthesis and task generation read docs through
@@ -33,6 +34,8 @@ __all__ = [
     "VERBS",
     "Derivation",
     "Envelope",
+    "IdShape",
+    "KeyRules",
     "Leaf",
     "Literals",
     "PagingRole",
@@ -47,6 +50,8 @@ __all__ = [
     "dir_rules",
     "doc_field_names",
     "docs_statuses",
+    "documented",
+    "documented_in",
     "entity_of",
     "enumerate_words",
     "envelope_of",
@@ -55,10 +60,14 @@ __all__ = [
     "field_said",
     "fields_under",
     "find_user_collection",
+    "fitting",
+    "from_examples",
+    "from_keys",
     "is_identifier_name",
     "is_scope",
     "iso_day",
     "key_param",
+    "key_rules",
     "label",
     "listed_noun",
     "name_tokens",
@@ -71,6 +80,7 @@ __all__ = [
     "paging_params",
     "paging_role",
     "param_leaves",
+    "plain",
     "qualified_for",
     "quoted",
     "record_collection",
@@ -80,6 +90,7 @@ __all__ = [
     "request_on",
     "request_params",
     "rules_of",
+    "said_examples",
     "same_as",
     "schema_leaves",
     "scope_params",
@@ -132,6 +143,16 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.envelope import Envelope as Envelope
     from autoforge.lexicon.envelope import envelope_of as envelope_of
     from autoforge.lexicon.envelope import unwrap as unwrap
+    from autoforge.lexicon.idshape import IdShape as IdShape
+    from autoforge.lexicon.idshape import KeyRules as KeyRules
+    from autoforge.lexicon.idshape import documented as documented
+    from autoforge.lexicon.idshape import documented_in as documented_in
+    from autoforge.lexicon.idshape import fitting as fitting
+    from autoforge.lexicon.idshape import from_examples as from_examples
+    from autoforge.lexicon.idshape import from_keys as from_keys
+    from autoforge.lexicon.idshape import key_rules as key_rules
+    from autoforge.lexicon.idshape import plain as plain
+    from autoforge.lexicon.idshape import said_examples as said_examples
     from autoforge.lexicon.literals import Literals as Literals
     from autoforge.lexicon.paging import PagingRole as PagingRole
     from autoforge.lexicon.paging import paging_params as paging_params
@@ -204,6 +225,16 @@ if _TYPE_CHECKING:
 
 _LAZY: dict[str, str] = {
     "iso_day": "autoforge.lexicon.days",
+    "IdShape": "autoforge.lexicon.idshape",
+    "KeyRules": "autoforge.lexicon.idshape",
+    "documented": "autoforge.lexicon.idshape",
+    "documented_in": "autoforge.lexicon.idshape",
+    "fitting": "autoforge.lexicon.idshape",
+    "from_examples": "autoforge.lexicon.idshape",
+    "from_keys": "autoforge.lexicon.idshape",
+    "key_rules": "autoforge.lexicon.idshape",
+    "plain": "autoforge.lexicon.idshape",
+    "said_examples": "autoforge.lexicon.idshape",
     "API_VERBS": "autoforge.lexicon.phrasing",
     "CREATE_VERBS": "autoforge.lexicon.phrasing",
     "Derivation": "autoforge.lexicon.schema_entities",

@@ -24,9 +24,16 @@ import networkx as nx
 
 from autoforge.env import Attribute, CollectionSchema, EnvironmentSpec
 from autoforge.lexicon import (
+    IdShape,
+    documented,
     entity_of,
+    fitting,
+    from_examples,
+    from_keys,
     is_identifier_name,
+    key_rules,
     owner_attribute,
+    plain,
     record_collection,
     session_owner,
     sign_in,
@@ -34,15 +41,6 @@ from autoforge.lexicon import (
 )
 from autoforge.tasks.blueprints.held import held_keys, rehold
 from autoforge.tasks.states.domain import domains
-from autoforge.tasks.states.idshape import (
-    IdShape,
-    documented,
-    fitting,
-    from_examples,
-    from_keys,
-    key_rules,
-    plain,
-)
 from autoforge.tasks.states.values import PERSON_COLLECTIONS, value_for
 from autoforge.tooldocs import ToolSpec
 
@@ -400,9 +398,9 @@ class StateGenerator:
         return target.key_value(key) if target is not None and key is not None else key
 
     def _shape(self, coll: CollectionSchema) -> IdShape:
-        """The shape of ``coll``'s keys (:mod:`autoforge.tasks.states.idshape`): the one the data's
+        """The shape of ``coll``'s keys (:mod:`autoforge.lexicon.idshape`): the one the data's
         keys agree on, else the first example's stem with the default numbers; without data,
-        the docs' examples of the key, else :func:`~autoforge.tasks.states.idshape.plain`."""
+        the docs' examples of the key, else :func:`~autoforge.lexicon.idshape.plain`."""
         records = self.examples.get(coll.name)
         if coll.integer_keyed and not (isinstance(records, dict) and records):
             said = from_examples(documented(self.spec, coll))  # plain numbers, no zero padding
@@ -417,7 +415,7 @@ class StateGenerator:
 
     def _value_shapes(self, coll: CollectionSchema) -> dict[str, IdShape]:
         """The shapes of ``coll``'s other identifier attributes (an ``email``, a ``sku``) that
-        the data's values agree on (:func:`~autoforge.tasks.states.idshape.from_keys` over value ->
+        the data's values agree on (:func:`~autoforge.lexicon.idshape.from_keys` over value ->
         record): ``noah.brown7922@example.com`` spelled from the record's own name."""
         records = self.examples.get(coll.name)
         if not isinstance(records, dict) or coll.fixed is not None:

@@ -18,12 +18,13 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from autoforge.env import CollectionSchema, EnvironmentSpec
-from autoforge.lexicon import entity_of
+from autoforge.env import CollectionSchema, EnvironmentSpec, StateSchema
+from autoforge.lexicon.dataflow import entity_of
+from autoforge.tooldocs import ToolSpec
 
 _KEY = re.compile(r"^(?P<stem>\D*?)(?P<number>\d+)(?P<suffix>\D*)$")
 _SEPARATORS = "_-.:/ "
@@ -242,10 +243,11 @@ def plain(name: str) -> IdShape:
     return IdShape(name[:3].upper() + "-", 4)
 
 
-def _key_params(spec: EnvironmentSpec, coll: CollectionSchema) -> Iterator[Mapping[str, Any]]:
+def _key_params(
+    tools: Sequence[ToolSpec], schema: StateSchema, coll: CollectionSchema
+) -> Iterator[Mapping[str, Any]]:
     """The schema of each tool parameter that holds ``coll``'s key."""
-    schema = spec.state_schema
-    for tool in spec.tools:
+    for tool in tools:
         props = (tool.parameters or {}).get("properties")
         for name, param in props.items() if isinstance(props, Mapping) else []:
             if isinstance(param, Mapping) and entity_of(name, None, schema) == coll.name:
@@ -258,7 +260,7 @@ def key_rules(spec: EnvironmentSpec, coll: CollectionSchema) -> KeyRules:
     found: list[str] = []
     lows: list[int] = []
     highs: list[int] = []
-    for param in _key_params(spec, coll):
+    for param in _key_params(spec.tools, spec.state_schema, coll):
         pattern = param.get("pattern")
         if isinstance(pattern, str) and pattern:
             found.append(pattern)
@@ -271,22 +273,60 @@ def key_rules(spec: EnvironmentSpec, coll: CollectionSchema) -> KeyRules:
 
 
 def documented(spec: EnvironmentSpec, coll: CollectionSchema) -> list[Any]:
+    """The docs' examples of ``coll``'s key (:func:`documented_in` over the spec's tools)."""
+    return documented_in(spec.tools, spec.state_schema, coll)
+
+
+def documented_in(
+    tools: Sequence[ToolSpec], schema: StateSchema, coll: CollectionSchema
+) -> list[Any]:
     """The docs' examples of ``coll``'s key, in order of mention: the ``examples``,
     ``example`` and ``pattern`` of each tool parameter that holds it, the examples its
-    description gives, and those of the key attribute's own description."""
+    description gives, those of the key attribute's own description, and then the ``example``
+    and ``pattern`` of the key property of the record objects the tools take or answer (an
+    object carrying the key and mostly the collection's attributes: ``id: {pattern:
+    '^T\\d{4}$'}`` in a task schema)."""
     found: list[Any] = []
-    for param in _key_params(spec, coll):
+    for param in _key_params(tools, schema, coll):
         found += [*(param.get("examples") or []), param.get("example"), param.get("pattern")]
         found += said_examples(str(param.get("description") or ""))
     key = coll.attribute(coll.primary_key)
     found += said_examples(key.description if key is not None else "")
+    for tool in tools:
+        for props in _objects((tool.parameters, tool.returns)):
+            prop = props.get(coll.primary_key)
+            if isinstance(prop, Mapping) and _carries(props, coll):
+                found += [prop.get("example"), prop.get("pattern")]
     return [x for x in found if isinstance(x, str | int) and not isinstance(x, bool)]
+
+
+def _objects(node: Any, depth: int = 0) -> Iterator[Mapping[str, Any]]:
+    """The ``properties`` maps of every object schema inside ``node``."""
+    if depth > 12:
+        return
+    if isinstance(node, Mapping):
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            yield props
+        for value in node.values():
+            yield from _objects(value, depth + 1)
+    elif isinstance(node, list | tuple):
+        for value in node:
+            yield from _objects(value, depth + 1)
+
+
+def _carries(props: Mapping[str, Any], coll: CollectionSchema) -> bool:
+    """Whether an object with ``props`` is a record of ``coll``: at least half its properties
+    are the collection's attributes."""
+    attrs = {a.name for a in coll.attributes}
+    return len(attrs & set(props)) * 2 >= len(props)
 
 
 __all__ = [
     "IdShape",
     "KeyRules",
     "documented",
+    "documented_in",
     "fitting",
     "from_examples",
     "from_keys",
