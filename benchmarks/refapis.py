@@ -7,11 +7,14 @@ written environment with ``autoforge.synth.score_refapi`` (the reference's own p
 sides). Printed per API: tools documented / present / partial, decision balanced accuracy and
 write-effect agreement with the refuse-everything environment beside, synthesis wall and CPU
 seconds (the child's CPU, children included) and the load average when it started; then means
-and medians over the APIs, and one JSON summary line last.
+and medians over the APIs, and one JSON summary line last. ``--no-data`` synthesizes from
+``openapi.yaml`` and ``policy.md`` alone (what a user with only an API's documents has); the
+probes still run on ``db.json``, so the score says how far the documents alone carry.
 
     python benchmarks/refapis.py                       # rules only, every default folder
     python benchmarks/refapis.py --llm-model small     # the embedded small model
     python benchmarks/refapis.py ../shared/refapis/kanban --out /tmp/envs --json summary.json
+    python benchmarks/refapis.py --no-data            # documents and policy only, no data
 
 Default folders: ``/work/shared/refapis/*`` and ``benchmarks/refapis_own/*`` (those with a
 ``ref_impl.py``).
@@ -59,12 +62,16 @@ def _children_cpu_s() -> float:
     return use.ru_utime + use.ru_stime
 
 
-def synthesize(folder: Path, out: Path, llm: list[str], timeout_s: float) -> dict[str, Any]:
-    """Run ``autoforge synth env`` on the folder's three input files; time it."""
+def synthesize(
+    folder: Path, out: Path, llm: list[str], timeout_s: float, data: bool = True
+) -> dict[str, Any]:
+    """Run ``autoforge synth env`` on the folder's three input files (``data``: with
+    ``db.json``); time it."""
     if out.exists():
         shutil.rmtree(out)
+    given = ["--data", str(folder / "db.json")] if data else []
     argv = [sys.executable, "-m", "autoforge.cli.main", "synth", "env",
-            str(folder / "openapi.yaml"), "--data", str(folder / "db.json"),
+            str(folder / "openapi.yaml"), *given,
             "--policy", str(folder / "policy.md"), "-o", str(out), *llm]  # fmt: skip
     # the caller's PYTHONPATH first, so that "PYTHONPATH=<other checkout>/src" measures that
     # code (a baseline), as in the other benchmark scripts; this checkout's src otherwise
@@ -94,13 +101,13 @@ def partial_tools(out: Path) -> int:
 
 
 def run_one(
-    folder: Path, out: Path, llm: list[str], n: int, seed: int, timeout_s: float
+    folder: Path, out: Path, llm: list[str], n: int, seed: int, timeout_s: float, data: bool = True
 ) -> dict[str, Any]:
     """Synthesize and score one folder; a synthesis that wrote nothing scores as a missing env."""
     from autoforge.synth import score_refapi
 
     row: dict[str, Any] = {"api": folder.name, "folder": str(folder)}
-    row.update(synthesize(folder, out, llm, timeout_s))
+    row.update(synthesize(folder, out, llm, timeout_s, data))
     report = score_refapi(out, folder, n=n, seed=seed)
     head = report.headline()
     documented = documented_tools(folder)
@@ -168,6 +175,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--timeout", type=float, default=1800.0, help="Synthesis timeout per API (s).")
     ap.add_argument("--json", type=Path, help="Also write the JSON summary (rows included) here.")
+    ap.add_argument(
+        "--no-data", action="store_true", help="Synthesize without db.json (probes still use it)."
+    )
     a = ap.parse_args(argv)
     if a.llm and a.llm_model:
         ap.error("--llm none and --llm-model exclude each other")
@@ -178,13 +188,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     sys.path.insert(0, str(SRC))
     load = Load()
     root = a.out or Path(tempfile.mkdtemp(prefix="refapis_"))
-    rows = [run_one(f, root / f.name, llm_args(a), a.n, a.seed, a.timeout) for f in folders]
+    data = not a.no_data
+    rows = [run_one(f, root / f.name, llm_args(a), a.n, a.seed, a.timeout, data) for f in folders]
     summary = summarize(rows)
     load.finish()
     print_table(rows, summary)
     for line in load.lines():
         print(line)
-    result = {"llm": llm_args(a), "envs": str(root), **summary}
+    result = {"llm": llm_args(a), "data": data, "envs": str(root), **summary}
     result.update(load=load.as_json(), rows=rows)
     if a.json:
         a.json.write_text(json.dumps(result, indent=2), encoding="utf-8")

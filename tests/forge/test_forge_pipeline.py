@@ -73,9 +73,10 @@ async def test_forge_from_docs_with_scripted_llm(
     assert [s for s in STAGES if manifest.stages[s].status != "done"] == []
     purposes = {r.purpose for r in requests}
     # the example's OpenAPI document types every return: the state is read from its schemas
-    # without a model call; the (scripted) LLM writes only the tools no template covers (whole
-    # functions, or the steps of a rule draft: synth.fill)
-    assert purposes & {"synth.tool", "synth.fill"}
+    # without a model call; its operations give every tool's behaviour model, so the (scripted)
+    # LLM reads the rule sentences the rules leave uncarried (and would write tools nothing
+    # else covers: whole functions, or the steps of a rule draft)
+    assert purposes & {"synth.read_rule", "synth.tool", "synth.fill"}
     assert not any(p.startswith("synth.state") for p in purposes)
     env_stage = manifest.stages["environment"]
     assert env_stage.detail["mode"] == "docs"
@@ -205,8 +206,8 @@ async def test_interrupted_synthesis_resumes_without_redoing_finished_work(
     tmp_path: Path, scripted_llm: Callable[..., LLMClient]
 ) -> None:
     out = tmp_path / "run"
-    # every tool to the model (the templates would write most of them): two model-written
-    # tools to interrupt between
+    # every tool to the model (the templates and, without data, the behaviour model would
+    # write most of them): two model-written tools to interrupt between
     options = ForgeOptions(
         out=out,
         example="bookstore",

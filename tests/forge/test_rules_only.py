@@ -27,7 +27,7 @@ async def test_rules_only_forge_synthesizes_and_labels_the_report(tmp_path: Path
     assert report["rules_only"] is True and report["state"]["source"] in ("rules", "docs+rules")
     assert report["state"]["model_calls"] == 0
     sources = {t["source"] for t in report["tools"] if t["status"] != "failed"}
-    assert sources and sources <= {"template", "skeleton"}  # no LLM code
+    assert sources and sources <= {"template", "skeleton", "behaviour"}  # no LLM code
     assert manifest.stages["environment"].detail["rules_only"] is True
     html = (out / "report.html").read_text()
     assert "Rules only (--llm none)" in html and "by rules only" in html

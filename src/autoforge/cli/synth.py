@@ -57,7 +57,12 @@ PolicyOpt = Annotated[
     Path | None, typer.Option("--policy", help="Policy text (Markdown) for the prompts.")
 ]
 NoTemplatesOpt = Annotated[
-    bool, typer.Option("--no-templates", help="Let the LLM write plain CRUD tools too.")
+    bool,
+    typer.Option(
+        "--no-templates",
+        help="Let the LLM write plain CRUD tools too (without data, also those the "
+        "behaviour model would write; it still fills what the LLM fails).",
+    ),
 ]
 NoFallbackOpt = Annotated[
     bool, typer.Option("--no-fallback", help="Never keep the rule-based skeleton.")

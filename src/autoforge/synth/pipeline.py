@@ -33,7 +33,12 @@ from autoforge.lexicon import add_session, docs_statuses, name_verb, session_own
 from autoforge.llm import LLMClient
 from autoforge.synth.behaviour.formula_reader import read_formulas
 from autoforge.synth.behaviour.reader import read_rules
-from autoforge.synth.behaviour.run import derive_model, fill_missing, replaced_tools
+from autoforge.synth.behaviour.run import (
+    derive_model,
+    fill_missing,
+    laid_out_tools,
+    replaced_tools,
+)
 from autoforge.synth.checking.checks import CheckContext
 from autoforge.synth.checking.teststate import (
     State,
@@ -500,17 +505,26 @@ async def _model_readings(
     policy: str | None,
     client: LLMClient,
     rep: Reporter,
+    layout: StateSchema,
 ) -> list[dict[str, Any]]:
-    """With data and a model: the grounded rules and formulas the model reads into ``model``
-    where the rules could not; returns what it was asked to read and whether each was kept."""
+    """With a model: the grounded rules and formulas the model reads into ``model`` where the
+    rules could not (over the data, or without data over the state design's ``layout``);
+    returns what it was asked to read and whether each was kept."""
     readings: list[dict[str, Any]] = []
-    if data is None or client.rules_only("synthesizer"):
+    if client.rules_only("synthesizer"):
         return readings
     rep.phase("the model reads the rules and amounts the rules could not place", 1)
-    await read_rules(model, docs, data, policy or "", client, readings)  # grounded only
-    await read_formulas(model, docs, data, policy or "", client, readings)  # grounded only
+    given = data if data is not None else {}
+    await read_rules(model, docs, given, policy or "", client, readings, layout)  # grounded only
+    await read_formulas(model, docs, given, policy or "", client, readings, layout)
     rep.advance()
     return readings
+
+
+def _scoped(p1: Phase1) -> set[str]:
+    """Collections the state design keeps in scopes their list tools require (reported as
+    ``coll.param``)."""
+    return {str(s).split(".")[0] for s in p1.info.get("scoped") or []}
 
 
 async def synthesize(
@@ -538,17 +552,23 @@ async def synthesize(
     scoped = [(t, classify_tool(t, p1.schema, p1.paths).collection) for t in docs.tools]
     p1.stated = docs_statuses(scoped, policy)
     rep.advance()
-    model = derive_model(docs, data if data is not None else {}, policy or "")
-    readings = await _model_readings(model, docs, data, policy, client, rep)
-    compiled = replaced_tools(model) if data is not None else set()
+    # without data the state design's layout stands in for it; then only tools read from an
+    # HTTP operation get the model's code (a function list's tool would be a bare compute)
+    model = derive_model(docs, data, policy or "", layout=p1.schema)
+    readings = await _model_readings(model, docs, data, policy, client, rep, p1.schema)
+    compiled = replaced_tools(model)
+    if data is None:  # without templates (--no-templates) the model writes them first
+        compiled = laid_out_tools(model, _scoped(p1)) if opts.use_templates else set()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
     rules = _rule_set(kept, p1, policy)
     carried: dict[str, set[str]] = {}
     for r in rules.rules:
         carried.setdefault(r.tool, set()).add(r.sentence)
-    records = fill_missing(docs, records, model, carried, compile_missing=data is not None,
-                           only=opts.only, guards=_by_tool(rules.rules))  # fmt: skip
+    may_fill = True if data is not None else replaced_tools(model)
+    records = fill_missing(docs, records, model, carried, compile_missing=may_fill,
+                           replace_passing=compiled, only=opts.only,
+                           guards=_by_tool(rules.rules))  # fmt: skip
     write_environment(out_dir, name, docs, policy, p1.schema, records, p1.data_state, rules)
     model.save(out_dir)
     rep.phase("check", 1)

@@ -177,6 +177,9 @@ class Reply(BaseModel):
     collection: str | None = None
     keys: list[str] = Field(default_factory=list)
     sort_by: str | None = None
+    #: the one key the documented response holds the record or list under (an envelope:
+    #: ``{"Kiln": {...}}``); None when the response is the record or list itself
+    wrap: str | None = None
 
 
 class ParamInfo(BaseModel):

@@ -736,6 +736,14 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
 
 
 def _reply_lines(tb: ToolBehaviour) -> list[str]:
+    """The return line, the reply wrapped in its envelope where the docs give one."""
+    line = _bare_reply(tb)[0]
+    if tb.reply.wrap is None or not line.startswith("return "):
+        return [line]
+    return [f"return {{{tb.reply.wrap!r}: {line.removeprefix('return ')}}}"]
+
+
+def _bare_reply(tb: ToolBehaviour) -> list[str]:
     if any(
         e.kind == "create"
         and (e.record == "new" or (e.record == "opened" and e.collection == tb.reply.collection))

@@ -8,11 +8,13 @@ Everything here is read from the start state; nothing names a domain.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoforge.lexicon import status_rank
+from autoforge.env import StateSchema
+from autoforge.lexicon import documented_in, from_examples, status_rank
+from autoforge.tooldocs import ToolSpec
 
 _ID_SHAPE = re.compile(r"^(.*?)(\d+)$")
 _DAY_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -46,6 +48,12 @@ class DataEvidence:
     today: str | None = None
     now: str | None = None
     attributes: dict[str, list[str]] = field(default_factory=dict)
+    #: without records (:meth:`of_layout`): each collection's key attribute and, per
+    #: collection, the attributes holding another collection's keys, as the design laid out
+    keys: dict[str, str] = field(default_factory=dict)
+    links: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: without records: each collection's key shape the documents state (prefix, digits)
+    shapes: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> DataEvidence:
@@ -66,6 +74,23 @@ class DataEvidence:
                 seen.update(dict.fromkeys(rec))
             ev.attributes[name] = list(seen)
         return ev
+
+    @classmethod
+    def of_layout(cls, schema: StateSchema, tools: Sequence[ToolSpec] = ()) -> DataEvidence:
+        """Evidence without records: the collections, attributes, keys and references a
+        state design laid out from the docs alone, and the key shapes the ``tools``' schemas
+        state. Everything the docs state still binds to a record's attributes; nothing is
+        learned from values (no statuses or fits from records)."""
+        return cls(
+            shapes=_documented_shapes(schema, tools),
+            state={c.name: {} for c in schema.collections},
+            attributes={c.name: [a.name for a in c.attributes] for c in schema.collections},
+            keys={c.name: c.primary_key for c in schema.collections},
+            links={
+                c.name: {a.name: a.references for a in c.attributes if a.references}
+                for c in schema.collections
+            },
+        )
 
     def number_attributes(self, collection: str) -> list[str]:
         """Attributes every record of ``collection`` holds as a number (in attribute order;
@@ -171,6 +196,9 @@ class DataEvidence:
     def id_pattern(self, collection: str) -> IdPattern | None:
         """The id pattern of ``collection`` (None when its keys are not prefix + number)."""
         keys = list(self.state.get(collection, {}))
+        if not keys and collection in self.shapes:
+            prefix, width = self.shapes[collection]
+            return IdPattern(prefix, width, 1, self.key_attribute(collection))
         shapes = [m for k in keys if (m := _ID_SHAPE.match(k))]
         if not keys or len(shapes) != len(keys):
             return None
@@ -194,7 +222,7 @@ class DataEvidence:
         for attr in self.attributes.get(collection, []):
             if coll and all(str(r.get(attr)) == k for k, r in coll.items()):
                 return attr
-        return None
+        return None if coll else self.keys.get(collection)
 
     def references(self, collection: str, attribute: str) -> str | None:
         """The collection whose keys the values of ``attribute`` (or its list items) are."""
@@ -206,7 +234,7 @@ class DataEvidence:
             elif isinstance(v, str | int) and not isinstance(v, bool):
                 values.append(str(v))
         if not values:
-            return None
+            return self.links.get(collection, {}).get(attribute)
         for name, coll in self.state.items():
             if coll and sum(v in coll for v in values) >= 0.9 * len(values):
                 return name
@@ -473,3 +501,17 @@ def kind_attributes(ctx: Context, coll: str) -> list[tuple[str, list[str]]]:
         if words and 0 < len(seen) <= 12 and len(seen) < len(recs):
             out.append((a, sorted(str(v) for v in seen)))
     return out
+
+
+def _documented_shapes(
+    schema: StateSchema, tools: Sequence[ToolSpec]
+) -> dict[str, tuple[str, int]]:
+    """``{collection: (prefix, digits)}`` for each text-keyed collection whose key the docs
+    give a shape of (:func:`autoforge.lexicon.documented_in`: ``pattern: '^T\\d{4}$'`` or
+    ``example: T0042`` on the key), so that a create continues it without data."""
+    shapes: dict[str, tuple[str, int]] = {}
+    for coll in schema.collections:
+        shape = None if coll.integer_keyed else from_examples(documented_in(tools, schema, coll))
+        if shape is not None and not shape.suffix and not shape.fields:
+            shapes[coll.name] = (shape.stem, shape.width or 0)
+    return shapes

@@ -25,6 +25,7 @@ from autoforge.env import (
     Effect,
     ParamInfo,
     Reply,
+    StateSchema,
     ToolBehaviour,
     ToolKind,
     Value,
@@ -49,6 +50,7 @@ from autoforge.synth.behaviour.data import (
 )
 from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.entries import logged_entries
+from autoforge.synth.behaviour.envelopes import enveloped_reply
 from autoforge.synth.behaviour.formulas import after_computed, formula_texts, formula_values
 from autoforge.synth.behaviour.guards import mention, tool_checks
 from autoforge.synth.behaviour.headings import heading_owners, tool_sentences, verb_stems
@@ -60,11 +62,16 @@ from autoforge.synth.behaviour.lines import (
     opened_records,
     param_record_checks,
 )
+from autoforge.synth.behaviour.listing import list_filters
 from autoforge.synth.behaviour.moves import move_checks
 from autoforge.synth.behaviour.normal import normal_forms
 from autoforge.synth.behaviour.offsets import offset_values
 from autoforge.synth.behaviour.outcomes import outcome_effects
-from autoforge.synth.behaviour.ownership import owned_checks, without_owner_writes
+from autoforge.synth.behaviour.ownership import (
+    owned_checks,
+    parent_checks,
+    without_owner_writes,
+)
 from autoforge.synth.behaviour.pairs import pair_checks
 from autoforge.synth.behaviour.prices import priced_fields, stated_sums
 from autoforge.synth.behaviour.reached import reached_sets, without_replaced
@@ -157,11 +164,19 @@ def _props(schema: Any) -> dict[str, Any]:
     return dict(schema.get("properties") or {})
 
 
-def reading_context(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> Context:
-    """The context a model reader reads a tool in: :func:`context_of` over the data, with the
-    policy and the document's own description as the prose."""
+def reading_context(
+    docs: ToolDocs, data: Mapping[str, Any], policy: str, layout: StateSchema | None = None
+) -> Context:
+    """The context a model reader reads a tool in: :func:`context_of` over the data (without
+    data, over the state design's ``layout``), with the policy and the document's own
+    description as the prose."""
     text = "\n".join(x for x in (policy, docs.description or "") if x)
-    return context_of(docs.tools, DataEvidence.of(dict(data)), text)
+    ev = (
+        DataEvidence.of_layout(layout, docs.tools)
+        if layout and not data
+        else DataEvidence.of(dict(data))
+    )
+    return context_of(docs.tools, ev, text)
 
 
 def context_of(specs: list[ToolSpec], ev: DataEvidence, policy: str) -> Context:
@@ -232,6 +247,11 @@ def _reply(spec: ToolSpec, ev: DataEvidence) -> Reply:
     if not isinstance(ret, dict):
         return Reply(kind="none")
     props = _props(ret)
+    enveloped = None
+    if ev.collection_for(list(props)) is None:
+        enveloped = enveloped_reply(ret, ev, list(spec.param_names))
+    if enveloped is not None:
+        return enveloped
     coll = ev.collection_for(list(props)) if props else None
     if ret.get("type") == "array":
         return Reply(kind="list", collection=coll, keys=list(props))
@@ -333,24 +353,6 @@ def _params(
     return out
 
 
-def _list_filters(spec: ToolSpec, params: list[ParamInfo], coll: str | None, ctx: Context) -> None:
-    """Text search and min/max parameters of a list tool, read from its description."""
-    attrs = ctx.ev.attributes.get(coll or "", [])
-    for sentence in re.split(r"(?<=[.;])\s+", " ".join(spec.description.split())):
-        if "substring" not in sentence.lower():
-            continue
-        for p in params:
-            if p.attribute is None and re.search(rf"`?\b{re.escape(p.name)}\b`?", sentence):
-                named = [a for a in attrs if re.search(rf"\b{re.escape(a)}\b", sentence)]
-                p.attribute, p.match = ",".join(named or attrs), "substring"
-                p.sentence = sentence
-    for p in params:
-        m = re.match(r"^(min|max)_(.+)$", p.name)
-        if p.attribute is None and m and m.group(2) in attrs:
-            p.attribute, p.match = m.group(2), "ge" if m.group(1) == "min" else "le"
-            p.sentence = mention(spec.description, p.name, ("",))
-
-
 def skeleton(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     """What a tool is before any rule: its kind, record, documented parameters and reply."""
     op = operation(spec)
@@ -363,7 +365,7 @@ def skeleton(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
         kind = "update" if kind == "delete" else kind
     params = _params(spec, coll, id_param, ctx)
     if kind == "list":
-        _list_filters(spec, params, coll, ctx)
+        list_filters(spec, params, coll, ctx)
         reply.sort_by = ctx.ev.key_attribute(coll or "")
     return ToolBehaviour(
         tool=spec.name,
@@ -410,6 +412,8 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
         ctx.policy, spec.name, ctx.headed, ctx.verbs
     )
     own = owned_checks(tb, ruled, ctx)
+    own += [c for c in parent_checks(tb, operation(spec).path, ctx)
+            if all(o.param != c.param for o in own)]  # fmt: skip
     tb.checks += own + pair_checks(tb, ruled, ctx) + move_checks(tb, ruled, ctx)
     tb.checks += received_checks(tb, ruled, ctx) + same_day_checks(ruled, tb, ctx)
     tb.effects = without_owner_writes(tb.effects, own)

@@ -38,7 +38,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from autoforge.env import BehaviourModel, Effect, ToolBehaviour, Value, doc_sentences
+from autoforge.env import BehaviourModel, Effect, StateSchema, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import entered_with, noun_forms
 from autoforge.synth.behaviour.derive import reading_context
 from autoforge.synth.behaviour.formulas import (
@@ -443,12 +443,13 @@ async def read_formulas(
     policy: str,
     client: LLMClient,
     log: list[dict[str, Any]] | None = None,
+    layout: StateSchema | None = None,
 ) -> int:
     """Add to ``model`` the grounded formulas the client's model reads for the amounts the
     rules left uncomputed (write tools only); returns how many were added. ``log`` gets one
     entry per amount asked about: the tool, the attribute and whether a formula was kept."""
 
-    ctx = reading_context(docs, data, policy)
+    ctx = reading_context(docs, data, policy, layout)
     added = 0
     held = data.get("meta")
     meta: Mapping[str, Any] = held if isinstance(held, dict) else {}

@@ -1,9 +1,17 @@
-"""Code shared by compiled tools: whether an optional argument was given, and the body of a
-list tool."""
+"""List tools: the filters a description states (a text search, min/max bounds), and code
+shared by compiled tools: whether an optional argument was given, and the body of a list
+tool."""
 
 from __future__ import annotations
 
-from autoforge.env import ToolBehaviour
+import re
+from typing import TYPE_CHECKING
+
+from autoforge.env import ParamInfo, ToolBehaviour
+from autoforge.tooldocs import ToolSpec
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context
 
 #: the default of an optional argument left out (an explicit null is not the same)
 UNSET = "<unset>"
@@ -38,5 +46,26 @@ def list_lines(tb: ToolBehaviour) -> list[str]:
     lines.append("    _out.append(_r)")
     if tb.reply.sort_by:
         lines.append(f"_out.sort(key=lambda _x: str(_x.get({tb.reply.sort_by!r})))")
-    lines.append("return _out")
+    wrap = tb.reply.wrap
+    lines.append(f"return {{{wrap!r}: _out}}" if wrap else "return _out")
     return lines
+
+
+def list_filters(spec: ToolSpec, params: list[ParamInfo], coll: str | None, ctx: Context) -> None:
+    """Text search and min/max parameters of a list tool, read from its description."""
+    from autoforge.synth.behaviour.guards import mention  # guards reaches the compiler
+
+    attrs = ctx.ev.attributes.get(coll or "", [])
+    for sentence in re.split(r"(?<=[.;])\s+", " ".join(spec.description.split())):
+        if "substring" not in sentence.lower():
+            continue
+        for p in params:
+            if p.attribute is None and re.search(rf"`?\b{re.escape(p.name)}\b`?", sentence):
+                named = [a for a in attrs if re.search(rf"\b{re.escape(a)}\b", sentence)]
+                p.attribute, p.match = ",".join(named or attrs), "substring"
+                p.sentence = sentence
+    for p in params:
+        m = re.match(r"^(min|max)_(.+)$", p.name)
+        if p.attribute is None and m and m.group(2) in attrs:
+            p.attribute, p.match = m.group(2), "ge" if m.group(1) == "min" else "le"
+            p.sentence = mention(spec.description, p.name, ("",))

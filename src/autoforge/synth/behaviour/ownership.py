@@ -45,6 +45,29 @@ def owned_checks(tb: ToolBehaviour, sentences: list[str], ctx: Context) -> list[
     return out
 
 
+def parent_checks(tb: ToolBehaviour, path: str, ctx: Context) -> list[Check]:
+    """An ``owned`` check for each earlier parameter of a nested path
+    (``/yards/{yardId}/sheds/{shedId}``) the target record refers to by that name: the record
+    is found under its parent, so a parent it does not refer to finds nothing (``values``
+    ``["path"]`` says so)."""
+    if tb.id_param is None or tb.collection is None or tb.kind == "create":
+        return []
+    params = re.findall(r"\{([^}/]+)\}", path)
+    if not params or params[-1] != tb.id_param:
+        return []
+    out = []
+    for p in params[:-1]:
+        parent = ctx.ev.references(tb.collection, p)
+        if (
+            parent is not None
+            and parent != tb.collection
+            and p in ctx.ev.attributes.get(tb.collection, [])
+        ):
+            out.append(Check(kind="owned", param=p, collection=tb.collection, attribute=p,
+                             values=["path"], sentence=f"the path {path}"))  # fmt: skip
+    return out
+
+
 def without_owner_writes(effects: list[Effect], checks: list[Check]) -> list[Effect]:
     """``effects`` without writing an ownership argument over the target's attribute."""
     owned = {(c.attribute, c.param) for c in checks if c.kind == "owned"}
@@ -61,9 +84,10 @@ def without_owner_writes(effects: list[Effect], checks: list[Check]) -> list[Eff
 
 
 def owned_lines(c: Check, why: str) -> list[str]:
-    """The guard: the target refers to the named holder."""
+    """The guard: the target refers to the named holder (one named by the path: a record
+    under another parent is not found there)."""
     p, a = c.param or "", c.attribute or ""
-    return [
-        f"if str(_rec.get({a!r})) != str({p}):",
-        f"    raise ToolError({f'{c.collection} belongs to another {p}' + why!r})",
-    ]
+    said = f"{c.collection} belongs to another {p}"
+    if c.values == ["path"]:
+        said = f"{c.collection} not found under this {p}"
+    return [f"if str(_rec.get({a!r})) != str({p}):", f"    raise ToolError({said + why!r})"]

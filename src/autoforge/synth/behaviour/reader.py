@@ -34,7 +34,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, create_model
 
-from autoforge.env import BehaviourModel, Check, ToolBehaviour, doc_sentences, unenforced_sentences
+from autoforge.env import (
+    BehaviourModel,
+    Check,
+    StateSchema,
+    ToolBehaviour,
+    doc_sentences,
+    unenforced_sentences,
+)
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.derive import reading_context
 from autoforge.synth.behaviour.headings import _stem, tool_sentences
@@ -263,13 +270,14 @@ async def read_rules(
     policy: str,
     client: LLMClient,
     log: list[dict[str, Any]] | None = None,
+    layout: StateSchema | None = None,
 ) -> int:
     """Add to ``model`` the grounded rules the client's model reads from the sentences the
     rules did not carry (write tools only); returns how many were added. ``log`` gets one
     entry per sentence asked about: the tool, the sentence and whether a rule was kept."""
     from autoforge.llm import LLMFailure
 
-    ctx = reading_context(docs, data, policy)
+    ctx = reading_context(docs, data, policy, layout)
     added = 0
     for spec in docs.tools:
         tb = model.tool(spec.name)

@@ -16,6 +16,7 @@ from autoforge.env import (
     EnvLoadError,
     ParamInfo,
     SandboxViolation,
+    StateSchema,
     ToolBehaviour,
     doc_sentences,
     unenforced_sentences,
@@ -40,16 +41,17 @@ from autoforge.tooldocs import ToolDocs, ToolSpec
 KEEP = ("accepted", "fallback")
 
 
-def _replace(rec: ToolRecord | None, tb: ToolBehaviour) -> bool:
+def _replace(rec: ToolRecord | None, tb: ToolBehaviour, over: bool = True) -> bool:
     """Whether ``tb``'s code replaces ``rec``'s: never where no parameter names the record it
     acts on (:func:`_targets_unnamed`); always where no code passed (:data:`KEEP`);
-    over code that passed only where the model was read from an HTTP operation (method, path and
-    response codes say what the tool does) and is not a computed reply."""
+    over code that passed only where ``over`` allows it and the model was read from an HTTP
+    operation (method, path and response codes say what the tool does) and is not a computed
+    reply."""
     if _targets_unnamed(tb):
         return False
     if rec is None or rec.code is None or rec.report.status not in KEEP:
         return True
-    return bool(tb.operation) and tb.kind != "compute"
+    return over and bool(tb.operation) and tb.kind != "compute"
 
 
 def _targets_unnamed(tb: ToolBehaviour) -> bool:
@@ -69,9 +71,36 @@ def replaced_tools(model: BehaviourModel) -> set[str]:
     return {tb.tool for tb in model.tools if tb.operation and tb.kind != "compute"}
 
 
-def derive_model(docs: ToolDocs, data: Mapping[str, Any], policy: str) -> BehaviourModel:
-    """The behaviour model of every documented tool, from the docs, the data and the policy."""
-    ev = DataEvidence.of(data)
+def laid_out_tools(model: BehaviourModel, scoped: Collection[str]) -> set[str]:
+    """Without data: the tools of :func:`replaced_tools` whose records and reply the state
+    design's layout shows the model. Left to the other stages: tools on a collection in
+    ``scoped`` (found through a scope their list tools require, which the model does not
+    know) and tools whose reply is an envelope (``{"Kiln": {...}}``: documents in that style
+    have conventions of their own, such as creates that take their key, which the other
+    stages know)."""
+    return {
+        tb.tool
+        for tb in model.tools
+        if tb.tool in replaced_tools(model)
+        and tb.collection not in scoped
+        and tb.reply.wrap is None
+    }
+
+
+def derive_model(
+    docs: ToolDocs,
+    data: Mapping[str, Any] | None,
+    policy: str,
+    layout: StateSchema | None = None,
+) -> BehaviourModel:
+    """The behaviour model of every documented tool, from the docs, the data and the policy.
+
+    Without data, ``layout`` (the state design: collections, attributes, keys, references)
+    stands in for it, so that the docs' own operations and sentences still bind to records."""
+    if data is None and layout is not None:
+        ev = DataEvidence.of_layout(layout, docs.tools)
+    else:
+        ev = DataEvidence.of(data or {})
     text = "\n".join(x for x in (policy, docs.description or "") if x)
     ctx = context_of(docs.tools, ev, text)
     model = BehaviourModel()
@@ -127,16 +156,20 @@ def fill_missing(
     model: BehaviourModel,
     carried: dict[str, set[str]],
     *,
-    compile_missing: bool = True,
+    compile_missing: bool | Collection[str] = True,
+    replace_passing: bool | Collection[str] = True,
     only: Collection[str] = (),
     guards: Mapping[str, list[DocRule]] | None = None,
 ) -> list[ToolRecord]:
     """Records where every tool has code: a tool the other stages did not finish gets its
     behaviour model's code, marked ``partial`` with the sentences it does not enforce. Each
     record's report lists the enforced and unenforced rule sentences of its description.
-    ``only``: the tools the user asked for (``--only``); the others stay out. ``guards``: the
-    rules recorded in ``rules.json`` per tool; compiled code runs them first, as every other
-    tool's code does, so a rule the artifact records is a rule the tool enforces."""
+    ``compile_missing``: whether a tool may get its behaviour model's code, or the names of
+    the tools that may; ``replace_passing``: likewise, over code that passed its checks.
+    ``only``: the tools the user asked for (``--only``); the others stay
+    out. ``guards``: the rules recorded in ``rules.json`` per tool; compiled code runs them
+    first, as every other tool's code does, so a rule the artifact records is a rule the tool
+    enforces."""
     by_name = {r.report.name: r for r in records}
     out = []
     for spec in docs.tools:
@@ -146,7 +179,9 @@ def fill_missing(
         rec = by_name.get(spec.name)
         if rec is None and tb is not None and _targets_unnamed(tb):
             rec = _unnamed(spec, tb)  # said, not silently left out
-        if compile_missing and tb is not None and _replace(rec, tb):
+        may, over = (x if isinstance(x, bool) else spec.name in x
+                     for x in (compile_missing, replace_passing))  # fmt: skip
+        if may and tb is not None and _replace(rec, tb, over):
             code = _guarded(spec, compile_tool(tb, spec.description), (guards or {}).get(spec.name))
             if _loads(spec, code):
                 rec = _replaced(spec, rec, tb, code)

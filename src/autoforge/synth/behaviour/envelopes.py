@@ -1,0 +1,63 @@
+"""A documented reply that holds the tool's records in an envelope (``{"Kiln": {...}}``,
+``{"Kilns": [...], "NextToken": ...}``), read by the lexicon's one reader of envelopes
+(:func:`autoforge.lexicon.envelope_of`) against the collections the evidence shows.
+
+Without this the behaviour model took such a list for a computed reply and such a lookup for an
+object of one field, and its code answered the bare record where the docs promise the envelope.
+The compiled reply puts the record or list under the envelope's field
+(:attr:`autoforge.env.Reply.wrap`); fields beside it (a page token, related records) are not
+modelled, which is why, without data, the other stages keep the tools whose code passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from autoforge.env import Attribute, CollectionSchema, Reply
+from autoforge.lexicon import envelope_of
+from autoforge.synth.behaviour.data import DataEvidence
+
+
+def enveloped_reply(returns: Any, ev: DataEvidence, params: Sequence[str] = ()) -> Reply | None:
+    """The reply ``returns`` documents when it is an envelope of one collection's record
+    (``record``) or records (``list``), beside at most scalars that are not the call's
+    ``params`` (a page token, a count); None otherwise (the record or list itself, an envelope
+    of keys only, fields that are no collection's, other records or lists beside it, which
+    the compiled reply would drop, or the call's values echoed: an answer computed for them,
+    such as the tables free at a given time)."""
+    props = _props(returns)
+    if not isinstance(returns, dict) or returns.get("type") == "array":
+        return None
+    for name, inner in props.items():
+        inner_props = _props(inner)
+        coll = ev.collection_for(list(inner_props)) if inner_props else None
+        if coll is None:
+            continue
+        many = isinstance(inner, dict) and inner.get("type") == "array"
+        others = {k: v for k, v in props.items() if k != name}
+        if set(others) & set(params) or any(
+            _props(v) or (isinstance(v, dict) and v.get("type") == "array") for v in others.values()
+        ):
+            continue  # the call's values echoed (a computed answer), or other records beside it
+        env = envelope_of(returns, _layout(ev, coll), many)
+        if env is not None and env.field == name and env.kind in ("record", "records"):
+            keys = list(inner_props)
+            if many:
+                return Reply(kind="list", collection=coll, keys=keys, wrap=name)
+            return Reply(kind="record", collection=coll, keys=keys, wrap=name)
+    return None
+
+
+def _props(schema: Any) -> dict[str, Any]:
+    if not isinstance(schema, dict):
+        return {}
+    if schema.get("type") == "array":
+        return _props(schema.get("items"))
+    return dict(schema.get("properties") or {})
+
+
+def _layout(ev: DataEvidence, coll: str) -> CollectionSchema:
+    """``coll`` as the evidence lays it out (its attributes; its key where known)."""
+    attrs = [Attribute(name=a) for a in ev.attributes.get(coll, [])]
+    return CollectionSchema(name=coll, primary_key=ev.key_attribute(coll) or "id", attributes=attrs)
