@@ -24,3 +24,16 @@ class UserError(AutoforgeError):
 
 #: What the CLI (and ``autoforge forge``) reports in one line instead of a traceback.
 USER_FIXABLE: tuple[type[BaseException], ...] = (UserError, FileNotFoundError)
+
+
+def install_hint(extra: str) -> str:
+    """How to install one of autoforge's extras, for a message: ``pip install
+    'autoforge[extra]'``, and from a source checkout (an editable install, as the README's
+    clone is) the command that works there, ``pip install -e '.[extra]'``."""
+    from pathlib import Path
+
+    hint = f"pip install 'autoforge[{extra}]'"
+    root = Path(__file__).resolve().parents[2]
+    if (root / "pyproject.toml").is_file() and (root / "src" / "autoforge").is_dir():
+        hint += f" (in this checkout: pip install -e '.[{extra}]')"
+    return hint

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ def test_a_failed_tool_never_shows_a_full_check_score_alone() -> None:
     assert checks_cell(_tool("t", "accepted", checks=checks)) == "8/8"
     assert checks_cell(_tool("t", "failed", checks=checks)) == "8/8 before it failed"
     assert checks_cell(_tool("t", "failed")) == "none ran"
+    assert checks_cell(_tool("t", "accepted", source="behaviour")) == "conformance check"
 
 
 def test_every_rejection_reason_has_text() -> None:
@@ -101,6 +103,31 @@ def test_cli_forge_without_tasks_exits_non_zero_and_says_why(tmp_path: Path) -> 
     assert "run failed: no task was made" in result.output
     report = (out / "report.html").read_text(encoding="utf-8")
     assert "run failed" in report and "0 of 3 tasks" in report
+
+
+def test_cli_forge_with_no_working_tool_exits_1_and_names_the_tool(tmp_path: Path) -> None:
+    """A doc set whose one tool synthesis cannot build is a run that made nothing (exit 1,
+    as one without tasks), not an input error (exit 2); the terminal and report.html say
+    which tool failed and why, and the report's check card does not say passed."""
+    doc = tmp_path / "mailer.json"
+    tool = {
+        "name": "send_email",
+        "description": "Send an e-mail message to a recipient.",
+        "parameters": {
+            "type": "object",
+            "required": ["to", "body"],
+            "properties": {"to": {"type": "string"}, "body": {"type": "string"}},
+        },
+    }
+    doc.write_text(json.dumps([{"type": "function", "function": tool}]), encoding="utf-8")
+    out = tmp_path / "run"
+    args = ["forge", str(doc), "--out", str(out), "--llm", "none", "--no-exports"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 1, result.output
+    assert "tool send_email failed:" in result.output
+    assert "run failed: stage environment failed" in result.output
+    report = (out / "report.html").read_text(encoding="utf-8")
+    assert "send_email" in report and "no tool to check" in report
 
 
 def test_batch_counts_a_doc_set_without_tasks_as_failed(tmp_path: Path) -> None:

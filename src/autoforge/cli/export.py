@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from autoforge.errors import UserError
+from autoforge.errors import UserError, install_hint
 
 _EXAMPLE = (
     "Examples:\n\n"
@@ -48,9 +48,7 @@ def verifiers(
     import importlib.util
 
     if importlib.util.find_spec("verifiers") is None:
-        raise UserError(
-            "autoforge export verifiers needs verifiers: pip install 'autoforge[adapters]'"
-        )
+        raise UserError("autoforge export verifiers needs verifiers: " + install_hint("adapters"))
     from autoforge.adapters import export_package
 
     out = out or Path(f"{str(run_dir).rstrip('/')}-verifiers")

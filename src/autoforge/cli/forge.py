@@ -436,7 +436,7 @@ def _check_docs(options: Any) -> None:
 def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
     """Run or resume one forge run with progress (bars on a terminal, else log lines), then
     print the stage table and the verdict. Ctrl-C or SIGTERM stops it at once (exit 130)."""
-    from autoforge.forge import load_manifest, run_forge
+    from autoforge.forge import ForgeError, load_manifest, run_forge
     from autoforge.llm import LLMClient
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -460,8 +460,30 @@ def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
         if not _run_complete(manifest):
             _report_interrupt(console, manifest, out)
             exit_interrupted()
+    except ForgeError:
+        manifest = load_manifest(out)
+        if _failed_stage(manifest) in (None, "ingest"):
+            raise  # the docs could not be read: an input error (exit 2), said as such
+        # a later stage made nothing to use (an environment with no working tool): the
+        # summary names what failed and why, and the run exits 1 as a run without tasks does
+        console.print(stage_table(manifest))
+        _verdict(console, manifest, out)
+        raise typer.Exit(1) from None
     console.print(stage_table(manifest))
     _verdict(console, manifest, out)
+
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters at a word boundary, marked as cut ("...")."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > 0 else limit].rstrip(" ,;:(") + " ..."
+
+
+def _failed_stage(manifest: Any) -> str | None:
+    """The stage recorded as failed, if any."""
+    return next((n for n, rec in manifest.stages.items() if rec.status == "failed"), None)
 
 
 def _run_complete(manifest: Any) -> bool:
@@ -516,7 +538,7 @@ def _forge_many(
         verdict = "[green]done[/]" if r.status == "done" else f"[red]failed[/] ({r.failed_stage})"
         verdict = "[yellow]incomplete[/]" if r.short else verdict
         if r.error:
-            verdict += f": {escape(r.error.splitlines()[0][:160])}"
+            verdict += f": {escape(_clip(r.error.splitlines()[0], 200))}"
         made = f"{r.tasks} of {r.tasks_asked}" if r.short else str(r.tasks)
         console.print(f"  {r.name}: {verdict}, {made} tasks, {r.forge_seconds:.0f}s",
                       highlight=False)  # fmt: skip

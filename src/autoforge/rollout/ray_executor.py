@@ -21,7 +21,7 @@ import os
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from autoforge.errors import UserError
+from autoforge.errors import UserError, install_hint
 from autoforge.rollout.episode import EpisodeConfig, new_trajectory
 from autoforge.rollout.runner import (
     EpisodeFn,
@@ -48,7 +48,7 @@ def import_ray() -> Any:
         import ray
     except ImportError:
         raise UserError(
-            "the ray executor needs Ray: pip install 'autoforge[ray]' (or use --executor local)"
+            "the ray executor needs Ray: " + install_hint("ray") + " (or use --executor local)"
         ) from None
     return ray
 

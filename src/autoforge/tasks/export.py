@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from autoforge.errors import UserError
+from autoforge.errors import UserError, install_hint
 from autoforge.tasks.model import Task
 
 
@@ -84,7 +84,7 @@ def export_parquet(
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise UserError("parquet export needs pyarrow: pip install 'autoforge[parquet]'") from None
+        raise UserError("parquet export needs pyarrow: " + install_hint("parquet")) from None
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     table = pa.Table.from_pylist(parquet_rows(tasks, policy, agent_name))
