@@ -113,3 +113,19 @@ def test_an_envelope_reply_is_read_and_kept_around_the_record() -> None:
     tb = skeleton(listed, ctx)
     assert (tb.kind, tb.reply.kind, tb.reply.wrap) == ("list", "list", "Plots")
     assert "return {'Plots': _out}" in compile_tool(tb, "")
+
+
+def test_an_rpc_path_says_nothing_and_a_post_that_reads_is_no_create(tmp_path: Path) -> None:
+    """``POST /#DeleteWidget`` (the operation's name in the path's fragment, as RPC-style
+    documents write every call) is not read as a create of a widget; a POST its docs call a
+    read (a search) lists, it does not create. Before, every such call was a create, and a
+    delete made a record."""
+    out = tmp_path / "env"
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    asyncio.run(synthesize(load_docs([DOC.parent / "rpc.yaml"]), out, client))
+    from autoforge.env import BehaviourModel
+
+    model = BehaviourModel.load(out)
+    kinds = {t.tool: (t.kind, t.operation) for t in model.tools}
+    assert kinds["DeleteWidget"] == ("compute", "") and kinds["CreateWidget"] == ("compute", "")
+    assert kinds["search_widgets"] == ("list", "POST /widgets/search")

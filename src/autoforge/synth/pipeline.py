@@ -558,7 +558,8 @@ async def synthesize(
     readings = await _model_readings(model, docs, data, policy, client, rep, p1.schema)
     compiled = replaced_tools(model)
     if data is None:  # without templates (--no-templates) the model writes them first
-        compiled = laid_out_tools(model, _scoped(p1)) if opts.use_templates else set()
+        said = {t.name: t.description for t in docs.tools}
+        compiled = laid_out_tools(model, _scoped(p1), said) if opts.use_templates else set()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
     rules = _rule_set(kept, p1, policy)

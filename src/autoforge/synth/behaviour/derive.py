@@ -129,7 +129,10 @@ class Operation:
 
 
 def operation(spec: ToolSpec) -> Operation:
-    """Method, path and response codes of ``spec`` read from its OpenAPI source."""
+    """Method, path and response codes of ``spec`` read from its OpenAPI source; none for an
+    RPC call written as a path (``/#DeleteProject``, ``/?Action=DeleteProject``: the
+    operation's name in a fragment or query), whose method and path say nothing of what it
+    does (every such call is a POST to one address)."""
     src = spec.source
     if src is None or not src.pointer or not src.pointer.startswith("/paths/"):
         return Operation()
@@ -137,6 +140,8 @@ def operation(spec: ToolSpec) -> Operation:
     if len(parts) < 4:
         return Operation()
     path = parts[2].replace("~1", "/").replace("~0", "~")
+    if "#" in path or "?" in path:
+        return Operation()
     method = parts[3].lower()
     doc = _load(src.file)
     op = ((doc.get("paths") or {}).get(path) or {}).get(method) if isinstance(doc, dict) else None
@@ -212,7 +217,7 @@ def _path_params(path: str) -> list[tuple[str, str]]:
 def _kind(spec: ToolSpec, op: Operation, reply: Reply) -> ToolKind:
     segs = [s for s in op.path.split("/") if s]
     ends_param = bool(segs) and segs[-1].startswith("{")
-    if op.method == "get" or (not op.method and spec.access == "read"):
+    if op.method == "get" or spec.access == "read":  # a POST its docs say reads is a query
         if reply.kind == "list":
             return "list"
         return "get" if reply.kind == "record" and ends_param else "compute"

@@ -71,19 +71,24 @@ def replaced_tools(model: BehaviourModel) -> set[str]:
     return {tb.tool for tb in model.tools if tb.operation and tb.kind != "compute"}
 
 
-def laid_out_tools(model: BehaviourModel, scoped: Collection[str]) -> set[str]:
+def laid_out_tools(
+    model: BehaviourModel, scoped: Collection[str], descriptions: Mapping[str, str]
+) -> set[str]:
     """Without data: the tools of :func:`replaced_tools` whose records and reply the state
     design's layout shows the model. Left to the other stages: tools on a collection in
     ``scoped`` (found through a scope their list tools require, which the model does not
-    know) and tools whose reply is an envelope (``{"Kiln": {...}}``: documents in that style
+    know), tools whose reply is an envelope (``{"Kiln": {...}}``: documents in that style
     have conventions of their own, such as creates that take their key, which the other
-    stages know)."""
+    stages know), and tools whose model leaves a rule sentence of their ``descriptions``
+    uncarried (its code would be partial, where the other stages' code may hold the rule).
+    All of these still get the model's code where nothing else passed."""
     return {
         tb.tool
         for tb in model.tools
         if tb.tool in replaced_tools(model)
         and tb.collection not in scoped
         and tb.reply.wrap is None
+        and not unenforced_sentences(tb, descriptions.get(tb.tool, ""), set())
     }
 
 
