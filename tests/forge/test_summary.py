@@ -55,7 +55,9 @@ def test_a_failed_tool_never_shows_a_full_check_score_alone() -> None:
     assert checks_cell(_tool("t", "accepted", checks=checks)) == "8/8"
     assert checks_cell(_tool("t", "failed", checks=checks)) == "8/8 before it failed"
     assert checks_cell(_tool("t", "failed")) == "none ran"
-    assert checks_cell(_tool("t", "accepted", source="behaviour")) == "conformance check"
+    assert (
+        checks_cell(_tool("t", "accepted", source="behaviour")) == "in the run's conformance check"
+    )
 
 
 def test_every_rejection_reason_has_text() -> None:
@@ -128,6 +130,7 @@ def test_cli_forge_with_no_working_tool_exits_1_and_names_the_tool(tmp_path: Pat
     assert "run failed: stage environment failed" in result.output
     report = (out / "report.html").read_text(encoding="utf-8")
     assert "send_email" in report and "no tool to check" in report
+    assert "no call ran" in report  # the Environment section does not say passed either
 
 
 def test_batch_counts_a_doc_set_without_tasks_as_failed(tmp_path: Path) -> None:

@@ -473,14 +473,6 @@ def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
     _verdict(console, manifest, out)
 
 
-def _clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters at a word boundary, marked as cut ("...")."""
-    if len(text) <= limit:
-        return text
-    cut = text.rfind(" ", 0, limit)
-    return text[: cut if cut > 0 else limit].rstrip(" ,;:(") + " ..."
-
-
 def _failed_stage(manifest: Any) -> str | None:
     """The stage recorded as failed, if any."""
     return next((n for n, rec in manifest.stages.items() if rec.status == "failed"), None)
@@ -538,10 +530,13 @@ def _forge_many(
         verdict = "[green]done[/]" if r.status == "done" else f"[red]failed[/] ({r.failed_stage})"
         verdict = "[yellow]incomplete[/]" if r.short else verdict
         if r.error:
-            verdict += f": {escape(_clip(r.error.splitlines()[0], 200))}"
+            verdict += f": {escape(r.error.splitlines()[0])}"
         made = f"{r.tasks} of {r.tasks_asked}" if r.short else str(r.tasks)
-        console.print(f"  {r.name}: {verdict}, {made} tasks, {r.forge_seconds:.0f}s",
-                      highlight=False)  # fmt: skip
+        console.print(f"  {r.name}: {verdict}, {made} tasks, {r.forge_seconds:.1f}s",
+                      highlight=False, soft_wrap=True)  # fmt: skip
+        if r.check_ok is False and r.check_error:
+            console.print(f"    check failed: {escape(r.check_error)}", highlight=False,
+                          soft_wrap=True)  # fmt: skip
         for why in r.shortfall[1:]:  # the causes and what to try (the counts are above)
             console.print(f"    {escape(why)}", highlight=False, soft_wrap=True)
 

@@ -118,6 +118,7 @@ def result_of(
         tools_documented=int(detail.get("ingest", {}).get("tools", 0)),
         tools=int(env.get("tools", 0)),
         check_ok=bool(check.get("ok")) if check else None,
+        check_error=next(iter(check.get("errors") or []), None) if check else None,
         tasks=int(detail.get("tasks", {}).get("produced", 0)),
         tasks_asked=int(detail.get("tasks", {}).get("target", 0) or 0),
         shortfall=run_shortfall(run_dir, manifest),

@@ -29,6 +29,7 @@ class ItemResult(BaseModel):
     tools_documented: int = 0
     tools: int = 0
     check_ok: bool | None = None
+    check_error: str | None = Field(None, description="the first error of a failed check")
     tasks: int = 0
     tasks_asked: int = Field(0, description="tasks asked for (--tasks); 0 where not known")
     shortfall: list[str] = Field(
@@ -78,7 +79,10 @@ def _status(r: ItemResult) -> Markup:
 def _check(r: ItemResult) -> Markup | str:
     if r.check_ok is None:
         return "-"
-    return badge("passed", "ok") if r.check_ok else badge("failed", "warn")
+    if r.check_ok:
+        return badge("passed", "ok")
+    failed = badge("failed", "warn")  # the first error says why, beside the badge
+    return join([failed, " ", r.check_error]) if r.check_error else failed
 
 
 def _link(out: Path, r: ItemResult) -> Markup | str:

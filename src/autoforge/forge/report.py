@@ -396,9 +396,11 @@ def _tool_errors(synth: dict[str, dict[str, Any]]) -> Markup:
 def _conformance(check: dict[str, Any] | None) -> Markup:
     if not check:
         return tag("p", "no conformance check recorded", cls="muted")
-    verdict = badge("passed", "ok") if check.get("ok") else badge("failed", "bad")
-    parts = [tag("p", join(["conformance check: ", verdict,
-                            f" ({check.get('calls', 0)} calls)"]))]  # fmt: skip
+    ran = int(check.get("calls", 0) or 0)
+    ok = bool(check.get("ok")) and ran > 0  # no call ran: nothing was checked
+    verdict = badge("passed", "ok") if ok else badge("failed", "bad")
+    what = f" ({ran} calls)" if ran else " (no call ran: no tool to check)"
+    parts = [tag("p", join(["conformance check: ", verdict, what]))]
     for key, kind in (("errors", "bad"), ("warnings", "warn")):
         items = check.get(key) or []
         if items:

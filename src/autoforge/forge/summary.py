@@ -101,7 +101,7 @@ def checks_cell(tool: dict[str, Any]) -> str:
     if tool.get("status") == "failed":
         return f"{passed}/{len(checks)} before it failed" if checks else "none ran"
     if not checks and tool.get("source") == "behaviour":
-        return "conformance check"  # compiled code has no per-tool checks of its own
+        return "in the run's conformance check"  # compiled code has no checks of its own
     return f"{passed}/{len(checks)}"
 
 
