@@ -90,7 +90,6 @@ __all__ = [
     "request_on",
     "request_params",
     "rules_of",
-    "said_examples",
     "same_as",
     "schema_leaves",
     "scope_params",
@@ -152,7 +151,6 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.idshape import from_keys as from_keys
     from autoforge.lexicon.idshape import key_rules as key_rules
     from autoforge.lexicon.idshape import plain as plain
-    from autoforge.lexicon.idshape import said_examples as said_examples
     from autoforge.lexicon.literals import Literals as Literals
     from autoforge.lexicon.paging import PagingRole as PagingRole
     from autoforge.lexicon.paging import paging_params as paging_params
@@ -234,7 +232,6 @@ _LAZY: dict[str, str] = {
     "from_keys": "autoforge.lexicon.idshape",
     "key_rules": "autoforge.lexicon.idshape",
     "plain": "autoforge.lexicon.idshape",
-    "said_examples": "autoforge.lexicon.idshape",
     "API_VERBS": "autoforge.lexicon.phrasing",
     "CREATE_VERBS": "autoforge.lexicon.phrasing",
     "Derivation": "autoforge.lexicon.schema_entities",
