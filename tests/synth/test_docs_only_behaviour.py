@@ -7,6 +7,7 @@ given (and passed the check), and a documented action was left out."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -129,3 +130,9 @@ def test_an_rpc_path_says_nothing_and_a_post_that_reads_is_no_create(tmp_path: P
     kinds = {t.tool: (t.kind, t.operation) for t in model.tools}
     assert kinds["DeleteWidget"] == ("compute", "") and kinds["CreateWidget"] == ("compute", "")
     assert kinds["search_widgets"] == ("list", "POST /widgets/search")
+    # a PUT named as a create (it makes the record its path names): the method says update,
+    # the name create; without data nothing settles it, so the behaviour model writes neither
+    report = json.loads((out / "synthesis_report.json").read_text(encoding="utf-8"))
+    sources = {t["name"]: t["source"] for t in report["tools"]}
+    assert kinds["create_gadget"][0] == "update" and sources["create_gadget"] != "behaviour"
+    assert sources["get_gadget"] == "behaviour"

@@ -37,6 +37,7 @@ from autoforge.synth.behaviour.run import (
     derive_model,
     fill_missing,
     laid_out_tools,
+    placed_tools,
     replaced_tools,
 )
 from autoforge.synth.checking.checks import CheckContext
@@ -521,6 +522,21 @@ async def _model_readings(
     return readings
 
 
+def _disputed(model: BehaviourModel, docs: ToolDocs, p1: Phase1) -> set[str]:
+    """Tools whose name says they make a record while their HTTP operation reads as a change
+    of an existing one (a ``PUT`` that creates or replaces the record its path names).
+    Without data nothing settles it, so the behaviour model writes no code for them. (The
+    reverse, a ``POST`` to a collection answering 201 with the record, is a create whatever
+    verb names it.)"""
+    out = set()
+    for spec in docs.tools:
+        tb = model.tool(spec.name)
+        cls = classify_tool(spec, p1.schema, p1.paths).cls
+        if tb is not None and cls == "create" and tb.kind != "create":
+            out.add(spec.name)
+    return out
+
+
 def _scoped(p1: Phase1) -> set[str]:
     """Collections the state design keeps in scopes their list tools require (reported as
     ``coll.param``)."""
@@ -557,17 +573,19 @@ async def synthesize(
     model = derive_model(docs, data, policy or "", layout=p1.schema)
     readings = await _model_readings(model, docs, data, policy, client, rep, p1.schema)
     compiled = replaced_tools(model)
+    fillable: set[str] | bool = True
     if data is None:  # without templates (--no-templates) the model writes them first
         said = {t.name: t.description for t in docs.tools}
-        compiled = laid_out_tools(model, _scoped(p1), said) if opts.use_templates else set()
+        fillable = placed_tools(model) - _disputed(model, docs, p1)
+        compiled = laid_out_tools(model, _scoped(p1), said) & fillable
+        compiled = compiled if opts.use_templates else set()
     records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
     rules = _rule_set(kept, p1, policy)
     carried: dict[str, set[str]] = {}
     for r in rules.rules:
         carried.setdefault(r.tool, set()).add(r.sentence)
-    may_fill = True if data is not None else replaced_tools(model)
-    records = fill_missing(docs, records, model, carried, compile_missing=may_fill,
+    records = fill_missing(docs, records, model, carried, compile_missing=fillable,
                            replace_passing=compiled, only=opts.only,
                            guards=_by_tool(rules.rules))  # fmt: skip
     write_environment(out_dir, name, docs, policy, p1.schema, records, p1.data_state, rules)

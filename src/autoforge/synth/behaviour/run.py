@@ -71,10 +71,16 @@ def replaced_tools(model: BehaviourModel) -> set[str]:
     return {tb.tool for tb in model.tools if tb.operation and tb.kind != "compute"}
 
 
+def placed_tools(model: BehaviourModel) -> set[str]:
+    """The tools of :func:`replaced_tools` whose record the model placed in a collection
+    (without data, a path whose key names no collection leaves the model nothing to act on)."""
+    return {t for t in replaced_tools(model) if (tb := model.tool(t)) and tb.collection}
+
+
 def laid_out_tools(
     model: BehaviourModel, scoped: Collection[str], descriptions: Mapping[str, str]
 ) -> set[str]:
-    """Without data: the tools of :func:`replaced_tools` whose records and reply the state
+    """Without data: the tools of :func:`placed_tools` whose records and reply the state
     design's layout shows the model. Left to the other stages: tools on a collection in
     ``scoped`` (found through a scope their list tools require, which the model does not
     know), tools whose reply is an envelope (``{"Kiln": {...}}``: documents in that style
@@ -85,7 +91,7 @@ def laid_out_tools(
     return {
         tb.tool
         for tb in model.tools
-        if tb.tool in replaced_tools(model)
+        if tb.tool in placed_tools(model)
         and tb.collection not in scoped
         and tb.reply.wrap is None
         and not unenforced_sentences(tb, descriptions.get(tb.tool, ""), set())
