@@ -523,8 +523,9 @@ async def _model_readings(
 
 
 def _disputed(model: BehaviourModel, docs: ToolDocs, p1: Phase1) -> set[str]:
-    """Tools whose name says they make a record while their HTTP operation reads as a change
-    of an existing one (a ``PUT`` that creates or replaces the record its path names).
+    """Tools whose name says they make a record while their HTTP method reads as an update
+    of an existing one (a ``PUT`` that creates or replaces the record its path names; a
+    ``POST`` on a record's path that adds to it is an action, not disputed).
     Without data nothing settles it, so the behaviour model writes no code for them. (The
     reverse, a ``POST`` to a collection answering 201 with the record, is a create whatever
     verb names it.)"""
@@ -532,7 +533,7 @@ def _disputed(model: BehaviourModel, docs: ToolDocs, p1: Phase1) -> set[str]:
     for spec in docs.tools:
         tb = model.tool(spec.name)
         cls = classify_tool(spec, p1.schema, p1.paths).cls
-        if tb is not None and cls == "create" and tb.kind != "create":
+        if tb is not None and cls == "create" and tb.kind == "update":
             out.add(spec.name)
     return out
 
