@@ -190,3 +190,21 @@ def test_no_interrupt_is_left_over_after_the_block() -> None:
         _SignalsWhileCollected()
         time.sleep(1)
     time.sleep(0.2)  # nothing pending raises here, under pytest's own handler
+
+
+def test_an_interrupt_wrapped_in_a_task_group_is_raised_as_itself() -> None:
+    """The full suite once caught a Ctrl-C that landed while an HTTP client's task group was
+    waiting on the model: it surfaced as a BaseExceptionGroup, printed a traceback and did not
+    exit 130. run_async raises it as the KeyboardInterrupt it is."""
+    from autoforge.cli.interrupt import run_async
+
+    async def interrupted() -> None:
+        raise BaseExceptionGroup("task group", [KeyboardInterrupt()])
+
+    async def failing() -> None:
+        raise BaseExceptionGroup("task group", [ValueError("x")])
+
+    with pytest.raises(KeyboardInterrupt):
+        run_async(interrupted())
+    with pytest.raises(BaseExceptionGroup):
+        run_async(failing())

@@ -24,7 +24,7 @@ import shlex
 import signal
 import sys
 import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any, NoReturn, TypeVar
@@ -101,6 +101,19 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+def _interrupt_as_such(run: Callable[[asyncio.Task[T]], T], task: asyncio.Task[T]) -> T:
+    """``run(task)``, with a ``KeyboardInterrupt`` that surfaced inside a task group (an HTTP
+    client's, while a model call was waiting) raised as itself rather than as the group that
+    wraps it, which no ``except KeyboardInterrupt`` would see (a traceback instead of exit
+    130)."""
+    try:
+        return run(task)
+    except BaseExceptionGroup as group:
+        if group.subgroup(KeyboardInterrupt) is not None:
+            raise KeyboardInterrupt from None
+        raise
+
+
 def run_async(main: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(main)``, except on ``KeyboardInterrupt``: the main task gets
     :data:`CLEANUP_S` seconds to unwind (its ``finally`` blocks save the manifest), and the loop
@@ -110,7 +123,7 @@ def run_async(main: Coroutine[Any, Any, T]) -> T:
     asyncio.set_event_loop(loop)
     task = loop.create_task(main)
     try:
-        return loop.run_until_complete(task)
+        return _interrupt_as_such(loop.run_until_complete, task)
     except KeyboardInterrupt:
         if not task.done():
             task.cancel()
