@@ -191,6 +191,17 @@ def test_rule_sentences() -> None:
     assert [states_rule(s) for s in doc_sentences(text)] == [False, True, False]
 
 
+def test_advice_and_irreversibility_are_no_rules() -> None:
+    """A real document's notes ("you are strongly advised to send the required header",
+    "This cannot be reversed.") read as rules made the check fail on tools that enforce every
+    refusal their docs state; a refusal beside such a warning is still one."""
+    assert not states_rule("This cannot be reversed.")
+    assert not states_rule("This call can be slow, so you are strongly advised to page.")
+    assert states_rule("Deletion cannot be undone; only drafts can be deleted.")
+    assert states_rule("A cancelled booking cannot be reinstated.")
+    assert states_rule("Note: the order must be paid first.")
+
+
 _LEDGER = """
 openapi: 3.0.3
 info: {title: Ledger, version: "1"}

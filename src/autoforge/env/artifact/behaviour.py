@@ -284,10 +284,19 @@ _PERMISSIVE = re.compile(
 )
 
 
+#: advice to the caller, not a refusal ("you are strongly advised to ...")
+_ADVICE = re.compile(r"\b(?:advised|recommended|we recommend|you (?:may|might) want)\b", re.I)
+#: a warning of a consequence, not a refusal ("This cannot be undone"): read past it
+_IRREVERSIBLE = re.compile(r"\b(?:cannot|can not|can't) be (?:undone|reversed|recovered)\b", re.I)
+
+
 def states_rule(sentence: str) -> bool:
     """Whether a sentence states a rule a call can break (a refusal condition); a sentence
-    saying what is accepted states no refusal."""
-    return bool(_RULE_WORDS.search(sentence)) and not _PERMISSIVE.search(sentence)
+    saying what is accepted or advising the caller states no refusal, and a warning that an
+    effect is irreversible is none ("Deletion cannot be undone; only drafts can be deleted"
+    still states one)."""
+    text = _IRREVERSIBLE.sub("", sentence)
+    return bool(_RULE_WORDS.search(text)) and not (_PERMISSIVE.search(text) or _ADVICE.search(text))
 
 
 def rule_sentences(description: str) -> list[str]:
