@@ -574,13 +574,19 @@ async def synthesize(
     model = derive_model(docs, data, policy or "", layout=p1.schema)
     readings = await _model_readings(model, docs, data, policy, client, rep, p1.schema)
     compiled = replaced_tools(model)
+    skipped = compiled  # tools phase 2 writes no code for
     fillable: set[str] | bool = True
     if data is None:  # without templates (--no-templates) the model writes them first
         said = {t.name: t.description for t in docs.tools}
         fillable = placed_tools(model) - _disputed(model, docs, p1)
         compiled = laid_out_tools(model, _scoped(p1), said) & fillable
         compiled = compiled if opts.use_templates else set()
-    records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, compiled)
+        skipped = compiled
+        if opts.use_templates and not client.rules_only("synthesizer"):
+            # as with data, no LLM writes what the behaviour model writes (measured: the
+            # 0.5B's code for such tools passed its checks and did worse than the model's)
+            skipped = laid_out_tools(model, _scoped(p1), {}) & fillable
+    records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, skipped)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
     rules = _rule_set(kept, p1, policy)
     carried: dict[str, set[str]] = {}
