@@ -153,6 +153,7 @@ FACES: dict[str, list[str]] = {
         "write_forge_report",
         "StateSource",
         "failed_tools",
+        "failed_stage",
         "run_failure",
         "task_shortfall",
         "tool_outcomes",

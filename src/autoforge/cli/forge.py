@@ -436,7 +436,7 @@ def _check_docs(options: Any) -> None:
 def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
     """Run or resume one forge run with progress (bars on a terminal, else log lines), then
     print the stage table and the verdict. Ctrl-C or SIGTERM stops it at once (exit 130)."""
-    from autoforge.forge import ForgeError, load_manifest, run_forge
+    from autoforge.forge import ForgeError, failed_stage, load_manifest, run_forge
     from autoforge.llm import LLMClient
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -462,7 +462,7 @@ def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
             exit_interrupted()
     except ForgeError:
         manifest = load_manifest(out)
-        if _failed_stage(manifest) in (None, "ingest"):
+        if failed_stage(manifest) in (None, "ingest"):
             raise  # the docs could not be read: an input error (exit 2), said as such
         # a later stage made nothing to use (an environment with no working tool): the
         # summary names what failed and why, and the run exits 1 as a run without tasks does
@@ -471,11 +471,6 @@ def _forge_one(console: Console, options: Any, config: Any, out: Path) -> None:
         raise typer.Exit(1) from None
     console.print(stage_table(manifest))
     _verdict(console, manifest, out)
-
-
-def _failed_stage(manifest: Any) -> str | None:
-    """The stage recorded as failed, if any."""
-    return next((n for n, rec in manifest.stages.items() if rec.status == "failed"), None)
 
 
 def _run_complete(manifest: Any) -> bool:

@@ -44,6 +44,7 @@ __all__ = [
     "TaskVerdict",
     "VerifyReport",
     "discover",
+    "failed_stage",
     "failed_tools",
     "forge_many",
     "is_doc_set_dir",
@@ -74,6 +75,7 @@ if _TYPE_CHECKING:
     from autoforge.forge.batch import forge_many as forge_many
     from autoforge.forge.batch import is_doc_set_dir as is_doc_set_dir
     from autoforge.forge.batch import tool_outcomes as tool_outcomes
+    from autoforge.forge.summary import failed_stage as failed_stage
     from autoforge.forge.summary import failed_tools as failed_tools
     from autoforge.forge.summary import run_failure as run_failure
     from autoforge.forge.summary import task_shortfall as task_shortfall
@@ -85,6 +87,7 @@ _LAZY: dict[str, str] = {
     "failed_tools": "autoforge.forge.summary",
     "forge_many": "autoforge.forge.batch",
     "is_doc_set_dir": "autoforge.forge.batch",
+    "failed_stage": "autoforge.forge.summary",
     "run_failure": "autoforge.forge.summary",
     "task_shortfall": "autoforge.forge.summary",
     "tool_outcomes": "autoforge.forge.batch",

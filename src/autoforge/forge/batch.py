@@ -35,7 +35,7 @@ from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
 from autoforge.forge.outlock import out_lock
 from autoforge.forge.report import run_shortfall
 from autoforge.forge.runner import run_forge
-from autoforge.forge.summary import run_failure
+from autoforge.forge.summary import failed_stage, run_failure
 from autoforge.lexicon import tool_access
 from autoforge.llm import LLMClient, LLMConfig
 from autoforge.synth import reason_kind
@@ -99,7 +99,7 @@ def result_of(
     """The :class:`ItemResult` of one item from its manifest (and the error it ended with)."""
     error = error or run_failure(manifest)  # no task made counts as a failed item
     stages: dict[str, str] = {name: rec.status for name, rec in manifest.stages.items()}
-    failed = next((n for n, rec in manifest.stages.items() if rec.status == "failed"), None)
+    failed = failed_stage(manifest)
     if error and failed is None:
         failed = next((n for n, s in stages.items() if s != "done"), None)
     if error and failed is None:  # every stage done, yet no task

@@ -116,3 +116,11 @@ def write_atomic(path: Path, text: str) -> Path:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def read_json(path: Path) -> Any:
+    """The JSON at ``path``, or None when it is missing or unreadable (a stage not run yet)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None

@@ -9,7 +9,6 @@ renders for a run stopped early (``--until``) or one that failed half-way.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from autoforge.env import Attribute, EnvironmentSpec, RuleSet
 from autoforge.errors import AutoforgeError
 from autoforge.forge.layout import STAGE_HELP, STAGES, RunLayout
-from autoforge.forge.manifest import RunManifest, load_manifest, write_atomic
+from autoforge.forge.manifest import RunManifest, load_manifest, read_json, write_atomic
 from autoforge.forge.summary import (
     checks_cell,
     failed_tools,
@@ -70,15 +69,6 @@ class RunData:
     rules: RuleSet | None = None
 
 
-def _read_json(path: Path) -> Any:
-    if not path.is_file():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 def _writes(spec: EnvironmentSpec | None) -> int | None:
     """The environment's write tools, None without an environment."""
     return sum(tool_access(t) == "write" for t in spec.tools) if spec is not None else None
@@ -91,7 +81,7 @@ def run_shortfall(run_dir: Path, manifest: RunManifest) -> list[str]:
         spec: EnvironmentSpec | None = layout.env_dir.read_spec()
     except Exception:  # no environment written: its write tools are not known
         spec = None
-    synthesis, generation = _read_json(layout.env_dir.report_path), _read_json(layout.generation)
+    synthesis, generation = read_json(layout.env_dir.report_path), read_json(layout.generation)
     return task_shortfall(manifest, synthesis, generation, _writes(spec))
 
 
@@ -99,15 +89,15 @@ def load_run(run_dir: Path, manifest: RunManifest | None = None) -> RunData:
     """Read whatever artifacts ``run_dir`` holds."""
     layout = RunLayout(run_dir)
     data = RunData(layout=layout, manifest=manifest or load_manifest(run_dir))
-    spec = _read_json(layout.env_dir.spec_path)
+    spec = read_json(layout.env_dir.spec_path)
     data.spec = EnvironmentSpec.model_validate(spec) if spec else None
-    data.synthesis = _read_json(layout.env_dir.report_path)
-    data.check = _read_json(layout.check)
-    graph = _read_json(layout.graph)
+    data.synthesis = read_json(layout.env_dir.report_path)
+    data.check = read_json(layout.check)
+    graph = read_json(layout.graph)
     data.graph = ToolGraph.model_validate(graph) if graph else None
     data.tasks = TaskSet(layout.tasks).load()
-    data.generation = _read_json(layout.generation)
-    verify = _read_json(layout.verify)
+    data.generation = read_json(layout.generation)
+    verify = read_json(layout.verify)
     data.verify = VerifyReport.model_validate(verify) if verify else None
     data.rules = _read_rules(layout) if data.spec is not None else None
     return data

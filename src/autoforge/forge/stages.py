@@ -22,7 +22,7 @@ from autoforge.env import EnvDir
 from autoforge.errors import install_hint
 from autoforge.forge.context import ForgeContext, ForgeError, Outcome, path_digest
 from autoforge.forge.generation import generate_into
-from autoforge.forge.manifest import StageRecord, fingerprint, write_atomic
+from autoforge.forge.manifest import StageRecord, fingerprint, read_json, write_atomic
 from autoforge.forge.summary import failed_tools
 from autoforge.forge.verify import VerifyReport, verify_task
 from autoforge.synth import SynthOptions
@@ -156,15 +156,6 @@ def _copy_env(ctx: ForgeContext) -> dict[str, Any]:
     return {"mode": "given", "source": str(source), "conformance": conformance(target)}
 
 
-def _report_of(path: Path) -> dict[str, Any] | None:
-    """The synthesis report as JSON, or None when there is none to read."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
 async def _run_environment(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     detail = _copy_env(ctx) if ctx.inputs.env_dir is not None else await _synthesize(ctx)
     check = detail.get("conformance") or {}
@@ -174,7 +165,7 @@ async def _run_environment(ctx: ForgeContext, rec: StageRecord) -> Outcome:
     except Exception as exc:
         raise ForgeError(f"the environment in {ctx.layout.env} does not load: {exc}") from None
     if not env.spec.tools:
-        failed = failed_tools(_report_of(ctx.layout.env_dir.report_path))
+        failed = failed_tools(read_json(ctx.layout.env_dir.report_path))
         named = "; ".join(f"{name}: {why}" for name, why in failed[:3])
         raise ForgeError(
             "the environment has no working tool"

@@ -166,12 +166,17 @@ def _what_to_try(
     return "; ".join(tips)
 
 
+def failed_stage(manifest: RunManifest) -> str | None:
+    """The stage the run recorded as failed, if any."""
+    return next((n for n, rec in manifest.stages.items() if rec.status == "failed"), None)
+
+
 def run_failure(manifest: RunManifest) -> str | None:
     """Why the run counts as failed, or None: a stage failed, or the tasks stage ran and
     made no task although tasks were asked for."""
-    for name, rec in manifest.stages.items():
-        if rec.status == "failed":
-            return f"stage {name} failed: {rec.error or 'see run.json'}"
+    name = failed_stage(manifest)
+    if name is not None:
+        return f"stage {name} failed: {manifest.stages[name].error or 'see run.json'}"
     tasks = _stage_detail(manifest, "tasks")
     done = bool(tasks) and manifest.stages["tasks"].status == "done"
     if done and int(tasks.get("target", 0)) > 0 and int(tasks.get("produced", 0)) == 0:
