@@ -522,6 +522,47 @@ async def _model_readings(
     return readings
 
 
+def _checked(out_dir: Path, records: list[ToolRecord], model: BehaviourModel) -> dict[str, Any]:
+    """The conformance check of the written environment; the tools it caught breaking a
+    promise are marked in their reports and in the behaviour model (saved again), so that
+    task generation keeps them out of gold calls."""
+    check = conformance(out_dir)
+    marked = set(mark_broken_promises(records, check))
+    for rec in records:
+        tb = model.tool(rec.report.name) if rec.report.name in marked else None
+        if tb is not None:
+            tb.broken = rec.report.reason
+    if marked:
+        model.save(out_dir)
+    return check
+
+
+@dataclass
+class _CodePlan:
+    """Which tools get the behaviour model's code: ``replace`` over code that passed its
+    checks, ``skip`` never written by phase 2, ``fill`` where nothing else passed (True: any)."""
+
+    replace: set[str]
+    skip: set[str]
+    fill: set[str] | bool
+
+
+def _code_plan(
+    model: BehaviourModel, docs: ToolDocs, p1: Phase1, opts: SynthOptions, *, rules_only: bool
+) -> _CodePlan:
+    """Without data: the model's code replaces passing code only where it carries every rule
+    sentence (:func:`laid_out_tools`); with an LLM, as with data, the LLM writes none of the
+    tools the model writes (measured: the 0.5B's code for such tools passed its checks and did
+    worse); without templates (``--no-templates``) the other stages write them first."""
+    fill = placed_tools(model) - _disputed(model, docs, p1)
+    if not opts.use_templates:
+        return _CodePlan(set(), set(), fill)
+    said = {t.name: t.description for t in docs.tools}
+    replace = laid_out_tools(model, _scoped(p1), said) & fill
+    skip = replace if rules_only else laid_out_tools(model, _scoped(p1), None) & fill
+    return _CodePlan(replace, skip, fill)
+
+
 def _disputed(model: BehaviourModel, docs: ToolDocs, p1: Phase1) -> set[str]:
     """Tools whose name says they make a record while their HTTP method reads as an update
     of an existing one (a ``PUT`` that creates or replaces the record its path names; a
@@ -573,39 +614,23 @@ async def synthesize(
     # HTTP operation get the model's code (a function list's tool would be a bare compute)
     model = derive_model(docs, data, policy or "", layout=p1.schema)
     readings = await _model_readings(model, docs, data, policy, client, rep, p1.schema)
-    compiled = replaced_tools(model)
-    skipped = compiled  # tools phase 2 writes no code for
-    fillable: set[str] | bool = True
-    if data is None:  # without templates (--no-templates) the model writes them first
-        said = {t.name: t.description for t in docs.tools}
-        fillable = placed_tools(model) - _disputed(model, docs, p1)
-        compiled = laid_out_tools(model, _scoped(p1), said) & fillable
-        compiled = compiled if opts.use_templates else set()
-        skipped = compiled
-        if opts.use_templates and not client.rules_only("synthesizer"):
-            # as with data, no LLM writes what the behaviour model writes (measured: the
-            # 0.5B's code for such tools passed its checks and did worse than the model's)
-            skipped = laid_out_tools(model, _scoped(p1), {}) & fillable
-    records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, skipped)
+    if data is not None:  # the model writes every tool read from an HTTP operation
+        plan = _CodePlan(replaced_tools(model), replaced_tools(model), True)
+    else:
+        plan = _code_plan(model, docs, p1, opts, rules_only=client.rules_only("synthesizer"))
+    records, resumed = await _phase2(client, docs, p1, opts, store, rep, policy, plan.skip)
     kept = [t for t in docs.tools if any(r.report.name == t.name for r in records)]
     rules = _rule_set(kept, p1, policy)
     carried: dict[str, set[str]] = {}
     for r in rules.rules:
         carried.setdefault(r.tool, set()).add(r.sentence)
-    records = fill_missing(docs, records, model, carried, compile_missing=fillable,
-                           replace_passing=compiled, only=opts.only,
+    records = fill_missing(docs, records, model, carried, compile_missing=plan.fill,
+                           replace_passing=plan.replace, only=opts.only,
                            guards=_by_tool(rules.rules))  # fmt: skip
     write_environment(out_dir, name, docs, policy, p1.schema, records, p1.data_state, rules)
     model.save(out_dir)
     rep.phase("check", 1)
-    check = conformance(out_dir)
-    marked = set(mark_broken_promises(records, check))
-    for rec in records:
-        tb = model.tool(rec.report.name) if rec.report.name in marked else None
-        if tb is not None:  # task generation keeps it out of gold calls
-            tb.broken = rec.report.reason
-    if marked:
-        model.save(out_dir)
+    check = _checked(out_dir, records, model)
     rep.advance()
     after = usage_of(client)
     report = SynthesisReport(

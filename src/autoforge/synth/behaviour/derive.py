@@ -50,7 +50,7 @@ from autoforge.synth.behaviour.data import (
 )
 from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.entries import logged_entries
-from autoforge.synth.behaviour.envelopes import enveloped_reply
+from autoforge.synth.behaviour.envelopes import enveloped_reply, schema_props
 from autoforge.synth.behaviour.formulas import after_computed, formula_texts, formula_values
 from autoforge.synth.behaviour.guards import mention, tool_checks
 from autoforge.synth.behaviour.headings import heading_owners, tool_sentences, verb_stems
@@ -161,14 +161,6 @@ def _load(file: str | None) -> Any:
     return _DOCS[file]
 
 
-def _props(schema: Any) -> dict[str, Any]:
-    if not isinstance(schema, dict):
-        return {}
-    if schema.get("type") == "array":
-        return _props(schema.get("items"))
-    return dict(schema.get("properties") or {})
-
-
 def reading_context(
     docs: ToolDocs, data: Mapping[str, Any], policy: str, layout: StateSchema | None = None
 ) -> Context:
@@ -193,7 +185,7 @@ def context_of(specs: list[ToolSpec], ev: DataEvidence, policy: str) -> Context:
     ctx.headed = heading_owners(policy, writes, list(ev.attributes))
     ctx.verbs = verb_stems(writes, list(ev.attributes))
     for spec in specs:
-        props = _props(spec.returns)
+        props = schema_props(spec.returns)
         coll = ev.collection_for(list(props)) if props else None
         if coll is not None:
             ctx.schemas.setdefault(coll, {}).update(props)
@@ -251,7 +243,7 @@ def _reply(spec: ToolSpec, ev: DataEvidence) -> Reply:
     ret = spec.returns
     if not isinstance(ret, dict):
         return Reply(kind="none")
-    props = _props(ret)
+    props = schema_props(ret)
     enveloped = None
     if ev.collection_for(list(props)) is None:
         enveloped = enveloped_reply(ret, ev, list(spec.param_names))

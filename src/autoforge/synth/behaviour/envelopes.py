@@ -26,19 +26,18 @@ def enveloped_reply(returns: Any, ev: DataEvidence, params: Sequence[str] = ()) 
     of keys only, fields that are no collection's, other records or lists beside it, which
     the compiled reply would drop, or the call's values echoed: an answer computed for them,
     such as the tables free at a given time)."""
-    props = _props(returns)
-    if not isinstance(returns, dict) or returns.get("type") == "array":
+    if not isinstance(returns, dict) or _is_array(returns):
         return None
+    props = schema_props(returns)
     for name, inner in props.items():
-        inner_props = _props(inner)
+        inner_props = schema_props(inner)
         coll = ev.collection_for(list(inner_props)) if inner_props else None
         if coll is None:
             continue
-        many = isinstance(inner, dict) and inner.get("type") == "array"
+        many = _is_array(inner)
         others = {k: v for k, v in props.items() if k != name}
-        if set(others) & set(params) or any(
-            _props(v) or (isinstance(v, dict) and v.get("type") == "array") for v in others.values()
-        ):
+        held = [v for v in others.values() if schema_props(v) or _is_array(v)]
+        if set(others) & set(params) or held:
             continue  # the call's values echoed (a computed answer), or other records beside it
         env = envelope_of(returns, _layout(ev, coll), many)
         if env is not None and env.field == name and env.kind in ("record", "records"):
@@ -49,11 +48,16 @@ def enveloped_reply(returns: Any, ev: DataEvidence, params: Sequence[str] = ()) 
     return None
 
 
-def _props(schema: Any) -> dict[str, Any]:
+def _is_array(schema: Any) -> bool:
+    return isinstance(schema, dict) and schema.get("type") == "array"
+
+
+def schema_props(schema: Any) -> dict[str, Any]:
+    """The properties of an object schema, or of an array's items (empty otherwise)."""
     if not isinstance(schema, dict):
         return {}
     if schema.get("type") == "array":
-        return _props(schema.get("items"))
+        return schema_props(schema.get("items"))
     return dict(schema.get("properties") or {})
 
 

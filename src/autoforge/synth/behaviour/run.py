@@ -78,7 +78,7 @@ def placed_tools(model: BehaviourModel) -> set[str]:
 
 
 def laid_out_tools(
-    model: BehaviourModel, scoped: Collection[str], descriptions: Mapping[str, str]
+    model: BehaviourModel, scoped: Collection[str], descriptions: Mapping[str, str] | None
 ) -> set[str]:
     """Without data: the tools of :func:`placed_tools` whose records and reply the state
     design's layout shows the model. Left to the other stages: tools on a collection in
@@ -86,15 +86,17 @@ def laid_out_tools(
     know), tools whose reply is an envelope (``{"Kiln": {...}}``: documents in that style
     have conventions of their own, such as creates that take their key, which the other
     stages know), and tools whose model leaves a rule sentence of their ``descriptions``
-    uncarried (its code would be partial, where the other stages' code may hold the rule).
-    All of these still get the model's code where nothing else passed."""
+    uncarried (its code would be partial, where the other stages' code may hold the rule;
+    ``None``: the sentences are not judged). All of these still get the model's code where
+    nothing else passed."""
+    placed = placed_tools(model)
     return {
         tb.tool
         for tb in model.tools
-        if tb.tool in placed_tools(model)
+        if tb.tool in placed
         and tb.collection not in scoped
         and tb.reply.wrap is None
-        and not unenforced_sentences(tb, descriptions.get(tb.tool, ""), set())
+        and (descriptions is None or not unenforced_sentences(tb, descriptions[tb.tool], set()))
     }
 
 
