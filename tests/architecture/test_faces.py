@@ -118,6 +118,7 @@ FACES: dict[str, list[str]] = {
         "python_param_name",
         "refusal_alternatives",
         "state_hash",
+        "states_rule",
         "unenforced_sentences",
     ],
     "autoforge.examples": [

@@ -219,3 +219,12 @@ def test_hints_follow_the_cause_of_the_shortfall() -> None:
     assert "fewer --tasks" in dup[-1] and "--max-attempts" not in dup[-1]
     walk = task_shortfall(_manifest(10, 0, {"no_walk": 200}), {"tools": []}, writes=2)
     assert "--difficulty easy" in walk[-1] and "--max-attempts" not in walk[-1]
+
+
+def test_shortfall_names_the_writes_left_out_and_the_commonest_failed_gold_runs() -> None:
+    gen = {"partial_writes": ["close_item"],
+           "failures": {"gold_error: close_item: Error: I# is open": 7}}  # fmt: skip
+    lines = task_shortfall(_manifest(10, 2, {"gold_error": 7}), None, gen)
+    text = "\n".join(lines)
+    assert "1 write tool(s) left out of gold calls" in text and text.count("close_item") == 2
+    assert "  7x gold_error: close_item: Error: I# is open" in lines

@@ -67,3 +67,17 @@ def test_a_tool_caught_breaking_a_round_trip_gets_no_gold_calls(tmp_path: Path) 
         ]
     ).save(tmp_path)
     assert _partial_writes(behaviour_of(SimpleNamespace(path=tmp_path))) == {"order_item"}  # type: ignore[arg-type]
+
+
+def test_a_policy_rule_nothing_enforces_leaves_only_compiled_code_out(tmp_path: Path) -> None:
+    said = ["An item is renamed only by its owner."]
+    BehaviourModel(
+        tools=[
+            ToolBehaviour(tool="rename_item", kind="update", compiled=True, policy_rules=said,
+                          policy_unenforced=said),
+            # another stage wrote this code: what it enforces is not known here
+            ToolBehaviour(tool="order_item", kind="create", policy_rules=said,
+                          policy_unenforced=said),
+        ]
+    ).save(tmp_path)  # fmt: skip
+    assert _partial_writes(behaviour_of(SimpleNamespace(path=tmp_path))) == {"rename_item"}  # type: ignore[arg-type]

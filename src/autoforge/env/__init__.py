@@ -79,6 +79,7 @@ __all__ = [
     "python_param_name",
     "refusal_alternatives",
     "state_hash",
+    "states_rule",
     "unenforced_sentences",
 ]
 
@@ -100,6 +101,7 @@ if _TYPE_CHECKING:
     from autoforge.env.artifact.behaviour import ValueSource as ValueSource
     from autoforge.env.artifact.behaviour import doc_sentences as doc_sentences
     from autoforge.env.artifact.behaviour import refusal_alternatives as refusal_alternatives
+    from autoforge.env.artifact.behaviour import states_rule as states_rule
     from autoforge.env.artifact.behaviour import unenforced_sentences as unenforced_sentences
     from autoforge.env.artifact.envdir import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
     from autoforge.env.artifact.files import RULES_FILE as RULES_FILE
@@ -136,6 +138,7 @@ _LAZY: dict[str, str] = {
     "doc_sentences": "autoforge.env.artifact.behaviour",
     "refusal_alternatives": "autoforge.env.artifact.behaviour",
     "json_encoder": "autoforge.env.state.values",
+    "states_rule": "autoforge.env.artifact.behaviour",
     "unenforced_sentences": "autoforge.env.artifact.behaviour",
 }
 

@@ -79,6 +79,7 @@ def merge_stats(stats: GenerationStats, replayed: int) -> dict[str, Any]:
         **({"partial_writes": stats.partial_writes} if stats.partial_writes else {}),
         **({"state_cuts": stats.state_cuts} if stats.state_cuts else {}),
         **({"errors": stats.errors} if stats.errors else {}),
+        **({"failures": stats.failures} if stats.failures else {}),
         "knowledge": stats.knowledge,  # per attribute: held by the user or internal, and why
     }
 

@@ -131,9 +131,18 @@ def task_shortfall(
     note = gen.get("note") or tasks.get("note")
     if note:
         lines.append(str(note))
+    left = gen.get("partial_writes") or []
+    if left:
+        lines.append(
+            f"{len(left)} write tool(s) left out of gold calls, each leaving a rule its docs "
+            f"or policy state unenforced (a gold call could break it; see env/behaviour.json, "
+            f"unenforced and policy_unenforced): {', '.join(left)}"
+        )
     rejected = tasks.get("rejected") or gen.get("rejected") or {}
     for code, count in sorted(rejected.items(), key=lambda kv: -kv[1])[:4]:
         lines.append(f"rejected {count}x {code}: {rejection_text(code)}")
+    for failure, count in list((gen.get("failures") or {}).items())[:3]:
+        lines.append(f"  {count}x {failure}")
     if writes == 0:
         lines.append("the environment has no write tool, so no task can change its state: "
                      "tasks need at least one documented tool that creates, changes or "

@@ -9,6 +9,7 @@ are hooks. The same environment, arguments and seed give the same tasks.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -43,6 +44,7 @@ from autoforge.tasks.gold.instantiate import (
     over_one_record,
     required_outputs,
 )
+from autoforge.tasks.gold.modelled import model_guards, modelled_rules
 from autoforge.tasks.gold.plausible import (
     Guard,
     call_guards,
@@ -110,7 +112,8 @@ class GenerationStats(BaseModel):
     partial_writes: list[str] = Field(
         default_factory=list,
         description="write tools left out of gold calls: marked partial (a rule their own "
-        "description states is not enforced), so a gold call through them could break it",
+        "description states is not enforced) or with a rule the policy states about them "
+        "that nothing enforces, so a gold call through them could break it",
     )
     state_cuts: dict[str, int] = Field(
         default_factory=dict,
@@ -122,6 +125,11 @@ class GenerationStats(BaseModel):
         default_factory=dict,
         description="first message of each error type that rejected an "
         "attempt (the count is under rejected['error:<Type>'])",
+    )
+    failures: dict[str, int] = Field(
+        default_factory=dict,
+        description="the most common failed gold runs ('<reason>: <tool>: <message>', "
+        "digits blanked so one rule's refusals group), with their counts",
     )
 
     @property
@@ -220,6 +228,7 @@ class _Run:
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
     errors: dict[str, str] = field(default_factory=dict)  # first message per error type
+    failures: Counter[str] = field(default_factory=Counter)  # failed gold runs, grouped
     _drawn: DifficultySpec | None = None
     used: Counter[str] = field(default_factory=Counter)  # write tools of the accepted tasks
     counted: set[str] = field(default_factory=set)  # signatures already in ``used``
@@ -348,6 +357,7 @@ class _Run:
                                pre=self.pre)  # fmt: skip
         except GoldFailure as exc:
             self.gates.reject(exc.reason)
+            self.failures[_grouped(exc)] += 1
             self.feasibility.record(walk, _failed_step(bp, exc.node))
             clock("instantiate", t1)
             return None
@@ -647,6 +657,7 @@ def generate_tasks(
     gates = run.gates
     stats.attempts, stats.accepted, stats.rejected = gates.attempts, gates.accepted, gates.rejected
     stats.errors = dict(run.errors)
+    stats.failures = dict(run.failures.most_common(8))
     if run.generator is not None and run.generator.cuts:
         stats.state_cuts = dict(run.generator.cuts.most_common(20))
     stats.seconds = time.perf_counter() - started
@@ -684,10 +695,21 @@ def _start_run(
     run.writes = frozenset(graph.writes())
     values = generator.domains.values if generator else None
     run.guards = call_guards(env.spec, rules, env.initial_state, values)
+    for tool, more in model_guards(model, env.spec, env.initial_state, values).items():
+        run.guards[tool] = [*run.guards.get(tool, []), *more]
     settle = settling_guards(env.spec, source, generator.domains) if generator else {}
     run.fill = with_settling(run.guards, settle)
     run.pre = preconditions(env.spec, run.fill, env.initial_state, model)
+    for tool, found in modelled_rules(model, env.spec, env.initial_state, values).items():
+        run.pre.rules[tool] = [*run.pre.rules.get(tool, []), *found]
     return run
+
+
+def _grouped(exc: GoldFailure) -> str:
+    """A failed gold run as ``<reason>: <node's tool>: <message>``, without the node id,
+    digits blanked and cut short, so the runs one rule refused count as one line."""
+    detail = re.sub(r"^\S+\s+(?=\w+:)", "", exc.detail)
+    return re.sub(r"\d+", "#", f"{exc.reason}: {detail}")[:160]
 
 
 def behaviour_of(env: EnvironmentLike) -> BehaviourModel | None:
@@ -698,13 +720,17 @@ def behaviour_of(env: EnvironmentLike) -> BehaviourModel | None:
 
 def _partial_writes(model: BehaviourModel | None) -> set[str]:
     """Tools whose code the behaviour model compiled and marks partial (a rule their own
-    description states is known not to be enforced), and tools the conformance check caught
-    breaking a round trip. Code another stage wrote (a template, the model) may carry guards
-    the behaviour model cannot see, so it is not judged partial here; hand-written
-    environments have no model."""
+    description states is known not to be enforced) or that leave a rule the policy states
+    about them unenforced, and tools the conformance check caught breaking a round trip.
+    Code another stage wrote (a template, the model) may carry guards the behaviour model
+    cannot see, so it is not judged partial here; hand-written environments have no model."""
     if model is None:
         return set()
-    return {t.tool for t in model.tools if (t.partial and t.compiled) or t.broken}
+    return {
+        t.tool
+        for t in model.tools
+        if ((t.partial or t.policy_unenforced) and t.compiled) or t.broken
+    }
 
 
 def _attempt(

@@ -220,6 +220,11 @@ class ToolBehaviour(BaseModel):
     today: str | None = None
     #: sentences of the tool's own description that state a rule no check or effect carries
     unenforced: list[str] = Field(default_factory=list)
+    #: rule sentences of the policy about the tool (its sections, sentences naming it)
+    policy_rules: list[str] = Field(default_factory=list)
+    #: those of ``policy_rules`` no check, effect or recorded guard carries: the tool's code
+    #: may accept a call the policy refuses, so task generation keeps it out of gold calls
+    policy_unenforced: list[str] = Field(default_factory=list)
     partial: bool = False
     #: whether the tool's code was compiled from this model (else another stage wrote it, and
     #: what that code enforces beyond the recorded guards is not known here)

@@ -31,6 +31,7 @@ from autoforge.env import (
     Value,
     ValueSource,
     doc_sentences,
+    states_rule,
 )
 from autoforge.synth.behaviour.audit import audit_entries
 from autoforge.synth.behaviour.branches import branch_effects
@@ -408,6 +409,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     ruled = doc_sentences(spec.description) + tool_sentences(
         ctx.policy, spec.name, ctx.headed, ctx.verbs
     )
+    tb.policy_rules = [s for s in ruled[len(doc_sentences(spec.description)) :] if states_rule(s)]
     own = owned_checks(tb, ruled, ctx)
     own += [c for c in parent_checks(tb, operation(spec).path, ctx)
             if all(o.param != c.param for o in own)]  # fmt: skip

@@ -204,6 +204,11 @@ def fill_missing(
                 tb, spec.description, carried.get(spec.name, set())
             )
             tb.partial = bool(tb.unenforced) or tb.kind == "compute"
+            tb.policy_unenforced = [
+                u for u in unenforced_sentences(
+                    tb, "\n\n".join(tb.policy_rules), carried.get(spec.name, set())
+                ) if u not in tb.unenforced
+            ]  # fmt: skip
             rec.report.unenforced = list(tb.unenforced)
             rec.report.enforced = sorted(s for s in tb.carried() if s)
             tb.compiled = rec.report.source == "behaviour"

@@ -315,6 +315,8 @@ class Preconditions:
                       and h.get(rule.attribute) not in rule.forbidden}  # fmt: skip
             elif isinstance(rule, StatusRule) and rule.key == param:
                 ok = {k for k, r in records.items() if r.get(rule.attribute) in rule.allowed}
+            elif getattr(rule, "narrows", False) and rule.key == param:  # a model's rule
+                ok = {k for k in records if rule.admits(k, state)}
             elif isinstance(rule, LinkRule) and param in rule.params:
                 others = [partial.get(p) for p in rule.params if p != param]
                 if all(isinstance(v, str) for v in others):
