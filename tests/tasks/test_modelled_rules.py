@@ -98,3 +98,14 @@ def test_a_referenced_status_and_a_date_window_narrow_the_keys_and_refuse() -> N
 
 def test_no_model_no_rules() -> None:
     assert model_guards(None, _spec(), STATE) == {} and modelled_rules(None, _spec(), STATE) == {}
+
+
+def test_a_list_that_must_hold_items_narrows_the_keys() -> None:
+    state = {"baskets": {"B1": {"basket_id": "B1", "lines": [{"sku": "a"}]},
+                         "B2": {"basket_id": "B2", "lines": []}}}  # fmt: skip
+    check = Check(kind="min_items", collection="baskets", attribute="lines", low=1)
+    tb = ToolBehaviour(tool="check_out", kind="action", collection="baskets",
+                       id_param="basket_id", checks=[check])  # fmt: skip
+    pre = Preconditions(rules=modelled_rules(BehaviourModel(tools=[tb]), _spec(), state))
+    assert pre.keys("check_out", "basket_id", {}, "baskets", state) == {"B1"}
+    assert pre.check("check_out", {"basket_id": "B2"}, state) is not None

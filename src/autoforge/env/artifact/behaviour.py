@@ -42,6 +42,7 @@ CheckKind = Literal[
     "date_window",  # the date `attribute` of that record compares to today by `values[0]`
     "not_member",  # the parameter is not already an item of the target's list `attribute`
     "max_items",  # the target's list `attribute` holds fewer than `high` items before the call
+    "min_items",  # the target's list `attribute` holds at least `low` items before the call
     "record_for",  # some record of `collection` has attributes `values` equal to those parameters
     "member_of",  # the parameter (or field `values[0]` of each of its objects) is in the list
     # `attribute` of the record `via` names (the target when None)

@@ -274,6 +274,12 @@ def _record_check_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
             f"if len(_rec.get({a!r}) or []) >= {n}:",
             f"    raise ToolError({f'{a} already holds {n} items' + why!r})",
         ]
+    if c.kind == "min_items" and c.low is not None:
+        a, n = c.attribute or "", int(c.low)
+        return [
+            f"if len(_rec.get({a!r}) or []) < {n}:",
+            f"    raise ToolError({f'{a} must hold at least {n} items' + why!r})",
+        ]
     if c.kind == "not_member":
         a = c.attribute or ""
         return [
@@ -687,8 +693,8 @@ _ARGUMENT_CHECKS = (
 #: checks that read the target or a record it or a parameter refers to
 _RECORD_CHECKS = (
     "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
-    "not_member", "max_items", "member_of", "no_child", "keyed_from", "threshold", "owned",
-    "differs", "same_parent",
+    "not_member", "max_items", "min_items", "member_of", "no_child", "keyed_from", "threshold",
+    "owned", "differs", "same_parent",
 )  # fmt: skip
 
 

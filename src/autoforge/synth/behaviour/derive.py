@@ -53,6 +53,7 @@ from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.entries import logged_entries
 from autoforge.synth.behaviour.envelopes import enveloped_reply, schema_props
 from autoforge.synth.behaviour.formulas import after_computed, formula_texts, formula_values
+from autoforge.synth.behaviour.fullness import min_items_checks
 from autoforge.synth.behaviour.guards import mention, tool_checks
 from autoforge.synth.behaviour.headings import heading_owners, tool_sentences, verb_stems
 from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
@@ -415,6 +416,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
             if all(o.param != c.param for o in own)]  # fmt: skip
     tb.checks += own + pair_checks(tb, ruled, ctx) + move_checks(tb, ruled, ctx)
     tb.checks += received_checks(tb, ruled, ctx) + same_day_checks(ruled, tb, ctx)
+    tb.checks += min_items_checks(tb, [s for s in ruled if states_rule(s)], ctx)
     tb.effects = without_owner_writes(tb.effects, own)
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)

@@ -193,16 +193,61 @@ def date_rules(model: BehaviourModel | None) -> dict[str, list[DateRule]]:
     return out
 
 
+@dataclass(frozen=True)
+class ItemsRule:
+    """A ``min_items`` check of the behaviour model: the list ``attribute`` of the record
+    ``key`` names holds at least ``low`` items ("a plan with at least one item")."""
+
+    tool: str
+    key: str
+    collection: str
+    attribute: str
+    low: int
+    sentence: str = ""
+    narrows: ClassVar[bool] = True
+
+    def admits(self, key: Any, state: Mapping[str, Any]) -> bool:
+        """Whether the record ``key`` names holds enough items (a missing record: yes)."""
+        record = (state.get(self.collection) or {}).get(str(key))
+        if not isinstance(record, Mapping):
+            return True
+        held = record.get(self.attribute)
+        return len(held) >= self.low if isinstance(held, list) else self.low <= 0
+
+    def breach(self, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
+        key = args.get(self.key)
+        if key is None or self.admits(key, state):
+            return None
+        guard = Guard(self.tool, self.key, self.collection, rule=self.sentence)
+        why = f"{key}: its {self.attribute} holds fewer than {self.low} items (docs)"
+        return Breach(guard, why, str(key))
+
+
+def items_rules(model: BehaviourModel | None) -> dict[str, list[ItemsRule]]:
+    """Per tool, the behaviour ``model``'s ``min_items`` checks as :class:`ItemsRule`."""
+    out: dict[str, list[ItemsRule]] = {}
+    for tb in model.tools if model is not None else ():
+        for c in tb.checks:
+            if c.kind == "min_items" and c.attribute and c.low and tb.id_param and tb.collection:
+                rule = ItemsRule(tb.tool, tb.id_param, tb.collection, c.attribute, int(c.low),
+                                 c.sentence)  # fmt: skip
+                out.setdefault(tb.tool, []).append(rule)
+    return out
+
+
 def modelled_rules(
     model: BehaviourModel | None,
     spec: EnvironmentSpec,
     data: Any,
     values: Mapping[tuple[str, str], list[Any]] | None = None,
 ) -> dict[str, list[Any]]:
-    """Per tool, the rules of :func:`model_rules` and :func:`date_rules` together."""
+    """Per tool, the rules of :func:`model_rules`, :func:`date_rules` and :func:`items_rules`
+    together."""
     out: dict[str, list[Any]] = {}
     for tool, found in model_rules(model, spec, data, values).items():
         out.setdefault(tool, []).extend(found)
     for tool, dated in date_rules(model).items():
         out.setdefault(tool, []).extend(dated)
+    for tool, held in items_rules(model).items():
+        out.setdefault(tool, []).extend(held)
     return out
