@@ -117,6 +117,7 @@ FACES: dict[str, list[str]] = {
         "probe_boundary",
         "python_param_name",
         "refusal_alternatives",
+        "rule_words",
         "state_hash",
         "states_rule",
         "unenforced_sentences",

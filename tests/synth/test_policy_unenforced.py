@@ -50,3 +50,21 @@ def test_a_policy_rule_nothing_enforces_keeps_the_tool_out_of_gold_calls(
     assert add.policy_rules == [] and add.policy_unenforced == []
     left_out = _partial_writes(behaviour_of(SimpleNamespace(path=out)))  # type: ignore[arg-type]
     assert "retire_hive" in left_out and "add_hive" not in left_out
+
+
+def test_a_sentence_only_requiring_a_required_parameter_is_carried_by_the_schema() -> None:
+    from autoforge.synth.behaviour.run import _schema_carried
+    from autoforge.tooldocs import ToolSpec
+
+    spec = ToolSpec(
+        name="dispatch_van",
+        description="Dispatch a van.",
+        parameters={"type": "object", "required": ["van_id", "driver_name"],
+                    "properties": {"van_id": {"type": "string"},
+                                   "driver_name": {"type": "string"},
+                                   "note": {"type": "string"}}},
+        access="write",
+    )  # fmt: skip
+    assert _schema_carried("The driver's name is required.", spec)
+    assert not _schema_carried("A note is required.", spec)  # optional in the schema
+    assert not _schema_carried("The driver's name is required and must be unique.", spec)

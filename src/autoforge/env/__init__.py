@@ -78,6 +78,7 @@ __all__ = [
     "probe_boundary",
     "python_param_name",
     "refusal_alternatives",
+    "rule_words",
     "state_hash",
     "states_rule",
     "unenforced_sentences",
@@ -101,6 +102,7 @@ if _TYPE_CHECKING:
     from autoforge.env.artifact.behaviour import ValueSource as ValueSource
     from autoforge.env.artifact.behaviour import doc_sentences as doc_sentences
     from autoforge.env.artifact.behaviour import refusal_alternatives as refusal_alternatives
+    from autoforge.env.artifact.behaviour import rule_words as rule_words
     from autoforge.env.artifact.behaviour import states_rule as states_rule
     from autoforge.env.artifact.behaviour import unenforced_sentences as unenforced_sentences
     from autoforge.env.artifact.envdir import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
@@ -138,6 +140,7 @@ _LAZY: dict[str, str] = {
     "doc_sentences": "autoforge.env.artifact.behaviour",
     "refusal_alternatives": "autoforge.env.artifact.behaviour",
     "json_encoder": "autoforge.env.state.values",
+    "rule_words": "autoforge.env.artifact.behaviour",
     "states_rule": "autoforge.env.artifact.behaviour",
     "unenforced_sentences": "autoforge.env.artifact.behaviour",
 }

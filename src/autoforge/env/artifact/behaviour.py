@@ -296,6 +296,11 @@ _ADVICE = re.compile(r"\b(?:advised|recommended|we recommend|you (?:may|might) w
 _IRREVERSIBLE = re.compile(r"\b(?:cannot|can not|can't) be (?:undone|reversed|recovered)\b", re.I)
 
 
+def rule_words(sentence: str) -> set[str]:
+    """The words of ``sentence`` that mark a rule (lower case): "must", "only", "required"..."""
+    return {m.group(0).lower() for m in _RULE_WORDS.finditer(sentence)}
+
+
 def states_rule(sentence: str) -> bool:
     """Whether a sentence states a rule a call can break (a refusal condition); a sentence
     saying what is accepted or advising the caller states no refusal, and a warning that an
@@ -405,6 +410,7 @@ __all__ = [
     "doc_sentences",
     "refusal_alternatives",
     "rule_sentences",
+    "rule_words",
     "states_rule",
     "unenforced_sentences",
 ]

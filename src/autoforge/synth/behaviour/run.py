@@ -5,6 +5,7 @@ sentences of its description are enforced and which are not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -19,6 +20,7 @@ from autoforge.env import (
     StateSchema,
     ToolBehaviour,
     doc_sentences,
+    rule_words,
     unenforced_sentences,
 )
 from autoforge.synth.behaviour.compile import compile_tool
@@ -207,7 +209,7 @@ def fill_missing(
             tb.policy_unenforced = [
                 u for u in unenforced_sentences(
                     tb, "\n\n".join(tb.policy_rules), carried.get(spec.name, set())
-                ) if u not in tb.unenforced
+                ) if u not in tb.unenforced and not _schema_carried(u, spec)
             ]  # fmt: skip
             rec.report.unenforced = list(tb.unenforced)
             rec.report.enforced = sorted(s for s in tb.carried() if s)
@@ -218,6 +220,17 @@ def fill_missing(
         if rec is not None:
             out.append(rec)
     return out
+
+
+def _schema_carried(sentence: str, spec: ToolSpec) -> bool:
+    """Whether the only rule ``sentence`` states is that a parameter the schema already
+    requires is required ("The driver's name is required."): every call is validated against
+    the documented schema, so no check of the model needs to carry it."""
+    if rule_words(sentence) != {"required"}:
+        return False
+    words = set(re.findall(r"[a-z0-9]+", sentence.lower().replace("'s", "")))
+    required = (spec.parameters or {}).get("required") or []
+    return any(set(p.lower().split("_")) <= words for p in required)
 
 
 def _partial_reason(tb: ToolBehaviour) -> str:
