@@ -11,6 +11,7 @@ import re
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.arguments import argument_checks
+from autoforge.synth.behaviour.arrows import arrow_checks
 from autoforge.synth.behaviour.cascade import child_checks
 from autoforge.synth.behaviour.children import child_limits
 from autoforge.synth.behaviour.data import Context
@@ -45,6 +46,12 @@ from autoforge.synth.behaviour.text import (
 from autoforge.tooldocs import ToolSpec
 
 
+def _with(tb: ToolBehaviour, checks: list[Check]) -> ToolBehaviour:
+    """``tb`` with ``checks`` as its checks so far (a reader that adds a check only where none
+    bounds the same thing looks at them)."""
+    return tb.model_copy(update={"checks": [*tb.checks, *checks]})
+
+
 def tool_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """Every check the docs, the policy and the data give a tool of this kind, in the order
     the compiled code runs them."""
@@ -68,6 +75,7 @@ def tool_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += attribute_bounds(spec, tb, ctx)
         out += date_window_checks(spec, tb, ctx)
         out += status_checks(spec, tb, ctx)
+        out += arrow_checks(desc, _with(tb, out), ctx)
         out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
         out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
         out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)

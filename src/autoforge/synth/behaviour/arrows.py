@@ -1,0 +1,56 @@
+"""A move written as an arrow names the statuses a call starts from: "active -> suspended."
+or "pending, active or suspended -> terminated" in a write's description.
+
+The values before the arrow and the one after it must all be values of the status attribute
+of the tool's collection, and the sentence must hold one arrow (a chain "a -> b -> c" is a
+diagram, not one move). The record the call names must then hold one of the values before
+the arrow: a ``status_in`` check, unless another check already bounds that attribute. Every
+rule is stated without naming a domain.
+"""
+
+from __future__ import annotations
+
+import re
+
+from autoforge.env import Check, ToolBehaviour, doc_sentences
+from autoforge.synth.behaviour.data import Context
+
+_ARROW = re.compile(r"->|\u2192")
+_WORD = re.compile(r"`?([A-Za-z][\w-]*)`?")
+
+
+def _values(part: str) -> list[str]:
+    """The words of "a, b or c" (backticks and a leading "from" dropped)."""
+    part = re.sub(r"^\s*from\s+", "", part.strip(), flags=re.I)
+    pieces = re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", part)
+    out = []
+    for p in pieces:
+        m = _WORD.fullmatch(p.strip())
+        if m is None:
+            return []
+        out.append(m.group(1))
+    return out
+
+
+def arrow_checks(description: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """The ``status_in`` check an arrow sentence of ``description`` states (see the module)."""
+    if tb.kind not in ("action", "update", "delete") or not tb.collection or not tb.id_param:
+        return []
+    attr, statuses = ctx.status_enum(tb.collection)
+    if not attr or not statuses:
+        return []
+    if any(c.kind in ("status_in", "status_not_in", "transition") and c.attribute == attr
+           and c.via is None for c in tb.checks):  # fmt: skip
+        return []
+    for s in doc_sentences(description):
+        if len(_ARROW.findall(s)) != 1:
+            continue
+        before, after = _ARROW.split(s, maxsplit=1)
+        start = _values(before)
+        end = _WORD.match(after.strip())
+        if not start or end is None or end.group(1) not in statuses:
+            continue
+        if all(v in statuses for v in start):
+            return [Check(kind="status_in", param=tb.id_param, collection=tb.collection,
+                          attribute=attr, values=start, sentence=s)]  # fmt: skip
+    return []

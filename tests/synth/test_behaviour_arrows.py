@@ -1,0 +1,36 @@
+"""A move written as an arrow in a write's description ("active -> suspended.") names the
+statuses the call starts from; a chain of arrows, words that are not statuses, and a tool
+whose start is already bounded read into nothing (a membership API written here)."""
+
+from __future__ import annotations
+
+from autoforge.env import Check, ToolBehaviour
+from autoforge.synth.behaviour.arrows import arrow_checks
+from autoforge.synth.behaviour.data import Context, DataEvidence
+
+STATUS = {"type": "string", "enum": ["pending", "active", "paused", "closed"]}
+
+
+def _ctx() -> Context:
+    return Context(ev=DataEvidence.of({"memberships": {}}), policy="",
+                   schemas={"memberships": {"status": STATUS}})  # fmt: skip
+
+
+def _tool(checks: list[Check] | None = None) -> ToolBehaviour:
+    return ToolBehaviour(tool="pause_membership", kind="action", collection="memberships",
+                         id_param="membership_id", checks=checks or [])  # fmt: skip
+
+
+def test_the_statuses_before_the_arrow_are_required() -> None:
+    (c,) = arrow_checks("active -> paused. Sets `paused_on`.", _tool(), _ctx())
+    assert (c.kind, c.attribute, c.values) == ("status_in", "status", ["active"])
+    (c,) = arrow_checks("`pending`, `active` or `paused` -> `closed`.", _tool(), _ctx())
+    assert c.values == ["pending", "active", "paused"]
+
+
+def test_diagrams_other_words_and_bounded_tools_read_into_nothing() -> None:
+    assert arrow_checks("pending -> active -> closed.", _tool(), _ctx()) == []
+    assert arrow_checks("request -> paused.", _tool(), _ctx()) == []
+    bounded = _tool([Check(kind="status_in", collection="memberships", attribute="status",
+                           values=["active"])])  # fmt: skip
+    assert arrow_checks("active -> paused.", bounded, _ctx()) == []
