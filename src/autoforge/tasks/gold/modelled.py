@@ -121,8 +121,34 @@ _COMPARE: dict[str, Callable[[str, str], bool]] = {
 }  # fmt: skip
 
 
+class _KeyedRule:
+    """What a rule on the record one key argument names shares: it narrows the keys a fact
+    may name (:meth:`~autoforge.tasks.gold.preconditions.Preconditions.keys` reads
+    ``narrows``) and refuses a call whose record :meth:`admits` says no to."""
+
+    tool: str
+    key: str
+    collection: str
+    sentence: str
+    narrows: ClassVar[bool] = True
+
+    def admits(self, key: Any, state: Mapping[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def _why(self, key: Any) -> str:
+        raise NotImplementedError
+
+    def breach(self, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
+        """Why the call breaks the rule in ``state``, or None."""
+        key = args.get(self.key)
+        if key is None or self.admits(key, state):
+            return None
+        guard = Guard(self.tool, self.key, self.collection, rule=self.sentence)
+        return Breach(guard, self._why(key), str(key))
+
+
 @dataclass(frozen=True)
-class DateRule:
+class DateRule(_KeyedRule):
     """A ``date_window`` check of the behaviour model: the date ``attribute`` of the record
     ``key`` names (of ``collection``), or of the ``target`` record its ``link`` attribute
     names, compares to the domain's today plus ``days`` by ``op`` ("only a visit dated today
@@ -138,8 +164,6 @@ class DateRule:
     days: int
     today: str
     sentence: str = ""
-    #: :meth:`~autoforge.tasks.gold.preconditions.Preconditions.keys` narrows by :meth:`admits`
-    narrows: ClassVar[bool] = True
 
     def _day(self, key: Any, state: Mapping[str, Any]) -> str:
         record = (state.get(self.collection) or {}).get(str(key))
@@ -161,13 +185,8 @@ class DateRule:
         except ValueError:  # a today that is no date: nothing to compare with
             return True
 
-    def breach(self, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
-        key = args.get(self.key)
-        if key is None or self.admits(key, state):
-            return None
-        guard = Guard(self.tool, self.key, self.collection, rule=self.sentence)
-        why = f"{key}: its {self.attribute} is not {self.op} today + {self.days} days (docs)"
-        return Breach(guard, why, str(key))
+    def _why(self, key: Any) -> str:
+        return f"{key}: its {self.attribute} is not {self.op} today + {self.days} days (docs)"
 
 
 def date_rules(model: BehaviourModel | None) -> dict[str, list[DateRule]]:
@@ -184,7 +203,7 @@ def date_rules(model: BehaviourModel | None) -> dict[str, list[DateRule]]:
             key, coll, link = tb.id_param, tb.collection, c.via or ""
             if link.startswith("param:"):
                 key, coll, link = link.split(":", 1)[1], c.collection, ""
-            elif ":" in link or (tb.kind == "create" and not link.startswith("param:")):
+            elif ":" in link or tb.kind == "create":
                 continue
             if key and coll:
                 rule = DateRule(tb.tool, key, coll, link, c.collection, c.attribute, op, days,
@@ -194,7 +213,7 @@ def date_rules(model: BehaviourModel | None) -> dict[str, list[DateRule]]:
 
 
 @dataclass(frozen=True)
-class ItemsRule:
+class ItemsRule(_KeyedRule):
     """A ``min_items`` check of the behaviour model: the list ``attribute`` of the record
     ``key`` names holds at least ``low`` items ("a plan with at least one item")."""
 
@@ -204,7 +223,6 @@ class ItemsRule:
     attribute: str
     low: int
     sentence: str = ""
-    narrows: ClassVar[bool] = True
 
     def admits(self, key: Any, state: Mapping[str, Any]) -> bool:
         """Whether the record ``key`` names holds enough items (a missing record: yes)."""
@@ -214,13 +232,8 @@ class ItemsRule:
         held = record.get(self.attribute)
         return len(held) >= self.low if isinstance(held, list) else self.low <= 0
 
-    def breach(self, args: Mapping[str, Any], state: Mapping[str, Any]) -> Breach | None:
-        key = args.get(self.key)
-        if key is None or self.admits(key, state):
-            return None
-        guard = Guard(self.tool, self.key, self.collection, rule=self.sentence)
-        why = f"{key}: its {self.attribute} holds fewer than {self.low} items (docs)"
-        return Breach(guard, why, str(key))
+    def _why(self, key: Any) -> str:
+        return f"{key}: its {self.attribute} holds fewer than {self.low} items (docs)"
 
 
 def items_rules(model: BehaviourModel | None) -> dict[str, list[ItemsRule]]:
