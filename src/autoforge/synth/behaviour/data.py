@@ -304,6 +304,42 @@ def entry_stamps(ev: DataEvidence, collection: str, attribute: str, status: str)
     }
 
 
+def _in(
+    ev: DataEvidence, collection: str, attribute: str, statuses: list[str]
+) -> list[dict[str, Any]]:
+    return [r for r in ev.state.get(collection, {}).values() if r.get(attribute) in statuses]
+
+
+def held_by(ev: DataEvidence, collection: str, attribute: str, sources: list[str]) -> set[str]:
+    """Attributes every record in the ``sources`` statuses already holds (at least two such
+    records): a change starting from them keeps those, it does not stamp them anew."""
+    recs = _in(ev, collection, attribute, sources)
+    if len(recs) < 2:
+        return set()
+    return {a for a in ev.attributes.get(collection, []) if a != attribute
+            and all(r.get(a) not in (None, "") for r in recs)}  # fmt: skip
+
+
+def left_behind(
+    ev: DataEvidence, collection: str, attribute: str, sources: list[str], status: str
+) -> list[str]:
+    """Attributes a change from ``sources`` to ``status`` empties: every record in the sources
+    holds a value, every record in ``status`` holds none (at least three records on each
+    side). Keeping the data's rule true is the only reading that fits both sides."""
+    before = _in(ev, collection, attribute, sources)
+    after = _in(ev, collection, attribute, [status])
+    if status in sources or len(before) < 3 or len(after) < 3:
+        return []
+    return [
+        a
+        for a in ev.attributes.get(collection, [])
+        if a != attribute
+        and all(r.get(a) not in (None, "") for r in before)
+        and all(r.get(a) in (None, "") for r in after)
+        and not all(isinstance(r.get(a), list | dict) for r in before)
+    ]
+
+
 def noun_forms(collection: str) -> list[str]:
     """Singular and plural words a sentence may use for ``collection`` (``tasks``: task,
     tasks; ``menu_items``: menu item, item...)."""

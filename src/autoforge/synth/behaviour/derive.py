@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import yaml
 
@@ -43,13 +43,12 @@ from autoforge.synth.behaviour.data import (
     carried_attributes,
     copied_attributes,
     copied_through,
-    entered_with,
-    entry_stamps,
     is_number,
     not_dated,
     status_defaults,
 )
 from autoforge.synth.behaviour.dates import offset_fields
+from autoforge.synth.behaviour.entering import cleared_kept, entry_fields
 from autoforge.synth.behaviour.entries import logged_entries
 from autoforge.synth.behaviour.envelopes import enveloped_reply, schema_props
 from autoforge.synth.behaviour.formulas import after_computed, formula_texts, formula_values
@@ -88,6 +87,7 @@ from autoforge.synth.behaviour.sameday import same_day_checks
 from autoforge.synth.behaviour.sequenced import next_numbers
 from autoforge.synth.behaviour.settles import settled_status
 from autoforge.synth.behaviour.stated import (
+    CONDITIONAL,
     dated_today,
     literal_fields,
     named_values,
@@ -118,7 +118,6 @@ from autoforge.synth.behaviour.writes import (
 from autoforge.tooldocs import ToolDocs, ToolSpec
 
 _DOCS: dict[str, Any] = {}
-_CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|otherwise|instead)\b", re.I)
 
 
 @dataclass
@@ -481,7 +480,7 @@ def _new_record_said(
     said = new_record_sentences(ctx.policy, coll) + [
         s
         for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs)
-        if not _CONDITIONAL.search(s)
+        if not CONDITIONAL.search(s)
     ]
     for s in said:
         for a, v in literal_fields(s, attrs, enum, lists, floats).items():
@@ -703,7 +702,7 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         out.append(chosen)
     if target and status_attr:
         fixed[status_attr] = Value(source="const", const=target[0])
-        entered = _entry_fields(tb, ctx, attrs, status_attr, target[0])
+        entered = entry_fields(tb, ctx, attrs, status_attr, target[0])
         fixed.update({a: v for a, v in entered.items() if a not in onto})  # given, not stamped
     later = _stamps(spec, tb, ctx, fixed, target[0] if target else None)
     names = {p.name for p in tb.params}
@@ -712,6 +711,7 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     for a, v in literal_fields(spec.description, attrs, status_values, None, floats, enums).items():
         if a != status_attr and a not in names:
             fixed.setdefault(a, Value(source="const", const=v))
+    cleared_kept(spec, ctx, attrs, fixed, {status_attr or "", *names})
     if fixed:
         out.append(
             Effect(kind="set", collection=coll, fields=fixed, sentence=target[1] if target else "")
@@ -721,27 +721,6 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     out += [Effect(kind="set", collection=coll, fields=stated)] if stated else []
     opened = opened_records(spec, tb, ctx) + next_numbers(spec, tb, ctx)
     return out + later + appends(spec, tb, attrs) + opened + _moved(spec, tb, ctx)
-
-
-def _entry_fields(
-    tb: ToolBehaviour, ctx: Context, attrs: list[str], status_attr: str, status: str
-) -> dict[str, Value]:
-    """What entering ``status`` writes besides the status: the stamps records in that status
-    carry in the data, and a parameter into the attribute such records carry with its name
-    as a suffix (a reason given to a cancel)."""
-    coll = tb.collection or ""
-    out = {
-        a: Value(source=cast(ValueSource, src))
-        for a, src in entry_stamps(ctx.ev, coll, status_attr, status).items()
-    }
-    carried = entered_with(ctx.ev, coll, status_attr, status)
-    for p in tb.params:
-        if p.name in attrs or p.name == tb.id_param:
-            continue
-        for a in carried:
-            if a.endswith("_" + p.name) or a.endswith(p.name):
-                out[a] = Value(source="param", name=p.name)
-    return out
 
 
 def _stamps(

@@ -109,6 +109,7 @@ def literal_fields(
     in) is written as a float."""
     flat = " ".join(text.split())
     out: dict[str, Any] = _set_as(flat, attrs, floats or set())
+    out.update({a: None for a in cleared_fields(flat, attrs)})
     for a in sorted(lists or ()):
         word = re.escape(a).replace("_", "[_ ]")
         if re.search(rf"\b(no|empty)\s+`?{word}`?(?![\w-])", flat, re.I):
@@ -145,6 +146,48 @@ def literal_fields(
                     if other in attrs:
                         out[other] = value
                 break
+    return out
+
+
+#: a sentence that states a case, not what the call always does
+CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|otherwise|instead)\b", re.I)
+_IF = r"\b(?:if|when|whose|unless|once)\s+(?:[`\w']+\s+){0,3}$"
+_NAMES = r"`\w+`(?:\s*(?:,|\band\b|,\s*and\b)\s*`\w+`)*"
+
+
+def cleared_fields(text: str, attrs: list[str]) -> list[str]:
+    """Attributes a sentence says the write empties: "clears `a` and `b`", "`a` goes back to
+    null", "`a` and `b` (both become null)", "resets `a` to null". A condition ("if it clears
+    `a`") is no write of the call."""
+    flat = " ".join(text.split())
+    out: list[str] = []
+    pats = [
+        rf"\b(?:clears?|clearing|empties|resets?)\s+(?:the\s+)?({_NAMES})(?!\s+(?:to|as)\s+(?!null))",
+        rf"({_NAMES})\s+(?:(?:goes|go|is|are|gets?)\s+)?(?:back|reset)\s+to\s+null\b",
+        rf"\bsets?\s+(?:the\s+)?({_NAMES})\s+(?:back\s+)?to\s+null\b",
+        rf"({_NAMES})\s*\(\s*(?:both|all|each|they)\s+(?:become|are\s+set\s+to|go\s+back\s+to)\s+null\b",
+    ]
+    for pat in pats:
+        for m in re.finditer(pat, flat, re.I):
+            if re.search(_IF, flat[: m.start()]):
+                continue
+            out += [a for a in re.findall(r"`(\w+)`", m.group(1)) if a in attrs and a not in out]
+    return out
+
+
+def kept_fields(text: str, attrs: list[str]) -> list[str]:
+    """Attributes a sentence says the write leaves as they are: "`a` is kept", "keeps `a`",
+    "`a` is unchanged", "`a` and `b` stay as they were", "leaves `a` untouched"."""
+    flat = " ".join(text.split())
+    pats = [
+        rf"({_NAMES})\s+(?:is|are)\s+(?:kept|unchanged|left\s+(?:as\s+(?:it\s+)?is|unchanged|alone))\b",
+        rf"({_NAMES})\s+(?:stays?|remains?)\s+(?:as\s+(?:it|they)\s+(?:is|are|was|were)|unchanged)\b",
+        rf"\b(?:keeps?|preserves?|leaves?)\s+(?:the\s+)?({_NAMES})(?=\s*(?:[.;,)]|$|\s+(?:as|unchanged|untouched|alone)\b))",
+    ]
+    out: list[str] = []
+    for pat in pats:
+        for m in re.finditer(pat, flat, re.I):
+            out += [a for a in re.findall(r"`(\w+)`", m.group(1)) if a in attrs and a not in out]
     return out
 
 
