@@ -34,3 +34,12 @@ def test_diagrams_other_words_and_bounded_tools_read_into_nothing() -> None:
     bounded = _tool([Check(kind="status_in", collection="memberships", attribute="status",
                            values=["active"])])  # fmt: skip
     assert arrow_checks("active -> paused.", bounded, _ctx()) == []
+
+
+def test_a_move_in_words_with_its_values_in_code_is_read_the_same() -> None:
+    (c,) = arrow_checks("Moves a membership from `pending` or `paused` to `active`.", _tool(),
+                        _ctx())  # fmt: skip
+    assert (c.kind, c.values) == ("status_in", ["pending", "paused"])
+    assert arrow_checks("If it moved from `pending` to `active`, nothing is owed.", _tool(),
+                        _ctx()) == []  # fmt: skip
+    assert arrow_checks("Copies notes from `pending` to `archive`.", _tool(), _ctx()) == []

@@ -1,5 +1,6 @@
 """A move written as an arrow names the statuses a call starts from: "active -> suspended."
-or "pending, active or suspended -> terminated" in a write's description.
+or "pending, active or suspended -> terminated" in a write's description, or in words with
+the values in code: "moves a record from `intake` or `on_hold` to `listed`".
 
 The values before the arrow and the one after it must all be values of the status attribute
 of the tool's collection, and the sentence must hold one arrow (a chain "a -> b -> c" is a
@@ -17,6 +18,10 @@ from autoforge.synth.behaviour.data import Context
 
 _ARROW = re.compile(r"->|\u2192")
 _WORD = re.compile(r"`?([A-Za-z][\w-]*)`?")
+#: "moves a record from `a` or `b` to `c`": the same move in words, its values in code
+_FROM_TO = re.compile(
+    r"\bfrom\s+(`[\w-]+`(?:\s*(?:,|\bor\b|,\s*or\b)\s*`[\w-]+`)*)\s+to\s+(`[\w-]+`)"
+)
 
 
 def _values(part: str) -> list[str]:
@@ -43,9 +48,13 @@ def arrow_checks(description: str, tb: ToolBehaviour, ctx: Context) -> list[Chec
            and c.via is None for c in tb.checks):  # fmt: skip
         return []
     for s in doc_sentences(description):
-        if len(_ARROW.findall(s)) != 1:
+        moved = _FROM_TO.search(s)
+        if len(_ARROW.findall(s)) == 1:
+            before, after = _ARROW.split(s, maxsplit=1)
+        elif moved is not None and not re.match(r"\s*(?:if|when|unless|once)\b", s, re.I):
+            before, after = moved.group(1), moved.group(2)
+        else:
             continue
-        before, after = _ARROW.split(s, maxsplit=1)
         start = _values(before)
         end = _WORD.match(after.strip())
         if not start or end is None or end.group(1) not in statuses:

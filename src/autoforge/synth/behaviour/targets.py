@@ -58,7 +58,7 @@ def _said_status(
         for v in values:
             w = rf"(?<![\w-])`{re.escape(v)}`(?![\w-])" if quoted else _word(v)
             cues = [
-                rf"\b(starts?|started|created|stored|is)\s+(in\s+|as\s+)?(status\s+)?{w}",
+                rf"\b(starts?|started|created|stored|is|are)\s+(in\s+|as\s+)?(status\s+)?{w}",
                 rf"\bin status\s+{w}",
                 rf"\b(sets?|setting)\s+(the\s+)?`?(status|state)`?\s+(to\s+)?{w}",
                 rf"\b(moves?|moving)\b.*\bto\s+{w}",
@@ -114,10 +114,20 @@ def _status_by_verb(
         for v in values:  # "mark_no_show": the name's remainder is the status itself
             if rest and v.lower() == rest:
                 return v, ""
+        phrasal = _phrasal_status(words, values)
+        if phrasal is not None:
+            return phrasal, ""
+        for v in values:  # "void": the verb is the status's own word
+            if v.lower() == verb:
+                return v, ""
         for st in stems:
             for v in values:
                 if v.lower().startswith(st) and 0 < len(v) - len(st) <= 4:
                     return v, ""
+    if not create and len(words) == 2 and words[1] not in nouns:
+        noun = _noun_status(words[1], values)  # "record_delivery": ``delivered``
+        if noun is not None:
+            return noun, ""
     if create:
         for s in doc_sentences(policy):
             low = s.lower()
@@ -128,3 +138,30 @@ def _status_by_verb(
                 if re.search(rf"\b(created|{start}|status)\s+\**{_word(v)}", s):
                     return v, s
     return None
+
+
+_PARTICLES = {"in", "out", "up", "off", "down", "over", "back", "away", "on"}
+
+
+def _phrasal_status(words: list[str], values: list[str]) -> str | None:
+    """The status a two-word verb names in its past form ("check_in": ``checked_in``,
+    "pick_up": ``picked_up``, "sign_off": ``signed_off``)."""
+    if len(words) < 2 or words[1] not in _PARTICLES:
+        return None
+    verb = words[0]
+    forms = {verb + "ed", verb + "d", verb[:-1] + "ied", verb + verb[-1] + "ed"}
+    for v in values:
+        head, _, tail = v.lower().partition("_")
+        if tail == words[1] and head in forms:
+            return v
+    return None
+
+
+def _noun_status(noun: str, values: list[str]) -> str | None:
+    """The status a name's object noun makes in the past form ("record_delivery":
+    ``delivered``, "log_arrival": ``arrived``, "confirm_completion": ``completed``)."""
+    stems = {noun} | {noun[: -len(end)] for end in ("y", "ion", "ment", "al", "ance", "ence")
+                      if noun.endswith(end) and len(noun) - len(end) >= 4}  # fmt: skip
+    forms = {st + end for st in stems for end in ("ed", "d")}
+    hits = [v for v in values if v.lower() in forms]
+    return hits[0] if len(hits) == 1 else None
