@@ -74,6 +74,16 @@ def _refused(text: str, **args: Any) -> bool:
         ("`visit_on` may be at most 7 days before today.", {"visit_on": "2031-03-23"}, False),
         ("`visit_on` may be at most 7 days before today.", {"visit_on": "2031-03-22"}, True),
         ("It happened within the last 7 days.", {"visit_on": "2031-03-22"}, True),
+        ("`visit_on` may be today or up to 9 days after today.", {"visit_on": "2031-03-29"}, True),
+        ("`visit_on` may be today or up to 9 days after today.", {"visit_on": "2031-03-30"}, False),
+        ("`visit_on` may be today or up to 9 days after today.", {"visit_on": "2031-04-09"}, True),
+        ("It falls between tomorrow and 3 days from today.", {"visit_on": "2031-03-30"}, True),
+        ("It falls between tomorrow and 3 days from today.", {"visit_on": "2031-03-31"}, False),
+        ("It falls between tomorrow and 3 days from today.", {"visit_on": "2031-04-03"}, True),
+        ("`visit_on` is never on a Sunday.", {"visit_on": "2031-03-30"}, True),
+        ("`visit_on` is never on a Sunday.", {"visit_on": "2031-03-31"}, False),
+        ("We are closed on weekends.", {"visit_on": "2031-03-29"}, True),
+        ("We are closed on weekends.", {"visit_on": "2031-03-31"}, False),
     ],
 )
 def test_an_argument_rule_refuses_what_breaks_it(

@@ -43,3 +43,11 @@ def test_a_move_in_words_with_its_values_in_code_is_read_the_same() -> None:
     assert arrow_checks("If it moved from `pending` to `active`, nothing is owed.", _tool(),
                         _ctx()) == []  # fmt: skip
     assert arrow_checks("Copies notes from `pending` to `archive`.", _tool(), _ctx()) == []
+
+
+def test_clauses_where_one_status_becomes_another_name_the_starts() -> None:
+    d = "`pending` becomes `active` (only after payment), `paused` becomes `active`. Returns it."
+    (c,) = arrow_checks(d, _tool(), _ctx())
+    assert (c.kind, c.values) == ("status_in", ["pending", "paused"])
+    assert arrow_checks("If `pending` becomes `active`, a mail goes out.", _tool(), _ctx()) == []
+    assert arrow_checks("Its `renewal` becomes `closed`.", _tool(), _ctx()) == []

@@ -14,8 +14,9 @@ only number or date parameter:
   refused, "between today and N days from today", "today + N is still OK":
   ``["<=", ["today", N]]``; "today or later", "between today and ...": ``[">=", ["today", 0]]``;
   "at least N days after today", "at least N days in advance": ``[">=", ["today", N]]``;
-  "must be after today": ``[">=", ["today", 1]]``; "at most N days before today", "within the
-  last N days": ``[">=", ["today", -N]]``;
+  "must be after today", "between tomorrow and ...": ``[">=", ["today", 1]]``; "may be today or
+  up to N days after today": both ``[">=", ["today", 0]]`` and ``["<=", ["today", N]]``; "at
+  most N days before today", "within the last N days": ``[">=", ["today", -N]]``;
 - for a text: "must end in .pdf, .jpg or .png (case-insensitive)": ``["suffix", [[".pdf",
   ".jpg", ".png"], true]]`` (the flag: any case).
 
@@ -50,20 +51,50 @@ _FUTURE = re.compile(
 _AHEAD = re.compile(
     r"\b(?:no\s+more\s+than|at\s+most|more\s+than|within|up\s+to)\s+(?P<n>\d+)\s+days?\s+"
     r"(?:ahead|from\s+today|after\s+today|in\s+advance)"
-    r"|\bbetween\s+today\s+and\s+(?P<m>\d+)\s+days?\s+(?:from|after)\s+today"
+    r"|\bbetween\s+(?:today|tomorrow)\s+and\s+(?P<m>\d+)\s+days?\s+(?:from|after)\s+today"
     r"|\btoday\s*\+\s*(?P<k>\d+)\s+is\s+still\s+ok",
     re.I,
 )
-_FROM_TODAY = re.compile(r"\btoday\s+or\s+later\b|\bbetween\s+today\s+and\b", re.I)
+_FROM_TODAY = re.compile(
+    r"\btoday\s+or\s+later\b|\bbetween\s+today\s+and\b"
+    r"|\bbe\s+today\s+or\s+(?:up\s+to|within|no\s+more\s+than|at\s+most|any\s+day\s+after)\b",
+    re.I,
+)
 _LEAD_TIME = re.compile(
     r"\bat\s+least\s+(?P<n>\d+)\s+days?\s+(?:after\s+today|from\s+today|ahead|in\s+advance)\b", re.I
 )
-_AFTER_TODAY = re.compile(r"\bmust\s+be\s+after\s+today\b", re.I)
+_AFTER_TODAY = re.compile(
+    r"\bmust\s+be\s+after\s+today\b|\bbetween\s+tomorrow\s+and\b|\bfrom\s+tomorrow\s+(?:on|up\s+to)\b",
+    re.I,
+)
 _BEFORE = re.compile(
     r"\b(?:no\s+more\s+than|at\s+most|within|up\s+to)\s+(?P<n>\d+)\s+days?\s+"
     r"(?:before\s+today|ago|in\s+the\s+past)\b|\bwithin\s+the\s+last\s+(?P<m>\d+)\s+days?\b",
     re.I,
 )
+
+
+_DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+_DAY = r"(?:sun|mon|tues|wednes|thurs|fri|satur)days?|weekends?"
+_NO_DAY = re.compile(
+    rf"\b(?:not\s+(?:on\s+)?an?|no|never\s+(?:on\s+)?an?|never\s+on|closed\s+on|except)\s+"
+    rf"((?:{_DAY})(?:\s*(?:,|\bor\b|\band\b)\s*(?:{_DAY}))*)",
+    re.I,
+)
+
+
+def _weekdays_refused(s: str) -> list[int]:
+    """Days of the week a sentence says a date may not fall on ("not a Sunday", "no
+    Saturdays or Sundays", "closed on weekends"): 0 for Sunday to 6 for Saturday."""
+    out: set[int] = set()
+    for m in _NO_DAY.finditer(s):
+        for word in re.findall(_DAY, m.group(1), re.I):
+            w = word.lower()
+            if w.startswith("weekend"):
+                out |= {0, 6}
+            else:
+                out |= {i for i, n in enumerate(_DAY_NAMES) if w.startswith(n.lower()[:3])}
+    return sorted(out)
 
 
 _ORDER = re.compile(r"\b(?:after|later\s+than)\b", re.I)
@@ -164,6 +195,8 @@ def argument_checks(
             add(_pick(s, dates), ">=", ["today", 1], s)
         if (m := _BEFORE.search(s)) is not None:
             add(_pick(s, dates), ">=", ["today", -int(m.group("n") or m.group("m"))], s)
+        if days := _weekdays_refused(s):
+            add(_pick(s, dates), "weekday_not", days, s)
     return out if pair_only else out + choice_rules(spec, tb)
 
 
@@ -229,6 +262,12 @@ def argument_lines(c: Check, p: str, why: str) -> list[str]:
         return [
             f"if {given} and not {value}.endswith({wanted!r}):",
             f"    raise ToolError({f'{p} must end in ' + ', '.join(ends) + why!r})",
+        ]
+    if op == "weekday_not":  # days of the week the date may not fall on (0: Sunday)
+        names = ", ".join(_DAY_NAMES[d] for d in operand)
+        return [
+            f"if {given} and _weekday({p}) in {tuple(operand)!r}:",
+            f"    raise ToolError({f'{p} may not fall on a {names}' + why!r})",
         ]
     if isinstance(operand, str) and operand.startswith("param:"):  # one date after another
         other = python_param_name(operand.split(":", 1)[1])

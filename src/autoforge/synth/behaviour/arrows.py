@@ -18,6 +18,8 @@ from autoforge.synth.behaviour.data import Context
 
 _ARROW = re.compile(r"->|\u2192")
 _WORD = re.compile(r"`?([A-Za-z][\w-]*)`?")
+#: "`a` becomes `b`" opening a clause: the record in ``a`` moves to ``b``
+_BECOMES = re.compile(r"(?:^|[;,(]\s*|\band\s+)`([\w-]+)`\s+becomes\s+`([\w-]+)`")
 #: "moves a record from `a` or `b` to `c`": the same move in words, its values in code
 _FROM_TO = re.compile(
     r"\bfrom\s+(`[\w-]+`(?:\s*(?:,|\bor\b|,\s*or\b)\s*`[\w-]+`)*)\s+to\s+(`[\w-]+`)"
@@ -62,4 +64,22 @@ def arrow_checks(description: str, tb: ToolBehaviour, ctx: Context) -> list[Chec
         if all(v in statuses for v in start):
             return [Check(kind="status_in", param=tb.id_param, collection=tb.collection,
                           attribute=attr, values=start, sentence=s)]  # fmt: skip
-    return []
+    return _becomes(description, tb, attr, [str(v) for v in statuses])
+
+
+def _becomes(description: str, tb: ToolBehaviour, attr: str, statuses: list[str]) -> list[Check]:
+    """ "`shipped` becomes `delivered`, `ready` becomes `collected`": each clause opening on a
+    status that becomes another names a status the call starts from; together, all of them."""
+    starts: list[str] = []
+    said: list[str] = []
+    for s in doc_sentences(description):
+        if re.match(r"\s*(?:if|when|unless|once)\b", s, re.I):
+            continue
+        for m in _BECOMES.finditer(s):
+            if m.group(1) in statuses and m.group(2) in statuses and m.group(1) != m.group(2):
+                starts += [m.group(1)] if m.group(1) not in starts else []
+                said += [s] if s not in said else []
+    if not starts:
+        return []
+    return [Check(kind="status_in", param=tb.id_param, collection=tb.collection,
+                  attribute=attr, values=starts, sentence=" ".join(said))]  # fmt: skip

@@ -72,8 +72,17 @@ def uses_days(tb: ToolBehaviour) -> bool:
 
 def helper_lines() -> list[str]:
     """``_plus_days(day, n)``: the ISO date ``n`` days after ``day`` (None when ``day`` is no
-    date), by the civil-from-days arithmetic of the proleptic Gregorian calendar."""
+    date), by the civil-from-days arithmetic of the proleptic Gregorian calendar;
+    ``_weekday(day)``: 0 for Sunday to 6 for Saturday (None when ``day`` is no date)."""
     return [
+        "def _weekday(_s):",
+        "    _s = str(_s)",
+        "    if len(_s) < 10 or not (_s[:4] + _s[5:7] + _s[8:10]).isdigit():",
+        "        return None",
+        "    _y, _m, _d = int(_s[:4]), int(_s[5:7]), int(_s[8:10])",
+        "    _y -= _m < 3",
+        "    _t = (0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4)[(_m - 1) % 12]",
+        "    return (_y + _y // 4 - _y // 100 + _y // 400 + _t + _d) % 7",
         "def _plus_days(_s, _n):",
         "    if isinstance(_n, bool) or not isinstance(_n, int):",
         "        return None",

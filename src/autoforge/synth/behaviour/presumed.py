@@ -53,11 +53,14 @@ _CONDITION = re.compile(r"\b(?:if|when|whenever|once|unless|until)\b", re.I)
 
 
 def _statuses(
-    s: str, values: list[str], nouns: str, plain: bool = False
+    s: str, values: list[str], nouns: str, plain: bool | None = None, own: bool = True
 ) -> list[tuple[list[str], bool]]:
     """``(values, refused)`` for each status-qualified noun phrase of ``s`` naming the record;
     ``plain``: the values may be written without backticks (a summary line: "Record payment of
-    an open invoice")."""
+    an open invoice"); left out, they may be only in a sentence that opens on the records
+    ("For a confirmed booking whose ...", "Draft, confirmed and scheduled orders can be
+    cancelled"), and only for the tool's ``own`` record: "Suspended members may be refunded"
+    allows a member the call reaches, it does not require one."""
     ticked = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
     run = rf"`(?:{ticked})`(?:(?:\s*,\s*|\s+or\s+)`(?:{ticked})`)*"
     if plain:
@@ -65,7 +68,19 @@ def _statuses(
     out: list[tuple[list[str], bool]] = []
     # up to two plain modifiers may sit between ("a `submitted` building-site permit")
     mods = r"(?:[a-z][\w-]*\s+){0,2}?"
-    for m in re.finditer(rf"\b(?:an?|the|one)\s+({run})\s+{mods}(?:{nouns})\b", s, re.I):
+    # an article, or a sentence that opens on the records it is for ("For `a` or `b` bookings")
+    lead = r"(?:\b(?:an?|the|one)\s+|^\s*(?:only\s+)?for\s+(?:an?\s+)?)"
+    if plain is None and own:  # plain words only where a sentence opens on the tool's records
+        plain_run = run.replace("`", "").replace(r"\s+or\s+", r"\s+(?:or|and)\s+")
+        opened = rf"^\s*(?:only\s+)?(?:for\s+(?:an?\s+)?)?({plain_run})\s+{mods}(?:{nouns})\b"
+        m = re.search(opened, s, re.I)
+        if m is not None and (s.lower().lstrip().startswith(("for ", "only for ")) or re.match(
+            r"\s+(?:can|may)\s+(?:only\s+)?be\b", s[m.end() :], re.I)):  # fmt: skip
+            canon = {v.lower(): v for v in values}
+            words = re.findall(rf"(?i)\b({ticked})\b", m.group(1))
+            out.append(([canon[w.lower()] for w in words], False))
+    plain = bool(plain)
+    for m in re.finditer(rf"{lead}({run})\s+{mods}(?:{nouns})\b", s, re.I):
         if _CHANGE.match(s[m.end() :]) or _CONDITION.search(_clause_of(s, m.start())):
             continue
         if re.search(r"\b(?:into|as)\s+$", s[: m.start()], re.I):
@@ -76,6 +91,15 @@ def _statuses(
         if not _CONDITION.search(_clause_of(s, m.start())):
             out.append((re.findall(rf"`?({ticked})`?", m.group(2)), bool(m.group(1))))
     return [(vals, refused) for vals, refused in out if vals]
+
+
+def _spelled(noun: str) -> str:
+    """A pattern for ``noun`` as prose may split a compound ("signup": "sign-up", "sign up")."""
+    return (
+        r"[-\s]?".join(re.escape(ch) for ch in noun.replace(" ", ""))
+        if " " not in noun
+        else re.escape(noun)
+    )
 
 
 def _title(description: str) -> str | None:
@@ -110,13 +134,14 @@ def presumed_checks(
     bounded = {(c.collection, c.kind) for c in known}
     out: list[Check] = []
     for coll, via in related_records(tb, ctx):
-        nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+        nouns = "|".join(_spelled(n) for n in noun_forms(coll))
         attr, values = ctx.status_enum(coll)
         summary = _title(spec.description)
         terms = status_terms(ctx.policy, [str(v) for v in values], record_nouns(ctx))
         for s in doc_sentences(spec.description):
             if attr and values and (coll, "status_in") not in bounded:
-                found = _statuses(expand_terms(s, terms, coll), list(values), nouns)
+                found = _statuses(expand_terms(s, terms, coll), list(values), nouns,
+                                  own=via is None)  # fmt: skip
                 if not found and s == summary:  # the summary names statuses in plain words
                     found = _statuses(s, list(values), nouns, plain=True)
                 merged: dict[bool, list[str]] = {}  # "an `a` one or a `b` one": a or b
@@ -167,7 +192,7 @@ def stated_requirements(
         attr, values = ctx.status_enum(coll)
         if coll == tb.collection or coll in bounded or not attr or not values:
             continue
-        nouns = "|".join(re.escape(n) for n in noun_forms(coll))
+        nouns = "|".join(_spelled(n) for n in noun_forms(coll))
         ticked = "|".join(re.escape(str(v)) for v in sorted(values, key=len, reverse=True))
         run = rf"`(?:{ticked})`(?:(?:\s*,\s*|\s+or\s+)`(?:{ticked})`)*"
         plain = rf"`?(?:{ticked})`?(?:(?:\s*,\s*|\s+or\s+)`?(?:{ticked})`?)*"
