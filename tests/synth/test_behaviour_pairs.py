@@ -73,3 +73,53 @@ def test_one_alternative_of_a_refusal_list_is_all_the_check_carries() -> None:
             "this race, or the race is full.")  # fmt: skip
     (check,) = pair_checks(_enter(), [said], _ctx(DATA))
     assert check.sentence == "already has an entered or finished entry for this race"
+
+
+def test_one_record_per_referred_record_and_day() -> None:
+    """ "one `entered` entry per runner per day": a second counted entry of that runner on the
+    call's date (a moment counts by its day) is refused; another day, another runner, or a
+    withdrawn entry is not. Data where a runner holds two counted entries on one day gives no
+    rule."""
+    data: dict[str, Any] = {
+        "runners": copy.deepcopy(DATA["runners"]),
+        "entries": {
+            "E1": {"entry_id": "E1", "runner_id": "R1", "state": "entered",
+                   "run_on": "2031-05-01T09:00"},
+            "E2": {"entry_id": "E2", "runner_id": "R2", "state": "withdrawn",
+                   "run_on": "2031-05-01T09:00"},
+        },
+    }  # fmt: skip
+    params = [ParamInfo(name="runner_id", required=True),
+              ParamInfo(name="run_on", required=True, format="date-time")]  # fmt: skip
+    tb = ToolBehaviour(tool="enter_run", kind="create", collection="entries", params=params)
+    said = "A runner may hold only one `entered` entry per day."
+    (check,) = pair_checks(tb, [said], _ctx(data))
+    assert check.values == ["runner_id", "run_on"] and check.table["day"] == ["run_on"]
+    code = "\n".join(_check_lines(check, tb))
+    for runner, when, ok in (("R1", "2031-05-01T15:00", False), ("R1", "2031-05-02T09:00", True),
+                             ("R2", "2031-05-01T10:00", True)):  # fmt: skip
+        scope = {"ToolError": ToolError, "state": data, "runner_id": runner, "run_on": when}
+        try:
+            exec(code, scope)
+        except ToolError:
+            assert not ok
+        else:
+            assert ok
+    data["entries"]["E2"]["state"] = "entered"
+    data["entries"]["E2"]["runner_id"] = "R1"
+    assert pair_checks(tb, [said], _ctx(data)) == []
+
+
+def test_statuses_named_as_not_counting_leave_every_other_counted() -> None:
+    from autoforge.synth.behaviour.pairs import _statuses
+
+    values = ["entered", "finished", "withdrawn"]
+    assert _statuses("only one entry per race (withdrawn ones don't count)", values) == [
+        "entered",
+        "finished",
+    ]
+    assert _statuses("one entry per race, not counting withdrawn entries", values) == [
+        "entered",
+        "finished",
+    ]
+    assert _statuses("only one `entered` entry per race", values) == ["entered"]

@@ -19,6 +19,7 @@ from autoforge.synth.behaviour.data import Context, noun_forms
 from autoforge.synth.behaviour.headings import carried_part
 from autoforge.synth.behaviour.terms import expand_terms, record_nouns, status_terms
 
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _ONE = re.compile(
     r"\b(?:only\s+one|at\s+most\s+one|one\s+[\w`-]+(?:\s+[\w`-]+)?\s+per|once\s+per|"
     r"only\s+once(?!\s+(?:its|it|the|they|their|a|an|this|that)\b)|"
@@ -54,8 +55,15 @@ def pair_checks(tb: ToolBehaviour, sentences: list[str], ctx: Context) -> list[C
                              table={"counted": counted} if counted else {},
                              sentence=carried_part(said, _ONE)))  # fmt: skip
     paired = {str(v) for c in out for v in c.values}
+    day = _day_param(tb, attrs)
     return out + [c for a, ra in refs if a not in paired
-                  if (c := _one_per(coll, a, ra, sentences, ctx)) is not None]  # fmt: skip
+                  if (c := _one_per(coll, a, ra, sentences, ctx, day)) is not None]  # fmt: skip
+
+
+def _day_param(tb: ToolBehaviour, attrs: list[str]) -> str | None:
+    """The call's one date argument stored under its own name on the new record."""
+    days = [p.name for p in tb.params if p.format in ("date", "date-time") and p.name in attrs]
+    return days[0] if len(days) == 1 else None
 
 
 #: a period the uniqueness is counted in ("one show a day", "once per month")
@@ -64,10 +72,14 @@ _PERIOD = re.compile(
 )
 
 
-def _one_per(coll: str, a: str, ra: str, sentences: list[str], ctx: Context) -> Check | None:
+def _one_per(
+    coll: str, a: str, ra: str, sentences: list[str], ctx: Context, day: str | None
+) -> Check | None:
     """One record per referred record: "one open request per household" (a status word the
-    policy defines as a list of statuses says which records count). The sentence names both
-    kinds of record; the data must agree (no referred record holds two counted ones)."""
+    policy defines as a list of statuses says which records count), or per referred record
+    and day ("one visit per pet per day") where the call takes the new record's one date
+    (``day``; a moment counts by its day). The sentence names both kinds of record; the data
+    must agree (no referred record holds two counted ones, on one day)."""
     status, values = ctx.status_enum(coll)
     terms = status_terms(ctx.policy, [str(v) for v in values], record_nouns(ctx))
     mine = "|".join(re.escape(n) for n in noun_forms(coll))
@@ -75,14 +87,19 @@ def _one_per(coll: str, a: str, ra: str, sentences: list[str], ctx: Context) -> 
         s = expand_terms(said, terms, coll)
         if not (_ONE.search(said) and _names(s, a, ra) and re.search(rf"\b(?:{mine})\b", s, re.I)):
             continue
-        if _PERIOD.search(said):  # "no more than one show a day": one per record and day
-            continue
+        daily = None
+        if (period := _PERIOD.search(said)) is not None:  # "one show a day": per record and day
+            if day is None or not re.search(r"\b(?:day|date)\b", period.group(0), re.I):
+                continue
+            daily = day
         counted = _statuses(s, [str(v) for v in values])
-        if not _data_agrees(ctx, coll, a, None, status, counted):
+        if not _data_agrees(ctx, coll, a, daily, status, counted):
             continue
-        return Check(kind="no_record_for", collection=coll, values=[a],
-                     attribute=status if counted else None,
-                     table={"counted": counted} if counted else {},
+        table: dict[str, Any] = {"counted": counted} if counted else {}
+        if daily:
+            table["day"] = [daily]
+        return Check(kind="no_record_for", collection=coll, values=[a, daily] if daily else [a],
+                     attribute=status if counted else None, table=table,
                      sentence=carried_part(said, _ONE))  # fmt: skip
     return None
 
@@ -101,10 +118,24 @@ def _names(sentence: str, param: str, coll: str) -> bool:
 
 
 def _statuses(sentence: str, values: list[str]) -> list[str]:
-    """The statuses the sentence names, as code or as words ("checked-in" for
-    ``checked_in``)."""
+    """The statuses that count: those the sentence names, as code or as words ("checked-in"
+    for ``checked_in``); where it names them as the ones that do not count ("cancelled ones
+    don't count", "not counting cancelled visits", "other than `void` ones"), every other."""
     flat = sentence.lower().replace("-", "_").replace("`", "")
-    return [v for v in values if re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", flat)]
+    named = [v for v in values if re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", flat)]
+    left_out = [v for v in named if _not_counted(re.escape(v.lower())).search(flat)]
+    if left_out:
+        return [v for v in values if v not in left_out]
+    return named
+
+
+def _not_counted(v: str) -> re.Pattern[str]:
+    """The words that leave status ``v`` out of the count."""
+    return re.compile(
+        rf"\b{v}\s+(?:ones?\s+|\w+\s+)?(?:don't|do\s+not|doesn't|does\s+not|never)\s+count\b"
+        rf"|\b(?:not\s+counting|excluding|except(?:\s+for)?|other\s+than|ignoring)\s+"
+        rf"(?:the\s+|any\s+)?(?:\w+\s+(?:or|and)\s+)?{v}\b"
+    )
 
 
 def _data_agrees(
@@ -114,6 +145,7 @@ def _data_agrees(
     seen: set[tuple[str, str]] = set()
     for r in ctx.ev.state.get(coll, {}).values():
         x, y = r.get(a), (r.get(b) if b else "")
+        y = y[:10] if isinstance(y, str) and _ISO_DAY.match(y) else y  # a moment counts by day
         if x is None or y is None or (counted and str(r.get(status or "")) not in counted):
             continue
         if (str(x), str(y)) in seen:
@@ -127,10 +159,13 @@ def pair_lines(c: Check, given: Any, why: str) -> list[str]:
     both; ``no_record_for``, none does yet (in a counted status)."""
     names = [str(v) for v in c.values]
     lines = c.table.get("lines") or []
+    days = set(c.table.get("day") or [])
     cond = " and ".join(
         f"any(str(_l.get({n!r})) == str({n}) for _l in (_r.get({lines[0]!r}) or []) "
         "if isinstance(_l, dict))"
         if lines and i == len(names) - 1
+        else f"str(_r.get({n!r}))[:10] == str({n})[:10]"
+        if n in days
         else f"str(_r.get({n!r})) == str({n})"
         for i, n in enumerate(names)
     )
