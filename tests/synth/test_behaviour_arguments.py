@@ -151,3 +151,18 @@ def test_one_choice_requires_or_forbids_another_argument() -> None:
     assert refused(method="wire", reference="  ") and not refused(method="wire", reference="R1")
     assert refused(method="cash", reference="R1") and not refused(method="cash", reference=None)
     assert not refused(method="card", reference=None)
+
+
+def test_a_read_takes_the_window_of_a_sentence_naming_its_date_in_code() -> None:
+    tb = TB.model_copy(update={"kind": "list", "tool": "free_slots"})
+    ctx = Context(ev=DataEvidence.of({"visits": {}}), policy="")
+
+    def rules(text: str) -> list[Any]:
+        spec = ToolSpec(name="free_slots", description=text, parameters=PARAMS)
+        return [c.values for c in argument_checks(spec, tb, ctx, pair_only=True)]
+
+    assert rules("`visit_on` may be today or up to 9 days after today.") == [
+        ["<=", ["today", 9]],
+        [">=", ["today", 0]],
+    ]
+    assert rules("Slots may be today or up to 9 days after today.") == []

@@ -146,7 +146,9 @@ def argument_checks(
     spec: ToolSpec, tb: ToolBehaviour, ctx: Context, pair_only: bool = False
 ) -> list[Check]:
     """The ``argument`` checks of ``tb`` (see the module docstring and :func:`choice_rules`);
-    with ``pair_only`` (a read tool) only the order of a range's two dates."""
+    with ``pair_only`` (a read tool) only the order of a range's two dates, and the rules of
+    a sentence naming one of its dates in code ("`date` may be today or up to 90 days after
+    today")."""
     props = spec.parameters.get("properties") or {}
     numbers = [p.name for p in tb.params if (props.get(p.name) or {}).get("type") == "number"]
     dates = [p.name for p in tb.params if p.format in ("date", "date-time")]
@@ -171,8 +173,8 @@ def argument_checks(
             | {w for w in ("start", "end", "from", "to") if re.search(rf"\b{w}\b", s, re.I)}
         ):
             add(pair[0], "<=", f"param:{pair[1]}", s)
-        if pair_only:
-            continue
+        if pair_only and not any(f"`{d}`" in s for d in dates):
+            continue  # a read's own date named in code: its window holds for reads too
         if (m := _DECIMALS.search(s)) is not None:
             add(_pick(s, numbers), "decimals", _WORDS.get((m.group(1) or "2").lower(), 2), s)
         if _POSITIVE.search(s):

@@ -535,7 +535,8 @@ def _date_attribute(ctx: Context, coll: str, verb: str) -> str | None:
 def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     """Requirements on a record's date relative to the domain's today, stated as "only a
     <noun> dated today or earlier", "a <noun> dated after today", "scheduled for today", "a
-    <noun> whose `<date>` is today"."""
+    <noun> whose `<date>` is today", "For a <noun> whose <date> is today or earlier" (the
+    attribute by its own name, in code or not)."""
     related = related_records(tb, ctx)
     out: list[Check] = []
     choices = {
@@ -545,13 +546,14 @@ def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
         for v in (sch.get("enum") or [])
     }
     for s in doc_sentences(spec.description):
-        if not re.search(r"\b(only|allowed|must)\b", s, re.I) or _REFUSING.search(s):
+        opens = re.match(r"\s*(?:only\s+)?for\s+an?\b", s, re.I)  # "For a <noun> whose ..."
+        if not (opens or re.search(r"\b(only|allowed|must)\b", s, re.I)) or _REFUSING.search(s):
             continue
         for coll, via in related:
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
             rel = r"(?P<rel>[a-z\s]*?today(\s+or\s+(earlier|later))?)"
             pat = rf"\b({nouns})\s+(dated|scheduled(\s+for)?|due)\s+{rel}\b"
-            whose = rf"\b(?:{nouns})\s+whose\s+`(?P<attr>\w+)`\s+is\s+{rel}\b"
+            whose = rf"\b(?:{nouns})\s+whose\s+`?(?P<attr>\w+)`?\s+is\s+{rel}\b"
             m = re.search(pat, s, re.I) or re.search(whose, s, re.I)
             if m is None or any(c.collection == coll for c in out):
                 continue
