@@ -61,6 +61,8 @@ CheckKind = Literal[
     "differs",  # the parameter is not the target's current `attribute` (a move elsewhere)
     "same_parent",  # the `collection` record the parameter names has attribute `values[0]`
     # equal to that of the record the target's `attribute` names (a move within one parent)
+    "same_value",  # the `collection` record (`via`, the target when None) and the record
+    # `values` [collection, via] names hold equal `attribute` (where both hold one)
     "owned",  # the target's `attribute` names the record the parameter names (its holder)
     "within",  # once the writes are done, a tally `attribute` of a `collection` record that
     # grew is not above that record's number `values[0]`

@@ -266,6 +266,17 @@ def _record_check_lines(c: Check, tb: ToolBehaviour, why: str) -> list[str]:
     p = c.param or ""
     if c.kind in ("status_in", "status_not_in"):
         return _status_lines(c, tb, why)
+    if c.kind == "same_value" and len(c.values) == 2:
+        other = Check(kind="exists", collection=str(c.values[0]), via=str(c.values[1]) or None)
+        a = c.attribute or ""
+        return [
+            f"_one, _two = {_checked_record(c)}, {_checked_record(other)}",
+            "if isinstance(_one, dict) and isinstance(_two, dict) "
+            f"and None not in (_one.get({a!r}), _two.get({a!r})) "
+            f"and _one.get({a!r}) != _two.get({a!r}):",
+            f"    raise ToolError({f'the {c.collection} and the {c.values[0]} differ in {a}'!r}"
+            f" + {why!r})",
+        ]
     if c.kind in ("not_above", "not_below"):
         return _attribute_bound_lines(c, why)
     if c.kind == "max_items" and c.high is not None:
@@ -694,7 +705,7 @@ _ARGUMENT_CHECKS = (
 _RECORD_CHECKS = (
     "status_in", "status_not_in", "transition", "not_above", "not_below", "date_window",
     "not_member", "max_items", "min_items", "member_of", "no_child", "keyed_from", "threshold",
-    "owned", "differs", "same_parent",
+    "owned", "differs", "same_parent", "same_value",
 )  # fmt: skip
 
 

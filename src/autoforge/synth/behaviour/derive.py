@@ -64,6 +64,7 @@ from autoforge.synth.behaviour.lines import (
     param_record_checks,
 )
 from autoforge.synth.behaviour.listing import list_filters
+from autoforge.synth.behaviour.matches import match_checks
 from autoforge.synth.behaviour.moves import move_checks
 from autoforge.synth.behaviour.normal import normal_forms
 from autoforge.synth.behaviour.offsets import offset_values
@@ -414,6 +415,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     own += [c for c in parent_checks(tb, operation(spec).path, ctx)
             if all(o.param != c.param for o in own)]  # fmt: skip
     tb.checks += own + pair_checks(tb, ruled, ctx) + move_checks(tb, ruled, ctx)
+    tb.checks += match_checks(tb, ruled, ctx)
     tb.checks += received_checks(tb, ruled, ctx) + same_day_checks(ruled, tb, ctx)
     tb.checks += min_items_checks(tb, [s for s in ruled if states_rule(s)], ctx)
     tb.effects = without_owner_writes(tb.effects, own)
