@@ -123,3 +123,18 @@ def test_statuses_named_as_not_counting_leave_every_other_counted() -> None:
         "finished",
     ]
     assert _statuses("only one `entered` entry per race", values) == ["entered"]
+
+
+def test_a_list_of_statuses_that_do_not_count() -> None:
+    from autoforge.synth.behaviour.pairs import _statuses
+
+    values = ["entered", "finished", "withdrawn", "void"]
+    said = "One `entered` entry per race (finished, withdrawn or void entries do not count)."
+    assert _statuses(said, values) == ["entered"]
+
+
+def test_a_record_that_has_not_been_in_a_status_counts_in_every_other() -> None:
+    from autoforge.synth.behaviour.pairs import _statuses
+
+    said = "refused when the runner already has an entry that day that has not been withdrawn"
+    assert _statuses(said, ["entered", "finished", "withdrawn"]) == ["entered", "finished"]

@@ -36,3 +36,8 @@ def test_the_record_date_a_sentence_opening_on_the_records_bounds() -> None:
 def test_other_sentences_and_unknown_attributes_give_nothing() -> None:
     assert _checks("An event whose held_on is today or earlier is billed at once.") == []
     assert _checks("For an event whose closing is today or earlier.") == []
+
+
+def test_today_or_already_past_is_on_or_before_today() -> None:
+    (c,) = _checks("For an event whose held_on is today or already past.")
+    assert c.values == ["<="]

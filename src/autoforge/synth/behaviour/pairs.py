@@ -120,7 +120,8 @@ def _names(sentence: str, param: str, coll: str) -> bool:
 def _statuses(sentence: str, values: list[str]) -> list[str]:
     """The statuses that count: those the sentence names, as code or as words ("checked-in"
     for ``checked_in``); where it names them as the ones that do not count ("cancelled ones
-    don't count", "not counting cancelled visits", "other than `void` ones"), every other."""
+    don't count", "not counting cancelled visits", "other than `void` ones", "an event that
+    has not been cancelled"), every other."""
     flat = sentence.lower().replace("-", "_").replace("`", "")
     named = [v for v in values if re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", flat)]
     left_out = [v for v in named if _not_counted(re.escape(v.lower())).search(flat)]
@@ -132,7 +133,9 @@ def _statuses(sentence: str, values: list[str]) -> list[str]:
 def _not_counted(v: str) -> re.Pattern[str]:
     """The words that leave status ``v`` out of the count."""
     return re.compile(
-        rf"\b{v}\s+(?:ones?\s+|\w+\s+)?(?:don't|do\s+not|doesn't|does\s+not|never)\s+count\b"
+        rf"\b{v}(?:\s*(?:,|\bor\b|\band\b)\s*\w+)*\s+(?:ones?\s+|\w+\s+)?"
+        rf"(?:don't|do\s+not|doesn't|does\s+not|never)\s+count\b"
+        rf"|\b(?:has|have|is|are|was|were)\s+not\s+(?:been\s+|yet\s+)?{v}\b"
         rf"|\b(?:not\s+counting|excluding|except(?:\s+for)?|other\s+than|ignoring)\s+"
         rf"(?:the\s+|any\s+)?(?:\w+\s+(?:or|and)\s+)?{v}\b"
     )

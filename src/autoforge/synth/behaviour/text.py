@@ -512,7 +512,7 @@ def attribute_bounds(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ch
 
 
 _WINDOWS = (
-    (r"today\s+or\s+earlier|on\s+or\s+before\s+today", "<="),
+    (r"today\s+or\s+(?:already\s+)?(?:earlier|past|before)|on\s+or\s+before\s+today", "<="),
     (r"today\s+or\s+later|on\s+or\s+after\s+today", ">="),
     (r"after\s+today", ">"),
     (r"before\s+today", "<"),
@@ -551,7 +551,7 @@ def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
             continue
         for coll, via in related:
             nouns = "|".join(re.escape(n) for n in noun_forms(coll))
-            rel = r"(?P<rel>[a-z\s]*?today(\s+or\s+(earlier|later))?)"
+            rel = r"(?P<rel>[a-z\s]*?today(\s+or\s+(?:already\s+)?(earlier|later|past|before))?)"
             pat = rf"\b({nouns})\s+(dated|scheduled(\s+for)?|due)\s+{rel}\b"
             whose = rf"\b(?:{nouns})\s+whose\s+`?(?P<attr>\w+)`?\s+is\s+{rel}\b"
             m = re.search(pat, s, re.I) or re.search(whose, s, re.I)
