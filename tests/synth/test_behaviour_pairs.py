@@ -138,3 +138,11 @@ def test_a_record_that_has_not_been_in_a_status_counts_in_every_other() -> None:
 
     said = "refused when the runner already has an entry that day that has not been withdrawn"
     assert _statuses(said, ["entered", "finished", "withdrawn"]) == ["entered", "finished"]
+
+
+def test_another_record_that_is_not_in_a_status_leaves_the_count_alone() -> None:
+    from autoforge.synth.behaviour.pairs import _statuses
+
+    said = ("Refused when the runner is not entered, or the runner already has an `entered` "
+            "entry for this race.")  # fmt: skip
+    assert _statuses(said, ["entered", "finished", "withdrawn"]) == ["entered"]

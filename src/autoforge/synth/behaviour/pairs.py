@@ -135,7 +135,7 @@ def _not_counted(v: str) -> re.Pattern[str]:
     return re.compile(
         rf"\b{v}(?:\s*(?:,|\bor\b|\band\b)\s*\w+)*\s+(?:ones?\s+|\w+\s+)?"
         rf"(?:don't|do\s+not|doesn't|does\s+not|never)\s+count\b"
-        rf"|\b(?:has|have|is|are|was|were)\s+not\s+(?:been\s+|yet\s+)?{v}\b"
+        rf"|\b(?:that|which)\s+(?:has|have|is|are)\s+not\s+(?:been\s+|yet\s+)?{v}\b"
         rf"|\b(?:not\s+counting|excluding|except(?:\s+for)?|other\s+than|ignoring)\s+"
         rf"(?:the\s+|any\s+)?(?:\w+\s+(?:or|and)\s+)?{v}\b"
     )
