@@ -42,7 +42,7 @@ def test_sentences_that_empty_or_keep_attributes() -> None:
 
 
 def _loan(i: int, status: str, **more: Any) -> dict[str, Any]:
-    rec = {"loan_id": f"L{i}", "status": status, "opened_on": "2025-01-0%d" % (i % 9 + 1),
+    rec = {"loan_id": f"L{i}", "status": status, "opened_on": f"2025-01-0{i % 9 + 1}",
            "desk": None, "paused_on": None, "pause_note": None, "resumed_on": None,
            "closed_on": None}  # fmt: skip
     rec.update(more)
@@ -83,10 +83,18 @@ DOC = {
         ),
         "/loans/{loan_id}/close": _op("close_loan", "close", "active -> closed."),
     },
-    "components": {"schemas": {"Loan": {"type": "object", "properties": {
-        "loan_id": {"type": "string"},
-        "status": {"type": "string", "enum": ["active", "paused", "closed"]},
-        **{a: {"type": "string", "nullable": True} for a in ATTRS}}}}},  # fmt: skip
+    "components": {
+        "schemas": {
+            "Loan": {
+                "type": "object",
+                "properties": {
+                    "loan_id": {"type": "string"},
+                    "status": {"type": "string", "enum": ["active", "paused", "closed"]},
+                    **{a: {"type": "string", "nullable": True} for a in ATTRS},
+                },
+            }
+        }
+    },
 }
 
 

@@ -7,7 +7,8 @@ elsewhere are not read (a lending-desk API written here)."""
 from __future__ import annotations
 
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.presumed import _spelled, _statuses
+from autoforge.synth.behaviour.presumed import _statuses
+from autoforge.synth.behaviour.text import spelled as _spelled
 
 VALUES = ["draft", "confirmed", "scheduled", "checked_in", "cancelled"]
 

@@ -41,3 +41,20 @@ def test_other_sentences_and_unknown_attributes_give_nothing() -> None:
 def test_today_or_already_past_is_on_or_before_today() -> None:
     (c,) = _checks("For an event whose held_on is today or already past.")
     assert c.values == ["<="]
+
+
+def test_the_date_of_the_record_the_target_names_under_another_noun() -> None:
+    """ "For a `booked` ticket whose event date is before today": the event's date, reached
+    through the ticket's reference to it."""
+    data: dict[str, Any] = {
+        **DATA,
+        "tickets": {f"T{i}": {"ticket_id": f"T{i}", "event_id": f"E{i}"} for i in range(1, 5)},
+    }
+    tb = ToolBehaviour(tool="void_ticket", kind="action", collection="tickets",
+                       id_param="ticket_id")  # fmt: skip
+    ctx = Context(ev=DataEvidence.of(data), policy="")
+    spec = ToolSpec(
+        name="void_ticket", description="For a ticket whose event date is before today."
+    )
+    (c,) = date_window_checks(spec, tb, ctx)
+    assert (c.collection, c.via, c.attribute, c.values) == ("events", "event_id", "held_on", ["<"])

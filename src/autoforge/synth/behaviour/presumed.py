@@ -37,6 +37,7 @@ from autoforge.synth.behaviour.text import (
     _clause_of,
     _date_attribute,
     related_records,
+    spelled,
     value_check,
     write_targets,
 )
@@ -93,15 +94,6 @@ def _statuses(
     return [(vals, refused) for vals, refused in out if vals]
 
 
-def _spelled(noun: str) -> str:
-    """A pattern for ``noun`` as prose may split a compound ("signup": "sign-up", "sign up")."""
-    return (
-        r"[-\s]?".join(re.escape(ch) for ch in noun.replace(" ", ""))
-        if " " not in noun
-        else re.escape(noun)
-    )
-
-
 def _title(description: str) -> str | None:
     """The description's first line when it reads as a summary title ("Record payment of an
     open invoice": short, no full stop), where statuses go without backticks; else None."""
@@ -134,7 +126,7 @@ def presumed_checks(
     bounded = {(c.collection, c.kind) for c in known}
     out: list[Check] = []
     for coll, via in related_records(tb, ctx):
-        nouns = "|".join(_spelled(n) for n in noun_forms(coll))
+        nouns = "|".join(spelled(n) for n in noun_forms(coll))
         attr, values = ctx.status_enum(coll)
         summary = _title(spec.description)
         terms = status_terms(ctx.policy, [str(v) for v in values], record_nouns(ctx))
@@ -192,7 +184,7 @@ def stated_requirements(
         attr, values = ctx.status_enum(coll)
         if coll == tb.collection or coll in bounded or not attr or not values:
             continue
-        nouns = "|".join(_spelled(n) for n in noun_forms(coll))
+        nouns = "|".join(spelled(n) for n in noun_forms(coll))
         ticked = "|".join(re.escape(str(v)) for v in sorted(values, key=len, reverse=True))
         run = rf"`(?:{ticked})`(?:(?:\s*,\s*|\s+or\s+)`(?:{ticked})`)*"
         plain = rf"`?(?:{ticked})`?(?:(?:\s*,\s*|\s+or\s+)`?(?:{ticked})`?)*"

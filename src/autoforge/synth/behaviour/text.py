@@ -364,6 +364,13 @@ def _refused(s: str, pos: int) -> bool | None:
     return False if re.search(rf"\b({asks})\b", clause, re.I) else None
 
 
+def spelled(noun: str) -> str:
+    """A pattern for ``noun`` as prose may split a compound ("signup": "sign-up", "sign up")."""
+    if " " in noun:
+        return re.escape(noun)
+    return r"[-\s]?".join(re.escape(ch) for ch in noun)
+
+
 def related_records(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str | None]]:
     """The target's collection (via None) and the collections its attributes or the tool's
     parameters refer to (via: the attribute or ``param:<name>``)."""
@@ -555,6 +562,8 @@ def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
             pat = rf"\b({nouns})\s+(dated|scheduled(\s+for)?|due)\s+{rel}\b"
             whose = rf"\b(?:{nouns})\s+whose\s+`?(?P<attr>\w+)`?\s+is\s+{rel}\b"
             m = re.search(pat, s, re.I) or re.search(whose, s, re.I)
+            if m is None and via is None:  # "a sign-up whose shift date is before today"
+                out += _hop_window(s, coll, related, rel, ctx)
             if m is None or any(c.collection == coll for c in out):
                 continue
             if set(re.findall(r"`(\w+)`", s[: m.start()])) & choices:
@@ -580,6 +589,31 @@ def date_window_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[
                 )
             )
     return out
+
+
+def _hop_window(
+    s: str, coll: str, related: list[tuple[str, str | None]], rel: str, ctx: Context
+) -> list[Check]:
+    """ "<noun> whose <other noun> date is <rel>": the date of the record the target refers
+    to under that other noun."""
+    nouns = "|".join(spelled(n) for n in noun_forms(coll))
+    m = re.search(rf"\b(?:{nouns})\s+whose\s+(?P<hop>[a-z][\w-]*)(?:'s)?\s+(?:date|day)\s+is\s+"
+                  rf"{rel}\b", s, re.I)  # fmt: skip
+    if m is None:
+        return []
+    op = next((o for cue, o in _WINDOWS if re.fullmatch(cue, m.group("rel").strip(), re.I)), None)
+    for far, via in related:
+        if (
+            far == coll
+            or via is None
+            or not re.fullmatch("|".join(spelled(n) for n in noun_forms(far)), m.group("hop"), re.I)
+        ):
+            continue
+        attr = _date_attribute(ctx, far, "dated")
+        if attr is not None and op is not None:
+            return [Check(kind="date_window", collection=far, attribute=attr, via=via,
+                          values=[op], sentence=s)]  # fmt: skip
+    return []
 
 
 #: "from today up to N days after today", "between today and N days from today"
