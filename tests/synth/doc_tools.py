@@ -38,3 +38,16 @@ def rules_env(folder: Path, doc: str, data: dict[str, Any], policy: str = "") ->
     options = SynthOptions(policy=policy) if policy else SynthOptions()
     asyncio.run(synthesize(docs, folder / "env", client, data=data, options=options))
     return Environment.load(folder / "env")
+
+
+class GuardError(Exception):
+    """What a compiled guard raises as ``ToolError`` when its lines run alone in a test."""
+
+
+def guard_refuses(code: str, **scope: Any) -> bool:
+    """Whether the guard lines ``code`` refuse the call whose names ``scope`` binds."""
+    try:
+        exec(code, {"ToolError": GuardError, **scope})
+    except GuardError:
+        return True
+    return False

@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from doc_tools import guard_refuses  # type: ignore[import-not-found]
+
 from autoforge.env import ParamInfo, ToolBehaviour
 from autoforge.synth.behaviour.compile import _check_lines
 from autoforge.synth.behaviour.data import Context, DataEvidence
@@ -19,10 +21,6 @@ DATA: dict[str, Any] = {
     "vans": {"V1": {"van_id": "V1", "area": "north"}, "V2": {"van_id": "V2", "area": "south"}},
     "drops": {"D1": {"drop_id": "D1", "customer_id": "C1", "van_id": "V1"}},
 }  # fmt: skip
-
-
-class ToolError(Exception):
-    pass
 
 
 def _tool() -> ToolBehaviour:
@@ -43,13 +41,7 @@ def test_the_records_must_agree_on_the_named_attribute() -> None:
     assert same.attribute == "area"
     code = "\n".join(_check_lines(c, _tool()))
     for van, ok in (("V1", True), ("V2", False)):
-        scope = {"ToolError": ToolError, "state": DATA, "customer_id": "C1", "van_id": van}
-        try:
-            exec(code, scope)
-        except ToolError:
-            assert not ok
-        else:
-            assert ok
+        assert guard_refuses(code, state=DATA, customer_id="C1", van_id=van) is not ok
 
 
 def test_no_rule_without_the_words_or_against_the_data() -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from doc_tools import guard_refuses  # type: ignore[import-not-found]
+
 from autoforge.env import Effect, ParamInfo, ToolBehaviour, Value
 from autoforge.synth.behaviour.compile import _check_lines
 from autoforge.synth.behaviour.data import Context, DataEvidence
@@ -22,10 +24,6 @@ DATA: dict[str, Any] = {
 }
 
 
-class ToolError(Exception):
-    pass
-
-
 def _move() -> ToolBehaviour:
     params = [ParamInfo(name="lesson_id"), ParamInfo(name="to_slot")]
     write = Effect(kind="set", fields={"slot_id": Value(source="param", name="to_slot")})
@@ -40,14 +38,8 @@ def test_a_move_to_a_different_slot_in_the_same_room() -> None:
     assert {c.kind for c in checks} == {"differs", "same_parent"}
     code = "\n".join(line for c in checks for line in _check_lines(c, _move()))
     for slot, ok in (("SL2", True), ("SL1", False), ("SL3", False)):
-        scope = {"ToolError": ToolError, "state": DATA, "to_slot": slot,
-                 "_rec": DATA["lessons"]["LS1"]}  # fmt: skip
-        try:
-            exec(code, scope)
-        except ToolError:
-            assert not ok
-        else:
-            assert ok
+        refused = guard_refuses(code, state=DATA, to_slot=slot, _rec=DATA["lessons"]["LS1"])
+        assert refused is not ok
 
 
 def test_a_move_no_sentence_bounds_is_free() -> None:

@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 import pytest
+from doc_tools import guard_refuses  # type: ignore[import-not-found]
 
 from autoforge.env import ParamInfo, ToolBehaviour
 from autoforge.synth.behaviour.compile import _check_lines
@@ -23,10 +24,6 @@ DATA: dict[str, Any] = {
         "E4": {"entry_id": "E4", "runner_id": "R2", "race_id": "RC2", "state": "finished"},
     },
 }
-
-
-class ToolError(Exception):
-    pass
 
 
 def _enter() -> ToolBehaviour:
@@ -53,13 +50,8 @@ def test_a_second_counted_record_for_the_pair_is_refused(sentence: str) -> None:
     assert check.table == {"counted": ["entered", "finished"]}
     code = "\n".join(_check_lines(check, _enter()))
     for runner, race, ok in (("R1", "RC1", False), ("R1", "RC2", True), ("R2", "RC1", True)):
-        scope = {"ToolError": ToolError, "state": DATA, "runner_id": runner, "race_id": race}
-        try:
-            exec(code, scope)
-        except ToolError:
-            assert not ok
-        else:
-            assert ok  # RC2 for R1: only a withdrawn entry, which does not count
+        # RC2 for R1: only a withdrawn entry, which does not count
+        assert guard_refuses(code, state=DATA, runner_id=runner, race_id=race) is not ok
 
 
 def test_data_that_repeats_a_pair_or_a_sentence_without_the_cue_gives_nothing() -> None:
@@ -98,13 +90,7 @@ def test_one_record_per_referred_record_and_day() -> None:
     code = "\n".join(_check_lines(check, tb))
     for runner, when, ok in (("R1", "2031-05-01T15:00", False), ("R1", "2031-05-02T09:00", True),
                              ("R2", "2031-05-01T10:00", True)):  # fmt: skip
-        scope = {"ToolError": ToolError, "state": data, "runner_id": runner, "run_on": when}
-        try:
-            exec(code, scope)
-        except ToolError:
-            assert not ok
-        else:
-            assert ok
+        assert guard_refuses(code, state=data, runner_id=runner, run_on=when) is not ok
     data["entries"]["E2"]["state"] = "entered"
     data["entries"]["E2"]["runner_id"] = "R1"
     assert pair_checks(tb, [said], _ctx(data)) == []
