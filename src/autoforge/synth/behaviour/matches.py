@@ -50,7 +50,8 @@ def _shared(ctx: Context, ca: str, cb: str) -> list[str]:
     mine, theirs = ctx.ev.attributes.get(ca, []), set(ctx.ev.attributes.get(cb, []))
     out = []
     for attr in mine:
-        if attr not in theirs or ctx.ev.references(ca, attr) or attr.endswith("id"):
+        keyish = attr == "id" or attr.endswith("_id")  # "paid" is no key
+        if attr not in theirs or ctx.ev.references(ca, attr) or keyish:
             continue
         values = [r.get(attr) for r in ctx.ev.state.get(ca, {}).values() if isinstance(r, dict)]
         if values and all(isinstance(v, str) for v in values if v is not None):
