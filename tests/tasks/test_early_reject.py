@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 import pytest
 
+from autoforge.env import BehaviourModel
+from autoforge.env.artifact.behaviour import Effect, ToolBehaviour, Value
 from autoforge.tasks import pipeline
 from autoforge.tasks.blueprints.blueprint import (
     Blueprint,
@@ -19,7 +21,8 @@ from autoforge.tasks.blueprints.blueprint import (
 )
 from autoforge.tasks.blueprints.reasoning import PathSeg, ReasoningOp, ReasoningSpec
 from autoforge.tasks.gold.instantiate import GoldFailure, StartPool, instantiate, over_one_record
-from autoforge.tasks.gold.plausible import call_guards, doomed, stated_rules
+from autoforge.tasks.gold.modelled import left_by, unreachable_edges
+from autoforge.tasks.gold.plausible import Guard, Left, call_guards, doomed, stated_rules
 from autoforge.tasks.pipeline import generate_tasks
 from autoforge.tasks.states.population import StateGenerator
 
@@ -211,3 +214,75 @@ def test_the_difficulty_precheck_computes_depth_and_width_only_when_a_range_asks
     deep, stats = generate_tasks(bookstore_env, 2, "tool_calls=3-6,depth=4-", seed=3)
     assert deep and all(t.difficulty.depth >= 4 for t in deep)
     assert len(levels) - before > 2 * len(deep)
+
+
+def _address_then_cancel(spec: Any, same_order: bool = True) -> Blueprint:
+    """Look an order up, change its address, then cancel (that or another) order."""
+    order = OutputRef(node="c0", path=["order_id"])
+    later = order if same_order else FactRef(name="other")
+    facts = [
+        FactSpec(name="order_id", role="entity", collection="orders", attribute="order_id"),
+        FactSpec(name="other", role="entity", collection="orders", attribute="order_id"),
+        FactSpec(name="address", json_schema=_schema(spec, "update_shipping_address", "address")),
+        FactSpec(name="reason", json_schema=_schema(spec, "cancel_order", "reason")),
+    ]
+    return Blueprint(
+        nodes=[
+            CallNode(id="c0", tool="get_order", args={"order_id": FactRef(name="order_id")}),
+            CallNode(id="c1", tool="update_shipping_address",
+                     args={"order_id": order, "address": FactRef(name="address")}),
+            CallNode(id="c2", tool="cancel_order",
+                     args={"order_id": later, "reason": FactRef(name="reason")}),
+        ],
+        facts=facts if not same_order else [f for f in facts if f.name != "other"],
+    )  # fmt: skip
+
+
+def test_a_write_on_a_record_an_earlier_write_left_in_a_refused_status_is_doomed(
+    bookstore_env: Any,
+) -> None:
+    """As if the docs said a change of address ships the order, and only pending or processing
+    orders may be cancelled: no S0 can make the cancel succeed on the order just shipped."""
+    spec = bookstore_env.spec
+    left = {"update_shipping_address": Left("orders", "order_id", {"status": "shipped"})}
+    only = Guard("cancel_order", "order_id", "orders", "status", ("pending", "processing"))
+    never = Guard("cancel_order", "order_id", "orders", "status", ("pending",),
+                  forbidden=("shipped", "cancelled"))  # fmt: skip
+    bp = _address_then_cancel(spec)
+    assert doomed(bp, spec, {"cancel_order": [only]}, left) == ("after_status", "c2")
+    assert doomed(bp, spec, {"cancel_order": [never]}, left) == ("after_status", "c2")
+    allows = Guard("cancel_order", "order_id", "orders", "status", ("pending", "shipped"))
+    assert doomed(bp, spec, {"cancel_order": [allows]}, left) is None
+    assert doomed(bp, spec, {"cancel_order": [only]}) is None  # nothing known to be left
+    assert doomed(_address_then_cancel(spec, same_order=False), spec,
+                  {"cancel_order": [only]}, left) is None  # fmt: skip
+
+
+def test_what_a_write_leaves_comes_from_its_unconditional_constant_writes() -> None:
+    const = Value(source="const", const="picked")
+    model = BehaviourModel(tools=[
+        ToolBehaviour(tool="pick_order", kind="action", collection="orders", id_param="order_id",
+                      effects=[Effect(kind="set", fields={"status": const,
+                                                          "picked_on": Value(source="today")})]),
+        ToolBehaviour(tool="place_order", kind="create", collection="orders",
+                      effects=[Effect(kind="create", record="new", fields={
+                          "status": Value(source="const", const="pending")})]),
+        ToolBehaviour(tool="hold_order", kind="action", collection="orders", id_param="order_id",
+                      effects=[Effect(kind="set", when=["priority", "high"], fields={
+                          "status": Value(source="const", const="held")})]),
+    ])  # fmt: skip
+    left = left_by(model)
+    assert left == {
+        "pick_order": Left("orders", "order_id", {"status": "picked"}),
+        "place_order": Left("orders", None, {"status": "pending"}),
+    }  # a write under a condition leaves nothing for sure
+    guards = {
+        "cancel_order": [Guard("cancel_order", "order_id", "orders", "status",
+                               ("pending", "reserved"))],
+        "refund_line": [Guard("refund_line", "line_id", "lines", "status", ("open",))],
+    }  # fmt: skip
+    edges = [("pick_order", "cancel_order", {"order_id"}),
+             ("place_order", "cancel_order", {"order_id"}),
+             ("pick_order", "refund_line", {"line_id"}),
+             ("hold_order", "cancel_order", {"order_id"})]  # fmt: skip
+    assert unreachable_edges(edges, left, guards) == {("pick_order", "cancel_order")}

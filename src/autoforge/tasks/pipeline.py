@@ -44,9 +44,10 @@ from autoforge.tasks.gold.instantiate import (
     over_one_record,
     required_outputs,
 )
-from autoforge.tasks.gold.modelled import model_guards, modelled_rules
+from autoforge.tasks.gold.modelled import left_by, model_guards, modelled_rules, unreachable_edges
 from autoforge.tasks.gold.plausible import (
     Guard,
+    Left,
     call_guards,
     doomed,
     implausible,
@@ -57,7 +58,13 @@ from autoforge.tasks.gold.plausible import (
 from autoforge.tasks.gold.preconditions import Preconditions, preconditions
 from autoforge.tasks.gold.primed import arguments_text
 from autoforge.tasks.gold.settle import settling_guards, with_settling
-from autoforge.tasks.graph.dependency import EdgeJudge, ToolGraph, build_graph, without_tools
+from autoforge.tasks.graph.dependency import (
+    EdgeJudge,
+    ToolGraph,
+    build_graph,
+    without_edges,
+    without_tools,
+)
 from autoforge.tasks.graph.merge import MergeAdvisor, merge_walks
 from autoforge.tasks.graph.walks import Feasibility, Walk, WalkConfig, random_walk, reach
 from autoforge.tasks.model import GoldCall, RequiredOutput, Task, UserScenario
@@ -225,6 +232,7 @@ class _Run:
     guards: dict[str, list[Guard]] = field(default_factory=dict)  # stated, per write tool
     fill: dict[str, list[Guard]] = field(default_factory=dict)  # + no write a no-op (settle)
     pre: Preconditions | None = None  # fill + the policy's tables, children and link rules
+    left: dict[str, Left] = field(default_factory=dict)  # what each write leaves (the model)
     built: int = 0  # blueprints that met the difficulty before instantiation
     misses: Counter[str] = field(default_factory=Counter)  # why the others did not
     errors: dict[str, str] = field(default_factory=dict)  # first message per error type
@@ -275,7 +283,7 @@ class _Run:
         """Why no S0 and no facts can make ``bp`` a task, decided before instantiation spends
         runs on it: ``(reason, node)`` (:func:`~autoforge.tasks.gold.plausible.doomed`,
         :func:`~autoforge.tasks.gold.instantiate.over_one_record`), or None."""
-        found = doomed(bp, self.env.spec, self.guards)
+        found = doomed(bp, self.env.spec, self.guards, self.left)
         if found is None and (node := over_one_record(bp)) is not None:
             found = ("one_record", node)
         return found
@@ -700,6 +708,9 @@ def _start_run(
     settle = settling_guards(env.spec, source, generator.domains) if generator else {}
     run.fill = with_settling(run.guards, settle)
     run.pre = preconditions(env.spec, run.fill, env.initial_state, model)
+    run.left = left_by(model)
+    fed = [(e.source, e.target, {m.param for m in e.mappings}) for e in run.graph.edges]
+    run.graph = without_edges(run.graph, unreachable_edges(fed, run.left, run.guards))
     for tool, found in modelled_rules(model, env.spec, env.initial_state, values).items():
         run.pre.rules[tool] = [*run.pre.rules.get(tool, []), *found]
     return run

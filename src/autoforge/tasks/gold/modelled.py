@@ -14,13 +14,13 @@ tool.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, ClassVar
 
 from autoforge.env import BehaviourModel, Check, EnvironmentSpec, ToolBehaviour
-from autoforge.tasks.gold.plausible import Breach, Guard
+from autoforge.tasks.gold.plausible import Breach, Guard, Left
 from autoforge.tasks.gold.preconditions import ForbiddenRule
 
 
@@ -86,6 +86,53 @@ def _known_values(
     seen = [r.get(attribute) for r in records.values() if isinstance(r, Mapping)]
     held = list(dict.fromkeys(v for v in seen if isinstance(v, (str, int, float, bool))))
     return held or list(values.get((collection, attribute), []))
+
+
+def left_by(model: BehaviourModel | None) -> dict[str, Left]:
+    """Per state-changing tool of ``model``, the constants its unconditional writes always
+    leave on the record it acts on (the status a transition moves it to, the one a create
+    starts it in): a later call of the same task whose status check refuses that value can
+    never succeed on that record (:func:`~autoforge.tasks.gold.plausible.doomed`)."""
+    out: dict[str, Left] = {}
+    for tb in model.tools if model is not None else ():
+        if not tb.collection or (tb.kind != "create" and not tb.id_param):
+            continue
+        values: dict[str, Any] = {}
+        for e in tb.effects:
+            own = e.record == ("new" if tb.kind == "create" else "target")
+            if (e.kind not in ("set", "create") or not own or e.when or e.over or e.only_given
+                    or e.collection not in (None, tb.collection)):  # fmt: skip
+                continue
+            values.update({k: v.const for k, v in e.fields.items()
+                           if v.source == "const" and v.const is not None})  # fmt: skip
+        if values:
+            param = None if tb.kind == "create" else tb.id_param
+            out[tb.tool] = Left(tb.collection, param, values)
+    return out
+
+
+def unreachable_edges(
+    graph_edges: Iterable[tuple[str, str, set[str]]],
+    left: Mapping[str, Left],
+    guards: Mapping[str, list[Guard]],
+) -> set[tuple[str, str]]:
+    """The edges ``(source, target)`` of a tool graph (given with the target parameters each
+    one feeds) along which the target must fail: the source always leaves the record it
+    hands on with a value the target's status guard on that parameter refuses (a pick
+    followed by a cancel only unpicked records allow). A walk along one could only be
+    rejected as ``doomed_after_status``."""
+    out: set[tuple[str, str]] = set()
+    for source, target, fed in graph_edges:
+        mark = left.get(source)
+        if mark is None:
+            continue
+        for guard in guards.get(target, ()):
+            if guard.fields or guard.attribute not in mark.values or guard.param not in fed:
+                continue
+            value = mark.values[guard.attribute]
+            if guard.collection == mark.collection and not guard.admits({guard.attribute: value}):
+                out.add((source, target))
+    return out
 
 
 def model_rules(

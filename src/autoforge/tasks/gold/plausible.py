@@ -53,6 +53,18 @@ from autoforge.tooldocs import ToolSpec, singular, tokens
 Source = tuple[Any, ...]
 
 
+@dataclass(frozen=True)
+class Left:
+    """What a state-changing tool always leaves on the record it acts on (read from the
+    environment's behaviour model): ``values`` per attribute, the constants its unconditional
+    writes set there (a status it moves the record to). ``param``: the key argument naming
+    that record; None for a create, whose new record is in its reply."""
+
+    collection: str
+    param: str | None
+    values: Mapping[str, Any]
+
+
 def stated_rules(env: EnvironmentLike) -> list[DocRule]:
     """The rules of ``env``: those synthesis recorded (``rules.json``), else extracted from its
     spec and initial state by the one extractor (:func:`autoforge.lexicon.rules_of`)."""
@@ -358,8 +370,9 @@ def _source(binding: Binding | None, nodes: Mapping[str, Any], depth: int = 0) -
 
 
 def doomed(
-    bp: Blueprint, spec: EnvironmentSpec, guards: Mapping[str, list[Guard]]
-) -> tuple[str, str] | None:
+    bp: Blueprint, spec: EnvironmentSpec, guards: Mapping[str, list[Guard]],
+    left: Mapping[str, Left] | None = None,
+) -> tuple[str, str] | None:  # fmt: skip
     """Why ``bp`` can never give a task, decided from its structure before any S0 is drawn:
     ``(reason, call node)`` or None.
 
@@ -369,11 +382,16 @@ def doomed(
     every gold run of it, and a status guard usually fails it before. ``repeat_unique``: a
     tool with a uniqueness guard is called twice with the guard's fields from the same
     sources: the second call always finds the record the first one created (:func:`breach`).
+    ``after_status``: an earlier call of the task always leaves the record a later call names
+    (by the same source) with a value the later call's status guard refuses (``left``, per
+    tool: :func:`~autoforge.tasks.gold.modelled.left_by`), as picking an order and then
+    cancelling it where only unpicked orders may be cancelled.
     Either way instantiation could only spend its runs on it and fail.
     """
     nodes = {n.id: n for n in bp.nodes}
     closed: set[tuple[str, Source]] = set()
     unique: set[tuple[str, tuple[Source | None, ...]]] = set()
+    held: dict[tuple[str, Source], dict[str, Any]] = {}
     for node_id in bp.topo_order():
         node = nodes[node_id]
         if not isinstance(node, CallNode) or tool_access(spec.tool(node.tool)) != "write":
@@ -387,8 +405,46 @@ def doomed(
                 if None not in fields and (node.tool, fields) in unique:
                     return "repeat_unique", node.id
                 unique.add((node.tool, fields))
+            elif _refused_after(guard, node, nodes, held):
+                return "after_status", node.id
         closed.update(_ended(spec.tool(node.tool), keys, spec))
+        _note_left((left or {}).get(node.tool), node, nodes, held)
     return None
+
+
+def _refused_after(
+    guard: Guard, node: CallNode, nodes: Mapping[str, Any],
+    held: Mapping[tuple[str, Source], Mapping[str, Any]],
+) -> bool:  # fmt: skip
+    """Whether an earlier call left the record ``guard`` checks with a value it refuses."""
+    if guard.fields or not guard.attribute or guard.param not in node.args:
+        return False
+    source = _source(node.args[guard.param], nodes)
+    if source is None:
+        return False
+    now = held.get((guard.collection, source))
+    if now is None and source[0] == "node" and len(source[2]) == 1:  # a key of a new record
+        now = held.get((guard.collection, ("new", source[1])))
+    if now is None or guard.attribute not in now:
+        return False
+    return not guard.admits({guard.attribute: now[guard.attribute]})
+
+
+def _note_left(
+    left: Left | None, node: CallNode, nodes: Mapping[str, Any],
+    held: dict[tuple[str, Source], dict[str, Any]],
+) -> None:  # fmt: skip
+    """Record what ``node``'s call always leaves on the record it acts on."""
+    if left is None:
+        return
+    if left.param is None:
+        source: Source | None = ("new", node.id)
+    else:
+        binding = node.args.get(left.param)
+        source = _source(binding, nodes) if binding is not None else None
+    if source is not None:
+        held[(left.collection, source)] = {**held.get((left.collection, source), {}),
+                                           **left.values}  # fmt: skip
 
 
 def _record_sources(
@@ -405,6 +461,6 @@ def _record_sources(
     return out
 
 
-__all__ = ["TERMINAL_VERBS", "Breach", "Guard", "breach", "call_guards", "doomed",
+__all__ = ["TERMINAL_VERBS", "Breach", "Guard", "Left", "breach", "call_guards", "doomed",
            "guarded_facts", "implausible", "owned_facts", "refusal", "source_fact",
            "stated_rules", "user_key"]  # fmt: skip

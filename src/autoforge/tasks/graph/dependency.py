@@ -315,3 +315,11 @@ def without_tools(graph: ToolGraph, names: set[str]) -> ToolGraph:
     keep = [n for n in graph.nodes if n.name not in names]
     edges = [e for e in graph.edges if e.source not in names and e.target not in names]
     return graph.model_copy(update={"nodes": keep, "edges": edges})
+
+
+def without_edges(graph: ToolGraph, pairs: set[tuple[str, str]]) -> ToolGraph:
+    """``graph`` less the edges ``(source, target)`` in ``pairs`` (its tools all stay)."""
+    if not pairs:
+        return graph
+    edges = [e for e in graph.edges if (e.source, e.target) not in pairs]
+    return graph.model_copy(update={"edges": edges})
