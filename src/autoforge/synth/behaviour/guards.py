@@ -15,11 +15,13 @@ from autoforge.synth.behaviour.arrows import arrow_checks
 from autoforge.synth.behaviour.cascade import child_checks
 from autoforge.synth.behaviour.children import child_limits
 from autoforge.synth.behaviour.data import Context
+from autoforge.synth.behaviour.elapsed import deadline_checks
 from autoforge.synth.behaviour.flags import flag_checks
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.policy import (
     policy_attribute_checks,
     policy_date_windows,
+    policy_receiving_status,
     policy_required_status,
     policy_status_checks,
 )
@@ -73,10 +75,11 @@ def tool_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     out += _unique_checks(spec, tb)
     if tb.kind in ("action", "update", "delete", "create"):
         out += attribute_bounds(spec, tb, ctx)
-        out += date_window_checks(spec, tb, ctx)
+        out += date_window_checks(spec, tb, ctx) + deadline_checks(spec, tb, ctx)
         out += status_checks(spec, tb, ctx)
         out += arrow_checks(desc, _with(tb, out), ctx)
         out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
+        out += policy_receiving_status(tb, ctx)
         out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
         out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
         out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)

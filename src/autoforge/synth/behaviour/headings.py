@@ -38,10 +38,12 @@ def _stem(word: str) -> str:
 
 def _verb_stems(verb: str) -> set[str]:
     """The stems of a verb as said and, for a past participle, without its ending ("hired":
-    "hire", "hir")."""
+    "hire", "hir"; "logged": "log")."""
     forms = (
         {verb, verb.removesuffix("ed"), verb.removesuffix("d")} if verb.endswith("ed") else {verb}
     )
+    if verb.endswith("ed") and len(verb) > 5 and verb[-3] == verb[-4]:  # "logged": "log"
+        forms.add(verb[:-3])
     return {_stem(f) for f in forms}
 
 
@@ -115,43 +117,151 @@ def heading_owners(
     verbs = verb_stems(writes, collections)
     names = {name: {w.rstrip("s") for w in _words(name.replace("_", " "))} for name, _ in writes}
     out: dict[str, str] = {}
-    for line in policy.splitlines():
-        head = _HEADING.match(line)
+    lines = policy.splitlines()
+    for at, line in enumerate(lines):
+        head, label = _HEADING.match(line), bold_label(line, lines[at - 1] if at else "")
+        if label is not None:  # a bold label inside a section: its words, then its line's
+            owner = _title_owner(label, verbs, names, line)
+            out.update({label: owner} if owner else {})
         if head is None or len(head.group("level")) == 1:  # a document's title covers all
             continue
         title = head.group("title")
-        words = _words(title)
-        by_verb = [t for t, v in verbs.items() if v & {_stem(w) for w in words}]
-        if len(by_verb) > 1:  # one verb, several tools: the noun of the heading chooses
-            heads = {w.rstrip("s") for w in words}
+        owner = _title_owner(title, verbs, names)
+        if owner is not None:
+            out[title] = owner
+        elif not any(re.search(rf"(?<!\w){re.escape(t)}(?!\w)", title) for t in verbs):
+            opening = _opening_owner(lines[at + 1 :], verbs, names)
+            out.update({title: opening} if opening else {})
+    return out
+
+
+def _title_owner(
+    title: str, verbs: dict[str, set[str]], names: dict[str, set[str]], context: str = ""
+) -> str | None:
+    """The one write tool a heading's words name: by the verb of its action (the noun
+    choosing among tools of one verb, from the heading or else from ``context``: a bold
+    label's line, "**Cancellation** is possible only while the stay is booked"), or, for a
+    one-word heading, by a word of its name."""
+    words = _words(title)
+    by_verb = [t for t, v in verbs.items() if v & {_stem(w) for w in words}]
+    for said in (words, _words(re.sub(r"`[^`]*`", " ", context))):
+        if len(by_verb) > 1:  # one verb, several tools: a noun chooses
+            heads = {w.rstrip("s") for w in said}
             shared = set.intersection(*(names[t] for t in by_verb))
             named = [t for t in by_verb if (names[t] - shared) & heads]
             by_verb = named if len(named) == 1 else by_verb
-        one = {words[0].rstrip("s")} if len(words) == 1 else set()
-        by_noun = [t for t, n in names.items() if n & one]
-        chosen = by_verb if by_verb else by_noun
-        if len(chosen) == 1:
-            out[title] = chosen[0]
-    return out
+    one = {words[0].rstrip("s")} if len(words) == 1 else set()
+    by_noun = [t for t, n in names.items() if n & one]
+    chosen = by_verb if by_verb else by_noun
+    return chosen[0] if len(chosen) == 1 else None
+
+
+#: a paragraph or list item opening on a bold label ("**Opening a plan.** The patient ...",
+#: "- **Check-in** happens only ..."): a sub-heading of its section
+_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<label>[^*\n]{2,60}?)\*\*")
+
+
+def bold_label(line: str, before: str = "") -> str | None:
+    """The label a paragraph or list item opens on in bold, without its closing stop, or
+    None; ``before``: the line before (a line that goes on with a sentence is no opening)."""
+    m = _LABEL.match(line)
+    if m is None or (before.strip() and not _ITEM.match(line)):
+        return None
+    return m.group("label").strip().rstrip(".:").strip()
+
+
+#: a sentence opening on a record and the action done to it: "A claim is filed against ...",
+#: "Holds are placed on ...", "Each refund can be issued ..."
+_PASSIVE = re.compile(
+    r"\s*(?:(?:a|an|the|each|every)\s+)?(?:[a-z-]+\s+)?(?P<noun>[a-z]+)\s+"
+    r"(?:is|are|can\s+be|may\s+be|must\s+be|gets?)\s+(?:only\s+)?(?P<verb>[a-z]+ed)\b",
+    re.I,
+)
+
+
+def _opening_owner(
+    after: list[str], verbs: dict[str, set[str]], names: dict[str, set[str]]
+) -> str | None:
+    """The one write tool the first sentence of a section (``after``: the lines after its
+    heading) says the action of, in its own words: the verb of its name in any form ("A claim
+    is filed against ...") and a noun of its name ("claim" of ``file_claim``); words in code
+    left out; no other sentence of the section opens so on another tool's action. A heading
+    need not name the tool its section is about ("Lost and damaged items")."""
+    body: list[str] = []
+    for line in after:
+        if _HEADING.match(line):
+            break
+        body.append(re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line))
+    sentences = doc_sentences("\n".join(body))
+    first = _passive_owners(sentences[0] if sentences else "", verbs, names)
+    if len(first) != 1:
+        return None
+    others = {t for s in sentences[1:] for t in _passive_owners(s, verbs, names)}
+    return first[0] if others <= set(first) else None  # a section of several actions: none
+
+
+def _passive_owners(
+    sentence: str, verbs: dict[str, set[str]], names: dict[str, set[str]]
+) -> list[str]:
+    """The write tools whose action ``sentence`` opens on (:data:`_PASSIVE`)."""
+    m = _PASSIVE.match(re.sub(r"`[^`]*`", " ", sentence))
+    if m is None:
+        return []
+    said, noun = _verb_stems(m.group("verb").lower()), m.group("noun").lower().rstrip("s")
+    return [t for t, v in verbs.items() if v & said and noun in names[t]]
+
+
+def opens_on_action(sentence: str, tool: str, verbs: dict[str, set[str]]) -> bool:
+    """Whether ``sentence`` opens on ``tool``'s action done to its record, in the passive
+    ("A claim is filed against ..." for ``file_claim``), and on no other tool's."""
+    names = {t: {w.rstrip("s") for w in _words(t.replace("_", " "))} for t in verbs}
+    return _passive_owners(sentence, verbs, names) == [tool]
 
 
 def _owned_sections(policy: str, tool: str, headed: dict[str, str] | None) -> list[list[str]]:
     """The lines of each policy section whose heading names ``tool`` by its exact name or, in
-    ``headed``, belongs to it."""
+    ``headed``, belongs to it. A bold label opening a paragraph or list item
+    (:func:`bold_label`) heads a sub-section inside a section no tool owns: one whose label
+    belongs to a tool goes to that tool up to the next label or heading. In a tool's section
+    the labelled lines stay that tool's (and are also another tool's whose exact name the
+    label gives)."""
     sections: list[list[str]] = []
     inside = False
-    for line in policy.splitlines():
-        head = _HEADING.match(line)
-        if head is not None:
-            title = head.group("title")
+    parent: str | None = None  # the tool the current heading's section belongs to
+    lines = policy.splitlines()
+    for at, line in enumerate(lines):
+        head, label = _HEADING.match(line), bold_label(line, lines[at - 1] if at else "")
+        if head is not None or label is not None:
+            title = head.group("title") if head is not None else str(label)
             exact = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", title) is not None
-            inside = exact or (headed or {}).get(title) == tool
-            if inside:
+            owner = tool if exact else (headed or {}).get(title)
+            if head is None and parent is not None and not exact:
+                owner = parent  # a label in a tool's section stays that tool's
+            was = inside
+            if head is not None:
+                parent = owner
+            inside = (owner or parent) == tool
+            if inside and (head is not None or not was):
                 sections.append([])
-            continue
+            if head is not None:
+                continue
+            line = _without_label(line)
         if inside:
             sections[-1].append(line)
     return sections
+
+
+def _without_label(line: str) -> str:
+    """A labelled line's text: a label closed by a stop ("**Opening a plan.** The ...") is a
+    heading and goes; one that opens the sentence ("**Cancelling** is possible ...") stays,
+    unbolded."""
+    m = _LABEL.match(line)
+    if m is None:
+        return line
+    rest = line[m.end() :]
+    if m.group("label").rstrip().endswith((".", ":")) or rest.lstrip().startswith((".", ":")):
+        return line[: m.start("label") - 2] + rest.lstrip().lstrip(".:").lstrip()
+    return line[: m.start("label") - 2] + m.group("label") + rest
 
 
 def section_sentences(
@@ -186,11 +296,13 @@ def _without_items_of(lines: list[str], others: Collection[str]) -> list[str]:
 
 
 #: a line that opens a list of conditions: "Before it lets an invoice go, the system checks
-#: that:", "Booking requires all of the following:", "A boat may be put on a berth when:"
+#: that:", "Booking requires all of the following:", "A boat may be put on a berth when:",
+#: or a short label naming a tool in parentheses ("Filing (file_claim):")
 _LEAD_IN = re.compile(
     r"\b(?:checks?|verif(?:y|ies)|ensures?|requires?|needs?|must|only\s+(?:if|when)|"
     r"conditions?|all\s+of\s+(?:these|the\s+following))\b[^:]*:\s*$"
-    r"|\b(?:when|if|unless|provided|hold|true|fails?)\s*:\s*$",
+    r"|\b(?:when|if|unless|provided|hold|true|fails?)\s*:\s*$"
+    r"|^\W*(?:\w+\s+){0,3}\(\s*`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?\s*\)\s*:\s*$",
     re.I,
 )
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<text>.+)$")
@@ -232,7 +344,10 @@ def leads_to(lead: str, verbs: dict[str, set[str]]) -> str | None:
     """The one write tool a list's lead-in sentence names by the verb of its action ("A
     volunteer can be signed up for a shift only when all of these hold:" and ``sign_up``);
     words in code (statuses: "an `accepted` job") are not the action. None when no tool or
-    several match."""
+    several match. A lead-in that names one of the tools by its exact name is that tool's."""
+    named = [t for t in verbs if re.search(rf"(?<![\w]){re.escape(t)}(?!\w)", lead)]
+    if len(named) == 1:
+        return named[0]
     hits = _acting(verbs, {_stem(w) for w in _words(re.sub(r"`[^`]*`", " ", lead))})
     return hits[0] if len(hits) == 1 else None
 

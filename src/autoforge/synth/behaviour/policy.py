@@ -1,12 +1,13 @@
 """Status refusals the policy states about a kind of record, for every tool they touch.
 
 A policy sentence such as "Suspended accounts cannot create shipments or buy labels", "A
-`blocked` location accepts no receipts" or "An archived project is read-only: no edits" names
-a status value right before the noun of a collection, then a negation. It refuses a writing
-tool when the record of that collection the tool works on (its target, a record a parameter
-names, or one the target refers to) is in that status, and either the sentence says the record
-is read-only or the negation is followed by the tool's verb (by its stem: "receive" in
-"receipts") or, for a create, by a noun of the records it makes.
+`blocked` location accepts no receipts", "An archived project is read-only: no edits" or
+"cancelled members can do nothing" names a status value right before the noun of a
+collection, then a negation. It refuses a writing tool when the record of that collection the
+tool works on (its target, a record a parameter names, or one the target refers to) is in
+that status, and either the sentence says the record is read-only (or can do nothing) or the
+negation is followed by the tool's verb (by its stem: "receive" in "receipts") or, for a
+create, by a noun of the records it makes.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from autoforge.synth.behaviour.text import (
     related_records,
     skip_value_run,
     value_check,
+    write_targets,
 )
 
 if TYPE_CHECKING:
@@ -33,9 +35,12 @@ if TYPE_CHECKING:
 #: have no booked shift"), it does not refuse anything
 _NEGATION = re.compile(
     r"\b(cannot|can not|can't|never|(?<!\bhave\s)(?<!\bhas\s)(?<!\bwith\s)"
-    r"no(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)|read-only)(?![\w-])",
+    r"no(?!\s+(?:more|less|fewer|later|earlier|longer|sooner)\b)|read-only|"
+    r"can\s+do\s+nothing)(?![\w-])",
     re.I,
 )
+#: negations that close the record to every change, whatever the tool
+_CLOSED = ("read-only", "can do nothing")
 #: at most this many words between the status noun and the negation that governs it
 _SUBJECT_GAP = 4
 _WRITES = ("create", "update", "action", "delete")
@@ -111,7 +116,8 @@ def policy_status_checks(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                 attr, hits = flag[0], [flag[1]]
             # what follows a dash is a remedy or an aside: "cannot be started - confirm it first"
             tail = re.split(r"[;(]|,?\s+but\b|\s[\u2014\u2013-]\s", s[neg.start() :], maxsplit=1)[0]
-            if not hits or not (neg.group(1).lower() == "read-only" or _names_tool(tail, tb)):
+            closed = re.sub(r"\s+", " ", neg.group(1).lower()) in _CLOSED
+            if not hits or not (closed or _names_tool(tail, tb)):
                 continue
             values = sorted(set(hits), key=repr)
             out.append(value_check(tb, True, coll, attr, via, values, s, "policy"))
@@ -147,6 +153,41 @@ def policy_required_status(tb: ToolBehaviour, ctx: Context) -> list[Check]:
                     continue
                 values = sorted(set(named), key=repr)
                 out.append(value_check(tb, False, coll, attr, via, values, s, "policy"))
+    return out
+
+
+#: "Only `active` policies accept new claims", "Only scheduled sailings take bookings,
+#: transfers or check-ins", "Only active clients can get new work"
+_ONLY_RECEIVING = re.compile(
+    r"\bonly\s+(?P<head>(?:`?[\w-]+`?\s*(?:,|\bor\b|\band\b)\s*)*`?[\w-]+`?\s+[a-z]+"
+    r"(?:\s+[a-z]+)?)\s+(?:can\s+|may\s+)?(?:accept|take|get|receive)s?\s+(?P<tail>[^.;:]+)",
+    re.I,
+)
+
+
+def policy_receiving_status(tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """The requirement "Only <status> <noun> accept / take / get <what>": a tool whose action
+    the words after the verb name (by its verb's stem, or for a create by a noun of what it
+    makes) needs the record of that noun it reaches in one of those statuses (written in
+    code or not)."""
+    if tb.kind not in _WRITES or not ctx.policy:
+        return []
+    related = related_records(tb, ctx) if tb.kind != "create" else write_targets(tb, ctx)
+    out: list[Check] = []
+    for s in doc_sentences(ctx.policy):
+        for m in _ONLY_RECEIVING.finditer(s):
+            if not _names_tool(m.group("tail"), tb):
+                continue
+            head = m.group("head").replace("`", "").lower()
+            for coll, via in related:
+                attr, values = ctx.status_enum(coll)
+                noun = next((n for n in noun_forms(coll) if head.endswith(" " + n)), None)
+                if attr is None or noun is None:
+                    continue
+                named = [v for v in values if re.search(_word(v), head[: -len(noun)], re.I)]
+                if named and not any(c.collection == coll and c.via == via for c in out):
+                    values = sorted(set(named), key=repr)
+                    out.append(value_check(tb, False, coll, attr, via, values, s, "policy"))
     return out
 
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.headings import opens_on_action, tool_sentences
 from autoforge.synth.behaviour.paths import path_record, reach, single_routes
 from autoforge.synth.behaviour.terms import expand_terms, record_nouns, status_terms
 from autoforge.synth.behaviour.text import (
@@ -171,7 +171,9 @@ def stated_requirements(
     spec: ToolSpec, tb: ToolBehaviour, ctx: Context, known: list[Check]
 ) -> list[Check]:
     """ "The <noun> is (not) `<status>`", "must (exist and) be `<status>`", "belong to an
-    <status> <noun>" in the tool's own sentences about a record it reaches other than its own
+    <status> <noun>", and in a sentence that says the tool's action itself ("A claim is filed
+    against one line of a `collected` order") "<preposition> a `<status>` <noun>", in the
+    tool's own sentences about a record it reaches other than its own
     (see the module), for collections no check in ``known`` already bounds by status."""
     if tb.kind not in ("create", "action", "update", "delete"):
         return []
@@ -193,8 +195,11 @@ def stated_requirements(
             rf"\s+(not\s+)?({run})",
             rf"\bbelongs?\s+to\s+(?:an?|the)\s+()({plain})\s+(?:{nouns})\b",
         )
+        # in a sentence saying the action itself: "A claim is filed against a `collected` order"
+        acted = rf"\b(?:against|on|for|to|from|of|with)\s+(?:an?|the)\s+()({run})\s+(?:{nouns})\b"
         for s in texts:
-            m = next((m for m in (re.search(p, s, re.I) for p in pats) if m), None)
+            tried = [*pats, acted] if opens_on_action(s, tb.tool, ctx.verbs) else pats
+            m = next((m for m in (re.search(p, s, re.I) for p in tried) if m), None)
             if m is None or _EFFECT_WORDS.search(s):
                 continue
             if _CONDITION.search(_clause_of(s, m.start())):
