@@ -31,6 +31,8 @@ REJECTION_HELP = {
     "several_users": "the gold calls act for more than one user, so 'my account' is ambiguous",
     "doomed_after_terminal": "a write on a record an earlier call of the same task cancelled or "
     "deleted (decided before any state was drawn)",
+    "doomed_after_status": "a write on a record an earlier call of the same task always leaves "
+    "in a status the write does not accept (decided before any state was drawn)",
     "doomed_repeat_unique": "a second record that a documented uniqueness rule forbids "
     "(decided before any state was drawn)",
     "doomed_one_record": "a step needs several records where a finder returns exactly one "

@@ -14,11 +14,13 @@
 * ``scenario``: the written scenario leaves out a fact the blueprint needs;
 * ``repeated_ask``: the written request asks for the same thing twice (two answers said alike,
   so the user could not tell which is which);
-* ``doomed_after_terminal`` / ``doomed_repeat_unique`` / ``doomed_one_record``: decided from
-  the blueprint before any S0 is drawn (:func:`~autoforge.tasks.gold.plausible.doomed`,
+* ``doomed_after_terminal`` / ``doomed_after_status`` / ``doomed_repeat_unique`` /
+  ``doomed_one_record``: decided from the blueprint before any S0 is drawn
+  (:func:`~autoforge.tasks.gold.plausible.doomed`,
   :func:`~autoforge.tasks.gold.instantiate.over_one_record`): a write on a record an earlier call
-  cancelled, a second record a uniqueness rule forbids, or a step that needs several elements
-  over the one record a finder must return; no instantiation run is spent on them.
+  cancelled, or left in a status the write's guard refuses, a second record a uniqueness rule
+  forbids, or a step that needs several elements over the one record a finder must return; no
+  instantiation run is spent on them.
 
 Every rejection is counted by reason in :class:`GateStats`.
 """
