@@ -115,8 +115,19 @@ def test_a_lead_time_before_a_records_date_is_a_date_window() -> None:
         ("event_date", None, [">=", 1])]  # fmt: skip
     assert _lead("Cancelling is allowed only while the event is at least 3 days out.") == [
         ("event_date", None, [">=", 3])]  # fmt: skip
+    assert _lead("The event must be no earlier than three days after today.") == [
+        ("event_date", None, [">=", 3])]  # fmt: skip
     # a condition of a fee, two different lead times, or no date the words name: nothing
     assert _lead("If the visit is cancelled at least 2 days before the event, no fee is "
                  "due.") == []  # fmt: skip
     assert _lead("Cancel at least 2 days out, or at least 5 days out for groups, only.") == []
     assert _lead("Visits can be cancelled no later than the day before the payment.") == []
+
+
+def test_its_date_against_today_is_a_date_window_on_the_date_its_words_name() -> None:
+    assert _lead("Possible only while the visit is booked and its event date is today or "
+                 "later.") == [("event_date", None, [">="])]  # fmt: skip
+    assert _lead("Only for a visit whose date is before today.") == [("event_date", None, ["<"])]
+    # a relation the clause refuses, or one in a condition, is left alone
+    assert _lead("A visit whose date is after today cannot be closed.") == []
+    assert _lead("If its date is before today, a fee is due; visits must be booked.") == []

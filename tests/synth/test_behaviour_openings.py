@@ -101,3 +101,26 @@ def test_a_label_of_a_verb_several_tools_share_is_chosen_by_the_noun_of_its_line
     policy = ("# K\n\n## Rules\n\n- **Cancellation** is possible only while the stay is "
               "booked.\n- **Cancelling** needs a reason.\n")  # fmt: skip
     assert heading_owners(policy, writes, ["stays", "visits"]) == {"Cancellation": "cancel_stay"}
+
+
+def test_we_will_not_restricts_the_tool_of_its_verb() -> None:
+    from autoforge.synth.behaviour.headings import restricting
+
+    policy = "# E\n\nWe will not lodge a complaint while the errand is open. We will not shout.\n"
+    assert restricting(policy, "lodge_complaint", VERBS) == [
+        "We will not lodge a complaint while the errand is open."]  # fmt: skip
+    assert restricting(policy, "finish_errand", VERBS) == []
+
+
+def test_a_label_of_another_action_leaves_a_section_whose_owner_was_inferred() -> None:
+    from autoforge.synth.behaviour.headings import section_sentences
+
+    policy = ("# E\n\n## Finishing\n\nAn errand must be `open` to finish.\n\n"
+              "**Lodging.** A complaint needs a `finished` errand.\n\n"
+              "## Extras (finish_errand)\n\n**Lodging.** Keep a copy.\n")  # fmt: skip
+    headed = heading_owners(policy, WRITES, COLLECTIONS)
+    assert headed["Finishing"] == "finish_errand" and headed["Lodging"] == "lodge_complaint"
+    assert section_sentences(policy, "lodge_complaint", headed) == [
+        "A complaint needs a `finished` errand."]  # fmt: skip
+    assert section_sentences(policy, "finish_errand", headed) == [
+        "An errand must be `open` to finish.", "Keep a copy."]  # fmt: skip

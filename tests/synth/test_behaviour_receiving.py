@@ -51,3 +51,19 @@ def test_records_that_can_do_nothing_refuse_every_change() -> None:
     for tb, via in ((HOLD, "param:trip_id"), (MOVE, "trip_id"), (RATE, None)):
         found = [(c.kind, c.via, c.values) for c in policy_status_checks(tb, ctx)]
         assert found == [("status_not_in", via, ["cancelled"])], tb.tool
+
+
+def test_only_a_status_standing_for_the_record_is_required_of_it() -> None:
+    from autoforge.synth.behaviour.policy import policy_status_nouns
+
+    ctx = Context(ev=DataEvidence.of(DATA), policy="# T\n\nOnly scheduled ones may be rated.\n")
+    ctx.schemas["trips"] = {"status": {"enum": ["scheduled", "departed", "cancelled"]}}
+    found = policy_status_nouns("Rate a trip. Only a departed trip or a scheduled trip counts.",
+                                RATE, ctx)  # fmt: skip
+    assert [(c.kind, c.via, c.values) for c in found] == [("status_in", None, ["scheduled"])]
+    ctx.policy = ""
+    said = policy_status_nouns("Only departures or `cancelled` can be rated.", RATE, ctx)
+    assert said == []  # "departures" is no status
+    plural = policy_status_nouns("Only departeds or cancelleds can be rated.", RATE, ctx)
+    assert [c.values for c in plural] == [["cancelled", "departed"]]
+    assert policy_status_nouns("Only scheduled ones can be moved.", RATE, ctx) == []

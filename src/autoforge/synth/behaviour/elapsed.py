@@ -17,6 +17,9 @@ days after today.
 The date is the one attribute of a reached record whose name holds the word ("event" in
 ``event_date``), or the date of the record the word names; in a condition ("If the
 cancellation is made at least 2 days before ...") it is a case of a fee, not a rule.
+
+"Its check-in date is today or later", "whose date is before today" compare a reached
+record's date, named by the words before "date" (the record's own first), with today.
 """
 
 from __future__ import annotations
@@ -30,10 +33,21 @@ from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.text import related_records
 from autoforge.tooldocs import ToolSpec
 
+#: a count of days in digits or in words
+_NUMERALS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_WORDS = {w: i for i, w in enumerate((*_NUMERALS, "ten", "eleven", "twelve"))}
+_NUMBER = r"\d+|" + "|".join(_WORDS)
+
+
+def _days(said: str) -> int:
+    """A count of days written in digits or in words."""
+    return int(said) if said.isdigit() else _WORDS[said.lower()]
+
+
 _BOUND = r"at\s+the\s+latest|no\s+later\s+than|up\s+to|within|at\s+most|(?:no|not)\s+more\s+than"
 #: "<bound> N days after|of|from|since <attribute>"
 _DEADLINE = re.compile(
-    rf"\b(?P<cue>{_BOUND}|more\s+than)\s+(?P<n>\d+)\s+(?:calendar\s+)?days?\s+"
+    rf"\b(?P<cue>{_BOUND}|more\s+than)\s+(?P<n>{_NUMBER})\s+(?:calendar\s+)?days?\s+"
     r"(?:after|of|from|since)\s+(?:the\s+|its\s+|their\s+)?(?:\w+'s\s+)?`?(?P<attr>[a-z]\w*)`?",
     re.I,
 )
@@ -55,13 +69,32 @@ _DAY_BEFORE = re.compile(
     r"(?:the\s+|its\s+|their\s+)?(?:original\s+)?(?P<what>[a-z][\w-]*)",
     re.I,
 )
-#: "at least 3 days out", "at least 2 days before the start date"
+#: "at least 3 days out", "at least 2 days before the start date", "no earlier than three
+#: days after today"
 _DAYS_OUT = re.compile(
-    r"\bat\s+least\s+(?P<n>\d+)\s+days?\s+(?:out|ahead|in\s+advance|before\s+"
+    rf"\b(?:at\s+least|no\s+(?:earlier|sooner)\s+than)\s+(?P<n>{_NUMBER})\s+days?\s+"
+    r"(?:out|ahead|in\s+advance|(?:after|from)\s+today|before\s+"
     r"(?:the\s+|its\s+|their\s+)?(?P<what>[a-z][\w-]*))",
     re.I,
 )
 _CONDITION = re.compile(r"\b(?:if|when|whenever|otherwise|unless)\b", re.I)
+
+
+#: "its check-in date is today or later", "whose date is before today": a reached record's
+#: date, by the words before "date", against today
+_ITS_DATE = re.compile(
+    r"\b(?:its|whose|their)\s+(?P<words>(?:[a-z][\w-]*\s+){0,2}?)date\s+is\s+(?:still\s+)?"
+    r"(?P<rel>today\s+or\s+(?:later|earlier|already\s+past|before)|on\s+or\s+(?:before|after)"
+    r"\s+today|(?:before|after)\s+today)\b",
+    re.I,
+)
+_RELATIONS = (
+    (r"today\s+or\s+(?:earlier|already\s+past|before)|on\s+or\s+before\s+today", "<="),
+    (r"today\s+or\s+later|on\s+or\s+after\s+today", ">="),
+    (r"after\s+today", ">"),
+    (r"before\s+today", "<"),
+)
+_REFUSAL_AFTER = re.compile(r"^[^,;.]*\b(?:cannot|can\s*not|can't|may\s+not|is\s+refused)\b", re.I)
 
 
 def deadline_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
@@ -72,7 +105,7 @@ def deadline_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Che
     policy = tool_sentences(ctx.policy, tb.tool, ctx.headed, ctx.verbs) if ctx.policy else []
     out: list[Check] = []
     for s, source in [(x, "docs") for x in said] + [(x, "policy") for x in policy]:
-        found = _deadline(s, tb, ctx) or _lead_time(s, tb, ctx)
+        found = _deadline(s, tb, ctx) or _lead_time(s, tb, ctx) or _dated(s, tb, ctx)
         if found is not None and not any(
             c.attribute == found[1] and c.collection == found[0] for c in out
         ):
@@ -103,7 +136,7 @@ def _deadline(s: str, tb: ToolBehaviour, ctx: Context) -> _Window | None:
     if len(where) != 1:
         return None
     coll, via = where[0]
-    return coll, attr, via, [">=", -int(m.group("n"))]
+    return coll, attr, via, [">=", -_days(m.group("n"))]
 
 
 def _lead_time(s: str, tb: ToolBehaviour, ctx: Context) -> _Window | None:
@@ -111,7 +144,7 @@ def _lead_time(s: str, tb: ToolBehaviour, ctx: Context) -> _Window | None:
     if not _RULE.search(s):
         return None
     found = [(m, [">=", 1]) for m in _DAY_BEFORE.finditer(s)]
-    found += [(m, [">=", int(m.group("n"))]) for m in _DAYS_OUT.finditer(s)]
+    found += [(m, [">=", _days(m.group("n"))]) for m in _DAYS_OUT.finditer(s)]
     if len({str(w) for _, w in found}) != 1 or _CONDITION.search(s[: found[0][0].start()]):
         return None
     m, window = found[0]
@@ -121,6 +154,35 @@ def _lead_time(s: str, tb: ToolBehaviour, ctx: Context) -> _Window | None:
         return None
     coll, via, attr = where.pop()
     return coll, attr, via, window
+
+
+def _dated(s: str, tb: ToolBehaviour, ctx: Context) -> _Window | None:
+    """The window of "its <words> date is <today relation>" in a rule sentence: the date of
+    the record the call reaches that the words name (its own first), or None. A relation
+    the clause then refuses ("whose date is still ahead cannot ...") is left alone."""
+    found = list(_ITS_DATE.finditer(s)) if _RULE.search(s) else []
+    if len(found) != 1 or _CONDITION.search(s[: found[0].start()]):
+        return None
+    m = found[0]
+    if _REFUSAL_AFTER.search(s[m.end() :]):
+        return None
+    op = next(o for cue, o in _RELATIONS if re.fullmatch(cue, m.group("rel"), re.I))
+    words = re.findall(r"[a-z]+", m.group("words").lower())
+    for coll, via in related_records(tb, ctx):
+        named = _dates_named(ctx, coll, words) if words else _own_date(ctx, coll)
+        if len(named) == 1:
+            return coll, named[0], via, [op]
+    return None
+
+
+def _own_date(ctx: Context, coll: str) -> list[str]:
+    """The date of a record named by no word: its attribute ``date``, or one ending in
+    ``_date`` when it has only one such."""
+    days = ctx.ev.dated_attributes(coll)
+    if "date" in days:
+        return ["date"]
+    ending = [a for a in days if a.endswith("_date")]
+    return ending if len(ending) == 1 else []
 
 
 def _dates_named(ctx: Context, coll: str, words: list[str]) -> list[str]:

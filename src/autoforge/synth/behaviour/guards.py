@@ -24,6 +24,7 @@ from autoforge.synth.behaviour.policy import (
     policy_receiving_status,
     policy_required_status,
     policy_status_checks,
+    policy_status_nouns,
 )
 from autoforge.synth.behaviour.presumed import (
     empty_requirements,
@@ -79,7 +80,7 @@ def tool_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out += status_checks(spec, tb, ctx)
         out += arrow_checks(desc, _with(tb, out), ctx)
         out += policy_status_checks(tb, ctx) + policy_required_status(tb, ctx)
-        out += policy_receiving_status(tb, ctx)
+        out += policy_receiving_status(tb, ctx) + policy_status_nouns(desc, tb, ctx)
         out += policy_date_windows(tb, ctx) + policy_attribute_checks(tb, ctx)
         out += child_checks(spec, tb, ctx) + attribute_thresholds(desc, tb, ctx)
         out += count_refusals(desc, tb, ctx) + unique_params(desc, tb, ctx)

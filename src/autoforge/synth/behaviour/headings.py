@@ -221,13 +221,14 @@ def opens_on_action(sentence: str, tool: str, verbs: dict[str, set[str]]) -> boo
 def _owned_sections(policy: str, tool: str, headed: dict[str, str] | None) -> list[list[str]]:
     """The lines of each policy section whose heading names ``tool`` by its exact name or, in
     ``headed``, belongs to it. A bold label opening a paragraph or list item
-    (:func:`bold_label`) heads a sub-section inside a section no tool owns: one whose label
-    belongs to a tool goes to that tool up to the next label or heading. In a tool's section
-    the labelled lines stay that tool's (and are also another tool's whose exact name the
-    label gives)."""
+    (:func:`bold_label`) heads a sub-section: in a section whose heading names a tool
+    exactly, or under a label of no tool's action, the lines stay the section's; otherwise a
+    label that belongs to a tool gives its lines, up to the next label or heading, to that
+    tool ("## Cancellations, no-shows and completion" then "**Completing** is ...")."""
     sections: list[list[str]] = []
     inside = False
     parent: str | None = None  # the tool the current heading's section belongs to
+    named = False  # whether that heading gives the tool's exact name
     lines = policy.splitlines()
     for at, line in enumerate(lines):
         head, label = _HEADING.match(line), bold_label(line, lines[at - 1] if at else "")
@@ -235,12 +236,13 @@ def _owned_sections(policy: str, tool: str, headed: dict[str, str] | None) -> li
             title = head.group("title") if head is not None else str(label)
             exact = re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", title) is not None
             owner = tool if exact else (headed or {}).get(title)
-            if head is None and parent is not None and not exact:
-                owner = parent  # a label in a tool's section stays that tool's
             was = inside
             if head is not None:
-                parent = owner
-            inside = (owner or parent) == tool
+                code = _NAMED_TOOL.search(title)
+                parent, named = (code.group("name"), True) if code else (owner, False)
+                inside = exact or parent == tool
+            else:
+                inside = exact or (parent if named or owner is None else owner) == tool
             if inside and (head is not None or not was):
                 sections.append([])
             if head is not None:
@@ -249,6 +251,10 @@ def _owned_sections(policy: str, tool: str, headed: dict[str, str] | None) -> li
         if inside:
             sections[-1].append(line)
     return sections
+
+
+#: a tool's own name in parentheses in a heading ("Writing an order (`create_order`)")
+_NAMED_TOOL = re.compile(r"\(\s*`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s*\)")
 
 
 def _without_label(line: str) -> str:
@@ -422,9 +428,11 @@ def tool_sentences(
     return out + [s for s in named if s not in out]
 
 
-#: "only ... can book", "cannot book", "may not book": the verb a restriction is about
+#: "only ... can book", "cannot book", "may not book", "we will not renew": the verb a
+#: restriction is about
 _RESTRICTS = re.compile(
-    r"\b(?:only\b[^.;:]*?\b(?:can|may)|cannot|can\s*not|can't|may\s+not|must\s+not)"
+    r"\b(?:only\b[^.;:]*?\b(?:can|may)|cannot|can\s*not|can't|may\s+not|must\s+not|"
+    r"will\s+not|won't)"
     r"\s+(?:be\s+)?(?P<verb>[a-z]+)",
     re.I,
 )
@@ -433,8 +441,8 @@ _RESTRICTS = re.compile(
 def restricting(policy: str, tool: str, verbs: dict[str, set[str]] | None) -> list[str]:
     """Sentences anywhere in the policy that restrict ``tool``'s action by the verb of its
     name or summary, in the active voice ("Only `active` households can book.", "A household
-    whose balance is above 150.00 cannot book a new pickup"), when that verb is no other
-    write tool's."""
+    whose balance is above 150.00 cannot book a new pickup", "We will not renew a card
+    while ..."), when that verb is no other write tool's."""
     if not verbs or not verbs.get(tool):
         return []
     out = []

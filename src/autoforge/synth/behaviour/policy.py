@@ -191,6 +191,37 @@ def policy_receiving_status(tb: ToolBehaviour, ctx: Context) -> list[Check]:
     return out
 
 
+#: "Only a draft can be confirmed", "only `pending` or `held` ones may be released": the
+#: status stands for the record itself
+_ONLY_STATUS_NOUN = re.compile(
+    r"\bonly\s+(?:an?\s+|the\s+)?(?P<run>`?[\w-]+`?(?:\s*(?:,|\bor\b|\band\b)\s*`?[\w-]+`?)*)"
+    r"(?:\s+ones?)?\s+(?:can|may)\s+be\s+(?P<verb>[a-z]+)",
+    re.I,
+)
+
+
+def policy_status_nouns(spec_text: str, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """ "Only a draft can be confirmed" in the tool's description or the policy: when every
+    word before the verb is a status of the tool's own record (a plural "drafts" too) and
+    the verb names the tool's action, that record must be in one of them."""
+    if tb.kind not in ("action", "update", "delete") or not tb.collection or not tb.id_param:
+        return []
+    attr, values = ctx.status_enum(tb.collection)
+    canon = {str(v).lower(): v for v in values}
+    out: list[Check] = []
+    for s in doc_sentences(spec_text) + doc_sentences(ctx.policy):
+        for m in _ONLY_STATUS_NOUN.finditer(s):
+            words = [w.strip("`").lower() for w in re.split(r"\s*(?:,|\bor\b|\band\b)\s*",
+                                                            m.group("run")) if w]  # fmt: skip
+            said = [canon.get(w, canon.get(w.removesuffix("s"))) for w in words]
+            if attr is None or not said or None in said or not _names_tool(m.group("verb"), tb):
+                continue
+            vals = sorted({v for v in said if v is not None}, key=repr)
+            out.append(value_check(tb, False, tb.collection, attr, None, vals, s, "policy"))
+            return out
+    return out
+
+
 _ONLY_VERB = re.compile(
     r"\bonly\s+(?:(?:an?|the)\s+)?(?:`?[\w-]+`?\s*(?:,|\bor\b|\band\b)\s*)*`?[\w-]+`?\s+"
     r"(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?:can|may)\s+be\s+(?P<verb>[a-z]+)",
