@@ -200,6 +200,10 @@ def test_advice_and_irreversibility_are_no_rules() -> None:
     assert states_rule("Deletion cannot be undone; only drafts can be deleted.")
     assert states_rule("A cancelled booking cannot be reinstated.")
     assert states_rule("Note: the order must be paid first.")
+    # "has to", and "will not" with an action, refuse; "will not be ..." says what is not done
+    assert states_rule("We will not renew a card while the balance is open.")
+    assert states_rule("The balance has to be 0.00 first.")
+    assert not states_rule("The deposit will not be refunded.")
 
 
 _LEDGER = """

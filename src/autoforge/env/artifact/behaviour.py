@@ -266,7 +266,9 @@ class BehaviourModel(BaseModel):
 
 _RULE_WORDS = re.compile(
     r"\b(must|only|refused|rejected|cannot|can not|can't|may not|not allowed|at most|"
-    r"at least|fails? if|required|unique|no duplicates|never|allowed)\b",
+    r"at least|fails? if|required|unique|no duplicates|never|allowed|has to|have to|"
+    # "we will not renew ... while": a refusal; "the fee will not be refunded" says an effect
+    r"(?:will\s+not|won't)\s+(?!be\b)[a-z]+)\b",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
