@@ -204,6 +204,7 @@ def test_advice_and_irreversibility_are_no_rules() -> None:
     assert states_rule("We will not renew a card while the balance is open.")
     assert states_rule("The balance has to be 0.00 first.")
     assert not states_rule("The deposit will not be refunded.")
+    assert not states_rule("Used by staff when a sailing will not run.")
 
 
 _LEDGER = """

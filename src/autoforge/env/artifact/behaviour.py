@@ -266,11 +266,13 @@ class BehaviourModel(BaseModel):
 
 _RULE_WORDS = re.compile(
     r"\b(must|only|refused|rejected|cannot|can not|can't|may not|not allowed|at most|"
-    r"at least|fails? if|required|unique|no duplicates|never|allowed|has to|have to|"
-    # "we will not renew ... while": a refusal; "the fee will not be refunded" says an effect
-    r"(?:will\s+not|won't)\s+(?!be\b)[a-z]+)\b",
+    r"at least|fails? if|required|unique|no duplicates|never|allowed|has to|have to)\b",
     re.IGNORECASE,
 )
+#: "we will not renew ... while" refuses; "the fee will not be refunded" says an effect, and
+#: "when a sailing will not run" a case
+_WILL_NOT = re.compile(r"\b(?:will\s+not|won't)\s+(?!be\b)[a-z]+", re.IGNORECASE)
+_CASE = re.compile(r"\b(?:when|whenever|if|unless|until|once)\b[^,;:]*$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
 
 
@@ -311,7 +313,9 @@ def states_rule(sentence: str) -> bool:
     effect is irreversible is none ("Deletion cannot be undone; only drafts can be deleted"
     still states one)."""
     text = _IRREVERSIBLE.sub("", sentence)
-    return bool(_RULE_WORDS.search(text)) and not (_PERMISSIVE.search(text) or _ADVICE.search(text))
+    refusing = any(not _CASE.search(text[: m.start()]) for m in _WILL_NOT.finditer(text))
+    said = bool(_RULE_WORDS.search(text)) or refusing
+    return said and not (_PERMISSIVE.search(text) or _ADVICE.search(text))
 
 
 def rule_sentences(description: str) -> list[str]:
