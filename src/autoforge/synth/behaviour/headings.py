@@ -13,6 +13,12 @@ word of the heading naming exactly one of them chooses it ("Retiring a kit" and
 ``retire_kit`` beside ``retire_tool``). A first-level heading is the
 document's title and belongs to no tool. The stems drop an "-ing" and a silent "e" and keep four
 letters, so "Taking" and "Take" agree. Every rule is stated without naming a domain.
+
+A heading that names no action belongs to the tool its section's opening sentence says the
+action of ("A claim is filed against ..."). A bold label opening a paragraph or list item
+("**Opening a plan.**") heads a sub-section owned the same way as a heading. A list of
+conditions opens after a lead-in that asks for them ("... checks that:") or that labels a
+tool by name ("Filing (file_claim):").
 """
 
 from __future__ import annotations
