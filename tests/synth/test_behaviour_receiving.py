@@ -67,3 +67,15 @@ def test_only_a_status_standing_for_the_record_is_required_of_it() -> None:
     plural = policy_status_nouns("Only departeds or cancelleds can be rated.", RATE, ctx)
     assert [c.values for c in plural] == [["cancelled", "departed"]]
     assert policy_status_nouns("Only scheduled ones can be moved.", RATE, ctx) == []
+
+
+def test_a_read_only_record_is_refused_not_required() -> None:
+    from autoforge.synth.behaviour.text import status_checks
+    from autoforge.tooldocs import ToolSpec
+
+    policy = "# T\n\n## Rating\n\nA cancelled trip is read-only: no edits, no ratings.\n"
+    ctx = Context(ev=DataEvidence.of(DATA), policy=policy)
+    ctx.schemas["trips"] = {"status": {"enum": ["scheduled", "departed", "cancelled"]}}
+    ctx.headed = {"Rating": "rate_trip"}
+    found = status_checks(ToolSpec(name="rate_trip", description="Rate a trip."), RATE, ctx)
+    assert ("status_in", ["cancelled"]) not in [(c.kind, c.values) for c in found]

@@ -172,7 +172,8 @@ def status_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check
         s = re.sub(
             r"\([^()]*\)|\s\u2014\s[^\u2014]*(?:\u2014|$)", lambda m: " " * len(m.group(0)), said
         )
-        asks = rf"only|must|allowed|possible|permitted|{_HAS_TO}"
+        # "read-only" says what may not be done, it asks for no status
+        asks = rf"(?<!-)only|must|allowed|possible|permitted|{_HAS_TO}"
         if _EFFECT.search(s) and not re.search(rf"\b({asks})\b", s, re.I):
             continue
         if not re.search(rf"\b({asks}|cannot|can not|can't)\b", s, re.I) and not _REFUSING.search(
