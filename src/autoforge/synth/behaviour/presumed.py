@@ -181,6 +181,7 @@ def stated_requirements(
     texts = doc_sentences(spec.description) + tool_sentences(
         ctx.policy, tb.tool, ctx.headed, ctx.verbs
     )
+    acting = {s for s in texts if opens_on_action(s, tb.tool, ctx.verbs)}  # said once
     out: list[Check] = []
     for coll, via in _reached(tb, ctx):
         attr, values = ctx.status_enum(coll)
@@ -198,7 +199,7 @@ def stated_requirements(
         # in a sentence saying the action itself: "A claim is filed against a `collected` order"
         acted = rf"\b(?:against|on|for|to|from|of|with)\s+(?:an?|the)\s+()({run})\s+(?:{nouns})\b"
         for s in texts:
-            tried = [*pats, acted] if opens_on_action(s, tb.tool, ctx.verbs) else pats
+            tried = [*pats, acted] if s in acting else pats
             m = next((m for m in (re.search(p, s, re.I) for p in tried) if m), None)
             if m is None or _EFFECT_WORDS.search(s):
                 continue
