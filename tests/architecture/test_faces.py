@@ -162,6 +162,9 @@ FACES: dict[str, list[str]] = {
     ],
     "autoforge.lexicon": [
         "iso_day",
+        "NUMBER_WORDS",
+        "count_of",
+        "number_words",
         "IdShape",
         "KeyRules",
         "documented",

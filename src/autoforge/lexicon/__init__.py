@@ -7,9 +7,9 @@ returns and needs: :mod:`.dataflow`), entities and attributes read from the docs
 (:mod:`.schema_entities`), which list parameters page or sort rather than filter
 (:mod:`.paging`), where a documented reply puts the records (:mod:`.envelope`), and how a
 person says a tool or a field (:mod:`.phrasing`, :mod:`.literals`), the day a data value
-names (:mod:`.days`), and the shape of a collection's keys, from the data or the docs
-(:mod:`.idshape`). The word functions underneath (``tokens``, ``singular``, ``plural``) are
-:mod:`autoforge.tooldocs`'s.
+names (:mod:`.days`), counts written as words (:mod:`.numbers`), and the shape of a
+collection's keys, from the data or the docs (:mod:`.idshape`). The word functions underneath
+(``tokens``, ``singular``, ``plural``) are :mod:`autoforge.tooldocs`'s.
 
 It imports only :mod:`autoforge.tooldocs` and the environment's artifact models, never the LLM
 seam; the environment itself never imports it. Synthesis and task generation read docs through
@@ -24,6 +24,7 @@ __all__ = [
     "EVERYDAY",
     "FILLER",
     "NAME_FIELDS",
+    "NUMBER_WORDS",
     "QUOTED_STOP",
     "READ_CLASSES",
     "SCOPE_NOTE",
@@ -46,6 +47,7 @@ __all__ = [
     "api_prefix",
     "assumed_returns",
     "collection_of_key",
+    "count_of",
     "derive_state",
     "dir_rules",
     "doc_field_names",
@@ -75,6 +77,7 @@ __all__ = [
     "names_record",
     "new_key_param",
     "noun_field",
+    "number_words",
     "output_leaves",
     "owner_attribute",
     "paging_params",
@@ -152,6 +155,9 @@ if _TYPE_CHECKING:
     from autoforge.lexicon.idshape import key_rules as key_rules
     from autoforge.lexicon.idshape import plain as plain
     from autoforge.lexicon.literals import Literals as Literals
+    from autoforge.lexicon.numbers import NUMBER_WORDS as NUMBER_WORDS
+    from autoforge.lexicon.numbers import count_of as count_of
+    from autoforge.lexicon.numbers import number_words as number_words
     from autoforge.lexicon.paging import PagingRole as PagingRole
     from autoforge.lexicon.paging import paging_params as paging_params
     from autoforge.lexicon.paging import paging_role as paging_role
@@ -223,6 +229,9 @@ if _TYPE_CHECKING:
 
 _LAZY: dict[str, str] = {
     "iso_day": "autoforge.lexicon.days",
+    "NUMBER_WORDS": "autoforge.lexicon.numbers",
+    "count_of": "autoforge.lexicon.numbers",
+    "number_words": "autoforge.lexicon.numbers",
     "IdShape": "autoforge.lexicon.idshape",
     "KeyRules": "autoforge.lexicon.idshape",
     "documented": "autoforge.lexicon.idshape",

@@ -29,15 +29,15 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences, python_param_name
+from autoforge.lexicon import count_of, number_words
 from autoforge.synth.behaviour.headings import tool_sentences
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
     from autoforge.tooldocs import ToolSpec
 
-_WORDS = {"one": 1, "two": 2, "three": 3, "1": 1, "2": 2, "3": 3}
 _DECIMALS = re.compile(
-    r"\b(?:at\s+most|no\s+more\s+than|up\s+to)\s+(one|two|three|[123])\s+decimals?\b"
+    rf"\b(?:at\s+most|no\s+more\s+than|up\s+to)\s+({number_words(3)}|[123])\s+decimals?\b"
     r"|\bin\s+whole\s+cents\b|\bno\s+fractions?\s+of\s+a\s+cent\b",
     re.I,
 )
@@ -176,7 +176,7 @@ def argument_checks(
         if pair_only and not any(f"`{d}`" in s for d in dates):
             continue  # a read's own date named in code: its window holds for reads too
         if (m := _DECIMALS.search(s)) is not None:
-            add(_pick(s, numbers), "decimals", _WORDS.get((m.group(1) or "2").lower(), 2), s)
+            add(_pick(s, numbers), "decimals", count_of(m.group(1) or "2"), s)
         if _POSITIVE.search(s):
             add(_pick(s, numbers), ">", 0, s)
         if (m := _SUFFIX.search(s)) is not None:

@@ -19,6 +19,7 @@ import re
 from typing import TYPE_CHECKING, cast
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, ValueSource, doc_sentences
+from autoforge.lexicon import count_of, number_words
 from autoforge.synth.behaviour.data import entry_stamps, noun_forms
 from autoforge.synth.behaviour.headings import tool_sentences
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from autoforge.tooldocs import ToolSpec
 
 _SETS = r"(?:becomes?|(?:is|are)\s+set\s+to|(?:is|are)\s+marked(?:\s+as)?|is|are)"
-_ONE = {"one": 1, "two": 2, "three": 3}
 
 
 def children(tb: ToolBehaviour, ctx: Context) -> list[tuple[str, str]]:
@@ -107,14 +107,14 @@ def _child_counter(clause: str, child: str, ctx: Context) -> list[tuple[str, str
         nouns = "|".join(re.escape(n) for n in noun_forms(coll))
         for attr in ctx.ev.attributes.get(coll, []):
             m = re.search(
-                rf"\badds?\s+(?P<n>one|two|three|\d+)\s+to\s+(?:its|their|the)\s+(?:{nouns})'s\s+"
+                rf"\badds?\s+(?P<n>{number_words()}|\d+)\s+to\s+(?:its|their|the)\s+(?:{nouns})'s\s+"
                 rf"`?{re.escape(attr)}`?(?![\w-])",
                 clause,
                 re.I,
             )
             if m:
                 n = m.group("n").lower()
-                out.append((a, coll, attr, _ONE.get(n) or int(n)))
+                out.append((a, coll, attr, count_of(n)))
     return out
 
 

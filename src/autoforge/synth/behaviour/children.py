@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences, refusal_alternatives
+from autoforge.lexicon import count_of, number_words
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import tool_sentences
 
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
     from autoforge.tooldocs import ToolSpec
 
-_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _UNTIL = r"(?=\s+(?:cannot|can\s|may\s|must\s)|$)"
 _REFUSING = re.compile(r"\b(?:cannot|can\s*not|may\s+not|must\s+not|refused|rejected)\b", re.I)
 
@@ -66,7 +66,7 @@ def _limit(part: str, tb: ToolBehaviour, ctx: Context) -> Check | None:
             spaced = "|".join(re.escape(v.replace("_", " ")) for v in values) or "(?!)"
             m = re.search(
                 rf"\b(?:{pnouns})\s+(?:who\s+|that\s+)?already\s+(?:has|have|holds?)\s+"
-                rf"(?P<n>an?|one|two|three|four|five|\d+)\s+(?P<pre>(?:[`\w-]+,?\s+){{0,4}}?)"
+                rf"(?P<n>an?|{number_words()}|\d+)\s+(?P<pre>(?:[`\w-]+,?\s+){{0,4}}?)"
                 rf"(?:{cnouns})\b(?P<tail>\s+(?:{spaced})\b)?"
                 rf"(?P<post>\s+(?:that|which)\s+(?:is|are)\s+[`\w, ]+?{_UNTIL})?"
                 rf"(?!\s+(?:with|named|called|for|on|at|in|during|the\s+same|that\s+day)\b)",
@@ -85,7 +85,7 @@ def _limit(part: str, tb: ToolBehaviour, ctx: Context) -> Check | None:
                 )
             ]
             n = m.group("n").lower()
-            bound = int(n) if n.isdigit() else _COUNT.get(n, 1)
+            bound = 1 if n.lower() in ("a", "an") else count_of(n)
             return Check(kind="no_child", param=param, collection=child, via=via,
                          attribute=attr if statuses else None, values=statuses,
                          high=float(bound), sentence=part)  # fmt: skip

@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
+from autoforge.lexicon import count_of, number_words
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.formulas import amount_expr
 from autoforge.synth.behaviour.headings import section_sentences
@@ -201,10 +202,9 @@ def _amount(
             return sign, Value(source="const", const=int(note.group("n")))
         if note.group("p") in params:
             return sign, Value(source="param", name=note.group("p"))
-    m = re.search(rf"adds?\s+(\d+|one|two|three)\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
+    m = re.search(rf"adds?\s+(\d+|{number_words()})\s+to\s+(the\s+)?(\w+'s\s+)?{a}", s, re.I)
     if m:
-        n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower())
-        return 1, Value(source="const", const=n or int(m.group(1)))
+        return 1, Value(source="const", const=count_of(m.group(1)))
     added = _own_added(s, a, attr, own[1])
     if added is not None:
         return added

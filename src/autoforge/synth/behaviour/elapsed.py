@@ -28,20 +28,14 @@ import re
 from typing import Any
 
 from autoforge.env import Check, ToolBehaviour, doc_sentences
+from autoforge.lexicon import count_of, number_words
 from autoforge.synth.behaviour.data import Context, noun_forms
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.text import related_records
 from autoforge.tooldocs import ToolSpec
 
 #: a count of days in digits or in words
-_NUMERALS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_WORDS = {w: i for i, w in enumerate((*_NUMERALS, "ten", "eleven", "twelve"))}
-_NUMBER = r"\d+|" + "|".join(_WORDS)
-
-
-def _days(said: str) -> int:
-    """A count of days written in digits or in words."""
-    return int(said) if said.isdigit() else _WORDS[said.lower()]
+_NUMBER = r"\d+|" + number_words()
 
 
 _BOUND = r"at\s+the\s+latest|no\s+later\s+than|up\s+to|within|at\s+most|(?:no|not)\s+more\s+than"
@@ -136,7 +130,7 @@ def _deadline(s: str, tb: ToolBehaviour, ctx: Context) -> _Window | None:
     if len(where) != 1:
         return None
     coll, via = where[0]
-    return coll, attr, via, [">=", -_days(m.group("n"))]
+    return coll, attr, via, [">=", -count_of(m.group("n"))]
 
 
 def _lead_time(s: str, tb: ToolBehaviour, ctx: Context) -> _Window | None:
@@ -144,7 +138,7 @@ def _lead_time(s: str, tb: ToolBehaviour, ctx: Context) -> _Window | None:
     if not _RULE.search(s):
         return None
     found = [(m, [">=", 1]) for m in _DAY_BEFORE.finditer(s)]
-    found += [(m, [">=", _days(m.group("n"))]) for m in _DAYS_OUT.finditer(s)]
+    found += [(m, [">=", count_of(m.group("n"))]) for m in _DAYS_OUT.finditer(s)]
     if len({str(w) for _, w in found}) != 1 or _CONDITION.search(s[: found[0][0].start()]):
         return None
     m, window = found[0]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences, python_param_name
+from autoforge.lexicon import count_of, number_words
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.ledger import amount_digits
 from autoforge.synth.behaviour.paths import Path, reach, record_code
@@ -293,14 +294,14 @@ def _shape(first: str) -> str:
 
 
 def _digits(text: str) -> int | None:
-    m = re.search(r"rounded\s+(?:half\s+up\s+)?to\s+(\d+|one|two|three)\s+decimal", text, re.I)
+    m = re.search(rf"rounded\s+(?:half\s+up\s+)?to\s+(\d+|{number_words(3)})\s+decimal", text, re.I)
     if m is None:
         return (
             2
             if re.search(r"rounded\s+(?:half\s+up\s+)?to\s+(?:the\s+)?cents?\b", text, re.I)
             else None
         )
-    return {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower()) or int(m.group(1))
+    return count_of(m.group(1))
 
 
 _ROUNDING = re.compile(r"\s*[,(]?\s*\(?\s*(?:and\s+)?rounded\b[^)]*\)?", re.I)

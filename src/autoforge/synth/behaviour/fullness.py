@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 
 from autoforge.env import Check, ToolBehaviour
+from autoforge.lexicon import count_of, number_words
 from autoforge.synth.behaviour.data import Context, noun_forms
 
-_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-_LEAST = rf"\bat\s+least\s+(\d+|{'|'.join(_NUMBERS)})"
+_LEAST = rf"\bat\s+least\s+(\d+|{number_words()})"
 _REFUSED = re.compile(
     r"\b(?:cannot|can't|can not|may not|is refused|are refused|is rejected)\b", re.I
 )
@@ -53,8 +53,7 @@ def min_items_checks(tb: ToolBehaviour, ruled: list[str], ctx: Context) -> list[
             least = re.search(rf"{_LEAST}\s+({items})\b(?!\s+of\b)", s, re.I)
             none = re.search(rf"\bwithout\s+(?:any\s+)?({items})\b", s, re.I)
             if least:
-                word = least.group(1).lower()
-                n = int(word) if word.isdigit() else _NUMBERS[word]
+                n = count_of(least.group(1))
             elif none and _REFUSED.search(s):
                 n = 1
             else:

@@ -17,7 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
-from autoforge.lexicon import name_verb
+from autoforge.lexicon import count_of, name_verb, number_words
 from autoforge.synth.behaviour.headings import carried_part, tool_sentences
 
 if TYPE_CHECKING:
@@ -27,9 +27,7 @@ if TYPE_CHECKING:
 #: words that make an attribute a count: ``change_count``, ``times_renewed``
 _COUNTING = frozenset({"count", "counter", "times", "number", "num", "total"})
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
-_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_WORDS = {w: i for i, w in enumerate(_NUMBERS, 1)}
-_NUMBER = rf"(?P<n>once|twice|thrice|(?:\d+|{'|'.join(_WORDS)})\s+times?)"
+_NUMBER = rf"(?P<n>once|twice|thrice|(?:\d+|{number_words()})\s+times?)"
 #: "at most twice", "no more than 3 times", "twice at most", "up to 2 times"
 _BOUND = re.compile(
     rf"\b(?:at\s+most|no\s+more\s+than|up\s+to|not\s+more\s+than)\s+{_NUMBER}"
@@ -48,10 +46,8 @@ def _count(text: str) -> int | None:
     text = " ".join(text.lower().split())
     if text in _TIMES:
         return _TIMES[text]
-    m = re.match(r"(\w+) times?$", text)
-    if m is None:
-        return None
-    return int(m.group(1)) if m.group(1).isdigit() else _WORDS.get(m.group(1))
+    m = re.match(rf"(\d+|{number_words()}) times?$", text)
+    return None if m is None else count_of(m.group(1))
 
 
 def _counters(tb: ToolBehaviour, verb: str, ctx: Context) -> list[str]:

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from autoforge.env import Attribute, AttributeType, CollectionSchema
+from autoforge.lexicon import NUMBER_WORDS, number_words
 from autoforge.tooldocs import ToolSpec, identifier, plural, singular
 
 SETTINGS = "settings"
@@ -30,12 +31,7 @@ SETTINGS_KEY = "settings_id"
 #: The key of the one record of the ``settings`` collection.
 SETTINGS_RECORD = "settings"
 
-_NUMBERS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-    "thirty": 30, "fifty": 50, "hundred": 100,
-}  # fmt: skip
-_NUM = r"(\d+(?:\.\d+)?|" + "|".join(_NUMBERS) + r")"
+_NUM = r"(\d+(?:\.\d+)?|" + number_words() + r")"
 _STOP = {
     "a", "an", "the", "of", "per", "each", "for", "to", "in", "on", "and", "or", "be", "at",
     "after", "before", "by", "with", "which", "that", "long", "from", "into", "is", "are",
@@ -81,8 +77,8 @@ class Setting(BaseModel):
 
 def _number(text: str) -> int | float:
     low = text.lower()
-    if low in _NUMBERS:
-        return _NUMBERS[low]
+    if low in NUMBER_WORDS:
+        return NUMBER_WORDS[low]
     value = float(low.replace(",", "."))
     return int(value) if value.is_integer() else value
 
