@@ -45,6 +45,7 @@ from autoforge.synth.behaviour.data import (
     copied_through,
     is_number,
     not_dated,
+    noun_forms,
     status_defaults,
 )
 from autoforge.synth.behaviour.dates import offset_fields
@@ -699,9 +700,7 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         else target_status(spec, coll, status_values, ctx.policy, create=False)
     )
     fixed: dict[str, Value] = {}
-    chosen = decision_status(spec, tb, ctx) if target is None else None
-    if chosen is not None:
-        out.append(chosen)
+    out += decision_status(spec, tb, ctx) if target is None else []
     if target and status_attr:
         fixed[status_attr] = Value(source="const", const=target[0])
         entered = entry_fields(tb, ctx, attrs, status_attr, target[0])
@@ -732,13 +731,27 @@ def _stamps(
     fixed: dict[str, Value],
     target: str | None,
 ) -> list[Effect]:
-    """Dates and times the description says the change stamps: into ``fixed`` when stamped on
-    every call, as an effect of their own when stamped only on reaching another status."""
+    """Dates and times the description, then the tool's own policy sentences, say the change
+    stamps: into ``fixed`` when stamped on every call, as an effect of their own when stamped
+    only on reaching another status. A policy sentence that makes its stamp depend on
+    anything but a status ("when the order ships") stamps nothing."""
     coll = tb.collection or ""
     status_attr, status_values = ctx.status_enum(coll)
+    attrs = _record_attrs(tb, ctx)
+    said: dict[str, tuple[ValueSource, str]] = {
+        a: (src, spec.description)
+        for a, src in _dates(time_fields(spec.description, attrs), ctx, coll).items()
+    }
+    for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs):
+        for a, src in _dates(time_fields(s, attrs), ctx, coll).items():
+            on_status = stamp_condition(s, a, status_values) if status_attr else None
+            if a in said or _other_records(s, a, coll, ctx):
+                continue
+            if on_status is not None or not CONDITIONAL.search(s):
+                said[a] = (src, s)
     later: list[Effect] = []
-    for a, src in _dates(time_fields(spec.description, _record_attrs(tb, ctx)), ctx, coll).items():
-        cond = stamp_condition(spec.description, a, status_values) if status_attr else None
+    for a, (src, text) in said.items():
+        cond = stamp_condition(text, a, status_values) if status_attr else None
         if cond is not None and (target is None or cond != target):
             later.append(
                 Effect(
@@ -746,12 +759,23 @@ def _stamps(
                     collection=coll,
                     fields={a: Value(source=src)},
                     when=[status_attr, cond],
-                    sentence=mention(spec.description, a, (cond,)),
+                    sentence=mention(text, a, (cond,)),
                 )
             )
         else:
             fixed[a] = Value(source=src)
     return later
+
+
+def _other_records(s: str, attr: str, coll: str, ctx: Context) -> bool:
+    """Whether a policy sentence on the tool may stamp ``attr`` on records other than the one
+    the call names: it speaks of every or other such record ("every one of the member's
+    bookings is cancelled ..."), or names another collection that holds the attribute too
+    ("writes one transaction: ... `created_on` is today")."""
+    if re.search(r"\b(?:every|each|all|other|others)\b", s, re.I):
+        return True
+    holders = [c for c, held in ctx.ev.attributes.items() if c != coll and attr in held]
+    return any(re.search(rf"\b{re.escape(n)}\b", s, re.I) for c in holders for n in noun_forms(c))
 
 
 def _moved(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:

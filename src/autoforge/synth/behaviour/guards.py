@@ -68,11 +68,10 @@ def tool_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
         out.append(Check(kind="non_blank", param=name, sentence=sentence, source=src))
     for name, sentence, src in not_past_params(texts, tb):
         out.append(Check(kind="not_past", param=name, sentence=sentence, source=src))
-    if re.search(r"\bat least one of\b", desc, re.I) or spec.parameters.get("minProperties"):
+    one_of = _at_least_one(spec, tb, ctx)
+    if one_of is not None:
         opt = [p.name for p in tb.params if not p.required]
-        out.append(
-            Check(kind="at_least_one", values=opt, sentence=mention(desc, "", ("at least one",)))
-        )
+        out.append(Check(kind="at_least_one", values=opt, sentence=one_of[0], source=one_of[1]))
     out += _unique_checks(spec, tb)
     if tb.kind in ("action", "update", "delete", "create"):
         out += attribute_bounds(spec, tb, ctx)
@@ -137,6 +136,29 @@ def _unique_checks(spec: ToolSpec, tb: ToolBehaviour) -> list[Check]:
                 )
             )
     return out
+
+
+#: "at least one of the three must be sent": the call's optional arguments, not other things
+_ONE_SENT = re.compile(
+    r"\bat\s+least\s+one\s+of\b[^.;]*?\b(?:must|has\s+to|needs?\s+to|should)\s+be\s+"
+    r"(?:sent|given|provided|passed|supplied|included|specified)\b",
+    re.I,
+)
+
+
+def _at_least_one(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> tuple[str, str] | None:
+    """The sentence (and its source) saying a call must give at least one of its optional
+    arguments: "at least one of" in the description (or a ``minProperties`` body), or in the
+    tool's own policy sentences when it says they must be sent or given."""
+    desc = spec.description
+    if re.search(r"\bat least one of\b", desc, re.I) or spec.parameters.get("minProperties"):
+        return mention(desc, "", ("at least one",)), "docs"
+    if tb.kind not in ("update", "action") or sum(not p.required for p in tb.params) < 2:
+        return None
+    for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs):
+        if _ONE_SENT.search(s):
+            return s, "policy"
+    return None
 
 
 def mention(text: str, word: str, cues: tuple[str, ...]) -> str:

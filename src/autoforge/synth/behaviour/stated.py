@@ -33,6 +33,8 @@ def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
                 continue  # "whose date is today": a condition on the record
             if m.group(1) and flat[m.start()] != "`":
                 continue  # a bare word before a list of names ("+= amount, `x` = today")
+            if re.search(r"`\w+`\s+or\s+$", flat[: m.start()]):
+                continue  # "`shipped_on` or `ready_on` becomes today": one of them, by case
             out[a] = "today" if m.group(5) == "today" else "now"
             break
         # "sets `tier` and `changed_on` (today)": the day in brackets right after the name

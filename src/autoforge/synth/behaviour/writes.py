@@ -10,7 +10,8 @@ Two rules, each stated without a domain:
   target's statuses, as the docs state ("`approve` → status `active`") or by their stem
   (``approve`` -> ``approved``, ``reject`` -> ``rejected``), sets the status to the matching
   one, with the stamps the data shows every such status carrying, when nothing else in the
-  docs says which status the tool leaves.
+  docs says which status the tool leaves; the literal values a choice's own list item states
+  ("- `reject`: status `rejected`, `payout_amount` 0.00") are written when that choice is made.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms, status_defaults
 from autoforge.synth.behaviour.paths import effect_record
+from autoforge.synth.behaviour.stated import literal_fields
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -76,11 +78,13 @@ def _stem(word: str) -> str:
     return w[:-1] if w.endswith("e") else w
 
 
-def decision_status(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> Effect | None:
-    """The status set from a choice parameter (see the module docstring), or None."""
+def decision_status(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
+    """The status set from a choice parameter (see the module docstring), with the literal
+    values each choice's case states (:func:`choice_literals`); empty when no parameter
+    decides the status."""
     status_attr, values = ctx.status_enum(tb.collection)
     if status_attr is None or tb.collection is None:
-        return None
+        return []
     for name, schema in (spec.parameters.get("properties") or {}).items():
         enum = schema.get("enum") if isinstance(schema, dict) else None
         if not isinstance(enum, list) or len(enum) < 2 or name == status_attr:
@@ -103,8 +107,66 @@ def decision_status(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> Effect |
             continue
         fields = {status_attr: Value(source="param_map", name=name, const=mapping)}
         stamps = _decided_stamps(ctx, tb.collection, status_attr, list(mapping.values()))
-        return Effect(kind="set", collection=tb.collection, fields={**fields, **stamps})
-    return None
+        chosen = Effect(kind="set", collection=tb.collection, fields={**fields, **stamps})
+        written = {status_attr, *stamps}
+        return [chosen, *choice_literals(said, name, [str(c) for c in enum], tb, ctx, written)]
+    return []
+
+
+def _case_text(text: str, choice: str) -> str:
+    """The list item or line a choice opens ("- `reject`: status `rejected`, `payout_amount`
+    0.00 ...", "- deny: ..."), with the lines that continue it, or ""."""
+    lines = text.splitlines()
+    c = re.escape(choice)
+    lead = re.compile(rf"^(\s*)(?:[-*+]\s+)?(?:`{c}`|\*\*{c}\*\*|{c})\s*(?:→|->|=>|:|\s-\s|—)")
+    for i, line in enumerate(lines):
+        m = lead.match(line)
+        if m is None:
+            continue
+        out = [line]
+        for more in lines[i + 1 :]:
+            indent = len(more) - len(more.lstrip())
+            if not more.strip() or indent <= len(m.group(1)) or re.match(r"\s*[-*+]\s", more):
+                break
+            out.append(more)
+        return " ".join(s.strip() for s in out)
+    return ""
+
+
+def choice_literals(
+    text: str,
+    param: str,
+    choices: list[str],
+    tb: ToolBehaviour,
+    ctx: Context,
+    written: set[str],
+) -> list[Effect]:
+    """Literal values the case of each choice states for the target's attributes ("`reject`:
+    ..., `payout_amount` 0.00"), less those already ``written``: one set effect for those
+    every case states alike, and one per choice, written only when the argument is that
+    choice, for the others."""
+    coll = tb.collection or ""
+    attrs = ctx.ev.attributes.get(coll, [])
+    enum = ctx.status_enum(coll)[1]
+    lists, floats = ctx.ev.list_attributes(coll), ctx.ev.float_attributes(coll)
+    names = {p.name for p in tb.params} | written
+    said: dict[str, dict[str, Any]] = {}
+    for c in choices:
+        found = literal_fields(_case_text(text, c), attrs, enum, lists, floats)
+        said[c] = {a: v for a, v in found.items() if a not in names}
+    first = said[choices[0]]
+    common = {a: v for a, v in first.items() if all(said[c].get(a, ...) == v for c in choices)}
+    out = []
+    if common:
+        fields = {a: Value(source="const", const=v) for a, v in common.items()}
+        out.append(Effect(kind="set", collection=coll, fields=fields))
+    for c in choices:
+        own = {a: Value(source="const", const=v) for a, v in said[c].items() if a not in common}
+        if own:
+            case = _case_text(text, c)
+            when = [f"param:{param}", c]
+            out.append(Effect(kind="set", collection=coll, fields=own, when=when, sentence=case))
+    return out
 
 
 def _stated_choices(text: str, enum: list[Any], values: list[str]) -> dict[str, str]:

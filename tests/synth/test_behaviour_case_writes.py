@@ -1,0 +1,135 @@
+"""Writes stated in the policy for one case of a call: the literal values a choice's own list
+item gives ("- `deny`: status `denied`, `refund` 0.00"), written only when that choice is
+made, and the stamp a tool's own policy section states ("`amended_on` becomes today"), while
+a stamp on other records ("every other booking ... `cancelled_on` = today") stays theirs; and
+"at least one of the two must be sent" there refuses a call that sends none."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from autoforge.cli.llm import llm_config_from_options
+from autoforge.env import Environment
+from autoforge.llm import LLMClient
+from autoforge.synth.pipeline import SynthOptions, synthesize
+from autoforge.tooldocs import load_docs
+
+TODAY = "2026-05-04"
+BOOKING = {
+    "type": "object",
+    "properties": {
+        "booking_id": {"type": "string"},
+        "status": {"type": "string", "enum": ["requested", "granted", "denied", "cancelled"]},
+        "guest": {"type": "string"},
+        "notes": {"type": "string"},
+        "refund": {"type": "number", "nullable": True},
+        "decided_on": {"type": "string", "format": "date", "nullable": True},
+        "amended_on": {"type": "string", "format": "date", "nullable": True},
+        "cancelled_on": {"type": "string", "format": "date", "nullable": True},
+    },
+}
+
+
+def _op(op_id: str, summary: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "post": {
+            "operationId": op_id,
+            "summary": summary,
+            "parameters": [
+                {"name": "booking_id", "in": "path", "required": True, "schema": {"type": "string"}}
+            ],
+            "requestBody": {"content": {"application/json": {"schema": body}}},
+            "responses": {"200": {"description": "The booking", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Booking"}}}}},
+        }
+    }  # fmt: skip
+
+
+OPENAPI = {
+    "openapi": "3.0.3",
+    "info": {"title": "Bookings", "version": "1"},
+    "paths": {
+        "/bookings/{booking_id}/decision": _op("decide_booking", "Decide a booking request", {
+            "type": "object", "required": ["decision"],
+            "properties": {"decision": {"type": "string", "enum": ["grant", "deny"]}}}),
+        "/bookings/{booking_id}/amend": _op("amend_booking", "Amend a booking", {
+            "type": "object",
+            "properties": {"guest": {"type": "string"}, "notes": {"type": "string"}}}),
+    },
+    "components": {"schemas": {"Booking": BOOKING}},
+}  # fmt: skip
+POLICY = """# Bookings
+
+Today is the `today` of the data's `meta`.
+
+## Deciding (decide_booking)
+
+Only `requested` bookings can be decided.
+
+- `deny`: status `denied`, `refund` 0.00, `decided_on` today.
+- `grant`: status `granted`, `decided_on` today; the refund stays as it was.
+
+## Amending (amend_booking)
+
+Only `requested` or `granted` bookings can be amended. At least one of the two must be
+sent. `amended_on` becomes today.
+Amending also cancels every other booking of the guest, with `cancelled_on` = today.
+"""
+
+
+def _record(i: int, status: str) -> dict[str, Any]:
+    return {"booking_id": f"B{i}", "status": status, "guest": f"G{i}", "notes": "", "refund": None,
+            "decided_on": None, "amended_on": None, "cancelled_on": None}  # fmt: skip
+
+
+DATA: dict[str, Any] = {
+    "meta": {"today": TODAY},
+    "bookings": {f"B{i}": _record(i, s) for i, s in
+                 enumerate(["requested", "requested", "granted", "denied", "cancelled"])},
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> Environment:
+    root = tmp_path_factory.mktemp("cases")
+    doc = root / "openapi.yaml"
+    doc.write_text(yaml.safe_dump(OPENAPI, sort_keys=False))
+    out = root / "env"
+    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
+    options = SynthOptions(policy=POLICY)
+    asyncio.run(synthesize(load_docs([doc]), out, client, data=DATA, options=options))
+    return Environment.load(Path(out))
+
+
+def _call(env: Environment, tool: str, **args: Any) -> tuple[bool, dict[str, Any]]:
+    ep = env.episode(state=copy.deepcopy(DATA))
+    obs = ep.call(tool, args)
+    return obs.ok, ep.snapshot()["bookings"]
+
+
+def test_a_choice_writes_the_literals_its_own_case_states(env: Environment) -> None:
+    ok, after = _call(env, "decide_booking", booking_id="B0", decision="deny")
+    assert ok and after["B0"]["status"] == "denied" and after["B0"]["refund"] == 0.0
+    assert after["B0"]["decided_on"] == TODAY
+    ok, after = _call(env, "decide_booking", booking_id="B1", decision="grant")
+    assert ok and after["B1"]["status"] == "granted" and after["B1"]["refund"] is None
+
+
+def test_a_tools_own_section_stamps_its_record_but_not_the_others(env: Environment) -> None:
+    ok, after = _call(env, "amend_booking", booking_id="B2", guest="G9")
+    assert ok and after["B2"]["amended_on"] == TODAY and after["B2"]["guest"] == "G9"
+    # "every other booking ... `cancelled_on` = today" is about other records
+    assert after["B2"]["cancelled_on"] is None
+
+
+def test_a_section_saying_one_argument_must_be_sent_refuses_a_call_without_any(
+    env: Environment,
+) -> None:
+    assert not _call(env, "amend_booking", booking_id="B2")[0]
+    assert _call(env, "amend_booking", booking_id="B2", notes="late")[0]
