@@ -146,8 +146,7 @@ def test_by_it_is_the_amount_named_before_and_names_match_whole() -> None:
 
 def test_a_fee_set_as_an_attribute_a_stated_default_and_that_word() -> None:
     from autoforge.synth.behaviour.counters import _that_named
-    from autoforge.synth.behaviour.derive import _stated_default
-    from autoforge.synth.behaviour.stated import literal_fields
+    from autoforge.synth.behaviour.stated import literal_fields, stated_default
 
     fee = (
         "A no-show fee of 15.00 is set as the booking's `penalty` and added to the member's `debt`."
@@ -156,8 +155,16 @@ def test_a_fee_set_as_an_attribute_a_stated_default_and_that_word() -> None:
     late = "When the member is late, a fee of 15.00 is set as the booking's `penalty`."
     assert "penalty" not in literal_fields(late, ["penalty"], [])  # a condition: not always
     desc = '`label` defaults to "Plain" when not given; `size` defaults to 3.'
-    assert _stated_default(desc, "label") == ("Plain",) and _stated_default(desc, "size") == (3,)
-    assert _stated_default(desc, "colour") is None
+    assert stated_default([desc], "label", []) == ("Plain",)
+    assert stated_default([desc], "size", []) == (3,)
+    assert stated_default([desc], "colour", []) is None
+    # a bare word only when it is one of the parameter's values; "... and x to y" continues
+    listed = "The three flags default to false and insurance_plan to basic."
+    assert stated_default([listed], "insurance_plan", ["basic", "full"]) == ("basic",)
+    assert stated_default([listed], "insurance_plan", ["full"]) is None
+    assert stated_default(["`starch` defaults to `none`."], "starch", ["none", "light"]) == (
+        "none",
+    )
     said = "For items whose `stock_level` is a number, that stock is reduced by the quantity."
     assert "`stock_level` is reduced" in _that_named(said, ["stock_level", "price"])
 
@@ -181,3 +188,23 @@ def test_an_optional_argument_updates_a_reached_record_only_when_given() -> None
         rec = {"member_id": "M1"}
         exec("\n".join(_effect_lines(e, tb)), {"state": state, "_rec": rec, "visits_now": given})
         assert state["members"]["M1"]["visits"] == want
+
+
+def test_on_a_number_counting_what_is_owed_a_charge_raises_it_and_a_refund_lowers_it() -> None:
+    def moves(text: str, policy: str) -> list[tuple[str, str, Any]]:
+        ctx = Context(ev=DataEvidence.of(DATA), policy=policy)
+        tb = _tool("action", "bookings")
+        effects = transfer_effects(ToolSpec(name="t", description=text), tb, ctx)
+        return [(e.record, e.attribute or "", e.value.const if e.value else None)
+                for e in effects]  # fmt: skip
+
+    charge = "The booking `price` is charged to the member's `card_balance`."
+    refund = "The `refund_amount` is refunded to the member's `card_balance`."
+    assert moves(charge, "") == [("via:member_id", "card_balance", ["target", "price", -1])]
+    owes = "# P\n\nEvery member has a `card_balance`: what they owe us. Charges add to it.\n"
+    assert moves(charge, owes) == [("via:member_id", "card_balance", ["target", "price", 1])]
+    assert moves(refund, owes) == [
+        ("via:member_id", "card_balance", ["target", "refund_amount", -1])
+    ]
+    added = "The booking `price` is added to the member's `card_balance`."
+    assert moves(added, owes) == [("via:member_id", "card_balance", ["target", "price", 1])]

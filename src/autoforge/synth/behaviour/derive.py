@@ -44,8 +44,6 @@ from autoforge.synth.behaviour.data import (
     copied_attributes,
     copied_through,
     is_number,
-    not_dated,
-    noun_forms,
     status_defaults,
 )
 from autoforge.synth.behaviour.dates import offset_fields
@@ -54,7 +52,7 @@ from autoforge.synth.behaviour.entries import logged_entries
 from autoforge.synth.behaviour.envelopes import enveloped_reply, schema_props
 from autoforge.synth.behaviour.formulas import after_computed, formula_texts, formula_values
 from autoforge.synth.behaviour.fullness import min_items_checks
-from autoforge.synth.behaviour.guards import mention, tool_checks
+from autoforge.synth.behaviour.guards import tool_checks
 from autoforge.synth.behaviour.headings import heading_owners, tool_sentences, verb_stems
 from autoforge.synth.behaviour.ledger import amount_digits, ledger_effects
 from autoforge.synth.behaviour.lines import (
@@ -88,14 +86,17 @@ from autoforge.synth.behaviour.relations import (
 from autoforge.synth.behaviour.sameday import same_day_checks
 from autoforge.synth.behaviour.sequenced import next_numbers
 from autoforge.synth.behaviour.settles import settled_status
+from autoforge.synth.behaviour.stamps import change_stamps, record_attrs, stated_dates
 from autoforge.synth.behaviour.stated import (
     CONDITIONAL,
     dated_today,
     literal_fields,
     named_values,
+    stated_default,
     stated_params,
     time_fields,
 )
+from autoforge.synth.behaviour.steps import step_moves
 from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.targets import target_status
 from autoforge.synth.behaviour.text import (
@@ -104,7 +105,6 @@ from autoforge.synth.behaviour.text import (
     new_record_sentences,
     related_status_sets,
     repeat_refusals,
-    stamp_condition,
     transition_tables,
     write_targets,
 )
@@ -302,25 +302,13 @@ def nested_item(op: Operation, ev: DataEvidence) -> tuple[str, str, str, str] | 
     return None
 
 
-def _stated_default(desc: str, name: str) -> tuple[Any] | None:
-    """``(value,)`` when the description says "`name` defaults to <literal>"."""
-    lit = r"\"([^\"]*)\"|'([^']*)'|`([^`]*)`|(-?\d+(?:\.\d+)?|true|false)\b"
-    m = re.search(rf"`{re.escape(name)}`\s+defaults\s+to\s+(?:{lit})", desc)
-    if m is None:
-        return None
-    if m.group(4) is not None:
-        word = m.group(4)
-        return ({"true": True, "false": False}.get(word, float(word) if "." in word else None)
-                if not word.lstrip("-").isdigit() else int(word),)  # fmt: skip
-    return (next(g for g in m.groups()[:3] if g is not None),)
-
-
 def _params(
     spec: ToolSpec, coll: str | None, id_param: str | None, ctx: Context
 ) -> list[ParamInfo]:
     ev = ctx.ev
     attrs = ev.attributes.get(coll or "", [])
     out = []
+    own = [spec.description, *tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs)]
     for name, schema in (spec.parameters.get("properties") or {}).items():
         types = schema.get("type") if isinstance(schema, dict) else None
         info = ParamInfo(
@@ -332,7 +320,9 @@ def _params(
             format=schema.get("format") if isinstance(schema, dict) else None,
             number=types == "number" or (isinstance(types, list) and "number" in types),
         )
-        if not info.has_default and (said := _stated_default(spec.description, name)) is not None:
+        enum = [str(v) for v in schema.get("enum") or []] if isinstance(schema, dict) else []
+        said = None if info.has_default else stated_default(own, name, enum)
+        if said is not None:
             info.default, info.has_default = said[0], True
         if name == id_param:
             info.references = coll
@@ -401,6 +391,9 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     reached = reached_sets(spec, tb, ctx)  # read once every number has moved
     tb.effects = without_replaced(tb.effects, reached) + reached
     tb.effects += outcome_effects(spec, tb, ctx, tb.effects)  # after what they depend on
+    stepped_from, stepped = step_moves(spec, tb, ctx)  # only where no status is set
+    tb.checks += stepped_from
+    tb.effects += stepped
     tb.effects += logged_entries(spec, tb, ctx, tb.effects)  # last: they log what was done
     tb.effects += audit_entries(spec, tb, ctx, tb.effects)
     tb.effects = branch_effects(spec, tb, ctx, tb.effects)
@@ -456,19 +449,6 @@ def _effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     return []
 
 
-def _record_attrs(tb: ToolBehaviour, ctx: Context) -> list[str]:
-    attrs = ctx.ev.attributes.get(tb.collection or "") or list(
-        ctx.schemas.get(tb.collection or "", {})
-    )
-    return attrs
-
-
-def _dates(times: dict[str, ValueSource], ctx: Context, coll: str) -> dict[str, ValueSource]:
-    """The today/now stamps a sentence states, less attributes the data says are no dates."""
-    other = not_dated(ctx.ev, coll)
-    return {a: src for a, src in times.items() if a not in other}
-
-
 def _new_record_said(
     spec: ToolSpec, ctx: Context, coll: str, attrs: list[str]
 ) -> tuple[list[str], dict[str, Any], dict[str, ValueSource]]:
@@ -479,7 +459,7 @@ def _new_record_said(
     lists, floats = ctx.ev.list_attributes(coll), ctx.ev.float_attributes(coll)
     enum = ctx.status_enum(coll)[1]
     consts = literal_fields(spec.description, attrs, enum, lists, floats)
-    times = _dates(time_fields(spec.description, attrs), ctx, coll)
+    times = stated_dates(time_fields(spec.description, attrs), ctx, coll)
     said = new_record_sentences(ctx.policy, coll) + [
         s
         for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs)
@@ -488,7 +468,7 @@ def _new_record_said(
     for s in said:
         for a, v in literal_fields(s, attrs, enum, lists, floats).items():
             consts.setdefault(a, v)
-        for a, src in _dates(time_fields(s, attrs), ctx, coll).items():
+        for a, src in stated_dates(time_fields(s, attrs), ctx, coll).items():
             times.setdefault(a, src)
     enums = _attr_enums(ctx, coll, attrs)
     for s in [*doc_sentences(spec.description), *said]:
@@ -510,7 +490,7 @@ def _attr_enums(ctx: Context, coll: str, attrs: list[str]) -> dict[str, list[str
 
 def _create_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     coll = tb.collection or ""
-    attrs = _record_attrs(tb, ctx)
+    attrs = record_attrs(tb, ctx)
     pat = ctx.ev.id_pattern(coll)
     key_attr = pat.attribute if pat else ctx.ev.key_attribute(coll)
     fields: dict[str, Value] = {}
@@ -680,7 +660,7 @@ def _given_fields(spec: ToolSpec, tb: ToolBehaviour, attrs: list[str]) -> dict[s
 
 def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     coll = tb.collection or ""
-    attrs = _record_attrs(tb, ctx)
+    attrs = record_attrs(tb, ctx)
     out: list[Effect] = []
     status_attr, status_values = ctx.status_enum(coll)
     onto = _given_fields(spec, tb, attrs)
@@ -705,7 +685,7 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
         fixed[status_attr] = Value(source="const", const=target[0])
         entered = entry_fields(tb, ctx, attrs, status_attr, target[0])
         fixed.update({a: v for a, v in entered.items() if a not in onto})  # given, not stamped
-    later = _stamps(spec, tb, ctx, fixed, target[0] if target else None)
+    later = change_stamps(spec, tb, ctx, fixed, target[0] if target else None)
     names = {p.name for p in tb.params}
     floats = ctx.ev.float_attributes(coll)
     enums = _attr_enums(ctx, coll, attrs)
@@ -722,60 +702,6 @@ def _change_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Eff
     out += [Effect(kind="set", collection=coll, fields=stated)] if stated else []
     opened = opened_records(spec, tb, ctx) + next_numbers(spec, tb, ctx)
     return out + later + appends(spec, tb, attrs) + opened + _moved(spec, tb, ctx)
-
-
-def _stamps(
-    spec: ToolSpec,
-    tb: ToolBehaviour,
-    ctx: Context,
-    fixed: dict[str, Value],
-    target: str | None,
-) -> list[Effect]:
-    """Dates and times the description, then the tool's own policy sentences, say the change
-    stamps: into ``fixed`` when stamped on every call, as an effect of their own when stamped
-    only on reaching another status. A policy sentence that makes its stamp depend on
-    anything but a status ("when the order ships") stamps nothing."""
-    coll = tb.collection or ""
-    status_attr, status_values = ctx.status_enum(coll)
-    attrs = _record_attrs(tb, ctx)
-    said: dict[str, tuple[ValueSource, str]] = {
-        a: (src, spec.description)
-        for a, src in _dates(time_fields(spec.description, attrs), ctx, coll).items()
-    }
-    for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs):
-        for a, src in _dates(time_fields(s, attrs), ctx, coll).items():
-            on_status = stamp_condition(s, a, status_values) if status_attr else None
-            if a in said or _other_records(s, a, coll, ctx):
-                continue
-            if on_status is not None or not CONDITIONAL.search(s):
-                said[a] = (src, s)
-    later: list[Effect] = []
-    for a, (src, text) in said.items():
-        cond = stamp_condition(text, a, status_values) if status_attr else None
-        if cond is not None and (target is None or cond != target):
-            later.append(
-                Effect(
-                    kind="set",
-                    collection=coll,
-                    fields={a: Value(source=src)},
-                    when=[status_attr, cond],
-                    sentence=mention(text, a, (cond,)),
-                )
-            )
-        else:
-            fixed[a] = Value(source=src)
-    return later
-
-
-def _other_records(s: str, attr: str, coll: str, ctx: Context) -> bool:
-    """Whether a policy sentence on the tool may stamp ``attr`` on records other than the one
-    the call names: it speaks of every or other such record ("every one of the member's
-    bookings is cancelled ..."), or names another collection that holds the attribute too
-    ("writes one transaction: ... `created_on` is today")."""
-    if re.search(r"\b(?:every|each|all|other|others)\b", s, re.I):
-        return True
-    holders = [c for c, held in ctx.ev.attributes.items() if c != coll and attr in held]
-    return any(re.search(rf"\b{re.escape(n)}\b", s, re.I) for c in holders for n in noun_forms(c))
 
 
 def _moved(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:

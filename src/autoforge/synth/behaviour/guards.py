@@ -72,7 +72,7 @@ def tool_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
     if one_of is not None:
         opt = [p.name for p in tb.params if not p.required]
         out.append(Check(kind="at_least_one", values=opt, sentence=one_of[0], source=one_of[1]))
-    out += _unique_checks(spec, tb)
+    out += stated_required(spec, tb, ctx) + _unique_checks(spec, tb)
     if tb.kind in ("action", "update", "delete", "create"):
         out += attribute_bounds(spec, tb, ctx)
         out += date_window_checks(spec, tb, ctx) + deadline_checks(spec, tb, ctx)
@@ -138,9 +138,10 @@ def _unique_checks(spec: ToolSpec, tb: ToolBehaviour) -> list[Check]:
     return out
 
 
-#: "at least one of the three must be sent": the call's optional arguments, not other things
+#: "at least one of the three must be sent", "at least one must be given": the call's
+#: optional arguments, not other things
 _ONE_SENT = re.compile(
-    r"\bat\s+least\s+one\s+of\b[^.;]*?\b(?:must|has\s+to|needs?\s+to|should)\s+be\s+"
+    r"\bat\s+least\s+one(?:\s+of\b[^.;]*?)?\s+(?:must|has\s+to|needs?\s+to|should)\s+be\s+"
     r"(?:sent|given|provided|passed|supplied|included|specified)\b",
     re.I,
 )
@@ -148,17 +149,53 @@ _ONE_SENT = re.compile(
 
 def _at_least_one(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> tuple[str, str] | None:
     """The sentence (and its source) saying a call must give at least one of its optional
-    arguments: "at least one of" in the description (or a ``minProperties`` body), or in the
-    tool's own policy sentences when it says they must be sent or given."""
+    arguments: "at least one of" in the description (or a ``minProperties`` body), or, in the
+    description or the tool's own policy sentences, "at least one (of ...) must be sent"."""
     desc = spec.description
     if re.search(r"\bat least one of\b", desc, re.I) or spec.parameters.get("minProperties"):
         return mention(desc, "", ("at least one",)), "docs"
     if tb.kind not in ("update", "action") or sum(not p.required for p in tb.params) < 2:
         return None
+    for s in doc_sentences(desc):
+        if _ONE_SENT.search(s):
+            return s, "docs"
     for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs):
         if _ONE_SENT.search(s):
             return s, "policy"
     return None
+
+
+#: "A reason is required.", "`plan_id` must always be sent.": the whole sentence says it
+_REQUIRED = re.compile(
+    r"^\s*(?:an?\s+|the\s+)?`?(?P<w>[A-Za-z][\w ]{0,30}?)`?\s+(?:is|are)\s+(?:required|"
+    r"mandatory)\s*\.?\s*$|^\s*`(?P<p>\w+)`\s+must\s+always\s+be\s+(?:sent|given|provided)"
+    r"\s*\.?\s*$",
+    re.I,
+)
+
+
+def stated_required(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """An optional parameter a sentence of the write's description or its own policy section
+    says is required, in a sentence of its own ("A reason is required."): the call must give
+    it (an ``at_least_one`` check of that one parameter; a nullable one, where null says
+    something, is left alone). A requirement with a condition ("required for fuel services")
+    is no sentence of its own and is left alone."""
+    if tb.kind not in ("create", "update", "action", "delete"):
+        return []
+    optional = [p.name for p in tb.params if not p.required and not p.nullable]
+    out: list[Check] = []
+    texts = [(s, "docs") for s in doc_sentences(spec.description)]
+    texts += [(s, "policy") for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs)]
+    for s, src in texts:
+        m = _REQUIRED.match(s)
+        if m is None:
+            continue
+        said = (m.group("p") or m.group("w") or "").lower().split()
+        name = "_".join(said)
+        hits = [p for p in optional if p == name or (len(said) == 1 and p.endswith("_" + name))]
+        if len(hits) == 1 and not any(c.values == hits for c in out):
+            out.append(Check(kind="at_least_one", values=hits, sentence=s, source=src))
+    return out
 
 
 def mention(text: str, word: str, cues: tuple[str, ...]) -> str:

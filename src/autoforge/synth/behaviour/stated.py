@@ -226,3 +226,33 @@ def named_values(text: str, enums: dict[str, list[str]]) -> dict[str, str]:
             if re.search(before, flat, re.I) or re.search(after, flat, re.I):
                 out.setdefault(a, v)
     return out
+
+
+_LITERAL = r"\"([^\"]*)\"|'([^']*)'|`([^`]*)`|(-?\d+(?:\.\d+)?|true|false)\b|([a-z][\w-]*)\b"
+
+
+def stated_default(texts: list[str], name: str, enum: list[str]) -> tuple[Any] | None:
+    """``(value,)`` when a sentence says parameter ``name`` defaults to a literal: "`name`
+    defaults to 5", "name defaults to `basic`", "... default to false and name to basic"; a
+    bare word counts only when it is one of the parameter's documented values (``enum``)."""
+    n = re.escape(name)
+    pats = (
+        rf"(?<![\w`])`?{n}`?\s+defaults\s+to\s+(?:{_LITERAL})",
+        rf"\bdefaults?\s+to\s+[^.;]*?\band\s+`?{n}`?\s+to\s+(?:{_LITERAL})",
+    )
+    for s in texts:
+        for pat in pats:
+            m = re.search(pat, s)
+            if m is None:
+                continue
+            quoted, word, bare = m.groups()[:3], m.group(4), m.group(5)
+            if word is not None:
+                if word in ("true", "false"):
+                    return (word == "true",)
+                return (float(word) if "." in word else int(word),)
+            if bare is not None:
+                if bare in enum:
+                    return (bare,)
+                continue
+            return (next(g for g in quoted if g is not None),)
+    return None

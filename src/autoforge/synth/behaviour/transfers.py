@@ -15,7 +15,8 @@ added to the owner's `balance`". Read here:
   ``damage_fee``); with none named before the verb of a clause joined by "and", the attribute
   the sentence named last;
 - the sign from the verb: credit, add, refund raise the number; debit, charge, take, deduct
-  lower it.
+  lower it; on a number that counts what is owed (:func:`owed`) a charge or debit raises it
+  and a credit, refund or return lowers it.
 
 Sentences opening with a condition ("When ...", "If ...") are left to other readers, as is a
 number another reader already moves. Every rule is stated without naming a domain.
@@ -123,6 +124,38 @@ def _amounts(amt: str, before: str, tb: ToolBehaviour, ctx: Context) -> list[Val
     return [Value(source="formula", const=[side, n, 1]) for n in names]
 
 
+#: verbs of money whose direction turns on a number that counts what is owed: a charge or a
+#: debit raises a debt, a credit, refund or return lowers it ("add" and "take" stay literal)
+_OWED_TURNS = re.compile(r"credit|refund|return|debit|charg", re.I)
+_OWED_SAID = re.compile(
+    r"\bwhat\s+(?:\w+\s+){0,2}owes?\b|\bamounts?\s+owed\b|\bcharges?\s+(?:add\s+to|raise|"
+    r"increase)\s+it\b",
+    re.I,
+)
+
+
+def owed(coll: str, attr: str, ctx: Context) -> bool:
+    """Whether number ``attr`` of ``coll`` counts what its holder owes: its name says so
+    (``balance_due``, ``amount_owed``), or a policy sentence naming it does ("`balance`: what
+    they owe us. Charges add to it")."""
+    if attr.lower().split("_")[-1] in ("due", "owed", "owing", "debt", "outstanding"):
+        return True
+    named = re.compile(rf"(?<![\w`])`?{re.escape(attr)}`?(?![\w`])")
+    texts = doc_sentences(ctx.policy)
+    for i, s in enumerate(texts):
+        if named.search(s) and any(_OWED_SAID.search(x) for x in texts[i : i + 2]):
+            return True
+    return False
+
+
+def _sign(verb: str, debt: bool) -> int:
+    """+1 when the verb raises the holder's number, -1 when it lowers it (see :func:`owed`)."""
+    down = re.match(_DOWN, verb, re.I) is not None
+    if debt and _OWED_TURNS.match(verb):
+        down = not down
+    return -1 if down else 1
+
+
 def _signed(v: Value, sign: int) -> Value:
     if v.source == "param":
         return Value(source="param", name=("-" if sign < 0 else "") + (v.name or ""))
@@ -147,7 +180,7 @@ def transfer_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ef
                 if held is None or (held[0], held[2]) in moved:
                     continue
                 amt = f"`{m.group('amt')}`" if m.re is _JOINED else m.group("amt") or ""
-                sign = -1 if re.match(_DOWN, m.group("verb"), re.I) else 1
+                sign = _sign(m.group("verb"), owed(held[0], held[2], ctx))
                 before = s[: s.find(clause)] + clause[: m.start()]
                 values = _amounts(amt, before, tb, ctx)
                 out += [
