@@ -50,6 +50,7 @@ from autoforge.synth.behaviour.dates import offset_fields
 from autoforge.synth.behaviour.entering import cleared_kept, entry_fields
 from autoforge.synth.behaviour.entries import logged_entries
 from autoforge.synth.behaviour.envelopes import enveloped_reply, schema_props
+from autoforge.synth.behaviour.fallbacks import record_defaults, with_record_defaults
 from autoforge.synth.behaviour.formulas import after_computed, formula_texts, formula_values
 from autoforge.synth.behaviour.fullness import min_items_checks
 from autoforge.synth.behaviour.guards import tool_checks
@@ -397,6 +398,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.effects += logged_entries(spec, tb, ctx, tb.effects)  # last: they log what was done
     tb.effects += audit_entries(spec, tb, ctx, tb.effects)
     tb.effects = branch_effects(spec, tb, ctx, tb.effects)
+    with_record_defaults(tb.effects, record_defaults(spec, tb, ctx))
     settled_status(tb, ctx, tb.effects)  # a status entered once an amount reaches its goal
     for e in tb.effects:  # amounts kept to cents in the data stay so
         if e.kind == "increment" and e.attribute in ctx.ev.float_attributes(e.collection or ""):

@@ -1,7 +1,8 @@
 """The Python expression a compiled tool computes for each kind of :class:`Value`: an
 argument, a constant, today or now, the next id, a copy from a referenced record, and every
 ``formula`` kind (sums, shares, the target's or the new record's own numbers, maps, dates
-after a number of days, stated expressions, the key and cleared values a log entry reads).
+after a number of days, stated expressions, the key and cleared values a log entry reads, an
+argument that falls back to a named record's attribute).
 One place, so every effect writes values the same way.
 """
 
@@ -84,6 +85,11 @@ def _formula(v: Value) -> str:
         coll, (one, sep, two) = args
         rec = f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}})"
         return f"str({rec}.get({one!r})) + {sep!r} + str({rec}.get({two!r}))"
+    if kind == "given_else":  # the argument, else an attribute of the record another names
+        name, ref, coll, attr = (str(x) for x in args)
+        arg, via = python_param_name(name), python_param_name(ref)
+        held = f"(state.get({coll!r}, {{}}).get(str({via})) or {{}}).get({attr!r})"
+        return f"({arg} if {_given(arg)} else {held})"
     if kind == "first_then":
         first, items = (python_param_name(str(x)) for x in args)
         rest = f"[x for x in ({items} if isinstance({items}, list) else []) if x != {first}]"
