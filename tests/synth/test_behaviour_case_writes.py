@@ -7,19 +7,14 @@ sequence of stages ("requested to granted, granted to cancelled") moves a record
 
 from __future__ import annotations
 
-import asyncio
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from doc_tools import rules_env  # type: ignore[import-not-found]
 
-from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
-from autoforge.llm import LLMClient
-from autoforge.synth.pipeline import SynthOptions, synthesize
-from autoforge.tooldocs import load_docs
 
 TODAY = "2026-05-04"
 BOOKING = {
@@ -104,14 +99,8 @@ DATA: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> Environment:
-    root = tmp_path_factory.mktemp("cases")
-    doc = root / "openapi.yaml"
-    doc.write_text(yaml.safe_dump(OPENAPI, sort_keys=False))
-    out = root / "env"
-    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
-    options = SynthOptions(policy=POLICY)
-    asyncio.run(synthesize(load_docs([doc]), out, client, data=DATA, options=options))
-    return Environment.load(Path(out))
+    folder = tmp_path_factory.mktemp("cases")
+    return rules_env(folder, yaml.safe_dump(OPENAPI, sort_keys=False), DATA, POLICY)
 
 
 def _call(env: Environment, tool: str, **args: Any) -> tuple[bool, dict[str, Any]]:

@@ -4,19 +4,14 @@ record's attribute."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from doc_tools import rules_env  # type: ignore[import-not-found]
 
-from autoforge.cli.llm import llm_config_from_options
 from autoforge.env import Environment
-from autoforge.llm import LLMClient
-from autoforge.synth.pipeline import SynthOptions, synthesize
-from autoforge.tooldocs import load_docs
 
 JOB = {
     "type": "object",
@@ -59,13 +54,8 @@ DATA: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> Environment:
-    root = tmp_path_factory.mktemp("defaults")
-    doc = root / "openapi.yaml"
-    doc.write_text(yaml.safe_dump(OPENAPI, sort_keys=False))
-    out = root / "env"
-    client = LLMClient.scripted([], config=llm_config_from_options(llm_model="none"))
-    asyncio.run(synthesize(load_docs([doc]), out, client, data=DATA, options=SynthOptions()))
-    return Environment.load(Path(out))
+    folder = tmp_path_factory.mktemp("defaults")
+    return rules_env(folder, yaml.safe_dump(OPENAPI, sort_keys=False), DATA)
 
 
 def _new_job(env: Environment, **args: Any) -> dict[str, Any]:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
+from autoforge.env import Effect, ToolBehaviour, Value
 from autoforge.synth.behaviour.data import noun_forms
-from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.headings import own_sentences
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -37,11 +37,9 @@ def _said(s: str, name: str) -> tuple[str, str] | None:
 def record_defaults(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> dict[str, list[str]]:
     """``{parameter: [reference parameter, collection, attribute]}`` for the optional
     parameters a sentence says default to an attribute of a record the call names."""
-    texts = doc_sentences(spec.description) + tool_sentences(
-        ctx.policy, spec.name, ctx.headed, ctx.verbs
-    )
     if tb.kind != "create":
         return {}  # a change leaves what it is not given alone
+    texts = own_sentences(spec, ctx)
     refs = [(p.name, str(p.references)) for p in tb.params if p.references]
     out: dict[str, list[str]] = {}
     for p in tb.params:

@@ -156,13 +156,15 @@ def _at_least_one(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> tuple[str,
         return mention(desc, "", ("at least one",)), "docs"
     if tb.kind not in ("update", "action") or sum(not p.required for p in tb.params) < 2:
         return None
-    for s in doc_sentences(desc):
-        if _ONE_SENT.search(s):
-            return s, "docs"
-    for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs):
-        if _ONE_SENT.search(s):
-            return s, "policy"
-    return None
+    return next(((s, src) for s, src in _sourced(spec, ctx) if _ONE_SENT.search(s)), None)
+
+
+def _sourced(spec: ToolSpec, ctx: Context) -> list[tuple[str, str]]:
+    """The tool's description sentences, then its own policy sentences, each with its source."""
+    said = [(s, "docs") for s in doc_sentences(spec.description)]
+    return said + [
+        (s, "policy") for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs)
+    ]
 
 
 #: "A reason is required.", "`plan_id` must always be sent.": the whole sentence says it
@@ -184,9 +186,7 @@ def stated_required(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Che
         return []
     optional = [p.name for p in tb.params if not p.required and not p.nullable]
     out: list[Check] = []
-    texts = [(s, "docs") for s in doc_sentences(spec.description)]
-    texts += [(s, "policy") for s in tool_sentences(ctx.policy, spec.name, ctx.headed, ctx.verbs)]
-    for s, src in texts:
+    for s, src in _sourced(spec, ctx):
         m = _REQUIRED.match(s)
         if m is None:
             continue

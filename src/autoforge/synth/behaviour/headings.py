@@ -25,9 +25,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
+from typing import TYPE_CHECKING
 
 from autoforge.env import doc_sentences, refusal_alternatives
 from autoforge.synth.behaviour.data import noun_forms
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context
+    from autoforge.tooldocs import ToolSpec
 
 _HEADING = re.compile(r"^\s{0,3}(?P<level>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 _SMALL = frozenset(
@@ -457,6 +462,14 @@ def restricting(policy: str, tool: str, verbs: dict[str, set[str]] | None) -> li
         if _acting(verbs, said) == [tool]:
             out.append(s)
     return out
+
+
+def own_sentences(spec: ToolSpec, ctx: Context) -> list[str]:
+    """The sentences of a tool's description, then the policy's sentences on it
+    (:func:`tool_sentences`): every sentence that can state the tool's rules."""
+    return doc_sentences(spec.description) + tool_sentences(
+        ctx.policy, spec.name, ctx.headed, ctx.verbs
+    )
 
 
 def carried_part(sentence: str, pattern: str | re.Pattern[str]) -> str:

@@ -19,7 +19,6 @@ from autoforge.env import (
     SandboxViolation,
     StateSchema,
     ToolBehaviour,
-    doc_sentences,
     rule_words,
     unenforced_sentences,
 )
@@ -29,7 +28,7 @@ from autoforge.synth.behaviour.data import Context, DataEvidence
 from autoforge.synth.behaviour.derive import context_of, derive_tool, skeleton
 from autoforge.synth.behaviour.derived import add_derived
 from autoforge.synth.behaviour.given import mark_model
-from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.synth.behaviour.headings import own_sentences
 from autoforge.synth.behaviour.listing import UNSET
 from autoforge.synth.behaviour.tallies import add_tallies
 from autoforge.synth.modelcode.codegen import ToolCode
@@ -124,18 +123,11 @@ def derive_model(
             model.tools.append(derive_tool(spec, ctx))
         except Exception as exc:  # an unusual schema: the tool keeps what it is, no rule
             model.tools.append(_unruled(spec, ctx, f"{type(exc).__name__}: {exc}"))
-    add_tallies(model, ev, {s.name: rule_sentences(s, ctx) for s in docs.tools})
+    add_tallies(model, ev, {s.name: own_sentences(s, ctx) for s in docs.tools})
     add_derived(model, ev)
     mark_model(model)  # last: a rule about one optional parameter bounds only calls giving it
     drop_contradictions(model)
     return model
-
-
-def rule_sentences(spec: ToolSpec, ctx: Context) -> list[str]:
-    """The sentences of a tool's description and of the policy on it."""
-    return doc_sentences(spec.description) + tool_sentences(
-        ctx.policy, spec.name, ctx.headed, ctx.verbs
-    )
 
 
 def _unruled(spec: ToolSpec, ctx: Context, why: str) -> ToolBehaviour:

@@ -153,6 +153,8 @@ def literal_fields(
 
 #: a sentence that states a case, not what the call always does
 CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|otherwise|instead)\b", re.I)
+#: a sentence opening on a condition ("When ...", "If ..."): a case, left to the readers of cases
+OPENS_ON_CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|once)\b", re.I)
 _IF = r"\b(?:if|when|whose|unless|once)\s+(?:[`\w']+\s+){0,3}$"
 _NAMES = r"`\w+`(?:\s*(?:,|\band\b|,\s*and\b)\s*`\w+`)*"
 

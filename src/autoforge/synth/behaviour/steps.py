@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
-from autoforge.synth.behaviour.headings import tool_sentences
+from autoforge.env import Check, Effect, ToolBehaviour, Value
+from autoforge.synth.behaviour.headings import own_sentences
+from autoforge.synth.behaviour.stated import OPENS_ON_CONDITION
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 _PAIR = re.compile(
     r"`?\b([A-Za-z][\w-]*)`?\s*(?:\bto\b|->|\u2192|\bbecomes\b)\s*`?([A-Za-z][\w-]*)\b`?"
 )
-_CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|once)\b", re.I)
 
 
 def stated_steps(texts: list[str], statuses: list[str]) -> tuple[list[tuple[str, str]], str]:
@@ -34,7 +34,7 @@ def stated_steps(texts: list[str], statuses: list[str]) -> tuple[list[tuple[str,
     distinct starts, in an order where no move's end is a later move's start; ``([], "")``
     when no sentence states such a sequence (or its moves form a loop)."""
     for s in texts:
-        if _CONDITION.match(s):
+        if OPENS_ON_CONDITION.match(s):
             continue
         pairs = [(a, b) for a, b in _PAIR.findall(s) if a in statuses and b in statuses and a != b]
         starts = [a for a, _ in pairs]
@@ -66,10 +66,7 @@ def step_moves(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> tuple[list[Ch
     attr, statuses = ctx.status_enum(tb.collection)
     if not attr or any(e.kind == "set" and attr in e.fields for e in tb.effects):
         return [], []
-    texts = doc_sentences(spec.description) + tool_sentences(
-        ctx.policy, spec.name, ctx.headed, ctx.verbs
-    )
-    pairs, said = stated_steps(texts, [str(v) for v in statuses])
+    pairs, said = stated_steps(own_sentences(spec, ctx), [str(v) for v in statuses])
     if not pairs:
         return [], []
     effects = [

@@ -31,6 +31,7 @@ from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.paths import effect_record
+from autoforge.synth.behaviour.stated import OPENS_ON_CONDITION
 from autoforge.synth.behaviour.text import write_targets
 
 if TYPE_CHECKING:
@@ -56,7 +57,6 @@ _CHARGE = re.compile(
     rf"\b(?P<verb>{_UP}|{_DOWN})\s+(?P<amt>(?:the\s+)?[`\w ]+?)\s+(?:to|from)\s+{_HOLDER}", re.I
 )
 _PROSE = {"and", "or", "then", "is", "are", "with", "to", "from"}
-_CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|once)\b", re.I)
 
 
 def _holder(
@@ -169,7 +169,7 @@ def transfer_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ef
     moved = {(e.collection, e.attribute) for e in tb.effects if e.kind in ("increment", "ledger")}
     out: list[Effect] = []
     for s in doc_sentences(spec.description):
-        if _CONDITION.match(s):
+        if OPENS_ON_CONDITION.match(s):
             continue
         for clause in re.split(r";|,\s+and\s+|\s+and\s+(?=the\s+\w+'s\b)", s):
             found = (_ACTIVE, _JOINED, _PASSIVE, _CHARGE)

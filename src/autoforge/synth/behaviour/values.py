@@ -45,6 +45,26 @@ def value_code(v: Value) -> str:
     return repr(v.const)
 
 
+def _copy_unless(v: Value) -> str:
+    """An attribute of the record argument ``v.name`` names, or a stated number instead when
+    another named record holds a given value."""
+    coll, attr, unless = v.const[1:]
+    got = f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
+    if len(unless) == 5:
+        param, ucoll, uattr, uval, n = unless
+        rec = f"(state.get({ucoll!r}, {{}}).get(str({python_param_name(param)})) or {{}})"
+        return f"({n!r} if {rec}.get({uattr!r}) == {uval!r} else {got})"
+    return got
+
+
+def _given_else(name: str, ref: str, coll: str, attr: str) -> str:
+    """Argument ``name`` when given, else attribute ``attr`` of the ``coll`` record argument
+    ``ref`` names."""
+    arg, via = python_param_name(name), python_param_name(ref)
+    held = f"(state.get({coll!r}, {{}}).get(str({via})) or {{}}).get({attr!r})"
+    return f"({arg} if {_given(arg)} else {held})"
+
+
 def _formula(v: Value) -> str:
     """The expression of a ``formula`` value on the new record ``_new`` (to cents, halves up)."""
     kind, args = v.const[0], v.const[1:]
@@ -74,22 +94,13 @@ def _formula(v: Value) -> str:
         attr, sign = args
         return f"({sign}) * (_new.get({attr!r}) or 0)"
     if kind == "copy_unless":
-        coll, attr, unless = args
-        got = f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({attr!r})"
-        if len(unless) == 5:
-            param, ucoll, uattr, uval, n = unless
-            rec = f"(state.get({ucoll!r}, {{}}).get(str({python_param_name(param)})) or {{}})"
-            return f"({n!r} if {rec}.get({uattr!r}) == {uval!r} else {got})"
-        return got
+        return _copy_unless(v)
     if kind == "join":
         coll, (one, sep, two) = args
         rec = f"(state.get({coll!r}, {{}}).get(str({v.name})) or {{}})"
         return f"str({rec}.get({one!r})) + {sep!r} + str({rec}.get({two!r}))"
     if kind == "given_else":  # the argument, else an attribute of the record another names
-        name, ref, coll, attr = (str(x) for x in args)
-        arg, via = python_param_name(name), python_param_name(ref)
-        held = f"(state.get({coll!r}, {{}}).get(str({via})) or {{}}).get({attr!r})"
-        return f"({arg} if {_given(arg)} else {held})"
+        return _given_else(*(str(x) for x in args))
     if kind == "first_then":
         first, items = (python_param_name(str(x)) for x in args)
         rest = f"[x for x in ({items} if isinstance({items}, list) else []) if x != {first}]"

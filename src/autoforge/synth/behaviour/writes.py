@@ -150,9 +150,10 @@ def choice_literals(
     enum = ctx.status_enum(coll)[1]
     lists, floats = ctx.ev.list_attributes(coll), ctx.ev.float_attributes(coll)
     names = {p.name for p in tb.params} | written
+    cases = {c: _case_text(text, c) for c in choices}
     said: dict[str, dict[str, Any]] = {}
-    for c in choices:
-        found = literal_fields(_case_text(text, c), attrs, enum, lists, floats)
+    for c, case in cases.items():
+        found = literal_fields(case, attrs, enum, lists, floats)
         said[c] = {a: v for a, v in found.items() if a not in names}
     first = said[choices[0]]
     common = {a: v for a, v in first.items() if all(said[c].get(a, ...) == v for c in choices)}
@@ -163,9 +164,10 @@ def choice_literals(
     for c in choices:
         own = {a: Value(source="const", const=v) for a, v in said[c].items() if a not in common}
         if own:
-            case = _case_text(text, c)
             when = [f"param:{param}", c]
-            out.append(Effect(kind="set", collection=coll, fields=own, when=when, sentence=case))
+            out.append(
+                Effect(kind="set", collection=coll, fields=own, when=when, sentence=cases[c])
+            )
     return out
 
 
