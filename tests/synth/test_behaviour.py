@@ -582,6 +582,12 @@ def test_a_parameter_the_sentence_is_about_moves_a_counter() -> None:
     assert _amount(s, "labour_hours", params) == (1, Value(source="param", name="hours"))
     t = "`amount` must not exceed the patron's `fines_due`, which is reduced by it."
     assert _amount(t, "fines_due", params) == (-1, Value(source="param", name="amount"))
+    w = "The amount (above 0.00) may not exceed the patron's current `fines_due`, which it reduces."
+    assert _amount(w, "fines_due", params) == (-1, Value(source="param", name="amount"))
+    assert _amount("The pack may exceed `fines_due`.", "fines_due", params) is None
+    back = "The quantity goes back into the item's `stock` (even if it was retired)."
+    got = _amount(back, "stock", params, ([], ["quantity"]))
+    assert got == (1, Value(source="formula", const=["target", "quantity", 1]))
     u = "Adds the pack to `credits` and the price to `total_spent`."
     assert _amount(u, "credits", params) == (1, Value(source="param", name="pack"))
     assert _amount(u, "total_spent", params) is None  # the price is no parameter
@@ -704,3 +710,10 @@ def test_an_append_to_a_set_like_list_refuses_a_repeat_and_a_full_list() -> None
     with pytest.raises(ToolError, match="holds 3"):
         exec(code, {"_rec": {"player_ids": ["P1", "P2", "P3"]}, "player_id": "P4",
                     "ToolError": ToolError})  # fmt: skip
+
+
+def test_a_concession_is_no_condition_but_a_condition_is() -> None:
+    from autoforge.synth.behaviour.counters import _FOR_SOME
+
+    assert not _FOR_SOME.search("The quantity goes back into `stock` (even if it was retired).")
+    assert _FOR_SOME.search("The quantity goes back into `stock` if it was not retired.")

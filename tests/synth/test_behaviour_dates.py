@@ -70,3 +70,12 @@ def test_a_date_compared_with_today_is_no_write() -> None:
     text = "Only passes whose date is today or later. Sets `revoked_on` = today."
     assert time_fields(text, ["date", "revoked_on"]) == {"revoked_on": "today"}
     assert time_fields("A pass whose date is today is kept.", ["date"]) == {}
+
+
+def test_a_date_an_only_sentence_or_an_alternative_tests_is_no_write() -> None:
+    text = (
+        "Only open visits that have ended: date before today, or date = today and end <= now. "
+        "Sets `closed_on` = today."
+    )
+    assert time_fields(text, ["date", "closed_on"]) == {"closed_on": "today"}
+    assert time_fields("Refused unless day is past, or day = today.", ["day"]) == {}

@@ -208,3 +208,25 @@ def test_on_a_number_counting_what_is_owed_a_charge_raises_it_and_a_refund_lower
     ]
     added = "The booking `price` is added to the member's `card_balance`."
     assert moves(added, owes) == [("via:member_id", "card_balance", ["target", "price", 1])]
+
+
+def test_a_stated_sum_with_no_holder_after_the_verb_moves_the_number_the_sentence_names() -> None:
+    text = "A reinstatement fee of 25.00 is deducted (refused when the card is below 25.00)."
+    assert _moves(text, coll="members") == [("target", "card_balance", -25.0)]
+
+
+def test_a_sum_with_no_number_and_no_holder_moves_nothing() -> None:
+    assert _moves("The stored fee is refunded.", coll="members") == []
+
+
+def test_an_amount_a_referenced_record_holds_is_read_as_a_formula() -> None:
+    text = "The member's visits is deducted from the card balance."
+    moved = _moves(text, kind="create")
+    assert moved == [
+        (
+            "param:member_id",
+            "card_balance",
+            ["expr", ["op", "-", ["num", 0], ["rec", "param:member_id", "members", [], "visits"]],
+             None],
+        )
+    ]  # fmt: skip

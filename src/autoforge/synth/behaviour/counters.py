@@ -78,11 +78,12 @@ def increments(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     return out
 
 
-#: a policy sentence about some of the tool's calls: a condition ("if", "when", ...) or a
+#: a policy sentence about some of the tool's calls: a condition ("if", "when", ...; "even if"
+#: concedes, it makes no condition) or a
 #: qualified subject ("A late cancellation adds 1 to ..."), which the section's plain
 #: sentences do not carry
 _FOR_SOME = re.compile(
-    r"\b(?:if|when|whenever|unless|otherwise|instead|once)\b"
+    r"(?<!\beven\s)\b(?:if|when|whenever|unless|otherwise|instead|once)\b"
     r"|^\W*(?:an?|any|each|every)\s+[\w-]+\s+[\w-]+\s+(?:adds|increases|raises|lowers|reduces"
     r"|decreases|takes|gives|moves|counts)\b",
     re.I,
@@ -225,16 +226,18 @@ def _param_added(s: str, a: str, params: list[str]) -> tuple[int, Value] | None:
 
 
 def _own_added(s: str, a: str, attr: str, numbers: list[str]) -> tuple[int, Value] | None:
-    """ "`final_amount` is added to their `lifetime_spend`": a number attribute of the record
+    """ "`final_amount` is added to their `lifetime_spend`", "The quantity goes back into the
+    item's `stock`": a number attribute of the record
     the tool acts on (one of ``numbers``) moves ``attr`` (pattern ``a``) by its value."""
     added = re.search(
-        rf"(?:the\s+)?(?:\w+'s\s+)?`?(\w+)`?\s+(?:is|are)\s+(added\s+to|taken\s+off|"
-        rf"subtracted\s+from|deducted\s+from)\s+(?:the\s+|their\s+|its\s+)?(?:\w+'s\s+)?{a}",
+        rf"(?:the\s+)?(?:\w+'s\s+)?`?(\w+)`?\s+(?:is|are|goes|go)\s+(added\s+to|back\s+(?:in)?to|"
+        rf"taken\s+off|subtracted\s+from|deducted\s+from)\s+(?:the\s+|their\s+|its\s+)?"
+        rf"(?:\w+'s\s+)?{a}",
         s, re.I,
     )  # fmt: skip
     if added is None or added.group(1) not in numbers or added.group(1) == attr:
         return None
-    sign = 1 if added.group(2).lower().startswith("added") else -1
+    sign = 1 if added.group(2).lower().startswith(("added", "back")) else -1
     return sign, Value(source="formula", const=["target", added.group(1), 1])
 
 
@@ -270,11 +273,11 @@ def _implicit_amount(s: str, a: str, tb: ToolBehaviour | None) -> tuple[int, Val
 def _subject_amount(s: str, a: str, params: list[str]) -> tuple[int, Value] | None:
     """A parameter the sentence is about, moved onto ``a`` later in the same sentence:
     "`hours` is a multiple of 0.25 ..., added to `labour_hours`", "`amount` must not exceed
-    `fines_due`, which is reduced by it"."""
-    head = re.match(r"^\s*`(\w+)`", s)
-    if head is None or head.group(1) not in params:
+    `fines_due`, which is reduced by it", "The amount may not exceed `due`, which it reduces"."""
+    head = re.match(r"^\s*`(\w+)`|^\s*the\s+(\w+)\b", s, re.I)
+    if head is None or (head.group(1) or head.group(2)) not in params:
         return None
-    subject = Value(source="param", name=head.group(1))
+    subject = Value(source="param", name=head.group(1) or head.group(2))
     onto = r"\s+(to|onto)\s+(the\s+)?(\w+'s\s+)?"
     if re.search(rf",\s*(and\s+)?(is\s+|it\s+is\s+)?added{onto}{a}(?![\w-])", s, re.I):
         return 1, subject
@@ -286,6 +289,10 @@ def _subject_amount(s: str, a: str, params: list[str]) -> tuple[int, Value] | No
     if re.search(rf"{a}{which}(increased|raised|goes\s+up)\s+by\s+{it}", s, re.I):
         return 1, subject
     if re.search(rf"{a}{which}(reduced|decreased|lowered|goes\s+down)\s+by\s+{it}", s, re.I):
+        return -1, subject
+    if re.search(rf"{a},?\s+which\s+{it}\s+(raises|increases)\b", s, re.I):
+        return 1, subject
+    if re.search(rf"{a},?\s+which\s+{it}\s+(reduces|decreases|lowers)\b", s, re.I):
         return -1, subject
     return None
 

@@ -388,6 +388,17 @@ def amount_expr(text: str, tb: ToolBehaviour, ctx: Context) -> Value | None:
     return Value(source="formula", const=["expr", found[0], None])
 
 
+def named_amount(text: str, tb: ToolBehaviour, ctx: Context) -> Value | None:
+    """The amount a whole phrase names ("the plan's guest_pass_fee", "`rate × hours`") as an
+    ``expr`` formula, when every name in it is read: a record the call reaches, or arithmetic
+    over what it reaches."""
+    scope = _scope_of(tb, ctx)
+    tree = _parse(text.strip(), scope) if scope is not None else None
+    if tree is None or tree[0] not in ("rec", "op", "fn"):
+        return None
+    return Value(source="formula", const=["expr", tree, None])
+
+
 def condition_tree(text: str, tb: ToolBehaviour, ctx: Context) -> Tree | None:
     """``text`` ("filled_count < capacity") as a formula condition over the call's arguments
     and the records it reaches; None unless every name in it is read."""

@@ -35,6 +35,8 @@ def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
                 continue  # a bare word before a list of names ("+= amount, `x` = today")
             if re.search(r"`\w+`\s+or\s+$", flat[: m.start()]):
                 continue  # "`shipped_on` or `ready_on` becomes today": one of them, by case
+            if _in_condition(flat, m.start()):
+                continue  # "Only ... that have ended: date before today, or date = today"
             out[a] = "today" if m.group(5) == "today" else "now"
             break
         # "sets `tier` and `changed_on` (today)": the day in brackets right after the name
@@ -46,6 +48,16 @@ def time_fields(text: str, attrs: list[str]) -> dict[str, ValueSource]:
         if a not in out and said is not None:
             out[a] = "today" if said.group(1) == "today" else "now"
     return out
+
+
+def _in_condition(flat: str, at: int) -> bool:
+    """Whether the name at ``at`` is tested, not written: an alternative after "or", or in a
+    sentence that opens with "Only" (a restriction on which records the call may touch)."""
+    if re.search(r"\bor\s+(?:either\s+)?$", flat[max(0, at - 12) : at]):
+        return True
+    stop = flat.rfind(". ", 0, at)
+    opened = 0 if stop < 0 else stop + 2
+    return re.match(r"\s*Only\b", flat[opened:at]) is not None
 
 
 def dated_today(text: str) -> bool:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from autoforge.env import Check, Effect, ToolBehaviour, Value, doc_sentences
 from autoforge.synth.behaviour.data import noun_forms
+from autoforge.synth.behaviour.formulas import named_amount
 from autoforge.synth.behaviour.headings import tool_sentences
 from autoforge.synth.behaviour.paths import effect_record
 from autoforge.synth.behaviour.stated import OPENS_ON_CONDITION
@@ -55,6 +56,13 @@ _ACTIVE = re.compile(
 )
 _CHARGE = re.compile(
     rf"\b(?P<verb>{_UP}|{_DOWN})\s+(?P<amt>(?:the\s+)?[`\w ]+?)\s+(?:to|from)\s+{_HOLDER}", re.I
+)
+#: "A fee of 25.00 is deducted (refused when the balance is below 25.00)": no holder after the
+#: verb; the number moved is the one the rest of the sentence names
+_UNHELD = re.compile(
+    rf"(?P<amt>[`\w' .]*?\d[\d.]*[`\w' ]*?)\s+(?:is|are)\s+(?:then\s+)?"
+    rf"(?P<verb>{_UP}|{_DOWN})\b(?!\s+(?:to|from|onto|into|by)\b)(?P<rest>.*)",
+    re.I,
 )
 _PROSE = {"and", "or", "then", "is", "are", "with", "to", "from"}
 
@@ -121,6 +129,9 @@ def _amounts(amt: str, before: str, tb: ToolBehaviour, ctx: Context) -> list[Val
         names = earlier[-1:]
     else:
         names = _own_attributes(amt, tb, ctx)
+    if not names and amt.strip():
+        named = named_amount(amt, tb, ctx)  # "the plan's guest_pass_fee": a reached record's
+        return [named] if named is not None else []
     return [Value(source="formula", const=[side, n, 1]) for n in names]
 
 
@@ -159,6 +170,11 @@ def _sign(verb: str, debt: bool) -> int:
 def _signed(v: Value, sign: int) -> Value:
     if v.source == "param":
         return Value(source="param", name=("-" if sign < 0 else "") + (v.name or ""))
+    if v.source == "const":
+        return Value(source="const", const=sign * v.const)
+    if v.const[0] == "expr":
+        tree = v.const[1] if sign > 0 else ["op", "-", ["num", 0], v.const[1]]
+        return Value(source="formula", const=["expr", tree, v.const[2]])
     return Value(source="formula", const=[v.const[0], v.const[1], sign])
 
 
@@ -191,6 +207,29 @@ def transfer_effects(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Ef
                 if values:
                     moved.add((held[0], held[2]))
                     break
+    return out + _unheld(spec, tb, ctx, moved)
+
+
+def _unheld(spec: ToolSpec, tb: ToolBehaviour, ctx: Context, moved: set) -> list[Effect]:
+    """A stated sum moved with no holder after the verb ("A fee of 25.00 is deducted (refused
+    when the balance is below 25.00)"): the holder is the one number the rest of the sentence
+    names ("the balance"), the amount the one number the subject states."""
+    out: list[Effect] = []
+    for s in doc_sentences(spec.description):
+        m = _UNHELD.search(s)
+        if OPENS_ON_CONDITION.match(s) or m is None:
+            continue
+        sums = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", m.group("amt"))
+        words = re.findall(r"\bthe\s+(\w+)", m.group("rest"))
+        held = [h for h in (_holder(w, None, tb, ctx) for w in words) if h is not None]
+        if len(sums) != 1 or not held or (held[0][0], held[0][2]) in moved:
+            continue
+        coll, record, attr = held[0]
+        sign = _sign(m.group("verb"), owed(coll, attr, ctx))
+        value = Value(source="const", const=sign * float(sums[0]))
+        out.append(Effect(kind="increment", record=record, collection=coll, attribute=attr,
+                          value=value, sentence=s))  # fmt: skip
+        moved.add((coll, attr))
     return out
 
 
@@ -211,6 +250,8 @@ def _lowers(e: Effect) -> bool:
         return (v.name or "").startswith("-")
     if v.source == "const":
         return isinstance(v.const, int | float) and v.const < 0
+    if v.source == "formula" and isinstance(v.const, list) and v.const[0] == "expr":
+        return v.const[1][:3] == ["op", "-", ["num", 0]]
     return v.source == "formula" and isinstance(v.const, list) and v.const[-1] == -1
 
 
