@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from autoforge.tooldocs.htmltext import html_text
 from autoforge.tooldocs.importers import mcp, native, openai_tools, openapi, swagger2
 from autoforge.tooldocs.refs import inline_local_refs
 from autoforge.tooldocs.schema import check_tool_name, normalize_parameters, normalize_returns
@@ -142,6 +144,7 @@ def load_input(doc: DocInput, format: str = AUTO, *, domain: str | None = None) 
     docs = importer.load(doc)
     if not importer.normalizes:
         docs = docs.model_copy(update={"tools": [_normalized(t, doc.filename) for t in docs.tools]})
+    docs = _read_html(docs)
     _check(docs, doc.filename)
     return docs.model_copy(update={"domain": domain}) if domain else docs
 
@@ -224,6 +227,34 @@ def _normalized(tool: ToolSpec, filename: str) -> ToolSpec:
         "returns": normalize_returns(returns, file=file, pointer=pointer_join(base, "returns")),
     }
     return tool.model_copy(update=update)
+
+
+def _read_html(docs: ToolDocs) -> ToolDocs:
+    """``docs`` with every description written in HTML read as plain text (tools, their
+    parameters and returns, the document's own)."""
+    tools = [
+        t.model_copy(
+            update={
+                "description": html_text(t.description),
+                "parameters": _plain(t.parameters),
+                "returns": _plain(t.returns),
+            }
+        )
+        for t in docs.tools
+    ]
+    return docs.model_copy(update={"tools": tools, "description": html_text(docs.description)})
+
+
+def _plain(schema: Any) -> Any:
+    """``schema`` with every ``description`` written in HTML read as plain text."""
+    if isinstance(schema, dict):
+        return {
+            k: html_text(v) if k == "description" and isinstance(v, str) else _plain(v)
+            for k, v in schema.items()
+        }
+    if isinstance(schema, list):
+        return [_plain(v) for v in schema]
+    return schema
 
 
 def _check(docs: ToolDocs, filename: str) -> None:
