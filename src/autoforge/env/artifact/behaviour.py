@@ -68,6 +68,8 @@ CheckKind = Literal[
     # grew is not above that record's number `values[0]`
     "argument",  # the parameter's own value: `values` [op, operand], op one of >, >=, <, <=
     # (operand a number, or ["today", days] for a date) or "decimals" (operand: how many)
+    "holds",  # the comparison `values[0]` (a formula condition over the arguments and the
+    # records the call reaches) is true before the writes, wherever all its values are known
 ]
 EffectKind = Literal[
     "create", "set", "increment", "append", "remove", "delete", "lines", "ledger", "tally"

@@ -13,6 +13,7 @@ import json
 from autoforge.env import Check, Effect, ToolBehaviour, Value, python_param_name
 from autoforge.synth.behaviour.arguments import argument_lines
 from autoforge.synth.behaviour.branches import conditions
+from autoforge.synth.behaviour.coded import holds_lines
 from autoforge.synth.behaviour.dates import helper_lines, uses_days
 from autoforge.synth.behaviour.entries import uses_left
 from autoforge.synth.behaviour.formulas import cond_code, uses_expr
@@ -174,6 +175,9 @@ def _guard_lines(c: Check, tb: ToolBehaviour) -> list[str]:
         return move_lines(c, why)
     if c.kind in _RECORD_CHECKS:
         return _relation_lines(c, tb, p, why) or _record_check_lines(c, tb, why)
+    if c.kind == "holds" and c.values:
+        tree = c.values[0]
+        return holds_lines(c, cond_code(tree), [cond_code(t) for t in tree[2]], why)
     return []
 
 
@@ -731,6 +735,9 @@ def compile_tool(tb: ToolBehaviour, doc: str) -> str:
             if c.kind in _RECORD_CHECKS:
                 if c.via is None and tb.id_param is None:
                     continue
+                body += _check_lines(c, tb)
+        for c in tb.checks:
+            if c.kind == "holds" and c.values:
                 body += _check_lines(c, tb)
         body += tally_before_lines(tb.effects)
         body += [f"_k{i} = bool({cond_code(t)})" for i, t in enumerate(conditions(tb))]

@@ -36,6 +36,7 @@ from autoforge.env import (
 from autoforge.synth.behaviour.audit import audit_entries
 from autoforge.synth.behaviour.branches import branch_effects
 from autoforge.synth.behaviour.cascade import cascades
+from autoforge.synth.behaviour.coded import coded_checks
 from autoforge.synth.behaviour.counters import increments, not_stored
 from autoforge.synth.behaviour.data import (
     Context,
@@ -418,6 +419,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     texts = doc_sentences(spec.description) + doc_sentences(ctx.policy)
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
     tb.checks += record_for_checks(tb, texts, ctx) + member_checks(tb, texts, ctx, spec.parameters)
+    tb.checks += coded_checks(spec, tb, ctx)
     return tb
 
 

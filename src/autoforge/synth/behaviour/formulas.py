@@ -50,11 +50,15 @@ class _Scope:
     signs: dict[str, int] = field(default_factory=dict)
     #: conditions named in words, each held under a placeholder name
     named: dict[str, Tree] = field(default_factory=dict)
+    #: the attributes and parameters that hold dates (a difference of two is a count of days)
+    dates: set[str] = field(default_factory=set)
 
     def has(self, path: Path, attr: str) -> bool:
         return attr in self.attrs.get(path.end, [])
 
     def bare(self, name: str) -> Tree | None:
+        if name == "today" and "today" not in self.params:
+            return ["today"]
         if name in self.params:
             return ["arg", name]
         if self.has(self.own, name):
@@ -100,6 +104,10 @@ def _tree(node: ast.AST, scope: _Scope) -> Tree | None:
         left, right = _tree(node.left, scope), _tree(node.right, scope)
         if left is None or right is None:
             return None
+        if isinstance(node.op, ast.Sub) and _dated(left, scope) and _dated(right, scope):
+            return ["days", right, left]  # "today - closed_on": the days between them
+        if _dated(left, scope) or _dated(right, scope):
+            return None  # a date in arithmetic other than a difference of dates
         return ["op", _OPS[type(node.op)], left, right]
     if isinstance(node, ast.Call):
         return _call(node, scope)
@@ -110,6 +118,11 @@ def _tree(node: ast.AST, scope: _Scope) -> Tree | None:
             return None
         return ["if", [[cond, body]], other]
     return None
+
+
+def _dated(t: Tree, scope: _Scope) -> bool:
+    """Whether a read value is a date: today, or a date attribute or argument."""
+    return t == ["today"] or (t[0] in ("rec", "arg") and t[-1] in scope.dates)
 
 
 def _call(node: ast.Call, scope: _Scope) -> Tree | None:
@@ -357,6 +370,8 @@ def _scope_of(tb: ToolBehaviour, ctx: Context) -> _Scope | None:
     scope.values = {
         (path, a): vs for path in [own, *others] for a, vs in closed_values(ctx, path.end).items()
     }
+    scope.dates = {a for c in colls for a in ctx.ev.dated_attributes(c)}
+    scope.dates |= {p.name for p in tb.params if p.format == "date"}
     return scope
 
 
@@ -500,6 +515,7 @@ def uses_expr(tb: ToolBehaviour) -> bool:
     """Whether a write of ``tb`` computes an ``expr`` formula (and needs its helpers)."""
     values = [v for e in tb.effects for v in [*e.fields.values(), e.value] if v is not None]
     cases = any(len(e.when) == 3 and e.when[0] == "expr" for e in tb.effects)
+    cases = cases or any(c.kind == "holds" for c in tb.checks)
     return cases or any(v.source == "formula" and v.const and v.const[0] == "expr" for v in values)
 
 
@@ -529,6 +545,8 @@ def _code(t: Tree) -> str:
         return "(" + f" {kind} ".join(_code(c) for c in t[1]) + ")"
     if kind == "days":
         return f"_days_between({_code(t[1])}, {_code(t[2])})"
+    if kind == "today":
+        return "_today"
     if kind == "ceil":
         return f"_ceil_of({_code(t[1])})"
     if kind == "if":

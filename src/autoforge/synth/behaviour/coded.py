@@ -1,0 +1,87 @@
+"""Rules a tool's own sentences state as code: "closed at most 90 days ago
+(today - closed_on <= 90)", "have `open_claims < max_open_claims`", "the session must end by
+21:00 (start_hour + duration_hours <= 21)".
+
+A comparison in brackets or in code, inside a sentence that states a rule, is the condition
+a call must meet, when every name in it is read (the call's arguments, the records it
+reaches, ``today``; a difference of two dates counts days, see
+:func:`~autoforge.synth.behaviour.formulas.condition_tree`). It becomes a ``holds`` check.
+Left out, so no case is misread as a rule: sentences that open on a condition ("If ...",
+"When ...": writes for one case), comparisons after a refusal word in their clause (they say
+when the call is refused, not what it needs), comparisons that read the record a create makes
+(not there yet), and comparisons over more than one optional argument. A comparison over one
+optional argument applies only when it is given. Every rule is stated without naming a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from autoforge.env import Check, ToolBehaviour, states_rule
+from autoforge.synth.behaviour.formulas import condition_tree
+from autoforge.synth.behaviour.headings import own_sentences
+
+if TYPE_CHECKING:
+    from autoforge.synth.behaviour.data import Context
+    from autoforge.tooldocs import ToolSpec
+
+_CMP = r"(?:<=|>=|==|!=|<|>)"
+_BRACKETED = re.compile(r"\(([^()]*)\)")
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+_OPENS_ON_CASE = re.compile(r"\s*(?:if|when|whenever|once|unless)\b", re.I)
+_REFUSING = re.compile(r"\b(?:refused|rejected|fails?|blocked|not\s+allowed|denied)\b", re.I)
+
+
+def _names(tree: Any, kind: str) -> set[str]:
+    """The names of the ``kind`` nodes ("arg", "rec") a condition reads."""
+    if not isinstance(tree, list) or not tree:
+        return set()
+    own = {tree[1]} if tree[0] == kind else set()
+    return own | {n for t in tree[1:] for n in _names(t, kind)}
+
+
+def _coded(s: str) -> list[tuple[int, str]]:
+    """Where ``s`` holds a comparison in brackets or in a code span, and the comparison
+    without a leading label ("reporting window: ...") or a unit of days after a number."""
+    found = [*_BRACKETED.finditer(s), *_CODE_SPAN.finditer(s)]
+    out = []
+    for m in sorted(found, key=lambda m: m.start()):
+        if re.search(_CMP, m.group(1)):
+            text = m.group(1).rsplit(":", 1)[-1].replace("`", "")
+            out.append((m.start(), re.sub(r"(\d)\s*days?\b", r"\1", text).strip()))
+    return out
+
+
+def coded_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
+    """The ``holds`` checks the tool's own sentences state as code (see the module)."""
+    if tb.kind in ("list", "get"):
+        return []
+    optional = {p.name for p in tb.params if not p.required}
+    out: list[Check] = []
+    for s in own_sentences(spec, ctx):
+        if not states_rule(s) or _OPENS_ON_CASE.match(s):
+            continue
+        for at, text in _coded(s):
+            if _REFUSING.search(re.split(r"[;,]", s[:at])[-1]):
+                continue  # the clause says when the call is refused
+            tree = condition_tree(text, tb, ctx)
+            if tree is None or tree[0] != "cmp" or "new" in _names(tree, "rec"):
+                continue
+            loose = _names(tree, "arg") & optional
+            if len(loose) > 1 or any(c.values == [tree] for c in out):
+                continue
+            out.append(Check(kind="holds", values=[tree], when_given=min(loose, default=None),
+                             sentence=s))  # fmt: skip
+    return out
+
+
+def holds_lines(c: Check, code: str, operands: list[str], why: str) -> list[str]:
+    """The guard of a ``holds`` check: refused when every operand is known and the comparison
+    ``code`` is false (an unknown value refuses nothing)."""
+    known = " and ".join(f"_nm({o}) is not None" for o in operands) or "True"
+    text = " ".join(c.sentence.split())[:120]
+    return [
+        f"if {known} and not {code}:",
+        f"    raise ToolError({('the call breaks a stated rule' + why if why else text)!r})",
+    ]
