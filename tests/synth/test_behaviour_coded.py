@@ -74,6 +74,12 @@ OPENAPI = {
             {"type": "object", "required": ["agent_id"],
              "properties": {"agent_id": {"type": "string"}}},
         ),
+        "/tickets/{ticket_id}/remind": _op(
+            "remind_ticket",
+            "Sets `hours`. Rejected if the ticket has no agent, was closed in the past "
+            "(closed_on before today), or is archived.",
+            {"type": "object", "required": ["hours"], "properties": {"hours": {"type": "integer"}}},
+        ),
     },
     "components": {"schemas": {"Ticket": TICKET, "Agent": AGENT}},
 }  # fmt: skip
@@ -118,7 +124,7 @@ def test_a_comparison_on_a_record_an_argument_names(env: Environment) -> None:
     assert not _ok(env, "assign_ticket", ticket_id="T3", agent_id="A2")
 
 
-def test_a_comparison_after_a_refusal_word_is_no_requirement(env: Environment) -> None:
+def test_a_comparison_after_a_refusal_word_is_the_case_refused(env: Environment) -> None:
     # "Refused when the agent is full (open_count >= max_open)" says when the call is
     # refused; read as a requirement it would refuse the agent with room (2 of 3)
     assert _ok(env, "assign_ticket", ticket_id="T3", agent_id="A1")
@@ -126,4 +132,9 @@ def test_a_comparison_after_a_refusal_word_is_no_requirement(env: Environment) -
     assert model is not None
     held = [c for t in model.tools if t.tool == "assign_ticket" for c in t.checks
             if c.kind == "holds"]  # fmt: skip
-    assert [c.values[0][1] for c in held] == [["<"]]
+    assert [(c.values[0][1], c.values[1:]) for c in held] == [(["<"], []), ([">="], [False])]
+
+
+def test_a_refused_case_in_words_over_dates(env: Environment) -> None:
+    assert not _ok(env, "remind_ticket", ticket_id="T1", hours=1)  # closed before today
+    assert _ok(env, "remind_ticket", ticket_id="T3", hours=1)  # never closed: nothing known

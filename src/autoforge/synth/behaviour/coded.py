@@ -6,9 +6,10 @@ A comparison in brackets or in code, inside a sentence that states a rule, is th
 a call must meet, when every name in it is read (the call's arguments, the records it
 reaches, ``today``; a difference of two dates counts days, see
 :func:`~autoforge.synth.behaviour.formulas.condition_tree`). It becomes a ``holds`` check.
-Left out, so no case is misread as a rule: sentences that open on a condition ("If ...",
-"When ...": writes for one case), comparisons after a refusal word in their clause (they say
-when the call is refused, not what it needs), comparisons that read the record a create makes
+After a refusal word in its clause ("Rejected if it is overdue (due_on before today)") the
+comparison is the case refused. In brackets, "before" and "after" compare dates. Left out, so
+no case is misread as a rule: sentences that open on a condition ("If ...", "When ...": writes
+for one case), comparisons that read the record a create makes
 (not there yet), and comparisons over more than one optional argument. A comparison over one
 optional argument applies only when it is given. Every rule is stated without naming a domain.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from autoforge.env import Check, ToolBehaviour, states_rule
+from autoforge.env import Check, ToolBehaviour, refusal_alternatives, states_rule
 from autoforge.synth.behaviour.formulas import condition_tree
 from autoforge.synth.behaviour.headings import own_sentences
 
@@ -41,16 +42,40 @@ def _names(tree: Any, kind: str) -> set[str]:
     return own | {n for t in tree[1:] for n in _names(t, kind)}
 
 
+#: comparisons of dates in words, inside a bracket ("(due_on before today)")
+_DATE_WORDS = (
+    (r"\b(?:is\s+)?on\s+or\s+before\b", "<="),
+    (r"\b(?:is\s+)?on\s+or\s+after\b", ">="),
+    (r"\b(?:is\s+)?before\b", "<"),
+    (r"\b(?:is\s+)?after\b", ">"),
+)
+
+
 def _coded(s: str) -> list[tuple[int, str]]:
     """Where ``s`` holds a comparison in brackets or in a code span, and the comparison
-    without a leading label ("reporting window: ...") or a unit of days after a number."""
+    without a leading label ("reporting window: ...") or a unit of days after a number;
+    "before"/"after" in a bracket with no operator compare dates."""
     found = [*_BRACKETED.finditer(s), *_CODE_SPAN.finditer(s)]
     out = []
     for m in sorted(found, key=lambda m: m.start()):
-        if re.search(_CMP, m.group(1)):
-            text = m.group(1).rsplit(":", 1)[-1].replace("`", "")
+        text = m.group(1).rsplit(":", 1)[-1].replace("`", "")
+        if not re.search(_CMP, text) and m.re is _BRACKETED:
+            for words, op in _DATE_WORDS:
+                text = re.sub(words, op, text, flags=re.I)
+        if re.search(_CMP, text):
             out.append((m.start(), re.sub(r"(\d)\s*days?\b", r"\1", text).strip()))
     return out
+
+
+def _refused_case(s: str, at: int) -> bool:
+    """Whether the comparison at ``at`` gives a case the call is refused in: its clause says
+    so ("refused when the agent is full (...)"), or it is one of the cases a refusal lists
+    ("Rejected if the loan is not active, is overdue (...), or ...")."""
+    if _REFUSING.search(re.split(r"[;,]", s[:at])[-1]):
+        return True
+    head = refusal_alternatives(s)[0]
+    opened = s.find(head) + len(head) if head else -1
+    return 0 <= opened <= at and ";" not in s[opened:at]
 
 
 def coded_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]:
@@ -63,25 +88,25 @@ def coded_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]
         if not states_rule(s) or _OPENS_ON_CASE.match(s):
             continue
         for at, text in _coded(s):
-            if _REFUSING.search(re.split(r"[;,]", s[:at])[-1]):
-                continue  # the clause says when the call is refused
             tree = condition_tree(text, tb, ctx)
             if tree is None or tree[0] != "cmp" or "new" in _names(tree, "rec"):
                 continue
             loose = _names(tree, "arg") & optional
-            if len(loose) > 1 or any(c.values == [tree] for c in out):
+            values = [tree, False] if _refused_case(s, at) else [tree]
+            if len(loose) > 1 or any(c.values[0] == tree for c in out):
                 continue
-            out.append(Check(kind="holds", values=[tree], when_given=min(loose, default=None),
+            out.append(Check(kind="holds", values=values, when_given=min(loose, default=None),
                              sentence=s))  # fmt: skip
     return out
 
 
 def holds_lines(c: Check, code: str, operands: list[str], why: str) -> list[str]:
     """The guard of a ``holds`` check: refused when every operand is known and the comparison
-    ``code`` is false (an unknown value refuses nothing)."""
+    ``code`` is false (``values`` ``[tree, False]``: true); an unknown value refuses nothing."""
     known = " and ".join(f"_nm({o}) is not None" for o in operands) or "True"
     text = " ".join(c.sentence.split())[:120]
+    broken = code if c.values[1:] == [False] else f"not {code}"
     return [
-        f"if {known} and not {code}:",
+        f"if {known} and {broken}:",
         f"    raise ToolError({('the call breaks a stated rule' + why if why else text)!r})",
     ]

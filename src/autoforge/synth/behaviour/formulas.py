@@ -144,9 +144,14 @@ def _cond(node: ast.AST, scope: _Scope) -> Tree | None:
     if said is not None:
         return said
     if isinstance(node, ast.Compare) and all(type(o) in _CMPS for o in node.ops):
-        terms = [_tree(t, scope) for t in [node.left, *node.comparators]]
-        if any(t is None for t in terms):
+        read = [_tree(t, scope) for t in [node.left, *node.comparators]]
+        terms = [t for t in read if t is not None]
+        if len(terms) != len(read):
             return None
+        if any(_dated(t, scope) for t in terms):  # dates compare as day numbers
+            if not all(_dated(t, scope) for t in terms):
+                return None
+            terms = [["day", t] for t in terms]
         return ["cmp", [_CMPS[type(o)] for o in node.ops], terms]
     if isinstance(node, ast.BoolOp):
         parts = [_cond(v, scope) for v in node.values]
@@ -547,6 +552,8 @@ def _code(t: Tree) -> str:
         return f"_days_between({_code(t[1])}, {_code(t[2])})"
     if kind == "today":
         return "_today"
+    if kind == "day":
+        return f"_day_number({_code(t[1])})"
     if kind == "ceil":
         return f"_ceil_of({_code(t[1])})"
     if kind == "if":
