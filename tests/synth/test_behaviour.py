@@ -717,3 +717,18 @@ def test_a_concession_is_no_condition_but_a_condition_is() -> None:
 
     assert not _FOR_SOME.search("The quantity goes back into `stock` (even if it was retired).")
     assert _FOR_SOME.search("The quantity goes back into `stock` if it was not retired.")
+
+
+def test_a_status_said_in_words_names_its_value() -> None:
+    from autoforge.env.artifact.behaviour import ParamInfo, ToolBehaviour
+    from autoforge.synth.behaviour.data import Context, DataEvidence
+    from autoforge.synth.behaviour.policy import policy_status_checks
+
+    states = ["draft", "issued", "partially_paid", "paid", "void"]
+    data = {"bills": {f"B{i}": {"bill_id": f"B{i}", "status": s} for i, s in enumerate(states)}}
+    said = "Partially paid, paid and already-void bills can't be voided."
+    ctx = Context(ev=DataEvidence.of(data), policy=said)
+    ctx.schemas["bills"] = {"status": {"type": "string", "enum": states}}
+    tb = ToolBehaviour(tool="void_bill", kind="action", collection="bills", id_param="bill_id",
+                       params=[ParamInfo(name="bill_id", references="bills")])  # fmt: skip
+    assert [c.values for c in policy_status_checks(tb, ctx)] == [["paid", "partially_paid", "void"]]

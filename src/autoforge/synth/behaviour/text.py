@@ -47,7 +47,10 @@ _EFFECT = re.compile(
 
 
 def _word(value: str) -> str:
-    return rf"(?<![\w-])`?{re.escape(value)}`?(?![\w-])"
+    """A status value as prose says it: in code or bare, "partially paid" for
+    ``partially_paid``, also after "already-" ("already-void")."""
+    said = re.escape(value).replace("_", "[_ ]")
+    return rf"(?:(?<=already-)|(?<![\w-]))`?{said}`?(?![\w-])"
 
 
 def transition_tables(policy: str) -> list[dict[str, list[str]]]:
@@ -104,7 +107,7 @@ def skip_value_run(text: str, values: Sequence[Any], *, at_end: bool = False) ->
     run = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
     if not run:
         return text
-    value = rf"`?({run})`?(?![\w-])"
+    value = rf"(?:already-)?`?({run})`?(?![\w-])"
     pattern = rf"({value}{_SEP})+$" if at_end else rf"^({_SEP}{value})+"
     return re.sub(pattern, "", text, flags=re.IGNORECASE)
 
