@@ -247,6 +247,14 @@ def derived_fields(tb: ToolBehaviour, derivations: list[Derivation]) -> dict[str
     """``{attribute: formula}`` a create computes from what its other writes give: each
     attribute it writes only as a default, by the first derivation whose inputs it gives
     (the values derived so far count as given)."""
+    return {
+        a: Value(source="formula", const=["expr", d.tree("new"), d.digits])
+        for a, d in chosen_derivations(tb, derivations).items()
+    }
+
+
+def chosen_derivations(tb: ToolBehaviour, derivations: list[Derivation]) -> dict[str, Derivation]:
+    """The derivation a create computes each attribute by (see :func:`derived_fields`)."""
     made = _create_effect(tb)
     if made is None:
         return {}
@@ -255,27 +263,95 @@ def derived_fields(tb: ToolBehaviour, derivations: list[Derivation]) -> dict[str
     for e in later:
         fields.update(e.fields)
     given = {a for a, v in fields.items() if not _default(v)}
-    out: dict[str, Value] = {}
+    out: dict[str, Derivation] = {}
     grew = True
     while grew:
         grew = False
         for d in derivations:
             if d.attribute in given or d.attribute not in fields or not d.inputs() <= given:
                 continue
-            out[d.attribute] = Value(source="formula", const=["expr", d.tree("new"), d.digits])
+            out[d.attribute] = d
             given.add(d.attribute)
             grew = True
     return out
 
 
+def _stated_inputs(tb: ToolBehaviour) -> set[str]:
+    """The attributes of the new record that the create's stated formulas read."""
+    out: set[str] = set()
+
+    def walk(t: Any) -> None:
+        if isinstance(t, list) and t[:2] == ["rec", "new"] and not t[3]:
+            out.add(str(t[4]))
+        elif isinstance(t, list):
+            for x in t:
+                walk(x)
+
+    for e in tb.effects:
+        if e.source != "data":
+            for v in e.fields.values():
+                if v.source == "formula" and isinstance(v.const, list) and v.const[:1] == ["expr"]:
+                    walk(v.const[1])
+    return out
+
+
+def _written_on_target(tb: ToolBehaviour) -> set[str]:
+    """The attributes of the target record the tool's writes move or set."""
+    out: set[str] = set()
+    for e in tb.effects:
+        if e.record != "target" or e.collection not in (None, tb.collection):
+            continue
+        if e.kind == "set":
+            out |= set(e.fields)
+        elif e.attribute:
+            out.add(e.attribute)
+    return out
+
+
+def recomputed(tb: ToolBehaviour, chosen: dict[str, Derivation]) -> list[dict[str, Value]]:
+    """The values a create of the collection computes (``chosen``: each by the derivation the
+    create uses) that a change of the target must work out again because it moves one of
+    their inputs, in the order one feeds the next (one ``{attribute: formula}`` per step). An
+    attribute the tool writes itself is left as written."""
+    if tb.kind not in ("action", "update") or tb.id_param is None:
+        return []
+    written = _written_on_target(tb)
+    changed = set(written)
+    steps: list[dict[str, Value]] = []
+    grew = True
+    while grew:
+        grew = False
+        for a, d in chosen.items():
+            if a in changed or not d.inputs() & changed:
+                continue
+            tree = d.tree("target")
+            steps.append({a: Value(source="formula", const=["expr", tree, d.digits])})
+            changed.add(a)
+            grew = True
+    return steps
+
+
 def add_derived(model: BehaviourModel, ev: DataEvidence) -> None:
     """Give each create the values the data shows as arithmetic of what it writes, computed
-    after its other writes (one ``set`` on the new record, source ``data``)."""
+    after its other writes (one ``set`` on the new record, source ``data``); then each change
+    that moves an input of a value a create computes works that value out again after its
+    writes (``set`` steps on the target, source ``data``)."""
     learned = learn_derivations(ev)
+    chosen: dict[str, dict[str, Derivation]] = {}
     for tb in model.tools:
         if tb.kind != "create" or tb.collection not in learned:
             continue
+        picked = chosen_derivations(tb, learned[tb.collection or ""])
         fields = derived_fields(tb, learned[tb.collection or ""])
         if fields:
             tb.effects.append(Effect(kind="set", record="new", collection=tb.collection,
                                      fields=fields, source="data"))  # fmt: skip
+        stated = _stated_inputs(tb)  # a value the docs' own formulas take is an input
+        for a, d in picked.items():
+            if a not in stated:
+                chosen.setdefault(tb.collection or "", {}).setdefault(a, d)
+    for tb in model.tools:
+        coll = tb.collection or ""
+        for step in recomputed(tb, chosen.get(coll, {})):
+            tb.effects.append(Effect(kind="set", record="target", collection=coll,
+                                     fields=step, source="data"))  # fmt: skip
