@@ -230,3 +230,10 @@ def test_an_amount_a_referenced_record_holds_is_read_as_a_formula() -> None:
              None],
         )
     ]  # fmt: skip
+
+
+def test_a_holder_refused_below_the_sum_must_cover_it() -> None:
+    from autoforge.synth.behaviour.transfers import _SHORT
+
+    assert _SHORT.search("A fee of 25.00 is deducted (refused when the card is below 25.00).")
+    assert not _SHORT.search("A fee of 25.00 is deducted from the card.")

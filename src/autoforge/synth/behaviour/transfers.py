@@ -234,8 +234,8 @@ def _unheld(spec: ToolSpec, tb: ToolBehaviour, ctx: Context, moved: set) -> list
 
 
 _SHORT = re.compile(
-    r"\b(?:refused|rejected|fails?|declined)\b[^.;]*?\b(?:lower|less|insufficient|too\s+low|"
-    r"not\s+enough|short)\b|\bmust\s+(?:be\s+at\s+least|cover)\b|\binsufficient\b|"
+    r"\b(?:refused|rejected|fails?|declined)\b[^.;]*?\b(?:lower|less|below|insufficient|"
+    r"too\s+low|not\s+enough|short)\b|\bmust\s+(?:be\s+at\s+least|cover)\b|\binsufficient\b|"
     r"\bnot\s+enough\b|\b(?:cannot|may\s+not|must\s+not)\s+(?:go\s+)?(?:below\s+(?:0|zero)|"
     r"negative)",
     re.I,
