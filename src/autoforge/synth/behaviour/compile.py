@@ -507,7 +507,13 @@ def _lines_lines(e: Effect) -> list[str]:
             return f"(state.get({coll!r}, {{}}).get(str(_x.get({ref!r}))) or {{}}).get({attr!r})"
         return _value(v)
 
-    made = "{" + ", ".join(f"{f!r}: {made_value(v)}" for f, v in e.fields.items()) + "}"
+    later = {f: v for f, v in e.fields.items() if v.source == "formula"
+             and isinstance(v.const, list) and v.const[:1] in (["line_no"], ["times"])}  # fmt: skip
+    made = (
+        "{"
+        + ", ".join(f"{f!r}: {made_value(v)}" for f, v in e.fields.items() if f not in later)
+        + "}"
+    )
     lines = ["_lines = []", f"for _x in ({param} if isinstance({param}, list) else []):"]
     if e.merge:
         lines += [
@@ -516,7 +522,18 @@ def _lines_lines(e: Effect) -> list[str]:
             f"        _same[0][{count!r}] = (_same[0].get({count!r}) or 0) + _x.get({count!r})",
             "        continue",
         ]
-    lines += [f"    _lines.append({made})", f"_new[{e.attribute!r}] = _lines"]
+    lines += [f"    _lines.append({made})"]
+    if later:  # a line's number and the products of its fields, once the lines are merged
+        lines.append("for _i, _y in enumerate(_lines):")
+        for f, v in later.items():
+            if v.const[0] == "line_no":
+                lines.append(f"    _y[{f!r}] = _i + 1")
+            else:
+                a, b = v.const[1:]
+                lines.append(
+                    f"    _y[{f!r}] = round((_y.get({a!r}) or 0) * (_y.get({b!r}) or 0) + 1e-9, 2)"
+                )
+    lines.append(f"_new[{e.attribute!r}] = _lines")
     if e.when and ref and count:
         stock = str(e.when[0])
         lines += [

@@ -145,6 +145,19 @@ def _sum_attribute(
     return None
 
 
+def _count_attribute(ctx: Context, coll: str, attr: str, count: str) -> str | None:
+    """The whole-number attribute every record holds as the sum of its lines' counts (at
+    least one record holding lines that sum to more than one)."""
+    recs = _records(ctx, coll)
+    sums = [sum(_num(x.get(count)) for x in r.get(attr) or [] if isinstance(x, dict)) for r in recs]
+    if not recs or max(sums, default=0) <= 1:
+        return None
+    for a in ctx.ev.typed_attributes(coll, "int"):
+        if a != count and all(r.get(a) == n for r, n in zip(recs, sums, strict=True)):
+            return a
+    return None
+
+
 def _num(v: Any) -> float:
     """``v`` as a number; anything else (a text, null) counts as nothing."""
     return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else float("nan")
@@ -252,6 +265,7 @@ def line_items(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> tuple[list[Ch
     if stored is None:
         return checks, effects
     attr, fields = stored
+    _shown_fields(ctx, tb.collection, attr, fields)
     merged = any(_MERGED.search(s) for s in doc_sentences(spec.description))
     effects.append(
         Effect(
@@ -311,6 +325,22 @@ def _line_product(lines: list[dict[str, Any]], f: str, fields: list[str]) -> lis
     return None
 
 
+def _shown_fields(ctx: Context, coll: str, attr: str, fields: dict[str, Value]) -> None:
+    """Add to ``fields`` the line fields the data's lines show and no argument gives: a
+    running line number, a product of two fields (to cents)."""
+    held = [r.get(attr) for r in _records(ctx, coll)]
+    by_record = [[x for x in ls if isinstance(x, dict)] for ls in held if isinstance(ls, list)]
+    every = [x for ls in by_record for x in ls]
+    names = list(every[0]) if every else []
+    for f in names:
+        if f in fields:
+            continue
+        if _numbered(by_record, f):
+            fields[f] = Value(source="formula", const=["line_no"])
+        elif (pair := _line_product(every, f, names)) is not None:
+            fields[f] = Value(source="formula", const=["times", *pair])
+
+
 def one_line(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     """An action adding one line to its target's list (see ``_one_line_shape``): the line
     takes the fields the data's lines show (the reference and count from the arguments, copies
@@ -327,17 +357,7 @@ def one_line(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Effect]:
     attr, fields = stored
     if any(e.kind in ("append", "lines") and e.attribute == attr for e in tb.effects):
         return []  # another reader already adds the line
-    held = [r.get(attr) for r in _records(ctx, str(tb.collection))]
-    by_record = [[x for x in ls if isinstance(x, dict)] for ls in held if isinstance(ls, list)]
-    every = [x for ls in by_record for x in ls]
-    names = list(every[0]) if every else []
-    for f in names:
-        if f in fields:
-            continue
-        if _numbered(by_record, f):
-            fields[f] = Value(source="formula", const=["line_no"])
-        elif (pair := _line_product(every, f, names)) is not None:
-            fields[f] = Value(source="formula", const=["times", *pair])
+    _shown_fields(ctx, str(tb.collection), attr, fields)
     merged = any(_MERGED.search(s) or _INCREASED.search(s) for s in doc_sentences(spec.description))
     out = [
         Effect(
@@ -362,6 +382,9 @@ def _computed(
 ) -> dict[str, Value]:
     coll = tb.collection or ""
     out: dict[str, Value] = {}
+    counted = _count_attribute(ctx, coll, attr, count)
+    if counted is not None:
+        out[counted] = Value(source="formula", const=["count_sum", attr, count])
     total = _sum_attribute(ctx, coll, attr, count, fields)
     if total is None:
         return out

@@ -82,6 +82,9 @@ def _formula(v: Value) -> str:
         attr, count, f = args
         terms = f"(_x.get({count!r}) or 0) * (_x.get({f!r}) or 0)"
         return f"round(sum({terms} for _x in (_new.get({attr!r}) or [])) + 1e-9, 2)"
+    if kind == "count_sum":  # the lines' counts added up, a whole number
+        attr, count = args
+        return f"sum(int(_x.get({count!r}) or 0) for _x in (_new.get({attr!r}) or []))"
     if kind == "percent":
         base, coll, pct = args
         of = f"((state.get({coll!r}, {{}}).get(str({v.name})) or {{}}).get({pct!r}) or 0)"
