@@ -99,6 +99,7 @@ from autoforge.synth.behaviour.stated import (
     time_fields,
 )
 from autoforge.synth.behaviour.steps import step_moves
+from autoforge.synth.behaviour.subjects import subject_status_checks
 from autoforge.synth.behaviour.tables import keyed_tables
 from autoforge.synth.behaviour.targets import target_status
 from autoforge.synth.behaviour.text import (
@@ -420,6 +421,7 @@ def derive_tool(spec: ToolSpec, ctx: Context) -> ToolBehaviour:
     tb.checks += repeat_refusals(tb, texts, ctx) + list_caps(tb, texts)
     tb.checks += record_for_checks(tb, texts, ctx) + member_checks(tb, texts, ctx, spec.parameters)
     tb.checks += coded_checks(spec, tb, ctx)
+    tb.checks += subject_status_checks(spec, tb, ctx)
     return tb
 
 
