@@ -42,7 +42,6 @@ from autoforge.tasks.gold.primed import ahead, run_primed
 from autoforge.tasks.gold.settle import guarded_steps
 from autoforge.tasks.model import GoldCall
 from autoforge.tasks.runtime import bind_state
-from autoforge.tasks.states.datastart import DataSampler
 from autoforge.tasks.states.population import StateGenerator
 from autoforge.tasks.states.repair import apply_fix, repair_state, shape_to_value
 from autoforge.tasks.states.starts import Start, StartPool, fresh_start
@@ -343,7 +342,6 @@ def instantiate(
         steps=guarded_steps(bp, guards) if guards else {},
         owned=owned_facts(bp, env.spec), pre=pre,
         pre_facts=pre.fact_keys(bp) if pre is not None else {},
-        from_data=isinstance(starts.generator if starts is not None else generator, DataSampler),
     )  # fmt: skip
     for attempt in range(attempts):
         rng = random.Random(f"{seed}:{attempt}")
@@ -371,9 +369,6 @@ class _Search:
     pre_facts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     tries: int = 0
     failure: GoldFailure | None = None
-    #: S0 is a subset of the real data: a repair would invent a value (a status set on one
-    #: record leaves the records that depend on it disagreeing), so other facts are drawn
-    from_data: bool = False
 
 
 def _on_start(search: _Search, start: Start, rng: random.Random, retries: int) -> Instance | None:
@@ -402,12 +397,7 @@ def _on_start(search: _Search, start: Start, rng: random.Random, retries: int) -
                 search.failure = exc
                 return None  # this S0 cannot make that reasoning step informative
             search.failure, last, keep = exc, exc, {}
-            held, prior = dict(repaired), state
             repair, state = _repair_start(exc, state, env, repaired)
-            if search.from_data and repair == "changed":  # keep the data as it is
-                repair, state = "unchanged", prior
-                repaired.clear()
-                repaired.update(held)
             if repair == "conflict":
                 raise exc  # the blueprint needs contradictory states: give up now
             if repair == "changed":  # S0 repaired: the same facts may work now
