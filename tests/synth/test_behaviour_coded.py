@@ -43,7 +43,7 @@ def _op(op_id: str, description: str, body: dict[str, Any]) -> dict[str, Any]:
             "description": description,
             "parameters": [{"name": "ticket_id", "in": "path", "required": True,
                             "schema": {"type": "string"}}],
-            "requestBody": {"content": {"application/json": {"schema": body}}},
+            "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
             "responses": {"200": {"description": "The ticket", "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/Ticket"}}}}},
         }

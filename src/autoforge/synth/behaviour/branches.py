@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Effect, ToolBehaviour, Value, doc_sentences
-from autoforge.synth.behaviour.formulas import condition_tree
+from autoforge.synth.behaviour.formulas import condition_tree, tree_nodes
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -30,11 +30,7 @@ _CODE_CMP = re.compile(r"`([^`]*(?:<=|>=|==|!=|<|>)[^`]*)`")
 
 def _mentions_new(tree: Any) -> bool:
     """Whether a condition reads the record the call is creating (not known before it)."""
-    if isinstance(tree, list):
-        if tree[:2] == ["rec", "new"]:
-            return True
-        return any(_mentions_new(t) for t in tree)
-    return False
+    return any(n[1] == "new" for n in tree_nodes(tree, "rec"))
 
 
 def branch_effects(

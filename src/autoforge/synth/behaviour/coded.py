@@ -20,8 +20,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from autoforge.env import Check, ToolBehaviour, refusal_alternatives, states_rule
-from autoforge.synth.behaviour.formulas import condition_tree
+from autoforge.synth.behaviour.formulas import condition_tree, tree_nodes
 from autoforge.synth.behaviour.headings import own_sentences
+from autoforge.synth.behaviour.stated import OPENS_ON_CONDITION
 
 if TYPE_CHECKING:
     from autoforge.synth.behaviour.data import Context
@@ -30,16 +31,13 @@ if TYPE_CHECKING:
 _CMP = r"(?:<=|>=|==|!=|<|>)"
 _BRACKETED = re.compile(r"\(([^()]*)\)")
 _CODE_SPAN = re.compile(r"`([^`]*)`")
-_OPENS_ON_CASE = re.compile(r"\s*(?:if|when|whenever|once|unless)\b", re.I)
 _REFUSING = re.compile(r"\b(?:refused|rejected|fails?|blocked|not\s+allowed|denied)\b", re.I)
 
 
 def _names(tree: Any, kind: str) -> set[str]:
-    """The names of the ``kind`` nodes ("arg", "rec") a condition reads."""
-    if not isinstance(tree, list) or not tree:
-        return set()
-    own = {tree[1]} if tree[0] == kind else set()
-    return own | {n for t in tree[1:] for n in _names(t, kind)}
+    """The names of the ``kind`` nodes ("arg", "rec": where the record is reached from) a
+    condition reads."""
+    return {str(n[1]) for n in tree_nodes(tree, kind)}
 
 
 #: comparisons of dates in words, inside a bracket ("(due_on before today)")
@@ -85,7 +83,7 @@ def coded_checks(spec: ToolSpec, tb: ToolBehaviour, ctx: Context) -> list[Check]
     optional = {p.name for p in tb.params if not p.required}
     out: list[Check] = []
     for s in own_sentences(spec, ctx):
-        if not states_rule(s) or _OPENS_ON_CASE.match(s):
+        if not states_rule(s) or OPENS_ON_CONDITION.match(s):
             continue
         for at, text in _coded(s):
             tree = condition_tree(text, tb, ctx)

@@ -30,6 +30,7 @@ from typing import Any
 from autoforge.env import BehaviourModel, Effect, ToolBehaviour, Value
 from autoforge.lexicon import iso_day
 from autoforge.synth.behaviour.data import DataEvidence, is_number
+from autoforge.synth.behaviour.formulas import tree_nodes
 
 #: a fit must hold on at least this many records
 MIN_RECORDS = 8
@@ -243,18 +244,10 @@ def _create_effect(tb: ToolBehaviour) -> Effect | None:
     return made[0] if len(made) == 1 else None
 
 
-def derived_fields(tb: ToolBehaviour, derivations: list[Derivation]) -> dict[str, Value]:
-    """``{attribute: formula}`` a create computes from what its other writes give: each
-    attribute it writes only as a default, by the first derivation whose inputs it gives
-    (the values derived so far count as given)."""
-    return {
-        a: Value(source="formula", const=["expr", d.tree("new"), d.digits])
-        for a, d in chosen_derivations(tb, derivations).items()
-    }
-
-
 def chosen_derivations(tb: ToolBehaviour, derivations: list[Derivation]) -> dict[str, Derivation]:
-    """The derivation a create computes each attribute by (see :func:`derived_fields`)."""
+    """The derivation a create computes each attribute by from what its other writes give:
+    each attribute it writes only as a default, by the first derivation whose inputs it gives
+    (the values derived so far count as given)."""
     made = _create_effect(tb)
     if made is None:
         return {}
@@ -278,21 +271,10 @@ def chosen_derivations(tb: ToolBehaviour, derivations: list[Derivation]) -> dict
 
 def _stated_inputs(tb: ToolBehaviour) -> set[str]:
     """The attributes of the new record that the create's stated formulas read."""
-    out: set[str] = set()
-
-    def walk(t: Any) -> None:
-        if isinstance(t, list) and t[:2] == ["rec", "new"] and not t[3]:
-            out.add(str(t[4]))
-        elif isinstance(t, list):
-            for x in t:
-                walk(x)
-
-    for e in tb.effects:
-        if e.source != "data":
-            for v in e.fields.values():
-                if v.source == "formula" and isinstance(v.const, list) and v.const[:1] == ["expr"]:
-                    walk(v.const[1])
-    return out
+    values = [v for e in tb.effects if e.source != "data" for v in e.fields.values()
+              if v.source == "formula" and isinstance(v.const, list)]  # fmt: skip
+    trees = [v.const[1] for v in values if v.const[:1] == ["expr"]]
+    return {str(n[4]) for t in trees for n in tree_nodes(t, "rec") if n[1] == "new" and not n[3]}
 
 
 def _written_on_target(tb: ToolBehaviour) -> set[str]:
@@ -342,7 +324,8 @@ def add_derived(model: BehaviourModel, ev: DataEvidence) -> None:
         if tb.kind != "create" or tb.collection not in learned:
             continue
         picked = chosen_derivations(tb, learned[tb.collection or ""])
-        fields = derived_fields(tb, learned[tb.collection or ""])
+        fields = {a: Value(source="formula", const=["expr", d.tree("new"), d.digits])
+                  for a, d in picked.items()}  # fmt: skip
         if fields:
             tb.effects.append(Effect(kind="set", record="new", collection=tb.collection,
                                      fields=fields, source="data"))  # fmt: skip

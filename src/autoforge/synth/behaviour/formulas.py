@@ -524,6 +524,14 @@ def uses_expr(tb: ToolBehaviour) -> bool:
     return cases or any(v.source == "formula" and v.const and v.const[0] == "expr" for v in values)
 
 
+def tree_nodes(tree: Any, kind: str) -> list[Tree]:
+    """The nodes of ``kind`` ("rec", "arg", ...) anywhere in a formula tree."""
+    if not isinstance(tree, list):
+        return []
+    own = [tree] if tree and tree[0] == kind else []
+    return own + [n for t in tree if isinstance(t, list) for n in tree_nodes(t, kind)]
+
+
 def expr_code(tree: Tree, digits: int | None) -> str:
     """The Python expression of an ``expr`` formula inside a compiled tool; a missing or
     non-numeric operand makes the value None (a comparison on one is false)."""
